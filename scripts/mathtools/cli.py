@@ -1,0 +1,143 @@
+"""What every script shares at the command line: errors, exit codes and JSON output.
+
+Exit codes (documented in the README, relied on by the agents):
+  0  success
+  1  a `validate` or `check` found violations (listed in the JSON output)
+  2  bad input: arguments, files, ids, JSON the caller gave
+  3  a service still failing after the bounded retries
+  4  the environment: dependencies could not be installed, a tool is missing
+  5  an internal error (a bug: set MATH_DEBUG=1 to see the traceback)
+
+Every error is printed as one line of JSON on stdout, `{"error": {"code": ..., "message": ...}}`,
+never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+EXIT_OK = 0
+EXIT_VIOLATIONS = 1
+EXIT_BAD_INPUT = 2
+EXIT_SERVICE = 3
+EXIT_ENVIRONMENT = 4
+EXIT_INTERNAL = 5
+
+
+class MathError(Exception):
+    """An error we expect and explain; `code` is a short machine-readable name."""
+
+    exit_code = EXIT_INTERNAL
+    default_code = "error"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+
+
+class BadInput(MathError):
+    exit_code = EXIT_BAD_INPUT
+    default_code = "bad_input"
+
+
+class ServiceError(MathError):
+    exit_code = EXIT_SERVICE
+    default_code = "service_unavailable"
+
+
+class EnvironmentProblem(MathError):
+    exit_code = EXIT_ENVIRONMENT
+    default_code = "environment"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports usage errors as our one-line JSON error (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise BadInput(f"{self.prog}: {message} (see --help)", code="usage")
+
+
+def dumps(data: Any) -> str:
+    """The one JSON encoding used everywhere: stable key order, UTF-8, indented."""
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def print_error(code: str, message: str) -> None:
+    print(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False), flush=True)
+
+
+def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None = None) -> NoReturn:
+    """Run a script's main(argv) and turn every failure into a one-line JSON error and exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        status = main(argv) or EXIT_OK
+    except MathError as exc:
+        print_error(exc.code, exc.message)
+        status = exc.exit_code
+    except KeyboardInterrupt:
+        print_error("interrupted", "interrupted")
+        status = 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); nothing left to say.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = EXIT_OK
+    except Exception as exc:
+        if os.environ.get("MATH_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        print_error(
+            "internal_error",
+            f"{type(exc).__name__}: {exc} (a bug in the math plugin; MATH_DEBUG=1 shows the traceback)",
+        )
+        status = EXIT_INTERNAL
+    sys.stdout.flush()
+    raise SystemExit(status)
+
+
+def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None:
+    """Print `data` as JSON; with `out`, write it to that file and print only the summary lines."""
+    if out is None:
+        sys.stdout.write(dumps(data))
+        return
+    from .files import atomic_write
+
+    atomic_write(Path(out), dumps(data))
+    for line in summary:
+        sys.stdout.write(line + "\n")
+    sys.stdout.write(f"full JSON: {out}\n")
+
+
+def read_json(source: str, what: str = "input") -> Any:
+    """Read JSON from a path or '-' (stdin); bad JSON is BadInput naming the line."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{what} file not found: {source}", code="file_not_found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {what} {source}: {exc}", code="unreadable") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        name = "stdin" if source == "-" else source
+        raise BadInput(
+            f"{what} {name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            code="bad_json",
+        ) from None
+
+
+def read_lines(source: str) -> list[str]:
+    """Non-empty, non-comment lines from a path or '-' (stdin)."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot read {source}: {exc}", code="file_not_found") from None
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]

@@ -1,0 +1,120 @@
+"""The one environment contract every script follows, and where the workspace lives.
+
+| variable                  | meaning                                              | default                                  |
+|---------------------------|------------------------------------------------------|------------------------------------------|
+| MATH_ARXIV_API_URL        | arXiv API query endpoint                             | https://export.arxiv.org/api/query       |
+| MATH_S2_API_URL           | Semantic Scholar Graph API base                      | https://api.semanticscholar.org/graph/v1 |
+| SEMANTIC_SCHOLAR_API_KEY  | S2 key (else `semantic_scholar_api_key` in .math/config.json) | none                            |
+| MATH_CACHE_DIR            | HTTP cache and rate-limit state                      | <data dir>/cache                         |
+| MATH_CACHE_TTL            | seconds a cached response stays valid                | 86400                                    |
+| MATH_ARXIV_MIN_INTERVAL   | seconds between arXiv requests, across processes    | 3                                        |
+| MATH_S2_MIN_INTERVAL      | seconds between S2 requests, across processes        | 1                                        |
+| MATH_HTTP_RETRIES         | retries after the first attempt                      | 4                                        |
+| MATH_HTTP_BACKOFF         | first backoff in seconds (doubles, with jitter)      | 2                                        |
+| MATH_HTTP_TIMEOUT         | read timeout in seconds                              | 60                                       |
+| MATH_LITERATURE_DB        | the SQLite run store                                 | <workspace>/.math/literature.db          |
+| MATH_WORKSPACE            | the project folder holding .math/                    | nearest ancestor of cwd with .math/      |
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .bootstrap import data_dir
+
+ARXIV_API_URL = "https://export.arxiv.org/api/query"
+S2_API_URL = "https://api.semanticscholar.org/graph/v1"
+USER_AGENT = "math-claude-plugin/0.1 (+https://github.com/math-research-tools/math)"
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        from .cli import BadInput
+
+        raise BadInput(f"{name}={raw!r} is not a number", code="bad_environment") from None
+    return max(value, 0.0)
+
+
+def arxiv_api_url() -> str:
+    return os.environ.get("MATH_ARXIV_API_URL") or ARXIV_API_URL
+
+
+def s2_api_url() -> str:
+    return (os.environ.get("MATH_S2_API_URL") or S2_API_URL).rstrip("/")
+
+
+def arxiv_min_interval() -> float:
+    return _float("MATH_ARXIV_MIN_INTERVAL", 3.0)
+
+
+def s2_min_interval() -> float:
+    return _float("MATH_S2_MIN_INTERVAL", 1.0)
+
+
+def http_retries() -> int:
+    return int(_float("MATH_HTTP_RETRIES", 4))
+
+
+def http_backoff() -> float:
+    return _float("MATH_HTTP_BACKOFF", 2.0)
+
+
+def http_timeout() -> float:
+    return _float("MATH_HTTP_TIMEOUT", 60.0)
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("MATH_CACHE_DIR") or data_dir() / "cache")
+
+
+def cache_ttl() -> float:
+    return _float("MATH_CACHE_TTL", 86400.0)
+
+
+def workspace_root(start: Path | None = None) -> Path:
+    """The folder holding `.math/`: $MATH_WORKSPACE, else the nearest ancestor of cwd that has one,
+    else cwd itself (where `/math:init` would create it)."""
+    if os.environ.get("MATH_WORKSPACE"):
+        return Path(os.environ["MATH_WORKSPACE"]).resolve()
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".math").is_dir():
+            return folder
+    return here
+
+
+def math_dir(start: Path | None = None) -> Path:
+    return workspace_root(start) / ".math"
+
+
+def workspace_config(start: Path | None = None) -> dict:
+    """`.math/config.json`, or {} when there is none (a broken one is BadInput naming the file)."""
+    path = math_dir(start) / "config.json"
+    if not path.exists():
+        return {}
+    from .cli import read_json
+
+    data = read_json(str(path), what="workspace config")
+    return data if isinstance(data, dict) else {}
+
+
+def s2_api_key() -> str | None:
+    """The Semantic Scholar key: environment first, then .math/config.json. Never print it."""
+    key = os.environ.get("SEMANTIC_SCHOLAR_API_KEY") or workspace_config().get(
+        "semantic_scholar_api_key"
+    )
+    return key.strip() if isinstance(key, str) and key.strip() else None
+
+
+def literature_db(override: str | None = None) -> Path:
+    if override:
+        return Path(override)
+    if os.environ.get("MATH_LITERATURE_DB"):
+        return Path(os.environ["MATH_LITERATURE_DB"])
+    return math_dir() / "literature.db"

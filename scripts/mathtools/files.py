@@ -1,0 +1,57 @@
+"""Writing files so that nothing is ever half-written or lost to a concurrent writer."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+# A writer waits this long for another process's lock before giving up with a clear error.
+LOCK_TIMEOUT_S = float(os.environ.get("MATH_LOCK_TIMEOUT", "60"))
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Replace `path` with `data` in one step: readers see the old file or the new one, never a mix.
+
+    The temporary file lives in the same folder (a rename across file systems is not atomic) and is
+    flushed to disk before the rename; an existing file's permissions are kept.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold an exclusive cross-process lock for `path` (on the side file `<path>.lock`)."""
+    from filelock import FileLock, Timeout
+
+    from .cli import MathError
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S if timeout is None else timeout)
+    try:
+        with lock:
+            yield
+    except Timeout:
+        raise MathError(
+            f"another process has held the lock on {path} for over {lock.timeout:.0f} s; "
+            f"if none is running, delete {path}.lock",
+            code="locked",
+        ) from None

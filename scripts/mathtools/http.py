@@ -1,0 +1,277 @@
+"""One HTTP layer for every service: polite across processes, retried within bounds, cached.
+
+- A cross-process rate limiter: a file lock plus a last-request timestamp in the cache folder, so
+  parallel script runs together keep a service's interval (arXiv: one request every 3 s, and one
+  connection at a time, so the lock is held for the whole request).
+- Bounded retries with exponential backoff and jitter on 429, 5xx, connection errors, timeouts and
+  unusable bodies (truncated XML, a transiently empty page), honouring Retry-After when present.
+- A persistent SQLite response cache keyed by method, URL and body. A hit costs no network call and
+  no rate-limit wait. Only successful (200) responses are stored, and never any request header, so
+  a secret such as an API key reaches neither the cache file nor its keys.
+- A line on stderr whenever the limiter or a backoff makes the user wait.
+
+`requests` is imported only on a cache miss: a cached call starts fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import random
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote_plus, urlencode
+
+from . import config
+from .cli import ServiceError
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+MAX_RETRY_AFTER_S = 120.0
+MAX_BACKOFF_S = 60.0
+CONNECT_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class Response:
+    """What a service answered. `url` is the request URL as sent (it never carries a secret)."""
+
+    status: int
+    content: bytes
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)  # lower-case names
+    from_cache: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+    def json(self):
+        return json.loads(self.content)
+
+
+class UnusableBody(Exception):
+    """Raised by a response check: this 200 answer cannot be used and the request should be retried."""
+
+
+def build_url(base: str, params: Mapping[str, object], safe: str = "") -> str:
+    """`base?params`, with spaces as '+' and everything but `safe` percent-encoded."""
+    items = [(k, str(v)) for k, v in params.items() if v is not None]
+    if not items:
+        return base
+    return f"{base}?{urlencode(items, safe=safe, quote_via=quote_plus)}"
+
+
+def say(message: str) -> None:
+    print(f"math: {message}", file=sys.stderr, flush=True)
+
+
+class ResponseCache:
+    """Successful responses on disk, keyed by a digest of method, URL and body."""
+
+    def __init__(self, path: Path, ttl: float):
+        self.path = path
+        self.ttl = ttl
+        self._db: sqlite3.Connection | None = None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30)
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, url TEXT NOT NULL,"
+                " status INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL,"
+                " stored_at REAL NOT NULL)"
+            )
+        return self._db
+
+    @staticmethod
+    def key(method: str, url: str, body: bytes | None) -> str:
+        digest = hashlib.sha256(f"{method} {url}\n".encode())
+        digest.update(body or b"")
+        return digest.hexdigest()
+
+    def get(self, key: str) -> Response | None:
+        row = (
+            self._connect()
+            .execute("SELECT url, status, headers, body, stored_at FROM responses WHERE key = ?", (key,))
+            .fetchone()
+        )
+        if row is None or time.time() - row[4] > self.ttl:
+            return None
+        return Response(row[1], bytes(row[3]), row[0], json.loads(row[2]), from_cache=True)
+
+    def put(self, key: str, response: Response) -> None:
+        # Only a few response headers are useful later; request headers are never stored.
+        headers = {k: v for k, v in response.headers.items() if k in ("content-type", "date")}
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
+                (key, response.url, response.status, json.dumps(headers), response.content, time.time()),
+            )
+
+
+class RateLimiter:
+    """At most one request per `interval` seconds for one service, across every process."""
+
+    def __init__(self, name: str, label: str, interval: float, state_dir: Path):
+        self.label = label
+        self.interval = interval
+        self.stamp = state_dir / f"ratelimit-{name}.last"
+
+    @contextlib.contextmanager
+    def slot(self) -> Iterator[None]:
+        """Wait for our turn and hold it for the whole request; the next turn starts when it ends."""
+        from .files import locked
+
+        with locked(self.stamp, timeout=max(600.0, self.interval * 50)):
+            try:
+                last = float(self.stamp.read_text() or 0)
+            except (FileNotFoundError, ValueError):
+                last = 0.0
+            wait = last + self.interval - time.time()
+            if wait > 0:
+                if wait >= 0.5:
+                    say(f"waiting {wait:.1f} s to respect {self.label}'s rate limit")
+                time.sleep(wait)
+            try:
+                yield
+            finally:
+                self.stamp.write_text(repr(time.time()))
+
+
+class ServiceClient:
+    """HTTP for one service. Non-retryable answers (400, 404, ...) are returned for the caller to
+    interpret; retryable ones that persist past the retries raise ServiceError (exit code 3)."""
+
+    def __init__(
+        self,
+        name: str,
+        label: str,
+        min_interval: float,
+        headers: Mapping[str, str] | None = None,
+        use_cache: bool = True,
+    ):
+        self.name = name
+        self.label = label
+        self.headers = {"User-Agent": config.USER_AGENT, **(headers or {})}
+        self.use_cache = use_cache
+        state = config.cache_dir()
+        self.limiter = RateLimiter(name, label, min_interval, state)
+        self.cache = ResponseCache(state / "http-cache.sqlite", config.cache_ttl())
+        self.retries = config.http_retries()
+        self.backoff = config.http_backoff()
+        self.timeout = (CONNECT_TIMEOUT_S, config.http_timeout())
+        self.network_calls = 0
+        self._session = None
+
+    def get(self, url: str, check: Callable[[Response], None] | None = None) -> Response:
+        return self.request("GET", url, check=check)
+
+    def post(self, url: str, json_body: object, check: Callable[[Response], None] | None = None) -> Response:
+        body = json.dumps(json_body, separators=(",", ":"), sort_keys=True).encode()
+        return self.request("POST", url, body=body, check=check)
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        body: bytes | None = None,
+        check: Callable[[Response], None] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
+        """Send (or answer from the cache); `check` may raise UnusableBody to have a 200 retried."""
+        key = ResponseCache.key(method, url, body)
+        if self.use_cache:
+            cached = self.cache.get(key)
+            if cached is not None:
+                return cached
+        problem, retry_after = "", None
+        for attempt in range(self.retries + 1):
+            if attempt:
+                self._back_off(attempt, problem, retry_after)
+            retry_after = None
+            try:
+                response = self._send(method, url, body, headers)
+            except _transient_errors() as exc:
+                problem = f"{type(exc).__name__}"
+                continue
+            if response.status in RETRY_STATUSES:
+                problem = f"HTTP {response.status}"
+                retry_after = _retry_after(response.headers.get("retry-after"))
+                continue
+            if response.status == 200 and check is not None:
+                try:
+                    check(response)
+                except UnusableBody as exc:
+                    problem = str(exc)
+                    continue
+            if response.status == 200:
+                self.cache.put(key, response)
+            return response
+        raise ServiceError(
+            f"{self.label} still failing after {self.retries + 1} attempts ({problem}): {url}",
+            code="service_unavailable",
+        )
+
+    def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None) -> Response:
+        if self._session is None:
+            import requests
+
+            self._session = requests.Session()
+        send_headers = {**self.headers, **(headers or {})}
+        if body is not None:
+            send_headers["Content-Type"] = "application/json"
+        with self.limiter.slot():
+            self.network_calls += 1
+            reply = self._session.request(
+                method, url, data=body, headers=send_headers, timeout=self.timeout
+            )
+            content = reply.content  # read inside the slot: a slow body is part of the request
+        return Response(
+            reply.status_code, content, url, {k.lower(): v for k, v in reply.headers.items()}
+        )
+
+    def _back_off(self, attempt: int, problem: str, retry_after: float | None) -> None:
+        if retry_after is not None:
+            delay = retry_after
+        else:
+            base = min(MAX_BACKOFF_S, self.backoff * 2 ** (attempt - 1))
+            delay = base * (0.5 + random.random() / 2)
+        if delay >= 0.05:
+            say(
+                f"{self.label}: {problem}; retrying in {delay:.1f} s "
+                f"(retry {attempt} of {self.retries})"
+            )
+        time.sleep(delay)
+
+
+def _transient_errors() -> tuple[type[BaseException], ...]:
+    import requests
+
+    return (
+        requests.ConnectionError,
+        requests.Timeout,
+        requests.exceptions.ChunkedEncodingError,
+        requests.exceptions.ContentDecodingError,
+    )
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or HTTP date), capped."""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        from email.utils import parsedate_to_datetime
+
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - time.time()
+        except (TypeError, ValueError):
+            return None
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)

@@ -1,0 +1,87 @@
+"""The one paper record every source maps to (schemas/paper.schema.json).
+
+arXiv and Semantic Scholar fill different fields; `arxiv_id` and `doi` are always filled when the
+source knows them (S2 from `externalIds`), so one paper seen by both sources is recognisable as
+one. `key` is the stable name the model and the scripts use for a paper across files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+SOURCES = ("arxiv", "semantic_scholar")
+
+
+@dataclass
+class Paper:
+    source: str  # "arxiv" or "semantic_scholar"
+    title: str
+    authors: list[str] = field(default_factory=list)  # in order, "Given Family" as the source wrote
+    year: int | None = None
+    arxiv_id: str | None = None  # without version: "2104.12255", "math/0601001"
+    arxiv_version: int | None = None
+    doi: str | None = None  # lower-cased, no "https://doi.org/" prefix
+    abstract: str | None = None
+    url: str | None = None  # the landing page (arXiv abs page, S2 paper page)
+    pdf_url: str | None = None
+    categories: list[str] = field(default_factory=list)
+    primary_category: str | None = None
+    published: str | None = None  # ISO 8601 as the source gave it
+    updated: str | None = None
+    journal_ref: str | None = None
+    comment: str | None = None
+    affiliations: list[list[str]] = field(default_factory=list)  # aligned with authors (arXiv)
+    s2_paper_id: str | None = None
+    corpus_id: int | None = None
+    external_ids: dict[str, Any] = field(default_factory=dict)
+    venue: str | None = None
+    journal: dict[str, Any] | None = None
+    publication_date: str | None = None
+    citation_count: int | None = None
+    fields_of_study: list[str] = field(default_factory=list)
+    open_access_pdf: str | None = None
+
+    @property
+    def key(self) -> str:
+        """`arXiv:<id>`, else `DOI:<doi>`, else `S2:<paperId>`: the same paper gets the same key."""
+        if self.arxiv_id:
+            return f"arXiv:{self.arxiv_id}"
+        if self.doi:
+            return f"DOI:{self.doi}"
+        if self.s2_paper_id:
+            return f"S2:{self.s2_paper_id}"
+        return f"title:{self.title[:60]}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Paper:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def summary_line(self, width: int = 90) -> str:
+        """One short line for the model: key, year, first author, title."""
+        return summary_line(self.to_dict(), width)
+
+
+def summary_line(record: dict[str, Any], width: int = 90) -> str:
+    """`key | year | Family et al. | title` from a paper dict, the title cut to fit `width`."""
+    authors = record.get("authors") or []
+    who = family_name(authors[0]) if authors else "?"
+    if len(authors) > 1:
+        who += " et al."
+    title = " ".join((record.get("title") or "").split())
+    if len(title) > width:
+        title = title[: width - 1].rstrip() + "…"
+    return f"{record.get('key', '?')} | {record.get('year') or '????'} | {who} | {title}"
+
+
+def family_name(name: str) -> str:
+    """The family name from "Given Family" or "Family, Given" (for display only)."""
+    name = name.strip()
+    if "," in name:
+        return name.split(",", 1)[0].strip()
+    parts = name.split()
+    return parts[-1] if parts else name

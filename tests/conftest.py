@@ -1,0 +1,65 @@
+"""Shared fixtures. No test reaches the network: every service URL points at a local port."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "scripts"
+RECORDINGS = ROOT / "tests" / "recordings"
+sys.path.insert(0, str(SCRIPTS))
+sys.path.insert(0, str(ROOT))
+
+DEAD_URL = "http://127.0.0.1:9"  # the discard port: nothing listens, connections are refused
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path, monkeypatch):
+    """Fresh cache and run store per test, no waiting, and no route to the real services."""
+    monkeypatch.setenv("MATH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MATH_LITERATURE_DB", str(tmp_path / "literature.db"))
+    monkeypatch.setenv("MATH_ARXIV_MIN_INTERVAL", "0")
+    monkeypatch.setenv("MATH_S2_MIN_INTERVAL", "0")
+    monkeypatch.setenv("MATH_HTTP_BACKOFF", "0.01")
+    monkeypatch.setenv("MATH_HTTP_TIMEOUT", "5")
+    monkeypatch.setenv("MATH_ARXIV_API_URL", f"{DEAD_URL}/api/query")
+    monkeypatch.setenv("MATH_S2_API_URL", f"{DEAD_URL}/graph/v1")
+    monkeypatch.delenv("SEMANTIC_SCHOLAR_API_KEY", raising=False)
+    monkeypatch.delenv("MATH_WORKSPACE", raising=False)
+    monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
+    monkeypatch.chdir(tmp_path)
+
+
+@dataclass
+class ScriptRun:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def json(self):
+        return json.loads(self.stdout)
+
+
+def run_script(name: str, *args: str, input: str | None = None, env=None, cwd=None, timeout=120):
+    """Run scripts/<name> as a user would, with this interpreter; returns a ScriptRun."""
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPTS / name), *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=timeout,
+    )
+    return ScriptRun(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def script():
+    return run_script

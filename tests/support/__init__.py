@@ -1,0 +1,1 @@
+"""Test helpers: local servers that stand in for the services, and script runners."""

@@ -1,0 +1,91 @@
+"""A local HTTP server that answers from a script of responses and records every request.
+
+For synthesized cases no recording covers (429, 503, truncated bodies, HTML error pages, timeouts):
+each test queues exactly the answers it needs, then asserts on what arrived and when.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: bytes | str = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0  # seconds to wait before answering (to provoke read timeouts)
+    truncate_to: int | None = None  # send only this many body bytes but announce them all
+
+    def payload(self) -> bytes:
+        return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
+
+
+@dataclass
+class Received:
+    method: str
+    path: str  # path with query string, as sent
+    headers: dict[str, str]
+    body: bytes
+    arrived: float  # time.time() on arrival
+
+
+class ScriptedServer:
+    """`with ScriptedServer([Reply(...), ...]) as server:` then point a client at `server.url`.
+
+    Replies are used in order; once they run out, `default` answers every further request.
+    """
+
+    def __init__(self, replies=(), default: Reply | None = None):
+        self.replies = deque(replies)
+        self.default = default or Reply(500, "no scripted reply left")
+        self.received: list[Received] = []
+        self._lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                with outer._lock:
+                    outer.received.append(
+                        Received(self.command, self.path, dict(self.headers), body, time.time())
+                    )
+                    reply = outer.replies.popleft() if outer.replies else outer.default
+                if reply.delay:
+                    time.sleep(reply.delay)
+                payload = reply.payload()
+                self.send_response(reply.status)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                sent = payload if reply.truncate_to is None else payload[: reply.truncate_to]
+                try:
+                    self.wfile.write(sent)
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                if reply.truncate_to is not None:
+                    self.close_connection = True
+
+            do_GET = do_POST = _answer
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> ScriptedServer:
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
