@@ -1,8 +1,8 @@
 """The first run of a script without its dependencies installs them once into the plugin's venv.
 
 A bare interpreter (a venv made --without-pip, so none of requirements.txt is importable) stands in
-for a mathematician's fresh python3. No test installs from the network: the fast path is shown with a
-ready venv, and the install path with a package index that refuses connections.
+for a mathematician's fresh python3. No test installs from the network: the fast path is shown
+with a ready venv, and the install path with a package index that refuses connections.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import sys
 
 import pytest
 from conftest import ROOT, SCRIPTS
-
 from mathtools import bootstrap
 
 ANY_SCRIPT = sorted(SCRIPTS.glob("*.py"))[0]
@@ -26,12 +25,17 @@ def bare_python(tmp_path_factory):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     probe = "import importlib.util as u; print(u.find_spec('requests') is None)"
-    assert subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.strip() == "True"
+    assert (
+        subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.strip()
+        == "True"
+    )
     return python
 
 
 def _env(data_dir, **extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MATH_PLUGIN", "CLAUDE_PLUGIN"))}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("MATH_PLUGIN", "CLAUDE_PLUGIN"))
+    }
     return {**env, "CLAUDE_PLUGIN_DATA": str(data_dir), **extra}
 
 
@@ -54,7 +58,9 @@ def test_reuses_a_ready_venv_without_installing(bare_python, tmp_path):
     assert "installing" not in run.stderr
 
 
-def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(bare_python, tmp_path):
+def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
+    bare_python, tmp_path
+):
     _ready_venv(tmp_path, "0" * 64)  # built from some other requirements file
     env = _env(
         tmp_path,
@@ -72,7 +78,9 @@ def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     assert len(lines) == 1
     error = json.loads(lines[0])["error"]
     assert error["code"] == "environment"
-    assert "pip install -r" in error["message"] and str(ROOT / "requirements.txt") in error["message"]
+    assert (
+        "pip install -r" in error["message"] and str(ROOT / "requirements.txt") in error["message"]
+    )
     assert "installing the plugin's Python dependencies" in run.stderr
     assert "Traceback" not in run.stdout + run.stderr
 
@@ -80,10 +88,10 @@ def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
 def test_fast_path_costs_no_imports(tmp_path):
     """With the dependencies importable, ensure() only looks them up: nothing heavy is imported."""
     code = (
-        "import sys, time; sys.path.insert(0, %r); t = time.perf_counter();"
+        f"import sys, time; sys.path.insert(0, {str(SCRIPTS)!r}); t = time.perf_counter();"
         "from mathtools import bootstrap; bootstrap.ensure();"
         "print(time.perf_counter() - t, 'requests' in sys.modules, 'lxml' in sys.modules)"
-    ) % str(SCRIPTS)
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     _, requests_loaded, lxml_loaded = out.stdout.split()
     assert (requests_loaded, lxml_loaded) == ("False", "False")

@@ -66,7 +66,7 @@ def _fail(message: str) -> None:
 
 
 def prepare(venv: Path | None = None, quiet: bool = False) -> Path:
-    """Create or refresh the venv when missing or stale; return its python. Safe to call concurrently."""
+    """Create or refresh the venv when missing or stale; return its python. Concurrency-safe."""
     venv = venv or venv_dir()
     python = venv_python(venv)
     stamp = venv / ".requirements.sha256"
@@ -91,9 +91,9 @@ def prepare(venv: Path | None = None, quiet: bool = False) -> Path:
                 check=True,
                 capture_output=True,
             )
+            pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
             subprocess.run(
-                [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-                + ["-r", str(REQUIREMENTS)],
+                [*pip, "--requirement", str(REQUIREMENTS)],
                 check=True,
                 capture_output=True,
                 text=True,
@@ -141,7 +141,7 @@ class _exclusive:
         self.path = path
 
     def __enter__(self):
-        self.handle = open(self.path, "a+")  # noqa: SIM115 - released in __exit__
+        self.handle = open(self.path, "a+")
         try:
             import fcntl
 
@@ -161,7 +161,9 @@ def main() -> None:
     env_file = os.environ.get("CLAUDE_ENV_FILE")
     if env_file and os.environ.get("CLAUDE_PLUGIN_DATA"):
         with open(env_file, "a") as handle:
-            handle.write(f"export MATH_PLUGIN_DATA={shlex.quote(os.environ['CLAUDE_PLUGIN_DATA'])}\n")
+            handle.write(
+                f"export MATH_PLUGIN_DATA={shlex.quote(os.environ['CLAUDE_PLUGIN_DATA'])}\n"
+            )
 
 
 if __name__ == "__main__":

@@ -95,7 +95,7 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
             traceback.print_exc()
         print_error(
             "internal_error",
-            f"{type(exc).__name__}: {exc} (a bug in the math plugin; MATH_DEBUG=1 shows the traceback)",
+            f"{type(exc).__name__}: {exc} (a bug in math; MATH_DEBUG=1 shows a traceback)",
         )
         status = EXIT_INTERNAL
     sys.stdout.flush()

@@ -1,19 +1,14 @@
 """The one environment contract every script follows, and where the workspace lives.
 
-| variable                  | meaning                                              | default                                  |
-|---------------------------|------------------------------------------------------|------------------------------------------|
-| MATH_ARXIV_API_URL        | arXiv API query endpoint                             | https://export.arxiv.org/api/query       |
-| MATH_S2_API_URL           | Semantic Scholar Graph API base                      | https://api.semanticscholar.org/graph/v1 |
-| SEMANTIC_SCHOLAR_API_KEY  | S2 key (else `semantic_scholar_api_key` in .math/config.json) | none                            |
-| MATH_CACHE_DIR            | HTTP cache and rate-limit state                      | <data dir>/cache                         |
-| MATH_CACHE_TTL            | seconds a cached response stays valid                | 86400                                    |
-| MATH_ARXIV_MIN_INTERVAL   | seconds between arXiv requests, across processes    | 3                                        |
-| MATH_S2_MIN_INTERVAL      | seconds between S2 requests, across processes        | 1                                        |
-| MATH_HTTP_RETRIES         | retries after the first attempt                      | 4                                        |
-| MATH_HTTP_BACKOFF         | first backoff in seconds (doubles, with jitter)      | 2                                        |
-| MATH_HTTP_TIMEOUT         | read timeout in seconds                              | 60                                       |
-| MATH_LITERATURE_DB        | the SQLite run store                                 | <workspace>/.math/literature.db          |
-| MATH_WORKSPACE            | the project folder holding .math/                    | nearest ancestor of cwd with .math/      |
+MATH_ARXIV_API_URL, MATH_S2_API_URL      service base URLs (a local server can stand in)
+SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
+MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
+MATH_ARXIV_MIN_INTERVAL                  seconds between arXiv requests across processes (3)
+MATH_S2_MIN_INTERVAL                     seconds between S2 requests across processes (1)
+MATH_HTTP_RETRIES, MATH_HTTP_BACKOFF     retries after the first try (4); first backoff (s, 2)
+MATH_HTTP_TIMEOUT                        read timeout (s, 60)
+MATH_LITERATURE_DB                       the SQLite run store (<workspace>/.math/literature.db)
+MATH_WORKSPACE                           the folder holding .math/ (else nearest such ancestor)
 """
 
 from __future__ import annotations

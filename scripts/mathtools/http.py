@@ -55,7 +55,7 @@ class Response:
 
 
 class UnusableBody(Exception):
-    """Raised by a response check: this 200 answer cannot be used and the request should be retried."""
+    """Raised by a response check: this 200 answer is unusable; the request should be retried."""
 
 
 def build_url(base: str, params: Mapping[str, object], safe: str = "") -> str:
@@ -98,7 +98,9 @@ class ResponseCache:
     def get(self, key: str) -> Response | None:
         row = (
             self._connect()
-            .execute("SELECT url, status, headers, body, stored_at FROM responses WHERE key = ?", (key,))
+            .execute(
+                "SELECT url, status, headers, body, stored_at FROM responses WHERE key = ?", (key,)
+            )
             .fetchone()
         )
         if row is None or time.time() - row[4] > self.ttl:
@@ -111,7 +113,14 @@ class ResponseCache:
         with self._connect() as db:
             db.execute(
                 "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
-                (key, response.url, response.status, json.dumps(headers), response.content, time.time()),
+                (
+                    key,
+                    response.url,
+                    response.status,
+                    json.dumps(headers),
+                    response.content,
+                    time.time(),
+                ),
             )
 
 
@@ -125,7 +134,7 @@ class RateLimiter:
 
     @contextlib.contextmanager
     def slot(self) -> Iterator[None]:
-        """Wait for our turn and hold it for the whole request; the next turn starts when it ends."""
+        """Wait for our turn and hold it for the whole request; the next turn starts at its end."""
         from .files import locked
 
         with locked(self.stamp, timeout=max(600.0, self.interval * 50)):
@@ -172,7 +181,9 @@ class ServiceClient:
     def get(self, url: str, check: Callable[[Response], None] | None = None) -> Response:
         return self.request("GET", url, check=check)
 
-    def post(self, url: str, json_body: object, check: Callable[[Response], None] | None = None) -> Response:
+    def post(
+        self, url: str, json_body: object, check: Callable[[Response], None] | None = None
+    ) -> Response:
         body = json.dumps(json_body, separators=(",", ":"), sort_keys=True).encode()
         return self.request("POST", url, body=body, check=check)
 
@@ -218,7 +229,9 @@ class ServiceClient:
             code="service_unavailable",
         )
 
-    def _send(self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None) -> Response:
+    def _send(
+        self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None
+    ) -> Response:
         if self._session is None:
             import requests
 

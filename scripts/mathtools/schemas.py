@@ -30,7 +30,7 @@ def _validator(name: str):
 
 
 def errors(name: str, data: Any) -> list[str]:
-    """Every violation of schemas/<name>.schema.json, as 'path: message' lines (empty when valid)."""
+    """Every violation of schemas/<name>.schema.json as 'path: message' lines (empty if valid)."""
     found = []
     for error in sorted(_validator(name).iter_errors(data), key=lambda e: list(e.absolute_path)):
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
