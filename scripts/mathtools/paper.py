@@ -66,6 +66,41 @@ class Paper:
         return summary_line(self.to_dict(), width)
 
 
+@dataclass
+class SearchResult:
+    """What one search or look-up returned (schemas/search_result.schema.json)."""
+
+    source: str
+    command: str
+    request_urls: list[str] = field(default_factory=list)
+    papers: list[Paper] = field(default_factory=list)
+    not_found: list[str] = field(default_factory=list)  # asked ids the service did not return
+    total_results: int | None = None
+    query: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "command": self.command,
+            "query": self.query,
+            "request_url": self.request_urls[0] if self.request_urls else "",
+            "request_urls": list(self.request_urls),
+            "total_results": self.total_results,
+            "papers": [paper.to_dict() for paper in self.papers],
+            "not_found": list(self.not_found),
+        }
+
+    def summary_lines(self) -> list[str]:
+        """The compact view for the model: a header, one line per paper, the ids not found."""
+        shown = f"{len(self.papers)} papers"
+        if self.total_results is not None:
+            shown += f" of {self.total_results} matches"
+        lines = [f"{self.source} {self.command}: {shown}"]
+        lines += [paper.summary_line() for paper in self.papers]
+        lines += [f"not found: {asked}" for asked in self.not_found]
+        return lines
+
+
 def summary_line(record: dict[str, Any], width: int = 90) -> str:
     """`key | year | Family et al. | title` from a paper dict, the title cut to fit `width`."""
     authors = record.get("authors") or []

@@ -1,0 +1,52 @@
+"""YAML frontmatter of the Markdown artifacts (PROBLEM.md, LITERATURE.md, JOURNAL.md, ...).
+
+`split` keeps the body exactly as written, so a document whose frontmatter we rewrite keeps every
+byte of prose a person or the model put below it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cli import BadInput
+
+FENCE = "---"
+
+
+def split(text: str, name: str = "document") -> tuple[dict[str, Any], str]:
+    """(frontmatter mapping, body). A document without frontmatter yields ({}, text)."""
+    if not text.startswith(FENCE + "\n"):
+        return {}, text
+    end = text.find("\n" + FENCE + "\n", len(FENCE))
+    if end == -1:
+        if text.endswith("\n" + FENCE):
+            end = len(text) - len(FENCE) - 1
+        else:
+            raise BadInput(f"{name}: frontmatter opened on line 1 is never closed by '---'")
+    import yaml
+
+    raw = text[len(FENCE) + 1 : end + 1]
+    try:
+        data = yaml.safe_load(raw) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" on line {mark.line + 2}" if mark is not None else ""
+        raise BadInput(
+            f"{name}: frontmatter is not valid YAML{line}", code="bad_frontmatter"
+        ) from None
+    if not isinstance(data, dict):
+        raise BadInput(f"{name}: frontmatter must be a YAML mapping", code="bad_frontmatter")
+    return data, text[end + len(FENCE) + 2 :]
+
+
+def render(data: dict[str, Any], body: str) -> str:
+    """Frontmatter (keys in the given order, block style, Unicode kept) followed by `body`."""
+    import yaml
+
+    dumped = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    return f"{FENCE}\n{dumped}{FENCE}\n{body}"
+
+
+def read(text: str, name: str = "document") -> dict[str, Any]:
+    """Only the frontmatter (for routing decisions that must not parse the mathematics)."""
+    return split(text, name)[0]
