@@ -141,3 +141,16 @@ def read_lines(source: str) -> list[str]:
         raise BadInput(f"cannot read {source}: {exc}", code="file_not_found") from None
     lines = (line.strip() for line in text.splitlines())
     return [line for line in lines if line and not line.startswith("#")]
+
+
+def text_arg(value: str | None) -> str | None:
+    """An option's text as given, or read from stdin ('-') or a file ('@FILE'): long or multi-line
+    text (LaTeX especially) then needs no shell quoting."""
+    if value is None or (value != "-" and not value.startswith("@")):
+        return value
+    if value == "-":
+        return sys.stdin.read()
+    try:
+        return Path(value[1:]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {value[1:]}: {exc}", code="file_not_found") from None
