@@ -72,7 +72,11 @@ def parse_tags(raw: str | list[str] | None) -> list[str]:
 
 def slugify(title: str) -> str:
     """A path-safe slug from a title: ASCII letters and digits joined by hyphens (48 at most)."""
-    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    # Accents go (ő -> o); any other non-ASCII character (a dash, a symbol) separates words.
+    ascii_title = "".join(
+        c if c.isascii() else "" if unicodedata.combining(c) else " "
+        for c in unicodedata.normalize("NFKD", title)
+    )
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")
     if len(slug) > DERIVED_SLUG_LENGTH:
         slug = slug[:DERIVED_SLUG_LENGTH].rsplit("-", 1)[0] or slug[:DERIVED_SLUG_LENGTH]
