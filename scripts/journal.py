@@ -50,8 +50,7 @@ def main(argv):
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    # Not required=True: argparse would then report a missing command before an unknown option.
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_commands()
     strategies = ", ".join(journal.ALL_STRATEGIES)
 
     add = sub.add_parser("add", help="append an entry", description="Append a journal entry.")
@@ -82,8 +81,6 @@ def main(argv):
     sub.add_parser("taxonomy", help="categories, outcomes and strategy types")
 
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error(f"choose a command: {', '.join(sub.choices)}")
     if args.command == "add":
         result = journal.add(
             problem=args.problem,

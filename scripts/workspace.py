@@ -45,8 +45,7 @@ def main(argv):
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    # Not required=True: argparse would then report a missing command before an unknown option.
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_commands()
 
     sub.add_parser("init", help="create .math/ in the working directory (idempotent)")
 
@@ -90,8 +89,6 @@ def main(argv):
     nota.add_argument("--list-presets", action="store_true", help="list the presets and stop")
 
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error(f"choose a command: {', '.join(sub.choices)}")
     if args.command == "init":
         result = ws.init()
     elif args.command == "new-problem":

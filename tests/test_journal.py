@@ -35,19 +35,12 @@ def problem(tmp_path, script):
     return Path(out["path"])
 
 
-def add(script, *args, category="PROOF", strategy="induction", outcome="FAILED", input=None):
-    return script(
-        "journal.py",
-        "add",
-        "--category",
-        category,
-        "--strategy",
-        strategy,
-        "--outcome",
-        outcome,
-        *args,
-        input=input,
-    )
+def add_args(category="PROOF", strategy="induction", outcome="FAILED") -> list[str]:
+    return ["add", "--category", category, "--strategy", strategy, "--outcome", outcome]
+
+
+def add(script, *args, input=None, **kind):
+    return script("journal.py", *add_args(**kind), *args, input=input)
 
 
 def entry(script, title="An attempt", tags="", insight="It taught something", **kw):
@@ -263,24 +256,9 @@ def test_validate_names_each_problem(tmp_path, script):
 
 def test_concurrent_writers_get_distinct_consecutive_numbers(problem):
     def writer(category, strategy, n):
+        args = [*add_args(category, strategy, "PARTIAL"), "--title", f"writer {n}"]
         return subprocess.Popen(
-            [
-                sys.executable,
-                str(SCRIPTS / "journal.py"),
-                "add",
-                "--category",
-                category,
-                "--strategy",
-                strategy,
-                "--outcome",
-                "PARTIAL",
-                "--title",
-                f"writer {n}",
-                "--tried",
-                "t",
-                "--insight",
-                "i",
-            ],
+            [sys.executable, str(SCRIPTS / "journal.py"), *args, "--tried", "t", "--insight", "i"],
             stdout=subprocess.PIPE,
             text=True,
         )

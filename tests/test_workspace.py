@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS
-from mathtools import frontmatter
+from mathtools import frontmatter, journal
 from mathtools import workspace as ws
 from mathtools.domains import DOMAINS
 
@@ -366,46 +366,19 @@ def test_dashboard_lists_problems_and_keeps_notes(root, script):
 
 def test_resume_gathers_state_journal_and_reading_list(root, script):
     folder = Path(new(script, "--title", "Resumed").json()["path"])
-    common = ["--tried", "t", "--insight", "i"]
-    script(
-        "journal.py",
-        "add",
-        "--category",
-        "LIT",
-        "--strategy",
-        "broad-survey",
-        "--outcome",
-        "SUCCEEDED",
-        "--title",
-        "Survey",
-        *common,
-    )
-    script(
-        "journal.py",
-        "add",
-        "--category",
-        "PROOF",
-        "--strategy",
-        "induction",
-        "--outcome",
-        "FAILED",
-        "--title",
-        "Induction",
-        *common,
-    )
-    script(
-        "journal.py",
-        "add",
-        "--category",
-        "PROOF",
-        "--strategy",
-        "direct",
-        "--outcome",
-        "IN_PROGRESS",
-        "--title",
-        "Direct",
-        *common,
-    )
+    for category, strategy, outcome in (
+        ("LIT", "broad-survey", "SUCCEEDED"),
+        ("PROOF", "induction", "FAILED"),
+        ("PROOF", "direct", "IN_PROGRESS"),
+    ):
+        journal.add(
+            category=category,
+            strategy=strategy,
+            outcome=outcome,
+            title=strategy,
+            tried="t",
+            insight="i",
+        )
     out = script("workspace.py", "resume", "--recent", "2").json()
     assert [e["id"] for e in out["recent_entries"]] == ["PROOF-001", "PROOF-002"]
     assert [e["id"] for e in out["dead_ends"]] == ["PROOF-001"]

@@ -63,6 +63,19 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise BadInput(f"{self.prog}: {message} (see --help)", code="usage")
 
+    def add_commands(self) -> argparse._SubParsersAction:
+        """Subcommands, stored in `args.command`. A missing one is reported by parse_args, after
+        unknown options (argparse's required=True would report it first and hide them)."""
+        self._commands = self.add_subparsers(dest="command", metavar="COMMAND")
+        return self._commands
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed = super().parse_args(args, namespace)
+        commands = getattr(self, "_commands", None)
+        if commands is not None and parsed.command is None:
+            self.error(f"choose a command: {', '.join(commands.choices)}")
+        return parsed
+
 
 def dumps(data: Any) -> str:
     """The one JSON encoding used everywhere: stable key order, UTF-8, indented."""

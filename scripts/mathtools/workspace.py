@@ -16,9 +16,11 @@ read-modify-write of config.json happens under its lock.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import unicodedata
+from collections.abc import Iterator
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -135,14 +137,24 @@ class Workspace:
     def write_config(self, data: dict[str, Any]) -> None:
         atomic_write(self.config_path, dumps(data))
 
+    @contextlib.contextmanager
+    def changing_config(self) -> Iterator[dict[str, Any]]:
+        """config.json to change in place, under its lock; written back unless the block raised.
+        The dashboard is regenerated afterwards."""
+        with locked(self.config_path):
+            cfg = self.read_config()
+            yield cfg
+            self.write_config(cfg)
+        render_dashboard(self)
+
     # -- problems --------------------------------------------------------------------------------
 
     def problem_dir(self, slug: str) -> Path:
         return self.problems_dir / check_slug(slug)
 
-    def resolve(self, slug: str | None) -> str:
+    def resolve(self, slug: str | None, cfg: dict[str, Any] | None = None) -> str:
         """The problem `slug` names, or the current one; BadInput unless it is an active problem."""
-        cfg = self.read_config()
+        cfg = self.read_config() if cfg is None else cfg
         if slug is None:
             slug = cfg.get("current_problem")
             if not slug:
@@ -159,7 +171,7 @@ class Workspace:
             )
         return slug
 
-    def _taken_slugs(self, cfg: dict[str, Any]) -> set[str]:
+    def taken_slugs(self, cfg: dict[str, Any]) -> set[str]:
         taken = set(cfg["problems"]) | set(cfg["archived"]) | RESERVED_SLUGS
         for folder in (self.problems_dir, self.archive_dir):
             if folder.is_dir():
@@ -263,9 +275,8 @@ def new_problem(
     if body is not None:
         body, missing = problem_body(body)
     workspace = Workspace.find()
-    with locked(workspace.config_path):
-        cfg = workspace.read_config()
-        taken = workspace._taken_slugs(cfg)
+    with workspace.changing_config() as cfg:
+        taken = workspace.taken_slugs(cfg)
         if slug is not None:
             check_slug(slug)
             if slug in taken:
@@ -298,8 +309,6 @@ def new_problem(
         cfg["problems"].append(slug)
         if make_current or not cfg["current_problem"]:
             cfg["current_problem"] = slug
-        workspace.write_config(cfg)
-    render_dashboard(workspace)
     return {
         "slug": slug,
         "title": title,
@@ -341,24 +350,17 @@ def _write_starting_artifacts(
 
 def switch(slug: str) -> dict[str, Any]:
     workspace = Workspace.find()
-    slug = check_slug(slug)
-    with locked(workspace.config_path):
-        slug = workspace.resolve(slug)
-        cfg = workspace.read_config()
-        previous = cfg["current_problem"]
-        cfg["current_problem"] = slug
-        workspace.write_config(cfg)
-    render_dashboard(workspace)
+    with workspace.changing_config() as cfg:
+        slug = workspace.resolve(slug, cfg)
+        previous, cfg["current_problem"] = cfg["current_problem"], slug
     return {"current_problem": slug, "previous": previous, "path": str(workspace.problem_dir(slug))}
 
 
 def archive(slug: str) -> dict[str, Any]:
     """Move problems/<slug>/ to archive/<slug>/; the current problem becomes none if it was this."""
     workspace = Workspace.find()
-    slug = check_slug(slug)
-    with locked(workspace.config_path):
-        slug = workspace.resolve(slug)
-        cfg = workspace.read_config()
+    with workspace.changing_config() as cfg:
+        slug = workspace.resolve(slug, cfg)
         target = workspace.archive_dir / slug
         if target.exists():
             raise BadInput(f"{target} already exists; move it away first", code="archive_exists")
@@ -368,8 +370,6 @@ def archive(slug: str) -> dict[str, Any]:
         cfg["archived"].append(slug)
         if cfg["current_problem"] == slug:
             cfg["current_problem"] = None
-        workspace.write_config(cfg)
-    render_dashboard(workspace)
     return {"archived": slug, "path": str(target), "current_problem": cfg["current_problem"]}
 
 
