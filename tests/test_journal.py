@@ -11,6 +11,7 @@ import pytest
 from conftest import SCRIPTS
 from mathtools import frontmatter
 from mathtools import journal as jr
+from mathtools import workspace as ws
 
 SEED_EXAMPLE = """
 ### LIT-001: Initial survey of operator norm convergence results
@@ -28,11 +29,10 @@ SEED_EXAMPLE = """
 
 
 @pytest.fixture
-def problem(tmp_path, script):
+def problem(tmp_path):
     """An initialised workspace with one current problem; returns its folder."""
-    script("workspace.py", "init")
-    out = script("workspace.py", "new-problem", "--title", "Operator norms").json()
-    return Path(out["path"])
+    ws.init()
+    return Path(ws.new_problem("Operator norms")["path"])
 
 
 def add_args(category="PROOF", strategy="induction", outcome="FAILED") -> list[str]:
@@ -43,13 +43,12 @@ def add(script, *args, input=None, **kind):
     return script("journal.py", *add_args(**kind), *args, input=input)
 
 
-def entry(script, title="An attempt", tags="", insight="It taught something", **kw):
-    base = ("--title", title, "--tried", "something", "--insight", insight, "--tags", tags)
-    timestamp = kw.pop("timestamp", None)
-    extra = ("--timestamp", timestamp) if timestamp else ()
-    run = add(script, *base, *extra, **kw)
-    assert run.returncode == 0, run.stdout
-    return run.json()
+def entry(title="An attempt", tags="", insight="It taught something", **kind):
+    """Add an entry in-process (the CLI itself is exercised by the tests that say so)."""
+    options = {"category": "PROOF", "strategy": "induction", "outcome": "FAILED", **kind}
+    return jr.add(
+        title=title, tried="something", insight=insight, tags=ws.parse_tags(tags), **options
+    )
 
 
 def test_add_writes_the_protocol_entry_and_prints_its_id(problem, script):
@@ -105,12 +104,12 @@ def test_add_writes_the_protocol_entry_and_prints_its_id(problem, script):
 
 def test_entries_are_numbered_per_category(problem, script):
     ids = [
-        entry(script, category="LIT", strategy="broad-survey", outcome="SUCCEEDED")["id"],
-        entry(script, category="PROOF", strategy="induction")["id"],
-        entry(script, category="LIT", strategy="targeted-search", outcome="PARTIAL")["id"],
-        entry(script, category="COMP", strategy="numerical-experiment", outcome="SUCCEEDED")["id"],
-        entry(script, category="NOTE", strategy="observation", outcome="SUCCEEDED")["id"],
-        entry(script, category="PROOF", strategy="contradiction", outcome="IN_PROGRESS")["id"],
+        entry(category="LIT", strategy="broad-survey", outcome="SUCCEEDED")["id"],
+        entry(category="PROOF", strategy="induction")["id"],
+        entry(category="LIT", strategy="targeted-search", outcome="PARTIAL")["id"],
+        entry(category="COMP", strategy="numerical-experiment", outcome="SUCCEEDED")["id"],
+        entry(category="NOTE", strategy="observation", outcome="SUCCEEDED")["id"],
+        entry(category="PROOF", strategy="contradiction", outcome="IN_PROGRESS")["id"],
     ]
     assert ids == ["LIT-001", "PROOF-001", "LIT-002", "COMP-001", "NOTE-001", "PROOF-002"]
     result = script("journal.py", "validate")
@@ -119,10 +118,10 @@ def test_entries_are_numbered_per_category(problem, script):
 
 
 def test_strategies_tried_indexes_the_proof_entries(problem, script):
-    entry(script, category="PROOF", strategy="induction", outcome="FAILED")
-    entry(script, category="LIT", strategy="targeted-search", outcome="SUCCEEDED")
-    entry(script, category="PROOF", strategy="direct", outcome="IN_PROGRESS")
-    entry(script, category="PROOF", strategy="induction", outcome="PARTIAL")
+    entry(category="PROOF", strategy="induction", outcome="FAILED")
+    entry(category="LIT", strategy="targeted-search", outcome="SUCCEEDED")
+    entry(category="PROOF", strategy="direct", outcome="IN_PROGRESS")
+    entry(category="PROOF", strategy="induction", outcome="PARTIAL")
     meta = frontmatter.read((problem / "JOURNAL.md").read_text())
     assert meta["strategies_tried"] == {
         "induction": {"entries": ["PROOF-001", "PROOF-003"], "last_outcome": "PARTIAL"},
@@ -132,13 +131,13 @@ def test_strategies_tried_indexes_the_proof_entries(problem, script):
 
 
 def test_a_hand_edited_outcome_is_flagged_then_resynced_by_the_next_add(problem, script):
-    entry(script, category="PROOF", strategy="direct", outcome="IN_PROGRESS")
+    entry(category="PROOF", strategy="direct", outcome="IN_PROGRESS")
     path = problem / "JOURNAL.md"
     path.write_text(path.read_text().replace("- **Outcome:** IN_PROGRESS", "- **Outcome:** FAILED"))
     stale = script("journal.py", "validate")
     assert stale.returncode == 1
     assert [v["kind"] for v in stale.json()["violations"]] == ["index"]
-    entry(script, category="NOTE", strategy="decision", outcome="SUCCEEDED")
+    entry(category="NOTE", strategy="decision", outcome="SUCCEEDED")
     meta = frontmatter.read(path.read_text())
     assert meta["strategies_tried"]["direct"]["last_outcome"] == "FAILED"
     assert script("journal.py", "validate").returncode == 0
@@ -218,7 +217,7 @@ MALFORMED = {
 
 @pytest.mark.parametrize("damage", MALFORMED, ids=list(MALFORMED))
 def test_a_malformed_journal_is_left_untouched(problem, script, damage):
-    entry(script)
+    entry()
     path = problem / "JOURNAL.md"
     path.write_text(MALFORMED[damage](path.read_text()))
     before = path.read_bytes()
@@ -280,7 +279,7 @@ def test_concurrent_writers_get_distinct_consecutive_numbers(problem):
 
 def test_add_uses_the_current_problem_or_the_one_named(problem, script):
     other = script("workspace.py", "new-problem", "--title", "Other", "--no-switch").json()
-    entry(script)
+    entry()
     assert (
         add(script, "--problem", "other", "--title", "T", "--tried", "t", "--insight", "i").json()[
             "id"
@@ -295,7 +294,7 @@ def test_add_uses_the_current_problem_or_the_one_named(problem, script):
 
 def test_add_recreates_a_missing_journal(problem, script):
     (problem / "JOURNAL.md").unlink()
-    assert entry(script)["id"] == "PROOF-001"
+    assert entry()["id"] == "PROOF-001"
     assert frontmatter.read((problem / "JOURNAL.md").read_text())["problem"] == "operator-norms"
 
 
@@ -315,8 +314,8 @@ def check(script, strategy, tags=""):
 
 
 def test_check_is_clear_without_prior_dead_ends(problem, script):
-    entry(script, strategy="induction", outcome="SUCCEEDED", tags="a,b")
-    entry(script, strategy="induction", outcome="PARTIAL", tags="a,b")
+    entry(strategy="induction", outcome="SUCCEEDED", tags="a,b")
+    entry(strategy="induction", outcome="PARTIAL", tags="a,b")
     assert check(script, "induction", "a,b") == (
         0,
         {
@@ -330,9 +329,9 @@ def test_check_is_clear_without_prior_dead_ends(problem, script):
 
 
 def test_check_matches_same_strategy_or_two_shared_tags(problem, script):
-    entry(script, title="same strategy", strategy="induction", tags="x", outcome="FAILED")
-    entry(script, title="two tags", strategy="direct", tags="a,b,c", outcome="ABANDONED")
-    entry(script, title="one tag", strategy="direct", tags="a,z", outcome="FAILED")
+    entry(title="same strategy", strategy="induction", tags="x", outcome="FAILED")
+    entry(title="two tags", strategy="direct", tags="a,b,c", outcome="ABANDONED")
+    entry(title="one tag", strategy="direct", tags="a,z", outcome="FAILED")
     status, out = check(script, "induction", "a,B")
     assert status == 1 and out["verdict"] == "dead-end"
     found = {d["title"]: d for d in out["dead_ends"]}
@@ -365,7 +364,7 @@ unconfirmed_count: 0
 
 
 def test_newer_references_mean_conditions_changed(problem, script):
-    entry(script, strategy="induction", timestamp="2026-02-01T00:00:00Z")
+    entry(strategy="induction", timestamp="2026-02-01T00:00:00Z")
     (problem / "LITERATURE.md").write_text(LITERATURE)
     status, out = check(script, "induction")
     assert status == 0 and out["verdict"] == "conditions-changed"
@@ -377,14 +376,14 @@ def test_newer_references_mean_conditions_changed(problem, script):
 
 
 def test_only_evidence_after_the_attempt_counts(problem, script):
-    entry(script, strategy="induction", timestamp="2026-04-01T00:00:00Z")
+    entry(strategy="induction", timestamp="2026-04-01T00:00:00Z")
     (problem / "LITERATURE.md").write_text(LITERATURE)
     status, out = check(script, "induction")
     assert status == 1 and out["dead_ends"][0]["evidence"] == []
 
 
 def test_proof_steps_and_computations_are_dated_evidence(problem, script):
-    entry(script, strategy="contradiction", timestamp="2026-02-01T10:00:00Z")
+    entry(strategy="contradiction", timestamp="2026-02-01T10:00:00Z")
     (problem / "PROOF.md").write_text(
         "---\nstatus: in-progress\n---\n# Proof Development\n\n## Proof Structure\n\n"
         "### Step 1: Reduce to the compact case\n**Status:** complete\n**Updated:** 2026-01-20\n\n"

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 from mathtools import frontmatter, notation
+from mathtools import workspace as ws
 from mathtools.domains import DOMAINS
 
 
 @pytest.fixture
-def notation_file(script):
-    script("workspace.py", "init")
-    out = script("workspace.py", "new-problem", "--title", "Heat kernels", "--domain", "analysis")
-    return Path(out.json()["path"]) / "NOTATION.md"
+def notation_file():
+    ws.init()
+    return Path(ws.new_problem("Heat kernels", domain="analysis")["path"]) / "NOTATION.md"
 
 
 def test_there_is_a_preset_for_each_of_the_nine_domains(script):

@@ -37,9 +37,8 @@ Banach spaces, not only Hilbert spaces.
 
 
 @pytest.fixture
-def root(tmp_path, script):
-    run = script("workspace.py", "init")
-    assert run.returncode == 0, run.stdout
+def root(tmp_path):
+    ws.init()
     return tmp_path
 
 
