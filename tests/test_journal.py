@@ -316,16 +316,17 @@ def check(script, strategy, tags=""):
 def test_check_is_clear_without_prior_dead_ends(problem, script):
     entry(strategy="induction", outcome="SUCCEEDED", tags="a,b")
     entry(strategy="induction", outcome="PARTIAL", tags="a,b")
-    assert check(script, "induction", "a,b") == (
-        0,
-        {
-            "problem": "operator-norms",
-            "strategy": "induction",
-            "tags": ["a", "b"],
-            "verdict": "clear",
-            "dead_ends": [],
-        },
-    )
+    expected = {
+        "problem": "operator-norms",
+        "strategy": "induction",
+        "tags": ["a", "b"],
+        "verdict": "clear",
+        "dead_ends": [],
+        "journal_violations": 0,
+    }
+    assert check(script, "induction", "a,b") == (0, expected)
+    (problem / "JOURNAL.md").unlink()
+    assert check(script, "induction", "a,b") == (0, expected)
 
 
 def test_check_matches_same_strategy_or_two_shared_tags(problem, script):

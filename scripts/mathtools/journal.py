@@ -537,7 +537,7 @@ def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[st
     one has newer evidence) or 'dead-end' (some have none: do not retry them blindly)."""
     check_strategy(strategy)
     slug, path = journal_path(problem)
-    journal = read_journal(path)
+    journal = read_journal(path) if path.exists() else Journal(path, {}, "", [], [])
     items = evidence(path.parent)
     dead_ends = []
     for entry in journal.entries:
@@ -569,4 +569,6 @@ def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[st
         "tags": tags,
         "verdict": verdict,
         "dead_ends": dead_ends,
+        # Entries the check may have misread: `validate` says which and why.
+        "journal_violations": len(journal.violations),
     }
