@@ -53,7 +53,12 @@ def main(argv):
     sub = parser.add_commands()
     strategies = ", ".join(journal.ALL_STRATEGIES)
 
-    add = sub.add_parser("add", help="append an entry", description="Append a journal entry.")
+    add = sub.add_parser(
+        "add",
+        help="append an entry",
+        description="Append a journal entry. --title, --tried, --reasoning and --insight also "
+        "take '-' (stdin) or '@FILE'.",
+    )
     add.add_argument("--problem", metavar="SLUG", help="default: the current problem")
     add.add_argument("--category", required=True, help=", ".join(journal.CATEGORIES))
     add.add_argument("--strategy", required=True, help=f"one of: {strategies}")

@@ -410,7 +410,7 @@ def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
                 "total": literature.get("total_papers", 0),
                 "confirmed": literature.get("confirmed_count", 0),
                 "unconfirmed": literature.get("unconfirmed_count", 0),
-                "last_search": _text(literature.get("last_search")) or None,
+                "last_search": _text(literature.get("last_search")),
             },
             "journal": {
                 "entries": journal.get("total_entries", 0),
@@ -433,7 +433,9 @@ def _text(value: Any) -> str | None:
 def jsonable(value: Any) -> Any:
     """Frontmatter as JSON can carry it: dates and datetimes become ISO text."""
     if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value.tzinfo else value.isoformat()
+        if value.tzinfo is None:
+            return value.isoformat()
+        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
