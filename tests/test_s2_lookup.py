@@ -4,7 +4,6 @@ are not from a recording say "synthesized"."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 
@@ -12,8 +11,8 @@ import pytest
 from conftest import RECORDINGS
 from mathtools import schemas
 
-from tests.support.cassettes import BASE_PATH, load, replay
-from tests.support.scripted_server import Reply, ScriptedServer
+from tests.support.cassettes import load, serving_s2
+from tests.support.scripted_server import Reply
 
 S2 = RECORDINGS / "s2"
 KEY = "sk-test-5e3f9a1c-never-print-me"
@@ -22,17 +21,8 @@ NO_KEY_NOTE = "no Semantic Scholar API key"
 
 @pytest.fixture
 def serve(monkeypatch):
-    """serve(interactions or replies) -> a running server; scripts run now inherit its URL."""
-
-    @contextlib.contextmanager
-    def start(items):
-        items = list(items)
-        server = ScriptedServer(items) if items and isinstance(items[0], Reply) else replay(items)
-        with server:
-            monkeypatch.setenv("MATH_S2_API_URL", server.url + BASE_PATH)
-            yield server
-
-    return start
+    """serve(interactions or replies) -> a running server the S2 client and scripts reach."""
+    return lambda items: serving_s2(items, monkeypatch)
 
 
 def one_error(run) -> dict:

@@ -7,7 +7,6 @@ mapped result. Tests whose answers are not from a recording say "synthesized".
 
 from __future__ import annotations
 
-import contextlib
 import json
 
 import pytest
@@ -16,8 +15,8 @@ from mathtools import schemas
 from mathtools.cli import BadInput, ServiceError
 from mathtools.semantic_scholar import DEFAULT_FIELDS, S2Client, s2_id, to_paper
 
-from tests.support.cassettes import BASE_PATH, load, mismatches, replay
-from tests.support.scripted_server import Reply, ScriptedServer
+from tests.support.cassettes import BASE_PATH, load, mismatches, serving_s2
+from tests.support.scripted_server import Reply
 
 S2 = RECORDINGS / "s2"
 BULK_IGNORED = ("fields", "offset", "limit")  # the recording client sent offset/limit to bulk
@@ -26,17 +25,8 @@ BULK_IGNORED = ("fields", "offset", "limit")  # the recording client sent offset
 
 @pytest.fixture
 def serve(monkeypatch):
-    """serve(interactions or replies) -> a running server the S2 client points at."""
-
-    @contextlib.contextmanager
-    def start(items):
-        items = list(items)
-        server = ScriptedServer(items) if items and isinstance(items[0], Reply) else replay(items)
-        with server:
-            monkeypatch.setenv("MATH_S2_API_URL", server.url + BASE_PATH)
-            yield server
-
-    return start
+    """serve(interactions or replies) -> a running server the S2 client and scripts reach."""
+    return lambda items: serving_s2(items, monkeypatch)
 
 
 def valid(result) -> dict:
