@@ -8,6 +8,7 @@ mapped result. Tests whose answers are not from a recording say "synthesized".
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import RECORDINGS
@@ -33,6 +34,18 @@ def valid(result) -> dict:
     data = result.to_dict()
     assert schemas.errors("search_result", data) == []
     return data
+
+
+def test_every_recording_is_replayed_here():
+    """A cassette added to tests/recordings/s2/ must get a replay test here or in the script's."""
+    here = Path(__file__).parent
+    source = "".join(
+        (here / n).read_text() for n in ("test_semantic_scholar.py", "test_s2_lookup.py")
+    )
+    for path in sorted(S2.rglob("*.yaml")):
+        name = path.relative_to(S2).as_posix()
+        assert f'"{name}"' in source, f"{name} is not replayed"
+        assert all(i.status >= 200 for i in load(path))
 
 
 # -- ids ------------------------------------------------------------------------------------
@@ -352,6 +365,14 @@ def test_get_bad_field_is_a_clean_bad_input(serve):
 
 
 # -- batch ----------------------------------------------------------------------------------
+
+
+def test_a_single_id_string_is_one_id(serve):
+    """Synthesized answer: batch("CorpusId:1") asks for one paper, not for each character."""
+    with serve([Reply(200, json.dumps([None]))]) as server:
+        result = S2Client().batch("CorpusId:1")
+    assert json.loads(server.received[0].body) == {"ids": ["CorpusId:1"]}
+    assert result.not_found == ["CorpusId:1"]
 
 
 def test_batch_replay(serve):
