@@ -248,9 +248,10 @@ class S2Client:
             urls.append(url)
             page = self._get_json(url)
             total = page.get("total") if total is None else total
-            papers += _papers(page.get("data") or [])
+            data = page.get("data") or []
+            papers += _papers(data)
             token = page.get("token")
-            if not token or len(papers) >= max_results:
+            if not token or not data or len(papers) >= max_results:
                 break
         return SearchResult(
             source=SOURCE,
@@ -347,7 +348,7 @@ class S2Client:
             # A cited work S2 could not resolve may come with neither id nor title: nothing to use.
             records = [item.get(side) or {} for item in page.get("data") or []]
             result.papers += _papers(r for r in records if r.get("paperId") or r.get("title"))
-            offset = page.get("next")
+            offset = page.get("next") if records else None  # an empty page ends the paging
         return result
 
     # -- HTTP -----------------------------------------------------------------------------
