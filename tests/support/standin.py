@@ -109,7 +109,8 @@ class Index:
     arxiv_error: Recorded | None = None  # the recorded 400 for a malformed id
     arxiv_error_id: str = ""
     s2_papers: dict[str, dict] = field(default_factory=dict)  # by paperId
-    s2_ids: dict[str, str] = field(default_factory=dict)  # "ARXIV:x", "DOI:x", ... -> paperId
+    s2_ids: dict[str, str] = field(default_factory=dict)  # "arxiv:x", "doi:x", ... -> paperId
+    s2_titles: list[tuple[str, dict]] = field(default_factory=list)  # (folded title, record)
     s2_replies: dict[tuple, Recorded] = field(default_factory=dict)  # (method, path, query)
     s2_failure_500: bytes = b""
 
@@ -130,15 +131,16 @@ def _arxiv_page_key(params: dict[str, str]) -> tuple:
 
 
 def _load_arxiv(index: Index) -> None:
+    from support.arxiv_recordings import all_recordings, body_of
+
     # earlier-2026/ first, so that the newer capture of the same page wins.
-    files = sorted(RECORDINGS.glob("arxiv/**/*.json"), key=lambda p: (p.parent.name != "arxiv", p))
-    for path in reversed(files):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        body = data["body"].encode("latin-1")
+    for path in sorted(all_recordings(), key=lambda p: (p.parent.name == "arxiv", p)):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        body = body_of(path)
         text = body.decode("utf-8")
-        params = dict(parse_qsl(urlsplit(data["url"]).query, keep_blank_values=True))
-        if data["status_code"] != 200:
-            index.arxiv_error = Recorded(data["status_code"], body, "application/atom+xml")
+        params = dict(parse_qsl(urlsplit(recorded["url"]).query, keep_blank_values=True))
+        if recorded["status_code"] != 200:
+            index.arxiv_error = Recorded(recorded["status_code"], body, "application/atom+xml")
             index.arxiv_error_id = params.get("id_list", "")
             continue
         if params.get("search_query"):
@@ -163,27 +165,6 @@ def _load_arxiv(index: Index) -> None:
             )
 
 
-def _cassette_interactions(path: Path):
-    """(method, uri, status, body text, content type) of each interaction, in both flavours."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    with path.open(encoding="utf-8") as handle:
-        cassette = yaml.load(handle, Loader=loader)
-    for interaction in cassette["interactions"]:
-        request, response = interaction["request"], interaction["response"]
-        if isinstance(response.get("body"), dict):
-            body = response["body"].get("string") or ""
-            status = response["status"]["code"]
-        else:
-            body = response.get("content") or ""
-            status = response["status_code"]
-        headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
-        content_type = headers.get("content-type", ["application/json"])
-        content_type = content_type[0] if isinstance(content_type, list) else content_type
-        yield request["method"], request["uri"], status, body, content_type
-
-
 def _collect_records(value, found: list[dict]) -> None:
     if isinstance(value, dict):
         if "paperId" in value and "title" in value and value["paperId"]:
@@ -196,14 +177,17 @@ def _collect_records(value, found: list[dict]) -> None:
 
 
 def _load_s2(index: Index) -> None:
+    from support.cassettes import load as load_cassette
+
     for path in sorted(RECORDINGS.glob("s2/**/*.yaml")):
-        for method, uri, status, body, content_type in _cassette_interactions(path):
-            encoded = body.encode("utf-8")
-            if method == "GET":
-                key = ("GET", *_query_key(uri))
-                index.s2_replies.setdefault(key, Recorded(status, encoded, content_type))
+        for interaction in load_cassette(path):
+            status, body = interaction.status, interaction.body
+            if interaction.method == "GET":
+                content_type = interaction.headers.get("Content-Type", "application/json")
+                key = ("GET", *_query_key(interaction.uri))
+                index.s2_replies.setdefault(key, Recorded(status, body, content_type))
             if status == 500 and not index.s2_failure_500:
-                index.s2_failure_500 = encoded
+                index.s2_failure_500 = body
             if status != 200:
                 continue
             try:
@@ -217,6 +201,7 @@ def _load_s2(index: Index) -> None:
                 if known is None or len(record) > len(known):
                     index.s2_papers[record["paperId"]] = record
     for paper_id, record in index.s2_papers.items():
+        index.s2_titles.append((" ".join(words(record["title"])), record))
         index.s2_ids[paper_id.lower()] = paper_id
         for name, value in (record.get("externalIds") or {}).items():
             if value is not None:
@@ -384,14 +369,18 @@ def _s2_batch(body: bytes, fields: str | None) -> Recorded:
 
 
 def _s2_match(query: str, fields: str | None) -> Recorded:
-    wanted = " ".join(words(query))
-    best, best_ratio = None, 0.0
-    for record in load_index().s2_papers.values():
-        ratio = difflib.SequenceMatcher(None, wanted, " ".join(words(record["title"]))).ratio()
-        # Prefer the record with more fields on a tie: it carries authors and year.
+    index = load_index()
+    matcher = difflib.SequenceMatcher(None, "", " ".join(words(query)))
+    best, best_ratio = None, MATCH_MIN_RATIO
+    for title, record in index.s2_titles:
+        matcher.set_seq1(title)
+        if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
+            continue
+        ratio = matcher.ratio()
+        # On a tie, prefer the record with more fields: it carries authors and year.
         if (ratio, len(record)) > (best_ratio, len(best or {})):
             best, best_ratio = record, ratio
-    if best is None or best_ratio < MATCH_MIN_RATIO:
+    if best is None:
         return _json(404, TITLE_NOT_FOUND)
     return _json(
         200, {"data": [{**_select(best, fields), "matchScore": round(best_ratio * 100, 4)}]}
@@ -555,7 +544,7 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
     from mathtools import bootstrap
 
     bootstrap.ensure()  # pyyaml, for the Semantic Scholar cassettes
