@@ -427,11 +427,14 @@ class Verifier:
             )
 
     def _judge_title_search(self, candidate, earlier, leads) -> Outcome | None:
-        good = [f for f in leads if f.match.ok]
         identified = bool(candidate.identifiers())
-        if good and not identified:
+        # An identified candidate is confirmed by title only when the record carries its
+        # identifier (a DOI Semantic Scholar does not know, but arXiv lists for the paper).
+        good = [f for f in leads if f.match.ok and (not identified or _carries(f.paper, candidate))]
+        if good:
             found = good[0]
-            reason = f"found by title: {found.match.reason} ({_via(found.source)})"
+            how = "found by title, listing the cited identifier" if identified else "found by title"
+            reason = f"{how}: {found.match.reason} ({_via(found.source)})"
             return Outcome(
                 "CONFIRMED",
                 reason + self._degraded_note(),
@@ -466,17 +469,17 @@ class Verifier:
     def _nothing_found(self, candidate: Candidate) -> Outcome:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         checkable = {"semantic_scholar"}
-        if candidate.arxiv_id or (candidate.title and not candidate.identifiers()):
+        if candidate.arxiv_id or candidate.title:
             checkable.add("arxiv")
         failed = sorted(checkable & set(self.errors))
         answered = sorted(checkable - set(self.errors))
         if not answered:
             return Outcome("UNCONFIRMED", PENDING)
-        where = " or ".join(LABELS[s] for s in answered)
         labels = ", ".join(label for label, _, _ in candidate.identifiers())
-        what = (
-            f"{labels} not found in {where}" if labels else f"no paper with this title in {where}"
-        )
+        missing = [f"{labels} not found"] if labels else []
+        if candidate.title:
+            missing.append("no paper with this title")
+        what = f"{' and '.join(missing)} in {' or '.join(LABELS[s] for s in answered)}"
         if failed:
             return Outcome("UNCONFIRMED", f"{PENDING} ({LABELS[failed[0]]} unavailable; {what})")
         return Outcome("UNCONFIRMED", what)
@@ -494,6 +497,15 @@ class Verifier:
 def _phrase(title: str) -> str:
     """A title as an arXiv phrase: folded words only, so quotes and LaTeX cannot break it."""
     return normalise_title(title)
+
+
+def _carries(paper: Paper, candidate: Candidate) -> bool:
+    """Whether a record lists one of the candidate's identifiers."""
+    return bool(
+        (candidate.doi and paper.doi == candidate.doi)
+        or (candidate.arxiv_id and paper.arxiv_id == candidate.arxiv_id)
+        or (candidate.s2_id and (paper.s2_paper_id or "").lower() == candidate.s2_id.lower())
+    )
 
 
 def _source_of(findings: list[Finding]) -> str:
