@@ -124,7 +124,7 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
             seen.add(candidate.key)
             candidates.append(candidate)
             count += 1
-        inputs["files"][name] = count
+        inputs["files"][name] = inputs["files"].get(name, 0) + count
     if not candidates:
         raise BadInput("no candidates to verify", code="no_candidates")
     return candidates, inputs
