@@ -40,7 +40,8 @@ def build_parser() -> cli.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="ask arXiv even if cached")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=cli.ArgumentParser)
+    # Not `required`: argparse would then report a missing command before an unknown option.
+    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
 
     search = commands.add_parser("search", parents=[common], help="search with a built query")
     search.add_argument("--query", metavar="TEXT", help="raw arXiv query syntax, passed through")
@@ -74,7 +75,10 @@ def build_parser() -> cli.ArgumentParser:
 
 
 def main(argv):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("choose a command: search or ids")
     from mathtools.arxiv import ArxivClient, build_query
 
     client = ArxivClient(use_cache=not args.no_cache)

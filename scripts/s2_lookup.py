@@ -52,7 +52,7 @@ def main(argv):
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--fields", help="API fields to request, comma separated")
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
-    common.add_argument("--no-cache", action="store_true", help="ignore the response cache")
+    common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
     # Not `required=True`: argparse would then name the missing command before an unknown option.
     commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
 

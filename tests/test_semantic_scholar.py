@@ -7,8 +7,8 @@ mapped result. Tests whose answers are not from a recording say "synthesized".
 
 from __future__ import annotations
 
-import contextlib
 import json
+from pathlib import Path
 
 import pytest
 from conftest import RECORDINGS
@@ -16,8 +16,8 @@ from mathtools import schemas
 from mathtools.cli import BadInput, ServiceError
 from mathtools.semantic_scholar import DEFAULT_FIELDS, S2Client, s2_id, to_paper
 
-from tests.support.cassettes import BASE_PATH, load, mismatches, replay
-from tests.support.scripted_server import Reply, ScriptedServer
+from tests.support.cassettes import BASE_PATH, load, mismatches, serving_s2
+from tests.support.scripted_server import Reply
 
 S2 = RECORDINGS / "s2"
 BULK_IGNORED = ("fields", "offset", "limit")  # the recording client sent offset/limit to bulk
@@ -26,23 +26,26 @@ BULK_IGNORED = ("fields", "offset", "limit")  # the recording client sent offset
 
 @pytest.fixture
 def serve(monkeypatch):
-    """serve(interactions or replies) -> a running server the S2 client points at."""
-
-    @contextlib.contextmanager
-    def start(items):
-        items = list(items)
-        server = ScriptedServer(items) if items and isinstance(items[0], Reply) else replay(items)
-        with server:
-            monkeypatch.setenv("MATH_S2_API_URL", server.url + BASE_PATH)
-            yield server
-
-    return start
+    """serve(interactions or replies) -> a running server the S2 client and scripts reach."""
+    return lambda items: serving_s2(items, monkeypatch)
 
 
 def valid(result) -> dict:
     data = result.to_dict()
     assert schemas.errors("search_result", data) == []
     return data
+
+
+def test_every_recording_is_replayed_here():
+    """A cassette added to tests/recordings/s2/ must get a replay test here or in the script's."""
+    here = Path(__file__).parent
+    source = "".join(
+        (here / n).read_text() for n in ("test_semantic_scholar.py", "test_s2_lookup.py")
+    )
+    for path in sorted(S2.rglob("*.yaml")):
+        name = path.relative_to(S2).as_posix()
+        assert f'"{name}"' in source, f"{name} is not replayed"
+        assert all(i.status >= 200 for i in load(path))
 
 
 # -- ids ------------------------------------------------------------------------------------
@@ -362,6 +365,14 @@ def test_get_bad_field_is_a_clean_bad_input(serve):
 
 
 # -- batch ----------------------------------------------------------------------------------
+
+
+def test_a_single_id_string_is_one_id(serve):
+    """Synthesized answer: batch("CorpusId:1") asks for one paper, not for each character."""
+    with serve([Reply(200, json.dumps([None]))]) as server:
+        result = S2Client().batch("CorpusId:1")
+    assert json.loads(server.received[0].body) == {"ids": ["CorpusId:1"]}
+    assert result.not_found == ["CorpusId:1"]
 
 
 def test_batch_replay(serve):

@@ -248,9 +248,10 @@ class S2Client:
             urls.append(url)
             page = self._get_json(url)
             total = page.get("total") if total is None else total
-            papers += _papers(page.get("data") or [])
+            data = page.get("data") or []
+            papers += _papers(data)
             token = page.get("token")
-            if not token or len(papers) >= max_results:
+            if not token or not data or len(papers) >= max_results:
                 break
         return SearchResult(
             source=SOURCE,
@@ -283,7 +284,9 @@ class S2Client:
 
     # -- look-ups -------------------------------------------------------------------------
 
-    def get(self, ids: Iterable[str], fields: str | Sequence[str] | None = None) -> SearchResult:
+    def get(
+        self, ids: str | Iterable[str], fields: str | Sequence[str] | None = None
+    ) -> SearchResult:
         """GET /paper/{id} for each id, one by one; ids the API does not know go to not_found
         as they were asked."""
         asked = _asked(ids)
@@ -300,7 +303,9 @@ class S2Client:
                 result.papers.append(to_paper(record))
         return result
 
-    def batch(self, ids: Iterable[str], fields: str | Sequence[str] | None = None) -> BatchResult:
+    def batch(
+        self, ids: str | Iterable[str], fields: str | Sequence[str] | None = None
+    ) -> BatchResult:
         """POST /paper/batch in chunks of at most 500 ids; the answer stays aligned with `ids`."""
         asked = _asked(ids)
         url = build_url(f"{self.base}/paper/batch", {"fields": _fields(fields)}, safe=",")
@@ -343,7 +348,7 @@ class S2Client:
             # A cited work S2 could not resolve may come with neither id nor title: nothing to use.
             records = [item.get(side) or {} for item in page.get("data") or []]
             result.papers += _papers(r for r in records if r.get("paperId") or r.get("title"))
-            offset = page.get("next")
+            offset = page.get("next") if records else None  # an empty page ends the paging
         return result
 
     # -- HTTP -----------------------------------------------------------------------------
@@ -433,8 +438,10 @@ def _fields(fields: str | Sequence[str] | None) -> str:
     return ",".join(names)
 
 
-def _asked(ids: Iterable[str]) -> list[tuple[str, str]]:
+def _asked(ids: str | Iterable[str]) -> list[tuple[str, str]]:
     """(as asked, as the API wants it) for each id; none at all is BadInput."""
+    if isinstance(ids, str):  # one id, not its characters
+        ids = [ids]
     asked = [(text.strip(), s2_id(text)) for text in ids if text.strip()]
     if not asked:
         raise BadInput("no paper ids given", code="bad_id")

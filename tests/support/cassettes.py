@@ -5,17 +5,19 @@ The recordings come in two YAML flavours, and both go through `load`:
 - the older httpx one: `response: {status_code: ..., content: ...}`.
 A single file may mix them (errors/500_batch.yaml does).
 
-`replay(interactions)` serves the recorded answers in order; afterwards `mismatches(...)` says
-where the requests that arrived differ from the recorded ones (method, path, query parameters as
-a set, JSON body), so a replay test checks what we sent as well as what we do with the answer.
-Recorded URLs use the real host; point the client's base URL at `server.url + BASE_PATH`.
+`serving_s2(interactions, monkeypatch)` serves the recorded answers in order, with
+MATH_S2_API_URL at the local server (recorded URLs use the real host). Afterwards `mismatches`
+says where the requests that arrived differ from the recorded ones (method, path, query
+parameters as a set, JSON body), so a replay test checks what we sent as well as what we do with
+the answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -87,9 +89,14 @@ def _bytes(value) -> bytes:
     return value if isinstance(value, bytes) else str(value).encode("utf-8")
 
 
-def replay(interactions: Iterable[Interaction]) -> ScriptedServer:
-    """A ScriptedServer answering with the recorded responses, in order."""
-    return ScriptedServer([interaction.reply() for interaction in interactions])
+@contextlib.contextmanager
+def serving_s2(items: Iterable[Interaction | Reply], monkeypatch) -> Iterator[ScriptedServer]:
+    """Serve recorded interactions (or scripted Replies) in order, with MATH_S2_API_URL pointing
+    at the server, so the client in this process and scripts started now both reach it."""
+    replies = [item if isinstance(item, Reply) else item.reply() for item in items]
+    with ScriptedServer(replies) as server:
+        monkeypatch.setenv("MATH_S2_API_URL", server.url + BASE_PATH)
+        yield server
 
 
 def mismatches(
