@@ -52,12 +52,16 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 from xml.sax.saxutils import escape
 
 ROOT = Path(__file__).resolve().parents[2]
+if __name__ == "__main__":  # run as a script: make `support` and `mathtools` importable
+    sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+
+from support.scripted_server import Received, Reply, ScriptedServer  # noqa: E402
+
 RECORDINGS = ROOT / "tests" / "recordings"
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV_NS = "{http://arxiv.org/schemas/atom}"
@@ -95,23 +99,16 @@ class ArxivEntry:
 
 
 @dataclass
-class Recorded:
-    status: int
-    body: bytes
-    content_type: str
-
-
-@dataclass
 class Index:
     arxiv: dict[str, ArxivEntry] = field(default_factory=dict)
-    arxiv_pages: dict[tuple, Recorded] = field(default_factory=dict)
+    arxiv_pages: dict[tuple, Reply] = field(default_factory=dict)
     arxiv_feed_head: str = ""  # a recorded feed header, up to the first entry
-    arxiv_error: Recorded | None = None  # the recorded 400 for a malformed id
+    arxiv_error: Reply | None = None  # the recorded 400 for a malformed id
     arxiv_error_id: str = ""
     s2_papers: dict[str, dict] = field(default_factory=dict)  # by paperId
     s2_ids: dict[str, str] = field(default_factory=dict)  # "arxiv:x", "doi:x", ... -> paperId
     s2_titles: list[tuple[str, dict]] = field(default_factory=list)  # (folded title, record)
-    s2_replies: dict[tuple, Recorded] = field(default_factory=dict)  # (method, path, query)
+    s2_replies: dict[tuple, Reply] = field(default_factory=dict)  # (method, path, query)
     s2_failure_500: bytes = b""
 
 
@@ -140,11 +137,11 @@ def _load_arxiv(index: Index) -> None:
         text = body.decode("utf-8")
         params = dict(parse_qsl(urlsplit(recorded["url"]).query, keep_blank_values=True))
         if recorded["status_code"] != 200:
-            index.arxiv_error = Recorded(recorded["status_code"], body, "application/atom+xml")
+            index.arxiv_error = _reply(recorded["status_code"], body, "application/atom+xml")
             index.arxiv_error_id = params.get("id_list", "")
             continue
         if params.get("search_query"):
-            index.arxiv_pages[_arxiv_page_key(params)] = Recorded(200, body, "application/atom+xml")
+            index.arxiv_pages[_arxiv_page_key(params)] = _reply(200, body, "application/atom+xml")
         if params.get("id_list") and not index.arxiv_feed_head:
             index.arxiv_feed_head = text.split("<entry>", 1)[0].split("</feed>", 1)[0]
         for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
@@ -185,7 +182,7 @@ def _load_s2(index: Index) -> None:
             if interaction.method == "GET":
                 content_type = interaction.headers.get("Content-Type", "application/json")
                 key = ("GET", *_query_key(interaction.uri))
-                index.s2_replies.setdefault(key, Recorded(status, body, content_type))
+                index.s2_replies.setdefault(key, _reply(status, body, content_type))
             if status == 500 and not index.s2_failure_500:
                 index.s2_failure_500 = body
             if status != 200:
@@ -291,7 +288,7 @@ def _feed(entries: list[ArxivEntry], total: int, start: int, per_page: int) -> b
     return body.encode("utf-8")
 
 
-def _arxiv_id_list(ids: list[str], start: int, per_page: int) -> Recorded:
+def _arxiv_id_list(ids: list[str], start: int, per_page: int) -> Reply:
     index = load_index()
     found = []
     for asked in ids:
@@ -300,17 +297,17 @@ def _arxiv_id_list(ids: list[str], start: int, per_page: int) -> Recorded:
             error = index.arxiv_error
             pattern = rb"(?<=for[ _])" + re.escape(index.arxiv_error_id.encode())
             body = re.sub(pattern, escape(asked).encode(), error.body)
-            return Recorded(error.status, body, error.content_type)
+            return Reply(error.status, body, dict(error.headers))
         if bare in index.arxiv and index.arxiv[bare] not in found:
             found.append(index.arxiv[bare])
-    return Recorded(
+    return _reply(
         200,
         _feed(found[start : start + per_page], len(found), start, per_page),
         "application/atom+xml",
     )
 
 
-def _arxiv_search(params: dict[str, str], start: int, per_page: int) -> Recorded:
+def _arxiv_search(params: dict[str, str], start: int, per_page: int) -> Reply:
     index = load_index()
     recorded = index.arxiv_pages.get(_arxiv_page_key(params))
     if recorded is not None:
@@ -324,7 +321,7 @@ def _arxiv_search(params: dict[str, str], start: int, per_page: int) -> Recorded
             key=lambda e: getattr(e, attribute), reverse=params.get("sortOrder") != "ascending"
         )
     page = hits[start : start + per_page]
-    return Recorded(200, _feed(page, len(hits), start, per_page), "application/atom+xml")
+    return _reply(200, _feed(page, len(hits), start, per_page), "application/atom+xml")
 
 
 # ----------------------------------------------------------------------------- Semantic Scholar
@@ -351,11 +348,15 @@ def _select(record: dict, fields: str | None) -> dict:
     return {k: v for k, v in record.items() if k in wanted}
 
 
-def _json(status: int, payload) -> Recorded:
-    return Recorded(status, json.dumps(payload).encode("utf-8"), "application/json")
+def _json(status: int, payload) -> Reply:
+    return _reply(status, json.dumps(payload).encode("utf-8"), "application/json")
 
 
-def _s2_batch(body: bytes, fields: str | None) -> Recorded:
+def _reply(status: int, body: bytes, content_type: str) -> Reply:
+    return Reply(status, body, {"Content-Type": content_type})
+
+
+def _s2_batch(body: bytes, fields: str | None) -> Reply:
     try:
         ids = json.loads(body or b"{}").get("ids")
     except (ValueError, AttributeError):
@@ -368,7 +369,7 @@ def _s2_batch(body: bytes, fields: str | None) -> Recorded:
     return _json(200, [_select(r, fields) if r else None for r in records])
 
 
-def _s2_match(query: str, fields: str | None) -> Recorded:
+def _s2_match(query: str, fields: str | None) -> Reply:
     index = load_index()
     matcher = difflib.SequenceMatcher(None, "", " ".join(words(query)))
     best, best_ratio = None, MATCH_MIN_RATIO
@@ -387,7 +388,7 @@ def _s2_match(query: str, fields: str | None) -> Recorded:
     )
 
 
-def _s2_search(params: dict[str, str]) -> Recorded:
+def _s2_search(params: dict[str, str]) -> Reply:
     wanted = set(words(params.get("query", "")))
     hits = [r for r in load_index().s2_papers.values() if wanted <= set(words(r["title"]))]
     offset, limit = int(params.get("offset") or 0), int(params.get("limit") or 100)
@@ -404,35 +405,14 @@ def _s2_search(params: dict[str, str]) -> Recorded:
 # ----------------------------------------------------------------------------- the server
 
 
-class StandIn:
+class StandIn(ScriptedServer):
     """`with StandIn() as standin:` serves both services on 127.0.0.1 at a random port."""
 
     def __init__(self, port: int = 0):
         load_index()
+        super().__init__(port=port)
         self.counts: Counter[str] = Counter()
         self.failing: dict[str, int] = {}
-        self._lock = threading.Lock()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _answer(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                reply = outer.answer(self.command, self.path, body)
-                self.send_response(reply.status)
-                self.send_header("Content-Type", reply.content_type)
-                self.send_header("Content-Length", str(len(reply.body)))
-                self.end_headers()
-                self.wfile.write(reply.body)
-
-            do_GET = do_POST = _answer
-
-            def log_message(self, *args):  # keep test output clean
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.arxiv_url = f"{self.url}/api/query"
         self.s2_url = f"{self.url}/graph/v1"
 
@@ -450,7 +430,10 @@ class StandIn:
         """Requests that reached `service` ("arxiv" or "s2") so far."""
         return sum(n for name, n in self.counts.items() if name.split()[0] == service)
 
-    def answer(self, method: str, target: str, body: bytes) -> Recorded:
+    def reply_to(self, received: Received) -> Reply:
+        return self.answer(received.method, received.path, received.body)
+
+    def answer(self, method: str, target: str, body: bytes) -> Reply:
         parts = urlsplit(target)
         params = dict(parse_qsl(parts.query, keep_blank_values=True))
         path = parts.path.rstrip("/")
@@ -462,24 +445,21 @@ class StandIn:
         return _json(404, {"error": f"the stand-in serves /api/query and /graph/v1, not {path}"})
 
     def _count(self, endpoint: str) -> None:
-        with self._lock:
-            self.counts[endpoint] += 1
+        self.counts[endpoint] += 1  # reply_to runs under the server's lock
 
-    def _arxiv(self, params: dict[str, str]) -> Recorded:
+    def _arxiv(self, params: dict[str, str]) -> Reply:
         endpoint = "arxiv id_list" if params.get("id_list") else "arxiv search"
         self._count(endpoint)
         if "arxiv" in self.failing:
             status = self.failing["arxiv"]
-            return Recorded(
-                status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain"
-            )
+            return _reply(status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain")
         start = int(params.get("start") or 0)
         per_page = int(params.get("max_results") or 10)
         if params.get("id_list"):
             return _arxiv_id_list(params["id_list"].split(","), start, per_page)
         return _arxiv_search(params, start, per_page)
 
-    def _s2(self, method: str, path: str, params: dict, body: bytes, target: str) -> Recorded:
+    def _s2(self, method: str, path: str, params: dict, body: bytes, target: str) -> Reply:
         route = path.split("/graph/v1", 1)[1]
         if method == "POST" and route == "/paper/batch":
             endpoint = "s2 batch"
@@ -493,7 +473,7 @@ class StandIn:
         if "s2" in self.failing:
             status = self.failing["s2"]
             failure = load_index().s2_failure_500 if status == 500 else b""
-            return Recorded(status, failure or b'{"message": "Service Unavailable"}', "text/json")
+            return _reply(status, failure or b'{"message": "Service Unavailable"}', "text/json")
         fields = params.get("fields")
         if endpoint == "s2 batch":
             return _s2_batch(body, fields)
@@ -511,14 +491,6 @@ class StandIn:
                 return _json(404, {"error": f"Paper with id {unquote(asked)} not found"})
             return _json(200, _select(record, fields))
         return _json(404, {"error": "Not found"})
-
-    def __enter__(self) -> StandIn:
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def main(argv=None) -> None:
@@ -544,7 +516,6 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
     from mathtools import bootstrap
 
     bootstrap.ensure()  # pyyaml, for the Semantic Scholar cassettes
