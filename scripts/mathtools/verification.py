@@ -258,17 +258,12 @@ class Outcome:
 class Verifier:
     """Plans the calls for a list of candidates, makes them, and judges every candidate."""
 
-    def __init__(self, arxiv=None, s2=None, use_cache: bool = True):
-        if arxiv is None:
-            from .arxiv import ArxivClient
+    def __init__(self, use_cache: bool = True):
+        from .arxiv import ArxivClient
+        from .semantic_scholar import S2Client
 
-            arxiv = ArxivClient(use_cache=use_cache)
-        if s2 is None:
-            from .semantic_scholar import S2Client
-
-            s2 = S2Client(use_cache=use_cache)
-        self.arxiv = arxiv
-        self.s2 = s2
+        self.arxiv = ArxivClient(use_cache=use_cache)
+        self.s2 = S2Client(use_cache=use_cache)
         self.errors: dict[str, str] = {}  # source -> what it answered, once it failed
         self.queried: set[str] = set()
 
