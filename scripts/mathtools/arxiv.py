@@ -1,6 +1,6 @@
 """The arXiv API: identifiers, query building, Atom parsing and a paging, polite client.
 
-Facts this module relies on (docs/arxiv-user-manual.md and recordings of what arXiv really sends):
+Facts this module relies on (the arXiv API user manual, and recordings of what arXiv really sent):
 
 - `search_query` combines `field:term` with AND/OR/ANDNOT; a phrase is quoted (`%22`), groups
   use parentheses (`%28`, `%29`), a space is `+`; `submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`
@@ -28,17 +28,6 @@ from collections.abc import Callable, Iterable, Sequence
 from . import config
 from .cli import BadInput, ServiceError
 from .paper import Paper, SearchResult
-
-__all__ = [
-    "ID_CHUNK",
-    "MAX_PAGE",
-    "MAX_RESULTS",
-    "ArxivClient",
-    "MalformedFeed",
-    "build_query",
-    "normalize_id",
-    "parse_feed",
-]
 
 MAX_PAGE = 2000  # entries one call may return
 MAX_RESULTS = 30000  # entries one query may return in all
