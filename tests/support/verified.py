@@ -31,7 +31,7 @@ def confirmed(record: dict, source: str | None = None) -> dict:
     via = []
     if source in ("arxiv", "both") and record.get("arxiv_id"):
         via.append(ARXIV_URL.format(record["arxiv_id"]))
-    if source in ("semantic_scholar", "both"):
+    if source in ("semantic_scholar", "both") or not via:
         via.append(S2_URL.format(record["key"].replace("arXiv:", "ARXIV:")))
     return {
         "key": record["key"],
