@@ -429,3 +429,17 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
                 len(literature.parse(after).confirmed)
                 == len(literature.parse(before).confirmed) + 1
             )
+
+
+def test_promoting_the_highest_uref_of_a_hand_made_file_does_not_free_its_number(lit):
+    """A file without the state comment: the high-water mark comes from the entries, and a merge
+    that moves the highest UREF away still records its number as used."""
+    lit.parent.mkdir(parents=True)
+    lit.write_text(
+        "".join(line for line in HAND_EDITED.splitlines(True) if "lit_update:" not in line)
+    )
+    found = paper(50, title="A spectral gap folklore result", authors=["Someone Else"], year=2019)
+    report = merge(lit, [confirmed(found)])
+    assert report["promoted"][0]["from"] == "UREF-001" and report["promoted"][0]["to"] == "REF-005"
+    merge(lit, [unconfirmed({"title": "Another belief", "key": "cand-1"})], summary="next")
+    assert [e.label for e in literature.load(lit).unconfirmed] == ["UREF-002"]

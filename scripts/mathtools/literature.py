@@ -320,8 +320,11 @@ class Section:
             if line.strip() == placeholder:
                 del intro[i : i + 2 if intro[i + 1 : i + 2] == ["\n"] else i + 1]
                 break
-        entries = [i for i, block in enumerate(self.blocks) if isinstance(block, Entry)]
-        at = entries[-1] + 1 if entries else len(self.blocks)
+        last_entry = next(
+            (i for i in range(len(self.blocks) - 1, 0, -1) if isinstance(self.blocks[i], Entry)),
+            None,
+        )
+        at = len(self.blocks) if last_entry is None else last_entry + 1
         before = self.blocks[at - 1]
         before_lines = before.lines if isinstance(before, Entry) else before
         if not self.heading.endswith("\n"):
@@ -418,8 +421,10 @@ class LiteratureDoc:
         _, match = self._state()
         return match.group("merges").split() if match else []
 
-    def set_state(self, merges: list[str]) -> None:
-        ref, uref = self.high_water("REF"), self.high_water("UREF")
+    def set_state(self, merges: list[str], used: dict[str, int]) -> None:
+        """Record the merges applied and the numbers used (`used`: the highest each merge gave
+        out, which may belong to an entry it has since moved or removed)."""
+        ref, uref = (max(self.high_water(kind), used.get(kind, 0)) for kind in ("REF", "UREF"))
         line = (
             f"<!-- lit_update: last {label('REF', ref)}, last {label('UREF', uref)}; "
             f"merges: {' '.join(merges)} -->\n"

@@ -172,6 +172,7 @@ class Merge:
         self.verified = verified
         self.relevance = relevance or {}
         self.index = Index(doc)
+        self.last = {kind: doc.high_water(kind) for kind in ("REF", "UREF")}
         self.report: dict[str, list] = {
             "added": [],
             "updated": [],
@@ -226,7 +227,7 @@ class Merge:
             return
         candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
         was = self.index.find("UREF", keys + candidate_keys)
-        number = self.doc.high_water("REF") + 1
+        number = self.last["REF"] = self.last["REF"] + 1
         values = {
             "Authors": ", ".join(paper.get("authors") or []) or "(not given by the API)",
             "Year": paper.get("year") or "",
@@ -319,7 +320,7 @@ class Merge:
             "Suggestion": suggestion_text,
             "Status": UREF_STATUS,
         }
-        number = self.doc.high_water("UREF") + 1
+        number = self.last["UREF"] = self.last["UREF"] + 1
         title = fields["title"] or (result.get("paper") or {}).get("title") or result["key"]
         entry = Entry.new("UREF", number, title, values, id_tags(keys))
         self.fill_assessment(entry, self.assessment(result))
@@ -390,7 +391,7 @@ def merge(
     new_confirmed = len(merge.report["added"]) + len(merge.report["promoted"])
     date = verified["verified_at"][:10]
     doc.append_history([date, summary, str(arxiv), str(s2), str(new_confirmed)])
-    doc.set_state([*doc.merges, merge_id])
+    doc.set_state([*doc.merges, merge_id], merge.last)
 
     fm = doc.frontmatter
     fm["confirmed_count"] = len(doc.confirmed)
@@ -428,8 +429,8 @@ def merge_file(
 ) -> tuple[dict[str, Any], str]:
     """Merge into the file at `path` (created from the template when absent) under its lock.
 
-    Returns (report, unified diff). With `dry_run` nothing is written. A malformed file raises
-    BadInput naming the line before anything is written.
+    Returns (report, unified diff); the diff is computed only for `dry_run`, which writes
+    nothing. A malformed file raises BadInput naming the line before anything is written.
     """
     path = Path(path)
     with files.locked(path):
@@ -440,14 +441,17 @@ def merge_file(
         new = doc.render()
         if not dry_run and (created or new != old):
             files.atomic_write(path, new)
-    diff = "".join(
-        difflib.unified_diff(
-            [] if created else old.splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            "/dev/null" if created else str(path),
-            str(path),
+    diff = ""
+    if dry_run:
+        before = [] if created else old.splitlines(keepends=True)
+        diff = "".join(
+            difflib.unified_diff(
+                before,
+                new.splitlines(keepends=True),
+                "/dev/null" if created else str(path),
+                str(path),
+            )
         )
-    )
     counts = {
         k: doc.frontmatter[k] for k in ("total_papers", "confirmed_count", "unconfirmed_count")
     }
