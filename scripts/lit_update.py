@@ -163,28 +163,32 @@ def do_judge(args):
     cli.emit({"run_id": args.run, "judgements": stored})
 
 
+RUN_COLUMNS = [
+    ("run", lambda r: r["run_id"]),
+    ("problem", lambda r: r["problem"]),
+    ("iter", lambda r: r["iteration"]),
+    ("source", lambda r: r["source"]),
+    ("results", lambda r: r["result_count"]),
+    ("s/p/i", lambda r: "/".join(str(n) for n in r["judged"].values())),
+    ("time", lambda r: r["created_at"]),
+    ("query", lambda r: r["query"]),
+]
+JUDGEMENT_COLUMNS = [
+    ("key", lambda j: j["key"]),
+    ("label", lambda j: j["label"]),
+    ("conf", lambda j: f"{j['confidence']:.2f}"),
+    ("title", lambda j: j["record"].get("title", "")),
+    ("rationale", lambda j: j["rationale"]),
+]
+
+
 def do_runs(args):
     if not config.literature_db(args.db).exists():  # reading never creates a store
         found = []
     else:
         with open_store(args) as store:
             found = store.runs(args.problem)
-    if not args.table:
-        return cli.emit(found)
-    rows = [
-        [
-            r["run_id"],
-            r["problem"],
-            r["iteration"],
-            r["source"],
-            r["result_count"],
-            "/".join(str(r["judged"][k]) for k in ("strong", "partial", "irrelevant")),
-            r["created_at"],
-            r["query"],
-        ]
-        for r in found
-    ]
-    print_table(["run", "problem", "iter", "source", "results", "s/p/i", "time", "query"], rows)
+    show(found, RUN_COLUMNS, args.table)
 
 
 def do_judgements(args):
@@ -194,36 +198,26 @@ def do_judgements(args):
             f"no run {args.run}: there is no run store at {path} yet", code="unknown_run"
         )
     with open_store(args) as store:
-        found = store.judgements(args.run)
-    if not args.table:
-        return cli.emit(found)
-    rows = [
-        [
-            j["key"],
-            j["label"],
-            f"{j['confidence']:.2f}",
-            j["record"].get("title", ""),
-            j["rationale"],
-        ]
-        for j in found
-    ]
-    print_table(["key", "label", "conf", "title", "rationale"], rows)
+        show(store.judgements(args.run), JUDGEMENT_COLUMNS, args.table)
 
 
-def print_table(header, rows, width=48):
-    """Columns padded to their widest cell; long text cut at `width` characters."""
+def show(items, columns, table, width=48):
+    """JSON, or with `table` one padded row per item, long cells cut at `width` characters."""
+    if not table:
+        return cli.emit(items)
 
     def cut(value):
         text = " ".join(str(value).split())
         return text if len(text) <= width else text[: width - 1] + "…"
 
-    cells = [[cut(v) for v in row] for row in [header, *rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    cells = [[name for name, _ in columns]]
+    cells += [[cut(value(item)) for _, value in columns] for item in items]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
     for n, row in enumerate(cells):
         print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
         if n == 0:
             print("  ".join("-" * w for w in widths))
-    if not rows:
+    if not items:
         print("(none)")
 
 

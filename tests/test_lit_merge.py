@@ -31,9 +31,16 @@ def write_json(path, data):
 
 def merge(lit, results, relevance=None, summary="q", verified_at="2026-02-10T12:00:00Z", **kw):
     report, _ = litmerge.merge_file(
-        lit, verification(results, verified_at), relevance, summary, **kw
+        lit, verification(results, verified_at), relevance, summary=summary, **kw
     )
     return report
+
+
+def run_merge(script, lit, verified, *extra):
+    """`lit_update.py merge` as the agent runs it."""
+    return script(
+        "lit_update.py", "merge", "--literature", str(lit), "--verified", verified, *extra
+    )
 
 
 def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, lit, tmp_path):
@@ -43,12 +50,9 @@ def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, 
         tmp_path / "r.json",
         {record["key"]: {"relevance": "Proves it.", "key_results": "Thm 2", "confidence": "[V]"}},
     )
-    run = script(
-        "lit_update.py",
-        "merge",
-        "--literature",
-        str(lit),
-        "--verified",
+    run = run_merge(
+        script,
+        lit,
         verified,
         "--relevance",
         relevance,
@@ -290,19 +294,9 @@ def test_the_same_merge_twice_changes_nothing(script, lit, tmp_path):
         tmp_path / "v.json",
         verification([confirmed(paper(1)), unconfirmed({"title": "Believed", "key": "cand-1"})]),
     )
-    args = (
-        "lit_update.py",
-        "merge",
-        "--literature",
-        str(lit),
-        "--verified",
-        verified,
-        "--query-summary",
-        "gap",
-    )
-    assert script(*args).returncode == 0
+    assert run_merge(script, lit, verified, "--query-summary", "gap").returncode == 0
     before = lit.read_bytes()
-    again = script(*args)
+    again = run_merge(script, lit, verified, "--query-summary", "gap")
     assert again.returncode == 0 and again.json()["already_merged"] is True
     assert again.json()["changed"] is False
     assert lit.read_bytes() == before
@@ -310,17 +304,13 @@ def test_the_same_merge_twice_changes_nothing(script, lit, tmp_path):
 
 def test_dry_run_prints_the_diff_and_writes_nothing(script, lit, tmp_path):
     first = write_json(tmp_path / "1.json", verification([confirmed(paper(1))]))
-    run = script(
-        "lit_update.py", "merge", "--literature", str(lit), "--verified", first, "--dry-run"
-    )
+    run = run_merge(script, lit, first, "--dry-run")
     assert run.returncode == 0 and not lit.exists()
     assert "+### REF-001: " in run.stdout and run.stdout.startswith("--- /dev/null")
-    script("lit_update.py", "merge", "--literature", str(lit), "--verified", first)
+    run_merge(script, lit, first)
     before = lit.read_bytes()
     second = write_json(tmp_path / "2.json", verification([confirmed(paper(2))]))
-    run = script(
-        "lit_update.py", "merge", "--literature", str(lit), "--verified", second, "--dry-run"
-    )
+    run = run_merge(script, lit, second, "--dry-run")
     assert f"--- {lit}\n+++ {lit}\n" in run.stdout
     assert "\n-confirmed_count: 1\n" in run.stdout and "\n+confirmed_count: 2\n" in run.stdout
     assert "+### REF-002: " in run.stdout
@@ -332,7 +322,7 @@ def test_a_malformed_file_is_an_error_naming_the_line_and_is_left_untouched(scri
     broken = HAND_EDITED.replace("### REF-004: Eigenvalues", "### REF-4 Eigenvalues")
     lit.write_text(broken)
     verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1))]))
-    run = script("lit_update.py", "merge", "--literature", str(lit), "--verified", verified)
+    run = run_merge(script, lit, verified)
     assert run.returncode == 2
     error = json.loads(run.stdout)["error"]
     assert error["code"] == "malformed_literature" and "line 40" in error["message"]
@@ -342,12 +332,12 @@ def test_a_malformed_file_is_an_error_naming_the_line_and_is_left_untouched(scri
 
 def test_bad_verification_input_is_one_clear_error(script, lit, tmp_path):
     bad = write_json(tmp_path / "v.json", {"results": []})
-    run = script("lit_update.py", "merge", "--literature", str(lit), "--verified", bad)
+    run = run_merge(script, lit, bad)
     assert run.returncode == 2 and "verified_at" in run.json()["error"]["message"]
     record = confirmed(paper(1))
     record["verified_via"] = []
     empty = write_json(tmp_path / "e.json", verification([record]))
-    run = script("lit_update.py", "merge", "--literature", str(lit), "--verified", empty)
+    run = run_merge(script, lit, empty)
     assert run.returncode == 2 and "without a verification URL" in run.json()["error"]["message"]
     assert not lit.exists()
 
@@ -365,27 +355,17 @@ def test_validate_exits_1_listing_every_violation(script, tmp_path):
     assert len(run.json()["violations"]) == 2
 
 
+def start_merge(lit, verified, *extra, stdout=subprocess.PIPE):
+    """`lit_update.py merge` in its own process, not waited for."""
+    command = [sys.executable, str(SCRIPTS / "lit_update.py"), "merge", "--literature", str(lit)]
+    return subprocess.Popen([*command, "--verified", verified, *extra], stdout=stdout, text=True)
+
+
 def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_path):
     procs = []
     for n in range(10):
         verified = write_json(tmp_path / f"v{n}.json", verification([confirmed(paper(100 + n))]))
-        procs.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    str(SCRIPTS / "lit_update.py"),
-                    "merge",
-                    "--literature",
-                    str(lit),
-                    "--verified",
-                    verified,
-                    "--query-summary",
-                    f"q{n}",
-                ],
-                stdout=subprocess.PIPE,
-                text=True,
-            )
-        )
+        procs.append(start_merge(lit, verified, "--query-summary", f"q{n}"))
     outputs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
     assert all(p.returncode == 0 for p in procs), outputs
     doc = literature.load(lit)
@@ -405,18 +385,7 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
     for attempt in range(6):
         before = lit.read_text()
         verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1000 + attempt))]))
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                str(SCRIPTS / "lit_update.py"),
-                "merge",
-                "--literature",
-                str(lit),
-                "--verified",
-                verified,
-            ],
-            stdout=subprocess.DEVNULL,
-        )
+        proc = start_merge(lit, verified, stdout=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.05, 0.4))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()

@@ -18,6 +18,22 @@ def search_result(numbers, source="semantic_scholar", total=None, query="spectra
     return SearchResult(source, "search", ["https://example.org/q"], papers, [], total, query)
 
 
+def record_run(script, *extra, problem="p", query="q", source="arxiv"):
+    return script(
+        "lit_update.py",
+        "record-run",
+        "--problem",
+        problem,
+        "--query",
+        query,
+        "--source",
+        source,
+        "--iteration",
+        "1",
+        *extra,
+    )
+
+
 @pytest.fixture
 def results_file(tmp_path):
     def write(name, numbers, **kw):
@@ -31,22 +47,16 @@ def results_file(tmp_path):
 def test_record_run_counts_the_results_files(script, results_file, tmp_path):
     first = results_file("a.json", [1, 2, 3], total=120)
     second = results_file("b.json", [3, 4], total=80)
-    run = script(
-        "lit_update.py",
-        "record-run",
-        "--problem",
-        "spectral-gap",
-        "--query",
-        "gap",
-        "--source",
-        "semantic_scholar",
-        "--iteration",
-        "1",
+    run = record_run(
+        script,
         "--feedback",
         "too broad",
         "--results",
         first,
         second,
+        problem="spectral-gap",
+        query="gap",
+        source="semantic_scholar",
     )
     assert run.returncode == 0, run.stdout
     data = run.json()
@@ -62,20 +72,7 @@ def test_record_run_counts_the_results_files(script, results_file, tmp_path):
 
 def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, results_file, tmp_path):
     results = results_file("a.json", [1, 2, 3])
-    script(
-        "lit_update.py",
-        "record-run",
-        "--problem",
-        "p",
-        "--query",
-        "q",
-        "--source",
-        "semantic_scholar",
-        "--iteration",
-        "1",
-        "--results",
-        results,
-    )
+    record_run(script, "--results", results, source="semantic_scholar")
     keys = [paper(n, "semantic_scholar")["key"] for n in (1, 2, 3)]
     judgements = tmp_path / "j.json"
     judgements.write_text(
@@ -123,20 +120,7 @@ def test_unknown_label_or_key_is_a_clear_error_and_nothing_is_stored(
     script, results_file, tmp_path, item, code, words
 ):
     results = results_file("a.json", [1], source="arxiv")
-    script(
-        "lit_update.py",
-        "record-run",
-        "--problem",
-        "p",
-        "--query",
-        "q",
-        "--source",
-        "arxiv",
-        "--iteration",
-        "1",
-        "--results",
-        results,
-    )
+    record_run(script, "--results", results)
     good = {"key": "arXiv:2100.00001", "label": "partial", "confidence": 0.5, "rationale": "x"}
     judgements = tmp_path / "j.json"
     judgements.write_text(json.dumps([good, item]))
@@ -150,20 +134,7 @@ def test_unknown_label_or_key_is_a_clear_error_and_nothing_is_stored(
 def test_runs_lists_by_problem_as_json_and_table(script, tmp_path):
     db = str(tmp_path / "elsewhere.db")
     for problem, query in (("a", "first query"), ("b", "other"), ("a", "second query")):
-        script(
-            "lit_update.py",
-            "record-run",
-            "--db",
-            db,
-            "--problem",
-            problem,
-            "--query",
-            query,
-            "--source",
-            "arxiv",
-            "--iteration",
-            "1",
-        )
+        record_run(script, "--db", db, problem=problem, query=query)
     runs = script("lit_update.py", "runs", "--db", db, "--problem", "a").json()
     assert [(r["run_id"], r["query"]) for r in runs] == [(1, "first query"), (3, "second query")]
     table = script("lit_update.py", "runs", "--db", db, "--table").stdout.splitlines()
@@ -182,20 +153,7 @@ def test_reading_never_creates_a_store(script, tmp_path):
 def test_record_run_rejects_a_file_that_is_not_a_search_result(script, tmp_path):
     bad = tmp_path / "x.json"
     bad.write_text("[]")
-    run = script(
-        "lit_update.py",
-        "record-run",
-        "--problem",
-        "p",
-        "--query",
-        "q",
-        "--source",
-        "arxiv",
-        "--iteration",
-        "1",
-        "--results",
-        str(bad),
-    )
+    run = record_run(script, "--results", str(bad))
     assert run.returncode == 2 and "is not a search result" in run.json()["error"]["message"]
 
 

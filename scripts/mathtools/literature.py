@@ -93,6 +93,11 @@ def one_line(text: Any) -> str:
     return " ".join(str(text).split())
 
 
+def _field_value(name: str) -> property:
+    """A read-only attribute for one field: its value, or None when absent or empty."""
+    return property(lambda entry: entry.field(name) or None, doc=f"The {name} field, or None.")
+
+
 class Entry:
     """One REF-NNN or UREF-NNN entry, kept as its original lines (heading first).
 
@@ -216,41 +221,15 @@ class Entry:
         value = self.field("Year")
         return int(value) if value and value.isdigit() else None
 
-    @property
-    def source(self) -> str | None:
-        return self.field("Source")
-
-    @property
-    def arxiv_id(self) -> str | None:
-        return self.field("arXiv ID") or None
-
-    @property
-    def doi(self) -> str | None:
-        return self.field("DOI") or None
-
-    @property
-    def abstract(self) -> str | None:
-        return self.field("Abstract")
-
-    @property
-    def relevance(self) -> str | None:
-        return self.field("Relevance")
-
-    @property
-    def key_results(self) -> str | None:
-        return self.field("Key Results")
-
-    @property
-    def confidence(self) -> str | None:
-        return self.field("Confidence")
-
-    @property
-    def reason(self) -> str | None:
-        return self.field("Reason")
-
-    @property
-    def status(self) -> str | None:
-        return self.field("Status")
+    source = _field_value("Source")
+    arxiv_id = _field_value("arXiv ID")
+    doi = _field_value("DOI")
+    abstract = _field_value("Abstract")
+    relevance = _field_value("Relevance")
+    key_results = _field_value("Key Results")
+    confidence = _field_value("Confidence")
+    reason = _field_value("Reason")
+    status = _field_value("Status")
 
     @property
     def verified_at(self) -> str | None:

@@ -12,7 +12,7 @@ document is never overwritten. One Search History row is appended per merge, the
 counts are recomputed from the body, and the merge's fingerprint is recorded so the same merge
 applied twice changes nothing.
 
-    >>> report, diff = merge_file(Path("LITERATURE.md"), verified, relevance, "spectral gap")
+    >>> report, diff = merge_file(Path("LITERATURE.md"), verified, relevance, summary="gap")
 """
 
 from __future__ import annotations
@@ -420,14 +420,16 @@ def merge_file(
     path: Path,
     verified: dict,
     relevance: dict | None = None,
-    summary: str | None = None,
-    arxiv_results: int | None = None,
-    s2_results: int | None = None,
+    *,
     dry_run: bool = False,
     problem: str | None = None,
     title: str | None = None,
+    **history: Any,
 ) -> tuple[dict[str, Any], str]:
     """Merge into the file at `path` (created from the template when absent) under its lock.
+
+    `history` is merge()'s summary, arxiv_results and s2_results; `problem` and `title` name a
+    new file's problem (default: the folder's name).
 
     Returns (report, unified diff); the diff is computed only for `dry_run`, which writes
     nothing. A malformed file raises BadInput naming the line before anything is written.
@@ -437,7 +439,7 @@ def merge_file(
         created = not path.exists()
         old = template(problem or path.parent.name, title) if created else path.read_text("utf-8")
         doc = parse(old, str(path))
-        report = merge(doc, verified, relevance, summary, arxiv_results, s2_results)
+        report = merge(doc, verified, relevance, **history)
         new = doc.render()
         if not dry_run and (created or new != old):
             files.atomic_write(path, new)
