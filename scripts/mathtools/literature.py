@@ -420,10 +420,9 @@ class LiteratureDoc:
         self.preamble[end:] = ["\n", line, "\n"]
 
     def render(self) -> str:
-        head = self._fm_raw
-        if self.frontmatter != self._fm_original:
-            body_start = frontmatter.render(self.frontmatter, "")
-            head = body_start
+        # Untouched frontmatter keeps its exact bytes (quotes, comments); changed, it is re-dumped.
+        changed = self.frontmatter != self._fm_original
+        head = frontmatter.render(self.frontmatter, "") if changed else self._fm_raw
         parts = [head, *self.preamble]
         for section in self.sections:
             parts += section.lines()
