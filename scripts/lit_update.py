@@ -127,9 +127,9 @@ def do_validate(args):
 
 
 def open_store(args):
-    from mathtools.store import RunStore
+    from mathtools import store
 
-    return RunStore(config.literature_db(args.db))
+    return store.open_store(args.db)
 
 
 def do_record_run(args):

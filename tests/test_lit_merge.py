@@ -412,3 +412,9 @@ def test_promoting_the_highest_uref_of_a_hand_made_file_does_not_free_its_number
     assert report["promoted"][0]["from"] == "UREF-001" and report["promoted"][0]["to"] == "REF-005"
     merge(lit, [unconfirmed({"title": "Another belief", "key": "cand-1"})], summary="next")
     assert [e.label for e in literature.load(lit).unconfirmed] == ["UREF-002"]
+
+
+def test_last_search_is_the_most_recent_search(lit):
+    merge(lit, [confirmed(paper(1))], verified_at="2026-03-01T00:00:00Z")
+    merge(lit, [confirmed(paper(2))], summary="late", verified_at="2026-01-01T00:00:00Z")
+    assert literature.load(lit).frontmatter["last_search"] == "2026-03-01T00:00:00Z"

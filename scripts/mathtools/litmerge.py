@@ -397,7 +397,8 @@ def merge(
     fm["confirmed_count"] = len(doc.confirmed)
     fm["unconfirmed_count"] = len(doc.unconfirmed)
     fm["total_papers"] = fm["confirmed_count"] + fm["unconfirmed_count"]
-    fm["last_search"] = verified["verified_at"]
+    if _later(verified["verified_at"], fm.get("last_search")):  # an old result merged late
+        fm["last_search"] = verified["verified_at"]
     queried = set(fm.get("sources_queried") or []) | set(verified["sources_queried"])
     fm["sources_queried"] = [s for s in SOURCE_ORDER if s in queried] + sorted(
         queried - set(SOURCE_ORDER)

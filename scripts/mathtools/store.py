@@ -11,7 +11,7 @@ MATH_LITERATURE_DB). Its schema version is SQLite's `user_version`; `MIGRATIONS[
 to n + 1, each in one transaction, so an old store is upgraded on first open and a store from a
 newer version of the plugin is refused rather than misread.
 
-    >>> store = RunStore(config.literature_db())
+    >>> store = open_store()
     >>> run = store.record_run("spectral-gap", "spectral gap graphs", "semantic_scholar", 1,
     ...                        results=[search_result])
     >>> store.record_judgements(run["run_id"], [{"key": "arXiv:2104.12255", "label": "strong",
@@ -75,6 +75,14 @@ def now() -> str:
 
 def clamp(value: float) -> float:
     return min(max(float(value), 0.0), 1.0)
+
+
+def open_store(override: str | None = None) -> RunStore:
+    """The workspace's run store: `override` (a --db flag), else MATH_LITERATURE_DB, else
+    <workspace>/.math/literature.db."""
+    from . import config
+
+    return RunStore(config.literature_db(override))
 
 
 class RunStore:
