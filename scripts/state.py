@@ -39,7 +39,8 @@ def main(argv):
     parser = cli.ArgumentParser(
         prog="state.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=cli.ArgumentParser)
+    # Not required=True: argparse would then report a missing command before an unknown option.
+    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
     commands.add_parser("show", help="STATE.md as JSON")
     commands.add_parser("next", help="the next step, as JSON")
     move = commands.add_parser("transition", help="record a move to state TO")
@@ -57,6 +58,8 @@ def main(argv):
     for sub in commands.choices.values():
         problemdir.add_arguments(sub)
     args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error(f"choose a subcommand: {', '.join(commands.choices)}")
 
     slug, folder = problemdir.resolve(args.problem, args.dir)
     if args.command == "show":
