@@ -171,6 +171,18 @@ def test_next_in_literature_spawns_until_literature_is_written(problem):
     assert step["spawn"] == "math:proof"
 
 
+def test_next_on_the_first_visit_takes_a_search_already_made(problem):
+    enter(problem, "LITERATURE_SEARCH")
+    write_md(problem, "LITERATURE.md", age=3600, confirmed_count=4, last_search="2026-01-02")
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
+    assert "already searched: 4 confirmed" in step["transition"]["reason"]
+    # ...but not when the proof sent us back for more references
+    enter(problem, "LITERATURE_SEARCH", loops={"proof-literature": 1})
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
+
+
 @pytest.mark.parametrize(
     ("fields", "to"),
     [

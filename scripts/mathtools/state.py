@@ -317,12 +317,18 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         return move("LITERATURE_SEARCH", "problem defined")
 
     if here == "LITERATURE_SEARCH":
+        lit = _artifact(folder, "LITERATURE.md") or {}
+        count = lit.get("confirmed_count")
+        step["flags"] = {
+            "LITERATURE.md": {"confirmed_count": count, "last_search": lit.get("last_search")}
+        }
+        found = f": {count} confirmed references" if count is not None else ""
         if _fresh(folder, "LITERATURE.md", state):
-            lit = _artifact(folder, "LITERATURE.md") or {}
-            step["flags"] = {"LITERATURE.md": {"confirmed_count": lit.get("confirmed_count")}}
-            count = lit.get("confirmed_count")
-            found = f": {count} confirmed references" if count is not None else ""
             return move("PROOF_DEVELOPMENT", f"literature search done{found}")
+        # On the first visit (no proof has asked for references yet) a search the user already
+        # ran with /math:literature counts; a proof's request needs a new one.
+        if state.loops.get("proof-literature", 0) == 0 and lit.get("last_search"):
+            return move("PROOF_DEVELOPMENT", f"literature already searched{found}")
         return spawn("LITERATURE_SEARCH", "LITERATURE.md not yet written in this state")
 
     if here == "PROOF_DEVELOPMENT":
