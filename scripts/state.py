@@ -8,7 +8,8 @@ PROOF_DEVELOPMENT -> LITERATURE_SEARCH and PROOF_DEVELOPMENT <-> COMPUTATION. Ea
 may loop 3 times; a fourth is refused until the user approves it (--user-approved).
 
 subcommands:
-  show                        STATE.md as JSON (state, loops, history, legal moves)
+  show                        STATE.md as JSON (state, loops, history, legal moves) and
+                              the problem's files that exist
   next                        the next step, from the artifacts' frontmatter only: which
                               transition to record, which agent to spawn, or what to ask the user
   transition TO --reason R    record a move; refuses illegal moves and capped loops
@@ -63,8 +64,7 @@ def main(argv):
 
     slug, folder = problemdir.resolve(args.problem, args.dir)
     if args.command == "show":
-        state, _, _ = machine.load(folder, slug)
-        cli.emit({"dir": str(folder), **state.to_dict()})
+        cli.emit(machine.show(folder, slug))
     elif args.command == "next":
         cli.emit(machine.next_step(folder, slug))
     elif args.command == "transition":

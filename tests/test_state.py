@@ -310,6 +310,7 @@ def test_script_uses_the_current_problem_from_the_workspace(problem, script, tmp
     assert run.returncode == 0, run.stdout
     assert run.json()["current_state"] == "LITERATURE_SEARCH"
     shown = script("state.py", "show").json()
+    assert shown["files"] == [str(problem / "PROBLEM.md"), str(problem / "STATE.md")]
     assert shown["history"][0].endswith("INTAKE -> LITERATURE_SEARCH (problem defined)")
     assert script("state.py", "next", "--problem", "twin-primes").json()["spawn"] == (
         "math:literature-search"

@@ -245,6 +245,13 @@ def transition(
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
 
 
+def show(folder: Path, slug: str) -> dict[str, Any]:
+    """STATE.md as a dict, with the folder and the artifacts that exist in it."""
+    state, _, _ = load(folder, slug)
+    files = [str(folder / name) for name in SESSION_FILES if (folder / name).exists()]
+    return {"dir": str(folder), **state.to_dict(), "files": files}
+
+
 def _artifact(folder: Path, name: str) -> dict[str, Any] | None:
     """The frontmatter of folder/name ({} for a file without one), or None if it does not exist."""
     path = folder / name
