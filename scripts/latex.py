@@ -66,17 +66,11 @@ def main(argv):
     parser = cli.ArgumentParser(
         prog="latex.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    # Not required=True: argparse would then report a missing command before an unknown option.
     commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
     commands.add_parser("check", help="check citations, [~] claims and completeness")
     build = commands.add_parser("compile", help="compile OUTPUT.tex to OUTPUT.pdf")
     build.add_argument("--timeout", type=float, default=300, help="seconds per LaTeX run")
-    for sub in commands.choices.values():
-        problemdir.add_arguments(sub)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error(f"choose a subcommand: {', '.join(commands.choices)}")
-    _, folder = problemdir.resolve(args.problem, args.dir)
+    args, _, folder = problemdir.parse(parser, commands, argv)
     if args.command == "check":
         return check(folder)
     if not (folder / "OUTPUT.tex").exists():

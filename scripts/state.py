@@ -40,7 +40,6 @@ def main(argv):
     parser = cli.ArgumentParser(
         prog="state.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    # Not required=True: argparse would then report a missing command before an unknown option.
     commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
     commands.add_parser("show", help="STATE.md as JSON")
     commands.add_parser("next", help="the next step, as JSON")
@@ -56,13 +55,7 @@ def main(argv):
     archive.add_argument(
         "--partial", action="store_true", help="archive a run that is not DONE (user's decision)"
     )
-    for sub in commands.choices.values():
-        problemdir.add_arguments(sub)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error(f"choose a subcommand: {', '.join(commands.choices)}")
-
-    slug, folder = problemdir.resolve(args.problem, args.dir)
+    args, slug, folder = problemdir.parse(parser, commands, argv)
     if args.command == "show":
         cli.emit(machine.show(folder, slug))
     elif args.command == "next":

@@ -28,6 +28,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def parse(
+    parser: argparse.ArgumentParser, commands: argparse._SubParsersAction, argv
+) -> tuple[argparse.Namespace, str, Path]:
+    """Parse a script with subcommands that each work on one problem: (args, slug, folder).
+
+    Gives every subcommand --problem and --dir. Make `commands` with dest="command" and without
+    required=True: argparse would then report a missing subcommand before an unknown option.
+    """
+    for sub in commands.choices.values():
+        add_arguments(sub)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error(f"choose a subcommand: {', '.join(commands.choices)}")
+    return (args, *resolve(args.problem, args.dir))
+
+
 def resolve(problem: str | None = None, directory: str | None = None) -> tuple[str, Path]:
     """(slug, folder) of the problem to work on; the folder must exist."""
     if directory:
