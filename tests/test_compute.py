@@ -24,6 +24,16 @@ def test_a_result_carries_output_exit_status_and_environment():
     assert result["stdout"] == "42\n" and result["stderr"] == "note\n"
     assert result["environment"]["python"] == platform.python_version()
     assert isinstance(result["environment"]["packages"], dict)
+
+
+def test_the_library_versions_are_those_the_snippet_sees():
+    from importlib.metadata import version
+
+    result = sandbox.run("import yaml\n", PYTHON, packages=("pyyaml", "requests", "no-such-dist"))
+    assert result["environment"]["packages"] == {
+        "pyyaml": version("pyyaml"),
+        "requests": version("requests"),
+    }
     assert result["isolation"]["memory"] == "RLIMIT_AS"
 
 
