@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -42,15 +41,12 @@ def _env(data_dir, **extra):
 
 
 def _ready_venv(data_dir, digest):
-    """A venv whose python runs this test run's interpreter (which has every dependency).
-
-    A wrapper, not a symlink: a symlinked interpreter looks for its venv next to the link and
-    would not find the test run's site-packages.
-    """
+    """A venv whose python is this test run's interpreter (which has every dependency)."""
     venv = data_dir / "venv"
     (venv / "bin").mkdir(parents=True)
+    # A wrapper, not a symlink: a symlinked venv python would lose the venv's site-packages.
     python = venv / "bin" / "python"
-    python.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
     python.chmod(0o755)
     (venv / ".requirements.sha256").write_text(digest + "\n")
     return venv
