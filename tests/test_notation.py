@@ -93,8 +93,3 @@ def test_a_deleted_section_is_recreated_at_the_end():
         "# Notation\n\n## Preset\n\nold\n\n## Custom\n\n- $K$ — k\n"
     )
     assert notation.replace_section(body, "## Preset", "new") == "# Notation\n\n## Preset\n\nnew\n"
-
-
-def test_frontmatter_is_one_key_per_line_with_short_lists_inline():
-    text = frontmatter.render({"problem": "x", "preset": "custom", "tags": ["a", "b"]}, "")
-    assert text == "---\nproblem: x\npreset: custom\ntags: [a, b]\n---\n"

@@ -158,11 +158,10 @@ def test_new_problem_starts_every_artifact_from_its_template(root, script):
     statement = (folder / "PROBLEM.md").read_text()
     for section in ws.PROBLEM_SECTIONS:
         assert f"\n{section}\n" in statement
-    if (ws.TEMPLATES / "LITERATURE.md").exists():
-        literature = frontmatter.read((folder / "LITERATURE.md").read_text())
-        assert literature["problem"] == "ramsey-bound"
-    else:
-        assert out["templates_missing"] == ["LITERATURE.md"]
+    literature = (folder / "LITERATURE.md").read_text()
+    assert frontmatter.read(literature)["problem"] == "ramsey-bound"
+    assert "# Literature: Ramsey bound\n" in literature
+    assert out["files"] == [str(folder / name) for name in ws.STARTING_ARTIFACTS]
 
 
 def test_a_body_without_a_statement_is_refused_and_nothing_is_created(root, script):

@@ -6,7 +6,6 @@ byte of prose a person or the model put below it.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from .cli import BadInput
@@ -40,36 +39,11 @@ def split(text: str, name: str = "document") -> tuple[dict[str, Any], str]:
     return data, text[end + len(FENCE) + 2 :]
 
 
-@functools.cache
-def _dumper() -> type:
-    import yaml
-
-    class Dumper(yaml.SafeDumper):
-        """One key per line at the top level (PyYAML would put a mapping of plain scalars on one
-        line in flow style); short lists and mappings below it stay inline: `tags: [a, b]`."""
-
-        depth = 0
-
-        def represent_mapping(self, tag, mapping, flow_style=None):
-            self.depth += 1
-            try:
-                node = super().represent_mapping(tag, mapping, flow_style)
-            finally:
-                self.depth -= 1
-            if self.depth == 0:
-                node.flow_style = False
-            return node
-
-    return Dumper
-
-
 def render(data: dict[str, Any], body: str) -> str:
     """Frontmatter (keys in the given order, block style, Unicode kept) followed by `body`."""
     import yaml
 
-    dumped = yaml.dump(
-        data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=None
-    )
+    dumped = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
     return f"{FENCE}\n{dumped}{FENCE}\n{body}"
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from . import frontmatter
 from .cli import BadInput
 from .files import atomic_write, locked
-from .workspace import Workspace, now_iso, parse_tags
+from .workspace import Workspace, instantiate, now_iso, parse_tags
 
 CATEGORIES = {
     "PROOF": "proof attempts",
@@ -435,12 +435,10 @@ def add(
     slug, path = journal_path(problem)
     with locked(path):
         if not path.exists():
-            from .workspace import instantiate
-
             fresh = instantiate(
                 "JOURNAL.md", {"title": slug}, {}, {"problem": slug, "created": now_iso()}
             )
-            atomic_write(path, fresh or "")
+            atomic_write(path, fresh)
         journal = read_journal(path)
         if journal.violations:
             first = journal.violations[0]

@@ -146,13 +146,11 @@ def preset_text(preset: str | None) -> str:
 def new_notation(slug: str, title: str, preset: str | None) -> str:
     from .workspace import instantiate, now_iso
 
-    text = instantiate(
+    return instantiate(
         "NOTATION.md",
         {"title": title, "preset": preset_text(preset), "custom": NO_CUSTOM},
         {"problem": slug, "preset": preset or CUSTOM, "updated": now_iso()},
     )
-    assert text is not None, "templates/NOTATION.md ships with the plugin"
-    return text
 
 
 def _section(body: str, heading: str) -> tuple[int, int] | None:

@@ -35,7 +35,6 @@ TEMPLATES = PLUGIN_ROOT / "templates"
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
 PROBLEM_DOMAINS = (*DOMAINS, "other")
 # The per-problem artifacts a new problem starts with, in the order they are created.
-# LITERATURE.md comes from the literature template when the plugin ships one.
 STARTING_ARTIFACTS = ("PROBLEM.md", "LITERATURE.md", "JOURNAL.md", "STATE.md", "NOTATION.md")
 # The artifacts whose frontmatter `status` reads, in research order.
 ARTIFACTS = (*STARTING_ARTIFACTS, "PROOF.md", "COMPUTATION.md")
@@ -207,21 +206,12 @@ def init(root: Path | None = None) -> dict[str, Any]:
     }
 
 
-def _template(name: str) -> str | None:
-    path = TEMPLATES / name
-    return path.read_text(encoding="utf-8") if path.exists() else None
-
-
 def instantiate(
     name: str, values: dict[str, Any], fields: dict[str, Any], fill: dict[str, Any] | None = None
-) -> str | None:
+) -> str:
     """templates/`name` with `{{key}}` placeholders in the body replaced from `values`, the
-    frontmatter keys in `fields` set, and those in `fill` set where the template has them.
-    None when the plugin ships no such template."""
-    text = _template(name)
-    if text is None:
-        return None
-    data, body = frontmatter.split(text, f"templates/{name}")
+    frontmatter keys in `fields` set, and those in `fill` set where the template has them."""
+    data, body = frontmatter.split((TEMPLATES / name).read_text(encoding="utf-8"), name)
     data.update({key: value for key, value in (fill or {}).items() if key in data})
     data.update(fields)
     for key, value in values.items():
@@ -302,7 +292,7 @@ def new_problem(
         folder = workspace.problem_dir(slug)
         folder.mkdir(parents=True)
         try:
-            files, skipped = _write_starting_artifacts(folder, fields, body, statement)
+            files = _write_starting_artifacts(folder, fields, body, statement)
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -314,7 +304,6 @@ def new_problem(
         "title": title,
         "path": str(folder),
         "files": files,
-        "templates_missing": skipped,
         "sections_missing": missing,
         "current_problem": cfg["current_problem"],
     }
@@ -322,30 +311,30 @@ def new_problem(
 
 def _write_starting_artifacts(
     folder: Path, fields: dict[str, Any], body: str | None, statement: str | None
-) -> tuple[list[str], list[str]]:
-    """Write a new problem's artifacts from the templates: (files written, templates missing)."""
+) -> list[str]:
+    """Write a new problem's artifacts from the templates; returns their paths."""
+    from . import literature
     from .notation import new_notation
 
     slug, title, created = fields["slug"], fields["title"], fields["created"]
     values = {"title": title, "slug": slug, "statement": statement or "(to be stated)"}
     fill = {"problem": slug, "created": created, "updated": created}
-    files, skipped = [], []
+    files = []
     for name in STARTING_ARTIFACTS:
         if name == "PROBLEM.md":
             text = instantiate(name, values, fields)
-            if text is not None and body is not None:
+            if body is not None:
                 text = frontmatter.render(frontmatter.split(text)[0], body)
+        elif name == "LITERATURE.md":
+            text = literature.template(slug, title)
         elif name == "NOTATION.md":
             domain = fields["domain"]
             text = new_notation(slug, title, domain if domain in DOMAINS else None)
         else:
             text = instantiate(name, values, {}, fill)
-        if text is None:
-            skipped.append(name)
-            continue
         atomic_write(folder / name, text)
         files.append(str(folder / name))
-    return files, skipped
+    return files
 
 
 def switch(slug: str) -> dict[str, Any]:
