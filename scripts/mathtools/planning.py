@@ -59,6 +59,7 @@ GREEK = (  # as a regex alternation
 )
 NAMED_SYMBOLS = {
     "infty": "infinity",
+    "ell": "l",
     "partial": "partial",
     "nabla": "gradient",
     "otimes": "tensor",
@@ -252,7 +253,7 @@ def strip_latex(text: str) -> str:
         text = re.sub(rf"\\{macro}\*?\{{([^{{}}]*)\}}", r" \1 ", text)
     text = re.sub(rf"\\({GREEK})(?![A-Za-z])", r" \1 ", text)
     for macro, words in NAMED_SYMBOLS.items():
-        text = re.sub(rf"\\{macro}(?![A-Za-z])", f" {words} ", text)
+        text = re.sub(rf"\\{macro}(?![A-Za-z])", f" {words}", text)
     text = re.sub(r"\\[\"'`^~=.]\{?(\w)\}?", r"\1", text)  # accents: \"o -> o
     text = re.sub(r"\\[A-Za-z]+\*?", " ", text)
     text = re.sub(r"\\.", " ", text)
@@ -414,7 +415,11 @@ def plan(
         "known_results": [n for item in problem.known_results for n in result_names(item)],
         "reference_authors": _reference_authors(problem),
         "queries": {
-            api: [_query_dict(q, n, run_dir) for n, q in enumerate(queries[api], 1)] for api in APIS
+            api: [
+                query_entry(q, run_dir, f"{API_LABELS[api]}-{n}")
+                for n, q in enumerate(queries[api], 1)
+            ]
+            for api in APIS
         },
         "skipped": skipped,
         "reference_candidates": reference_candidates(problem),
@@ -423,10 +428,11 @@ def plan(
     }
 
 
-def _query_dict(query: Query, number: int, run_dir: str | None) -> dict[str, Any]:
+def query_entry(query: Query, run_dir: str | None, stem: str) -> dict[str, Any]:
+    """A query as the plan gives it; with `run_dir`, its args end with `--out run_dir/stem.json`."""
     args = list(query.args)
     if run_dir:
-        args += ["--out", str(Path(run_dir) / f"{API_LABELS[query.api]}-{number}.json")]
+        args += ["--out", str(Path(run_dir) / f"{stem}.json")]
     return {"origin": query.origin, "label": query.label, "args": args}
 
 
