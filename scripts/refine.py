@@ -124,31 +124,19 @@ def next_iteration(iteration, args, memo):
         ]
         for api, found in queries.items()
     }
-    record = []
-    for api, found in entries.items():
-        argv = [
-            "record-run",
-            "--problem",
-            iteration.problem,
-            "--query",
-            args.query,
-            "--source",
-            api,
-            "--iteration",
-            str(number),
-            "--feedback",
-            memo,
-        ]
-        if args.run_dir:
-            argv += ["--results", *(e["args"][e["args"].index("--out") + 1] for e in found)]
-        record.append(argv)
-    return {
+    record = [
+        planning.record_run_args(iteration.problem, api, number, found, feedback=memo)
+        for api, found in entries.items()
+    ]
+    result = {
         "next_iteration": number,
         "query": args.query,
         "queries": entries,
         "record_run": record,
         "query_summary": "; ".join(e["label"] for found in entries.values() for e in found),
     }
+    result["commands"] = planning.command_lines(result)
+    return result
 
 
 def problem_domain(slug):

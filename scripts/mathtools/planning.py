@@ -405,7 +405,7 @@ def plan(
             elif len(chosen) < MAX_QUERIES:
                 chosen.append(query)
         queries[api] = chosen
-    return {
+    result = {
         "problem": problem.slug,
         "domain": problem.domain,
         "categories": domains.categories(problem.domain) if problem.domain else [],
@@ -426,6 +426,26 @@ def plan(
         "query_summary": "; ".join(q.label for api in APIS for q in queries[api]),
         "first_search": not searched,
     }
+    if run_dir:
+        result["record_run"] = [
+            record_run_args(problem.slug, api, 1, result["queries"][api])
+            for api in APIS
+            if result["queries"][api]
+        ]
+    return result
+
+
+def record_run_args(
+    slug: str, api: str, iteration: int, entries: list[dict[str, Any]], feedback: str | None = None
+) -> list[str]:
+    """`lit_update.py record-run` arguments storing one source's searches of one iteration: the
+    query is their labels joined by '; ', the results their --out files."""
+    args = ["record-run", "--problem", slug, "--source", api, "--iteration", str(iteration)]
+    args += ["--query", "; ".join(entry["label"] for entry in entries)]
+    if feedback:
+        args += ["--feedback", feedback]
+    outs = [e["args"][e["args"].index("--out") + 1] for e in entries if "--out" in e["args"]]
+    return [*args, "--results", *outs] if outs else args
 
 
 def query_entry(query: Query, run_dir: str | None, stem: str) -> dict[str, Any]:
@@ -529,10 +549,11 @@ def reference_candidates(problem: Problem) -> list[dict[str, Any]]:
 
 
 def command_lines(plan_data: dict[str, Any]) -> list[str]:
-    """The plan as the command lines the runbook runs (script name, then its arguments)."""
+    """The searches, then the run-store records, as the command lines the runbook runs."""
     scripts = {"arxiv": "arxiv_query.py", "semantic_scholar": "s2_lookup.py"}
-    return [
+    lines = [
         f"{scripts[api]} {shlex.join(query['args'])}"
         for api in APIS
         for query in plan_data["queries"][api]
     ]
+    return lines + [f"lit_update.py {shlex.join(args)}" for args in plan_data.get("record_run", [])]

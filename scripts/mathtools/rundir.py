@@ -48,14 +48,15 @@ def problem_file(problem: str) -> Path:
 
 
 def new_run_dir(problem_folder: Path, now: datetime | None = None) -> Path:
-    """Create and return a fresh run folder under `problem_folder/literature-runs/`."""
+    """Create and return a fresh run folder under `problem_folder/literature-runs/`, relative to
+    the working directory when it lies below it (shorter command lines for the model)."""
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
     base = problem_folder / "literature-runs"
     for suffix in ("", *(f"-{n}" for n in range(2, 100))):
         folder = base / f"{stamp}{suffix}"
         try:
             folder.mkdir(parents=True)
-            return folder
+            return shorter(folder)
         except FileExistsError:
             continue
     raise BadInput(f"cannot create a run folder under {base}", code="run_dir")
@@ -63,3 +64,11 @@ def new_run_dir(problem_folder: Path, now: datetime | None = None) -> Path:
 
 def write_json(path: Path, data: Any) -> None:
     atomic_write(path, dumps(data))
+
+
+def shorter(path: Path) -> Path:
+    """`path` relative to the working directory if it lies below it, else as it is."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
