@@ -12,8 +12,8 @@ PROBLEM may be a path to PROBLEM.md or a problem slug of the current workspace
 LITERATURE.md defaults to the one next to PROBLEM.md.
 
 With --new-run, a run folder PROBLEM_DIR/literature-runs/<UTC timestamp>/ is created; every query
-then writes its results there (--out), and the references to verify are written to
-problem-references.json in it.
+then writes its results there (--out), the references to verify go to problem-references.json
+in it, and the plan itself to plan.json in it (unless --out says otherwise).
 
 Example:
   plan_queries.py --problem banach-fixed-points --new-run --out plan.json
@@ -73,7 +73,8 @@ def main(argv):
         path = Path(run_dir) / "problem-references.json"
         rundir.write_json(path, plan["reference_candidates"])
         plan["reference_candidates_file"] = str(path)
-    cli.emit(plan, args.out, summary_lines(plan))
+    out = args.out or (str(Path(run_dir) / "plan.json") if args.new_run else None)
+    cli.emit(plan, out, summary_lines(plan))
 
 
 def summary_lines(plan):

@@ -13,13 +13,20 @@ earlier query of the problem (case, accents, quotes and spacing ignored), and ot
 the next iteration's searches (arxiv_query.py and s2_lookup.py arguments) and the exact
 lit_update.py record-run arguments, memo included, for recording them.
 
+`keep`, once the loop has stopped, writes the papers judged strong or partial in a search's
+runs as a verify_batch.py candidate list (records from the run store, so nothing is retyped and
+irrelevant papers never reach LITERATURE.md), and prints the search's query summary and
+per-source result counts for lit_update.py merge.
+
 Subcommands:
   feedback --runs ID [ID ...]                 decide after an iteration; print the memo
   next --runs ID [ID ...] --query TEXT        check a refined query; print the next searches
+  keep --runs ID [ID ...] --out FILE          the kept papers, as candidates to verify
 
 Example:
   refine.py feedback --runs 3 4
   refine.py next --runs 3 4 --query "Opial property nonexpansive" --run-dir RUN_DIR
+  refine.py keep --runs 3 4 5 6 --out RUN_DIR/candidates.json
 
 Exit codes: 0 decided (see "decision"); 2 bad input (unknown run, runs not judged).
 """
@@ -51,6 +58,9 @@ def main(argv):
     following.add_argument("--query", required=True, help="the refined query the model proposes")
     following.add_argument("--per-query", type=int, default=5, help="results per search (5)")
     following.add_argument("--run-dir", help="folder the searches' --out files go to")
+    keep = commands.add_parser("keep", help="write the strong and partial papers to verify")
+    keep.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
+    keep.add_argument("--out", required=True, help="the candidate list to write")
     args = parser.parse_args(argv)
     if args.command is None:
         parser.error("name a subcommand: feedback or next")
@@ -58,6 +68,8 @@ def main(argv):
     from mathtools.store import RunStore
 
     with RunStore(config.literature_db(args.db)) as store:
+        if args.command == "keep":
+            return cli.emit(kept(store, args.runs, Path(args.out)))
         iteration = Iteration.load(store, args.runs)
         decision = refinement.after_iteration(iteration.number, iteration.judgements)
         result = {
@@ -137,6 +149,27 @@ def next_iteration(iteration, args, memo):
     }
     result["commands"] = planning.command_lines(result)
     return result
+
+
+def kept(store, run_ids, out):
+    """Write the strong and partial papers of `run_ids` to `out` as candidates; the report."""
+    runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
+    judgements = [j for run in runs for j in store.judgements(run["run_id"])]
+    chosen = refinement.kept_papers(judgements)
+    rundir.write_json(out, [refinement.as_candidate(j) for j in chosen])
+    discovered = {source: 0 for source in planning.APIS}
+    for run in runs:
+        discovered[run["source"]] += run["result_count"]
+    labels = [part.strip() for run in runs for part in run["query"].split(";")]
+    return {
+        "kept": len(chosen),
+        "strong": sum(j["label"] == "strong" for j in chosen),
+        "partial": sum(j["label"] == "partial" for j in chosen),
+        "judged": len({j["key"] for j in judgements}),
+        "candidates_file": str(out),
+        "discovered": discovered,
+        "query_summary": "; ".join(dict.fromkeys(label for label in labels if label)),
+    }
 
 
 def problem_domain(slug):

@@ -150,3 +150,29 @@ def test_a_refined_query_becomes_one_search_per_api():
         "5",
     ]
     assert "Opial property" in arxiv.args
+
+
+# --- what the loop keeps for verification ----------------------------------------------------
+
+
+def test_kept_papers_are_the_strong_and_partial_ones_once_each_best_label_first():
+    record = {"title": "T", "authors": ["A B"], "year": 2020, "arxiv_id": "2001.00001"}
+    judgements = [
+        {**judgement("arXiv:2001.00001", "partial", 0.6), "record": record},
+        {**judgement("arXiv:2001.00001", "strong", 0.8), "record": record},  # seen by both
+        {**judgement("S2:b", "partial", 0.9), "record": {"title": "U", "s2_paper_id": "b"}},
+        {**judgement("S2:c", "irrelevant", 0.9), "record": {"title": "V"}},
+    ]
+    kept = refinement.kept_papers(judgements)
+    assert [(j["key"], j["label"]) for j in kept] == [
+        ("arXiv:2001.00001", "strong"),
+        ("S2:b", "partial"),
+    ]
+    assert refinement.as_candidate(kept[0]) == {
+        "key": "arXiv:2001.00001",
+        "title": "T",
+        "authors": ["A B"],
+        "year": 2020,
+        "arxiv_id": "2001.00001",
+        "source": "discovery",
+    }

@@ -140,3 +140,32 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
             )
         ],
     }
+
+
+RANK = {"strong": 0, "partial": 1, "irrelevant": 2}
+CANDIDATE_FIELDS = ("title", "authors", "year", "arxiv_id", "doi", "s2_paper_id")
+
+
+def kept_papers(judgements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The judgements worth verifying: strong or partial, one per paper key (its best label),
+    strong first, then by confidence, then by key."""
+    best: dict[str, dict[str, Any]] = {}
+    for judgement in judgements:
+        known = best.get(judgement["key"])
+        if known is None or _better(judgement, known):
+            best[judgement["key"]] = judgement
+    chosen = [j for j in best.values() if j["label"] != "irrelevant"]
+    return sorted(chosen, key=lambda j: (RANK[j["label"]], -float(j["confidence"]), j["key"]))
+
+
+def _better(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return (RANK[a["label"]], -float(a["confidence"])) < (RANK[b["label"]], -float(b["confidence"]))
+
+
+def as_candidate(judgement: dict[str, Any]) -> dict[str, Any]:
+    """A verify_batch.py candidate from the paper record the run store kept with a judgement."""
+    record = judgement["record"]
+    candidate = {"key": judgement["key"]}
+    candidate.update({name: record[name] for name in CANDIDATE_FIELDS if record.get(name)})
+    candidate["source"] = record.get("source") or "discovery"
+    return candidate
