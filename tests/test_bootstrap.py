@@ -43,7 +43,10 @@ def _ready_venv(data_dir, digest):
     """A venv whose python is this test run's interpreter (which has every dependency)."""
     venv = data_dir / "venv"
     (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").symlink_to(sys.executable)
+    # A wrapper, not a symlink: a symlinked venv python would lose the venv's site-packages.
+    python = venv / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
     (venv / ".requirements.sha256").write_text(digest + "\n")
     return venv
 

@@ -83,7 +83,10 @@ class ScriptedServer:
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
     def __enter__(self) -> ScriptedServer:
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        # A short poll interval: shutdown() waits for one poll, 0.5 s by default.
+        threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         return self
 
     def __exit__(self, *exc) -> None:
