@@ -47,7 +47,8 @@ STOPWORDS = frozenset(
     assume assuming case cases consider determine does exist exists find given give holds known
     prove proof question result results statement suppose true false whenever wherever
     obtain obtained problem problems well new open one two three first second every
-    describe compute decide explain establish verify many lie lies contain contains
+    describe compute decide explain establish verify many lie lies contain contains need needs
+    needed require requires required
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
@@ -501,16 +502,20 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         focus_text = strip_latex(focus)
         add("focus", ["--all", focus_text, *domain_args], focus_text)
     if terms:
+        # Core keywords: the head of the title's key phrase in the title ("distribution testing"),
+        # its modifiers and the statement's next term in the abstract; S2 gets the words once.
         title_terms = key_terms(problem.title, 2) or terms[:1]
-        abstract_terms = [t for t in terms if fold(t) not in {fold(x) for x in title_terms}][:1]
-        arxiv_args = [a for t in title_terms[:1] for a in ("--title", t)]
-        arxiv_args += [a for t in abstract_terms for a in ("--abstract", t)]
-        add("keywords", [*arxiv_args, *domain_args], " ".join(title_terms[:1] + abstract_terms))
+        head, modifiers = _head(title_terms[0])
+        others = [t for t in terms if same_stem(t) != same_stem(title_terms[0])][
+            : 1 - len(modifiers)
+        ]
+        arxiv_args = ["--title", head, *(a for t in modifiers + others for a in ("--abstract", t))]
+        add("keywords", [*arxiv_args, *domain_args], _unique_words([title_terms[0], *others]))
     if tags:
         add(
             "tags",
             [*(a for t in tags[:2] for a in ("--all", t)), *domain_args],
-            " ".join([*tags[:3], domain_words]),
+            _unique_words([*tags[:3], domain_words]),
         )
     for name in names[:2]:
         add("known", ["--all", name, *domain_args], name)
@@ -527,6 +532,26 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     for tag in tags[2:]:
         add("tags", ["--all", tag, *domain_args], f"{tag} {domain_words}")
     return out
+
+
+def _head(phrase: str) -> tuple[str, list[str]]:
+    """A key phrase's last two words (its head) and the words before them, as a looser query:
+    "tolerant distribution testing" -> ("distribution testing", ["tolerant"])."""
+    words = phrase.split()
+    if len(words) <= 2:
+        return phrase, []
+    return " ".join(words[-2:]), [" ".join(words[:-2])]
+
+
+def _unique_words(phrases: list[str]) -> str:
+    """The phrases' words, each once (by stem), in order."""
+    seen: set[str] = set()
+    kept = []
+    for word in " ".join(phrases).split():
+        if same_stem(word) not in seen:
+            seen.add(same_stem(word))
+            kept.append(word)
+    return " ".join(kept)
 
 
 def _arxiv_limit(per_query: int) -> list[str]:
