@@ -18,13 +18,14 @@ reported on stderr and the call is retried once without it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from . import config
+from . import arxiv, config
 from .cli import BadInput, ServiceError
 from .http import Response, ServiceClient, UnusableBody, build_url, say
 from .paper import Paper, SearchResult
@@ -53,9 +54,6 @@ ID_PREFIXES = {
 }
 NUMERIC_PREFIXES = ("CorpusId", "MAG", "PMID")
 PAPER_ID = re.compile(r"[0-9a-fA-F]{40}")
-ARXIV_NEW = re.compile(r"\d{4}\.\d{4,5}(v\d+)?")
-ARXIV_OLD = re.compile(r"[a-z][a-z-]*(\.[A-Z]{2})?/\d{7}(v\d+)?")
-ARXIV_URL = re.compile(r"https?://(?:export\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?$", re.I)
 DOI = re.compile(r"10\.\d{4,9}/\S+")
 DOI_URL = re.compile(r"https?://(?:dx\.)?doi\.org/(10\..+)$", re.I)
 VERSION = re.compile(r"v\d+$")
@@ -78,7 +76,7 @@ def s2_id(text: str) -> str:
     if canonical and value.strip():
         value = value.strip()
         if canonical == "ARXIV":
-            return f"ARXIV:{VERSION.sub('', value)}"
+            return f"ARXIV:{arxiv.normalize_id(value)[0]}"
         if canonical == "DOI":
             match = DOI_URL.match(value)
             return f"DOI:{match.group(1) if match else value}"
@@ -87,14 +85,12 @@ def s2_id(text: str) -> str:
         return f"{canonical}:{value}"
     if PAPER_ID.fullmatch(raw):
         return raw.lower()
-    if ARXIV_NEW.fullmatch(raw) or ARXIV_OLD.fullmatch(raw):
-        return f"ARXIV:{VERSION.sub('', raw)}"
+    with contextlib.suppress(BadInput):  # a bare id, an arxiv.org link or an arXiv DOI
+        return f"ARXIV:{arxiv.normalize_id(raw)[0]}"
     if DOI.fullmatch(raw):
         return f"DOI:{raw}"
     if match := DOI_URL.match(raw):
         return f"DOI:{match.group(1)}"
-    if match := ARXIV_URL.match(raw):
-        return s2_id(f"ARXIV:{match.group(1)}")
     if re.match(r"https?://", raw):
         return f"URL:{raw}"
     raise BadInput(
