@@ -28,6 +28,13 @@ STAND_IN = "STAND-IN"  # marks every text the deterministic stand-in writes in t
 SUMMARY_LINE = re.compile(r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*)$")
 SCRIPTS = ("plan_queries.py", "arxiv_query.py", "s2_lookup.py", "lit_update.py", "refine.py")
 SYNTHESIS_SECTION = re.compile(r"(## Synthesis\n)(.*?)(?=\n## Unconfirmed References)", re.S)
+# protocols/confidence-tiers.md, "The speculative-steps warning", verbatim.
+SPECULATIVE_WARNING = """\
+> **Warning: this document contains speculative steps.**
+> The steps marked [~] (here: {steps}) are conjectures or heuristics,
+> not established mathematics. Everything that depends on them is speculative too. Do not cite
+> this result as proven until each [~] step is replaced by a verified [V] or supported [S]
+> argument."""
 STOP = frozenset("a an and the of on in for to with by from is are its via as at or".split())  # noqa: SIM905
 
 
@@ -119,11 +126,7 @@ class StandInModel:
     def synthesis(self, refs: list[str], urefs: list[str]) -> str:
         first = refs[0] if refs else None
         lines = [
-            f"> **Warning: this document contains speculative steps.**",
-            f"> The steps marked [~] (here: the {STAND_IN} Synthesis claims 2 and 3) are conjectures"
-            " or heuristics, not established mathematics. Everything that depends on them is"
-            " speculative too. Do not cite this result as proven until each [~] step is replaced"
-            " by a verified [V] or supported [S] argument.",
+            *SPECULATIVE_WARNING.format(steps=f"{STAND_IN} claims 2 and 3").splitlines(),
             "",
             f"_{STAND_IN} Synthesis, written by the deterministic demo model, not by a model._",
             "",
@@ -285,7 +288,7 @@ def runbook(
         "--outcome", outcome, "--agent", "literature-search",
         "--title", f"{STAND_IN} literature search ({iteration} iteration(s))",
         "--tags", "literature",
-        "--tried", f"{len(run_ids)} runs on arXiv and Semantic Scholar over {iteration} iteration(s)",
+        "--tried", f"{len(run_ids)} runs on arXiv and Semantic Scholar, {iteration} iteration(s)",
         "--reasoning", f"{len(confirmed)} confirmed, {len(unconfirmed)} unconfirmed",
         "--artifacts", "LITERATURE.md", "--related", "PROBLEM.md",
         "--insight", f"{STAND_IN}: {len(refs)} new references; see LITERATURE.md Synthesis",
