@@ -21,7 +21,6 @@ import difflib
 import hashlib
 import json
 import re
-import unicodedata
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,8 @@ from .literature import (
     parse,
     template,
 )
-from .paper import family_name, summary_line
+from .matching import cited_family, normalise_title, split_authors
+from .paper import summary_line
 
 ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
@@ -51,20 +51,6 @@ RELEVANCE_FIELDS = {
     "Key Results": "key_results",
     "Confidence": "confidence",
 }
-
-
-def normalise(text: str) -> str:
-    """Casefold, drop punctuation and accents' marks, collapse whitespace.
-
-    The one place to swap in `mathtools.matching.normalize_title` once that lands on main.
-    """
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    kept = (
-        " " if unicodedata.category(c)[0] in "PS" else c
-        for c in decomposed
-        if not unicodedata.combining(c)
-    )
-    return " ".join("".join(kept).split())
 
 
 def identity(
@@ -78,10 +64,9 @@ def identity(
         keys.append(("DOI", str(doi).lower()))
     if s2_paper_id:
         keys.append(("S2", str(s2_paper_id)))
-    if isinstance(authors, str):
-        authors = [a for a in authors.replace(" and ", ",").split(",") if a.strip()]
+    authors = split_authors(authors)[0]
     if title and authors and str(year or "").isdigit():
-        keys.append(("title", normalise(title), normalise(family_name(authors[0])), int(year)))
+        keys.append(("title", normalise_title(title), cited_family(authors[0]), int(year)))
     return keys
 
 
