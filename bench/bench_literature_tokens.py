@@ -43,9 +43,7 @@ def main() -> int:
     ratio = figures["raw_tokens"] / max(figures["stdout_tokens"], 1)
     met = figures["stdout_tokens"] / n <= TARGET_TOKENS_PER_CANDIDATE
     verdict = "met" if met else "NOT met"
-    print(
-        f"raw / scripts {ratio:.1f}x; target <= {TARGET_TOKENS_PER_CANDIDATE} a candidate: {verdict}"
-    )
+    print(f"raw / scripts {ratio:.1f}x; target <= {TARGET_TOKENS_PER_CANDIDATE} each: {verdict}")
     for script, size in sorted(figures["stdout_bytes"].items(), key=lambda item: -item[1]):
         print(f"  {script:20} {size // 4:>7} tokens")
     return 0
