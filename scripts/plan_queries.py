@@ -93,7 +93,6 @@ def summary_lines(plan):
             f"{len(plan['reference_candidates'])} PROBLEM.md references to verify: "
             f"{plan['reference_candidates_file']}"
         )
-    lines.append(f"query summary: {plan['query_summary']}")
     return lines
 
 

@@ -73,7 +73,7 @@ class Workspace:
     def __init__(self, folder: Path, env: dict[str, str]):
         self.folder = folder
         self.env = env
-        self.stdout_bytes: Counter[str] = Counter()  # by script, runbook calls only
+        self.stdout_bytes: Counter[str] = Counter()  # by script and subcommand, runbook calls only
         self.calls = 0
 
     def run_script(self, name: str, args: list[str], counted: bool = True) -> str:
@@ -86,7 +86,8 @@ class Workspace:
             timeout=600,
         )
         if counted:
-            self.stdout_bytes[name] += len(proc.stdout.encode("utf-8"))
+            command = args[0] if args and not args[0].startswith(("-", ".")) else ""
+            self.stdout_bytes[f"{name} {command}".strip()] += len(proc.stdout.encode("utf-8"))
             self.calls += 1
         if proc.returncode not in (0, 1):  # 1: validate found violations (checked by the caller)
             raise DemoError(f"{name} {' '.join(args)}: exit {proc.returncode}\n{proc.stdout}")
@@ -240,7 +241,7 @@ def report(figures: dict) -> list[str]:
         f"  raw API pages / 4  {figures['raw_tokens']:>7} tokens"
         f" {figures['raw_tokens'] / n:>7.1f} per candidate"
         f"  ({figures['raw_responses']} responses a web-fetch model would read)",
-        "  stdout bytes by script: "
+        "  stdout bytes by call: "
         + ", ".join(f"{k} {v}" for k, v in sorted(figures["stdout_bytes"].items())),
     ]
 
