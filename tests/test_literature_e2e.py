@@ -96,6 +96,18 @@ def main_conversation(prompt: str):
     return model
 
 
+def math_literature(tmp_path: Path, cwd: Path, main, agent_side, **options):
+    """/math:literature in Claude Code: `main` plays the session, `agent_side` the agent."""
+    return run_claude(
+        f"/math:literature {SLUG}",
+        main,
+        subagents={"math:literature-search": agent_side},
+        home=tmp_path / "home",
+        cwd=cwd,
+        **options,
+    )
+
+
 def workspace(tmp_path: Path) -> Path:
     """A workspace with the sample problem, made with workspace.py as /math:problem would."""
     cwd = tmp_path / "home" / "work"
@@ -114,15 +126,8 @@ def test_math_literature_runs_the_whole_runbook_in_claude_code(tmp_path):
     with StandIn() as standin:
         env = {**standin.env(), "MATH_LITERATURE_DB": str(store)}
         env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
-        run = run_claude(
-            f"/math:literature {SLUG}",
-            main_conversation(f"Literature search for problem `{SLUG}`. Focus: none."),
-            subagents={"math:literature-search": player},
-            home=tmp_path / "home",
-            cwd=cwd,
-            env=env,
-            timeout=600,
-        )
+        main = main_conversation(f"Literature search for problem `{SLUG}`. Focus: none.")
+        run = math_literature(tmp_path, cwd, main, player, env=env, timeout=600)
     assert run.exit_code == 0, run.describe()
     assert player.summary is not None, run.describe()
     assert player.failed_calls == []
@@ -187,15 +192,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
             ]
         return [text("done")]
 
-    run = run_claude(
-        f"/math:literature {SLUG}",
-        main,
-        subagents={"math:literature-search": agent_side},
-        home=tmp_path / "home",
-        cwd=cwd,
-        bypass=False,
-        timeout=300,
-    )
+    run = math_literature(tmp_path, cwd, main, agent_side, bypass=False, timeout=300)
     assert run.exit_code == 0, run.describe()
     main_result = run.tool_result("toolu_main")
     assert REFUSED not in result_text(main_result) and "usage:" in result_text(main_result)
