@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import domains, frontmatter
-from .cli import BadInput
+from .files import read_text
 
 APIS = ("arxiv", "semantic_scholar")
 API_LABELS = {"arxiv": "arxiv", "semantic_scholar": "s2"}
@@ -116,13 +116,7 @@ class Problem:
 
 def read_problem(path: Path) -> Problem:
     """Parse a PROBLEM.md (frontmatter plus the protocol's body sections)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"PROBLEM.md not found: {path}", code="file_not_found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
-    meta, body = frontmatter.split(text, str(path))
+    meta, body = frontmatter.split(read_text(path, "PROBLEM.md"), str(path))
     sections = split_sections(body)
     domain = meta.get("domain")
     if domain is not None and str(domain) not in domains.DOMAINS:
