@@ -42,6 +42,7 @@ from mathtools import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli, config  # noqa: E402
+from mathtools.store import LABELS  # noqa: E402
 
 
 def main(argv):
@@ -157,7 +158,9 @@ def do_judge(args):
         raise cli.BadInput(f"{args.judgements}: {problems[0]}")
     with open_store(args) as store:
         stored = store.record_judgements(args.run, judgements)
-    cli.emit({"run_id": args.run, "judgements": stored})
+    # The model wrote these judgements: acknowledge them by key, do not echo the records back.
+    by_label = {label: [j["key"] for j in stored if j["label"] == label] for label in LABELS}
+    cli.emit({"run_id": args.run, "recorded": len(stored), **by_label})
 
 
 RUN_COLUMNS = [

@@ -90,6 +90,14 @@ def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, resu
     )
     run = script("lit_update.py", "judge", "--run", "1", "--judgements", str(judgements))
     assert run.returncode == 0, run.stdout
+    # an acknowledgement by key: the records are not echoed back to the model
+    assert run.json() == {
+        "run_id": 1,
+        "recorded": 2,
+        "strong": [keys[2]],
+        "partial": [],
+        "irrelevant": [keys[0]],
+    }
     stored = script("lit_update.py", "judgements", "1").json()
     assert [(j["key"], j["label"], j["confidence"]) for j in stored] == [
         (keys[0], "irrelevant", 0.0),
