@@ -15,21 +15,14 @@ import sys
 import pytest
 from conftest import ROOT, SCRIPTS
 from mathtools import bootstrap
+from support import venvs
 
 ANY_SCRIPT = sorted(SCRIPTS.glob("*.py"))[0]
 
 
 @pytest.fixture(scope="module")
 def bare_python(tmp_path_factory):
-    venv = tmp_path_factory.mktemp("bare")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    probe = "import importlib.util as u; print(u.find_spec('requests') is None)"
-    assert (
-        subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.strip()
-        == "True"
-    )
-    return python
+    return venvs.bare_python(tmp_path_factory.mktemp("bare"))
 
 
 def _env(data_dir, **extra):
@@ -39,17 +32,8 @@ def _env(data_dir, **extra):
     return {**env, "CLAUDE_PLUGIN_DATA": str(data_dir), **extra}
 
 
-def _ready_venv(data_dir, digest):
-    """A venv whose python is this test run's interpreter (which has every dependency)."""
-    venv = data_dir / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "bin" / "python").symlink_to(sys.executable)
-    (venv / ".requirements.sha256").write_text(digest + "\n")
-    return venv
-
-
 def test_reuses_a_ready_venv_without_installing(bare_python, tmp_path):
-    _ready_venv(tmp_path, bootstrap.requirements_digest())
+    venvs.ready_venv(tmp_path, bootstrap.requirements_digest())
     run = subprocess.run(
         [bare_python, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=_env(tmp_path)
     )
@@ -61,7 +45,7 @@ def test_reuses_a_ready_venv_without_installing(bare_python, tmp_path):
 def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     bare_python, tmp_path
 ):
-    _ready_venv(tmp_path, "0" * 64)  # built from some other requirements file
+    venvs.ready_venv(tmp_path, "0" * 64)  # built from some other requirements file
     env = _env(
         tmp_path,
         PIP_INDEX_URL="http://127.0.0.1:9/simple",
