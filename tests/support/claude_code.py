@@ -11,6 +11,7 @@ fail with that message rather than skip, because CI must prove the plugin loads.
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import shutil
@@ -43,9 +44,9 @@ def _is_musl() -> bool:
     return not platform.libc_ver()[0] and Path("/etc/alpine-release").exists()
 
 
-def binary_path() -> Path:
+def binary_path(install_dir: Path = INSTALL_DIR) -> Path:
     name = "claude.exe" if sys.platform == "win32" else "claude"
-    return INSTALL_DIR / "node_modules" / platform_package() / name
+    return install_dir / "node_modules" / platform_package() / name
 
 
 def installed_version(binary: Path) -> str | None:
@@ -56,19 +57,19 @@ def installed_version(binary: Path) -> str | None:
     return out.stdout.split()[0] if out.returncode == 0 and out.stdout.strip() else None
 
 
-def install() -> None:
+def install(install_dir: Path = INSTALL_DIR) -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise ClaudeCodeUnavailable(
             "npm is not on PATH: install Node.js/npm so the tests can fetch "
-            f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} into {INSTALL_DIR}"
+            f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} into {install_dir}"
         )
-    INSTALL_DIR.mkdir(parents=True, exist_ok=True)
+    install_dir.mkdir(parents=True, exist_ok=True)
     command = [
         npm,
         "install",
         "--prefix",
-        str(INSTALL_DIR),
+        str(install_dir),
         "--no-audit",
         "--no-fund",
         f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}",
@@ -81,11 +82,12 @@ def install() -> None:
         )
 
 
-def claude_binary() -> Path:
+@functools.cache
+def claude_binary(install_dir: Path = INSTALL_DIR) -> Path:
     """The pinned binary, installed on first use. Raises ClaudeCodeUnavailable."""
-    binary = binary_path()
+    binary = binary_path(install_dir)
     if installed_version(binary) != CLAUDE_CODE_VERSION:
-        install()
+        install(install_dir)
         if installed_version(binary) != CLAUDE_CODE_VERSION:
             raise ClaudeCodeUnavailable(
                 f"npm installed @anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} but {binary} "
