@@ -12,7 +12,15 @@ import pytest
 from conftest import ROOT
 from mathtools import bootstrap, frontmatter
 from support import venvs
-from support.claude_harness import agent, bash, plugin_data_dir, result_text, run_claude, text
+from support.claude_harness import (
+    agent,
+    bash,
+    bash_result,
+    plugin_data_dir,
+    result_text,
+    run_claude,
+    text,
+)
 
 WORKSPACE_SCRIPT = ROOT / "scripts" / "workspace.py"
 REFUSED = "requires approval"
@@ -105,7 +113,8 @@ def test_allowed_tools_let_the_status_call_through_without_bypass(tmp_path):
     assert run.exit_code == 0, run.describe()
     allowed, outside = run.tool_result("toolu_allowed"), run.tool_result("toolu_outside")
     assert REFUSED not in result_text(allowed)
-    json.loads(result_text(allowed))  # the script's own JSON answer
+    _, output = bash_result(allowed)
+    json.loads(output)  # the script's own JSON answer: a status, or an error such as no workspace
     assert outside.get("is_error") and REFUSED in result_text(outside), outside
 
 

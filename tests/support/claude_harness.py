@@ -272,6 +272,19 @@ def result_text(block: dict) -> str:
     return _block_text(block.get("content"))
 
 
+def bash_result(block: dict) -> tuple[int, str]:
+    """(exit status, output) of a Bash tool_result.
+
+    Claude Code sends a failing command's output as an error result that starts with a line
+    `Exit code N`; a successful command's output comes as is.
+    """
+    output = result_text(block)
+    first, _, rest = output.partition("\n")
+    if block.get("is_error") and first.startswith("Exit code ") and first[10:].isdigit():
+        return int(first[10:]), rest
+    return 0, output
+
+
 # ------------------------------------------------------------------------------------ the server
 
 Script = list | Callable[[Request], Any]
