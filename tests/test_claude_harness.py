@@ -75,6 +75,7 @@ def test_every_agent_is_offered_as_math_name_and_runs_with_its_tools(tmp_path):
         assert _words(offered[f"math:{name}"]).startswith(_words(meta["description"])[:40])
         conversation = run.subagent_requests(f"math:{name}")
         assert conversation, f"math:{name} never ran\n{run.describe()}"
+        assert "tools" in meta, f"agents: {name} has no explicit tools: list"
         tools = meta["tools"]
         declared = set(tools) if isinstance(tools, list) else set(_words(tools).split(", "))
         assert set(conversation[0].tool_names()) <= declared
