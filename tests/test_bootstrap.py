@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCRIPTS
@@ -87,3 +88,86 @@ def test_digest_follows_the_requirements_file(tmp_path):
     first = bootstrap.requirements_digest(req)
     req.write_text("requests==2\n")
     assert bootstrap.requirements_digest(req) != first
+
+
+# --- extra requirement sets (requirements-<name>.txt), installed on a feature's first use ---
+
+
+def _demo_extra(monkeypatch, root, module, requirement):
+    """A stand-in extra `demo` (requirements-demo.txt under a stand-in plugin root)."""
+    root.mkdir(exist_ok=True)
+    (root / "requirements-demo.txt").write_text(requirement + "\n")
+    monkeypatch.setattr(bootstrap, "PLUGIN_ROOT", root)
+    monkeypatch.setitem(bootstrap.EXTRAS, "demo", (module,))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")  # never the network
+    return root / "requirements-demo.txt"
+
+
+def _wheel(folder, name="demo_extra"):
+    """A minimal pure-Python wheel, built by hand so that pip can install it offline."""
+    import zipfile
+
+    path = folder / f"{name}-1.0-py3-none-any.whl"
+    info = f"{name}-1.0.dist-info"
+    files = {
+        f"{name}/__init__.py": "VALUE = 42\n",
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n",
+        f"{info}/WHEEL": (
+            "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
+    }
+    files[f"{info}/RECORD"] = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, text in files.items():
+            archive.writestr(member, text)
+    return path
+
+
+def test_an_extra_this_interpreter_has_needs_no_venv(monkeypatch, tmp_path):
+    _demo_extra(monkeypatch, tmp_path / "plugin", "json", "json-is-stdlib")
+    assert bootstrap.extra_python("demo", tmp_path / "venv") == Path(sys.executable)
+    assert not (tmp_path / "venv").exists()
+
+
+def test_an_extra_installs_once_into_the_venv_under_its_own_stamp(monkeypatch, tmp_path, capsys):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    (venv / ".requirements.sha256").write_text(bootstrap.requirements_digest() + "\n")
+    requirements = _demo_extra(
+        monkeypatch, tmp_path / "plugin", "demo_extra", str(_wheel(tmp_path))
+    )
+
+    python = bootstrap.extra_python("demo", venv)
+    assert python == venv / "bin" / "python"
+    assert "installing the plugin's demo dependencies" in capsys.readouterr().err
+    probe = subprocess.run(
+        [python, "-c", "import demo_extra; print(demo_extra.VALUE)"], capture_output=True, text=True
+    )
+    assert probe.stdout.strip() == "42"
+    stamp = venv / ".requirements-demo.sha256"
+    assert stamp.read_text().strip() == bootstrap.requirements_digest(requirements)
+    assert (venv / ".requirements.sha256").exists()  # the base set was not reinstalled
+
+    assert bootstrap.extra_python("demo", venv) == python
+    assert "installing" not in capsys.readouterr().err
+
+
+def test_an_extra_that_cannot_install_fails_in_one_json_line(monkeypatch, tmp_path, capsys):
+    venv = venvs.ready_venv(tmp_path, bootstrap.requirements_digest())
+    requirements = _demo_extra(
+        monkeypatch, tmp_path / "plugin", "no_such_module_here", "no-such-package-here==1.0"
+    )
+    with pytest.raises(SystemExit) as stopped:
+        bootstrap.extra_python("demo", venv)
+    assert stopped.value.code == bootstrap.EXIT_ENVIRONMENT
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1
+    message = json.loads(lines[0])["error"]["message"]
+    assert f"pip install -r {requirements}" in message
+    assert not (venv / ".requirements-demo.sha256").exists()
+
+
+def test_the_compute_extra_is_pinned_in_its_own_file():
+    pins = (ROOT / "requirements-compute.txt").read_text()
+    assert "sympy==" in pins
+    assert set(bootstrap.EXTRAS["compute"]) == {"sympy", "mpmath"}

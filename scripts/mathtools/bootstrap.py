@@ -29,6 +29,9 @@ PLUGIN_ROOT = Path(__file__).resolve().parents[2]
 REQUIREMENTS = PLUGIN_ROOT / "requirements.txt"
 # The import names of what requirements.txt pins.
 REQUIRED_MODULES = ("requests", "lxml", "yaml", "jsonschema", "filelock")
+# Extra requirement sets (requirements-<name>.txt) that one feature installs on its first use, and
+# the import names each provides.
+EXTRAS = {"compute": ("sympy", "mpmath")}
 EXIT_ENVIRONMENT = 4
 _REEXEC_MARKER = "MATH_BOOTSTRAPPED"
 
@@ -68,9 +71,32 @@ def _fail(message: str) -> None:
 def prepare(venv: Path | None = None, quiet: bool = False) -> Path:
     """Create or refresh the venv when missing or stale; return its python. Concurrency-safe."""
     venv = venv or venv_dir()
-    python = venv_python(venv)
     stamp = venv / ".requirements.sha256"
-    want = requirements_digest()
+    return _install(venv, REQUIREMENTS, stamp, "Python dependencies", create=True, quiet=quiet)
+
+
+def extra_python(name: str, venv: Path | None = None) -> Path:
+    """A python that can import the extra requirement set `name` (see EXTRAS).
+
+    This interpreter when it already can; else the plugin's venv, with requirements-<name>.txt
+    installed into it on first use under its own stamp (a changed file reinstalls that set only).
+    """
+    if all(importlib.util.find_spec(module) is not None for module in EXTRAS[name]):
+        return Path(sys.executable)
+    venv = venv or venv_dir()
+    prepare(venv)
+    requirements = PLUGIN_ROOT / f"requirements-{name}.txt"
+    stamp = venv / f".requirements-{name}.sha256"
+    return _install(venv, requirements, stamp, f"{name} dependencies", create=False)
+
+
+def _install(
+    venv: Path, requirements: Path, stamp: Path, what: str, create: bool, quiet: bool = False
+) -> Path:
+    """pip-install `requirements` into `venv` (made afresh first if `create`) unless `stamp` says
+    this very file is installed already; return the venv's python."""
+    python = venv_python(venv)
+    want = requirements_digest(requirements)
     if python.exists() and stamp.exists() and stamp.read_text().strip() == want:
         return python
     venv.parent.mkdir(parents=True, exist_ok=True)
@@ -80,20 +106,21 @@ def prepare(venv: Path | None = None, quiet: bool = False) -> Path:
             return python
         if not quiet:
             print(
-                f"math: installing the plugin's Python dependencies into {venv} (once)...",
+                f"math: installing the plugin's {what} into {venv} (once)...",
                 file=sys.stderr,
                 flush=True,
             )
-        fix = f"python3 -m pip install -r {REQUIREMENTS}"
+        fix = f"python3 -m pip install -r {requirements}"
         try:
-            subprocess.run(
-                [sys.executable, "-m", "venv", "--clear", str(venv)],
-                check=True,
-                capture_output=True,
-            )
+            if create:
+                subprocess.run(
+                    [sys.executable, "-m", "venv", "--clear", str(venv)],
+                    check=True,
+                    capture_output=True,
+                )
             pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
             subprocess.run(
-                [*pip, "--requirement", str(REQUIREMENTS)],
+                [*pip, "--requirement", str(requirements)],
                 check=True,
                 capture_output=True,
                 text=True,
@@ -101,7 +128,7 @@ def prepare(venv: Path | None = None, quiet: bool = False) -> Path:
         except subprocess.CalledProcessError as exc:
             reason = _last_line(exc.stderr) or f"exit status {exc.returncode}"
             _fail(
-                f"could not install the plugin's dependencies into {venv} ({reason}); "
+                f"could not install the plugin's {what} into {venv} ({reason}); "
                 f"check the network and run again, or install them yourself: {fix}"
             )
         except OSError as exc:

@@ -43,7 +43,7 @@ def render(data: dict[str, Any], body: str) -> str:
     """Frontmatter (keys in the given order, block style, Unicode kept) followed by `body`."""
     import yaml
 
-    dumped = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    dumped = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
     return f"{FENCE}\n{dumped}{FENCE}\n{body}"
 
 

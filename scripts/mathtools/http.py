@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import quote_plus, urlencode
 
 from . import config
-from .cli import ServiceError
+from .cli import BadInput, ServiceError
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 120.0
@@ -142,7 +142,8 @@ class RateLimiter:
                 last = float(self.stamp.read_text() or 0)
             except (FileNotFoundError, ValueError):
                 last = 0.0
-            wait = last + self.interval - time.time()
+            # Capped: a stamp in the future (the clock was set back) must not stall us for long.
+            wait = min(last + self.interval - time.time(), self.interval)
             if wait > 0:
                 if wait >= 0.5:
                     say(f"waiting {wait:.1f} s to respect {self.label}'s rate limit")
@@ -211,6 +212,12 @@ class ServiceClient:
             except _transient_errors() as exc:
                 problem = f"{type(exc).__name__}"
                 continue
+            except _url_errors() as exc:
+                # A malformed base URL (e.g. MATH_ARXIV_API_URL without https://) is the
+                # caller's input, not a bug and not worth retrying.
+                raise BadInput(
+                    f"{self.label}: cannot request {url}: {exc}", code="bad_url"
+                ) from None
             if response.status in RETRY_STATUSES:
                 problem = f"HTTP {response.status}"
                 retry_after = _retry_after(response.headers.get("retry-after"))
@@ -271,6 +278,16 @@ def _transient_errors() -> tuple[type[BaseException], ...]:
         requests.Timeout,
         requests.exceptions.ChunkedEncodingError,
         requests.exceptions.ContentDecodingError,
+    )
+
+
+def _url_errors() -> tuple[type[BaseException], ...]:
+    import requests
+
+    return (
+        requests.exceptions.InvalidURL,
+        requests.exceptions.MissingSchema,
+        requests.exceptions.InvalidSchema,
     )
 
 

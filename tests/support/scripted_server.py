@@ -38,9 +38,10 @@ class ScriptedServer:
     """`with ScriptedServer([Reply(...), ...]) as server:` then point a client at `server.url`.
 
     Replies are used in order; once they run out, `default` answers every further request.
+    A subclass may answer by computing a reply instead: it overrides `reply_to`.
     """
 
-    def __init__(self, replies=(), default: Reply | None = None):
+    def __init__(self, replies=(), default: Reply | None = None, port: int = 0):
         self.replies = deque(replies)
         self.default = default or Reply(500, "no scripted reply left")
         self.received: list[Received] = []
@@ -51,11 +52,10 @@ class ScriptedServer:
             def _answer(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
+                received = Received(self.command, self.path, dict(self.headers), body, time.time())
                 with outer._lock:
-                    outer.received.append(
-                        Received(self.command, self.path, dict(self.headers), body, time.time())
-                    )
-                    reply = outer.replies.popleft() if outer.replies else outer.default
+                    outer.received.append(received)
+                    reply = outer.reply_to(received)
                 if reply.delay:
                     time.sleep(reply.delay)
                 payload = reply.payload()
@@ -78,12 +78,19 @@ class ScriptedServer:
             def log_message(self, *args):  # keep test output clean
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
+    def reply_to(self, received: Received) -> Reply:
+        """The answer to one request (called under the server's lock): the next scripted reply."""
+        return self.replies.popleft() if self.replies else self.default
+
     def __enter__(self) -> ScriptedServer:
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        # A short poll interval: shutdown() waits for one poll, 0.5 s by default.
+        threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         return self
 
     def __exit__(self, *exc) -> None:

@@ -2,13 +2,12 @@
 
 `bare_python(folder)` stands in for a mathematician's fresh python3: a venv made --without-pip,
 so nothing from requirements.txt is importable. `ready_venv(data_dir, digest)` is the plugin's
-venv as the bootstrap leaves it, without installing anything: a bare venv whose site-packages
-points (through a .pth file) at this test run's, which has every dependency.
+venv as the bootstrap leaves it, without installing anything: its python runs this test run's
+interpreter, which has every dependency.
 """
 
 from __future__ import annotations
 
-import site
 import subprocess
 import sys
 from pathlib import Path
@@ -25,11 +24,10 @@ def bare_python(folder: Path) -> Path:
 
 def ready_venv(data_dir: Path, digest: str) -> Path:
     venv = data_dir / "venv"
-    python = bare_python(venv)
-    find = "import sysconfig; print(sysconfig.get_path('purelib'))"
-    own = subprocess.run([python, "-c", find], capture_output=True, text=True, check=True)
-    Path(own.stdout.strip(), "test-dependencies.pth").write_text(
-        "\n".join(site.getsitepackages()) + "\n"
-    )
+    (venv / "bin").mkdir(parents=True)
+    # A wrapper, not a symlink: a symlinked venv python would lose the venv's site-packages.
+    python = venv / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
     (venv / ".requirements.sha256").write_text(digest + "\n")
     return venv

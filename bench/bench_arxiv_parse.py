@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Parse the real 100-entry arXiv page with mathtools.arxiv.parse_feed and with the `arxiv`
+package (PyPI, a bench-only dependency) side by side, on the very same bytes; print median ms.
+
+arxiv 4.x parses with its own lxml code (arxiv/_feed.py; earlier versions used feedparser) and
+builds `arxiv.Result` objects with datetimes; we build `Paper` records with normalised text.
+
+  .venv/bin/python bench/bench_arxiv_parse.py [--rounds N]
+
+Target: parse_feed at least 5x faster than arxiv's parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+PAGE = ROOT / "tests/recordings/arxiv/q_testing_s0_m100_cfe7536492ca.json"
+TARGET = 5.0
+
+
+def median_ms(parse, content: bytes, rounds: int) -> float:
+    parse(content)  # warm up: imports, parser construction
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        parse(content)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=200)
+    rounds = parser.parse_args().rounds
+
+    from mathtools.arxiv import parse_feed
+
+    # The recording keeps the response bytes as latin-1 text (see its README).
+    content = json.loads(PAGE.read_text(encoding="utf-8"))["body"].encode("latin-1")
+    _, papers = parse_feed(content)
+    try:
+        import arxiv
+        from arxiv import _feed
+    except ImportError:
+        print("the arxiv package is not installed: pip install 'arxiv>=4'", file=sys.stderr)
+        return 4
+    theirs = _feed.parse(content)
+    assert len(theirs.results) == len(papers) == 100, "both parsers must see the same 100 entries"
+
+    ours_ms = median_ms(parse_feed, content, rounds)
+    theirs_ms = median_ms(_feed.parse, content, rounds)
+    speedup = theirs_ms / ours_ms
+    version = getattr(arxiv, "__version__", None) or _version("arxiv")
+    print(f"page: {PAGE.name} ({len(content) / 1024:.0f} KiB, {len(papers)} entries)")
+    print(f"{'parser':<36}{'median ms':>10}")
+    print(f"{'mathtools.arxiv.parse_feed':<36}{ours_ms:>10.2f}")
+    print(f"{f'arxiv {version} (_feed.parse)':<36}{theirs_ms:>10.2f}")
+    verdict = "meets" if speedup >= TARGET else "misses"
+    print(f"speed-up: {speedup:.1f}x ({verdict} the {TARGET:.0f}x target), rounds={rounds}")
+    return 0
+
+
+def _version(name: str) -> str:
+    from importlib.metadata import version
+
+    return version(name)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Write a problem's references.bib from the CONFIRMED references of its LITERATURE.md only.
+
+Unconfirmed references (UREF-NNN), and confirmed entries without a verification stamp, are left
+out and listed in the output. Keys are stable across runs (`family` + `year` + first title word,
+a letter added by REF order when two collide); arXiv papers carry eprint, archivePrefix and, when
+the run store has the paper's arXiv metadata, primaryClass; DOIs are included where known. The
+same references always give the same file, byte for byte.
+
+example:
+  bib_export.py --problem twin-primes
+
+exit codes: 0 written (or already up to date), 2 bad input (no problem, a malformed
+LITERATURE.md), 4 environment, 5 internal error.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import bib, cli, config, problemdir  # noqa: E402
+
+
+def main(argv):
+    parser = cli.ArgumentParser(
+        prog="bib_export.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    problemdir.add_arguments(parser)
+    parser.add_argument("--db", help="run store path (default: .math/literature.db)")
+    args = parser.parse_args(argv)
+    slug, folder = problemdir.resolve(args.problem, args.dir)
+    result = bib.export(folder, slug, config.literature_db(args.db))
+    cli.emit(result)
+
+
+if __name__ == "__main__":
+    cli.run(main)

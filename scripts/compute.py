@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Run a Python/SymPy snippet in a sandbox and record it in the problem's COMPUTATION.md.
+
+The snippet runs in a separate process in a temporary folder, with a wall-time limit (the whole
+process group is killed), a memory limit, no network (an empty network namespace where the OS
+allows one, else an in-interpreter socket guard; the output says which), and bounded output. The
+result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
+output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
+environment are appended to COMPUTATION.md under the PROOF.md request the run answers.
+
+SymPy is installed into the plugin's environment on the first computation
+(requirements-compute.txt); --python runs the snippet with another interpreter instead (one with
+Sage, say) and installs nothing.
+
+subcommands:
+  run CODE   CODE is a file, or - for stdin
+
+example:
+  compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
+
+exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad input, 4 environment
+(the computation libraries could not be installed), 5 internal error.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli, computation, problemdir, sandbox  # noqa: E402
+
+
+def main(argv):
+    parser = cli.ArgumentParser(
+        prog="compute.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    # Not required=True: argparse would then report a missing command before an unknown option.
+    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    run = commands.add_parser("run", help="run a snippet in the sandbox and record it")
+    run.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")
+    run.add_argument("--title", help="a short description (required unless --no-record)")
+    run.add_argument("--request", type=int, metavar="N", help="the PROOF.md request it answers")
+    run.add_argument("--purpose", help="why this computation helps")
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=sandbox.DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help="wall-time limit in seconds (default %(default)g)",
+    )
+    run.add_argument(
+        "--memory-mb",
+        type=int,
+        default=sandbox.DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help="memory limit (default %(default)d)",
+    )
+    run.add_argument("--python", metavar="PATH", help="run with this interpreter; install nothing")
+    run.add_argument("--no-record", action="store_true", help="run only; leave COMPUTATION.md")
+    problemdir.add_arguments(run)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error(f"choose a subcommand: {', '.join(commands.choices)}")
+
+    if args.timeout <= 0 or args.memory_mb < 64:
+        raise cli.BadInput("--timeout must be positive and --memory-mb at least 64", code="usage")
+    if not args.no_record and not (args.title and args.title.strip()):
+        raise cli.BadInput("--title is required to record the run (or pass --no-record)")
+    if args.request is not None and args.request < 1:
+        raise cli.BadInput("--request is a request number from PROOF.md (1, 2, ...)")
+    folder = None
+    if not args.no_record:  # resolve first: a bad problem must not cost a computation
+        slug, folder = problemdir.resolve(args.problem, args.dir)
+    try:
+        code = sys.stdin.read() if args.code == "-" else Path(args.code).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise cli.BadInput(
+            f"cannot read the snippet {args.code}: {exc}", code="file_not_found"
+        ) from None
+    if not code.strip():
+        raise cli.BadInput("the snippet is empty")
+    if args.python:
+        python = Path(args.python)
+        if not python.exists():
+            raise cli.BadInput(f"--python {args.python}: no such interpreter")
+    else:
+        python = bootstrap.extra_python("compute")
+
+    result = sandbox.run(code, python, timeout=args.timeout, memory_mb=args.memory_mb)
+    result["recorded"] = None
+    if folder is not None:
+        result["recorded"] = computation.record(
+            folder, slug, code, result, " ".join(args.title.split()), args.request, args.purpose
+        )
+    cli.emit(result)
+
+
+if __name__ == "__main__":
+    cli.run(main)

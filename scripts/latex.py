@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Check a problem's OUTPUT.tex before it goes out, and compile it to OUTPUT.pdf.
+
+subcommands:
+  check     fails (exit 1) when OUTPUT.tex cites a key that is not in references.bib, when
+            references.bib holds a key that is not a confirmed, verified reference of
+            LITERATURE.md, when a speculative [~] claim sits in a theorem, lemma, proposition or
+            corollary environment (marked \\speculative or [~], or labelled pf:<step> for a
+            PROOF.md step marked [~]), or when the document is not a complete article
+  compile   runs latexmk (else pdflatex + bibtex) in the problem folder when installed; otherwise
+            says how to compile it (exit 0 either way unless LaTeX itself fails: exit 1)
+
+example:
+  latex.py check --problem twin-primes && latex.py compile --problem twin-primes
+
+exit codes: 0 ok, 1 violations or a failed compilation (listed in the output), 2 bad input,
+5 internal error.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli, latex, problemdir  # noqa: E402
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise cli.BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
+
+
+def check(folder: Path) -> int:
+    from mathtools import bib, literature
+
+    tex = _read(folder / "OUTPUT.tex")
+    if tex is None:
+        raise cli.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
+    confirmed: set[str] = set()
+    if (folder / "LITERATURE.md").exists():
+        doc = literature.load(folder / "LITERATURE.md")
+        confirmed = {entry.key for entry in bib.bib_entries(doc)}
+    violations = latex.check(
+        tex, _read(folder / "references.bib"), confirmed, _read(folder / "PROOF.md")
+    )
+    cli.emit(
+        {
+            "file": str(folder / "OUTPUT.tex"),
+            "ok": not violations,
+            "cited": latex.cited_keys(tex),
+            "violations": violations,
+        }
+    )
+    return cli.EXIT_VIOLATIONS if violations else cli.EXIT_OK
+
+
+def main(argv):
+    parser = cli.ArgumentParser(
+        prog="latex.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    commands.add_parser("check", help="check citations, [~] claims and completeness")
+    build = commands.add_parser("compile", help="compile OUTPUT.tex to OUTPUT.pdf")
+    build.add_argument("--timeout", type=float, default=300, help="seconds per LaTeX run")
+    args, _, folder = problemdir.parse(parser, commands, argv)
+    if args.command == "check":
+        return check(folder)
+    if not (folder / "OUTPUT.tex").exists():
+        raise cli.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
+    result = latex.compile_pdf(folder, args.timeout)
+    cli.emit(result)
+    return cli.EXIT_OK if result["compiled"] or "how" in result else cli.EXIT_VIOLATIONS
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Keep a problem's LITERATURE.md and the run store of its searches.
+
+Subcommands:
+  merge       merge a verify_batch.py result into LITERATURE.md (created from the template when
+              absent): CONFIRMED -> REF-NNN, UNCONFIRMED -> UREF-NNN, duplicates updated in place,
+              a confirmed UREF moved to a new REF, numbers never reused, one Search History row,
+              counts recomputed. --relevance fills Relevance / Key Results / Confidence (only
+              where still unassessed). The Search History row's arXiv and S2 Results are
+              --arxiv-results / --s2-results, else the results counted by source (a result both
+              sources confirmed counts for each). The same merge twice changes nothing;
+              --dry-run prints the unified diff and writes nothing.
+  validate    check LITERATURE.md against the schema and the anti-hallucination rules; exit 1
+              listing every violation
+  record-run  store one search run (problem, query, source, iteration, feedback memo) with the
+              papers of its search_result files; prints the run with its run_id
+  judge       store labels strong|partial|irrelevant for papers of a run, by key (metadata comes
+              from the run's results; confidence is clamped to [0, 1])
+  runs        list runs (of one problem) as JSON, or --table
+  judgements  show one run's judgements as JSON, or --table
+
+The run store is .math/literature.db, or --db, or $MATH_LITERATURE_DB.
+
+Example:
+  lit_update.py merge --literature .math/problems/spectral-gap/LITERATURE.md \\
+      --verified verified.json --relevance relevance.json --query-summary '"spectral gap" graphs'
+  lit_update.py record-run --problem spectral-gap --query 'spectral gap' --source arxiv \\
+      --iteration 1 --results arxiv-1.json
+  lit_update.py judge --run 1 --judgements judgements.json
+
+Exit codes: 0 ok, 1 validate found violations, 2 bad input (a malformed LITERATURE.md is named
+with its line and left untouched), 4 the run store is unusable, 5 internal error.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli, config  # noqa: E402
+
+
+def main(argv):
+    parser = cli.ArgumentParser(
+        prog="lit_update.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # Not required=True: an unknown option should be reported as such, not as a missing command.
+    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+
+    merge = commands.add_parser("merge", help="merge verified results into LITERATURE.md")
+    merge.add_argument("--literature", required=True, help="the LITERATURE.md to update")
+    merge.add_argument("--verified", required=True, help="verify_batch.py output ('-' = stdin)")
+    merge.add_argument("--relevance", help="the model's relevance JSON, keyed by candidate key")
+    merge.add_argument("--query-summary", help="the Search History row's Query Summary")
+    merge.add_argument("--arxiv-results", type=int, help="arXiv Results (default: counted)")
+    merge.add_argument("--s2-results", type=int, help="S2 Results (default: counted)")
+    merge.add_argument("--problem", help="slug for a new file (default: its folder's name)")
+    merge.add_argument("--title", help="problem title for a new file's heading")
+    merge.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+
+    validate = commands.add_parser("validate", help="check a LITERATURE.md")
+    validate.add_argument("path")
+
+    db_parent = cli.ArgumentParser(add_help=False)
+    db_parent.add_argument("--db", help="run store path (default: .math/literature.db)")
+
+    record = commands.add_parser("record-run", parents=[db_parent], help="store a search run")
+    record.add_argument("--problem", required=True)
+    record.add_argument("--query", required=True)
+    record.add_argument("--source", required=True, choices=["arxiv", "semantic_scholar"])
+    record.add_argument("--iteration", required=True, type=int)
+    record.add_argument("--feedback", help="the feedback memo that shaped this query")
+    record.add_argument("--results", nargs="*", default=[], help="search_result JSON files")
+
+    judge = commands.add_parser("judge", parents=[db_parent], help="store paper judgements")
+    judge.add_argument("--run", required=True, type=int)
+    judge.add_argument("--judgements", required=True, help="JSON list ('-' = stdin)")
+
+    runs = commands.add_parser("runs", parents=[db_parent], help="list runs")
+    runs.add_argument("--problem")
+    runs.add_argument("--table", action="store_true", help="a readable table instead of JSON")
+
+    shown = commands.add_parser("judgements", parents=[db_parent], help="show a run's judgements")
+    shown.add_argument("run", type=int)
+    shown.add_argument("--table", action="store_true", help="a readable table instead of JSON")
+
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("choose a command: " + ", ".join(COMMANDS))
+    return COMMANDS[args.command](args)
+
+
+def do_merge(args):
+    from mathtools import litmerge
+
+    verified = cli.read_json(args.verified, "verification")
+    relevance = cli.read_json(args.relevance, "relevance") if args.relevance else None
+    report, diff = litmerge.merge_file(
+        Path(args.literature),
+        verified,
+        relevance,
+        summary=args.query_summary,
+        arxiv_results=args.arxiv_results,
+        s2_results=args.s2_results,
+        dry_run=args.dry_run,
+        problem=args.problem,
+        title=args.title,
+    )
+    if args.dry_run:
+        sys.stdout.write(diff or "no changes\n")
+    else:
+        cli.emit(report)
+
+
+def do_validate(args):
+    from mathtools import literature
+
+    violations = literature.validate(args.path)
+    cli.emit({"path": args.path, "valid": not violations, "violations": violations})
+    return cli.EXIT_VIOLATIONS if violations else cli.EXIT_OK
+
+
+def open_store(args):
+    from mathtools import store
+
+    return store.open_store(args.db)
+
+
+def do_record_run(args):
+    from mathtools import schemas
+
+    results = []
+    for name in args.results:
+        data = cli.read_json(name, "search result")
+        problems = schemas.errors("search_result", data)
+        if problems:
+            raise cli.BadInput(f"{name} is not a search result: {problems[0]}")
+        results.append(data)
+    with open_store(args) as store:
+        run = store.record_run(
+            args.problem, args.query, args.source, args.iteration, args.feedback, results
+        )
+    cli.emit(run)
+
+
+def do_judge(args):
+    from mathtools import schemas
+
+    judgements = cli.read_json(args.judgements, "judgements")
+    if not isinstance(judgements, list):
+        raise cli.BadInput(f"{args.judgements}: judgements must be a JSON list")
+    problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
+    if problems:  # unknown labels get the store's clearer message
+        raise cli.BadInput(f"{args.judgements}: {problems[0]}")
+    with open_store(args) as store:
+        stored = store.record_judgements(args.run, judgements)
+    cli.emit({"run_id": args.run, "judgements": stored})
+
+
+RUN_COLUMNS = [
+    ("run", lambda r: r["run_id"]),
+    ("problem", lambda r: r["problem"]),
+    ("iter", lambda r: r["iteration"]),
+    ("source", lambda r: r["source"]),
+    ("results", lambda r: r["result_count"]),
+    ("s/p/i", lambda r: "/".join(str(n) for n in r["judged"].values())),
+    ("time", lambda r: r["created_at"]),
+    ("query", lambda r: r["query"]),
+]
+JUDGEMENT_COLUMNS = [
+    ("key", lambda j: j["key"]),
+    ("label", lambda j: j["label"]),
+    ("conf", lambda j: f"{j['confidence']:.2f}"),
+    ("title", lambda j: j["record"].get("title", "")),
+    ("rationale", lambda j: j["rationale"]),
+]
+
+
+def do_runs(args):
+    if not config.literature_db(args.db).exists():  # reading never creates a store
+        found = []
+    else:
+        with open_store(args) as store:
+            found = store.runs(args.problem)
+    show(found, RUN_COLUMNS, args.table)
+
+
+def do_judgements(args):
+    path = config.literature_db(args.db)
+    if not path.exists():
+        raise cli.BadInput(
+            f"no run {args.run}: there is no run store at {path} yet", code="unknown_run"
+        )
+    with open_store(args) as store:
+        show(store.judgements(args.run), JUDGEMENT_COLUMNS, args.table)
+
+
+def show(items, columns, table, width=48):
+    """JSON, or with `table` one padded row per item, long cells cut at `width` characters."""
+    if not table:
+        return cli.emit(items)
+
+    def cut(value):
+        text = " ".join(str(value).split())
+        return text if len(text) <= width else text[: width - 1] + "…"
+
+    cells = [[name for name, _ in columns]]
+    cells += [[cut(value(item)) for _, value in columns] for item in items]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    for n, row in enumerate(cells):
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    if not items:
+        print("(none)")
+
+
+COMMANDS = {
+    "merge": do_merge,
+    "validate": do_validate,
+    "record-run": do_record_run,
+    "judge": do_judge,
+    "runs": do_runs,
+    "judgements": do_judgements,
+}
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,180 @@
+"""references.bib from the CONFIRMED references of LITERATURE.md, and nothing else.
+
+Keys are built from the entry alone (first author's family name, year, first significant title
+word: `lovelace2021spectral`), so they do not change between runs; when two confirmed entries would
+share a key, the one with the higher REF number gets a letter (`lovelace2021spectralb`). REF
+numbers are never reused, so adding references later never renames an existing key.
+
+arXiv papers carry `eprint`, `archivePrefix = {arXiv}` and, when the run store recorded the
+paper's arXiv metadata, `primaryClass`; every entry carries its DOI when LITERATURE.md has one.
+The file has no timestamp: the same confirmed references give the same bytes.
+
+    >>> doc = literature.load("LITERATURE.md")
+    >>> [(e.key, e.label) for e in bib_entries(doc)]
+    [('lovelace2021spectral', 'REF-001')]
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import literature
+from .files import atomic_write
+
+# Title words a key skips (the first other word of three letters or more names the paper).
+STOPWORDS = frozenset(
+    "the and for with from into some about via its are new note notes remark remarks".split()  # noqa: SIM905
+)
+HEADER = (
+    "% references.bib -- written by scripts/bib_export.py from the CONFIRMED references of\n"
+    "% LITERATURE.md only. Do not edit by hand: run bib_export.py again when the literature\n"
+    "% changes.\n"
+)
+_MATH = re.compile(r"(\$[^$]*\$)")
+_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
+
+
+def _ascii_word(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return re.sub(r"[^a-z0-9]", "", decomposed.encode("ascii", "ignore").decode().lower())
+
+
+def base_key(entry: literature.Entry) -> str:
+    """`family` + `year` + `word`, ASCII lower case: the key before disambiguation."""
+    authors = entry.authors
+    family = _ascii_word(authors[0].split()[-1]) if authors and authors[0].split() else ""
+    title = _MATH.sub(" ", entry.title)
+    words = [_ascii_word(w) for w in re.split(r"[\s\-/:,.;()]+", title)]
+    word = next((w for w in words if len(w) > 2 and w not in STOPWORDS), "")
+    return f"{family or 'anon'}{entry.year or 'nd'}{word}"
+
+
+def _escape(text: str) -> str:
+    """BibTeX-safe text: & % # _ escaped outside $...$; LaTeX math kept as written."""
+    return "".join(
+        part if part.startswith("$") else _SPECIAL.sub(r"\\\1", part)
+        for part in _MATH.split(" ".join(text.split()))
+    )
+
+
+@dataclass
+class BibEntry:
+    key: str
+    label: str  # REF-NNN
+    title: str
+    authors: list[str]
+    year: int | None
+    arxiv_id: str | None
+    doi: str | None
+    primary_class: str | None = None
+    fields: dict[str, str] = field(default_factory=dict)
+
+    def render(self) -> str:
+        values = {
+            "title": "{" + _escape(self.title) + "}",  # inner braces keep the title's capitals
+            "author": " and ".join(_escape(a) for a in self.authors) or None,
+            "year": str(self.year) if self.year else None,
+            "eprint": self.arxiv_id,
+            "archivePrefix": "arXiv" if self.arxiv_id else None,
+            "primaryClass": self.primary_class if self.arxiv_id else None,
+            "doi": self.doi,
+            "url": f"https://arxiv.org/abs/{self.arxiv_id}"
+            if self.arxiv_id
+            else (f"https://doi.org/{self.doi}" if self.doi else None),
+        }
+        lines = [f"% {self.label}", f"@misc{{{self.key},"]
+        lines += [f"  {name} = {{{value}}}," for name, value in values.items() if value]
+        return "\n".join(lines) + "\n}\n"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "ref": self.label,
+            "title": self.title,
+            "arxiv_id": self.arxiv_id,
+            "doi": self.doi,
+            "primary_class": self.primary_class,
+        }
+
+
+def verified(doc: literature.LiteratureDoc) -> list[literature.Entry]:
+    """The confirmed entries that carry their verification stamp (a REF entry typed in by hand
+    without one has not been through verify_batch.py, and is never cited)."""
+    return [entry for entry in doc.confirmed if entry.verified_at]
+
+
+def bib_entries(
+    doc: literature.LiteratureDoc, primary_classes: dict[str, str] | None = None
+) -> list[BibEntry]:
+    """One BibEntry per confirmed reference, in REF order, with stable unique keys."""
+    primary_classes = primary_classes or {}
+    taken: dict[str, int] = {}
+    result = []
+    for entry in sorted(verified(doc), key=lambda e: e.number):
+        base = base_key(entry)
+        seen = taken.get(base, 0)
+        taken[base] = seen + 1
+        # a, b, ... after the first; past z, a number (never expected in practice)
+        suffix = "" if not seen else (chr(ord("a") + seen) if seen < 26 else str(seen))
+        result.append(
+            BibEntry(
+                key=base + suffix,
+                label=entry.label,
+                title=entry.title,
+                authors=entry.authors,
+                year=entry.year,
+                arxiv_id=entry.arxiv_id,
+                doi=entry.doi,
+                primary_class=primary_classes.get(f"arXiv:{entry.arxiv_id}")
+                if entry.arxiv_id
+                else None,
+            )
+        )
+    return result
+
+
+def primary_classes(store_path: Path, problem: str) -> dict[str, str]:
+    """`arXiv:<id>` -> primary category, from the papers the run store recorded for `problem`
+    (the records are what the arXiv and S2 APIs returned). Empty when there is no store."""
+    if not store_path.exists():
+        return {}
+    from .store import RunStore
+
+    found: dict[str, str] = {}
+    with RunStore(store_path) as store:
+        for run in store.runs(problem):
+            for key, record in store.papers(run["run_id"]).items():
+                if record.get("primary_category") and key.startswith("arXiv:"):
+                    found.setdefault(key, record["primary_category"])
+    return found
+
+
+def render(entries: list[BibEntry]) -> str:
+    return HEADER + "".join("\n" + entry.render() for entry in entries)
+
+
+def export(folder: Path, slug: str, store_path: Path | None = None) -> dict[str, Any]:
+    """Write folder/references.bib from folder/LITERATURE.md; returns what was written."""
+    doc = literature.load(folder / "LITERATURE.md")
+    classes = primary_classes(store_path, slug) if store_path else {}
+    entries = bib_entries(doc, classes)
+    path = folder / "references.bib"
+    text = render(entries)
+    changed = not path.exists() or path.read_text(encoding="utf-8") != text
+    if changed:
+        atomic_write(path, text)
+    return {
+        "file": str(path),
+        "changed": changed,
+        "entries": [e.to_dict() for e in entries],
+        "count": len(entries),
+        "left_out_unconfirmed": [e.label for e in doc.unconfirmed],
+        "left_out_unverified": [e.label for e in doc.confirmed if not e.verified_at],
+        "arxiv_without_primary_class": [
+            e.key for e in entries if e.arxiv_id and not e.primary_class
+        ],
+    }

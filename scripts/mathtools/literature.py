@@ -1,0 +1,634 @@
+"""LITERATURE.md as a structured document and back (protocol sections 4 and 8).
+
+`parse` splits the file into frontmatter, a preamble, and sections; the Confirmed and Unconfirmed
+References sections are split further into REF-NNN / UREF-NNN entries. Every part keeps its
+original lines, and `render` joins them again, so a file nobody changed comes back byte for byte
+and everything the scripts do not own (Synthesis prose, notes under an entry, extra sections, a
+person's own `###` subsections) survives every update. Only the lines a merge changes are
+re-rendered.
+
+Two invisible HTML comments carry what the protocol's fields cannot (the frontmatter keeps exactly
+the protocol's six fields):
+
+    <!-- lit_update: last REF-012, last UREF-003; merges: 1a2b3c4d5e6f ... -->
+        in the preamble: the highest numbers ever used (so a number is never reused, even after
+        the last entry is deleted by hand) and the fingerprints of the merges applied (so the same
+        merge applied twice changes nothing);
+    <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 -->
+        the last line of an entry: every identifier the APIs gave, for de-duplication across runs
+        (the S2 paperId has no visible field).
+
+    >>> doc = load(".math/problems/spectral-gap/LITERATURE.md")
+    >>> [(e.number, e.title, e.arxiv_id) for e in doc.confirmed]
+    [(1, 'Polynomial-time ...', '2104.12255')]
+    >>> validate(".math/problems/spectral-gap/LITERATURE.md")
+    []
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import frontmatter
+from .cli import BadInput
+
+SEARCH_HISTORY = "Search History"
+CONFIRMED = "Confirmed References"
+SYNTHESIS = "Synthesis"
+UNCONFIRMED = "Unconfirmed References"
+SECTIONS = (SEARCH_HISTORY, CONFIRMED, SYNTHESIS, UNCONFIRMED)
+ENTRY_SECTION = {"REF": CONFIRMED, "UREF": UNCONFIRMED}
+
+REF_FIELDS = (
+    "Authors",
+    "Year",
+    "Source",
+    "arXiv ID",
+    "DOI",
+    "Abstract",
+    "Relevance",
+    "Key Results",
+    "Confidence",
+    "Verified",
+    "Moved from",
+)
+UREF_FIELDS = ("Authors", "Year", "Source", "Reason", "Relevance", "Suggestion", "Status")
+FIELD_ORDER = {"REF": REF_FIELDS, "UREF": UREF_FIELDS}
+HISTORY_COLUMNS = ("Date", "Query Summary", "arXiv Results", "S2 Results", "New Confirmed")
+
+SOURCE_LABELS = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
+BOTH = "both"
+UREF_STATUS = "Unconfirmed -- do not cite as established reference"
+NOT_ASSESSED = "(not yet assessed)"
+PLACEHOLDERS = {
+    CONFIRMED: "(No confirmed references yet)",
+    UNCONFIRMED: "(No unconfirmed references yet)",
+}
+TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "LITERATURE.md"
+
+_SECTION_HEADING = re.compile(r"## (?P<name>.+?)\s*$")
+_ENTRY_LIKE = re.compile(r"###\s*U?REF\b")
+_ENTRY_HEADING = re.compile(r"### (?P<kind>U?REF)-(?P<number>\d{3,}): (?P<title>.*\S)\s*$")
+_FIELD = re.compile(r"- \*\*(?P<name>[^*]+?):\*\*(?: (?P<value>.*?))?\s*$")
+_IDS = re.compile(r"<!-- ids: (?P<ids>.*?) -->\s*$")
+_STATE = re.compile(
+    r"<!-- lit_update: last REF-(?P<ref>\d+), last UREF-(?P<uref>\d+); merges:(?P<merges>[ \w]*)-->"
+)
+_URL = re.compile(r"https?://\S+")
+_FENCE = re.compile(r"(```|~~~)")
+_CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b")
+
+
+def label(kind: str, number: int) -> str:
+    """`REF-007`, `UREF-012`: at least three digits, more once past 999."""
+    return f"{kind}-{number:03d}"
+
+
+def one_line(text: Any) -> str:
+    """A value as it goes on a field line: all whitespace (newlines too) collapsed to one space."""
+    return " ".join(str(text).split())
+
+
+def _field_value(name: str) -> property:
+    """A read-only attribute for one field: its value, or None when absent or empty."""
+    return property(lambda entry: entry.field(name) or None, doc=f"The {name} field, or None.")
+
+
+class Entry:
+    """One REF-NNN or UREF-NNN entry, kept as its original lines (heading first).
+
+    Field values are read from the lines; `set_field` replaces one field's line (or inserts it in
+    the protocol's order), leaving every other line, including a person's notes, as it was.
+    """
+
+    def __init__(self, kind: str, number: int, lines: list[str], line_no: int = 0):
+        self.kind = kind
+        self.number = number
+        self.lines = lines
+        self.line_no = line_no
+        self._fields: dict[str, tuple[int, int]] | None = None
+
+    @classmethod
+    def new(cls, kind: str, number: int, title: str, values: dict[str, str], ids: list[str]):
+        lines = [f"### {label(kind, number)}: {one_line(title)}\n"]
+        lines += [
+            f"- **{name}:** {one_line(values[name])}\n"
+            for name in FIELD_ORDER[kind]
+            if values.get(name) not in (None, "")
+        ]
+        if ids:
+            lines.append(f"<!-- ids: {' '.join(ids)} -->\n")
+        lines.append("\n")
+        return cls(kind, number, lines)
+
+    @property
+    def label(self) -> str:
+        return label(self.kind, self.number)
+
+    @property
+    def title(self) -> str:
+        return _ENTRY_HEADING.match(self.lines[0]).group("title")
+
+    def _index(self) -> dict[str, tuple[int, int]]:
+        """Field name -> (first line, end line) of its bullet and continuation lines."""
+        if self._fields is None:
+            found: dict[str, tuple[int, int]] = {}
+            current = None
+            for i, line in enumerate(self.lines[1:], start=1):
+                match = _FIELD.match(line)
+                if match:
+                    name = match.group("name").strip()
+                    current = None if name in found else name  # a repeated field: first counts
+                    if current:
+                        found[current] = (i, i + 1)
+                elif current and line[:1] in (" ", "\t") and line.strip():
+                    found[current] = (found[current][0], i + 1)
+                else:
+                    current = None
+            self._fields = found
+        return self._fields
+
+    def field(self, name: str) -> str | None:
+        """The field's value (continuation lines joined), or None when the entry lacks it."""
+        span = self._index().get(name)
+        if span is None:
+            return None
+        first = _FIELD.match(self.lines[span[0]]).group("value") or ""
+        return one_line(" ".join([first, *self.lines[span[0] + 1 : span[1]]]))
+
+    def set_field(self, name: str, value: str) -> bool:
+        """Set one field; True if the entry changed."""
+        value = one_line(value)
+        if self.field(name) == value:
+            return False
+        line = f"- **{name}:** {value}\n"
+        index = self._index()
+        if name in index:
+            start, end = index[name]
+            self.lines[start:end] = [line]
+        else:
+            self.lines.insert(self._insert_at(name), line)
+        self._fields = None
+        return True
+
+    def _insert_at(self, name: str) -> int:
+        order = FIELD_ORDER[self.kind]
+        index = self._index()
+        before = order[: order.index(name)] if name in order else order
+        ends = [index[other][1] for other in before if other in index]
+        if ends:
+            return max(ends)
+        after = [index[other][0] for other in order if other in index]
+        return min(after) if after else 1
+
+    @property
+    def ids(self) -> list[str]:
+        """Identifiers from the `<!-- ids: ... -->` line, e.g. ["arXiv:2104.12255", "S2:abc"]."""
+        for line in reversed(self.lines):
+            match = _IDS.match(line)
+            if match:
+                return match.group("ids").split()
+        return []
+
+    def set_ids(self, ids: list[str]) -> bool:
+        if ids == self.ids:
+            return False
+        line = f"<!-- ids: {' '.join(ids)} -->\n"
+        for i in range(len(self.lines) - 1, 0, -1):
+            if _IDS.match(self.lines[i]):
+                self.lines[i] = line
+                break
+        else:
+            end = len(self.lines)
+            while end > 1 and not self.lines[end - 1].strip():
+                end -= 1
+            self.lines.insert(end, line)
+        self._fields = None
+        return True
+
+    # The attributes other scripts read (bib_export reads confirmed entries through these).
+    @property
+    def authors(self) -> list[str]:
+        value = self.field("Authors")
+        return [name.strip() for name in value.split(",") if name.strip()] if value else []
+
+    @property
+    def year(self) -> int | None:
+        value = self.field("Year")
+        return int(value) if value and value.isdigit() else None
+
+    source = _field_value("Source")
+    arxiv_id = _field_value("arXiv ID")
+    doi = _field_value("DOI")
+    abstract = _field_value("Abstract")
+    relevance = _field_value("Relevance")
+    key_results = _field_value("Key Results")
+    confidence = _field_value("Confidence")
+    reason = _field_value("Reason")
+    status = _field_value("Status")
+
+    @property
+    def verified_at(self) -> str | None:
+        value = self.field("Verified")
+        return value.split(" via ", 1)[0].strip() or None if value else None
+
+    @property
+    def verified_via(self) -> list[str]:
+        value = self.field("Verified")
+        return _URL.findall(value.split(" via ", 1)[1]) if value and " via " in value else []
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as schemas/literature_ref (or literature_uref).schema.json describes it."""
+        common = {
+            "label": self.label,
+            "number": self.number,
+            "title": self.title,
+            "authors": self.authors,
+            "year": self.year,
+            "source": self.source,
+            "relevance": self.relevance,
+            "ids": self.ids,
+        }
+        if self.kind == "REF":
+            return {
+                **common,
+                "arxiv_id": self.arxiv_id,
+                "doi": self.doi,
+                "abstract": self.abstract,
+                "key_results": self.key_results,
+                "confidence": self.confidence,
+                "verified_at": self.verified_at,
+                "verified_via": self.verified_via,
+            }
+        return {
+            **common,
+            "reason": self.reason,
+            "suggestion": self.field("Suggestion"),
+            "status": self.status,
+        }
+
+
+@dataclass
+class Section:
+    """A `## ` section: its heading line and its blocks (lists of raw lines, or entries)."""
+
+    name: str
+    heading: str
+    line_no: int
+    blocks: list[list[str] | Entry] = field(default_factory=list)
+
+    def entries(self) -> list[Entry]:
+        return [block for block in self.blocks if isinstance(block, Entry)]
+
+    def lines(self) -> list[str]:
+        out = [self.heading]
+        for block in self.blocks:
+            out += block.lines if isinstance(block, Entry) else block
+        return out
+
+    def add_entry(self, entry: Entry) -> None:
+        """Add after the section's last entry (so a closing note stays last), replacing the
+        "(No ... yet)" placeholder; a blank line always separates it from what comes before."""
+        intro = self.blocks[0]
+        placeholder = PLACEHOLDERS[self.name]
+        for i, line in enumerate(intro):
+            if line.strip() == placeholder:
+                del intro[i : i + 2 if intro[i + 1 : i + 2] == ["\n"] else i + 1]
+                break
+        last_entry = next(
+            (i for i in range(len(self.blocks) - 1, 0, -1) if isinstance(self.blocks[i], Entry)),
+            None,
+        )
+        at = len(self.blocks) if last_entry is None else last_entry + 1
+        before = self.blocks[at - 1]
+        before_lines = before.lines if isinstance(before, Entry) else before
+        if not self.heading.endswith("\n"):
+            self.heading += "\n"
+        if before_lines and not before_lines[-1].endswith("\n"):
+            before_lines[-1] += "\n"
+        if not before_lines or before_lines[-1].strip():
+            before_lines.append("\n")
+        self.blocks.insert(at, entry)
+
+    def remove_entry(self, entry: Entry) -> None:
+        self.blocks.remove(entry)
+        if not self.entries() and not any(line.strip() for line in self.blocks[0]):
+            self.blocks[0][:] = ["\n", PLACEHOLDERS[self.name] + "\n", "\n"]
+
+
+class LiteratureDoc:
+    """A parsed LITERATURE.md; `render()` gives the text back."""
+
+    def __init__(self, name, fm_raw, fm, preamble, sections):
+        self.name = name
+        self.frontmatter: dict[str, Any] = fm
+        self._fm_raw = fm_raw
+        self._fm_original = copy.deepcopy(fm)
+        self.preamble: list[str] = preamble
+        self.sections: list[Section] = sections
+
+    def section(self, name: str) -> Section:
+        return next(s for s in self.sections if s.name == name)
+
+    @property
+    def confirmed(self) -> list[Entry]:
+        return self.section(CONFIRMED).entries()
+
+    @property
+    def unconfirmed(self) -> list[Entry]:
+        return self.section(UNCONFIRMED).entries()
+
+    @property
+    def synthesis(self) -> str:
+        return "".join(self.section(SYNTHESIS).lines()[1:]).strip()
+
+    @property
+    def history(self) -> list[dict[str, str]]:
+        """The Search History rows (header and separator excluded), column name -> cell text."""
+        rows = self._history_rows()
+        return [dict(zip(HISTORY_COLUMNS, cells, strict=False)) for _, cells in rows]
+
+    def _history_rows(self) -> list[tuple[int, list[str]]]:
+        section = self.section(SEARCH_HISTORY)
+        rows = []
+        for offset, line in enumerate(section.lines()[1:], start=1):
+            if line.lstrip().startswith("|"):
+                cells = table_cells(line)
+                if cells and not all(set(c) <= set("-: ") for c in cells) and cells[0] != "Date":
+                    rows.append((section.line_no + offset, cells))
+        return rows
+
+    def append_history(self, cells: list[str]) -> None:
+        """Add a row after the last line of the Search History table (a header if none)."""
+        block = self.section(SEARCH_HISTORY).blocks[0]
+        row = "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |\n"
+        last = max(
+            (i for i, line in enumerate(block) if line.lstrip().startswith("|")), default=None
+        )
+        if last is None:
+            header = "| " + " | ".join(HISTORY_COLUMNS) + " |\n"
+            separator = "|" + "|".join("-" * (len(c) + 2) for c in HISTORY_COLUMNS) + "|\n"
+            while block and not block[-1].strip():
+                block.pop()
+            block += ["\n", header, separator, row, "\n"]
+        else:
+            if not block[last].endswith("\n"):
+                block[last] += "\n"
+            block.insert(last + 1, row)
+
+    # The numbering high-water marks and the applied merges, from the preamble's state comment.
+    def _state(self) -> tuple[int | None, re.Match | None]:
+        for i, line in enumerate(self.preamble):
+            match = _STATE.search(line)
+            if match:
+                return i, match
+        return None, None
+
+    def high_water(self, kind: str) -> int:
+        """The highest number ever used for `kind` (REF or UREF): never reused."""
+        _, match = self._state()
+        recorded = int(match.group(kind.lower())) if match else 0
+        section = self.section(ENTRY_SECTION[kind])
+        return max([recorded, *(entry.number for entry in section.entries())])
+
+    @property
+    def merges(self) -> list[str]:
+        _, match = self._state()
+        return match.group("merges").split() if match else []
+
+    def set_state(self, merges: list[str], used: dict[str, int]) -> None:
+        """Record the merges applied and the numbers used (`used`: the highest each merge gave
+        out, which may belong to an entry it has since moved or removed)."""
+        ref, uref = (max(self.high_water(kind), used.get(kind, 0)) for kind in ("REF", "UREF"))
+        line = (
+            f"<!-- lit_update: last {label('REF', ref)}, last {label('UREF', uref)}; "
+            f"merges: {' '.join(merges)} -->\n"
+        )
+        index, _ = self._state()
+        if index is not None:
+            self.preamble[index] = line
+            return
+        end = len(self.preamble)
+        while end and not self.preamble[end - 1].strip():
+            end -= 1
+        if end and not self.preamble[end - 1].endswith("\n"):
+            self.preamble[end - 1] += "\n"
+        self.preamble[end:] = ["\n", line, "\n"]
+
+    def render(self) -> str:
+        # Untouched frontmatter keeps its exact bytes (quotes, comments); changed, it is re-dumped.
+        changed = self.frontmatter != self._fm_original
+        head = frontmatter.render(self.frontmatter, "") if changed else self._fm_raw
+        parts = [head, *self.preamble]
+        for section in self.sections:
+            parts += section.lines()
+        return "".join(parts)
+
+
+def table_cells(line: str) -> list[str]:
+    """The cells of one Markdown table row (`\\|` is a literal bar inside a cell)."""
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", inner)]
+
+
+def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
+    """Parse LITERATURE.md text. Raises BadInput naming the line when the structure is broken."""
+    if not text.startswith(frontmatter.FENCE + "\n"):
+        raise BadInput(
+            f"{name} line 1: a LITERATURE.md starts with '---' and the YAML frontmatter",
+            code="malformed_literature",
+        )
+    fm, body = frontmatter.split(text, name)
+    fm_raw = text[: len(text) - len(body)]
+    first_body_line = fm_raw.count("\n") + 1
+    lines = body.splitlines(keepends=True)
+
+    preamble: list[str] = []
+    sections: list[Section] = []
+    in_fence = False
+    for number, line in enumerate(lines, start=first_body_line):
+        if _FENCE.match(line.lstrip()):
+            in_fence = not in_fence
+        heading = None if in_fence else _SECTION_HEADING.match(line)
+        if heading:
+            sections.append(Section(heading.group("name"), line, number, [[]]))
+        elif sections:
+            sections[-1].blocks[0].append(line)
+        else:
+            preamble.append(line)
+
+    _check_sections(sections, name)
+    for section in sections:
+        if section.name in (CONFIRMED, UNCONFIRMED):
+            section.blocks = _split_entries(section, name)
+    return LiteratureDoc(name, fm_raw, fm, preamble, sections)
+
+
+def _check_sections(sections: list[Section], name: str) -> None:
+    seen: dict[str, Section] = {}
+    for section in sections:
+        if section.name not in SECTIONS:
+            continue
+        if section.name in seen:
+            raise BadInput(
+                f"{name} line {section.line_no}: a second '## {section.name}' "
+                f"(the first is on line {seen[section.name].line_no})",
+                code="malformed_literature",
+            )
+        for later in SECTIONS[SECTIONS.index(section.name) + 1 :]:
+            if later in seen:
+                raise BadInput(
+                    f"{name} line {section.line_no}: '## {section.name}' must come before "
+                    f"'## {later}' (line {seen[later].line_no}); the order is "
+                    + ", ".join(SECTIONS),
+                    code="malformed_literature",
+                )
+        seen[section.name] = section
+    missing = [s for s in SECTIONS if s not in seen]
+    if missing:
+        raise BadInput(
+            f"{name}: no '## {missing[0]}' section; the sections are, in order: "
+            + ", ".join(SECTIONS),
+            code="malformed_literature",
+        )
+
+
+def _split_entries(section: Section, name: str) -> list[list[str] | Entry]:
+    """Cut a references section at its `### ` headings into raw blocks and entries."""
+    expected = "REF" if section.name == CONFIRMED else "UREF"
+    blocks: list[list[str] | Entry] = [[]]
+    in_fence = False
+    for number, line in enumerate(section.blocks[0], start=section.line_no + 1):
+        if _FENCE.match(line.lstrip()):
+            in_fence = not in_fence
+        if not in_fence and line.startswith("###") and not line.startswith("####"):
+            heading = _ENTRY_HEADING.match(line)
+            if heading is None and _ENTRY_LIKE.match(line):
+                raise BadInput(
+                    f"{name} line {number}: malformed entry heading {line.strip()!r}; "
+                    f"write it as '### {expected}-001: Title'",
+                    code="malformed_literature",
+                )
+            if heading is None:
+                blocks.append([line])
+                continue
+            if heading.group("kind") != expected:
+                raise BadInput(
+                    f"{name} line {number}: {heading.group('kind')} entry in "
+                    f"'## {section.name}'; {heading.group('kind')} entries belong in "
+                    f"'## {ENTRY_SECTION[heading.group('kind')]}'",
+                    code="malformed_literature",
+                )
+            blocks.append(Entry(expected, int(heading.group("number")), [line], number))
+            continue
+        last = blocks[-1]
+        (last.lines if isinstance(last, Entry) else last).append(line)
+    return blocks
+
+
+def template(slug: str, title: str | None = None) -> str:
+    """A new, empty LITERATURE.md for problem `slug` from templates/LITERATURE.md."""
+    import json
+
+    text = TEMPLATE.read_text(encoding="utf-8")
+    # A JSON string is a valid YAML double-quoted scalar, so any slug stays one YAML string.
+    text = text.replace('"{PROBLEM_SLUG}"', json.dumps(slug, ensure_ascii=False))
+    return text.replace("{PROBLEM_TITLE}", one_line(title or slug))
+
+
+def read_text(path: Path | str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"LITERATURE.md not found: {path}", code="file_not_found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
+
+
+def load(path: Path | str) -> LiteratureDoc:
+    """Read and parse a LITERATURE.md (BadInput naming the line when it is malformed)."""
+    return parse(read_text(path), str(path))
+
+
+def validate(path_or_text: Path | str) -> list[str]:
+    """Every violation of the schema and the anti-hallucination rules (empty list: valid).
+
+    A str containing a newline is document text; anything else is a path.
+    """
+    if isinstance(path_or_text, str) and "\n" in path_or_text:
+        text, name = path_or_text, "LITERATURE.md"
+    else:
+        text, name = read_text(path_or_text), str(path_or_text)
+    try:
+        doc = parse(text, name)
+    except BadInput as exc:
+        return [exc.message]
+    return _violations(doc)
+
+
+def _violations(doc: LiteratureDoc) -> list[str]:
+    from . import schemas
+
+    found = [f"frontmatter: {e}" for e in schemas.errors("literature_frontmatter", doc.frontmatter)]
+    counts = {
+        "confirmed_count": len(doc.confirmed),
+        "unconfirmed_count": len(doc.unconfirmed),
+        "total_papers": len(doc.confirmed) + len(doc.unconfirmed),
+    }
+    for key, actual in counts.items():
+        if key in doc.frontmatter and doc.frontmatter[key] != actual:
+            found.append(
+                f"frontmatter: {key} is {doc.frontmatter[key]!r} but the body has {actual}"
+            )
+
+    numbers: dict[str, int] = {}
+    for entry in doc.confirmed + doc.unconfirmed:
+        where = f"{entry.label} (line {entry.line_no})"
+        if entry.label in numbers:
+            found.append(f"{where}: number used twice (also on line {numbers[entry.label]})")
+        numbers.setdefault(entry.label, entry.line_no)
+        if entry.kind == "REF" and not entry.verified_at:
+            found.append(f"{where}: no 'Verified: <ISO timestamp> via <URL>' line")
+        elif entry.kind == "REF" and not entry.verified_via:
+            found.append(f"{where}: the Verified line names no URL")
+        year = entry.field("Year")
+        if entry.kind == "REF" and year is not None and not year.isdigit():
+            found.append(f"{where}: Year {year!r} is not a year")
+        if entry.kind == "UREF" and entry.status != UREF_STATUS:
+            found.append(f"{where}: no 'Status: {UREF_STATUS}' line")
+        schema = "literature_ref" if entry.kind == "REF" else "literature_uref"
+        found += [
+            f"{where}: {e}"
+            for e in schemas.errors(schema, entry.to_dict())
+            if not e.startswith(("verified_at", "verified_via", "status"))  # said above
+        ]
+
+    synthesis = doc.section(SYNTHESIS)
+    for offset, line in enumerate(synthesis.lines()[1:], start=1):
+        number = synthesis.line_no + offset
+        for claim in re.split(r"(?<=[.;!?])\s+", line):
+            for kind, digits in _CITATION.findall(claim):
+                cited = label(kind, int(digits))
+                if kind == "UREF" and "[V]" in claim:
+                    found.append(
+                        f"Synthesis line {number}: {cited} is unconfirmed and cited as [V]; "
+                        "unconfirmed references are never verified sources"
+                    )
+                if cited not in numbers:
+                    found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
+
+    for number, cells in doc._history_rows():
+        if len(cells) != len(HISTORY_COLUMNS):
+            found.append(
+                f"Search History line {number}: {len(cells)} cells; the columns are "
+                + " | ".join(HISTORY_COLUMNS)
+            )
+        elif not all(cell.isdigit() for cell in cells[2:]):
+            found.append(f"Search History line {number}: result counts must be whole numbers")
+    return found

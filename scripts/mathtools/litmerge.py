@@ -1,0 +1,453 @@
+"""Merging a verification result into LITERATURE.md (protocol sections 3, 4 and 8).
+
+CONFIRMED results become REF entries, UNCONFIRMED ones UREF entries; metadata is carried from the
+API's record, never retyped. A paper already in the document (matched by arXiv id, then DOI, then
+S2 paperId, then normalised title + first author's family name + year) is updated in place: its
+Source becomes `both` when the other source confirms it too, missing identifiers and abstract are
+filled in, and the Verified line moves to the newer verification. A UREF that a later run confirms
+moves to Confirmed References under the next REF number with a `Moved from:` line. Numbers continue
+from the document's high-water marks and are never reused. Relevance, Key Results and Confidence
+come from the model's relevance file and only fill fields still unassessed, so prose already in the
+document is never overwritten. One Search History row is appended per merge, the frontmatter
+counts are recomputed from the body, and the merge's fingerprint is recorded so the same merge
+applied twice changes nothing.
+
+    >>> report, diff = merge_file(Path("LITERATURE.md"), verified, relevance, summary="gap")
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from . import files, schemas
+from .cli import BadInput
+from .literature import (
+    BOTH,
+    CONFIRMED,
+    NOT_ASSESSED,
+    SOURCE_LABELS,
+    UNCONFIRMED,
+    UREF_STATUS,
+    Entry,
+    LiteratureDoc,
+    one_line,
+    parse,
+    template,
+)
+from .matching import cited_family, normalise_title, split_authors
+from .paper import summary_line
+
+ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
+SOURCE_ORDER = ("arxiv", "semantic_scholar")
+NO_ABSTRACT = "(no abstract from the API)"
+RELEVANCE_FIELDS = {
+    "Relevance": "relevance",
+    "Key Results": "key_results",
+    "Confidence": "confidence",
+}
+
+
+def identity(
+    *, arxiv_id=None, doi=None, s2_paper_id=None, title=None, authors=None, year=None
+) -> list[tuple]:
+    """The keys a paper is recognised by, in de-duplication order."""
+    keys: list[tuple] = []
+    if arxiv_id:
+        keys.append(("arXiv", re.sub(r"v\d+$", "", str(arxiv_id).strip().lower())))
+    if doi:
+        keys.append(("DOI", str(doi).lower()))
+    if s2_paper_id:
+        keys.append(("S2", str(s2_paper_id)))
+    authors = split_authors(authors)[0]
+    if title and authors and str(year or "").isdigit():
+        keys.append(("title", normalise_title(title), cited_family(authors[0]), int(year)))
+    return keys
+
+
+def entry_identity(entry: Entry) -> list[tuple]:
+    ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
+    return identity(
+        arxiv_id=entry.field("arXiv ID") or ids.get("arXiv"),
+        doi=entry.field("DOI") or ids.get("DOI"),
+        s2_paper_id=ids.get("S2"),
+        title=entry.title,
+        authors=entry.authors,
+        year=entry.year,
+    )
+
+
+def id_tags(keys: list[tuple]) -> list[str]:
+    """The `<!-- ids: ... -->` tags for these keys (titles are visible; they need no tag)."""
+    return [f"{key[0]}:{key[1]}" for key in keys if key[0] in ID_KINDS]
+
+
+class Index:
+    """Lookup of REF and UREF entries by every identity key; updated as the merge edits."""
+
+    def __init__(self, doc: LiteratureDoc):
+        self.by_kind: dict[str, dict[tuple, Entry]] = {"REF": {}, "UREF": {}}
+        for entry in doc.confirmed + doc.unconfirmed:
+            self.add(entry)
+
+    def add(self, entry: Entry, keys: list[tuple] | None = None) -> None:
+        table = self.by_kind[entry.kind]
+        for key in keys if keys is not None else entry_identity(entry):
+            table.setdefault(key, entry)
+
+    def drop(self, entry: Entry) -> None:
+        table = self.by_kind[entry.kind]
+        for key in [key for key, found in table.items() if found is entry]:
+            del table[key]
+
+    def find(self, kind: str, keys: list[tuple]) -> Entry | None:
+        table = self.by_kind[kind]
+        for key in keys:  # already in de-duplication order
+            if key in table:
+                return table[key]
+        return None
+
+
+def paper_identity(paper: dict[str, Any]) -> list[tuple]:
+    return identity(
+        arxiv_id=paper.get("arxiv_id"),
+        doi=paper.get("doi"),
+        s2_paper_id=paper.get("s2_paper_id"),
+        title=paper.get("title"),
+        authors=paper.get("authors"),
+        year=paper.get("year"),
+    )
+
+
+def source_label(sources: set[str]) -> str:
+    """`arXiv`, `Semantic Scholar` or `both` for a set of source names (API or label spelling)."""
+    names = {SOURCE_LABELS.get(s, s) for s in sources if s}
+    if BOTH in names or len(names & set(SOURCE_LABELS.values())) > 1:
+        return BOTH
+    return next(iter(names & set(SOURCE_LABELS.values())), BOTH)
+
+
+def _later(new: str, old: str | None) -> bool:
+    if not old:
+        return True
+    try:
+        return datetime.fromisoformat(new.replace("Z", "+00:00")) > datetime.fromisoformat(
+            old.replace("Z", "+00:00")
+        )
+    except ValueError:
+        return new != old
+
+
+def fingerprint(*parts: Any) -> str:
+    """12 hex digits naming one merge's inputs (same inputs, same fingerprint)."""
+    canonical = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+
+class Merge:
+    """One merge of a verification result into a parsed document (edits `doc` in place)."""
+
+    def __init__(self, doc: LiteratureDoc, verified: dict, relevance: dict | None):
+        self.doc = doc
+        self.verified = verified
+        self.relevance = relevance or {}
+        self.index = Index(doc)
+        self.last = {kind: doc.high_water(kind) for kind in ("REF", "UREF")}
+        self.report: dict[str, list] = {
+            "added": [],
+            "updated": [],
+            "promoted": [],
+            "unconfirmed_added": [],
+            "unconfirmed_updated": [],
+            "skipped": [],
+        }
+
+    def assessment(self, result: dict) -> dict[str, str]:
+        """The model's relevance for a result, looked up by candidate key, then paper key."""
+        for key in (result["key"], (result.get("paper") or {}).get("key")):
+            if key in self.relevance:
+                return self.relevance[key]
+        return {}
+
+    def fill_assessment(self, entry: Entry, assessment: dict[str, str]) -> list[str]:
+        """Fill the fields still unassessed from the model's assessment; the names filled."""
+        names = RELEVANCE_FIELDS if entry.kind == "REF" else {"Relevance": "relevance"}
+        changed = []
+        for name, key in names.items():
+            if assessment.get(key) and entry.field(name) in (None, "", NOT_ASSESSED):
+                entry.set_field(name, assessment[key])
+                changed.append(name)
+        return changed
+
+    def apply(self) -> None:
+        for result in self.verified["results"]:
+            if result["status"] == "CONFIRMED":
+                self.confirmed(result)
+            else:
+                self.unconfirmed(result)
+
+    def confirmed(self, result: dict) -> None:
+        paper = result.get("paper")
+        if not paper:
+            raise BadInput(f"{result['key']}: CONFIRMED without a paper record", code="bad_input")
+        if not result.get("verified_via"):
+            raise BadInput(
+                f"{result['key']}: CONFIRMED without a verification URL (verified_via is empty)",
+                code="bad_input",
+            )
+        keys = paper_identity(paper)
+        verified_line = f"{self.verified['verified_at']} via {' and '.join(result['verified_via'])}"
+        existing = self.index.find("REF", keys)
+        if existing is not None:
+            changed = self.update_ref(existing, paper, result, keys, verified_line)
+            if changed:
+                self.report["updated"].append(
+                    {"ref": existing.label, "key": result["key"], "fields": changed}
+                )
+            return
+        candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
+        was = self.index.find("UREF", keys + candidate_keys)
+        number = self.last["REF"] = self.last["REF"] + 1
+        values = {
+            "Authors": ", ".join(paper.get("authors") or []) or "(not given by the API)",
+            "Year": paper.get("year") or "",
+            "Source": source_label({result.get("source") or paper["source"]}),
+            "arXiv ID": paper.get("arxiv_id") or "",
+            "DOI": paper.get("doi") or "",
+            "Abstract": paper.get("abstract") or NO_ABSTRACT,
+            "Relevance": NOT_ASSESSED,
+            "Key Results": NOT_ASSESSED,
+            "Confidence": NOT_ASSESSED,
+            "Verified": verified_line,
+        }
+        if was is not None:
+            values["Relevance"] = was.relevance or NOT_ASSESSED
+            values["Moved from"] = (
+                f"{was.label} (unconfirmed until {self.verified['verified_at'][:10]})"
+            )
+        entry = Entry.new("REF", number, paper["title"], values, id_tags(keys))
+        self.fill_assessment(entry, self.assessment(result))
+        self.doc.section(CONFIRMED).add_entry(entry)
+        self.index.add(entry, keys)
+        item = {"ref": entry.label, "key": result["key"], "title": entry.title}
+        if was is not None:
+            self.doc.section(UNCONFIRMED).remove_entry(was)
+            self.index.drop(was)
+            self.report["promoted"].append({"from": was.label, "to": entry.label, **item})
+        else:
+            self.report["added"].append(item)
+
+    def update_ref(self, entry: Entry, paper, result, keys, verified_line) -> list[str]:
+        changed = []
+        sources = {entry.source or "", result.get("source") or paper["source"]}
+        if entry.set_field("Source", source_label(sources)):
+            changed.append("Source")
+        for name, value in (
+            ("arXiv ID", paper.get("arxiv_id")),
+            ("DOI", paper.get("doi")),
+            ("Abstract", paper.get("abstract")),
+        ):
+            if value and entry.field(name) in (None, "", NO_ABSTRACT):
+                entry.set_field(name, value)
+                changed.append(name)
+        tags = entry.ids + [tag for tag in id_tags(keys) if tag not in entry.ids]
+        if entry.set_ids(tags):
+            changed.append("ids")
+        later = _later(self.verified["verified_at"], entry.verified_at)
+        if later and entry.set_field("Verified", verified_line):
+            changed.append("Verified")
+        changed += self.fill_assessment(entry, self.assessment(result))
+        self.index.add(entry, keys)
+        return changed
+
+    def unconfirmed(self, result: dict) -> None:
+        candidate = result.get("candidate") or {}
+        fields = _candidate_fields(candidate)
+        keys = identity(**fields)
+        confirmed = self.index.find("REF", keys)
+        if confirmed is not None:
+            self.report["skipped"].append(
+                {"key": result["key"], "reason": f"already confirmed as {confirmed.label}"}
+            )
+            return
+        suggestion = result.get("suggestion")
+        suggestion_text = (
+            f"{summary_line(suggestion)} -- a different paper a title search found; "
+            "verify it before citing"
+            if suggestion
+            else ""
+        )
+        existing = self.index.find("UREF", keys)
+        if existing is not None:
+            changed = [
+                name
+                for name, value in (("Reason", result["reason"]), ("Suggestion", suggestion_text))
+                if value and existing.set_field(name, value)
+            ]
+            changed += self.fill_assessment(existing, self.assessment(result))
+            if changed:
+                self.report["unconfirmed_updated"].append(
+                    {"uref": existing.label, "key": result["key"], "fields": changed}
+                )
+            return
+        authors = fields["authors"]
+        values = {
+            "Authors": ", ".join(authors) if isinstance(authors, list) else authors or "unknown",
+            "Year": fields["year"] or "unknown",
+            "Source": candidate.get("source") or result.get("source") or "unknown",
+            "Reason": result["reason"],
+            "Relevance": NOT_ASSESSED,
+            "Suggestion": suggestion_text,
+            "Status": UREF_STATUS,
+        }
+        number = self.last["UREF"] = self.last["UREF"] + 1
+        title = fields["title"] or (result.get("paper") or {}).get("title") or result["key"]
+        entry = Entry.new("UREF", number, title, values, id_tags(keys))
+        self.fill_assessment(entry, self.assessment(result))
+        self.doc.section(UNCONFIRMED).add_entry(entry)
+        self.index.add(entry, keys)
+        self.report["unconfirmed_added"].append(
+            {"uref": entry.label, "key": result["key"], "title": entry.title}
+        )
+
+
+def _candidate_fields(candidate: dict) -> dict[str, Any]:
+    return {
+        "arxiv_id": candidate.get("arxiv_id"),
+        "doi": candidate.get("doi"),
+        "s2_paper_id": candidate.get("s2_paper_id"),
+        "title": candidate.get("title"),
+        "authors": candidate.get("authors"),
+        "year": candidate.get("year"),
+    }
+
+
+def result_counts(verified: dict) -> tuple[int, int]:
+    """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
+    result no source returned (source null) for neither."""
+    arxiv = sum(1 for r in verified["results"] if r.get("source") in ("arxiv", BOTH))
+    s2 = sum(1 for r in verified["results"] if r.get("source") in ("semantic_scholar", BOTH))
+    return arxiv, s2
+
+
+def check_inputs(verified: Any, relevance: Any) -> None:
+    """BadInput listing every schema violation, and relevance keys that match no result."""
+    problems = [f"verified: {e}" for e in schemas.errors("verification", verified)]
+    if relevance is not None:
+        problems += [f"relevance: {e}" for e in schemas.errors("relevance", relevance)]
+    if problems:
+        raise BadInput("; ".join(problems[:10]), code="bad_input")
+    if relevance:
+        known = {r["key"] for r in verified["results"]}
+        known |= {r["paper"]["key"] for r in verified["results"] if r.get("paper")}
+        unknown = sorted(set(relevance) - known)
+        if unknown:
+            raise BadInput(
+                "relevance keys match no result in the verification file: " + ", ".join(unknown),
+                code="unknown_key",
+            )
+
+
+def merge(
+    doc: LiteratureDoc,
+    verified: dict,
+    relevance: dict | None = None,
+    summary: str | None = None,
+    arxiv_results: int | None = None,
+    s2_results: int | None = None,
+) -> dict[str, Any]:
+    """Merge `verified` into `doc` in place; returns the report (see the module docstring)."""
+    check_inputs(verified, relevance)
+    counted = result_counts(verified)
+    arxiv = counted[0] if arxiv_results is None else arxiv_results
+    s2 = counted[1] if s2_results is None else s2_results
+    summary = one_line(summary or "(not given)")
+    merge_id = fingerprint(verified, relevance, summary, arxiv, s2)
+    if merge_id in doc.merges:
+        return {"merge_id": merge_id, "already_merged": True}
+
+    merge = Merge(doc, verified, relevance)
+    merge.apply()
+    new_confirmed = len(merge.report["added"]) + len(merge.report["promoted"])
+    date = verified["verified_at"][:10]
+    doc.append_history([date, summary, str(arxiv), str(s2), str(new_confirmed)])
+    doc.set_state([*doc.merges, merge_id], merge.last)
+
+    fm = doc.frontmatter
+    fm["confirmed_count"] = len(doc.confirmed)
+    fm["unconfirmed_count"] = len(doc.unconfirmed)
+    fm["total_papers"] = fm["confirmed_count"] + fm["unconfirmed_count"]
+    if _later(verified["verified_at"], fm.get("last_search")):  # an old result merged late
+        fm["last_search"] = verified["verified_at"]
+    queried = set(fm.get("sources_queried") or []) | set(verified["sources_queried"])
+    fm["sources_queried"] = [s for s in SOURCE_ORDER if s in queried] + sorted(
+        queried - set(SOURCE_ORDER)
+    )
+    return {
+        "merge_id": merge_id,
+        "already_merged": False,
+        **merge.report,
+        "history_row": {
+            "date": date,
+            "query_summary": summary,
+            "arxiv_results": arxiv,
+            "s2_results": s2,
+            "new_confirmed": new_confirmed,
+        },
+    }
+
+
+def merge_file(
+    path: Path,
+    verified: dict,
+    relevance: dict | None = None,
+    *,
+    dry_run: bool = False,
+    problem: str | None = None,
+    title: str | None = None,
+    **history: Any,
+) -> tuple[dict[str, Any], str]:
+    """Merge into the file at `path` (created from the template when absent) under its lock.
+
+    `history` is merge()'s summary, arxiv_results and s2_results; `problem` and `title` name a
+    new file's problem (default: the folder's name).
+
+    Returns (report, unified diff); the diff is computed only for `dry_run`, which writes
+    nothing. A malformed file raises BadInput naming the line before anything is written.
+    """
+    path = Path(path)
+    with files.locked(path):
+        created = not path.exists()
+        old = template(problem or path.parent.name, title) if created else path.read_text("utf-8")
+        doc = parse(old, str(path))
+        report = merge(doc, verified, relevance, **history)
+        new = doc.render()
+        if not dry_run and (created or new != old):
+            files.atomic_write(path, new)
+    diff = ""
+    if dry_run:
+        before = [] if created else old.splitlines(keepends=True)
+        diff = "".join(
+            difflib.unified_diff(
+                before,
+                new.splitlines(keepends=True),
+                "/dev/null" if created else str(path),
+                str(path),
+            )
+        )
+    counts = {
+        k: doc.frontmatter[k] for k in ("total_papers", "confirmed_count", "unconfirmed_count")
+    }
+    return {
+        "literature": str(path),
+        "created": created,
+        "changed": created or new != old,
+        "dry_run": dry_run,
+        **report,
+        "counts": counts,
+    }, diff

@@ -1,0 +1,443 @@
+"""The research loop's state machine over a problem's STATE.md.
+
+States and moves (architecture seed, "State Machine"):
+
+    INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> LATEX_OUTPUT -> DONE
+                    ^                 |      |   ^
+                    +-----------------+      v   |
+                  (needs references)     COMPUTATION (results ready)
+
+The two back-edges out of PROOF_DEVELOPMENT each start a loop, counted per pair in STATE.md
+(`loops: {proof-literature: N, proof-computation: N}`). A fourth loop of a pair is refused until the
+user approves it: research can loop forever, tokens cannot.
+
+`next_step` decides what happens next from the artifacts' frontmatter alone (and whether each
+artifact was written since the current state was entered), never from their mathematics.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import frontmatter
+from .cli import BadInput
+from .files import atomic_write, locked
+
+STATES = (
+    "INTAKE",
+    "LITERATURE_SEARCH",
+    "PROOF_DEVELOPMENT",
+    "COMPUTATION",
+    "LATEX_OUTPUT",
+    "DONE",
+)
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    "INTAKE": ("LITERATURE_SEARCH",),
+    "LITERATURE_SEARCH": ("PROOF_DEVELOPMENT",),
+    "PROOF_DEVELOPMENT": ("LITERATURE_SEARCH", "COMPUTATION", "LATEX_OUTPUT"),
+    "COMPUTATION": ("PROOF_DEVELOPMENT",),
+    "LATEX_OUTPUT": ("DONE",),
+    "DONE": (),
+}
+# The back-edges, and the loop each one counts.
+LOOPS = {
+    ("PROOF_DEVELOPMENT", "LITERATURE_SEARCH"): "proof-literature",
+    ("PROOF_DEVELOPMENT", "COMPUTATION"): "proof-computation",
+}
+LOOP_CAP = 3
+# The agent that works in each state, and the file that shows it has worked.
+AGENTS = {
+    "LITERATURE_SEARCH": "math:literature-search",
+    "PROOF_DEVELOPMENT": "math:proof",
+    "COMPUTATION": "math:computation",
+    "LATEX_OUTPUT": "math:latex-writer",
+}
+PRODUCES = {
+    "LITERATURE_SEARCH": "LITERATURE.md",
+    "PROOF_DEVELOPMENT": "PROOF.md",
+    "COMPUTATION": "COMPUTATION.md",
+    "LATEX_OUTPUT": "OUTPUT.tex",
+}
+# What each agent reads (the orchestrator @-references those that exist).
+READS = {
+    "LITERATURE_SEARCH": ("PROBLEM.md", "LITERATURE.md", "PROOF.md", "JOURNAL.md"),
+    "PROOF_DEVELOPMENT": (
+        "PROBLEM.md",
+        "LITERATURE.md",
+        "PROOF.md",
+        "COMPUTATION.md",
+        "JOURNAL.md",
+        "NOTATION.md",
+    ),
+    "COMPUTATION": ("PROBLEM.md", "PROOF.md", "COMPUTATION.md"),
+    "LATEX_OUTPUT": (
+        "PROBLEM.md",
+        "LITERATURE.md",
+        "PROOF.md",
+        "COMPUTATION.md",
+        "NOTATION.md",
+        "references.bib",
+    ),
+}
+# A finished run: what `archive_session` snapshots, and which of those belong to the run alone
+# (moved out, so the next run starts them afresh) rather than to the problem (kept, they grow).
+SESSION_FILES = (
+    "PROBLEM.md",
+    "NOTATION.md",
+    "LITERATURE.md",
+    "JOURNAL.md",
+    "STATE.md",
+    "PROOF.md",
+    "COMPUTATION.md",
+    "OUTPUT.tex",
+    "OUTPUT.pdf",
+    "references.bib",
+)
+RUN_FILES = ("PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "OUTPUT.pdf", "references.bib")
+USER_OPTIONS = ("continue", "redirect", "accept-partial")
+
+STATE_BODY = (
+    "\n# Research state\n\n"
+    "Kept by `scripts/state.py`: the `/math:research` orchestrator reads it with `state.py next`\n"
+    "and moves it with `state.py transition`. Edit by hand only to repair it.\n"
+)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class State:
+    """STATE.md's frontmatter."""
+
+    problem: str
+    current_state: str = "INTAKE"
+    loops: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LOOPS.values(), 0))
+    history: list[str] = field(default_factory=list)
+    updated: str | None = None
+    entered_at: str | None = None  # when current_state was entered (artifacts newer are fresh)
+
+    def entered(self) -> float:
+        """Seconds since the epoch at which the current state was entered (0: unknown)."""
+        if not self.entered_at:
+            return 0.0
+        try:
+            return datetime.fromisoformat(self.entered_at.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            raise BadInput(
+                f"STATE.md: entered_at {self.entered_at!r} is not an ISO 8601 time",
+                code="bad_state",
+            ) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "problem": self.problem,
+            "current_state": self.current_state,
+            "loops": self.loops,
+            "history": self.history,
+            "transitions_available": list(TRANSITIONS[self.current_state]),
+            "updated": self.updated,
+            "entered_at": self.entered_at,
+        }
+
+
+def state_path(folder: Path) -> Path:
+    return folder / "STATE.md"
+
+
+def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
+    """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE."""
+    path = state_path(folder)
+    if not path.exists():
+        return State(problem=slug), {}, STATE_BODY
+    data, body = frontmatter.split(path.read_text(encoding="utf-8"), str(path))
+    current = data.get("current_state") or "INTAKE"
+    if current not in STATES:
+        raise BadInput(
+            f"{path}: current_state {current!r} is not one of {', '.join(STATES)}",
+            code="bad_state",
+        )
+    loops = dict.fromkeys(LOOPS.values(), 0)
+    raw_loops = data.get("loops") or {}
+    if not isinstance(raw_loops, dict):
+        raise BadInput(f"{path}: loops must be a mapping like {loops}", code="bad_state")
+    for pair, count in raw_loops.items():
+        if not isinstance(count, int) or count < 0:
+            raise BadInput(f"{path}: loops.{pair} must be a whole number", code="bad_state")
+        loops[str(pair)] = count
+    history = data.get("history") or []
+    if not isinstance(history, list):
+        raise BadInput(f"{path}: history must be a list", code="bad_state")
+    state = State(
+        problem=str(data.get("problem") or slug),
+        current_state=current,
+        loops=loops,
+        history=[str(entry) for entry in history],
+        updated=_text(data.get("updated")),
+        entered_at=_text(data.get("entered_at")),
+    )
+    return state, data, body
+
+
+def _text(value: Any) -> str | None:
+    if value in (None, ""):
+        return None
+    return value.isoformat() if isinstance(value, datetime) else str(value)
+
+
+def save(folder: Path, state: State, data: dict[str, Any], body: str) -> None:
+    # Fields another tool added to the frontmatter are kept, after ours.
+    merged = {**state.to_dict(), **{k: v for k, v in data.items() if k not in state.to_dict()}}
+    atomic_write(state_path(folder), frontmatter.render(merged, body))
+
+
+def check_move(state: State, to: str, user_approved: bool = False) -> str | None:
+    """Raise BadInput when `to` is not a legal move now; return the loop it would count, if any."""
+    if to not in STATES:
+        raise BadInput(f"unknown state {to!r}; the states are {', '.join(STATES)}", code="usage")
+    here = state.current_state
+    if to not in TRANSITIONS[here]:
+        legal = ", ".join(TRANSITIONS[here]) or "none (the run is finished; archive it)"
+        raise BadInput(
+            f"illegal transition {here} -> {to}; from {here} the legal moves are: {legal}",
+            code="illegal_transition",
+        )
+    loop = LOOPS.get((here, to))
+    if loop and state.loops.get(loop, 0) >= LOOP_CAP and not user_approved:
+        raise BadInput(
+            f"the {loop} loop has already run {state.loops[loop]} times (cap {LOOP_CAP}); "
+            f"do not loop again on your own: present the state to the user and ask whether to "
+            f"continue (then repeat this command with --user-approved), redirect, or accept "
+            f"partial results",
+            code="loop_cap",
+        )
+    return loop
+
+
+def transition(
+    folder: Path, slug: str, to: str, reason: str, user_approved: bool = False
+) -> dict[str, Any]:
+    """Move the problem to state `to`, recording why; refuses illegal moves and capped loops."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise BadInput("a transition needs a --reason", code="usage")
+    with locked(state_path(folder)):
+        state, data, body = load(folder, slug)
+        here = state.current_state
+        loop = check_move(state, to, user_approved)
+        if loop:
+            state.loops[loop] = state.loops.get(loop, 0) + 1
+        moment = now()
+        note = " [beyond the loop cap, approved by the user]" if user_approved and loop else ""
+        state.history.append(f"{_stamp(moment)[:19]}Z {here} -> {to} ({reason}){note}")
+        state.current_state = to
+        state.updated = state.entered_at = _stamp(moment)
+        save(folder, state, data, body)
+    return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
+
+
+def show(folder: Path, slug: str) -> dict[str, Any]:
+    """STATE.md as a dict, with the folder and the artifacts that exist in it."""
+    state, _, _ = load(folder, slug)
+    files = [str(folder / name) for name in SESSION_FILES if (folder / name).exists()]
+    return {"dir": str(folder), **state.to_dict(), "files": files}
+
+
+def _artifact(folder: Path, name: str) -> dict[str, Any] | None:
+    """The frontmatter of folder/name ({} for a file without one), or None if it does not exist."""
+    path = folder / name
+    if not path.exists():
+        return None
+    if path.suffix != ".md":
+        return {}
+    return frontmatter.read(path.read_text(encoding="utf-8"), str(path))
+
+
+def _fresh(folder: Path, name: str, state: State) -> bool:
+    """Was folder/name written after the current state was entered (i.e. has its agent run)?"""
+    path = folder / name
+    return path.exists() and path.stat().st_mtime > state.entered()
+
+
+def _flag(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key)
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes"))
+
+
+def next_step(folder: Path, slug: str) -> dict[str, Any]:
+    """What the orchestrator does next, decided from frontmatter flags only.
+
+    Returns `action` (`spawn`, `transition`, `ask_user` or `done`), and with it `transition`
+    ({to, reason} to record first, or None), `spawn` (the agent to run after it, or None),
+    `inputs` (the files that agent reads), `reason`, and for `ask_user` the `options`.
+    """
+    state, _, _ = load(folder, slug)
+    here = state.current_state
+    step: dict[str, Any] = {
+        "problem": state.problem,
+        "dir": str(folder),
+        "state": here,
+        "loops": state.loops,
+        "loop_cap": LOOP_CAP,
+        "action": None,
+        "transition": None,
+        "spawn": None,
+        "inputs": [],
+        "reason": "",
+        "options": [],
+        "flags": {},
+    }
+
+    def spawn(in_state: str, reason: str) -> dict[str, Any]:
+        step["spawn"] = AGENTS[in_state]
+        step["inputs"] = [str(folder / n) for n in READS[in_state] if (folder / n).exists()]
+        step["reason"] = reason
+        step["action"] = step["action"] or "spawn"
+        return step
+
+    def move(to: str, reason: str) -> dict[str, Any]:
+        step["action"] = "transition"
+        step["transition"] = {"to": to, "reason": reason}
+        if to == "DONE":
+            step["reason"] = reason
+            return step
+        return spawn(to, reason)
+
+    def ask(reason: str, options: tuple[str, ...] = USER_OPTIONS) -> dict[str, Any]:
+        step.update(action="ask_user", reason=reason, options=list(options))
+        return step
+
+    if here == "INTAKE":
+        problem = _artifact(folder, "PROBLEM.md")
+        if problem is None or str(problem.get("status", "")).lower() in ("draft", "intake"):
+            return ask("PROBLEM.md is missing or still a draft: run /math:problem first", ())
+        step["flags"] = {"PROBLEM.md": {"status": problem.get("status")}}
+        return move("LITERATURE_SEARCH", "problem defined")
+
+    if here == "LITERATURE_SEARCH":
+        lit = _artifact(folder, "LITERATURE.md") or {}
+        count = lit.get("confirmed_count")
+        step["flags"] = {
+            "LITERATURE.md": {"confirmed_count": count, "last_search": lit.get("last_search")}
+        }
+        found = f": {count} confirmed references" if count is not None else ""
+        if _fresh(folder, "LITERATURE.md", state):
+            return move("PROOF_DEVELOPMENT", f"literature search done{found}")
+        # On the first visit (no proof has asked for references yet) a search the user already
+        # ran with /math:literature counts; a proof's request needs a new one.
+        if state.loops.get("proof-literature", 0) == 0 and lit.get("last_search"):
+            return move("PROOF_DEVELOPMENT", f"literature already searched{found}")
+        return spawn("LITERATURE_SEARCH", "LITERATURE.md not yet written in this state")
+
+    if here == "PROOF_DEVELOPMENT":
+        if not _fresh(folder, "PROOF.md", state):
+            return spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
+        proof = _artifact(folder, "PROOF.md") or {}
+        status = str(proof.get("status") or "").lower()
+        wants_computation = _flag(proof, "computation_needed")
+        wants_literature = _flag(proof, "literature_needed")
+        step["flags"] = {
+            "PROOF.md": {
+                "status": status or None,
+                "computation_needed": wants_computation,
+                "literature_needed": wants_literature,
+            }
+        }
+        if status == "stuck":
+            return ask("PROOF.md status: stuck (the proof agent cannot go on without a new idea)")
+        capped = []
+        for wanted, to, flag in (
+            (wants_computation, "COMPUTATION", "computation_needed"),
+            (wants_literature, "LITERATURE_SEARCH", "literature_needed"),
+        ):
+            if not wanted:
+                continue
+            loop = LOOPS[("PROOF_DEVELOPMENT", to)]
+            if state.loops.get(loop, 0) < LOOP_CAP:
+                return move(to, f"PROOF.md {flag}: true")
+            capped.append(f"{loop} loop at its cap of {LOOP_CAP} ({flag}: true)")
+        if capped:
+            return ask("; ".join(capped))
+        if status == "complete":
+            return move("LATEX_OUTPUT", "PROOF.md status: complete")
+        return spawn(
+            "PROOF_DEVELOPMENT", f"PROOF.md status: {status or 'unset'}, no flags: another pass"
+        )
+
+    if here == "COMPUTATION":
+        comp = _artifact(folder, "COMPUTATION.md") or {}
+        status = str(comp.get("status") or "").lower()
+        step["flags"] = {"COMPUTATION.md": {"status": status or None}}
+        if _fresh(folder, "COMPUTATION.md", state) and status in ("complete", "error"):
+            why = "results ready" if status == "complete" else "computation failed; see the errors"
+            return move("PROOF_DEVELOPMENT", f"COMPUTATION.md status: {status} ({why})")
+        return spawn("COMPUTATION", "the computation requests in PROOF.md are not yet answered")
+
+    if here == "LATEX_OUTPUT":
+        if _fresh(folder, "OUTPUT.tex", state):
+            return move("DONE", "OUTPUT.tex written")
+        return spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
+
+    step.update(
+        action="done", reason="the run is finished; archive it with state.py archive-session"
+    )
+    return step
+
+
+def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
+    """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
+
+    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.*, references.bib) move into the
+    archive; what belongs to the problem (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is
+    copied and stays, since literature and journal accumulate across runs.
+    """
+    with locked(state_path(folder)):
+        state, data, body = load(folder, slug)
+        if state.current_state != "DONE" and not partial:
+            raise BadInput(
+                f"the run is in {state.current_state}, not DONE; archive it anyway only if the "
+                f"user accepts partial results (--partial)",
+                code="not_done",
+            )
+        sessions = folder / "sessions"
+        taken = [
+            int(p.name.removeprefix("session-"))
+            for p in sessions.glob("session-*")
+            if p.name.removeprefix("session-").isdigit()
+        ]
+        target = sessions / f"session-{max(taken, default=0) + 1:03d}"
+        target.mkdir(parents=True)
+        archived = []
+        for name in SESSION_FILES:
+            if (folder / name).exists():
+                shutil.copy2(folder / name, target / name)
+                archived.append(name)
+        for name in RUN_FILES:
+            (folder / name).unlink(missing_ok=True)
+        ended = state.current_state
+        moment = now()
+        fresh = State(problem=state.problem)
+        fresh.history.append(
+            f"{_stamp(moment)[:19]}Z archived the run ({ended}"
+            f"{', partial' if partial else ''}) as sessions/{target.name}"
+        )
+        fresh.updated = fresh.entered_at = _stamp(moment)
+        save(folder, fresh, data, body)
+    return {
+        "session": target.name,
+        "path": str(target),
+        "archived": archived,
+        "moved": [n for n in RUN_FILES if n in archived],
+        "ended_in": ended,
+        "partial": ended != "DONE",
+        **fresh.to_dict(),
+    }

@@ -1,0 +1,280 @@
+"""The SQLite run store: every search run and every paper judgement (the persistence layer of the
+Semantic Scholar refinement loop, seeds 004).
+
+A run is one query sent to one source in one iteration of the loop for one problem, with the
+feedback memo that shaped it and the papers it returned (taken from the search_result files, so
+the model never retypes metadata). A judgement labels one of a run's papers `strong`, `partial` or
+`irrelevant`, with a confidence clamped to [0, 1], a rationale, and the paper's raw record as JSON.
+
+The database lives at `.math/literature.db` (config.literature_db: a --db flag, else
+MATH_LITERATURE_DB). Its schema version is SQLite's `user_version`; `MIGRATIONS[n]` takes version n
+to n + 1, each in one transaction, so an old store is upgraded on first open and a store from a
+newer version of the plugin is refused rather than misread.
+
+    >>> store = open_store()
+    >>> run = store.record_run("spectral-gap", "spectral gap graphs", "semantic_scholar", 1,
+    ...                        results=[search_result])
+    >>> store.record_judgements(run["run_id"], [{"key": "arXiv:2104.12255", "label": "strong",
+    ...                         "confidence": 0.9, "rationale": "proves the bound"}])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .cli import BadInput, EnvironmentProblem
+
+SOURCES = ("arxiv", "semantic_scholar")
+LABELS = ("strong", "partial", "irrelevant")
+
+MIGRATIONS: list[str] = [
+    # 0 -> 1: runs, the papers each run returned, and judgements of those papers.
+    """
+    CREATE TABLE runs (
+        run_id        INTEGER PRIMARY KEY,
+        problem       TEXT NOT NULL,
+        query         TEXT NOT NULL,
+        source        TEXT NOT NULL CHECK (source IN ('arxiv', 'semantic_scholar')),
+        iteration     INTEGER NOT NULL,
+        feedback      TEXT,
+        created_at    TEXT NOT NULL,
+        result_count  INTEGER NOT NULL,
+        total_results INTEGER
+    );
+    CREATE INDEX runs_by_problem ON runs (problem, run_id);
+    CREATE TABLE run_papers (
+        run_id   INTEGER NOT NULL REFERENCES runs (run_id),
+        position INTEGER NOT NULL,
+        key      TEXT NOT NULL,
+        record   TEXT NOT NULL,
+        PRIMARY KEY (run_id, key)
+    );
+    CREATE TABLE judgements (
+        run_id     INTEGER NOT NULL REFERENCES runs (run_id),
+        key        TEXT NOT NULL,
+        label      TEXT NOT NULL CHECK (label IN ('strong', 'partial', 'irrelevant')),
+        confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        rationale  TEXT NOT NULL,
+        record     TEXT NOT NULL,
+        judged_at  TEXT NOT NULL,
+        PRIMARY KEY (run_id, key)
+    );
+    """,
+]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def clamp(value: float) -> float:
+    return min(max(float(value), 0.0), 1.0)
+
+
+def open_store(override: str | None = None) -> RunStore:
+    """The workspace's run store: `override` (a --db flag), else MATH_LITERATURE_DB, else
+    <workspace>/.math/literature.db."""
+    from . import config
+
+    return RunStore(config.literature_db(override))
+
+
+class RunStore:
+    """The run store at `path` (created and migrated on first use)."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA foreign_keys = ON")
+            self.migrate()
+        except sqlite3.DatabaseError as exc:
+            raise EnvironmentProblem(
+                f"run store {self.path} is not usable: {exc}", code="bad_store"
+            ) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def version(self) -> int:
+        return self.db.execute("PRAGMA user_version").fetchone()[0]
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction, taken at once so concurrent writers queue instead of deadlock."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def migrate(self) -> None:
+        """Bring the schema to len(MIGRATIONS), a transaction per step; concurrent openers wait."""
+        while self.version < len(MIGRATIONS):
+            with self.transaction():
+                version = self.version  # another process may have migrated while we waited
+                if version < len(MIGRATIONS):
+                    for statement in MIGRATIONS[version].split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+                    self.db.execute(f"PRAGMA user_version = {version + 1}")
+        if self.version > len(MIGRATIONS):
+            raise EnvironmentProblem(
+                f"run store {self.path} has schema version {self.version}, newer than this "
+                f"plugin's {len(MIGRATIONS)}; update the plugin",
+                code="store_too_new",
+            )
+
+    def record_run(
+        self,
+        problem: str,
+        query: str,
+        source: str,
+        iteration: int,
+        feedback: str | None = None,
+        results: Iterable[dict] = (),
+    ) -> dict[str, Any]:
+        """Store one run and the papers its search_result files hold; returns the run."""
+        if source not in SOURCES:
+            raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+        if iteration < 1:
+            raise BadInput(f"iteration counts from 1, not {iteration}")
+        papers: dict[str, dict] = {}
+        totals = []
+        for result in results:
+            totals.append(result.get("total_results"))
+            for paper in result.get("papers", []):
+                papers.setdefault(paper["key"], paper)
+        total = sum(totals) if totals and None not in totals else None
+        with self.transaction():
+            cursor = self.db.execute(
+                "INSERT INTO runs (problem, query, source, iteration, feedback, created_at,"
+                " result_count, total_results) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (problem, query, source, iteration, feedback, now(), len(papers), total),
+            )
+            run_id = cursor.lastrowid
+            self.db.executemany(
+                "INSERT INTO run_papers (run_id, position, key, record) VALUES (?, ?, ?, ?)",
+                [
+                    (run_id, position, key, json.dumps(paper, ensure_ascii=False))
+                    for position, (key, paper) in enumerate(papers.items())
+                ],
+            )
+        return self.run(run_id)
+
+    def run(self, run_id: int) -> dict[str, Any]:
+        row = self.db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise BadInput(f"no run {run_id} in {self.path}", code="unknown_run")
+        return self._run_dict(row)
+
+    def _run_dict(self, row: sqlite3.Row) -> dict[str, Any]:
+        run = dict(row)
+        counts = dict.fromkeys(LABELS, 0)
+        for label, count in self.db.execute(
+            "SELECT label, COUNT(*) FROM judgements WHERE run_id = ? GROUP BY label",
+            (run["run_id"],),
+        ):
+            counts[label] = count
+        run["judged"] = counts
+        return run
+
+    def runs(self, problem: str | None = None) -> list[dict[str, Any]]:
+        """Every run (of `problem`), oldest first."""
+        if problem is None:
+            rows = self.db.execute("SELECT * FROM runs ORDER BY run_id").fetchall()
+        else:
+            rows = self.db.execute(
+                "SELECT * FROM runs WHERE problem = ? ORDER BY run_id", (problem,)
+            ).fetchall()
+        return [self._run_dict(row) for row in rows]
+
+    def papers(self, run_id: int) -> dict[str, dict]:
+        """The papers a run returned, key -> raw record, in the order the source gave them."""
+        self.run(run_id)
+        rows = self.db.execute(
+            "SELECT key, record FROM run_papers WHERE run_id = ? ORDER BY position", (run_id,)
+        )
+        return {key: json.loads(record) for key, record in rows}
+
+    def record_judgements(self, run_id: int, judgements: list[dict]) -> list[dict[str, Any]]:
+        """Store labels for papers of run `run_id` (a key judged again is replaced).
+
+        Every judgement is checked before any is stored: an unknown label or a key the run did not
+        return is BadInput naming it. Confidence is clamped to [0, 1].
+        """
+        papers = self.papers(run_id)
+        rows = []
+        for number, item in enumerate(judgements, start=1):
+            key, label = item.get("key"), item.get("label")
+            if label not in LABELS:
+                raise BadInput(
+                    f"judgement {number} ({key}): label {label!r} is not one of "
+                    + ", ".join(LABELS),
+                    code="unknown_label",
+                )
+            if key not in papers:
+                known = ", ".join(list(papers)[:5]) or "none (record the run with --results)"
+                raise BadInput(
+                    f"judgement {number}: run {run_id} returned no paper {key!r}; "
+                    f"its keys: {known}",
+                    code="unknown_key",
+                )
+            try:
+                confidence = clamp(item.get("confidence", 0))
+            except (TypeError, ValueError):
+                raise BadInput(
+                    f"judgement {number} ({key}): confidence {item.get('confidence')!r} "
+                    "is not a number",
+                ) from None
+            record = json.dumps(papers[key], ensure_ascii=False)
+            rows.append(
+                (run_id, key, label, confidence, item.get("rationale") or "", record, now())
+            )
+        with self.transaction():
+            self.db.executemany(
+                "INSERT OR REPLACE INTO judgements (run_id, key, label, confidence, rationale,"
+                " record, judged_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+        return self.judgements(run_id)
+
+    def judgements(self, run_id: int) -> list[dict[str, Any]]:
+        """A run's judgements in the order its papers came back, records decoded."""
+        self.run(run_id)
+        rows = self.db.execute(
+            "SELECT j.* FROM judgements j"
+            " JOIN run_papers p ON p.run_id = j.run_id AND p.key = j.key"
+            " WHERE j.run_id = ? ORDER BY p.position",
+            (run_id,),
+        )
+        return [{**dict(row), "record": json.loads(row["record"])} for row in rows]
+
+    def prior_queries(self, problem: str) -> list[dict[str, Any]]:
+        """What the loop must not repeat: each earlier (query, source) of `problem`, with the
+        iteration, the run and how many strong hits it found."""
+        rows = self.db.execute(
+            "SELECT r.run_id, r.query, r.source, r.iteration, r.feedback,"
+            " (SELECT COUNT(*) FROM judgements j WHERE j.run_id = r.run_id"
+            "  AND j.label = 'strong') AS strong"
+            " FROM runs r WHERE r.problem = ? ORDER BY r.run_id",
+            (problem,),
+        )
+        return [dict(row) for row in rows]

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Search and look up papers in the Semantic Scholar Graph API; print a search_result JSON.
+
+Subcommands:
+  search --query TEXT     relevance search (GET /paper/search): --limit <= 100 and
+                          --offset + --limit <= 1000; filters --fields-of-study (default
+                          Mathematics; --any-field drops it), --year 2010-2020, --venue,
+                          --publication-types, --min-citations, --open-access, --publication-date
+  bulk --query TEXT       bulk search (GET /paper/search/bulk), following the continuation token
+                          up to --max papers; --sort citationCount:desc
+  match --title TEXT      the best title match (GET /paper/search/match); no match -> not_found
+  get ID [ID ...]         look papers up one by one (GET /paper/{id}); unknown ids -> not_found
+  batch ID [ID ...]       look papers up 500 at a time (POST /paper/batch); ids also from
+                          --ids-file FILE or '-' (stdin); unknown ids -> not_found
+  references ID           the papers ID cites, paged (--limit, --page-size)
+  citations ID            the papers citing ID, paged (--limit, --page-size)
+
+Ids: ARXIV:, DOI:, CorpusId:, MAG:, PMID:, URL: prefixes, a 40-hex paperId, or a bare arXiv id or
+DOI (the prefix is inferred). Every subcommand takes --fields (the API's field names, comma
+separated), --out FILE (full JSON to FILE, a compact summary on stdout) and --no-cache.
+
+The API key comes from SEMANTIC_SCHOLAR_API_KEY or .math/config.json semantic_scholar_api_key and
+is never printed. Example:
+  s2_lookup.py search --query "Kakeya sets over finite fields" --year 2008-2024 --limit 20
+
+Exit codes: 0 success, 2 bad input (ids, limits, fields the API rejects), 3 the service still
+failing after retries, 5 a bug. Errors are one JSON line {"error": {"code", "message"}}.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+from mathtools.semantic_scholar import S2Client, check_search_window  # noqa: E402
+
+YEAR = re.compile(r"\d{4}|\d{4}-|-\d{4}|\d{4}-\d{4}")
+
+
+def main(argv):
+    parser = cli.ArgumentParser(
+        prog="s2_lookup.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--fields", help="API fields to request, comma separated")
+    common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
+    common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
+    # Not `required=True`: argparse would then name the missing command before an unknown option.
+    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+
+    search = commands.add_parser("search", parents=[common], help="relevance search")
+    search.add_argument("--query", required=True)
+    search.add_argument("--limit", type=int, default=10, help="1..100 (default 10)")
+    search.add_argument("--offset", type=int, default=0, help="offset + limit <= 1000")
+    search.add_argument("--fields-of-study", default="Mathematics", help="default Mathematics")
+    search.add_argument("--any-field", action="store_true", help="no fields-of-study filter")
+    search.add_argument("--year", help="2019, 2010-2020, 2010- or -2015")
+    search.add_argument("--venue", help="comma-separated venue names")
+    search.add_argument("--publication-types", help="e.g. JournalArticle,Conference")
+    search.add_argument("--min-citations", type=int)
+    search.add_argument("--open-access", action="store_true", help="only papers with a free PDF")
+    search.add_argument("--publication-date", help="2020-01-01:2020-06-30, 2023:, :2024-12-31")
+
+    bulk = commands.add_parser("bulk", parents=[common], help="bulk search, token-paged")
+    bulk.add_argument("--query", required=True)
+    bulk.add_argument("--sort", help="e.g. citationCount:desc, publicationDate:asc")
+    bulk.add_argument("--max", type=int, default=1000, help="papers to collect (default 1000)")
+
+    match = commands.add_parser("match", parents=[common], help="best title match")
+    match.add_argument("--title", required=True)
+
+    get = commands.add_parser("get", parents=[common], help="look papers up one by one")
+    get.add_argument("ids", nargs="+", metavar="ID")
+
+    batch = commands.add_parser("batch", parents=[common], help="look papers up in batches")
+    batch.add_argument("ids", nargs="*", metavar="ID", help="ids, or '-' to read them from stdin")
+    batch.add_argument("--ids-file", metavar="FILE", help="one id a line ('-' for stdin)")
+
+    for edge in ("references", "citations"):
+        graph = commands.add_parser(edge, parents=[common], help=f"the paper's {edge}, paged")
+        graph.add_argument("id", metavar="ID")
+        graph.add_argument("--limit", type=int, default=100, help="papers to collect (100)")
+        graph.add_argument("--page-size", type=int, default=100, help="per request, 1..1000")
+
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("choose a subcommand: " + ", ".join(commands.choices))
+    if args.command == "search":
+        check_search_window(args.limit, args.offset)
+        if args.year and not YEAR.fullmatch(args.year):
+            raise cli.BadInput(
+                f"--year must look like 2019, 2010-2020, 2010- or -2015 (got {args.year!r})",
+                code="bad_year",
+            )
+    client = S2Client(use_cache=not args.no_cache)
+    result = run_command(client, args)
+    cli.emit(result.to_dict(), args.out, result.summary_lines())
+
+
+def run_command(client, args):
+    if args.command == "search":
+        return client.search(
+            args.query,
+            limit=args.limit,
+            offset=args.offset,
+            fields=args.fields,
+            fields_of_study=None if args.any_field else args.fields_of_study,
+            year=args.year,
+            venue=args.venue,
+            publication_types=args.publication_types,
+            min_citations=args.min_citations,
+            open_access=args.open_access,
+            publication_date=args.publication_date,
+        )
+    if args.command == "bulk":
+        return client.bulk(args.query, sort=args.sort, max_results=args.max, fields=args.fields)
+    if args.command == "match":
+        return client.match(args.title, fields=args.fields)
+    if args.command == "get":
+        return client.get(args.ids, fields=args.fields)
+    if args.command == "batch":
+        return client.batch(batch_ids(args), fields=args.fields).to_search_result()
+    graph = client.references if args.command == "references" else client.citations
+    return graph(args.id, limit=args.limit, fields=args.fields, page_size=args.page_size)
+
+
+def batch_ids(args) -> list[str]:
+    ids = list(args.ids)
+    if ids == ["-"]:
+        ids = cli.read_lines("-")
+    if args.ids_file:
+        ids += cli.read_lines(args.ids_file)
+    if not ids:
+        raise cli.BadInput("batch needs ids: as arguments, --ids-file FILE or '-'", code="bad_id")
+    return ids
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,522 @@
+#!/usr/bin/env python3
+"""A local stand-in for both arXiv and Semantic Scholar, answering from the real recordings.
+
+It indexes every arXiv entry recorded in tests/recordings/arxiv/ (bodies recovered with
+.encode("latin-1")) and every Semantic Scholar paper record in tests/recordings/s2/ (both vcrpy
+YAML flavours; the richest record of each paperId wins), then answers:
+
+arXiv, `<url>/api/query`:
+  - `id_list`: a feed of the recorded entries for the asked ids, in the asked order, cut to
+    `start`/`max_results` like arXiv; unknown ids are silently dropped, as arXiv does; a malformed
+    id gets the recorded HTTP 400 "Error" entry, with the bad id put in its text.
+  - `search_query`: the recorded page when the query, start and max_results match a recording;
+    otherwise the query (`ti:`, `au:`, `abs:`, `all:`, `cat:`, `id:` terms, quoted phrases, AND/OR/
+    ANDNOT, parentheses) is evaluated over the indexed entries.
+Semantic Scholar, `<url>/graph/v1`:
+  - POST `/paper/batch`: records aligned with the asked ids, null for unknown ones.
+  - GET `/paper/{id}`: the record, else 404 `{"error": "Paper with id X not found"}` as recorded.
+  - GET `/paper/search/match`: the indexed record whose normalised title is closest (difflib ratio
+    at least 0.8), else 404 `{"error": "Title match not found"}` (synthesized: no recording has it).
+  - GET `/paper/search`: the recorded response when the URL matches a recording, else the indexed
+    records whose title holds every query word.
+  - any other GET: the recorded response for that exact URL (bulk pages, citations, ...).
+Records are filtered to the requested `fields` (plus paperId), as the API does.
+
+Feeds and JSON answers built from several recorded entries are ASSEMBLED from real recorded
+records (the feed header is a recorded one with its counts replaced); nothing is invented except
+the 404 title-match body and the failure bodies below. The server counts requests per endpoint
+(`counts`) and can be told to fail a service (`fail("arxiv", 503)`): every request to it then gets
+that status (Semantic Scholar's 500 body is the recorded one; other failure bodies are synthesized).
+
+    with StandIn() as standin:
+        env = standin.env()  # MATH_ARXIV_API_URL, MATH_S2_API_URL
+        ...
+        standin.counts["arxiv id_list"]
+
+Command line (for demos and the Claude Code end-to-end tests):
+    python3 tests/support/standin.py --port 8765 [--fail-arxiv 503] [--fail-s2 500]
+prints the two base URLs as JSON and serves until interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import functools
+import json
+import re
+import sys
+import threading
+import unicodedata
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+from xml.sax.saxutils import escape
+
+ROOT = Path(__file__).resolve().parents[2]
+if __name__ == "__main__":  # run as a script: make `support` and `mathtools` importable
+    sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+
+from support.scripted_server import Received, Reply, ScriptedServer  # noqa: E402
+
+RECORDINGS = ROOT / "tests" / "recordings"
+ATOM = "{http://www.w3.org/2005/Atom}"
+ARXIV_NS = "{http://arxiv.org/schemas/atom}"
+NAMESPACES = (
+    'xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom" '
+    'xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"'
+)
+NEW_ID = re.compile(r"^\d{4}\.\d{4,5}$")
+OLD_ID = re.compile(r"^[a-z-]+(\.[A-Z]{2})?/\d{7}$")
+S2_BATCH_LIMIT = 500
+MATCH_MIN_RATIO = 0.8
+TITLE_NOT_FOUND = {"error": "Title match not found"}  # synthesized: no recording holds this 404
+
+
+def words(text: str) -> list[str]:
+    """Lower-case ASCII words (diacritics dropped): how the stand-in compares text."""
+    text = unicodedata.normalize("NFKD", text or "")
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+    return re.findall(r"[a-z0-9]+", text)
+
+
+# ----------------------------------------------------------------------------- the recordings
+
+
+@dataclass
+class ArxivEntry:
+    arxiv_id: str  # without version
+    xml: str  # the <entry> element exactly as recorded
+    title: str
+    authors: str
+    summary: str
+    categories: list[str]
+    published: str
+    updated: str
+
+
+@dataclass
+class Index:
+    arxiv: dict[str, ArxivEntry] = field(default_factory=dict)
+    arxiv_pages: dict[tuple, Reply] = field(default_factory=dict)
+    arxiv_feed_head: str = ""  # a recorded feed header, up to the first entry
+    arxiv_error: Reply | None = None  # the recorded 400 for a malformed id
+    arxiv_error_id: str = ""
+    s2_papers: dict[str, dict] = field(default_factory=dict)  # by paperId
+    s2_ids: dict[str, str] = field(default_factory=dict)  # "arxiv:x", "doi:x", ... -> paperId
+    s2_titles: list[tuple[str, dict]] = field(default_factory=list)  # (folded title, record)
+    s2_replies: dict[tuple, Reply] = field(default_factory=dict)  # (method, path, query)
+    s2_failure_500: bytes = b""
+
+
+def _query_key(url: str) -> tuple:
+    """A URL's path and parameters, order-insensitive: how requests are matched to recordings."""
+    parts = urlsplit(url)
+    return parts.path.rstrip("/"), tuple(sorted(parse_qsl(parts.query, keep_blank_values=True)))
+
+
+def _arxiv_page_key(params: dict[str, str]) -> tuple:
+    return (
+        params.get("search_query", ""),
+        params.get("id_list", ""),
+        params.get("start", "0") or "0",
+        params.get("max_results", "10") or "10",
+    )
+
+
+def _load_arxiv(index: Index) -> None:
+    from support.arxiv_recordings import all_recordings, body_of
+
+    # earlier-2026/ first, so that the newer capture of the same page wins.
+    for path in sorted(all_recordings(), key=lambda p: (p.parent.name == "arxiv", p)):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        body = body_of(path)
+        text = body.decode("utf-8")
+        params = dict(parse_qsl(urlsplit(recorded["url"]).query, keep_blank_values=True))
+        if recorded["status_code"] != 200:
+            index.arxiv_error = _reply(recorded["status_code"], body, "application/atom+xml")
+            index.arxiv_error_id = params.get("id_list", "")
+            continue
+        if params.get("search_query"):
+            index.arxiv_pages[_arxiv_page_key(params)] = _reply(200, body, "application/atom+xml")
+        if params.get("id_list") and not index.arxiv_feed_head:
+            index.arxiv_feed_head = text.split("<entry>", 1)[0].split("</feed>", 1)[0]
+        for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
+            entry = ET.fromstring(raw.replace("<entry>", f"<entry {NAMESPACES}>", 1))
+            abs_id = entry.findtext(f"{ATOM}id", "")
+            arxiv_id = re.sub(r"v\d+$", "", abs_id.split("/abs/", 1)[-1])
+            index.arxiv[arxiv_id] = ArxivEntry(
+                arxiv_id=arxiv_id,
+                xml=raw,
+                title=" ".join(entry.findtext(f"{ATOM}title", "").split()),
+                authors=" ".join(
+                    a.findtext(f"{ATOM}name", "") for a in entry.iter(f"{ATOM}author")
+                ),
+                summary=entry.findtext(f"{ATOM}summary", ""),
+                categories=[c.get("term", "") for c in entry.iter(f"{ATOM}category")],
+                published=entry.findtext(f"{ATOM}published", ""),
+                updated=entry.findtext(f"{ATOM}updated", ""),
+            )
+
+
+def _collect_records(value, found: list[dict]) -> None:
+    if isinstance(value, dict):
+        if "paperId" in value and "title" in value and value["paperId"]:
+            found.append({k: v for k, v in value.items() if k != "matchScore"})
+        for child in value.values():
+            _collect_records(child, found)
+    elif isinstance(value, list):
+        for child in value:
+            _collect_records(child, found)
+
+
+def _load_s2(index: Index) -> None:
+    from support.cassettes import load as load_cassette
+
+    for path in sorted(RECORDINGS.glob("s2/**/*.yaml")):
+        for interaction in load_cassette(path):
+            status, body = interaction.status, interaction.body
+            if interaction.method == "GET":
+                content_type = interaction.headers.get("Content-Type", "application/json")
+                key = ("GET", *_query_key(interaction.uri))
+                index.s2_replies.setdefault(key, _reply(status, body, content_type))
+            if status == 500 and not index.s2_failure_500:
+                index.s2_failure_500 = body
+            if status != 200:
+                continue
+            try:
+                payload = json.loads(body)
+            except ValueError:
+                continue
+            records: list[dict] = []
+            _collect_records(payload, records)
+            for record in records:
+                known = index.s2_papers.get(record["paperId"])
+                if known is None or len(record) > len(known):
+                    index.s2_papers[record["paperId"]] = record
+    for paper_id, record in index.s2_papers.items():
+        index.s2_titles.append((" ".join(words(record["title"])), record))
+        index.s2_ids[paper_id.lower()] = paper_id
+        for name, value in (record.get("externalIds") or {}).items():
+            if value is not None:
+                index.s2_ids[f"{name.lower()}:{str(value).lower()}"] = paper_id
+
+
+@functools.lru_cache(maxsize=1)
+def load_index() -> Index:
+    """Every recorded arXiv entry and S2 record, indexed once per process."""
+    index = Index()
+    _load_arxiv(index)
+    _load_s2(index)
+    return index
+
+
+# ----------------------------------------------------------------------------- arXiv
+
+
+def _tokenize(query: str) -> list[str]:
+    return re.findall(r'\(|\)|[A-Za-z_]+:"[^"]*"|"[^"]*"|[^\s()]+', query)
+
+
+def _entry_field(entry: ArxivEntry, name: str) -> list[str]:
+    texts = {
+        "ti": entry.title,
+        "au": entry.authors,
+        "abs": entry.summary,
+        "all": f"{entry.title} {entry.authors} {entry.summary}",
+    }
+    return words(texts.get(name, texts["all"]))
+
+
+def _term_matches(entry: ArxivEntry, term: str) -> bool:
+    name, _, value = term.partition(":") if re.match(r"^[a-z_]+:", term) else ("all", "", term)
+    value = value.strip('"')
+    if name == "cat":
+        return value in entry.categories
+    if name == "id":
+        return re.sub(r"v\d+$", "", value) == entry.arxiv_id
+    wanted, text = words(value), _entry_field(entry, name)
+    n = len(wanted)
+    return bool(wanted) and any(text[i : i + n] == wanted for i in range(len(text) - n + 1))
+
+
+def _evaluate(tokens: list[str], entry: ArxivEntry) -> bool:
+    """arXiv's boolean query syntax, left to right, parentheses grouping."""
+    position = 0
+
+    def expression() -> bool:
+        nonlocal position
+        result = operand()
+        while position < len(tokens) and tokens[position] in ("AND", "OR", "ANDNOT"):
+            operator = tokens[position]
+            position += 1
+            right = operand()
+            result = {
+                "AND": result and right,
+                "OR": result or right,
+                "ANDNOT": result and not right,
+            }[operator]
+        return result
+
+    def operand() -> bool:
+        nonlocal position
+        if position >= len(tokens):
+            return False
+        token = tokens[position]
+        position += 1
+        if token == "(":
+            result = expression()
+            position += 1  # the closing parenthesis
+            return result
+        return _term_matches(entry, token)
+
+    return expression()
+
+
+def _feed(entries: list[ArxivEntry], total: int, start: int, per_page: int) -> bytes:
+    head = load_index().arxiv_feed_head
+    for tag, value in (
+        ("opensearch:itemsPerPage", per_page),
+        ("opensearch:totalResults", total),
+        ("opensearch:startIndex", start),
+    ):
+        head = re.sub(rf"<{tag}>\d+</{tag}>", f"<{tag}>{value}</{tag}>", head)
+    body = head + "".join(f"{entry.xml}\n  " for entry in entries) + "</feed>\n"
+    return body.encode("utf-8")
+
+
+def _arxiv_id_list(ids: list[str], start: int, per_page: int) -> Reply:
+    index = load_index()
+    found = []
+    for asked in ids:
+        bare = re.sub(r"v\d+$", "", asked.strip())
+        if not (NEW_ID.match(bare) or OLD_ID.match(bare)):
+            error = index.arxiv_error
+            pattern = rb"(?<=for[ _])" + re.escape(index.arxiv_error_id.encode())
+            body = re.sub(pattern, escape(asked).encode(), error.body)
+            return Reply(error.status, body, dict(error.headers))
+        if bare in index.arxiv and index.arxiv[bare] not in found:
+            found.append(index.arxiv[bare])
+    return _reply(
+        200,
+        _feed(found[start : start + per_page], len(found), start, per_page),
+        "application/atom+xml",
+    )
+
+
+def _arxiv_search(params: dict[str, str], start: int, per_page: int) -> Reply:
+    index = load_index()
+    recorded = index.arxiv_pages.get(_arxiv_page_key(params))
+    if recorded is not None:
+        return recorded
+    tokens = _tokenize(params["search_query"])
+    hits = [entry for entry in index.arxiv.values() if _evaluate(tokens, entry)]
+    sort_by = params.get("sortBy", "relevance")
+    if sort_by in ("submittedDate", "lastUpdatedDate"):
+        attribute = "published" if sort_by == "submittedDate" else "updated"
+        hits.sort(
+            key=lambda e: getattr(e, attribute), reverse=params.get("sortOrder") != "ascending"
+        )
+    page = hits[start : start + per_page]
+    return _reply(200, _feed(page, len(hits), start, per_page), "application/atom+xml")
+
+
+# ----------------------------------------------------------------------------- Semantic Scholar
+
+
+def _s2_resolve(asked: str) -> dict | None:
+    index = load_index()
+    asked = unquote(asked.strip())
+    key = asked.lower()
+    if key.startswith("arxiv:"):
+        key = re.sub(r"v\d+$", "", key)
+    elif key.startswith("corpusid:"):
+        key = "corpusid:" + key.split(":", 1)[1]
+    elif key.startswith("10."):
+        key = "doi:" + key
+    paper_id = index.s2_ids.get(key)
+    return index.s2_papers[paper_id] if paper_id else None
+
+
+def _select(record: dict, fields: str | None) -> dict:
+    if not fields:
+        return {"paperId": record["paperId"], "title": record.get("title")}
+    wanted = {name.split(".", 1)[0] for name in fields.split(",")} | {"paperId"}
+    return {k: v for k, v in record.items() if k in wanted}
+
+
+def _json(status: int, payload) -> Reply:
+    return _reply(status, json.dumps(payload).encode("utf-8"), "application/json")
+
+
+def _reply(status: int, body: bytes, content_type: str) -> Reply:
+    return Reply(status, body, {"Content-Type": content_type})
+
+
+def _s2_batch(body: bytes, fields: str | None) -> Reply:
+    try:
+        ids = json.loads(body or b"{}").get("ids")
+    except (ValueError, AttributeError):
+        ids = None
+    if not isinstance(ids, list):
+        return _json(400, {"error": "Requested object not valid JSON with an 'ids' list"})
+    if len(ids) > S2_BATCH_LIMIT:
+        return _json(400, {"error": f"Cannot process more than {S2_BATCH_LIMIT} ids"})
+    records = [_s2_resolve(str(asked)) for asked in ids]
+    return _json(200, [_select(r, fields) if r else None for r in records])
+
+
+def _s2_match(query: str, fields: str | None) -> Reply:
+    index = load_index()
+    matcher = difflib.SequenceMatcher(None, "", " ".join(words(query)))
+    best, best_ratio = None, MATCH_MIN_RATIO
+    for title, record in index.s2_titles:
+        matcher.set_seq1(title)
+        if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
+            continue
+        ratio = matcher.ratio()
+        # On a tie, prefer the record with more fields: it carries authors and year.
+        if (ratio, len(record)) > (best_ratio, len(best or {})):
+            best, best_ratio = record, ratio
+    if best is None:
+        return _json(404, TITLE_NOT_FOUND)
+    return _json(
+        200, {"data": [{**_select(best, fields), "matchScore": round(best_ratio * 100, 4)}]}
+    )
+
+
+def _s2_search(params: dict[str, str]) -> Reply:
+    wanted = set(words(params.get("query", "")))
+    hits = [r for r in load_index().s2_papers.values() if wanted <= set(words(r["title"]))]
+    offset, limit = int(params.get("offset") or 0), int(params.get("limit") or 100)
+    payload = {
+        "total": len(hits),
+        "offset": offset,
+        "data": [_select(r, params.get("fields")) for r in hits[offset : offset + limit]],
+    }
+    if offset + limit < len(hits):
+        payload["next"] = offset + limit
+    return _json(200, payload)
+
+
+# ----------------------------------------------------------------------------- the server
+
+
+class StandIn(ScriptedServer):
+    """`with StandIn() as standin:` serves both services on 127.0.0.1 at a random port."""
+
+    def __init__(self, port: int = 0):
+        load_index()
+        super().__init__(port=port)
+        self.counts: Counter[str] = Counter()
+        self.failing: dict[str, int] = {}
+        self.arxiv_url = f"{self.url}/api/query"
+        self.s2_url = f"{self.url}/graph/v1"
+
+    def env(self) -> dict[str, str]:
+        return {"MATH_ARXIV_API_URL": self.arxiv_url, "MATH_S2_API_URL": self.s2_url}
+
+    def fail(self, service: str, status: int = 503) -> None:
+        """Answer every request to `service` ("arxiv" or "s2") with `status` from now on."""
+        self.failing[service] = status
+
+    def recover(self, service: str) -> None:
+        self.failing.pop(service, None)
+
+    def calls(self, service: str) -> int:
+        """Requests that reached `service` ("arxiv" or "s2") so far."""
+        return sum(n for name, n in self.counts.items() if name.split()[0] == service)
+
+    def reply_to(self, received: Received) -> Reply:
+        return self.answer(received.method, received.path, received.body)
+
+    def answer(self, method: str, target: str, body: bytes) -> Reply:
+        parts = urlsplit(target)
+        params = dict(parse_qsl(parts.query, keep_blank_values=True))
+        path = parts.path.rstrip("/")
+        if path.endswith("/api/query"):
+            return self._arxiv(params)
+        if "/graph/v1/" in path + "/":
+            return self._s2(method, path, params, body, target)
+        self._count("other")
+        return _json(404, {"error": f"the stand-in serves /api/query and /graph/v1, not {path}"})
+
+    def _count(self, endpoint: str) -> None:
+        self.counts[endpoint] += 1  # reply_to runs under the server's lock
+
+    def _arxiv(self, params: dict[str, str]) -> Reply:
+        endpoint = "arxiv id_list" if params.get("id_list") else "arxiv search"
+        self._count(endpoint)
+        if "arxiv" in self.failing:
+            status = self.failing["arxiv"]
+            return _reply(status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain")
+        start = int(params.get("start") or 0)
+        per_page = int(params.get("max_results") or 10)
+        if params.get("id_list"):
+            return _arxiv_id_list(params["id_list"].split(","), start, per_page)
+        return _arxiv_search(params, start, per_page)
+
+    def _s2(self, method: str, path: str, params: dict, body: bytes, target: str) -> Reply:
+        route = path.split("/graph/v1", 1)[1]
+        if method == "POST" and route == "/paper/batch":
+            endpoint = "s2 batch"
+        elif route in ("/paper/search/match", "/paper/search"):
+            endpoint = "s2 " + route.rsplit("/", 1)[1]
+        elif route.startswith("/paper/") and not route.endswith(("/citations", "/references")):
+            endpoint = "s2 paper"
+        else:
+            endpoint = "s2 other"
+        self._count(endpoint)
+        if "s2" in self.failing:
+            status = self.failing["s2"]
+            failure = load_index().s2_failure_500 if status == 500 else b""
+            return _reply(status, failure or b'{"message": "Service Unavailable"}', "text/json")
+        fields = params.get("fields")
+        if endpoint == "s2 batch":
+            return _s2_batch(body, fields)
+        if endpoint == "s2 match":
+            return _s2_match(params.get("query", ""), fields)
+        recorded = load_index().s2_replies.get(("GET", *_query_key(target)))
+        if recorded is not None:
+            return recorded
+        if endpoint == "s2 search":
+            return _s2_search(params)
+        if endpoint == "s2 paper":
+            asked = route[len("/paper/") :]
+            record = _s2_resolve(asked)
+            if record is None:
+                return _json(404, {"error": f"Paper with id {unquote(asked)} not found"})
+            return _json(200, _select(record, fields))
+        return _json(404, {"error": "Not found"})
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (0: any free one)")
+    parser.add_argument("--fail-arxiv", type=int, metavar="STATUS", help="fail arXiv with STATUS")
+    parser.add_argument("--fail-s2", type=int, metavar="STATUS", help="fail S2 with STATUS")
+    args = parser.parse_args(argv)
+    standin = StandIn(args.port)
+    if args.fail_arxiv:
+        standin.fail("arxiv", args.fail_arxiv)
+    if args.fail_s2:
+        standin.fail("s2", args.fail_s2)
+    index = load_index()
+    print(
+        json.dumps(
+            {**standin.env(), "arxiv_entries": len(index.arxiv), "s2_records": len(index.s2_papers)}
+        ),
+        flush=True,
+    )
+    with standin, contextlib.suppress(KeyboardInterrupt):
+        threading.Event().wait()
+
+
+if __name__ == "__main__":
+    from mathtools import bootstrap
+
+    bootstrap.ensure()  # pyyaml, for the Semantic Scholar cassettes
+    main()

@@ -1,0 +1,123 @@
+"""scripts/arxiv_query.py as a user runs it: a subprocess against a local server of recordings."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from mathtools import schemas
+from support.arxiv_recordings import query_params, reply
+from support.scripted_server import ScriptedServer
+
+
+@pytest.fixture
+def run_against(script):
+    """Run arxiv_query.py with MATH_ARXIV_API_URL pointing at `server`."""
+
+    def run(server, *args, input=None):
+        env = {**os.environ, "MATH_ARXIV_API_URL": f"{server.url}/api/query"}
+        return script("arxiv_query.py", *args, input=input, env=env)
+
+    return run
+
+
+def test_ids_with_out_writes_the_json_and_prints_a_short_summary(run_against, tmp_path):
+    with ScriptedServer([reply("id_0808.05394_1707.08567_")]) as server:
+        run = run_against(server, "ids", "0808.05394", "arXiv:1707.08567", "--out", "found.json")
+    assert run.returncode == 0, run.stdout + run.stderr
+    data = json.loads((tmp_path / "found.json").read_text(encoding="utf-8"))
+    assert not schemas.errors("search_result", data)
+    assert data["not_found"] == ["0808.05394"]
+    lines = run.stdout.splitlines()
+    assert lines[0] == "arxiv ids: 1 papers of 1 matches"
+    assert lines[1].startswith("arXiv:1707.08567 | 2017 | Immink et al. | ")
+    assert lines[2:] == ["not found: 0808.05394", "full JSON: found.json"]
+    assert len(run.stdout) < 400  # the abstracts and 34 authors stay in the file
+
+
+def test_ids_without_out_prints_the_full_json(run_against):
+    with ScriptedServer([reply("id_astro-ph_0601001_")]) as server:
+        run = run_against(server, "ids", "https://arxiv.org/abs/astro-ph/0601001")
+    assert run.returncode == 0
+    data = run.json()
+    assert not schemas.errors("search_result", data)
+    [paper] = data["papers"]
+    assert paper["key"] == "arXiv:astro-ph/0601001"
+    assert paper["journal_ref"] == "ActaAstron.56:1-50,2006"
+
+
+def test_ids_from_stdin_and_from_a_file(run_against, tmp_path):
+    (tmp_path / "ids.txt").write_text("# candidates\n1605.08386, 0808.05394\n", encoding="utf-8")
+    with ScriptedServer([reply("id_0808.05394_1707.08567_")]) as server:
+        run = run_against(server, "ids", "--ids-file", "ids.txt", "-", input="1707.08567\n")
+    assert run.returncode == 0, run.stdout
+    sent = query_params(server.received[0].path)["id_list"]
+    assert sent == "1605.08386,0808.05394,1707.08567"
+    assert run.json()["not_found"] == ["1605.08386", "0808.05394"]
+
+
+def test_search_builds_the_query_from_options(run_against):
+    with ScriptedServer([reply("q_testing_s0_m10_")]) as server:
+        run = run_against(
+            server, "search", "--title", "random walk", "--author", "Windisch",
+            "--domain", "combinatorics", "--secondary", "--submitted", "2016..2017",
+            "--max-results", "10", "--sort", "submittedDate", "--order", "ascending",
+        )  # fmt: skip
+    assert run.returncode == 0, run.stdout
+    sent = query_params(server.received[0].path)
+    assert sent["search_query"] == (
+        'ti:"random walk" AND au:Windisch AND (cat:math.CO OR cat:math.PR OR cat:math.RT)'
+        " AND submittedDate:[201601010000 TO 201712312359]"
+    )
+    assert (sent["sortBy"], sent["sortOrder"], sent["max_results"]) == (
+        "submittedDate",
+        "ascending",
+        "10",
+    )
+    data = run.json()
+    assert data["query"] == sent["search_query"]
+    assert len(data["papers"]) == 10 and data["total_results"] == 214881
+    assert not schemas.errors("search_result", data)
+
+
+def test_a_cached_search_sends_nothing_and_no_cache_asks_again(run_against):
+    with ScriptedServer([reply("q_testing_s0_m10_"), reply("q_testing_s0_m10_")]) as server:
+        first = run_against(server, "search", "--query", "testing")
+        cached = run_against(server, "search", "--query", "testing")
+        assert len(server.received) == 1
+        fresh = run_against(server, "search", "--query", "testing", "--no-cache")
+    assert len(server.received) == 2
+    assert first.stdout == cached.stdout == fresh.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["ids", "1605.08386", "not-an-id"], "bad_id"),
+        (["ids"], "no_ids"),
+        (["search"], "no_query"),
+        (["search", "--domain", "astrology"], "usage"),
+        (["search", "--secondary", "--title", "x"], "usage"),
+        (["search", "--all", "x", "--max-results", "40000"], "bad_range"),
+        (["search", "--all", "x", "--submitted", "2020"], "bad_date"),
+        (["ids", "--ids-file", "missing.txt"], "file_not_found"),
+    ],
+)
+def test_bad_input_is_one_json_line_and_exit_2_with_nothing_sent(run_against, args, code):
+    with ScriptedServer() as server:
+        run = run_against(server, *args)
+    assert run.returncode == 2, run.stdout + run.stderr
+    [line] = run.stdout.splitlines()
+    assert json.loads(line)["error"]["code"] == code
+    assert "Traceback" not in run.stderr
+    assert server.received == []
+
+
+def test_arxivs_400_is_exit_2_naming_the_bad_id(run_against):
+    """The recorded 400 answer (id_list=abc) served for an id our own check accepts."""
+    with ScriptedServer([reply("id_abc_")]) as server:
+        run = run_against(server, "ids", "1234.12345")
+    assert run.returncode == 2
+    error = json.loads(run.stdout)["error"]
+    assert error["code"] == "bad_id" and "'abc'" in error["message"]

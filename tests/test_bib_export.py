@@ -1,0 +1,112 @@
+"""scripts/bib_export.py: references.bib from confirmed references only, with stable keys.
+
+LITERATURE.md is written by the real merge engine (litmerge) from synthesized verification results
+(tests/support/verified.py), exactly as /math:literature would write it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mathtools import bib, literature, litmerge
+from mathtools.store import RunStore
+from support.verified import confirmed, paper, unconfirmed, verification
+
+
+@pytest.fixture
+def problem(tmp_path):
+    folder = tmp_path / ".math" / "problems" / "spectral-gap"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def merge(folder, results, verified_at="2026-02-10T12:00:00Z"):
+    litmerge.merge_file(folder / "LITERATURE.md", verification(results, verified_at))
+
+
+ARXIV = paper(1, authors=["Paul Erdős", "Alfréd Rényi"], title="On the evolution of random graphs")
+S2_ONLY = paper(
+    2,
+    source="semantic_scholar",
+    arxiv_id=None,
+    title="Spectral gaps & the $L^2$ norm of graph_Laplacians",
+    authors=["Fan Chung"],
+    year=1997,
+    doi="10.1090/cbms/092",
+)
+GHOST = {"title": "A proof of the spectral gap conjecture", "arxiv_id": "2401.99999"}
+
+
+def test_only_confirmed_references_are_exported(problem, script):
+    merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY), unconfirmed(GHOST)])
+    run = script("bib_export.py", "--dir", str(problem))
+    assert run.returncode == 0, run.stdout
+    result = run.json()
+    assert [e["ref"] for e in result["entries"]] == ["REF-001", "REF-002"]
+    assert result["left_out_unconfirmed"] == ["UREF-001"]
+    text = (problem / "references.bib").read_text()
+    assert "spectral gap conjecture" not in text and "2401.99999" not in text
+    assert text.count("@misc{") == 2
+
+
+def test_arxiv_and_doi_fields(problem, tmp_path):
+    merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY)])
+    store = tmp_path / "literature.db"
+    with RunStore(store) as runs:
+        record = paper(1, primary_category="math.CO", title=ARXIV["title"])
+        runs.record_run("spectral-gap", "random graphs", "arxiv", 1, results=[{"papers": [record]}])
+    bib.export(problem, "spectral-gap", store)
+    text = (problem / "references.bib").read_text()
+    erdos, chung = text.split("@misc{")[1:]
+    assert erdos.startswith("erdos2001evolution,")  # ASCII key from "Erdős"; year 2000 + 1
+    assert "  eprint = {2100.00001}," in erdos
+    assert "  archivePrefix = {arXiv}," in erdos and "  primaryClass = {math.CO}," in erdos
+    assert "  author = {Paul Erdős and Alfréd Rényi}," in erdos
+    assert chung.startswith("chung1997spectral,")
+    assert "  doi = {10.1090/cbms/092}," in chung and "eprint" not in chung
+    assert r"  title = {{Spectral gaps \& the $L^2$ norm of graph\_Laplacians}}," in chung
+
+
+def test_without_the_run_store_the_primary_class_is_reported_missing(problem):
+    merge(problem, [confirmed(ARXIV)])
+    result = bib.export(problem, "spectral-gap", None)
+    assert result["arxiv_without_primary_class"] == ["erdos2001evolution"]
+    assert "primaryClass" not in (problem / "references.bib").read_text()
+
+
+def test_keys_are_stable_across_runs_and_new_references(problem):
+    twin = paper(7, authors=["Paul Erdős"], title="The evolution of random graphs II", year=2001)
+    merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY)])
+    first = bib.export(problem, "spectral-gap")
+    before = (problem / "references.bib").read_bytes()
+    again = bib.export(problem, "spectral-gap")
+    assert again["changed"] is False and (problem / "references.bib").read_bytes() == before
+    assert [e["key"] for e in first["entries"]] == ["erdos2001evolution", "chung1997spectral"]
+
+    merge(problem, [confirmed(twin)], verified_at="2026-03-01T09:00:00Z")
+    later = bib.export(problem, "spectral-gap")
+    assert [e["key"] for e in later["entries"]] == [
+        "erdos2001evolution",
+        "chung1997spectral",
+        "erdos2001evolutionb",  # the newcomer gets the letter; the old key never changes
+    ]
+
+
+def test_a_confirmed_entry_without_a_verification_stamp_is_left_out(problem):
+    merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY)])
+    path = problem / "LITERATURE.md"
+    doc = literature.load(path)
+    hand_typed = next(e for e in doc.confirmed if e.label == "REF-002")
+    hand_typed.lines = [line for line in hand_typed.lines if "**Verified:**" not in line]
+    path.write_text(doc.render())
+    result = bib.export(problem, "spectral-gap")
+    assert [e["ref"] for e in result["entries"]] == ["REF-001"]
+    assert result["left_out_unverified"] == ["REF-002"]
+
+
+def test_no_literature_is_bad_input(problem, script):
+    run = script("bib_export.py", "--dir", str(problem))
+    assert run.returncode == 2
+    assert json.loads(run.stdout)["error"]["code"] == "file_not_found"
+    assert not (problem / "references.bib").exists()

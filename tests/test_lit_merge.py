@@ -1,0 +1,420 @@
+"""lit_update.py merge / validate: LITERATURE.md grows without losing, renumbering, duplicating
+or clobbering anything. Verification inputs are synthesized (tests/support/verified.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import SCRIPTS
+from mathtools import literature, litmerge
+from mathtools.cli import BadInput
+from support.verified import confirmed, paper, unconfirmed, verification
+from test_literature_doc import HAND_EDITED
+
+
+@pytest.fixture
+def lit(tmp_path):
+    return tmp_path / "problems" / "spectral-gap" / "LITERATURE.md"
+
+
+def write_json(path, data):
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def merge(lit, results, relevance=None, summary="q", verified_at="2026-02-10T12:00:00Z", **kw):
+    report, _ = litmerge.merge_file(
+        lit, verification(results, verified_at), relevance, summary=summary, **kw
+    )
+    return report
+
+
+def run_merge(script, lit, verified, *extra):
+    """`lit_update.py merge` as the agent runs it."""
+    return script(
+        "lit_update.py", "merge", "--literature", str(lit), "--verified", verified, *extra
+    )
+
+
+def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, lit, tmp_path):
+    record = paper(7, "semantic_scholar")
+    verified = write_json(tmp_path / "v.json", verification([confirmed(record)]))
+    relevance = write_json(
+        tmp_path / "r.json",
+        {record["key"]: {"relevance": "Proves it.", "key_results": "Thm 2", "confidence": "[V]"}},
+    )
+    run = run_merge(
+        script,
+        lit,
+        verified,
+        "--relevance",
+        relevance,
+        "--query-summary",
+        '"spectral gap" | graphs',
+    )
+    assert run.returncode == 0, run.stdout
+    report = run.json()
+    assert report["created"] and report["added"] == [
+        {"ref": "REF-001", "key": record["key"], "title": record["title"]}
+    ]
+    doc = literature.load(lit)
+    assert doc.frontmatter == {
+        "problem": "spectral-gap",
+        "total_papers": 1,
+        "confirmed_count": 1,
+        "unconfirmed_count": 0,
+        "last_search": "2026-02-10T12:00:00Z",
+        "sources_queried": ["semantic_scholar"],
+    }
+    (ref,) = doc.confirmed
+    assert ref.title == record["title"] and ref.authors == record["authors"]
+    assert (ref.year, ref.arxiv_id, ref.doi) == (record["year"], record["arxiv_id"], record["doi"])
+    assert ref.abstract == " ".join(record["abstract"].split())
+    assert ref.source == "Semantic Scholar"
+    assert (ref.relevance, ref.key_results, ref.confidence) == ("Proves it.", "Thm 2", "[V]")
+    assert ref.verified_at == "2026-02-10T12:00:00Z"
+    assert ref.verified_via == confirmed(record)["verified_via"]
+    assert f"S2:{record['s2_paper_id']}" in ref.ids
+    assert doc.history == [
+        {
+            "Date": "2026-02-10",
+            "Query Summary": '"spectral gap" | graphs',
+            "arXiv Results": "0",
+            "S2 Results": "1",
+            "New Confirmed": "1",
+        }
+    ]
+    assert "(No confirmed references yet)" not in lit.read_text()
+    assert script("lit_update.py", "validate", str(lit)).json()["valid"] is True
+
+
+def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
+    real = paper(3)
+    candidate = {
+        "title": "A folklore gap bound",
+        "authors": "A. Smith and B. Jones",
+        "year": 2019,
+        "arxiv_id": "1901.00001",
+        "source": "memory",
+    }
+    merge(lit, [unconfirmed(candidate, "arXiv API returned no results for ID 1901.00001", real)])
+    (uref,) = literature.load(lit).unconfirmed
+    assert (uref.label, uref.title, uref.year) == ("UREF-001", "A folklore gap bound", 2019)
+    assert uref.authors == ["A. Smith and B. Jones"]
+    assert uref.source == "memory"
+    assert uref.reason == "arXiv API returned no results for ID 1901.00001"
+    assert uref.status == "Unconfirmed -- do not cite as established reference"
+    assert uref.field("Suggestion").startswith(f"{real['key']} | {real['year']} | Lovelace3")
+    assert literature.validate(lit) == []
+
+
+def test_numbers_continue_and_are_never_reused(lit):
+    merge(lit, [confirmed(paper(n)) for n in (1, 2, 3)], summary="first")
+    merge(lit, [unconfirmed({"title": f"Believed {n}", "key": f"cand-{n}"}) for n in (1, 2)])
+    # A person deletes the last REF and the last UREF by hand.
+    doc = literature.load(lit)
+    doc.section(literature.CONFIRMED).remove_entry(doc.confirmed[-1])
+    doc.section(literature.UNCONFIRMED).remove_entry(doc.unconfirmed[-1])
+    lit.write_text(doc.render())
+    merge(lit, [confirmed(paper(4)), unconfirmed({"title": "Believed 3", "key": "cand-3"})])
+    doc = literature.load(lit)
+    assert [e.label for e in doc.confirmed] == ["REF-001", "REF-002", "REF-004"]
+    assert [e.label for e in doc.unconfirmed] == ["UREF-001", "UREF-003"]
+
+
+def test_the_high_water_mark_survives_deleting_every_entry(lit):
+    merge(lit, [confirmed(paper(1))])
+    doc = literature.load(lit)
+    doc.section(literature.CONFIRMED).remove_entry(doc.confirmed[0])
+    lit.write_text(doc.render())
+    assert "(No confirmed references yet)" in lit.read_text()
+    merge(lit, [confirmed(paper(2))])
+    assert [e.label for e in literature.load(lit).confirmed] == ["REF-002"]
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        (paper(1), paper(1, "semantic_scholar")),  # by arXiv id
+        (
+            paper(1, arxiv_id=None, doi="10.1/A"),
+            paper(9, "semantic_scholar", arxiv_id=None, doi="10.1/a"),
+        ),  # by DOI, case-insensitive
+        (
+            paper(1, "semantic_scholar", arxiv_id=None, doi=None),
+            paper(8, "semantic_scholar", arxiv_id=None, doi=None, s2_paper_id=f"{1:040x}"),
+        ),
+        (
+            paper(1, arxiv_id=None, title="The Spectral-Gap, revisited!"),
+            paper(
+                2,
+                "semantic_scholar",
+                arxiv_id=None,
+                doi=None,
+                title="the spectral gap revisited",
+                authors=["A. LOVELACE1"],
+                year=paper(1)["year"],
+            ),
+        ),  # title + first author + year
+    ],
+    ids=["arxiv-id", "doi", "s2-id", "title-author-year"],
+)
+def test_a_duplicate_updates_the_existing_entry(lit, first, again):
+    merge(lit, [confirmed(first)], verified_at="2026-02-10T12:00:00Z")
+    report = merge(lit, [confirmed(again)], summary="again", verified_at="2026-03-01T00:00:00Z")
+    assert report["added"] == [] and report["updated"][0]["ref"] == "REF-001"
+    (ref,) = literature.load(lit).confirmed
+    expected = "both" if first["source"] != again["source"] else "Semantic Scholar"
+    assert ref.source == expected
+    assert ref.verified_at == "2026-03-01T00:00:00Z"
+    assert ref.title == first["title"]  # what is there is not overwritten
+    assert literature.validate(lit) == []
+
+
+def test_an_older_verification_does_not_replace_a_newer_one(lit):
+    merge(lit, [confirmed(paper(1))], verified_at="2026-03-01T00:00:00Z")
+    merge(lit, [confirmed(paper(1))], summary="older", verified_at="2026-01-01T00:00:00Z")
+    assert literature.load(lit).confirmed[0].verified_at == "2026-03-01T00:00:00Z"
+
+
+def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
+    candidate = {
+        "title": "Believed",
+        "authors": ["Ada Lovelace5"],
+        "year": 2005,
+        "arxiv_id": "2100.00005",
+    }
+    merge(
+        lit,
+        [confirmed(paper(1)), unconfirmed(candidate, "API timeout -- verification pending")],
+        relevance={"arXiv:2100.00005": {"relevance": "Might give the constant."}},
+    )
+    report = merge(lit, [confirmed(paper(5))], summary="retry")
+    assert report["promoted"] == [
+        {
+            "from": "UREF-001",
+            "to": "REF-002",
+            "ref": "REF-002",
+            "key": "arXiv:2100.00005",
+            "title": paper(5)["title"],
+        }
+    ]
+    doc = literature.load(lit)
+    assert doc.unconfirmed == []
+    assert doc.confirmed[1].field("Moved from") == "UREF-001 (unconfirmed until 2026-02-10)"
+    assert doc.confirmed[1].relevance == "Might give the constant."  # carried over
+    assert doc.history[-1]["New Confirmed"] == "1"
+    assert doc.high_water("UREF") == 1
+    merge(lit, [unconfirmed({"title": "Another", "key": "cand-9"})], summary="more")
+    assert literature.load(lit).unconfirmed[0].label == "UREF-002"
+
+
+def test_an_unconfirmed_result_for_a_confirmed_paper_is_skipped(lit):
+    merge(lit, [confirmed(paper(1))])
+    report = merge(
+        lit,
+        [
+            unconfirmed(
+                {"arxiv_id": "2100.00001", "key": "arXiv:2100.00001"},
+                "API error -- verification pending",
+            )
+        ],
+        summary="later",
+    )
+    assert report["skipped"] == [
+        {"key": "arXiv:2100.00001", "reason": "already confirmed as REF-001"}
+    ]
+    assert literature.load(lit).unconfirmed == []
+
+
+def test_relevance_only_fills_what_is_unassessed(lit):
+    key = paper(1)["key"]
+    merge(lit, [confirmed(paper(1))])
+    merge(lit, [confirmed(paper(1))], {key: {"relevance": "First.", "confidence": "[S]"}}, "b")
+    merge(lit, [confirmed(paper(1))], {key: {"relevance": "Second.", "key_results": "L3"}}, "c")
+    ref = literature.load(lit).confirmed[0]
+    assert (ref.relevance, ref.key_results, ref.confidence) == ("First.", "L3", "[S]")
+
+
+def test_relevance_for_an_unknown_key_is_an_error_and_nothing_is_written(lit):
+    with pytest.raises(BadInput, match=r"arXiv:9999\.99999"):
+        merge(lit, [confirmed(paper(1))], {"arXiv:9999.99999": {"relevance": "x"}})
+    assert not lit.exists()
+
+
+def test_history_counts_from_flags_or_from_the_results(lit):
+    both = confirmed(paper(1, "semantic_scholar"), "both")
+    merge(lit, [both, confirmed(paper(2)), unconfirmed({"title": "x", "key": "cand-1"})])
+    merge(lit, [confirmed(paper(3))], summary="flags", arxiv_results=40, s2_results=12)
+    rows = literature.load(lit).history
+    assert [(r["arXiv Results"], r["S2 Results"], r["New Confirmed"]) for r in rows] == [
+        ("2", "1", "2"),
+        ("40", "12", "1"),
+    ]
+
+
+def test_counts_are_recomputed_from_the_body(lit):
+    merge(lit, [confirmed(paper(1))])
+    lit.write_text(lit.read_text().replace("confirmed_count: 1", "confirmed_count: 7"))
+    merge(lit, [confirmed(paper(2))], summary="second")
+    assert literature.load(lit).frontmatter["confirmed_count"] == 2
+    assert literature.validate(lit) == []
+
+
+def test_hand_edits_survive_a_merge(lit):
+    lit.parent.mkdir(parents=True)
+    lit.write_text(HAND_EDITED)
+    merge(
+        lit, [confirmed(paper(1)), confirmed(paper(2, "semantic_scholar", arxiv_id="2104.12255"))]
+    )
+    after = lit.read_text()
+    for kept in (
+        "My note: read section 3 first",
+        "### Reading plan (mine)\nStart with REF-004.",
+        "## Open questions I keep\n\n- Does the bound hold for directed graphs?",
+        "- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].",
+        "  that approximates the gap.",
+    ):
+        assert kept in after
+    doc = literature.load(lit)
+    assert [e.label for e in doc.confirmed] == ["REF-002", "REF-004", "REF-005"]
+    assert after.index("### REF-005") < after.index("### Reading plan (mine)")
+    assert literature.validate(lit) == []
+
+
+def test_the_same_merge_twice_changes_nothing(script, lit, tmp_path):
+    verified = write_json(
+        tmp_path / "v.json",
+        verification([confirmed(paper(1)), unconfirmed({"title": "Believed", "key": "cand-1"})]),
+    )
+    assert run_merge(script, lit, verified, "--query-summary", "gap").returncode == 0
+    before = lit.read_bytes()
+    again = run_merge(script, lit, verified, "--query-summary", "gap")
+    assert again.returncode == 0 and again.json()["already_merged"] is True
+    assert again.json()["changed"] is False
+    assert lit.read_bytes() == before
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(script, lit, tmp_path):
+    first = write_json(tmp_path / "1.json", verification([confirmed(paper(1))]))
+    run = run_merge(script, lit, first, "--dry-run")
+    assert run.returncode == 0 and not lit.exists()
+    assert "+### REF-001: " in run.stdout and run.stdout.startswith("--- /dev/null")
+    run_merge(script, lit, first)
+    before = lit.read_bytes()
+    second = write_json(tmp_path / "2.json", verification([confirmed(paper(2))]))
+    run = run_merge(script, lit, second, "--dry-run")
+    assert f"--- {lit}\n+++ {lit}\n" in run.stdout
+    assert "\n-confirmed_count: 1\n" in run.stdout and "\n+confirmed_count: 2\n" in run.stdout
+    assert "+### REF-002: " in run.stdout
+    assert lit.read_bytes() == before
+
+
+def test_a_malformed_file_is_an_error_naming_the_line_and_is_left_untouched(script, lit, tmp_path):
+    lit.parent.mkdir(parents=True)
+    broken = HAND_EDITED.replace("### REF-004: Eigenvalues", "### REF-4 Eigenvalues")
+    lit.write_text(broken)
+    verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1))]))
+    run = run_merge(script, lit, verified)
+    assert run.returncode == 2
+    error = json.loads(run.stdout)["error"]
+    assert error["code"] == "malformed_literature" and "line 40" in error["message"]
+    assert lit.read_text() == broken
+    assert sorted(p.name for p in lit.parent.iterdir()) == ["LITERATURE.md", "LITERATURE.md.lock"]
+
+
+def test_bad_verification_input_is_one_clear_error(script, lit, tmp_path):
+    bad = write_json(tmp_path / "v.json", {"results": []})
+    run = run_merge(script, lit, bad)
+    assert run.returncode == 2 and "verified_at" in run.json()["error"]["message"]
+    record = confirmed(paper(1))
+    record["verified_via"] = []
+    empty = write_json(tmp_path / "e.json", verification([record]))
+    run = run_merge(script, lit, empty)
+    assert run.returncode == 2 and "without a verification URL" in run.json()["error"]["message"]
+    assert not lit.exists()
+
+
+def test_validate_exits_1_listing_every_violation(script, tmp_path):
+    path = tmp_path / "LITERATURE.md"
+    path.write_text(
+        HAND_EDITED.replace("confirmed_count: 2", "confirmed_count: 3").replace(
+            "UREF-001 may sharpen it [~]", "UREF-001 proves it [V]"
+        )
+    )
+    run = script("lit_update.py", "validate", str(path))
+    assert run.returncode == 1
+    assert run.json()["valid"] is False
+    assert len(run.json()["violations"]) == 2
+
+
+def start_merge(lit, verified, *extra, stdout=subprocess.PIPE):
+    """`lit_update.py merge` in its own process, not waited for."""
+    command = [sys.executable, str(SCRIPTS / "lit_update.py"), "merge", "--literature", str(lit)]
+    return subprocess.Popen([*command, "--verified", verified, *extra], stdout=stdout, text=True)
+
+
+def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_path):
+    procs = []
+    for n in range(10):
+        verified = write_json(tmp_path / f"v{n}.json", verification([confirmed(paper(100 + n))]))
+        procs.append(start_merge(lit, verified, "--query-summary", f"q{n}"))
+    outputs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outputs
+    doc = literature.load(lit)
+    assert [e.number for e in doc.confirmed] == list(range(1, 11))
+    assert sorted(e.arxiv_id for e in doc.confirmed) == sorted(
+        paper(100 + n)["arxiv_id"] for n in range(10)
+    )
+    assert sorted(r["Query Summary"] for r in doc.history) == sorted(f"q{n}" for n in range(10))
+    assert sorted(o["added"][0]["ref"] for o in outputs) == [f"REF-{n:03d}" for n in range(1, 11)]
+    assert literature.validate(lit) == []
+
+
+def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_path):
+    """SIGKILL at random moments while merges run: the file always parses and is a whole state."""
+    merge(lit, [confirmed(paper(n)) for n in range(300)])  # big enough that writing takes a while
+    rng = random.Random(6)
+    for attempt in range(6):
+        before = lit.read_text()
+        verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1000 + attempt))]))
+        proc = start_merge(lit, verified, stdout=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.05, 0.4))
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        after = lit.read_text()
+        if after == before:  # killed before the rename: finish this merge for the next round
+            merge(lit, [confirmed(paper(1000 + attempt))])
+        else:
+            assert literature.validate(after) == []
+            assert (
+                len(literature.parse(after).confirmed)
+                == len(literature.parse(before).confirmed) + 1
+            )
+
+
+def test_promoting_the_highest_uref_of_a_hand_made_file_does_not_free_its_number(lit):
+    """A file without the state comment: the high-water mark comes from the entries, and a merge
+    that moves the highest UREF away still records its number as used."""
+    lit.parent.mkdir(parents=True)
+    lit.write_text(
+        "".join(line for line in HAND_EDITED.splitlines(True) if "lit_update:" not in line)
+    )
+    found = paper(50, title="A spectral gap folklore result", authors=["Someone Else"], year=2019)
+    report = merge(lit, [confirmed(found)])
+    assert report["promoted"][0]["from"] == "UREF-001" and report["promoted"][0]["to"] == "REF-005"
+    merge(lit, [unconfirmed({"title": "Another belief", "key": "cand-1"})], summary="next")
+    assert [e.label for e in literature.load(lit).unconfirmed] == ["UREF-002"]
+
+
+def test_last_search_is_the_most_recent_search(lit):
+    merge(lit, [confirmed(paper(1))], verified_at="2026-03-01T00:00:00Z")
+    merge(lit, [confirmed(paper(2))], summary="late", verified_at="2026-01-01T00:00:00Z")
+    assert literature.load(lit).frontmatter["last_search"] == "2026-03-01T00:00:00Z"

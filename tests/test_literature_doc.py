@@ -1,0 +1,308 @@
+"""LITERATURE.md parsing, rendering and validation (scripts/mathtools/literature.py)."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+from conftest import ROOT
+from mathtools import frontmatter, literature, schemas
+from mathtools.cli import BadInput
+
+# A document as a person and the model leave it after some work: hand notes inside and after
+# entries, a wrapped abstract, a person's own subsection and section, Synthesis prose.
+HAND_EDITED = """\
+---
+problem: "spectral-gap"
+total_papers: 3
+confirmed_count: 2
+unconfirmed_count: 1
+last_search: "2026-02-10T12:00:00Z"
+sources_queried: ["arxiv", "semantic_scholar"]
+---
+
+# Literature: Spectral gap of random regular graphs
+
+<!-- lit_update: last REF-004, last UREF-001; merges: 0123456789ab -->
+
+## Search History
+
+| Date | Query Summary | arXiv Results | S2 Results | New Confirmed |
+|------|---------------|---------------|------------|---------------|
+| 2026-02-10 | "spectral gap" AND "random regular" | 8 | 12 | 2 |
+
+## Confirmed References
+
+Papers verified against the APIs.
+
+### REF-002: Polynomial-time approximation of the spectral gap
+- **Authors:** Jane Doe, Ján Novák
+- **Year:** 2021
+- **Source:** both
+- **arXiv ID:** 2104.12255
+- **DOI:** 10.1000/xyz.1
+- **Abstract:** We give an algorithm
+  that approximates the gap.
+- **Relevance:** Gives the bound we need.
+- **Key Results:** Theorem 1.2 (gap >= 1/n).
+- **Confidence:** [V]
+{VERIFIED}
+<!-- ids: arXiv:2104.12255 DOI:10.1000/xyz.1 S2:649def34 -->
+
+My note: read section 3 first, the proof of Lemma 3.1 is the key.
+
+### REF-004: Eigenvalues of random graphs
+- **Authors:** Alan Friedman
+- **Year:** 2008
+- **Source:** arXiv
+- **arXiv ID:** cs/0502084
+- **Abstract:** A proof of Alon's conjecture.
+- **Relevance:** The classical bound.
+- **Key Results:** Alon's second eigenvalue conjecture.
+- **Confidence:** [S]
+- **Verified:** 2026-02-10T12:00:00Z via https://export.arxiv.org/api/query?id_list=cs/0502084
+
+### Reading plan (mine)
+Start with REF-004.
+
+## Synthesis
+
+### Applicable Theorems
+- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].
+
+### Gaps in Literature
+Nothing on weighted graphs [~].
+
+## Open questions I keep
+
+- Does the bound hold for directed graphs?
+
+## Unconfirmed References
+
+### UREF-001: A spectral gap folklore result
+- **Authors:** Someone Else
+- **Year:** 2019
+- **Source:** memory
+- **Reason:** arXiv API returned no results for ID 1901.00001
+- **Relevance:** Would give a constant.
+- **Status:** Unconfirmed -- do not cite as established reference
+""".replace(
+    "{VERIFIED}",
+    "- **Verified:** 2026-02-10T12:00:00Z via "
+    "https://export.arxiv.org/api/query?id_list=2104.12255,1605.08386 and "
+    "https://api.semanticscholar.org/graph/v1/paper/ARXIV:2104.12255",
+)
+
+
+def test_the_template_has_the_protocol_schema():
+    text = (ROOT / "templates" / "LITERATURE.md").read_text()
+    data, body = frontmatter.split(text)
+    assert list(data) == [
+        "problem",
+        "total_papers",
+        "confirmed_count",
+        "unconfirmed_count",
+        "last_search",
+        "sources_queried",
+    ]
+    headings = [line for line in body.splitlines() if line.startswith("## ")]
+    assert headings == [
+        "## Search History",
+        "## Confirmed References",
+        "## Synthesis",
+        "## Unconfirmed References",
+    ]
+    assert "| Date | Query Summary | arXiv Results | S2 Results | New Confirmed |" in body
+    filled = literature.template("spectral-gap", "Spectral gap")
+    assert literature.validate(filled) == []
+    assert literature.parse(filled).frontmatter["problem"] == "spectral-gap"
+
+
+def test_a_slug_with_yaml_syntax_stays_one_string():
+    doc = literature.parse(literature.template('odd: "slug" # x'))
+    assert doc.frontmatter["problem"] == 'odd: "slug" # x'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HAND_EDITED,
+        HAND_EDITED.rstrip("\n"),  # no newline at the end of the file
+        HAND_EDITED + "\n\n\n",
+        literature.template("p"),
+    ],
+    ids=["hand-edited", "no-final-newline", "trailing-blank-lines", "template"],
+)
+def test_an_untouched_document_round_trips_byte_for_byte(text):
+    assert literature.parse(text).render() == text
+
+
+def test_entries_expose_their_fields():
+    doc = literature.parse(HAND_EDITED)
+    first, second = doc.confirmed
+    assert (first.number, first.label, first.title) == (
+        2,
+        "REF-002",
+        "Polynomial-time approximation of the spectral gap",
+    )
+    assert first.authors == ["Jane Doe", "Ján Novák"]
+    assert first.year == 2021
+    assert (first.source, first.arxiv_id, first.doi) == ("both", "2104.12255", "10.1000/xyz.1")
+    assert first.abstract == "We give an algorithm that approximates the gap."
+    assert first.relevance == "Gives the bound we need."
+    assert first.key_results == "Theorem 1.2 (gap >= 1/n)."
+    assert first.confidence == "[V]"
+    assert first.verified_at == "2026-02-10T12:00:00Z"
+    assert first.verified_via == [
+        "https://export.arxiv.org/api/query?id_list=2104.12255,1605.08386",
+        "https://api.semanticscholar.org/graph/v1/paper/ARXIV:2104.12255",
+    ]
+    assert first.ids == ["arXiv:2104.12255", "DOI:10.1000/xyz.1", "S2:649def34"]
+    assert second.doi is None and second.arxiv_id == "cs/0502084"
+    (uref,) = doc.unconfirmed
+    assert (uref.label, uref.reason) == (
+        "UREF-001",
+        "arXiv API returned no results for ID 1901.00001",
+    )
+    assert doc.history == [
+        {
+            "Date": "2026-02-10",
+            "Query Summary": '"spectral gap" AND "random regular"',
+            "arXiv Results": "8",
+            "S2 Results": "12",
+            "New Confirmed": "2",
+        }
+    ]
+    assert doc.synthesis.startswith("### Applicable Theorems")
+    assert "weighted graphs" in doc.synthesis
+    assert doc.high_water("REF") == 4 and doc.high_water("UREF") == 1
+    for entry in doc.confirmed:
+        assert schemas.errors("literature_ref", entry.to_dict()) == []
+    assert schemas.errors("literature_uref", uref.to_dict()) == []
+
+
+def test_changing_one_field_keeps_every_other_line():
+    doc = literature.parse(HAND_EDITED)
+    entry = doc.confirmed[0]
+    assert entry.set_field("Source", "arXiv")
+    assert not entry.set_field("Source", "arXiv")
+    entry.set_field("Abstract", "Short now.")
+    after = doc.render()
+    diff = list(difflib.ndiff(HAND_EDITED.splitlines(), after.splitlines()))
+    removed = [line[2:] for line in diff if line.startswith("- ")]
+    added = [line[2:] for line in diff if line.startswith("+ ")]
+    assert removed == [
+        "- **Source:** both",
+        "- **Abstract:** We give an algorithm",
+        "  that approximates the gap.",
+    ]
+    assert added == ["- **Source:** arXiv", "- **Abstract:** Short now."]
+    assert "My note: read section 3 first" in after
+
+
+def test_a_missing_field_is_inserted_in_protocol_order():
+    doc = literature.parse(HAND_EDITED)
+    entry = doc.confirmed[1]
+    entry.set_field("DOI", "10.1/abc")
+    lines = entry.lines
+    assert lines.index("- **DOI:** 10.1/abc\n") == lines.index("- **arXiv ID:** cs/0502084\n") + 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "words"),
+    [
+        (('"semantic_scholar"]', '"semantic_scholar"'), 8, "not valid YAML"),
+        (("### REF-004: Eigenvalues", "### REF-4 Eigenvalues"), 40, "malformed entry heading"),
+        (("### REF-004: Eigenvalues", "### UREF-004: Eigenvalues"), 40, "UREF entry in"),
+        (("## Synthesis\n", "## Confirmed References\n"), 54, "a second '## Confirmed"),
+        (("## Search History\n", "## Notes\n"), None, "no '## Search History' section"),
+        (("---\nproblem", "problem"), 1, "starts with '---'"),
+    ],
+    ids=["bad-yaml", "bad-heading", "wrong-section", "duplicate-section", "missing", "no-fm"],
+)
+def test_malformed_documents_are_named_with_the_line(edit, line, words):
+    text = HAND_EDITED.replace(*edit, 1)
+    with pytest.raises(BadInput) as caught:
+        literature.parse(text, "LIT.md")
+    assert words in caught.value.message
+    if line is not None:
+        assert f"line {line}" in caught.value.message
+    assert literature.validate(text)[0].startswith("LITERATURE.md")
+
+
+def test_sections_out_of_order_are_malformed():
+    moved = HAND_EDITED.replace("## Synthesis\n", "## Tmp\n").replace(
+        "## Search History\n", "## Synthesis\n"
+    )
+    moved = moved.replace("## Tmp\n", "## Search History\n")
+    with pytest.raises(
+        BadInput,
+        match=r"line 20: '## Confirmed References' must come before '## Synthesis' \(line 14\)",
+    ):
+        literature.parse(moved)
+
+
+def test_headings_inside_code_fences_are_prose():
+    text = HAND_EDITED.replace(
+        "Nothing on weighted graphs [~].\n",
+        "Nothing on weighted graphs [~].\n```\n## Confirmed References\n### REF-9\n```\n",
+    )
+    doc = literature.parse(text)
+    assert doc.render() == text and len(doc.confirmed) == 2
+
+
+def test_the_hand_edited_document_is_valid():
+    assert literature.validate(HAND_EDITED) == []
+
+
+@pytest.mark.parametrize(
+    ("edit", "violation"),
+    [
+        (
+            (
+                "- **Verified:** 2026-02-10T12:00:00Z via https://export.arxiv.org/api/query?id_list=cs/0502084\n",
+                "",
+            ),
+            "REF-004 (line 40): no 'Verified: <ISO timestamp> via <URL>' line",
+        ),
+        (
+            ("via https://export.arxiv.org/api/query?id_list=cs/0502084", "via the arXiv API"),
+            "REF-004 (line 40): the Verified line names no URL",
+        ),
+        (("confirmed_count: 2", "confirmed_count: 5"), "confirmed_count is 5 but the body has 2"),
+        (("total_papers: 3", "total_papers: 2"), "total_papers is 2 but the body has 3"),
+        (
+            ("### REF-004:", "### REF-002:"),
+            "REF-002 (line 40): number used twice (also on line 24)",
+        ),
+        (
+            ("UREF-001 may sharpen it [~]", "UREF-001 proves it [V]"),
+            "Synthesis line 57: UREF-001 is unconfirmed and cited as [V]",
+        ),
+        (("Start with REF-004.", "Start with REF-004."), None),
+        (("- REF-002 proves", "- REF-007 proves"), "Synthesis line 57: cites REF-007"),
+        (('problem: "spectral-gap"\n', 'problem: "spectral-gap"\nowner: me\n'), "frontmatter"),
+        (("- **Confidence:** [S]", "- **Confidence:** high"), "REF-004 (line 40): confidence"),
+        (("- **Year:** 2008", "- **Year:** c. 2008"), "REF-004 (line 40): Year 'c. 2008'"),
+        (
+            ("- **Status:** Unconfirmed -- do not cite as established reference", ""),
+            "UREF-001 (line 68): no 'Status: Unconfirmed -- do not cite as established",
+        ),
+        (("| 8 | 12 | 2 |", "| 8 | 12 |"), "Search History line 18: 4 cells"),
+        (("| 8 | 12 | 2 |", "| eight | 12 | 2 |"), "Search History line 18: result counts"),
+    ],
+)
+def test_validate_names_each_violation(edit, violation):
+    found = literature.validate(HAND_EDITED.replace(*edit))
+    if violation is None:
+        assert found == []
+    else:
+        assert any(violation in item for item in found), found
+
+
+def test_validate_reads_a_path(tmp_path):
+    path = tmp_path / "LITERATURE.md"
+    path.write_text(HAND_EDITED.replace("confirmed_count: 2", "confirmed_count: 1"))
+    assert literature.validate(path) == ["frontmatter: confirmed_count is 1 but the body has 2"]
+    assert literature.validate(str(path)) == literature.validate(path)
+    assert literature.load(path).confirmed[0].number == 2

@@ -1,0 +1,134 @@
+"""One whole research run driven through the scripts exactly as commands/research.md drives them:
+`state.py next`, `state.py transition` with the proposed move, then the agent's work. The agents'
+writing is played by the test (the proof agent's PROOF.md is synthesized); everything a script
+does - routing, loop counting, sandboxed computation, bibliography, checks, archive - is real.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from mathtools import frontmatter, litmerge
+from support.verified import confirmed, paper, unconfirmed, verification
+
+PROOF_BODY = """
+# Proof Development
+
+## Proof Structure
+
+### Lemma 1: $\\sum_{k \\le n} k = n(n+1)/2$
+**Status:** complete
+**Depends on:** REF-001
+**Confidence:** [V]
+
+### Main Theorem
+**Status:** {status}
+**Depends on:** Lemma 1, Computation 1
+**Confidence:** {tier}
+
+## Computation Requests
+
+### Request 1: the sum for n <= 100
+**Purpose:** check the closed form
+**Tool:** sympy
+"""
+
+
+def advance(script, folder):
+    """One orchestrator turn: next, then record the transition it proposes. Returns the step."""
+    step = script("state.py", "next", "--dir", str(folder)).json()
+    if step["action"] == "transition":
+        move = step["transition"]
+        run = script(
+            "state.py", "transition", move["to"], "--reason", move["reason"], "--dir", str(folder)
+        )
+        assert run.returncode == 0, run.stdout
+    time.sleep(0.02)  # the agent's files must be newer than the state's entry
+    return step
+
+
+def write_proof(folder, **flags):
+    fields = {"status": "in-progress", "computation_needed": False, "literature_needed": False}
+    fields.update(flags)
+    tier = "[V]" if fields["status"] == "complete" else "[~]"
+    body = PROOF_BODY.replace("{status}", fields["status"]).replace("{tier}", tier)
+    (folder / "PROOF.md").write_text(frontmatter.render(fields, body))
+
+
+def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
+    folder = tmp_path / ".math" / "problems" / "gauss-sum"
+    folder.mkdir(parents=True)
+    (folder / "PROBLEM.md").write_text("---\nstatus: defined\n---\n\n# Sum of 1..n\n")
+    spawned = []
+
+    step = advance(script, folder)  # INTAKE -> LITERATURE_SEARCH
+    spawned.append(step["spawn"])
+    gauss = paper(3, authors=["Carl Friedrich Gauss"], title="Disquisitiones arithmeticae")
+    ghost = {"title": "A lost letter on sums", "arxiv_id": "9901.00001"}
+    litmerge.merge_file(
+        folder / "LITERATURE.md", verification([confirmed(gauss), unconfirmed(ghost)])
+    )
+
+    step = advance(script, folder)  # -> PROOF_DEVELOPMENT
+    spawned.append(step["spawn"])
+    write_proof(folder, computation_needed=True)
+
+    step = advance(script, folder)  # -> COMPUTATION (loop 1)
+    spawned.append(step["spawn"])
+    code = "print(sum(range(1, 101)), 100 * 101 // 2)\n"
+    run = script(
+        "compute.py", "run", "-", "--request", "1", "--title", "sum to 100",
+        "--python", sys.executable, "--dir", str(folder), input=code,
+    )  # fmt: skip
+    assert run.json()["stdout"] == "5050 5050\n"
+
+    step = advance(script, folder)  # -> PROOF_DEVELOPMENT
+    spawned.append(step["spawn"])
+    write_proof(folder, status="complete")
+
+    step = advance(script, folder)  # -> LATEX_OUTPUT
+    spawned.append(step["spawn"])
+    keys = script("bib_export.py", "--dir", str(folder)).json()["entries"]
+    key = keys[0]["key"]
+    tex = (
+        "\\documentclass{article}\n\\newtheorem{theorem}{Theorem}\n\\begin{document}\n"
+        f"As in \\cite{{{key}}}.\n\\begin{{theorem}}\\label{{pf:main-theorem}}"
+        "$\\sum_{k\\le n} k = n(n+1)/2$.\\end{theorem}\n"
+        "\\bibliography{references}\n\\end{document}\n"
+    )
+    (folder / "OUTPUT.tex").write_text(tex)
+    assert script("latex.py", "check", "--dir", str(folder)).returncode == 0
+
+    step = advance(script, folder)  # -> DONE
+    assert step["transition"]["to"] == "DONE" and step["spawn"] is None
+    assert script("state.py", "next", "--dir", str(folder)).json()["action"] == "done"
+
+    assert spawned == [
+        "math:literature-search",
+        "math:proof",
+        "math:computation",
+        "math:proof",
+        "math:latex-writer",
+    ]
+    shown = script("state.py", "show", "--dir", str(folder)).json()
+    assert shown["loops"] == {"proof-literature": 0, "proof-computation": 1}
+    assert [line.split(" ", 1)[1].split(" (")[0] for line in shown["history"]] == [
+        "INTAKE -> LITERATURE_SEARCH",
+        "LITERATURE_SEARCH -> PROOF_DEVELOPMENT",
+        "PROOF_DEVELOPMENT -> COMPUTATION",
+        "COMPUTATION -> PROOF_DEVELOPMENT",
+        "PROOF_DEVELOPMENT -> LATEX_OUTPUT",
+        "LATEX_OUTPUT -> DONE",
+    ]
+
+    archived = script("state.py", "archive-session", "--dir", str(folder)).json()
+    session = folder / "sessions" / "session-001"
+    assert archived["path"] == str(session)
+    assert {"PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "references.bib"} <= set(
+        archived["archived"]
+    )
+    assert "5050 5050" in (session / "COMPUTATION.md").read_text()
+    restarted = json.loads(script("state.py", "show", "--dir", str(folder)).stdout)
+    assert restarted["current_state"] == "INTAKE"

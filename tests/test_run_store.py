@@ -1,0 +1,252 @@
+"""The SQLite run store (scripts/mathtools/store.py) and lit_update.py record-run / judge / runs /
+judgements. Search results are synthesized with SearchResult (tests/support/verified.py papers)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from mathtools import store
+from mathtools.cli import BadInput, EnvironmentProblem
+from mathtools.paper import Paper, SearchResult
+from support.verified import paper
+
+
+def search_result(numbers, source="semantic_scholar", total=None, query="spectral gap"):
+    papers = [Paper.from_dict(paper(n, source)) for n in numbers]
+    return SearchResult(source, "search", ["https://example.org/q"], papers, [], total, query)
+
+
+def record_run(script, *extra, problem="p", query="q", source="arxiv"):
+    return script(
+        "lit_update.py",
+        "record-run",
+        "--problem",
+        problem,
+        "--query",
+        query,
+        "--source",
+        source,
+        "--iteration",
+        "1",
+        *extra,
+    )
+
+
+@pytest.fixture
+def results_file(tmp_path):
+    def write(name, numbers, **kw):
+        path = tmp_path / name
+        path.write_text(json.dumps(search_result(numbers, **kw).to_dict()))
+        return str(path)
+
+    return write
+
+
+def test_record_run_counts_the_results_files(script, results_file, tmp_path):
+    first = results_file("a.json", [1, 2, 3], total=120)
+    second = results_file("b.json", [3, 4], total=80)
+    run = record_run(
+        script,
+        "--feedback",
+        "too broad",
+        "--results",
+        first,
+        second,
+        problem="spectral-gap",
+        query="gap",
+        source="semantic_scholar",
+    )
+    assert run.returncode == 0, run.stdout
+    data = run.json()
+    assert data["run_id"] == 1
+    assert (data["result_count"], data["total_results"]) == (4, 200)  # paper 3 counted once
+    assert (data["problem"], data["query"], data["feedback"]) == (
+        "spectral-gap",
+        "gap",
+        "too broad",
+    )
+    assert (tmp_path / "literature.db").exists()  # MATH_LITERATURE_DB (set by conftest)
+
+
+def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, results_file, tmp_path):
+    results = results_file("a.json", [1, 2, 3])
+    record_run(script, "--results", results, source="semantic_scholar")
+    keys = [paper(n, "semantic_scholar")["key"] for n in (1, 2, 3)]
+    judgements = tmp_path / "j.json"
+    judgements.write_text(
+        json.dumps(
+            [
+                {"key": keys[2], "label": "strong", "confidence": 1.7, "rationale": "proves it"},
+                {
+                    "key": keys[0],
+                    "label": "irrelevant",
+                    "confidence": -0.2,
+                    "rationale": "other field",
+                },
+            ]
+        )
+    )
+    run = script("lit_update.py", "judge", "--run", "1", "--judgements", str(judgements))
+    assert run.returncode == 0, run.stdout
+    stored = script("lit_update.py", "judgements", "1").json()
+    assert [(j["key"], j["label"], j["confidence"]) for j in stored] == [
+        (keys[0], "irrelevant", 0.0),
+        (keys[2], "strong", 1.0),
+    ]  # in the order the source returned the papers
+    assert stored[1]["record"] == paper(3, "semantic_scholar")  # carried, not retyped
+    table = script("lit_update.py", "judgements", "1", "--table").stdout.splitlines()
+    assert table[0].split() == ["key", "label", "conf", "title", "rationale"]
+    assert table[3].split()[:3] == [keys[2], "strong", "1.00"]
+
+
+@pytest.mark.parametrize(
+    ("item", "code", "words"),
+    [
+        (
+            {"key": "arXiv:2100.00001", "label": "great", "confidence": 1, "rationale": ""},
+            "unknown_label",
+            "'great' is not one of strong, partial, irrelevant",
+        ),
+        (
+            {"key": "arXiv:1999.99999", "label": "strong", "confidence": 1, "rationale": ""},
+            "unknown_key",
+            "run 1 returned no paper 'arXiv:1999.99999'",
+        ),
+    ],
+)
+def test_unknown_label_or_key_is_a_clear_error_and_nothing_is_stored(
+    script, results_file, tmp_path, item, code, words
+):
+    results = results_file("a.json", [1], source="arxiv")
+    record_run(script, "--results", results)
+    good = {"key": "arXiv:2100.00001", "label": "partial", "confidence": 0.5, "rationale": "x"}
+    judgements = tmp_path / "j.json"
+    judgements.write_text(json.dumps([good, item]))
+    run = script("lit_update.py", "judge", "--run", "1", "--judgements", str(judgements))
+    assert run.returncode == 2
+    error = run.json()["error"]
+    assert error["code"] == code and words in error["message"]
+    assert script("lit_update.py", "judgements", "1").json() == []
+
+
+def test_runs_lists_by_problem_as_json_and_table(script, tmp_path):
+    db = str(tmp_path / "elsewhere.db")
+    for problem, query in (("a", "first query"), ("b", "other"), ("a", "second query")):
+        record_run(script, "--db", db, problem=problem, query=query)
+    runs = script("lit_update.py", "runs", "--db", db, "--problem", "a").json()
+    assert [(r["run_id"], r["query"]) for r in runs] == [(1, "first query"), (3, "second query")]
+    table = script("lit_update.py", "runs", "--db", db, "--table").stdout.splitlines()
+    assert table[0].split()[:3] == ["run", "problem", "iter"] and len(table) == 5
+    assert table[4].endswith("second query")
+    assert script("lit_update.py", "runs").json() == []  # the default store is separate, empty
+
+
+def test_reading_never_creates_a_store(script, tmp_path):
+    assert script("lit_update.py", "runs").json() == []
+    run = script("lit_update.py", "judgements", "4")
+    assert run.returncode == 2 and run.json()["error"]["code"] == "unknown_run"
+    assert not (tmp_path / "literature.db").exists()
+
+
+def test_record_run_rejects_a_file_that_is_not_a_search_result(script, tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("[]")
+    run = record_run(script, "--results", str(bad))
+    assert run.returncode == 2 and "is not a search result" in run.json()["error"]["message"]
+
+
+def test_what_the_refinement_loop_reads(tmp_path):
+    with store.RunStore(tmp_path / "s.db") as runs:
+        first = runs.record_run(
+            "p", "gap", "semantic_scholar", 1, results=[search_result([1, 2]).to_dict()]
+        )
+        runs.record_judgements(
+            first["run_id"],
+            [
+                {
+                    "key": "arXiv:2100.00001",
+                    "label": "partial",
+                    "confidence": 0.4,
+                    "rationale": "a",
+                },
+            ],
+        )
+        second = runs.record_run(
+            "p",
+            "gap spectral",
+            "semantic_scholar",
+            2,
+            "needs graphs",
+            [search_result([2]).to_dict()],
+        )
+        runs.record_judgements(
+            second["run_id"],
+            [
+                {"key": "arXiv:2100.00002", "label": "strong", "confidence": 0.9, "rationale": "b"},
+            ],
+        )
+        # judged again: replaced, not duplicated
+        runs.record_judgements(
+            second["run_id"],
+            [
+                {"key": "arXiv:2100.00002", "label": "strong", "confidence": 0.8, "rationale": "c"},
+            ],
+        )
+        assert [
+            (q["query"], q["iteration"], q["feedback"], q["strong"])
+            for q in runs.prior_queries("p")
+        ] == [
+            ("gap", 1, None, 0),
+            ("gap spectral", 2, "needs graphs", 1),
+        ]
+        assert [j["rationale"] for j in runs.judgements(second["run_id"])] == ["c"]
+        assert runs.run(second["run_id"])["judged"] == {"strong": 1, "partial": 0, "irrelevant": 0}
+        assert list(runs.papers(first["run_id"])) == ["arXiv:2100.00001", "arXiv:2100.00002"]
+        with pytest.raises(BadInput, match="no run 9"):
+            runs.judgements(9)
+
+
+def test_a_fresh_store_is_at_the_current_schema_version(tmp_path):
+    with store.RunStore(tmp_path / "s.db") as runs:
+        assert runs.version == len(store.MIGRATIONS)
+    with store.RunStore(tmp_path / "s.db") as again:  # reopening migrates nothing
+        assert again.version == len(store.MIGRATIONS)
+
+
+def test_an_older_store_is_migrated_and_keeps_its_data(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    with store.RunStore(path) as runs:
+        runs.record_run("p", "kept", "arxiv", 1)
+    upgrade = "ALTER TABLE runs ADD COLUMN note TEXT; UPDATE runs SET note = 'migrated'"
+    monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, upgrade])
+    with store.RunStore(path) as runs:
+        assert runs.version == len(store.MIGRATIONS)
+        (row,) = runs.runs()
+        assert (row["query"], row["note"]) == ("kept", "migrated")
+
+
+def test_a_failing_migration_changes_nothing(tmp_path, monkeypatch):
+    path = tmp_path / "s.db"
+    store.RunStore(path).close()
+    broken = "ALTER TABLE runs ADD COLUMN note TEXT; SELECT * FROM no_such_table"
+    monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, broken])
+    with pytest.raises(EnvironmentProblem, match="no_such_table"):
+        store.RunStore(path)
+    columns = [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(runs)")]
+    assert "note" not in columns
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_a_store_from_a_newer_plugin_is_refused(script, tmp_path):
+    path = tmp_path / "literature.db"
+    sqlite3.connect(path).execute("PRAGMA user_version = 99")
+    run = script("lit_update.py", "runs")
+    assert run.returncode == 4 and run.json()["error"]["code"] == "store_too_new"
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error(script, tmp_path):
+    (tmp_path / "literature.db").write_text("not sqlite " * 100)
+    run = script("lit_update.py", "runs")
+    assert run.returncode == 4 and "is not usable" in run.json()["error"]["message"]

@@ -1,0 +1,327 @@
+"""scripts/state.py: the research loop's state machine over STATE.md, on real files."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import time
+
+import pytest
+from mathtools import frontmatter
+from mathtools import state as machine
+from mathtools.cli import BadInput
+
+LEGAL = {
+    ("INTAKE", "LITERATURE_SEARCH"),
+    ("LITERATURE_SEARCH", "PROOF_DEVELOPMENT"),
+    ("PROOF_DEVELOPMENT", "LITERATURE_SEARCH"),
+    ("PROOF_DEVELOPMENT", "COMPUTATION"),
+    ("PROOF_DEVELOPMENT", "LATEX_OUTPUT"),
+    ("COMPUTATION", "PROOF_DEVELOPMENT"),
+    ("LATEX_OUTPUT", "DONE"),
+}
+ALL_PAIRS = list(itertools.product(machine.STATES, machine.STATES))
+
+
+def write_state(folder, current, loops=None, **extra):
+    data = {
+        "problem": folder.name,
+        "current_state": current,
+        "loops": {"proof-literature": 0, "proof-computation": 0, **(loops or {})},
+        "history": [],
+        **extra,
+    }
+    (folder / "STATE.md").write_text(frontmatter.render(data, "\n# State\n\nhand-written note\n"))
+
+
+def read_state(folder):
+    return frontmatter.split((folder / "STATE.md").read_text())
+
+
+def write_md(folder, name, age=0.0, **fields):
+    """An artifact with this frontmatter, its mtime `age` seconds in the past."""
+    path = folder / name
+    path.write_text(frontmatter.render(fields, "\nbody\n") if name.endswith(".md") else "x")
+    moment = time.time() - age
+    os.utime(path, (moment, moment))
+
+
+@pytest.fixture
+def problem(tmp_path):
+    folder = tmp_path / ".math" / "problems" / "twin-primes"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def test_the_table_is_the_seeds_diagram():
+    legal = {(a, b) for a, moves in machine.TRANSITIONS.items() for b in moves}
+    assert legal == LEGAL
+
+
+@pytest.mark.parametrize(("here", "to"), ALL_PAIRS)
+def test_every_transition_is_allowed_or_refused(problem, here, to):
+    write_state(problem, here)
+    before = (problem / "STATE.md").read_text()
+    if (here, to) in LEGAL:
+        result = machine.transition(problem, problem.name, to, "because")
+        data, body = read_state(problem)
+        assert data["current_state"] == to == result["to"]
+        assert data["history"][-1].endswith(f"{here} -> {to} (because)")
+        assert data["transitions_available"] == list(machine.TRANSITIONS[to])
+        assert "hand-written note" in body
+    else:
+        with pytest.raises(BadInput) as refused:
+            machine.transition(problem, problem.name, to, "because")
+        assert refused.value.code == "illegal_transition"
+        assert f"{here} -> {to}" in refused.value.message
+        assert (problem / "STATE.md").read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("aux", "loop"),
+    [("COMPUTATION", "proof-computation"), ("LITERATURE_SEARCH", "proof-literature")],
+)
+def test_each_pair_loops_three_times_then_asks_the_user(problem, aux, loop):
+    write_state(problem, "PROOF_DEVELOPMENT")
+    for count in (1, 2, 3):
+        machine.transition(problem, problem.name, aux, "needs it")
+        machine.transition(problem, problem.name, "PROOF_DEVELOPMENT", "back")
+        assert read_state(problem)[0]["loops"][loop] == count
+    before = (problem / "STATE.md").read_text()
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, aux, "once more")
+    assert refused.value.code == "loop_cap"
+    assert "ask" in refused.value.message and "user" in refused.value.message
+    assert (problem / "STATE.md").read_text() == before
+    other = ({"proof-computation", "proof-literature"} - {loop}).pop()
+    assert read_state(problem)[0]["loops"][other] == 0
+
+    machine.transition(problem, problem.name, aux, "user said go on", user_approved=True)
+    data, _ = read_state(problem)
+    assert data["loops"][loop] == 4
+    assert "approved by the user" in data["history"][-1]
+
+
+def test_forward_moves_and_returns_do_not_count_as_loops(problem):
+    write_state(problem, "INTAKE")
+    for to in ("LITERATURE_SEARCH", "PROOF_DEVELOPMENT", "COMPUTATION", "PROOF_DEVELOPMENT"):
+        machine.transition(problem, problem.name, to, "step")
+    assert read_state(problem)[0]["loops"] == {"proof-literature": 0, "proof-computation": 1}
+
+
+def test_a_missing_state_file_starts_at_intake(problem):
+    result = machine.transition(problem, problem.name, "LITERATURE_SEARCH", "problem defined")
+    assert result["from"] == "INTAKE"
+    data, _ = read_state(problem)
+    assert data["problem"] == "twin-primes" and data["current_state"] == "LITERATURE_SEARCH"
+
+
+def test_hand_added_frontmatter_fields_survive(problem):
+    write_state(problem, "INTAKE", note_to_self="ask Terry")
+    machine.transition(problem, problem.name, "LITERATURE_SEARCH", "go")
+    assert read_state(problem)[0]["note_to_self"] == "ask Terry"
+
+
+def test_a_broken_state_file_is_bad_input_and_left_alone(problem):
+    write_state(problem, "THINKING")
+    before = (problem / "STATE.md").read_text()
+    with pytest.raises(BadInput, match="THINKING"):
+        machine.transition(problem, problem.name, "LITERATURE_SEARCH", "go")
+    assert (problem / "STATE.md").read_text() == before
+
+
+def test_empty_reason_is_refused(problem):
+    with pytest.raises(BadInput, match="reason"):
+        machine.transition(problem, problem.name, "LITERATURE_SEARCH", "   ")
+
+
+# --- next: routing on frontmatter only ---
+
+
+def enter(problem, current, loops=None):
+    """STATE.md in `current`, entered one minute ago."""
+    entered = time.time() - 60
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(entered)) + "Z"
+    write_state(problem, current, loops, entered_at=stamp)
+
+
+def test_next_at_intake_without_a_problem_asks_for_intake(problem):
+    step = machine.next_step(problem, problem.name)
+    assert step["action"] == "ask_user" and "/math:problem" in step["reason"]
+
+
+def test_next_at_intake_moves_to_literature(problem):
+    write_md(problem, "PROBLEM.md", status="defined")
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"] == {"to": "LITERATURE_SEARCH", "reason": "problem defined"}
+    assert step["spawn"] == "math:literature-search"
+    assert step["inputs"] == [str(problem / "PROBLEM.md")]
+
+
+def test_next_in_literature_spawns_until_literature_is_written(problem):
+    enter(problem, "LITERATURE_SEARCH")
+    write_md(problem, "LITERATURE.md", age=3600, confirmed_count=2)  # from an earlier round
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
+    write_md(problem, "LITERATURE.md", confirmed_count=5)
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
+    assert "5 confirmed" in step["transition"]["reason"]
+    assert step["spawn"] == "math:proof"
+
+
+def test_next_on_the_first_visit_takes_a_search_already_made(problem):
+    enter(problem, "LITERATURE_SEARCH")
+    write_md(problem, "LITERATURE.md", age=3600, confirmed_count=4, last_search="2026-01-02")
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
+    assert "already searched: 4 confirmed" in step["transition"]["reason"]
+    # ...but not when the proof sent us back for more references
+    enter(problem, "LITERATURE_SEARCH", loops={"proof-literature": 1})
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
+
+
+@pytest.mark.parametrize(
+    ("fields", "to"),
+    [
+        ({"status": "gaps-identified", "computation_needed": True}, "COMPUTATION"),
+        ({"status": "gaps-identified", "literature_needed": True}, "LITERATURE_SEARCH"),
+        ({"status": "complete"}, "LATEX_OUTPUT"),
+    ],
+)
+def test_next_after_a_proof_pass_follows_its_flags(problem, fields, to):
+    enter(problem, "PROOF_DEVELOPMENT")
+    flags = {"computation_needed": False, "literature_needed": False, **fields}
+    write_md(problem, "PROOF.md", **flags)
+    step = machine.next_step(problem, problem.name)
+    assert step["action"] == "transition"
+    assert step["transition"]["to"] == to
+    assert step["spawn"] == machine.AGENTS[to]
+
+
+def test_next_before_the_proof_agent_has_run_ignores_stale_flags(problem):
+    enter(problem, "PROOF_DEVELOPMENT")
+    write_md(problem, "PROOF.md", age=3600, status="gaps-identified", computation_needed=True)
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"], step["transition"]) == ("spawn", "math:proof", None)
+
+
+def test_next_with_a_stuck_proof_asks_the_user(problem):
+    enter(problem, "PROOF_DEVELOPMENT")
+    write_md(problem, "PROOF.md", status="stuck")
+    step = machine.next_step(problem, problem.name)
+    assert step["action"] == "ask_user"
+    assert step["options"] == ["continue", "redirect", "accept-partial"]
+
+
+def test_next_at_the_loop_cap_asks_the_user(problem):
+    enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
+    write_md(problem, "PROOF.md", status="in-progress", computation_needed=True)
+    step = machine.next_step(problem, problem.name)
+    assert step["action"] == "ask_user" and step["transition"] is None
+    assert "proof-computation loop at its cap of 3" in step["reason"]
+
+
+def test_next_at_one_cap_still_takes_the_other_loop(problem):
+    enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
+    write_md(problem, "PROOF.md", computation_needed=True, literature_needed=True)
+    assert machine.next_step(problem, problem.name)["transition"]["to"] == "LITERATURE_SEARCH"
+
+
+def test_next_with_an_unflagged_proof_in_progress_runs_another_pass(problem):
+    enter(problem, "PROOF_DEVELOPMENT")
+    write_md(problem, "PROOF.md", status="in-progress", computation_needed="false")
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:proof")
+
+
+@pytest.mark.parametrize(
+    ("status", "moves"), [("complete", True), ("error", True), ("running", False)]
+)
+def test_next_in_computation_returns_to_the_proof_when_results_are_in(problem, status, moves):
+    enter(problem, "COMPUTATION")
+    write_md(problem, "COMPUTATION.md", status=status)
+    step = machine.next_step(problem, problem.name)
+    if moves:
+        assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
+        assert step["spawn"] == "math:proof"
+    else:
+        assert (step["action"], step["spawn"]) == ("spawn", "math:computation")
+
+
+def test_next_in_latex_output_then_done(problem):
+    enter(problem, "LATEX_OUTPUT")
+    write_md(problem, "PROOF.md", age=600, status="complete")
+    step = machine.next_step(problem, problem.name)
+    assert step["spawn"] == "math:latex-writer"
+    assert str(problem / "PROOF.md") in step["inputs"]
+    write_md(problem, "OUTPUT.tex")
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"] == {"to": "DONE", "reason": "OUTPUT.tex written"}
+    assert step["spawn"] is None
+
+
+def test_next_when_done_says_archive(problem):
+    enter(problem, "DONE")
+    step = machine.next_step(problem, problem.name)
+    assert step["action"] == "done" and "archive-session" in step["reason"]
+
+
+# --- archive-session ---
+
+
+def test_archive_session_snapshots_the_run_and_restarts(problem):
+    enter(problem, "DONE", loops={"proof-computation": 2})
+    for name in ("PROBLEM.md", "LITERATURE.md", "JOURNAL.md", "PROOF.md", "COMPUTATION.md"):
+        write_md(problem, name, status="complete")
+    write_md(problem, "OUTPUT.tex")
+    write_md(problem, "references.bib")
+    first = machine.archive_session(problem, problem.name)
+    target = problem / "sessions" / "session-001"
+    assert first["session"] == "session-001"
+    for name in ("PROBLEM.md", "PROOF.md", "OUTPUT.tex", "references.bib", "STATE.md"):
+        assert (target / name).exists()
+    assert read_state(target)[0]["current_state"] == "DONE"
+    # run products moved out, problem files kept
+    assert not (problem / "PROOF.md").exists() and not (problem / "OUTPUT.tex").exists()
+    assert (problem / "LITERATURE.md").exists() and (problem / "JOURNAL.md").exists()
+    data, body = read_state(problem)
+    assert data["current_state"] == "INTAKE"
+    assert data["loops"] == {"proof-literature": 0, "proof-computation": 0}
+    assert "sessions/session-001" in data["history"][0]
+    assert "hand-written note" in body
+
+    with pytest.raises(BadInput) as refused:
+        machine.archive_session(problem, problem.name)
+    assert refused.value.code == "not_done"
+    second = machine.archive_session(problem, problem.name, partial=True)
+    assert second["session"] == "session-002" and second["partial"] is True
+
+
+# --- the script ---
+
+
+def test_script_uses_the_current_problem_from_the_workspace(problem, script, tmp_path):
+    (tmp_path / ".math" / "config.json").write_text(json.dumps({"current_problem": "twin-primes"}))
+    write_md(problem, "PROBLEM.md", status="defined")
+    run = script("state.py", "transition", "LITERATURE_SEARCH", "--reason", "problem defined")
+    assert run.returncode == 0, run.stdout
+    assert run.json()["current_state"] == "LITERATURE_SEARCH"
+    shown = script("state.py", "show").json()
+    assert shown["files"] == [str(problem / "PROBLEM.md"), str(problem / "STATE.md")]
+    assert shown["history"][0].endswith("INTAKE -> LITERATURE_SEARCH (problem defined)")
+    assert script("state.py", "next", "--problem", "twin-primes").json()["spawn"] == (
+        "math:literature-search"
+    )
+
+
+def test_script_refusals_are_one_json_line(problem, script):
+    run = script("state.py", "transition", "DONE", "--reason", "skip", "--dir", str(problem))
+    assert run.returncode == 2
+    assert json.loads(run.stdout)["error"]["code"] == "illegal_transition"
+    run = script("state.py", "show", "--problem", "../etc")
+    assert run.returncode == 2 and json.loads(run.stdout)["error"]["code"] == "bad_slug"
+    run = script("state.py", "show", "--problem", "nope")
+    assert json.loads(run.stdout)["error"]["code"] == "no_problem"

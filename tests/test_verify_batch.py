@@ -1,0 +1,290 @@
+"""scripts/verify_batch.py end to end, as a subprocess against the stand-in server (real records).
+
+The labelled fixture (tests/data/verify_fixture.json) holds real references, written the way people
+and models cite them, and fabricated variants of every kind issue 5 lists: no fabricated one may be
+confirmed, and every real one must be.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mathtools import schemas
+from support.standin import StandIn
+
+FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"
+CASES = json.loads(FIXTURE.read_text(encoding="utf-8"))["cases"]
+PENDING = "API error - verification pending"
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    with StandIn() as server:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
+        yield server
+
+
+def write(tmp_path, name, data) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def verify(script, *args, input=None):
+    run = script("verify_batch.py", *args, input=input)
+    assert "Traceback" not in run.stderr, run.stderr
+    return run
+
+
+def by_key(document) -> dict[str, dict]:
+    return {result["key"]: result for result in document["results"]}
+
+
+def test_the_labelled_fixture(script, standin, tmp_path):
+    candidates = write(tmp_path, "candidates.json", [case["candidate"] for case in CASES])
+    run = verify(script, candidates)
+    assert run.returncode == 0, run.stdout
+    document = run.json()
+    assert schemas.errors("verification", document) == []
+    results = document["results"]
+    assert [r["key"] for r in results] == [case["candidate"]["key"] for case in CASES]
+    wrong = [
+        f"{case['label']}: {result['status']} ({result['reason']})"
+        for case, result in zip(CASES, results, strict=True)
+        if result["status"] != case["expected"]
+    ]
+    assert wrong == []
+    for result in results:
+        assert result["verified_via"] or result["status"] == "UNCONFIRMED"
+        assert all(url.startswith(standin.url) for url in result["verified_via"])
+        if result["status"] == "CONFIRMED":
+            assert result["paper"]["title"] and result["paper"]["authors"]
+            assert "suggestion" not in result
+    expected_confirmed = sum(case["expected"] == "CONFIRMED" for case in CASES)
+    assert document["summary"] == {
+        "total": len(CASES),
+        "confirmed": expected_confirmed,
+        "unconfirmed": len(CASES) - expected_confirmed,
+        "pending": 0,
+    }
+    # Every identifier went out in one call per source.
+    assert standin.counts["arxiv id_list"] == 1
+    assert standin.counts["s2 batch"] == 1
+
+
+def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_path):
+    candidates = write(tmp_path, "candidates.json", [case["candidate"] for case in CASES])
+    results = by_key(verify(script, candidates).json())
+
+    foreign = results["fab-foreign-arxiv-id"]
+    assert foreign["reason"].startswith(
+        "arXiv:2104.12255 is '0' by Quan Thoi Minh Nguyen (2021), not the cited paper"
+    )
+    assert foreign["paper"]["arxiv_id"] == "2104.12255"
+    assert results["fab-foreign-doi"]["reason"].startswith(
+        "DOI:10.1098/rspa.1985.0070 is 'Quantum theory, the Church–Turing principle"
+    )
+    # A title search that finds the real paper offers it, never confirms it.
+    wrong_authors = results["fab-wrong-authors"]
+    assert wrong_authors["suggestion"]["title"] == "Neural Turing Machines"
+    assert wrong_authors["paper"] is None
+    assert "none of the cited authors" in wrong_authors["reason"]
+    assert results["fab-year"]["checks"]["year_diff"] == 10
+    missing_id = results["fab-missing-arxiv-id"]
+    assert missing_id["suggestion"]["arxiv_id"] == "1009.3186"
+    assert missing_id["reason"].startswith("arXiv:0808.05394 not found; a title search found")
+
+    # The API's record replaces what the candidate said.
+    markov = results["real-markov"]
+    assert markov["paper"]["authors"] == ["Caprice Stanley", "Tobias Windisch"]
+    assert markov["candidate"]["authors"] == "Stanley, Caprice and Windisch, Tobias"
+    assert markov["checks"] == {
+        "title_score": 1.0,
+        "matched_authors": ["Caprice Stanley", "Tobias Windisch"],
+        "year_diff": 0,
+    }
+    etal = results["real-aew10-etal"]
+    assert etal["checks"]["matched_authors"] == ["Peter H. N. de With"]
+    assert len(etal["paper"]["authors"]) == 34
+    assert results["real-grouptesting"]["checks"]["year_diff"] == -1
+
+
+def test_output_is_deterministic_apart_from_the_timestamp(script, standin, tmp_path, monkeypatch):
+    candidates = write(tmp_path, "candidates.json", [case["candidate"] for case in CASES])
+    first = verify(script, candidates).json()
+    monkeypatch.setenv("MATH_CACHE_DIR", str(tmp_path / "other-cache"))
+    second = verify(script, candidates, "--no-cache").json()
+    for document in (first, second):
+        document.pop("verified_at")
+    assert json.dumps(first, ensure_ascii=False) == json.dumps(second, ensure_ascii=False)
+
+
+def test_search_result_files_are_taken_as_they_are(script, standin, tmp_path):
+    arxiv_out, s2_out = str(tmp_path / "arxiv.json"), str(tmp_path / "s2.json")
+    found = script("arxiv_query.py", "ids", "1605.08386", "astro-ph/0601001", "--out", arxiv_out)
+    assert found.returncode == 0, found.stdout
+    found = script(
+        "s2_lookup.py", "batch", "10.1098/rspa.1985.0070", "ARXIV:1410.5401", "--out", s2_out
+    )
+    assert found.returncode == 0, found.stdout
+    # The same arXiv file twice: its papers are merged, not verified twice.
+    run = verify(script, arxiv_out, s2_out, arxiv_out, "--out", str(tmp_path / "verified.json"))
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines()[0] == "verified 4: 4 CONFIRMED, 0 UNCONFIRMED"
+    document = json.loads((tmp_path / "verified.json").read_text(encoding="utf-8"))
+    assert [r["key"] for r in document["results"]] == [
+        "arXiv:1605.08386",
+        "arXiv:astro-ph/0601001",
+        "DOI:10.1098/rspa.1985.0070",
+        "arXiv:1410.5401",
+    ]
+    assert document["inputs"]["duplicates_merged"] == 2
+    assert list(document["inputs"]["files"].values()) == [2, 2]
+    assert document["results"][0]["candidate"]["source"] == "arxiv ids"
+
+
+def test_candidates_from_stdin_get_keys(script, standin):
+    candidates = [
+        {"title": "Neural Turing Machines", "authors": "Graves, A.", "year": 2014},
+        {"key": "mine", "arxiv_id": "1605.08386"},
+    ]
+    document = verify(script, input=json.dumps(candidates)).json()
+    assert [r["key"] for r in document["results"]] == ["cand-1", "mine"]
+    assert [r["status"] for r in document["results"]] == ["CONFIRMED", "CONFIRMED"]
+
+
+# ----------------------------------------------------------------------------- degradation
+
+MIXED = [
+    {
+        "key": "arxiv-id",
+        "title": "Heat-bath random walks with Markov bases",
+        "authors": "Windisch",
+        "year": 2016,
+        "arxiv_id": "1605.08386",
+    },
+    {
+        "key": "doi",
+        "title": "Quantum theory, the Church-Turing principle and the universal quantum computer",
+        "authors": "Deutsch, D.",
+        "year": 1985,
+        "doi": "10.1098/rspa.1985.0070",
+    },
+    {
+        "key": "title-only",
+        "title": "Group Testing with Probabilistic Tests: Theory, Design and Application",
+        "authors": "Cheraghchi, M.",
+        "year": 2010,
+    },
+]
+
+
+def test_arxiv_failing_semantic_scholar_verifies_alone(script, standin, tmp_path):
+    """Synthesized failure: the stand-in answers every arXiv request with 503."""
+    standin.fail("arxiv", 503)
+    document = verify(script, write(tmp_path, "c.json", MIXED)).json()
+    results = by_key(document)
+    assert set(document["source_errors"]) == {"arxiv"}
+    assert "503" in document["source_errors"]["arxiv"]
+    assert results["doi"]["status"] == "CONFIRMED"
+    assert results["doi"]["reason"].endswith("; arXiv unavailable, so checked without it")
+    for key in ("arxiv-id", "title-only"):
+        assert results[key]["status"] == "UNCONFIRMED"
+        assert results[key]["reason"].startswith(f"{PENDING} (arXiv unavailable; ")
+    # A failed service is not asked again in the same run: one id_list, no title search.
+    assert standin.counts["arxiv id_list"] == 2  # the first try and one retry
+    assert standin.counts["arxiv search"] == 0
+
+
+def test_semantic_scholar_failing_arxiv_verifies_alone(script, standin, tmp_path):
+    """Semantic Scholar answers with the recorded 500 body."""
+    standin.fail("s2", 500)
+    document = verify(script, write(tmp_path, "c.json", MIXED)).json()
+    results = by_key(document)
+    assert set(document["source_errors"]) == {"semantic_scholar"}
+    assert results["arxiv-id"]["status"] == "CONFIRMED"
+    assert results["arxiv-id"]["source"] == "arxiv"
+    assert results["title-only"]["status"] == "CONFIRMED"  # by the arXiv ti: search
+    assert results["doi"]["status"] == "UNCONFIRMED"
+    assert results["doi"]["reason"].startswith(f"{PENDING} (Semantic Scholar unavailable; ")
+    assert standin.counts["s2 match"] == 0
+
+
+def test_both_failing_nothing_is_confirmed(script, standin, tmp_path):
+    standin.fail("arxiv", 503)
+    standin.fail("s2", 500)
+    run = verify(script, write(tmp_path, "c.json", MIXED), "--out", str(tmp_path / "v.json"))
+    assert run.returncode == 0
+    document = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
+    assert [r["status"] for r in document["results"]] == ["UNCONFIRMED"] * 3
+    assert [r["reason"] for r in document["results"]] == [PENDING] * 3
+    assert all(r["paper"] is None and r["source"] is None for r in document["results"])
+    assert document["summary"]["pending"] == 3
+    assert "(3 pending: API error)" in run.stdout.splitlines()[0]
+    assert schemas.errors("verification", document) == []
+
+
+def test_a_cached_answer_within_its_ttl_still_confirms(script, standin, tmp_path, monkeypatch):
+    candidates = write(tmp_path, "c.json", MIXED[:2])
+    assert [r["status"] for r in verify(script, candidates).json()["results"]] == ["CONFIRMED"] * 2
+    calls = sum(standin.counts.values())
+    standin.fail("arxiv", 503)
+    standin.fail("s2", 500)
+    cached = verify(script, candidates).json()
+    assert [r["status"] for r in cached["results"]] == ["CONFIRMED"] * 2
+    assert sum(standin.counts.values()) == calls  # answered from the cache: no request
+    monkeypatch.setenv("MATH_CACHE_TTL", "0")
+    expired = verify(script, candidates).json()
+    assert [r["reason"] for r in expired["results"]] == [PENDING] * 2
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "words"),
+    [
+        ("{not json", "bad_json", "not valid JSON"),
+        ("[]", "no_candidates", "no candidates"),
+        ('{"title": "x"}', "bad_candidates", "expected a JSON list"),
+        ('["a title"]', "bad_candidate", "expected an object"),
+        ('[{"authors": ["Tao, T."], "year": 2020}]', "nothing_to_verify", "nothing to verify"),
+        ('[{"title": "x", "year": 20225}]', "bad_year", "not a publication year"),
+        ('[{"title": "x", "year": 1066}]', "bad_year", "not a publication year"),
+        ('[{"title": "x", "year": "soon"}]', "bad_year", "not a publication year"),
+        ('[{"title": "x", "arxiv_id": "abc"}]', "bad_id", "not an arXiv id"),
+        ('[{"title": "x", "s2_paper_id": "nonsense"}]', "bad_id", "not a paper id"),
+        ('[{"title": 42}]', "bad_candidate", "title must be a string"),
+        ('[{"title": "x", "authors": [1, 2]}]', "bad_candidate", "authors must be"),
+        ('[{"key": "a", "title": "x"}, {"key": "a", "title": "y"}]', "bad_candidate", "duplicate"),
+    ],
+)
+def test_malformed_input_is_one_clear_line(script, standin, text, code, words):
+    run = verify(script, input=text)
+    assert run.returncode == 2
+    lines = run.stdout.splitlines()
+    assert len(lines) == 1
+    error = json.loads(lines[0])["error"]
+    assert error["code"] == code
+    assert words in error["message"]
+    assert sum(standin.counts.values()) == 0  # nothing was asked
+
+
+def test_a_100_kb_title_is_refused(script, standin, tmp_path):
+    huge = write(tmp_path, "huge.json", [{"title": "Markov " * 15000, "year": 2016}])
+    run = verify(script, huge)
+    assert run.returncode == 2
+    error = run.json()["error"]
+    assert error["code"] == "bad_candidate"
+    assert "candidate 1" in error["message"] and "at most 1000" in error["message"]
+    assert len(run.stdout) < 300
+
+
+def test_a_missing_file_is_named(script, standin):
+    run = verify(script, "no-such-file.json")
+    assert run.returncode == 2
+    assert run.json()["error"]["code"] == "file_not_found"
