@@ -207,3 +207,13 @@ def test_fake_api_streams_well_formed_events_and_answers_plain_json():
     assert events[8]["delta"]["stop_reason"] == "tool_use"
     assert plain["content"] == [text("plain")] and plain["stop_reason"] == "end_turn"
     assert [r.kind for r in server.requests] == ["main", "main"]
+
+
+def test_help_lists_every_command():
+    table = (ROOT / "commands" / "help.md").read_text()
+    missing = [
+        path.stem
+        for path in sorted((ROOT / "commands").glob("*.md"))
+        if f"`/math:{path.stem}" not in table
+    ]
+    assert not missing, f"commands/help.md does not list: {missing}"
