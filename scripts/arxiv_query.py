@@ -41,7 +41,7 @@ def build_parser() -> cli.ArgumentParser:
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="ask arXiv even if cached")
     # Not `required`: argparse would then report a missing command before an unknown option.
-    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    commands = parser.add_commands()
 
     search = commands.add_parser("search", parents=[common], help="search with a built query")
     search.add_argument("--query", metavar="TEXT", help="raw arXiv query syntax, passed through")
@@ -77,8 +77,6 @@ def build_parser() -> cli.ArgumentParser:
 def main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error("choose a command: search or ids")
     from mathtools.arxiv import ArxivClient, build_query
 
     client = ArxivClient(use_cache=not args.no_cache)

@@ -38,8 +38,7 @@ def main(argv):
     parser = cli.ArgumentParser(
         prog="compute.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    # Not required=True: argparse would then report a missing command before an unknown option.
-    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    commands = parser.add_commands()
     run = commands.add_parser("run", help="run a snippet in the sandbox and record it")
     run.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")
     run.add_argument("--title", help="a short description (required unless --no-record)")
@@ -63,8 +62,6 @@ def main(argv):
     run.add_argument("--no-record", action="store_true", help="run only; leave COMPUTATION.md")
     problemdir.add_arguments(run)
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error(f"choose a subcommand: {', '.join(commands.choices)}")
 
     if args.timeout <= 0 or args.memory_mb < 64:
         raise cli.BadInput("--timeout must be positive and --memory-mb at least 64", code="usage")

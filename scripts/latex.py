@@ -66,7 +66,7 @@ def main(argv):
     parser = cli.ArgumentParser(
         prog="latex.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    commands = parser.add_commands()
     commands.add_parser("check", help="check citations, [~] claims and completeness")
     build = commands.add_parser("compile", help="compile OUTPUT.tex to OUTPUT.pdf")
     build.add_argument("--timeout", type=float, default=300, help="seconds per LaTeX run")

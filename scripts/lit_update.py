@@ -50,8 +50,7 @@ def main(argv):
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    # Not required=True: an unknown option should be reported as such, not as a missing command.
-    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    commands = parser.add_commands()
 
     merge = commands.add_parser("merge", help="merge verified results into LITERATURE.md")
     merge.add_argument("--literature", required=True, help="the LITERATURE.md to update")
@@ -91,8 +90,6 @@ def main(argv):
     shown.add_argument("--table", action="store_true", help="a readable table instead of JSON")
 
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error("choose a command: " + ", ".join(COMMANDS))
     return COMMANDS[args.command](args)
 
 

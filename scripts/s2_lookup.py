@@ -53,8 +53,7 @@ def main(argv):
     common.add_argument("--fields", help="API fields to request, comma separated")
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
-    # Not `required=True`: argparse would then name the missing command before an unknown option.
-    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    commands = parser.add_commands()
 
     search = commands.add_parser("search", parents=[common], help="relevance search")
     search.add_argument("--query", required=True)
@@ -91,8 +90,6 @@ def main(argv):
         graph.add_argument("--page-size", type=int, default=100, help="per request, 1..1000")
 
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error("choose a subcommand: " + ", ".join(commands.choices))
     if args.command == "search":
         check_search_window(args.limit, args.offset)
         if args.year and not YEAR.fullmatch(args.year):

@@ -40,7 +40,7 @@ def main(argv):
     parser = cli.ArgumentParser(
         prog="state.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    commands = parser.add_commands()
     commands.add_parser("show", help="STATE.md as JSON")
     commands.add_parser("next", help="the next step, as JSON")
     move = commands.add_parser("transition", help="record a move to state TO")

@@ -304,7 +304,8 @@ def test_archive_session_snapshots_the_run_and_restarts(problem):
 
 
 def test_script_uses_the_current_problem_from_the_workspace(problem, script, tmp_path):
-    (tmp_path / ".math" / "config.json").write_text(json.dumps({"current_problem": "twin-primes"}))
+    workspace = {"current_problem": "twin-primes", "problems": ["twin-primes"], "archived": []}
+    (tmp_path / ".math" / "config.json").write_text(json.dumps(workspace))
     write_md(problem, "PROBLEM.md", status="defined")
     run = script("state.py", "transition", "LITERATURE_SEARCH", "--reason", "problem defined")
     assert run.returncode == 0, run.stdout
@@ -324,4 +325,4 @@ def test_script_refusals_are_one_json_line(problem, script):
     run = script("state.py", "show", "--problem", "../etc")
     assert run.returncode == 2 and json.loads(run.stdout)["error"]["code"] == "bad_slug"
     run = script("state.py", "show", "--problem", "nope")
-    assert json.loads(run.stdout)["error"]["code"] == "no_problem"
+    assert json.loads(run.stdout)["error"]["code"] == "no_workspace"

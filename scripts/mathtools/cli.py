@@ -63,6 +63,19 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise BadInput(f"{self.prog}: {message} (see --help)", code="usage")
 
+    def add_commands(self) -> argparse._SubParsersAction:
+        """Subcommands, stored in `args.command`. A missing one is reported by parse_args, after
+        unknown options (argparse's required=True would report it first and hide them)."""
+        self._commands = self.add_subparsers(dest="command", metavar="COMMAND")
+        return self._commands
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed = super().parse_args(args, namespace)
+        commands = getattr(self, "_commands", None)
+        if commands is not None and parsed.command is None:
+            self.error(f"choose a command: {', '.join(commands.choices)}")
+        return parsed
+
 
 def dumps(data: Any) -> str:
     """The one JSON encoding used everywhere: stable key order, UTF-8, indented."""
@@ -141,3 +154,16 @@ def read_lines(source: str) -> list[str]:
         raise BadInput(f"cannot read {source}: {exc}", code="file_not_found") from None
     lines = (line.strip() for line in text.splitlines())
     return [line for line in lines if line and not line.startswith("#")]
+
+
+def text_arg(value: str | None) -> str | None:
+    """An option's text as given, or read from stdin ('-') or a file ('@FILE'): long or multi-line
+    text (LaTeX especially) then needs no shell quoting."""
+    if value is None or (value != "-" and not value.startswith("@")):
+        return value
+    if value == "-":
+        return sys.stdin.read()
+    try:
+        return Path(value[1:]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {value[1:]}: {exc}", code="file_not_found") from None

@@ -55,3 +55,15 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
             f"if none is running, delete {path}.lock",
             code="locked",
         ) from None
+
+
+def read_text(path: Path | str, what: str = "file") -> str:
+    """A UTF-8 text file; a missing or unreadable one is BadInput naming `what` and the path."""
+    from .cli import BadInput
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{what} not found: {path}", code="file_not_found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {what} {path}: {exc}", code="unreadable") from None

@@ -8,13 +8,10 @@ STATE.md, PROOF.md, COMPUTATION.md, OUTPUT.tex and references.bib.
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
-from . import config
 from .cli import BadInput
-
-SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+from .workspace import Workspace, check_slug
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,34 +30,24 @@ def parse(
 ) -> tuple[argparse.Namespace, str, Path]:
     """Parse a script with subcommands that each work on one problem: (args, slug, folder).
 
-    Gives every subcommand --problem and --dir. Make `commands` with dest="command" and without
-    required=True: argparse would then report a missing subcommand before an unknown option.
+    Gives every subcommand --problem and --dir; make `commands` with `parser.add_commands()`.
     """
     for sub in commands.choices.values():
         add_arguments(sub)
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error(f"choose a subcommand: {', '.join(commands.choices)}")
     return (args, *resolve(args.problem, args.dir))
 
 
 def resolve(problem: str | None = None, directory: str | None = None) -> tuple[str, Path]:
-    """(slug, folder) of the problem to work on; the folder must exist."""
+    """(slug, folder) of the problem to work on: `directory` as given, else the workspace's active
+    problem `problem` (default: its current problem), by the workspace's slug rules."""
     if directory:
         folder = Path(directory).resolve()
         if not folder.is_dir():
             raise BadInput(f"problem folder not found: {directory}", code="no_problem")
         return folder.name, folder
-    slug = problem or config.workspace_config().get("current_problem")
-    if not slug:
-        raise BadInput(
-            "no problem given and no current problem in .math/config.json; "
-            "pass --problem SLUG or --dir PATH, or start one with /math:problem",
-            code="no_problem",
-        )
-    if not isinstance(slug, str) or not SLUG.match(slug):
-        raise BadInput(f"not a problem slug: {slug!r}", code="bad_slug")
-    folder = config.math_dir() / "problems" / slug
-    if not folder.is_dir():
-        raise BadInput(f"problem {slug!r} not found: {folder} does not exist", code="no_problem")
-    return slug, folder
+    if problem is not None:
+        check_slug(problem)  # an unsafe slug is refused before anything is read
+    space = Workspace.find()
+    slug = space.resolve(problem)
+    return slug, space.problem_dir(slug)

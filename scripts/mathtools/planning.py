@@ -1,0 +1,578 @@
+"""Discovery query planning: from a PROBLEM.md to 3-5 queries per API (protocol sections 2 and 7).
+
+The plan is deterministic: the same PROBLEM.md and LITERATURE.md always give the same queries.
+Each query is drawn from one of the protocol's five sources:
+
+  keywords    key terms of the title and problem statement (LaTeX stripped)
+  tags        the frontmatter tags, inside the domain's primary arXiv categories
+  known       theorem and technique names from `## Known Results`
+  authors     family names from `## References`
+  browse      the core term across the domain's primary and secondary categories
+
+and is given as the exact argument list of `arxiv_query.py` or `s2_lookup.py`. Every query also
+has a `label`, the one-line form recorded in LITERATURE.md's Search History; a query whose label
+is already there is skipped (the incremental rule: never re-run an identical query).
+
+Identifiers in `## References` (arXiv ids, DOIs) are not queries: they become candidates that go
+straight to verification.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import domains, frontmatter
+from .files import read_text
+
+APIS = ("arxiv", "semantic_scholar")
+API_LABELS = {"arxiv": "arxiv", "semantic_scholar": "s2"}
+MIN_QUERIES, MAX_QUERIES = 3, 5
+
+# Words that never make a search term on their own (English function words and the vocabulary
+# every problem statement uses about itself).
+STOPWORDS = frozenset(
+    """
+    a about above after again all also an and any are as at be because been before being below
+    between both but by can could did do does doing down during each either every few for from
+    further had has have having here how if in into is it its itself just least let like may
+    might more most much must my no nor not now of off on once only or other our out over own
+    same shall should show shows shown so some such than that the their them then there these
+    they this those through thus to too under until up upon very via was we were what when where
+    whether which while who whom why will with within without would you your
+    assume assuming case cases consider determine does exist exists find given give holds known
+    prove proof question result results statement suppose true false whenever wherever
+    obtain obtained problem problems well new open one two three first second every
+    describe compute decide explain establish verify many lie lies contain contains need needs
+    needed require requires required
+    """.split()  # noqa: SIM905 (a word list reads better as text)
+)
+
+# How LaTeX commands read in a search box: Greek letters spelled out, a few named symbols worded.
+GREEK = (  # as a regex alternation
+    "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|"
+    "xi|pi|varpi|rho|varrho|sigma|varsigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|"
+    "Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega"
+)
+NAMED_SYMBOLS = {
+    "infty": "infinity",
+    "ell": "l",
+    "partial": "partial",
+    "nabla": "gradient",
+    "otimes": "tensor",
+    "oplus": "direct sum",
+    "zeta": "zeta",
+}
+TEXT_MACROS = ("text", "textrm", "textit", "textbf", "emph", "mathrm", "operatorname", "mbox")
+BLACKBOARD = {"R": "real", "C": "complex", "Z": "integer", "N": "natural", "Q": "rational"}
+
+ARXIV_NEW_ID = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
+ARXIV_OLD_ID = re.compile(r"\b([a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
+DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])", re.IGNORECASE)
+YEAR = re.compile(r"\((1[89]\d\d|20\d\d)[a-z]?\)|\b(1[89]\d\d|20\d\d)\b")
+NAMED_RESULT = re.compile(
+    r"((?:[A-Z][\w'\u2019\-]*(?:\s+(?:and\s+)?|[-\u2013]))*[A-Z][\w'\u2019\-]*)"
+    r"(?:'s|\u2019s)?\s+(theorem|lemma|inequality|conjecture|principle|formula|bound|criterion|"
+    r"estimate|identity|hypothesis|problem|method|decomposition|transform|property)s?\b"
+)
+EMPHASIS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+TITLE_MARKUP = re.compile(
+    r"\"([^\"]{8,})\"|\u201c([^\u201d]{8,})\u201d|\*([^*]{8,})\*|_([^_]{8,})_"
+)
+
+
+@dataclass
+class Reference:
+    """One item of `## References`, as far as a heuristic can read it."""
+
+    text: str
+    authors: list[str] = field(default_factory=list)  # family names
+    title: str | None = None
+    year: int | None = None
+    arxiv_id: str | None = None
+    doi: str | None = None
+
+
+@dataclass
+class Problem:
+    """What the planner reads from a PROBLEM.md."""
+
+    slug: str
+    title: str
+    domain: str | None
+    subdomain: str | None
+    tags: list[str]
+    statement: str
+    known_results: list[str]
+    references: list[Reference]
+
+
+# --- reading PROBLEM.md -----------------------------------------------------------------------
+
+
+def read_problem(path: Path) -> Problem:
+    """Parse a PROBLEM.md (frontmatter plus the protocol's body sections)."""
+    meta, body = frontmatter.split(read_text(path, "PROBLEM.md"), str(path))
+    sections = split_sections(body)
+    domain = meta.get("domain")
+    if domain is not None and str(domain) not in domains.DOMAINS:
+        domain = None  # a custom domain has no category map; queries then carry no category
+    tags = meta.get("tags") or []
+    if isinstance(tags, str):
+        tags = [part.strip() for part in tags.split(",")]
+    title = str(meta.get("title") or "").strip()
+    return Problem(
+        slug=str(meta.get("slug") or path.parent.name),
+        title=title,
+        domain=str(domain) if domain else None,
+        subdomain=str(meta["subdomain"]) if meta.get("subdomain") else None,
+        tags=[str(tag).strip() for tag in tags if str(tag).strip()],
+        statement=sections.get("problem statement", ""),
+        known_results=list_items(sections.get("known results", "")),
+        references=[parse_reference(item) for item in list_items(sections.get("references", ""))],
+    )
+
+
+def split_sections(body: str) -> dict[str, str]:
+    """Heading text (lower case) -> the text under it, up to the next heading of any level."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in body.splitlines():
+        heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if heading:
+            current = sections.setdefault(heading.group(1).strip().lower(), [])
+        elif current is not None:
+            current.append(line)
+    return {name: "\n".join(lines).strip() for name, lines in sections.items()}
+
+
+def list_items(text: str) -> list[str]:
+    """The items of a Markdown list (continuation lines joined); plain paragraphs if no list."""
+    items: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        marker = re.match(r"([-*+]|\d+[.)])\s+(.*)", stripped)
+        if marker:
+            items.append(marker.group(2))
+        elif stripped and items and line[:1].isspace():
+            items[-1] += " " + stripped
+        elif stripped and not stripped.startswith(("<!--", ">")):
+            items.append(stripped)
+    return [item for item in (i.strip() for i in items) if item and not _placeholder(item)]
+
+
+def _placeholder(item: str) -> bool:
+    return item.lower().strip(" .()_*") in {"none", "none yet", "n/a", "tbd", "todo"}
+
+
+def parse_reference(text: str) -> Reference:
+    """Authors, title, year and identifiers of one reference line, as written.
+
+    Understood shapes: `Authors (Year). Title. Venue.`, `Authors, "Title", Venue (Year).`,
+    `Authors, *Title*, ...`, `Authors, Title, Venue.` and bare identifiers (`arXiv:...`, DOIs)."""
+    ref = Reference(text=text)
+    if match := ARXIV_NEW_ID.search(text) or ARXIV_OLD_ID.search(text):
+        ref.arxiv_id = match.group(1)
+    if match := DOI.search(text):
+        ref.doi = match.group(1).lower()
+        if ref.doi.startswith("10.48550/arxiv."):
+            ref.arxiv_id = ref.arxiv_id or ref.doi.split("arxiv.", 1)[1]
+    year = YEAR.search(text)
+    if year:
+        ref.year = int(year.group(1) or year.group(2))
+    markup = TITLE_MARKUP.search(text)
+    sentence_end = SENTENCE_END.search(text)
+    cut = min([m.start() for m in (year, markup, sentence_end) if m] + [len(text)])
+    ref.authors, rest_at = _leading_names(text[:cut])
+    if markup:
+        ref.title = next(group for group in markup.groups() if group).strip().rstrip(".,")
+        return ref
+    rest = text[rest_at:] if rest_at < cut else text[cut:]
+    rest = re.sub(r"^[\s.,;:]*(?:\((?:1[89]|20)\d\d[a-z]?\))?[\s.,;:]*", "", rest)
+    rest = re.split(r",\s+(?=[A-Z]\w*\.\s)", rest)[0]  # ", Ann. Math. 12" starts the venue
+    title = SENTENCE_END.split(rest, maxsplit=1)[0].strip(" .,;")
+    if len(title.split()) >= 2 and not re.search(r"arxiv|doi|https?:", title, re.IGNORECASE):
+        ref.title = title
+    return ref
+
+
+SENTENCE_END = re.compile(r"(?<=[^\W\d_][^\W\d_])\.\s|(?<=\d)\.\s(?=[A-Z])")
+PARTICLES = frozenset("van von der den de del della di da du la le ter ten".split())  # noqa: SIM905
+SEPARATOR = re.compile(r",\s*|\s+and\s+|\s*&\s*|;\s*")
+
+
+def _leading_names(head: str) -> tuple[list[str], int]:
+    """Family names of the author list that opens `head`, and where the rest of `head` begins.
+
+    Reads "F. E. Browder", "W. van der Kallen" and "Goldreich, O., Ron, D." alike."""
+    families: list[str] = []
+    position = 0
+    for chunk in re.split(f"({SEPARATOR.pattern})", head):
+        name = re.sub(r"^(?:and|&)\s+", "", chunk.strip())
+        if not name or SEPARATOR.fullmatch(chunk) or name in ("et al.", "et al"):
+            position += len(chunk)
+            continue
+        words = name.split()
+        if len(words) > 5 or not all(_name_word(w) for w in words):
+            break
+        full = [w for w in words if not w.endswith(".")]
+        if full:
+            first = next((i for i, w in enumerate(full) if w.lower() in PARTICLES), len(full) - 1)
+            families.append(" ".join(full[first:]))
+        elif not families:  # initials before any name: not an author list
+            break
+        position += len(chunk)
+    return families, position
+
+
+def _name_word(word: str) -> bool:
+    """An initial ("F.", "J.-P."), a particle ("van") or a capitalised name ("O'Neil")."""
+    if re.fullmatch(r"[^\W\d_]\.(?:-?[^\W\d_]\.)*", word) or word.lower() in PARTICLES:
+        return True
+    return bool(re.fullmatch(r"[^\W\d_][\w'\u2019\-]*", word)) and word[:1].isupper()
+
+
+# --- LaTeX and key terms ----------------------------------------------------------------------
+
+
+def strip_latex(text: str) -> str:
+    r"""Plain words for a search box: `\mathbb{R}^n` -> "R^n", `\|T\|` -> "norm T", `\alpha` ->
+    "alpha", `\emph{x}` -> "x"; other commands, `$`, braces and sub/superscript marks go."""
+    text = re.sub(r"\\\|(.*?)\\\|", r" norm \1 ", text)
+    text = re.sub(r"\\(?:mathbb|mathbf|mathcal|mathfrak|mathscr|bm)\{(\w+)\}", r"\1", text)
+    for macro in TEXT_MACROS:
+        text = re.sub(rf"\\{macro}\*?\{{([^{{}}]*)\}}", r" \1 ", text)
+    text = re.sub(rf"\\({GREEK})(?![A-Za-z])", r" \1 ", text)
+    for macro, words in NAMED_SYMBOLS.items():
+        text = re.sub(rf"\\{macro}(?![A-Za-z])", f" {words}", text)
+    text = re.sub(r"\\[\"'`^~=.]\{?(\w)\}?", r"\1", text)  # accents: \"o -> o
+    text = re.sub(r"\\[A-Za-z]+\*?", " ", text)
+    text = re.sub(r"\\.", " ", text)
+    text = text.replace("--", "-")
+    text = re.sub(r"[${}_]", " ", text)
+    return " ".join(text.split())
+
+
+def fold(text: str) -> str:
+    """Lower case, diacritics removed (for comparing words, never for display)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def key_terms(text: str, limit: int = 8) -> list[str]:
+    """Key phrases by the RAKE rule: runs of content words between stopwords and punctuation,
+    scored by the sum of word degree / frequency; ties keep the order of first appearance."""
+    plain = strip_latex(text)
+    phrases: list[list[str]] = []
+    for chunk in re.split(r"[.,;:!?()\[\]\"=<>+*/|]|\s-\s", plain):
+        run: list[str] = []
+        for word in re.findall(r"[^\W_][\w'\u2019\-^]*", chunk):
+            if _content_word(word):
+                run.append(word)
+            else:
+                if run:
+                    phrases.append(run)
+                run = []
+        if run:
+            phrases.append(run)
+    phrases = [run[:4] for run in phrases]
+    frequency: dict[str, int] = {}
+    degree: dict[str, int] = {}
+    for run in phrases:
+        for word in run:
+            frequency[fold(word)] = frequency.get(fold(word), 0) + 1
+            degree[fold(word)] = degree.get(fold(word), 0) + len(run)
+    best: dict[str, tuple[float, int, str]] = {}  # same-stem phrases count once, best score kept
+    for position, run in enumerate(phrases):
+        score = sum(degree[fold(w)] / frequency[fold(w)] for w in run)
+        key = same_stem(" ".join(run))
+        if key not in best:
+            best[key] = (score, position, " ".join(run))
+        elif score > best[key][0]:
+            best[key] = (score, best[key][1], best[key][2])
+    ranked = sorted(best.values(), key=lambda entry: (-entry[0], entry[1]))
+    return [phrase for _, _, phrase in ranked[:limit]]
+
+
+def same_stem(phrase: str) -> str:
+    """A comparison key under which "Fixed points" and "fixed point" are one phrase."""
+    return " ".join(word.rstrip("s") for word in fold(phrase).split())
+
+
+def _content_word(word: str) -> bool:
+    folded = fold(word)
+    if folded in STOPWORDS or (len(folded) < 3 and "^" not in folded):
+        return False
+    return not folded.isdigit()
+
+
+def result_names(item: str) -> list[str]:
+    """Theorem and technique names in a Known Results item ("Banach fixed point theorem")."""
+    plain = strip_latex(item)
+    names = [a or b for a, b in EMPHASIS.findall(item)]
+    names += [f"{m.group(1)} {m.group(2)}" for m in NAMED_RESULT.finditer(plain)]
+    if not names:
+        names = key_terms(item, limit=1)
+    cleaned = []
+    for name in names:
+        name = " ".join(strip_latex(name).replace("\u2019", "'").split()).strip(" .,:")
+        name = re.sub(r"^(?:The|A|An)\s+", "", name)
+        if name and fold(name) not in {fold(c) for c in cleaned}:
+            cleaned.append(name)
+    return cleaned
+
+
+# --- the plan ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Query:
+    api: str  # "arxiv" or "semantic_scholar"
+    origin: str  # keywords, tags, known, authors, browse, focus
+    args: list[str]  # the script's arguments after the subcommand, without --out
+
+    @property
+    def label(self) -> str:
+        """The one-line form recorded in Search History: `arxiv --all "fixed point" --domain
+        analysis`. Result counts are left out (the same query with more results is the same
+        query), and so is '|', so that a label fits a table cell."""
+        shown, skip = [], False
+        for arg in self.args[1:]:
+            if skip:
+                skip = False
+            elif arg in ("--max-results", "--limit", "--out"):
+                skip = True
+            else:
+                shown.append(f'"{arg}"' if " " in arg else arg)
+        return f"{API_LABELS[self.api]} {' '.join(shown)}".replace("|", "/")
+
+
+def normalise_label(label: str) -> str:
+    """How two recorded queries are compared: case, quotes and whitespace do not count."""
+    return " ".join(fold(label).replace("'", " ").replace('"', " ").split())
+
+
+def searched_labels(literature: Path | None) -> set[str]:
+    """Normalised query labels from LITERATURE.md's Search History (empty when there is none).
+
+    A row's Query Summary holds one or more labels separated by '; ' (the runbook passes the
+    plan's `query_summary` to `lit_update.py merge`)."""
+    if literature is None or not literature.exists():
+        return set()
+    body = frontmatter.split(literature.read_text(encoding="utf-8"), str(literature))[1]
+    history = split_sections(body).get("search history", "")
+    labels: set[str] = set()
+    for line in history.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or set(cells[0]) <= set("-: ") or cells[0].lower() == "date":
+            continue
+        labels.update(normalise_label(part) for part in cells[1].split(";") if part.strip())
+    return labels
+
+
+def plan(
+    problem: Problem,
+    searched: set[str] = frozenset(),
+    focus: str | None = None,
+    per_query: int = 5,
+    run_dir: str | None = None,
+) -> dict[str, Any]:
+    """The plan: up to five queries per API, new ones only, and the references to verify.
+
+    With `run_dir`, every query's `args` end with `--out <run_dir>/<api>-<n>.json`."""
+    proposals = {api: _proposals(problem, api, focus, per_query) for api in APIS}
+    queries: dict[str, list[Query]] = {}
+    skipped = []
+    for api, candidates in proposals.items():
+        chosen: list[Query] = []
+        seen: set[str] = set()
+        for query in candidates:
+            label = normalise_label(query.label)
+            if label in seen:
+                continue
+            seen.add(label)
+            if label in searched:
+                skipped.append({"api": api, "label": query.label, "reason": "in Search History"})
+            elif len(chosen) < MAX_QUERIES:
+                chosen.append(query)
+        queries[api] = chosen
+    result = {
+        "problem": problem.slug,
+        "domain": problem.domain,
+        "categories": domains.categories(problem.domain) if problem.domain else [],
+        "secondary_categories": _secondary(problem.domain),
+        "terms": _terms(problem),
+        "tags": problem.tags,
+        "known_results": [n for item in problem.known_results for n in result_names(item)],
+        "reference_authors": _reference_authors(problem),
+        "queries": {
+            api: [
+                query_entry(q, run_dir, f"{API_LABELS[api]}-{n}")
+                for n, q in enumerate(queries[api], 1)
+            ]
+            for api in APIS
+        },
+        "skipped": skipped,
+        "reference_candidates": reference_candidates(problem),
+        "query_summary": "; ".join(q.label for api in APIS for q in queries[api]),
+        "first_search": not searched,
+    }
+    if run_dir:
+        result["record_run"] = [
+            record_run_args(problem.slug, api, 1, result["queries"][api])
+            for api in APIS
+            if result["queries"][api]
+        ]
+    return result
+
+
+def record_run_args(
+    slug: str, api: str, iteration: int, entries: list[dict[str, Any]], feedback: str | None = None
+) -> list[str]:
+    """`lit_update.py record-run` arguments storing one source's searches of one iteration: the
+    query is their labels joined by '; ', the results their --out files."""
+    args = ["record-run", "--problem", slug, "--source", api, "--iteration", str(iteration)]
+    args += ["--query", "; ".join(entry["label"] for entry in entries)]
+    if feedback:
+        args += ["--feedback", feedback]
+    outs = [e["args"][e["args"].index("--out") + 1] for e in entries if "--out" in e["args"]]
+    return [*args, "--results", *outs] if outs else args
+
+
+def query_entry(query: Query, run_dir: str | None, stem: str) -> dict[str, Any]:
+    """A query as the plan gives it; with `run_dir`, its args end with `--out run_dir/stem.json`."""
+    args = list(query.args)
+    if run_dir:
+        args += ["--out", str(Path(run_dir) / f"{stem}.json")]
+    return {"origin": query.origin, "label": query.label, "args": args}
+
+
+def _secondary(domain: str | None) -> list[str]:
+    return list(domains.DOMAINS[domain][1]) if domain else []
+
+
+def _terms(problem: Problem) -> list[str]:
+    """Key terms: the title's first (a title names the problem), then the statement's."""
+    terms: list[str] = []
+    for term in key_terms(problem.title, 4) + key_terms(problem.statement, 8):
+        if same_stem(term) not in {same_stem(t) for t in terms}:
+            terms.append(term)
+    return terms
+
+
+def _reference_authors(problem: Problem) -> list[str]:
+    families: list[str] = []
+    for ref in problem.references:
+        for family in ref.authors:
+            if fold(family) not in {fold(f) for f in families}:
+                families.append(family)
+    return families
+
+
+def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) -> list[Query]:
+    """Every query the five sources suggest for one API, best first (more than needed, so that
+    skipping the ones already searched still leaves enough)."""
+    terms = _terms(problem)
+    names = [n for item in problem.known_results for n in result_names(item)]
+    authors = _reference_authors(problem)
+    domain_args = ["--domain", problem.domain] if problem.domain and api == "arxiv" else []
+    domain_words = problem.domain.replace("-", " ") if problem.domain else ""
+    tags = [tag.replace("-", " ") for tag in problem.tags]
+    out: list[Query] = []
+
+    def add(origin: str, arxiv_args: list[str], s2_text: str) -> None:
+        if api == "arxiv":
+            if arxiv_args:
+                out.append(Query(api, origin, ["search", *arxiv_args, *_arxiv_limit(per_query)]))
+        elif s2_text.strip():
+            text = " ".join(s2_text.split())
+            out.append(Query(api, origin, ["search", "--query", text, "--limit", str(per_query)]))
+
+    if focus and focus.strip():
+        focus_text = strip_latex(focus)
+        add("focus", ["--all", focus_text, *domain_args], focus_text)
+    if terms:
+        # Core keywords: the head of the title's key phrase in the title ("distribution testing"),
+        # its modifiers and the statement's next term in the abstract; S2 gets the words once.
+        title_terms = key_terms(problem.title, 2) or terms[:1]
+        head, modifiers = _head(title_terms[0])
+        others = [t for t in terms if same_stem(t) != same_stem(title_terms[0])][
+            : 1 - len(modifiers)
+        ]
+        arxiv_args = ["--title", head, *(a for t in modifiers + others for a in ("--abstract", t))]
+        add("keywords", [*arxiv_args, *domain_args], _unique_words([title_terms[0], *others]))
+    if tags:
+        add(
+            "tags",
+            [*(a for t in tags[:2] for a in ("--all", t)), *domain_args],
+            _unique_words([*tags[:3], domain_words]),
+        )
+    for name in names[:2]:
+        add("known", ["--all", name, *domain_args], name)
+    core = terms[0] if terms else (tags[0] if tags else problem.title)
+    for family in authors[:2]:
+        add("authors", ["--author", family, *domain_args], f"{family} {core}")
+    if problem.domain:
+        add("browse", ["--all", core, "--domain", problem.domain, "--secondary"], "")
+        broader = [t for t in terms[1:3] if fold(t) != fold(core)]
+        add("browse", [], " ".join([*broader, domain_words]))
+    # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
+    for term in terms[1:4]:
+        add("keywords", ["--all", term, *domain_args], term)
+    for tag in tags[2:]:
+        add("tags", ["--all", tag, *domain_args], f"{tag} {domain_words}")
+    return out
+
+
+def _head(phrase: str) -> tuple[str, list[str]]:
+    """A key phrase's last two words (its head) and the words before them, as a looser query:
+    "tolerant distribution testing" -> ("distribution testing", ["tolerant"])."""
+    words = phrase.split()
+    if len(words) <= 2:
+        return phrase, []
+    return " ".join(words[-2:]), [" ".join(words[:-2])]
+
+
+def _unique_words(phrases: list[str]) -> str:
+    """The phrases' words, each once (by stem), in order."""
+    seen: set[str] = set()
+    kept = []
+    for word in " ".join(phrases).split():
+        if same_stem(word) not in seen:
+            seen.add(same_stem(word))
+            kept.append(word)
+    return " ".join(kept)
+
+
+def _arxiv_limit(per_query: int) -> list[str]:
+    return ["--max-results", str(per_query)]
+
+
+def reference_candidates(problem: Problem) -> list[dict[str, Any]]:
+    """PROBLEM.md's references as verify_batch.py candidates (verified, never assumed)."""
+    candidates = []
+    for number, ref in enumerate(problem.references, 1):
+        candidate: dict[str, Any] = {"key": f"problem-ref-{number}", "source": "PROBLEM.md"}
+        for name in ("title", "arxiv_id", "doi", "year"):
+            if getattr(ref, name):
+                candidate[name] = getattr(ref, name)
+        if ref.authors:
+            candidate["authors"] = ref.authors
+        if any(name in candidate for name in ("title", "arxiv_id", "doi")):
+            candidates.append(candidate)
+    return candidates
+
+
+def command_lines(plan_data: dict[str, Any]) -> list[str]:
+    """The searches, then the run-store records, as the command lines the runbook runs."""
+    scripts = {"arxiv": "arxiv_query.py", "semantic_scholar": "s2_lookup.py"}
+    lines = [
+        f"{scripts[api]} {shlex.join(query['args'])}"
+        for api in APIS
+        for query in plan_data["queries"][api]
+    ]
+    return lines + [f"lit_update.py {shlex.join(args)}" for args in plan_data.get("record_run", [])]

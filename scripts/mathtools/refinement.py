@@ -1,0 +1,171 @@
+"""The refinement loop of the Semantic Scholar agent (seed 004), decided by rules, not by mood.
+
+One iteration is the runs (one per source) that one set of queries produced, each judged paper by
+paper `strong`, `partial` or `irrelevant`. After an iteration:
+
+  - a `strong` judgement anywhere in it stops the loop (the search found what it was after);
+  - the third iteration stops it (MAX_ITERATIONS);
+  - otherwise the feedback memo (what the partial matches lack; the irrelevant ones only when
+    nothing was partial) goes to the model, which proposes one refined query, and
+  - that query stops the loop when it is empty or repeats an earlier query of the problem once
+    case, accents, quoting and spacing are ignored; else it is searched as the next iteration.
+
+Everything here works on plain data (runs and judgements as the run store returns them), so the
+rules are tested without a database.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from .planning import API_LABELS, Query, fold, key_terms, strip_latex
+
+MAX_ITERATIONS = 3
+MEMO_ITEMS = 8  # judgements quoted in a memo
+RATIONALE_CHARS = 160
+TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")
+
+
+@dataclass(frozen=True)
+class Decision:
+    stop: bool
+    reason: str
+
+
+def strong_hits(judgements: list[dict[str, Any]]) -> list[str]:
+    return [j["key"] for j in judgements if j["label"] == "strong"]
+
+
+def after_iteration(iteration: int, judgements: list[dict[str, Any]]) -> Decision:
+    """Stop or refine, once an iteration's papers are judged."""
+    strong = strong_hits(judgements)
+    if strong:
+        return Decision(True, f"strong hit: {', '.join(strong)}")
+    if iteration >= MAX_ITERATIONS:
+        return Decision(True, f"{MAX_ITERATIONS} iterations reached without a strong hit")
+    return Decision(False, "no strong hit yet: propose a refined query")
+
+
+def check_refined(refined: str, earlier_queries: list[str]) -> Decision:
+    """Stop when the refined query is empty or repeats an earlier one (normalised)."""
+    wanted = normalise_query(refined)
+    if not wanted:
+        return Decision(True, "the refined query is empty")
+    for earlier in earlier_queries:
+        if wanted in query_texts(earlier):
+            return Decision(True, f"the refined query repeats an earlier one: {earlier}")
+    return Decision(False, "a new query: search it as the next iteration")
+
+
+def normalise_query(text: str) -> str:
+    """Case, accents, LaTeX, quotes, punctuation and spacing do not make a query new."""
+    plain = strip_latex(text or "")
+    return " ".join(fold(plain).replace('"', " ").replace("'", " ").strip(" .,;:!?").split())
+
+
+def query_texts(recorded: str) -> set[str]:
+    """The normalised search texts a recorded run query stands for.
+
+    A recorded query is either the refined text itself or planned query labels joined by '; '
+    (`s2 --query "fixed point"`, `arxiv --all "fixed point" --domain analysis`): for a label,
+    its search words count (here "fixed point"), not its option names."""
+    texts = {normalise_query(recorded)}
+    for part in recorded.split(";"):
+        part = part.strip()
+        texts.add(normalise_query(part))
+        words = part.split(maxsplit=1)
+        if len(words) == 2 and words[0] in API_LABELS.values():
+            try:
+                tokens = shlex.split(words[1])
+            except ValueError:
+                continue
+            values = [v for opt, v in pairwise(tokens) if opt in TEXT_OPTIONS]
+            texts.add(normalise_query(" ".join(values)))
+    texts.discard("")
+    return texts
+
+
+def memo(iteration: int, runs: list[dict[str, Any]], judgements: list[dict[str, Any]]) -> str:
+    """The compact feedback memo built from an iteration's non-strong judgements."""
+    counts = {label: 0 for label in ("strong", "partial", "irrelevant")}
+    for judgement in judgements:
+        counts[judgement["label"]] += 1
+    queries = "; ".join(f"{run['source']}: {run['query']}" for run in runs)
+    lines = [
+        f"Iteration {iteration} ({queries}) found no strong match: "
+        f"{counts['partial']} partial, {counts['irrelevant']} irrelevant."
+    ]
+    partial = _ranked(j for j in judgements if j["label"] == "partial")
+    if partial:
+        lines.append("Partial matches, and what they lack:")
+        chosen = partial
+    else:
+        lines.append("Nothing was even partially relevant; why the results missed:")
+        chosen = _ranked(j for j in judgements if j["label"] == "irrelevant")
+    if not chosen:
+        lines.append("- the queries returned no papers at all")
+    for judgement in chosen[:MEMO_ITEMS]:
+        rationale = " ".join(str(judgement.get("rationale") or "no rationale").split())
+        if len(rationale) > RATIONALE_CHARS:
+            rationale = rationale[: RATIONALE_CHARS - 1].rstrip() + "…"
+        lines.append(f"- {judgement['key']} ({judgement['confidence']:.2f}): {rationale}")
+    if len(chosen) > MEMO_ITEMS:
+        lines.append(f"- and {len(chosen) - MEMO_ITEMS} more")
+    return "\n".join(lines)
+
+
+def _ranked(judgements) -> list[dict[str, Any]]:
+    """Most confident first; equal confidence in key order (so the memo is deterministic)."""
+    return sorted(judgements, key=lambda j: (-float(j["confidence"]), j["key"]))
+
+
+def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[str, list[Query]]:
+    """The refined query as one search per API: Semantic Scholar takes the text as it is; arXiv
+    takes its (up to three) key terms, each required, inside the domain's categories."""
+    text = " ".join(strip_latex(refined).split())
+    terms = key_terms(text, 3) or [text]
+    arxiv_args = ["search", *(a for term in terms for a in ("--all", term))]
+    if domain:
+        arxiv_args += ["--domain", domain]
+    return {
+        "arxiv": [Query("arxiv", "refined", [*arxiv_args, "--max-results", str(per_query)])],
+        "semantic_scholar": [
+            Query(
+                "semantic_scholar",
+                "refined",
+                ["search", "--query", text, "--limit", str(per_query)],
+            )
+        ],
+    }
+
+
+RANK = {"strong": 0, "partial": 1, "irrelevant": 2}
+CANDIDATE_FIELDS = ("title", "authors", "year", "arxiv_id", "doi", "s2_paper_id")
+
+
+def kept_papers(judgements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The judgements worth verifying: strong or partial, one per paper key (its best label),
+    strong first, then by confidence, then by key."""
+    best: dict[str, dict[str, Any]] = {}
+    for judgement in judgements:
+        known = best.get(judgement["key"])
+        if known is None or _better(judgement, known):
+            best[judgement["key"]] = judgement
+    chosen = [j for j in best.values() if j["label"] != "irrelevant"]
+    return sorted(chosen, key=lambda j: (RANK[j["label"]], -float(j["confidence"]), j["key"]))
+
+
+def _better(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return (RANK[a["label"]], -float(a["confidence"])) < (RANK[b["label"]], -float(b["confidence"]))
+
+
+def as_candidate(judgement: dict[str, Any]) -> dict[str, Any]:
+    """A verify_batch.py candidate from the paper record the run store kept with a judgement."""
+    record = judgement["record"]
+    candidate = {"key": judgement["key"]}
+    candidate.update({name: record[name] for name in CANDIDATE_FIELDS if record.get(name)})
+    candidate["source"] = record.get("source") or "discovery"
+    return candidate

@@ -1,0 +1,528 @@
+"""The research workspace: `.math/` in the user's project, its problems, and their artifacts.
+
+Layout::
+
+    .math/
+      config.json          current problem, problems, archived problems, settings
+      DASHBOARD.md         one table over every problem (regenerated after each change)
+      problems/<slug>/     PROBLEM.md, LITERATURE.md, JOURNAL.md, STATE.md, NOTATION.md, ...
+      archive/<slug>/      problems put away with `archive`
+
+A slug names a folder, so it is the one thing that must never escape `.math/`: slugs are lowercase
+ASCII letters and digits joined by single hyphens, nothing else. Status is read from the artifacts'
+frontmatter only, never from the mathematics below it. Every write is atomic; every
+read-modify-write of config.json happens under its lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import unicodedata
+from collections.abc import Iterator
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import config, frontmatter
+from .bootstrap import PLUGIN_ROOT
+from .cli import BadInput, dumps, read_json
+from .domains import DOMAINS
+from .files import atomic_write, locked
+
+TEMPLATES = PLUGIN_ROOT / "templates"
+PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
+PROBLEM_DOMAINS = (*DOMAINS, "other")
+# The per-problem artifacts a new problem starts with, in the order they are created.
+STARTING_ARTIFACTS = ("PROBLEM.md", "LITERATURE.md", "JOURNAL.md", "STATE.md", "NOTATION.md")
+# The artifacts whose frontmatter `status` reads, in research order.
+ARTIFACTS = (*STARTING_ARTIFACTS, "PROOF.md", "COMPUTATION.md")
+PROBLEM_SECTIONS = (
+    "# Problem Statement",
+    "## Known Results",
+    "## References",
+    "## Constraints",
+    "## Goals",
+)
+
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_SLUG = 64
+DERIVED_SLUG_LENGTH = 48
+# Folder names Windows refuses, whatever the extension: never a slug.
+RESERVED_SLUGS = frozenset(
+    {"con", "prn", "aux", "nul"} | {f"{dev}{n}" for dev in ("com", "lpt") for n in range(1, 10)}
+)
+NOTES_HEADING = "## Notes"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_tags(raw: str | list[str] | None) -> list[str]:
+    """Tags as the journal and PROBLEM.md keep them: lowercase, hyphenated, unique, in order."""
+    items = raw.split(",") if isinstance(raw, str) else list(raw or [])
+    tags: list[str] = []
+    for item in items:
+        tag = re.sub(r"\s+", "-", str(item).strip().lower())
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+def slugify(title: str) -> str:
+    """A path-safe slug from a title: ASCII letters and digits joined by hyphens (48 at most)."""
+    # Accents go (ő -> o); any other non-ASCII character (a dash, a symbol) separates words.
+    ascii_title = "".join(
+        c if c.isascii() else "" if unicodedata.combining(c) else " "
+        for c in unicodedata.normalize("NFKD", title)
+    )
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")
+    if len(slug) > DERIVED_SLUG_LENGTH:
+        slug = slug[:DERIVED_SLUG_LENGTH].rsplit("-", 1)[0] or slug[:DERIVED_SLUG_LENGTH]
+    return slug or "problem"
+
+
+def check_slug(slug: str) -> str:
+    """`slug` if it can safely name a folder under .math/, else BadInput saying why."""
+    if not isinstance(slug, str) or not SLUG_RE.match(slug) or len(slug) > MAX_SLUG:
+        raise BadInput(
+            f"unsafe problem slug {slug!r}: use lowercase letters, digits and single hyphens "
+            f"(at most {MAX_SLUG} characters), no paths",
+            code="bad_slug",
+        )
+    if slug in RESERVED_SLUGS:
+        raise BadInput(f"problem slug {slug!r} is a reserved device name", code="bad_slug")
+    return slug
+
+
+class Workspace:
+    """One `.math/` folder. `Workspace.find()` locates the user's; `init()` creates it."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.math_dir = self.root / ".math"
+        self.config_path = self.math_dir / "config.json"
+        self.problems_dir = self.math_dir / "problems"
+        self.archive_dir = self.math_dir / "archive"
+        self.dashboard_path = self.math_dir / "DASHBOARD.md"
+
+    @classmethod
+    def find(cls) -> Workspace:
+        """The workspace around the working directory (or $MATH_WORKSPACE); BadInput if none."""
+        workspace = cls(config.workspace_root())
+        if not workspace.config_path.exists():
+            raise BadInput(
+                f"no math workspace at {workspace.root} or above it: run /math:init "
+                "(workspace.py init) first",
+                code="no_workspace",
+            )
+        return workspace
+
+    # -- config.json -----------------------------------------------------------------------------
+
+    def read_config(self) -> dict[str, Any]:
+        data = read_json(str(self.config_path), what="workspace config")
+        if not isinstance(data, dict):
+            raise BadInput(f"{self.config_path} must hold a JSON object", code="bad_config")
+        for key in ("problems", "archived"):
+            value = data.setdefault(key, [])
+            if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+                raise BadInput(f"{self.config_path}: {key!r} must be a list of slugs", "bad_config")
+        data.setdefault("current_problem", None)
+        return data
+
+    def write_config(self, data: dict[str, Any]) -> None:
+        atomic_write(self.config_path, dumps(data))
+
+    @contextlib.contextmanager
+    def changing_config(self) -> Iterator[dict[str, Any]]:
+        """config.json to change in place, under its lock; written back unless the block raised.
+        The dashboard is regenerated afterwards."""
+        with locked(self.config_path):
+            cfg = self.read_config()
+            yield cfg
+            self.write_config(cfg)
+        render_dashboard(self)
+
+    # -- problems --------------------------------------------------------------------------------
+
+    def problem_dir(self, slug: str) -> Path:
+        return self.problems_dir / check_slug(slug)
+
+    def resolve(self, slug: str | None, cfg: dict[str, Any] | None = None) -> str:
+        """The problem `slug` names, or the current one; BadInput unless it is an active problem."""
+        cfg = self.read_config() if cfg is None else cfg
+        if slug is None:
+            slug = cfg.get("current_problem")
+            if not slug:
+                raise BadInput(
+                    "no current problem: pass --problem SLUG, or start one with /math:problem",
+                    code="no_current_problem",
+                )
+        check_slug(slug)
+        if slug not in cfg["problems"] or not self.problem_dir(slug).is_dir():
+            hint = " (it is archived)" if slug in cfg["archived"] else ""
+            known = ", ".join(cfg["problems"]) or "none"
+            raise BadInput(
+                f"no active problem {slug!r}{hint}; problems: {known}", code="unknown_problem"
+            )
+        return slug
+
+    def taken_slugs(self, cfg: dict[str, Any]) -> set[str]:
+        taken = set(cfg["problems"]) | set(cfg["archived"]) | RESERVED_SLUGS
+        for folder in (self.problems_dir, self.archive_dir):
+            if folder.is_dir():
+                taken.update(p.name for p in folder.iterdir())
+        return taken
+
+
+def init(root: Path | None = None) -> dict[str, Any]:
+    """Create `.math/` (config, problems/, archive/, DASHBOARD.md); an existing one is kept."""
+    workspace = Workspace(root or config.workspace_root())
+    with locked(workspace.config_path):
+        created = not workspace.config_path.exists()
+        if created:
+            workspace.write_config(
+                {
+                    "current_problem": None,
+                    "problems": [],
+                    "archived": [],
+                    "semantic_scholar_api_key": None,
+                }
+            )
+        workspace.problems_dir.mkdir(parents=True, exist_ok=True)
+        workspace.archive_dir.mkdir(parents=True, exist_ok=True)
+        cfg = workspace.read_config()
+    render_dashboard(workspace)
+    return {
+        "workspace": str(workspace.root),
+        "math_dir": str(workspace.math_dir),
+        "created": created,
+        "current_problem": cfg["current_problem"],
+        "problems": cfg["problems"],
+        "dashboard": str(workspace.dashboard_path),
+    }
+
+
+def instantiate(
+    name: str, values: dict[str, Any], fields: dict[str, Any], fill: dict[str, Any] | None = None
+) -> str:
+    """templates/`name` with `{{key}}` placeholders in the body replaced from `values`, the
+    frontmatter keys in `fields` set, and those in `fill` set where the template has them."""
+    data, body = frontmatter.split((TEMPLATES / name).read_text(encoding="utf-8"), name)
+    data.update({key: value for key, value in (fill or {}).items() if key in data})
+    data.update(fields)
+    for key, value in values.items():
+        body = body.replace("{{" + key + "}}", str(value))
+    return frontmatter.render(data, body) if data else body
+
+
+def problem_body(text: str) -> tuple[str, list[str]]:
+    """A PROBLEM.md body given by the caller, and the standard sections it lacks.
+    `# Problem Statement` is required; the others are reported so the intake can fill them."""
+    body = text.strip("\n") + "\n"
+    if body.startswith(frontmatter.FENCE + "\n"):
+        raise BadInput(
+            "the problem body must not carry frontmatter; pass the fields as options",
+            code="bad_body",
+        )
+    headings = {line.rstrip() for line in body.splitlines()}
+    missing = [section for section in PROBLEM_SECTIONS if section not in headings]
+    if PROBLEM_SECTIONS[0] in missing:
+        raise BadInput("the problem body needs a '# Problem Statement' section", code="bad_body")
+    return "\n" + body, missing
+
+
+def new_problem(
+    title: str,
+    *,
+    slug: str | None = None,
+    domain: str = "other",
+    subdomain: str = "",
+    problem_type: str = "proof",
+    output_type: str = "note",
+    tags: list[str] | None = None,
+    body: str | None = None,
+    statement: str | None = None,
+    make_current: bool = True,
+) -> dict[str, Any]:
+    """Create problems/<slug>/ with its starting artifacts and register it in config.json."""
+    title = " ".join(title.split())
+    if not title:
+        raise BadInput("the problem needs a non-empty title", code="bad_title")
+    if domain not in PROBLEM_DOMAINS:
+        raise BadInput(
+            f"unknown domain {domain!r}; use one of: {', '.join(PROBLEM_DOMAINS)}", "bad_domain"
+        )
+    if problem_type not in PROBLEM_TYPES:
+        raise BadInput(
+            f"unknown problem type {problem_type!r}; use one of: {', '.join(PROBLEM_TYPES)}",
+            code="bad_type",
+        )
+    missing: list[str] = []
+    if body is not None:
+        body, missing = problem_body(body)
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        taken = workspace.taken_slugs(cfg)
+        if slug is not None:
+            check_slug(slug)
+            if slug in taken:
+                raise BadInput(f"problem slug {slug!r} is already taken", code="slug_taken")
+        else:
+            base = slugify(title)
+            slug, n = base, 1
+            while slug in taken:
+                n += 1
+                slug = f"{base}-{n}"
+        created = now_iso()
+        fields = {
+            "title": title,
+            "slug": slug,
+            "status": "defined",
+            "domain": domain,
+            "subdomain": subdomain,
+            "type": problem_type,
+            "output_type": output_type,
+            "tags": tags or [],
+            "created": created,
+        }
+        folder = workspace.problem_dir(slug)
+        folder.mkdir(parents=True)
+        try:
+            files = _write_starting_artifacts(folder, fields, body, statement)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        cfg["problems"].append(slug)
+        if make_current or not cfg["current_problem"]:
+            cfg["current_problem"] = slug
+    return {
+        "slug": slug,
+        "title": title,
+        "path": str(folder),
+        "files": files,
+        "sections_missing": missing,
+        "current_problem": cfg["current_problem"],
+    }
+
+
+def _write_starting_artifacts(
+    folder: Path, fields: dict[str, Any], body: str | None, statement: str | None
+) -> list[str]:
+    """Write a new problem's artifacts from the templates; returns their paths."""
+    from . import literature
+    from .notation import new_notation
+
+    slug, title, created = fields["slug"], fields["title"], fields["created"]
+    values = {"title": title, "slug": slug, "statement": statement or "(to be stated)"}
+    fill = {"problem": slug, "created": created, "updated": created}
+    files = []
+    for name in STARTING_ARTIFACTS:
+        if name == "PROBLEM.md":
+            text = instantiate(name, values, fields)
+            if body is not None:
+                text = frontmatter.render(frontmatter.split(text)[0], body)
+        elif name == "LITERATURE.md":
+            text = literature.template(slug, title)
+        elif name == "NOTATION.md":
+            domain = fields["domain"]
+            text = new_notation(slug, title, domain if domain in DOMAINS else None)
+        else:
+            text = instantiate(name, values, {}, fill)
+        atomic_write(folder / name, text)
+        files.append(str(folder / name))
+    return files
+
+
+def switch(slug: str) -> dict[str, Any]:
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        slug = workspace.resolve(slug, cfg)
+        previous, cfg["current_problem"] = cfg["current_problem"], slug
+    return {"current_problem": slug, "previous": previous, "path": str(workspace.problem_dir(slug))}
+
+
+def archive(slug: str) -> dict[str, Any]:
+    """Move problems/<slug>/ to archive/<slug>/; the current problem becomes none if it was this."""
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        slug = workspace.resolve(slug, cfg)
+        target = workspace.archive_dir / slug
+        if target.exists():
+            raise BadInput(f"{target} already exists; move it away first", code="archive_exists")
+        workspace.archive_dir.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(workspace.problem_dir(slug)), str(target))
+        cfg["problems"].remove(slug)
+        cfg["archived"].append(slug)
+        if cfg["current_problem"] == slug:
+            cfg["current_problem"] = None
+    return {"archived": slug, "path": str(target), "current_problem": cfg["current_problem"]}
+
+
+def _frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+    """A file's frontmatter, None if it does not exist; a broken one becomes a warning."""
+    if not path.exists():
+        return None
+    try:
+        return frontmatter.read(path.read_text(encoding="utf-8"), path.name)
+    except (BadInput, OSError, UnicodeDecodeError) as exc:
+        warnings.append(f"{path.name}: {getattr(exc, 'message', exc)}")
+        return {}
+
+
+def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
+    """One problem's state and counts, read from its artifacts' frontmatter only."""
+    warnings: list[str] = []
+    meta = {name: _frontmatter_of(folder / name, warnings) for name in ARTIFACTS}
+    problem = meta["PROBLEM.md"] or {}
+    state = meta["STATE.md"] or {}
+    literature = meta["LITERATURE.md"] or {}
+    journal = meta["JOURNAL.md"] or {}
+    if meta["PROBLEM.md"] is None:
+        warnings.append("PROBLEM.md is missing")
+    return jsonable(
+        {
+            "slug": folder.name,
+            "current": folder.name == current,
+            "title": problem.get("title", folder.name),
+            "status": problem.get("status"),
+            "domain": problem.get("domain"),
+            "type": problem.get("type"),
+            "tags": problem.get("tags") or [],
+            "state": state.get("current_state"),
+            "loops": state.get("loops") or {},
+            "state_updated": _text(state.get("updated")),
+            "papers": {
+                "total": literature.get("total_papers", 0),
+                "confirmed": literature.get("confirmed_count", 0),
+                "unconfirmed": literature.get("unconfirmed_count", 0),
+                "last_search": _text(literature.get("last_search")),
+            },
+            "journal": {
+                "entries": journal.get("total_entries", 0),
+                "last_entry": journal.get("last_entry"),
+            },
+            "proof": (meta["PROOF.md"] or {}).get("status"),
+            "computation": (meta["COMPUTATION.md"] or {}).get("status"),
+            "artifacts": [name for name in ARTIFACTS if meta[name] is not None],
+            "warnings": warnings,
+        }
+    )
+
+
+def _text(value: Any) -> str | None:
+    """YAML turns unquoted timestamps into datetimes; report them as the ISO text they were."""
+    value = jsonable(value)
+    return None if value in (None, "") else str(value)
+
+
+def jsonable(value: Any) -> Any:
+    """Frontmatter as JSON can carry it: dates and datetimes become ISO text."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            return value.isoformat()
+        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def status(workspace: Workspace | None = None) -> dict[str, Any]:
+    workspace = workspace or Workspace.find()
+    cfg = workspace.read_config()
+    problems = []
+    for slug in cfg["problems"]:
+        folder = workspace.problems_dir / slug
+        if SLUG_RE.match(slug) and folder.is_dir():
+            problems.append(problem_status(folder, cfg["current_problem"]))
+        else:
+            problems.append({"slug": slug, "warnings": [f"folder {folder} is missing"]})
+    return {
+        "workspace": str(workspace.root),
+        "current_problem": cfg["current_problem"],
+        "problems": problems,
+        "archived": cfg["archived"],
+        "dashboard": str(workspace.dashboard_path),
+    }
+
+
+def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
+    """Write .math/DASHBOARD.md from `status`; whatever is under '## Notes' is kept."""
+    workspace = workspace or Workspace.find()
+    with locked(workspace.dashboard_path):
+        report = status(workspace)
+        rows = [
+            "| | problem | domain | type | state | papers (confirmed / unconfirmed) | journal "
+            "| last entry |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for p in report["problems"]:
+            if "title" not in p:
+                rows.append(f"| | `{p['slug']}` | | | missing | | | |")
+                continue
+            rows.append(
+                f"| {'▶' if p['current'] else ''} | **{_cell(p['title'])}** (`{p['slug']}`) "
+                f"| {_cell(p['domain'])} | {_cell(p['type'])} | {_cell(p['state'])} "
+                f"| {p['papers']['confirmed']} / {p['papers']['unconfirmed']} "
+                f"| {p['journal']['entries']} | {_cell(p['journal']['last_entry'])} |"
+            )
+        if not report["problems"]:
+            rows = ["No problems yet: start one with `/math:problem`."]
+        archived = "\n".join(f"- `{slug}`" for slug in report["archived"]) or "None."
+        current = report["current_problem"]
+        text = instantiate(
+            "DASHBOARD.md",
+            {
+                "current_problem": f"`{current}`" if current else "none",
+                "problems_table": "\n".join(rows),
+                "archived_list": archived,
+            },
+            {
+                "updated": now_iso(),
+                "current_problem": current,
+                "problems": len(report["problems"]),
+                "archived": len(report["archived"]),
+            },
+        )
+        if workspace.dashboard_path.exists():
+            old = workspace.dashboard_path.read_text(encoding="utf-8")
+            kept = old.partition("\n" + NOTES_HEADING + "\n")[2]
+            if kept:
+                text = text.partition("\n" + NOTES_HEADING + "\n")[0]
+                text += "\n" + NOTES_HEADING + "\n" + kept
+        atomic_write(workspace.dashboard_path, text)
+    return {"dashboard": str(workspace.dashboard_path), "problems": len(report["problems"])}
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def resume(slug: str | None = None, recent: int = 5) -> dict[str, Any]:
+    """What a fresh session needs to pick a problem up again: its state, the journal's latest
+    entries and dead ends, and the artifacts to read, in the order to read them."""
+    from .journal import DEAD_END_OUTCOMES, read_journal
+
+    workspace = Workspace.find()
+    slug = workspace.resolve(slug)
+    folder = workspace.problem_dir(slug)
+    summary = problem_status(folder, slug)
+    entries = (
+        read_journal(folder / "JOURNAL.md").entries if (folder / "JOURNAL.md").exists() else []
+    )
+    brief = [entry.brief() for entry in entries]
+    return {
+        "problem": summary,
+        "state": jsonable(_frontmatter_of(folder / "STATE.md", summary["warnings"]) or {}),
+        "recent_entries": brief[-recent:] if recent else [],
+        "dead_ends": [b for b in brief if b["outcome"] in DEAD_END_OUTCOMES],
+        "in_progress": [b for b in brief if b["outcome"] == "IN_PROGRESS"],
+        "read": [str(folder / name) for name in ARTIFACTS if (folder / name).exists()],
+    }

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Plan the discovery queries for a problem: 3-5 per API, from PROBLEM.md, new ones only.
+
+Reads PROBLEM.md (frontmatter: domain, tags; sections: Problem Statement, Known Results,
+References) and proposes queries from the literature protocol's five sources (key terms, tags,
+known results, reference authors, category browse), each as the exact arguments of
+`arxiv_query.py` or `s2_lookup.py`. Queries already in LITERATURE.md's Search History are skipped.
+Identifiers found in References (arXiv ids, DOIs) come back as candidates to verify.
+
+PROBLEM may be a path to PROBLEM.md or a problem slug of the current workspace
+(.math/problems/SLUG/PROBLEM.md); without --problem, the current problem of .math/config.json.
+LITERATURE.md defaults to the one next to PROBLEM.md.
+
+With --new-run, a run folder PROBLEM_DIR/literature-runs/<UTC timestamp>/ is created; every query
+then writes its results there (--out), the references to verify go to problem-references.json
+in it, and the plan itself to plan.json in it (unless --out says otherwise).
+
+Example:
+  plan_queries.py --problem banach-fixed-points --new-run --out plan.json
+  plan_queries.py --problem .math/problems/x/PROBLEM.md --focus "spectral radius"
+
+Exit codes: 0 plan printed; 2 bad input (no such PROBLEM.md, bad frontmatter).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli, planning, rundir  # noqa: E402
+
+
+def main(argv):
+    parser = cli.ArgumentParser(
+        prog="plan_queries.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--problem", help="path to PROBLEM.md, or a problem slug (default: the current problem)"
+    )
+    parser.add_argument("--literature", help="LITERATURE.md (default: next to PROBLEM.md)")
+    parser.add_argument("--focus", nargs="+", help="extra focus words from the user (a query)")
+    parser.add_argument("--per-query", type=int, default=5, help="results per query (default 5)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--run-dir", help="folder the queries' --out files go to")
+    where.add_argument(
+        "--new-run", action="store_true", help="create PROBLEM_DIR/literature-runs/<timestamp>/"
+    )
+    parser.add_argument("--out", help="write the full JSON here and print a compact summary")
+    args = parser.parse_args(argv)
+    if not 1 <= args.per_query <= 100:
+        raise cli.BadInput("--per-query must be between 1 and 100", code="usage")
+
+    problem_path = rundir.problem_file(args.problem or rundir.current_slug())
+    literature = Path(args.literature) if args.literature else problem_path.parent / "LITERATURE.md"
+    run_dir = rundir.new_run_dir(problem_path.parent) if args.new_run else args.run_dir
+    problem = planning.read_problem(problem_path)
+    plan = planning.plan(
+        problem,
+        searched=planning.searched_labels(literature),
+        focus=" ".join(args.focus) if args.focus else None,
+        per_query=args.per_query,
+        run_dir=str(run_dir) if run_dir else None,
+    )
+    plan["run_dir"] = str(run_dir) if run_dir else None
+    plan["reference_candidates_file"] = None
+    if run_dir and plan["reference_candidates"]:
+        path = Path(run_dir) / "problem-references.json"
+        rundir.write_json(path, plan["reference_candidates"])
+        plan["reference_candidates_file"] = str(path)
+    out = args.out or (str(Path(run_dir) / "plan.json") if args.new_run else None)
+    cli.emit(plan, out, summary_lines(plan))
+
+
+def summary_lines(plan):
+    counts = {api: len(plan["queries"][api]) for api in planning.APIS}
+    lines = [
+        f"plan for {plan['problem']}: {counts['arxiv']} arXiv and "
+        f"{counts['semantic_scholar']} Semantic Scholar queries, "
+        f"{len(plan['skipped'])} skipped (already in Search History), "
+        f"{'first search' if plan['first_search'] else 'follow-up search'}"
+    ]
+    if plan["run_dir"]:
+        lines.append(f"run folder: {plan['run_dir']}")
+    lines += planning.command_lines(plan)
+    if plan["reference_candidates_file"]:
+        lines.append(
+            f"{len(plan['reference_candidates'])} PROBLEM.md references to verify: "
+            f"{plan['reference_candidates_file']}"
+        )
+    return lines
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""The refinement loop's rules (seed 004): stop, or search a refined query, decided by script.
+
+After an iteration's runs are recorded (lit_update.py record-run) and judged (lit_update.py
+judge), `feedback` reads them from the run store and decides:
+
+  stop     a strong hit was found, or 3 iterations have run;
+  refine   otherwise: it prints the feedback memo built from the partial (else irrelevant)
+           judgements, and the model proposes ONE refined query.
+
+`next` checks that refined query: it stops the loop when the query is empty or repeats an
+earlier query of the problem (case, accents, quotes and spacing ignored), and otherwise prints
+the next iteration's searches (arxiv_query.py and s2_lookup.py arguments) and the exact
+lit_update.py record-run arguments, memo included, for recording them.
+
+`keep`, once the loop has stopped, writes the papers judged strong or partial in a search's
+runs as a verify_batch.py candidate list (records from the run store, so nothing is retyped and
+irrelevant papers never reach LITERATURE.md), and prints the search's query summary and
+per-source result counts for lit_update.py merge.
+
+Subcommands:
+  feedback --runs ID [ID ...]                 decide after an iteration; print the memo
+  next --runs ID [ID ...] --query TEXT        check a refined query; print the next searches
+  keep --runs ID [ID ...] --out FILE          the kept papers, as candidates to verify
+
+Example:
+  refine.py feedback --runs 3 4
+  refine.py next --runs 3 4 --query "Opial property nonexpansive" --run-dir RUN_DIR
+  refine.py keep --runs 3 4 5 6 --out RUN_DIR/candidates.json
+
+Exit codes: 0 decided (see "decision"); 2 bad input (unknown run, runs not judged).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli, config, planning, refinement, rundir  # noqa: E402
+
+
+def main(argv):
+    parser = cli.ArgumentParser(
+        prog="refine.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--db", help="the run store (default: MATH_LITERATURE_DB or .math/)")
+    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
+    feedback = commands.add_parser("feedback", help="stop or refine after an iteration")
+    feedback.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
+    following = commands.add_parser("next", help="check a refined query; the next searches")
+    following.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
+    following.add_argument("--query", required=True, help="the refined query the model proposes")
+    following.add_argument("--per-query", type=int, default=5, help="results per search (5)")
+    following.add_argument("--run-dir", help="folder the searches' --out files go to")
+    keep = commands.add_parser("keep", help="write the strong and partial papers to verify")
+    keep.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
+    keep.add_argument("--out", required=True, help="the candidate list to write")
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("name a subcommand: feedback or next")
+
+    from mathtools.store import RunStore
+
+    with RunStore(config.literature_db(args.db)) as store:
+        if args.command == "keep":
+            return cli.emit(kept(store, args.runs, Path(args.out)))
+        iteration = Iteration.load(store, args.runs)
+        decision = refinement.after_iteration(iteration.number, iteration.judgements)
+        result = {
+            "problem": iteration.problem,
+            "iteration": iteration.number,
+            "strong_hits": refinement.strong_hits(iteration.judgements),
+            "decision": "stop" if decision.stop else "refine",
+            "reason": decision.reason,
+        }
+        if not decision.stop:
+            result["memo"] = refinement.memo(iteration.number, iteration.runs, iteration.judgements)
+        if args.command == "next" and not decision.stop:
+            earlier = [run["query"] for run in store.prior_queries(iteration.problem)]
+            decision = refinement.check_refined(args.query, earlier)
+            result["decision"] = "stop" if decision.stop else "search"
+            result["reason"] = decision.reason
+            if not decision.stop:
+                result.update(next_iteration(iteration, args, result["memo"]))
+    cli.emit(result)
+
+
+class Iteration:
+    """The runs of one iteration of one problem's loop, and their judgements."""
+
+    def __init__(self, problem, number, runs, judgements):
+        self.problem, self.number, self.runs, self.judgements = problem, number, runs, judgements
+
+    @classmethod
+    def load(cls, store, run_ids):
+        runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
+        problems = {run["problem"] for run in runs}
+        numbers = {run["iteration"] for run in runs}
+        if len(problems) > 1 or len(numbers) > 1:
+            raise cli.BadInput(
+                "--runs must name the runs of ONE iteration of ONE problem; got "
+                + ", ".join(
+                    f"run {r['run_id']} ({r['problem']}, iteration {r['iteration']})" for r in runs
+                ),
+                code="mixed_runs",
+            )
+        judgements = []
+        for run in runs:
+            judged = store.judgements(run["run_id"])
+            if run["result_count"] and not judged:
+                raise cli.BadInput(
+                    f"run {run['run_id']} returned {run['result_count']} papers but none is "
+                    "judged: record them with lit_update.py judge first",
+                    code="not_judged",
+                )
+            judgements += judged
+        return cls(problems.pop(), numbers.pop(), runs, judgements)
+
+
+def next_iteration(iteration, args, memo):
+    """The searches of the next iteration and the record-run arguments for each of them."""
+    number = iteration.number + 1
+    queries = refinement.refined_queries(
+        args.query, problem_domain(iteration.problem), args.per_query
+    )
+    entries = {
+        api: [
+            planning.query_entry(q, args.run_dir, f"{planning.API_LABELS[api]}-i{number}")
+            for q in found
+        ]
+        for api, found in queries.items()
+    }
+    record = [
+        planning.record_run_args(iteration.problem, api, number, found, feedback=memo)
+        for api, found in entries.items()
+    ]
+    result = {
+        "next_iteration": number,
+        "query": args.query,
+        "queries": entries,
+        "record_run": record,
+        "query_summary": "; ".join(e["label"] for found in entries.values() for e in found),
+    }
+    result["commands"] = planning.command_lines(result)
+    return result
+
+
+def kept(store, run_ids, out):
+    """Write the strong and partial papers of `run_ids` to `out` as candidates; the report."""
+    runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
+    judgements = [j for run in runs for j in store.judgements(run["run_id"])]
+    chosen = refinement.kept_papers(judgements)
+    rundir.write_json(out, [refinement.as_candidate(j) for j in chosen])
+    discovered = {source: 0 for source in planning.APIS}
+    for run in runs:
+        discovered[run["source"]] += run["result_count"]
+    labels = [part.strip() for run in runs for part in run["query"].split(";")]
+    return {
+        "kept": len(chosen),
+        "strong": sum(j["label"] == "strong" for j in chosen),
+        "partial": sum(j["label"] == "partial" for j in chosen),
+        "judged": len({j["key"] for j in judgements}),
+        "candidates_file": str(out),
+        "discovered": discovered,
+        "query_summary": "; ".join(dict.fromkeys(label for label in labels if label)),
+    }
+
+
+def problem_domain(slug):
+    """The problem's domain from its PROBLEM.md in this workspace, if there is one."""
+    path = rundir.problem_file(slug)
+    return planning.read_problem(path).domain if path.exists() else None
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,210 @@
+"""/math:literature end to end in the real Claude Code, offline.
+
+The model is scripted: the main conversation hands off to the `math:literature-search` agent, and
+the agent's side is tools/literature_runbook.py, which issues exactly the calls
+agents/literature-search.md prescribes (Bash calls of the plugin's scripts, Read, Write, Edit) and
+reads their results as Claude Code sends them back. Its judgement steps are the deterministic
+STAND-IN. arXiv and Semantic Scholar are tests/support/standin.py, answering from the real
+recordings. The STAND-IN "remembers" two fabricated papers, which must end up unconfirmed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_script
+from support.standin import StandIn
+
+# The Claude Code harness comes from the foundation issue's branch; until it is merged, say so.
+harness = pytest.importorskip("support.claude_harness", reason="tests/support/claude_harness.py")
+agent, bash, result_text = harness.agent, harness.bash, harness.result_text
+run_claude, text, tool_use = harness.run_claude, harness.text, harness.tool_use
+
+sys.path.insert(0, str(ROOT / "tools"))
+from demo_pipeline import PLANTED, Workspace, create_problem  # noqa: E402
+from literature_runbook import Edit, Read, Script, StandInModel, Write, runbook  # noqa: E402
+
+pytestmark = pytest.mark.claude
+
+SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
+SLUG = "tolerant-testing"
+REFUSED = "requires approval"
+SYSTEM_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.S)
+READ_LINE = re.compile(r"^ *\d+\t", re.M)
+
+
+class RunbookPlayer:
+    """The agent's side of the conversation: the runbook generator, turned into tool calls."""
+
+    def __init__(self, model: StandInModel, cwd: Path):
+        self.steps = runbook(SLUG, model)
+        self.cwd = cwd
+        self.turns = 0
+        self.turn: list = []
+        self.summary: dict | None = None
+        self.failed_calls: list[str] = []
+
+    def __call__(self, request):
+        if not self.turns:
+            self.turn = next(self.steps)
+        else:
+            answers = {r["tool_use_id"]: r for r in request.last_tool_results()}
+            outputs = []
+            for number, call in enumerate(self.turn):
+                answer = answers[self.block_id(number)]
+                if answer.get("is_error"):
+                    self.failed_calls.append(f"{call}: {result_text(answer)[:300]}")
+                outputs.append(self.output(call, result_text(answer)))
+            try:
+                self.turn = self.steps.send(outputs)
+            except StopIteration as done:
+                self.summary = done.value
+                return [text(f"Literature search done: {len(done.value['refs'])} new REF.")]
+        self.turns += 1
+        return [self.block(call, self.block_id(n)) for n, call in enumerate(self.turn)]
+
+    def block_id(self, number: int) -> str:
+        return f"toolu_turn{self.turns}_{number}"
+
+    def block(self, call, block_id: str) -> dict:
+        if isinstance(call, Script):
+            return bash(call.command(str(ROOT)), id=block_id)
+        path = str(self.cwd / call.path)
+        if isinstance(call, Read):
+            return tool_use("Read", {"file_path": path}, block_id)
+        if isinstance(call, Write):
+            return tool_use("Write", {"file_path": path, "content": call.content}, block_id)
+        assert isinstance(call, Edit)
+        edit = {"file_path": path, "old_string": call.old, "new_string": call.new}
+        return tool_use("Edit", edit, block_id)
+
+    @staticmethod
+    def output(call, result: str) -> str:
+        result = SYSTEM_REMINDER.sub("\n", result)
+        if isinstance(call, Read):
+            return READ_LINE.sub("", result)  # Read numbers every line: "     1\t---"
+        return result
+
+
+def main_conversation(prompt: str):
+    def model(request):
+        if not request.tool_results():
+            return [agent("math:literature-search", prompt, id="toolu_handoff")]
+        return [text("The literature search is done.")]
+
+    return model
+
+
+def math_literature(tmp_path: Path, cwd: Path, main, agent_side, **options):
+    """/math:literature in Claude Code: `main` plays the session, `agent_side` the agent."""
+    return run_claude(
+        f"/math:literature {SLUG}",
+        main,
+        subagents={"math:literature-search": agent_side},
+        home=tmp_path / "home",
+        cwd=cwd,
+        **options,
+    )
+
+
+def workspace(tmp_path: Path) -> Path:
+    """A workspace with the sample problem, made with workspace.py as /math:problem would."""
+    cwd = tmp_path / "home" / "work"
+    cwd.mkdir(parents=True)
+    create_problem(Workspace(cwd, None), SAMPLE)
+    return cwd
+
+
+def test_math_literature_runs_the_whole_runbook_in_claude_code(tmp_path):
+    cwd = workspace(tmp_path)
+    store = cwd / ".math" / "literature.db"
+    # Iteration 1 has no strong hit (the STAND-IN demands 99 shared words), so the loop refines
+    # once; iteration 2 judges normally and finds one.
+    model = StandInModel(strong_at=(99, 3), proposals=("conditional sampling",), recalled=PLANTED)
+    player = RunbookPlayer(model, cwd)
+    with StandIn() as standin:
+        env = {**standin.env(), "MATH_LITERATURE_DB": str(store)}
+        env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
+        main = main_conversation(f"Literature search for problem `{SLUG}`. Focus: none.")
+        run = math_literature(tmp_path, cwd, main, player, env=env, timeout=600)
+    assert run.exit_code == 0, run.describe()
+    assert player.summary is not None, run.describe()
+    assert player.failed_calls == []
+    assert player.summary["iterations"] == 2
+
+    problem = cwd / ".math" / "problems" / SLUG
+    literature = (problem / "LITERATURE.md").read_text(encoding="utf-8")
+    validate = run_script("lit_update.py", "validate", str(problem / "LITERATURE.md"))
+    assert validate.returncode == 0 and validate.json()["valid"], validate.stdout
+
+    refs = re.findall(r"^### (REF-\d{3}): .*\n((?:- .*\n)+)", literature, re.M)
+    assert [label for label, _ in refs] == [f"REF-{n:03d}" for n in range(1, len(refs) + 1)]
+    assert len(refs) >= 2
+    for _, fields in refs:
+        assert re.search(r"^- \*\*Verified:\*\* \S+ via http://127\.0\.0\.1:\d+/", fields, re.M)
+    assert "The Price of Tolerance in Distribution Testing" in literature
+
+    # The planted fabrications: unconfirmed, with the reason, never confirmed.
+    unconfirmed = literature.split("## Unconfirmed References", 1)[1]
+    for planted in PLANTED:
+        assert f": {planted['title']}\n" in unconfirmed
+        assert planted["title"] not in literature.split("## Synthesis", 1)[0]
+    assert "arXiv:1605.08386 is 'Heat-bath random walks with Markov bases'" in unconfirmed
+
+    journal = (problem / "JOURNAL.md").read_text(encoding="utf-8")
+    assert re.search(r"^### LIT-001: ", journal, re.M)
+    assert "broad-survey" in journal
+
+    with sqlite3.connect(store) as db:
+        runs = db.execute("SELECT run_id, iteration, source FROM runs WHERE problem = ?", (SLUG,))
+        runs = runs.fetchall()
+        judged = dict(db.execute("SELECT run_id, COUNT(*) FROM judgements GROUP BY run_id"))
+        feedback = db.execute("SELECT feedback FROM runs WHERE iteration = 2").fetchall()
+    assert sorted(iteration for _, iteration, _ in runs) == [1, 1, 2, 2]
+    assert sorted(player.summary["run_ids"]) == sorted(run_id for run_id, _, _ in runs)
+    assert all(judged.get(run_id) for run_id, _, source in runs if source == "arxiv")
+    assert all(memo and "Iteration 1" in memo for (memo,) in feedback)
+
+
+def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
+    """Default permission mode: only the command's allowed-tools rules let a call run."""
+    cwd = workspace(tmp_path)
+    root = str(ROOT)
+    calls = {
+        "toolu_plan": f'python3 "{root}/scripts/plan_queries.py" --problem {SLUG} --new-run',
+        "toolu_refine": f'python3 "{root}/scripts/refine.py" --help',
+        "toolu_runs": f'python3 "{root}/scripts/lit_update.py" runs --problem {SLUG}',
+        "toolu_verify": f'python3 "{root}/scripts/verify_batch.py" --help',
+        "toolu_outside": f"{sys.executable} -c 'print(1)'",
+    }
+
+    def agent_side(request):
+        if not request.tool_results():
+            return [bash(command, id=block_id) for block_id, command in calls.items()]
+        return [text("done")]
+
+    def main(request):
+        if not request.tool_results():
+            return [
+                agent("math:literature-search", f"Literature search for `{SLUG}`.", id="toolu_a"),
+                bash(f'python3 "{root}/scripts/arxiv_query.py" --help', id="toolu_main"),
+            ]
+        return [text("done")]
+
+    run = math_literature(tmp_path, cwd, main, agent_side, bypass=False, timeout=300)
+    assert run.exit_code == 0, run.describe()
+    main_result = run.tool_result("toolu_main")
+    assert REFUSED not in result_text(main_result) and "usage:" in result_text(main_result)
+    results = {r["tool_use_id"]: r for r in run.subagent_requests()[-1].tool_results()}
+    for block_id in ("toolu_plan", "toolu_refine", "toolu_runs", "toolu_verify"):
+        assert REFUSED not in result_text(results[block_id]), results[block_id]
+        assert not results[block_id].get("is_error"), results[block_id]
+    assert "run folder: " in result_text(results["toolu_plan"])
+    assert json.loads(result_text(results["toolu_runs"])) == []
+    outside = results["toolu_outside"]
+    assert outside.get("is_error") and REFUSED in result_text(outside), outside

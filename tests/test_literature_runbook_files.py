@@ -1,0 +1,70 @@
+"""The /math:literature command, its agent and protocols agree with each other and the scripts."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import ROOT, SCRIPTS
+from mathtools import frontmatter
+
+COMMAND = ROOT / "commands" / "literature.md"
+AGENT = ROOT / "agents" / "literature-search.md"
+PROTOCOL = ROOT / "protocols" / "literature-protocol.md"
+TIERS = ROOT / "protocols" / "confidence-tiers.md"
+RULE = re.compile(r'^Bash\(python3 "\$\{CLAUDE_PLUGIN_ROOT\}/scripts/([a-z_0-9]+\.py)":\*\)$')
+
+
+def allowed_scripts() -> list[str]:
+    meta = frontmatter.read(COMMAND.read_text(encoding="utf-8"))
+    rules = [rule.strip() for rule in meta["allowed-tools"].split(", ")]
+    matches = [RULE.match(rule) for rule in rules]
+    assert all(matches), f"a rule broader than one plugin script: {rules}"
+    return [m.group(1) for m in matches]
+
+
+def test_the_command_pre_approves_exactly_the_scripts_the_agent_calls():
+    agent_body = AGENT.read_text(encoding="utf-8")
+    called = set(
+        re.findall(r'python3 "\$\{CLAUDE_PLUGIN_ROOT\}/scripts/([a-z_0-9]+\.py)"', agent_body)
+    )
+    assert set(allowed_scripts()) == called
+    assert all((SCRIPTS / name).exists() for name in called)
+
+
+def test_the_runbook_player_calls_only_approved_scripts():
+    player = (ROOT / "tools" / "literature_runbook.py").read_text(encoding="utf-8")
+    used = set(re.findall(r'Script\(\s*"([a-z_0-9]+\.py)"', player))
+    assert used and used <= set(allowed_scripts())
+
+
+def test_the_command_has_a_description_an_argument_hint_and_hands_off_to_the_agent():
+    meta, body = frontmatter.split(COMMAND.read_text(encoding="utf-8"))
+    assert meta["description"] and meta["argument-hint"] == "[problem-slug] [focus ...]"
+    assert "math:literature-search" in body
+    assert "current_problem" in body and ".math/config.json" in body
+
+
+def test_the_agent_lists_its_tools_and_keeps_files_out_of_the_plugin_folder():
+    meta, body = frontmatter.split(AGENT.read_text(encoding="utf-8"))
+    assert meta["name"] == "literature-search"
+    assert {tool.strip() for tool in meta["tools"].split(",")} == {"Bash", "Read", "Write", "Edit"}
+    assert "literature-runs/" in (ROOT / "scripts" / "mathtools" / "rundir.py").read_text()
+    assert "Never write into the plugin folder" in body
+    for step in range(1, 11):
+        assert re.search(rf"^## {step}\. ", body, re.M), f"runbook step {step} missing"
+
+
+def test_the_protocol_has_its_ten_sections_and_names_scripts_not_urls():
+    text = PROTOCOL.read_text(encoding="utf-8")
+    for number in range(1, 11):
+        assert re.search(rf"^## {number}\. ", text, re.M), f"section {number} missing"
+    assert "curl -" not in text and "api/query?" not in text and "graph/v1/paper/" not in text
+    assert "[matching-rules.md](matching-rules.md)" in text
+    assert (ROOT / "protocols" / "matching-rules.md").exists()
+
+
+def test_the_speculative_warning_is_the_one_the_runbook_player_writes():
+    from tools.literature_runbook import SPECULATIVE_WARNING
+
+    block = SPECULATIVE_WARNING.format(steps="{list of step or claim numbers}")
+    assert block in TIERS.read_text(encoding="utf-8")

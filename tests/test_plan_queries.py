@@ -1,0 +1,219 @@
+"""plan_queries.py and mathtools.planning: queries from PROBLEM.md, the incremental rule."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from mathtools import planning
+
+PROBLEMS = ROOT / "tests" / "data" / "problems"
+
+
+def plan_for(name: str, *extra: str, script):
+    run = script("plan_queries.py", "--problem", str(PROBLEMS / name), *extra)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.json()
+
+
+def literature_with_history(path: Path, summaries: list[str]) -> Path:
+    rows = "".join(f"| 2026-02-10 | {summary} | 5 | 5 | 2 |\n" for summary in summaries)
+    path.write_text(
+        "---\nproblem: fixed-points\ntotal_papers: 0\nconfirmed_count: 0\nunconfirmed_count: 0\n"
+        'last_search: ""\nsources_queried: []\n---\n\n## Search History\n\n'
+        "| Date | Query Summary | arXiv Results | S2 Results | New Confirmed |\n"
+        "|------|---------------|---------------|------------|---------------|\n"
+        f"{rows}\n## Confirmed References\n\n## Synthesis\n\n## Unconfirmed References\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("latex", "plain"),
+    [
+        (r"$\mathbb{R}^n$", "R^n"),
+        (r"$\|Tx - Ty\| \le \|x-y\|$", "norm Tx - Ty norm x-y"),
+        (r"$\alpha$-stable \emph{Lévy} process", "alpha -stable Lévy process"),
+        (r"$\operatorname{rank}(A) \to \infty$", "rank (A) infinity"),
+        (r"Schr\"odinger operators -- a survey", "Schrodinger operators - a survey"),
+    ],
+)
+def test_strip_latex_leaves_searchable_words(latex, plain):
+    assert planning.strip_latex(latex) == plain
+
+
+@pytest.mark.parametrize(
+    ("text", "authors", "title", "year", "arxiv_id", "doi"),
+    [
+        (
+            "F. E. Browder (1965). Nonexpansive nonlinear operators in a Banach space. PNAS 54, "
+            "1041-1044. doi:10.1073/pnas.54.4.1041",
+            ["Browder"],
+            "Nonexpansive nonlinear operators in a Banach space",
+            1965,
+            None,
+            "10.1073/pnas.54.4.1041",
+        ),
+        (
+            'W. A. Kirk and B. Sims, "Handbook of Metric Fixed Point Theory", Kluwer (2001).',
+            ["Kirk", "Sims"],
+            "Handbook of Metric Fixed Point Theory",
+            2001,
+            None,
+            None,
+        ),
+        ("S. Reich, arXiv:1605.08386.", ["Reich"], None, None, "1605.08386", None),
+        (
+            "J.-P. Serre and W. van der Kallen, On the fixed points of maps, Ann. Math. 12 (1990).",
+            ["Serre", "van der Kallen"],
+            "On the fixed points of maps",
+            1990,
+            None,
+            None,
+        ),
+        (
+            "Goldreich, O., Goldwasser, S., and Ron, D. (1998). Property testing and its "
+            "connection to learning. J. ACM.",
+            ["Goldreich", "Goldwasser", "Ron"],
+            "Property testing and its connection to learning",
+            1998,
+            None,
+            None,
+        ),
+        (
+            "https://doi.org/10.48550/arXiv.2104.12255",
+            [],
+            None,
+            None,
+            "2104.12255",
+            "10.48550/arxiv.2104.12255",
+        ),
+        ("A. Grothendieck, math/0601001v2", ["Grothendieck"], None, None, "math/0601001", None),
+    ],
+)
+def test_references_are_read_from_common_citation_shapes(text, authors, title, year, arxiv_id, doi):
+    ref = planning.parse_reference(text)
+    assert ref.authors == authors
+    assert ref.title == title
+    assert ref.year == year
+    assert ref.arxiv_id == arxiv_id
+    assert ref.doi == doi
+
+
+def test_key_terms_merge_plurals_and_skip_stopwords():
+    terms = planning.key_terms("Fixed points of maps. Every fixed point is a fixed point.")
+    assert [planning.same_stem(t) for t in terms].count("fixed point") == 1
+    assert not {"of", "every", "is"} & {t.lower() for t in terms}
+
+
+def test_plan_draws_three_to_five_queries_per_api_from_the_five_sources(script):
+    plan = plan_for("fixed-points.md", script=script)
+    for api in ("arxiv", "semantic_scholar"):
+        assert 3 <= len(plan["queries"][api]) <= 5
+    origins = {q["origin"] for q in plan["queries"]["arxiv"]}
+    assert {"keywords", "tags", "known", "authors"} <= origins
+    assert plan["categories"] == ["math.FA", "math.CA", "math.CV"]
+    assert "Banach fixed point theorem" in plan["known_results"]
+    assert plan["reference_authors"][:2] == ["Browder", "Kirk"]
+    arxiv_args = [q["args"] for q in plan["queries"]["arxiv"]]
+    assert all(args[0] == "search" and "--domain" in args for args in arxiv_args)
+    assert arxiv_args[-1][1:3] == ["--author", "Browder"]
+    s2_args = [q["args"] for q in plan["queries"]["semantic_scholar"]]
+    assert all(args[:2] == ["search", "--query"] and "--limit" in args for args in s2_args)
+    # No LaTeX reaches a query.
+    assert not any("\\" in arg or "$" in arg for args in arxiv_args + s2_args for arg in args)
+
+
+def test_plan_is_deterministic(script):
+    assert plan_for("fixed-points.md", script=script) == plan_for("fixed-points.md", script=script)
+
+
+def test_references_with_identifiers_become_candidates_to_verify(script):
+    candidates = plan_for("fixed-points.md", script=script)["reference_candidates"]
+    by_key = {c["key"]: c for c in candidates}
+    assert by_key["problem-ref-1"]["doi"] == "10.1073/pnas.54.4.1041"
+    assert by_key["problem-ref-2"]["title"] == "Handbook of Metric Fixed Point Theory"
+    assert by_key["problem-ref-3"] == {
+        "key": "problem-ref-3",
+        "source": "PROBLEM.md",
+        "arxiv_id": "1605.08386",
+        "authors": ["Reich"],
+    }
+
+
+def test_a_sparse_problem_still_gets_three_queries_per_api(script):
+    plan = plan_for("sparse.md", script=script)
+    assert plan["reference_candidates"] == []
+    for api in ("arxiv", "semantic_scholar"):
+        assert len(plan["queries"][api]) >= 3
+
+
+def test_queries_in_search_history_are_not_repeated(script, tmp_path):
+    first = plan_for("fixed-points.md", script=script)
+    literature = literature_with_history(tmp_path / "LITERATURE.md", [first["query_summary"]])
+    second = plan_for("fixed-points.md", "--literature", str(literature), script=script)
+    before = {q["label"] for api in first["queries"] for q in first["queries"][api]}
+    after = {q["label"] for api in second["queries"] for q in second["queries"][api]}
+    assert not before & after
+    assert {s["label"] for s in second["skipped"]} == before
+    assert second["first_search"] is False
+    assert after, "a follow-up search still has new angles to try"
+
+
+def test_history_matching_ignores_case_and_quoting(script, tmp_path):
+    first = plan_for("fixed-points.md", script=script)
+    label = first["queries"]["semantic_scholar"][0]["label"]
+    altered = label.upper().replace('"', "'")
+    literature = literature_with_history(tmp_path / "LITERATURE.md", [f"{altered}; other"])
+    second = plan_for("fixed-points.md", "--literature", str(literature), script=script)
+    assert label in {s["label"] for s in second["skipped"]}
+
+
+def test_focus_words_lead_the_plan(script):
+    plan = plan_for("fixed-points.md", "--focus", "Opial", "condition", script=script)
+    for api in ("arxiv", "semantic_scholar"):
+        assert plan["queries"][api][0]["origin"] == "focus"
+        assert "Opial condition" in plan["queries"][api][0]["args"]
+
+
+def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
+    problem_dir = tmp_path / ".math" / "problems" / "fixed-points"
+    problem_dir.mkdir(parents=True)
+    shutil.copy(PROBLEMS / "fixed-points.md", problem_dir / "PROBLEM.md")
+    run = script("plan_queries.py", "--problem", "fixed-points", "--new-run", "--out", "plan.json")
+    assert run.returncode == 0, run.stdout + run.stderr
+    plan = json.loads((tmp_path / "plan.json").read_text())
+    run_dir = Path(plan["run_dir"])
+    assert run_dir.parent == Path(".math/problems/fixed-points/literature-runs")
+    assert run_dir.is_dir()
+    outs = [q["args"][q["args"].index("--out") + 1] for q in plan["queries"]["arxiv"]]
+    assert outs[0] == str(run_dir / "arxiv-1.json")
+    refs = json.loads(Path(plan["reference_candidates_file"]).read_text())
+    assert refs == plan["reference_candidates"]
+    # The compact summary names the run folder and gives each command line once.
+    assert f"run folder: {run_dir}" in run.stdout
+    assert run.stdout.count("arxiv_query.py search") == len(plan["queries"]["arxiv"])
+    assert len(run.stdout) < 5000  # ten searches, two records, one summary: ~1,200 tokens
+
+
+def test_a_problem_without_a_known_domain_gets_no_categories(script, tmp_path):
+    text = (PROBLEMS / "fixed-points.md").read_text().replace("domain: analysis", "domain: music")
+    (tmp_path / "PROBLEM.md").write_text(text)
+    plan = plan_for(str(tmp_path / "PROBLEM.md"), script=script)
+    assert plan["categories"] == []
+    assert not any("--domain" in q["args"] for q in plan["queries"]["arxiv"])
+
+
+def test_missing_problem_is_one_json_error(script, tmp_path):
+    run = script("plan_queries.py", "--problem", str(tmp_path / "nope" / "PROBLEM.md"))
+    assert run.returncode == 2
+    assert json.loads(run.stdout)["error"]["code"] == "file_not_found"
+
+
+def test_unsafe_slug_is_refused(script):
+    run = script("plan_queries.py", "--problem", "..")
+    assert run.returncode == 2

@@ -1,0 +1,169 @@
+"""refine.py against the real run store, fed through lit_update.py as the runbook does.
+
+The search-result files are synthesized from the Paper type (small, readable records), not
+recorded: the loop's rules depend only on keys, labels and queries.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mathtools.paper import Paper, SearchResult
+
+PROBLEM = "fixed-points"
+
+
+def result_file(path: Path, source: str, titles: dict[str, str]) -> str:
+    papers = [
+        Paper(source=source, title=title, authors=["A. Author"], year=2020, arxiv_id=key)
+        for key, title in titles.items()
+    ]
+    result = SearchResult(source=source, command="search", papers=papers, total_results=len(papers))
+    path.write_text(json.dumps(result.to_dict()), encoding="utf-8")
+    return str(path)
+
+
+def record(script, tmp_path, source, iteration, query, titles, labels, feedback=None):
+    """lit_update.py record-run and judge, as the runbook calls them; returns the run id."""
+    name = f"{source}-{iteration}-{len(list(tmp_path.iterdir()))}"
+    results = result_file(tmp_path / f"{name}.json", source, titles)
+    args = ["record-run", "--problem", PROBLEM, "--source", source, "--iteration", str(iteration)]
+    args += ["--query", query, "--results", results]
+    if feedback:
+        args += ["--feedback", feedback]
+    run = script("lit_update.py", *args)
+    assert run.returncode == 0, run.stdout
+    run_id = run.json()["run_id"]
+    judgements = [
+        {"key": f"arXiv:{key}", "label": label, "confidence": conf, "rationale": why}
+        for key, (label, conf, why) in labels.items()
+    ]
+    path = tmp_path / f"judged-{name}.json"
+    path.write_text(json.dumps(judgements), encoding="utf-8")
+    judged = script("lit_update.py", "judge", "--run", str(run_id), "--judgements", str(path))
+    assert judged.returncode == 0, judged.stdout
+    return run_id
+
+
+def first_iteration(script, tmp_path, arxiv_label="partial", s2_label="irrelevant"):
+    a = record(
+        script, tmp_path, "arxiv", 1, 'arxiv --all "fixed point" --domain analysis',
+        {"2001.00001": "Fixed points in Hilbert spaces"},
+        {"2001.00001": (arxiv_label, 0.6, "Hilbert spaces only, not uniformly convex ones")},
+    )  # fmt: skip
+    s = record(
+        script, tmp_path, "semantic_scholar", 1, 's2 --query "nonexpansive maps"',
+        {"2001.00002": "Neural networks"},
+        {"2001.00002": (s2_label, 0.9, "about machine learning")},
+    )  # fmt: skip
+    return a, s
+
+
+def refine(script, *args):
+    run = script("refine.py", *args)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.json()
+
+
+def test_feedback_without_a_strong_hit_gives_the_memo_of_the_partial_judgements(script, tmp_path):
+    a, s = first_iteration(script, tmp_path)
+    decision = refine(script, "feedback", "--runs", str(a), str(s))
+    assert decision["decision"] == "refine"
+    assert decision["iteration"] == 1 and decision["strong_hits"] == []
+    assert "- arXiv:2001.00001 (0.60): Hilbert spaces only" in decision["memo"]
+    assert "machine learning" not in decision["memo"]
+
+
+def test_stop_rule_strong_hit(script, tmp_path):
+    a, s = first_iteration(script, tmp_path, s2_label="strong")
+    decision = refine(script, "feedback", "--runs", str(a), str(s))
+    assert decision["decision"] == "stop"
+    assert decision["reason"] == "strong hit: arXiv:2001.00002"
+    # `next` obeys the same rule: no refined query is searched after a strong hit.
+    step = refine(script, "next", "--runs", str(a), str(s), "--query", "anything new")
+    assert step["decision"] == "stop" and "queries" not in step
+
+
+@pytest.mark.parametrize("refined", ["", "   "])
+def test_stop_rule_empty_refined_query(script, tmp_path, refined):
+    a, s = first_iteration(script, tmp_path)
+    step = refine(script, "next", "--runs", str(a), str(s), "--query", refined)
+    assert step["decision"] == "stop"
+    assert step["reason"] == "the refined query is empty"
+
+
+@pytest.mark.parametrize("refined", ["Fixed  POINT", '"nonexpansive maps"'])
+def test_stop_rule_refined_query_repeats_an_earlier_one(script, tmp_path, refined):
+    a, s = first_iteration(script, tmp_path)
+    step = refine(script, "next", "--runs", str(a), str(s), "--query", refined)
+    assert step["decision"] == "stop"
+    assert step["reason"].startswith("the refined query repeats an earlier one")
+
+
+def test_a_new_refined_query_gives_the_next_iteration_and_its_record_commands(script, tmp_path):
+    a, s = first_iteration(script, tmp_path)
+    step = refine(
+        script, "next", "--runs", str(a), str(s), "--query", "Opial property", "--run-dir", "R"
+    )
+    assert step["decision"] == "search" and step["next_iteration"] == 2
+    assert step["queries"]["semantic_scholar"][0]["args"] == [
+        "search", "--query", "Opial property", "--limit", "5", "--out", "R/s2-i2.json"
+    ]  # fmt: skip
+    record_s2 = step["record_run"][1]
+    assert record_s2[:7] == [
+        "record-run", "--problem", PROBLEM, "--source", "semantic_scholar", "--iteration", "2"
+    ]  # fmt: skip
+    assert record_s2[record_s2.index("--feedback") + 1] == step["memo"]
+    assert record_s2[-2:] == ["--results", "R/s2-i2.json"]
+    assert step["commands"][1].startswith("s2_lookup.py search --query 'Opial property'")
+
+
+def test_stop_rule_three_iterations(script, tmp_path):
+    a, _ = first_iteration(script, tmp_path)
+    for iteration, query in ((2, "Opial property"), (3, "demiclosedness principle")):
+        a = record(
+            script, tmp_path, "arxiv", iteration, query, {f"200{iteration}.00001": "x"},
+            {f"200{iteration}.00001": ("partial", 0.5, "close")}, feedback="memo",
+        )  # fmt: skip
+        decision = refine(script, "feedback", "--runs", str(a))
+    assert decision["decision"] == "stop"
+    assert decision["reason"] == "3 iterations reached without a strong hit"
+    step = refine(script, "next", "--runs", str(a), "--query", "a fourth idea")
+    assert step["decision"] == "stop"
+
+
+def test_runs_must_be_judged_before_deciding(script, tmp_path):
+    results = result_file(tmp_path / "r.json", "arxiv", {"2001.00009": "Unjudged"})
+    run = script(
+        "lit_update.py", "record-run", "--problem", PROBLEM, "--source", "arxiv",
+        "--iteration", "1", "--query", "q", "--results", results,
+    )  # fmt: skip
+    answer = script("refine.py", "feedback", "--runs", str(run.json()["run_id"]))
+    assert answer.returncode == 2
+    assert json.loads(answer.stdout)["error"]["code"] == "not_judged"
+
+
+def test_runs_of_different_iterations_are_refused(script, tmp_path):
+    a, _ = first_iteration(script, tmp_path)
+    b = record(script, tmp_path, "arxiv", 2, "q2", {"2009.1": "x"}, {"2009.1": ("partial", 1, "y")})
+    answer = script("refine.py", "feedback", "--runs", str(a), str(b))
+    assert answer.returncode == 2
+    assert json.loads(answer.stdout)["error"]["code"] == "mixed_runs"
+
+
+def test_keep_writes_the_strong_and_partial_papers_as_candidates(script, tmp_path):
+    a, s = first_iteration(script, tmp_path, s2_label="strong")
+    out = tmp_path / "candidates.json"
+    kept = refine(script, "keep", "--runs", str(a), str(s), "--out", str(out))
+    assert kept["kept"] == 2 and kept["strong"] == 1 and kept["partial"] == 1
+    assert kept["discovered"] == {"arxiv": 1, "semantic_scholar": 1}
+    assert kept["query_summary"] == (
+        'arxiv --all "fixed point" --domain analysis; s2 --query "nonexpansive maps"'
+    )
+    candidates = json.loads(out.read_text())
+    assert [c["key"] for c in candidates] == ["arXiv:2001.00002", "arXiv:2001.00001"]
+    assert candidates[0]["arxiv_id"] == "2001.00002" and candidates[0]["title"] == "Neural networks"
+    verify_input = script("verify_batch.py", str(out), "--out", str(tmp_path / "v.json"))
+    assert verify_input.returncode in (0, 3), verify_input.stdout  # the input is accepted

@@ -1,0 +1,178 @@
+"""The refinement loop's stop rules and feedback memo (mathtools.refinement), on plain data."""
+
+from __future__ import annotations
+
+import pytest
+from mathtools import refinement
+
+
+def judgement(key, label, confidence=0.5, rationale="because"):
+    return {"key": key, "label": label, "confidence": confidence, "rationale": rationale}
+
+
+RUNS = [
+    {"run_id": 1, "source": "arxiv", "query": 'arxiv --all "fixed point" --domain analysis'},
+    {"run_id": 2, "source": "semantic_scholar", "query": 's2 --query "fixed point theorem"'},
+]
+
+
+# --- stop rule 1: a strong hit ---------------------------------------------------------------
+
+
+def test_a_strong_hit_stops_the_loop():
+    decision = refinement.after_iteration(
+        1, [judgement("arXiv:1", "partial"), judgement("S2:abc", "strong", 0.9)]
+    )
+    assert decision.stop
+    assert decision.reason == "strong hit: S2:abc"
+
+
+def test_a_strong_hit_in_the_last_allowed_iteration_is_reported_as_the_reason():
+    decision = refinement.after_iteration(3, [judgement("arXiv:1", "strong")])
+    assert decision.stop and decision.reason.startswith("strong hit")
+
+
+# --- stop rule 2: the iteration cap ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("iteration", [1, 2])
+def test_below_the_cap_without_a_strong_hit_the_model_refines(iteration):
+    decision = refinement.after_iteration(iteration, [judgement("arXiv:1", "partial")])
+    assert not decision.stop
+
+
+@pytest.mark.parametrize("iteration", [3, 4])
+def test_three_iterations_stop_the_loop(iteration):
+    decision = refinement.after_iteration(iteration, [judgement("arXiv:1", "partial")])
+    assert decision.stop
+    assert decision.reason == "3 iterations reached without a strong hit"
+
+
+def test_an_iteration_that_found_nothing_is_refined_not_stopped():
+    assert not refinement.after_iteration(1, []).stop
+
+
+# --- stop rule 3: an empty refined query -----------------------------------------------------
+
+
+@pytest.mark.parametrize("refined", ["", "   ", "\n\t", " . ", '""', "$$"])
+def test_an_empty_refined_query_stops_the_loop(refined):
+    decision = refinement.check_refined(refined, [])
+    assert decision.stop
+    assert decision.reason == "the refined query is empty"
+
+
+# --- stop rule 4: a repeated refined query ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "refined",
+    [
+        "Opial property nonexpansive",
+        "  opial   PROPERTY nonexpansive ",
+        '"Opial property" nonexpansive.',
+        "Opíal property nonexpansive",
+    ],
+)
+def test_a_refined_query_that_repeats_an_earlier_one_stops_the_loop(refined):
+    decision = refinement.check_refined(refined, ["Opial property nonexpansive"])
+    assert decision.stop
+    assert decision.reason.startswith("the refined query repeats an earlier one")
+
+
+def test_repeating_the_words_of_a_planned_query_label_is_a_repeat():
+    earlier = ['arxiv --all "fixed point" --domain analysis; s2 --query "Fixed point theorem"']
+    assert refinement.check_refined("fixed point theorem", earlier).stop
+    assert refinement.check_refined("fixed point", earlier).stop
+    assert not refinement.check_refined("fixed point analysis", earlier).stop
+
+
+def test_a_new_refined_query_is_searched():
+    decision = refinement.check_refined(
+        "Opial condition weak convergence", [r["query"] for r in RUNS]
+    )
+    assert not decision.stop
+
+
+def test_a_malformed_recorded_label_does_not_break_the_check():
+    earlier = ['s2 --query "unbalanced quote']
+    assert not refinement.check_refined("something else", earlier).stop
+
+
+# --- the feedback memo -----------------------------------------------------------------------
+
+
+def test_memo_lists_partial_matches_most_confident_first_and_leaves_out_the_rest():
+    judgements = [
+        judgement("arXiv:2", "partial", 0.4, "finite dimensions only"),
+        judgement("arXiv:1", "partial", 0.7, "Hilbert spaces, not uniformly convex ones"),
+        judgement("S2:x", "irrelevant", 0.9, "about neural networks"),
+    ]
+    memo = refinement.memo(1, RUNS, judgements)
+    lines = memo.splitlines()
+    assert lines[0].startswith("Iteration 1 (arxiv: arxiv --all")
+    assert "1 partial" not in lines[0] and "2 partial, 1 irrelevant" in lines[0]
+    assert lines[2] == "- arXiv:1 (0.70): Hilbert spaces, not uniformly convex ones"
+    assert lines[3] == "- arXiv:2 (0.40): finite dimensions only"
+    assert "neural networks" not in memo
+
+
+def test_memo_falls_back_to_irrelevant_judgements_when_nothing_was_partial():
+    memo = refinement.memo(2, RUNS[:1], [judgement("S2:x", "irrelevant", 0.9, "about biology")])
+    assert "Nothing was even partially relevant" in memo
+    assert "- S2:x (0.90): about biology" in memo
+
+
+def test_memo_says_so_when_the_searches_returned_nothing():
+    assert "returned no papers at all" in refinement.memo(1, RUNS, [])
+
+
+def test_memo_is_compact_and_deterministic():
+    judgements = [judgement(f"arXiv:{n}", "partial", 0.5, "x" * 500) for n in range(20)]
+    first = refinement.memo(1, RUNS, judgements)
+    assert first == refinement.memo(1, RUNS, list(reversed(judgements)))
+    assert "- and 12 more" in first
+    assert len(first) < 2500
+
+
+# --- the next iteration's searches -----------------------------------------------------------
+
+
+def test_a_refined_query_becomes_one_search_per_api():
+    queries = refinement.refined_queries(r"Opial property of $\ell^p$ spaces", "analysis", 5)
+    s2 = queries["semantic_scholar"][0]
+    assert s2.args == ["search", "--query", "Opial property of l^p spaces", "--limit", "5"]
+    arxiv = queries["arxiv"][0]
+    assert arxiv.args[0] == "search" and arxiv.args[-4:] == [
+        "--domain",
+        "analysis",
+        "--max-results",
+        "5",
+    ]
+    assert "Opial property" in arxiv.args
+
+
+# --- what the loop keeps for verification ----------------------------------------------------
+
+
+def test_kept_papers_are_the_strong_and_partial_ones_once_each_best_label_first():
+    record = {"title": "T", "authors": ["A B"], "year": 2020, "arxiv_id": "2001.00001"}
+    judgements = [
+        {**judgement("arXiv:2001.00001", "partial", 0.6), "record": record},
+        {**judgement("arXiv:2001.00001", "strong", 0.8), "record": record},  # seen by both
+        {**judgement("S2:b", "partial", 0.9), "record": {"title": "U", "s2_paper_id": "b"}},
+        {**judgement("S2:c", "irrelevant", 0.9), "record": {"title": "V"}},
+    ]
+    kept = refinement.kept_papers(judgements)
+    assert [(j["key"], j["label"]) for j in kept] == [
+        ("arXiv:2001.00001", "strong"),
+        ("S2:b", "partial"),
+    ]
+    assert refinement.as_candidate(kept[0]) == {
+        "key": "arXiv:2001.00001",
+        "title": "T",
+        "authors": ["A B"],
+        "year": 2020,
+        "arxiv_id": "2001.00001",
+        "source": "discovery",
+    }

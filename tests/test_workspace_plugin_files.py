@@ -1,0 +1,78 @@
+"""The workspace commands, agents and protocol: well-formed, and every script call they show works.
+
+The markdown files are runbooks the model follows; a call with a subcommand or option the script
+does not have would fail in front of the user, so each one is checked against the script's --help.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+from conftest import ROOT, SCRIPTS, run_script
+from mathtools import frontmatter
+
+COMMANDS = ["init", "problem", "switch", "status", "archive", "resume", "notation"]
+AGENTS = ["math-intake", "session-manager"]
+ALL_COMMANDS = [*COMMANDS, "help", "literature", "research", "prove", "compute", "write"]
+FILES = [f"commands/{c}.md" for c in COMMANDS] + [f"agents/{a}.md" for a in AGENTS]
+CALL = re.compile(r"scripts/(?P<script>\w+\.py) (?P<sub>[a-z][a-z-]*)(?P<rest>[^\n`|]*)")
+
+
+@cache
+def help_text(script: str, sub: str) -> str:
+    run = run_script(script, sub, "--help")
+    assert run.returncode == 0, f"{script} has no subcommand {sub!r}: {run.stdout}"
+    return run.stdout
+
+
+def test_every_file_exists():
+    for name in [*FILES, "protocols/journal-protocol.md"]:
+        assert (ROOT / name).is_file(), name
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_command_frontmatter(name):
+    meta, body = frontmatter.split((ROOT / f"commands/{name}.md").read_text(), name)
+    assert meta["description"].strip()
+    assert "argument-hint" in meta
+    for tool in (t.strip() for t in meta["allowed-tools"].split(",")):
+        match = re.fullmatch(r"Bash\(python3 \$\{CLAUDE_PLUGIN_ROOT\}/scripts/(\w+\.py):\*\)", tool)
+        if match:
+            assert (SCRIPTS / match[1]).exists(), tool
+            assert f"${{CLAUDE_PLUGIN_ROOT}}/scripts/{match[1]}" in body
+        else:
+            assert tool in {"Read", "Agent"}, f"{name}: unexpected allowed tool {tool!r}"
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_agent_frontmatter(name):
+    meta = frontmatter.read((ROOT / f"agents/{name}.md").read_text(), name)
+    assert meta["name"] == name
+    assert len(meta["description"]) > 40
+    tools = [t.strip() for t in meta["tools"].split(",")]
+    assert tools and set(tools) <= {"Bash", "Read", "Edit"}
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_script_call_uses_real_subcommands_and_options(name):
+    text = (ROOT / name).read_text().replace("\\\n", " ")
+    calls = list(CALL.finditer(text))
+    assert calls, f"{name} calls no script"
+    for call in calls:
+        usage = help_text(call["script"], call["sub"])
+        for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", call["rest"]):
+            assert option in usage, f"{name}: {call['script']} {call['sub']} has no {option}"
+
+
+def test_the_intake_agent_is_the_one_the_problem_command_launches():
+    body = (ROOT / "commands/problem.md").read_text()
+    assert "`math:math-intake`" in body
+
+
+def test_readme_lists_every_command_once():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("<!-- section:commands -->")[1].split("<!-- /section:commands -->")[0]
+    listed = re.findall(r"^\| `/math:([a-z]+)", section, re.MULTILINE)
+    assert sorted(listed) == sorted(ALL_COMMANDS)

@@ -1,0 +1,275 @@
+"""Run /math:literature's whole pipeline on a bundled sample problem, as the agent's runbook does.
+
+    python3 tools/demo_pipeline.py [--workspace DIR] [--problem PROBLEM.md] [--live]
+
+It creates a fresh workspace (workspace.py init, new-problem from the sample PROBLEM.md), then
+plays agents/literature-search.md step by step (tools/literature_runbook.py), running every
+script as a subprocess with exactly the arguments the runbook gives. The model's judgement steps
+are a deterministic STAND-IN, marked as such in everything it writes. By default arXiv and
+Semantic Scholar are a local stand-in server answering from the real recordings
+(tests/support/standin.py), so the demo runs offline; --live uses the real APIs.
+
+At the end it prints where LITERATURE.md, JOURNAL.md, the run store and the run folder are, and
+what the run cost in model-read tokens: the bytes of everything the runbook's script calls
+printed to stdout, divided by 4, per candidate, against the raw Atom/JSON pages the same run
+fetched (what a model calling the APIs with a web-fetch tool would read instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tools")]
+
+from literature_runbook import (  # noqa: E402
+    STAND_IN,
+    Edit,
+    Read,
+    Script,
+    StandInModel,
+    Write,
+    runbook,
+)
+
+SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
+TARGET_TOKENS_PER_CANDIDATE = 150
+# What the STAND-IN model "remembers": planted fabrications the verification gate must reject.
+PLANTED = (
+    {
+        "key": "memory-1",
+        "title": "Tolerant Uniformity Testing via Good-Turing Estimates",
+        "authors": ["Orlitsky"],
+        "year": 2017,
+        "source": "memory (planted fabrication: an invented title)",
+    },
+    {
+        "key": "memory-2",
+        "title": "Optimal Tolerant Uniformity Testing",
+        "authors": ["Canonne"],
+        "year": 2016,
+        "arxiv_id": "1605.08386",
+        "source": "memory (planted fabrication: a real arXiv id of another paper)",
+    },
+)
+
+
+class DemoError(RuntimeError):
+    pass
+
+
+class Workspace:
+    """A fresh workspace folder and the environment the scripts run in."""
+
+    def __init__(self, folder: Path, env: dict[str, str]):
+        self.folder = folder
+        self.env = env
+        self.stdout_bytes: Counter[str] = Counter()  # by script and subcommand, runbook calls only
+        self.calls = 0
+
+    def run_script(self, name: str, args: list[str], counted: bool = True) -> str:
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / name), *args],
+            cwd=self.folder,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if counted:
+            command = args[0] if args and not args[0].startswith(("-", ".")) else ""
+            self.stdout_bytes[f"{name} {command}".strip()] += len(proc.stdout.encode("utf-8"))
+            self.calls += 1
+        if proc.returncode not in (0, 1):  # 1: validate found violations (checked by the caller)
+            raise DemoError(f"{name} {' '.join(args)}: exit {proc.returncode}\n{proc.stdout}")
+        return proc.stdout
+
+    def carry_out(self, call) -> str:
+        """What one runbook call does, and the text the model would get back."""
+        if isinstance(call, Script):
+            return self.run_script(call.name, call.args)
+        path = self.folder / call.path
+        if isinstance(call, Read):
+            return path.read_text(encoding="utf-8") if path.exists() else ""
+        from mathtools.files import atomic_write
+
+        if isinstance(call, Write):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, call.content)
+            return ""
+        assert isinstance(call, Edit)
+        text = path.read_text(encoding="utf-8")
+        if text.count(call.old) != 1:
+            raise DemoError(f"edit of {call.path}: the text to replace is not there exactly once")
+        atomic_write(path, text.replace(call.old, call.new))
+        return ""
+
+
+def create_problem(workspace: Workspace, problem_file: Path) -> str:
+    """workspace.py init and new-problem from a PROBLEM.md (the user's intake, not counted)."""
+    from mathtools import frontmatter
+
+    meta, body = frontmatter.split(problem_file.read_text(encoding="utf-8"), str(problem_file))
+    body_file = workspace.folder / ".demo-problem-body.md"
+    body_file.write_text(body, encoding="utf-8")
+    workspace.run_script("workspace.py", ["init"], counted=False)
+    created = workspace.run_script(
+        "workspace.py",
+        [
+            "new-problem",
+            "--title", str(meta["title"]),
+            "--slug", str(meta["slug"]),
+            "--domain", str(meta.get("domain") or "other"),
+            "--subdomain", str(meta.get("subdomain") or ""),
+            "--type", str(meta.get("type") or "exploration"),
+            "--output-type", str(meta.get("output_type") or "note"),
+            "--tags", ",".join(meta.get("tags") or []),
+            "--body", f"@{body_file}",
+        ],
+        counted=False,
+    )  # fmt: skip
+    body_file.unlink()
+    return json.loads(created)["slug"] if created.strip().startswith("{") else str(meta["slug"])
+
+
+def play(workspace: Workspace, slug: str, model: StandInModel, say=print) -> dict:
+    """Drive the runbook to its end, carrying out each call; returns its summary."""
+    steps = runbook(slug, model)
+    outputs = None
+    while True:
+        try:
+            turn = steps.send(outputs) if outputs is not None else next(steps)
+        except StopIteration as done:
+            return done.value
+        for call in turn:
+            say(f"  {describe(call)}")
+        outputs = [workspace.carry_out(call) for call in turn]
+
+
+def describe(call) -> str:
+    if isinstance(call, Script):
+        text = f"$ {call.name} {' '.join(call.args)}"
+        return text if len(text) <= 110 else text[:109] + "…"
+    return f"{type(call).__name__.lower()} {call.path}"
+
+
+def raw_page_bytes(cache_dir: Path) -> tuple[int, int]:
+    """(responses, body bytes) the run fetched: every answer the HTTP layer cached."""
+    path = cache_dir / "http-cache.sqlite"
+    if not path.exists():
+        return 0, 0
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        query = "SELECT COUNT(*), COALESCE(SUM(LENGTH(body)), 0) FROM responses"
+        count, size = db.execute(query).fetchone()
+    return count, size
+
+
+def run_demo(folder: Path, problem_file: Path, live: bool, say=print) -> dict:
+    """The whole demo in `folder`; returns the figures (also used by bench/)."""
+    import os
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if any(folder.iterdir()):
+        raise DemoError(f"{folder} is not empty: the demo needs a fresh workspace folder")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MATH_")}
+    env["MATH_CACHE_DIR"] = str(folder / ".demo-http-cache")  # fresh: every page is fetched
+    with contextlib.ExitStack() as stack:
+        if not live:
+            from support.standin import StandIn
+
+            standin = stack.enter_context(StandIn())
+            env.update(standin.env())
+            env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
+        workspace = Workspace(folder, env)
+        slug = create_problem(workspace, problem_file)
+        model = StandInModel(recalled=PLANTED)
+        started = time.monotonic()
+        summary = play(workspace, slug, model, say)
+        elapsed = time.monotonic() - started
+    responses, raw = raw_page_bytes(folder / ".demo-http-cache")
+    candidates = summary["kept"]["judged"] + len(summary["confirmed"]) + len(summary["unconfirmed"])
+    candidates -= summary["kept"]["kept"]  # kept ones are counted among the judged already
+    printed = sum(workspace.stdout_bytes.values())
+    problem_dir = folder / ".math" / "problems" / slug
+    return {
+        "workspace": str(folder),
+        "literature": str(problem_dir / "LITERATURE.md"),
+        "journal": str(problem_dir / "JOURNAL.md"),
+        "run_store": str(folder / ".math" / "literature.db"),
+        "run_dir": str(folder / summary["run_dir"]),
+        "summary": summary,
+        "script_calls": workspace.calls,
+        "seconds": round(elapsed, 1),
+        "candidates": candidates,
+        "stdout_bytes": dict(workspace.stdout_bytes),
+        "stdout_tokens": printed // 4,
+        "raw_responses": responses,
+        "raw_tokens": raw // 4,
+    }
+
+
+def report(figures: dict) -> list[str]:
+    summary = figures["summary"]
+    n = max(figures["candidates"], 1)
+    valid = "valid" if summary["validation"].get("valid") else "INVALID"
+    per_read = figures["stdout_tokens"] / n
+    return [
+        "",
+        "results:",
+        f"  LITERATURE.md  {figures['literature']}",
+        f"                 {len(summary['refs'])} new REF, {len(summary['urefs'])} new UREF;"
+        f" lit_update.py validate: {valid}",
+        f"  JOURNAL.md     {figures['journal']}  ({summary['journal'].get('id', 'LIT entry')})",
+        f"  run store      {figures['run_store']}  (runs {', '.join(map(str, summary['run_ids']))};"
+        f" {summary['iterations']} iteration(s))",
+        f"  run folder     {figures['run_dir']}",
+        "",
+        f"tokens the model reads, per candidate ({figures['candidates']} candidates,"
+        f" {figures['script_calls']} script calls):",
+        f"  script stdout / 4  {figures['stdout_tokens']:>7} tokens {per_read:>7.1f} per candidate"
+        f"  (target <= {TARGET_TOKENS_PER_CANDIDATE}:"
+        f" {'met' if per_read <= TARGET_TOKENS_PER_CANDIDATE else 'NOT met'})",
+        f"  raw API pages / 4  {figures['raw_tokens']:>7} tokens"
+        f" {figures['raw_tokens'] / n:>7.1f} per candidate"
+        f"  ({figures['raw_responses']} responses a web-fetch model would read)",
+        "  stdout bytes by call: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(figures["stdout_bytes"].items())),
+    ]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="run-demo", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workspace", type=Path, help="a new or empty folder (default: a temp)")
+    parser.add_argument("--problem", type=Path, default=SAMPLE, help="the PROBLEM.md to search")
+    parser.add_argument("--live", action="store_true", help="use the real arXiv and S2 APIs")
+    args = parser.parse_args(argv)
+    folder = args.workspace or Path(tempfile.mkdtemp(prefix="math-demo-"))
+    source = (
+        "the LIVE arXiv and Semantic Scholar APIs"
+        if args.live
+        else ("a local stand-in serving the real recorded arXiv and Semantic Scholar responses")
+    )
+    print(f"math demo: /math:literature on {args.problem} in {folder}")
+    print(f"  services: {source}")
+    print(f"  NOTE: the model's judgement steps are a deterministic {STAND_IN}"
+          " (tools/literature_runbook.py), not a model; its texts say so.")  # fmt: skip
+    try:
+        figures = run_demo(folder, args.problem, args.live)
+    except DemoError as exc:
+        print(f"demo failed: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(report(figures)))
+    return 0 if figures["summary"]["validation"].get("valid") else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
