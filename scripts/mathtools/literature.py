@@ -14,9 +14,9 @@ the protocol's six fields):
         in the preamble: the highest numbers ever used (so a number is never reused, even after
         the last entry is deleted by hand) and the fingerprints of the merges applied (so the same
         merge applied twice changes nothing);
-    <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 -->
+    <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 arXivClass:math.PR -->
         the last line of an entry: every identifier the APIs gave, for de-duplication across runs
-        (the S2 paperId has no visible field).
+        (the S2 paperId has no visible field), and the arXiv primary category (for BibTeX).
 
     >>> doc = load(".math/problems/spectral-gap/LITERATURE.md")
     >>> [(e.number, e.title, e.arxiv_id) for e in doc.confirmed]
