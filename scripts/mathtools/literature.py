@@ -35,6 +35,7 @@ from typing import Any
 
 from . import frontmatter
 from .cli import BadInput
+from .files import read_text
 
 SEARCH_HISTORY = "Search History"
 CONFIRMED = "Confirmed References"
@@ -542,18 +543,9 @@ def template(slug: str, title: str | None = None) -> str:
     return text.replace("{PROBLEM_TITLE}", one_line(title or slug))
 
 
-def read_text(path: Path | str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"LITERATURE.md not found: {path}", code="file_not_found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
-
-
 def load(path: Path | str) -> LiteratureDoc:
     """Read and parse a LITERATURE.md (BadInput naming the line when it is malformed)."""
-    return parse(read_text(path), str(path))
+    return parse(read_text(path, "LITERATURE.md"), str(path))
 
 
 def validate(path_or_text: Path | str) -> list[str]:
@@ -564,7 +556,7 @@ def validate(path_or_text: Path | str) -> list[str]:
     if isinstance(path_or_text, str) and "\n" in path_or_text:
         text, name = path_or_text, "LITERATURE.md"
     else:
-        text, name = read_text(path_or_text), str(path_or_text)
+        text, name = read_text(path_or_text, "LITERATURE.md"), str(path_or_text)
     try:
         doc = parse(text, name)
     except BadInput as exc:
