@@ -83,9 +83,9 @@ def status_answer(status: int, data: dict) -> str:
     return "\n".join([*rows, f"Dashboard: {data['dashboard']}"])
 
 
-def slash(command: str, answer, home: Path, cwd: Path):
+def slash(command: str, answer, home: Path, cwd: Path, plugin_dir: Path = ROOT):
     model = FollowCommand(command, answer)
-    run = run_claude(command, model, home=home, cwd=cwd, bypass=False)
+    run = run_claude(command, model, home=home, cwd=cwd, bypass=False, plugin_dir=plugin_dir)
     assert run.exit_code == 0, run.describe()
     assert model.results, f"{command}: the model never saw its script's result\n{run.describe()}"
     return run, model
@@ -96,7 +96,7 @@ def test_init_then_status_in_claude_code_create_and_report_the_workspace(tmp_pat
     cwd.mkdir()
 
     run, init = slash("/math:init", init_answer, home, cwd)
-    assert init.calls == [f"python3 {ROOT}/scripts/workspace.py init"]
+    assert init.calls == [f'python3 "{ROOT}/scripts/workspace.py" init']
     status, data = init.results[0]
     assert status == 0 and data["created"] is True
     math_dir = cwd / ".math"
@@ -123,7 +123,7 @@ def test_init_then_status_in_claude_code_create_and_report_the_workspace(tmp_pat
     assert f"current problem {SLUG}, 1 problem(s)" in run.stdout
 
     run, status_run = slash("/math:status", status_answer, home, cwd)
-    assert status_run.calls == [f"python3 {ROOT}/scripts/workspace.py status"]
+    assert status_run.calls == [f'python3 "{ROOT}/scripts/workspace.py" status']
     status, data = status_run.results[0]
     assert status == 0 and data["current_problem"] == SLUG
     (problem,) = data["problems"]
@@ -144,3 +144,18 @@ def test_status_without_a_workspace_answers_with_the_code_its_runbook_names(tmp_
     assert status == 2 and data["error"]["code"] == "no_workspace"
     assert "run /math:init first" in run.stdout
     assert not (cwd / ".math").exists()
+
+
+def test_the_commands_work_from_a_plugin_folder_whose_path_has_a_space(tmp_path):
+    """Like a macOS home, /Users/Ann Lee: the runbook's calls quote the substituted path."""
+    plugin = tmp_path / "Ann Lee" / "math"
+    plugin.parent.mkdir()
+    plugin.symlink_to(ROOT)
+    home, cwd = tmp_path / "home", tmp_path / "project"
+    cwd.mkdir()
+    _, init = slash("/math:init", init_answer, home, cwd, plugin)
+    assert init.calls == [f'python3 "{plugin}/scripts/workspace.py" init']
+    assert init.results[0][1]["created"] is True
+    _, status_run = slash("/math:status", status_answer, home, cwd, plugin)
+    status, data = status_run.results[0]
+    assert status == 0 and data["problems"] == [] and data["workspace"] == str(cwd)
