@@ -8,8 +8,8 @@ lines of the bodies Claude Code sent them (plugin path substituted), placeholder
 JSON the scripts printed. The snippet is plain Python: the test's interpreter has no SymPy.
 
 The runs use the default permission mode with file edits accepted (`acceptEdits`, as a user working
-on a project would) and the one Write outside the project, the snippet in the temporary folder,
-approved: every Bash call must run because the command's allowed-tools rules let it.
+on a project would; the snippet is written inside the problem folder): every Bash call must run
+because the command's allowed-tools rules let it.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ class ComputationAgent:
         if self.turns == 3:
             (line,) = runbook_commands(self.system)
             command = fill(
-                line.replace("/tmp/math-request-N.py", str(self.snippet)),
+                line.replace("DIR/computations/request-N.py", str(self.snippet)),
                 {"N": "1", "SLUG": SLUG},
             )
             command = command.replace('"short description"', '"primes 1 mod 4 below 30"')
@@ -229,7 +229,6 @@ def research(home: Path, cwd: Path, orchestrator, subagents: dict):
         cwd=cwd,
         bypass=False,
         extra_args=["--permission-mode", "acceptEdits"],
-        allowed_tools=["Write"],  # the user's approval of the snippet outside the project
     )
     assert run.exit_code == 0, run.describe()
     return run
@@ -259,7 +258,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
 
     # Step 1: PROOF.md asks for a computation: move to COMPUTATION, run the computation agent.
     orchestrator = Orchestrator(agent_runs=1)
-    computation = ComputationAgent(tmp_path / "math-request-1.py")
+    computation = ComputationAgent(folder / "computations" / "request-1.py")
     run = research(home, cwd, orchestrator, {"math:computation": computation})
     (step,) = orchestrator.steps
     assert step["action"] == "transition" and step["spawn"] == "math:computation"
