@@ -98,6 +98,9 @@ def main(argv):
         result = client.search(query, args.start, args.max_results, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
+    from mathtools.planning import label
+
+    result.label = label("arxiv", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

@@ -99,6 +99,9 @@ def main(argv):
             )
     client = S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
+    from mathtools.planning import label
+
+    result.label = label("semantic_scholar", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

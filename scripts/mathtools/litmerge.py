@@ -451,3 +451,33 @@ def merge_file(
         **report,
         "counts": counts,
     }, diff
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """The compact view of a merge report for the model: what happened to the file, then one
+    line per entry added, updated, moved or skipped, by number and candidate key (titles and
+    fields are in the file, which the model reads next for the Synthesis)."""
+    name = Path(report["literature"]).name
+    if report.get("already_merged"):
+        return [f"{name} unchanged: this merge was made before (merge {report['merge_id']})"]
+    lines = []
+    for item in report["added"]:
+        lines.append(f"{item['ref']} added: {item['key']}")
+    for item in report["promoted"]:
+        lines.append(f"{item['to']} added: {item['key']} (moved from {item['from']})")
+    for item in report["updated"]:
+        lines.append(f"{item['ref']} updated ({', '.join(item['fields'])}): {item['key']}")
+    for item in report["unconfirmed_added"]:
+        lines.append(f"{item['uref']} added: {item['key']}")
+    for item in report["unconfirmed_updated"]:
+        lines.append(f"{item['uref']} updated ({', '.join(item['fields'])}): {item['key']}")
+    for item in report["skipped"]:
+        lines.append(f"skipped {item['key']}: {item['reason']}")
+    counts = report["counts"]
+    state = "created" if report["created"] else "updated" if report["changed"] else "unchanged"
+    head = (
+        f"{name} {state}: {len(report['added']) + len(report['promoted'])} new REF,"
+        f" {len(report['unconfirmed_added'])} new UREF; now {counts['confirmed_count']}"
+        f" confirmed, {counts['unconfirmed_count']} unconfirmed"
+    )
+    return [head, *lines]
