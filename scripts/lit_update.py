@@ -6,27 +6,31 @@ Subcommands:
               absent): CONFIRMED -> REF-NNN, UNCONFIRMED -> UREF-NNN, duplicates updated in place,
               a confirmed UREF moved to a new REF, numbers never reused, one Search History row,
               counts recomputed. --relevance fills Relevance / Key Results / Confidence (only
-              where still unassessed). The Search History row's arXiv and S2 Results are
-              --arxiv-results / --s2-results, else the results counted by source (a result both
-              sources confirmed counts for each). The same merge twice changes nothing;
-              --dry-run prints the unified diff and writes nothing.
+              where still unassessed). The Search History row's Query Summary and arXiv and S2
+              Results come from the search's runs in the run store (--runs), else from
+              --query-summary, --arxiv-results and --s2-results (which also override --runs),
+              else the results are counted by source (a result both sources confirmed counts
+              for each). Prints one line per entry added, updated, moved or skipped (--json:
+              the full report). The same merge twice changes nothing; --dry-run prints the
+              unified diff and writes nothing.
   validate    check LITERATURE.md against the schema and the anti-hallucination rules; exit 1
               listing every violation
-  record-run  store one search run (problem, query, source, iteration, feedback memo) with the
-              papers of its search_result files; prints the run with its run_id
+  record-run  store search runs (problem, iteration, feedback memo) with the papers of their
+              search_result files: one run per source of the files (or --source), its query
+              the labels of the calls that wrote them (or --query). --results takes files or a
+              pattern such as 'RUN/i1-*.json'; --feedback takes @FILE. Prints the run ids
   judge       store labels strong|partial|irrelevant for papers of a run, by key (metadata comes
-              from the run's results; confidence is clamped to [0, 1])
+              from the run's results; confidence is clamped to [0, 1]); prints the counts
   runs        list runs (of one problem) as JSON, or --table
   judgements  show one run's judgements as JSON, or --table
 
 The run store is .math/literature.db, or --db, or $MATH_LITERATURE_DB.
 
 Example:
-  lit_update.py merge --literature .math/problems/spectral-gap/LITERATURE.md \\
-      --verified verified.json --relevance relevance.json --query-summary '"spectral gap" graphs'
-  lit_update.py record-run --problem spectral-gap --query 'spectral gap' --source arxiv \\
-      --iteration 1 --results arxiv-1.json
+  lit_update.py record-run --problem spectral-gap --iteration 1 --results 'RUN/i1-*.json'
   lit_update.py judge --run 1 --judgements judgements.json
+  lit_update.py merge --literature .math/problems/spectral-gap/LITERATURE.md \\
+      --verified verified.json --relevance relevance.json --runs 1 2
 
 Exit codes: 0 ok, 1 validate found violations, 2 bad input (a malformed LITERATURE.md is named
 with its line and left untouched), 4 the run store is unusable, 5 internal error.
