@@ -3,9 +3,9 @@
 
 Unconfirmed references (UREF-NNN), and confirmed entries without a verification stamp, are left
 out and listed in the output. Keys are stable across runs (`family` + `year` + first title word,
-a letter added by REF order when two collide); arXiv papers carry eprint, archivePrefix and, when
-the run store has the paper's arXiv metadata, primaryClass; DOIs are included where known. The
-same references always give the same file, byte for byte.
+a letter added by REF order when two collide); arXiv papers carry eprint, archivePrefix and
+primaryClass; DOIs are included where known. The same references always give the same file,
+byte for byte.
 
 example:
   bib_export.py --problem twin-primes
@@ -23,7 +23,7 @@ from mathtools import bootstrap
 
 bootstrap.ensure()
 
-from mathtools import bib, cli, config, problemdir  # noqa: E402
+from mathtools import bib, cli, problemdir  # noqa: E402
 
 
 def main(argv):
@@ -33,10 +33,9 @@ def main(argv):
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     problemdir.add_arguments(parser)
-    parser.add_argument("--db", help="run store path (default: .math/literature.db)")
     args = parser.parse_args(argv)
-    slug, folder = problemdir.resolve(args.problem, args.dir)
-    result = bib.export(folder, slug, config.literature_db(args.db))
+    _, folder = problemdir.resolve(args.problem, args.dir)
+    result = bib.export(folder)
     cli.emit(result)
 
 

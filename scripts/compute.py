@@ -73,7 +73,7 @@ def main(argv):
     if not args.no_record:  # resolve first: a bad problem must not cost a computation
         slug, folder = problemdir.resolve(args.problem, args.dir)
     try:
-        code = sys.stdin.read() if args.code == "-" else Path(args.code).read_text("utf-8")
+        code = cli.read_source(args.code, "snippet")
     except (OSError, UnicodeDecodeError) as exc:
         raise cli.BadInput(
             f"cannot read the snippet {args.code}: {exc}", code="file_not_found"

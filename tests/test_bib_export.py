@@ -10,7 +10,6 @@ import json
 
 import pytest
 from mathtools import bib, literature, litmerge
-from mathtools.store import RunStore
 from support.verified import confirmed, paper, unconfirmed, verification
 
 
@@ -50,13 +49,9 @@ def test_only_confirmed_references_are_exported(problem, script):
     assert text.count("@misc{") == 2
 
 
-def test_arxiv_and_doi_fields(problem, tmp_path):
-    merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY)])
-    store = tmp_path / "literature.db"
-    with RunStore(store) as runs:
-        record = paper(1, primary_category="math.CO", title=ARXIV["title"])
-        runs.record_run("spectral-gap", "random graphs", "arxiv", 1, results=[{"papers": [record]}])
-    bib.export(problem, "spectral-gap", store)
+def test_arxiv_and_doi_fields(problem):
+    merge(problem, [confirmed({**ARXIV, "primary_category": "math.CO"}), confirmed(S2_ONLY)])
+    bib.export(problem)
     text = (problem / "references.bib").read_text()
     erdos, chung = text.split("@misc{")[1:]
     assert erdos.startswith("erdos2001evolution,")  # ASCII key from "Erdős"; year 2000 + 1
@@ -68,9 +63,9 @@ def test_arxiv_and_doi_fields(problem, tmp_path):
     assert r"  title = {{Spectral gaps \& the $L^2$ norm of graph\_Laplacians}}," in chung
 
 
-def test_without_the_run_store_the_primary_class_is_reported_missing(problem):
-    merge(problem, [confirmed(ARXIV)])
-    result = bib.export(problem, "spectral-gap", None)
+def test_an_arxiv_paper_without_a_known_category_is_reported(problem):
+    merge(problem, [confirmed({**ARXIV, "primary_category": None})])
+    result = bib.export(problem)
     assert result["arxiv_without_primary_class"] == ["erdos2001evolution"]
     assert "primaryClass" not in (problem / "references.bib").read_text()
 
@@ -78,14 +73,14 @@ def test_without_the_run_store_the_primary_class_is_reported_missing(problem):
 def test_keys_are_stable_across_runs_and_new_references(problem):
     twin = paper(7, authors=["Paul Erdős"], title="The evolution of random graphs II", year=2001)
     merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY)])
-    first = bib.export(problem, "spectral-gap")
+    first = bib.export(problem)
     before = (problem / "references.bib").read_bytes()
-    again = bib.export(problem, "spectral-gap")
+    again = bib.export(problem)
     assert again["changed"] is False and (problem / "references.bib").read_bytes() == before
     assert [e["key"] for e in first["entries"]] == ["erdos2001evolution", "chung1997spectral"]
 
     merge(problem, [confirmed(twin)], verified_at="2026-03-01T09:00:00Z")
-    later = bib.export(problem, "spectral-gap")
+    later = bib.export(problem)
     assert [e["key"] for e in later["entries"]] == [
         "erdos2001evolution",
         "chung1997spectral",
@@ -100,7 +95,7 @@ def test_a_confirmed_entry_without_a_verification_stamp_is_left_out(problem):
     hand_typed = next(e for e in doc.confirmed if e.label == "REF-002")
     hand_typed.lines = [line for line in hand_typed.lines if "**Verified:**" not in line]
     path.write_text(doc.render())
-    result = bib.export(problem, "spectral-gap")
+    result = bib.export(problem)
     assert [e["ref"] for e in result["entries"]] == ["REF-001"]
     assert result["left_out_unverified"] == ["REF-002"]
 

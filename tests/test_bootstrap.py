@@ -16,21 +16,14 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SCRIPTS
 from mathtools import bootstrap
+from support import venvs
 
 ANY_SCRIPT = sorted(SCRIPTS.glob("*.py"))[0]
 
 
 @pytest.fixture(scope="module")
 def bare_python(tmp_path_factory):
-    venv = tmp_path_factory.mktemp("bare")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    probe = "import importlib.util as u; print(u.find_spec('requests') is None)"
-    assert (
-        subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.strip()
-        == "True"
-    )
-    return python
+    return venvs.bare_python(tmp_path_factory.mktemp("bare"))
 
 
 def _env(data_dir, **extra):
@@ -40,20 +33,8 @@ def _env(data_dir, **extra):
     return {**env, "CLAUDE_PLUGIN_DATA": str(data_dir), **extra}
 
 
-def _ready_venv(data_dir, digest):
-    """A venv whose python is this test run's interpreter (which has every dependency)."""
-    venv = data_dir / "venv"
-    (venv / "bin").mkdir(parents=True)
-    # A wrapper, not a symlink: a symlinked venv python would lose the venv's site-packages.
-    python = venv / "bin" / "python"
-    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
-    python.chmod(0o755)
-    (venv / ".requirements.sha256").write_text(digest + "\n")
-    return venv
-
-
 def test_reuses_a_ready_venv_without_installing(bare_python, tmp_path):
-    _ready_venv(tmp_path, bootstrap.requirements_digest())
+    venvs.ready_venv(tmp_path, bootstrap.requirements_digest())
     run = subprocess.run(
         [bare_python, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=_env(tmp_path)
     )
@@ -65,7 +46,7 @@ def test_reuses_a_ready_venv_without_installing(bare_python, tmp_path):
 def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     bare_python, tmp_path
 ):
-    _ready_venv(tmp_path, "0" * 64)  # built from some other requirements file
+    venvs.ready_venv(tmp_path, "0" * 64)  # built from some other requirements file
     env = _env(
         tmp_path,
         PIP_INDEX_URL="http://127.0.0.1:9/simple",
@@ -172,7 +153,7 @@ def test_an_extra_installs_once_into_the_venv_under_its_own_stamp(monkeypatch, t
 
 
 def test_an_extra_that_cannot_install_fails_in_one_json_line(monkeypatch, tmp_path, capsys):
-    venv = _ready_venv(tmp_path, bootstrap.requirements_digest())
+    venv = venvs.ready_venv(tmp_path, bootstrap.requirements_digest())
     requirements = _demo_extra(
         monkeypatch, tmp_path / "plugin", "no_such_module_here", "no-such-package-here==1.0"
     )

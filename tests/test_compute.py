@@ -185,3 +185,12 @@ def test_bad_input_is_one_json_line_and_records_nothing(script, problem, args, c
     assert run.returncode == 2
     assert needle in json.loads(run.stdout)["error"]["message"]
     assert not (problem / "COMPUTATION.md").exists()
+
+
+def test_a_missing_snippet_file_is_one_json_line(script, tmp_path):
+    run = script("compute.py", "run", str(tmp_path / "nope.py"), "--no-record")
+    assert run.returncode == 2
+    assert json.loads(run.stdout)["error"] == {
+        "code": "file_not_found",
+        "message": f"snippet not found: {tmp_path / 'nope.py'}",
+    }

@@ -53,7 +53,7 @@ def problem(tmp_path):
     litmerge.merge_file(
         folder / "LITERATURE.md", verification([confirmed(ERDOS), unconfirmed(GHOST)])
     )
-    bib.export(folder, folder.name)
+    bib.export(folder)
     (folder / "PROOF.md").write_text(PROOF_MD)
     return folder
 

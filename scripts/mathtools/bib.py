@@ -5,8 +5,8 @@ word: `lovelace2021spectral`), so they do not change between runs; when two conf
 share a key, the one with the higher REF number gets a letter (`lovelace2021spectralb`). REF
 numbers are never reused, so adding references later never renames an existing key.
 
-arXiv papers carry `eprint`, `archivePrefix = {arXiv}` and, when the run store recorded the
-paper's arXiv metadata, `primaryClass`; every entry carries its DOI when LITERATURE.md has one.
+arXiv papers carry `eprint`, `archivePrefix = {arXiv}` and `primaryClass` (the primary category
+lit_update.py keeps in the entry's ids comment); every entry carries its DOI when known.
 The file has no timestamp: the same confirmed references give the same bytes.
 
     >>> doc = literature.load("LITERATURE.md")
@@ -24,6 +24,7 @@ from typing import Any
 
 from . import literature
 from .files import atomic_write
+from .litmerge import ARXIV_CLASS_TAG
 
 # Title words a key skips (the first other word of three letters or more names the paper).
 STOPWORDS = frozenset(
@@ -107,11 +108,8 @@ def verified(doc: literature.LiteratureDoc) -> list[literature.Entry]:
     return [entry for entry in doc.confirmed if entry.verified_at]
 
 
-def bib_entries(
-    doc: literature.LiteratureDoc, primary_classes: dict[str, str] | None = None
-) -> list[BibEntry]:
+def bib_entries(doc: literature.LiteratureDoc) -> list[BibEntry]:
     """One BibEntry per confirmed reference, in REF order, with stable unique keys."""
-    primary_classes = primary_classes or {}
     taken: dict[str, int] = {}
     result = []
     for entry in sorted(verified(doc), key=lambda e: e.number):
@@ -129,39 +127,26 @@ def bib_entries(
                 year=entry.year,
                 arxiv_id=entry.arxiv_id,
                 doi=entry.doi,
-                primary_class=primary_classes.get(f"arXiv:{entry.arxiv_id}")
-                if entry.arxiv_id
-                else None,
+                primary_class=arxiv_class(entry) if entry.arxiv_id else None,
             )
         )
     return result
-
-
-def primary_classes(store_path: Path, problem: str) -> dict[str, str]:
-    """`arXiv:<id>` -> primary category, from the papers the run store recorded for `problem`
-    (the records are what the arXiv and S2 APIs returned). Empty when there is no store."""
-    if not store_path.exists():
-        return {}
-    from .store import RunStore
-
-    found: dict[str, str] = {}
-    with RunStore(store_path) as store:
-        for run in store.runs(problem):
-            for key, record in store.papers(run["run_id"]).items():
-                if record.get("primary_category") and key.startswith("arXiv:"):
-                    found.setdefault(key, record["primary_category"])
-    return found
 
 
 def render(entries: list[BibEntry]) -> str:
     return HEADER + "".join("\n" + entry.render() for entry in entries)
 
 
-def export(folder: Path, slug: str, store_path: Path | None = None) -> dict[str, Any]:
+def arxiv_class(entry: literature.Entry) -> str | None:
+    """The arXiv primary category lit_update.py recorded in the entry's ids comment."""
+    prefix = f"{ARXIV_CLASS_TAG}:"
+    return next((tag[len(prefix) :] for tag in entry.ids if tag.startswith(prefix)), None)
+
+
+def export(folder: Path) -> dict[str, Any]:
     """Write folder/references.bib from folder/LITERATURE.md; returns what was written."""
     doc = literature.load(folder / "LITERATURE.md")
-    classes = primary_classes(store_path, slug) if store_path else {}
-    entries = bib_entries(doc, classes)
+    entries = bib_entries(doc)
     path = folder / "references.bib"
     text = render(entries)
     changed = not path.exists() or path.read_text(encoding="utf-8") != text

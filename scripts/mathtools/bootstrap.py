@@ -182,15 +182,21 @@ class _exclusive:
 
 
 def main() -> None:
-    """SessionStart hook: prepare the venv and export the data dir to later Bash tool calls."""
-    if not dependencies_importable():
-        prepare(quiet=True)
+    """SessionStart hook: export the data dir to later Bash tool calls, then prepare the venv.
+
+    Claude Code (2.1.197, checked by tests/test_claude_harness.py) runs plugin SessionStart hooks
+    in every mode, -p included, with CLAUDE_PLUGIN_DATA and CLAUDE_ENV_FILE set; the Bash tool
+    gets neither variable but sources the exports written to CLAUDE_ENV_FILE. Exporting first
+    means that if the install fails here, the scripts retry it in the same folder.
+    """
     env_file = os.environ.get("CLAUDE_ENV_FILE")
     if env_file and os.environ.get("CLAUDE_PLUGIN_DATA"):
         with open(env_file, "a") as handle:
             handle.write(
                 f"export MATH_PLUGIN_DATA={shlex.quote(os.environ['CLAUDE_PLUGIN_DATA'])}\n"
             )
+    if not dependencies_importable():
+        prepare(quiet=True)
 
 
 if __name__ == "__main__":

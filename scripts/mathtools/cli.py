@@ -134,14 +134,18 @@ def acknowledge(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
+def read_source(source: str, what: str = "input") -> str:
+    """The text of a file, or of stdin when `source` is "-"; BadInput naming what was unreadable."""
+    if source == "-":
+        return sys.stdin.read()
+    from .files import read_text
+
+    return read_text(source, what)
+
+
 def read_json(source: str, what: str = "input") -> Any:
     """Read JSON from a path or '-' (stdin); bad JSON is BadInput naming the line."""
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"{what} file not found: {source}", code="file_not_found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {what} {source}: {exc}", code="unreadable") from None
+    text = read_source(source, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -152,13 +156,9 @@ def read_json(source: str, what: str = "input") -> Any:
         ) from None
 
 
-def read_lines(source: str) -> list[str]:
+def read_lines(source: str, what: str = "input") -> list[str]:
     """Non-empty, non-comment lines from a path or '-' (stdin)."""
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read {source}: {exc}", code="file_not_found") from None
-    lines = (line.strip() for line in text.splitlines())
+    lines = (line.strip() for line in read_source(source, what).splitlines())
     return [line for line in lines if line and not line.startswith("#")]
 
 
@@ -167,9 +167,4 @@ def text_arg(value: str | None) -> str | None:
     text (LaTeX especially) then needs no shell quoting."""
     if value is None or (value != "-" and not value.startswith("@")):
         return value
-    if value == "-":
-        return sys.stdin.read()
-    try:
-        return Path(value[1:]).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {value[1:]}: {exc}", code="file_not_found") from None
+    return read_source("-" if value == "-" else value[1:], "file")

@@ -479,7 +479,8 @@ def add(
 
 def evidence(folder: Path) -> list[dict[str, Any]]:
     """Dated items in the problem's artifacts: LITERATURE.md references (by their Verified date),
-    PROOF.md steps and COMPUTATION.md results (by a dated field, else the file's own date)."""
+    PROOF.md steps and COMPUTATION.md results (by a dated field such as `**Updated:**`, else by
+    the frontmatter's `updated`/`last_run`)."""
     items: list[dict[str, Any]] = []
     for name, heading, fallback in (
         ("LITERATURE.md", re.compile(r"^### (REF-\d+: .*)$"), False),

@@ -14,9 +14,9 @@ the protocol's six fields):
         in the preamble: the highest numbers ever used (so a number is never reused, even after
         the last entry is deleted by hand) and the fingerprints of the merges applied (so the same
         merge applied twice changes nothing);
-    <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 -->
+    <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 arXivClass:math.PR -->
         the last line of an entry: every identifier the APIs gave, for de-duplication across runs
-        (the S2 paperId has no visible field).
+        (the S2 paperId has no visible field), and the arXiv primary category (for BibTeX).
 
     >>> doc = load(".math/problems/spectral-gap/LITERATURE.md")
     >>> [(e.number, e.title, e.arxiv_id) for e in doc.confirmed]
@@ -35,6 +35,7 @@ from typing import Any
 
 from . import frontmatter
 from .cli import BadInput
+from .files import read_text
 
 SEARCH_HISTORY = "Search History"
 CONFIRMED = "Confirmed References"
@@ -542,18 +543,9 @@ def template(slug: str, title: str | None = None) -> str:
     return text.replace("{PROBLEM_TITLE}", one_line(title or slug))
 
 
-def read_text(path: Path | str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"LITERATURE.md not found: {path}", code="file_not_found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
-
-
 def load(path: Path | str) -> LiteratureDoc:
     """Read and parse a LITERATURE.md (BadInput naming the line when it is malformed)."""
-    return parse(read_text(path), str(path))
+    return parse(read_text(path, "LITERATURE.md"), str(path))
 
 
 def validate(path_or_text: Path | str) -> list[str]:
@@ -564,7 +556,7 @@ def validate(path_or_text: Path | str) -> list[str]:
     if isinstance(path_or_text, str) and "\n" in path_or_text:
         text, name = path_or_text, "LITERATURE.md"
     else:
-        text, name = read_text(path_or_text), str(path_or_text)
+        text, name = read_text(path_or_text, "LITERATURE.md"), str(path_or_text)
     try:
         doc = parse(text, name)
     except BadInput as exc:

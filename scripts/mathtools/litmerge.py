@@ -44,6 +44,7 @@ from .matching import cited_family, normalise_title, split_authors
 from .paper import summary_line
 
 ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
+ARXIV_CLASS_TAG = "arXivClass"
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
 RELEVANCE_FIELDS = {
@@ -85,6 +86,15 @@ def entry_identity(entry: Entry) -> list[tuple]:
 def id_tags(keys: list[tuple]) -> list[str]:
     """The `<!-- ids: ... -->` tags for these keys (titles are visible; they need no tag)."""
     return [f"{key[0]}:{key[1]}" for key in keys if key[0] in ID_KINDS]
+
+
+def paper_tags(paper: dict, keys: list[tuple]) -> list[str]:
+    """A confirmed paper's tags: its ids, and its arXiv primary category (for BibTeX's
+    primaryClass, which the protocol's visible fields do not carry)."""
+    tags = id_tags(keys)
+    if paper.get("arxiv_id") and paper.get("primary_category"):
+        tags.append(f"{ARXIV_CLASS_TAG}:{paper['primary_category']}")
+    return tags
 
 
 class Index:
@@ -230,7 +240,7 @@ class Merge:
             values["Moved from"] = (
                 f"{was.label} (unconfirmed until {self.verified['verified_at'][:10]})"
             )
-        entry = Entry.new("REF", number, paper["title"], values, id_tags(keys))
+        entry = Entry.new("REF", number, paper["title"], values, paper_tags(paper, keys))
         self.fill_assessment(entry, self.assessment(result))
         self.doc.section(CONFIRMED).add_entry(entry)
         self.index.add(entry, keys)
@@ -255,7 +265,7 @@ class Merge:
             if value and entry.field(name) in (None, "", NO_ABSTRACT):
                 entry.set_field(name, value)
                 changed.append(name)
-        tags = entry.ids + [tag for tag in id_tags(keys) if tag not in entry.ids]
+        tags = entry.ids + [tag for tag in paper_tags(paper, keys) if tag not in entry.ids]
         if entry.set_ids(tags):
             changed.append("ids")
         later = _later(self.verified["verified_at"], entry.verified_at)

@@ -1,0 +1,653 @@
+"""Drive the real Claude Code offline: a local Anthropic Messages API plays a scripted model.
+
+The project's end-to-end test tool. A test writes the model's side of a conversation; the real
+`claude` binary (tests/support/claude_code.py) runs the plugin against it, executes the tool calls
+the script asks for (Bash, Agent, ...) and sends the results back, as it would to the real API.
+Nothing leaves the machine.
+
+    from support.claude_harness import bash, run_claude, text
+
+    def model(request):                       # called for each main-conversation request
+        if not request.tool_results():
+            root = request.plugin_root()      # what ${CLAUDE_PLUGIN_ROOT} became
+            return [bash(f'python3 "{root}/scripts/workspace.py" status')]
+        return [text("done")]
+
+    run = run_claude("/math:help init", model, home=tmp_path)
+    run.exit_code, run.stdout                 # what `claude -p` printed
+    run.main_requests()[0].command_body()     # the expanded slash command the model saw
+    run.tool_results()                        # every tool_result Claude Code sent back
+    run.requests                              # every HTTP request, in arrival order
+
+The script
+----------
+`script` is a list of turns (played in order, one per main-conversation request) or a callable
+`script(request) -> turn`. A turn is a list of content blocks (`text(...)`, `tool_use(...)`,
+`bash(...)`, `agent(...)`), a plain string (one text block) or a `Turn`. A turn holding a
+tool_use block stops with stop_reason "tool_use", else "end_turn". When a list runs out, the
+model says "(script finished)" and ends its turn. An exception in a callable script is answered
+with an HTTP 400 (so Claude Code stops) and `run_claude` raises ScriptError.
+
+Routing: which conversation a request belongs to
+-------------------------------------------------
+Claude Code may send more than the main conversation to the API. Each /v1/messages request gets
+a `Request.kind`:
+
+- "subagent": a conversation started by an Agent tool call the script made, recognised by its
+  first user message, which carries that call's `prompt` (so give parallel Agent calls distinct
+  prompts). `subagents={"math:<name>": script}` gives each agent type its own script (list or
+  callable, as above; one player per Agent call); without one the subagent answers
+  "(subagent finished)". `Request.subagent_type` names the agent.
+- "main": any other request that offers tools: the session's own conversation.
+- "side": a request without tools (title or summary generation with the small fast model,
+  probes), answered by `side(request)` or, by default, a short text. Side requests never consume
+  the main script, so a script stays deterministic whatever Claude Code does on the side.
+  (Claude Code 2.1.197 in -p mode sends none for a plain run.)
+
+Endpoints: POST /v1/messages streams server-sent events when the body says `"stream": true`
+(message_start, ping, content_block_start/delta/stop with text_delta or input_json_delta,
+message_delta with the stop_reason, message_stop), else returns one JSON message; POST
+/v1/messages/count_tokens estimates from the body size; anything else gets a 404 in the API's
+error shape. All are recorded.
+
+The runner
+----------
+`run_claude(prompt, script, home=tmp_path, ...)` starts the server and runs
+`claude -p --plugin-dir <repo> --output-format text -- <prompt>` with ANTHROPIC_BASE_URL at the
+server, a dummy ANTHROPIC_API_KEY, HOME and CLAUDE_CONFIG_DIR inside `home`, telemetry,
+auto-update, error reporting and non-essential traffic off, and this test run's interpreter first
+on PATH. `bypass=True` (default) adds `--permission-mode bypassPermissions` (and IS_SANDBOX=1,
+without which root may not bypass); `bypass=False` runs in the default mode, where only
+allowed-tools rules (the command's frontmatter, `allowed_tools=`) and Claude Code's own read-only
+list let a tool run: a refused call comes back as a tool_result with is_error and "This command
+requires approval". The run is killed after `timeout` seconds (exit code -1).
+
+What Claude Code 2.1.197 does, as tests/test_claude_harness.py shows: it substitutes
+${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} in command bodies (and ${CLAUDE_PLUGIN_ROOT} in
+allowed-tools rules) but sets neither in the Bash tool's environment; plugin SessionStart hooks
+run in -p mode with both set and with CLAUDE_ENV_FILE, whose exports reach later Bash tool calls;
+a hook's stdout reaches the model as a system message. `--plugin-dir` plugins keep their data in
+`$CLAUDE_CONFIG_DIR/plugins/data/<name>-inline` (`plugin_data_dir(home)`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from .claude_code import ROOT, claude_binary
+
+DUMMY_API_KEY = "sk-ant-offline-harness-0000"
+AGENT_LISTING = "Available agent types for the Agent tool:"
+
+
+# ---------------------------------------------------------------- content blocks a script returns
+
+_ids = itertools.count(1)
+
+
+def text(value: str) -> dict:
+    return {"type": "text", "text": value}
+
+
+def tool_use(name: str, input: dict, id: str | None = None) -> dict:
+    return {"type": "tool_use", "id": id or f"toolu_{next(_ids):06d}", "name": name, "input": input}
+
+
+def bash(command: str, description: str = "Run a command", id: str | None = None) -> dict:
+    return tool_use("Bash", {"command": command, "description": description}, id)
+
+
+def agent(
+    subagent_type: str, prompt: str, description: str = "Delegate a task", id: str | None = None
+) -> dict:
+    """An Agent tool call (Claude Code 2.x names the tool `Agent`; older versions `Task`)."""
+    input = {"subagent_type": subagent_type, "prompt": prompt, "description": description}
+    return tool_use("Agent", input, id)
+
+
+@dataclass
+class Turn:
+    """One assistant message: its content blocks and why it stopped."""
+
+    content: list[dict]
+    stop_reason: str | None = None
+
+    def __post_init__(self):
+        if self.stop_reason is None:
+            uses_tools = any(block["type"] == "tool_use" for block in self.content)
+            self.stop_reason = "tool_use" if uses_tools else "end_turn"
+
+
+def as_turn(value: Turn | list | dict | str) -> Turn:
+    """A Turn from a Turn, a list of blocks, one block, or a string (one text block)."""
+    if isinstance(value, Turn):
+        return value
+    if isinstance(value, str):
+        return Turn([text(value)])
+    if isinstance(value, dict):
+        return Turn([value])
+    return Turn(list(value))
+
+
+# ----------------------------------------------------------------------------- recorded requests
+
+
+def _block_text(content: Any) -> str:
+    """The text of a message's content (a string or a list of blocks), blocks joined by newlines."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if block.get("type") == "text":
+            parts.append(block["text"])
+        elif block.get("type") == "tool_result":
+            parts.append(_block_text(block.get("content")))
+    return "\n".join(parts)
+
+
+@dataclass
+class Request:
+    """One HTTP request Claude Code sent to the fake API."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict
+    kind: str = "side"  # "main", "subagent" or "side"; set by the router for /v1/messages
+    subagent_type: str | None = None
+
+    @property
+    def messages(self) -> list[dict]:
+        return self.body.get("messages", [])
+
+    @property
+    def model(self) -> str:
+        return self.body.get("model", "")
+
+    def system_text(self) -> str:
+        return _block_text(self.body.get("system"))
+
+    def first_user_text(self) -> str:
+        first = next((m for m in self.messages if m["role"] == "user"), None)
+        return _block_text(first["content"]) if first else ""
+
+    def user_texts(self) -> list[str]:
+        """Every text block the user side sent (prompt, expanded commands, reminders)."""
+        out = []
+        for message in self.messages:
+            if message["role"] != "user":
+                continue
+            content = message["content"]
+            if isinstance(content, str):
+                out.append(content)
+            else:
+                out += [b["text"] for b in content if b.get("type") == "text"]
+        return out
+
+    def tool_names(self) -> list[str]:
+        return [tool.get("name") for tool in self.body.get("tools", [])]
+
+    def tool(self, name: str) -> dict | None:
+        return next((t for t in self.body.get("tools", []) if t.get("name") == name), None)
+
+    def tool_results(self) -> list[dict]:
+        """Every tool_result block in this request, oldest first."""
+        return [
+            block
+            for message in self.messages
+            if message["role"] == "user" and isinstance(message["content"], list)
+            for block in message["content"]
+            if block.get("type") == "tool_result"
+        ]
+
+    def last_tool_results(self) -> list[dict]:
+        """The tool_result blocks answering the latest assistant turn (empty if none)."""
+        last = self.messages[-1] if self.messages else None
+        if not last or last["role"] != "user" or not isinstance(last["content"], list):
+            return []
+        return [b for b in last["content"] if b.get("type") == "tool_result"]
+
+    def command_body(self, name: str | None = None) -> str:
+        """The expanded body of the slash command the prompt invoked ("" if there is none).
+
+        Claude Code sends `<command-name>/math:help</command-name>` (and `<command-args>`) in one
+        text block and the command's body, arguments and plugin paths substituted, in the next.
+        `name` (e.g. "/math:help") picks one command when several were expanded.
+        """
+        texts = self.user_texts()
+        for index, value in enumerate(texts[:-1]):
+            if "<command-name>" in value and (name is None or f">{name}<" in value):
+                return texts[index + 1]
+        return ""
+
+    def plugin_root(self) -> str:
+        """The path Claude Code substituted for ${CLAUDE_PLUGIN_ROOT} in the command body.
+
+        Read as the quoted path in front of `/scripts/` in the first line that names a plugin
+        script; "" when the body names none.
+        """
+        for line in self.command_body().splitlines():
+            start = line.find("/scripts/")
+            if start > 0:
+                prefix = line[:start]
+                return prefix[max(prefix.rfind('"'), prefix.rfind("'"), prefix.rfind(" ")) + 1 :]
+        return ""
+
+    def agent_types(self) -> dict[str, str]:
+        """The agent types Claude Code offers for the Agent tool: name -> description.
+
+        Claude Code 2.1 lists them in a system-reminder message ("Available agent types for the
+        Agent tool:"), one `- name: description (Tools: ...)` line each.
+        """
+        listing = next(
+            (
+                _block_text(m["content"])
+                for m in self.messages
+                if AGENT_LISTING in _block_text(m["content"])
+            ),
+            "",
+        )
+        types = {}
+        for line in listing.split(AGENT_LISTING, 1)[-1].splitlines():
+            if line.startswith("- ") and ": " in line:
+                name, description = line[2:].split(": ", 1)
+                types[name] = description
+            elif types and not line.strip():
+                break
+        return types
+
+
+def result_text(block: dict) -> str:
+    """The text of a tool_result block."""
+    return _block_text(block.get("content"))
+
+
+def bash_result(block: dict) -> tuple[int, str]:
+    """(exit status, output) of a Bash tool_result.
+
+    Claude Code sends a failing command's output as an error result that starts with a line
+    `Exit code N`; a successful command's output comes as is.
+    """
+    output = result_text(block)
+    first, _, rest = output.partition("\n")
+    if block.get("is_error") and first.startswith("Exit code ") and first[10:].isdigit():
+        return int(first[10:]), rest
+    return 0, output
+
+
+# ------------------------------------------------------------------------------------ the server
+
+Script = list | Callable[[Request], Any]
+
+
+class _Player:
+    """Plays one conversation's script: a list, one turn per request, or a callable."""
+
+    def __init__(self, script: Script | None, finished: str):
+        self.script = script
+        self.finished = finished
+        self.position = 0
+
+    def next(self, request: Request) -> Turn:
+        if callable(self.script):
+            return as_turn(self.script(request))
+        turns = self.script or []
+        if self.position < len(turns):
+            self.position += 1
+            return as_turn(turns[self.position - 1])
+        return as_turn(self.finished)
+
+
+class FakeAnthropic:
+    """A local server speaking the Anthropic Messages API, answering from scripts.
+
+    Use as a context manager; `url` is the base URL for ANTHROPIC_BASE_URL. Every request lands in
+    `requests`. POST /v1/messages answers with server-sent events when the body says
+    `"stream": true`, else with one JSON message; POST /v1/messages/count_tokens estimates
+    from the body size; any other path gets a 404 in the API's error shape.
+    """
+
+    def __init__(
+        self,
+        script: Script | None = None,
+        subagents: dict[str, Script] | None = None,
+        side: Callable[[Request], Any] | None = None,
+    ):
+        self.main = _Player(script, "(script finished)")
+        self.subagent_scripts = subagents or {}
+        self.subagents: dict[str, _Player] = {}  # by the Agent call's prompt
+        self.side = side or (lambda request: "Offline harness")
+        self.requests: list[Request] = []
+        self.errors: list[str] = []
+        self._lock = threading.Lock()
+        self._agent_calls: dict[str, str] = {}  # Agent prompt -> subagent_type
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> FakeAnthropic:
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    # -- routing
+
+    def classify(self, request: Request) -> None:
+        """Set request.kind (and subagent_type) from the conversation the request belongs to."""
+        first = request.first_user_text()
+        for prompt, agent_type in self._agent_calls.items():
+            if prompt and prompt in first:
+                request.kind, request.subagent_type = "subagent", agent_type
+                return
+        request.kind = "main" if request.tool_names() else "side"
+
+    def answer(self, request: Request) -> Turn:
+        self.classify(request)
+        if request.kind == "main":
+            turn = self.main.next(request)
+        elif request.kind == "subagent":
+            first = request.first_user_text()
+            player = self.subagents.setdefault(
+                first,
+                _Player(self.subagent_scripts.get(request.subagent_type), "(subagent finished)"),
+            )
+            turn = player.next(request)
+        else:
+            turn = as_turn(self.side(request))
+        for block in turn.content:
+            if block["type"] == "tool_use" and block["name"] in ("Agent", "Task"):
+                self._agent_calls[block["input"].get("prompt", "")] = block["input"].get(
+                    "subagent_type", "general-purpose"
+                )
+        return turn
+
+    # -- HTTP
+
+    def _handler(self):
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else {}
+                except ValueError:
+                    body = {"_raw": raw.decode("utf-8", "replace")}
+                request = Request("POST", self.path, dict(self.headers), body)
+                path = self.path.split("?")[0]
+                with server._lock:
+                    server.requests.append(request)
+                    if path == "/v1/messages":
+                        try:
+                            turn = server.answer(request)
+                        except Exception as exc:  # a broken script must fail the test visibly
+                            server.errors.append(f"{type(exc).__name__}: {exc}")
+                            # 400, not 500: Claude Code gives up at once instead of retrying
+                            error = _api_error("invalid_request_error", f"harness script: {exc}")
+                            return self._json(400, error)
+                if path == "/v1/messages":
+                    message = _message(turn, request.model, _estimate_tokens(raw))
+                    if body.get("stream"):
+                        return self._stream(message)
+                    return self._json(200, message)
+                if path == "/v1/messages/count_tokens":
+                    return self._json(200, {"input_tokens": _estimate_tokens(raw)})
+                return self._json(404, _api_error("not_found_error", f"no route {self.path}"))
+
+            def do_GET(self):
+                with server._lock:
+                    server.requests.append(Request("GET", self.path, dict(self.headers), {}))
+                self._json(404, _api_error("not_found_error", f"no route {self.path}"))
+
+            def _json(self, status: int, data: dict):
+                payload = json.dumps(data).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.send_header("request-id", "req_offline_harness")
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def _stream(self, message: dict):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("request-id", "req_offline_harness")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                for event, data in _stream_events(message):
+                    self.wfile.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+                self.wfile.flush()
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+        return Handler
+
+
+def _api_error(kind: str, message: str) -> dict:
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def _estimate_tokens(raw: bytes) -> int:
+    return max(1, len(raw) // 4)
+
+
+def _message(turn: Turn, model: str, input_tokens: int) -> dict:
+    return {
+        "id": f"msg_offline_{next(_ids):06d}",
+        "type": "message",
+        "role": "assistant",
+        "model": model or "claude-offline",
+        "content": turn.content,
+        "stop_reason": turn.stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": input_tokens, "output_tokens": 10},
+    }
+
+
+def _stream_events(message: dict) -> Iterable[tuple[str, dict]]:
+    """The server-sent events the Messages API streams for `message`, in order."""
+    start = {**message, "content": [], "stop_reason": None}
+    start["usage"] = {**message["usage"], "output_tokens": 1}
+    yield "message_start", {"type": "message_start", "message": start}
+    yield "ping", {"type": "ping"}
+    for index, block in enumerate(message["content"]):
+        if block["type"] == "text":
+            opening, delta = (
+                {"type": "text", "text": ""},
+                {
+                    "type": "text_delta",
+                    "text": block["text"],
+                },
+            )
+        elif block["type"] == "tool_use":
+            opening = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        else:
+            raise ValueError(f"the harness cannot stream a {block['type']!r} block")
+        yield (
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": opening,
+            },
+        )
+        yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+        yield "content_block_stop", {"type": "content_block_stop", "index": index}
+    yield (
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": message["usage"]["output_tokens"]},
+        },
+    )
+    yield "message_stop", {"type": "message_stop"}
+
+
+# ------------------------------------------------------------------------------------ the runner
+
+
+class ScriptError(AssertionError):
+    """The test's script raised while answering a request (a bug in the test)."""
+
+
+@dataclass
+class Run:
+    """What one `claude -p` run did: its exit, its output, and every API request it made."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+    requests: list[Request]
+    home: Path
+    errors: list[str] = field(default_factory=list)  # exceptions raised by the script
+
+    def messages_requests(self) -> list[Request]:
+        return [r for r in self.requests if r.path.split("?")[0] == "/v1/messages"]
+
+    def main_requests(self) -> list[Request]:
+        return [r for r in self.messages_requests() if r.kind == "main"]
+
+    def subagent_requests(self, agent_type: str | None = None) -> list[Request]:
+        return [
+            r
+            for r in self.messages_requests()
+            if r.kind == "subagent" and agent_type in (None, r.subagent_type)
+        ]
+
+    def last_main(self) -> Request:
+        requests = self.main_requests()
+        assert requests, f"Claude Code sent no main-conversation request\n{self.describe()}"
+        return requests[-1]
+
+    def tool_results(self) -> list[dict]:
+        """Every tool_result of the main conversation (its last request carries them all)."""
+        return self.last_main().tool_results()
+
+    def tool_result(self, tool_use_id: str) -> dict:
+        found = [b for b in self.tool_results() if b["tool_use_id"] == tool_use_id]
+        assert found, f"no tool_result for {tool_use_id}\n{self.describe()}"
+        return found[0]
+
+    def describe(self) -> str:
+        """A short account of the run for assertion messages."""
+        kinds = [f"{r.method} {r.path} [{r.kind}]" for r in self.requests]
+        return (
+            f"exit {self.exit_code}\nstdout: {self.stdout[-2000:]}\nstderr: {self.stderr[-2000:]}\n"
+            f"requests: {kinds}\nscript errors: {self.errors}"
+        )
+
+
+def claude_env(
+    base_url: str, home: Path, bypass: bool, extra: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The environment for an isolated, offline `claude` run against `base_url`.
+
+    PATH starts with this test run's interpreter folder, so `python3` in hooks and Bash tool calls
+    has the dependencies (as after the plugin's bootstrap) without installing anything.
+    """
+    keep = ("LANG", "LC_ALL", "TERM", "TMPDIR", "SYSTEMROOT")
+    env = {k: os.environ[k] for k in keep if k in os.environ}
+    env.update(
+        PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_CACHE_HOME=str(home / ".cache"),
+        CLAUDE_CONFIG_DIR=str(home / ".claude"),
+        ANTHROPIC_BASE_URL=base_url,
+        ANTHROPIC_API_KEY=DUMMY_API_KEY,
+        DISABLE_TELEMETRY="1",
+        DISABLE_AUTOUPDATER="1",
+        DISABLE_ERROR_REPORTING="1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        CLAUDE_CODE_ENABLE_TELEMETRY="0",
+    )
+    if bypass:
+        env["IS_SANDBOX"] = "1"  # root may use bypassPermissions only in a declared sandbox
+    env.update(extra or {})
+    return env
+
+
+def plugin_data_dir(home: Path, plugin: str = "math-inline") -> Path:
+    """${CLAUDE_PLUGIN_DATA} of a run: `--plugin-dir` plugins are named `<name>-inline`."""
+    return home / ".claude" / "plugins" / "data" / plugin
+
+
+def run_claude(
+    prompt: str,
+    script: Script | None = None,
+    *,
+    home: Path,
+    subagents: dict[str, Script] | None = None,
+    side: Callable[[Request], Any] | None = None,
+    bypass: bool = True,
+    allowed_tools: list[str] | None = None,
+    extra_args: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    plugin_dir: Path = ROOT,
+    timeout: float = 120,
+) -> Run:
+    """Run `claude -p --plugin-dir <plugin_dir> <prompt>` against a scripted model (module doc).
+
+    `home` (a test's tmp_path will do) becomes HOME and holds the Claude config dir; `cwd`
+    defaults to `home/work`. `env` adds or overrides variables (a stand-in service's URL, PATH).
+    `allowed_tools` and `extra_args` go on the command line. A run that outlives `timeout`
+    seconds is killed and reported with exit code -1.
+    """
+    home = Path(home)
+    cwd = Path(cwd or home / "work")
+    cwd.mkdir(parents=True, exist_ok=True)
+    command = [str(claude_binary()), "-p", "--plugin-dir", str(plugin_dir)]
+    command += ["--output-format", "text"]
+    if bypass:
+        command += ["--permission-mode", "bypassPermissions"]
+    if allowed_tools:
+        command += ["--allowed-tools", *allowed_tools]
+    command += [*(extra_args or []), "--", prompt]
+    with FakeAnthropic(script, subagents, side) as server:
+        try:
+            proc = subprocess.run(
+                command,
+                cwd=cwd,
+                env=claude_env(server.url, home, bypass, env),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
+            exit_code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+        except subprocess.TimeoutExpired as exc:
+            exit_code = -1
+            stdout = _decoded(exc.stdout)
+            stderr = _decoded(exc.stderr) + f"\n[harness] killed after {timeout:.0f} s"
+        run = Run(exit_code, stdout, stderr, list(server.requests), home, list(server.errors))
+    if run.errors:
+        raise ScriptError(f"the harness script raised\n{run.describe()}")
+    return run
+
+
+def _decoded(data: bytes | str | None) -> str:
+    if isinstance(data, bytes):
+        return data.decode("utf-8", "replace")
+    return data or ""

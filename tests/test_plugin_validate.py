@@ -1,0 +1,76 @@
+"""The real Claude Code validator accepts the plugin and its marketplace, warnings included.
+
+`claude plugin validate <repo>` finds .claude-plugin/marketplace.json first and then checks only
+the marketplace; the plugin manifest, and through it every command, agent and hook file, is
+checked by validating .claude-plugin/plugin.json itself. The last test shows that this check
+really reads those files, on a copy of the plugin with one broken file of each kind.
+
+When the pinned Claude Code is absent and npm cannot fetch it, these tests fail (never skip) and
+say why: CI must prove that the plugin loads.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from conftest import ROOT
+from support.claude_code import ClaudeCodeUnavailable, claude_binary
+
+
+def validate(target, home) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [claude_binary(), "plugin", "validate", "--strict", str(target)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "DISABLE_AUTOUPDATER": "1"},
+    )
+
+
+def test_marketplace_validates_strictly(tmp_path):
+    run = validate(ROOT, tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "marketplace.json" in run.stdout
+
+
+def test_plugin_with_its_commands_agents_and_hooks_validates_strictly(tmp_path):
+    run = validate(ROOT / ".claude-plugin" / "plugin.json", tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Validation passed" in run.stdout
+
+
+def test_the_plugin_check_reads_every_command_agent_and_hook_file(tmp_path):
+    copy = tmp_path / "plugin"
+    for folder in (".claude-plugin", "commands", "agents", "hooks"):
+        if (ROOT / folder).exists():
+            shutil.copytree(ROOT / folder, copy / folder)
+    (copy / "commands").mkdir(exist_ok=True)
+    (copy / "agents").mkdir(exist_ok=True)
+    (copy / "commands" / "broken.md").write_text("---\ndescription: [unclosed\n---\nbody\n")
+    (copy / "agents" / "broken.md").write_text("---\nname: broken\n---\nno description\n")
+    (copy / "hooks").mkdir(exist_ok=True)
+    (copy / "hooks" / "hooks.json").write_text('{"hooks": {"SessionStart": [{"hooks": [{}]}]}}')
+    run = validate(copy / ".claude-plugin" / "plugin.json", tmp_path)
+    assert run.returncode == 1
+    for broken in ("commands/broken.md", "agents/broken.md", "hooks/hooks.json"):
+        assert str(copy / broken) in run.stdout, run.stdout
+
+
+def test_without_npm_the_tests_fail_saying_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(ClaudeCodeUnavailable, match="npm is not on PATH"):
+        claude_binary(tmp_path / "claude-code")
+
+
+def test_a_failing_npm_install_fails_with_its_message(tmp_path, monkeypatch):
+    """A stand-in npm that fails as npm does without a registry (synthesized)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    npm = bin_dir / "npm"
+    npm.write_text("#!/bin/sh\necho 'npm error code ENOTFOUND' >&2\nexit 1\n")
+    npm.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    with pytest.raises(ClaudeCodeUnavailable, match=r"(?s)exit 1.*ENOTFOUND"):
+        claude_binary(tmp_path / "claude-code")
