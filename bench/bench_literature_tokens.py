@@ -53,10 +53,13 @@ def main() -> int:
 
 def report(problem: Path, per_query: int | None, figures: dict) -> bool:
     n = max(figures["candidates"], 1)
-    per = f", --per-query {per_query}" if per_query else ""
-    print(f"one /math:literature run on {problem.parent.name}{per}: {figures['candidates']}")
-    print(f"candidates, {figures['script_calls']} script calls, {figures['raw_responses']} API")
-    print(f"responses, {figures['summary']['iterations']} iteration(s)")
+    per = f" (--per-query {per_query})" if per_query else ""
+    print(f"one /math:literature run on {problem.parent.name}{per}:")
+    print(
+        f"  {figures['candidates']} candidates, {figures['script_calls']} script calls,"
+        f" {figures['raw_responses']} API responses,"
+        f" {figures['summary']['iterations']} iteration(s)"
+    )
     print(f"{'':24}{'tokens':>10}{'per candidate':>16}")
     for name, tokens in (
         ("through the scripts", figures["stdout_tokens"]),

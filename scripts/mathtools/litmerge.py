@@ -463,6 +463,17 @@ def merge_file(
     }, diff
 
 
+# How summary_lines shows each kind of report item, in this order.
+SUMMARY_FORMS = (
+    ("added", "{ref} added: {key}"),
+    ("promoted", "{to} added: {key} (moved from {from})"),
+    ("updated", "{ref} updated ({fields}): {key}"),
+    ("unconfirmed_added", "{uref} added: {key}"),
+    ("unconfirmed_updated", "{uref} updated ({fields}): {key}"),
+    ("skipped", "skipped {key}: {reason}"),
+)
+
+
 def summary_lines(report: dict[str, Any]) -> list[str]:
     """The compact view of a merge report for the model: what happened to the file, then one
     line per entry added, updated, moved or skipped, by number and candidate key (titles and
@@ -470,19 +481,11 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     name = Path(report["literature"]).name
     if report.get("already_merged"):
         return [f"{name} unchanged: this merge was made before (merge {report['merge_id']})"]
-    lines = []
-    for item in report["added"]:
-        lines.append(f"{item['ref']} added: {item['key']}")
-    for item in report["promoted"]:
-        lines.append(f"{item['to']} added: {item['key']} (moved from {item['from']})")
-    for item in report["updated"]:
-        lines.append(f"{item['ref']} updated ({', '.join(item['fields'])}): {item['key']}")
-    for item in report["unconfirmed_added"]:
-        lines.append(f"{item['uref']} added: {item['key']}")
-    for item in report["unconfirmed_updated"]:
-        lines.append(f"{item['uref']} updated ({', '.join(item['fields'])}): {item['key']}")
-    for item in report["skipped"]:
-        lines.append(f"skipped {item['key']}: {item['reason']}")
+    lines = [
+        form.format(**{**item, "fields": ", ".join(item.get("fields", []))})
+        for kind, form in SUMMARY_FORMS
+        for item in report[kind]
+    ]
     counts = report["counts"]
     state = "created" if report["created"] else "updated" if report["changed"] else "unchanged"
     head = (
