@@ -17,7 +17,7 @@ COMMANDS = ["init", "problem", "switch", "status", "archive", "resume", "notatio
 AGENTS = ["math-intake", "session-manager"]
 ALL_COMMANDS = [*COMMANDS, "help", "literature", "research", "prove", "compute", "write"]
 FILES = [f"commands/{c}.md" for c in COMMANDS] + [f"agents/{a}.md" for a in AGENTS]
-CALL = re.compile(r"scripts/(?P<script>\w+\.py) (?P<sub>[a-z][a-z-]*)(?P<rest>[^\n`|]*)")
+CALL = re.compile(r'scripts/(?P<script>\w+\.py)"? (?P<sub>[a-z][a-z-]*)(?P<rest>[^\n`|]*)')
 
 
 @cache
@@ -38,7 +38,9 @@ def test_command_frontmatter(name):
     assert meta["description"].strip()
     assert "argument-hint" in meta
     for tool in (t.strip() for t in meta["allowed-tools"].split(",")):
-        match = re.fullmatch(r"Bash\(python3 \$\{CLAUDE_PLUGIN_ROOT\}/scripts/(\w+\.py):\*\)", tool)
+        match = re.fullmatch(
+            r'Bash\(python3 "\$\{CLAUDE_PLUGIN_ROOT\}/scripts/(\w+\.py)":\*\)', tool
+        )
         if match:
             assert (SCRIPTS / match[1]).exists(), tool
             assert f"${{CLAUDE_PLUGIN_ROOT}}/scripts/{match[1]}" in body

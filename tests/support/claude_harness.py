@@ -17,6 +17,7 @@ Nothing leaves the machine.
     run.exit_code, run.stdout                 # what `claude -p` printed
     run.main_requests()[0].command_body()     # the expanded slash command the model saw
     run.tool_results()                        # every tool_result Claude Code sent back
+    runbook_commands(body)                    # the ```bash lines of a command or agent body
     run.requests                              # every HTTP request, in arrival order
 
 The script
@@ -75,6 +76,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -265,6 +267,24 @@ class Request:
             elif types and not line.strip():
                 break
         return types
+
+
+_FENCED_BASH = re.compile(r"^[ \t]*```bash\n(.*?)^[ \t]*```", re.M | re.S)
+
+
+def runbook_commands(markdown: str) -> list[str]:
+    """The shell commands of a command or agent body's ```bash blocks, one per line, in order.
+
+    What a model following the runbook to the letter would type (placeholders such as SLUG still
+    to fill in; a line ending in a backslash continues on the next); a scripted model takes its
+    Bash calls from here rather than retyping them.
+    """
+    return [
+        line.strip()
+        for block in _FENCED_BASH.findall(markdown)
+        for line in re.sub(r"\\\n\s*", " ", block).splitlines()
+        if line.strip()
+    ]
 
 
 def result_text(block: dict) -> str:

@@ -1,0 +1,332 @@
+"""/math:research steps end to end in the real Claude Code, offline.
+
+The problem stands in PROOF_DEVELOPMENT with a PROOF.md that asks for a computation
+(`computation_needed: true`, Request 1; written by the test). The orchestrator (main conversation)
+and the `math:computation` agent are scripted (tests/support/claude_harness.py) and follow
+commands/research.md and agents/computation.md to the letter: their Bash calls are the ```bash
+lines of the bodies Claude Code sent them (plugin path substituted), placeholders filled from the
+JSON the scripts printed. The snippet is plain Python: the test's interpreter has no SymPy.
+
+The runs use the default permission mode with file edits accepted (`acceptEdits`, as a user working
+on a project would) and the one Write outside the project, the snippet in the temporary folder,
+approved: every Bash call must run because the command's allowed-tools rules let it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_script
+from mathtools import bootstrap, frontmatter
+from support import venvs
+from support.claude_harness import (
+    agent,
+    bash,
+    bash_result,
+    plugin_data_dir,
+    result_text,
+    run_claude,
+    runbook_commands,
+    text,
+    tool_use,
+)
+
+SLUG = "sums-of-two-squares"
+REFUSED = "requires approval"
+PROOF = """\
+---
+problem: sums-of-two-squares
+status: in-progress
+approach: construction
+confidence: low
+computation_needed: true
+literature_needed: false
+---
+
+# Proof Development: Sums of two squares
+
+## Computation Requests
+
+### Request 1: the primes 1 mod 4 below 30 as sums of two squares
+**Purpose:** evidence that every such prime has a decomposition
+**Input:** the primes 5, 13, 17, 29
+**Expected output:** a pair (a, b) with a^2 + b^2 = p for each
+**Tool:** python
+"""
+SNIPPET = """\
+pairs = [(a, b) for a in range(1, 6) for b in range(a, 6)]
+found = {p: [(a, b) for a, b in pairs if a * a + b * b == p] for p in [5, 13, 17, 29]}
+print("decompositions =", found)
+"""
+OUTPUT = "decompositions = {5: [(1, 2)], 13: [(2, 3)], 17: [(1, 4)], 29: [(2, 5)]}"
+PENDING = "_Pending: the computation agent writes here what this result means for the proof._"
+INTERPRETATION = "Each of 5, 13, 17, 29 has one decomposition: evidence [S], not a proof."
+SUMMARY_RULE = "|-------------|---------|--------|-------------|"
+SUMMARY_ROW = "| Computation 1 | Request 1 | 5, 13, 17, 29 decompose | supports Step 1 |"
+CALL = re.compile(r'python3 "?\$\{CLAUDE_PLUGIN_ROOT\}/scripts/\w+\.py"?')
+
+
+def fill(command: str, values: dict[str, str]) -> str:
+    """A runbook line with its placeholders (whole words: P, TO, SLUG, N ...) replaced."""
+    for placeholder, value in values.items():
+        pattern = rf"(?<![\w-]){re.escape(placeholder)}(?![\w-])"
+        command = re.sub(pattern, lambda _, value=value: value, command)
+    return command
+
+
+class Orchestrator:
+    """The main conversation, following commands/research.md: step 1 (`state.py next`), step 2
+    (record the transition), step 3 (spawn the agent `spawn` names), back to step 1; after
+    `agent_runs` agents (the runbook's cap is 6; a test stops sooner), the Report (`state.py
+    show P`, written like step 1's call)."""
+
+    def __init__(self, agent_runs: int = 1):
+        self.agent_runs = agent_runs
+        self.commands: dict[str, str] = {}
+        self.steps: list[dict] = []  # every `state.py next` answer
+        self.transitions: list[dict] = []  # every `state.py transition` answer
+        self.spawned: list[dict] = []  # the Agent calls' inputs
+        self.reports: list[str] = []  # the agents' final messages
+        self.pending = ""  # what the last turn asked for
+
+    def __call__(self, request):
+        if not request.tool_results():
+            next_step, transition, _check = runbook_commands(request.command_body())
+            problem = {"P": f"--problem {SLUG}"}  # the slug came as the argument
+            self.commands = {
+                "next": fill(next_step, problem),
+                "transition": fill(transition, problem),
+                "show": fill(next_step.replace(" next ", " show "), problem),
+            }
+            return self.call("next", self.commands["next"])
+        (result,) = request.last_tool_results()
+        assert REFUSED not in result_text(result), result
+        if self.pending == "agent":
+            self.reports.append(result_text(result))
+            if len(self.spawned) >= self.agent_runs:
+                return self.call("show", self.commands["show"])
+            return self.call("next", self.commands["next"])
+        status, output = bash_result(result)
+        data = json.loads(output)
+        assert status == 0, data
+        if self.pending == "show":
+            return [text(self.report(data))]
+        if self.pending == "transition":
+            self.transitions.append(data)
+            return self.spawn(self.steps[-1])
+        self.steps.append(data)
+        if data["action"] == "transition":
+            move = data["transition"]
+            filled = fill(self.commands["transition"], {"TO": move["to"], "REASON": move["reason"]})
+            return self.call("transition", filled)
+        if data["action"] == "spawn":
+            return self.spawn(data)
+        return [text(f"Stopping ({data['action']}): {data['reason']}")]
+
+    def call(self, kind: str, command: str):
+        self.pending = kind
+        return [bash(command, id=f"toolu_{kind}_{len(self.steps)}")]
+
+    def spawn(self, step: dict):
+        prompt = "\n".join(
+            [
+                f"Problem `{step['problem']}`, folder {step['dir']}",
+                *(f"@{path}" for path in step["inputs"]),
+                f"Task: {step['reason']}",
+            ]
+        )
+        call = agent(step["spawn"], prompt, id=f"toolu_agent_{len(self.spawned)}")
+        self.spawned.append(call["input"])
+        self.pending = "agent"
+        return [call]
+
+    def report(self, shown: dict) -> str:
+        return (
+            f"Problem {shown['problem']}: now {shown['current_state']}. "
+            f"Last transition: {shown['history'][-1]}. Agents: {' | '.join(self.reports)}"
+        )
+
+
+class ComputationAgent:
+    """The math:computation agent following agents/computation.md for PROOF.md's Request 1:
+    read PROOF.md, write the snippet, run it through compute.py, then read COMPUTATION.md and
+    write the Interpretation and the summary row."""
+
+    def __init__(self, snippet: Path):
+        self.snippet = snippet
+        self.turns = 0
+        self.system = ""
+        self.folder = Path()
+        self.compute: dict = {}
+        self.failed: list[str] = []  # every tool call that came back as an error
+
+    def __call__(self, request):
+        self.turns += 1
+        for result in request.last_tool_results():
+            if result.get("is_error"):
+                self.failed.append(result_text(result))
+        if self.turns == 1:
+            self.system = request.system_text()
+            self.folder = Path(request.first_user_text().split(", folder ")[1].split()[0])
+            return [tool_use("Read", {"file_path": str(self.folder / "PROOF.md")})]
+        if self.turns == 2:
+            return [tool_use("Write", {"file_path": str(self.snippet), "content": SNIPPET})]
+        if self.turns == 3:
+            (line,) = runbook_commands(self.system)
+            command = fill(
+                line.replace("/tmp/math-request-N.py", str(self.snippet)),
+                {"N": "1", "SLUG": SLUG},
+            )
+            command = command.replace('"short description"', '"primes 1 mod 4 below 30"')
+            command = command.replace('"why, from the request"', '"evidence for Step 1"')
+            return [bash(command, id="toolu_compute")]
+        if self.turns == 4:
+            self.compute = json.loads(bash_result(request.last_tool_results()[0])[1])
+            return [tool_use("Read", {"file_path": self.compute["recorded"]["file"]})]
+        edits = {5: (PENDING, INTERPRETATION), 6: (SUMMARY_RULE, f"{SUMMARY_RULE}\n{SUMMARY_ROW}")}
+        if self.turns in edits:
+            old, new = edits[self.turns]
+            edit = {"file_path": self.compute["recorded"]["file"], "old_string": old}
+            return [tool_use("Edit", {**edit, "new_string": new})]
+        return [text(f"Computation 1 (Request 1): {self.compute['outcome']}, all four decompose")]
+
+
+def problem_in_proof_development(cwd: Path) -> Path:
+    """A workspace whose problem had its literature search and a proof pass asking for a
+    computation, made with the plugin's scripts as earlier /math:research steps would."""
+    cwd.mkdir(parents=True)
+    statement = r"Every prime $p \equiv 1 \pmod 4$ is a sum of two squares."
+    for args in (
+        ("workspace.py", "init"),
+        ("workspace.py", "new-problem", "--title", "Sums of two squares", "--statement", statement),
+        ("state.py", "transition", "LITERATURE_SEARCH", "--reason", "problem defined"),
+        ("state.py", "transition", "PROOF_DEVELOPMENT", "--reason", "literature search done"),
+    ):
+        made = run_script(*args, cwd=cwd)
+        assert made.returncode == 0, made.stdout
+    folder = cwd / ".math" / "problems" / SLUG
+    (folder / "PROOF.md").write_text(PROOF, encoding="utf-8")  # the proof pass, after the move
+    return folder
+
+
+def compute_ready(home: Path) -> None:
+    """The plugin venv as the bootstrap leaves it, compute extras included, without installing
+    anything: its python is this test run's interpreter."""
+    venv = venvs.ready_venv(plugin_data_dir(home), bootstrap.requirements_digest())
+    extras = bootstrap.requirements_digest(ROOT / "requirements-compute.txt")
+    (venv / ".requirements-compute.sha256").write_text(extras + "\n")
+
+
+def research(home: Path, cwd: Path, orchestrator, subagents: dict):
+    run = run_claude(
+        f"/math:research {SLUG}",
+        orchestrator,
+        subagents=subagents,
+        home=home,
+        cwd=cwd,
+        bypass=False,
+        extra_args=["--permission-mode", "acceptEdits"],
+        allowed_tools=["Write"],  # the user's approval of the snippet outside the project
+    )
+    assert run.exit_code == 0, run.describe()
+    return run
+
+
+def assert_offered_its_tools(run, name: str) -> None:
+    """The agent's conversation offers exactly the tools of its `tools:` list that this Claude
+    Code has (2.1.197 has no Glob or Grep tool: searching goes through Bash)."""
+    meta = frontmatter.read((ROOT / "agents" / f"{name}.md").read_text(), name)
+    declared = {tool.strip() for tool in meta["tools"].split(",")}
+    available = set(run.main_requests()[0].tool_names())
+    conversation = run.subagent_requests(f"math:{name}")
+    assert conversation, f"math:{name} never ran\n{run.describe()}"
+    assert set(conversation[0].tool_names()) == declared & available
+
+
+def state_of(folder: Path) -> dict:
+    return frontmatter.read((folder / "STATE.md").read_text(), "STATE.md")
+
+
+@pytest.mark.claude
+def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_path):
+    home = tmp_path / "home"
+    cwd = home / "work"
+    folder = problem_in_proof_development(cwd)
+    compute_ready(home)
+
+    # Step 1: PROOF.md asks for a computation: move to COMPUTATION, run the computation agent.
+    orchestrator = Orchestrator(agent_runs=1)
+    computation = ComputationAgent(tmp_path / "math-request-1.py")
+    run = research(home, cwd, orchestrator, {"math:computation": computation})
+    (step,) = orchestrator.steps
+    assert step["action"] == "transition" and step["spawn"] == "math:computation"
+    assert step["transition"] == {
+        "to": "COMPUTATION",
+        "reason": "PROOF.md computation_needed: true",
+    }
+    (moved,) = orchestrator.transitions
+    assert moved["current_state"] == "COMPUTATION"
+    state = state_of(folder)
+    assert state["current_state"] == "COMPUTATION"
+    assert state["loops"] == {"proof-literature": 0, "proof-computation": 1}
+    assert len(state["history"]) == 3
+    assert state["history"][-1].endswith(
+        "PROOF_DEVELOPMENT -> COMPUTATION (PROOF.md computation_needed: true)"
+    )
+
+    (spawned,) = orchestrator.spawned
+    assert spawned["subagent_type"] == "math:computation"
+    assert f"@{folder / 'PROOF.md'}" in spawned["prompt"].splitlines()
+    assert_offered_its_tools(run, "computation")
+    assert "${CLAUDE_PLUGIN_ROOT}" not in computation.system
+    assert runbook_commands(computation.system)[0].startswith(
+        f'python3 "{ROOT}/scripts/compute.py"'
+    )
+    assert computation.failed == []
+    assert computation.compute["outcome"] == "ok"
+    assert computation.compute["stdout"] == OUTPUT + "\n"
+    assert computation.compute["recorded"] == {
+        "file": str(folder / "COMPUTATION.md"),
+        "computation": 1,
+        "request": 1,
+    }
+    recorded = (folder / "COMPUTATION.md").read_text()
+    assert frontmatter.read(recorded, "COMPUTATION.md")["status"] == "complete"
+    assert "**Request from:** PROOF.md, Request 1" in recorded and OUTPUT in recorded
+    assert PENDING not in recorded and INTERPRETATION in recorded
+    assert recorded.rstrip().endswith(SUMMARY_ROW)
+    assert "now COMPUTATION" in run.stdout and "Computation 1 (Request 1): ok" in run.stdout
+
+    # The next invocation: the results are ready, so back to PROOF_DEVELOPMENT and the proof agent.
+    orchestrator = Orchestrator(agent_runs=1)
+    run = research(home, cwd, orchestrator, {})
+    (step,) = orchestrator.steps
+    assert step["state"] == "COMPUTATION" and step["spawn"] == "math:proof"
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
+    assert "results ready" in step["transition"]["reason"]
+    state = state_of(folder)
+    assert state["current_state"] == "PROOF_DEVELOPMENT" and len(state["history"]) == 4
+    assert state["loops"]["proof-computation"] == 1  # a loop counts once, on the way out
+    (spawned,) = orchestrator.spawned
+    assert f"@{folder / 'COMPUTATION.md'}" in spawned["prompt"].splitlines()
+    assert_offered_its_tools(run, "proof")
+    assert "now PROOF_DEVELOPMENT" in run.stdout
+
+
+@pytest.mark.parametrize(
+    "command", ["research", "prove", "compute", "write", "literature", "problem"]
+)
+def test_a_command_pre_approves_every_script_call_of_the_agents_it_spawns(command):
+    """Subagents run under the invoking command's allowed-tools rules: a script an agent calls
+    that the command does not pre-approve asks the user (and fails in -p mode)."""
+    meta, body = frontmatter.split((ROOT / "commands" / f"{command}.md").read_text(), command)
+    rules = {rule.strip() for rule in meta["allowed-tools"].split(", ")}
+    spawned = set(re.findall(r"`math:([a-z-]+)`", body))
+    assert spawned, f"/math:{command} names no agent"
+    for name in spawned:
+        calls = set(CALL.findall((ROOT / "agents" / f"{name}.md").read_text()))
+        missing = {call for call in calls if f"Bash({call}:*)" not in rules}
+        assert not missing, f"/math:{command} spawns math:{name}, whose calls {missing} it refuses"
