@@ -11,8 +11,10 @@ Examples:
   arxiv_query.py ids --ids-file candidates.txt          (or `-` to read ids from stdin)
 
 With --out FILE the full JSON goes to FILE and stdout gets one short line per paper
-(id | year | first author | title). Requests are cached (--no-cache asks arXiv again) and spaced
-at least 3 s apart across all running scripts (MATH_ARXIV_MIN_INTERVAL).
+(id | year | first author | title). The JSON's `label` is the call in Search History form
+(`arxiv --all "fixed point" --domain analysis`), which lit_update.py record-run stores.
+Requests are cached (--no-cache asks arXiv again) and spaced at least 3 s apart across all
+running scripts (MATH_ARXIV_MIN_INTERVAL).
 
 Exit codes: 0 success, 2 bad input (arguments, ids, a query arXiv rejects), 3 arXiv still failing
 after retries, 5 internal error.
@@ -98,6 +100,9 @@ def main(argv):
         result = client.search(query, args.start, args.max_results, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
+    from mathtools.planning import label
+
+    result.label = label("arxiv", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

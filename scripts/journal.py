@@ -102,6 +102,15 @@ def main(argv):
             agent=args.agent,
             timestamp=args.timestamp,
         )
+        # The caller wrote the entry: acknowledge it by number, do not echo it back.
+        return cli.acknowledge(
+            {
+                "id": result["id"],
+                "problem": result["problem"],
+                "timestamp": result["entry"]["timestamp"],
+                "total_entries": result["total_entries"],
+            }
+        )
     elif args.command == "check":
         result = journal.check(args.strategy, parse_tags(args.tags), problem=args.problem)
         cli.emit(result)

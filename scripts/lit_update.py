@@ -6,27 +6,31 @@ Subcommands:
               absent): CONFIRMED -> REF-NNN, UNCONFIRMED -> UREF-NNN, duplicates updated in place,
               a confirmed UREF moved to a new REF, numbers never reused, one Search History row,
               counts recomputed. --relevance fills Relevance / Key Results / Confidence (only
-              where still unassessed). The Search History row's arXiv and S2 Results are
-              --arxiv-results / --s2-results, else the results counted by source (a result both
-              sources confirmed counts for each). The same merge twice changes nothing;
-              --dry-run prints the unified diff and writes nothing.
+              where still unassessed). The Search History row's Query Summary and arXiv and S2
+              Results come from the search's runs in the run store (--runs), else from
+              --query-summary, --arxiv-results and --s2-results (which also override --runs),
+              else the results are counted by source (a result both sources confirmed counts
+              for each). Prints one line per entry added, updated, moved or skipped (--json:
+              the full report). The same merge twice changes nothing; --dry-run prints the
+              unified diff and writes nothing.
   validate    check LITERATURE.md against the schema and the anti-hallucination rules; exit 1
               listing every violation
-  record-run  store one search run (problem, query, source, iteration, feedback memo) with the
-              papers of its search_result files; prints the run with its run_id
+  record-run  store search runs (problem, iteration, feedback memo) with the papers of their
+              search_result files: one run per source of the files (or --source), its query
+              the labels of the calls that wrote them (or --query). --results takes files or a
+              pattern such as 'RUN/i1-*.json'; --feedback takes @FILE. Prints the run ids
   judge       store labels strong|partial|irrelevant for papers of a run, by key (metadata comes
-              from the run's results; confidence is clamped to [0, 1])
+              from the run's results; confidence is clamped to [0, 1]); prints the counts
   runs        list runs (of one problem) as JSON, or --table
   judgements  show one run's judgements as JSON, or --table
 
 The run store is .math/literature.db, or --db, or $MATH_LITERATURE_DB.
 
 Example:
-  lit_update.py merge --literature .math/problems/spectral-gap/LITERATURE.md \\
-      --verified verified.json --relevance relevance.json --query-summary '"spectral gap" graphs'
-  lit_update.py record-run --problem spectral-gap --query 'spectral gap' --source arxiv \\
-      --iteration 1 --results arxiv-1.json
+  lit_update.py record-run --problem spectral-gap --iteration 1 --results 'RUN/i1-*.json'
   lit_update.py judge --run 1 --judgements judgements.json
+  lit_update.py merge --literature .math/problems/spectral-gap/LITERATURE.md \\
+      --verified verified.json --relevance relevance.json --runs 1 2
 
 Exit codes: 0 ok, 1 validate found violations, 2 bad input (a malformed LITERATURE.md is named
 with its line and left untouched), 4 the run store is unusable, 5 internal error.
@@ -53,30 +57,46 @@ def main(argv):
     )
     commands = parser.add_commands()
 
-    merge = commands.add_parser("merge", help="merge verified results into LITERATURE.md")
+    db_parent = cli.ArgumentParser(add_help=False)
+    db_parent.add_argument("--db", help="run store path (default: .math/literature.db)")
+
+    merge = commands.add_parser(
+        "merge", parents=[db_parent], help="merge verified results into LITERATURE.md"
+    )
     merge.add_argument("--literature", required=True, help="the LITERATURE.md to update")
     merge.add_argument("--verified", required=True, help="verify_batch.py output ('-' = stdin)")
     merge.add_argument("--relevance", help="the model's relevance JSON, keyed by candidate key")
+    merge.add_argument(
+        "--runs",
+        type=int,
+        nargs="+",
+        metavar="ID",
+        help="the search's runs: the Search History row's queries and result counts",
+    )
     merge.add_argument("--query-summary", help="the Search History row's Query Summary")
     merge.add_argument("--arxiv-results", type=int, help="arXiv Results (default: counted)")
     merge.add_argument("--s2-results", type=int, help="S2 Results (default: counted)")
     merge.add_argument("--problem", help="slug for a new file (default: its folder's name)")
     merge.add_argument("--title", help="problem title for a new file's heading")
     merge.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+    merge.add_argument("--json", action="store_true", help="print the full JSON report")
 
     validate = commands.add_parser("validate", help="check a LITERATURE.md")
     validate.add_argument("path")
 
-    db_parent = cli.ArgumentParser(add_help=False)
-    db_parent.add_argument("--db", help="run store path (default: .math/literature.db)")
-
-    record = commands.add_parser("record-run", parents=[db_parent], help="store a search run")
+    record = commands.add_parser("record-run", parents=[db_parent], help="store search runs")
     record.add_argument("--problem", required=True)
-    record.add_argument("--query", required=True)
-    record.add_argument("--source", required=True, choices=["arxiv", "semantic_scholar"])
     record.add_argument("--iteration", required=True, type=int)
-    record.add_argument("--feedback", help="the feedback memo that shaped this query")
-    record.add_argument("--results", nargs="*", default=[], help="search_result JSON files")
+    record.add_argument(
+        "--results", nargs="*", default=[], help="search_result JSON files, or a pattern"
+    )
+    record.add_argument("--query", help="the run's query (default: the files' call labels)")
+    record.add_argument(
+        "--source",
+        choices=["arxiv", "semantic_scholar"],
+        help="one run of this source (default: one run per source of the files)",
+    )
+    record.add_argument("--feedback", help="the feedback memo that shaped the query (or @FILE)")
 
     judge = commands.add_parser("judge", parents=[db_parent], help="store paper judgements")
     judge.add_argument("--run", required=True, type=int)
@@ -99,28 +119,40 @@ def do_merge(args):
 
     verified = cli.read_json(args.verified, "verification")
     relevance = cli.read_json(args.relevance, "relevance") if args.relevance else None
+    history = {}
+    if args.runs:
+        if not config.literature_db(args.db).exists():  # reading never creates a store
+            raise cli.BadInput(f"no run {args.runs[0]}: there is no run store yet", "unknown_run")
+        with open_store(args) as store:
+            history = store.history_row(args.runs)
+    given = {
+        "summary": args.query_summary,
+        "arxiv_results": args.arxiv_results,
+        "s2_results": args.s2_results,
+    }
+    history.update({name: value for name, value in given.items() if value is not None})
     report, diff = litmerge.merge_file(
         Path(args.literature),
         verified,
         relevance,
-        summary=args.query_summary,
-        arxiv_results=args.arxiv_results,
-        s2_results=args.s2_results,
         dry_run=args.dry_run,
         problem=args.problem,
         title=args.title,
+        **history,
     )
     if args.dry_run:
         sys.stdout.write(diff or "no changes\n")
-    else:
+    elif args.json:
         cli.emit(report)
+    else:
+        sys.stdout.write("".join(line + "\n" for line in litmerge.summary_lines(report)))
 
 
 def do_validate(args):
     from mathtools import literature
 
     violations = literature.validate(args.path)
-    cli.emit({"path": args.path, "valid": not violations, "violations": violations})
+    cli.acknowledge({"valid": not violations, "violations": violations})
     return cli.EXIT_VIOLATIONS if violations else cli.EXIT_OK
 
 
@@ -133,18 +165,49 @@ def open_store(args):
 def do_record_run(args):
     from mathtools import schemas
 
-    results = []
-    for name in args.results:
+    runs: dict[str, list[dict]] = {}  # source -> its search results, in the order given
+    for name in result_files(args.results):
         data = cli.read_json(name, "search result")
         problems = schemas.errors("search_result", data)
         if problems:
             raise cli.BadInput(f"{name} is not a search result: {problems[0]}")
-        results.append(data)
+        if not (args.query or data.get("label")):
+            raise cli.BadInput(f"{name} does not say which call made it: give --query")
+        runs.setdefault(args.source or data["source"], []).append(data)
+    if not runs:
+        if not args.source or not args.query:
+            raise cli.BadInput("a run without --results needs --source and --query", code="usage")
+        runs[args.source] = []
+    feedback = cli.text_arg(args.feedback)
+    recorded = []
     with open_store(args) as store:
-        run = store.record_run(
-            args.problem, args.query, args.source, args.iteration, args.feedback, results
-        )
-    cli.emit(run)
+        for source, results in runs.items():
+            query = args.query or "; ".join(dict.fromkeys(r["label"] for r in results))
+            run = store.record_run(args.problem, query, source, args.iteration, feedback, results)
+            recorded.append({k: run[k] for k in ("run_id", "source", "result_count")})
+    # The model needs the run ids (to judge each run) and how many papers each holds.
+    cli.acknowledge({"runs": recorded})
+
+
+def result_files(values):
+    """The --results files: each value a path, or a pattern (`RUN/i1-*.json`) when the shell
+    did not expand it; a pattern matching nothing is an error, never an empty run."""
+    import glob
+    import re
+
+    def natural(name):  # i1-arxiv-2 before i1-arxiv-10
+        return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+    names = []
+    for value in values:
+        if glob.has_magic(value) and not Path(value).exists():
+            found = sorted(glob.glob(value), key=natural)
+            if not found:
+                raise cli.BadInput(f"no search result file matches {value}", code="file_not_found")
+            names += found
+        else:
+            names.append(value)
+    return list(dict.fromkeys(names))
 
 
 def do_judge(args):
@@ -158,9 +221,10 @@ def do_judge(args):
         raise cli.BadInput(f"{args.judgements}: {problems[0]}")
     with open_store(args) as store:
         stored = store.record_judgements(args.run, judgements)
-    # The model wrote these judgements: acknowledge them by key, do not echo the records back.
-    by_label = {label: [j["key"] for j in stored if j["label"] == label] for label in LABELS}
-    cli.emit({"run_id": args.run, "recorded": len(stored), **by_label})
+    # The model wrote these judgements: acknowledge them by count, do not echo them back (the
+    # keys are in its file; `judgements RUN --table` shows what the run store holds).
+    by_label = {label: sum(j["label"] == label for j in stored) for label in LABELS}
+    cli.acknowledge({"run_id": args.run, "recorded": len(stored), **by_label})
 
 
 RUN_COLUMNS = [

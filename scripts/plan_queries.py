@@ -11,9 +11,11 @@ PROBLEM may be a path to PROBLEM.md or a problem slug of the current workspace
 (.math/problems/SLUG/PROBLEM.md); without --problem, the current problem of .math/config.json.
 LITERATURE.md defaults to the one next to PROBLEM.md.
 
-With --new-run, a run folder PROBLEM_DIR/literature-runs/<UTC timestamp>/ is created; every query
-then writes its results there (--out), the references to verify go to problem-references.json
-in it, and the plan itself to plan.json in it (unless --out says otherwise).
+With --new-run, a run folder PROBLEM_DIR/literature-runs/<N>/ is created (N = 1, 2, ...); every
+query then writes its results there (--out i1-arxiv-1.json, ...), the references to verify go to
+problem-references.json in it, and the plan itself to plan.json in it (unless --out says
+otherwise). The last command line records all of the searches in the run store, one run per API:
+`lit_update.py record-run ... --results 'RUN/i1-*.json'`.
 
 Example:
   plan_queries.py --problem banach-fixed-points --new-run --out plan.json
@@ -49,7 +51,7 @@ def main(argv):
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--run-dir", help="folder the queries' --out files go to")
     where.add_argument(
-        "--new-run", action="store_true", help="create PROBLEM_DIR/literature-runs/<timestamp>/"
+        "--new-run", action="store_true", help="create PROBLEM_DIR/literature-runs/<N>/"
     )
     parser.add_argument("--out", help="write the full JSON here and print a compact summary")
     args = parser.parse_args(argv)
@@ -78,12 +80,12 @@ def main(argv):
 
 
 def summary_lines(plan):
+    """The plan as the model reads it: a header, the run folder once, the command lines."""
     counts = {api: len(plan["queries"][api]) for api in planning.APIS}
     lines = [
-        f"plan for {plan['problem']}: {counts['arxiv']} arXiv and "
-        f"{counts['semantic_scholar']} Semantic Scholar queries, "
-        f"{len(plan['skipped'])} skipped (already in Search History), "
-        f"{'first search' if plan['first_search'] else 'follow-up search'}"
+        f"plan for {plan['problem']} ({'first search' if plan['first_search'] else 'follow-up'}):"
+        f" {counts['arxiv']} arXiv + {counts['semantic_scholar']} Semantic Scholar queries,"
+        f" {len(plan['skipped'])} skipped (in Search History)"
     ]
     if plan["run_dir"]:
         lines.append(f"run folder: {plan['run_dir']}")

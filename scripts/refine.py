@@ -10,13 +10,15 @@ judge), `feedback` reads them from the run store and decides:
 
 `next` checks that refined query: it stops the loop when the query is empty or repeats an
 earlier query of the problem (case, accents, quotes and spacing ignored), and otherwise prints
-the next iteration's searches (arxiv_query.py and s2_lookup.py arguments) and the exact
-lit_update.py record-run arguments, memo included, for recording them.
+the next iteration's command lines: its searches (arxiv_query.py and s2_lookup.py) and the
+lit_update.py record-run that stores them with the memo (written to RUN_DIR/feedback-i<N>.md
+with --run-dir, whose searches write RUN_DIR/i<N>-arxiv-1.json and RUN_DIR/i<N>-s2-1.json).
 
 `keep`, once the loop has stopped, writes the papers judged strong or partial in a search's
 runs as a verify_batch.py candidate list (records from the run store, so nothing is retyped and
-irrelevant papers never reach LITERATURE.md), and prints the search's query summary and
-per-source result counts for lit_update.py merge.
+irrelevant papers never reach LITERATURE.md), and prints how many it kept.
+
+Each prints one line of JSON.
 
 Subcommands:
   feedback --runs ID [ID ...]                 decide after an iteration; print the memo
@@ -41,6 +43,7 @@ from mathtools import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli, config, planning, refinement, rundir  # noqa: E402
+from mathtools.files import atomic_write  # noqa: E402
 
 
 def main(argv):
@@ -69,26 +72,26 @@ def main(argv):
 
     with RunStore(config.literature_db(args.db)) as store:
         if args.command == "keep":
-            return cli.emit(kept(store, args.runs, Path(args.out)))
+            return cli.acknowledge(kept(store, args.runs, Path(args.out)))
         iteration = Iteration.load(store, args.runs)
         decision = refinement.after_iteration(iteration.number, iteration.judgements)
         result = {
-            "problem": iteration.problem,
             "iteration": iteration.number,
-            "strong_hits": refinement.strong_hits(iteration.judgements),
             "decision": "stop" if decision.stop else "refine",
-            "reason": decision.reason,
+            "reason": decision.reason,  # names the strong hits
         }
-        if not decision.stop:
-            result["memo"] = refinement.memo(iteration.number, iteration.runs, iteration.judgements)
-        if args.command == "next" and not decision.stop:
-            earlier = [run["query"] for run in store.prior_queries(iteration.problem)]
-            decision = refinement.check_refined(args.query, earlier)
-            result["decision"] = "stop" if decision.stop else "search"
-            result["reason"] = decision.reason
-            if not decision.stop:
-                result.update(next_iteration(iteration, args, result["memo"]))
-    cli.emit(result)
+        if decision.stop:
+            return cli.acknowledge(result)
+        memo = refinement.memo(iteration.number, iteration.runs, iteration.judgements)
+        if args.command == "feedback":
+            return cli.acknowledge({**result, "memo": memo})
+        earlier = [run["query"] for run in store.prior_queries(iteration.problem)]
+        decision = refinement.check_refined(args.query, earlier)
+        result["decision"] = "stop" if decision.stop else "search"
+        result["reason"] = decision.reason
+        if not decision.stop:  # the model has read the memo (feedback): it is not printed again
+            result.update(next_iteration(iteration, args, memo))
+    cli.acknowledge(result)
 
 
 class Iteration:
@@ -124,51 +127,41 @@ class Iteration:
 
 
 def next_iteration(iteration, args, memo):
-    """The searches of the next iteration and the record-run arguments for each of them."""
+    """The next iteration's number and its command lines: the searches, then the record-run
+    that stores them with the memo (in the run folder's feedback-i<N>.md when there is one)."""
     number = iteration.number + 1
     queries = refinement.refined_queries(
         args.query, problem_domain(iteration.problem), args.per_query
     )
-    entries = {
-        api: [
-            planning.query_entry(q, args.run_dir, f"{planning.API_LABELS[api]}-i{number}")
-            for q in found
-        ]
-        for api, found in queries.items()
+    plan = {
+        "queries": {
+            api: [
+                planning.query_entry(q, args.run_dir, planning.results_stem(number, api, n))
+                for n, q in enumerate(found, 1)
+            ]
+            for api, found in queries.items()
+        }
     }
-    record = [
-        planning.record_run_args(iteration.problem, api, number, found, feedback=memo)
-        for api, found in entries.items()
-    ]
-    result = {
-        "next_iteration": number,
-        "query": args.query,
-        "queries": entries,
-        "record_run": record,
-        "query_summary": "; ".join(e["label"] for found in entries.values() for e in found),
-    }
-    result["commands"] = planning.command_lines(result)
-    return result
+    if args.run_dir:
+        memo_file = Path(args.run_dir) / f"feedback-i{number}.md"
+        atomic_write(memo_file, memo)
+        plan["record_run"] = planning.record_run_args(
+            iteration.problem, number, args.run_dir, feedback=f"@{memo_file}"
+        )
+    return {"next_iteration": number, "commands": planning.command_lines(plan)}
 
 
 def kept(store, run_ids, out):
-    """Write the strong and partial papers of `run_ids` to `out` as candidates; the report."""
+    """Write the strong and partial papers of `run_ids` to `out` as candidates; the counts."""
     runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
     judgements = [j for run in runs for j in store.judgements(run["run_id"])]
     chosen = refinement.kept_papers(judgements)
     rundir.write_json(out, [refinement.as_candidate(j) for j in chosen])
-    discovered = {source: 0 for source in planning.APIS}
-    for run in runs:
-        discovered[run["source"]] += run["result_count"]
-    labels = [part.strip() for run in runs for part in run["query"].split(";")]
     return {
         "kept": len(chosen),
         "strong": sum(j["label"] == "strong" for j in chosen),
         "partial": sum(j["label"] == "partial" for j in chosen),
         "judged": len({j["key"] for j in judgements}),
-        "candidates_file": str(out),
-        "discovered": discovered,
-        "query_summary": "; ".join(dict.fromkeys(label for label in labels if label)),
     }
 
 

@@ -17,7 +17,9 @@ Subcommands:
 
 Ids: ARXIV:, DOI:, CorpusId:, MAG:, PMID:, URL: prefixes, a 40-hex paperId, or a bare arXiv id or
 DOI (the prefix is inferred). Every subcommand takes --fields (the API's field names, comma
-separated), --out FILE (full JSON to FILE, a compact summary on stdout) and --no-cache.
+separated), --out FILE (full JSON to FILE, a compact summary on stdout) and --no-cache. The
+JSON's `label` is the call in Search History form (`s2 --query "fixed point"`), which
+lit_update.py record-run stores.
 
 The API key comes from SEMANTIC_SCHOLAR_API_KEY or .math/config.json semantic_scholar_api_key and
 is never printed. Example:
@@ -99,6 +101,9 @@ def main(argv):
             )
     client = S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
+    from mathtools.planning import label
+
+    result.label = label("semantic_scholar", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

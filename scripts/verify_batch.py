@@ -16,7 +16,9 @@ Calls: all arXiv ids in one arXiv id_list look-up, all identifiers in one Semant
 A service that keeps failing is reported in `source_errors` and the other one verifies alone.
 
 Output: schemas/verification.schema.json, one result per candidate in input order; with --out FILE
-the JSON goes to FILE and stdout gets one line per result.
+the JSON goes to FILE and stdout gets one line per result: `CONFIRMED KEY` when the paper is as
+the candidate gave it, `CONFIRMED KEY = key | year | first author | title` when the candidate
+turned out to be that paper (`= key` alone when its line is above), `UNCONFIRMED KEY: reason`.
 
 Example:
   verify_batch.py candidates.json arxiv-hits.json --out verification.json

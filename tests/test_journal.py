@@ -78,8 +78,10 @@ def test_add_writes_the_protocol_entry_and_prints_its_id(problem, script):
     out = run.json()
     assert out["id"] == "LIT-001" and out["problem"] == "operator-norms"
     assert out["total_entries"] == 1
+    assert len(run.stdout.splitlines()) == 1  # an acknowledgement: the entry is not echoed back
+    assert set(out) == {"id", "problem", "timestamp", "total_entries"}
     text = (problem / "JOURNAL.md").read_text()
-    timestamp = out["entry"]["timestamp"]
+    timestamp = out["timestamp"]
     assert text.endswith(
         "## Entries\n\n"
         "### LIT-001: Initial survey of operator norm convergence results\n"

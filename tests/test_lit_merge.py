@@ -60,9 +60,10 @@ def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, 
         '"spectral gap" | graphs',
     )
     assert run.returncode == 0, run.stdout
-    report = run.json()
-    assert report["created"] and report["added"] == [
-        {"ref": "REF-001", "key": record["key"], "title": record["title"]}
+    # a compact summary: what happened to the file, one line per entry by number and key
+    assert run.stdout.splitlines() == [
+        "LITERATURE.md created: 1 new REF, 0 new UREF; now 1 confirmed, 0 unconfirmed",
+        f"REF-001 added: {record['key']}",
     ]
     doc = literature.load(lit)
     assert doc.frontmatter == {
@@ -234,6 +235,31 @@ def test_an_unconfirmed_result_for_a_confirmed_paper_is_skipped(lit):
     assert literature.load(lit).unconfirmed == []
 
 
+def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
+    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    lost = {"title": "Unfindable", "authors": ["Noether"], "year": 1921, "key": "c"}
+    merge(lit, [confirmed(paper(1)), unconfirmed(believed), unconfirmed(lost)])
+    report = merge(
+        lit,
+        [
+            confirmed(paper(5)),  # the first UREF, confirmed now
+            confirmed(paper(1, "semantic_scholar")),  # REF-001 again, from the other source
+            unconfirmed(lost, "still not found"),
+            unconfirmed({"arxiv_id": "2100.00001", "key": "again"}, "API error"),
+            unconfirmed({"title": "New belief", "key": "memory-1"}),
+        ],
+        summary="second",
+    )
+    assert litmerge.summary_lines(report) == [
+        "LITERATURE.md updated: 1 new REF, 1 new UREF; now 2 confirmed, 2 unconfirmed",
+        "REF-002 added: arXiv:2100.00005 (moved from UREF-001)",
+        "REF-001 updated (Source, DOI, ids): arXiv:2100.00001",
+        "UREF-003 added: memory-1",
+        "UREF-002 updated (Reason): c",
+        "skipped again: already confirmed as REF-001",
+    ]
+
+
 def test_relevance_only_fills_what_is_unassessed(lit):
     key = paper(1)["key"]
     merge(lit, [confirmed(paper(1))])
@@ -294,12 +320,20 @@ def test_the_same_merge_twice_changes_nothing(script, lit, tmp_path):
         tmp_path / "v.json",
         verification([confirmed(paper(1)), unconfirmed({"title": "Believed", "key": "cand-1"})]),
     )
-    assert run_merge(script, lit, verified, "--query-summary", "gap").returncode == 0
+    first = run_merge(script, lit, verified, "--query-summary", "gap", "--json")
+    assert first.returncode == 0 and first.json()["already_merged"] is False
+    assert [item["ref"] for item in first.json()["added"]] == ["REF-001"]
     before = lit.read_bytes()
-    again = run_merge(script, lit, verified, "--query-summary", "gap")
+    again = run_merge(script, lit, verified, "--query-summary", "gap", "--json")
     assert again.returncode == 0 and again.json()["already_merged"] is True
     assert again.json()["changed"] is False
     assert lit.read_bytes() == before
+    merge_id = again.json()["merge_id"]
+    summary = run_merge(script, lit, verified, "--query-summary", "gap")
+    assert (
+        summary.stdout
+        == f"LITERATURE.md unchanged: this merge was made before (merge {merge_id})\n"
+    )
 
 
 def test_dry_run_prints_the_diff_and_writes_nothing(script, lit, tmp_path):
@@ -365,7 +399,7 @@ def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_pat
     procs = []
     for n in range(10):
         verified = write_json(tmp_path / f"v{n}.json", verification([confirmed(paper(100 + n))]))
-        procs.append(start_merge(lit, verified, "--query-summary", f"q{n}"))
+        procs.append(start_merge(lit, verified, "--query-summary", f"q{n}", "--json"))
     outputs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
     assert all(p.returncode == 0 for p in procs), outputs
     doc = literature.load(lit)

@@ -180,6 +180,9 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
         "toolu_refine": f'python3 "{root}/scripts/refine.py" --help',
         "toolu_runs": f'python3 "{root}/scripts/lit_update.py" runs --problem {SLUG}',
         "toolu_verify": f'python3 "{root}/scripts/verify_batch.py" --help',
+        # as plan_queries.py prints it: a quoted pattern (here matching no file yet)
+        "toolu_record": f'python3 "{root}/scripts/lit_update.py" record-run --problem {SLUG}'
+        " --iteration 1 --results '.math/problems/none/literature-runs/9/i1-*.json'",
         "toolu_outside": f"{sys.executable} -c 'print(1)'",
     }
 
@@ -206,5 +209,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
         assert not results[block_id].get("is_error"), results[block_id]
     assert "run folder: " in result_text(results["toolu_plan"])
     assert json.loads(result_text(results["toolu_runs"])) == []
+    record = result_text(results["toolu_record"])  # ran (exit 2: nothing matches), not refused
+    assert REFUSED not in record and "no search result file matches" in record, record
     outside = results["toolu_outside"]
     assert outside.get("is_error") and REFUSED in result_text(outside), outside

@@ -188,16 +188,30 @@ def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     plan = json.loads((tmp_path / "plan.json").read_text())
     run_dir = Path(plan["run_dir"])
-    assert run_dir.parent == Path(".math/problems/fixed-points/literature-runs")
+    assert run_dir == Path(".math/problems/fixed-points/literature-runs/1")
     assert run_dir.is_dir()
     outs = [q["args"][q["args"].index("--out") + 1] for q in plan["queries"]["arxiv"]]
-    assert outs[0] == str(run_dir / "arxiv-1.json")
+    assert outs[0] == str(run_dir / "i1-arxiv-1.json")
+    # What the search scripts write as their call's label is the plan's label: record-run
+    # stores it, and Search History compares it with the next plan's.
+    for api, queries in plan["queries"].items():
+        assert all(planning.label(api, q["args"]) == q["label"] for q in queries)
     refs = json.loads(Path(plan["reference_candidates_file"]).read_text())
     assert refs == plan["reference_candidates"]
-    # The compact summary names the run folder and gives each command line once.
-    assert f"run folder: {run_dir}" in run.stdout
+    # The compact summary names the run folder and gives each command line once; one record-run
+    # stores every search of the iteration (the pattern names their --out files).
+    lines = run.stdout.splitlines()
+    assert f"run folder: {run_dir}" in lines
     assert run.stdout.count("arxiv_query.py search") == len(plan["queries"]["arxiv"])
-    assert len(run.stdout) < 5000  # ten searches, two records, one summary: ~1,200 tokens
+    assert [line for line in lines if "record-run" in line] == [
+        "lit_update.py record-run --problem fixed-points --iteration 1 --results"
+        f" '{run_dir}/i1-*.json'"
+    ]
+    assert len(run.stdout) < 2600  # ten searches, one record, one header: ~650 tokens
+    # The next search of the problem gets the next number.
+    again = script("plan_queries.py", "--problem", "fixed-points", "--new-run")
+    assert "run folder: .math/problems/fixed-points/literature-runs/2" in again.stdout.splitlines()
+    assert (run_dir.parent / "2" / "plan.json").exists()
 
 
 def test_a_problem_without_a_known_domain_gets_no_categories(script, tmp_path):

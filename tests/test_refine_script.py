@@ -7,6 +7,7 @@ recorded: the loop's rules depend only on keys, labels and queries.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -15,12 +16,14 @@ from mathtools.paper import Paper, SearchResult
 PROBLEM = "fixed-points"
 
 
-def result_file(path: Path, source: str, titles: dict[str, str]) -> str:
+def result_file(path: Path, source: str, titles: dict[str, str], label: str | None = None) -> str:
     papers = [
         Paper(source=source, title=title, authors=["A. Author"], year=2020, arxiv_id=key)
         for key, title in titles.items()
     ]
-    result = SearchResult(source=source, command="search", papers=papers, total_results=len(papers))
+    result = SearchResult(
+        source=source, command="search", papers=papers, total_results=len(papers), label=label
+    )
     path.write_text(json.dumps(result.to_dict()), encoding="utf-8")
     return str(path)
 
@@ -35,7 +38,8 @@ def record(script, tmp_path, source, iteration, query, titles, labels, feedback=
         args += ["--feedback", feedback]
     run = script("lit_update.py", *args)
     assert run.returncode == 0, run.stdout
-    run_id = run.json()["run_id"]
+    (recorded,) = run.json()["runs"]
+    run_id = recorded["run_id"]
     judgements = [
         {"key": f"arXiv:{key}", "label": label, "confidence": conf, "rationale": why}
         for key, (label, conf, why) in labels.items()
@@ -71,7 +75,8 @@ def test_feedback_without_a_strong_hit_gives_the_memo_of_the_partial_judgements(
     a, s = first_iteration(script, tmp_path)
     decision = refine(script, "feedback", "--runs", str(a), str(s))
     assert decision["decision"] == "refine"
-    assert decision["iteration"] == 1 and decision["strong_hits"] == []
+    assert decision["iteration"] == 1
+    assert decision["reason"] == "no strong hit yet: propose a refined query"
     assert "- arXiv:2001.00001 (0.60): Hilbert spaces only" in decision["memo"]
     assert "machine learning" not in decision["memo"]
 
@@ -104,20 +109,40 @@ def test_stop_rule_refined_query_repeats_an_earlier_one(script, tmp_path, refine
 
 def test_a_new_refined_query_gives_the_next_iteration_and_its_record_commands(script, tmp_path):
     a, s = first_iteration(script, tmp_path)
+    memo = refine(script, "feedback", "--runs", str(a), str(s))["memo"]
     step = refine(
         script, "next", "--runs", str(a), str(s), "--query", "Opial property", "--run-dir", "R"
     )
     assert step["decision"] == "search" and step["next_iteration"] == 2
-    assert step["queries"]["semantic_scholar"][0]["args"] == [
-        "search", "--query", "Opial property", "--limit", "5", "--out", "R/s2-i2.json"
+    assert "memo" not in step  # the model read it from `feedback`
+    search_arxiv, search_s2, record_line = step["commands"]
+    assert search_arxiv.startswith("arxiv_query.py search --all 'Opial property'")
+    assert search_arxiv.endswith("--max-results 5 --out R/i2-arxiv-1.json")
+    assert (
+        search_s2 == "s2_lookup.py search --query 'Opial property' --limit 5 --out R/i2-s2-1.json"
+    )
+    assert record_line == (
+        f"lit_update.py record-run --problem {PROBLEM} --iteration 2"
+        " --feedback @R/feedback-i2.md --results 'R/i2-*.json'"
+    )
+    assert (tmp_path / "R" / "feedback-i2.md").read_text(encoding="utf-8") == memo
+    # The record-run line as printed stores one run per source, each with the memo and the
+    # labels its files carry (what the searches would have written).
+    for api, key in (("arxiv", "2002.00001"), ("semantic_scholar", "2002.00002")):
+        tag = "s2" if api == "semantic_scholar" else "arxiv"
+        label = f"{tag} Opial property"
+        result_file(tmp_path / "R" / f"i2-{tag}-1.json", api, {key: "Opial's condition"}, label)
+    run = script("lit_update.py", *shlex.split(record_line)[1:])
+    assert run.returncode == 0, run.stdout
+    runs = run.json()["runs"]
+    assert [(r["source"], r["result_count"]) for r in runs] == [
+        ("arxiv", 1), ("semantic_scholar", 1)
     ]  # fmt: skip
-    record_s2 = step["record_run"][1]
-    assert record_s2[:7] == [
-        "record-run", "--problem", PROBLEM, "--source", "semantic_scholar", "--iteration", "2"
-    ]  # fmt: skip
-    assert record_s2[record_s2.index("--feedback") + 1] == step["memo"]
-    assert record_s2[-2:] == ["--results", "R/s2-i2.json"]
-    assert step["commands"][1].startswith("s2_lookup.py search --query 'Opial property'")
+    stored = script("lit_update.py", "runs", "--problem", PROBLEM).json()[-2:]
+    assert [(r["query"], r["iteration"], r["feedback"]) for r in stored] == [
+        ("arxiv Opial property", 2, memo),
+        ("s2 Opial property", 2, memo),
+    ]
 
 
 def test_stop_rule_three_iterations(script, tmp_path):
@@ -140,7 +165,7 @@ def test_runs_must_be_judged_before_deciding(script, tmp_path):
         "lit_update.py", "record-run", "--problem", PROBLEM, "--source", "arxiv",
         "--iteration", "1", "--query", "q", "--results", results,
     )  # fmt: skip
-    answer = script("refine.py", "feedback", "--runs", str(run.json()["run_id"]))
+    answer = script("refine.py", "feedback", "--runs", str(run.json()["runs"][0]["run_id"]))
     assert answer.returncode == 2
     assert json.loads(answer.stdout)["error"]["code"] == "not_judged"
 
@@ -157,13 +182,29 @@ def test_keep_writes_the_strong_and_partial_papers_as_candidates(script, tmp_pat
     a, s = first_iteration(script, tmp_path, s2_label="strong")
     out = tmp_path / "candidates.json"
     kept = refine(script, "keep", "--runs", str(a), str(s), "--out", str(out))
-    assert kept["kept"] == 2 and kept["strong"] == 1 and kept["partial"] == 1
-    assert kept["discovered"] == {"arxiv": 1, "semantic_scholar": 1}
-    assert kept["query_summary"] == (
-        'arxiv --all "fixed point" --domain analysis; s2 --query "nonexpansive maps"'
-    )
+    assert kept == {"kept": 2, "strong": 1, "partial": 1, "judged": 2}
     candidates = json.loads(out.read_text())
     assert [c["key"] for c in candidates] == ["arXiv:2001.00002", "arXiv:2001.00001"]
     assert candidates[0]["arxiv_id"] == "2001.00002" and candidates[0]["title"] == "Neural networks"
     verify_input = script("verify_batch.py", str(out), "--out", str(tmp_path / "v.json"))
     assert verify_input.returncode in (0, 3), verify_input.stdout  # the input is accepted
+
+
+def test_merge_takes_the_search_history_row_from_the_runs(script, tmp_path):
+    """lit_update.py merge --runs: the row's queries and per-source counts come from the run
+    store (the verification is synthesized: tests/support/verified.py)."""
+    from support.verified import confirmed, paper, verification
+
+    a, s = first_iteration(script, tmp_path, s2_label="strong")
+    verified = tmp_path / "verified.json"
+    verified.write_text(json.dumps(verification([confirmed(paper(1))])), encoding="utf-8")
+    literature = tmp_path / "p" / "LITERATURE.md"
+    args = ["merge", "--literature", str(literature), "--verified", str(verified)]
+    run = script("lit_update.py", *args, "--runs", str(a), str(s))
+    assert run.returncode == 0, run.stdout
+    row = (
+        'arxiv --all "fixed point" --domain analysis; s2 --query "nonexpansive maps" | 1 | 1 | 1 |'
+    )
+    assert row in literature.read_text(encoding="utf-8")
+    unknown = script("lit_update.py", *args, "--runs", "99")
+    assert unknown.returncode == 2 and unknown.json()["error"]["code"] == "unknown_run"

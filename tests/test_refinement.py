@@ -27,6 +27,12 @@ def test_a_strong_hit_stops_the_loop():
     assert decision.reason == "strong hit: S2:abc"
 
 
+def test_the_reason_names_the_first_three_strong_hits_and_counts_the_rest():
+    keys = [f"arXiv:{n}" for n in range(1, 6)]
+    decision = refinement.after_iteration(1, [judgement(key, "strong") for key in keys])
+    assert decision.reason == "strong hit: arXiv:1, arXiv:2, arXiv:3 and 2 more"
+
+
 def test_a_strong_hit_in_the_last_allowed_iteration_is_reported_as_the_reason():
     decision = refinement.after_iteration(3, [judgement("arXiv:1", "strong")])
     assert decision.stop and decision.reason.startswith("strong hit")

@@ -59,15 +59,61 @@ def test_record_run_counts_the_results_files(script, results_file, tmp_path):
         source="semantic_scholar",
     )
     assert run.returncode == 0, run.stdout
-    data = run.json()
-    assert data["run_id"] == 1
-    assert (data["result_count"], data["total_results"]) == (4, 200)  # paper 3 counted once
+    # one line: the run id and its paper count (paper 3 counted once), nothing echoed
+    assert run.stdout.splitlines() == [
+        '{"runs": [{"run_id": 1, "source": "semantic_scholar", "result_count": 4}]}'
+    ]
+    (data,) = script("lit_update.py", "runs").json()
+    assert (data["result_count"], data["total_results"]) == (4, 200)
     assert (data["problem"], data["query"], data["feedback"]) == (
         "spectral-gap",
         "gap",
         "too broad",
     )
     assert (tmp_path / "literature.db").exists()  # MATH_LITERATURE_DB (set by conftest)
+
+
+def test_record_run_takes_a_pattern_and_records_one_run_per_source(script, tmp_path):
+    """The runbook's record-run: no --query, no --source; the files say which call made them."""
+    for name, numbers, source, label in (
+        ("i1-arxiv-1.json", [1, 2], "arxiv", 'arxiv --all "spectral gap"'),
+        ("i1-s2-1.json", [2, 3], "semantic_scholar", 's2 --query "spectral gap"'),
+        ("i1-arxiv-2.json", [4], "arxiv", "arxiv --author Alon"),
+        ("i1-arxiv-10.json", [5], "arxiv", "arxiv --author Tao"),
+        ("i2-arxiv-1.json", [6], "arxiv", "arxiv later"),  # another iteration: not matched
+    ):
+        result = search_result(numbers, source=source)
+        result.label = label
+        (tmp_path / name).write_text(json.dumps(result.to_dict()))
+    pattern = str(tmp_path / "i1-*.json")  # as the shell passes it when quoted
+    run = script("lit_update.py", "record-run", "--problem", "p", "--iteration", "1",
+                 "--feedback", "@" + str(write_memo(tmp_path)), "--results", pattern)  # fmt: skip
+    assert run.returncode == 0, run.stdout
+    assert run.json()["runs"] == [
+        {"run_id": 1, "source": "arxiv", "result_count": 4},
+        {"run_id": 2, "source": "semantic_scholar", "result_count": 2},
+    ]
+    runs = script("lit_update.py", "runs").json()
+    assert runs[0]["query"] == 'arxiv --all "spectral gap"; arxiv --author Alon; arxiv --author Tao'
+    assert runs[1]["query"] == 's2 --query "spectral gap"'
+    assert runs[0]["feedback"] == runs[1]["feedback"] == "partial: misses the constant\n"
+
+
+def write_memo(tmp_path):
+    path = tmp_path / "feedback-i1.md"
+    path.write_text("partial: misses the constant\n")
+    return path
+
+
+def test_record_run_refuses_an_empty_pattern_and_a_file_without_a_label(script, tmp_path):
+    args = ["record-run", "--problem", "p", "--iteration", "1", "--results"]
+    run = script("lit_update.py", *args, str(tmp_path / "i9-*.json"))
+    assert run.returncode == 2 and run.json()["error"]["code"] == "file_not_found"
+    unlabelled = tmp_path / "old.json"
+    unlabelled.write_text(json.dumps(search_result([1]).to_dict()))
+    run = script("lit_update.py", *args, str(unlabelled))
+    assert run.returncode == 2 and "give --query" in run.json()["error"]["message"]
+    assert script("lit_update.py", "runs").json() == []
 
 
 def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, results_file, tmp_path):
@@ -90,14 +136,10 @@ def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, resu
     )
     run = script("lit_update.py", "judge", "--run", "1", "--judgements", str(judgements))
     assert run.returncode == 0, run.stdout
-    # an acknowledgement by key: the records are not echoed back to the model
-    assert run.json() == {
-        "run_id": 1,
-        "recorded": 2,
-        "strong": [keys[2]],
-        "partial": [],
-        "irrelevant": [keys[0]],
-    }
+    # an acknowledgement by count, on one line: neither records nor keys are echoed back
+    assert run.stdout.splitlines() == [
+        '{"run_id": 1, "recorded": 2, "strong": 1, "partial": 0, "irrelevant": 1}'
+    ]
     stored = script("lit_update.py", "judgements", "1").json()
     assert [(j["key"], j["label"], j["confidence"]) for j in stored] == [
         (keys[0], "irrelevant", 0.0),

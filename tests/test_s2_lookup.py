@@ -60,7 +60,9 @@ def test_out_writes_the_file_and_prints_a_summary(serve, script, tmp_path):
     lines = run.stdout.splitlines()
     assert lines[0] == "semantic_scholar batch: 3 papers"
     assert "not found: CorpusId:211530585" in lines
-    assert lines[-1] == f"full JSON: {out}"
+    assert str(out) not in run.stdout  # the caller named the file
+    assert data["label"].startswith("s2 batch " + " ".join(recorded[0].json_body["ids"]))
+    assert "--out" not in data["label"]
     assert "DOI:10.2139/ssrn.288970 | 2001 | Bertrand et al. |" in run.stdout
 
 

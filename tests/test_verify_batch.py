@@ -134,7 +134,14 @@ def test_search_result_files_are_taken_as_they_are(script, standin, tmp_path):
     # The same arXiv file twice: its papers are merged, not verified twice.
     run = verify(script, arxiv_out, s2_out, arxiv_out, "--out", str(tmp_path / "verified.json"))
     assert run.returncode == 0, run.stdout
-    assert run.stdout.splitlines()[0] == "verified 4: 4 CONFIRMED, 0 UNCONFIRMED"
+    # Found by a search and confirmed as found: the key alone (the caller has the paper's line).
+    assert run.stdout.splitlines() == [
+        "verified 4: 4 CONFIRMED, 0 UNCONFIRMED",
+        "CONFIRMED arXiv:1605.08386",
+        "CONFIRMED arXiv:astro-ph/0601001",
+        "CONFIRMED DOI:10.1098/rspa.1985.0070",
+        "CONFIRMED arXiv:1410.5401",
+    ]
     document = json.loads((tmp_path / "verified.json").read_text(encoding="utf-8"))
     assert [r["key"] for r in document["results"]] == [
         "arXiv:1605.08386",
@@ -155,6 +162,21 @@ def test_candidates_from_stdin_get_keys(script, standin):
     document = verify(script, input=json.dumps(candidates)).json()
     assert [r["key"] for r in document["results"]] == ["cand-1", "mine"]
     assert [r["status"] for r in document["results"]] == ["CONFIRMED", "CONFIRMED"]
+
+
+def test_the_summary_names_the_paper_a_candidate_turned_out_to_be(script, standin, tmp_path):
+    candidates = [
+        {"key": "mine", "arxiv_id": "1605.08386"},
+        {"key": "remembered", "title": "Heat-bath random walks with Markov bases", "year": 2016},
+    ]
+    run = verify(script, "--out", str(tmp_path / "v.json"), input=json.dumps(candidates))
+    lines = run.stdout.splitlines()
+    assert lines[0] == "verified 2: 2 CONFIRMED, 0 UNCONFIRMED"
+    assert lines[1] == (
+        "CONFIRMED mine = arXiv:1605.08386 | 2016 | Stanley et al. |"
+        " Heat-bath random walks with Markov bases"
+    )
+    assert lines[2:] == ["CONFIRMED remembered = arXiv:1605.08386"]  # shown just above
 
 
 # ----------------------------------------------------------------------------- degradation

@@ -141,9 +141,11 @@ def create_problem(workspace: Workspace, problem_file: Path) -> str:
     return json.loads(created)["slug"] if created.strip().startswith("{") else str(meta["slug"])
 
 
-def play(workspace: Workspace, slug: str, model: StandInModel, say=print) -> dict:
+def play(
+    workspace: Workspace, slug: str, model: StandInModel, say=print, per_query: int | None = None
+) -> dict:
     """Drive the runbook to its end, carrying out each call; returns its summary."""
-    steps = runbook(slug, model)
+    steps = runbook(slug, model, per_query=per_query)
     outputs = None
     while True:
         try:
@@ -173,8 +175,11 @@ def raw_page_bytes(cache_dir: Path) -> tuple[int, int]:
     return count, size
 
 
-def run_demo(folder: Path, problem_file: Path, live: bool, say=print) -> dict:
-    """The whole demo in `folder`; returns the figures (also used by bench/)."""
+def run_demo(
+    folder: Path, problem_file: Path, live: bool, say=print, per_query: int | None = None
+) -> dict:
+    """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
+    plan_queries.py's results per search (default: the runbook's)."""
     import os
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -193,7 +198,7 @@ def run_demo(folder: Path, problem_file: Path, live: bool, say=print) -> dict:
         slug = create_problem(workspace, problem_file)
         model = StandInModel(recalled=PLANTED)
         started = time.monotonic()
-        summary = play(workspace, slug, model, say)
+        summary = play(workspace, slug, model, say, per_query)
         elapsed = time.monotonic() - started
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
     candidates = summary["kept"]["judged"] + len(summary["confirmed"]) + len(summary["unconfirmed"])

@@ -159,12 +159,14 @@ def content_words(text: str) -> list[str]:
 
 
 def runbook(
-    slug: str, model: StandInModel, focus: str | None = None
+    slug: str, model: StandInModel, focus: str | None = None, per_query: int | None = None
 ) -> Generator[Turn, list[str], dict[str, Any]]:
     """agents/literature-search.md steps 1-9, one turn of calls at a time; returns a summary.
 
     Each `yield` hands over a turn (calls that may run together); the driver sends back their
-    outputs as text, in order: a script's stdout, a file's content, "" for a write or edit."""
+    outputs as text, in order: a script's stdout, a file's content, "" for a write or edit.
+    `per_query` is plan_queries.py's --per-query (results per search), which the runbook leaves
+    at its default: benchmarks set it to scale a run's candidates."""
     problem_dir = f".math/problems/{slug}"
     literature = f"{problem_dir}/LITERATURE.md"
 
@@ -174,6 +176,7 @@ def runbook(
 
     # 2. Plan.
     plan_args = ["--problem", slug, "--new-run"] + (["--focus", focus] if focus else [])
+    plan_args += ["--per-query", str(per_query)] if per_query else []
     (plan,) = yield [Script("plan_queries.py", plan_args)]
     run_dir = re.search(r"^run folder: (.+)$", plan, re.M).group(1)
     searches, records = [], []
@@ -195,7 +198,7 @@ def runbook(
         seen = {"arxiv": _summary_keys(outputs, searches, "arxiv_query.py")}
         seen["semantic_scholar"] = _summary_keys(outputs, searches, "s2_lookup.py")
         recorded = yield records
-        runs = {json_of(out)["source"]: json_of(out)["run_id"] for out in recorded}
+        runs = {run["source"]: run["run_id"] for out in recorded for run in json_of(out)["runs"]}
         run_ids += runs.values()
         writes, judges = [], []
         for source, run_id in runs.items():
@@ -243,7 +246,7 @@ def runbook(
     kept = json_of(kept)
     verify_args = [f"{run_dir}/candidates.json", *extra, "--out", f"{run_dir}/verified.json"]
     (verified,) = yield [Script("verify_batch.py", verify_args)]
-    confirmed = re.findall(r"^CONFIRMED\s+(\S+) \|", verified, re.M)
+    confirmed = re.findall(r"^CONFIRMED (\S+)", verified, re.M)
     unconfirmed = re.findall(r"^UNCONFIRMED (\S+):", verified, re.M)
 
     # 6. Relevance for what was confirmed (and for the recalled candidates).
@@ -262,16 +265,11 @@ def runbook(
     # 7. Merge.
     merge_args = [
         "merge", "--literature", literature, "--verified", f"{run_dir}/verified.json",
-        "--relevance", f"{run_dir}/relevance.json", "--query-summary", kept["query_summary"],
-        "--arxiv-results", str(kept["discovered"]["arxiv"]),
-        "--s2-results", str(kept["discovered"]["semantic_scholar"]),
+        "--relevance", f"{run_dir}/relevance.json", "--runs", *map(str, run_ids),
     ]  # fmt: skip
     (merged,) = yield [Script("lit_update.py", merge_args)]
-    report = json_of(merged)
-    refs = [item.get("ref") or item.get("to") for item in report.get("added", [])]
-    refs += [item["to"] for item in report.get("promoted", [])]
-    refs = [ref for ref in dict.fromkeys(refs) if ref]
-    urefs = [item["uref"] for item in report.get("unconfirmed_added", [])]
+    refs = re.findall(r"^(REF-\d+) added:", merged, re.M)
+    urefs = re.findall(r"^(UREF-\d+) added:", merged, re.M)
 
     # 8. Synthesis, then validate.
     (document,) = yield [Read(literature)]

@@ -116,7 +116,8 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
 
 
 def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None:
-    """Print `data` as JSON; with `out`, write it to that file and print only the summary lines."""
+    """Print `data` as JSON; with `out`, write it to that file and print only the summary lines
+    (not the path: the caller named it)."""
     if out is None:
         sys.stdout.write(dumps(data))
         return
@@ -125,7 +126,12 @@ def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None
     atomic_write(Path(out), dumps(data))
     for line in summary:
         sys.stdout.write(line + "\n")
-    sys.stdout.write(f"full JSON: {out}\n")
+
+
+def acknowledge(data: Any) -> None:
+    """Print a short acknowledgement as ONE line of JSON: what the model reads back after a call
+    that stored or wrote something it gave (ids and counts, never its own input echoed)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
 def read_source(source: str, what: str = "input") -> str:

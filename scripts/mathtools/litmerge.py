@@ -461,3 +461,36 @@ def merge_file(
         **report,
         "counts": counts,
     }, diff
+
+
+# How summary_lines shows each kind of report item, in this order.
+SUMMARY_FORMS = (
+    ("added", "{ref} added: {key}"),
+    ("promoted", "{to} added: {key} (moved from {from})"),
+    ("updated", "{ref} updated ({fields}): {key}"),
+    ("unconfirmed_added", "{uref} added: {key}"),
+    ("unconfirmed_updated", "{uref} updated ({fields}): {key}"),
+    ("skipped", "skipped {key}: {reason}"),
+)
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """The compact view of a merge report for the model: what happened to the file, then one
+    line per entry added, updated, moved or skipped, by number and candidate key (titles and
+    fields are in the file, which the model reads next for the Synthesis)."""
+    name = Path(report["literature"]).name
+    if report.get("already_merged"):
+        return [f"{name} unchanged: this merge was made before (merge {report['merge_id']})"]
+    lines = [
+        form.format(**{**item, "fields": ", ".join(item.get("fields", []))})
+        for kind, form in SUMMARY_FORMS
+        for item in report[kind]
+    ]
+    counts = report["counts"]
+    state = "created" if report["created"] else "updated" if report["changed"] else "unchanged"
+    head = (
+        f"{name} {state}: {len(report['added']) + len(report['promoted'])} new REF,"
+        f" {len(report['unconfirmed_added'])} new UREF; now {counts['confirmed_count']}"
+        f" confirmed, {counts['unconfirmed_count']} unconfirmed"
+    )
+    return [head, *lines]

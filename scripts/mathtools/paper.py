@@ -77,12 +77,15 @@ class SearchResult:
     not_found: list[str] = field(default_factory=list)  # asked ids the service did not return
     total_results: int | None = None
     query: str | None = None
+    label: str | None = None  # the script call that produced it (planning.label)
 
     def to_dict(self) -> dict[str, Any]:
+        label = {"label": self.label} if self.label else {}
         return {
             "source": self.source,
             "command": self.command,
             "query": self.query,
+            **label,
             "request_url": self.request_urls[0] if self.request_urls else "",
             "request_urls": list(self.request_urls),
             "total_results": self.total_results,

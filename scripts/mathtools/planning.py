@@ -32,6 +32,8 @@ from .files import read_text
 APIS = ("arxiv", "semantic_scholar")
 API_LABELS = {"arxiv": "arxiv", "semantic_scholar": "s2"}
 MIN_QUERIES, MAX_QUERIES = 3, 5
+# Options a label leaves out, and whether each takes a value.
+LEFT_OUT = {"--max-results": True, "--limit": True, "--out": True, "--no-cache": False}
 
 # Words that never make a search term on their own (English function words and the vocabulary
 # every problem statement uses about itself).
@@ -337,18 +339,24 @@ class Query:
 
     @property
     def label(self) -> str:
-        """The one-line form recorded in Search History: `arxiv --all "fixed point" --domain
-        analysis`. Result counts are left out (the same query with more results is the same
-        query), and so is '|', so that a label fits a table cell."""
-        shown, skip = [], False
-        for arg in self.args[1:]:
-            if skip:
-                skip = False
-            elif arg in ("--max-results", "--limit", "--out"):
-                skip = True
-            else:
-                shown.append(f'"{arg}"' if " " in arg else arg)
-        return f"{API_LABELS[self.api]} {' '.join(shown)}".replace("|", "/")
+        return label(self.api, self.args)
+
+
+def label(api: str, args: list[str]) -> str:
+    """The one-line form of a search script's call recorded in Search History and the run store:
+    `arxiv --all "fixed point" --domain analysis` for `arxiv_query.py search --all 'fixed point'
+    --domain analysis --max-results 5 --out F`. The `search` subcommand, result counts (the same
+    query with more results is the same query), --out and --no-cache are left out, and so is
+    '|', so that a label fits a table cell."""
+    shown, skip = [], False
+    for arg in args[1:] if args[:1] == ["search"] else args:
+        if skip:
+            skip = False
+        elif arg in LEFT_OUT:
+            skip = LEFT_OUT[arg]
+        elif arg.split("=", 1)[0] not in LEFT_OUT:
+            shown.append(f'"{arg}"' if " " in arg else arg)
+    return f"{API_LABELS[api]} {' '.join(shown)}".replace("|", "/")
 
 
 def normalise_label(label: str) -> str:
@@ -383,7 +391,7 @@ def plan(
 ) -> dict[str, Any]:
     """The plan: up to five queries per API, new ones only, and the references to verify.
 
-    With `run_dir`, every query's `args` end with `--out <run_dir>/<api>-<n>.json`."""
+    With `run_dir`, every query's `args` end with `--out <run_dir>/i1-<api>-<n>.json`."""
     proposals = {api: _proposals(problem, api, focus, per_query) for api in APIS}
     queries: dict[str, list[Query]] = {}
     skipped = []
@@ -411,7 +419,7 @@ def plan(
         "reference_authors": _reference_authors(problem),
         "queries": {
             api: [
-                query_entry(q, run_dir, f"{API_LABELS[api]}-{n}")
+                query_entry(q, run_dir, results_stem(1, api, n))
                 for n, q in enumerate(queries[api], 1)
             ]
             for api in APIS
@@ -421,26 +429,27 @@ def plan(
         "query_summary": "; ".join(q.label for api in APIS for q in queries[api]),
         "first_search": not searched,
     }
-    if run_dir:
-        result["record_run"] = [
-            record_run_args(problem.slug, api, 1, result["queries"][api])
-            for api in APIS
-            if result["queries"][api]
-        ]
+    if run_dir and any(result["queries"].values()):
+        result["record_run"] = record_run_args(problem.slug, 1, run_dir)
     return result
 
 
+def results_stem(iteration: int, api: str, number: int) -> str:
+    """The name of a search's --out file in the run folder, without `.json`: `i1-arxiv-2`. The
+    iteration comes first so that one pattern, `i1-*.json`, names all of an iteration's files."""
+    return f"i{iteration}-{API_LABELS[api]}-{number}"
+
+
 def record_run_args(
-    slug: str, api: str, iteration: int, entries: list[dict[str, Any]], feedback: str | None = None
+    slug: str, iteration: int, run_dir: str, feedback: str | None = None
 ) -> list[str]:
-    """`lit_update.py record-run` arguments storing one source's searches of one iteration: the
-    query is their labels joined by '; ', the results their --out files."""
-    args = ["record-run", "--problem", slug, "--source", api, "--iteration", str(iteration)]
-    args += ["--query", "; ".join(entry["label"] for entry in entries)]
+    """`lit_update.py record-run` arguments storing an iteration's searches, one run per source:
+    the results are the iteration's --out files in `run_dir` (a pattern record-run expands), the
+    queries the labels those files carry. `feedback` is the memo, or `@FILE` holding it."""
+    args = ["record-run", "--problem", slug, "--iteration", str(iteration)]
     if feedback:
         args += ["--feedback", feedback]
-    outs = [e["args"][e["args"].index("--out") + 1] for e in entries if "--out" in e["args"]]
-    return [*args, "--results", *outs] if outs else args
+    return [*args, "--results", str(Path(run_dir) / f"i{iteration}-*.json")]
 
 
 def query_entry(query: Query, run_dir: str | None, stem: str) -> dict[str, Any]:
@@ -575,4 +584,5 @@ def command_lines(plan_data: dict[str, Any]) -> list[str]:
         for api in APIS
         for query in plan_data["queries"][api]
     ]
-    return lines + [f"lit_update.py {shlex.join(args)}" for args in plan_data.get("record_run", [])]
+    record = plan_data.get("record_run")
+    return lines + ([f"lit_update.py {shlex.join(record)}"] if record else [])

@@ -24,6 +24,7 @@ from typing import Any
 from .planning import API_LABELS, Query, fold, key_terms, strip_latex
 
 MAX_ITERATIONS = 3
+SHOWN_HITS = 3  # strong hits a stop reason names
 MEMO_ITEMS = 8  # judgements quoted in a memo
 RATIONALE_CHARS = 160
 TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")
@@ -42,8 +43,9 @@ def strong_hits(judgements: list[dict[str, Any]]) -> list[str]:
 def after_iteration(iteration: int, judgements: list[dict[str, Any]]) -> Decision:
     """Stop or refine, once an iteration's papers are judged."""
     strong = strong_hits(judgements)
-    if strong:
-        return Decision(True, f"strong hit: {', '.join(strong)}")
+    if strong:  # the first few by key (the model judged them all; the store holds the list)
+        more = f" and {len(strong) - SHOWN_HITS} more" if len(strong) > SHOWN_HITS else ""
+        return Decision(True, f"strong hit: {', '.join(strong[:SHOWN_HITS])}{more}")
     if iteration >= MAX_ITERATIONS:
         return Decision(True, f"{MAX_ITERATIONS} iterations reached without a strong hit")
     return Decision(False, "no strong hit yet: propose a refined query")

@@ -1,14 +1,13 @@
 """Where a problem's files and a literature run's working files live.
 
 A problem's files are in `.math/problems/<slug>/`. Each literature search gets its own run folder
-`.math/problems/<slug>/literature-runs/<UTC timestamp>/` for the discovery and verification files
+`.math/problems/<slug>/literature-runs/<N>/` (1, 2, ...) for the discovery and verification files
 (never the plugin folder, which may be read-only and is shared by every workspace).
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -47,15 +46,17 @@ def problem_file(problem: str) -> Path:
     return problem_dir(problem) / "PROBLEM.md"
 
 
-def new_run_dir(problem_folder: Path, now: datetime | None = None) -> Path:
-    """Create and return a fresh run folder under `problem_folder/literature-runs/`, relative to
-    the working directory when it lies below it (shorter command lines for the model)."""
-    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
+def new_run_dir(problem_folder: Path) -> Path:
+    """Create and return a fresh run folder `problem_folder/literature-runs/<N>/`, N one more than
+    the highest there, relative to the working directory when it lies below it. Short names on
+    purpose: the model reads and types this path in every call of the run."""
     base = problem_folder / "literature-runs"
-    for suffix in ("", *(f"-{n}" for n in range(2, 100))):
-        folder = base / f"{stamp}{suffix}"
+    base.mkdir(parents=True, exist_ok=True)
+    taken = [int(p.name) for p in base.iterdir() if p.name.isdigit()]
+    for number in range(max(taken, default=0) + 1, max(taken, default=0) + 100):
+        folder = base / str(number)
         try:
-            folder.mkdir(parents=True)
+            folder.mkdir()  # a concurrent plan took it: try the next number
             return shorter(folder)
         except FileExistsError:
             continue

@@ -206,6 +206,21 @@ class RunStore:
             ).fetchall()
         return [self._run_dict(row) for row in rows]
 
+    def history_row(self, run_ids: Iterable[int]) -> dict[str, Any]:
+        """What LITERATURE.md's Search History records for a search made of these runs: the
+        query summary (every run's query labels, '; '-joined, each once) and the papers each
+        source returned (lit_update.py merge's summary, arxiv_results and s2_results)."""
+        runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
+        found = dict.fromkeys(SOURCES, 0)
+        for run in runs:
+            found[run["source"]] += run["result_count"]
+        labels = [part.strip() for run in runs for part in run["query"].split(";")]
+        return {
+            "summary": "; ".join(dict.fromkeys(label for label in labels if label)),
+            "arxiv_results": found["arxiv"],
+            "s2_results": found["semantic_scholar"],
+        }
+
     def papers(self, run_id: int) -> dict[str, dict]:
         """The papers a run returned, key -> raw record, in the order the source gave them."""
         self.run(run_id)

@@ -560,7 +560,11 @@ def _result(candidate: Candidate, outcome: Outcome) -> dict[str, Any]:
 
 
 def summary_lines(document: dict[str, Any]) -> list[str]:
-    """The compact view for the model: counts, one line per result, the service errors."""
+    """The compact view for the model: counts, one line per result, the service errors.
+
+    A confirmed candidate's line is its key alone when the paper is as the candidate gave it
+    (same key, year, first author and title: the caller has that line already), `KEY =
+    PAPER-KEY` when it is a paper shown above, else `KEY = key | year | first author | title`."""
     from .paper import summary_line
 
     summary = document["summary"]
@@ -571,10 +575,18 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
     if summary.get("pending"):
         head += f" ({summary['pending']} pending: API error)"
     lines = [head]
+    shown: set[str] = set()  # paper keys whose line the caller has
     for result in document["results"]:
         if result["status"] == "CONFIRMED":
-            record = {**result["paper"], "key": result["key"]}
-            lines.append(f"CONFIRMED   {summary_line(record)}")
+            key, paper = result["key"], result["paper"]
+            candidate = {**(result.get("candidate") or {}), "key": key}
+            if key == paper["key"] and summary_line(paper) == summary_line(candidate):
+                lines.append(f"CONFIRMED {key}")
+            elif paper["key"] in shown:
+                lines.append(f"CONFIRMED {key} = {paper['key']}")
+            else:
+                lines.append(f"CONFIRMED {key} = {summary_line(paper)}")
+            shown.add(paper["key"])
         else:
             reason = result["reason"]
             reason = reason if len(reason) <= 200 else reason[:199] + "…"
