@@ -34,15 +34,10 @@ from mathtools import cli, domains  # noqa: E402
 
 
 def build_parser() -> cli.ArgumentParser:
-    parser = cli.ArgumentParser(
-        prog="arxiv_query.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="ask arXiv even if cached")
-    # Not `required`: argparse would then report a missing command before an unknown option.
     commands = parser.add_commands()
 
     search = commands.add_parser("search", parents=[common], help="search with a built query")

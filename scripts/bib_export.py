@@ -14,7 +14,6 @@ exit codes: 0 written (or already up to date), 2 bad input (no problem, a malfor
 LITERATURE.md), 4 environment, 5 internal error.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -27,11 +26,7 @@ from mathtools import bib, cli, problemdir  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="bib_export.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     problemdir.add_arguments(parser)
     args = parser.parse_args(argv)
     _, folder = problemdir.resolve(args.problem, args.dir)

@@ -22,7 +22,6 @@ exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad inpu
 (the computation libraries could not be installed), 5 internal error.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -35,9 +34,7 @@ from mathtools import cli, computation, problemdir, sandbox  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="compute.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     run = commands.add_parser("run", help="run a snippet in the sandbox and record it")
     run.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")

@@ -27,7 +27,6 @@ whose conditions have not changed (verdict "dead-end"), 2 bad input (unknown cat
 or outcome, empty insight, a malformed JOURNAL.md, which is then left untouched), 5 internal.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -45,11 +44,7 @@ def _names(value: str) -> list[str]:
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="journal.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     sub = parser.add_commands()
     strategies = ", ".join(journal.ALL_STRATEGIES)
 

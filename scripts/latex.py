@@ -17,7 +17,6 @@ exit codes: 0 ok, 1 violations or a failed compilation (listed in the output), 2
 5 internal error.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -63,9 +62,7 @@ def check(folder: Path) -> int:
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="latex.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     commands.add_parser("check", help="check citations, [~] claims and completeness")
     build = commands.add_parser("compile", help="compile OUTPUT.tex to OUTPUT.pdf")

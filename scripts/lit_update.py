@@ -36,7 +36,6 @@ Exit codes: 0 ok, 1 validate found violations, 2 bad input (a malformed LITERATU
 with its line and left untouched), 4 the run store is unusable, 5 internal error.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -50,11 +49,7 @@ from mathtools.store import LABELS  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="lit_update.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
 
     db_parent = cli.ArgumentParser(add_help=False)

@@ -24,7 +24,6 @@ Example:
 Exit codes: 0 plan printed; 2 bad input (no such PROBLEM.md, bad frontmatter).
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -37,11 +36,7 @@ from mathtools import cli, planning, rundir  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="plan_queries.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--problem", help="path to PROBLEM.md, or a problem slug (default: the current problem)"
     )

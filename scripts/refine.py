@@ -33,7 +33,6 @@ Example:
 Exit codes: 0 decided (see "decision"); 2 bad input (unknown run, runs not judged).
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -47,11 +46,7 @@ from mathtools.files import atomic_write  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="refine.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     parser.add_argument("--db", help="the run store (default: MATH_LITERATURE_DB or .math/)")
     commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
     feedback = commands.add_parser("feedback", help="stop or refine after an iteration")

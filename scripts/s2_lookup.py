@@ -46,11 +46,7 @@ YEAR = re.compile(r"\d{4}|\d{4}-|-\d{4}|\d{4}-\d{4}")
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="s2_lookup.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--fields", help="API fields to request, comma separated")
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")

@@ -23,7 +23,6 @@ exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_
 4 environment, 5 internal error.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -37,9 +36,7 @@ from mathtools import state as machine  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="state.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     commands.add_parser("show", help="STATE.md as JSON")
     commands.add_parser("next", help="the next step, as JSON")

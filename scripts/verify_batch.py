@@ -26,7 +26,6 @@ Example:
 Exit codes: 0 verified (UNCONFIRMED results included), 2 bad input, 5 internal error.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -39,11 +38,7 @@ from mathtools import cli  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="verify_batch.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     parser.add_argument(
         "files", nargs="*", metavar="FILE", help="candidates or search-result JSON ('-': stdin)"
     )

@@ -26,7 +26,6 @@ hyphens; anything else (paths, '..', spaces) is refused.
 Exit codes: 0 ok, 2 bad input (unknown problem, unsafe slug, no workspace), 5 internal error.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -40,11 +39,7 @@ from mathtools import workspace as ws  # noqa: E402
 
 
 def main(argv):
-    parser = cli.ArgumentParser(
-        prog="workspace.py",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = cli.ArgumentParser(description=__doc__)
     sub = parser.add_commands()
 
     sub.add_parser("init", help="create .math/ in the working directory (idempotent)")

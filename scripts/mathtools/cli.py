@@ -58,7 +58,12 @@ class EnvironmentProblem(MathError):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports usage errors as our one-line JSON error (exit 2)."""
+    """argparse that reports usage errors as our one-line JSON error (exit 2), and prints the
+    script's docstring (its `description`) as written: examples and tables keep their lines."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise BadInput(f"{self.prog}: {message} (see --help)", code="usage")
