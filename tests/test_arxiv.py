@@ -472,6 +472,31 @@ def test_an_empty_page_is_believed_after_the_retries(arxiv_server):
     assert len(server.received) == 4  # the first page, then the empty one three times
 
 
+def test_an_empty_page_believed_after_the_retries_is_not_cached(arxiv_server):
+    """A later search asks the deep page again instead of being served the empty one for a day."""
+    empty = [reply(EMPTY)] * 3
+    server = arxiv_server(reply("q_testing_s0_m10_"), *empty, reply("q_testing_s10_m10_"))
+    client = ArxivClient()
+    client.page_size = 10
+    assert len(client.search("testing", max_results=20).papers) == 10
+    again = ArxivClient()
+    again.page_size = 10
+    assert len(again.search("testing", max_results=20).papers) == 20
+    starts = [query_params(r.path)["start"] for r in server.received]
+    assert starts == ["0", "10", "10", "10", "10"]  # the later search found page 0 in the cache
+
+
+def test_empty_page_retries_do_not_spend_the_http_retries(arxiv_server, monkeypatch):
+    """With MATH_HTTP_RETRIES=0 a genuinely empty deep page is still asked again, then believed."""
+    monkeypatch.setenv("MATH_HTTP_RETRIES", "0")
+    server = arxiv_server(reply("q_testing_s0_m10_"), default=reply(EMPTY))
+    client = ArxivClient()
+    client.page_size = 10
+    result = client.search("testing", max_results=30)
+    assert len(result.papers) == 10
+    assert len(server.received) == 4
+
+
 def synthesized_feed(start: int, count: int, total: int) -> bytes:
     """A feed of `count` distinct entries cloned from a real one (for pages no recording has)."""
     real = body("id_1605.08386_").decode()

@@ -16,7 +16,7 @@ from itertools import pairwise
 import pytest
 from conftest import DEAD_URL, SCRIPTS
 from mathtools.cli import BadInput, ServiceError
-from mathtools.http import ServiceClient, UnusableBody, build_url
+from mathtools.http import DO_NOT_CACHE, ServiceClient, UnusableBody, build_url
 from support.scripted_server import Reply, ScriptedServer
 
 OK = Reply(200, "ok", {"Content-Type": "text/plain"})
@@ -157,6 +157,15 @@ def test_a_check_can_reject_an_html_error_page():
     with ScriptedServer([html, Reply(200, "<?xml version='1.0'?><feed/>")]) as server:
         response = client().get(f"{server.url}/x", check=must_be_xml)
     assert response.content.startswith(b"<?xml") and len(server.received) == 2
+
+
+def test_an_answer_a_check_marks_do_not_cache_is_returned_but_not_stored():
+    with ScriptedServer([OK, OK]) as server:
+        service = client()
+        first = service.get(f"{server.url}/x", check=lambda response: DO_NOT_CACHE)
+        second = service.get(f"{server.url}/x")
+    assert first.content == b"ok" and not second.from_cache
+    assert len(server.received) == 2
 
 
 @pytest.mark.parametrize("status", [400, 403, 404])

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import NoReturn
 
 from . import config
 from .cli import BadInput, ServiceError
@@ -34,7 +35,9 @@ MAX_RESULTS = 30000  # entries one query may return in all
 # Ids per id_list call: at most ~20 characters each, so a URL stays near 2 kB, far below the
 # ~8 kB at which arXiv answered 642 ids with HTTP 414.
 ID_CHUNK = 100
-EMPTY_PAGE_RETRIES = 2  # an empty page where results should be is asked again this many times
+# An empty page where results should be is asked again this many times (apart from the HTTP
+# retries, so that MATH_HTTP_RETRIES=0 still believes a genuinely empty page).
+EMPTY_PAGE_RETRIES = 2
 SORT_BY = ("relevance", "lastUpdatedDate", "submittedDate")
 SORT_ORDER = ("ascending", "descending")
 FIELD_PREFIX = {"title": "ti", "abstract": "abs", "author": "au", "all_terms": "all"}
@@ -443,38 +446,45 @@ class ArxivClient:
         result: SearchResult,
         results_expected: Callable[[int | None], bool] | None = None,
     ) -> tuple[int | None, list[Paper]]:
-        """GET one page, parsed; unusable and unexpectedly empty answers are asked again."""
-        from .http import UnusableBody, build_url
+        """GET one page, parsed. Unusable answers are retried by the HTTP layer; an empty page where
+        results were expected is never cached and is asked again EMPTY_PAGE_RETRIES times (a budget
+        of its own, apart from the HTTP retries) before it is believed."""
+        from .http import DO_NOT_CACHE, UnusableBody, build_url
 
         url = build_url(self.base_url, params, safe=URL_SAFE)
         result.request_urls.append(url)
         parsed: list[tuple[int | None, list[Paper]]] = []
-        empty_answers = 0
 
-        def check(response) -> None:
-            nonlocal empty_answers
+        def suspect(feed: tuple[int | None, list[Paper]]) -> bool:
+            total, papers = feed
+            return not papers and results_expected is not None and results_expected(total)
+
+        def check(response) -> object:
             try:
-                feed = parse_feed(response.content)
+                parsed.append(parse_feed(response.content))
             except MalformedFeed as exc:
                 raise UnusableBody(f"unusable answer ({exc})") from None
-            total, papers = feed
-            if (
-                not papers
-                and results_expected is not None
-                and results_expected(total)
-                and empty_answers < EMPTY_PAGE_RETRIES
-            ):
-                empty_answers += 1
-                raise UnusableBody("an empty page where results were expected")
-            parsed.append(feed)
+            return DO_NOT_CACHE if suspect(parsed[-1]) else None
 
-        response = self.http.get(url, check=check)
-        if response.status == 200:
-            return parsed[-1] if parsed else parse_feed(response.content)
-        if response.status == 400:
-            with contextlib.suppress(MalformedFeed):
-                parse_feed(response.content)  # raises BadInput when arXiv sent its Error entry
-            raise BadInput(f"arXiv rejected the request (HTTP 400): {url}", code="arxiv_rejected")
-        raise ServiceError(
-            f"arXiv answered HTTP {response.status}: {url}", code="service_unavailable"
-        )
+        for retry in range(EMPTY_PAGE_RETRIES + 1):
+            if retry:
+                self.http.back_off(
+                    retry, "an empty page where results were expected", budget=EMPTY_PAGE_RETRIES
+                )
+            parsed.clear()
+            response = self.http.get(url, check=check)
+            if response.status != 200:
+                _refuse(response, url)
+            feed = parsed[-1] if parsed else parse_feed(response.content)
+            if not suspect(feed):
+                break
+        return feed
+
+
+def _refuse(response, url: str) -> NoReturn:
+    """The error for an arXiv answer other than 200: BadInput for a 400, else ServiceError."""
+    if response.status == 400:
+        with contextlib.suppress(MalformedFeed):
+            parse_feed(response.content)  # raises BadInput when arXiv sent its Error entry
+        raise BadInput(f"arXiv rejected the request (HTTP 400): {url}", code="arxiv_rejected")
+    raise ServiceError(f"arXiv answered HTTP {response.status}: {url}", code="service_unavailable")

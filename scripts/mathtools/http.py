@@ -7,7 +7,8 @@
   unusable bodies (truncated XML, a transiently empty page), honouring Retry-After when present.
 - A persistent SQLite response cache keyed by method, URL and body. A hit costs no network call and
   no rate-limit wait. Only successful (200) responses are stored, and never any request header, so
-  a secret such as an API key reaches neither the cache file nor its keys.
+  a secret such as an API key reaches neither the cache file nor its keys. A check may accept an
+  answer but keep it out of the cache (DO_NOT_CACHE): one it believes only for want of a better.
 - A line on stderr whenever the limiter or a backoff makes the user wait.
 
 `requests` is imported only on a cache miss: a cached call starts fast.
@@ -30,6 +31,7 @@ from urllib.parse import quote_plus, urlencode
 from . import config
 from .cli import BadInput, ServiceError
 
+Check = Callable[["Response"], object]  # see ServiceClient.request
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 120.0
 MAX_BACKOFF_S = 60.0
@@ -56,6 +58,12 @@ class Response:
 
 class UnusableBody(Exception):
     """Raised by a response check: this 200 answer is unusable; the request should be retried."""
+
+
+# Returned by a response check: use this answer, but do not store it in the cache (it may be a
+# transient one, such as an empty page where results were expected, that a later call should not
+# be served for a day).
+DO_NOT_CACHE = object()
 
 
 def build_url(base: str, params: Mapping[str, object], safe: str = "") -> str:
@@ -179,12 +187,10 @@ class ServiceClient:
         self.network_calls = 0
         self._session = None
 
-    def get(self, url: str, check: Callable[[Response], None] | None = None) -> Response:
+    def get(self, url: str, check: Check | None = None) -> Response:
         return self.request("GET", url, check=check)
 
-    def post(
-        self, url: str, json_body: object, check: Callable[[Response], None] | None = None
-    ) -> Response:
+    def post(self, url: str, json_body: object, check: Check | None = None) -> Response:
         body = json.dumps(json_body, separators=(",", ":"), sort_keys=True).encode()
         return self.request("POST", url, body=body, check=check)
 
@@ -193,10 +199,11 @@ class ServiceClient:
         method: str,
         url: str,
         body: bytes | None = None,
-        check: Callable[[Response], None] | None = None,
+        check: Check | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Response:
-        """Send (or answer from the cache); `check` may raise UnusableBody to have a 200 retried."""
+        """Send (or answer from the cache). `check` sees every fresh 200: it may raise UnusableBody
+        to have it retried, or return DO_NOT_CACHE to have it returned but not stored."""
         key = ResponseCache.key(method, url, body)
         if self.use_cache:
             cached = self.cache.get(key)
@@ -205,7 +212,7 @@ class ServiceClient:
         problem, retry_after = "", None
         for attempt in range(self.retries + 1):
             if attempt:
-                self._back_off(attempt, problem, retry_after)
+                self.back_off(attempt, problem, retry_after)
             retry_after = None
             try:
                 response = self._send(method, url, body, headers)
@@ -222,13 +229,14 @@ class ServiceClient:
                 problem = f"HTTP {response.status}"
                 retry_after = _retry_after(response.headers.get("retry-after"))
                 continue
+            verdict = None
             if response.status == 200 and check is not None:
                 try:
-                    check(response)
+                    verdict = check(response)
                 except UnusableBody as exc:
                     problem = str(exc)
                     continue
-            if response.status == 200:
+            if response.status == 200 and verdict is not DO_NOT_CACHE:
                 self.cache.put(key, response)
             return response
         raise ServiceError(
@@ -256,7 +264,15 @@ class ServiceClient:
             reply.status_code, content, url, {k.lower(): v for k, v in reply.headers.items()}
         )
 
-    def _back_off(self, attempt: int, problem: str, retry_after: float | None) -> None:
+    def back_off(
+        self,
+        attempt: int,
+        problem: str,
+        retry_after: float | None = None,
+        budget: int | None = None,
+    ) -> None:
+        """Sleep before retry `attempt` (1-based) of `budget` (the HTTP retries unless a caller
+        counts retries of its own), saying why on stderr."""
         if retry_after is not None:
             delay = retry_after
         else:
@@ -265,7 +281,7 @@ class ServiceClient:
         if delay >= 0.05:
             say(
                 f"{self.label}: {problem}; retrying in {delay:.1f} s "
-                f"(retry {attempt} of {self.retries})"
+                f"(retry {attempt} of {self.retries if budget is None else budget})"
             )
         time.sleep(delay)
 
