@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 
 import pytest
-from conftest import SCRIPTS
+from conftest import ROOT, SCRIPTS
 
 ALL_SCRIPTS = sorted(p.name for p in SCRIPTS.glob("*.py"))
 
@@ -32,3 +35,24 @@ def test_unknown_option_is_one_json_line(script, name):
     assert error["code"] == "usage"
     assert "--no-such-option-anywhere" in error["message"]
     assert "Traceback" not in run.stderr
+
+
+EXECUTABLES = [f"scripts/{name}" for name in ALL_SCRIPTS] + [
+    ".ci/run",
+    "tools/run-tests",
+    "tools/run-demo",
+]
+
+
+@pytest.mark.parametrize("path", EXECUTABLES)
+def test_commands_are_executable_with_a_shebang(path):
+    """The README runs `scripts/arxiv_query.py ...` directly: the x bit must be in git, too."""
+    file = ROOT / path
+    assert os.access(file, os.X_OK), f"{path} is not executable"
+    interpreter = "python3" if path.endswith(".py") else "bash"
+    assert file.read_text().startswith(f"#!/usr/bin/env {interpreter}\n")
+    if shutil.which("git") and (ROOT / ".git").exists():
+        staged = subprocess.run(
+            ["git", "ls-files", "-s", path], cwd=ROOT, capture_output=True, text=True
+        ).stdout
+        assert staged.startswith("100755"), f"{path} is not executable in git: {staged!r}"
