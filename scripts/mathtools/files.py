@@ -16,7 +16,8 @@ def atomic_write(path: Path, data: str | bytes) -> None:
     """Replace `path` with `data` in one step: readers see the old file or the new one, never a mix.
 
     The temporary file lives in the same folder (a rename across file systems is not atomic) and is
-    flushed to disk before the rename; an existing file's permissions are kept.
+    flushed to disk before the rename. An existing file's permissions are kept; a new file gets
+    those the umask allows, as open() would give it (not mkstemp's private 0600).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -27,13 +28,23 @@ def atomic_write(path: Path, data: str | bytes) -> None:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    # The only portable way to read the umask is to set it; set it straight back.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @contextlib.contextmanager
