@@ -42,7 +42,6 @@ from mathtools import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli, config, planning, refinement, rundir  # noqa: E402
-from mathtools.files import atomic_write  # noqa: E402
 
 
 def main(argv):
@@ -139,7 +138,7 @@ def next_iteration(iteration, args, memo):
     }
     if args.run_dir:
         memo_file = Path(args.run_dir) / f"feedback-i{number}.md"
-        atomic_write(memo_file, memo)
+        cli.write_file(memo_file, memo)
         plan["record_run"] = planning.record_run_args(
             iteration.problem, number, args.run_dir, feedback=f"@{memo_file}"
         )

@@ -115,6 +115,37 @@ def test_bad_input_is_one_json_line_and_exit_2_with_nothing_sent(run_against, ar
     assert server.received == []
 
 
+@pytest.mark.parametrize("out", [".", "notes.txt/found.json"], ids=["a-folder", "under-a-file"])
+def test_an_out_that_cannot_be_written_is_bad_input_naming_it_before_asking(
+    run_against, tmp_path, out
+):
+    (tmp_path / "notes.txt").write_text("a file, not a folder")
+    with ScriptedServer([reply("id_1605.08386_")]) as server:
+        run = run_against(server, "ids", "1605.08386", "--out", out)
+    assert run.returncode == 2, run.stdout + run.stderr
+    error = json.loads(run.stdout)["error"]
+    assert error["code"] == "cannot_write" and out in error["message"]
+    assert server.received == []  # refused before the work whose result would be lost
+
+
+@pytest.mark.parametrize("kind", ["under-a-file", "cache-file-is-a-folder"])
+def test_an_unusable_cache_dir_is_an_environment_problem_naming_it(
+    run_against, tmp_path, monkeypatch, kind
+):
+    (tmp_path / "notes.txt").write_text("a file, not a folder")
+    cache = tmp_path / "notes.txt" / "cache"
+    if kind == "cache-file-is-a-folder":
+        cache = tmp_path / "cache"
+        (cache / "http-cache.sqlite").mkdir(parents=True)
+    monkeypatch.setenv("MATH_CACHE_DIR", str(cache))
+    with ScriptedServer([reply("id_1605.08386_")]) as server:
+        run = run_against(server, "ids", "1605.08386")
+    assert run.returncode == 4, run.stdout + run.stderr
+    error = json.loads(run.stdout)["error"]
+    assert error["code"] == "cache_unusable"
+    assert str(cache) in error["message"] and "MATH_CACHE_DIR" in error["message"]
+
+
 def test_arxivs_400_is_exit_2_naming_the_bad_id(run_against):
     """The recorded 400 answer (id_list=abc) served for an id our own check accepts."""
     with ScriptedServer([reply("id_abc_")]) as server:

@@ -6,7 +6,8 @@ import os
 import stat
 
 import pytest
-from mathtools.files import atomic_write
+from mathtools.cli import EXIT_ENVIRONMENT
+from mathtools.files import atomic_write, locked
 
 
 def mode(path) -> int:
@@ -31,3 +32,12 @@ def test_an_existing_files_mode_is_kept(tmp_path):
     atomic_write(path, "new")
     assert mode(path) == 0o750 and path.read_text() == "new"
     assert [p.name for p in tmp_path.iterdir()] == ["script.sh"]  # no temporary file left
+
+
+def test_a_lock_held_too_long_is_an_environment_problem(tmp_path):
+    """Not an internal error (exit 5): another process is busy with the file."""
+    with locked(tmp_path / "LITERATURE.md"), pytest.raises(Exception) as caught:  # noqa: SIM117
+        with locked(tmp_path / "LITERATURE.md", timeout=0.1):
+            pass
+    assert caught.value.exit_code == EXIT_ENVIRONMENT and caught.value.code == "locked"
+    assert str(tmp_path / "LITERATURE.md") in caught.value.message

@@ -3,9 +3,10 @@
 Exit codes (documented in the README, relied on by the agents):
   0  success
   1  a `validate` or `check` found violations (listed in the JSON output)
-  2  bad input: arguments, files, ids, JSON the caller gave
+  2  bad input: arguments, files, ids, JSON the caller gave, an --out that cannot be written
   3  a service still failing after the bounded retries
-  4  the environment: dependencies could not be installed, a tool is missing
+  4  the environment: dependencies could not be installed, a tool is missing, the cache folder
+     is unusable, another process keeps a file locked
   5  an internal error (a bug: set MATH_DEBUG=1 to see the traceback)
 
 Every error is printed as one line of JSON on stdout, `{"error": {"code": ..., "message": ...}}`,
@@ -79,7 +80,23 @@ class ArgumentParser(argparse.ArgumentParser):
         commands = getattr(self, "_commands", None)
         if commands is not None and parsed.command is None:
             self.error(f"choose a command: {', '.join(commands.choices)}")
+        if getattr(parsed, "out", None):
+            check_writable(parsed.out)  # before any work whose result would then be lost
         return parsed
+
+
+def check_writable(path: str) -> None:
+    """BadInput naming `path` unless a file can be written there (an --out FILE)."""
+    target = Path(path)
+    if target.is_dir():
+        raise BadInput(f"--out {path} is a folder, not a file", code="cannot_write")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # atomic_write creates the missing folders below it
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise BadInput(
+            f"cannot write --out {path}: {folder} is not a writable folder", "cannot_write"
+        )
 
 
 def dumps(data: Any) -> str:
@@ -126,11 +143,20 @@ def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None
     if out is None:
         sys.stdout.write(dumps(data))
         return
-    from .files import atomic_write
-
-    atomic_write(Path(out), dumps(data))
+    write_file(out, dumps(data))
     for line in summary:
         sys.stdout.write(line + "\n")
+
+
+def write_file(path: str | Path, text: str) -> None:
+    """Write a file the caller named (--out, a run folder's files); one that cannot be written
+    is BadInput naming it, not an internal error."""
+    from .files import atomic_write
+
+    try:
+        atomic_write(Path(path), text)
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror or exc}", code="cannot_write") from None
 
 
 def acknowledge(data: Any) -> None:

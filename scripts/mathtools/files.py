@@ -52,7 +52,7 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold an exclusive cross-process lock for `path` (on the side file `<path>.lock`)."""
     from filelock import FileLock, Timeout
 
-    from .cli import MathError
+    from .cli import EnvironmentProblem
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,9 +61,9 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
         with lock:
             yield
     except Timeout:
-        raise MathError(
-            f"another process has held the lock on {path} for over {lock.timeout:.0f} s; "
-            f"if none is running, delete {path}.lock",
+        raise EnvironmentProblem(
+            f"another process has held the lock on {path} for over {lock.timeout:g} s; "
+            "try again once it has finished",
             code="locked",
         ) from None
 

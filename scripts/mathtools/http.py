@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import random
 import sqlite3
 import sys
@@ -29,7 +30,7 @@ from pathlib import Path
 from urllib.parse import quote_plus, urlencode
 
 from . import config
-from .cli import BadInput, ServiceError
+from .cli import BadInput, EnvironmentProblem, ServiceError
 
 Check = Callable[["Response"], object]  # see ServiceClient.request
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -88,13 +89,16 @@ class ResponseCache:
 
     def _connect(self) -> sqlite3.Connection:
         if self._db is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=30)
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, url TEXT NOT NULL,"
-                " status INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL,"
-                " stored_at REAL NOT NULL)"
-            )
+            try:
+                self._db = sqlite3.connect(self.path, timeout=30)
+                self._db.execute(
+                    "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, url TEXT NOT NULL,"
+                    " status INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL,"
+                    " stored_at REAL NOT NULL)"
+                )
+            except sqlite3.Error as exc:
+                self._db = None
+                raise _unusable_cache(self.path, str(exc)) from None
         return self._db
 
     @staticmethod
@@ -178,7 +182,7 @@ class ServiceClient:
         self.label = label
         self.headers = {"User-Agent": config.USER_AGENT, **(headers or {})}
         self.use_cache = use_cache
-        state = config.cache_dir()
+        state = _usable_cache_dir()
         self.limiter = RateLimiter(name, label, min_interval, state)
         self.cache = ResponseCache(state / "http-cache.sqlite", config.cache_ttl())
         self.retries = config.http_retries()
@@ -284,6 +288,26 @@ class ServiceClient:
                 f"(retry {attempt} of {self.retries if budget is None else budget})"
             )
         time.sleep(delay)
+
+
+def _usable_cache_dir() -> Path:
+    """The cache folder, created if need be; EnvironmentProblem naming it when it cannot be used."""
+    folder = config.cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unusable_cache(folder, exc.strerror or str(exc)) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _unusable_cache(folder, "not writable")
+    return folder
+
+
+def _unusable_cache(path: Path, reason: str) -> EnvironmentProblem:
+    return EnvironmentProblem(
+        f"cannot use the HTTP cache at {path} ({reason}); "
+        "point MATH_CACHE_DIR at a writable folder",
+        code="cache_unusable",
+    )
 
 
 def _transient_errors() -> tuple[type[BaseException], ...]:

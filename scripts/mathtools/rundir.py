@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config
-from .cli import BadInput, dumps
-from .files import atomic_write
+from .cli import BadInput, dumps, write_file
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
 
@@ -64,7 +63,7 @@ def new_run_dir(problem_folder: Path) -> Path:
 
 
 def write_json(path: Path, data: Any) -> None:
-    atomic_write(path, dumps(data))
+    write_file(path, dumps(data))
 
 
 def shorter(path: Path) -> Path:
