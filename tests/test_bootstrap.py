@@ -136,6 +136,9 @@ def test_an_extra_installs_once_into_the_venv_under_its_own_stamp(monkeypatch, t
     requirements = _demo_extra(
         monkeypatch, tmp_path / "plugin", "demo_extra", str(_wheel(tmp_path))
     )
+    stamp = venv / ".requirements-demo.sha256"
+    stamp.write_text("0" * 64 + "\n")  # a stale stamp, hard-linked: replaced, not rewritten
+    os.link(stamp, tmp_path / "old-stamp")
 
     python = bootstrap.extra_python("demo", venv)
     assert python == venv / "bin" / "python"
@@ -144,8 +147,9 @@ def test_an_extra_installs_once_into_the_venv_under_its_own_stamp(monkeypatch, t
         [python, "-c", "import demo_extra; print(demo_extra.VALUE)"], capture_output=True, text=True
     )
     assert probe.stdout.strip() == "42"
-    stamp = venv / ".requirements-demo.sha256"
     assert stamp.read_text().strip() == bootstrap.requirements_digest(requirements)
+    assert (tmp_path / "old-stamp").read_text() == "0" * 64 + "\n"
+    assert [p.name for p in venv.glob(".requirements-demo*")] == [stamp.name]
     assert (venv / ".requirements.sha256").exists()  # the base set was not reinstalled
 
     assert bootstrap.extra_python("demo", venv) == python

@@ -259,3 +259,15 @@ def test_a_limiter_stamp_in_the_future_costs_at_most_one_interval(tmp_path):
         started = time.monotonic()
         service.get(f"{server.url}/x")
     assert time.monotonic() - started < 2.0
+
+
+def test_the_limiter_stamp_is_replaced_in_one_step(tmp_path):
+    """A reader never sees a half-written stamp: the file is replaced, not rewritten in place."""
+    service = client(interval=0.0, use_cache=False)
+    service.limiter.stamp.parent.mkdir(parents=True, exist_ok=True)
+    service.limiter.stamp.write_text("0.0")
+    os.link(service.limiter.stamp, tmp_path / "old-stamp")
+    with ScriptedServer([OK]) as server:
+        service.get(f"{server.url}/x")
+    assert (tmp_path / "old-stamp").read_text() == "0.0"
+    assert float(service.limiter.stamp.read_text()) > time.time() - 60

@@ -133,7 +133,10 @@ def _install(
             )
         except OSError as exc:
             _fail(f"could not create the virtual environment {venv} ({exc}); run: {fix}")
-        stamp.write_text(want + "\n")
+        # Replaced in one step: a concurrent reader sees the old digest or the new, never a part.
+        partial = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+        partial.write_text(want + "\n")
+        os.replace(partial, stamp)
     return python
 
 

@@ -147,7 +147,7 @@ class RateLimiter:
     @contextlib.contextmanager
     def slot(self) -> Iterator[None]:
         """Wait for our turn and hold it for the whole request; the next turn starts at its end."""
-        from .files import locked
+        from .files import atomic_write, locked
 
         with locked(self.stamp, timeout=max(600.0, self.interval * 50)):
             try:
@@ -163,7 +163,7 @@ class RateLimiter:
             try:
                 yield
             finally:
-                self.stamp.write_text(repr(time.time()))
+                atomic_write(self.stamp, repr(time.time()))
 
 
 class ServiceClient:
