@@ -64,6 +64,14 @@ def test_waiting_for_the_limiter_is_announced_on_stderr(capsys):
     assert "waiting" in err and "Test service's rate limit" in err
 
 
+def test_a_short_limiter_wait_is_announced_too(capsys):
+    with ScriptedServer(default=OK) as server:
+        service = client(interval=0.3, use_cache=False)
+        service.get(f"{server.url}/one")
+        service.get(f"{server.url}/two")
+    assert "waiting" in capsys.readouterr().err
+
+
 def test_429_with_retry_after_waits_that_long(capsys):
     with ScriptedServer([Reply(429, "slow down", {"Retry-After": "1"}), OK]) as server:
         response = client().get(f"{server.url}/x")

@@ -37,6 +37,8 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 120.0
 MAX_BACKOFF_S = 60.0
 CONNECT_TIMEOUT_S = 10.0
+# A limiter wait at least this long is announced on stderr (shorter ones are not noticeable).
+ANNOUNCED_WAIT_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,7 @@ class RateLimiter:
             # Capped: a stamp in the future (the clock was set back) must not stall us for long.
             wait = min(last + self.interval - time.time(), self.interval)
             if wait > 0:
-                if wait >= 0.5:
+                if wait >= ANNOUNCED_WAIT_S:
                     say(f"waiting {wait:.1f} s to respect {self.label}'s rate limit")
                 time.sleep(wait)
             try:
