@@ -188,6 +188,10 @@ def test_submitted_ranges_are_inclusive(spec, expected):
         ({"submitted": "2020-13..2021"}, "bad_date"),
         ({"submitted": "yesterday..today"}, "bad_date"),
         ({"submitted": "2024..2020"}, "bad_date"),
+        ({"submitted": "2024-02-31..2024-03"}, "bad_date"),
+        ({"submitted": "2023-02-29.."}, "bad_date"),
+        ({"submitted": "..2024-04-31"}, "bad_date"),
+        ({"submitted": "202401012561..202402"}, "bad_date"),
     ],
 )
 def test_bad_query_parts_are_bad_input(kwargs, code):
@@ -531,7 +535,15 @@ def test_paging_stops_at_the_total(arxiv_server):
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"max_results": 30001}, {"max_results": 0}, {"start": -1}, {"sort": "date"}, {"order": "up"}],
+    [
+        {"max_results": 30001},
+        {"max_results": 0},
+        {"start": -1},
+        {"start": 29995, "max_results": 10},
+        {"start": 30000, "max_results": 1},
+        {"sort": "date"},
+        {"order": "up"},
+    ],
 )
 def test_search_arguments_outside_arxivs_limits_are_bad_input(arxiv_server, kwargs):
     server = arxiv_server()

@@ -102,6 +102,8 @@ def test_a_cached_search_sends_nothing_and_no_cache_asks_again(run_against):
         (["search", "--secondary", "--title", "x"], "usage"),
         (["search", "--all", "x", "--max-results", "40000"], "bad_range"),
         (["search", "--all", "x", "--submitted", "2020"], "bad_date"),
+        (["search", "--all", "x", "--submitted", "2024-02-31..2024-12"], "bad_date"),
+        (["search", "--all", "x", "--start", "29990", "--max-results", "20"], "bad_range"),
         (["ids", "--ids-file", "missing.txt"], "file_not_found"),
     ],
 )

@@ -187,6 +187,7 @@ def _submitted(spec: str | tuple[str, str]) -> str:
 def _date_bound(text: str, end: bool) -> str:
     """YYYYMMDDHHMM for the first (or, with `end`, the last) minute the date text covers."""
     import calendar
+    import datetime
 
     match = _DATE.fullmatch(text.strip())
     if not match:
@@ -195,11 +196,15 @@ def _date_bound(text: str, end: bool) -> str:
     if month is None:
         month = "12" if end else "01"
     if not 1 <= int(month) <= 12:
-        raise BadInput(f"not a date: {text!r}", code="bad_date")
+        raise BadInput(f"not a date: {text!r} (no month {month})", code="bad_date")
     if day is None:
         day = f"{calendar.monthrange(int(year), int(month))[1]:02d}" if end else "01"
     if hour is None:
         hour, minute = ("23", "59") if end else ("00", "00")
+    try:
+        datetime.datetime(int(year), int(month), int(day), int(hour), int(minute))
+    except ValueError as exc:  # 2024-02-31, hour 25, ...
+        raise BadInput(f"not a date: {text!r} ({exc})", code="bad_date") from None
     return f"{year}{month}{day}{hour}{minute}"
 
 
@@ -379,9 +384,10 @@ class ArxivClient:
             raise BadInput(f"sort must be one of {', '.join(SORT_BY)}", code="bad_sort")
         if order not in SORT_ORDER:
             raise BadInput(f"order must be one of {', '.join(SORT_ORDER)}", code="bad_sort")
-        if start < 0 or not 1 <= max_results <= MAX_RESULTS:
+        if start < 0 or max_results < 1 or start + max_results > MAX_RESULTS:
             raise BadInput(
-                f"need start >= 0 and 1 <= max_results <= {MAX_RESULTS} (arXiv's cap)",
+                f"need start >= 0, max_results >= 1 and start + max_results <= {MAX_RESULTS:,}"
+                f" (arXiv's cap on one query); got start {start}, max_results {max_results}",
                 code="bad_range",
             )
         result = SearchResult(source="arxiv", command="search", query=query)
