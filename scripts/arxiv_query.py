@@ -16,8 +16,9 @@ With --out FILE the full JSON goes to FILE and stdout gets one short line per pa
 Requests are cached (--no-cache asks arXiv again) and spaced at least 3 s apart across all
 running scripts (MATH_ARXIV_MIN_INTERVAL).
 
-Exit codes: 0 success, 2 bad input (arguments, ids, a query arXiv rejects), 3 arXiv still failing
-after retries, 5 internal error.
+Exit codes: 0 success, 2 bad input (arguments, ids, a query arXiv rejects, an --out that cannot
+be written), 3 arXiv still failing after retries, 4 environment (dependencies could not be
+installed, the cache folder is unusable), 5 internal error.
 """
 
 import sys
@@ -58,12 +59,22 @@ def build_parser() -> cli.ArgumentParser:
     )
     search.add_argument("--secondary", action="store_true", help="add the domain's secondary ones")
     search.add_argument("--submitted", metavar="FROM..TO", help="e.g. 2020..2024-06, ..2019-12-31")
-    search.add_argument("--max-results", type=int, default=10, metavar="N")
-    search.add_argument("--start", type=int, default=0, metavar="N")
     search.add_argument(
-        "--sort", default="relevance", choices=["relevance", "lastUpdatedDate", "submittedDate"]
-    )
-    search.add_argument("--order", default="descending", choices=["ascending", "descending"])
+        "--max-results", type=int, default=10, metavar="N",
+        help="papers to return (default %(default)s); start + N may not pass 30,000, arXiv's cap",
+    )  # fmt: skip
+    search.add_argument(
+        "--start", type=int, default=0, metavar="N",
+        help="0-based position of the first result (default %(default)s)",
+    )  # fmt: skip
+    search.add_argument(
+        "--sort", default="relevance", choices=["relevance", "lastUpdatedDate", "submittedDate"],
+        help="result order (default %(default)s)",
+    )  # fmt: skip
+    search.add_argument(
+        "--order", default="descending", choices=["ascending", "descending"],
+        help="sort direction (default %(default)s)",
+    )  # fmt: skip
 
     ids = commands.add_parser("ids", parents=[common], help="look papers up by arXiv id")
     ids.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, or - to read them from stdin")

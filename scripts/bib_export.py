@@ -10,8 +10,9 @@ byte for byte.
 example:
   bib_export.py --problem twin-primes
 
-exit codes: 0 written (or already up to date), 2 bad input (no problem, a malformed
-LITERATURE.md), 4 environment, 5 internal error.
+Exit codes: 0 written (or already up to date), 2 bad input (no problem, a malformed
+LITERATURE.md), 4 environment (dependencies could not be installed, LITERATURE.md locked by
+another process), 5 internal error.
 """
 
 import sys

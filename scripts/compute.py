@@ -18,7 +18,7 @@ subcommands:
 example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
 
-exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad input, 4 environment
+Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad input, 4 environment
 (the computation libraries could not be installed), 5 internal error.
 """
 

@@ -24,7 +24,8 @@ Every text option accepts '-' (read stdin) or '@FILE' (read a file) for long or 
 
 Exit codes: 0 ok (check: no blind retry), 1 validate found violations / check found a dead end
 whose conditions have not changed (verdict "dead-end"), 2 bad input (unknown category, strategy
-or outcome, empty insight, a malformed JOURNAL.md, which is then left untouched), 5 internal.
+or outcome, empty insight, a malformed JOURNAL.md, which is then left untouched), 4 environment
+(dependencies could not be installed, JOURNAL.md locked by another process), 5 internal error.
 """
 
 import sys

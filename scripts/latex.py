@@ -13,8 +13,8 @@ subcommands:
 example:
   latex.py check --problem twin-primes && latex.py compile --problem twin-primes
 
-exit codes: 0 ok, 1 violations or a failed compilation (listed in the output), 2 bad input,
-5 internal error.
+Exit codes: 0 ok, 1 violations or a failed compilation (listed in the output), 2 bad input,
+4 environment (dependencies could not be installed), 5 internal error.
 """
 
 import sys

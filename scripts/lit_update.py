@@ -33,7 +33,8 @@ Example:
       --verified verified.json --relevance relevance.json --runs 1 2
 
 Exit codes: 0 ok, 1 validate found violations, 2 bad input (a malformed LITERATURE.md is named
-with its line and left untouched), 4 the run store is unusable, 5 internal error.
+with its line and left untouched), 4 environment (the run store is unusable, dependencies could
+not be installed, LITERATURE.md locked by another process), 5 internal error.
 """
 
 import sys

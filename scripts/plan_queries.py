@@ -21,7 +21,8 @@ Example:
   plan_queries.py --problem banach-fixed-points --new-run --out plan.json
   plan_queries.py --problem .math/problems/x/PROBLEM.md --focus "spectral radius"
 
-Exit codes: 0 plan printed; 2 bad input (no such PROBLEM.md, bad frontmatter).
+Exit codes: 0 plan printed, 2 bad input (no such PROBLEM.md, bad frontmatter, an --out that
+cannot be written), 4 environment (dependencies could not be installed), 5 internal error.
 """
 
 import sys

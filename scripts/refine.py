@@ -30,7 +30,9 @@ Example:
   refine.py next --runs 3 4 --query "Opial property nonexpansive" --run-dir RUN_DIR
   refine.py keep --runs 3 4 5 6 --out RUN_DIR/candidates.json
 
-Exit codes: 0 decided (see "decision"); 2 bad input (unknown run, runs not judged).
+Exit codes: 0 decided (see "decision"), 2 bad input (unknown run, runs not judged, an --out that
+cannot be written), 4 environment (dependencies could not be installed, the run store is
+unusable), 5 internal error.
 """
 
 import sys

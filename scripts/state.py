@@ -19,7 +19,7 @@ example:
   state.py next --problem twin-primes
   state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
 
-exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap, not_done),
+Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap, not_done),
 4 environment, 5 internal error.
 """
 

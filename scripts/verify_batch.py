@@ -23,7 +23,9 @@ turned out to be that paper (`= key` alone when its line is above), `UNCONFIRMED
 Example:
   verify_batch.py candidates.json arxiv-hits.json --out verification.json
 
-Exit codes: 0 verified (UNCONFIRMED results included), 2 bad input, 5 internal error.
+Exit codes: 0 verified (UNCONFIRMED results included), 2 bad input (candidates, an --out that
+cannot be written), 4 environment (dependencies could not be installed, the cache folder is
+unusable), 5 internal error.
 """
 
 import sys

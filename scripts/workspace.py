@@ -23,7 +23,8 @@ The workspace is $MATH_WORKSPACE, else the nearest folder at or above the workin
 holds .math/ (init creates it in the working directory). Slugs are lowercase letters, digits and
 hyphens; anything else (paths, '..', spaces) is refused.
 
-Exit codes: 0 ok, 2 bad input (unknown problem, unsafe slug, no workspace), 5 internal error.
+Exit codes: 0 ok, 2 bad input (unknown problem, unsafe slug, no workspace), 4 environment
+(dependencies could not be installed, a file locked by another process), 5 internal error.
 """
 
 import sys

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -56,3 +57,28 @@ def test_commands_are_executable_with_a_shebang(path):
             ["git", "ls-files", "-s", path], cwd=ROOT, capture_output=True, text=True
         ).stdout
         assert staged.startswith("100755"), f"{path} is not executable in git: {staged!r}"
+
+
+# s2_lookup.py is being reworked on another branch (its docstring still lacks exit code 4): strict,
+# so this marker fails once that lands and must then be removed.
+DOCSTRING_CASES = [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="fixed on another branch"))
+    if name == "s2_lookup.py"
+    else name
+    for name in ALL_SCRIPTS
+]
+
+
+@pytest.mark.parametrize("name", DOCSTRING_CASES)
+def test_every_docstring_lists_the_exit_codes_bootstrap_and_cli_can_return(name):
+    doc = ast.get_docstring(ast.parse((SCRIPTS / name).read_text(encoding="utf-8")))
+    paragraph = " ".join(doc[doc.index("Exit codes: 0 ") :].split())
+    for code in ("2 bad input", "4 environment", "5 internal error"):
+        assert code in paragraph, f"{name}: {paragraph}"
+
+
+def test_search_help_gives_the_defaults_and_arxivs_cap(script):
+    text = " ".join(script("arxiv_query.py", "search", "--help").stdout.split())
+    assert "papers to return (default 10)" in text and "30,000" in text
+    assert "(default 0)" in text
+    assert "(default relevance)" in text and "(default descending)" in text
