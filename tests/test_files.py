@@ -6,7 +6,7 @@ import os
 import stat
 
 import pytest
-from mathtools.cli import EXIT_ENVIRONMENT
+from mathtools.cli import EXIT_ENVIRONMENT, read_json, read_lines
 from mathtools.files import atomic_write, locked
 
 
@@ -41,3 +41,11 @@ def test_a_lock_held_too_long_is_an_environment_problem(tmp_path):
             pass
     assert caught.value.exit_code == EXIT_ENVIRONMENT and caught.value.code == "locked"
     assert str(tmp_path / "LITERATURE.md") in caught.value.message
+
+
+def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path):
+    """Notepad and PowerShell write UTF-8 with a BOM; JSON and id lists must still read."""
+    (tmp_path / "candidates.json").write_bytes(b"\xef\xbb\xbf" + '[{"title": "Ré"}]'.encode())
+    (tmp_path / "ids.txt").write_bytes(b"\xef\xbb\xbf2104.12255\n")
+    assert read_json(str(tmp_path / "candidates.json")) == [{"title": "Ré"}]
+    assert read_lines(str(tmp_path / "ids.txt")) == ["2104.12255"]

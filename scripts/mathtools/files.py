@@ -69,11 +69,12 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
 
 
 def read_text(path: Path | str, what: str = "file") -> str:
-    """A UTF-8 text file; a missing or unreadable one is BadInput naming `what` and the path."""
+    """A UTF-8 text file, without the byte-order mark some Windows editors put first; a missing or
+    unreadable one is BadInput naming `what` and the path."""
     from .cli import BadInput
 
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise BadInput(f"{what} not found: {path}", code="file_not_found") from None
     except (OSError, UnicodeDecodeError) as exc:
