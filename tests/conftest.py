@@ -32,6 +32,9 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("MATH_S2_API_URL", f"{DEAD_URL}/graph/v1")
     monkeypatch.delenv("SEMANTIC_SCHOLAR_API_KEY", raising=False)
     monkeypatch.delenv("MATH_WORKSPACE", raising=False)
+    # CLAUDE_PLUGIN_DATA wins over MATH_PLUGIN_DATA: a test run inside Claude Code must not use
+    # (or install into) the real plugin data folder.
+    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
     monkeypatch.chdir(tmp_path)
 

@@ -175,3 +175,8 @@ def test_the_compute_extra_is_pinned_in_its_own_file():
     pins = (ROOT / "requirements-compute.txt").read_text()
     assert "sympy==" in pins
     assert set(bootstrap.EXTRAS["compute"]) == {"sympy", "mpmath"}
+
+
+def test_tests_never_use_the_real_plugin_data_folder(tmp_path):
+    """Even when pytest runs inside Claude Code, where CLAUDE_PLUGIN_DATA is set."""
+    assert bootstrap.data_dir() == tmp_path / "plugin-data"
