@@ -75,6 +75,6 @@ def test_the_intake_agent_is_the_one_the_problem_command_launches():
 
 def test_readme_lists_every_command_once():
     readme = (ROOT / "README.md").read_text()
-    section = readme.split("<!-- section:commands -->")[1].split("<!-- /section:commands -->")[0]
+    section = readme.split("\n## Slash commands\n")[1].split("\n## ")[0]
     listed = re.findall(r"^\| `/math:([a-z]+)", section, re.MULTILINE)
     assert sorted(listed) == sorted(ALL_COMMANDS)
