@@ -97,6 +97,17 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     missing_id = results["fab-missing-arxiv-id"]
     assert missing_id["suggestion"]["arxiv_id"] == "1009.3186"
     assert missing_id["reason"].startswith("arXiv:0808.05394 not found; a title search found")
+    # An identifier that resolves nowhere is never outweighed by one that resolves.
+    fake_arxiv = results["fab-missing-arxiv-id-real-doi"]
+    assert fake_arxiv["reason"].startswith(
+        "arXiv:0808.05394 does not exist (arXiv and Semantic Scholar returned nothing for it); "
+        "DOI:10.1098/rspa.1985.0070 is 'Quantum theory"
+    )
+    assert fake_arxiv["suggestion"]["doi"] == "10.1098/rspa.1985.0070"
+    assert results["fab-missing-doi-real-arxiv-id"]["reason"].startswith(
+        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar returned nothing for it); "
+        "arXiv:1605.08386 is 'Heat-bath random walks with Markov bases'"
+    )
 
     # The API's record replaces what the candidate said.
     markov = results["real-markov"]
@@ -234,6 +245,20 @@ def test_semantic_scholar_failing_arxiv_verifies_alone(script, standin, tmp_path
     assert results["doi"]["status"] == "UNCONFIRMED"
     assert results["doi"]["reason"].startswith(f"{PENDING} (Semantic Scholar unavailable; ")
     assert standin.counts["s2 match"] == 0
+
+
+def test_an_identifier_whose_service_failed_is_pending_not_missing(script, standin, tmp_path):
+    """Synthesized failure (arXiv answers 503): the DOI confirms the paper, but the arXiv id
+    beside it could not be checked, so the candidate waits instead of being confirmed."""
+    standin.fail("arxiv", 503)
+    candidate = {**MIXED[1], "arxiv_id": "0808.05394"}
+    result = verify(script, input=json.dumps([candidate])).json()["results"][0]
+    assert result["status"] == "UNCONFIRMED"
+    assert result["reason"].startswith(
+        f"{PENDING} (arXiv unavailable; arXiv:0808.05394 could not be checked; "
+        "DOI:10.1098/rspa.1985.0070 is 'Quantum theory"
+    )
+    assert "does not exist" not in result["reason"]
 
 
 def test_both_failing_nothing_is_confirmed(script, standin, tmp_path):

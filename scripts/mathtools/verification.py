@@ -15,9 +15,12 @@ N identified candidates therefore cost ceil(N / chunk) calls per source; cached 
 
 Combining the sources: each identifier is judged on its own. It matches when a record returned for
 it (by either source) matches the candidate; it contradicts when records came back and none
-matches. One contradicting identifier makes the candidate UNCONFIRMED, with a reason naming the
-paper it really points to; otherwise one matching identifier confirms it. A title search that finds
-a different paper reports it as a `suggestion`, never promoted.
+matches; it resolves nowhere when no source returned a record for it although the service that
+holds such ids answered (arXiv for arXiv ids, Semantic Scholar for the rest). One contradicting
+identifier makes the candidate UNCONFIRMED, with a reason naming the paper it really points to, and
+so does one that resolves nowhere (unless the matching record lists it); otherwise one matching
+identifier confirms it. A title search that finds a different paper reports it as a `suggestion`,
+never promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
 run (`source_errors` says what it answered); the other one verifies alone and each reason says so.
@@ -81,6 +84,9 @@ class Candidate:
         if self.arxiv_id:
             found.append((f"arXiv:{self.arxiv_id}", self.arxiv_id, f"ARXIV:{self.arxiv_id}"))
         return found
+
+    def labels(self) -> str:
+        return ", ".join(label for label, _, _ in self.identifiers())
 
 
 def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]]:
@@ -158,10 +164,11 @@ def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candi
         doi=_doi(given.get("doi")),
         s2_id=_s2_id(given.get("s2_paper_id"), where),
     )
-    if candidate.doi and not candidate.arxiv_id:
-        arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(.+)", candidate.doi)
-        if arxiv_doi:
-            candidate.arxiv_id = _arxiv_id(arxiv_doi.group(1), where)
+    arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(.+)", candidate.doi or "")
+    if arxiv_doi:  # an arXiv id written as a DOI: ask for the arXiv id, which is the same paper
+        doi_arxiv_id = _arxiv_id(arxiv_doi.group(1), where)
+        if candidate.arxiv_id in (None, doi_arxiv_id):
+            candidate.arxiv_id, candidate.doi = doi_arxiv_id, None
     if not (candidate.title or candidate.identifiers()):
         raise BadInput(
             f"{where} ({candidate.key}) has nothing to verify: give a title, arxiv_id, doi or "
@@ -266,6 +273,7 @@ class Verifier:
         self.s2 = S2Client(use_cache=use_cache)
         self.errors: dict[str, str] = {}  # source -> what it answered, once it failed
         self.queried: set[str] = set()
+        self.looked_up: set[str] = set()  # sources whose identifier look-up answered
 
     def verify(self, candidates: list[Candidate], inputs: dict | None = None) -> dict[str, Any]:
         """The verification document (schemas/verification.schema.json) for `candidates`."""
@@ -324,6 +332,7 @@ class Verifier:
         result: SearchResult | None = self._call("arxiv", self.arxiv.fetch_ids, ids)
         if result is None:
             return {}, []
+        self.looked_up.add("arxiv")
         return {paper.arxiv_id: paper for paper in result.papers}, list(result.request_urls)
 
     def _fetch_s2(self, candidates) -> tuple[dict[str, Paper | None], list[str]]:
@@ -333,6 +342,7 @@ class Verifier:
         result = self._call("semantic_scholar", self.s2.batch, ids)
         if result is None:
             return {}, []
+        self.looked_up.add("semantic_scholar")
         return dict(zip(ids, result.papers, strict=True)), list(result.request_urls)
 
     # -- judging --------------------------------------------------------------------------
@@ -343,6 +353,7 @@ class Verifier:
         if not identifiers:
             return None
         matching: list[Finding] = []
+        unresolved = []  # identifiers no record came back for
         for label, arxiv_id, s2_key in identifiers:
             findings = []
             if arxiv_id and arxiv_id in arxiv_papers:
@@ -366,20 +377,71 @@ class Verifier:
                     match=wrong.match,
                     paper=wrong.paper,
                 )
+            if not findings:
+                unresolved.append((label, arxiv_id, s2_key))
             matching += good
         if not matching:
             return None
-        sources = _source_of(matching)
-        labels = ", ".join(dict.fromkeys(label for label, _, _ in identifiers))
-        reason = f"{labels}: {matching[0].match.reason} ({_via(sources)})"
+        found = Finding(
+            _source_of(matching), _canonical(matching), matching[0].match, _urls_of(matching)
+        )
+        resolved = [ident[0] for ident in identifiers if ident not in unresolved]
+        missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
+        if missing is not None:
+            return missing
+        reason = f"{candidate.labels()}: {found.match.reason} ({_via(found.source)})"
         return Outcome(
             "CONFIRMED",
             reason + self._degraded_note(),
-            source=sources,
-            urls=_urls_of(matching),
-            match=matching[0].match,
-            paper=_canonical(matching),
+            source=found.source,
+            urls=found.urls,
+            match=found.match,
+            paper=found.paper,
         )
+
+    def _missing(self, unresolved, found: Finding, how: str) -> Outcome | None:
+        """An UNCONFIRMED outcome when an identifier came back from no source and the record
+        that matched (`found`, which `how` introduces in the reason) does not list it: the
+        identifier resolves nowhere when the service that holds such ids answered, and is
+        pending when that service failed. None when every identifier is accounted for."""
+        paper = found.paper
+        absent = [
+            (label, _authority(arxiv_id))
+            for label, arxiv_id, s2_key in unresolved
+            if not _carries_id(paper, arxiv_id, s2_key)
+        ]
+        if not absent:
+            return None
+        unchecked = [label for label, authority in absent if authority not in self.looked_up]
+        if unchecked:
+            failed = " and ".join(
+                LABELS[s] for s in SOURCES if s in self.errors and s not in self.looked_up
+            )
+            reason = (
+                f"{PENDING} ({failed} unavailable; {', '.join(unchecked)} could not be checked; "
+                f"{how} {describe(paper)})"
+            )
+        else:
+            which = "; ".join(
+                f"{label} does not exist ({self._askers(authority)} returned nothing for it)"
+                for label, authority in absent
+            )
+            reason = f"{which}; {how} {describe(paper)}"
+        return Outcome(
+            "UNCONFIRMED",
+            reason,
+            source=found.source,
+            urls=found.urls,
+            match=found.match,
+            suggestion=paper,
+        )
+
+    def _askers(self, authority: str) -> str:
+        """The services whose identifier look-up answered for an id held by `authority`."""
+        asked = [
+            s for s in SOURCES if s in self.looked_up and (authority == "arxiv" or s == authority)
+        ]
+        return " and ".join(LABELS[s] for s in asked)
 
     def _title_searches(self, candidates, outcomes, positions) -> None:
         """S2 title match for each candidate, then arXiv `ti:` searches for those unmatched."""
@@ -428,6 +490,9 @@ class Verifier:
         good = [f for f in leads if f.match.ok and (not identified or _carries(f.paper, candidate))]
         if good:
             found = good[0]
+            missing = self._missing(candidate.identifiers(), found, "a title search found")
+            if missing is not None:
+                return missing
             how = "found by title, listing the cited identifier" if identified else "found by title"
             reason = f"{how}: {found.match.reason} ({_via(found.source)})"
             return Outcome(
@@ -496,11 +561,28 @@ def _phrase(title: str) -> str:
 
 def _carries(paper: Paper, candidate: Candidate) -> bool:
     """Whether a record lists one of the candidate's identifiers."""
-    return bool(
-        (candidate.doi and paper.doi == candidate.doi)
-        or (candidate.arxiv_id and paper.arxiv_id == candidate.arxiv_id)
-        or (candidate.s2_id and (paper.s2_paper_id or "").lower() == candidate.s2_id.lower())
-    )
+    return any(_carries_id(paper, a, s2) for _, a, s2 in candidate.identifiers())
+
+
+def _authority(arxiv_id: str | None) -> str:
+    """The service that holds an identifier: arXiv for arXiv ids, Semantic Scholar for the rest
+    (Semantic Scholar also knows arXiv ids, but not every one, so only arXiv can rule one out)."""
+    return "arxiv" if arxiv_id else "semantic_scholar"
+
+
+def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
+    """Whether a record lists one identifier (as Candidate.identifiers() gives it)."""
+    if arxiv_id:
+        return paper.arxiv_id == arxiv_id
+    kind, _, value = s2_key.partition(":")
+    if not value:
+        return (paper.s2_paper_id or "").lower() == s2_key.lower()
+    listed = {
+        "DOI": paper.doi,
+        "ARXIV": paper.arxiv_id,
+        "CorpusId": None if paper.corpus_id is None else str(paper.corpus_id),
+    }.get(kind)
+    return listed is not None and listed.lower() == value.lower()
 
 
 def _source_of(findings: list[Finding]) -> str:
