@@ -247,6 +247,40 @@ def test_semantic_scholar_failing_arxiv_verifies_alone(script, standin, tmp_path
     assert standin.counts["s2 match"] == 0
 
 
+def test_semantic_scholar_failing_is_never_reported_as_not_found(script, standin, tmp_path):
+    """Semantic Scholar answers with the recorded 500 body: a DOI or paperId it could not look up
+    is pending, the arXiv title search's paper is still offered, and nothing says "not found"."""
+    standin.fail("s2", 500)
+    candidates = [
+        {
+            "key": "journal-doi",
+            "title": "Heat-bath random walks with Markov bases",
+            "authors": "Windisch, T.",
+            "year": 2016,
+            "doi": "10.3150/17-BEJ951",
+        },
+        {
+            "key": "s2-id",
+            "title": "Large Language Models Pass the Turing Test",
+            "authors": "Jones, C.",
+            "year": 2025,
+            "s2_paper_id": "66e350075a66ca5fd0c09f20d76aaad2c5c6860c",
+        },
+    ]
+    document = verify(script, input=json.dumps(candidates)).json()
+    journal, s2_id = document["results"]
+    assert journal["status"] == "UNCONFIRMED"
+    assert journal["reason"].startswith(
+        f"{PENDING} (Semantic Scholar unavailable; DOI:10.3150/17-bej951 could not be checked; "
+        "a title search found 'Heat-bath random walks with Markov bases'"
+    )
+    assert journal["suggestion"]["arxiv_id"] == "1605.08386"
+    assert s2_id["reason"].startswith(f"{PENDING} (Semantic Scholar unavailable; ")
+    assert "S2:66e350075a66ca5fd0c09f20d76aaad2c5c6860c could not be checked" in s2_id["reason"]
+    assert all("not found" not in r["reason"] for r in document["results"])
+    assert document["summary"]["pending"] == 2
+
+
 def test_an_identifier_whose_service_failed_is_pending_not_missing(script, standin, tmp_path):
     """Synthesized failure (arXiv answers 503): the DOI confirms the paper, but the arXiv id
     beside it could not be checked, so the candidate waits instead of being confirmed."""

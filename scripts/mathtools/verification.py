@@ -412,13 +412,13 @@ class Verifier:
         ]
         if not absent:
             return None
-        unchecked = [label for label, authority in absent if authority not in self.looked_up]
+        unchecked = {
+            label: authority for label, authority in absent if authority not in self.looked_up
+        }
         if unchecked:
-            failed = " and ".join(
-                LABELS[s] for s in SOURCES if s in self.errors and s not in self.looked_up
-            )
             reason = (
-                f"{PENDING} ({failed} unavailable; {', '.join(unchecked)} could not be checked; "
+                f"{PENDING} ({_named(unchecked.values())} unavailable; "
+                f"{', '.join(unchecked)} could not be checked; "
                 f"{how} {describe(paper)})"
             )
         else:
@@ -438,10 +438,7 @@ class Verifier:
 
     def _askers(self, authority: str) -> str:
         """The services whose identifier look-up answered for an id held by `authority`."""
-        asked = [
-            s for s in SOURCES if s in self.looked_up and (authority == "arxiv" or s == authority)
-        ]
-        return " and ".join(LABELS[s] for s in asked)
+        return _named(s for s in self.looked_up if authority == "arxiv" or s == authority)
 
     def _title_searches(self, candidates, outcomes, positions) -> None:
         """S2 title match for each candidate, then arXiv `ti:` searches for those unmatched."""
@@ -506,17 +503,20 @@ class Verifier:
         if not leads:
             return earlier
         best = max(leads, key=lambda f: (f.match.ok, f.match.title_score or 0.0))
-        if identified:
-            labels = ", ".join(label for label, _, _ in candidate.identifiers())
-            reason = (
-                f"{labels} not found; a title search found {describe(best.paper)} "
-                f"({best.match.reason}), offered as a suggestion"
-            )
+        found = f"{describe(best.paper)} ({best.match.reason}), offered as a suggestion"
+        missing, unchecked = self._unresolved_ids(candidate)
+        if unchecked:
+            what = [f"{', '.join(missing)} not found"] if missing else []
+            what += [
+                f"{', '.join(unchecked)} could not be checked",
+                f"a title search found {found}",
+            ]
+            reason = f"{PENDING} ({_named(unchecked.values())} unavailable; {'; '.join(what)})"
+        elif missing:
+            reason = f"{', '.join(missing)} not found; a title search found {found}"
         else:
-            reason = (
-                f"no paper matches; the closest title found is {describe(best.paper)} "
-                f"({best.match.reason}), offered as a suggestion"
-            )
+            reason = f"no paper matches; the closest title found is {found}"
+            reason += self._degraded_note()
         return Outcome(
             "UNCONFIRMED",
             reason,
@@ -528,27 +528,41 @@ class Verifier:
 
     def _nothing_found(self, candidate: Candidate) -> Outcome:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
-        checkable = {"semantic_scholar"}
-        if candidate.arxiv_id or candidate.title:
-            checkable.add("arxiv")
-        failed = sorted(checkable & set(self.errors))
-        answered = sorted(checkable - set(self.errors))
-        if not answered:
+        missing, unchecked = self._unresolved_ids(candidate)
+        searched = [s for s in SOURCES if s not in self.errors] if candidate.title else []
+        what = [
+            f"{label} not found in {self._askers(_authority(arxiv_id))}"
+            for label, arxiv_id, _ in candidate.identifiers()
+            if label in missing
+        ]
+        if searched:
+            what.append(f"no paper with this title in {' or '.join(LABELS[s] for s in searched)}")
+        if not what:
             return Outcome("UNCONFIRMED", PENDING)
-        labels = ", ".join(label for label, _, _ in candidate.identifiers())
-        missing = [f"{labels} not found"] if labels else []
-        if candidate.title:
-            missing.append("no paper with this title")
-        what = f"{' and '.join(missing)} in {' or '.join(LABELS[s] for s in answered)}"
-        if failed:
-            return Outcome("UNCONFIRMED", f"{PENDING} ({LABELS[failed[0]]} unavailable; {what})")
-        return Outcome("UNCONFIRMED", what)
+        failed = [s for s in SOURCES if s in self.errors] if candidate.title else []
+        if not unchecked and not failed:
+            return Outcome("UNCONFIRMED", "; ".join(what))
+        if unchecked:
+            what.append(f"{', '.join(unchecked)} could not be checked")
+        unavailable = _named([*unchecked.values(), *failed])
+        return Outcome("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
+
+    def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
+        """A candidate's identifiers (none of which resolved): the labels the service holding
+        them answered for (not found), and the labels it could not check, with that service."""
+        missing, unchecked = [], {}
+        for label, arxiv_id, _ in candidate.identifiers():
+            authority = _authority(arxiv_id)
+            if authority in self.looked_up:
+                missing.append(label)
+            else:
+                unchecked[label] = authority
+        return missing, unchecked
 
     def _degraded_note(self) -> str:
         if not self.errors:
             return ""
-        failed = " and ".join(LABELS[s] for s in sorted(self.errors))
-        return f"; {failed} unavailable, so checked without it"
+        return f"; {_named(self.errors)} unavailable, so checked without it"
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -562,6 +576,12 @@ def _phrase(title: str) -> str:
 def _carries(paper: Paper, candidate: Candidate) -> bool:
     """Whether a record lists one of the candidate's identifiers."""
     return any(_carries_id(paper, a, s2) for _, a, s2 in candidate.identifiers())
+
+
+def _named(sources) -> str:
+    """Services named in a fixed order: "arXiv and Semantic Scholar"."""
+    named = set(sources)
+    return " and ".join(LABELS[s] for s in SOURCES if s in named)
 
 
 def _authority(arxiv_id: str | None) -> str:
