@@ -82,6 +82,8 @@ def test_titles_that_still_match(cited, record):
         ("Automated Test Generation for REST APIs: Fairness Testing", REST),  # wrong subtitle
         ("Neural Turing Machines", MARKOV),
         ("", MARKOV),
+        ("Markov bases with heat-bath random walks", MARKOV),  # the same words reordered
+        ("Random heat-bath walks with Markov bases", MARKOV),
     ],
 )
 def test_titles_that_must_not_match(cited, record):
@@ -96,6 +98,8 @@ def test_score_is_graded_for_near_misses():
     far = title_score("Neural Turing Machines", MARKOV)
     assert 0.8 < near < 1.0
     assert far == 0.0
+    # In order: the longest run of words the titles share in the same order counts, 4 of 6.
+    assert title_score("Markov bases with heat-bath random walks", MARKOV) == 0.6667
 
 
 def test_latex_and_unicode_normalisation():

@@ -5,8 +5,10 @@ The rules (documented for people in protocols/matching-rules.md):
 - Title: both titles are normalised (LaTeX unwrapped, Unicode folded, Greek letters spelled out,
   case and punctuation dropped, a few function words ignored, English plurals and British
   spellings folded) into content words. The similarity is the Dice coefficient of the two
-  content-word multisets, 2 * common / (len(a) + len(b)). The threshold is 1.0: every content word
-  of each title must be accounted for. A near-miss title differs in one content word, so any lower
+  content-word sequences taken in order, 2 * LCS / (len(a) + len(b)) with LCS the longest common
+  subsequence. The threshold is 1.0: every content word of each title must be accounted for, in
+  the same order ("Markov bases with heat-bath random walks" is not "Heat-bath random walks with
+  Markov bases"). A near-miss title differs in one content word, so any lower
   threshold would let it through on a long enough title (the recordings hold two real papers by
   one author, arXiv:1106.3680 "... for DNA Screening" and arXiv:1306.4664 "... for Genetic
   Screening"). Titles still match when they differ only by case, punctuation, a trailing period,
@@ -27,7 +29,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 
 from .paper import Paper
@@ -165,13 +166,20 @@ def main_title(title: str) -> str | None:
     return parts[0] if len(parts) == 2 and parts[0] and parts[1] else None
 
 
-def _dice(a: list[str], b: list[str]) -> float:
+def _similarity(a: list[str], b: list[str]) -> float:
+    """Dice coefficient on words in order: 2 * LCS / (len(a) + len(b)), where LCS is the length
+    of the longest common subsequence of the two word lists."""
     if not a or not b:
         return 0.0
     if "".join(a) == "".join(b):
         return 1.0  # hyphenation: "heat bath" and "heatbath"
-    common = sum((Counter(a) & Counter(b)).values())
-    return 2 * common / (len(a) + len(b))
+    previous = [0] * (len(b) + 1)
+    for word in a:
+        row = [0]
+        for j, other in enumerate(b):
+            row.append(previous[j] + 1 if word == other else max(previous[j + 1], row[j]))
+        previous = row
+    return 2 * previous[-1] / (len(a) + len(b))
 
 
 def title_score(cited: str, record: str) -> float:
@@ -180,9 +188,9 @@ def title_score(cited: str, record: str) -> float:
     The best of the whole record title and the record's main title (the citation may leave the
     subtitle out). Not symmetric on purpose: text the citation adds is never forgiven."""
     cited_words = title_words(cited)
-    score = _dice(cited_words, title_words(record))
+    score = _similarity(cited_words, title_words(record))
     record_main = main_title(record)
-    if record_main and score < 1.0 and _dice(cited_words, title_words(record_main)) == 1.0:
+    if record_main and score < 1.0 and _similarity(cited_words, title_words(record_main)) == 1.0:
         return 1.0
     return round(score, 4)
 
