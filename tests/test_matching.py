@@ -138,11 +138,43 @@ def test_author_matching_against_record_names():
     record = ["Aurora Ramírez", "Mario Berrios", "José Raúl Romero", "Sean van der Merwe"]
     assert matched_authors(["Ramirez, A.", "Nobody, X."], record) == ["Aurora Ramírez"]
     assert matched_authors(["van der Merwe, S."], record) == ["Sean van der Merwe"]
-    assert matched_authors(["Raúl, J."], record) == ["José Raúl Romero"]  # compound family name
+    assert matched_authors(["Romero, J. R."], record) == ["José Raúl Romero"]
+    assert matched_authors(["Raúl, J."], record) == []  # a middle name is no family name
     assert matched_authors(["Aurora, R."], record) == []  # a given name is no family name
     assert matched_authors(["Mario"], record) == []
     assert matched_authors(["de With, Peter"], AEW10_AUTHORS) == ["Peter H. N. de With"]
     assert matched_authors(["Vinck, A. J. H."], AEW10_AUTHORS) == ["A. J. Han Vinck"]
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("Helali Moghadam, M.", "Mahshid Helali Moghadam"),  # compound family name, cited whole
+        ("Moghadam, M. H.", "Mahshid Helali Moghadam"),
+        ("Helali Moghadam, M.", "Mahshid Helali"),  # the record gives one part of it
+        ("Helali-Moghadam, M.", "Mahshid Helali Moghadam"),
+        ("Taylor Sakyi, K.", "Kwabena Taylor-Sakyi"),
+        ("Taylor, K.", "Kwabena Taylor-Sakyi"),  # a hyphenated record name is compound
+        ("Helali, M.", "Helali Moghadam, Mahshid"),  # the record says where the family name is
+        ("King, M. L.", "Martin Luther King Jr."),
+        ("Castro Neto, A. H.", "A. H. Castro Neto"),
+    ],
+)
+def test_compound_family_names(cited, record):
+    assert matched_authors([cited], [record]) == [record]
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("Kumar, R.", "Mohit Kumar Ahuja"),  # a middle name
+        ("Helali, M.", "Mahshid Helali Moghadam"),  # not known to be compound from "Helali"
+        ("Luther, M.", "Martin Luther King Jr."),
+        ("Tobias, W.", "Tobias Windisch"),
+    ],
+)
+def test_given_and_middle_names_are_not_family_names(cited, record):
+    assert matched_authors([cited], [record]) == []
 
 
 def test_split_authors_forms():

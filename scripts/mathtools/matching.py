@@ -18,7 +18,10 @@ The rules (documented for people in protocols/matching-rules.md):
   titles glued together look like.
 - Authors: at least one cited family name equals a record author's family name, after Unicode
   folding. Names may be "Given Family", "Family, Given", initials-only ("Gould, A.", "A. Gould"),
-  with particles ("van der Merwe", "de With"), and truncated ("et al.", "and others").
+  with particles ("van der Merwe", "de With"), and truncated ("et al.", "and others"). A record
+  author's family name is the last word of the name; an earlier word counts only as part of a
+  compound family name (cited whole, hyphenated, or written "Family, Given" in the record), so a
+  middle name ("Kumar" in "Mohit Kumar Ahuja") never matches.
 - Year: the record's year is within 1 of the cited year (preprint versus publication).
 
 `compare(candidate, paper)` applies all three to what the candidate gives and returns the checks,
@@ -86,6 +89,8 @@ UNICODE_LETTERS = {
     "þ": "th",
     "ð": "d",
 }
+NAME_SUFFIXES = frozenset(_words("jr sr ii iii iv"))
+HYPHENS = r"[\-\u2010-\u2015]"
 SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s-{1,3}\s|\s[–—]\s|--+)\s*")
 ET_AL = re.compile(r"(?:,?\s*\bet\s*al\b\.?|\band\s+others\b|\bothers\b)\s*$", re.IGNORECASE)
 
@@ -225,47 +230,73 @@ def split_authors(authors: list[str] | str | None) -> tuple[list[str], bool]:
     return cleaned, truncated
 
 
-def _name_words(name: str) -> list[str]:
-    """Folded words of a name without initials ("A.", "J.-P.", the "JP" of "Smith JP");
-    hyphenated parts joined ("Taylor-Sakyi" -> "taylorsakyi")."""
-    tokens = re.sub(r"[\-\u2010-\u2015'’]", "", strip_latex(name)).split()
-    words = []
-    for token in tokens:
-        if re.fullmatch(r"(?:[A-Z]\.?){1,3}", token):
+def _name_tokens(name: str) -> list[list[str]]:
+    """The folded words of a name, each split at its hyphens ("Taylor-Sakyi" -> ["taylor",
+    "sakyi"]): initials ("A.", "J.-P.", the "JP" of "Smith JP"), suffixes ("Jr.") and the
+    particles before a family name dropped. A particle that ends the name is its family name."""
+    tokens = []
+    raw = strip_latex(name).replace(",", " ").split()
+    for token in raw:
+        if re.fullmatch(r"(?:[A-Z]\.?){1,3}", re.sub(HYPHENS, "", token)):
             continue  # initials
-        word = re.sub(r"[^a-z]", "", fold(token))
-        if word:
-            words.append(word)
-    if not words:  # a name written only in capitals, such as "LI"
-        words = [w for w in (re.sub(r"[^a-z]", "", fold(t)) for t in tokens) if w]
-    return words
+        parts = [re.sub(r"[^a-z]", "", fold(part)) for part in re.split(HYPHENS, token)]
+        if any(parts):
+            tokens.append([part for part in parts if part])
+    if not tokens:  # a name written only in capitals, such as "LI"
+        tokens = [[w] for w in (re.sub(r"[^a-z]", "", fold(t)) for t in raw) if w]
+    while len(tokens) > 1 and "".join(tokens[-1]) in NAME_SUFFIXES:
+        tokens.pop()
+    kept = [t for i, t in enumerate(tokens) if "".join(t) not in PARTICLES or i == len(tokens) - 1]
+    return kept or tokens
 
 
-def _drop_particles(words: list[str]) -> list[str]:
-    """Particles precede a family name; a particle that ends the name is the family name."""
-    kept = [w for i, w in enumerate(words) if w not in PARTICLES or i == len(words) - 1]
-    return kept or words
+def _cited_family_parts(name: str) -> list[str]:
+    """The words of a cited author's family name, hyphenated parts split: the part before the
+    comma of "Family, Given" (which may be compound: "Helali Moghadam"), else the last word."""
+    tokens = _name_tokens(name.split(",", 1)[0]) if "," in name else _name_tokens(name)[-1:]
+    return [part for token in tokens for part in token]
 
 
 def cited_family(name: str) -> str | None:
-    """The family name of a cited author: before the comma of "Family, Given", else the last
-    word that is not an initial; particles dropped ("van der Merwe" -> "merwe")."""
+    """The family name of a cited author, as one word: its last word, hyphenated parts joined;
+    particles dropped ("van der Merwe" -> "merwe", "Taylor-Sakyi" -> "taylorsakyi")."""
     family = name.split(",", 1)[0] if "," in name else name
-    words = _drop_particles(_name_words(family))
-    return words[-1] if words else None
+    tokens = _name_tokens(family)
+    return "".join(tokens[-1]) if tokens else None
 
 
 def record_families(name: str) -> set[str]:
-    """The words of a record author's name that can be a family name: every word but the first
-    (compound family names such as "Helali Moghadam"), or the only word."""
-    words = _drop_particles(_name_words(name))
-    return set(words[1:] or words)
+    """The spellings of a record author's family name: the last word (and each part of it when
+    hyphenated), and the last words joined ("Helali Moghadam" for "Mahshid Helali Moghadam",
+    "Taylor Sakyi" written as "Taylor-Sakyi"). For a record written "Family, Given", every word
+    before the comma. Never a given or middle name: "Kumar" is not a family name of "Mohit
+    Kumar Ahuja"."""
+    if "," in name:
+        tokens = _name_tokens(name.split(",", 1)[0])
+        families = {"".join(token) for token in tokens}
+    else:
+        tokens = _name_tokens(name)
+        families = set()
+    families |= set(tokens[-1]) if tokens else set()
+    words = [part for token in tokens for part in token]
+    return families | {"".join(words[start:]) for start in range(len(words))}
 
 
 def matched_authors(cited: list[str], record: list[str]) -> list[str]:
-    """The record's author names (as the API wrote them) whose family name was cited."""
-    families = {cited_family(name) for name in cited} - {None}
-    return [name for name in record if record_families(name) & families]
+    """The record's author names (as the API wrote them) whose family name was cited. A cited
+    compound family name ("Helali Moghadam, M.", "Taylor-Sakyi, K.") also matches a record that
+    gives one part of it as the family name."""
+    wanted = []
+    for name in cited:
+        parts = _cited_family_parts(name)
+        if parts:
+            wanted.append(({"".join(parts)}, set(parts) if len(parts) > 1 else set()))
+    matched = []
+    for name in record:
+        families = record_families(name)
+        if any(families & (whole | parts) for whole, parts in wanted):
+            matched.append(name)
+    return matched
 
 
 # ----------------------------------------------------------------------------- the verdict
