@@ -63,7 +63,9 @@ def test_the_labelled_fixture(script, standin, tmp_path):
         assert all(url.startswith(standin.url) for url in result["verified_via"])
         if result["status"] == "CONFIRMED":
             assert result["paper"]["title"] and result["paper"]["authors"]
-            assert "suggestion" not in result
+            assert "suggestion" not in result and "resolved_to" not in result
+        else:
+            assert result["paper"] is None
     expected_confirmed = sum(case["expected"] == "CONFIRMED" for case in CASES)
     assert document["summary"] == {
         "total": len(CASES),
@@ -84,7 +86,11 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     assert foreign["reason"].startswith(
         "arXiv:2104.12255 is '0' by Quan Thoi Minh Nguyen (2021), not the cited paper"
     )
-    assert foreign["paper"]["arxiv_id"] == "2104.12255"
+    # The paper the identifier really points to is reported apart: `paper` is only ever the
+    # confirmed record.
+    assert foreign["paper"] is None
+    assert foreign["resolved_to"]["arxiv_id"] == "2104.12255"
+    assert results["fab-foreign-doi"]["resolved_to"]["doi"] == "10.1098/rspa.1985.0070"
     assert results["fab-foreign-doi"]["reason"].startswith(
         "DOI:10.1098/rspa.1985.0070 is 'Quantum theory, the Church–Turing principle"
     )

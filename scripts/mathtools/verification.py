@@ -17,7 +17,8 @@ Combining the sources: each identifier is judged on its own. It matches when a r
 it (by either source) matches the candidate; it contradicts when records came back and none
 matches; it resolves nowhere when no source returned a record for it although the service that
 holds such ids answered (arXiv for arXiv ids, Semantic Scholar for the rest). One contradicting
-identifier makes the candidate UNCONFIRMED, with a reason naming the paper it really points to, and
+identifier makes the candidate UNCONFIRMED, with a reason naming the paper it really points to
+(reported as `resolved_to`; `paper` is only ever a CONFIRMED result's record), and
 so does one that resolves nowhere (unless the matching record lists it); otherwise one matching
 identifier confirms it. A title search that finds a different paper reports it as a `suggestion`,
 never promoted.
@@ -258,7 +259,8 @@ class Outcome:
     source: str | None = None
     urls: list[str] = field(default_factory=list)
     match: Match | None = None
-    paper: Paper | None = None
+    paper: Paper | None = None  # the confirmed record: CONFIRMED only
+    resolved_to: Paper | None = None  # the different paper a cited identifier points to
     suggestion: Paper | None = None
 
 
@@ -375,7 +377,7 @@ class Verifier:
                     source=_source_of(findings),
                     urls=_urls_of(findings),
                     match=wrong.match,
-                    paper=wrong.paper,
+                    resolved_to=wrong.paper,
                 )
             if not findings:
                 unresolved.append((label, arxiv_id, s2_key))
@@ -656,6 +658,8 @@ def _result(candidate: Candidate, outcome: Outcome) -> dict[str, Any]:
         "paper": outcome.paper.to_dict() if outcome.paper else None,
         "candidate": candidate.given,
     }
+    if outcome.resolved_to is not None:
+        result["resolved_to"] = outcome.resolved_to.to_dict()
     if outcome.suggestion is not None:
         result["suggestion"] = outcome.suggestion.to_dict()
     return result
