@@ -103,7 +103,7 @@ def test_score_is_graded_for_near_misses():
 
 
 def test_latex_and_unicode_normalisation():
-    assert strip_latex(r"G\"{o}tz \v{S}koda \emph{fast} $L^2$ --- x") == "Gotz Skoda fast L2 - x"
+    assert strip_latex(r"G\"{o}tz \v{S}koda \emph{fast} $L^2$ --- x") == "Götz Skoda fast L2 - x"
     assert normalise_title(r"Sur les $\alpha$-stables de M\"obius") == normalise_title(
         "Sur les α-stables de Möbius"
     )
@@ -191,6 +191,22 @@ def test_split_authors_forms():
     assert split_authors("Gould, A.; Dorsher, S.") == (["Gould, A.", "Dorsher, S."], False)
     assert split_authors("Gould, Andrew") == (["Gould, Andrew"], False)
     assert split_authors(None) == ([], False)
+    assert split_authors("Graves et. al.") == (["Graves"], True)
+    assert split_authors("A. Graves, G. Wayne") == (["A. Graves", "G. Wayne"], False)
+    assert split_authors("Stanley C, Windisch T") == (["Stanley C", "Windisch T"], False)
+    assert split_authors("Helali Moghadam, M. H.") == (["Helali Moghadam, M. H."], False)
+    assert split_authors("van der Merwe, Sean") == (["van der Merwe, Sean"], False)
+
+
+def test_umlauts_dropped_or_transliterated():
+    assert title_score("Die Schroedinger-Gleichung", "Die Schrödinger-Gleichung") == 1.0
+    assert title_score(r"Die Schr\"odinger-Gleichung", "Die Schroedinger-Gleichung") == 1.0
+    assert title_score("Die Schrodinger-Gleichung", "Die Schrödinger-Gleichung") == 1.0
+    assert title_score("Die Schroedinger-Gleichung", "Die Schrodinger-Gleichung") < 1.0
+    record = ["Erwin Schrödinger", "Kurt Gödel"]
+    assert matched_authors(["Schroedinger, E.", "Goedel, K."], record) == record
+    assert matched_authors([r"G{\"o}del, K."], ["Kurt Goedel"]) == ["Kurt Goedel"]
+    assert matched_authors(["Schrodinger, E."], record) == ["Erwin Schrödinger"]
 
 
 def _paper(**fields):

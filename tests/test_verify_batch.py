@@ -128,6 +128,11 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     assert etal["checks"]["matched_authors"] == ["Peter H. N. de With"]
     assert len(etal["paper"]["authors"]) == 34
     assert results["real-grouptesting"]["checks"]["year_diff"] == -1
+    assert results["real-ntm-given-family"]["checks"]["matched_authors"] == [
+        "Alex Graves",
+        "Greg Wayne",
+    ]
+    assert results["real-scratch-oe"]["checks"]["matched_authors"][0].startswith("Katharina G")
 
 
 def test_output_is_deterministic_apart_from_the_timestamp(script, standin, tmp_path, monkeypatch):

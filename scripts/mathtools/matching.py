@@ -2,26 +2,27 @@
 
 The rules (documented for people in protocols/matching-rules.md):
 
-- Title: both titles are normalised (LaTeX unwrapped, Unicode folded, Greek letters spelled out,
-  case and punctuation dropped, a few function words ignored, English plurals and British
-  spellings folded) into content words. The similarity is the Dice coefficient of the two
-  content-word sequences taken in order, 2 * LCS / (len(a) + len(b)) with LCS the longest common
-  subsequence. The threshold is 1.0: every content word of each title must be accounted for, in
-  the same order ("Markov bases with heat-bath random walks" is not "Heat-bath random walks with
-  Markov bases"). A near-miss title differs in one content word, so any lower
-  threshold would let it through on a long enough title (the recordings hold two real papers by
-  one author, arXiv:1106.3680 "... for DNA Screening" and arXiv:1306.4664 "... for Genetic
-  Screening"). Titles still match when they differ only by case, punctuation, a trailing period,
-  hyphenation ("Heat-bath" / "Heat bath" / "Heatbath": the titles are also compared with spaces
-  removed) or by a subtitle the citation left out (it equals the record's title before ":", " - "
-  or "--"). A citation that adds text the record lacks does not match: that is what two real
-  titles glued together look like.
+- Title: both titles are normalised (LaTeX unwrapped, Unicode folded with umlauts dropped and,
+  in a second comparison, transliterated as ae/oe/ue, Greek letters spelled out, case and
+  punctuation dropped, a few function words ignored, English plurals and British spellings
+  folded) into content words. The similarity is the Dice coefficient of the two content-word
+  sequences taken in order, 2 * LCS / (len(a) + len(b)) with LCS the longest common subsequence.
+  The threshold is 1.0: every content word of each title must be accounted for, in the same order
+  ("Markov bases with heat-bath random walks" is not "Heat-bath random walks with Markov bases").
+  A near-miss title differs in one content word, so any lower threshold would let it through on a
+  long enough title (the recordings hold two real papers by one author, arXiv:1106.3680 "... for
+  DNA Screening" and arXiv:1306.4664 "... for Genetic Screening"). Titles still match when they
+  differ only by case, punctuation, a trailing period, hyphenation ("Heat-bath" / "Heat bath" /
+  "Heatbath": the titles are also compared with spaces removed) or by a subtitle the citation left
+  out (it equals the record's title before ":", " - " or "--"). A citation that adds text the
+  record lacks does not match: that is what two real titles glued together look like.
 - Authors: at least one cited family name equals a record author's family name, after Unicode
   folding. Names may be "Given Family", "Family, Given", initials-only ("Gould, A.", "A. Gould"),
-  with particles ("van der Merwe", "de With"), and truncated ("et al.", "and others"). A record
-  author's family name is the last word of the name; an earlier word counts only as part of a
-  compound family name (cited whole, hyphenated, or written "Family, Given" in the record), so a
-  middle name ("Kumar" in "Mohit Kumar Ahuja") never matches.
+  with particles ("van der Merwe", "de With"), umlauts transliterated ("Goetz"), and truncated
+  ("et al.", "et. al.", "and others"). A record author's family name is the last word of the
+  name; an earlier word counts only as part of a compound family name (cited whole, hyphenated,
+  or written "Family, Given" in the record), so a middle name ("Kumar" in "Mohit Kumar Ahuja")
+  never matches.
 - Year: the record's year is within 1 of the cited year (preprint versus publication).
 
 `compare(candidate, paper)` applies all three to what the candidate gives and returns the checks,
@@ -91,17 +92,20 @@ UNICODE_LETTERS = {
 }
 NAME_SUFFIXES = frozenset(_words("jr sr ii iii iv"))
 HYPHENS = r"[\-\u2010-\u2015]"
+UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
 SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s-{1,3}\s|\s[–—]\s|--+)\s*")
-ET_AL = re.compile(r"(?:,?\s*\bet\s*al\b\.?|\band\s+others\b|\bothers\b)\s*$", re.IGNORECASE)
+ET_AL = re.compile(r"(?:,?\s*\bet\.?\s*al\b\.?|\band\s+others\b|\bothers\b)\s*$", re.IGNORECASE)
 
 
 # ----------------------------------------------------------------------------- text folding
 
 
 def strip_latex(text: str) -> str:
-    """LaTeX to plain text: accents and special letters folded, `\\emph{x}` and `{x}` unwrapped,
-    `$...$` kept as content, Greek commands spelled out, `--`/`---` to `-`."""
-    text = re.sub(r"\\[`'^\"~=.]\s*\{?\s*([A-Za-z])\}?", r"\1", text)  # \"o, \'{e}
+    """LaTeX to plain text: accents and special letters folded (umlauts kept: `\\"o` is `ö`, which
+    fold() reads both ways), `\\emph{x}` and `{x}` unwrapped, `$...$` kept as content, Greek
+    commands spelled out, `--`/`---` to `-`."""
+    text = re.sub(r"\\\"\s*\{?\s*([A-Za-z])\}?", _umlaut, text)  # \"o, \"{u}
+    text = re.sub(r"\\[`'^~=.]\s*\{?\s*([A-Za-z])\}?", r"\1", text)  # \'{e}, \^o
     text = re.sub(r"\\[uvHtcdbkr](?:\{\s*([A-Za-z])\s*\}|\s+([A-Za-z]))", r"\1\2", text)  # \v{s}
     text = re.sub(
         r"\\(" + "|".join(sorted(LATEX_LETTERS, key=len, reverse=True)) + r")(?![A-Za-z])\s*",
@@ -115,14 +119,20 @@ def strip_latex(text: str) -> str:
     return re.sub(r"[${}^_~]", lambda m: " " if m.group() == "~" else "", text)
 
 
+def _umlaut(match: re.Match) -> str:
+    return unicodedata.normalize("NFC", match.group(1) + "\u0308")
+
+
 def _greek_command(match: re.Match) -> str:
     name = match.group(1).lower()
     return name[3:] if name.startswith("var") else name
 
 
-def fold(text: str) -> str:
-    """Unicode folded to lower-case ASCII words: NFKD without diacritics, Greek spelled out."""
-    text = "".join(UNICODE_LETTERS.get(ch, ch) for ch in text)
+def fold(text: str, umlauts: bool = False) -> str:
+    """Unicode folded to lower-case ASCII words: NFKD without diacritics, Greek spelled out.
+    With `umlauts`, ä, ö and ü become ae, oe and ue (German transliteration: "Schroedinger")."""
+    letters = UNICODE_LETTERS | UMLAUTS if umlauts else UNICODE_LETTERS
+    text = "".join(letters.get(ch, ch) for ch in unicodedata.normalize("NFC", text))
     out = []
     for ch in unicodedata.normalize("NFKD", text):
         if unicodedata.combining(ch):
@@ -153,9 +163,10 @@ def _stem(word: str) -> str:
     return word
 
 
-def title_words(title: str) -> list[str]:
-    """The content words of a title, normalised (see the module docstring)."""
-    plain = fold(strip_latex(title))
+def title_words(title: str, umlauts: bool = False) -> list[str]:
+    """The content words of a title, normalised (see the module docstring; `umlauts` as in
+    fold())."""
+    plain = fold(strip_latex(title), umlauts)
     words = re.findall(r"[a-z0-9]+", plain)
     return [_stem(w) for w in words if w not in FUNCTION_WORDS]
 
@@ -191,13 +202,17 @@ def title_score(cited: str, record: str) -> float:
     """Similarity of a cited title to a record's title, in [0, 1]; 1.0 means they match.
 
     The best of the whole record title and the record's main title (the citation may leave the
-    subtitle out). Not symmetric on purpose: text the citation adds is never forgiven."""
-    cited_words = title_words(cited)
-    score = _similarity(cited_words, title_words(record))
+    subtitle out), with umlauts dropped ("Schrodinger") or transliterated ("Schroedinger"). Not
+    symmetric on purpose: text the citation adds is never forgiven."""
     record_main = main_title(record)
-    if record_main and score < 1.0 and _similarity(cited_words, title_words(record_main)) == 1.0:
-        return 1.0
-    return round(score, 4)
+    best = 0.0
+    for umlauts in (False, True):
+        cited_words = title_words(cited, umlauts)
+        score = _similarity(cited_words, title_words(record, umlauts))
+        if record_main and _similarity(cited_words, title_words(record_main, umlauts)) == 1.0:
+            score = 1.0
+        best = max(best, score)
+    return round(best, 4)
 
 
 # ----------------------------------------------------------------------------- authors
@@ -214,7 +229,7 @@ def split_authors(authors: list[str] | str | None) -> tuple[list[str], bool]:
             names = re.split(r"\s+and\s+", text)
         elif ";" in text:
             names = text.split(";")
-        elif text.count(",") > 1:
+        elif text.count(",") > 1 or _given_family_list(text.split(",")):
             names = text.split(",")
         else:
             names = [text]
@@ -230,30 +245,43 @@ def split_authors(authors: list[str] | str | None) -> tuple[list[str], bool]:
     return cleaned, truncated
 
 
-def _name_tokens(name: str) -> list[list[str]]:
+def _given_family_list(parts: list[str]) -> bool:
+    """Whether comma-separated parts are whole "Given Family" names ("A. Graves, G. Wayne")
+    rather than one "Family, Given" name ("Graves, Alex", "Helali Moghadam, M. H.")."""
+    initials = re.compile(r"(?:[A-Z]\.?(?:\s*-?\s*[A-Z]\.?)*)")
+    return len(parts) > 1 and all(
+        len(part.split()) > 1 and not initials.fullmatch(part.strip()) for part in parts
+    )
+
+
+def _name_tokens(name: str, umlauts: bool = False) -> list[list[str]]:
     """The folded words of a name, each split at its hyphens ("Taylor-Sakyi" -> ["taylor",
     "sakyi"]): initials ("A.", "J.-P.", the "JP" of "Smith JP"), suffixes ("Jr.") and the
-    particles before a family name dropped. A particle that ends the name is its family name."""
+    particles before a family name dropped. A particle that ends the name is its family name.
+    `umlauts` as in fold()."""
     tokens = []
     raw = strip_latex(name).replace(",", " ").split()
     for token in raw:
         if re.fullmatch(r"(?:[A-Z]\.?){1,3}", re.sub(HYPHENS, "", token)):
             continue  # initials
-        parts = [re.sub(r"[^a-z]", "", fold(part)) for part in re.split(HYPHENS, token)]
+        parts = [re.sub(r"[^a-z]", "", fold(part, umlauts)) for part in re.split(HYPHENS, token)]
         if any(parts):
             tokens.append([part for part in parts if part])
     if not tokens:  # a name written only in capitals, such as "LI"
-        tokens = [[w] for w in (re.sub(r"[^a-z]", "", fold(t)) for t in raw) if w]
+        tokens = [[w] for w in (re.sub(r"[^a-z]", "", fold(t, umlauts)) for t in raw) if w]
     while len(tokens) > 1 and "".join(tokens[-1]) in NAME_SUFFIXES:
         tokens.pop()
     kept = [t for i, t in enumerate(tokens) if "".join(t) not in PARTICLES or i == len(tokens) - 1]
     return kept or tokens
 
 
-def _cited_family_parts(name: str) -> list[str]:
+def _cited_family_parts(name: str, umlauts: bool = False) -> list[str]:
     """The words of a cited author's family name, hyphenated parts split: the part before the
     comma of "Family, Given" (which may be compound: "Helali Moghadam"), else the last word."""
-    tokens = _name_tokens(name.split(",", 1)[0]) if "," in name else _name_tokens(name)[-1:]
+    if "," in name:
+        tokens = _name_tokens(name.split(",", 1)[0], umlauts)
+    else:
+        tokens = _name_tokens(name, umlauts)[-1:]
     return [part for token in tokens for part in token]
 
 
@@ -265,17 +293,17 @@ def cited_family(name: str) -> str | None:
     return "".join(tokens[-1]) if tokens else None
 
 
-def record_families(name: str) -> set[str]:
+def record_families(name: str, umlauts: bool = False) -> set[str]:
     """The spellings of a record author's family name: the last word (and each part of it when
     hyphenated), and the last words joined ("Helali Moghadam" for "Mahshid Helali Moghadam",
     "Taylor Sakyi" written as "Taylor-Sakyi"). For a record written "Family, Given", every word
     before the comma. Never a given or middle name: "Kumar" is not a family name of "Mohit
     Kumar Ahuja"."""
     if "," in name:
-        tokens = _name_tokens(name.split(",", 1)[0])
+        tokens = _name_tokens(name.split(",", 1)[0], umlauts)
         families = {"".join(token) for token in tokens}
     else:
-        tokens = _name_tokens(name)
+        tokens = _name_tokens(name, umlauts)
         families = set()
     families |= set(tokens[-1]) if tokens else set()
     words = [part for token in tokens for part in token]
@@ -285,18 +313,23 @@ def record_families(name: str) -> set[str]:
 def matched_authors(cited: list[str], record: list[str]) -> list[str]:
     """The record's author names (as the API wrote them) whose family name was cited. A cited
     compound family name ("Helali Moghadam, M.", "Taylor-Sakyi, K.") also matches a record that
-    gives one part of it as the family name."""
-    wanted = []
+    gives one part of it as the family name. Umlauts may be dropped or transliterated
+    ("Schrodinger", "Schroedinger")."""
+    return [
+        name
+        for name in record
+        if any(_family_cited(cited, name, umlauts) for umlauts in (False, True))
+    ]
+
+
+def _family_cited(cited: list[str], record_name: str, umlauts: bool) -> bool:
+    families = record_families(record_name, umlauts)
     for name in cited:
-        parts = _cited_family_parts(name)
-        if parts:
-            wanted.append(({"".join(parts)}, set(parts) if len(parts) > 1 else set()))
-    matched = []
-    for name in record:
-        families = record_families(name)
-        if any(families & (whole | parts) for whole, parts in wanted):
-            matched.append(name)
-    return matched
+        parts = _cited_family_parts(name, umlauts)
+        accepted = {"".join(parts)} | (set(parts) if len(parts) > 1 else set())
+        if parts and families & accepted:
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------- the verdict
