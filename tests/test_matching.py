@@ -111,6 +111,9 @@ def test_latex_and_unicode_normalisation():
     assert normalise_title("Θ-functions and ϕ") == "theta functions and phi"
     assert main_title(REST) == "Automated Test Generation for REST APIs"
     assert main_title(MARKOV) is None  # a hyphen inside a word is no separator
+    assert main_title("Graphs -- a survey") == main_title("Graphs --- a survey") == "Graphs"
+    assert main_title("Graphs – a survey") == "Graphs"
+    assert main_title("Graph--theoretic methods") is None  # an unspaced -- is a hyphen
 
 
 @pytest.mark.parametrize(
@@ -178,24 +181,21 @@ def test_given_and_middle_names_are_not_family_names(cited, record):
 
 
 def test_split_authors_forms():
-    assert split_authors("Stanley, Caprice and Windisch, Tobias") == (
-        ["Stanley, Caprice", "Windisch, Tobias"],
-        False,
-    )
-    assert split_authors("Immink, K. and others") == (["Immink, K."], True)
-    assert split_authors(["Kees A. Schouhamer Immink", "et al."]) == (
-        ["Kees A. Schouhamer Immink"],
-        True,
-    )
-    assert split_authors("Immink et al.") == (["Immink"], True)
-    assert split_authors("Gould, A.; Dorsher, S.") == (["Gould, A.", "Dorsher, S."], False)
-    assert split_authors("Gould, Andrew") == (["Gould, Andrew"], False)
-    assert split_authors(None) == ([], False)
-    assert split_authors("Graves et. al.") == (["Graves"], True)
-    assert split_authors("A. Graves, G. Wayne") == (["A. Graves", "G. Wayne"], False)
-    assert split_authors("Stanley C, Windisch T") == (["Stanley C", "Windisch T"], False)
-    assert split_authors("Helali Moghadam, M. H.") == (["Helali Moghadam, M. H."], False)
-    assert split_authors("van der Merwe, Sean") == (["van der Merwe, Sean"], False)
+    assert split_authors("Stanley, Caprice and Windisch, Tobias") == [
+        "Stanley, Caprice",
+        "Windisch, Tobias",
+    ]
+    assert split_authors("Immink, K. and others") == ["Immink, K."]
+    assert split_authors(["Kees A. Schouhamer Immink", "et al."]) == ["Kees A. Schouhamer Immink"]
+    assert split_authors("Immink et al.") == ["Immink"]
+    assert split_authors("Gould, A.; Dorsher, S.") == ["Gould, A.", "Dorsher, S."]
+    assert split_authors("Gould, Andrew") == ["Gould, Andrew"]
+    assert split_authors(None) == []
+    assert split_authors("Graves et. al.") == ["Graves"]
+    assert split_authors("A. Graves, G. Wayne") == ["A. Graves", "G. Wayne"]
+    assert split_authors("Stanley C, Windisch T") == ["Stanley C", "Windisch T"]
+    assert split_authors("Helali Moghadam, M. H.") == ["Helali Moghadam, M. H."]
+    assert split_authors("van der Merwe, Sean") == ["van der Merwe, Sean"]
 
 
 def test_umlauts_dropped_or_transliterated():

@@ -65,7 +65,7 @@ def identity(
         keys.append(("DOI", str(doi).lower()))
     if s2_paper_id:
         keys.append(("S2", str(s2_paper_id)))
-    authors = split_authors(authors)[0]
+    authors = split_authors(authors)
     if title and authors and str(year or "").isdigit():
         keys.append(("title", normalise_title(title), cited_family(authors[0]), int(year)))
     return keys

@@ -14,8 +14,9 @@ The rules (documented for people in protocols/matching-rules.md):
   DNA Screening" and arXiv:1306.4664 "... for Genetic Screening"). Titles still match when they
   differ only by case, punctuation, a trailing period, hyphenation ("Heat-bath" / "Heat bath" /
   "Heatbath": the titles are also compared with spaces removed) or by a subtitle the citation left
-  out (it equals the record's title before ":", " - " or "--"). A citation that adds text the
-  record lacks does not match: that is what two real titles glued together look like.
+  out (it equals the record's title before ":" or a spaced dash: " - ", " -- ", " – "). A
+  citation that adds text the record lacks does not match: that is what two real titles glued
+  together look like.
 - Authors: at least one cited family name equals a record author's family name, after Unicode
   folding. Names may be "Given Family", "Family, Given", initials-only ("Gould, A.", "A. Gould"),
   with particles ("van der Merwe", "de With"), umlauts transliterated ("Goetz"), and truncated
@@ -93,7 +94,8 @@ UNICODE_LETTERS = {
 NAME_SUFFIXES = frozenset(_words("jr sr ii iii iv"))
 HYPHENS = r"[\-\u2010-\u2015]"
 UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
-SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s-{1,3}\s|\s[–—]\s|--+)\s*")
+# After strip_latex, so a spaced "--" or "---" is a spaced "-" here.
+SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 ET_AL = re.compile(r"(?:,?\s*\bet\.?\s*al\b\.?|\band\s+others\b|\bothers\b)\s*$", re.IGNORECASE)
 
 
@@ -218,11 +220,11 @@ def title_score(cited: str, record: str) -> float:
 # ----------------------------------------------------------------------------- authors
 
 
-def split_authors(authors: list[str] | str | None) -> tuple[list[str], bool]:
-    """Author names from a list or a BibTeX-style "A and B" string, and whether the list was
-    truncated ("et al.", "and others")."""
+def split_authors(authors: list[str] | str | None) -> list[str]:
+    """Author names from a list or a BibTeX-style "A and B" string, with the marks of a
+    truncated list ("et al.", "and others") dropped."""
     if not authors:
-        return [], False
+        return []
     if isinstance(authors, str):
         text = authors.strip()
         if re.search(r"\s+and\s+", text):
@@ -235,14 +237,8 @@ def split_authors(authors: list[str] | str | None) -> tuple[list[str], bool]:
             names = [text]
     else:
         names = list(authors)
-    truncated = False
-    cleaned = []
-    for name in names:
-        stripped = ET_AL.sub("", name).strip(" ,;")
-        truncated |= stripped != name.strip(" ,;")
-        if stripped:
-            cleaned.append(stripped)
-    return cleaned, truncated
+    stripped = (ET_AL.sub("", name).strip(" ,;") for name in names)
+    return [name for name in stripped if name]
 
 
 def _given_family_list(parts: list[str]) -> bool:
@@ -362,7 +358,7 @@ def compare(candidate: dict, paper: Paper) -> Match:
         match.title_score = title_score(title, paper.title or "")
         if match.title_score < TITLE_THRESHOLD:
             match.failed.append("title")
-    cited, _truncated = split_authors(candidate.get("authors"))
+    cited = split_authors(candidate.get("authors"))
     if cited:
         match.matched_authors = matched_authors(cited, paper.authors)
         if not match.matched_authors:

@@ -186,7 +186,7 @@ def _check_authors(value: Any, where: str) -> None:
         raise BadInput(f"{where}: authors must be a list of names or one string", "bad_candidate")
     if not isinstance(value, list | str):
         raise BadInput(f"{where}: authors must be a list of names or one string", "bad_candidate")
-    names, _truncated = split_authors(value)
+    names = split_authors(value)
     if len(names) > MAX_AUTHORS or any(len(name) > MAX_NAME_CHARS for name in names):
         raise BadInput(
             f"{where}: authors must be at most {MAX_AUTHORS} names of at most {MAX_NAME_CHARS} "
