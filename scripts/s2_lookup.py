@@ -30,7 +30,6 @@ failing after retries, 5 a bug. Errors are one JSON line {"error": {"code", "mes
 """
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -40,9 +39,7 @@ from mathtools import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.semantic_scholar import S2Client, check_search_window  # noqa: E402
-
-YEAR = re.compile(r"\d{4}|\d{4}-|-\d{4}|\d{4}-\d{4}")
+from mathtools import semantic_scholar as s2  # noqa: E402
 
 
 def main(argv):
@@ -88,19 +85,30 @@ def main(argv):
         graph.add_argument("--page-size", type=int, default=100, help="per request, 1..1000")
 
     args = parser.parse_args(argv)
-    if args.command == "search":
-        check_search_window(args.limit, args.offset)
-        if args.year and not YEAR.fullmatch(args.year):
-            raise cli.BadInput(
-                f"--year must look like 2019, 2010-2020, 2010- or -2015 (got {args.year!r})",
-                code="bad_year",
-            )
-    client = S2Client(use_cache=not args.no_cache)
+    check_input(args)
+    client = s2.S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
     from mathtools.planning import label
 
     result.label = label("semantic_scholar", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
+
+
+def check_input(args) -> None:
+    """Refuse bad input before the client exists (creating it prints the no-key note): limits,
+    filters and every id; batch ids are read from stdin or --ids-file here, once."""
+    if args.command == "search":
+        s2.check_search_window(args.limit, args.offset)
+        s2.check_search_filters(args.year, args.min_citations)
+    elif args.command == "bulk":
+        s2.check_bulk_max(args.max)
+    elif args.command in ("references", "citations"):
+        s2.check_graph_window(args.limit, args.page_size)
+    if args.command == "batch":
+        args.ids = batch_ids(args)
+    for paper_id in [args.id] if "id" in args else getattr(args, "ids", []):
+        if paper_id.strip():
+            s2.s2_id(paper_id)
 
 
 def run_command(client, args):
@@ -125,7 +133,7 @@ def run_command(client, args):
     if args.command == "get":
         return client.get(args.ids, fields=args.fields)
     if args.command == "batch":
-        return client.batch(batch_ids(args), fields=args.fields).to_search_result()
+        return client.batch(args.ids, fields=args.fields).to_search_result()
     graph = client.references if args.command == "references" else client.citations
     return graph(args.id, limit=args.limit, fields=args.fields, page_size=args.page_size)
 

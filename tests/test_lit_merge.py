@@ -275,6 +275,34 @@ def test_relevance_for_an_unknown_key_is_an_error_and_nothing_is_written(lit):
     assert not lit.exists()
 
 
+def _foreign_id_result() -> dict:
+    """An UNCONFIRMED result whose arXiv id points to a different paper, as verify_batch.py
+    writes it: the candidate's key, no `paper`, the other paper in `resolved_to`."""
+    wrong = paper(7)
+    candidate = {"key": "memory-1", "title": "Believed", "arxiv_id": wrong["arxiv_id"]}
+    result = unconfirmed(candidate, f"{wrong['key']} is '{wrong['title']}', not the cited paper")
+    result["resolved_to"] = wrong
+    return result
+
+
+def test_an_unconfirmed_result_takes_relevance_by_its_own_key_only(lit):
+    foreign = _foreign_id_result()
+    with pytest.raises(BadInput, match="relevance keys match no result"):
+        merge(lit, [foreign], {paper(7)["key"]: {"relevance": "About the other paper."}})
+    assert not lit.exists()
+    merge(lit, [foreign], {"memory-1": {"relevance": "Would give the bound."}})
+    (uref,) = literature.load(lit).unconfirmed
+    assert uref.title == "Believed"
+    assert uref.relevance == "Would give the bound."
+
+
+def test_an_unconfirmed_result_with_a_paper_is_refused(lit):
+    inconsistent = {**_foreign_id_result(), "paper": paper(7)}
+    with pytest.raises(BadInput, match="verified"):
+        merge(lit, [inconsistent])
+    assert not lit.exists()
+
+
 def test_history_counts_from_flags_or_from_the_results(lit):
     both = confirmed(paper(1, "semantic_scholar"), "both")
     merge(lit, [both, confirmed(paper(2)), unconfirmed({"title": "x", "key": "cand-1"})])

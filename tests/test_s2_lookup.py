@@ -11,7 +11,7 @@ import pytest
 from conftest import RECORDINGS
 from mathtools import schemas
 
-from tests.support.cassettes import load, serving_s2
+from tests.support.cassettes import load, mismatches, serving_s2
 from tests.support.scripted_server import Reply
 
 S2 = RECORDINGS / "s2"
@@ -94,6 +94,8 @@ def test_batch_without_ids_is_bad_input(script):
         (["--limit", "101"], "--limit must be 1..100"),
         (["--limit", "100", "--offset", "901"], "--offset + --limit must be at most 1000"),
         (["--year", "1936-37"], "--year must look like"),
+        (["--year", "2020-2010"], "--year 2020-2010 runs backwards"),
+        (["--min-citations", "-5"], "--min-citations must be 0 or more"),
     ],
 )
 def test_search_guards_refuse_before_any_request(serve, script, args, fragment):
@@ -102,6 +104,76 @@ def test_search_guards_refuse_before_any_request(serve, script, args, fragment):
     assert run.returncode == 2
     assert fragment in one_error(run)["message"]
     assert server.received == []
+    assert NO_KEY_NOTE not in run.stderr  # refused before the client said anything
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["get", "10.1093/mind/lix.236.433", "0"], "bad_id"),
+        (["batch", "--ids-file", "no-such-ids.txt"], "file_not_found"),
+        (["batch", "-"], "bad_id"),  # stdin holds a non-id
+        (["references", "not an id"], "bad_id"),
+        (["citations", "CorpusId:1", "--page-size", "0"], "bad_limit"),
+        (["bulk", "--query", "turing", "--max", "0"], "bad_limit"),
+    ],
+)
+def test_bad_input_is_refused_before_the_client_speaks(serve, script, args, code):
+    with serve([Reply(200, "{}")]) as server:
+        run = script("s2_lookup.py", *args, input="CorpusId:1\nnonsense\n")
+    assert run.returncode == 2
+    assert one_error(run)["code"] == code
+    assert run.stderr == ""  # no "no API key" note before the error
+    assert server.received == []
+
+
+def test_bulk_follows_the_token_from_the_command_line(serve, script):
+    recorded = load(S2 / "test_search_paper_bulk_retrieval_sorted_results_desc.yaml")
+    with serve(recorded) as server:
+        run = script("s2_lookup.py", "bulk", "--query", "kubernetes", "--max", "10000",
+                     "--sort", "citationCount:desc", "--fields", "citationCount")  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    # The recording client also sent offset/limit, which bulk search ignores.
+    assert mismatches(server.received, recorded, ignore_params=("offset", "limit")) == []
+    data = run.json()
+    assert schemas.errors("search_result", data) == []
+    pages = [json.loads(i.body) for i in recorded]
+    assert [p["s2_paper_id"] for p in data["papers"]] == [
+        r["paperId"] for page in pages for r in page["data"]
+    ]
+    counts = [p["citation_count"] for p in data["papers"]]
+    assert counts == sorted(counts, reverse=True)
+    assert data["total_results"] == pages[0]["total"]
+    assert data["label"].startswith("s2 bulk --query kubernetes")
+
+
+FILTER_CASES = [
+    ("test_search_paper_venue.yaml", ["--venue", "ArXiv"], "venue"),
+    ("test_search_paper_publication_types.yaml", ["--publication-types", "JournalArticle"], None),
+    ("test_search_paper_min_citation_count.yaml", ["--min-citations", "1000"], "citationCount"),
+    ("test_search_paper_open_access_pdf.yaml", ["--open-access"], "openAccessPdf"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "field"), FILTER_CASES, ids=[c[0] for c in FILTER_CASES])
+def test_search_filters_from_the_command_line(serve, script, name, args, field):
+    recorded = load(S2 / name)[:1]
+    with serve(recorded) as server:
+        run = script("s2_lookup.py", "search", "--query", "turing", "--any-field", "--limit",
+                     "100", "--fields", recorded[0].param("fields"), *args)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert mismatches(server.received, recorded) == []
+    data = run.json()
+    assert schemas.errors("search_result", data) == []
+    page = json.loads(recorded[0].body)
+    assert [p["s2_paper_id"] for p in data["papers"]] == [r["paperId"] for r in page["data"]]
+    papers = data["papers"]
+    if field == "venue":
+        assert {p["venue"] for p in papers} == {"arXiv.org"}
+    elif field == "citationCount":
+        assert min(p["citation_count"] for p in papers) >= 1000
+    elif field == "openAccessPdf":
+        assert all(p["open_access_pdf"].startswith("http") for p in papers)
 
 
 def test_get_a_non_id_is_bad_input(script):

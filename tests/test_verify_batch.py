@@ -63,7 +63,9 @@ def test_the_labelled_fixture(script, standin, tmp_path):
         assert all(url.startswith(standin.url) for url in result["verified_via"])
         if result["status"] == "CONFIRMED":
             assert result["paper"]["title"] and result["paper"]["authors"]
-            assert "suggestion" not in result
+            assert "suggestion" not in result and "resolved_to" not in result
+        else:
+            assert result["paper"] is None
     expected_confirmed = sum(case["expected"] == "CONFIRMED" for case in CASES)
     assert document["summary"] == {
         "total": len(CASES),
@@ -84,7 +86,11 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     assert foreign["reason"].startswith(
         "arXiv:2104.12255 is '0' by Quan Thoi Minh Nguyen (2021), not the cited paper"
     )
-    assert foreign["paper"]["arxiv_id"] == "2104.12255"
+    # The paper the identifier really points to is reported apart: `paper` is only ever the
+    # confirmed record.
+    assert foreign["paper"] is None
+    assert foreign["resolved_to"]["arxiv_id"] == "2104.12255"
+    assert results["fab-foreign-doi"]["resolved_to"]["doi"] == "10.1098/rspa.1985.0070"
     assert results["fab-foreign-doi"]["reason"].startswith(
         "DOI:10.1098/rspa.1985.0070 is 'Quantum theory, the Church–Turing principle"
     )
@@ -97,6 +103,17 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     missing_id = results["fab-missing-arxiv-id"]
     assert missing_id["suggestion"]["arxiv_id"] == "1009.3186"
     assert missing_id["reason"].startswith("arXiv:0808.05394 not found; a title search found")
+    # An identifier that resolves nowhere is never outweighed by one that resolves.
+    fake_arxiv = results["fab-missing-arxiv-id-real-doi"]
+    assert fake_arxiv["reason"].startswith(
+        "arXiv:0808.05394 does not exist (arXiv and Semantic Scholar returned nothing for it); "
+        "DOI:10.1098/rspa.1985.0070 is 'Quantum theory"
+    )
+    assert fake_arxiv["suggestion"]["doi"] == "10.1098/rspa.1985.0070"
+    assert results["fab-missing-doi-real-arxiv-id"]["reason"].startswith(
+        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar returned nothing for it); "
+        "arXiv:1605.08386 is 'Heat-bath random walks with Markov bases'"
+    )
 
     # The API's record replaces what the candidate said.
     markov = results["real-markov"]
@@ -111,6 +128,11 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     assert etal["checks"]["matched_authors"] == ["Peter H. N. de With"]
     assert len(etal["paper"]["authors"]) == 34
     assert results["real-grouptesting"]["checks"]["year_diff"] == -1
+    assert results["real-ntm-given-family"]["checks"]["matched_authors"] == [
+        "Alex Graves",
+        "Greg Wayne",
+    ]
+    assert results["real-scratch-oe"]["checks"]["matched_authors"][0].startswith("Katharina G")
 
 
 def test_output_is_deterministic_apart_from_the_timestamp(script, standin, tmp_path, monkeypatch):
@@ -234,6 +256,54 @@ def test_semantic_scholar_failing_arxiv_verifies_alone(script, standin, tmp_path
     assert results["doi"]["status"] == "UNCONFIRMED"
     assert results["doi"]["reason"].startswith(f"{PENDING} (Semantic Scholar unavailable; ")
     assert standin.counts["s2 match"] == 0
+
+
+def test_semantic_scholar_failing_is_never_reported_as_not_found(script, standin, tmp_path):
+    """Semantic Scholar answers with the recorded 500 body: a DOI or paperId it could not look up
+    is pending, the arXiv title search's paper is still offered, and nothing says "not found"."""
+    standin.fail("s2", 500)
+    candidates = [
+        {
+            "key": "journal-doi",
+            "title": "Heat-bath random walks with Markov bases",
+            "authors": "Windisch, T.",
+            "year": 2016,
+            "doi": "10.3150/17-BEJ951",
+        },
+        {
+            "key": "s2-id",
+            "title": "Large Language Models Pass the Turing Test",
+            "authors": "Jones, C.",
+            "year": 2025,
+            "s2_paper_id": "66e350075a66ca5fd0c09f20d76aaad2c5c6860c",
+        },
+    ]
+    document = verify(script, input=json.dumps(candidates)).json()
+    journal, s2_id = document["results"]
+    assert journal["status"] == "UNCONFIRMED"
+    assert journal["reason"].startswith(
+        f"{PENDING} (Semantic Scholar unavailable; DOI:10.3150/17-bej951 could not be checked; "
+        "a title search found 'Heat-bath random walks with Markov bases'"
+    )
+    assert journal["suggestion"]["arxiv_id"] == "1605.08386"
+    assert s2_id["reason"].startswith(f"{PENDING} (Semantic Scholar unavailable; ")
+    assert "S2:66e350075a66ca5fd0c09f20d76aaad2c5c6860c could not be checked" in s2_id["reason"]
+    assert all("not found" not in r["reason"] for r in document["results"])
+    assert document["summary"]["pending"] == 2
+
+
+def test_an_identifier_whose_service_failed_is_pending_not_missing(script, standin, tmp_path):
+    """Synthesized failure (arXiv answers 503): the DOI confirms the paper, but the arXiv id
+    beside it could not be checked, so the candidate waits instead of being confirmed."""
+    standin.fail("arxiv", 503)
+    candidate = {**MIXED[1], "arxiv_id": "0808.05394"}
+    result = verify(script, input=json.dumps([candidate])).json()["results"][0]
+    assert result["status"] == "UNCONFIRMED"
+    assert result["reason"].startswith(
+        f"{PENDING} (arXiv unavailable; arXiv:0808.05394 could not be checked; "
+        "DOI:10.1098/rspa.1985.0070 is 'Quantum theory"
+    )
+    assert "does not exist" not in result["reason"]
 
 
 def test_both_failing_nothing_is_confirmed(script, standin, tmp_path):

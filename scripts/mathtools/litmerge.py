@@ -65,7 +65,7 @@ def identity(
         keys.append(("DOI", str(doi).lower()))
     if s2_paper_id:
         keys.append(("S2", str(s2_paper_id)))
-    authors = split_authors(authors)[0]
+    authors = split_authors(authors)
     if title and authors and str(year or "").isdigit():
         keys.append(("title", normalise_title(title), cited_family(authors[0]), int(year)))
     return keys
@@ -178,8 +178,10 @@ class Merge:
         }
 
     def assessment(self, result: dict) -> dict[str, str]:
-        """The model's relevance for a result, looked up by candidate key, then paper key."""
-        for key in (result["key"], (result.get("paper") or {}).get("key")):
+        """The model's relevance for a result, looked up by candidate key, then (CONFIRMED only)
+        by the confirmed paper's key. An UNCONFIRMED result is not the paper any identifier of
+        it points to, so it never takes relevance written for another key."""
+        for key in (result["key"], _paper_key(result)):
             if key in self.relevance:
                 return self.relevance[key]
         return {}
@@ -316,7 +318,7 @@ class Merge:
             "Status": UREF_STATUS,
         }
         number = self.last["UREF"] = self.last["UREF"] + 1
-        title = fields["title"] or (result.get("paper") or {}).get("title") or result["key"]
+        title = fields["title"] or result["key"]
         entry = Entry.new("UREF", number, title, values, id_tags(keys))
         self.fill_assessment(entry, self.assessment(result))
         self.doc.section(UNCONFIRMED).add_entry(entry)
@@ -324,6 +326,13 @@ class Merge:
         self.report["unconfirmed_added"].append(
             {"uref": entry.label, "key": result["key"], "title": entry.title}
         )
+
+
+def _paper_key(result: dict) -> str | None:
+    """The key of the paper a CONFIRMED result confirmed; None for an UNCONFIRMED one."""
+    if result["status"] != "CONFIRMED":
+        return None
+    return (result.get("paper") or {}).get("key")
 
 
 def _candidate_fields(candidate: dict) -> dict[str, Any]:
@@ -354,7 +363,7 @@ def check_inputs(verified: Any, relevance: Any) -> None:
         raise BadInput("; ".join(problems[:10]), code="bad_input")
     if relevance:
         known = {r["key"] for r in verified["results"]}
-        known |= {r["paper"]["key"] for r in verified["results"] if r.get("paper")}
+        known |= {_paper_key(r) for r in verified["results"]} - {None}
         unknown = sorted(set(relevance) - known)
         if unknown:
             raise BadInput(

@@ -55,6 +55,7 @@ ID_PREFIXES = {
 NUMERIC_PREFIXES = ("CorpusId", "MAG", "PMID")
 PAPER_ID = re.compile(r"[0-9a-fA-F]{40}")
 DOI = re.compile(r"10\.\d{4,9}/\S+")
+YEAR_RANGE = re.compile(r"(\d{4})|(\d{4})?-(\d{4})?")  # 2019 | 2010-2020, 2010-, -2015
 DOI_URL = re.compile(r"https?://(?:dx\.)?doi\.org/(10\..+)$", re.I)
 VERSION = re.compile(r"v\d+$")
 
@@ -194,8 +195,10 @@ class S2Client:
         publication_date: str | None = None,
     ) -> SearchResult:
         """One page of GET /paper/search (relevance order). The API refuses limit > 100 and
-        offset + limit > 1000; so do we, before sending anything."""
+        offset + limit > 1000; so do we, before sending anything, and a year range that runs
+        backwards or a negative citation count."""
         check_search_window(limit, offset)
+        check_search_filters(year, min_citations)
         url = build_url(
             f"{self.base}/paper/search",
             {
@@ -232,8 +235,7 @@ class S2Client:
     ) -> SearchResult:
         """GET /paper/search/bulk (1000 a page), following the continuation token until it is
         null or `max_results` papers are in hand."""
-        if max_results < 1:
-            raise BadInput("--max must be at least 1", code="bad_limit")
+        check_bulk_max(max_results)
         params = {"query": _query(query), "sort": sort, "fields": _fields(fields)}
         urls: list[str] = []
         papers: list[Paper] = []
@@ -326,10 +328,7 @@ class S2Client:
         return self._graph("citations", "citingPaper", paper_id, limit, fields, page_size)
 
     def _graph(self, edge, side, paper_id, limit, fields, page_size) -> SearchResult:
-        if limit < 1:
-            raise BadInput("--limit must be at least 1", code="bad_limit")
-        if not 1 <= page_size <= GRAPH_MAX_PAGE:
-            raise BadInput(f"--page-size must be 1..{GRAPH_MAX_PAGE}", code="bad_limit")
+        check_graph_window(limit, page_size)
         result = SearchResult(source=SOURCE, command=edge, query=paper_id)
         base = f"{self.base}/paper/{_path_id(s2_id(paper_id))}/{edge}"
         offset: int | None = 0
@@ -404,6 +403,37 @@ def check_search_window(limit: int, offset: int) -> None:
             f"(got {offset} + {limit} = {offset + limit}): the API serves only the first "
             f"{SEARCH_MAX_WINDOW} matches; use `bulk` to go further",
             code="bad_limit",
+        )
+
+
+def check_search_filters(year: str | None, min_citations: int | None) -> None:
+    """Refuse a --year that is not 2019, 2010-2020, 2010- or -2015 or that runs backwards, and
+    a negative --min-citations."""
+    if year is not None:
+        match = YEAR_RANGE.fullmatch(year)
+        if not match or not any(match.groups()):
+            raise BadInput(
+                f"--year must look like 2019, 2010-2020, 2010- or -2015 (got {year!r})",
+                code="bad_year",
+            )
+        single, first, last = match.groups()
+        if not single and first and last and int(first) > int(last):
+            raise BadInput(f"--year {year} runs backwards: write {last}-{first}", code="bad_year")
+    if min_citations is not None and min_citations < 0:
+        raise BadInput(f"--min-citations must be 0 or more (got {min_citations})", "bad_limit")
+
+
+def check_bulk_max(max_results: int) -> None:
+    if max_results < 1:
+        raise BadInput(f"--max must be at least 1 (got {max_results})", code="bad_limit")
+
+
+def check_graph_window(limit: int, page_size: int) -> None:
+    if limit < 1:
+        raise BadInput(f"--limit must be at least 1 (got {limit})", code="bad_limit")
+    if not 1 <= page_size <= GRAPH_MAX_PAGE:
+        raise BadInput(
+            f"--page-size must be 1..{GRAPH_MAX_PAGE} (got {page_size})", code="bad_limit"
         )
 
 

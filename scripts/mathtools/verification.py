@@ -15,9 +15,13 @@ N identified candidates therefore cost ceil(N / chunk) calls per source; cached 
 
 Combining the sources: each identifier is judged on its own. It matches when a record returned for
 it (by either source) matches the candidate; it contradicts when records came back and none
-matches. One contradicting identifier makes the candidate UNCONFIRMED, with a reason naming the
-paper it really points to; otherwise one matching identifier confirms it. A title search that finds
-a different paper reports it as a `suggestion`, never promoted.
+matches; it resolves nowhere when no source returned a record for it although the service that
+holds such ids answered (arXiv for arXiv ids, Semantic Scholar for the rest). One contradicting
+identifier makes the candidate UNCONFIRMED, with a reason naming the paper it really points to
+(reported as `resolved_to`; `paper` is only ever a CONFIRMED result's record), and
+so does one that resolves nowhere (unless the matching record lists it); otherwise one matching
+identifier confirms it. A title search that finds a different paper reports it as a `suggestion`,
+never promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
 run (`source_errors` says what it answered); the other one verifies alone and each reason says so.
@@ -81,6 +85,9 @@ class Candidate:
         if self.arxiv_id:
             found.append((f"arXiv:{self.arxiv_id}", self.arxiv_id, f"ARXIV:{self.arxiv_id}"))
         return found
+
+    def labels(self) -> str:
+        return ", ".join(label for label, _, _ in self.identifiers())
 
 
 def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]]:
@@ -158,10 +165,11 @@ def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candi
         doi=_doi(given.get("doi")),
         s2_id=_s2_id(given.get("s2_paper_id"), where),
     )
-    if candidate.doi and not candidate.arxiv_id:
-        arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(.+)", candidate.doi)
-        if arxiv_doi:
-            candidate.arxiv_id = _arxiv_id(arxiv_doi.group(1), where)
+    arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(.+)", candidate.doi or "")
+    if arxiv_doi:  # an arXiv id written as a DOI: ask for the arXiv id, which is the same paper
+        doi_arxiv_id = _arxiv_id(arxiv_doi.group(1), where)
+        if candidate.arxiv_id in (None, doi_arxiv_id):
+            candidate.arxiv_id, candidate.doi = doi_arxiv_id, None
     if not (candidate.title or candidate.identifiers()):
         raise BadInput(
             f"{where} ({candidate.key}) has nothing to verify: give a title, arxiv_id, doi or "
@@ -178,7 +186,7 @@ def _check_authors(value: Any, where: str) -> None:
         raise BadInput(f"{where}: authors must be a list of names or one string", "bad_candidate")
     if not isinstance(value, list | str):
         raise BadInput(f"{where}: authors must be a list of names or one string", "bad_candidate")
-    names, _truncated = split_authors(value)
+    names = split_authors(value)
     if len(names) > MAX_AUTHORS or any(len(name) > MAX_NAME_CHARS for name in names):
         raise BadInput(
             f"{where}: authors must be at most {MAX_AUTHORS} names of at most {MAX_NAME_CHARS} "
@@ -251,7 +259,8 @@ class Outcome:
     source: str | None = None
     urls: list[str] = field(default_factory=list)
     match: Match | None = None
-    paper: Paper | None = None
+    paper: Paper | None = None  # the confirmed record: CONFIRMED only
+    resolved_to: Paper | None = None  # the different paper a cited identifier points to
     suggestion: Paper | None = None
 
 
@@ -266,6 +275,7 @@ class Verifier:
         self.s2 = S2Client(use_cache=use_cache)
         self.errors: dict[str, str] = {}  # source -> what it answered, once it failed
         self.queried: set[str] = set()
+        self.looked_up: set[str] = set()  # sources whose identifier look-up answered
 
     def verify(self, candidates: list[Candidate], inputs: dict | None = None) -> dict[str, Any]:
         """The verification document (schemas/verification.schema.json) for `candidates`."""
@@ -324,6 +334,7 @@ class Verifier:
         result: SearchResult | None = self._call("arxiv", self.arxiv.fetch_ids, ids)
         if result is None:
             return {}, []
+        self.looked_up.add("arxiv")
         return {paper.arxiv_id: paper for paper in result.papers}, list(result.request_urls)
 
     def _fetch_s2(self, candidates) -> tuple[dict[str, Paper | None], list[str]]:
@@ -333,6 +344,7 @@ class Verifier:
         result = self._call("semantic_scholar", self.s2.batch, ids)
         if result is None:
             return {}, []
+        self.looked_up.add("semantic_scholar")
         return dict(zip(ids, result.papers, strict=True)), list(result.request_urls)
 
     # -- judging --------------------------------------------------------------------------
@@ -343,6 +355,7 @@ class Verifier:
         if not identifiers:
             return None
         matching: list[Finding] = []
+        unresolved = []  # identifiers no record came back for
         for label, arxiv_id, s2_key in identifiers:
             findings = []
             if arxiv_id and arxiv_id in arxiv_papers:
@@ -364,22 +377,70 @@ class Verifier:
                     source=_source_of(findings),
                     urls=_urls_of(findings),
                     match=wrong.match,
-                    paper=wrong.paper,
+                    resolved_to=wrong.paper,
                 )
+            if not findings:
+                unresolved.append((label, arxiv_id, s2_key))
             matching += good
         if not matching:
             return None
-        sources = _source_of(matching)
-        labels = ", ".join(dict.fromkeys(label for label, _, _ in identifiers))
-        reason = f"{labels}: {matching[0].match.reason} ({_via(sources)})"
+        found = Finding(
+            _source_of(matching), _canonical(matching), matching[0].match, _urls_of(matching)
+        )
+        resolved = [ident[0] for ident in identifiers if ident not in unresolved]
+        missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
+        if missing is not None:
+            return missing
+        reason = f"{candidate.labels()}: {found.match.reason} ({_via(found.source)})"
         return Outcome(
             "CONFIRMED",
             reason + self._degraded_note(),
-            source=sources,
-            urls=_urls_of(matching),
-            match=matching[0].match,
-            paper=_canonical(matching),
+            source=found.source,
+            urls=found.urls,
+            match=found.match,
+            paper=found.paper,
         )
+
+    def _missing(self, unresolved, found: Finding, how: str) -> Outcome | None:
+        """An UNCONFIRMED outcome when an identifier came back from no source and the record
+        that matched (`found`, which `how` introduces in the reason) does not list it: the
+        identifier resolves nowhere when the service that holds such ids answered, and is
+        pending when that service failed. None when every identifier is accounted for."""
+        paper = found.paper
+        absent = [
+            (label, _authority(arxiv_id))
+            for label, arxiv_id, s2_key in unresolved
+            if not _carries_id(paper, arxiv_id, s2_key)
+        ]
+        if not absent:
+            return None
+        unchecked = {
+            label: authority for label, authority in absent if authority not in self.looked_up
+        }
+        if unchecked:
+            reason = (
+                f"{PENDING} ({_named(unchecked.values())} unavailable; "
+                f"{', '.join(unchecked)} could not be checked; "
+                f"{how} {describe(paper)})"
+            )
+        else:
+            which = "; ".join(
+                f"{label} does not exist ({self._askers(authority)} returned nothing for it)"
+                for label, authority in absent
+            )
+            reason = f"{which}; {how} {describe(paper)}"
+        return Outcome(
+            "UNCONFIRMED",
+            reason,
+            source=found.source,
+            urls=found.urls,
+            match=found.match,
+            suggestion=paper,
+        )
+
+    def _askers(self, authority: str) -> str:
+        """The services whose identifier look-up answered for an id held by `authority`."""
+        return _named(s for s in self.looked_up if authority == "arxiv" or s == authority)
 
     def _title_searches(self, candidates, outcomes, positions) -> None:
         """S2 title match for each candidate, then arXiv `ti:` searches for those unmatched."""
@@ -428,6 +489,9 @@ class Verifier:
         good = [f for f in leads if f.match.ok and (not identified or _carries(f.paper, candidate))]
         if good:
             found = good[0]
+            missing = self._missing(candidate.identifiers(), found, "a title search found")
+            if missing is not None:
+                return missing
             how = "found by title, listing the cited identifier" if identified else "found by title"
             reason = f"{how}: {found.match.reason} ({_via(found.source)})"
             return Outcome(
@@ -441,17 +505,20 @@ class Verifier:
         if not leads:
             return earlier
         best = max(leads, key=lambda f: (f.match.ok, f.match.title_score or 0.0))
-        if identified:
-            labels = ", ".join(label for label, _, _ in candidate.identifiers())
-            reason = (
-                f"{labels} not found; a title search found {describe(best.paper)} "
-                f"({best.match.reason}), offered as a suggestion"
-            )
+        found = f"{describe(best.paper)} ({best.match.reason}), offered as a suggestion"
+        missing, unchecked = self._unresolved_ids(candidate)
+        if unchecked:
+            what = [f"{', '.join(missing)} not found"] if missing else []
+            what += [
+                f"{', '.join(unchecked)} could not be checked",
+                f"a title search found {found}",
+            ]
+            reason = f"{PENDING} ({_named(unchecked.values())} unavailable; {'; '.join(what)})"
+        elif missing:
+            reason = f"{', '.join(missing)} not found; a title search found {found}"
         else:
-            reason = (
-                f"no paper matches; the closest title found is {describe(best.paper)} "
-                f"({best.match.reason}), offered as a suggestion"
-            )
+            reason = f"no paper matches; the closest title found is {found}"
+            reason += self._degraded_note()
         return Outcome(
             "UNCONFIRMED",
             reason,
@@ -463,27 +530,41 @@ class Verifier:
 
     def _nothing_found(self, candidate: Candidate) -> Outcome:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
-        checkable = {"semantic_scholar"}
-        if candidate.arxiv_id or candidate.title:
-            checkable.add("arxiv")
-        failed = sorted(checkable & set(self.errors))
-        answered = sorted(checkable - set(self.errors))
-        if not answered:
+        missing, unchecked = self._unresolved_ids(candidate)
+        searched = [s for s in SOURCES if s not in self.errors] if candidate.title else []
+        what = [
+            f"{label} not found in {self._askers(_authority(arxiv_id))}"
+            for label, arxiv_id, _ in candidate.identifiers()
+            if label in missing
+        ]
+        if searched:
+            what.append(f"no paper with this title in {' or '.join(LABELS[s] for s in searched)}")
+        if not what:
             return Outcome("UNCONFIRMED", PENDING)
-        labels = ", ".join(label for label, _, _ in candidate.identifiers())
-        missing = [f"{labels} not found"] if labels else []
-        if candidate.title:
-            missing.append("no paper with this title")
-        what = f"{' and '.join(missing)} in {' or '.join(LABELS[s] for s in answered)}"
-        if failed:
-            return Outcome("UNCONFIRMED", f"{PENDING} ({LABELS[failed[0]]} unavailable; {what})")
-        return Outcome("UNCONFIRMED", what)
+        failed = [s for s in SOURCES if s in self.errors] if candidate.title else []
+        if not unchecked and not failed:
+            return Outcome("UNCONFIRMED", "; ".join(what))
+        if unchecked:
+            what.append(f"{', '.join(unchecked)} could not be checked")
+        unavailable = _named([*unchecked.values(), *failed])
+        return Outcome("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
+
+    def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
+        """A candidate's identifiers (none of which resolved): the labels the service holding
+        them answered for (not found), and the labels it could not check, with that service."""
+        missing, unchecked = [], {}
+        for label, arxiv_id, _ in candidate.identifiers():
+            authority = _authority(arxiv_id)
+            if authority in self.looked_up:
+                missing.append(label)
+            else:
+                unchecked[label] = authority
+        return missing, unchecked
 
     def _degraded_note(self) -> str:
         if not self.errors:
             return ""
-        failed = " and ".join(LABELS[s] for s in sorted(self.errors))
-        return f"; {failed} unavailable, so checked without it"
+        return f"; {_named(self.errors)} unavailable, so checked without it"
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -496,11 +577,34 @@ def _phrase(title: str) -> str:
 
 def _carries(paper: Paper, candidate: Candidate) -> bool:
     """Whether a record lists one of the candidate's identifiers."""
-    return bool(
-        (candidate.doi and paper.doi == candidate.doi)
-        or (candidate.arxiv_id and paper.arxiv_id == candidate.arxiv_id)
-        or (candidate.s2_id and (paper.s2_paper_id or "").lower() == candidate.s2_id.lower())
-    )
+    return any(_carries_id(paper, a, s2) for _, a, s2 in candidate.identifiers())
+
+
+def _named(sources) -> str:
+    """Services named in a fixed order: "arXiv and Semantic Scholar"."""
+    named = set(sources)
+    return " and ".join(LABELS[s] for s in SOURCES if s in named)
+
+
+def _authority(arxiv_id: str | None) -> str:
+    """The service that holds an identifier: arXiv for arXiv ids, Semantic Scholar for the rest
+    (Semantic Scholar also knows arXiv ids, but not every one, so only arXiv can rule one out)."""
+    return "arxiv" if arxiv_id else "semantic_scholar"
+
+
+def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
+    """Whether a record lists one identifier (as Candidate.identifiers() gives it)."""
+    if arxiv_id:
+        return paper.arxiv_id == arxiv_id
+    kind, _, value = s2_key.partition(":")
+    if not value:
+        return (paper.s2_paper_id or "").lower() == s2_key.lower()
+    listed = {
+        "DOI": paper.doi,
+        "ARXIV": paper.arxiv_id,
+        "CorpusId": None if paper.corpus_id is None else str(paper.corpus_id),
+    }.get(kind)
+    return listed is not None and listed.lower() == value.lower()
 
 
 def _source_of(findings: list[Finding]) -> str:
@@ -554,6 +658,8 @@ def _result(candidate: Candidate, outcome: Outcome) -> dict[str, Any]:
         "paper": outcome.paper.to_dict() if outcome.paper else None,
         "candidate": candidate.given,
     }
+    if outcome.resolved_to is not None:
+        result["resolved_to"] = outcome.resolved_to.to_dict()
     if outcome.suggestion is not None:
         result["suggestion"] = outcome.suggestion.to_dict()
     return result
