@@ -26,7 +26,8 @@ is never printed. Example:
   s2_lookup.py search --query "Kakeya sets over finite fields" --year 2008-2024 --limit 20
 
 Exit codes: 0 success, 2 bad input (ids, limits, fields the API rejects), 3 the service still
-failing after retries, 5 a bug. Errors are one JSON line {"error": {"code", "message"}}.
+failing after retries, 4 environment (dependencies, cache folder), 5 internal error (a bug).
+Errors are one JSON line {"error": {"code", "message"}}.
 """
 
 import argparse

@@ -82,17 +82,7 @@ def test_commands_are_executable_with_a_shebang(path):
         assert staged.startswith("100755"), f"{path} is not executable in git: {staged!r}"
 
 
-# s2_lookup.py is being reworked on another branch (its docstring still lacks exit code 4): strict,
-# so this marker fails once that lands and must then be removed.
-DOCSTRING_CASES = [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="fixed on another branch"))
-    if name == "s2_lookup.py"
-    else name
-    for name in ALL_SCRIPTS
-]
-
-
-@pytest.mark.parametrize("name", DOCSTRING_CASES)
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
 def test_every_docstring_lists_the_exit_codes_bootstrap_and_cli_can_return(name):
     doc = ast.get_docstring(ast.parse((SCRIPTS / name).read_text(encoding="utf-8")))
     paragraph = " ".join(doc[doc.index("Exit codes: 0 ") :].split())
