@@ -46,6 +46,7 @@ def _environment_lines(result: dict[str, Any]) -> list[str]:
         f"- {installed or 'none'} (libraries looked for: {', '.join(REPORTED_PACKAGES)})",
         f"- limits: {limits['timeout_s']:g} s wall time, {limits['memory_mb']} MB memory; "
         f"network: {isolation['network']}; memory limit: {isolation['memory']}",
+        f"- processes: {isolation['processes']}; files: {isolation['files']}",
     ]
 
 
