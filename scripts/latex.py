@@ -4,9 +4,11 @@
 subcommands:
   check     fails (exit 1) when OUTPUT.tex cites a key that is not in references.bib, when
             references.bib holds a key that is not a confirmed, verified reference of
-            LITERATURE.md, when a speculative [~] claim sits in a theorem, lemma, proposition or
-            corollary environment (marked \\speculative or [~], or labelled pf:<step> for a
-            PROOF.md step marked [~]), or when the document is not a complete article
+            LITERATURE.md, when a theorem-like environment (theorem, lemma, proposition,
+            corollary, or one declared with \\newtheorem that is not a conjecture, remark,
+            definition or example) lacks a \\label{pf:<step>} naming a PROOF.md step that is
+            not [~] (or is marked \\speculative or [~]), or when the document is not a complete
+            article
   compile   runs latexmk (else pdflatex + bibtex) in the problem folder when installed; otherwise
             says how to compile it (exit 0 either way unless LaTeX itself fails: exit 1)
 
