@@ -30,28 +30,8 @@ bootstrap.ensure()
 from mathtools import cli, latex, problemdir  # noqa: E402
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise cli.BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
-
-
 def check(folder: Path) -> int:
-    from mathtools import bib, literature
-
-    tex = _read(folder / "OUTPUT.tex")
-    if tex is None:
-        raise cli.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
-    confirmed: set[str] = set()
-    if (folder / "LITERATURE.md").exists():
-        doc = literature.load(folder / "LITERATURE.md")
-        confirmed = {entry.key for entry in bib.bib_entries(doc)}
-    violations = latex.check(
-        tex, _read(folder / "references.bib"), confirmed, _read(folder / "PROOF.md")
-    )
+    tex, violations = latex.check_folder(folder)
     cli.emit(
         {
             "file": str(folder / "OUTPUT.tex"),

@@ -24,6 +24,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from .cli import BadInput
+
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
 # A declared environment named (or titled, by its first word) one of these states no claim.
 NOT_CLAIMS = frozenset(
@@ -189,6 +191,31 @@ def check(
             }
         )
     return violations
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
+
+
+def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
+    """(OUTPUT.tex, its violations) for a problem folder: the citations against references.bib
+    and LITERATURE.md's confirmed references, the claims against PROOF.md."""
+    from . import bib, literature
+
+    tex = _read(folder / "OUTPUT.tex")
+    if tex is None:
+        raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
+    confirmed: set[str] = set()
+    if (folder / "LITERATURE.md").exists():
+        doc = literature.load(folder / "LITERATURE.md")
+        confirmed = {entry.key for entry in bib.bib_entries(doc)}
+    violations = check(tex, _read(folder / "references.bib"), confirmed, _read(folder / "PROOF.md"))
+    return tex, violations
 
 
 def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
