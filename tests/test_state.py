@@ -392,3 +392,13 @@ def test_script_refusals_are_one_json_line(problem, script):
     assert run.returncode == 2 and json.loads(run.stdout)["error"]["code"] == "bad_slug"
     run = script("state.py", "show", "--problem", "nope")
     assert json.loads(run.stdout)["error"]["code"] == "no_workspace"
+
+
+def test_state_md_has_one_body_whoever_writes_it_first(problem):
+    """A STATE.md that state.py creates reads like the one new-problem writes (one template)."""
+    machine.transition(problem, problem.name, "LITERATURE_SEARCH", "problem defined")
+    from mathtools.workspace import TEMPLATES
+
+    template = (TEMPLATES / "STATE.md").read_text()
+    expected = frontmatter.split(template)[1].replace("{{title}}", problem.name)
+    assert read_state(problem)[1] == expected

@@ -104,12 +104,6 @@ PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stu
 PROOF_FLAGS = ("computation_needed", "literature_needed")
 RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
 
-STATE_BODY = (
-    "\n# Research state\n\n"
-    "Kept by `scripts/state.py`: the `/math:research` orchestrator reads it with `state.py next`\n"
-    "and moves it with `state.py transition`. Edit by hand only to repair it.\n"
-)
-
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
@@ -161,8 +155,14 @@ def state_path(folder: Path) -> Path:
 def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
     """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE."""
     path = state_path(folder)
-    if not path.exists():
-        return State(problem=slug), {}, STATE_BODY
+    if not path.exists():  # the body new-problem writes, from the one template
+        from .workspace import instantiate
+
+        return (
+            State(problem=slug),
+            {},
+            frontmatter.split(instantiate("STATE.md", {"title": slug}, {}))[1],
+        )
     data, body = frontmatter.split(path.read_text(encoding="utf-8"), str(path))
     current = data.get("current_state") or "INTAKE"
     if current not in STATES:
