@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Run a Python/SymPy snippet in a sandbox and record it in the problem's COMPUTATION.md.
 
-The snippet runs in a separate process in a temporary folder, with a wall-time limit (the whole
-process group is killed), a memory limit, no network (an empty network namespace where the OS
-allows one, else an in-interpreter socket guard; the output says which), and bounded output. The
+The snippet runs in a separate process in a temporary folder, with a wall-time limit (in its own
+PID namespace where the OS allows one, so every process it starts ends with it; else its process
+group is killed), a memory limit per process, a cap on new processes, no network (an empty
+network namespace where the OS allows one, else a best-effort Python guard), the workspace's
+.math/config.json hidden (where namespaces allow), and bounded output; `isolation` in the output
+says which of these held. The
 result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
 output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
 environment are appended to COMPUTATION.md under the PROOF.md request the run answers.
@@ -30,7 +33,7 @@ from mathtools import bootstrap
 
 bootstrap.ensure()
 
-from mathtools import cli, computation, problemdir, sandbox  # noqa: E402
+from mathtools import cli, computation, config, problemdir, sandbox  # noqa: E402
 
 
 def main(argv):
@@ -84,7 +87,15 @@ def main(argv):
     else:
         python = bootstrap.extra_python("compute")
 
-    result = sandbox.run(code, python, timeout=args.timeout, memory_mb=args.memory_mb)
+    # The workspace config may hold the Semantic Scholar key: the snippet has no business with it.
+    workspace_config = config.math_dir(folder) / "config.json"
+    result = sandbox.run(
+        code,
+        python,
+        timeout=args.timeout,
+        memory_mb=args.memory_mb,
+        hidden=[workspace_config],
+    )
     result["recorded"] = None
     if folder is not None:
         result["recorded"] = computation.record(

@@ -4,9 +4,11 @@
 subcommands:
   check     fails (exit 1) when OUTPUT.tex cites a key that is not in references.bib, when
             references.bib holds a key that is not a confirmed, verified reference of
-            LITERATURE.md, when a speculative [~] claim sits in a theorem, lemma, proposition or
-            corollary environment (marked \\speculative or [~], or labelled pf:<step> for a
-            PROOF.md step marked [~]), or when the document is not a complete article
+            LITERATURE.md, when a theorem-like environment (theorem, lemma, proposition,
+            corollary, or one declared with \\newtheorem that is not a conjecture, remark,
+            definition or example) lacks a \\label{pf:<step>} naming a PROOF.md step that is
+            not [~] (or is marked \\speculative or [~]), or when the document is not a complete
+            article
   compile   runs latexmk (else pdflatex + bibtex) in the problem folder when installed; otherwise
             says how to compile it (exit 0 either way unless LaTeX itself fails: exit 1)
 
@@ -28,28 +30,8 @@ bootstrap.ensure()
 from mathtools import cli, latex, problemdir  # noqa: E402
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise cli.BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
-
-
 def check(folder: Path) -> int:
-    from mathtools import bib, literature
-
-    tex = _read(folder / "OUTPUT.tex")
-    if tex is None:
-        raise cli.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
-    confirmed: set[str] = set()
-    if (folder / "LITERATURE.md").exists():
-        doc = literature.load(folder / "LITERATURE.md")
-        confirmed = {entry.key for entry in bib.bib_entries(doc)}
-    violations = latex.check(
-        tex, _read(folder / "references.bib"), confirmed, _read(folder / "PROOF.md")
-    )
+    tex, violations = latex.check_folder(folder)
     cli.emit(
         {
             "file": str(folder / "OUTPUT.tex"),

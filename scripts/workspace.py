@@ -7,9 +7,12 @@ Subcommands (each prints JSON):
                 NOTATION.md (and LITERATURE.md); the slug comes from the title, made unique
   switch SLUG   make SLUG the current problem
   archive SLUG  move a problem to .math/archive/
-  status        every problem's state and counts, read from its artifacts' frontmatter
-  dashboard     regenerate .math/DASHBOARD.md (done after every change anyway)
-  resume        what a new session needs to pick the current problem up again
+  status        every problem's state and counts, read from its artifacts' frontmatter;
+                rebuilds .math/DASHBOARD.md from them
+  dashboard     rebuild .math/DASHBOARD.md (init, new-problem, switch, archive, status and
+                resume do it too; the research scripts do not)
+  resume        what a new session needs to pick the current problem up again (rebuilds
+                DASHBOARD.md)
   notation      show or change a problem's NOTATION.md: a domain preset, custom symbols
 
 Example:
@@ -105,7 +108,7 @@ def main(argv):
     elif args.command == "archive":
         result = ws.archive(args.slug)
     elif args.command == "status":
-        result = ws.status()
+        result = ws.status(refresh=True)
     elif args.command == "dashboard":
         result = ws.render_dashboard()
     elif args.command == "resume":

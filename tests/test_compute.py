@@ -9,6 +9,7 @@ import json
 import os
 import platform
 import socket
+import subprocess
 import sys
 import time
 
@@ -34,23 +35,16 @@ def test_the_library_versions_are_those_the_snippet_sees():
         "pyyaml": version("pyyaml"),
         "requests": version("requests"),
     }
-    assert result["isolation"]["memory"] == "RLIMIT_AS"
+    assert result["isolation"]["memory"] == "RLIMIT_AS per process"
 
 
 def test_a_runaway_loop_is_killed_at_the_wall_time_limit_with_its_children():
-    code = (
-        "import subprocess, sys\n"
-        "child = subprocess.Popen(['sleep', '300'])\n"
-        "print(child.pid, flush=True)\n"
-        "while True:\n    pass\n"
-    )
+    code = "import subprocess\nsubprocess.Popen(['sleep', '300'])\nwhile True:\n    pass\n"
     result = sandbox.run(code, PYTHON, timeout=1.5)
     assert result["outcome"] == "timeout" and result["timed_out"] is True
     assert result["signal"] == "SIGKILL" and result["exit_code"] is None
     assert 1.5 <= result["wall_time_s"] < 30
-    child = int(result["stdout"].split()[0])
-    time.sleep(0.2)
-    assert not running(child)
+    assert not sleeping_300()
 
 
 def running(pid):
@@ -102,9 +96,10 @@ def test_no_network_even_to_a_listening_local_server(listener, namespace):
     assert result["outcome"] == "error" and "connected" not in result["stdout"]
     with pytest.raises(BlockingIOError):
         listener.accept()  # nothing ever arrived
-    expected = "namespace" if namespace and sandbox.namespace_prefix() else "python-guard"
+    namespaced = namespace and sandbox.namespace_prefix()
+    expected = "namespace" if namespaced else "python-guard (best effort)"
     assert result["isolation"]["network"] == expected
-    if expected == "python-guard":
+    if not namespaced:
         assert "network access is disabled" in result["stderr"]
 
 
@@ -194,3 +189,142 @@ def test_a_missing_snippet_file_is_one_json_line(script, tmp_path):
         "code": "file_not_found",
         "message": f"snippet not found: {tmp_path / 'nope.py'}",
     }
+
+
+# --- escapes the limits must not allow ---
+
+
+def test_a_child_that_leaves_the_process_group_dies_with_the_snippet():
+    """`setsid` puts a child in its own session, out of reach of a process-group kill."""
+    if not sandbox.pid_namespace():
+        pytest.skip("no PID namespace here: the sandbox says so in `isolation.processes`")
+    code = (
+        "import subprocess\n"
+        "child = subprocess.Popen(['setsid', 'sleep', '300'])\n"
+        "print(child.pid, flush=True)\n"
+        "import time\ntime.sleep(300)\n"
+    )
+    started = time.monotonic()
+    result = sandbox.run(code, PYTHON, timeout=1.5)
+    assert result["outcome"] == "timeout" and time.monotonic() - started < 30
+    assert result["isolation"]["processes"].startswith("PID namespace")
+    assert not sleeping_300()
+
+
+def test_background_children_end_with_the_snippet_even_when_it_finishes_normally():
+    if not sandbox.pid_namespace():
+        pytest.skip("no PID namespace here")
+    code = "import os\nos.system('setsid sleep 300 &')\nprint('done')\n"
+    result = sandbox.run(code, PYTHON)
+    assert (result["outcome"], result["stdout"]) == ("ok", "done\n")
+    assert not sleeping_300()
+
+
+def sleeping_300(wait=2.0):
+    """Pids of live `sleep 300` processes (what the escapes here start), after they had `wait`
+    seconds to go: a killed process takes a moment to leave /proc."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                        if handle.read() == b"sleep\x00300\x00" and running(int(entry)):
+                            found.append(int(entry))
+                except OSError:
+                    continue
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+FORK_BURST = """\
+import os, time
+started = 0
+try:
+    for _ in range(400):
+        if os.fork() == 0:
+            time.sleep(5)
+            os._exit(0)
+        started += 1
+except OSError as exc:
+    print("refused after", started, type(exc).__name__, flush=True)
+else:
+    print("forked", started, flush=True)
+"""
+
+
+def test_a_fork_burst_is_capped_and_its_processes_end_with_the_snippet():
+    """RLIMIT_NPROC does not bind root, so as root the sandbox runs as `nobody` for this test,
+    with the system's Python (this test run's may live where `nobody` cannot read)."""
+    program = (
+        "import json, os, sys\n"
+        f"sys.path.insert(0, {str(sandbox.Path(sandbox.__file__).parent.parent)!r})\n"
+        "if os.geteuid() == 0:\n"
+        "    os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
+        "from mathtools import sandbox\n"
+        f"print(json.dumps(sandbox.run({FORK_BURST!r}, sys.executable, timeout=20)))\n"
+    )
+    python = "/usr/bin/python3" if os.geteuid() == 0 else PYTHON
+    if not os.path.exists(python):
+        pytest.skip("running as root without a system Python that `nobody` can run")
+    ran = subprocess.run([python, "-c", program], capture_output=True, text=True, cwd="/tmp")
+    assert ran.returncode == 0, ran.stderr
+    result = json.loads(ran.stdout)
+    assert result["outcome"] == "ok", result
+    refused, count = result["stdout"].split()[:3:2]
+    assert refused == "refused" and 0 < int(count) <= sandbox.PROCESS_LIMIT
+    assert result["isolation"]["process_count"].startswith("RLIMIT_NPROC")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import _socket\n"
+        "raw = _socket.socket()\n"
+        "raw.settimeout(5)\n"
+        "raw.connect(('127.0.0.1', {port}))\n"
+        "print('connected')\n",
+        "import subprocess, sys\n"
+        "subprocess.run([sys.executable, '-c', 'import socket; "
+        'socket.create_connection(("127.0.0.1", {port}), timeout=5)\'], check=True)\n'
+        "print('connected')\n",
+    ],
+    ids=["raw-_socket", "child-interpreter"],
+)
+def test_the_python_guard_holds_for_raw_sockets_and_child_interpreters(listener, code):
+    port = listener.getsockname()[1]
+    result = sandbox.run(code.format(port=port), PYTHON, network_namespace=False)
+    assert result["outcome"] == "error" and "connected" not in result["stdout"]
+    assert "network access is disabled" in result["stderr"]
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    assert result["isolation"]["network"] == "python-guard (best effort)"
+
+
+def test_the_workspace_config_with_the_api_key_is_hidden_from_the_snippet(tmp_path):
+    config = tmp_path / ".math" / "config.json"
+    config.parent.mkdir()
+    config.write_text('{"semantic_scholar_api_key": "sk-secret"}')
+    code = f"print(repr(open({str(config)!r}).read()))\n"
+    result = sandbox.run(code, PYTHON, hidden=(config,))
+    if not sandbox.can_hide_files():
+        assert "sk-secret" in result["stdout"]
+        assert result["isolation"]["files"].startswith("readable")
+        return
+    assert result["outcome"] == "ok" and result["stdout"] == "''\n"
+    assert result["isolation"]["files"] == f"hidden from the snippet: {config}"
+    assert "sk-secret" in config.read_text()  # hidden, not touched
+
+
+def test_compute_hides_the_workspace_config_it_runs_for(script, problem, tmp_path):
+    config = tmp_path / ".math" / "config.json"
+    config.write_text('{"semantic_scholar_api_key": "sk-secret"}')
+    code = f"print(open({str(config)!r}).read())\n"
+    run = compute(script, problem, code, "--title", "peek")
+    assert run.returncode == 0
+    if sandbox.can_hide_files():
+        assert "sk-secret" not in run.stdout
+        assert "sk-secret" not in (problem / "COMPUTATION.md").read_text()
+    assert run.json()["isolation"]["files"] in (problem / "COMPUTATION.md").read_text()

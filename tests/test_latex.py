@@ -188,3 +188,63 @@ def test_a_latex_error_is_reported_from_the_log(script, problem, tmp_path):
 def test_check_without_output_tex_is_bad_input(script, problem):
     run = script("latex.py", "check", "--dir", str(problem))
     assert run.returncode == 2 and json.loads(run.stdout)["error"]["code"] == "file_not_found"
+
+
+# --- every claim is backed by a proved PROOF.md step ---
+
+
+@pytest.mark.parametrize(
+    ("preamble", "statement", "kind"),
+    [
+        (
+            "\\newtheorem{theorem}{Theorem}",
+            "\\begin{theorem}The giant is unique.\\end{theorem}",
+            "unbacked_claim",
+        ),
+        (
+            "\\newtheorem{thm}{Theorem}",
+            "\\begin{thm}The giant is unique.\\end{thm}",
+            "unbacked_claim",
+        ),
+        (
+            "\\newtheorem{thm}{Theorem}",
+            "\\begin{thm}\\label{pf:lemma-2}Unique.\\end{thm}",
+            "speculative_as_theorem",
+        ),
+        (
+            "\\declaretheorem[name=Main Theorem]{main}",
+            "\\begin{main}Unique.\\end{main}",
+            "unbacked_claim",
+        ),
+        ("", "\\begin{lemma}\\label{pf:lemma-9}No such step.\\end{lemma}", "unbacked_claim"),
+        ("", "\\begin{lemma}\\label{eq:giant}Labelled, not by step.\\end{lemma}", "unbacked_claim"),
+    ],
+    ids=[
+        "unlabelled-theorem",
+        "custom-thm",
+        "custom-thm-on-a-[~]-step",
+        "declaretheorem",
+        "unknown-step",
+        "non-step-label",
+    ],
+)
+def test_a_claim_not_backed_by_a_proved_step_fails(script, problem, preamble, statement, kind):
+    run = check(script, problem, article(preamble + "\n" + statement))
+    assert run.returncode == 1
+    (violation,) = run.json()["violations"]
+    assert violation["kind"] == kind and "conjecture" in violation["message"]
+
+
+def test_conjectures_remarks_definitions_and_examples_are_not_claims(script, problem):
+    preamble = (
+        "\\newtheorem{conj}{Conjecture}\n\\newtheorem{rmk}{Remark}\n\\newtheorem*{defn}{Definition}\n"
+        "\\newtheorem{example}{Example}\n\\newtheorem{thm}{Theorem}\n"
+    )
+    body = (
+        "\\begin{conj}Unique.\\speculative\\end{conj}\n\\begin{rmk}Aside.\\end{rmk}\n"
+        "\\begin{defn}A giant.\\end{defn}\n\\begin{example}$G(n,p)$.\\end{example}\n"
+        "\\begin{thm}\\label{pf:lemma-1}Degrees concentrate.\\end{thm}\n"
+    )
+    run = check(script, problem, article(preamble + body))
+    assert run.returncode == 0, run.stdout
+    assert latex.claim_environments(preamble) == [*latex.THEOREM_LIKE, "thm"]

@@ -24,6 +24,9 @@ LEGAL = {
 ALL_PAIRS = list(itertools.product(machine.STATES, machine.STATES))
 
 
+CLEAN_ARTICLE = "\\documentclass{article}\n\\begin{document}\nNo claims.\n\\end{document}\n"
+
+
 def write_state(folder, current, loops=None, **extra):
     data = {
         "problem": folder.name,
@@ -62,6 +65,7 @@ def test_the_table_is_the_seeds_diagram():
 @pytest.mark.parametrize(("here", "to"), ALL_PAIRS)
 def test_every_transition_is_allowed_or_refused(problem, here, to):
     write_state(problem, here)
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)  # DONE needs a write-up that checks
     before = (problem / "STATE.md").read_text()
     if (here, to) in LEGAL:
         result = machine.transition(problem, problem.name, to, "because")
@@ -226,7 +230,13 @@ def test_next_at_the_loop_cap_asks_the_user(problem):
 
 def test_next_at_one_cap_still_takes_the_other_loop(problem):
     enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
-    write_md(problem, "PROOF.md", computation_needed=True, literature_needed=True)
+    write_md(
+        problem,
+        "PROOF.md",
+        status="gaps-identified",
+        computation_needed=True,
+        literature_needed=True,
+    )
     assert machine.next_step(problem, problem.name)["transition"]["to"] == "LITERATURE_SEARCH"
 
 
@@ -257,10 +267,61 @@ def test_next_in_latex_output_then_done(problem):
     step = machine.next_step(problem, problem.name)
     assert step["spawn"] == "math:latex-writer"
     assert str(problem / "PROOF.md") in step["inputs"]
-    write_md(problem, "OUTPUT.tex")
+    # a write-up that fails latex.py check goes back to the writer, with the violations
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE.replace("No claims.", "\\cite{ghost2020}"))
     step = machine.next_step(problem, problem.name)
-    assert step["transition"] == {"to": "DONE", "reason": "OUTPUT.tex written"}
+    assert (step["action"], step["spawn"], step["transition"]) == (
+        "spawn",
+        "math:latex-writer",
+        None,
+    )
+    assert "fails latex.py check" in step["reason"]
+    assert "unknown_citation" in [v["kind"] for v in step["violations"]]
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"] == {
+        "to": "DONE",
+        "reason": "OUTPUT.tex written and latex.py check passes",
+    }
     assert step["spawn"] is None
+
+
+@pytest.mark.parametrize(
+    ("tex", "needle"),
+    [
+        (None, "does not exist yet"),
+        ("\\section{Notes}\n", "no \\documentclass"),
+        (CLEAN_ARTICLE.replace("No claims.", "\\begin{theorem}All is well.\\end{theorem}"), "pf:"),
+    ],
+    ids=["no-output", "incomplete", "unbacked-theorem"],
+)
+def test_transition_to_done_is_refused_until_latex_check_passes(problem, tex, needle):
+    enter(problem, "LATEX_OUTPUT")
+    if tex is not None:
+        (problem / "OUTPUT.tex").write_text(tex)
+    before = (problem / "STATE.md").read_text()
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, "DONE", "written")
+    assert refused.value.code == "latex_check_failed"
+    assert needle in refused.value.message
+    assert (problem / "STATE.md").read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"status": "completed"}, "status: 'completed'"),
+        ({"status": "in-progress", "computation_needed": "maybe"}, "computation_needed: 'maybe'"),
+        ({"status": "complete", "literature_needed": 1}, "literature_needed: 1"),
+        ({}, "status: None"),
+    ],
+)
+def test_next_refuses_to_route_on_bad_proof_md_values(problem, fields, named):
+    enter(problem, "PROOF_DEVELOPMENT")
+    write_md(problem, "PROOF.md", **fields)
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["transition"], step["spawn"]) == ("ask_user", None, None)
+    assert named in step["reason"] and step["options"] == ["redirect"]
 
 
 def test_next_when_done_says_archive(problem):
@@ -278,7 +339,12 @@ def test_archive_session_snapshots_the_run_and_restarts(problem):
         write_md(problem, name, status="complete")
     write_md(problem, "OUTPUT.tex")
     write_md(problem, "references.bib")
+    (problem / "computations").mkdir()
+    (problem / "computations" / "request-1.py").write_text("print(1)\n")
     first = machine.archive_session(problem, problem.name)
+    snippet = problem / "sessions" / "session-001" / "computations" / "request-1.py"
+    assert snippet.read_text() == "print(1)\n" and "computations" in first["moved"]
+    assert not (problem / "computations").exists()
     target = problem / "sessions" / "session-001"
     assert first["session"] == "session-001"
     for name in ("PROBLEM.md", "PROOF.md", "OUTPUT.tex", "references.bib", "STATE.md"):
@@ -326,3 +392,13 @@ def test_script_refusals_are_one_json_line(problem, script):
     assert run.returncode == 2 and json.loads(run.stdout)["error"]["code"] == "bad_slug"
     run = script("state.py", "show", "--problem", "nope")
     assert json.loads(run.stdout)["error"]["code"] == "no_workspace"
+
+
+def test_state_md_has_one_body_whoever_writes_it_first(problem):
+    """A STATE.md that state.py creates reads like the one new-problem writes (one template)."""
+    machine.transition(problem, problem.name, "LITERATURE_SEARCH", "problem defined")
+    from mathtools.workspace import TEMPLATES
+
+    template = (TEMPLATES / "STATE.md").read_text()
+    expected = frontmatter.split(template)[1].replace("{{title}}", problem.name)
+    assert read_state(problem)[1] == expected

@@ -394,3 +394,32 @@ def test_resume_without_a_current_problem_says_what_to_do(root, script):
 
 def test_every_domain_is_a_problem_domain():
     assert set(ws.PROBLEM_DOMAINS) == {*DOMAINS, "other"}
+
+
+def test_status_and_resume_rebuild_a_stale_dashboard(root, script):
+    folder = Path(new(script, "--title", "Alpha").json()["path"])
+    dashboard = root / ".math" / "DASHBOARD.md"
+    assert "| INTAKE |" in dashboard.read_text()
+    # a research script moves the state; it does not touch the dashboard
+    moved = script("state.py", "transition", "LITERATURE_SEARCH", "--reason", "problem defined")
+    assert moved.returncode == 0, moved.stdout
+    assert "| INTAKE |" in dashboard.read_text()
+    assert script("workspace.py", "status").returncode == 0
+    assert "| LITERATURE_SEARCH |" in dashboard.read_text()
+    journal = script(
+        "journal.py", "add", "--category", "NOTE", "--strategy", "observation",
+        "--outcome", "SUCCEEDED", "--title", "t", "--tried", "x", "--insight", "y",
+    )  # fmt: skip
+    assert journal.returncode == 0, journal.stdout
+    assert script("workspace.py", "resume").returncode == 0
+    assert "NOTE-001" in dashboard.read_text()
+    assert list(folder.glob("*.lock"))  # the writers' lock side files exist...
+    assert ".lock" not in dashboard.read_text()  # ...and are not reported
+
+
+def test_a_broken_artifact_is_named_once_in_its_warning(root, script):
+    folder = Path(new(script, "--title", "Broken").json()["path"])
+    (folder / "PROBLEM.md").write_text("---\ntitle: [unclosed\n---\n")
+    (problem,) = script("workspace.py", "status").json()["problems"]
+    warning = problem["warnings"][0]
+    assert warning.startswith("PROBLEM.md: ") and "PROBLEM.md: PROBLEM.md" not in warning

@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_script
-from support.claude_harness import bash, bash_result, run_claude, runbook_commands, text
+from support.claude_harness import (
+    bash,
+    bash_result,
+    run_claude,
+    runbook_commands,
+    text,
+    tool_use,
+)
 
 pytestmark = pytest.mark.claude
 
@@ -159,3 +166,23 @@ def test_the_commands_work_from_a_plugin_folder_whose_path_has_a_space(tmp_path)
     _, status_run = slash("/math:status", status_answer, home, cwd, plugin)
     status, data = status_run.results[0]
     assert status == 0 and data["problems"] == [] and data["workspace"] == str(cwd)
+
+
+def test_problem_pre_approves_edits_to_problem_md_and_nothing_else(tmp_path):
+    """/math:problem's narrow Edit rule, as Claude Code 2.1.197 applies it (default mode)."""
+    home, cwd = tmp_path / "home", tmp_path / "project"
+    folder = cwd / ".math" / "problems" / "sums"
+    folder.mkdir(parents=True)
+    (folder / "PROBLEM.md").write_text("draft\n")
+    (cwd / "notes.md").write_text("draft\n")
+    turns = []
+    for path in (folder / "PROBLEM.md", cwd / "notes.md"):
+        turns.append([tool_use("Read", {"file_path": str(path)})])
+        edit = {"file_path": str(path), "old_string": "draft", "new_string": "final"}
+        turns.append([tool_use("Edit", edit)])
+    run = run_claude(
+        "/math:problem sums", [*turns, [text("done")]], home=home, cwd=cwd, bypass=False
+    )
+    assert run.exit_code == 0, run.describe()
+    assert (folder / "PROBLEM.md").read_text() == "final\n"
+    assert (cwd / "notes.md").read_text() == "draft\n"  # asked for permission, refused in -p

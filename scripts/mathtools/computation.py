@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from . import frontmatter
-from .bootstrap import PLUGIN_ROOT
 from .files import atomic_write, locked
 from .sandbox import REPORTED_PACKAGES
+from .workspace import instantiate
 
-TEMPLATE = PLUGIN_ROOT / "templates" / "COMPUTATION.md"
 SUMMARY_HEADING = "## Summary for Proof Agent"
 INTERPRETATION_PENDING = (
     "_Pending: the computation agent writes here what this result means for the proof._"
@@ -46,6 +45,7 @@ def _environment_lines(result: dict[str, Any]) -> list[str]:
         f"- {installed or 'none'} (libraries looked for: {', '.join(REPORTED_PACKAGES)})",
         f"- limits: {limits['timeout_s']:g} s wall time, {limits['memory_mb']} MB memory; "
         f"network: {isolation['network']}; memory limit: {isolation['memory']}",
+        f"- processes: {isolation['processes']}; files: {isolation['files']}",
     ]
 
 
@@ -101,7 +101,7 @@ def record(
         if path.exists():
             text = path.read_text(encoding="utf-8")
         else:
-            text = TEMPLATE.read_text(encoding="utf-8").replace("{PROBLEM_SLUG}", slug)
+            text = instantiate("COMPUTATION.md", {}, {"problem": slug})
         data, body = frontmatter.split(text, str(path))
         number = max((int(n) for n in HEADING.findall(body)), default=0) + 1
         entry = section(number, title, code, result, request, purpose, moment)

@@ -4,9 +4,12 @@
   - a `\\cite` key that is not in references.bib;
   - a key in references.bib that is not a verified, confirmed reference of LITERATURE.md (a hand
     edit of the .bib must not smuggle in an unconfirmed paper);
-  - a speculative ([~]) claim in a theorem, lemma, proposition or corollary environment: one that
-    carries the `\\speculative` mark or a literal [~], or whose `\\label{pf:...}` names a PROOF.md
-    step marked `**Confidence:** [~]` (`### Lemma 2: ...` is `pf:lemma-2`);
+  - a claim that is not backed by PROOF.md. Every theorem-like environment (theorem, lemma,
+    proposition, corollary, and every environment the document declares with \\newtheorem or
+    \\declaretheorem except conjectures, remarks, definitions and examples) states a claim, and
+    must carry a `\\label{pf:...}` naming a PROOF.md step (`### Lemma 2: ...` is `pf:lemma-2`)
+    whose confidence is not [~]; it fails when it has no such label, names no step, names a step
+    marked `**Confidence:** [~]`, or carries the `\\speculative` mark or a literal [~];
   - a document that is not a complete article (no \\documentclass, document environment, or
     bibliography while it cites).
 
@@ -21,13 +24,20 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from .cli import BadInput
+
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
+# A declared environment named (or titled, by its first word) one of these states no claim.
+NOT_CLAIMS = frozenset(
+    {"conjecture", "conj", "remark", "rem", "definition", "defn", "def", "example", "exa", "ex"}
+    | {"exercise", "notation", "note", "question"}
+)
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _CITE = re.compile(r"\\(?:no)?[a-zA-Z]*cite[a-zA-Z]*\*?\s*(?:\[[^\]]*\]\s*){0,2}\{([^}]*)\}")
 _BIB_KEY = re.compile(r"^\s*@\s*(\w+)\s*\{\s*([^,\s]+)\s*,", re.MULTILINE)
-_ENVIRONMENT = re.compile(
-    r"\\begin\{(?P<env>" + "|".join(THEOREM_LIKE) + r")\*?\}(?P<body>.*?)\\end\{(?P=env)\*?\}",
-    re.DOTALL,
+_NEWTHEOREM = re.compile(
+    r"\\newtheorem\*?\s*\{(?P<name>[^}]+)\}\s*(?:\[[^\]]*\]\s*)?\{(?P<title>[^}]*)\}"
+    r"|\\declaretheorem\*?\s*(?:\[(?P<options>[^\]]*)\]\s*)?\{(?P<declared>[^}]+)\}"
 )
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _SPECULATIVE_MARK = re.compile(r"\\speculative\b|\[~\]|\[\$\\sim\$\]")
@@ -58,16 +68,40 @@ def step_label(name: str) -> str:
     return "pf:" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
+def proof_steps(proof_md: str) -> dict[str, tuple[str, str | None]]:
+    """label -> (heading name, confidence tier or None) of every `###` step of PROOF.md."""
+    found = {}
+    for block in re.split(r"(?m)^(?=###\s)", proof_md):
+        heading = _STEP_HEADING.match(block.split("\n", 1)[0])
+        if heading:
+            tier = _CONFIDENCE.search(block)
+            found[step_label(heading.group("name"))] = (
+                heading.group("name"),
+                tier.group("tier") if tier else None,
+            )
+    return found
+
+
 def speculative_steps(proof_md: str) -> dict[str, str]:
     """label -> heading name of every PROOF.md step whose confidence is [~]."""
-    found = {}
-    blocks = re.split(r"(?m)^(?=###\s)", proof_md)
-    for block in blocks:
-        heading = _STEP_HEADING.match(block.split("\n", 1)[0])
-        tier = _CONFIDENCE.search(block)
-        if heading and tier and tier.group("tier") == "[~]":
-            found[step_label(heading.group("name"))] = heading.group("name")
-    return found
+    return {label: name for label, (name, tier) in proof_steps(proof_md).items() if tier == "[~]"}
+
+
+def claim_environments(tex: str) -> list[str]:
+    """The environments of `tex` that state claims: the standard theorem-like ones and every one
+    it declares (\\newtheorem, \\declaretheorem) that is not a conjecture, remark, definition
+    or example by its name or title."""
+    names = dict.fromkeys(THEOREM_LIKE)
+    for found in _NEWTHEOREM.finditer(tex):
+        name = found.group("name") or found.group("declared")
+        title = found.group("title") or ""
+        if found.group("options"):
+            option = re.search(r"(?:name|title)\s*=\s*\{?([^,}]*)", found.group("options"))
+            title = option.group(1) if option else ""
+        first_word = (title.split() or [""])[0].lower().strip(".:")
+        if name.strip().lower() not in NOT_CLAIMS and first_word not in NOT_CLAIMS:
+            names.setdefault(name.strip())
+    return list(names)
 
 
 def check(
@@ -113,31 +147,75 @@ def check(
                     f"reference in LITERATURE.md; rebuild the file with bib_export.py",
                 }
             )
-    speculative = speculative_steps(proof_md) if proof_md else {}
-    for match in _ENVIRONMENT.finditer(body):
-        env, text = match.group("env"), match.group("body")
+    steps = proof_steps(proof_md) if proof_md else {}
+    environment = re.compile(
+        r"\\begin\{(?P<env>"
+        + "|".join(re.escape(name) for name in claim_environments(body))
+        + r")\*?\}(?P<body>.*?)\\end\{(?P=env)\*?\}",
+        re.DOTALL,
+    )
+    for match in environment.finditer(body):
+        env, text, line = match.group("env"), match.group("body"), line_of(match.start())
         labels = _LABEL.findall(text)
-        reasons = []
+        step_labels = [label for label in labels if label.startswith("pf:")]
+        speculative, unbacked = [], []
         if _SPECULATIVE_MARK.search(text):
-            reasons.append("it carries the [~] mark")
-        reasons += [
-            f"its label {label} is PROOF.md's {speculative[label]}, marked [~]"
-            for label in labels
-            if label in speculative
+            speculative.append("it carries the [~] mark")
+        speculative += [
+            f"its label {label} is PROOF.md's {steps[label][0]}, marked [~]"
+            for label in step_labels
+            if label in steps and steps[label][1] == "[~]"
         ]
-        if reasons:
-            violations.append(
-                {
-                    "kind": "speculative_as_theorem",
-                    "line": line_of(match.start()),
-                    "environment": env,
-                    "labels": labels,
-                    "message": f"a speculative claim is stated as a {env} on line "
-                    f"{line_of(match.start())} ({'; '.join(reasons)}): state it as a conjecture "
-                    f"or remark, or prove it first",
-                }
-            )
+        if not step_labels:
+            unbacked.append("it has no \\label{pf:...} naming the PROOF.md step it states")
+        unbacked += [
+            f"its label {label} names no PROOF.md step"
+            for label in step_labels
+            if label not in steps
+        ]
+        if speculative:
+            kind, advice = "speculative_as_theorem", "prove it first"
+        elif unbacked:
+            kind, advice = "unbacked_claim", "label it after its step (### Lemma 2 is pf:lemma-2)"
+        else:
+            continue
+        violations.append(
+            {
+                "kind": kind,
+                "line": line,
+                "environment": env,
+                "labels": labels,
+                "message": f"a {env} on line {line} is not backed by a proved PROOF.md step "
+                f"({'; '.join(speculative + unbacked)}): {advice}, or state it as a conjecture "
+                "or remark",
+            }
+        )
     return violations
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
+
+
+def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
+    """(OUTPUT.tex, its violations) for a problem folder: the citations against references.bib
+    and LITERATURE.md's confirmed references, the claims against PROOF.md."""
+    from . import bib, literature
+
+    tex = _read(folder / "OUTPUT.tex")
+    if tex is None:
+        raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
+    confirmed: set[str] = set()
+    if (folder / "LITERATURE.md").exists():
+        doc = literature.load(folder / "LITERATURE.md")
+        confirmed = {entry.key for entry in bib.bib_entries(doc)}
+    violations = check(tex, _read(folder / "references.bib"), confirmed, _read(folder / "PROOF.md"))
+    return tex, violations
 
 
 def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:

@@ -1,13 +1,22 @@
 """Run a Python snippet in a separate, confined process and capture what happened.
 
 The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwards) with:
-  - a wall-time limit: the whole process group is killed when it runs out;
-  - a memory limit (RLIMIT_AS) and a CPU-time backstop (RLIMIT_CPU), where the OS has them;
-  - no network: a network namespace with no interfaces (`unshare --net`) when the kernel lets us
-    make one, else a guard in the interpreter that refuses every socket connection (weaker: code
-    that reaches the C socket layer directly is not stopped);
+  - a wall-time limit: everything it started is killed when it runs out. Where the kernel lets us
+    make namespaces (`unshare`), the snippet runs in its own PID namespace, so every process it
+    starts (even one that left its process group with `setsid`) ends with it, at the limit or when
+    it finishes; elsewhere its process group is killed, which a `setsid` child escapes;
+  - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), and a cap on how
+    many more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root);
+  - no network: a network namespace with no interfaces when the kernel lets us make one, else a
+    best-effort guard, an audit hook in this interpreter and in every Python interpreter the
+    snippet starts (through a sitecustomize on PYTHONPATH), that refuses socket connections and
+    name lookups. The guard does not stop other programs (curl), ctypes, or `python -I`;
+  - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
+    key) read as empty, where user and mount namespaces are available; elsewhere the snippet can
+    read every file the user can;
   - a bounded amount of captured output.
-The result says which of these applied, and which library versions the snippet saw.
+The result's `isolation` says which of these held, and `environment` which library versions the
+snippet saw.
 """
 
 from __future__ import annotations
@@ -21,21 +30,59 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
+PROCESS_LIMIT = 64  # processes (threads count too) the snippet may start beyond the user's own
 OUTPUT_LIMIT_BYTES = 200_000  # per stream kept in the result
 FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its output included
 # Libraries whose versions are reported when installed (the snippet may use any of them).
 REPORTED_PACKAGES = ("sympy", "mpmath", "numpy", "scipy", "networkx", "gmpy2")
+GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on PYTHONPATH
+WAIT_STATUS_FILE = "wait-status"  # written by the runner when it stays behind as PID 1
 
-# Runs inside the child: reports the environment, installs the socket guard if asked, then runs
-# the snippet as __main__ so that an exception prints its usual traceback and exits 1.
+# The fallback network guard, a sitecustomize module: Python imports it at startup from
+# PYTHONPATH, so it reaches the interpreters the snippet starts as well as the snippet's own.
+# An audit hook sees the C socket layer (`_socket` too) and cannot be removed once added.
+NETWORK_GUARD = """\
+import sys
+
+
+def _refuse_network(event, args):
+    if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
+        if getattr(args[0], "family", None) == 1:  # AF_UNIX: a local pipe, not the network
+            return
+    elif not event.startswith(("socket.getaddrinfo", "socket.gethostby", "socket.getnameinfo")):
+        return
+    raise PermissionError("network access is disabled in the math computation sandbox")
+
+
+sys.addaudithook(_refuse_network)
+"""
+
+# Runs inside the child: stays behind as the namespace's init when it is PID 1, reports the
+# environment, installs the network guard if asked, then runs the snippet as __main__ so that an
+# exception prints its usual traceback and exits 1.
 RUNNER = """\
 import json, os, platform, re, runpy, sys
+
+if os.getpid() == 1:
+    # PID 1 of the snippet's own PID namespace. The snippet must not be PID 1 (the kernel drops
+    # signals PID 1 has no handler for, SIGXCPU included), so this process forks it, reaps
+    # orphans, and exits when it ends, which ends every process left in the namespace.
+    snippet = os.fork()
+    if snippet:
+        while True:
+            pid, status = os.wait()
+            if pid == snippet:
+                break
+        with open("__WAIT_STATUS_FILE__", "w") as handle:
+            handle.write(str(status))
+        os._exit(0)
 
 # Installed versions from the dist-info folder names (importlib.metadata would cost ~0.1 s).
 wanted, packages = sys.argv[3].split(","), {}
@@ -54,14 +101,7 @@ with open("environment.json", "w") as handle:
                "platform": platform.platform(), "executable": sys.executable,
                "packages": packages}, handle)
 if sys.argv[2] == "guard":
-    import socket
-
-    def _refuse(*args, **kwargs):
-        raise PermissionError("network access is disabled in the math computation sandbox")
-
-    for _name in ("connect", "connect_ex", "sendto", "sendmsg"):
-        setattr(socket.socket, _name, _refuse)
-    socket.getaddrinfo = socket.create_connection = _refuse
+    runpy.run_path(os.path.join("__GUARD_FOLDER__", "sitecustomize.py"))
 del wanted, packages, handle
 sys.argv = [sys.argv[1]]
 try:
@@ -75,25 +115,91 @@ except Exception:
         frames = frames.tb_next
     traceback.print_exception(kind, error, frames)
     sys.exit(1)
-"""
+""".replace("__WAIT_STATUS_FILE__", WAIT_STATUS_FILE).replace("__GUARD_FOLDER__", GUARD_FOLDER)
+
+# unshare options, most confinement first: user+mount namespaces also let us hide files, a PID
+# namespace ends every process with the snippet, a network namespace has no interfaces.
+NAMESPACE_OPTIONS = (
+    ("--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--net"),
+    ("--pid", "--fork", "--kill-child", "--net"),  # root where user namespaces are turned off
+    ("--net", "--map-root-user"),
+    ("--net",),
+)
+# Binds /dev/null over each file up to "--", then runs the rest of its arguments in a nested user
+# and mount namespace: there the mounts, inherited from a more privileged namespace, are locked,
+# so the snippet (root in its namespace) cannot unmount them to read the file.
+HIDE_SCRIPT = (
+    'for f; do shift; [ "$f" = -- ] && break; mount --bind /dev/null "$f" || exit 125; done; '
+    'exec "$@"'
+)
+NESTED_NAMESPACE = ("--user", "--map-root-user", "--mount")
 
 
 @lru_cache(maxsize=1)
 def namespace_prefix() -> tuple[str, ...] | None:
-    """The command prefix that runs a program in a new, empty network namespace, if permitted."""
+    """The `unshare ...` command prefix that confines a program most, if the kernel permits any."""
     unshare = shutil.which("unshare")
     if not unshare or not sys.platform.startswith("linux"):
         return None
-    for prefix in ((unshare, "--net", "--map-root-user"), (unshare, "--net")):
+    for options in NAMESPACE_OPTIONS:
         with contextlib.suppress(OSError, subprocess.SubprocessError):
-            probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
+            probe = subprocess.run([unshare, *options, "true"], capture_output=True, timeout=10)
             if probe.returncode == 0:
-                return prefix
+                return (unshare, *options)
     return None
 
 
-def _limit(memory_mb: int, timeout: float):
-    """preexec_fn for the child: memory, CPU time, file size and core dumps (POSIX)."""
+def pid_namespace() -> bool:
+    """Whether snippets run in their own PID namespace (all their processes end with them)."""
+    return "--pid" in (namespace_prefix() or ())
+
+
+def _hiding(prefix: tuple[str, ...], files: list[str]) -> list[str]:
+    """The command prefix that runs a program with `files` reading as empty."""
+    return [*prefix, "sh", "-c", HIDE_SCRIPT, "sh", *files, "--", prefix[0], *NESTED_NAMESPACE]
+
+
+@lru_cache(maxsize=1)
+def can_hide_files() -> bool:
+    """Whether `run(hidden=...)` works here: tried once on a file of our own."""
+    prefix = namespace_prefix()
+    if not prefix or "--mount" not in prefix or not shutil.which("mount"):
+        return False
+    with tempfile.NamedTemporaryFile("w", prefix="math-hide-probe-") as probe:
+        probe.write("visible")
+        probe.flush()
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            seen = subprocess.run(
+                [*_hiding(prefix, [probe.name]), "cat", probe.name],
+                capture_output=True,
+                timeout=10,
+            )
+            return seen.returncode == 0 and seen.stdout == b""
+    return False
+
+
+def _user_processes() -> int | None:
+    """How many processes (threads, as RLIMIT_NPROC counts them) this user runs now (Linux)."""
+    uid, count = str(os.getuid()), 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            fields = dict(
+                line.split(":", 1)
+                for line in Path(f"/proc/{entry}/status").read_text().splitlines()
+            )
+            if fields["Uid"].split()[0] == uid:
+                count += int(fields["Threads"])
+    return count
+
+
+def _limit(memory_mb: int, timeout: float, processes: int | None):
+    """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX)."""
     try:
         import resource
     except ImportError:  # Windows
@@ -106,6 +212,8 @@ def _limit(memory_mb: int, timeout: float):
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT_BYTES, FILE_SIZE_LIMIT_BYTES))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if processes is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
 
     return apply
 
@@ -131,6 +239,21 @@ def _outcome(returncode: int, timed_out: bool, stderr: str) -> str:
     return "ok" if returncode == 0 else "error"
 
 
+def _process_cap() -> int | None:
+    """RLIMIT_NPROC for the snippet: the user's processes now plus PROCESS_LIMIT (the kernel counts
+    every process of the user, not only the snippet's), within the current hard limit."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    running = _user_processes()
+    if running is None:
+        return None
+    hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
+    cap = running + PROCESS_LIMIT
+    return cap if hard == resource.RLIM_INFINITY else min(cap, hard)
+
+
 def run(
     code: str,
     python: Path | str = sys.executable,
@@ -138,11 +261,17 @@ def run(
     memory_mb: int = DEFAULT_MEMORY_MB,
     network_namespace: bool = True,
     packages: tuple[str, ...] = REPORTED_PACKAGES,
+    hidden: Iterable[Path | str] = (),
 ) -> dict[str, Any]:
     """Run `code` with `python` under the limits; return what happened (never raises for the
-    snippet's own failures). `network_namespace=False` forces the in-interpreter socket guard;
-    `packages` are the distributions whose installed versions the result reports."""
+    snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
+    Python network guard, a process-group kill); `packages` are the distributions whose installed
+    versions the result reports; `hidden` files read as empty where namespaces allow it."""
     prefix = namespace_prefix() if network_namespace else None
+    hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
+    hide = hide if prefix and hide and can_hide_files() else []
+    processes = _process_cap()
+    limits = _limit(memory_mb, timeout, processes)
     workdir = Path(tempfile.mkdtemp(prefix="math-compute-"))
     try:
         (workdir / "snippet.py").write_text(code, encoding="utf-8")
@@ -160,8 +289,11 @@ def run(
             "OMP_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1",
         }
-        argv = [
-            *(prefix or ()),
+        if not prefix:
+            (workdir / GUARD_FOLDER).mkdir()
+            (workdir / GUARD_FOLDER / "sitecustomize.py").write_text(NETWORK_GUARD)
+            env["PYTHONPATH"] = str(workdir / GUARD_FOLDER)
+        command = [
             str(python),
             "-I",
             "runner.py",
@@ -169,17 +301,19 @@ def run(
             "namespace" if prefix else "guard",
             ",".join(packages),
         ]
+        if prefix:
+            command = [*(_hiding(prefix, hide) if hide else prefix), *command]
         started = time.monotonic()
         with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
             proc = subprocess.Popen(
-                argv,
+                command,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=err,
                 cwd=workdir,
                 env=env,
                 start_new_session=True,
-                preexec_fn=_limit(memory_mb, timeout),
+                preexec_fn=limits,
             )
             timed_out = False
             try:
@@ -191,6 +325,11 @@ def run(
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         elapsed = time.monotonic() - started
+        returncode = proc.returncode
+        if not timed_out:  # in a PID namespace the snippet's status comes from its init
+            with contextlib.suppress(OSError, ValueError):
+                status = int((workdir / WAIT_STATUS_FILE).read_text())
+                returncode = os.waitstatus_to_exitcode(status)
         stdout, stdout_cut = _read(workdir / "stdout")
         stderr, stderr_cut = _read(workdir / "stderr")
         environment: dict[str, Any] = {}
@@ -198,7 +337,7 @@ def run(
             environment = json.loads((workdir / "environment.json").read_text())
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    returncode = proc.returncode
+    in_pid_namespace = "--pid" in (prefix or ())
     return {
         "outcome": _outcome(returncode, timed_out, stderr),
         "exit_code": returncode if returncode >= 0 else None,
@@ -210,9 +349,25 @@ def run(
         "truncated": {"stdout": stdout_cut, "stderr": stderr_cut},
         "limits": {"timeout_s": timeout, "memory_mb": memory_mb},
         "isolation": {
-            "network": "namespace" if prefix else "python-guard",
-            "memory": "RLIMIT_AS" if _limit(memory_mb, timeout) else "none",
-            "wall_time": "process group killed at the limit",
+            "network": "namespace" if prefix else "python-guard (best effort)",
+            "memory": "RLIMIT_AS per process" if limits else "none",
+            "processes": (
+                "PID namespace: every process ends with the snippet"
+                if in_pid_namespace
+                else "process group killed at the limit (a child that calls setsid escapes)"
+            ),
+            "process_count": (
+                f"RLIMIT_NPROC: at most {PROCESS_LIMIT} more than the user's own"
+                if processes is not None and os.getuid() != 0
+                else "none (the kernel exempts root from RLIMIT_NPROC)"
+                if processes is not None
+                else "none"
+            ),
+            "files": (
+                "hidden from the snippet: " + ", ".join(hide)
+                if hide
+                else "readable: the snippet can read every file the user can"
+            ),
             "workdir": "temporary folder, removed afterwards",
         },
         "environment": environment,

@@ -99,12 +99,10 @@ SESSION_FILES = (
 )
 RUN_FILES = ("PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "OUTPUT.pdf", "references.bib")
 USER_OPTIONS = ("continue", "redirect", "accept-partial")
-
-STATE_BODY = (
-    "\n# Research state\n\n"
-    "Kept by `scripts/state.py`: the `/math:research` orchestrator reads it with `state.py next`\n"
-    "and moves it with `state.py transition`. Edit by hand only to repair it.\n"
-)
+# The values PROOF.md's routing flags may take (agents/proof.md, "Frontmatter").
+PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stuck")
+PROOF_FLAGS = ("computation_needed", "literature_needed")
+RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
 
 
 def now() -> datetime:
@@ -157,8 +155,14 @@ def state_path(folder: Path) -> Path:
 def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
     """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE."""
     path = state_path(folder)
-    if not path.exists():
-        return State(problem=slug), {}, STATE_BODY
+    if not path.exists():  # the body new-problem writes, from the one template
+        from .workspace import instantiate
+
+        return (
+            State(problem=slug),
+            {},
+            frontmatter.split(instantiate("STATE.md", {"title": slug}, {}))[1],
+        )
     data, body = frontmatter.split(path.read_text(encoding="utf-8"), str(path))
     current = data.get("current_state") or "INTAKE"
     if current not in STATES:
@@ -234,6 +238,14 @@ def transition(
         state, data, body = load(folder, slug)
         here = state.current_state
         loop = check_move(state, to, user_approved)
+        if to == "DONE":
+            violations = latex_violations(folder)
+            if violations:
+                raise BadInput(
+                    f"OUTPUT.tex does not pass latex.py check ({len(violations)} violations), "
+                    "so the run is not DONE: " + "; ".join(v["message"] for v in violations),
+                    code="latex_check_failed",
+                )
         if loop:
             state.loops[loop] = state.loops.get(loop, 0) + 1
         moment = now()
@@ -243,6 +255,29 @@ def transition(
         state.updated = state.entered_at = _stamp(moment)
         save(folder, state, data, body)
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
+
+
+def latex_violations(folder: Path) -> list[dict[str, Any]]:
+    """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one)."""
+    from . import latex
+
+    try:
+        return latex.check_folder(folder)[1]
+    except BadInput as exc:
+        return [{"kind": exc.code, "message": exc.message}]
+
+
+def proof_md_errors(proof: dict[str, Any]) -> list[str]:
+    """PROOF.md frontmatter values the router cannot act on, each naming its field."""
+    errors = []
+    status = proof.get("status")
+    if str(status or "").lower() not in PROOF_STATUSES:
+        errors.append(f"status: {status!r} is not one of {', '.join(PROOF_STATUSES)}")
+    for flag in PROOF_FLAGS:
+        value = proof.get(flag, False)
+        if not isinstance(value, bool) and str(value).strip().lower() not in ("true", "false"):
+            errors.append(f"{flag}: {value!r} is not true or false")
+    return errors
 
 
 def show(folder: Path, slug: str) -> dict[str, Any]:
@@ -270,7 +305,7 @@ def _fresh(folder: Path, name: str, state: State) -> bool:
 
 def _flag(data: dict[str, Any], key: str) -> bool:
     value = data.get(key)
-    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes"))
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
 
 
 def next_step(folder: Path, slug: str) -> dict[str, Any]:
@@ -342,6 +377,14 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         if not _fresh(folder, "PROOF.md", state):
             return spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
         proof = _artifact(folder, "PROOF.md") or {}
+        errors = proof_md_errors(proof)
+        if errors:
+            step["flags"] = {"PROOF.md": {"errors": errors}}
+            return ask(
+                "PROOF.md frontmatter cannot be routed on (" + "; ".join(errors) + "): redirect "
+                "the proof agent to correct it, or correct it by hand",
+                ("redirect",),
+            )
         status = str(proof.get("status") or "").lower()
         wants_computation = _flag(proof, "computation_needed")
         wants_literature = _flag(proof, "literature_needed")
@@ -383,9 +426,16 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         return spawn("COMPUTATION", "the computation requests in PROOF.md are not yet answered")
 
     if here == "LATEX_OUTPUT":
-        if _fresh(folder, "OUTPUT.tex", state):
-            return move("DONE", "OUTPUT.tex written")
-        return spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
+        if not _fresh(folder, "OUTPUT.tex", state):
+            return spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
+        violations = latex_violations(folder)
+        if violations:
+            step["violations"] = violations
+            return spawn(
+                "LATEX_OUTPUT",
+                f"OUTPUT.tex fails latex.py check ({len(violations)} violations): fix them",
+            )
+        return move("DONE", "OUTPUT.tex written and latex.py check passes")
 
     step.update(
         action="done", reason="the run is finished; archive it with state.py archive-session"
@@ -396,9 +446,10 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
 def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
     """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
 
-    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.*, references.bib) move into the
-    archive; what belongs to the problem (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is
-    copied and stays, since literature and journal accumulate across runs.
+    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.*, references.bib, and the
+    computations/ folder of snippets) move into the archive; what belongs to the problem
+    (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is copied and stays, since literature
+    and journal accumulate across runs.
     """
     with locked(state_path(folder)):
         state, data, body = load(folder, slug)
@@ -423,6 +474,10 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
                 archived.append(name)
         for name in RUN_FILES:
             (folder / name).unlink(missing_ok=True)
+        for name in RUN_FOLDERS:
+            if (folder / name).is_dir():
+                shutil.move(folder / name, target / name)
+                archived.append(name)
         ended = state.current_state
         moment = now()
         fresh = State(problem=state.problem)
@@ -436,7 +491,7 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
         "session": target.name,
         "path": str(target),
         "archived": archived,
-        "moved": [n for n in RUN_FILES if n in archived],
+        "moved": [n for n in (*RUN_FILES, *RUN_FOLDERS) if n in archived],
         "ended_in": ended,
         "partial": ended != "DONE",
         **fresh.to_dict(),

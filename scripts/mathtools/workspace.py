@@ -4,14 +4,16 @@ Layout::
 
     .math/
       config.json          current problem, problems, archived problems, settings
-      DASHBOARD.md         one table over every problem (regenerated after each change)
+      DASHBOARD.md         one table over every problem (rebuilt by each change, status, resume)
       problems/<slug>/     PROBLEM.md, LITERATURE.md, JOURNAL.md, STATE.md, NOTATION.md, ...
       archive/<slug>/      problems put away with `archive`
 
 A slug names a folder, so it is the one thing that must never escape `.math/`: slugs are lowercase
 ASCII letters and digits joined by single hyphens, nothing else. Status is read from the artifacts'
 frontmatter only, never from the mathematics below it. Every write is atomic; every
-read-modify-write of config.json happens under its lock.
+read-modify-write of config.json happens under its lock. The locks are `NAME.lock` side files
+(filelock's) next to the files they guard; they stay after release, because deleting one while
+another process waits on it would let two writers in. Nothing reports or archives them.
 """
 
 from __future__ import annotations
@@ -174,7 +176,7 @@ class Workspace:
         taken = set(cfg["problems"]) | set(cfg["archived"]) | RESERVED_SLUGS
         for folder in (self.problems_dir, self.archive_dir):
             if folder.is_dir():
-                taken.update(p.name for p in folder.iterdir())
+                taken.update(p.name for p in folder.iterdir() if p.suffix != ".lock")
         return taken
 
 
@@ -368,8 +370,11 @@ def _frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
         return None
     try:
         return frontmatter.read(path.read_text(encoding="utf-8"), path.name)
-    except (BadInput, OSError, UnicodeDecodeError) as exc:
-        warnings.append(f"{path.name}: {getattr(exc, 'message', exc)}")
+    except BadInput as exc:  # its message already starts with the file's name
+        warnings.append(exc.message)
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        warnings.append(f"{path.name}: {exc}")
         return {}
 
 
@@ -434,8 +439,12 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def status(workspace: Workspace | None = None) -> dict[str, Any]:
+def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[str, Any]:
+    """Every problem's state and counts; `refresh` also rebuilds DASHBOARD.md from them (the
+    artifacts change under the scripts that write them, which do not touch the dashboard)."""
     workspace = workspace or Workspace.find()
+    if refresh:
+        render_dashboard(workspace)
     cfg = workspace.read_config()
     problems = []
     for slug in cfg["problems"]:
@@ -507,12 +516,14 @@ def _cell(value: Any) -> str:
 
 def resume(slug: str | None = None, recent: int = 5) -> dict[str, Any]:
     """What a fresh session needs to pick a problem up again: its state, the journal's latest
-    entries and dead ends, and the artifacts to read, in the order to read them."""
+    entries and dead ends, and the artifacts to read, in the order to read them. Rebuilds
+    DASHBOARD.md on the way."""
     from .journal import DEAD_END_OUTCOMES, read_journal
 
     workspace = Workspace.find()
     slug = workspace.resolve(slug)
     folder = workspace.problem_dir(slug)
+    render_dashboard(workspace)
     summary = problem_status(folder, slug)
     entries = (
         read_journal(folder / "JOURNAL.md").entries if (folder / "JOURNAL.md").exists() else []
