@@ -306,3 +306,44 @@ def test_validate_reads_a_path(tmp_path):
     assert literature.validate(path) == ["frontmatter: confirmed_count is 1 but the body has 2"]
     assert literature.validate(str(path)) == literature.validate(path)
     assert literature.load(path).confirmed[0].number == 2
+
+
+SHARPEN = "- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].\n"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "- The bound (see UREF-001, Thm. 2) holds [V].\n",
+        "- [V] The bound holds; see UREF-001.\n",
+        "- The bound of UREF-001\n  holds for all graphs [V].\n",
+        "- The bound holds\n  (UREF-001, Thm. 2) [V].\n",
+        "- The bound of uref-001 holds [V].\n",
+        "- The bound of UREF-001 holds [v].\n",
+        "1. [S] REF-002 proves a bound. [V] UREF-001 sharpens it.\n",
+        "The bound of UREF-001\nholds for all graphs [V].\n",
+    ],
+)
+def test_a_uref_cited_as_verified_is_caught_however_the_claim_is_written(claim):
+    found = literature.validate(HAND_EDITED.replace(SHARPEN, claim))
+    assert any("UREF-001 is unconfirmed and cited as [V]" in item for item in found), found
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        SHARPEN,
+        "- [V] REF-002 proves the bound. [~] UREF-001 may sharpen it.\n",
+        "- REF-002 proves the bound [V].\n- UREF-001 may sharpen it [~].\n",
+        "- REF-002 proves the bound [V].\n\nUREF-001 may\nsharpen it [~].\n",
+        "- UREF-001 may sharpen the bound of REF-002 [~].\n",
+        "```\nUREF-001 [V]\n```\n",
+    ],
+)
+def test_a_uref_in_a_speculative_claim_is_allowed(claim):
+    assert literature.validate(HAND_EDITED.replace(SHARPEN, claim)) == []
+
+
+def test_a_lower_case_citation_of_a_missing_entry_is_caught():
+    found = literature.validate(HAND_EDITED.replace("- REF-002 proves", "- ref-007 proves"))
+    assert any("Synthesis line 57: cites REF-007" in item for item in found), found

@@ -81,7 +81,9 @@ _STATE = re.compile(
 )
 _URL = re.compile(r"https?://\S+")
 _FENCE = re.compile(r"(```|~~~)")
-_CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b")
+_CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
+_TIER = re.compile(r"\[(V|S|~)\]", re.I)
+_UNIT_START = re.compile(r"\s*([-*+]|\d+[.)]|#+)\s")  # a bullet, numbered item or heading
 
 
 def label(kind: str, number: int) -> str:
@@ -601,19 +603,14 @@ def _violations(doc: LiteratureDoc) -> list[str]:
             if not e.startswith(("verified_at", "verified_via", "status"))  # said above
         ]
 
-    synthesis = doc.section(SYNTHESIS)
-    for offset, line in enumerate(synthesis.lines()[1:], start=1):
-        number = synthesis.line_no + offset
-        for claim in re.split(r"(?<=[.;!?])\s+", line):
-            for kind, digits in _CITATION.findall(claim):
-                cited = label(kind, int(digits))
-                if kind == "UREF" and "[V]" in claim:
-                    found.append(
-                        f"Synthesis line {number}: {cited} is unconfirmed and cited as [V]; "
-                        "unconfirmed references are never verified sources"
-                    )
-                if cited not in numbers:
-                    found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
+    for number, cited, tier in synthesis_citations(doc):
+        if cited.startswith("UREF") and tier == "[V]":
+            found.append(
+                f"Synthesis line {number}: {cited} is unconfirmed and cited as [V]; "
+                "unconfirmed references are never verified sources"
+            )
+        if cited not in numbers:
+            found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
 
     for number, cells in doc._history_rows():
         if len(cells) != len(HISTORY_COLUMNS):
@@ -623,4 +620,49 @@ def _violations(doc: LiteratureDoc) -> list[str]:
             )
         elif not all(cell.isdigit() for cell in cells[2:]):
             found.append(f"Search History line {number}: result counts must be whole numbers")
+    return found
+
+
+def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]:
+    """(line, label, tier) for every REF/UREF citation in the Synthesis, in any letter case.
+
+    A claim unit is a whole bullet, numbered item or paragraph, its continuation lines included;
+    within a unit claims are split only at tier markers. A unit that opens with a marker
+    (`- [V] The bound holds; see UREF-001.`) gives each marker the text after it; otherwise
+    (`- The bound (see UREF-001) holds [V].`) each marker closes the text before it, and text
+    after the last marker belongs to that marker. A citation in a unit without a marker has no tier.
+    """
+    section = doc.section(SYNTHESIS)
+    units: list[list[tuple[int, str]]] = [[]]
+    in_fence = False
+    for offset, line in enumerate(section.lines()[1:], start=1):
+        fence = bool(_FENCE.match(line.lstrip()))
+        in_fence ^= fence
+        start = _UNIT_START.match(line)
+        if not line.strip() or fence or in_fence or start:
+            units.append([])  # a blank line, code or a new item ends the unit; code is no claim
+        if line.strip() and not fence and not in_fence:
+            units[-1].append((section.line_no + offset, line.rstrip("\n")))
+        if start and start.group(1).startswith("#"):
+            units.append([])  # a heading is a unit of its own
+    found = []
+    for unit in units:
+        text, starts = "", []
+        for number, line in unit:
+            starts.append((len(text), number))
+            text += line + " "
+        markers = [(m.start(), m.end(), f"[{m.group(1).upper()}]") for m in _TIER.finditer(text)]
+        opening = _UNIT_START.match(text)
+        leading = (
+            bool(markers) and not text[opening.end() if opening else 0 : markers[0][0]].strip()
+        )
+        for match in _CITATION.finditer(text):
+            at = match.start()
+            if leading:  # the last marker before the citation
+                tier = next((tier for start, _, tier in reversed(markers) if start < at), None)
+            else:  # the first marker after it, else the last one
+                after = [tier for _, end, tier in markers if end > at]
+                tier = after[0] if after else markers[-1][2] if markers else None
+            number = next(n for start, n in reversed(starts) if start <= at)
+            found.append((number, label(match.group(1).upper(), int(match.group(2))), tier))
     return found
