@@ -364,6 +364,33 @@ def test_a_malformed_file_is_an_error_naming_the_line_and_is_left_untouched(scri
     assert sorted(p.name for p in lit.parent.iterdir()) == ["LITERATURE.md", "LITERATURE.md.lock"]
 
 
+@pytest.mark.parametrize(
+    ("edit", "line", "words"),
+    [
+        (('sources_queried: ["arxiv", "semantic_scholar"]', "sources_queried: arxiv"), 7, "array"),
+        (('problem: "spectral-gap"\n', 'problem: "spectral-gap"\nowner: me\n'), 3, "owner"),
+        (('problem: "spectral-gap"\n', ""), 1, "'problem' is a required property"),
+        (("total_papers: 3", "total_papers: three"), 3, "not of type 'integer'"),
+        (('last_search: "2026-02-10T12:00:00Z"', "last_search: yesterday"), 6, "last_search"),
+    ],
+)
+def test_a_merge_into_a_damaged_frontmatter_is_refused_naming_the_line(
+    script, lit, tmp_path, edit, line, words
+):
+    lit.parent.mkdir(parents=True)
+    damaged = HAND_EDITED.replace(*edit)
+    assert damaged != HAND_EDITED
+    lit.write_text(damaged)
+    verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1))]))
+    run = run_merge(script, lit, verified)
+    assert run.returncode == 2, run.stdout
+    error = run.json()["error"]
+    assert error["code"] == "malformed_literature"
+    assert f"LITERATURE.md line {line}: frontmatter" in error["message"], error
+    assert words in error["message"], error
+    assert lit.read_text() == damaged
+
+
 def test_bad_verification_input_is_one_clear_error(script, lit, tmp_path):
     bad = write_json(tmp_path / "v.json", {"results": []})
     run = run_merge(script, lit, bad)

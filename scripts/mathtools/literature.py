@@ -422,6 +422,38 @@ class LiteratureDoc:
             self.preamble[end - 1] += "\n"
         self.preamble[end:] = ["\n", line, "\n"]
 
+    def frontmatter_errors(self) -> list[tuple[int, str]]:
+        """(line, message) for every schema violation of the frontmatter: the line of the key
+        concerned, else 1 (a required key that is missing)."""
+        from . import schemas
+
+        lines = self._fm_raw.splitlines()
+        found = []
+        for error in schemas.errors("literature_frontmatter", self.frontmatter):
+            key = error.split("/", 1)[0].split(":", 1)[0]
+            unexpected = re.search(r"\('([^']+)'.* unexpected\)", error)
+            key = unexpected.group(1) if key == "(top)" and unexpected else key
+            number = next(
+                (n for n, line in enumerate(lines, 1) if re.match(rf"{re.escape(key)}\s*:", line)),
+                1,
+            )
+            found.append((number, error))
+        return found
+
+    def check_frontmatter(self) -> None:
+        """BadInput naming the line when the frontmatter breaks its schema (before a merge, which
+        would otherwise carry the damage on: `sources_queried: arxiv` read as letters)."""
+        errors = self.frontmatter_errors()
+        if errors:
+            number, error = errors[0]
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            raise BadInput(
+                f"{self.name} line {number}: frontmatter {error}{more}; the frontmatter holds "
+                "exactly problem, total_papers, confirmed_count, unconfirmed_count, last_search "
+                "and sources_queried (schemas/literature_frontmatter.schema.json)",
+                code="malformed_literature",
+            )
+
     def render(self) -> str:
         # Untouched frontmatter keeps its exact bytes (quotes, comments); changed, it is re-dumped.
         changed = self.frontmatter != self._fm_original
@@ -569,7 +601,7 @@ def validate(path_or_text: Path | str) -> list[str]:
 def _violations(doc: LiteratureDoc) -> list[str]:
     from . import schemas
 
-    found = [f"frontmatter: {e}" for e in schemas.errors("literature_frontmatter", doc.frontmatter)]
+    found = [f"frontmatter line {number}: {e}" for number, e in doc.frontmatter_errors()]
     counts = {
         "confirmed_count": len(doc.confirmed),
         "unconfirmed_count": len(doc.unconfirmed),

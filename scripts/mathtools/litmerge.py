@@ -373,6 +373,7 @@ def merge(
 ) -> dict[str, Any]:
     """Merge `verified` into `doc` in place; returns the report (see the module docstring)."""
     check_inputs(verified, relevance)
+    doc.check_frontmatter()
     counted = result_counts(verified)
     arxiv = counted[0] if arxiv_results is None else arxiv_results
     s2 = counted[1] if s2_results is None else s2_results
