@@ -96,6 +96,23 @@ def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, 
     assert script("lit_update.py", "validate", str(lit)).json()["valid"] is True
 
 
+def test_the_frontmatter_keeps_the_template_layout_after_a_merge(lit):
+    merge(lit, [confirmed(paper(1)), confirmed(paper(2, "semantic_scholar"))])
+    head = lit.read_text().split("\n---\n", 1)[0] + "\n---\n"
+    assert head == (
+        "---\n"
+        'problem: "spectral-gap"\n'
+        "total_papers: 2\n"
+        "confirmed_count: 2\n"
+        "unconfirmed_count: 0\n"
+        'last_search: "2026-02-10T12:00:00Z"\n'
+        'sources_queried: ["arxiv", "semantic_scholar"]\n'
+        "---\n"
+    )
+    untouched = lit.read_text()  # a document nobody changes keeps every byte
+    assert literature.parse(untouched).render() == untouched
+
+
 def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
     real = paper(3)
     candidate = {

@@ -28,6 +28,7 @@ the protocol's six fields):
 from __future__ import annotations
 
 import copy
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,14 @@ UREF_FIELDS = ("Authors", "Year", "Source", "Reason", "Relevance", "Suggestion",
 FIELD_ORDER = {"REF": REF_FIELDS, "UREF": UREF_FIELDS}
 HISTORY_COLUMNS = ("Date", "Query Summary", "arXiv Results", "S2 Results", "New Confirmed")
 
+FRONTMATTER_FIELDS = (
+    "problem",
+    "total_papers",
+    "confirmed_count",
+    "unconfirmed_count",
+    "last_search",
+    "sources_queried",
+)
 SOURCE_LABELS = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
 BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
@@ -455,13 +464,27 @@ class LiteratureDoc:
             )
 
     def render(self) -> str:
-        # Untouched frontmatter keeps its exact bytes (quotes, comments); changed, it is re-dumped.
+        # Untouched frontmatter keeps its exact bytes (quotes, comments); changed, it is rendered
+        # in the template's layout.
         changed = self.frontmatter != self._fm_original
-        head = frontmatter.render(self.frontmatter, "") if changed else self._fm_raw
+        head = render_frontmatter(self.frontmatter) if changed else self._fm_raw
         parts = [head, *self.preamble]
         for section in self.sections:
             parts += section.lines()
         return "".join(parts)
+
+
+def render_frontmatter(fields: dict[str, Any]) -> str:
+    """The frontmatter as templates/LITERATURE.md lays it out: the protocol's six fields in its
+    order, strings quoted, lists inline (`sources_queried: ["arxiv", "semantic_scholar"]`). Each
+    value is written as JSON, which YAML reads back as the same value."""
+    names = [*FRONTMATTER_FIELDS, *(name for name in fields if name not in FRONTMATTER_FIELDS)]
+    lines = [
+        f"{name}: {json.dumps(fields[name], ensure_ascii=False)}\n"
+        for name in names
+        if name in fields
+    ]
+    return f"{frontmatter.FENCE}\n{''.join(lines)}{frontmatter.FENCE}\n"
 
 
 def table_cells(line: str) -> list[str]:
@@ -569,8 +592,6 @@ def _split_entries(section: Section, name: str) -> list[list[str] | Entry]:
 
 def template(slug: str, title: str | None = None) -> str:
     """A new, empty LITERATURE.md for problem `slug` from templates/LITERATURE.md."""
-    import json
-
     text = TEMPLATE.read_text(encoding="utf-8")
     # A JSON string is a valid YAML double-quoted scalar, so any slug stays one YAML string.
     text = text.replace('"{PROBLEM_SLUG}"', json.dumps(slug, ensure_ascii=False))
