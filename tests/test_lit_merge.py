@@ -15,7 +15,7 @@ import pytest
 from conftest import SCRIPTS
 from mathtools import literature, litmerge
 from mathtools.cli import BadInput
-from support.verified import confirmed, paper, unconfirmed, verification
+from support.verified import ARXIV_URL, confirmed, paper, unconfirmed, verification
 from test_literature_doc import HAND_EDITED
 
 
@@ -111,6 +111,55 @@ def test_the_frontmatter_keeps_the_template_layout_after_a_merge(lit):
     )
     untouched = lit.read_text()  # a document nobody changes keeps every byte
     assert literature.parse(untouched).render() == untouched
+
+
+def degraded(results, verified_at="2026-02-11T12:00:00Z", down="semantic_scholar"):
+    """A verification during which one service failed (synthesized: verify_batch.py's shape)."""
+    verified = verification(results, verified_at)
+    verified["sources_queried"] = ["arxiv", "semantic_scholar"]
+    verified["source_errors"] = {down: "HTTP 500 after 3 tries"}
+    return verified
+
+
+def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(lit):
+    assessed = {paper(1)["key"]: {"relevance": "The bound.", "confidence": "[S]"}}
+    report, _ = litmerge.merge_file(
+        lit, degraded([confirmed(paper(1))]), assessed, summary="gap bound"
+    )
+    doc = literature.load(lit)
+    assert doc.frontmatter["sources_queried"] == ["arxiv"]  # S2 answered nothing
+    assert doc.history[-1]["Query Summary"] == "gap bound (Semantic Scholar unavailable)"
+    assert report["history_row"]["query_summary"] == "gap bound (Semantic Scholar unavailable)"
+    (ref,) = doc.confirmed
+    assert ref.field("Verified").endswith(
+        "(checked against arXiv only; Semantic Scholar unavailable)"
+    )
+    assert ref.verified_via == [ARXIV_URL.format(paper(1)["arxiv_id"])]
+    assert literature.validate(lit) == []
+
+    # A later search with both services keeps S2 among the sources; one without S2 adds nothing.
+    merge(lit, [confirmed(paper(2, "semantic_scholar"))], verified_at="2026-02-12T12:00:00Z")
+    litmerge.merge_file(lit, degraded([confirmed(paper(3))], "2026-02-13T12:00:00Z"), summary="x")
+    doc = literature.load(lit)
+    assert doc.frontmatter["sources_queried"] == ["arxiv", "semantic_scholar"]
+    assert [row["Query Summary"] for row in doc.history] == [
+        "gap bound (Semantic Scholar unavailable)",
+        "q",
+        "x (Semantic Scholar unavailable)",
+    ]
+    assert "unavailable" not in doc.confirmed[1].field("Verified")
+
+
+def test_with_arxiv_down_the_note_names_semantic_scholar_as_the_only_check(lit):
+    record = paper(4, "semantic_scholar")
+    litmerge.merge_file(lit, degraded([confirmed(record)], down="arxiv"), summary="q")
+    doc = literature.load(lit)
+    assert doc.frontmatter["sources_queried"] == ["semantic_scholar"]
+    assert (
+        doc.confirmed[0]
+        .field("Verified")
+        .endswith("(checked against Semantic Scholar only; arXiv unavailable)")
+    )
 
 
 def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):

@@ -167,6 +167,7 @@ class Merge:
         self.verified = verified
         self.relevance = relevance or {}
         self.index = Index(doc)
+        self.note = degraded_note(verified)
         self.last = {kind: doc.high_water(kind) for kind in ("REF", "UREF")}
         self.report: dict[str, list] = {
             "added": [],
@@ -212,6 +213,7 @@ class Merge:
             )
         keys = paper_identity(paper)
         verified_line = f"{self.verified['verified_at']} via {' and '.join(result['verified_via'])}"
+        verified_line += self.note
         existing = self.index.find("REF", keys)
         if existing is not None:
             changed = self.update_ref(existing, paper, result, keys, verified_line)
@@ -337,6 +339,25 @@ def _candidate_fields(candidate: dict) -> dict[str, Any]:
     }
 
 
+def unavailable(verified: dict) -> list[str]:
+    """The sources that failed during the verification (`source_errors`), in source order."""
+    errors = verified.get("source_errors") or {}
+    return [source for source in SOURCE_ORDER if source in errors] + sorted(
+        set(errors) - set(SOURCE_ORDER)
+    )
+
+
+def degraded_note(verified: dict) -> str:
+    """What a Verified line adds when a service was down (protocol section 10):
+    ` (checked against arXiv only; Semantic Scholar unavailable)`; "" when none was."""
+    down = unavailable(verified)
+    if not down:
+        return ""
+    checked = [SOURCE_LABELS.get(s, s) for s in verified["sources_queried"] if s not in down]
+    missing = " and ".join(SOURCE_LABELS.get(s, s) for s in down)
+    return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
+
+
 def result_counts(verified: dict) -> tuple[int, int]:
     """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
     result no source returned (source null) for neither."""
@@ -378,6 +399,9 @@ def merge(
     arxiv = counted[0] if arxiv_results is None else arxiv_results
     s2 = counted[1] if s2_results is None else s2_results
     summary = one_line(summary or "(not given)")
+    down = unavailable(verified)
+    if down:  # protocol section 10: note the unavailable service in the Search History
+        summary += f" ({' and '.join(SOURCE_LABELS.get(s, s) for s in down)} unavailable)"
     merge_id = fingerprint(verified, relevance, summary, arxiv, s2)
     if merge_id in doc.merges:
         return {"merge_id": merge_id, "already_merged": True}
@@ -395,7 +419,8 @@ def merge(
     fm["total_papers"] = fm["confirmed_count"] + fm["unconfirmed_count"]
     if _later(verified["verified_at"], fm.get("last_search")):  # an old result merged late
         fm["last_search"] = verified["verified_at"]
-    queried = set(fm.get("sources_queried") or []) | set(verified["sources_queried"])
+    # A source that failed was not really queried by this merge; earlier merges' sources stay.
+    queried = set(fm.get("sources_queried") or []) | (set(verified["sources_queried"]) - set(down))
     fm["sources_queried"] = [s for s in SOURCE_ORDER if s in queried] + sorted(
         queried - set(SOURCE_ORDER)
     )
