@@ -15,7 +15,7 @@ import pytest
 from conftest import SCRIPTS
 from mathtools import literature, litmerge
 from mathtools.cli import BadInput
-from support.verified import ARXIV_URL, confirmed, paper, unconfirmed, verification
+from support.verified import ARXIV_URL, S2_URL, confirmed, paper, unconfirmed, verification
 from test_literature_doc import HAND_EDITED
 
 
@@ -251,6 +251,25 @@ def test_an_older_verification_does_not_replace_a_newer_one(lit):
     assert literature.load(lit).confirmed[0].verified_at == "2026-03-01T00:00:00Z"
 
 
+def test_every_verification_url_stays_on_the_verified_line(lit):
+    arxiv_url = ARXIV_URL.format(paper(1)["arxiv_id"])
+    merge(lit, [confirmed(paper(1))], verified_at="2026-02-10T12:00:00Z")
+    merge(lit, [confirmed(paper(1, "semantic_scholar"))], verified_at="2026-03-01T00:00:00Z")
+    (ref,) = literature.load(lit).confirmed
+    s2_url = S2_URL.format("ARXIV:" + paper(1)["arxiv_id"])
+    assert ref.source == "both"
+    assert ref.verified_at == "2026-03-01T00:00:00Z"
+    assert ref.verified_via == [arxiv_url, s2_url]
+    # an older verification through another URL adds it, the timestamp stays the latest
+    older = confirmed(paper(1))
+    older["verified_via"] = ["https://export.arxiv.org/api/query?id_list=2100.00001v1"]
+    merge(lit, [older], summary="older", verified_at="2026-01-01T00:00:00Z")
+    (ref,) = literature.load(lit).confirmed
+    assert ref.verified_at == "2026-03-01T00:00:00Z"
+    assert ref.verified_via == [arxiv_url, s2_url, older["verified_via"][0]]
+    assert literature.validate(lit) == []
+
+
 def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
     candidate = {
         "title": "Believed",
@@ -319,7 +338,7 @@ def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
     assert litmerge.summary_lines(report) == [
         "LITERATURE.md updated: 1 new REF, 1 new UREF; now 2 confirmed, 2 unconfirmed",
         "REF-002 added: arXiv:2100.00005 (moved from UREF-001)",
-        "REF-001 updated (Source, DOI, ids): arXiv:2100.00001",
+        "REF-001 updated (Source, DOI, ids, Verified): arXiv:2100.00001",
         "UREF-003 added: memory-1",
         "UREF-002 updated (Reason): c",
         "skipped again: already confirmed as REF-001",

@@ -4,8 +4,9 @@ CONFIRMED results become REF entries, UNCONFIRMED ones UREF entries; metadata is
 API's record, never retyped. A paper already in the document (matched by arXiv id, then DOI, then
 S2 paperId, then normalised title + first author's family name + year) is updated in place: its
 Source becomes `both` when the other source confirms it too, missing identifiers and abstract are
-filled in, and the Verified line moves to the newer verification. A UREF that a later run confirms
-moves to Confirmed References under the next REF number with a `Moved from:` line. Numbers continue
+filled in, and the Verified line keeps every URL it was verified through, with the latest time. A
+UREF that a later run confirms moves to Confirmed References under the next REF number with a
+`Moved from:` line. Numbers continue
 from the document's high-water marks and are never reused. Relevance, Key Results and Confidence
 come from the model's relevance file and only fill fields still unassessed, so prose already in the
 document is never overwritten. One Search History row is appended per merge, the frontmatter
@@ -212,11 +213,9 @@ class Merge:
                 code="bad_input",
             )
         keys = paper_identity(paper)
-        verified_line = f"{self.verified['verified_at']} via {' and '.join(result['verified_via'])}"
-        verified_line += self.note
         existing = self.index.find("REF", keys)
         if existing is not None:
-            changed = self.update_ref(existing, paper, result, keys, verified_line)
+            changed = self.update_ref(existing, paper, result, keys)
             if changed:
                 self.report["updated"].append(
                     {"ref": existing.label, "key": result["key"], "fields": changed}
@@ -235,7 +234,8 @@ class Merge:
             "Relevance": NOT_ASSESSED,
             "Key Results": NOT_ASSESSED,
             "Confidence": NOT_ASSESSED,
-            "Verified": verified_line,
+            "Verified": f"{self.verified['verified_at']} via "
+            f"{' and '.join(result['verified_via'])}{self.note}",
         }
         if was is not None:
             values["Relevance"] = was.relevance or NOT_ASSESSED
@@ -254,7 +254,7 @@ class Merge:
         else:
             self.report["added"].append(item)
 
-    def update_ref(self, entry: Entry, paper, result, keys, verified_line) -> list[str]:
+    def update_ref(self, entry: Entry, paper, result, keys) -> list[str]:
         changed = []
         sources = {entry.source or "", result.get("source") or paper["source"]}
         if entry.set_field("Source", source_label(sources)):
@@ -270,12 +270,25 @@ class Merge:
         tags = entry.ids + [tag for tag in paper_tags(paper, keys) if tag not in entry.ids]
         if entry.set_ids(tags):
             changed.append("ids")
-        later = _later(self.verified["verified_at"], entry.verified_at)
-        if later and entry.set_field("Verified", verified_line):
+        if entry.set_field("Verified", self.verified_value(entry, result)):
             changed.append("Verified")
         changed += self.fill_assessment(entry, self.assessment(result))
         self.index.add(entry, keys)
         return changed
+
+    def verified_value(self, entry: Entry, result: dict) -> str:
+        """An existing REF's Verified line after this verification: every URL it was ever
+        verified through (old first), the latest timestamp, and the latest verification's note
+        on an unavailable service."""
+        old = entry.field("Verified") or ""
+        urls = list(dict.fromkeys([*entry.verified_via, *result["verified_via"]]))
+        if _later(self.verified["verified_at"], entry.verified_at):
+            at, note = self.verified["verified_at"], self.note
+        else:
+            last_url = entry.verified_via[-1] if entry.verified_via else None
+            at = entry.verified_at
+            note = old[old.rindex(last_url) + len(last_url) :].rstrip() if last_url else ""
+        return f"{at} via {' and '.join(urls)}{note}"
 
     def unconfirmed(self, result: dict) -> None:
         candidate = result.get("candidate") or {}
