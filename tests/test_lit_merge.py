@@ -29,7 +29,18 @@ def write_json(path, data):
     return str(path)
 
 
+def assessed(results) -> dict:
+    """The model's relevance file for every confirmed result (a STAND-IN assessment)."""
+    return {
+        r["key"]: {"relevance": "Relevant.", "key_results": "Thm 1", "confidence": "[S]"}
+        for r in results
+        if r["status"] == "CONFIRMED"
+    }
+
+
 def merge(lit, results, relevance=None, summary="q", verified_at="2026-02-10T12:00:00Z", **kw):
+    """A merge with `relevance`, else with every confirmed result assessed."""
+    relevance = assessed(results) if relevance is None else relevance
     report, _ = litmerge.merge_file(
         lit, verification(results, verified_at), relevance, summary=summary, **kw
     )
@@ -347,11 +358,27 @@ def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
 
 def test_relevance_only_fills_what_is_unassessed(lit):
     key = paper(1)["key"]
-    merge(lit, [confirmed(paper(1))])
+    merge(lit, [confirmed(paper(1))], relevance={})
     merge(lit, [confirmed(paper(1))], {key: {"relevance": "First.", "confidence": "[S]"}}, "b")
     merge(lit, [confirmed(paper(1))], {key: {"relevance": "Second.", "key_results": "L3"}}, "c")
     ref = literature.load(lit).confirmed[0]
     assert (ref.relevance, ref.key_results, ref.confidence) == ("First.", "L3", "[S]")
+
+
+def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
+    first, second = confirmed(paper(1)), confirmed(paper(2))
+    report = merge(lit, [first, second], relevance=assessed([first]))
+    assert report["unassessed"] == ["REF-002"]
+    assert litmerge.summary_lines(report)[-1].startswith("not yet assessed: REF-002 -- ")
+    violations = literature.validate(lit)
+    assert len(violations) == 1
+    assert violations[0].startswith("REF-002 (line ")
+    assert "confidence '(not yet assessed)' has no tier" in violations[0]
+
+    report = merge(lit, [second], assessed([second]), summary="assessed now")
+    assert report["unassessed"] == []
+    assert not any("not yet assessed" in line for line in litmerge.summary_lines(report))
+    assert literature.validate(lit) == []
 
 
 def test_relevance_for_an_unknown_key_is_an_error_and_nothing_is_written(lit):
@@ -510,8 +537,11 @@ def start_merge(lit, verified, *extra, stdout=subprocess.PIPE):
 def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_path):
     procs = []
     for n in range(10):
-        verified = write_json(tmp_path / f"v{n}.json", verification([confirmed(paper(100 + n))]))
-        procs.append(start_merge(lit, verified, "--query-summary", f"q{n}", "--json"))
+        results = [confirmed(paper(100 + n))]
+        verified = write_json(tmp_path / f"v{n}.json", verification(results))
+        relevance = write_json(tmp_path / f"r{n}.json", assessed(results))
+        extra = ["--relevance", relevance, "--query-summary", f"q{n}", "--json"]
+        procs.append(start_merge(lit, verified, *extra))
     outputs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
     assert all(p.returncode == 0 for p in procs), outputs
     doc = literature.load(lit)
@@ -530,8 +560,10 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
     rng = random.Random(6)
     for attempt in range(6):
         before = lit.read_text()
-        verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1000 + attempt))]))
-        proc = start_merge(lit, verified, stdout=subprocess.DEVNULL)
+        results = [confirmed(paper(1000 + attempt))]
+        verified = write_json(tmp_path / "v.json", verification(results))
+        relevance = write_json(tmp_path / "r.json", assessed(results))
+        proc = start_merge(lit, verified, "--relevance", relevance, stdout=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.05, 0.4))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()

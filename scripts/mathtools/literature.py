@@ -92,6 +92,7 @@ _URL = re.compile(r"https?://\S+")
 _FENCE = re.compile(r"(```|~~~)")
 _CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
 _TIER = re.compile(r"\[(V|S|~)\]", re.I)
+_TIER_FIRST = re.compile(r"\[(V|S|~)\]")
 _UNIT_START = re.compile(r"\s*([-*+]|\d+[.)]|#+)\s")  # a bullet, numbered item or heading
 
 
@@ -242,6 +243,11 @@ class Entry:
     confidence = _field_value("Confidence")
     reason = _field_value("Reason")
     status = _field_value("Status")
+
+    @property
+    def assessed(self) -> bool:
+        """True when the Confidence line starts with a tier: [V], [S] or [~]."""
+        return bool(_TIER_FIRST.match(self.confidence or ""))
 
     @property
     def verified_at(self) -> str | None:
@@ -647,13 +653,18 @@ def _violations(doc: LiteratureDoc) -> list[str]:
         year = entry.field("Year")
         if entry.kind == "REF" and year is not None and not year.isdigit():
             found.append(f"{where}: Year {year!r} is not a year")
+        if entry.kind == "REF" and not entry.assessed:
+            found.append(
+                f"{where}: confidence {entry.confidence or '(none)'!r} has no tier; give it "
+                "[V], [S] or [~] (the relevance file of lit_update.py merge, or by hand)"
+            )
         if entry.kind == "UREF" and entry.status != UREF_STATUS:
             found.append(f"{where}: no 'Status: {UREF_STATUS}' line")
         schema = "literature_ref" if entry.kind == "REF" else "literature_uref"
         found += [
             f"{where}: {e}"
             for e in schemas.errors(schema, entry.to_dict())
-            if not e.startswith(("verified_at", "verified_via", "status"))  # said above
+            if not e.startswith(("verified_at", "verified_via", "status", "confidence"))  # above
         ]
 
     for number, cited, tier in synthesis_citations(doc):

@@ -492,6 +492,7 @@ def merge_file(
     counts = {
         k: doc.frontmatter[k] for k in ("total_papers", "confirmed_count", "unconfirmed_count")
     }
+    report["unassessed"] = [entry.label for entry in doc.confirmed if not entry.assessed]
     return {
         "literature": str(path),
         "created": created,
@@ -532,4 +533,10 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         f" {len(report['unconfirmed_added'])} new UREF; now {counts['confirmed_count']}"
         f" confirmed, {counts['unconfirmed_count']} unconfirmed"
     )
+    unassessed = report["unassessed"]
+    if unassessed:
+        lines.append(
+            f"not yet assessed: {', '.join(unassessed)} -- give each a relevance, key results "
+            "and a confidence tier in the file before the Synthesis; validate fails until then"
+        )
     return [head, *lines]
