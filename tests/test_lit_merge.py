@@ -578,6 +578,55 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
             )
 
 
+def without_state_comment(lit) -> str:
+    text = lit.read_text()
+    state = next(line for line in text.splitlines(keepends=True) if "<!-- lit_update:" in line)
+    return text.replace(state, "")
+
+
+def test_a_number_mentioned_in_the_file_is_not_reused_after_the_state_comment_goes(lit):
+    merge(lit, [confirmed(paper(n)) for n in (1, 2, 3)], summary="first")
+    merge(lit, [unconfirmed({"title": f"Believed {n}", "key": f"m{n}"}) for n in (1, 2)])
+    text = without_state_comment(lit)
+    text = text.replace("(No synthesis yet", "- REF-003 proves it [S]. UREF-002 may help [~].\n(x")
+    doc = literature.parse(text)
+    last_ref, last_uref = doc.confirmed[-1], doc.unconfirmed[-1]
+    doc.section(literature.CONFIRMED).remove_entry(last_ref)
+    doc.section(literature.UNCONFIRMED).remove_entry(last_uref)
+    text = doc.render()
+    # the Search History's New Confirmed column would also say 3: make it say nothing
+    text = text.replace("| 3 |\n", "| 0 |\n")
+    lit.write_text(text)
+    report = merge(
+        lit,
+        [confirmed(paper(9)), unconfirmed({"title": "Believed 9", "key": "m9"})],
+        summary="after the deletion",
+    )
+    assert report["added"][0]["ref"] == "REF-004"
+    assert report["unconfirmed_added"][0]["uref"] == "UREF-003"
+
+
+def test_the_new_confirmed_column_keeps_ref_numbers_from_being_reused(lit):
+    merge(lit, [confirmed(paper(1))], summary="first")
+    merge(lit, [confirmed(paper(2)), confirmed(paper(3))], summary="second")
+    doc = literature.parse(without_state_comment(lit))
+    for entry in doc.confirmed[1:]:
+        doc.section(literature.CONFIRMED).remove_entry(entry)
+    lit.write_text(doc.render())
+    assert "REF-002" not in lit.read_text() and "REF-003" not in lit.read_text()
+    report = merge(lit, [confirmed(paper(4))], summary="third")
+    assert report["added"][0]["ref"] == "REF-004"  # 1 + 2 given out before
+
+
+def test_a_moved_from_line_keeps_its_uref_number_from_being_reused(lit):
+    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    merge(lit, [unconfirmed(believed)], summary="first")
+    merge(lit, [confirmed(paper(5))], summary="confirmed now")  # UREF-001 -> REF-001
+    lit.write_text(without_state_comment(lit))
+    report = merge(lit, [unconfirmed({"title": "Another", "key": "m2"})], summary="third")
+    assert report["unconfirmed_added"][0]["uref"] == "UREF-002"
+
+
 def test_promoting_the_highest_uref_of_a_hand_made_file_does_not_free_its_number(lit):
     """A file without the state comment: the high-water mark comes from the entries, and a merge
     that moves the highest UREF away still records its number as used."""

@@ -12,8 +12,9 @@ the protocol's six fields):
 
     <!-- lit_update: last REF-012, last UREF-003; merges: 1a2b3c4d5e6f ... -->
         in the preamble: the highest numbers ever used (so a number is never reused, even after
-        the last entry is deleted by hand) and the fingerprints of the merges applied (so the same
-        merge applied twice changes nothing);
+        the last entry is deleted by hand; without it, the highest number the file mentions and
+        the Search History's New Confirmed total stand in) and the fingerprints of the merges
+        applied (so the same merge applied twice changes nothing);
     <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 arXivClass:math.PR -->
         the last line of an entry: every identifier the APIs gave, for de-duplication across runs
         (the S2 paperId has no visible field), and the arXiv primary category (for BibTeX).
@@ -407,11 +408,21 @@ class LiteratureDoc:
         return None, None
 
     def high_water(self, kind: str) -> int:
-        """The highest number ever used for `kind` (REF or UREF): never reused."""
+        """The highest number ever used for `kind` (REF or UREF): never reused.
+
+        The state comment records it, but a person may delete that comment and the last entry;
+        so every number the file mentions counts too (a Synthesis citation, a `Moved from:`
+        line), and for REF the Search History's New Confirmed column, which adds up to the REF
+        numbers given out."""
         _, match = self._state()
         recorded = int(match.group(kind.lower())) if match else 0
-        section = self.section(ENTRY_SECTION[kind])
-        return max([recorded, *(entry.number for entry in section.entries())])
+        body = "".join([*self.preamble, *(line for s in self.sections for line in s.lines())])
+        mentioned = [int(n) for k, n in _CITATION.findall(body) if k.upper() == kind]
+        given_out = 0
+        if kind == "REF":
+            cells = [row.get("New Confirmed", "") for row in self.history]
+            given_out = sum(int(cell) for cell in cells if cell.isdigit())
+        return max([recorded, given_out, *mentioned])
 
     @property
     def merges(self) -> list[str]:
