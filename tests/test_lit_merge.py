@@ -313,6 +313,29 @@ def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
     assert literature.load(lit).unconfirmed[0].label == "UREF-002"
 
 
+def test_synthesis_lines_citing_a_moved_uref_are_reported_not_rewritten(lit):
+    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    merge(lit, [confirmed(paper(1)), unconfirmed(believed)])
+    synthesis = (
+        "- [S] REF-001 gives the bound.\n"
+        "- [~] UREF-001 may sharpen it, as\n  uref-001 suggests in its abstract.\n"
+    )
+    lit.write_text(lit.read_text().replace("(No synthesis yet", synthesis + "\n(x"))
+    report = merge(lit, [confirmed(paper(5))], summary="confirmed now")
+    assert report["promoted"][0]["from"] == "UREF-001"
+    text = lit.read_text()
+    assert synthesis in text  # the prose is never rewritten
+    lines = text.splitlines()
+    stale = report["stale_citations"]
+    assert [(item["cites"], item["now"]) for item in stale] == [("UREF-001", "REF-002")] * 2
+    assert "UREF-001 may sharpen it" in lines[stale[0]["line"] - 1]
+    assert "uref-001 suggests" in lines[stale[1]["line"] - 1]
+    assert (
+        f"Synthesis line {stale[0]['line']} cites UREF-001, now REF-002: update the citation"
+        in litmerge.summary_lines(report)
+    )
+
+
 def test_an_unconfirmed_result_for_a_confirmed_paper_is_skipped(lit):
     merge(lit, [confirmed(paper(1))])
     report = merge(

@@ -39,6 +39,7 @@ from .literature import (
     LiteratureDoc,
     one_line,
     parse,
+    synthesis_citations,
     template,
 )
 from .matching import cited_family, normalise_title, split_authors
@@ -441,6 +442,7 @@ def merge(
         "merge_id": merge_id,
         "already_merged": False,
         **merge.report,
+        "stale_citations": stale_citations(doc, merge.report["promoted"]),
         "history_row": {
             "date": date,
             "query_summary": summary,
@@ -449,6 +451,21 @@ def merge(
             "new_confirmed": new_confirmed,
         },
     }
+
+
+def stale_citations(doc: LiteratureDoc, promoted: list[dict]) -> list[dict[str, Any]]:
+    """The Synthesis lines (numbered as the merged file will have them) that still cite a UREF
+    this merge moved to Confirmed References, with its new REF number. The prose is the model's
+    or the person's: it is reported, never rewritten."""
+    moved = {item["from"]: item["to"] for item in promoted}
+    if not moved:
+        return []
+    merged = parse(doc.render(), doc.name)
+    return [
+        {"line": number, "cites": cited, "now": moved[cited]}
+        for number, cited, _ in synthesis_citations(merged)
+        if cited in moved
+    ]
 
 
 def merge_file(
@@ -511,6 +528,7 @@ SUMMARY_FORMS = (
     ("unconfirmed_added", "{uref} added: {key}"),
     ("unconfirmed_updated", "{uref} updated ({fields}): {key}"),
     ("skipped", "skipped {key}: {reason}"),
+    ("stale_citations", "Synthesis line {line} cites {cites}, now {now}: update the citation"),
 )
 
 
