@@ -164,6 +164,23 @@ def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, resu
             "unknown_key",
             "run 1 returned no paper 'arXiv:1999.99999'",
         ),
+        *(
+            (
+                {
+                    "key": "arXiv:2100.00001",
+                    "label": "strong",
+                    "confidence": value,
+                    "rationale": "",
+                },
+                "bad_confidence",
+                f"confidence {shown} is not a finite number",
+            )
+            for value, shown in (
+                (float("nan"), "nan"),
+                (float("inf"), "inf"),
+                (float("-inf"), "-inf"),
+            )
+        ),
     ],
 )
 def test_unknown_label_or_key_is_a_clear_error_and_nothing_is_stored(

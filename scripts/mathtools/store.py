@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sqlite3
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
@@ -253,12 +254,16 @@ class RunStore:
                     code="unknown_key",
                 )
             try:
-                confidence = clamp(item.get("confidence", 0))
+                confidence = float(item.get("confidence", 0))
             except (TypeError, ValueError):
+                confidence = math.nan
+            if not math.isfinite(confidence):  # NaN would break the store's CHECK
                 raise BadInput(
                     f"judgement {number} ({key}): confidence {item.get('confidence')!r} "
-                    "is not a number",
-                ) from None
+                    "is not a finite number between 0 and 1",
+                    code="bad_confidence",
+                )
+            confidence = clamp(confidence)
             record = json.dumps(papers[key], ensure_ascii=False)
             rows.append(
                 (run_id, key, label, confidence, item.get("rationale") or "", record, now())
