@@ -138,7 +138,8 @@ def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, resu
     assert run.returncode == 0, run.stdout
     # an acknowledgement by count, on one line: neither records nor keys are echoed back
     assert run.stdout.splitlines() == [
-        '{"run_id": 1, "recorded": 2, "strong": 1, "partial": 0, "irrelevant": 1}'
+        '{"run_id": 1, "recorded": 2, "strong": 1, "partial": 0, "irrelevant": 1,'
+        f' "judged": "2 of 3", "unjudged": ["{keys[1]}"]}}'
     ]
     stored = script("lit_update.py", "judgements", "1").json()
     assert [(j["key"], j["label"], j["confidence"]) for j in stored] == [

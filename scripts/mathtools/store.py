@@ -276,6 +276,17 @@ class RunStore:
             )
         return self.judgements(run_id)
 
+    def unjudged(self, run_id: int) -> list[str]:
+        """The keys of a run's papers that have no judgement yet, in the order they came back."""
+        self.run(run_id)
+        rows = self.db.execute(
+            "SELECT p.key FROM run_papers p LEFT JOIN judgements j"
+            " ON j.run_id = p.run_id AND j.key = p.key"
+            " WHERE p.run_id = ? AND j.key IS NULL ORDER BY p.position",
+            (run_id,),
+        )
+        return [key for (key,) in rows]
+
     def judgements(self, run_id: int) -> list[dict[str, Any]]:
         """A run's judgements in the order its papers came back, records decoded."""
         self.run(run_id)
