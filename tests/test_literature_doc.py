@@ -347,3 +347,23 @@ def test_a_uref_in_a_speculative_claim_is_allowed(claim):
 def test_a_lower_case_citation_of_a_missing_entry_is_caught():
     found = literature.validate(HAND_EDITED.replace("- REF-002 proves", "- ref-007 proves"))
     assert any("Synthesis line 57: cites REF-007" in item for item in found), found
+
+
+@pytest.mark.parametrize("layout", ["problems/<slug>", "PROBLEM.md beside it"])
+def test_validate_checks_the_problem_slug_against_its_folder(tmp_path, layout):
+    if layout == "problems/<slug>":
+        folder = tmp_path / ".math" / "problems" / "gap-bounds"
+    else:
+        folder = tmp_path / "gap-bounds"
+    folder.mkdir(parents=True)
+    if layout != "problems/<slug>":
+        (folder / "PROBLEM.md").write_text("---\nslug: gap-bounds\n---\n")
+    path = folder / "LITERATURE.md"
+    path.write_text(HAND_EDITED)
+    assert literature.validate(path) == [
+        "frontmatter: problem is 'spectral-gap' but the file is in the folder of problem "
+        "'gap-bounds' (the slug must match the folder's name)"
+    ]
+    path.write_text(HAND_EDITED.replace('"spectral-gap"', '"gap-bounds"', 1))
+    assert literature.validate(path) == []
+    assert literature.validate(path.read_text()) == []  # text alone: no folder to check

@@ -625,15 +625,30 @@ def validate(path_or_text: Path | str) -> list[str]:
 
     A str containing a newline is document text; anything else is a path.
     """
+    folder = None
     if isinstance(path_or_text, str) and "\n" in path_or_text:
         text, name = path_or_text, "LITERATURE.md"
     else:
         text, name = read_text(path_or_text, "LITERATURE.md"), str(path_or_text)
+        folder = Path(path_or_text).resolve().parent
     try:
         doc = parse(text, name)
     except BadInput as exc:
         return [exc.message]
-    return _violations(doc)
+    found = _violations(doc)
+    slug = doc.frontmatter.get("problem")
+    if folder is not None and is_problem_folder(folder) and slug != folder.name:
+        found.insert(
+            0,
+            f"frontmatter: problem is {slug!r} but the file is in the folder of problem "
+            f"{folder.name!r} (the slug must match the folder's name)",
+        )
+    return found
+
+
+def is_problem_folder(folder: Path) -> bool:
+    """A problem's folder: it holds PROBLEM.md, or it sits in a `problems/` folder."""
+    return (folder / "PROBLEM.md").exists() or folder.parent.name == "problems"
 
 
 def _violations(doc: LiteratureDoc) -> list[str]:
