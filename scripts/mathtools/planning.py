@@ -265,9 +265,10 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-def key_terms(text: str, limit: int = 8) -> list[str]:
+def key_terms(text: str, limit: int | None = 8, max_words: int | None = 4) -> list[str]:
     """Key phrases by the RAKE rule: runs of content words between stopwords and punctuation,
-    scored by the sum of word degree / frequency; ties keep the order of first appearance."""
+    scored by the sum of word degree / frequency; ties keep the order of first appearance.
+    `limit` phrases at most and `max_words` words a phrase (None: no cut)."""
     plain = strip_latex(text)
     phrases: list[list[str]] = []
     for chunk in re.split(r"[.,;:!?()\[\]\"=<>+*/|]|\s-\s", plain):
@@ -281,7 +282,7 @@ def key_terms(text: str, limit: int = 8) -> list[str]:
                 run = []
         if run:
             phrases.append(run)
-    phrases = [run[:4] for run in phrases]
+    phrases = [run[:max_words] for run in phrases]
     frequency: dict[str, int] = {}
     degree: dict[str, int] = {}
     for run in phrases:

@@ -126,9 +126,10 @@ def _ranked(judgements) -> list[dict[str, Any]]:
 
 def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[str, list[Query]]:
     """The refined query as one search per API: Semantic Scholar takes the text as it is; arXiv
-    takes its (up to three) key terms, each required, inside the domain's categories."""
+    takes every key phrase of it, whole and each required, inside the domain's categories (the
+    model chose each word: none is cut; only stopwords fall between the phrases)."""
     text = " ".join(strip_latex(refined).split())
-    terms = key_terms(text, 3) or [text]
+    terms = key_terms(text, limit=None, max_words=None) or [text]
     arxiv_args = ["search", *(a for term in terms for a in ("--all", term))]
     if domain:
         arxiv_args += ["--domain", domain]
