@@ -16,18 +16,15 @@ rules are tested without a database.
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any
 
-from .planning import API_LABELS, Query, fold, key_terms, strip_latex
+from .planning import Query, fold, key_terms, label_terms, strip_latex
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
 MEMO_ITEMS = 8  # judgements quoted in a memo
 RATIONALE_CHARS = 160
-TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")
 
 
 @dataclass(frozen=True)
@@ -76,16 +73,10 @@ def query_texts(recorded: str) -> set[str]:
     its search words count (here "fixed point"), not its option names."""
     texts = {normalise_query(recorded)}
     for part in recorded.split(";"):
-        part = part.strip()
         texts.add(normalise_query(part))
-        words = part.split(maxsplit=1)
-        if len(words) == 2 and words[0] in API_LABELS.values():
-            try:
-                tokens = shlex.split(words[1])
-            except ValueError:
-                continue
-            values = [v for opt, v in pairwise(tokens) if opt in TEXT_OPTIONS]
-            texts.add(normalise_query(" ".join(values)))
+        terms = label_terms(part)
+        if terms is not None:
+            texts.add(normalise_query(" ".join(value for _, value in terms)))
     texts.discard("")
     return texts
 

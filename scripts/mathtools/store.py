@@ -208,16 +208,19 @@ class RunStore:
         return [self._run_dict(row) for row in rows]
 
     def history_row(self, run_ids: Iterable[int]) -> dict[str, Any]:
-        """What LITERATURE.md's Search History records for a search made of these runs: the
-        query summary (every run's query labels, '; '-joined, each once) and the papers each
-        source returned (lit_update.py merge's summary, arxiv_results and s2_results)."""
+        """What LITERATURE.md's Search History records for a search made of these runs: a short
+        readable query summary (planning.query_summary: each query's search words; the full
+        labels stay here) and the papers each source returned (lit_update.py merge's summary,
+        arxiv_results and s2_results)."""
+        from .planning import query_summary
+
         runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
         found = dict.fromkeys(SOURCES, 0)
         for run in runs:
             found[run["source"]] += run["result_count"]
         labels = [part.strip() for run in runs for part in run["query"].split(";")]
         return {
-            "summary": "; ".join(dict.fromkeys(label for label in labels if label)),
+            "summary": query_summary([label for label in labels if label]),
             "arxiv_results": found["arxiv"],
             "s2_results": found["semantic_scholar"],
         }
