@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 
 import pytest
 from conftest import ROOT
@@ -97,14 +98,10 @@ Nothing on weighted graphs [~].
 def test_the_template_has_the_protocol_schema():
     text = (ROOT / "templates" / "LITERATURE.md").read_text()
     data, body = frontmatter.split(text)
-    assert list(data) == [
-        "problem",
-        "total_papers",
-        "confirmed_count",
-        "unconfirmed_count",
-        "last_search",
-        "sources_queried",
-    ]
+    schema = json.loads((ROOT / "schemas" / "literature_frontmatter.schema.json").read_text())
+    # the protocol's six fields, in its order: the template, the renderer and the schema agree
+    assert list(data) == list(literature.FRONTMATTER_FIELDS) == schema["required"]
+    assert len(data) == 6
     headings = [line for line in body.splitlines() if line.startswith("## ")]
     assert headings == [
         "## Search History",
