@@ -2,10 +2,11 @@
 """Tokens a model reads during one /math:literature run, per candidate, side by side with what a
 model fetching the raw API pages would read (the README's demo pipeline, run quietly).
 
-"Read through the scripts" is the bytes of everything the runbook's script calls print to
-stdout, divided by 4. "Raw pages" is the bytes of every Atom/JSON response the same run fetched
-(the HTTP cache holds each one), divided by 4: what a model calling arXiv and Semantic Scholar
-with a web-fetch tool would have read to do the same work.
+"Read through the scripts" is the bytes of everything the runbook's script calls print, stdout
+and stderr (the model gets both back from a Bash call), divided by 4. "Raw pages" is the bytes of
+every Atom/JSON response the same run fetched (the HTTP cache holds each one), divided by 4: what
+a model calling arXiv and Semantic Scholar with a web-fetch tool would have read to do the same
+work.
 
 Two runs by default: the README's sample problem (few candidates: the recordings hold few papers
 on it), and a bigger one, bench/data/turing-patterns/PROBLEM.md with 10 results per search,
@@ -62,15 +63,15 @@ def report(problem: Path, per_query: int | None, figures: dict) -> bool:
     )
     print(f"{'':24}{'tokens':>10}{'per candidate':>16}")
     for name, tokens in (
-        ("through the scripts", figures["stdout_tokens"]),
+        ("through the scripts", figures["output_tokens"]),
         ("raw Atom/JSON pages", figures["raw_tokens"]),
     ):
         print(f"{name:24}{tokens:>10}{tokens / n:>16.1f}")
-    ratio = figures["raw_tokens"] / max(figures["stdout_tokens"], 1)
-    met = figures["stdout_tokens"] / n <= TARGET_TOKENS_PER_CANDIDATE
+    ratio = figures["raw_tokens"] / max(figures["output_tokens"], 1)
+    met = figures["output_tokens"] / n <= TARGET_TOKENS_PER_CANDIDATE
     verdict = "met" if met else "NOT met"
     print(f"raw / scripts {ratio:.1f}x; target <= {TARGET_TOKENS_PER_CANDIDATE} each: {verdict}")
-    for script, size in sorted(figures["stdout_bytes"].items(), key=lambda item: -item[1]):
+    for script, size in sorted(figures["output_bytes"].items(), key=lambda item: -item[1]):
         print(f"  {script:26} {size // 4:>7} tokens")
     print()
     return met

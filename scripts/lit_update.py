@@ -20,7 +20,8 @@ Subcommands:
               the labels of the calls that wrote them (or --query). --results takes files or a
               pattern such as 'RUN/i1-*.json'; --feedback takes @FILE. Prints the run ids
   judge       store labels strong|partial|irrelevant for papers of a run, by key (metadata comes
-              from the run's results; confidence is clamped to [0, 1]); prints the counts
+              from the run's results; confidence is clamped to [0, 1]); prints the counts and
+              how many of the run's papers are judged ("judged 5 of 8", naming the rest)
   runs        list runs (of one problem) as JSON, or --table
   judgements  show one run's judgements as JSON, or --table
 
@@ -217,10 +218,21 @@ def do_judge(args):
         raise cli.BadInput(f"{args.judgements}: {problems[0]}")
     with open_store(args) as store:
         stored = store.record_judgements(args.run, judgements)
+        unjudged = store.unjudged(args.run)
     # The model wrote these judgements: acknowledge them by count, do not echo them back (the
-    # keys are in its file; `judgements RUN --table` shows what the run store holds).
+    # keys are in its file; `judgements RUN --table` shows what the run store holds). Papers
+    # still unjudged are named (a few): refine.py feedback waits for every one.
     by_label = {label: sum(j["label"] == label for j in stored) for label in LABELS}
-    cli.acknowledge({"run_id": args.run, "recorded": len(stored), **by_label})
+    done = {"judged": f"{len(stored)} of {len(stored) + len(unjudged)}"}
+    if unjudged:
+        more = (
+            [f"and {len(unjudged) - SHOWN_UNJUDGED} more"] if len(unjudged) > SHOWN_UNJUDGED else []
+        )
+        done["unjudged"] = unjudged[:SHOWN_UNJUDGED] + more
+    cli.acknowledge({"run_id": args.run, "recorded": len(stored), **by_label, **done})
+
+
+SHOWN_UNJUDGED = 5
 
 
 RUN_COLUMNS = [

@@ -4,7 +4,8 @@
 Reads PROBLEM.md (frontmatter: domain, tags; sections: Problem Statement, Known Results,
 References) and proposes queries from the literature protocol's five sources (key terms, tags,
 known results, reference authors, category browse), each as the exact arguments of
-`arxiv_query.py` or `s2_lookup.py`. Queries already in LITERATURE.md's Search History are skipped.
+`arxiv_query.py` or `s2_lookup.py`. Queries already searched for the problem (the run store's
+runs, or labels in LITERATURE.md's Search History) are skipped.
 Identifiers found in References (arXiv ids, DOIs) come back as candidates to verify.
 
 PROBLEM may be a path to PROBLEM.md or a problem slug of the current workspace
@@ -60,7 +61,7 @@ def main(argv):
     problem = planning.read_problem(problem_path)
     plan = planning.plan(
         problem,
-        searched=planning.searched_labels(literature),
+        searched=planning.searched_labels(literature) | planning.stored_labels(problem.slug),
         focus=" ".join(args.focus) if args.focus else None,
         per_query=args.per_query,
         run_dir=str(run_dir) if run_dir else None,

@@ -30,9 +30,9 @@ Example:
   refine.py next --runs 3 4 --query "Opial property nonexpansive" --run-dir RUN_DIR
   refine.py keep --runs 3 4 5 6 --out RUN_DIR/candidates.json
 
-Exit codes: 0 decided (see "decision"), 2 bad input (unknown run, runs not judged, an --out that
-cannot be written), 4 environment (dependencies could not be installed, the run store is
-unusable), 5 internal error.
+Exit codes: 0 decided (see "decision"), 2 bad input (unknown run, a paper of the runs not
+judged, an --out that cannot be written), 4 environment (dependencies could not be installed, the
+run store is unusable), 5 internal error.
 """
 
 import sys
@@ -111,14 +111,15 @@ class Iteration:
             )
         judgements = []
         for run in runs:
-            judged = store.judgements(run["run_id"])
-            if run["result_count"] and not judged:
+            unjudged = store.unjudged(run["run_id"])
+            if unjudged:  # an unjudged paper would silently drop out of the loop and of `keep`
+                shown = ", ".join(unjudged[:5]) + (", ..." if len(unjudged) > 5 else "")
                 raise cli.BadInput(
-                    f"run {run['run_id']} returned {run['result_count']} papers but none is "
-                    "judged: record them with lit_update.py judge first",
+                    f"run {run['run_id']}: {len(unjudged)} of its {run['result_count']} papers "
+                    f"are not judged ({shown}): judge every paper with lit_update.py judge first",
                     code="not_judged",
                 )
-            judgements += judged
+            judgements += store.judgements(run["run_id"])
         return cls(problems.pop(), numbers.pop(), runs, judgements)
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 
 from conftest import ROOT
+from support.cassettes import serving_s2
+from support.scripted_server import Reply
 
 SLUG = "tolerant-testing"
 
@@ -25,5 +28,18 @@ def test_the_demo_runs_offline_and_reports_its_figures(tmp_path):
     assert "lit_update.py validate: valid" in run.stdout
     for name in ("LITERATURE.md", "JOURNAL.md", "literature.db"):
         assert name in run.stdout
-    assert re.search(r"script stdout / 4\s+\d+ tokens\s+[\d.]+ per candidate", run.stdout)
+    assert re.search(r"script output / 4\s+\d+ tokens\s+[\d.]+ per candidate", run.stdout)
     assert (tmp_path / "ws" / ".math" / "problems" / SLUG / "LITERATURE.md").exists()
+
+
+def test_the_token_count_includes_what_a_script_prints_on_stderr(tmp_path, monkeypatch):
+    """A Bash call's result carries stderr too, so the model reads it: the demo counts it.
+    Synthesized answer: S2 says the paper is not found; the missing key is noted on stderr."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from demo_pipeline import Workspace
+
+    with serving_s2([Reply(404, '{"error": "Paper with id x not found"}')], monkeypatch):
+        workspace = Workspace(tmp_path, dict(os.environ))
+        stdout = workspace.run_script("s2_lookup.py", ["get", "CorpusId:1"])
+    stderr_bytes = workspace.output_bytes["s2_lookup.py get"] - len(stdout.encode("utf-8"))
+    assert stderr_bytes >= len("no Semantic Scholar API key")

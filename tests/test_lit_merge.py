@@ -15,7 +15,7 @@ import pytest
 from conftest import SCRIPTS
 from mathtools import literature, litmerge
 from mathtools.cli import BadInput
-from support.verified import confirmed, paper, unconfirmed, verification
+from support.verified import ARXIV_URL, S2_URL, confirmed, paper, unconfirmed, verification
 from test_literature_doc import HAND_EDITED
 
 
@@ -29,7 +29,18 @@ def write_json(path, data):
     return str(path)
 
 
+def assessed(results) -> dict:
+    """The model's relevance file for every confirmed result (a STAND-IN assessment)."""
+    return {
+        r["key"]: {"relevance": "Relevant.", "key_results": "Thm 1", "confidence": "[S]"}
+        for r in results
+        if r["status"] == "CONFIRMED"
+    }
+
+
 def merge(lit, results, relevance=None, summary="q", verified_at="2026-02-10T12:00:00Z", **kw):
+    """A merge with `relevance`, else with every confirmed result assessed."""
+    relevance = assessed(results) if relevance is None else relevance
     report, _ = litmerge.merge_file(
         lit, verification(results, verified_at), relevance, summary=summary, **kw
     )
@@ -94,6 +105,72 @@ def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, 
     ]
     assert "(No confirmed references yet)" not in lit.read_text()
     assert script("lit_update.py", "validate", str(lit)).json()["valid"] is True
+
+
+def test_the_frontmatter_keeps_the_template_layout_after_a_merge(lit):
+    merge(lit, [confirmed(paper(1)), confirmed(paper(2, "semantic_scholar"))])
+    head = lit.read_text().split("\n---\n", 1)[0] + "\n---\n"
+    assert head == (
+        "---\n"
+        'problem: "spectral-gap"\n'
+        "total_papers: 2\n"
+        "confirmed_count: 2\n"
+        "unconfirmed_count: 0\n"
+        'last_search: "2026-02-10T12:00:00Z"\n'
+        'sources_queried: ["arxiv", "semantic_scholar"]\n'
+        "---\n"
+    )
+    untouched = lit.read_text()  # a document nobody changes keeps every byte
+    assert literature.parse(untouched).render() == untouched
+
+
+def degraded(results, verified_at="2026-02-11T12:00:00Z", down="semantic_scholar"):
+    """A verification during which one service failed (synthesized: verify_batch.py's shape)."""
+    verified = verification(results, verified_at)
+    verified["sources_queried"] = ["arxiv", "semantic_scholar"]
+    verified["source_errors"] = {down: "HTTP 500 after 3 tries"}
+    return verified
+
+
+def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(lit):
+    assessed = {paper(1)["key"]: {"relevance": "The bound.", "confidence": "[S]"}}
+    report, _ = litmerge.merge_file(
+        lit, degraded([confirmed(paper(1))]), assessed, summary="gap bound"
+    )
+    doc = literature.load(lit)
+    assert doc.frontmatter["sources_queried"] == ["arxiv"]  # S2 answered nothing
+    assert doc.history[-1]["Query Summary"] == "gap bound (Semantic Scholar unavailable)"
+    assert report["history_row"]["query_summary"] == "gap bound (Semantic Scholar unavailable)"
+    (ref,) = doc.confirmed
+    assert ref.field("Verified").endswith(
+        "(checked against arXiv only; Semantic Scholar unavailable)"
+    )
+    assert ref.verified_via == [ARXIV_URL.format(paper(1)["arxiv_id"])]
+    assert literature.validate(lit) == []
+
+    # A later search with both services keeps S2 among the sources; one without S2 adds nothing.
+    merge(lit, [confirmed(paper(2, "semantic_scholar"))], verified_at="2026-02-12T12:00:00Z")
+    litmerge.merge_file(lit, degraded([confirmed(paper(3))], "2026-02-13T12:00:00Z"), summary="x")
+    doc = literature.load(lit)
+    assert doc.frontmatter["sources_queried"] == ["arxiv", "semantic_scholar"]
+    assert [row["Query Summary"] for row in doc.history] == [
+        "gap bound (Semantic Scholar unavailable)",
+        "q",
+        "x (Semantic Scholar unavailable)",
+    ]
+    assert "unavailable" not in doc.confirmed[1].field("Verified")
+
+
+def test_with_arxiv_down_the_note_names_semantic_scholar_as_the_only_check(lit):
+    record = paper(4, "semantic_scholar")
+    litmerge.merge_file(lit, degraded([confirmed(record)], down="arxiv"), summary="q")
+    doc = literature.load(lit)
+    assert doc.frontmatter["sources_queried"] == ["semantic_scholar"]
+    assert (
+        doc.confirmed[0]
+        .field("Verified")
+        .endswith("(checked against Semantic Scholar only; arXiv unavailable)")
+    )
 
 
 def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
@@ -185,6 +262,25 @@ def test_an_older_verification_does_not_replace_a_newer_one(lit):
     assert literature.load(lit).confirmed[0].verified_at == "2026-03-01T00:00:00Z"
 
 
+def test_every_verification_url_stays_on_the_verified_line(lit):
+    arxiv_url = ARXIV_URL.format(paper(1)["arxiv_id"])
+    merge(lit, [confirmed(paper(1))], verified_at="2026-02-10T12:00:00Z")
+    merge(lit, [confirmed(paper(1, "semantic_scholar"))], verified_at="2026-03-01T00:00:00Z")
+    (ref,) = literature.load(lit).confirmed
+    s2_url = S2_URL.format("ARXIV:" + paper(1)["arxiv_id"])
+    assert ref.source == "both"
+    assert ref.verified_at == "2026-03-01T00:00:00Z"
+    assert ref.verified_via == [arxiv_url, s2_url]
+    # an older verification through another URL adds it, the timestamp stays the latest
+    older = confirmed(paper(1))
+    older["verified_via"] = ["https://export.arxiv.org/api/query?id_list=2100.00001v1"]
+    merge(lit, [older], summary="older", verified_at="2026-01-01T00:00:00Z")
+    (ref,) = literature.load(lit).confirmed
+    assert ref.verified_at == "2026-03-01T00:00:00Z"
+    assert ref.verified_via == [arxiv_url, s2_url, older["verified_via"][0]]
+    assert literature.validate(lit) == []
+
+
 def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
     candidate = {
         "title": "Believed",
@@ -215,6 +311,29 @@ def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
     assert doc.high_water("UREF") == 1
     merge(lit, [unconfirmed({"title": "Another", "key": "cand-9"})], summary="more")
     assert literature.load(lit).unconfirmed[0].label == "UREF-002"
+
+
+def test_synthesis_lines_citing_a_moved_uref_are_reported_not_rewritten(lit):
+    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    merge(lit, [confirmed(paper(1)), unconfirmed(believed)])
+    synthesis = (
+        "- [S] REF-001 gives the bound.\n"
+        "- [~] UREF-001 may sharpen it, as\n  uref-001 suggests in its abstract.\n"
+    )
+    lit.write_text(lit.read_text().replace("(No synthesis yet", synthesis + "\n(x"))
+    report = merge(lit, [confirmed(paper(5))], summary="confirmed now")
+    assert report["promoted"][0]["from"] == "UREF-001"
+    text = lit.read_text()
+    assert synthesis in text  # the prose is never rewritten
+    lines = text.splitlines()
+    stale = report["stale_citations"]
+    assert [(item["cites"], item["now"]) for item in stale] == [("UREF-001", "REF-002")] * 2
+    assert "UREF-001 may sharpen it" in lines[stale[0]["line"] - 1]
+    assert "uref-001 suggests" in lines[stale[1]["line"] - 1]
+    assert (
+        f"Synthesis line {stale[0]['line']} cites UREF-001, now REF-002: update the citation"
+        in litmerge.summary_lines(report)
+    )
 
 
 def test_an_unconfirmed_result_for_a_confirmed_paper_is_skipped(lit):
@@ -253,7 +372,7 @@ def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
     assert litmerge.summary_lines(report) == [
         "LITERATURE.md updated: 1 new REF, 1 new UREF; now 2 confirmed, 2 unconfirmed",
         "REF-002 added: arXiv:2100.00005 (moved from UREF-001)",
-        "REF-001 updated (Source, DOI, ids): arXiv:2100.00001",
+        "REF-001 updated (Source, DOI, ids, Verified): arXiv:2100.00001",
         "UREF-003 added: memory-1",
         "UREF-002 updated (Reason): c",
         "skipped again: already confirmed as REF-001",
@@ -262,11 +381,27 @@ def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
 
 def test_relevance_only_fills_what_is_unassessed(lit):
     key = paper(1)["key"]
-    merge(lit, [confirmed(paper(1))])
+    merge(lit, [confirmed(paper(1))], relevance={})
     merge(lit, [confirmed(paper(1))], {key: {"relevance": "First.", "confidence": "[S]"}}, "b")
     merge(lit, [confirmed(paper(1))], {key: {"relevance": "Second.", "key_results": "L3"}}, "c")
     ref = literature.load(lit).confirmed[0]
     assert (ref.relevance, ref.key_results, ref.confidence) == ("First.", "L3", "[S]")
+
+
+def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
+    first, second = confirmed(paper(1)), confirmed(paper(2))
+    report = merge(lit, [first, second], relevance=assessed([first]))
+    assert report["unassessed"] == ["REF-002"]
+    assert litmerge.summary_lines(report)[-1].startswith("not yet assessed: REF-002 -- ")
+    violations = literature.validate(lit)
+    assert len(violations) == 1
+    assert violations[0].startswith("REF-002 (line ")
+    assert "confidence '(not yet assessed)' has no tier" in violations[0]
+
+    report = merge(lit, [second], assessed([second]), summary="assessed now")
+    assert report["unassessed"] == []
+    assert not any("not yet assessed" in line for line in litmerge.summary_lines(report))
+    assert literature.validate(lit) == []
 
 
 def test_relevance_for_an_unknown_key_is_an_error_and_nothing_is_written(lit):
@@ -392,6 +527,33 @@ def test_a_malformed_file_is_an_error_naming_the_line_and_is_left_untouched(scri
     assert sorted(p.name for p in lit.parent.iterdir()) == ["LITERATURE.md", "LITERATURE.md.lock"]
 
 
+@pytest.mark.parametrize(
+    ("edit", "line", "words"),
+    [
+        (('sources_queried: ["arxiv", "semantic_scholar"]', "sources_queried: arxiv"), 7, "array"),
+        (('problem: "spectral-gap"\n', 'problem: "spectral-gap"\nowner: me\n'), 3, "owner"),
+        (('problem: "spectral-gap"\n', ""), 1, "'problem' is a required property"),
+        (("total_papers: 3", "total_papers: three"), 3, "not of type 'integer'"),
+        (('last_search: "2026-02-10T12:00:00Z"', "last_search: yesterday"), 6, "last_search"),
+    ],
+)
+def test_a_merge_into_a_damaged_frontmatter_is_refused_naming_the_line(
+    script, lit, tmp_path, edit, line, words
+):
+    lit.parent.mkdir(parents=True)
+    damaged = HAND_EDITED.replace(*edit)
+    assert damaged != HAND_EDITED
+    lit.write_text(damaged)
+    verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1))]))
+    run = run_merge(script, lit, verified)
+    assert run.returncode == 2, run.stdout
+    error = run.json()["error"]
+    assert error["code"] == "malformed_literature"
+    assert f"LITERATURE.md line {line}: frontmatter" in error["message"], error
+    assert words in error["message"], error
+    assert lit.read_text() == damaged
+
+
 def test_bad_verification_input_is_one_clear_error(script, lit, tmp_path):
     bad = write_json(tmp_path / "v.json", {"results": []})
     run = run_merge(script, lit, bad)
@@ -426,8 +588,11 @@ def start_merge(lit, verified, *extra, stdout=subprocess.PIPE):
 def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_path):
     procs = []
     for n in range(10):
-        verified = write_json(tmp_path / f"v{n}.json", verification([confirmed(paper(100 + n))]))
-        procs.append(start_merge(lit, verified, "--query-summary", f"q{n}", "--json"))
+        results = [confirmed(paper(100 + n))]
+        verified = write_json(tmp_path / f"v{n}.json", verification(results))
+        relevance = write_json(tmp_path / f"r{n}.json", assessed(results))
+        extra = ["--relevance", relevance, "--query-summary", f"q{n}", "--json"]
+        procs.append(start_merge(lit, verified, *extra))
     outputs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
     assert all(p.returncode == 0 for p in procs), outputs
     doc = literature.load(lit)
@@ -446,8 +611,10 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
     rng = random.Random(6)
     for attempt in range(6):
         before = lit.read_text()
-        verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1000 + attempt))]))
-        proc = start_merge(lit, verified, stdout=subprocess.DEVNULL)
+        results = [confirmed(paper(1000 + attempt))]
+        verified = write_json(tmp_path / "v.json", verification(results))
+        relevance = write_json(tmp_path / "r.json", assessed(results))
+        proc = start_merge(lit, verified, "--relevance", relevance, stdout=subprocess.DEVNULL)
         time.sleep(rng.uniform(0.05, 0.4))
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -460,6 +627,55 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
                 len(literature.parse(after).confirmed)
                 == len(literature.parse(before).confirmed) + 1
             )
+
+
+def without_state_comment(lit) -> str:
+    text = lit.read_text()
+    state = next(line for line in text.splitlines(keepends=True) if "<!-- lit_update:" in line)
+    return text.replace(state, "")
+
+
+def test_a_number_mentioned_in_the_file_is_not_reused_after_the_state_comment_goes(lit):
+    merge(lit, [confirmed(paper(n)) for n in (1, 2, 3)], summary="first")
+    merge(lit, [unconfirmed({"title": f"Believed {n}", "key": f"m{n}"}) for n in (1, 2)])
+    text = without_state_comment(lit)
+    text = text.replace("(No synthesis yet", "- REF-003 proves it [S]. UREF-002 may help [~].\n(x")
+    doc = literature.parse(text)
+    last_ref, last_uref = doc.confirmed[-1], doc.unconfirmed[-1]
+    doc.section(literature.CONFIRMED).remove_entry(last_ref)
+    doc.section(literature.UNCONFIRMED).remove_entry(last_uref)
+    text = doc.render()
+    # the Search History's New Confirmed column would also say 3: make it say nothing
+    text = text.replace("| 3 |\n", "| 0 |\n")
+    lit.write_text(text)
+    report = merge(
+        lit,
+        [confirmed(paper(9)), unconfirmed({"title": "Believed 9", "key": "m9"})],
+        summary="after the deletion",
+    )
+    assert report["added"][0]["ref"] == "REF-004"
+    assert report["unconfirmed_added"][0]["uref"] == "UREF-003"
+
+
+def test_the_new_confirmed_column_keeps_ref_numbers_from_being_reused(lit):
+    merge(lit, [confirmed(paper(1))], summary="first")
+    merge(lit, [confirmed(paper(2)), confirmed(paper(3))], summary="second")
+    doc = literature.parse(without_state_comment(lit))
+    for entry in doc.confirmed[1:]:
+        doc.section(literature.CONFIRMED).remove_entry(entry)
+    lit.write_text(doc.render())
+    assert "REF-002" not in lit.read_text() and "REF-003" not in lit.read_text()
+    report = merge(lit, [confirmed(paper(4))], summary="third")
+    assert report["added"][0]["ref"] == "REF-004"  # 1 + 2 given out before
+
+
+def test_a_moved_from_line_keeps_its_uref_number_from_being_reused(lit):
+    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    merge(lit, [unconfirmed(believed)], summary="first")
+    merge(lit, [confirmed(paper(5))], summary="confirmed now")  # UREF-001 -> REF-001
+    lit.write_text(without_state_comment(lit))
+    report = merge(lit, [unconfirmed({"title": "Another", "key": "m2"})], summary="third")
+    assert report["unconfirmed_added"][0]["uref"] == "UREF-002"
 
 
 def test_promoting_the_highest_uref_of_a_hand_made_file_does_not_free_its_number(lit):

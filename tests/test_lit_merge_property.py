@@ -71,12 +71,18 @@ def test_random_merges_keep_the_document_valid(merges, repeat):
     owner: dict[str, str] = {}  # label -> title: a number never changes paper
     for step, results in enumerate(merges):
         verified = verification([build(*r) for r in results], f"2026-03-{step + 1:02d}T00:00:00Z")
+        # the model assesses every paper confirmed (an unassessed REF is a violation)
+        relevance = {
+            r["key"]: {"relevance": f"step {step}", "confidence": "[S]"}
+            for r in verified["results"]
+            if r["status"] == "CONFIRMED"
+        }
         doc = literature.parse(text)
-        litmerge.merge(doc, verified, summary=f"step {step}")
+        litmerge.merge(doc, verified, relevance, summary=f"step {step}")
         new_text = doc.render()
         if repeat[step]:  # the same merge again changes nothing
             again = literature.parse(new_text)
-            litmerge.merge(again, verified, summary=f"step {step}")
+            litmerge.merge(again, verified, relevance, summary=f"step {step}")
             assert again.render() == new_text
         text = new_text
 

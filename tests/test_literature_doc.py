@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 
 import pytest
 from conftest import ROOT
@@ -97,14 +98,10 @@ Nothing on weighted graphs [~].
 def test_the_template_has_the_protocol_schema():
     text = (ROOT / "templates" / "LITERATURE.md").read_text()
     data, body = frontmatter.split(text)
-    assert list(data) == [
-        "problem",
-        "total_papers",
-        "confirmed_count",
-        "unconfirmed_count",
-        "last_search",
-        "sources_queried",
-    ]
+    schema = json.loads((ROOT / "schemas" / "literature_frontmatter.schema.json").read_text())
+    # the protocol's six fields, in its order: the template, the renderer and the schema agree
+    assert list(data) == list(literature.FRONTMATTER_FIELDS) == schema["required"]
+    assert len(data) == 6
     headings = [line for line in body.splitlines() if line.startswith("## ")]
     assert headings == [
         "## Search History",
@@ -306,3 +303,64 @@ def test_validate_reads_a_path(tmp_path):
     assert literature.validate(path) == ["frontmatter: confirmed_count is 1 but the body has 2"]
     assert literature.validate(str(path)) == literature.validate(path)
     assert literature.load(path).confirmed[0].number == 2
+
+
+SHARPEN = "- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].\n"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "- The bound (see UREF-001, Thm. 2) holds [V].\n",
+        "- [V] The bound holds; see UREF-001.\n",
+        "- The bound of UREF-001\n  holds for all graphs [V].\n",
+        "- The bound holds\n  (UREF-001, Thm. 2) [V].\n",
+        "- The bound of uref-001 holds [V].\n",
+        "- The bound of UREF-001 holds [v].\n",
+        "1. [S] REF-002 proves a bound. [V] UREF-001 sharpens it.\n",
+        "The bound of UREF-001\nholds for all graphs [V].\n",
+    ],
+)
+def test_a_uref_cited_as_verified_is_caught_however_the_claim_is_written(claim):
+    found = literature.validate(HAND_EDITED.replace(SHARPEN, claim))
+    assert any("UREF-001 is unconfirmed and cited as [V]" in item for item in found), found
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        SHARPEN,
+        "- [V] REF-002 proves the bound. [~] UREF-001 may sharpen it.\n",
+        "- REF-002 proves the bound [V].\n- UREF-001 may sharpen it [~].\n",
+        "- REF-002 proves the bound [V].\n\nUREF-001 may\nsharpen it [~].\n",
+        "- UREF-001 may sharpen the bound of REF-002 [~].\n",
+        "```\nUREF-001 [V]\n```\n",
+    ],
+)
+def test_a_uref_in_a_speculative_claim_is_allowed(claim):
+    assert literature.validate(HAND_EDITED.replace(SHARPEN, claim)) == []
+
+
+def test_a_lower_case_citation_of_a_missing_entry_is_caught():
+    found = literature.validate(HAND_EDITED.replace("- REF-002 proves", "- ref-007 proves"))
+    assert any("Synthesis line 57: cites REF-007" in item for item in found), found
+
+
+@pytest.mark.parametrize("layout", ["problems/<slug>", "PROBLEM.md beside it"])
+def test_validate_checks_the_problem_slug_against_its_folder(tmp_path, layout):
+    if layout == "problems/<slug>":
+        folder = tmp_path / ".math" / "problems" / "gap-bounds"
+    else:
+        folder = tmp_path / "gap-bounds"
+    folder.mkdir(parents=True)
+    if layout != "problems/<slug>":
+        (folder / "PROBLEM.md").write_text("---\nslug: gap-bounds\n---\n")
+    path = folder / "LITERATURE.md"
+    path.write_text(HAND_EDITED)
+    assert literature.validate(path) == [
+        "frontmatter: problem is 'spectral-gap' but the file is in the folder of problem "
+        "'gap-bounds' (the slug must match the folder's name)"
+    ]
+    path.write_text(HAND_EDITED.replace('"spectral-gap"', '"gap-bounds"', 1))
+    assert literature.validate(path) == []
+    assert literature.validate(path.read_text()) == []  # text alone: no folder to check

@@ -34,6 +34,7 @@ pytestmark = pytest.mark.claude
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
 SLUG = "tolerant-testing"
 REFUSED = "requires approval"
+WRITE_REFUSED = "requested permissions to write"
 SYSTEM_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.S)
 READ_LINE = re.compile(r"^ *\d+\t", re.M)
 
@@ -186,10 +187,45 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
         "toolu_outside": f"{sys.executable} -c 'print(1)'",
     }
 
+    problem = cwd / ".math" / "problems" / SLUG
+    run_dir = problem / "literature-runs" / "1"
+    literature = problem / "LITERATURE.md"
+    # Steps 4, 6 and 8 of the runbook: files in the run folder, the Synthesis edit. Anything else
+    # the agent writes needs the user's approval.
+    writes = {
+        "toolu_write_run": ("Write", run_dir / "judgements-arxiv.json", "[]\n"),
+        "toolu_write_nested": ("Write", run_dir / "sub" / "relevance.json", "{}\n"),
+        "toolu_edit_literature": ("Edit", literature, ("(No synthesis yet", "(Nothing yet")),
+        "toolu_write_problem": ("Write", problem / "PROBLEM.md", "replaced\n"),
+        "toolu_edit_journal": ("Edit", problem / "JOURNAL.md", (f"problem: {SLUG}", "problem: x")),
+        "toolu_write_outside": ("Write", cwd / "literature-runs" / "x.json", "[]\n"),
+    }
+
+    def write_call(block_id, tool, path, content):
+        if tool == "Write":
+            return tool_use("Write", {"file_path": str(path), "content": content}, block_id)
+        old, new = content
+        edit = {"file_path": str(path), "old_string": old, "new_string": new}
+        return tool_use("Edit", edit, block_id)
+
     def agent_side(request):
-        if not request.tool_results():
-            return [bash(command, id=block_id) for block_id, command in calls.items()]
+        turn = sum(message["role"] == "assistant" for message in request.messages)
+        if turn == 0:  # Edit and Write need a file read first, as the runbook does
+            reads = {
+                "literature": literature,
+                "journal": journal,
+                "problem": problem / "PROBLEM.md",
+            }
+            return [bash(command, id=block_id) for block_id, command in calls.items()] + [
+                tool_use("Read", {"file_path": str(path)}, f"toolu_read_{name}")
+                for name, path in reads.items()
+            ]
+        if turn == 1:
+            return [write_call(block_id, *call) for block_id, call in writes.items()]
         return [text("done")]
+
+    journal = problem / "JOURNAL.md"
+    problem_before = (problem / "PROBLEM.md").read_text(encoding="utf-8")
 
     def main(request):
         if not request.tool_results():
@@ -213,3 +249,16 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     assert REFUSED not in record and "no search result file matches" in record, record
     outside = results["toolu_outside"]
     assert outside.get("is_error") and REFUSED in result_text(outside), outside
+
+    for block_id in ("toolu_write_run", "toolu_write_nested", "toolu_edit_literature"):
+        assert not results[block_id].get("is_error"), results[block_id]
+    assert (run_dir / "judgements-arxiv.json").read_text() == "[]\n"
+    assert (run_dir / "sub" / "relevance.json").read_text() == "{}\n"
+    assert "(Nothing yet" in literature.read_text(encoding="utf-8")
+    for block_id in ("toolu_write_problem", "toolu_edit_journal", "toolu_write_outside"):
+        refused = results[block_id]
+        assert refused.get("is_error"), refused
+        assert WRITE_REFUSED in result_text(refused), refused
+    assert (problem / "PROBLEM.md").read_text(encoding="utf-8") == problem_before
+    assert f"problem: {SLUG}" in journal.read_text(encoding="utf-8")
+    assert not (cwd / "literature-runs").exists()

@@ -14,11 +14,16 @@ TIERS = ROOT / "protocols" / "confidence-tiers.md"
 RULE = re.compile(r'^Bash\(python3 "\$\{CLAUDE_PLUGIN_ROOT\}/scripts/([a-z_0-9]+\.py)":\*\)$')
 
 
+# The runbook's own writes: its run folders and the Synthesis edit (an Edit rule covers Write).
+FILE_RULES = ["Edit(.math/problems/*/literature-runs/**)", "Edit(.math/problems/*/LITERATURE.md)"]
+
+
 def allowed_scripts() -> list[str]:
     meta = frontmatter.read(COMMAND.read_text(encoding="utf-8"))
     rules = [rule.strip() for rule in meta["allowed-tools"].split(", ")]
-    matches = [RULE.match(rule) for rule in rules]
-    assert all(matches), f"a rule broader than one plugin script: {rules}"
+    scripts = [rule for rule in rules if rule not in FILE_RULES]
+    matches = [RULE.match(rule) for rule in scripts]
+    assert all(matches), f"a rule broader than one plugin script or the runbook's files: {rules}"
     return [m.group(1) for m in matches]
 
 

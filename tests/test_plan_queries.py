@@ -164,6 +164,42 @@ def test_queries_in_search_history_are_not_repeated(script, tmp_path):
     assert after, "a follow-up search still has new angles to try"
 
 
+def test_queries_in_the_run_store_are_not_repeated(script, tmp_path):
+    """The Search History shows a short summary; the run store keeps the labels it compares."""
+    first = plan_for("fixed-points.md", script=script)
+    labels = [q["label"] for api in ("arxiv", "semantic_scholar") for q in first["queries"][api]]
+    for source, prefix in (("arxiv", "arxiv "), ("semantic_scholar", "s2 ")):
+        query = "; ".join(label for label in labels if label.startswith(prefix))
+        recorded = script(
+            "lit_update.py", "record-run", "--problem", "fixed-points", "--source", source,
+            "--iteration", "1", "--query", query,
+        )  # fmt: skip
+        assert recorded.returncode == 0, recorded.stdout
+    summary = planning.query_summary(labels)
+    literature = literature_with_history(tmp_path / "LITERATURE.md", [summary])
+    second = plan_for("fixed-points.md", "--literature", str(literature), script=script)
+    assert {s["label"] for s in second["skipped"]} == set(labels)
+    assert second["first_search"] is False
+
+
+def test_the_query_summary_is_short_and_readable():
+    labels = [
+        'arxiv --title "distribution testing" --abstract tolerant --domain probability',
+        "arxiv --author Canonne --domain probability",
+        's2 --query "Tolerant distribution testing"',
+        "arxiv --category math.PR",
+        "conditional sampling",  # a refined query recorded as typed
+    ]
+    assert planning.query_summary(labels) == (
+        '"distribution testing" tolerant; by Canonne; "Tolerant distribution testing"; '
+        "--category math.PR; conditional sampling"
+    )
+    many = [f's2 --query "topic number {n}"' for n in range(30)]
+    cut = planning.query_summary(many)
+    assert len(cut) <= planning.SUMMARY_CHARS + len("; (+30 more)")
+    assert cut.startswith('"topic number 0"; "topic number 1"') and cut.endswith(" more)")
+
+
 def test_history_matching_ignores_case_and_quoting(script, tmp_path):
     first = plan_for("fixed-points.md", script=script)
     label = first["queries"]["semantic_scholar"][0]["label"]

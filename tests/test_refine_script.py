@@ -170,6 +170,39 @@ def test_runs_must_be_judged_before_deciding(script, tmp_path):
     assert json.loads(answer.stdout)["error"]["code"] == "not_judged"
 
 
+def test_a_run_with_one_paper_unjudged_is_refused_and_judge_says_how_many_are_left(
+    script, tmp_path
+):
+    titles = {f"2001.0000{n}": f"Paper {n}" for n in range(1, 9)}
+    results = result_file(tmp_path / "r.json", "arxiv", titles)
+    run = script(
+        "lit_update.py", "record-run", "--problem", PROBLEM, "--source", "arxiv",
+        "--iteration", "1", "--query", "q", "--results", results,
+    )  # fmt: skip
+    run_id = str(run.json()["runs"][0]["run_id"])
+    judged = [
+        {"key": f"arXiv:{key}", "label": "partial", "confidence": 0.5, "rationale": "x"}
+        for key in list(titles)[:5]
+    ]
+    path = tmp_path / "judged.json"
+    path.write_text(json.dumps(judged), encoding="utf-8")
+    answer = script("lit_update.py", "judge", "--run", run_id, "--judgements", str(path))
+    assert answer.returncode == 0, answer.stdout
+    assert answer.json()["judged"] == "5 of 8"
+    assert answer.json()["unjudged"] == [f"arXiv:{key}" for key in list(titles)[5:]]
+
+    refused = script("refine.py", "feedback", "--runs", run_id)
+    assert refused.returncode == 2, refused.stdout
+    error = refused.json()["error"]
+    assert error["code"] == "not_judged"
+    assert "3 of its 8 papers are not judged (arXiv:2001.00006," in error["message"]
+
+    path.write_text(json.dumps([{**judged[0], "key": f"arXiv:{key}"} for key in titles]))
+    answer = script("lit_update.py", "judge", "--run", run_id, "--judgements", str(path))
+    assert answer.json()["judged"] == "8 of 8" and "unjudged" not in answer.json()
+    assert script("refine.py", "feedback", "--runs", run_id).json()["decision"] == "refine"
+
+
 def test_runs_of_different_iterations_are_refused(script, tmp_path):
     a, _ = first_iteration(script, tmp_path)
     b = record(script, tmp_path, "arxiv", 2, "q2", {"2009.1": "x"}, {"2009.1": ("partial", 1, "y")})
@@ -202,9 +235,8 @@ def test_merge_takes_the_search_history_row_from_the_runs(script, tmp_path):
     args = ["merge", "--literature", str(literature), "--verified", str(verified)]
     run = script("lit_update.py", *args, "--runs", str(a), str(s))
     assert run.returncode == 0, run.stdout
-    row = (
-        'arxiv --all "fixed point" --domain analysis; s2 --query "nonexpansive maps" | 1 | 1 | 1 |'
-    )
+    # a short readable summary: the search words of each query (the labels stay in the store)
+    row = '| "fixed point"; "nonexpansive maps" | 1 | 1 | 1 |'
     assert row in literature.read_text(encoding="utf-8")
     unknown = script("lit_update.py", *args, "--runs", "99")
     assert unknown.returncode == 2 and unknown.json()["error"]["code"] == "unknown_run"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from mathtools import refinement
 
@@ -156,6 +158,20 @@ def test_a_refined_query_becomes_one_search_per_api():
         "5",
     ]
     assert "Opial property" in arxiv.args
+
+
+def test_a_refined_arxiv_query_keeps_every_word_the_model_chose():
+    refined = (
+        "tolerant uniformity testing sample complexity lower bound via conditional sampling "
+        "oracle, Poissonization and moment matching"
+    )
+    (arxiv,) = refinement.refined_queries(refined, None, 5)["arxiv"]
+    terms = [value for option, value in pairwise(arxiv.args) if option == "--all"]
+    searched = " ".join(terms).split()
+    for word in refined.replace(",", "").split():
+        if word not in ("via", "and"):  # stopwords separate the phrases
+            assert word in searched, (word, terms)
+    assert "tolerant uniformity testing sample complexity lower bound" in terms
 
 
 # --- what the loop keeps for verification ----------------------------------------------------

@@ -138,7 +138,8 @@ def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, resu
     assert run.returncode == 0, run.stdout
     # an acknowledgement by count, on one line: neither records nor keys are echoed back
     assert run.stdout.splitlines() == [
-        '{"run_id": 1, "recorded": 2, "strong": 1, "partial": 0, "irrelevant": 1}'
+        '{"run_id": 1, "recorded": 2, "strong": 1, "partial": 0, "irrelevant": 1,'
+        f' "judged": "2 of 3", "unjudged": ["{keys[1]}"]}}'
     ]
     stored = script("lit_update.py", "judgements", "1").json()
     assert [(j["key"], j["label"], j["confidence"]) for j in stored] == [
@@ -163,6 +164,23 @@ def test_judge_takes_the_records_from_the_run_and_clamps_confidence(script, resu
             {"key": "arXiv:1999.99999", "label": "strong", "confidence": 1, "rationale": ""},
             "unknown_key",
             "run 1 returned no paper 'arXiv:1999.99999'",
+        ),
+        *(
+            (
+                {
+                    "key": "arXiv:2100.00001",
+                    "label": "strong",
+                    "confidence": value,
+                    "rationale": "",
+                },
+                "bad_confidence",
+                f"confidence {shown} is not a finite number",
+            )
+            for value, shown in (
+                (float("nan"), "nan"),
+                (float("inf"), "inf"),
+                (float("-inf"), "-inf"),
+            )
         ),
     ],
 )

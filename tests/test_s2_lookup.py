@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 
 import pytest
 from conftest import RECORDINGS
@@ -260,6 +261,23 @@ def test_without_a_key_one_line_says_so(serve, script):
     assert run.returncode == 0
     assert run.stderr.count(NO_KEY_NOTE) == 1
     assert all("x-api-key" not in {k.lower() for k in r.headers} for r in server.received)
+
+
+def test_without_a_key_the_note_is_said_once_a_day_per_cache_folder(serve, script, tmp_path):
+    """Synthesized answers. The model reads stderr: one note a day is enough."""
+    with serve([Reply(404, '{"error": "Paper with id x not found"}')] * 4):
+        first = script("s2_lookup.py", "get", "CorpusId:1")
+        second = script("s2_lookup.py", "get", "CorpusId:2")
+        marker = next((tmp_path / "cache").glob("s2-no-key-noted"))
+        marker.write_text("2001-01-01\n")  # a day that is over
+        next_day = script("s2_lookup.py", "get", "CorpusId:3")
+        elsewhere = {**os.environ, "MATH_CACHE_DIR": str(tmp_path / "c2")}
+        other_cache = script("s2_lookup.py", "get", "CorpusId:4", env=elsewhere)
+    assert [run.returncode for run in (first, second, next_day, other_cache)] == [0, 0, 0, 0]
+    assert first.stderr.count(NO_KEY_NOTE) == 1
+    assert NO_KEY_NOTE not in second.stderr
+    assert next_day.stderr.count(NO_KEY_NOTE) == 1
+    assert other_cache.stderr.count(NO_KEY_NOTE) == 1
 
 
 def test_key_is_sent_and_never_leaks(serve, script, monkeypatch, tmp_path):

@@ -11,8 +11,9 @@ Semantic Scholar are a local stand-in server answering from the real recordings
 
 At the end it prints where LITERATURE.md, JOURNAL.md, the run store and the run folder are, and
 what the run cost in model-read tokens: the bytes of everything the runbook's script calls
-printed to stdout, divided by 4, per candidate, against the raw Atom/JSON pages the same run
-fetched (what a model calling the APIs with a web-fetch tool would read instead).
+printed, stdout and stderr (a Bash tool result carries both), divided by 4, per candidate, against
+the raw Atom/JSON pages the same run fetched (what a model calling the APIs with a web-fetch tool
+would read instead).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class Workspace:
     def __init__(self, folder: Path, env: dict[str, str]):
         self.folder = folder
         self.env = env
-        self.stdout_bytes: Counter[str] = Counter()  # by script and subcommand, runbook calls only
+        # Bytes the model reads back, stdout and stderr, by script and subcommand (runbook calls).
+        self.output_bytes: Counter[str] = Counter()
         self.calls = 0
 
     def run_script(self, name: str, args: list[str], counted: bool = True) -> str:
@@ -87,7 +89,8 @@ class Workspace:
         )
         if counted:
             command = args[0] if args and not args[0].startswith(("-", ".")) else ""
-            self.stdout_bytes[f"{name} {command}".strip()] += len(proc.stdout.encode("utf-8"))
+            printed = len(proc.stdout.encode("utf-8")) + len(proc.stderr.encode("utf-8"))
+            self.output_bytes[f"{name} {command}".strip()] += printed
             self.calls += 1
         if proc.returncode not in (0, 1):  # 1: validate found violations (checked by the caller)
             raise DemoError(f"{name} {' '.join(args)}: exit {proc.returncode}\n{proc.stdout}")
@@ -203,7 +206,7 @@ def run_demo(
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
     candidates = summary["kept"]["judged"] + len(summary["confirmed"]) + len(summary["unconfirmed"])
     candidates -= summary["kept"]["kept"]  # kept ones are counted among the judged already
-    printed = sum(workspace.stdout_bytes.values())
+    printed = sum(workspace.output_bytes.values())
     problem_dir = folder / ".math" / "problems" / slug
     return {
         "workspace": str(folder),
@@ -215,8 +218,8 @@ def run_demo(
         "script_calls": workspace.calls,
         "seconds": round(elapsed, 1),
         "candidates": candidates,
-        "stdout_bytes": dict(workspace.stdout_bytes),
-        "stdout_tokens": printed // 4,
+        "output_bytes": dict(workspace.output_bytes),
+        "output_tokens": printed // 4,
         "raw_responses": responses,
         "raw_tokens": raw // 4,
     }
@@ -226,7 +229,7 @@ def report(figures: dict) -> list[str]:
     summary = figures["summary"]
     n = max(figures["candidates"], 1)
     valid = "valid" if summary["validation"].get("valid") else "INVALID"
-    per_read = figures["stdout_tokens"] / n
+    per_read = figures["output_tokens"] / n
     return [
         "",
         "results:",
@@ -240,14 +243,14 @@ def report(figures: dict) -> list[str]:
         "",
         f"tokens the model reads, per candidate ({figures['candidates']} candidates,"
         f" {figures['script_calls']} script calls):",
-        f"  script stdout / 4  {figures['stdout_tokens']:>7} tokens {per_read:>7.1f} per candidate"
+        f"  script output / 4  {figures['output_tokens']:>7} tokens {per_read:>7.1f} per candidate"
         f"  (target <= {TARGET_TOKENS_PER_CANDIDATE}:"
         f" {'met' if per_read <= TARGET_TOKENS_PER_CANDIDATE else 'NOT met'})",
         f"  raw API pages / 4  {figures['raw_tokens']:>7} tokens"
         f" {figures['raw_tokens'] / n:>7.1f} per candidate"
         f"  ({figures['raw_responses']} responses a web-fetch model would read)",
-        "  stdout bytes by call: "
-        + ", ".join(f"{k} {v}" for k, v in sorted(figures["stdout_bytes"].items())),
+        "  output bytes (stdout + stderr) by call: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(figures["output_bytes"].items())),
     ]
 
 

@@ -12,8 +12,9 @@ the protocol's six fields):
 
     <!-- lit_update: last REF-012, last UREF-003; merges: 1a2b3c4d5e6f ... -->
         in the preamble: the highest numbers ever used (so a number is never reused, even after
-        the last entry is deleted by hand) and the fingerprints of the merges applied (so the same
-        merge applied twice changes nothing);
+        the last entry is deleted by hand; without it, the highest number the file mentions and
+        the Search History's New Confirmed total stand in) and the fingerprints of the merges
+        applied (so the same merge applied twice changes nothing);
     <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 arXivClass:math.PR -->
         the last line of an entry: every identifier the APIs gave, for de-duplication across runs
         (the S2 paperId has no visible field), and the arXiv primary category (for BibTeX).
@@ -28,6 +29,7 @@ the protocol's six fields):
 from __future__ import annotations
 
 import copy
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +63,14 @@ UREF_FIELDS = ("Authors", "Year", "Source", "Reason", "Relevance", "Suggestion",
 FIELD_ORDER = {"REF": REF_FIELDS, "UREF": UREF_FIELDS}
 HISTORY_COLUMNS = ("Date", "Query Summary", "arXiv Results", "S2 Results", "New Confirmed")
 
+FRONTMATTER_FIELDS = (
+    "problem",
+    "total_papers",
+    "confirmed_count",
+    "unconfirmed_count",
+    "last_search",
+    "sources_queried",
+)
 SOURCE_LABELS = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
 BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
@@ -81,7 +91,10 @@ _STATE = re.compile(
 )
 _URL = re.compile(r"https?://\S+")
 _FENCE = re.compile(r"(```|~~~)")
-_CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b")
+_CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
+_TIER = re.compile(r"\[(V|S|~)\]", re.I)
+_TIER_FIRST = re.compile(r"\[(V|S|~)\]")
+_UNIT_START = re.compile(r"\s*([-*+]|\d+[.)]|#+)\s")  # a bullet, numbered item or heading
 
 
 def label(kind: str, number: int) -> str:
@@ -231,6 +244,11 @@ class Entry:
     confidence = _field_value("Confidence")
     reason = _field_value("Reason")
     status = _field_value("Status")
+
+    @property
+    def assessed(self) -> bool:
+        """True when the Confidence line starts with a tier: [V], [S] or [~]."""
+        return bool(_TIER_FIRST.match(self.confidence or ""))
 
     @property
     def verified_at(self) -> str | None:
@@ -390,11 +408,21 @@ class LiteratureDoc:
         return None, None
 
     def high_water(self, kind: str) -> int:
-        """The highest number ever used for `kind` (REF or UREF): never reused."""
+        """The highest number ever used for `kind` (REF or UREF): never reused.
+
+        The state comment records it, but a person may delete that comment and the last entry;
+        so every number the file mentions counts too (a Synthesis citation, a `Moved from:`
+        line), and for REF the Search History's New Confirmed column, which adds up to the REF
+        numbers given out."""
         _, match = self._state()
         recorded = int(match.group(kind.lower())) if match else 0
-        section = self.section(ENTRY_SECTION[kind])
-        return max([recorded, *(entry.number for entry in section.entries())])
+        body = "".join([*self.preamble, *(line for s in self.sections for line in s.lines())])
+        mentioned = [int(n) for k, n in _CITATION.findall(body) if k.upper() == kind]
+        given_out = 0
+        if kind == "REF":
+            cells = [row.get("New Confirmed", "") for row in self.history]
+            given_out = sum(int(cell) for cell in cells if cell.isdigit())
+        return max([recorded, given_out, *mentioned])
 
     @property
     def merges(self) -> list[str]:
@@ -420,14 +448,60 @@ class LiteratureDoc:
             self.preamble[end - 1] += "\n"
         self.preamble[end:] = ["\n", line, "\n"]
 
+    def frontmatter_errors(self) -> list[tuple[int, str]]:
+        """(line, message) for every schema violation of the frontmatter: the line of the key
+        concerned, else 1 (a required key that is missing)."""
+        from . import schemas
+
+        lines = self._fm_raw.splitlines()
+        found = []
+        for error in schemas.errors("literature_frontmatter", self.frontmatter):
+            key = error.split("/", 1)[0].split(":", 1)[0]
+            unexpected = re.search(r"\('([^']+)'.* unexpected\)", error)
+            key = unexpected.group(1) if key == "(top)" and unexpected else key
+            number = next(
+                (n for n, line in enumerate(lines, 1) if re.match(rf"{re.escape(key)}\s*:", line)),
+                1,
+            )
+            found.append((number, error))
+        return found
+
+    def check_frontmatter(self) -> None:
+        """BadInput naming the line when the frontmatter breaks its schema (before a merge, which
+        would otherwise carry the damage on: `sources_queried: arxiv` read as letters)."""
+        errors = self.frontmatter_errors()
+        if errors:
+            number, error = errors[0]
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            raise BadInput(
+                f"{self.name} line {number}: frontmatter {error}{more}; the frontmatter holds "
+                "exactly problem, total_papers, confirmed_count, unconfirmed_count, last_search "
+                "and sources_queried (schemas/literature_frontmatter.schema.json)",
+                code="malformed_literature",
+            )
+
     def render(self) -> str:
-        # Untouched frontmatter keeps its exact bytes (quotes, comments); changed, it is re-dumped.
+        # Untouched frontmatter keeps its exact bytes (quotes, comments); changed, it is rendered
+        # in the template's layout.
         changed = self.frontmatter != self._fm_original
-        head = frontmatter.render(self.frontmatter, "") if changed else self._fm_raw
+        head = render_frontmatter(self.frontmatter) if changed else self._fm_raw
         parts = [head, *self.preamble]
         for section in self.sections:
             parts += section.lines()
         return "".join(parts)
+
+
+def render_frontmatter(fields: dict[str, Any]) -> str:
+    """The frontmatter as templates/LITERATURE.md lays it out: the protocol's six fields in its
+    order, strings quoted, lists inline (`sources_queried: ["arxiv", "semantic_scholar"]`). Each
+    value is written as JSON, which YAML reads back as the same value."""
+    names = [*FRONTMATTER_FIELDS, *(name for name in fields if name not in FRONTMATTER_FIELDS)]
+    lines = [
+        f"{name}: {json.dumps(fields[name], ensure_ascii=False)}\n"
+        for name in names
+        if name in fields
+    ]
+    return f"{frontmatter.FENCE}\n{''.join(lines)}{frontmatter.FENCE}\n"
 
 
 def table_cells(line: str) -> list[str]:
@@ -535,8 +609,6 @@ def _split_entries(section: Section, name: str) -> list[list[str] | Entry]:
 
 def template(slug: str, title: str | None = None) -> str:
     """A new, empty LITERATURE.md for problem `slug` from templates/LITERATURE.md."""
-    import json
-
     text = TEMPLATE.read_text(encoding="utf-8")
     # A JSON string is a valid YAML double-quoted scalar, so any slug stays one YAML string.
     text = text.replace('"{PROBLEM_SLUG}"', json.dumps(slug, ensure_ascii=False))
@@ -553,21 +625,36 @@ def validate(path_or_text: Path | str) -> list[str]:
 
     A str containing a newline is document text; anything else is a path.
     """
+    folder = None
     if isinstance(path_or_text, str) and "\n" in path_or_text:
         text, name = path_or_text, "LITERATURE.md"
     else:
         text, name = read_text(path_or_text, "LITERATURE.md"), str(path_or_text)
+        folder = Path(path_or_text).resolve().parent
     try:
         doc = parse(text, name)
     except BadInput as exc:
         return [exc.message]
-    return _violations(doc)
+    found = _violations(doc)
+    slug = doc.frontmatter.get("problem")
+    if folder is not None and is_problem_folder(folder) and slug != folder.name:
+        found.insert(
+            0,
+            f"frontmatter: problem is {slug!r} but the file is in the folder of problem "
+            f"{folder.name!r} (the slug must match the folder's name)",
+        )
+    return found
+
+
+def is_problem_folder(folder: Path) -> bool:
+    """A problem's folder: it holds PROBLEM.md, or it sits in a `problems/` folder."""
+    return (folder / "PROBLEM.md").exists() or folder.parent.name == "problems"
 
 
 def _violations(doc: LiteratureDoc) -> list[str]:
     from . import schemas
 
-    found = [f"frontmatter: {e}" for e in schemas.errors("literature_frontmatter", doc.frontmatter)]
+    found = [f"frontmatter line {number}: {e}" for number, e in doc.frontmatter_errors()]
     counts = {
         "confirmed_count": len(doc.confirmed),
         "unconfirmed_count": len(doc.unconfirmed),
@@ -592,28 +679,28 @@ def _violations(doc: LiteratureDoc) -> list[str]:
         year = entry.field("Year")
         if entry.kind == "REF" and year is not None and not year.isdigit():
             found.append(f"{where}: Year {year!r} is not a year")
+        if entry.kind == "REF" and not entry.assessed:
+            found.append(
+                f"{where}: confidence {entry.confidence or '(none)'!r} has no tier; give it "
+                "[V], [S] or [~] (the relevance file of lit_update.py merge, or by hand)"
+            )
         if entry.kind == "UREF" and entry.status != UREF_STATUS:
             found.append(f"{where}: no 'Status: {UREF_STATUS}' line")
         schema = "literature_ref" if entry.kind == "REF" else "literature_uref"
         found += [
             f"{where}: {e}"
             for e in schemas.errors(schema, entry.to_dict())
-            if not e.startswith(("verified_at", "verified_via", "status"))  # said above
+            if not e.startswith(("verified_at", "verified_via", "status", "confidence"))  # above
         ]
 
-    synthesis = doc.section(SYNTHESIS)
-    for offset, line in enumerate(synthesis.lines()[1:], start=1):
-        number = synthesis.line_no + offset
-        for claim in re.split(r"(?<=[.;!?])\s+", line):
-            for kind, digits in _CITATION.findall(claim):
-                cited = label(kind, int(digits))
-                if kind == "UREF" and "[V]" in claim:
-                    found.append(
-                        f"Synthesis line {number}: {cited} is unconfirmed and cited as [V]; "
-                        "unconfirmed references are never verified sources"
-                    )
-                if cited not in numbers:
-                    found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
+    for number, cited, tier in synthesis_citations(doc):
+        if cited.startswith("UREF") and tier == "[V]":
+            found.append(
+                f"Synthesis line {number}: {cited} is unconfirmed and cited as [V]; "
+                "unconfirmed references are never verified sources"
+            )
+        if cited not in numbers:
+            found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
 
     for number, cells in doc._history_rows():
         if len(cells) != len(HISTORY_COLUMNS):
@@ -623,4 +710,49 @@ def _violations(doc: LiteratureDoc) -> list[str]:
             )
         elif not all(cell.isdigit() for cell in cells[2:]):
             found.append(f"Search History line {number}: result counts must be whole numbers")
+    return found
+
+
+def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]:
+    """(line, label, tier) for every REF/UREF citation in the Synthesis, in any letter case.
+
+    A claim unit is a whole bullet, numbered item or paragraph, its continuation lines included;
+    within a unit claims are split only at tier markers. A unit that opens with a marker
+    (`- [V] The bound holds; see UREF-001.`) gives each marker the text after it; otherwise
+    (`- The bound (see UREF-001) holds [V].`) each marker closes the text before it, and text
+    after the last marker belongs to that marker. A citation in a unit without a marker has no tier.
+    """
+    section = doc.section(SYNTHESIS)
+    units: list[list[tuple[int, str]]] = [[]]
+    in_fence = False
+    for offset, line in enumerate(section.lines()[1:], start=1):
+        fence = bool(_FENCE.match(line.lstrip()))
+        in_fence ^= fence
+        start = _UNIT_START.match(line)
+        if not line.strip() or fence or in_fence or start:
+            units.append([])  # a blank line, code or a new item ends the unit; code is no claim
+        if line.strip() and not fence and not in_fence:
+            units[-1].append((section.line_no + offset, line.rstrip("\n")))
+        if start and start.group(1).startswith("#"):
+            units.append([])  # a heading is a unit of its own
+    found = []
+    for unit in units:
+        text, starts = "", []
+        for number, line in unit:
+            starts.append((len(text), number))
+            text += line + " "
+        markers = [(m.start(), m.end(), f"[{m.group(1).upper()}]") for m in _TIER.finditer(text)]
+        opening = _UNIT_START.match(text)
+        leading = (
+            bool(markers) and not text[opening.end() if opening else 0 : markers[0][0]].strip()
+        )
+        for match in _CITATION.finditer(text):
+            at = match.start()
+            if leading:  # the last marker before the citation
+                tier = next((tier for start, _, tier in reversed(markers) if start < at), None)
+            else:  # the first marker after it, else the last one
+                after = [tier for _, end, tier in markers if end > at]
+                tier = after[0] if after else markers[-1][2] if markers else None
+            number = next(n for start, n in reversed(starts) if start <= at)
+            found.append((number, label(match.group(1).upper(), int(match.group(2))), tier))
     return found

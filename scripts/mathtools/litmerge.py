@@ -4,8 +4,9 @@ CONFIRMED results become REF entries, UNCONFIRMED ones UREF entries; metadata is
 API's record, never retyped. A paper already in the document (matched by arXiv id, then DOI, then
 S2 paperId, then normalised title + first author's family name + year) is updated in place: its
 Source becomes `both` when the other source confirms it too, missing identifiers and abstract are
-filled in, and the Verified line moves to the newer verification. A UREF that a later run confirms
-moves to Confirmed References under the next REF number with a `Moved from:` line. Numbers continue
+filled in, and the Verified line keeps every URL it was verified through, with the latest time. A
+UREF that a later run confirms moves to Confirmed References under the next REF number with a
+`Moved from:` line. Numbers continue
 from the document's high-water marks and are never reused. Relevance, Key Results and Confidence
 come from the model's relevance file and only fill fields still unassessed, so prose already in the
 document is never overwritten. One Search History row is appended per merge, the frontmatter
@@ -38,6 +39,7 @@ from .literature import (
     LiteratureDoc,
     one_line,
     parse,
+    synthesis_citations,
     template,
 )
 from .matching import cited_family, normalise_title, split_authors
@@ -167,6 +169,7 @@ class Merge:
         self.verified = verified
         self.relevance = relevance or {}
         self.index = Index(doc)
+        self.note = degraded_note(verified)
         self.last = {kind: doc.high_water(kind) for kind in ("REF", "UREF")}
         self.report: dict[str, list] = {
             "added": [],
@@ -213,10 +216,9 @@ class Merge:
                 code="bad_input",
             )
         keys = paper_identity(paper)
-        verified_line = f"{self.verified['verified_at']} via {' and '.join(result['verified_via'])}"
         existing = self.index.find("REF", keys)
         if existing is not None:
-            changed = self.update_ref(existing, paper, result, keys, verified_line)
+            changed = self.update_ref(existing, paper, result, keys)
             if changed:
                 self.report["updated"].append(
                     {"ref": existing.label, "key": result["key"], "fields": changed}
@@ -235,7 +237,8 @@ class Merge:
             "Relevance": NOT_ASSESSED,
             "Key Results": NOT_ASSESSED,
             "Confidence": NOT_ASSESSED,
-            "Verified": verified_line,
+            "Verified": f"{self.verified['verified_at']} via "
+            f"{' and '.join(result['verified_via'])}{self.note}",
         }
         if was is not None:
             values["Relevance"] = was.relevance or NOT_ASSESSED
@@ -254,7 +257,7 @@ class Merge:
         else:
             self.report["added"].append(item)
 
-    def update_ref(self, entry: Entry, paper, result, keys, verified_line) -> list[str]:
+    def update_ref(self, entry: Entry, paper, result, keys) -> list[str]:
         changed = []
         sources = {entry.source or "", result.get("source") or paper["source"]}
         if entry.set_field("Source", source_label(sources)):
@@ -270,12 +273,25 @@ class Merge:
         tags = entry.ids + [tag for tag in paper_tags(paper, keys) if tag not in entry.ids]
         if entry.set_ids(tags):
             changed.append("ids")
-        later = _later(self.verified["verified_at"], entry.verified_at)
-        if later and entry.set_field("Verified", verified_line):
+        if entry.set_field("Verified", self.verified_value(entry, result)):
             changed.append("Verified")
         changed += self.fill_assessment(entry, self.assessment(result))
         self.index.add(entry, keys)
         return changed
+
+    def verified_value(self, entry: Entry, result: dict) -> str:
+        """An existing REF's Verified line after this verification: every URL it was ever
+        verified through (old first), the latest timestamp, and the latest verification's note
+        on an unavailable service."""
+        old = entry.field("Verified") or ""
+        urls = list(dict.fromkeys([*entry.verified_via, *result["verified_via"]]))
+        if _later(self.verified["verified_at"], entry.verified_at):
+            at, note = self.verified["verified_at"], self.note
+        else:
+            last_url = entry.verified_via[-1] if entry.verified_via else None
+            at = entry.verified_at
+            note = old[old.rindex(last_url) + len(last_url) :].rstrip() if last_url else ""
+        return f"{at} via {' and '.join(urls)}{note}"
 
     def unconfirmed(self, result: dict) -> None:
         candidate = result.get("candidate") or {}
@@ -346,6 +362,25 @@ def _candidate_fields(candidate: dict) -> dict[str, Any]:
     }
 
 
+def unavailable(verified: dict) -> list[str]:
+    """The sources that failed during the verification (`source_errors`), in source order."""
+    errors = verified.get("source_errors") or {}
+    return [source for source in SOURCE_ORDER if source in errors] + sorted(
+        set(errors) - set(SOURCE_ORDER)
+    )
+
+
+def degraded_note(verified: dict) -> str:
+    """What a Verified line adds when a service was down (protocol section 10):
+    ` (checked against arXiv only; Semantic Scholar unavailable)`; "" when none was."""
+    down = unavailable(verified)
+    if not down:
+        return ""
+    checked = [SOURCE_LABELS.get(s, s) for s in verified["sources_queried"] if s not in down]
+    missing = " and ".join(SOURCE_LABELS.get(s, s) for s in down)
+    return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
+
+
 def result_counts(verified: dict) -> tuple[int, int]:
     """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
     result no source returned (source null) for neither."""
@@ -382,10 +417,14 @@ def merge(
 ) -> dict[str, Any]:
     """Merge `verified` into `doc` in place; returns the report (see the module docstring)."""
     check_inputs(verified, relevance)
+    doc.check_frontmatter()
     counted = result_counts(verified)
     arxiv = counted[0] if arxiv_results is None else arxiv_results
     s2 = counted[1] if s2_results is None else s2_results
     summary = one_line(summary or "(not given)")
+    down = unavailable(verified)
+    if down:  # protocol section 10: note the unavailable service in the Search History
+        summary += f" ({' and '.join(SOURCE_LABELS.get(s, s) for s in down)} unavailable)"
     merge_id = fingerprint(verified, relevance, summary, arxiv, s2)
     if merge_id in doc.merges:
         return {"merge_id": merge_id, "already_merged": True}
@@ -403,7 +442,8 @@ def merge(
     fm["total_papers"] = fm["confirmed_count"] + fm["unconfirmed_count"]
     if _later(verified["verified_at"], fm.get("last_search")):  # an old result merged late
         fm["last_search"] = verified["verified_at"]
-    queried = set(fm.get("sources_queried") or []) | set(verified["sources_queried"])
+    # A source that failed was not really queried by this merge; earlier merges' sources stay.
+    queried = set(fm.get("sources_queried") or []) | (set(verified["sources_queried"]) - set(down))
     fm["sources_queried"] = [s for s in SOURCE_ORDER if s in queried] + sorted(
         queried - set(SOURCE_ORDER)
     )
@@ -411,6 +451,7 @@ def merge(
         "merge_id": merge_id,
         "already_merged": False,
         **merge.report,
+        "stale_citations": stale_citations(doc, merge.report["promoted"]),
         "history_row": {
             "date": date,
             "query_summary": summary,
@@ -419,6 +460,21 @@ def merge(
             "new_confirmed": new_confirmed,
         },
     }
+
+
+def stale_citations(doc: LiteratureDoc, promoted: list[dict]) -> list[dict[str, Any]]:
+    """The Synthesis lines (numbered as the merged file will have them) that still cite a UREF
+    this merge moved to Confirmed References, with its new REF number. The prose is the model's
+    or the person's: it is reported, never rewritten."""
+    moved = {item["from"]: item["to"] for item in promoted}
+    if not moved:
+        return []
+    merged = parse(doc.render(), doc.name)
+    return [
+        {"line": number, "cites": cited, "now": moved[cited]}
+        for number, cited, _ in synthesis_citations(merged)
+        if cited in moved
+    ]
 
 
 def merge_file(
@@ -462,6 +518,7 @@ def merge_file(
     counts = {
         k: doc.frontmatter[k] for k in ("total_papers", "confirmed_count", "unconfirmed_count")
     }
+    report["unassessed"] = [entry.label for entry in doc.confirmed if not entry.assessed]
     return {
         "literature": str(path),
         "created": created,
@@ -480,6 +537,7 @@ SUMMARY_FORMS = (
     ("unconfirmed_added", "{uref} added: {key}"),
     ("unconfirmed_updated", "{uref} updated ({fields}): {key}"),
     ("skipped", "skipped {key}: {reason}"),
+    ("stale_citations", "Synthesis line {line} cites {cites}, now {now}: update the citation"),
 )
 
 
@@ -502,4 +560,10 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         f" {len(report['unconfirmed_added'])} new UREF; now {counts['confirmed_count']}"
         f" confirmed, {counts['unconfirmed_count']} unconfirmed"
     )
+    unassessed = report["unassessed"]
+    if unassessed:
+        lines.append(
+            f"not yet assessed: {', '.join(unassessed)} -- give each a relevance, key results "
+            "and a confidence tier in the file before the Synthesis; validate fails until then"
+        )
     return [head, *lines]

@@ -10,8 +10,9 @@ Each query is drawn from one of the protocol's five sources:
   browse      the core term across the domain's primary and secondary categories
 
 and is given as the exact argument list of `arxiv_query.py` or `s2_lookup.py`. Every query also
-has a `label`, the one-line form recorded in LITERATURE.md's Search History; a query whose label
-is already there is skipped (the incremental rule: never re-run an identical query).
+has a `label`, the one-line form the run store records (LITERATURE.md's Search History shows a
+short summary of it); a query whose label the problem's runs, or the Search History, already hold
+is skipped (the incremental rule: never re-run an identical query).
 
 Identifiers in `## References` (arXiv ids, DOIs) are not queries: they become candidates that go
 straight to verification.
@@ -23,6 +24,7 @@ import re
 import shlex
 import unicodedata
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,8 @@ API_LABELS = {"arxiv": "arxiv", "semantic_scholar": "s2"}
 MIN_QUERIES, MAX_QUERIES = 3, 5
 # Options a label leaves out, and whether each takes a value.
 LEFT_OUT = {"--max-results": True, "--limit": True, "--out": True, "--no-cache": False}
+TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")  # a label's search words
+SUMMARY_CHARS = 160  # a Search History Query Summary, at most (then "(+N more)")
 
 # Words that never make a search term on their own (English function words and the vocabulary
 # every problem statement uses about itself).
@@ -265,9 +269,10 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-def key_terms(text: str, limit: int = 8) -> list[str]:
+def key_terms(text: str, limit: int | None = 8, max_words: int | None = 4) -> list[str]:
     """Key phrases by the RAKE rule: runs of content words between stopwords and punctuation,
-    scored by the sum of word degree / frequency; ties keep the order of first appearance."""
+    scored by the sum of word degree / frequency; ties keep the order of first appearance.
+    `limit` phrases at most and `max_words` words a phrase (None: no cut)."""
     plain = strip_latex(text)
     phrases: list[list[str]] = []
     for chunk in re.split(r"[.,;:!?()\[\]\"=<>+*/|]|\s-\s", plain):
@@ -281,7 +286,7 @@ def key_terms(text: str, limit: int = 8) -> list[str]:
                 run = []
         if run:
             phrases.append(run)
-    phrases = [run[:4] for run in phrases]
+    phrases = [run[:max_words] for run in phrases]
     frequency: dict[str, int] = {}
     degree: dict[str, int] = {}
     for run in phrases:
@@ -359,6 +364,51 @@ def label(api: str, args: list[str]) -> str:
     return f"{API_LABELS[api]} {' '.join(shown)}".replace("|", "/")
 
 
+def label_terms(label: str) -> list[tuple[str, str]] | None:
+    """The (option, search words) pairs of a query label: `arxiv --all "fixed point" --domain
+    analysis` -> [("--all", "fixed point")]; None for text that is not a label (a refined query
+    recorded as typed)."""
+    words = label.strip().split(maxsplit=1)
+    if len(words) != 2 or words[0] not in API_LABELS.values():
+        return None
+    try:
+        tokens = shlex.split(words[1])
+    except ValueError:
+        return None
+    return [(option, value) for option, value in pairwise(tokens) if option in TEXT_OPTIONS]
+
+
+def readable_query(label: str) -> str:
+    """What a label searched, for a person: `"distribution testing" tolerant` for `arxiv --title
+    "distribution testing" --abstract tolerant --domain probability`, `by Canonne` for an author
+    search; the label itself when it has no search words (a category browse)."""
+    terms = label_terms(label)
+    if terms is None:
+        return " ".join(label.split())
+    shown = [
+        ("by " if option == "--author" else "") + (f'"{value}"' if " " in value else value)
+        for option, value in terms
+    ]
+    return " ".join(shown) or " ".join(label.split()[1:]) or label.strip()
+
+
+def query_summary(labels: list[str], width: int = SUMMARY_CHARS) -> str:
+    """A short Search History Query Summary for a search's query labels: each search's words
+    once (case ignored), '; '-joined, cut after `width` characters with "(+N more)". The full
+    labels stay in the run store, which is what later plans compare against."""
+    items: list[str] = []
+    for item in map(readable_query, labels):
+        if item and fold(item) not in {fold(known) for known in items}:
+            items.append(item)
+    summary = ""
+    for shown, item in enumerate(items):
+        longer = f"{summary}; {item}" if summary else item
+        if summary and len(longer) > width:
+            return f"{summary}; (+{len(items) - shown} more)"
+        summary = longer
+    return summary
+
+
 def normalise_label(label: str) -> str:
     """How two recorded queries are compared: case, quotes and whitespace do not count."""
     return " ".join(fold(label).replace("'", " ").replace('"', " ").split())
@@ -367,8 +417,9 @@ def normalise_label(label: str) -> str:
 def searched_labels(literature: Path | None) -> set[str]:
     """Normalised query labels from LITERATURE.md's Search History (empty when there is none).
 
-    A row's Query Summary holds one or more labels separated by '; ' (the runbook passes the
-    plan's `query_summary` to `lit_update.py merge`)."""
+    A row's Query Summary may hold labels separated by '; ' (a summary given with
+    `lit_update.py merge --query-summary`, or an older file); merges from the run store write a
+    readable summary instead, and stored_labels gives their labels."""
     if literature is None or not literature.exists():
         return set()
     body = frontmatter.split(literature.read_text(encoding="utf-8"), str(literature))[1]
@@ -380,6 +431,21 @@ def searched_labels(literature: Path | None) -> set[str]:
             continue
         labels.update(normalise_label(part) for part in cells[1].split(";") if part.strip())
     return labels
+
+
+def stored_labels(slug: str, db: Path | None = None) -> set[str]:
+    """Normalised query labels of the problem's runs in the run store (empty when there is no
+    store: reading never creates one). The Search History shows a short summary; the run store
+    keeps every label in full."""
+    from . import config
+    from .store import RunStore
+
+    path = config.literature_db(str(db) if db else None)
+    if not path.exists():
+        return set()
+    with RunStore(path) as store:
+        queries = [run["query"] for run in store.prior_queries(slug)]
+    return {normalise_label(part) for query in queries for part in query.split(";") if part.strip()}
 
 
 def plan(

@@ -16,18 +16,15 @@ rules are tested without a database.
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any
 
-from .planning import API_LABELS, Query, fold, key_terms, strip_latex
+from .planning import Query, fold, key_terms, label_terms, strip_latex
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
 MEMO_ITEMS = 8  # judgements quoted in a memo
 RATIONALE_CHARS = 160
-TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")
 
 
 @dataclass(frozen=True)
@@ -76,16 +73,10 @@ def query_texts(recorded: str) -> set[str]:
     its search words count (here "fixed point"), not its option names."""
     texts = {normalise_query(recorded)}
     for part in recorded.split(";"):
-        part = part.strip()
         texts.add(normalise_query(part))
-        words = part.split(maxsplit=1)
-        if len(words) == 2 and words[0] in API_LABELS.values():
-            try:
-                tokens = shlex.split(words[1])
-            except ValueError:
-                continue
-            values = [v for opt, v in pairwise(tokens) if opt in TEXT_OPTIONS]
-            texts.add(normalise_query(" ".join(values)))
+        terms = label_terms(part)
+        if terms is not None:
+            texts.add(normalise_query(" ".join(value for _, value in terms)))
     texts.discard("")
     return texts
 
@@ -126,9 +117,10 @@ def _ranked(judgements) -> list[dict[str, Any]]:
 
 def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[str, list[Query]]:
     """The refined query as one search per API: Semantic Scholar takes the text as it is; arXiv
-    takes its (up to three) key terms, each required, inside the domain's categories."""
+    takes every key phrase of it, whole and each required, inside the domain's categories (the
+    model chose each word: none is cut; only stopwords fall between the phrases)."""
     text = " ".join(strip_latex(refined).split())
-    terms = key_terms(text, 3) or [text]
+    terms = key_terms(text, limit=None, max_words=None) or [text]
     arxiv_args = ["search", *(a for term in terms for a in ("--all", term))]
     if domain:
         arxiv_args += ["--domain", domain]

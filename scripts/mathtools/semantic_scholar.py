@@ -19,6 +19,7 @@ reported on stderr and the call is retried once without it.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from urllib.parse import quote
 
 from . import arxiv, config
 from .cli import BadInput, ServiceError
+from .files import atomic_write
 from .http import Response, ServiceClient, UnusableBody, build_url, say
 from .paper import Paper, SearchResult
 
@@ -61,6 +63,7 @@ VERSION = re.compile(r"v\d+$")
 
 _FROM_CONFIG = object()
 _told_no_key = False
+NO_KEY_MARKER = "s2-no-key-noted"  # in the cache folder: the day the note was last shown
 
 
 def s2_id(text: str) -> str:
@@ -438,13 +441,23 @@ def check_graph_window(limit: int, page_size: int) -> None:
 
 
 def _note_no_key() -> None:
+    """Say there is no key once per cache folder per day: the model reads stderr, and the same
+    line after every call of a search would cost it tokens and tell it nothing new."""
     global _told_no_key
-    if not _told_no_key:
-        _told_no_key = True
-        say(
-            f"no {LABEL} API key (SEMANTIC_SCHOLAR_API_KEY or .math/config.json "
-            "semantic_scholar_api_key); using the shared unauthenticated rate limit"
-        )
+    if _told_no_key:
+        return
+    _told_no_key = True
+    marker = config.cache_dir() / NO_KEY_MARKER
+    today = datetime.date.today().isoformat()
+    with contextlib.suppress(OSError):
+        if marker.read_text(encoding="utf-8").strip() == today:
+            return
+    say(
+        f"no {LABEL} API key (SEMANTIC_SCHOLAR_API_KEY or .math/config.json "
+        "semantic_scholar_api_key); using the shared unauthenticated rate limit"
+    )
+    with contextlib.suppress(OSError):  # unwritable: the note is just said again next time
+        atomic_write(marker, today + "\n")
 
 
 def _query(text: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sqlite3
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
@@ -207,16 +208,19 @@ class RunStore:
         return [self._run_dict(row) for row in rows]
 
     def history_row(self, run_ids: Iterable[int]) -> dict[str, Any]:
-        """What LITERATURE.md's Search History records for a search made of these runs: the
-        query summary (every run's query labels, '; '-joined, each once) and the papers each
-        source returned (lit_update.py merge's summary, arxiv_results and s2_results)."""
+        """What LITERATURE.md's Search History records for a search made of these runs: a short
+        readable query summary (planning.query_summary: each query's search words; the full
+        labels stay here) and the papers each source returned (lit_update.py merge's summary,
+        arxiv_results and s2_results)."""
+        from .planning import query_summary
+
         runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
         found = dict.fromkeys(SOURCES, 0)
         for run in runs:
             found[run["source"]] += run["result_count"]
         labels = [part.strip() for run in runs for part in run["query"].split(";")]
         return {
-            "summary": "; ".join(dict.fromkeys(label for label in labels if label)),
+            "summary": query_summary([label for label in labels if label]),
             "arxiv_results": found["arxiv"],
             "s2_results": found["semantic_scholar"],
         }
@@ -253,12 +257,16 @@ class RunStore:
                     code="unknown_key",
                 )
             try:
-                confidence = clamp(item.get("confidence", 0))
+                confidence = float(item.get("confidence", 0))
             except (TypeError, ValueError):
+                confidence = math.nan
+            if not math.isfinite(confidence):  # NaN would break the store's CHECK
                 raise BadInput(
                     f"judgement {number} ({key}): confidence {item.get('confidence')!r} "
-                    "is not a number",
-                ) from None
+                    "is not a finite number between 0 and 1",
+                    code="bad_confidence",
+                )
+            confidence = clamp(confidence)
             record = json.dumps(papers[key], ensure_ascii=False)
             rows.append(
                 (run_id, key, label, confidence, item.get("rationale") or "", record, now())
@@ -270,6 +278,17 @@ class RunStore:
                 rows,
             )
         return self.judgements(run_id)
+
+    def unjudged(self, run_id: int) -> list[str]:
+        """The keys of a run's papers that have no judgement yet, in the order they came back."""
+        self.run(run_id)
+        rows = self.db.execute(
+            "SELECT p.key FROM run_papers p LEFT JOIN judgements j"
+            " ON j.run_id = p.run_id AND j.key = p.key"
+            " WHERE p.run_id = ? AND j.key IS NULL ORDER BY p.position",
+            (run_id,),
+        )
+        return [key for (key,) in rows]
 
     def judgements(self, run_id: int) -> list[dict[str, Any]]:
         """A run's judgements in the order its papers came back, records decoded."""
