@@ -391,10 +391,13 @@ class Verifier:
         missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
         if missing is not None:
             return missing
-        reason = f"{candidate.labels()}: {found.match.reason} ({_via(found.source)})"
+        return self._confirmed(found, f"{candidate.labels()}: {found.match.reason}")
+
+    def _confirmed(self, found: Finding, reason: str) -> Outcome:
+        """CONFIRMED on `found`: the API's record replaces the candidate's metadata."""
         return Outcome(
             "CONFIRMED",
-            reason + self._degraded_note(),
+            f"{reason} ({_via(found.source)})" + self._degraded_note(),
             source=found.source,
             urls=found.urls,
             match=found.match,
@@ -493,15 +496,7 @@ class Verifier:
             if missing is not None:
                 return missing
             how = "found by title, listing the cited identifier" if identified else "found by title"
-            reason = f"{how}: {found.match.reason} ({_via(found.source)})"
-            return Outcome(
-                "CONFIRMED",
-                reason + self._degraded_note(),
-                source=found.source,
-                urls=found.urls,
-                match=found.match,
-                paper=found.paper,
-            )
+            return self._confirmed(found, f"{how}: {found.match.reason}")
         if not leads:
             return earlier
         best = max(leads, key=lambda f: (f.match.ok, f.match.title_score or 0.0))
