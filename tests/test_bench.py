@@ -1,0 +1,33 @@
+"""Every benchmark still runs and prints its figures (small sizes; the figures are not judged here:
+targets live in the benchmarks' own output, never in timed tests)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+BENCHMARKS = {
+    "bench_arxiv_parse.py --rounds 3": r"speed-up: [\d.]+x .*\n(.*\n)*  lxml tree only +[\d.]+",
+    "bench_startup.py --runs 2": r"cache-hit query: \d+ ms median",
+    "bench_verify_calls.py": r"batched: in process +1 +1 +2 +100",
+    "bench_lit_merge.py --sizes 50 --repeat 1": r"\n +50 +\d+ +[\d.]+ +[\d.]+",
+    "bench_literature_tokens.py": r"8 candidates, .*\n(.*\n)*through the scripts +\d+ +[\d.]+",
+    "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
+}
+
+
+@pytest.mark.parametrize("command", BENCHMARKS)
+def test_benchmark_runs_and_prints_its_figures(command):
+    script, *args = command.split()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(BENCHMARKS[command], done.stdout), done.stdout
