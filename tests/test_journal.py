@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS
-from mathtools import frontmatter
+from mathtools import frontmatter, litmerge
 from mathtools import journal as jr
 from mathtools import workspace as ws
+from support.verified import confirmed, paper, verification
 
 SEED_EXAMPLE = """
 ### LIT-001: Initial survey of operator norm convergence results
@@ -383,6 +384,27 @@ def test_only_evidence_after_the_attempt_counts(problem, script):
     (problem / "LITERATURE.md").write_text(LITERATURE)
     status, out = check(script, "induction")
     assert status == 1 and out["dead_ends"][0]["evidence"] == []
+
+
+def test_a_reference_checked_again_is_not_newer_evidence(problem, script):
+    """A later search that re-verifies a known REF moves its Verified time; the journal still
+    dates that reference by when it entered LITERATURE.md (the merge keeps `First verified:`)."""
+    lit = problem / "LITERATURE.md"
+    record = paper(1)
+    for when in ("2026-01-05T09:00:00Z", "2026-03-01T12:00:00Z"):
+        verified = verification([confirmed(record)], when)
+        litmerge.merge_file(lit, verified, {record["key"]: {"relevance": "r", "confidence": "[S]"}})
+    entry(strategy="induction", timestamp="2026-02-01T00:00:00Z")
+    status, out = check(script, "induction")
+    assert status == 1 and out["verdict"] == "dead-end"
+    assert out["dead_ends"][0]["evidence"] == []
+    # A reference first verified after the attempt is new evidence.
+    litmerge.merge_file(
+        lit, verification([confirmed(paper(2))], "2026-03-02T00:00:00Z"), {}, summary="more"
+    )
+    status, out = check(script, "induction")
+    assert status == 0 and out["verdict"] == "conditions-changed"
+    assert [e["item"] for e in out["dead_ends"][0]["evidence"]] == [f"REF-002: {paper(2)['title']}"]
 
 
 def test_proof_steps_and_computations_are_dated_evidence(problem, script):

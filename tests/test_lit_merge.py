@@ -252,6 +252,7 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
     expected = "both" if first["source"] != again["source"] else "Semantic Scholar"
     assert ref.source == expected
     assert ref.verified_at == "2026-03-01T00:00:00Z"
+    assert ref.field("First verified") == "2026-02-10T12:00:00Z"  # when it entered the file
     assert ref.title == first["title"]  # what is there is not overwritten
     assert literature.validate(lit) == []
 
@@ -259,7 +260,27 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
 def test_an_older_verification_does_not_replace_a_newer_one(lit):
     merge(lit, [confirmed(paper(1))], verified_at="2026-03-01T00:00:00Z")
     merge(lit, [confirmed(paper(1))], summary="older", verified_at="2026-01-01T00:00:00Z")
-    assert literature.load(lit).confirmed[0].verified_at == "2026-03-01T00:00:00Z"
+    (ref,) = literature.load(lit).confirmed
+    assert ref.verified_at == "2026-03-01T00:00:00Z"
+    assert ref.field("First verified") == "2026-01-01T00:00:00Z"
+
+
+def test_a_first_verification_gets_no_first_verified_line_nor_does_the_same_one_again(lit):
+    merge(lit, [confirmed(paper(1))])
+    merge(lit, [confirmed(paper(1))], summary="same time")
+    (ref,) = literature.load(lit).confirmed
+    assert ref.field("First verified") is None and ref.verified_at == "2026-02-10T12:00:00Z"
+
+
+def test_the_first_verified_time_never_moves_and_sits_before_verified(lit):
+    for day in ("10", "20", "28"):
+        merge(lit, [confirmed(paper(1))], verified_at=f"2026-02-{day}T12:00:00Z")
+    (ref,) = literature.load(lit).confirmed
+    assert ref.field("First verified") == "2026-02-10T12:00:00Z"
+    assert ref.verified_at == "2026-02-28T12:00:00Z"
+    lines = [line.split(":**")[0] for line in ref.lines if line.startswith("- **")]
+    assert lines.index("- **First verified") == lines.index("- **Verified") - 1
+    assert literature.validate(lit) == []
 
 
 def test_every_verification_url_stays_on_the_verified_line(lit):

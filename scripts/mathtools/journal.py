@@ -478,9 +478,9 @@ def add(
 
 
 def evidence(folder: Path) -> list[dict[str, Any]]:
-    """Dated items in the problem's artifacts: LITERATURE.md references (by their Verified date),
-    PROOF.md steps and COMPUTATION.md results (by a dated field such as `**Updated:**`, else by
-    the frontmatter's `updated`/`last_run`)."""
+    """Dated items in the problem's artifacts: LITERATURE.md references (by when they were first
+    verified: `First verified:`, else `Verified:`), PROOF.md steps and COMPUTATION.md results (by
+    a dated field such as `**Updated:**`, else by the frontmatter's `updated`/`last_run`)."""
     items: list[dict[str, Any]] = []
     for name, heading, fallback in (
         ("LITERATURE.md", re.compile(r"^### (REF-\d+: .*)$"), False),
@@ -507,7 +507,8 @@ def evidence(folder: Path) -> list[dict[str, Any]]:
 
 
 DATE_LABEL = re.compile(
-    r"\*\*(?:Verified|Updated|Date|Added|Completed|Run|Last run|Timestamp):\*\*\s*(?P<value>.*)"
+    r"\*\*(?:First verified|Verified|Updated|Date|Added|Completed|Run|Last run|Timestamp):\*\*"
+    r"\s*(?P<value>.*)"
 )
 
 

@@ -56,6 +56,7 @@ REF_FIELDS = (
     "Relevance",
     "Key Results",
     "Confidence",
+    "First verified",
     "Verified",
     "Moved from",
 )

@@ -4,10 +4,10 @@ CONFIRMED results become REF entries, UNCONFIRMED ones UREF entries; metadata is
 API's record, never retyped. A paper already in the document (matched by arXiv id, then DOI, then
 S2 paperId, then normalised title + first author's family name + year) is updated in place: its
 Source becomes `both` when the other source confirms it too, missing identifiers and abstract are
-filled in, and the Verified line keeps every URL it was verified through, with the latest time. A
-UREF that a later run confirms moves to Confirmed References under the next REF number with a
-`Moved from:` line. Numbers continue
-from the document's high-water marks and are never reused. Relevance, Key Results and Confidence
+filled in, and the Verified line keeps every URL it was verified through, with the latest time
+(the first time moves to a `First verified:` line). A UREF that a later run confirms moves to
+Confirmed References under the next REF number with a `Moved from:` line. Numbers continue from
+the document's high-water marks and are never reused. Relevance, Key Results and Confidence
 come from the model's relevance file and only fill fields still unassessed, so prose already in the
 document is never overwritten. One Search History row is appended per merge, the frontmatter
 counts are recomputed from the body, and the merge's fingerprint is recorded so the same merge
@@ -22,7 +22,7 @@ import difflib
 import hashlib
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -145,14 +145,16 @@ def source_label(sources: set[str]) -> str:
 
 
 def _later(new: str, old: str | None) -> bool:
-    if not old:
-        return True
+    return not old or _time(new) > _time(old)
+
+
+def _time(stamp: str) -> datetime:
+    """An ISO 8601 time as an aware datetime; a hand-written one that does not parse sorts first."""
     try:
-        return datetime.fromisoformat(new.replace("Z", "+00:00")) > datetime.fromisoformat(
-            old.replace("Z", "+00:00")
-        )
+        when = datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
     except ValueError:
-        return new != old
+        return datetime.min.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def fingerprint(*parts: Any) -> str:
@@ -273,8 +275,11 @@ class Merge:
         tags = entry.ids + [tag for tag in paper_tags(paper, keys) if tag not in entry.ids]
         if entry.set_ids(tags):
             changed.append("ids")
+        first = self.first_verified(entry)
         if entry.set_field("Verified", self.verified_value(entry, result)):
             changed.append("Verified")
+        if first != entry.verified_at and entry.set_field("First verified", first):
+            changed.append("First verified")
         changed += self.fill_assessment(entry, self.assessment(result))
         self.index.add(entry, keys)
         return changed
@@ -292,6 +297,13 @@ class Merge:
             at = entry.verified_at
             note = old[old.rindex(last_url) + len(last_url) :].rstrip() if last_url else ""
         return f"{at} via {' and '.join(urls)}{note}"
+
+    def first_verified(self, entry: Entry) -> str:
+        """When this REF was first verified, kept on a `First verified:` line once the Verified
+        time moves on: the date a reference entered the document never changes, and journal.py
+        check dates that evidence by it (a re-check is not new evidence)."""
+        times = [entry.field("First verified"), entry.verified_at, self.verified["verified_at"]]
+        return min((t for t in times if t), key=_time)
 
     def unconfirmed(self, result: dict) -> None:
         candidate = result.get("candidate") or {}
