@@ -48,21 +48,26 @@ from mathtools import cli, config, planning, refinement, rundir  # noqa: E402
 
 def main(argv):
     parser = cli.ArgumentParser(description=__doc__)
-    parser.add_argument("--db", help="the run store (default: MATH_LITERATURE_DB or .math/)")
-    commands = parser.add_subparsers(dest="command", parser_class=cli.ArgumentParser)
-    feedback = commands.add_parser("feedback", help="stop or refine after an iteration")
+    commands = parser.add_commands()
+    db_parent = cli.ArgumentParser(add_help=False)
+    db_parent.add_argument("--db", help="the run store (default: MATH_LITERATURE_DB or .math/)")
+    feedback = commands.add_parser(
+        "feedback", parents=[db_parent], help="stop or refine after an iteration"
+    )
     feedback.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
-    following = commands.add_parser("next", help="check a refined query; the next searches")
+    following = commands.add_parser(
+        "next", parents=[db_parent], help="check a refined query; the next searches"
+    )
     following.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
     following.add_argument("--query", required=True, help="the refined query the model proposes")
     following.add_argument("--per-query", type=int, default=5, help="results per search (5)")
     following.add_argument("--run-dir", help="folder the searches' --out files go to")
-    keep = commands.add_parser("keep", help="write the strong and partial papers to verify")
+    keep = commands.add_parser(
+        "keep", parents=[db_parent], help="write the strong and partial papers to verify"
+    )
     keep.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
     keep.add_argument("--out", required=True, help="the candidate list to write")
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.error("name a subcommand: feedback or next")
 
     from mathtools.store import RunStore
 

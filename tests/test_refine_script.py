@@ -7,6 +7,7 @@ recorded: the loop's rules depend only on keys, labels and queries.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -240,3 +241,15 @@ def test_merge_takes_the_search_history_row_from_the_runs(script, tmp_path):
     assert row in literature.read_text(encoding="utf-8")
     unknown = script("lit_update.py", *args, "--runs", "99")
     assert unknown.returncode == 2 and unknown.json()["error"]["code"] == "unknown_run"
+
+
+def test_without_a_command_every_command_is_named_and_db_goes_after_it(script, tmp_path):
+    answer = script("refine.py")
+    assert answer.returncode == 2
+    assert "feedback, next, keep" in answer.json()["error"]["message"]
+    a, s = first_iteration(script, tmp_path, s2_label="strong")
+    store = os.environ["MATH_LITERATURE_DB"]
+    decided = script("refine.py", "feedback", "--db", store, "--runs", str(a), str(s))
+    assert decided.json()["decision"] == "stop", decided.stdout
+    elsewhere = script("refine.py", "feedback", "--db", str(tmp_path / "x.db"), "--runs", str(a))
+    assert elsewhere.returncode == 2 and elsewhere.json()["error"]["code"] == "unknown_run"
