@@ -19,8 +19,8 @@ example:
   state.py next --problem twin-primes
   state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
 
-Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap, not_done),
-4 environment, 5 internal error.
+Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap,
+latex_check_failed, not_done), 4 environment, 5 internal error.
 """
 
 import sys

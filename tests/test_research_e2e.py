@@ -116,6 +116,8 @@ class Orchestrator:
             return [text(self.report(data))]
         if self.pending == "transition":
             self.transitions.append(data)
+            if self.steps[-1]["spawn"] is None:  # nothing to run in the new state: ask again
+                return self.call("next", self.commands["next"])
             return self.spawn(self.steps[-1])
         self.steps.append(data)
         if data["action"] == "transition":

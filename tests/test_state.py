@@ -163,6 +163,20 @@ def test_next_at_intake_moves_to_literature(problem):
     assert step["inputs"] == [str(problem / "PROBLEM.md")]
 
 
+def test_next_at_intake_after_a_literature_run_spawns_no_second_search(problem):
+    """/math:literature before /math:research: the move is recorded, no search agent spawned."""
+    write_md(problem, "PROBLEM.md", status="defined")
+    write_md(problem, "LITERATURE.md", confirmed_count=2, last_search="2026-01-02")
+    step = machine.next_step(problem, problem.name)
+    assert step["action"] == "transition"
+    assert step["transition"]["to"] == "LITERATURE_SEARCH"
+    assert "already searched: 2 confirmed" in step["transition"]["reason"]
+    assert step["spawn"] is None and step["inputs"] == []
+    machine.transition(problem, problem.name, "LITERATURE_SEARCH", step["transition"]["reason"])
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
+
+
 def test_next_in_literature_spawns_until_literature_is_written(problem):
     enter(problem, "LITERATURE_SEARCH")
     write_md(problem, "LITERATURE.md", age=3600, confirmed_count=2)  # from an earlier round

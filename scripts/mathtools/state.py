@@ -356,6 +356,19 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         if problem is None or str(problem.get("status", "")).lower() in ("draft", "intake"):
             return ask("PROBLEM.md is missing or still a draft: run /math:problem first", ())
         step["flags"] = {"PROBLEM.md": {"status": problem.get("status")}}
+        lit = _artifact(folder, "LITERATURE.md") or {}
+        if lit.get("last_search"):
+            # The user ran /math:literature first: record the move but spawn no second search;
+            # `next` in LITERATURE_SEARCH then takes the search already made.
+            count = lit.get("confirmed_count")
+            reason = f"problem defined; literature already searched: {count} confirmed references"
+            step["flags"]["LITERATURE.md"] = {"confirmed_count": count}
+            step.update(
+                action="transition",
+                transition={"to": "LITERATURE_SEARCH", "reason": reason},
+                reason=reason,
+            )
+            return step
         return move("LITERATURE_SEARCH", "problem defined")
 
     if here == "LITERATURE_SEARCH":
