@@ -267,3 +267,39 @@ def test_missing_problem_is_one_json_error(script, tmp_path):
 def test_unsafe_slug_is_refused(script):
     run = script("plan_queries.py", "--problem", "..")
     assert run.returncode == 2
+
+
+def test_placeholders_of_the_template_and_the_intake_are_not_read_as_content(script, tmp_path):
+    """The template's (guidance) paragraphs and the intake agent's "None given" lines, as
+    agents/math-intake.md writes them, give no known results, queries or references."""
+    template = (ROOT / "templates" / "PROBLEM.md").read_text(encoding="utf-8")
+    from_template = template.replace('title: ""', "title: Diagonal Ramsey numbers").replace(
+        "{{statement}}", "Bound $R(k,k)$ from above."
+    )
+    from_intake = (
+        "---\ntitle: Diagonal Ramsey numbers\nslug: ramsey\nstatus: defined\n"
+        "domain: combinatorics\ntags: [ramsey-theory]\n---\n\n# Problem Statement\n\n"
+        "Bound $R(k,k)$ from above.\n\n## Known Results\n\nNone given.\n\n## References\n\n"
+        "None given: the literature search starts from the tags.\n\n## Constraints\n\n"
+        "None given.\n\n## Goals\n\n- [ ] Write the formal LaTeX output\n"
+    )
+    for name, text in (("template", from_template), ("intake", from_intake)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "PROBLEM.md").write_text(text, encoding="utf-8")
+        plan = plan_for(str(tmp_path / name / "PROBLEM.md"), script=script)
+        assert plan["known_results"] == [], name
+        assert plan["reference_candidates"] == [], name
+        labels = [q["label"] for api in plan["queries"] for q in plan["queries"][api]]
+        assert not any("None" in label or "relatives" in label for label in labels), labels
+
+
+@pytest.mark.parametrize(
+    "item", ["None of the classical bounds is tight for k = 5.", "Nonetheless R(4,4) = 18."]
+)
+def test_a_result_that_starts_with_none_is_kept(item):
+    assert planning.list_items(f"- {item}") == [item]
+
+
+def test_a_list_that_opens_and_ends_with_parentheses_is_kept():
+    text = "(1) Erdős proved the lower bound (1947)."
+    assert planning.list_items(text) == [text]

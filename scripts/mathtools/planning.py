@@ -157,7 +157,12 @@ def split_sections(body: str) -> dict[str, str]:
 
 
 def list_items(text: str) -> list[str]:
-    """The items of a Markdown list (continuation lines joined); plain paragraphs if no list."""
+    """The items of a Markdown list (continuation lines joined); plain paragraphs if no list.
+
+    Placeholders are no items: a paragraph wholly in parentheses (templates/PROBLEM.md's
+    guidance) and a line such as "None given." (what the intake writes for an empty section)."""
+    paragraphs = re.split(r"\n\s*\n", text)
+    text = "\n\n".join(p for p in paragraphs if not _guidance(p.strip().removesuffix(".")))
     items: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
@@ -171,8 +176,21 @@ def list_items(text: str) -> list[str]:
     return [item for item in (i.strip() for i in items) if item and not _placeholder(item)]
 
 
+PLACEHOLDER = re.compile(r"(?:none(?: given| yet| known| so far)?|n/a|tbd|todo)(?:\s*[:;,.].*)?")
+
+
+def _guidance(paragraph: str) -> bool:
+    """Is the paragraph one parenthesis, opened at its start and closed at its end?"""
+    depth = 0
+    for position, char in enumerate(paragraph):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return position == len(paragraph) - 1 and position > 0
+    return False
+
+
 def _placeholder(item: str) -> bool:
-    return item.lower().strip(" .()_*") in {"none", "none yet", "n/a", "tbd", "todo"}
+    return bool(PLACEHOLDER.fullmatch(item.lower().strip(" ()_*")))
 
 
 def parse_reference(text: str) -> Reference:
