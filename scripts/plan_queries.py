@@ -6,7 +6,8 @@ References) and proposes queries from the literature protocol's five sources (ke
 known results, reference authors, category browse), each as the exact arguments of
 `arxiv_query.py` or `s2_lookup.py`. Queries already searched for the problem (the run store's
 runs, or labels in LITERATURE.md's Search History) are skipped.
-Identifiers found in References (arXiv ids, DOIs) come back as candidates to verify.
+References (by arXiv id, DOI or title, with their authors and year) come back as candidates
+to verify.
 
 PROBLEM may be a path to PROBLEM.md or a problem slug of the current workspace
 (.math/problems/SLUG/PROBLEM.md); without --problem, the current problem of .math/config.json.
