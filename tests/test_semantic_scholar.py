@@ -73,6 +73,8 @@ def test_every_recording_is_replayed_here():
             "URL:https://www.semanticscholar.org/paper/x",
         ),
         ("  0F40B1F08821E22E859C6050916CEC3667778613 ", "0f40b1f08821e22e859c6050916cec3667778613"),
+        # Paper.key of a paper only S2 knows: the runbook passes keys to `references`
+        ("S2:0F40B1F08821E22E859C6050916CEC3667778613", "0f40b1f08821e22e859c6050916cec3667778613"),
     ],
 )
 def test_s2_id_normalises(given, expected):
@@ -80,7 +82,7 @@ def test_s2_id_normalises(given, expected):
 
 
 @pytest.mark.parametrize(
-    "bad", ["0", "", "hello world", "CorpusId:abc", "DOI:", "12345", "PMID:x1"]
+    "bad", ["0", "", "hello world", "CorpusId:abc", "DOI:", "12345", "PMID:x1", "S2:12345"]
 )
 def test_s2_id_refuses_what_is_no_id(bad):
     with pytest.raises(BadInput) as caught:

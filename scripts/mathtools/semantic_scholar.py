@@ -70,6 +70,7 @@ def s2_id(text: str) -> str:
     """The API's form of a paper id: `ARXIV:2104.12255`, `DOI:10.1093/...`, `CorpusId:470667`,
     `MAG:...`, `PMID:...`, `URL:https://...` or the 40-hex paperId.
 
+    Every `Paper.key` is an id here: `S2:<paperId>` gives the paperId.
     Prefixes are matched case-insensitively (`arXiv:`, `CorpusID:`); bare arXiv ids, bare DOIs and
     arxiv.org / doi.org links get their prefix inferred; arXiv versions are dropped (S2 tracks
     papers, not versions). Anything else is BadInput with code "bad_id".
@@ -77,6 +78,8 @@ def s2_id(text: str) -> str:
     raw = text.strip()
     prefix, sep, value = raw.partition(":")
     canonical = ID_PREFIXES.get(prefix.strip().lower()) if sep else None
+    if sep and prefix.strip().lower() == "s2" and PAPER_ID.fullmatch(value.strip()):
+        return value.strip().lower()
     if canonical and value.strip():
         value = value.strip()
         if canonical == "ARXIV":
@@ -99,7 +102,7 @@ def s2_id(text: str) -> str:
         return f"URL:{raw}"
     raise BadInput(
         f"not a paper id: {text!r} (use ARXIV:, DOI:, CorpusId:, MAG:, PMID: or URL:, "
-        "a bare arXiv id or DOI, or a 40-hex Semantic Scholar paperId)",
+        "a bare arXiv id or DOI, or a 40-hex Semantic Scholar paperId, bare or as S2:)",
         code="bad_id",
     )
 
