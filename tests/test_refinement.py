@@ -95,6 +95,14 @@ def test_repeating_the_words_of_a_planned_query_label_is_a_repeat():
     assert not refinement.check_refined("fixed point analysis", earlier).stop
 
 
+def test_a_repeat_names_the_one_query_it_repeats():
+    earlier = ['arxiv --all "fixed point" --domain analysis; s2 --query "Fixed point theorem"']
+    decision = refinement.check_refined("fixed point theorem", earlier)
+    assert decision.reason == (
+        'the refined query repeats an earlier one: s2 --query "Fixed point theorem"'
+    )
+
+
 def test_a_new_refined_query_is_searched():
     decision = refinement.check_refined(
         "Opial condition weak convergence", [r["query"] for r in RUNS]

@@ -55,7 +55,9 @@ def check_refined(refined: str, earlier_queries: list[str]) -> Decision:
         return Decision(True, "the refined query is empty")
     for earlier in earlier_queries:
         if wanted in query_texts(earlier):
-            return Decision(True, f"the refined query repeats an earlier one: {earlier}")
+            # name the one label it repeats, not every label of that run
+            repeated = next((p for p in earlier.split(";") if wanted in query_texts(p)), earlier)
+            return Decision(True, f"the refined query repeats an earlier one: {repeated.strip()}")
     return Decision(False, "a new query: search it as the next iteration")
 
 
