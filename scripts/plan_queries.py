@@ -87,6 +87,7 @@ def summary_lines(plan):
     ]
     if plan["run_dir"]:
         lines.append(f"run folder: {plan['run_dir']}")
+    lines += plan["notes"]
     lines += planning.command_lines(plan)
     if plan["reference_candidates_file"]:
         lines.append(

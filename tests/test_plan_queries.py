@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from mathtools import planning
+from mathtools import planning, schemas
 
 PROBLEMS = ROOT / "tests" / "data" / "problems"
 
@@ -126,6 +126,25 @@ def test_plan_draws_three_to_five_queries_per_api_from_the_five_sources(script):
     assert all(args[:2] == ["search", "--query"] and "--limit" in args for args in s2_args)
     # No LaTeX reaches a query.
     assert not any("\\" in arg or "$" in arg for args in arxiv_args + s2_args for arg in args)
+
+
+def test_plan_follows_its_schema_and_needs_no_notes_when_rich(script):
+    plan = plan_for("fixed-points.md", script=script)
+    assert schemas.errors("plan", plan) == []
+    assert plan["notes"] == []
+
+
+def test_too_little_to_search_on_is_said_with_what_would_help(script, tmp_path):
+    (tmp_path / "PROBLEM.md").write_text(
+        "---\ntitle: Mixing\ndomain: other\n---\n# Problem Statement\nBound the mixing time.\n"
+    )
+    run = script("plan_queries.py", "--problem", str(tmp_path / "PROBLEM.md"), "--out", "p.json")
+    plan = json.loads(Path("p.json").read_text())
+    assert schemas.errors("plan", plan) == []
+    thin = [api for api in ("arxiv", "semantic_scholar") if len(plan["queries"][api]) < 3]
+    assert thin and len(plan["notes"]) == len(thin)
+    assert all("PROBLEM.md gives few search terms" in note for note in plan["notes"])
+    assert plan["notes"][0] in run.stdout.splitlines()  # the model reads it in the summary
 
 
 def test_plan_is_deterministic(script):

@@ -33,6 +33,7 @@ from .files import read_text
 
 APIS = ("arxiv", "semantic_scholar")
 API_LABELS = {"arxiv": "arxiv", "semantic_scholar": "s2"}
+API_NAMES = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
 MIN_QUERIES, MAX_QUERIES = 3, 5
 # Options a label leaves out, and whether each takes a value.
 LEFT_OUT = {"--max-results": True, "--limit": True, "--out": True, "--no-cache": False}
@@ -492,6 +493,13 @@ def plan(
             elif len(chosen) < MAX_QUERIES:
                 chosen.append(query)
         queries[api] = chosen
+    skipped_apis = {item["api"] for item in skipped}
+    notes = [
+        f"only {len(queries[api])} {API_NAMES[api]} queries: PROBLEM.md gives few search terms; "
+        "tags, known results or references in it would give more"
+        for api in APIS
+        if len(queries[api]) < MIN_QUERIES and api not in skipped_apis
+    ]
     result = {
         "problem": problem.slug,
         "domain": problem.domain,
@@ -509,6 +517,7 @@ def plan(
             for api in APIS
         },
         "skipped": skipped,
+        "notes": notes,
         "reference_candidates": reference_candidates(problem),
         "query_summary": "; ".join(q.label for api in APIS for q in queries[api]),
         "first_search": not searched,
