@@ -267,3 +267,19 @@ def test_missing_problem_is_one_json_error(script, tmp_path):
 def test_unsafe_slug_is_refused(script):
     run = script("plan_queries.py", "--problem", "..")
     assert run.returncode == 2
+
+
+@pytest.mark.parametrize("damage", ["folder", "latin-1"])
+def test_an_unreadable_literature_md_is_one_json_error(script, tmp_path, damage):
+    literature = tmp_path / "LITERATURE.md"
+    if damage == "folder":
+        literature.mkdir()
+    else:
+        literature_with_history(literature, ["arxiv --all Gödel"])
+        literature.write_bytes(literature.read_bytes().replace("ö".encode(), b"\xf6"))
+    run = script(
+        "plan_queries.py", "--problem", str(PROBLEMS / "fixed-points.md"),
+        "--literature", str(literature),
+    )  # fmt: skip
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "unreadable"

@@ -422,7 +422,7 @@ def searched_labels(literature: Path | None) -> set[str]:
     readable summary instead, and stored_labels gives their labels."""
     if literature is None or not literature.exists():
         return set()
-    body = frontmatter.split(literature.read_text(encoding="utf-8"), str(literature))[1]
+    body = frontmatter.split(read_text(literature, "LITERATURE.md"), str(literature))[1]
     history = split_sections(body).get("search history", "")
     labels: set[str] = set()
     for line in history.splitlines():
