@@ -462,3 +462,16 @@ def test_a_journal_with_a_byte_order_mark_takes_new_entries(problem, script):
     run = add(script, "--title", "Next", "--tried", "t", "--insight", "i")
     assert run.returncode == 0, run.stdout
     assert run.json()["id"] == "PROOF-002"
+
+
+def test_a_journal_saved_with_crlf_line_endings_keeps_them_and_its_hand_edits(problem, script):
+    entry()
+    path = problem / "JOURNAL.md"
+    crlf = path.read_bytes().replace(b"\n", b"\r\n").replace(b"It taught", b"It (hand) taught")
+    path.write_bytes(crlf)
+    run = add(script, "--title", "Next", "--tried", "t", "--insight", "i")
+    assert run.returncode == 0, run.stdout
+    written = path.read_bytes()
+    assert written.count(b"\n") == written.count(b"\r\n")
+    body = crlf[crlf.index(b"\r\n---\r\n") :]
+    assert body in written  # everything below the frontmatter, byte for byte
