@@ -183,6 +183,11 @@ class Workspace:
 def init(root: Path | None = None) -> dict[str, Any]:
     """Create `.math/` (config, problems/, archive/, DASHBOARD.md); an existing one is kept."""
     workspace = Workspace(root or config.workspace_root())
+    if workspace.math_dir.exists() and not workspace.math_dir.is_dir():
+        raise BadInput(
+            f"{workspace.math_dir} is a file, not the workspace folder: move it away first",
+            code="not_a_folder",
+        )
     with locked(workspace.config_path):
         created = not workspace.config_path.exists()
         if created:
