@@ -173,6 +173,10 @@ def test_no_record_needs_no_problem(script):
         (("--title", "t"), "   \n", "empty"),
         (("--title", "t", "--python", "/no/such/python"), "print(1)\n", "no such interpreter"),
         (("--title", "t", "--timeout", "0"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--timeout", "nan"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--timeout", "inf"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--timeout", "1e308"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--memory-mb", str(2**70)), "print(1)\n", "--memory-mb"),
     ],
 )
 def test_bad_input_is_one_json_line_and_records_nothing(script, problem, args, code, needle):
