@@ -283,3 +283,12 @@ def test_an_unreadable_literature_md_is_one_json_error(script, tmp_path, damage)
     )  # fmt: skip
     assert run.returncode == 2, run.stdout
     assert run.json()["error"]["code"] == "unreadable"
+
+
+def test_an_out_naming_the_problem_md_is_refused_and_it_is_kept(script, tmp_path):
+    problem = tmp_path / "PROBLEM.md"
+    problem.write_bytes((PROBLEMS / "fixed-points.md").read_bytes())
+    run = script("plan_queries.py", "--problem", str(problem), "--out", str(problem))
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "cannot_write"
+    assert problem.read_bytes() == (PROBLEMS / "fixed-points.md").read_bytes()
