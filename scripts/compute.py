@@ -63,8 +63,7 @@ def main(argv):
     problemdir.add_arguments(run)
     args = parser.parse_args(argv)
 
-    if args.timeout <= 0 or args.memory_mb < 64:
-        raise cli.BadInput("--timeout must be positive and --memory-mb at least 64", code="usage")
+    sandbox.check_limits(args.timeout, args.memory_mb)
     if not args.no_record and not (args.title and args.title.strip()):
         raise cli.BadInput("--title is required to record the run (or pass --no-record)")
     if args.request is not None and args.request < 1:

@@ -53,8 +53,7 @@ def main(argv):
     )
     parser.add_argument("--out", help="write the full JSON here and print a compact summary")
     args = parser.parse_args(argv)
-    if not 1 <= args.per_query <= 100:
-        raise cli.BadInput("--per-query must be between 1 and 100", code="usage")
+    planning.check_per_query(args.per_query)
 
     problem_path = rundir.problem_file(args.problem or rundir.current_slug())
     literature = Path(args.literature) if args.literature else problem_path.parent / "LITERATURE.md"

@@ -68,6 +68,8 @@ def main(argv):
     keep.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
     keep.add_argument("--out", required=True, help="the candidate list to write")
     args = parser.parse_args(argv)
+    if args.command == "next":
+        planning.check_per_query(args.per_query)
 
     from mathtools.store import RunStore
 

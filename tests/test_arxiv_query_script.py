@@ -130,6 +130,29 @@ def test_an_out_that_cannot_be_written_is_bad_input_naming_it_before_asking(
     assert server.received == []  # refused before the work whose result would be lost
 
 
+@pytest.mark.parametrize("kind", ["a-note", "a-fifo"])
+def test_an_out_that_would_replace_what_is_not_an_earlier_output_is_refused(
+    run_against, tmp_path, kind
+):
+    """Replacing a person's file (or a device or pipe) with JSON would lose it."""
+    out = tmp_path / "notes.md"
+    if kind == "a-fifo":
+        os.mkfifo(out)
+    else:
+        out.write_text("# my notes\n")
+    with ScriptedServer([reply("id_1605.08386_")]) as server:
+        run = run_against(server, "ids", "1605.08386", "--out", str(out))
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert json.loads(run.stdout)["error"]["code"] == "cannot_write"
+    assert server.received == []
+    if kind == "a-note":
+        assert out.read_text() == "# my notes\n"
+    (tmp_path / "earlier.json").write_text('{"source": "arxiv"}')
+    with ScriptedServer([reply("id_1605.08386_")]) as server:
+        again = run_against(server, "ids", "1605.08386", "--out", str(tmp_path / "earlier.json"))
+    assert again.returncode == 0, again.stdout  # an earlier output is replaced
+
+
 @pytest.mark.parametrize("kind", ["under-a-file", "cache-file-is-a-folder"])
 def test_an_unusable_cache_dir_is_an_environment_problem_naming_it(
     run_against, tmp_path, monkeypatch, kind

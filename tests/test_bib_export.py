@@ -105,3 +105,19 @@ def test_no_literature_is_bad_input(problem, script):
     assert run.returncode == 2
     assert json.loads(run.stdout)["error"]["code"] == "file_not_found"
     assert not (problem / "references.bib").exists()
+
+
+def test_a_damaged_references_bib_is_replaced_and_a_folder_in_its_place_is_bad_input(
+    problem, script
+):
+    merge(problem, [confirmed(ARXIV)])
+    bib_file = problem / "references.bib"
+    bib_file.write_bytes(b"% saved as Latin-1: Erd\xf6s\n")
+    run = script("bib_export.py", "--dir", str(problem))
+    assert run.returncode == 0, run.stdout
+    assert run.json()["changed"] is True and "@" in bib_file.read_text(encoding="utf-8")
+    bib_file.unlink()
+    bib_file.mkdir()
+    run = script("bib_export.py", "--dir", str(problem))
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "cannot_write"

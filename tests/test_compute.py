@@ -173,6 +173,10 @@ def test_no_record_needs_no_problem(script):
         (("--title", "t"), "   \n", "empty"),
         (("--title", "t", "--python", "/no/such/python"), "print(1)\n", "no such interpreter"),
         (("--title", "t", "--timeout", "0"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--timeout", "nan"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--timeout", "inf"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--timeout", "1e308"), "print(1)\n", "--timeout"),
+        (("--title", "t", "--memory-mb", str(2**70)), "print(1)\n", "--memory-mb"),
     ],
 )
 def test_bad_input_is_one_json_line_and_records_nothing(script, problem, args, code, needle):
@@ -328,3 +332,15 @@ def test_compute_hides_the_workspace_config_it_runs_for(script, problem, tmp_pat
         assert "sk-secret" not in run.stdout
         assert "sk-secret" not in (problem / "COMPUTATION.md").read_text()
     assert run.json()["isolation"]["files"] in (problem / "COMPUTATION.md").read_text()
+
+
+def test_a_computation_md_in_another_encoding_is_bad_input_and_left_alone(script, problem):
+    first = compute(script, problem, "print(1)\n", "--title", "one")
+    assert first.returncode == 0, first.stdout
+    path = problem / "COMPUTATION.md"
+    path.write_bytes(path.read_bytes() + "Gödel\n".encode("latin-1"))
+    before = path.read_bytes()
+    run = compute(script, problem, "print(2)\n", "--title", "two")
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "unreadable"
+    assert path.read_bytes() == before

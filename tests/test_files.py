@@ -49,3 +49,14 @@ def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path):
     (tmp_path / "ids.txt").write_bytes(b"\xef\xbb\xbf2104.12255\n")
     assert read_json(str(tmp_path / "candidates.json")) == [{"title": "Ré"}]
     assert read_lines(str(tmp_path / "ids.txt")) == ["2104.12255"]
+
+
+def test_a_file_with_crlf_line_endings_keeps_them(tmp_path):
+    """A file a Windows editor saved: text read back with LF is written with CRLF again."""
+    path = tmp_path / "NOTES.md"
+    path.write_bytes(b"---\r\ntitle: x\r\n---\r\nhand note\r\n")
+    atomic_write(path, path.read_text() + "added\n")
+    assert path.read_bytes() == b"---\r\ntitle: x\r\n---\r\nhand note\r\nadded\r\n"
+    fresh = tmp_path / "NEW.md"
+    atomic_write(fresh, "a\nb\n")
+    assert fresh.read_bytes() == b"a\nb\n"

@@ -443,3 +443,35 @@ def test_taxonomy_lists_what_add_accepts(script):
     assert {"broad-survey", "targeted-search"} <= set(out["strategies"]["literature"])
     proof = set(out["strategies"]["proof"])
     assert {"direct", "contradiction", "induction", "construction", "reduction"} <= proof
+
+
+def test_check_with_a_literature_md_in_another_encoding_is_bad_input(problem, script):
+    entry(strategy="induction", timestamp="2026-02-01T00:00:00Z")
+    (problem / "LITERATURE.md").write_bytes(
+        LITERATURE.replace("A new", "Gödel's").encode("latin-1")
+    )
+    run = script("journal.py", "check", "--strategy", "induction")
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "unreadable" and "LITERATURE.md" in run.stdout
+
+
+def test_a_journal_with_a_byte_order_mark_takes_new_entries(problem, script):
+    entry()
+    path = problem / "JOURNAL.md"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    run = add(script, "--title", "Next", "--tried", "t", "--insight", "i")
+    assert run.returncode == 0, run.stdout
+    assert run.json()["id"] == "PROOF-002"
+
+
+def test_a_journal_saved_with_crlf_line_endings_keeps_them_and_its_hand_edits(problem, script):
+    entry()
+    path = problem / "JOURNAL.md"
+    crlf = path.read_bytes().replace(b"\n", b"\r\n").replace(b"It taught", b"It (hand) taught")
+    path.write_bytes(crlf)
+    run = add(script, "--title", "Next", "--tried", "t", "--insight", "i")
+    assert run.returncode == 0, run.stdout
+    written = path.read_bytes()
+    assert written.count(b"\n") == written.count(b"\r\n")
+    body = crlf[crlf.index(b"\r\n---\r\n") :]
+    assert body in written  # everything below the frontmatter, byte for byte

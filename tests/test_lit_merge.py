@@ -548,6 +548,23 @@ def test_a_malformed_file_is_an_error_naming_the_line_and_is_left_untouched(scri
     assert sorted(p.name for p in lit.parent.iterdir()) == ["LITERATURE.md", "LITERATURE.md.lock"]
 
 
+def test_a_file_saved_in_another_encoding_is_an_error_and_is_left_untouched(script, lit, tmp_path):
+    lit.parent.mkdir(parents=True)
+    lit.write_bytes(HAND_EDITED.replace("Eigenvalues", "Gödel").encode("latin-1"))
+    before = lit.read_bytes()
+    verified = write_json(tmp_path / "v.json", verification([confirmed(paper(1))]))
+    run = run_merge(script, lit, verified)
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "unreadable"
+    assert lit.read_bytes() == before
+
+
+def test_a_byte_order_mark_is_no_reason_to_refuse_a_merge(lit, tmp_path):
+    lit.parent.mkdir(parents=True)
+    lit.write_bytes(b"\xef\xbb\xbf" + HAND_EDITED.encode())
+    assert merge(lit, [confirmed(paper(1))])["added"]
+
+
 @pytest.mark.parametrize(
     ("edit", "line", "words"),
     [

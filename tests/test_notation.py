@@ -93,3 +93,15 @@ def test_a_deleted_section_is_recreated_at_the_end():
         "# Notation\n\n## Preset\n\nold\n\n## Custom\n\n- $K$ — k\n"
     )
     assert notation.replace_section(body, "## Preset", "new") == "# Notation\n\n## Preset\n\nnew\n"
+
+
+def test_a_notation_md_saved_in_another_encoding_is_bad_input_and_left_alone(notation_file, script):
+    notation_file.write_bytes(
+        notation_file.read_bytes() + "- $\\mu$ -- Gödel's\n".encode("latin-1")
+    )
+    before = notation_file.read_bytes()
+    for args in ((), ("--add", "x", "a point")):
+        run = script("workspace.py", "notation", *args)
+        assert run.returncode == 2, run.stdout
+        assert run.json()["error"]["code"] == "unreadable"
+    assert notation_file.read_bytes() == before

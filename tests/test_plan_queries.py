@@ -322,3 +322,28 @@ def test_a_result_that_starts_with_none_is_kept(item):
 def test_a_list_that_opens_and_ends_with_parentheses_is_kept():
     text = "(1) Erdős proved the lower bound (1947)."
     assert planning.list_items(text) == [text]
+
+
+@pytest.mark.parametrize("damage", ["folder", "latin-1"])
+def test_an_unreadable_literature_md_is_one_json_error(script, tmp_path, damage):
+    literature = tmp_path / "LITERATURE.md"
+    if damage == "folder":
+        literature.mkdir()
+    else:
+        literature_with_history(literature, ["arxiv --all Gödel"])
+        literature.write_bytes(literature.read_bytes().replace("ö".encode(), b"\xf6"))
+    run = script(
+        "plan_queries.py", "--problem", str(PROBLEMS / "fixed-points.md"),
+        "--literature", str(literature),
+    )  # fmt: skip
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "unreadable"
+
+
+def test_an_out_naming_the_problem_md_is_refused_and_it_is_kept(script, tmp_path):
+    problem = tmp_path / "PROBLEM.md"
+    problem.write_bytes((PROBLEMS / "fixed-points.md").read_bytes())
+    run = script("plan_queries.py", "--problem", str(problem), "--out", str(problem))
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "cannot_write"
+    assert problem.read_bytes() == (PROBLEMS / "fixed-points.md").read_bytes()

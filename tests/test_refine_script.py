@@ -146,6 +146,19 @@ def test_a_new_refined_query_gives_the_next_iteration_and_its_record_commands(sc
     ]
 
 
+@pytest.mark.parametrize("per_query", ["0", "-3", "101"])
+def test_next_refuses_a_per_query_the_search_scripts_would_refuse(script, tmp_path, per_query):
+    """The printed command lines must run: s2_lookup.py search takes --limit 1..100."""
+    a, s = first_iteration(script, tmp_path)
+    run = script(
+        "refine.py", "next", "--runs", str(a), str(s), "--query", "Opial property",
+        "--per-query", per_query, "--run-dir", str(tmp_path / "R"),
+    )  # fmt: skip
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "usage" and "--per-query" in run.stdout
+    assert not (tmp_path / "R").exists()
+
+
 def test_stop_rule_three_iterations(script, tmp_path):
     a, _ = first_iteration(script, tmp_path)
     for iteration, query in ((2, "Opial property"), (3, "demiclosedness principle")):

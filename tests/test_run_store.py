@@ -225,6 +225,31 @@ def test_record_run_rejects_a_file_that_is_not_a_search_result(script, tmp_path)
     assert run.returncode == 2 and "is not a search result" in run.json()["error"]["message"]
 
 
+@pytest.mark.parametrize("problem", ["", "Spectral Gap", "../p"])
+def test_record_run_refuses_a_problem_that_is_not_a_slug(script, problem):
+    """The loop finds the problem's PROBLEM.md and runs by this slug: a run under any other name
+    could never be refined or kept."""
+    run = record_run(script, problem=problem)
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "bad_slug"
+    assert script("lit_update.py", "runs").json() == []
+
+
+def test_numbers_beyond_what_sqlite_stores_are_bad_input(script):
+    huge = str(2**70)
+    assert record_run(script).returncode == 0
+    for args in (
+        ["judgements", huge],
+        ["judge", "--run", huge, "--judgements", "-"],
+        ["record-run", "--problem", "p", "--query", "q", "--source", "arxiv", "--iteration", huge],
+    ):
+        run = script("lit_update.py", *args, input="[]")
+        assert run.returncode == 2, run.stdout
+        assert huge in run.json()["error"]["message"]
+    run = script("refine.py", "feedback", "--runs", huge)
+    assert run.returncode == 2 and run.json()["error"]["code"] == "unknown_run"
+
+
 def test_what_the_refinement_loop_reads(tmp_path):
     with store.RunStore(tmp_path / "s.db") as runs:
         first = runs.record_run(

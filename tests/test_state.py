@@ -416,3 +416,34 @@ def test_state_md_has_one_body_whoever_writes_it_first(problem):
     template = (TEMPLATES / "STATE.md").read_text()
     expected = frontmatter.split(template)[1].replace("{{title}}", problem.name)
     assert read_state(problem)[1] == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "current"),
+    [
+        ("STATE.md", "PROOF_DEVELOPMENT"),
+        ("PROOF.md", "PROOF_DEVELOPMENT"),
+        ("LITERATURE.md", "LITERATURE_SEARCH"),
+    ],
+)
+def test_an_artifact_saved_in_another_encoding_is_bad_input_and_left_alone(
+    problem, script, name, current
+):
+    """A hand edit saved as Latin-1: one JSON line naming the file, never an internal error."""
+    write_state(problem, current)
+    if name != "STATE.md":
+        write_md(problem, name, status="draft")
+    path = problem / name
+    path.write_bytes(path.read_bytes() + "Gödel\n".encode("latin-1"))
+    before = path.read_bytes()
+    run = script("state.py", "next", "--dir", str(problem))
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "unreadable" and name in run.stdout
+    assert path.read_bytes() == before
+
+
+def test_a_state_md_with_a_byte_order_mark_reads_as_without(problem):
+    write_state(problem, "COMPUTATION")
+    path = problem / "STATE.md"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert machine.show(problem, problem.name)["current_state"] == "COMPUTATION"

@@ -380,3 +380,13 @@ def test_a_missing_file_is_named(script, standin):
     run = verify(script, "no-such-file.json")
     assert run.returncode == 2
     assert run.json()["error"]["code"] == "file_not_found"
+
+
+def test_an_out_that_is_also_an_input_is_refused_and_the_input_kept(script, standin, tmp_path):
+    candidates = write(tmp_path, "hits.json", [{"title": "Heat-bath random walks", "year": 2016}])
+    before = Path(candidates).read_bytes()
+    run = verify(script, candidates, "--out", candidates)
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "cannot_write" and "also an input" in run.stdout
+    assert Path(candidates).read_bytes() == before
+    assert sum(standin.counts.values()) == 0  # refused before any request

@@ -77,6 +77,14 @@ def test_init_from_a_subfolder_finds_the_existing_workspace(root, script):
     assert not (sub / ".math").exists()
 
 
+def test_init_where_math_is_a_file_refuses_and_keeps_the_file(tmp_path, script):
+    (tmp_path / ".math").write_text("my notes\n")
+    run = script("workspace.py", "init")
+    assert run.returncode == 2, run.stdout
+    assert run.json()["error"]["code"] == "not_a_folder"
+    assert (tmp_path / ".math").read_text() == "my notes\n"
+
+
 @pytest.mark.parametrize("command", [["status"], ["switch", "x"], ["new-problem", "--title", "x"]])
 def test_commands_need_a_workspace(script, command):
     run = script("workspace.py", *command)

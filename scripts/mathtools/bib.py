@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import literature
-from .files import atomic_write
+from .cli import write_file
 from .litmerge import ARXIV_CLASS_TAG
 
 # Title words a key skips (the first other word of three letters or more names the paper).
@@ -149,9 +149,10 @@ def export(folder: Path) -> dict[str, Any]:
     entries = bib_entries(doc)
     path = folder / "references.bib"
     text = render(entries)
-    changed = not path.exists() or path.read_text(encoding="utf-8") != text
+    # Compared as bytes: a damaged file (not UTF-8) is simply replaced, as any stale one is.
+    changed = not path.is_file() or path.read_bytes() != text.encode("utf-8")
     if changed:
-        atomic_write(path, text)
+        write_file(path, text)  # a folder in its place is bad input naming it
     return {
         "file": str(path),
         "changed": changed,

@@ -81,15 +81,41 @@ class ArgumentParser(argparse.ArgumentParser):
         if commands is not None and parsed.command is None:
             self.error(f"choose a command: {', '.join(commands.choices)}")
         if getattr(parsed, "out", None):
-            check_writable(parsed.out)  # before any work whose result would then be lost
+            # before any work whose result would then be lost
+            check_writable(parsed.out, _named_files(parsed, exclude="out"))
         return parsed
 
 
-def check_writable(path: str) -> None:
-    """BadInput naming `path` unless a file can be written there (an --out FILE)."""
+def _named_files(parsed: argparse.Namespace, exclude: str) -> list[str]:
+    """Every argument value (lists too) other than `exclude`: the files the call may read."""
+    values = []
+    for name, value in vars(parsed).items():
+        if name != exclude:
+            values += value if isinstance(value, list) else [value]
+    return [value for value in values if isinstance(value, str) and value not in ("", "-")]
+
+
+def check_writable(path: str, inputs: Iterable[str] = ()) -> None:
+    """BadInput naming `path` unless a file can be written there (an --out FILE) without losing
+    anything: not a folder or a device, not one of the call's `inputs`, and not an existing file
+    other than an earlier JSON output (a PROBLEM.md, say, would be replaced by JSON)."""
     target = Path(path)
     if target.is_dir():
         raise BadInput(f"--out {path} is a folder, not a file", code="cannot_write")
+    if target.exists():
+        if not target.is_file():
+            raise BadInput(f"--out {path} is not a regular file", code="cannot_write")
+        if any(Path(name).is_file() and target.samefile(name) for name in inputs):
+            raise BadInput(
+                f"--out {path} is also an input of this call: write the output elsewhere",
+                code="cannot_write",
+            )
+        if not _holds_json(target):
+            raise BadInput(
+                f"--out {path} exists and is not an earlier JSON output; it would be lost: "
+                "write the output elsewhere",
+                code="cannot_write",
+            )
     folder = target.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent  # atomic_write creates the missing folders below it
@@ -97,6 +123,16 @@ def check_writable(path: str) -> None:
         raise BadInput(
             f"cannot write --out {path}: {folder} is not a writable folder", "cannot_write"
         )
+
+
+def _holds_json(path: Path) -> bool:
+    """Is `path` empty or does it start like a JSON document (an object or a list)?"""
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(4096).lstrip()
+    except OSError:
+        return False
+    return not start or start[:1] in (b"{", b"[")
 
 
 def dumps(data: Any) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import frontmatter
-from .files import atomic_write, locked
+from .files import atomic_write, locked, read_text
 from .sandbox import REPORTED_PACKAGES
 from .workspace import instantiate
 
@@ -99,7 +99,7 @@ def record(
     moment = datetime.now(timezone.utc)
     with locked(path):
         if path.exists():
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, path.name)
         else:
             text = instantiate("COMPUTATION.md", {}, {"problem": slug})
         data, body = frontmatter.split(text, str(path))

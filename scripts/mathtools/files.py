@@ -17,11 +17,18 @@ def atomic_write(path: Path, data: str | bytes) -> None:
 
     The temporary file lives in the same folder (a rename across file systems is not atomic) and is
     flushed to disk before the rename. An existing file's permissions are kept; a new file gets
-    those the umask allows, as open() would give it (not mkstemp's private 0600).
+    those the umask allows, as open() would give it (not mkstemp's private 0600). Text replacing a
+    file whose lines end in CRLF (a Windows editor's) gets CRLF too: our readers see LF either
+    way, and the person's file keeps its line endings instead of changing on every line.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if isinstance(data, str):
+        if _ends_lines_with_crlf(path):
+            data = data.replace("\r\n", "\n").replace("\n", "\r\n")
+        payload = data.encode("utf-8")
+    else:
+        payload = data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -38,6 +45,15 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _ends_lines_with_crlf(path: Path) -> bool:
+    """Does the existing file at `path` end its first line with CRLF?"""
+    try:
+        with open(path, "rb") as handle:
+            return handle.readline(1 << 16).endswith(b"\r\n")
+    except OSError:  # absent, a folder, unreadable: nothing to keep
+        return False
 
 
 def _umask() -> int:

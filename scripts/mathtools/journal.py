@@ -31,7 +31,7 @@ from typing import Any
 
 from . import frontmatter
 from .cli import BadInput
-from .files import atomic_write, locked
+from .files import atomic_write, locked, read_text
 from .workspace import Workspace, instantiate, now_iso, parse_tags
 
 CATEGORIES = {
@@ -342,13 +342,7 @@ def _numbering_violations(entries: list[Entry]) -> list[dict[str, Any]]:
 
 
 def read_journal(path: Path) -> Journal:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"{path} does not exist", code="file_not_found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
-    return parse(text, path)
+    return parse(read_text(path, path.name), path)
 
 
 def validate(path: Path) -> dict[str, Any]:
@@ -490,7 +484,7 @@ def evidence(folder: Path) -> list[dict[str, Any]]:
         path = folder / name
         if not path.exists():
             continue
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, name)
         try:
             meta, body = frontmatter.split(text, name)
         except BadInput:

@@ -510,7 +510,11 @@ def merge_file(
     path = Path(path)
     with files.locked(path):
         created = not path.exists()
-        old = template(problem or path.parent.name, title) if created else path.read_text("utf-8")
+        old = (
+            template(problem or path.parent.name, title)
+            if created
+            else files.read_text(path, "LITERATURE.md")
+        )
         doc = parse(old, str(path))
         report = merge(doc, verified, relevance, **history)
         new = doc.render()

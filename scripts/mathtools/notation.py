@@ -13,7 +13,7 @@ from typing import Any
 
 from . import frontmatter
 from .cli import BadInput
-from .files import atomic_write, locked
+from .files import atomic_write, locked, read_text
 
 CUSTOM = "custom"
 GENERAL = (
@@ -190,7 +190,7 @@ def update(path: Path, preset: str | None = None, add: tuple[str, str] | None = 
     with locked(path):
         if not path.exists():
             raise BadInput(f"{path} does not exist", code="file_not_found")
-        data, body = frontmatter.split(path.read_text(encoding="utf-8"), path.name)
+        data, body = frontmatter.split(read_text(path, path.name), path.name)
         if preset is not None:
             body = replace_section(body, PRESET_HEADING, preset_text(preset))
             data["preset"] = preset
@@ -226,7 +226,7 @@ def _replace_custom(body: str, content: str) -> str:
 
 
 def show(path: Path) -> dict[str, Any]:
-    data, body = frontmatter.split(path.read_text(encoding="utf-8"), path.name)
+    data, body = frontmatter.split(read_text(path, path.name), path.name)
     preset = data.get("preset") or CUSTOM
     entries = (
         []

@@ -39,6 +39,7 @@ MIN_QUERIES, MAX_QUERIES = 3, 5
 LEFT_OUT = {"--max-results": True, "--limit": True, "--out": True, "--no-cache": False}
 TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")  # a label's search words
 SUMMARY_CHARS = 160  # a Search History Query Summary, at most (then "(+N more)")
+MAX_PER_QUERY = 100  # results per search: Semantic Scholar's relevance search gives 100 at most
 
 # Words that never make a search term on their own (English function words and the vocabulary
 # every problem statement uses about itself).
@@ -441,7 +442,7 @@ def searched_labels(literature: Path | None) -> set[str]:
     readable summary instead, and stored_labels gives their labels."""
     if literature is None or not literature.exists():
         return set()
-    body = frontmatter.split(literature.read_text(encoding="utf-8"), str(literature))[1]
+    body = frontmatter.split(read_text(literature, "LITERATURE.md"), str(literature))[1]
     history = split_sections(body).get("search history", "")
     labels: set[str] = set()
     for line in history.splitlines():
@@ -525,6 +526,17 @@ def plan(
     if run_dir and any(result["queries"].values()):
         result["record_run"] = record_run_args(problem.slug, 1, run_dir)
     return result
+
+
+def check_per_query(per_query: int) -> None:
+    """BadInput unless both search scripts accept `per_query` results (1..100): a plan's command
+    lines must run as printed."""
+    if not 1 <= per_query <= MAX_PER_QUERY:
+        from .cli import BadInput
+
+        raise BadInput(
+            f"--per-query must be between 1 and {MAX_PER_QUERY} (got {per_query})", code="usage"
+        )
 
 
 def results_stem(iteration: int, api: str, number: int) -> str:

@@ -37,6 +37,8 @@ from typing import Any
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
+MAX_TIMEOUT_S = 86400.0  # a day: longer is a mistake, and beyond any rlimit's range
+MIN_MEMORY_MB, MAX_MEMORY_MB = 64, 2**20  # Python needs 64 MB to start; 1 TiB bounds RLIMIT_AS
 PROCESS_LIMIT = 64  # processes (threads count too) the snippet may start beyond the user's own
 OUTPUT_LIMIT_BYTES = 200_000  # per stream kept in the result
 FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its output included
@@ -254,6 +256,19 @@ def _process_cap() -> int | None:
     return cap if hard == resource.RLIM_INFINITY else min(cap, hard)
 
 
+def check_limits(timeout: float, memory_mb: int) -> None:
+    """BadInput unless the limits are ones the sandbox can set: a finite wall time up to a day,
+    memory from 64 MB to 1 TiB."""
+    from .cli import BadInput
+
+    if not 0 < timeout <= MAX_TIMEOUT_S or not MIN_MEMORY_MB <= memory_mb <= MAX_MEMORY_MB:
+        raise BadInput(
+            f"--timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds (got {timeout:g})"
+            f" and --memory-mb from {MIN_MEMORY_MB} to {MAX_MEMORY_MB} (got {memory_mb})",
+            code="usage",
+        )
+
+
 def run(
     code: str,
     python: Path | str = sys.executable,
@@ -267,6 +282,7 @@ def run(
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
     Python network guard, a process-group kill); `packages` are the distributions whose installed
     versions the result reports; `hidden` files read as empty where namespaces allow it."""
+    check_limits(timeout, memory_mb)
     prefix = namespace_prefix() if network_namespace else None
     hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
     hide = hide if prefix and hide and can_hide_files() else []

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import frontmatter
 from .cli import BadInput
-from .files import atomic_write, locked
+from .files import atomic_write, locked, read_text
 
 STATES = (
     "INTAKE",
@@ -163,7 +163,7 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
             {},
             frontmatter.split(instantiate("STATE.md", {"title": slug}, {}))[1],
         )
-    data, body = frontmatter.split(path.read_text(encoding="utf-8"), str(path))
+    data, body = frontmatter.split(read_text(path, path.name), str(path))
     current = data.get("current_state") or "INTAKE"
     if current not in STATES:
         raise BadInput(
@@ -294,7 +294,7 @@ def _artifact(folder: Path, name: str) -> dict[str, Any] | None:
         return None
     if path.suffix != ".md":
         return {}
-    return frontmatter.read(path.read_text(encoding="utf-8"), str(path))
+    return frontmatter.read(read_text(path, path.name), str(path))
 
 
 def _fresh(folder: Path, name: str, state: State) -> bool:

@@ -32,6 +32,8 @@ from typing import Any
 from .cli import BadInput, EnvironmentProblem
 
 SOURCES = ("arxiv", "semantic_scholar")
+# The largest integer SQLite stores: a run id or iteration beyond it cannot name anything.
+SQLITE_MAX_INT = 2**63 - 1
 LABELS = ("strong", "partial", "irrelevant")
 
 MIGRATIONS: list[str] = [
@@ -153,9 +155,12 @@ class RunStore:
         results: Iterable[dict] = (),
     ) -> dict[str, Any]:
         """Store one run and the papers its search_result files hold; returns the run."""
+        from .workspace import check_slug
+
+        check_slug(problem)  # the loop finds the problem's files, and its runs, by this slug
         if source not in SOURCES:
             raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
-        if iteration < 1:
+        if not 1 <= iteration <= SQLITE_MAX_INT:
             raise BadInput(f"iteration counts from 1, not {iteration}")
         papers: dict[str, dict] = {}
         totals = []
@@ -181,6 +186,8 @@ class RunStore:
         return self.run(run_id)
 
     def run(self, run_id: int) -> dict[str, Any]:
+        if not 1 <= run_id <= SQLITE_MAX_INT:
+            raise BadInput(f"no run {run_id} in {self.path}", code="unknown_run")
         row = self.db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
         if row is None:
             raise BadInput(f"no run {run_id} in {self.path}", code="unknown_run")

@@ -31,7 +31,7 @@ from . import config, frontmatter
 from .bootstrap import PLUGIN_ROOT
 from .cli import BadInput, dumps, read_json
 from .domains import DOMAINS
-from .files import atomic_write, locked
+from .files import atomic_write, locked, read_text
 
 TEMPLATES = PLUGIN_ROOT / "templates"
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
@@ -183,6 +183,11 @@ class Workspace:
 def init(root: Path | None = None) -> dict[str, Any]:
     """Create `.math/` (config, problems/, archive/, DASHBOARD.md); an existing one is kept."""
     workspace = Workspace(root or config.workspace_root())
+    if workspace.math_dir.exists() and not workspace.math_dir.is_dir():
+        raise BadInput(
+            f"{workspace.math_dir} is a file, not the workspace folder: move it away first",
+            code="not_a_folder",
+        )
     with locked(workspace.config_path):
         created = not workspace.config_path.exists()
         if created:
@@ -369,7 +374,7 @@ def _frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        return frontmatter.read(path.read_text(encoding="utf-8"), path.name)
+        return frontmatter.read(read_text(path, path.name), path.name)
     except BadInput as exc:  # its message already starts with the file's name
         warnings.append(exc.message)
         return {}
