@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -40,6 +41,7 @@ def literature_with_history(path: Path, summaries: list[str]) -> Path:
         (r"$\alpha$-stable \emph{Lévy} process", "alpha -stable Lévy process"),
         (r"$\operatorname{rank}(A) \to \infty$", "rank (A) infinity"),
         (r"Schr\"odinger operators -- a survey", "Schrodinger operators - a survey"),
+        (r"the $\ell^\infty$ norm", "the l^infinity norm"),
     ],
 )
 def test_strip_latex_leaves_searchable_words(latex, plain):
@@ -121,7 +123,10 @@ def test_plan_draws_three_to_five_queries_per_api_from_the_five_sources(script):
     assert plan["reference_authors"][:2] == ["Browder", "Kirk"]
     arxiv_args = [q["args"] for q in plan["queries"]["arxiv"]]
     assert all(args[0] == "search" and "--domain" in args for args in arxiv_args)
-    assert arxiv_args[-1][1:3] == ["--author", "Browder"]
+    # The author query names the author of the newest reference (Reich's arXiv paper): Browder
+    # (1965) predates arXiv, where his name finds only namesakes.
+    assert arxiv_args[-1][1:3] == ["--author", "Reich"]
+    assert not any("Browder" in args for args in arxiv_args if "--author" in args)
     s2_args = [q["args"] for q in plan["queries"]["semantic_scholar"]]
     assert all(args[:2] == ["search", "--query"] and "--limit" in args for args in s2_args)
     # No LaTeX reaches a query.
@@ -347,3 +352,159 @@ def test_an_out_naming_the_problem_md_is_refused_and_it_is_kept(script, tmp_path
     assert run.returncode == 2, run.stdout
     assert run.json()["error"]["code"] == "cannot_write"
     assert problem.read_bytes() == (PROBLEMS / "fixed-points.md").read_bytes()
+
+
+# --- query quality: what an expert would type -------------------------------------------------
+
+ALL_PROBLEMS = [*sorted(PROBLEMS.glob("*.md")), ROOT / "examples" / "sample-problem" / "PROBLEM.md"]
+# Words of these problems' statements that find everything when searched on their own.
+TOO_GENERIC_ALONE = {
+    "bound", "prove", "show", "determine", "decide", "relate", "groups", "group", "norm",
+    "metrics", "operators", "counting", "samples", "algorithm", "probability", "large", "smooth",
+    "flat", "rational", "decidable", "infinity", "random", "index", "alone",
+}  # fmt: skip
+
+
+def words_of(text: str) -> list[str]:
+    return planning.same_stem(text.replace("'s ", " ")).split()
+
+
+def search_values(query) -> list[str]:
+    return [value for _, value in planning.label_terms(query["label"])]
+
+
+@pytest.fixture(scope="module")
+def plans():
+    """Every test problem's plan, computed once (the planner in process: the script's own
+    tests above run it as a subprocess)."""
+    return {
+        path.stem if path.stem != "PROBLEM" else path.parent.name: planning.plan(
+            planning.read_problem(path)
+        )
+        for path in ALL_PROBLEMS
+    }
+
+
+def all_queries(plans):
+    for name, plan in plans.items():
+        for api, queries in plan["queries"].items():
+            for query in queries:
+                yield name, api, query
+
+
+def test_the_test_problems_cover_the_protocol_domains(plans):
+    domains = {plan["domain"] for plan in plans.values()}
+    assert len(plans) >= 12
+    assert len(domains - {None}) >= 8
+
+
+def test_no_query_is_a_generic_word_or_a_statement_verb(plans):
+    for name, _, query in all_queries(plans):
+        for value in search_values(query):
+            assert planning.fold(value) not in TOO_GENERIC_ALONE, (name, query["label"])
+
+
+def test_no_query_repeats_a_term(plans):
+    """Within one query no search phrase holds another ("--title Mixing --abstract 'mixing
+    time'"), and a Semantic Scholar query says each word once ("Turing Turing patterns")."""
+    for name, api, query in all_queries(plans):
+        values = [set(words_of(v)) for v in search_values(query)]
+        for i, one in enumerate(values):
+            for other in values[i + 1 :]:
+                assert not (one <= other or other <= one), (name, query["label"])
+        if api == "semantic_scholar":
+            words = words_of(search_values(query)[0])
+            assert len(words) == len(set(words)), (name, query["label"])
+
+
+def test_every_query_has_a_term_of_the_problem(plans):
+    """Each query carries a word of the problem's title, tags, known results or references
+    (its field's own terms), not only words the planner brought."""
+    for name, _, query in all_queries(plans):
+        plan = plans[name]
+        problem_words = set()
+        for text in [*plan["terms"], *plan["tags"], *plan["known_results"]]:
+            problem_words.update(words_of(text.replace("-", " ")))
+        problem_words.update(words_of(" ".join(plan["reference_authors"])))
+        query_words = set(words_of(" ".join(search_values(query)).replace("-", " ")))
+        assert query_words & problem_words, (name, query["label"])
+
+
+def test_no_query_holds_latex_or_bare_notation(plans):
+    for name, _, query in all_queries(plans):
+        for value in search_values(query):
+            assert not set(value) & set("\\${}_"), (name, query["label"])
+            assert re.search(r"[^\W\d_]{3}", value), (name, query["label"])  # a word, not T^n
+    for name, plan in plans.items():
+        assert not {"varepsilon", "gamma", "R^n", "T^n", "P^5"} & set(plan["terms"]), name
+
+
+def test_a_one_word_title_is_searched_as_the_statement_phrase_that_holds_it(plans):
+    """The brief's example: title "Mixing", statement "Bound the mixing time."."""
+    labels = [
+        q["label"] for api in ("arxiv", "semantic_scholar") for q in plans["mixing"]["queries"][api]
+    ]
+    assert labels[0] == 'arxiv --title "mixing time"'
+    assert 's2 --query "mixing time"' in labels
+    assert not any("Bound" in label or "--title Mixing" in label for label in labels)
+    assert plans["mixing"]["notes"], "too little to search on is still said"
+
+
+def test_the_title_subject_leads_and_its_setting_follows(plans):
+    """ "Fixed points of nonexpansive maps on uniformly convex Banach spaces" is about fixed
+    points: the core query is theirs, not the setting's ("Banach spaces")."""
+    core = plans["fixed-points"]["queries"]["arxiv"][0]["args"]
+    assert core[1:5] == ["--title", "Fixed points", "--abstract", "nonexpansive maps"]
+    sparse = plans["sparse"]["queries"]["arxiv"][0]["args"]  # "Counting lattice points in ..."
+    assert sparse[1:5] == ["--title", "lattice points", "--abstract", "dilated polytopes"]
+
+
+def test_the_sample_problems_core_query_keeps_its_loose_form(plans):
+    """The head of the title phrase in the title, its modifier in the abstract: Canonne et al.'s
+    "The Price of Tolerance in Distribution Testing" has no "tolerant distribution testing"."""
+    core = plans["sample-problem"]["queries"]["arxiv"][0]["label"]
+    assert core == 'arxiv --title "distribution testing" --abstract tolerant --domain probability'
+
+
+def test_a_companion_term_is_one_the_problem_repeats(plans):
+    """Groups of polynomial growth: "virtually nilpotent" (the tags and the statement repeat
+    nilpotent), not the statement's longest phrase "finite symmetric set"."""
+    core = plans["polynomial-growth"]["queries"]["arxiv"][0]["args"]
+    assert core[1:5] == ["--title", "polynomial growth", "--abstract", "virtually nilpotent"]
+
+
+def test_a_theorem_named_only_by_a_person_gets_the_problems_term(plans):
+    labels = [q["label"] for q in plans["polynomial-growth"]["queries"]["semantic_scholar"]]
+    assert 's2 --query "Gromov\'s theorem polynomial growth"' in labels
+    known = [
+        q["label"] for q in plans["fixed-points"]["queries"]["arxiv"] if q["origin"] == "known"
+    ]
+    assert 'arxiv --all "Banach fixed point theorem" --domain analysis' in known  # named enough
+
+
+def test_a_known_result_already_searched_as_a_tag_is_not_searched_again(plans):
+    queries = plans["random-walk-cutoff"]["queries"]["arxiv"]
+    assert [q for q in queries if "cutoff phenomenon" in q["args"]] == [queries[1]]
+
+
+def test_tags_keep_a_hyphen_after_a_single_letter(plans):
+    tags = plans["real-exponential-field"]["queries"]["arxiv"][1]["args"]
+    assert tags[1:5] == ["--all", "o-minimality", "--all", "tarski problem"]
+
+
+def test_arxiv_author_queries_skip_authors_older_than_arxiv(plans):
+    """Schoen-Yau (1979) and Gromov-Lawson (1980): no arXiv author query; S2 keeps one."""
+    torus = plans["torus-scalar-curvature"]["queries"]
+    assert not [q for q in torus["arxiv"] if q["origin"] == "authors"]
+    assert [q for q in torus["semantic_scholar"] if q["origin"] == "authors"]
+    ramsey = [q["args"] for q in plans["diagonal-ramsey"]["queries"]["arxiv"]]
+    assert ["--author", "Campos"] in [args[1:3] for args in ramsey]  # 2023, not Erdős (1947)
+
+
+def test_statement_verbs_end_a_known_result_phrase():
+    assert planning.result_names("Enflo and Read built operators on Banach spaces.") == [
+        "Banach spaces"
+    ]
+    assert planning.result_names("Erdős's random colouring gives a lower bound.") == [
+        "Erdős's random colouring"
+    ]

@@ -59,6 +59,35 @@ STOPWORDS = frozenset(
     needed require requires required
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
+# Verbs and fillers a problem statement or a Known Results line uses about the mathematics
+# ("Bound the mixing time", "Turing instability occurs", "Sah improved ..."): they end a key
+# phrase in PROBLEM.md, though a query the model refines may keep them.
+STATEMENT_WORDS = frozenset(
+    """
+    characterize characterise classify compare relate relates exhibit exhibits follow
+    follows following occur occurs emerge emerges arise arises near give gives gave build built
+    builds showed proved proves prove improve improved improves take taken takes call called
+    denote denotes use used using satisfy satisfies satisfying admit admits yield yields iff
+    namely respectively general arbitrary certain alone
+    """.split()  # noqa: SIM905
+)
+# Words that are no search term on their own (a query of "Groups" or "norm" finds everything),
+# nor a modifier worth an arXiv field of its own; inside a longer phrase they stay. Kept as
+# same_stem keys: "bounds" is "bound".
+GENERIC = frozenset(
+    word.rstrip("s")
+    for word in """
+    bound upper lower estimate constant large small smooth flat decidable rational random real
+    complex linear bounded closed finite infinite nonzero nontrivial red blue edge vertex
+    vertices operator group metric norm infinity probability algorithm sample function set space
+    map graph time counting number value condition property properties structure method order
+    term unconditionally infinitely analogue variant version answer example setting
+    """.split()  # noqa: SIM905
+)
+# Title words that introduce the setting rather than the subject: "Fixed points of
+# nonexpansive maps on uniformly convex Banach spaces" is about fixed points.
+SETTING = re.compile(r"\s(?:on|in|over|inside)\s", re.IGNORECASE)
+ARXIV_START_YEAR = 1991  # an author whose references are all older has no arXiv papers to find
 
 # How LaTeX commands read in a search box: Greek letters spelled out, a few named symbols worded.
 GREEK = (  # as a regex alternation
@@ -280,6 +309,7 @@ def strip_latex(text: str) -> str:
     text = re.sub(r"\\.", " ", text)
     text = text.replace("--", "-")
     text = re.sub(r"[${}_]", " ", text)
+    text = re.sub(r"\^\s+", "^", text)  # \ell^\infty -> "l^infinity", one word
     return " ".join(text.split())
 
 
@@ -289,7 +319,12 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-def key_terms(text: str, limit: int | None = 8, max_words: int | None = 4) -> list[str]:
+def key_terms(
+    text: str,
+    limit: int | None = 8,
+    max_words: int | None = 4,
+    stopwords: frozenset[str] = STOPWORDS,
+) -> list[str]:
     """Key phrases by the RAKE rule: runs of content words between stopwords and punctuation,
     scored by the sum of word degree / frequency; ties keep the order of first appearance.
     `limit` phrases at most and `max_words` words a phrase (None: no cut)."""
@@ -298,7 +333,7 @@ def key_terms(text: str, limit: int | None = 8, max_words: int | None = 4) -> li
     for chunk in re.split(r"[.,;:!?()\[\]\"=<>+*/|]|\s-\s", plain):
         run: list[str] = []
         for word in re.findall(r"[^\W_][\w'\u2019\-^]*", chunk):
-            if _content_word(word):
+            if _content_word(word, stopwords):
                 run.append(word)
             else:
                 if run:
@@ -330,9 +365,9 @@ def same_stem(phrase: str) -> str:
     return " ".join(word.rstrip("s") for word in fold(phrase).split())
 
 
-def _content_word(word: str) -> bool:
+def _content_word(word: str, stopwords: frozenset[str]) -> bool:
     folded = fold(word)
-    if folded in STOPWORDS or (len(folded) < 3 and "^" not in folded):
+    if folded in stopwords or (len(folded) < 3 and "^" not in folded):
         return False
     return not folded.isdigit()
 
@@ -343,7 +378,7 @@ def result_names(item: str) -> list[str]:
     names = [a or b for a, b in EMPHASIS.findall(item)]
     names += [f"{m.group(1)} {m.group(2)}" for m in NAMED_RESULT.finditer(plain)]
     if not names:
-        names = key_terms(item, limit=1)
+        names = problem_terms(item, limit=1)
     cleaned = []
     for name in names:
         name = " ".join(strip_latex(name).replace("\u2019", "'").split()).strip(" .,:")
@@ -571,20 +606,99 @@ def _secondary(domain: str | None) -> list[str]:
 
 def _terms(problem: Problem) -> list[str]:
     """Key terms: the title's first (a title names the problem), then the statement's."""
+    return _distinct(_title_terms(problem) + problem_terms(problem.statement, 8))
+
+
+def _distinct(phrases: list[str]) -> list[str]:
+    """The phrases, each once by stem ("Fixed points" and "fixed point" are one), in order."""
+    kept: dict[str, str] = {}
+    for phrase in phrases:
+        kept.setdefault(same_stem(phrase), phrase)
+    return list(kept.values())
+
+
+def problem_terms(text: str, limit: int) -> list[str]:
+    """Key phrases of PROBLEM.md text that are worth a search: the statement's own verbs end a
+    phrase, a LaTeX Greek letter is a variable (no word), notation ending a phrase goes ("torus
+    T^n" -> "torus") and a phrase of generic words or notation only is none ("Bound", "R^n")."""
+    text = re.sub(rf"\\(?:{GREEK})(?![A-Za-z])", ",", text)
     terms: list[str] = []
-    for term in key_terms(problem.title, 4) + key_terms(problem.statement, 8):
-        if same_stem(term) not in {same_stem(t) for t in terms}:
-            terms.append(term)
+    for phrase in key_terms(text, None, stopwords=STOPWORDS | STATEMENT_WORDS):
+        words = phrase.split()
+        while words and _notation(words[-1]):
+            words.pop()
+        if not _generic(" ".join(words)):
+            terms.append(" ".join(words))
+    return _distinct(terms)[:limit]
+
+
+def _notation(word: str) -> bool:
+    """A symbol rather than a word: "T^n", "11n", "d-2"."""
+    return "^" in word or any(c.isdigit() for c in word)
+
+
+def _generic(phrase: str) -> bool:
+    """Is the phrase empty, or made of generic words and notation only?"""
+    return all(same_stem(w) in GENERIC or _notation(w) for w in phrase.split())
+
+
+def _title_terms(problem: Problem) -> list[str]:
+    """The title's key phrases, its subject first: what comes before a setting word ("on",
+    "in") leads. A one-word subject ("Mixing") is named by the statement's phrase that holds it
+    ("mixing time"), so that no query repeats the word inside a longer phrase."""
+    subject, *setting = SETTING.split(problem.title, maxsplit=1)
+    terms = _distinct(problem_terms(subject, 4) + problem_terms(" ".join(setting), 4))
+    if terms and len(terms[0].split()) == 1:
+        word = same_stem(terms[0])
+        longer = (t for t in problem_terms(problem.statement, 8) if word in same_stem(t).split())
+        terms[0] = next(longer, terms[0])
     return terms
 
 
-def _reference_authors(problem: Problem) -> list[str]:
+def _companion(problem: Problem, core: str, title_terms: list[str], terms: list[str]) -> list[str]:
+    """The term that goes with the core one in the keywords query: the title's next phrase, else
+    the statement phrase whose new words recur most in PROBLEM.md (a word the title, tags and
+    known results repeat is central; RAKE alone favours long phrases such as "finite symmetric
+    set"). None that holds, or is held by, the core phrase."""
+    counts: dict[str, int] = {}
+    for text in [problem.title, problem.statement, *problem.known_results, *problem.tags]:
+        for word in re.findall(r"[^\W\d_]+", strip_latex(text)):
+            counts[same_stem(word)] = counts.get(same_stem(word), 0) + 1
+    core_words = set(same_stem(core).split())
+
+    def salience(term: str) -> float:
+        new = [w for w in same_stem(term).split() if w not in core_words and w not in GENERIC]
+        return sum(counts.get(w, 0) for w in new) / len(new) if new else 0.0
+
+    def apart(term: str) -> bool:
+        words = set(same_stem(term).split())
+        return not (words <= core_words or core_words <= words)
+
+    rest = [t for t in terms if t not in title_terms]
+    ranked = sorted(rest, key=lambda t: -salience(t))  # stable: ties keep their order
+    return [t for t in title_terms[1:] + ranked if apart(t)][:1]
+
+
+def _reference_authors(problem: Problem, references: list[Reference] | None = None) -> list[str]:
     families: list[str] = []
-    for ref in problem.references:
+    for ref in problem.references if references is None else references:
         for family in ref.authors:
             if fold(family) not in {fold(f) for f in families}:
                 families.append(family)
     return families
+
+
+def _query_authors(problem: Problem, api: str) -> list[str]:
+    """Reference authors for author queries, those of recent references first (a reference with
+    an arXiv id, then the newest): their other papers are the ones a search can still add. On
+    arXiv, authors whose references all predate it (1991) are left out: "Turing" there finds
+    only namesakes."""
+    recent_first = sorted(problem.references, key=lambda r: (not r.arxiv_id, -(r.year or 0)))
+    families = _reference_authors(problem, recent_first)
+    if api != "arxiv":
+        return families
+    on_arxiv = [r for r in problem.references if r.arxiv_id or (r.year or 9999) >= ARXIV_START_YEAR]
+    return [f for f in families if fold(f) in {fold(a) for r in on_arxiv for a in r.authors}]
 
 
 def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) -> list[Query]:
@@ -592,10 +706,10 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     skipping the ones already searched still leaves enough)."""
     terms = _terms(problem)
     names = [n for item in problem.known_results for n in result_names(item)]
-    authors = _reference_authors(problem)
+    authors = _query_authors(problem, api)
     domain_args = ["--domain", problem.domain] if problem.domain and api == "arxiv" else []
     domain_words = problem.domain.replace("-", " ") if problem.domain else ""
-    tags = [tag.replace("-", " ") for tag in problem.tags]
+    tags = [_tag_words(tag) for tag in problem.tags]
     out: list[Query] = []
 
     def add(origin: str, arxiv_args: list[str], s2_text: str) -> None:
@@ -603,31 +717,36 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             if arxiv_args:
                 out.append(Query(api, origin, ["search", *arxiv_args, *_arxiv_limit(per_query)]))
         elif s2_text.strip():
-            text = " ".join(s2_text.split())
+            text = _unique_words(s2_text.split())
             out.append(Query(api, origin, ["search", "--query", text, "--limit", str(per_query)]))
 
     if focus and focus.strip():
         focus_text = strip_latex(focus)
         add("focus", ["--all", focus_text, *domain_args], focus_text)
+    title_terms = _title_terms(problem) or terms[:1]
+    core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
     if terms:
-        # Core keywords: the head of the title's key phrase in the title ("distribution testing"),
-        # its modifiers and the statement's next term in the abstract; S2 gets the words once.
-        title_terms = key_terms(problem.title, 2) or terms[:1]
-        head, modifiers = _head(title_terms[0])
-        others = [t for t in terms if same_stem(t) != same_stem(title_terms[0])][
-            : 1 - len(modifiers)
-        ]
+        # Core keywords: the head of the title's subject phrase in the title ("distribution
+        # testing"), its modifiers, or else a companion term, in the abstract; S2 gets the
+        # words once. A generic modifier ("Counting lattice points") is no abstract term.
+        head, modifiers = _head(core)
+        modifiers = [m for m in modifiers if not _generic(m)]
+        others = [] if modifiers else _companion(problem, core, title_terms, terms)
         arxiv_args = ["--title", head, *(a for t in modifiers + others for a in ("--abstract", t))]
-        add("keywords", [*arxiv_args, *domain_args], _unique_words([title_terms[0], *others]))
+        add("keywords", [*arxiv_args, *domain_args], " ".join([core, *others]))
     if tags:
+        # Two or more tags say the concepts; the domain's name would only dilute them on S2.
         add(
             "tags",
             [*(a for t in tags[:2] for a in ("--all", t)), *domain_args],
-            _unique_words([*tags[:3], domain_words]),
+            " ".join(tags[:3] if len(tags) > 1 else [*tags, domain_words]),
         )
-    for name in names[:2]:
-        add("known", ["--all", name, *domain_args], name)
-    core = terms[0] if terms else (tags[0] if tags else problem.title)
+    searched = {same_stem(t) for t in [core, *tags[:2]]}
+    for name in [n for n in names if same_stem(n) not in searched][:2]:
+        # "Gromov's theorem" alone names many theorems: the core term says which one.
+        context = [core] if EPONYM.fullmatch(name) else []
+        add("known", [*(a for t in [name, *context] for a in ("--all", t)), *domain_args],
+            " ".join([name, *context]))  # fmt: skip
     for family in authors[:2]:
         add("authors", ["--author", family, *domain_args], f"{family} {core}")
     if problem.domain:
@@ -635,11 +754,24 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         broader = [t for t in terms[1:3] if fold(t) != fold(core)]
         add("browse", [], " ".join([*broader, domain_words]))
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
+    add("keywords", ["--all", core, *domain_args], "")
     for term in terms[1:4]:
         add("keywords", ["--all", term, *domain_args], term)
     for tag in tags[2:]:
         add("tags", ["--all", tag, *domain_args], f"{tag} {domain_words}")
     return out
+
+
+# A theorem named after one person and nothing more ("Gromov's theorem", "Zhang theorem").
+EPONYM = re.compile(
+    r"[A-Z][\w\-\u2013]*(?:'s)?\s+(?:theorem|lemma|conjecture|inequality|formula|principle)"
+)
+
+
+def _tag_words(tag: str) -> str:
+    """A tag as search words: "fixed-point" -> "fixed point", but "o-minimality" and "p-adic"
+    keep the hyphen that makes them words."""
+    return re.sub(r"(?<!\b[^\W\d_])-(?![^\W\d_]\b)", " ", tag).strip()
 
 
 def _head(phrase: str) -> tuple[str, list[str]]:
@@ -651,11 +783,11 @@ def _head(phrase: str) -> tuple[str, list[str]]:
     return " ".join(words[-2:]), [" ".join(words[:-2])]
 
 
-def _unique_words(phrases: list[str]) -> str:
-    """The phrases' words, each once (by stem), in order."""
+def _unique_words(words: list[str]) -> str:
+    """The words, each once (by stem), in order."""
     seen: set[str] = set()
     kept = []
-    for word in " ".join(phrases).split():
+    for word in words:
         if same_stem(word) not in seen:
             seen.add(same_stem(word))
             kept.append(word)
