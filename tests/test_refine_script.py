@@ -269,7 +269,7 @@ def test_without_a_command_every_command_is_named_and_db_goes_after_it(script, t
     decided = script("refine.py", "feedback", "--db", store, "--runs", str(a), str(s))
     assert decided.json()["decision"] == "stop", decided.stdout
     elsewhere = script("refine.py", "feedback", "--db", str(tmp_path / "x.db"), "--runs", str(a))
-    assert elsewhere.returncode == 2 and elsewhere.json()["error"]["code"] == "unknown_run"
+    assert elsewhere.returncode == 2 and elsewhere.json()["error"]["code"] == "no_store"
 
 
 def test_a_refined_query_starting_with_a_dash_prints_a_search_that_runs(script, tmp_path):
