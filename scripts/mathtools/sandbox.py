@@ -269,6 +269,25 @@ def check_limits(timeout: float, memory_mb: int) -> None:
         )
 
 
+def interpreter(name: str) -> Path:
+    """The interpreter `--python NAME` names, as an absolute path (the snippet runs in another
+    folder): a path, or else a command on PATH. BadInput unless it is an executable file: a
+    folder or a file without execute permission could not run the snippet."""
+    from .cli import BadInput
+
+    path = Path(name)
+    if "/" not in name and not path.exists():
+        found = shutil.which(name)
+        path = Path(found) if found else path
+    if path.is_dir():
+        raise BadInput(f"--python {name}: a folder, not an interpreter")
+    if not path.exists():
+        raise BadInput(f"--python {name}: no such interpreter")
+    if not os.access(path, os.X_OK):
+        raise BadInput(f"--python {name}: not executable")
+    return Path(os.path.abspath(path))  # not resolve(): a venv's python is a symlink
+
+
 def run(
     code: str,
     python: Path | str = sys.executable,
