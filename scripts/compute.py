@@ -79,12 +79,7 @@ def main(argv):
         ) from None
     if not code.strip():
         raise cli.BadInput("the snippet is empty")
-    if args.python:
-        python = Path(args.python)
-        if not python.exists():
-            raise cli.BadInput(f"--python {args.python}: no such interpreter")
-    else:
-        python = bootstrap.extra_python("compute")
+    python = sandbox.interpreter(args.python) if args.python else bootstrap.extra_python("compute")
 
     # The workspace config may hold the Semantic Scholar key: the snippet has no business with it.
     workspace_config = config.math_dir(folder) / "config.json"

@@ -25,7 +25,9 @@ Subcommands:
   runs        list runs (of one problem) as JSON, or --table
   judgements  show one run's judgements as JSON, or --table
 
-The run store is .math/literature.db, or --db, or $MATH_LITERATURE_DB.
+The run store is .math/literature.db, or --db, or $MATH_LITERATURE_DB. record-run creates it;
+the other commands never do: they refuse a run store that does not exist (exit 2, naming it),
+except that `runs` lists no runs when the workspace has none yet (no --db given).
 
 Example:
   lit_update.py record-run --problem spectral-gap --iteration 1 --results 'RUN/i1-*.json'
@@ -118,9 +120,7 @@ def do_merge(args):
     relevance = cli.read_json(args.relevance, "relevance") if args.relevance else None
     history = {}
     if args.runs:
-        if not config.literature_db(args.db).exists():  # reading never creates a store
-            raise cli.BadInput(f"no run {args.runs[0]}: there is no run store yet", "unknown_run")
-        with open_store(args) as store:
+        with open_store(args, create=False) as store:
             history = store.history_row(args.runs)
     given = {
         "summary": args.query_summary,
@@ -153,10 +153,10 @@ def do_validate(args):
     return cli.EXIT_VIOLATIONS if violations else cli.EXIT_OK
 
 
-def open_store(args):
+def open_store(args, create=True):
     from mathtools import store
 
-    return store.open_store(args.db)
+    return store.open_store(args.db, create)
 
 
 def do_record_run(args):
@@ -216,7 +216,7 @@ def do_judge(args):
     problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
     if problems:  # unknown labels get the store's clearer message
         raise cli.BadInput(f"{args.judgements}: {problems[0]}")
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:  # its runs must be recorded first
         stored = store.record_judgements(args.run, judgements)
         unjudged = store.unjudged(args.run)
     # The model wrote these judgements: acknowledge them by count, do not echo them back (the
@@ -255,21 +255,16 @@ JUDGEMENT_COLUMNS = [
 
 
 def do_runs(args):
-    if not config.literature_db(args.db).exists():  # reading never creates a store
-        found = []
+    if args.db is None and not config.literature_db().exists():
+        found = []  # nothing searched in this workspace yet; a --db naming no store is refused
     else:
-        with open_store(args) as store:
+        with open_store(args, create=False) as store:
             found = store.runs(args.problem)
     show(found, RUN_COLUMNS, args.table)
 
 
 def do_judgements(args):
-    path = config.literature_db(args.db)
-    if not path.exists():
-        raise cli.BadInput(
-            f"no run {args.run}: there is no run store at {path} yet", code="unknown_run"
-        )
-    with open_store(args) as store:
+    with open_store(args, create=False) as store:
         show(store.judgements(args.run), JUDGEMENT_COLUMNS, args.table)
 
 

@@ -30,9 +30,9 @@ Example:
   refine.py next --runs 3 4 --query "Opial property nonexpansive" --run-dir RUN_DIR
   refine.py keep --runs 3 4 5 6 --out RUN_DIR/candidates.json
 
-Exit codes: 0 decided (see "decision"), 2 bad input (unknown run, a paper of the runs not
-judged, an --out that cannot be written), 4 environment (dependencies could not be installed, the
-run store is unusable), 5 internal error.
+Exit codes: 0 decided (see "decision"), 2 bad input (unknown run, no run store there, a paper
+of the runs not judged, an --out that cannot be written), 4 environment (dependencies could not
+be installed, the run store is unusable), 5 internal error.
 """
 
 import sys
@@ -43,7 +43,7 @@ from mathtools import bootstrap
 
 bootstrap.ensure()
 
-from mathtools import cli, config, planning, refinement, rundir  # noqa: E402
+from mathtools import cli, planning, refinement, rundir  # noqa: E402
 
 
 def main(argv):
@@ -71,9 +71,9 @@ def main(argv):
     if args.command == "next":
         planning.check_per_query(args.per_query)
 
-    from mathtools.store import RunStore
+    from mathtools.store import open_store
 
-    with RunStore(config.literature_db(args.db)) as store:
+    with open_store(args.db, create=False) as store:
         if args.command == "keep":
             return cli.acknowledge(kept(store, args.runs, Path(args.out)))
         iteration = Iteration.load(store, args.runs)

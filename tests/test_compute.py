@@ -186,6 +186,32 @@ def test_bad_input_is_one_json_line_and_records_nothing(script, problem, args, c
     assert not (problem / "COMPUTATION.md").exists()
 
 
+@pytest.mark.parametrize(
+    ("make", "needle"),
+    [
+        (lambda path: path.mkdir(), "a folder, not an interpreter"),
+        (lambda path: path.write_text("#!/bin/sh\n"), "not executable"),
+    ],
+    ids=["folder", "not-executable"],
+)
+def test_a_python_that_cannot_run_is_bad_input_before_anything_runs(
+    script, problem, tmp_path, make, needle
+):
+    make(tmp_path / "py")
+    run = compute(script, problem, "print(1)\n", "--title", "t", "--python", str(tmp_path / "py"))
+    assert run.returncode == 2, run.stdout
+    assert json.loads(run.stdout)["error"]["message"] == f"--python {tmp_path / 'py'}: {needle}"
+    assert not (problem / "COMPUTATION.md").exists()
+
+
+def test_a_relative_python_is_found_from_where_compute_runs(script, tmp_path):
+    """The snippet runs in a temporary folder; `--python venv/bin/python` means this folder's."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python").symlink_to(PYTHON)
+    run = script("compute.py", "run", "-", "--python", "bin/python", "--no-record", input="1\n")
+    assert run.returncode == 0 and run.json()["outcome"] == "ok", run.stdout
+
+
 def test_a_missing_snippet_file_is_one_json_line(script, tmp_path):
     run = script("compute.py", "run", str(tmp_path / "nope.py"), "--no-record")
     assert run.returncode == 2

@@ -148,9 +148,25 @@ def fake_tex(tmp_path, name, script_body):
     return folder
 
 
-def compile_with(script, problem, path):
+def compile_with(script, problem, path, *args):
     (problem / "OUTPUT.tex").write_text(article(""))
-    return script("latex.py", "compile", "--dir", str(problem), env={**os.environ, "PATH": path})
+    return script(
+        "latex.py", "compile", "--dir", str(problem), *args, env={**os.environ, "PATH": path}
+    )
+
+
+@pytest.mark.parametrize("timeout", ["-1", "nan", "inf", "0", "1e308"])
+@pytest.mark.parametrize("tex", [True, False], ids=["with-tex", "without-tex"])
+def test_a_timeout_no_run_can_have_is_refused_before_latex_is_looked_for(
+    script, problem, tmp_path, timeout, tex
+):
+    folder = fake_tex(tmp_path, "latexmk", f"touch {tmp_path / 'ran'}\n")
+    path = str(folder) if tex else str(tmp_path / "empty")
+    run = compile_with(script, problem, path, "--timeout", timeout)
+    assert run.returncode == 2, run.stdout
+    error = run.json()["error"]
+    assert error["code"] == "usage" and error["message"].startswith("--timeout must be"), error
+    assert not (tmp_path / "ran").exists()
 
 
 def test_without_tex_it_says_how_to_compile(script, problem, tmp_path):

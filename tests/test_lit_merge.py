@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -734,3 +735,35 @@ def test_last_search_is_the_most_recent_search(lit):
     merge(lit, [confirmed(paper(1))], verified_at="2026-03-01T00:00:00Z")
     merge(lit, [confirmed(paper(2))], summary="late", verified_at="2026-01-01T00:00:00Z")
     assert literature.load(lit).frontmatter["last_search"] == "2026-03-01T00:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("damage", "words"),
+    [
+        ((r"last REF-\d+", "last REF-abc"), "unreadable state comment"),
+        ((r"merges: (\w+)", r"merges: \1 ???"), "unreadable state comment"),
+        ((r"(<!-- lit_update: .*\n)", r"\1\1"), "a second lit_update state comment"),
+    ],
+)
+def test_a_damaged_state_comment_is_refused_by_merge_and_reported_by_validate(
+    script, lit, tmp_path, damage, words
+):
+    """A merge would add a second comment and forget the earlier merges (so a repeated merge
+    would be applied again): it refuses, naming the line, and leaves the file as it was."""
+    first = write_json(tmp_path / "1.json", verification([confirmed(paper(1))]))
+    assert run_merge(script, lit, first).returncode == 0
+    damaged = re.sub(*damage, lit.read_text(), count=1)
+    lit.write_text(damaged)
+    lines = damaged.splitlines()
+    where = f"LITERATURE.md line {max(n for n, t in enumerate(lines, 1) if 'lit_update' in t)}:"
+    later = verification([confirmed(paper(2))], "2026-02-11T12:00:00Z")
+    for verified in (write_json(tmp_path / "2.json", later), first):
+        run = run_merge(script, lit, verified)
+        assert run.returncode == 2, run.stdout
+        error = run.json()["error"]
+        assert error["code"] == "malformed_literature"
+        assert where in error["message"] and words in error["message"], error
+    assert lit.read_text() == damaged
+    run = script("lit_update.py", "validate", str(lit))
+    assert run.returncode == 1
+    assert any(where in v and words in v for v in run.json()["violations"]), run.stdout

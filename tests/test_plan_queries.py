@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import RECORDINGS, ROOT
 from mathtools import planning, schemas
+from support.arxiv_recordings import reply as arxiv_reply
+from support.cassettes import BASE_PATH
+from support.cassettes import load as load_cassette
+from support.scripted_server import ScriptedServer
 
 PROBLEMS = ROOT / "tests" / "data" / "problems"
 
@@ -508,3 +514,43 @@ def test_statement_verbs_end_a_known_result_phrase():
     assert planning.result_names("Erdős's random colouring gives a lower bound.") == [
         "Erdős's random colouring"
     ]
+
+
+def test_a_value_starting_with_a_dash_is_joined_to_its_option_and_labels_alike():
+    assert planning.option("--all", "fixed point", "-abc") == ["--all", "fixed point", "--all=-abc"]
+    ordinary = ["search", "--all", "fixed point", "--domain", "analysis", "--max-results", "5"]
+    assert planning.label("arxiv", ordinary) == 'arxiv --all "fixed point" --domain analysis'
+    for spelling in (["--query=-abc"], ["--query", "-abc"]):
+        assert planning.label("semantic_scholar", ["search", *spelling, "--limit=5"]) == (
+            "s2 --query -abc"
+        )
+    # A label recorded as `--query=x` (before labels split it) is the same query as `--query x`.
+    assert planning.normalise_label("s2 --query=-abc") == planning.normalise_label(
+        "s2 --query -abc"
+    )
+    assert planning.label_terms("s2 --query=-abc") == [("--query", "-abc")]
+
+
+def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, tmp_path):
+    """The focus searches' command lines run as printed (arXiv and S2 answer from recordings),
+    and the label each writes is the plan's label for it."""
+    plan = plan_for("fixed-points.md", "--focus=-abc", "--run-dir", "R", script=script)
+    lines = planning.command_lines(plan)
+    s2_search = load_cassette(RECORDINGS / "s2" / "test_search_paper.yaml")[0]
+    for line, api, answer, url in (
+        (lines[0], "arxiv", arxiv_reply("q_testing_s0_m10_"), "MATH_ARXIV_API_URL"),
+        (
+            lines[len(plan["queries"]["arxiv"])],
+            "semantic_scholar",
+            s2_search.reply(),
+            "MATH_S2_API_URL",
+        ),
+    ):
+        focus = plan["queries"][api][0]
+        assert focus["origin"] == "focus"
+        with ScriptedServer([answer]) as server:
+            env = {**os.environ, url: server.url + ("/api/query" if api == "arxiv" else BASE_PATH)}
+            run = script(*shlex.split(line), env=env)
+        assert run.returncode == 0, run.stdout + run.stderr
+        written = tmp_path / "R" / f"i1-{planning.API_LABELS[api]}-1.json"
+        assert json.loads(written.read_text(encoding="utf-8"))["label"] == focus["label"]

@@ -12,7 +12,11 @@ import shlex
 from pathlib import Path
 
 import pytest
+from conftest import RECORDINGS
 from mathtools.paper import Paper, SearchResult
+from support.cassettes import BASE_PATH
+from support.cassettes import load as load_cassette
+from support.scripted_server import ScriptedServer
 
 PROBLEM = "fixed-points"
 
@@ -265,4 +269,20 @@ def test_without_a_command_every_command_is_named_and_db_goes_after_it(script, t
     decided = script("refine.py", "feedback", "--db", store, "--runs", str(a), str(s))
     assert decided.json()["decision"] == "stop", decided.stdout
     elsewhere = script("refine.py", "feedback", "--db", str(tmp_path / "x.db"), "--runs", str(a))
-    assert elsewhere.returncode == 2 and elsewhere.json()["error"]["code"] == "unknown_run"
+    assert elsewhere.returncode == 2 and elsewhere.json()["error"]["code"] == "no_store"
+
+
+def test_a_refined_query_starting_with_a_dash_prints_a_search_that_runs(script, tmp_path):
+    """`--query=-abc`: the printed S2 search runs as printed (answered from a recording) and
+    writes the label the plan gives it."""
+    a, s = first_iteration(script, tmp_path)
+    step = refine(script, "next", "--runs", str(a), str(s), "--query=-abc", "--run-dir", "R")
+    search_s2 = step["commands"][1]
+    assert search_s2 == "s2_lookup.py search --query=-abc --limit 5 --out R/i2-s2-1.json"
+    recorded = load_cassette(RECORDINGS / "s2" / "test_search_paper.yaml")[0]
+    with ScriptedServer([recorded.reply()]) as server:
+        env = {**os.environ, "MATH_S2_API_URL": server.url + BASE_PATH}
+        run = script(*shlex.split(search_s2), env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    written = json.loads((tmp_path / "R" / "i2-s2-1.json").read_text(encoding="utf-8"))
+    assert written["label"] == "s2 --query -abc"

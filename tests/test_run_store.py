@@ -211,10 +211,45 @@ def test_runs_lists_by_problem_as_json_and_table(script, tmp_path):
     assert script("lit_update.py", "runs").json() == []  # the default store is separate, empty
 
 
-def test_reading_never_creates_a_store(script, tmp_path):
+READING_COMMANDS = [
+    ("lit_update.py", "runs"),
+    ("lit_update.py", "judgements", "4"),
+    ("lit_update.py", "judge", "--run", "4", "--judgements", "[]"),
+    ("lit_update.py", "merge", "--literature", "L.md", "--verified", "{}", "--runs", "4"),
+    ("refine.py", "feedback", "--runs", "4"),
+    ("refine.py", "next", "--runs", "4", "--query", "spectral gap"),
+    ("refine.py", "keep", "--runs", "4", "--out", "kept.json"),
+]
+
+
+@pytest.mark.parametrize("command", READING_COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_a_run_store_named_by_db_that_does_not_exist_is_refused_not_created(
+    script, tmp_path, command
+):
+    name, *args = (str(tmp_path / "in.json") if a in ("[]", "{}") else a for a in command)
+    (tmp_path / "in.json").write_text("[]" if "judge" in command else "{}")
+    missing = tmp_path / "missing" / "dir" / "x.db"
+    run = script(name, *args, "--db", str(missing))
+    assert run.returncode == 2, run.stdout
+    error = run.json()["error"]
+    assert error["code"] == "no_store" and str(missing) in error["message"], error
+    assert not (tmp_path / "missing").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.json"]
+
+
+@pytest.mark.parametrize("command", READING_COMMANDS[1:], ids=lambda c: " ".join(c[:2]))
+def test_reading_never_creates_the_default_store(script, tmp_path, command):
+    """MATH_LITERATURE_DB (set by conftest) names a store that does not exist yet."""
+    name, *args = (str(tmp_path / "in.json") if a in ("[]", "{}") else a for a in command)
+    (tmp_path / "in.json").write_text("[]" if "judge" in command else "{}")
+    run = script(name, *args)
+    assert run.returncode == 2 and run.json()["error"]["code"] == "no_store", run.stdout
+    assert str(tmp_path / "literature.db") in run.json()["error"]["message"]
+    assert not (tmp_path / "literature.db").exists()
+
+
+def test_runs_lists_none_before_the_first_search(script, tmp_path):
     assert script("lit_update.py", "runs").json() == []
-    run = script("lit_update.py", "judgements", "4")
-    assert run.returncode == 2 and run.json()["error"]["code"] == "unknown_run"
     assert not (tmp_path / "literature.db").exists()
 
 

@@ -219,7 +219,11 @@ def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
 
 
 def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
-    """Compile folder/OUTPUT.tex to OUTPUT.pdf with latexmk, else pdflatex + bibtex."""
+    """Compile folder/OUTPUT.tex to OUTPUT.pdf with latexmk, else pdflatex + bibtex, each run
+    given `timeout` seconds (BadInput unless sandbox.check_timeout accepts it)."""
+    from .sandbox import check_timeout
+
+    check_timeout(timeout)  # before looking for LaTeX: a bad value is refused on every machine
     latexmk, pdflatex, bibtex = (shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex"))
     how = (
         "install a TeX distribution (Debian/Ubuntu: sudo apt-get install latexmk "

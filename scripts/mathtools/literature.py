@@ -14,7 +14,8 @@ the protocol's six fields):
         in the preamble: the highest numbers ever used (so a number is never reused, even after
         the last entry is deleted by hand; without it, the highest number the file mentions and
         the Search History's New Confirmed total stand in) and the fingerprints of the merges
-        applied (so the same merge applied twice changes nothing);
+        applied (so the same merge applied twice changes nothing); a damaged or second comment
+        stops every merge (naming its line) and is a violation, so that no record is lost;
     <!-- ids: arXiv:2104.12255 DOI:10.1/x S2:649def34 arXivClass:math.PR -->
         the last line of an entry: every identifier the APIs gave, for de-duplication across runs
         (the S2 paperId has no visible field), and the arXiv primary category (for BibTeX).
@@ -90,6 +91,7 @@ _IDS = re.compile(r"<!-- ids: (?P<ids>.*?) -->\s*$")
 _STATE = re.compile(
     r"<!-- lit_update: last REF-(?P<ref>\d+), last UREF-(?P<uref>\d+); merges:(?P<merges>[ \w]*)-->"
 )
+_STATE_LIKE = re.compile(r"<!--\s*lit_update(?![.\w])")  # a state comment, readable or not
 _URL = re.compile(r"https?://\S+")
 _FENCE = re.compile(r"(```|~~~)")
 _CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
@@ -402,11 +404,39 @@ class LiteratureDoc:
 
     # The numbering high-water marks and the applied merges, from the preamble's state comment.
     def _state(self) -> tuple[int | None, re.Match | None]:
+        """The state comment's preamble index and match; BadInput when it cannot be read (a
+        merge would then add a second comment and forget which merges were applied)."""
+        problem = self.state_problem()
+        if problem:
+            raise BadInput(problem, code="malformed_literature")
         for i, line in enumerate(self.preamble):
             match = _STATE.search(line)
             if match:
                 return i, match
         return None, None
+
+    def state_problem(self) -> str | None:
+        """Why the state comment cannot be read (a hand-damaged or second comment), or None."""
+        first_line = self._fm_raw.count("\n") + 1
+        seen = None
+        for number, line in enumerate(self.preamble, start=first_line):
+            if not _STATE_LIKE.search(line):
+                continue
+            if not _STATE.search(line):
+                shown = one_line(line)
+                shown = shown if len(shown) <= 100 else shown[:99] + "…"
+                return (
+                    f"{self.name} line {number}: unreadable state comment {shown!r}; write it "
+                    "as '<!-- lit_update: last REF-NNN, last UREF-NNN; merges: ID ... -->', "
+                    "or delete the line (earlier merges are then no longer known as repeats)"
+                )
+            if seen is not None:
+                return (
+                    f"{self.name} line {number}: a second lit_update state comment (the first "
+                    f"is on line {seen}); keep one, with the merges of both"
+                )
+            seen = number
+        return None
 
     def high_water(self, kind: str) -> int:
         """The highest number ever used for `kind` (REF or UREF): never reused.
@@ -656,6 +686,8 @@ def _violations(doc: LiteratureDoc) -> list[str]:
     from . import schemas
 
     found = [f"frontmatter line {number}: {e}" for number, e in doc.frontmatter_errors()]
+    if problem := doc.state_problem():
+        found.append(problem)
     counts = {
         "confirmed_count": len(doc.confirmed),
         "unconfirmed_count": len(doc.unconfirmed),

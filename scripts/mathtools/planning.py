@@ -38,6 +38,7 @@ MIN_QUERIES, MAX_QUERIES = 3, 5
 # Options a label leaves out, and whether each takes a value.
 LEFT_OUT = {"--max-results": True, "--limit": True, "--out": True, "--no-cache": False}
 TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")  # a label's search words
+OPTION_WITH_VALUE = re.compile(r"(?<!\S)(--[a-z][a-z-]*)=")  # `--query=` in a label
 SUMMARY_CHARS = 160  # a Search History Query Summary, at most (then "(+N more)")
 MAX_PER_QUERY = 100  # results per search: Semantic Scholar's relevance search gives 100 at most
 
@@ -407,14 +408,14 @@ def label(api: str, args: list[str]) -> str:
     `arxiv --all "fixed point" --domain analysis` for `arxiv_query.py search --all 'fixed point'
     --domain analysis --max-results 5 --out F`. The `search` subcommand, result counts (the same
     query with more results is the same query), --out and --no-cache are left out, and so is
-    '|', so that a label fits a table cell."""
+    '|', so that a label fits a table cell. `--query=-abc` and `--query -abc` give one label."""
     shown, skip = [], False
-    for arg in args[1:] if args[:1] == ["search"] else args:
+    for arg in split_options(args[1:] if args[:1] == ["search"] else args):
         if skip:
             skip = False
         elif arg in LEFT_OUT:
             skip = LEFT_OUT[arg]
-        elif arg.split("=", 1)[0] not in LEFT_OUT:
+        else:
             shown.append(f'"{arg}"' if " " in arg else arg)
     return f"{API_LABELS[api]} {' '.join(shown)}".replace("|", "/")
 
@@ -427,7 +428,7 @@ def label_terms(label: str) -> list[tuple[str, str]] | None:
     if len(words) != 2 or words[0] not in API_LABELS.values():
         return None
     try:
-        tokens = shlex.split(words[1])
+        tokens = split_options(shlex.split(words[1]))
     except ValueError:
         return None
     return [(option, value) for option, value in pairwise(tokens) if option in TEXT_OPTIONS]
@@ -465,8 +466,32 @@ def query_summary(labels: list[str], width: int = SUMMARY_CHARS) -> str:
 
 
 def normalise_label(label: str) -> str:
-    """How two recorded queries are compared: case, quotes and whitespace do not count."""
-    return " ".join(fold(label).replace("'", " ").replace('"', " ").split())
+    """How two recorded queries are compared: case, quotes, whitespace and the spelling of an
+    option's value (`--query=x`, as labels recorded before label() split it, or `--query x`) do
+    not count."""
+    label = OPTION_WITH_VALUE.sub(r"\1 ", fold(label))
+    return " ".join(label.replace("'", " ").replace('"', " ").split())
+
+
+def option(name: str, *values: str) -> list[str]:
+    """Command-line arguments giving option `name` each of `values` (`--all a --all b`). A value
+    that starts with '-' is joined to its name, `--query=-abc`: argparse reads `--query -abc` as
+    two options and refuses it."""
+    return [
+        part
+        for value in values
+        for part in ([f"{name}={value}"] if value.startswith("-") else [name, value])
+    ]
+
+
+def split_options(args: list[str]) -> list[str]:
+    """The arguments with every `--name=value` written as `--name`, `value` (option() writes
+    either spelling; a label shows one)."""
+    split = []
+    for arg in args:
+        name, equals, value = arg.partition("=")
+        split += [name, value] if equals and name.startswith("--") else [arg]
+    return split
 
 
 def searched_labels(literature: Path | None) -> set[str]:
@@ -586,17 +611,17 @@ def record_run_args(
     """`lit_update.py record-run` arguments storing an iteration's searches, one run per source:
     the results are the iteration's --out files in `run_dir` (a pattern record-run expands), the
     queries the labels those files carry. `feedback` is the memo, or `@FILE` holding it."""
-    args = ["record-run", "--problem", slug, "--iteration", str(iteration)]
+    args = ["record-run", *option("--problem", slug), "--iteration", str(iteration)]
     if feedback:
-        args += ["--feedback", feedback]
-    return [*args, "--results", str(Path(run_dir) / f"i{iteration}-*.json")]
+        args += option("--feedback", feedback)
+    return [*args, *option("--results", str(Path(run_dir) / f"i{iteration}-*.json"))]
 
 
 def query_entry(query: Query, run_dir: str | None, stem: str) -> dict[str, Any]:
     """A query as the plan gives it; with `run_dir`, its args end with `--out run_dir/stem.json`."""
     args = list(query.args)
     if run_dir:
-        args += ["--out", str(Path(run_dir) / f"{stem}.json")]
+        args += option("--out", str(Path(run_dir) / f"{stem}.json"))
     return {"origin": query.origin, "label": query.label, "args": args}
 
 
@@ -718,11 +743,13 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
                 out.append(Query(api, origin, ["search", *arxiv_args, *_arxiv_limit(per_query)]))
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
-            out.append(Query(api, origin, ["search", "--query", text, "--limit", str(per_query)]))
+            out.append(
+                Query(api, origin, ["search", *option("--query", text), "--limit", str(per_query)])
+            )
 
     if focus and focus.strip():
         focus_text = strip_latex(focus)
-        add("focus", ["--all", focus_text, *domain_args], focus_text)
+        add("focus", [*option("--all", focus_text), *domain_args], focus_text)
     title_terms = _title_terms(problem) or terms[:1]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
     if terms:
@@ -732,33 +759,32 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         head, modifiers = _head(core)
         modifiers = [m for m in modifiers if not _generic(m)]
         others = [] if modifiers else _companion(problem, core, title_terms, terms)
-        arxiv_args = ["--title", head, *(a for t in modifiers + others for a in ("--abstract", t))]
+        arxiv_args = [*option("--title", head), *option("--abstract", *modifiers, *others)]
         add("keywords", [*arxiv_args, *domain_args], " ".join([core, *others]))
     if tags:
         # Two or more tags say the concepts; the domain's name would only dilute them on S2.
         add(
             "tags",
-            [*(a for t in tags[:2] for a in ("--all", t)), *domain_args],
+            [*option("--all", *tags[:2]), *domain_args],
             " ".join(tags[:3] if len(tags) > 1 else [*tags, domain_words]),
         )
     searched = {same_stem(t) for t in [core, *tags[:2]]}
     for name in [n for n in names if same_stem(n) not in searched][:2]:
         # "Gromov's theorem" alone names many theorems: the core term says which one.
         context = [core] if EPONYM.fullmatch(name) else []
-        add("known", [*(a for t in [name, *context] for a in ("--all", t)), *domain_args],
-            " ".join([name, *context]))  # fmt: skip
+        add("known", [*option("--all", name, *context), *domain_args], " ".join([name, *context]))
     for family in authors[:2]:
-        add("authors", ["--author", family, *domain_args], f"{family} {core}")
+        add("authors", [*option("--author", family), *domain_args], f"{family} {core}")
     if problem.domain:
-        add("browse", ["--all", core, "--domain", problem.domain, "--secondary"], "")
+        add("browse", [*option("--all", core), "--domain", problem.domain, "--secondary"], "")
         broader = [t for t in terms[1:3] if fold(t) != fold(core)]
         add("browse", [], " ".join([*broader, domain_words]))
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
-    add("keywords", ["--all", core, *domain_args], "")
+    add("keywords", [*option("--all", core), *domain_args], "")
     for term in terms[1:4]:
-        add("keywords", ["--all", term, *domain_args], term)
+        add("keywords", [*option("--all", term), *domain_args], term)
     for tag in tags[2:]:
-        add("tags", ["--all", tag, *domain_args], f"{tag} {domain_words}")
+        add("tags", [*option("--all", tag), *domain_args], f"{tag} {domain_words}")
     return out
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .planning import Query, fold, key_terms, label_terms, strip_latex
+from .planning import Query, fold, key_terms, label_terms, option, strip_latex
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
@@ -123,7 +123,7 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
     model chose each word: none is cut; only stopwords fall between the phrases)."""
     text = " ".join(strip_latex(refined).split())
     terms = key_terms(text, limit=None, max_words=None) or [text]
-    arxiv_args = ["search", *(a for term in terms for a in ("--all", term))]
+    arxiv_args = ["search", *option("--all", *terms)]
     if domain:
         arxiv_args += ["--domain", domain]
     return {
@@ -132,7 +132,7 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
             Query(
                 "semantic_scholar",
                 "refined",
-                ["search", "--query", text, "--limit", str(per_query)],
+                ["search", *option("--query", text), "--limit", str(per_query)],
             )
         ],
     }

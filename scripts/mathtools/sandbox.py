@@ -257,16 +257,48 @@ def _process_cap() -> int | None:
 
 
 def check_limits(timeout: float, memory_mb: int) -> None:
-    """BadInput unless the limits are ones the sandbox can set: a finite wall time up to a day,
-    memory from 64 MB to 1 TiB."""
+    """BadInput unless the limits are ones the sandbox can set: a finite wall time up to a day
+    (check_timeout), memory from 64 MB to 1 TiB."""
     from .cli import BadInput
 
-    if not 0 < timeout <= MAX_TIMEOUT_S or not MIN_MEMORY_MB <= memory_mb <= MAX_MEMORY_MB:
+    check_timeout(timeout)
+    if not MIN_MEMORY_MB <= memory_mb <= MAX_MEMORY_MB:
         raise BadInput(
-            f"--timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds (got {timeout:g})"
-            f" and --memory-mb from {MIN_MEMORY_MB} to {MAX_MEMORY_MB} (got {memory_mb})",
+            f"--memory-mb must be from {MIN_MEMORY_MB} to {MAX_MEMORY_MB} (got {memory_mb})",
             code="usage",
         )
+
+
+def check_timeout(timeout: float) -> None:
+    """BadInput unless `timeout` is a wall time a child process can be given: more than 0 and
+    at most a day (so neither negative, NaN nor infinite)."""
+    from .cli import BadInput
+
+    if not 0 < timeout <= MAX_TIMEOUT_S:
+        raise BadInput(
+            f"--timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds "
+            f"(got {timeout:g})",
+            code="usage",
+        )
+
+
+def interpreter(name: str) -> Path:
+    """The interpreter `--python NAME` names, as an absolute path (the snippet runs in another
+    folder): a path, or else a command on PATH. BadInput unless it is an executable file: a
+    folder or a file without execute permission could not run the snippet."""
+    from .cli import BadInput
+
+    path = Path(name)
+    if "/" not in name and not path.exists():
+        found = shutil.which(name)
+        path = Path(found) if found else path
+    if path.is_dir():
+        raise BadInput(f"--python {name}: a folder, not an interpreter")
+    if not path.exists():
+        raise BadInput(f"--python {name}: no such interpreter")
+    if not os.access(path, os.X_OK):
+        raise BadInput(f"--python {name}: not executable")
+    return Path(os.path.abspath(path))  # not resolve(): a venv's python is a symlink
 
 
 def run(

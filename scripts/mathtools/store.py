@@ -80,19 +80,25 @@ def clamp(value: float) -> float:
     return min(max(float(value), 0.0), 1.0)
 
 
-def open_store(override: str | None = None) -> RunStore:
+def open_store(override: str | None = None, create: bool = True) -> RunStore:
     """The workspace's run store: `override` (a --db flag), else MATH_LITERATURE_DB, else
-    <workspace>/.math/literature.db."""
+    <workspace>/.math/literature.db. `create=False` for a use that only reads it."""
     from . import config
 
-    return RunStore(config.literature_db(override))
+    return RunStore(config.literature_db(override), create)
 
 
 class RunStore:
-    """The run store at `path` (created and migrated on first use)."""
+    """The run store at `path`, migrated on first use; created there unless `create` is False
+    (reading never creates a store: BadInput naming it when there is none)."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, create: bool = True):
         self.path = Path(path)
+        if not create and not self.path.exists():
+            raise BadInput(
+                f"there is no run store at {self.path} (lit_update.py record-run creates it)",
+                code="no_store",
+            )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
