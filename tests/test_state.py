@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
 import time
 
 import pytest
@@ -273,6 +274,55 @@ def test_next_in_computation_returns_to_the_proof_when_results_are_in(problem, s
         assert step["spawn"] == "math:proof"
     else:
         assert (step["action"], step["spawn"]) == ("spawn", "math:computation")
+
+
+def age(path, seconds):
+    moment = time.time() - seconds
+    os.utime(path, (moment, moment))
+
+
+def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered(script, problem):
+    """/math:compute answered PROOF.md's requests before /math:research moved to COMPUTATION. The
+    computation agent skips answered requests and writes nothing, so waiting for a COMPUTATION.md
+    written in this state would spawn it again and again."""
+    proof = problem / "PROOF.md"
+    proof.write_text(
+        frontmatter.render({"status": "in-progress", "computation_needed": True}, "\n")
+        + "## Computation Requests\n\n### Request 1: a sum\n\n### Request 2: a product\n"
+    )
+    age(proof, 600)
+
+    def answer(request):
+        code = f"print({request})\n"
+        run = script(
+            "compute.py",
+            "run",
+            "-",
+            "--python",
+            sys.executable,
+            "--dir",
+            str(problem),
+            "--title",
+            f"request {request}",
+            "--request",
+            str(request),
+            input=code,
+        )
+        assert run.returncode == 0, run.stdout
+        age(problem / "COMPUTATION.md", 300)
+
+    answer(1)
+    enter(problem, "COMPUTATION")
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:computation")  # Request 2 is open
+    answer(2)
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
+    assert "answers every request of PROOF.md (1, 2)" in step["reason"]
+    # a PROOF.md changed after those runs may have changed its requests: the agent decides
+    age(proof, 0)
+    step = machine.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:computation")
 
 
 def test_next_in_latex_output_then_done(problem):

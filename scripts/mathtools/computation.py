@@ -24,6 +24,19 @@ INTERPRETATION_PENDING = (
     "_Pending: the computation agent writes here what this result means for the proof._"
 )
 HEADING = re.compile(r"^## Computation (\d+):", re.MULTILINE)
+# A request PROOF.md makes (agents/proof.md), and the line `section` writes under a run for one.
+REQUESTED = re.compile(r"^### Request (\d+)\b", re.MULTILINE)
+ANSWERED = re.compile(r"^\*\*Request from:\*\* PROOF\.md, Request (\d+)\s*$", re.MULTILINE)
+
+
+def requests_asked(proof_text: str) -> set[int]:
+    """The numbers of PROOF.md's computation requests (`### Request N: ...`)."""
+    return {int(n) for n in REQUESTED.findall(proof_text)}
+
+
+def requests_answered(computation_text: str) -> set[int]:
+    """The PROOF.md request numbers COMPUTATION.md records a run for."""
+    return {int(n) for n in ANSWERED.findall(computation_text)}
 
 
 def _fence(text: str, info: str = "") -> str:

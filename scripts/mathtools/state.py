@@ -12,7 +12,8 @@ The two back-edges out of PROOF_DEVELOPMENT each start a loop, counted per pair 
 user approves it: research can loop forever, tokens cannot.
 
 `next_step` decides what happens next from the artifacts' frontmatter alone (and whether each
-artifact was written since the current state was entered), never from their mathematics.
+artifact was written since the current state was entered; in COMPUTATION, also which numbered
+requests of PROOF.md have a run in COMPUTATION.md), never from their mathematics.
 """
 
 from __future__ import annotations
@@ -303,6 +304,27 @@ def _fresh(folder: Path, name: str, state: State) -> bool:
     return path.exists() and path.stat().st_mtime > state.entered()
 
 
+def _answered_since_asked(folder: Path) -> list[int]:
+    """PROOF.md's request numbers when COMPUTATION.md, written after PROOF.md last changed, has a
+    run for every one of them (else []).
+
+    So /math:compute answered them before the loop moved to COMPUTATION: the computation agent
+    skips answered requests and writes nothing, so a COMPUTATION.md fresh in this state would never
+    come.
+    """
+    from . import computation
+
+    proof, results = folder / "PROOF.md", folder / "COMPUTATION.md"
+    if not (proof.exists() and results.exists()):
+        return []
+    if results.stat().st_mtime <= proof.stat().st_mtime:
+        return []
+    asked = computation.requests_asked(read_text(proof, proof.name))
+    if not asked or asked - computation.requests_answered(read_text(results, results.name)):
+        return []
+    return sorted(asked)
+
+
 def _flag(data: dict[str, Any], key: str) -> bool:
     value = data.get(key)
     return value is True or (isinstance(value, str) and value.strip().lower() == "true")
@@ -433,9 +455,21 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         comp = _artifact(folder, "COMPUTATION.md") or {}
         status = str(comp.get("status") or "").lower()
         step["flags"] = {"COMPUTATION.md": {"status": status or None}}
-        if _fresh(folder, "COMPUTATION.md", state) and status in ("complete", "error"):
-            why = "results ready" if status == "complete" else "computation failed; see the errors"
-            return move("PROOF_DEVELOPMENT", f"COMPUTATION.md status: {status} ({why})")
+        if status in ("complete", "error"):
+            if _fresh(folder, "COMPUTATION.md", state):
+                why = (
+                    "results ready"
+                    if status == "complete"
+                    else "computation failed; see the errors"
+                )
+                return move("PROOF_DEVELOPMENT", f"COMPUTATION.md status: {status} ({why})")
+            answered = _answered_since_asked(folder)
+            if answered:
+                numbers = ", ".join(map(str, answered))
+                return move(
+                    "PROOF_DEVELOPMENT",
+                    f"COMPUTATION.md already answers every request of PROOF.md ({numbers})",
+                )
         return spawn("COMPUTATION", "the computation requests in PROOF.md are not yet answered")
 
     if here == "LATEX_OUTPUT":
