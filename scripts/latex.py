@@ -7,8 +7,8 @@ subcommands:
             LITERATURE.md, when a theorem-like environment (theorem, lemma, proposition,
             corollary, or one declared with \\newtheorem that is not a conjecture, remark,
             definition or example) lacks a \\label{pf:<step>} naming a PROOF.md step that is
-            not [~] (or is marked \\speculative or [~]), or when the document is not a complete
-            article
+            not [~] and does not depend, directly or through other steps, on one that is (or is
+            marked \\speculative or [~]), or when the document is not a complete article
   compile   runs latexmk (else pdflatex + bibtex) in the problem folder when installed; otherwise
             says how to compile it (exit 0 either way unless LaTeX itself fails: exit 1)
 

@@ -110,6 +110,33 @@ def test_a_speculative_claim_stated_as_a_theorem_fails(script, problem, statemen
     assert "conjecture" in violation["message"]
 
 
+def test_a_claim_resting_on_a_speculative_step_fails_though_marked_surer(script, problem):
+    """PROOF.md marks the Main Theorem [S] and Step 3 [V], but both rest on Lemma 2, which is [~]
+    (the Main Theorem through Step 3): a step is never more certain than what it depends on."""
+    over_sure = PROOF_MD.replace(
+        "### Main Theorem\n**Status:** blocked\n**Depends on:** Lemma 1, Lemma 2\n"
+        "**Confidence:** [~]",
+        "### Step 3: the giant has linear size\n**Status:** complete\n"
+        "**Depends on:** Lemma 2, REF-001, Computation 1\n**Confidence:** [V]\n\n"
+        "### Main Theorem\n**Status:** complete\n**Depends on:** Lemma 1, Step 3\n"
+        "**Confidence:** [S]",
+    )
+    assert over_sure != PROOF_MD
+    (problem / "PROOF.md").write_text(over_sure)
+    body = (
+        "\\newtheorem{theorem}{Theorem}\n"
+        "\\begin{lemma}\\label{pf:lemma-1}Degrees concentrate.\\end{lemma}\n"
+        "\\begin{lemma}\\label{pf:step-3}Linear size.\\end{lemma}\n"
+        "\\begin{theorem}\\label{pf:main-theorem}The giant is unique.\\end{theorem}"
+    )
+    run = check(script, problem, article(body))
+    assert run.returncode == 1
+    step3, main = run.json()["violations"]
+    assert step3["kind"] == main["kind"] == "speculative_as_theorem"
+    assert "Step 3, which rests on Lemma 2, marked [~]" in step3["message"]
+    assert "Main Theorem, which rests on Lemma 2, marked [~]" in main["message"]
+
+
 def test_an_incomplete_document_fails(script, problem):
     run = check(script, problem, "\\section{Notes}\nSee \\cite{erdos1960evolution}.\n")
     assert run.returncode == 1

@@ -9,7 +9,8 @@
     \\declaretheorem except conjectures, remarks, definitions and examples) states a claim, and
     must carry a `\\label{pf:...}` naming a PROOF.md step (`### Lemma 2: ...` is `pf:lemma-2`)
     whose confidence is not [~]; it fails when it has no such label, names no step, names a step
-    marked `**Confidence:** [~]`, or carries the `\\speculative` mark or a literal [~];
+    marked `**Confidence:** [~]` or one whose **Depends on:** steps lead to such a step (a step is
+    never more certain than what it rests on), or carries the `\\speculative` mark or a literal [~];
   - a document that is not a complete article (no \\documentclass, document environment, or
     bibliography while it cites).
 
@@ -43,6 +44,7 @@ _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _SPECULATIVE_MARK = re.compile(r"\\speculative\b|\[~\]|\[\$\\sim\$\]")
 _STEP_HEADING = re.compile(r"^###\s+(?P<name>[^:\n]+?)\s*(?::.*)?$")
 _CONFIDENCE = re.compile(r"^\*\*Confidence:\*\*\s*(?P<tier>\[[VS~]\])", re.MULTILINE)
+_DEPENDS = re.compile(r"^\*\*Depends on:\*\*(?P<names>.*)$", re.MULTILINE)
 
 
 def strip_comments(tex: str) -> str:
@@ -68,23 +70,48 @@ def step_label(name: str) -> str:
     return "pf:" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def proof_steps(proof_md: str) -> dict[str, tuple[str, str | None]]:
-    """label -> (heading name, confidence tier or None) of every `###` step of PROOF.md."""
+def proof_steps(proof_md: str) -> dict[str, tuple[str, str | None, list[str]]]:
+    """label -> (heading name, confidence tier or None, the labels of its **Depends on:** items)
+    of every `###` step of PROOF.md. A dependency that is no step (REF-003, Computation 2) is
+    kept as a label too; it names no step, so nothing follows it."""
     found = {}
     for block in re.split(r"(?m)^(?=###\s)", proof_md):
         heading = _STEP_HEADING.match(block.split("\n", 1)[0])
         if heading:
             tier = _CONFIDENCE.search(block)
+            depends = _DEPENDS.search(block)
+            names = depends.group("names").split(",") if depends else []
             found[step_label(heading.group("name"))] = (
                 heading.group("name"),
                 tier.group("tier") if tier else None,
+                [step_label(name) for name in names if name.strip()],
             )
     return found
 
 
 def speculative_steps(proof_md: str) -> dict[str, str]:
     """label -> heading name of every PROOF.md step whose confidence is [~]."""
-    return {label: name for label, (name, tier) in proof_steps(proof_md).items() if tier == "[~]"}
+    return {
+        label: name for label, (name, tier, _) in proof_steps(proof_md).items() if tier == "[~]"
+    }
+
+
+def speculative_grounds(
+    steps: dict[str, tuple[str, str | None, list[str]]], label: str
+) -> list[str]:
+    """The names of the [~] steps that step `label` depends on, directly or through other steps
+    (a step is never more certain than what it rests on, whatever its own tier says)."""
+    found, seen, todo = [], {label}, list(steps[label][2])
+    while todo:
+        current = todo.pop(0)
+        if current in seen or current not in steps:
+            continue
+        seen.add(current)
+        name, tier, depends = steps[current]
+        if tier == "[~]":
+            found.append(name)
+        todo += depends
+    return found
 
 
 def claim_environments(tex: str) -> list[str]:
@@ -161,11 +188,15 @@ def check(
         speculative, unbacked = [], []
         if _SPECULATIVE_MARK.search(text):
             speculative.append("it carries the [~] mark")
-        speculative += [
-            f"its label {label} is PROOF.md's {steps[label][0]}, marked [~]"
-            for label in step_labels
-            if label in steps and steps[label][1] == "[~]"
-        ]
+        for label in (label for label in step_labels if label in steps):
+            name, tier, _ = steps[label]
+            if tier == "[~]":
+                speculative.append(f"its label {label} is PROOF.md's {name}, marked [~]")
+            elif grounds := speculative_grounds(steps, label):
+                speculative.append(
+                    f"its label {label} is PROOF.md's {name}, which rests on "
+                    f"{', '.join(grounds)}, marked [~]"
+                )
         if not step_labels:
             unbacked.append("it has no \\label{pf:...} naming the PROOF.md step it states")
         unbacked += [
