@@ -403,6 +403,8 @@ def test_archive_session_snapshots_the_run_and_restarts(problem):
         write_md(problem, name, status="complete")
     write_md(problem, "OUTPUT.tex")
     write_md(problem, "references.bib")
+    for leftover in ("OUTPUT.aux", "OUTPUT.log", "OUTPUT.bbl", "OUTPUT.fdb_latexmk"):
+        write_md(problem, leftover)  # what latex.py compile leaves beside OUTPUT.pdf
     (problem / "computations").mkdir()
     (problem / "computations" / "request-1.py").write_text("print(1)\n")
     first = machine.archive_session(problem, problem.name)
@@ -416,6 +418,8 @@ def test_archive_session_snapshots_the_run_and_restarts(problem):
     assert read_state(target)[0]["current_state"] == "DONE"
     # run products moved out, problem files kept
     assert not (problem / "PROOF.md").exists() and not (problem / "OUTPUT.tex").exists()
+    assert sorted(path.name for path in problem.glob("OUTPUT.*")) == []
+    assert (target / "OUTPUT.log").exists() and "OUTPUT.aux" in first["moved"]
     assert (problem / "LITERATURE.md").exists() and (problem / "JOURNAL.md").exists()
     data, body = read_state(problem)
     assert data["current_state"] == "INTAKE"

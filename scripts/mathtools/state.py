@@ -104,6 +104,12 @@ USER_OPTIONS = ("continue", "redirect", "accept-partial")
 PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stuck")
 PROOF_FLAGS = ("computation_needed", "literature_needed")
 RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
+# What latex.py compile (latexmk, pdflatex, bibtex) leaves beside OUTPUT.pdf: moved with the run,
+# so the next run's folder holds no log or bibliography of this one.
+LATEX_LEFTOVERS = tuple(
+    f"OUTPUT.{ext}"
+    for ext in ("aux", "log", "bbl", "blg", "out", "toc", "fls", "fdb_latexmk", "synctex.gz")
+)
 
 
 def now() -> datetime:
@@ -493,10 +499,10 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
 def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
     """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
 
-    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.*, references.bib, and the
-    computations/ folder of snippets) move into the archive; what belongs to the problem
-    (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is copied and stays, since literature
-    and journal accumulate across runs.
+    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.tex, OUTPUT.pdf and what LaTeX left
+    beside it, references.bib, and the computations/ folder of snippets) move into the archive;
+    what belongs to the problem (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is copied
+    and stays, since literature and journal accumulate across runs.
     """
     with locked(state_path(folder)):
         state, data, body = load(folder, slug)
@@ -521,8 +527,8 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
                 archived.append(name)
         for name in RUN_FILES:
             (folder / name).unlink(missing_ok=True)
-        for name in RUN_FOLDERS:
-            if (folder / name).is_dir():
+        for name in (*LATEX_LEFTOVERS, *RUN_FOLDERS):
+            if (folder / name).exists():
                 shutil.move(folder / name, target / name)
                 archived.append(name)
         ended = state.current_state
@@ -538,7 +544,7 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
         "session": target.name,
         "path": str(target),
         "archived": archived,
-        "moved": [n for n in (*RUN_FILES, *RUN_FOLDERS) if n in archived],
+        "moved": [n for n in (*RUN_FILES, *LATEX_LEFTOVERS, *RUN_FOLDERS) if n in archived],
         "ended_in": ended,
         "partial": ended != "DONE",
         **fresh.to_dict(),
