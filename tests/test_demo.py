@@ -29,7 +29,12 @@ def test_the_demo_runs_offline_and_reports_its_figures(tmp_path):
     for name in ("LITERATURE.md", "JOURNAL.md", "literature.db"):
         assert name in run.stdout
     assert re.search(r"script output / 4\s+\d+ tokens\s+[\d.]+ per candidate", run.stdout)
-    assert (tmp_path / "ws" / ".math" / "problems" / SLUG / "LITERATURE.md").exists()
+    folder = tmp_path / "ws" / ".math" / "problems" / SLUG
+    refs = re.findall(r"^### REF-\d+", (folder / "LITERATURE.md").read_text(), re.M)
+    # The journal entry's counts are those LITERATURE.md shows (a PROBLEM.md reference that is
+    # the same paper as a search hit is confirmed twice but is one REF).
+    journal = (folder / "JOURNAL.md").read_text()
+    assert f"({len(refs)} new REFs;" in journal
 
 
 def test_the_token_count_includes_what_a_script_prints_on_stderr(tmp_path, monkeypatch):

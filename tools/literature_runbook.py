@@ -287,7 +287,9 @@ def runbook(
         "--title", f"{STAND_IN} literature search ({iteration} iteration(s))",
         "--tags", "literature",
         "--tried", f"{len(run_ids)} runs on arXiv and Semantic Scholar, {iteration} iteration(s)",
-        "--reasoning", f"{len(confirmed)} confirmed, {len(unconfirmed)} unconfirmed",
+        "--reasoning", f"{len(confirmed)} candidates confirmed ({len(refs)} new REFs; the rest "
+        f"were papers already there or the same paper twice), {len(unconfirmed)} unconfirmed "
+        f"({len(urefs)} new UREFs)",
         "--artifacts", "LITERATURE.md", "--related", "PROBLEM.md",
         "--insight", f"{STAND_IN}: {len(refs)} new references; see LITERATURE.md Synthesis",
     ]  # fmt: skip
