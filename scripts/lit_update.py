@@ -56,8 +56,7 @@ def main(argv):
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
 
-    db_parent = cli.ArgumentParser(add_help=False)
-    db_parent.add_argument("--db", help="run store path (default: .math/literature.db)")
+    db_parent = cli.run_store_option()
 
     merge = commands.add_parser(
         "merge", parents=[db_parent], help="merge verified results into LITERATURE.md"

@@ -49,8 +49,7 @@ from mathtools import cli, planning, refinement, rundir  # noqa: E402
 def main(argv):
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
-    db_parent = cli.ArgumentParser(add_help=False)
-    db_parent.add_argument("--db", help="the run store (default: MATH_LITERATURE_DB or .math/)")
+    db_parent = cli.run_store_option()
     feedback = commands.add_parser(
         "feedback", parents=[db_parent], help="stop or refine after an iteration"
     )

@@ -86,6 +86,16 @@ class ArgumentParser(argparse.ArgumentParser):
         return parsed
 
 
+def run_store_option() -> ArgumentParser:
+    """A parent parser giving a subcommand `--db`: the run store (config.literature_db resolves
+    it: --db, else $MATH_LITERATURE_DB, else .math/literature.db)."""
+    parent = ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--db", help="the run store (default: $MATH_LITERATURE_DB, else .math/literature.db)"
+    )
+    return parent
+
+
 def _named_files(parsed: argparse.Namespace, exclude: str) -> list[str]:
     """Every argument value (lists too) other than `exclude`: the files the call may read."""
     values = []
