@@ -367,10 +367,11 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         step["action"] = step["action"] or "spawn"
         return step
 
-    def move(to: str, reason: str) -> dict[str, Any]:
+    def move(to: str, reason: str, spawn_agent: bool = True) -> dict[str, Any]:
+        """A transition to `to`, spawning that state's agent unless there is none to spawn."""
         step["action"] = "transition"
         step["transition"] = {"to": to, "reason": reason}
-        if to == "DONE":
+        if to == "DONE" or not spawn_agent:
             step["reason"] = reason
             return step
         return spawn(to, reason)
@@ -391,12 +392,7 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
             count = lit.get("confirmed_count")
             reason = f"problem defined; literature already searched: {count} confirmed references"
             step["flags"]["LITERATURE.md"] = {"confirmed_count": count}
-            step.update(
-                action="transition",
-                transition={"to": "LITERATURE_SEARCH", "reason": reason},
-                reason=reason,
-            )
-            return step
+            return move("LITERATURE_SEARCH", reason, spawn_agent=False)
         return move("LITERATURE_SEARCH", "problem defined")
 
     if here == "LITERATURE_SEARCH":
