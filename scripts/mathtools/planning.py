@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from . import domains, frontmatter
+from .cli import BadInput
 from .files import read_text
 
 APIS = ("arxiv", "semantic_scholar")
@@ -592,8 +593,6 @@ def check_per_query(per_query: int) -> None:
     """BadInput unless both search scripts accept `per_query` results (1..100): a plan's command
     lines must run as printed."""
     if not 1 <= per_query <= MAX_PER_QUERY:
-        from .cli import BadInput
-
         raise BadInput(
             f"--per-query must be between 1 and {MAX_PER_QUERY} (got {per_query})", code="usage"
         )
@@ -722,8 +721,13 @@ def _query_authors(problem: Problem, api: str) -> list[str]:
     families = _reference_authors(problem, recent_first)
     if api != "arxiv":
         return families
-    on_arxiv = [r for r in problem.references if r.arxiv_id or (r.year or 9999) >= ARXIV_START_YEAR]
-    return [f for f in families if fold(f) in {fold(a) for r in on_arxiv for a in r.authors}]
+    on_arxiv = {
+        fold(author)
+        for ref in problem.references
+        if ref.arxiv_id or (ref.year or 9999) >= ARXIV_START_YEAR
+        for author in ref.authors
+    }
+    return [family for family in families if fold(family) in on_arxiv]
 
 
 def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) -> list[Query]:

@@ -35,6 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .cli import BadInput
+
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
 MAX_TIMEOUT_S = 86400.0  # a day: longer is a mistake, and beyond any rlimit's range
@@ -259,8 +261,6 @@ def _process_cap() -> int | None:
 def check_limits(timeout: float, memory_mb: int) -> None:
     """BadInput unless the limits are ones the sandbox can set: a finite wall time up to a day
     (check_timeout), memory from 64 MB to 1 TiB."""
-    from .cli import BadInput
-
     check_timeout(timeout)
     if not MIN_MEMORY_MB <= memory_mb <= MAX_MEMORY_MB:
         raise BadInput(
@@ -272,8 +272,6 @@ def check_limits(timeout: float, memory_mb: int) -> None:
 def check_timeout(timeout: float) -> None:
     """BadInput unless `timeout` is a wall time a child process can be given: more than 0 and
     at most a day (so neither negative, NaN nor infinite)."""
-    from .cli import BadInput
-
     if not 0 < timeout <= MAX_TIMEOUT_S:
         raise BadInput(
             f"--timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds "
@@ -286,8 +284,6 @@ def interpreter(name: str) -> Path:
     """The interpreter `--python NAME` names, as an absolute path (the snippet runs in another
     folder): a path, or else a command on PATH. BadInput unless it is an executable file: a
     folder or a file without execute permission could not run the snippet."""
-    from .cli import BadInput
-
     path = Path(name)
     if "/" not in name and not path.exists():
         found = shutil.which(name)
