@@ -28,6 +28,7 @@ from typing import NoReturn
 
 from . import config
 from .cli import BadInput, ServiceError
+from .matching import venue_parts
 from .paper import Paper, SearchResult
 
 MAX_PAGE = 2000  # entries one call may return
@@ -298,6 +299,8 @@ def _paper(entry) -> Paper:
     versioned = id_text(arxiv_id, version)
     published = _squash(text.get("published") or "") or None
     doi, journal_ref, comment = text.get("doi"), text.get("journal_ref"), text.get("comment")
+    journal_ref = _squash(journal_ref) if journal_ref else None
+    venue, volume, pages = venue_parts(journal_ref) if journal_ref else (None, None, None)
     return Paper(
         source="arxiv",
         title=_squash(text.get("title") or ""),
@@ -313,7 +316,11 @@ def _paper(entry) -> Paper:
         primary_category=primary or (cats[0] if cats else None),
         published=published,
         updated=_squash(text.get("updated") or "") or None,
-        journal_ref=_squash(journal_ref) if journal_ref else None,
+        journal_ref=journal_ref,
+        venue=venue,
+        volume=volume,
+        pages=pages,
+        venue_aliases=[journal_ref] if journal_ref else [],
         comment=_squash(comment) if comment else None,
         affiliations=affiliations,
     )

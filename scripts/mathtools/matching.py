@@ -32,14 +32,18 @@ a verdict and a one-line reason.
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 from .paper import Paper
 
 TITLE_THRESHOLD = 1.0
 YEAR_TOLERANCE = 1
+GIVEN_NAME_RATIO = 0.75
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -328,19 +332,376 @@ def _family_cited(cited: list[str], record_name: str, umlauts: bool) -> bool:
     return False
 
 
+# ----------------------------------------------------------------------------- authors, all of them
+
+
+def truncated(authors: list[str] | str | None) -> bool:
+    """Whether a cited author list says it is incomplete ("et al.", "and others")."""
+    if not authors:
+        return False
+    names = [authors] if isinstance(authors, str) else authors
+    return any(ET_AL.search(name) or ET_AL.fullmatch(name.strip()) for name in names)
+
+
+def _given_words(name: str, umlauts: bool = False) -> list[str]:
+    """A name's given names and initials, folded ("J.-P." gives "j", "p"; "JP" in "Smith JP"
+    too): the words before the comma of "Family, Given", else every word before the family name
+    (the last word, with its particles)."""
+    text = strip_latex(name)
+    if "," in text:
+        words = text.split(",", 1)[1].split()
+    else:
+        words = text.split()[:-1]
+        if len(text.split()) > 1 and re.fullmatch(r"(?:[A-Z]\.?){1,3}", text.split()[-1]):
+            words = text.split()[-1:]  # "Smith JP": initials after the family name
+    out = []
+    for word in words:
+        if re.fullmatch(r"(?:[A-Z]\.?(?:-?[A-Z]\.?)*)", word.replace(" ", "")):
+            out += [letter.lower() for letter in re.findall(r"[A-Z]", word)]
+            continue
+        for part in re.split(HYPHENS, word):
+            folded = re.sub(r"[^a-z]", "", fold(part, umlauts))
+            if folded and folded not in PARTICLES and folded not in NAME_SUFFIXES:
+                out.append(folded)
+    return out
+
+
+def given_agrees(cited: str, record: str) -> bool:
+    """Whether a cited author's given name (or initial) agrees with a record author's: its first
+    letter is a record given name's, and a spelled-out given name is that name, a short form of
+    it ("Alex", "Alexander") or a transliteration ("Yuri", "Yurii"; difflib ratio at least
+    GIVEN_NAME_RATIO). Agrees when either side gives no given name."""
+    for umlauts in (False, True):
+        cited_words = _given_words(cited, umlauts)
+        record_words = _given_words(record, umlauts)
+        if not cited_words or not record_words:
+            return True
+        first = cited_words[0]
+        for word in record_words:
+            if first[0] != word[0]:
+                continue
+            if (
+                len(first) == 1
+                or len(word) == 1
+                or first.startswith(word)
+                or word.startswith(first)
+            ):
+                return True
+            if difflib.SequenceMatcher(None, first, word).ratio() >= GIVEN_NAME_RATIO:
+                return True
+    return False
+
+
+def _family_matches(cited: str, record: str) -> bool:
+    return any(_family_cited([cited], record, umlauts) for umlauts in (False, True))
+
+
+@dataclass
+class AuthorCheck:
+    """Every cited author against the record's authors (each record author answers one)."""
+
+    matched: list[str] = field(default_factory=list)  # record names, as the API wrote them
+    not_authors: list[str] = field(default_factory=list)  # cited names no record author has
+    wrong_given: list[tuple[str, str]] = field(default_factory=list)  # (cited, record name)
+    incomplete: bool = False  # a proper subset, cited without "et al."
+
+    def note(self, record_count: int, cited_count: int) -> str | None:
+        problems = []
+        if self.not_authors:
+            who = ", ".join(self.not_authors)
+            problems.append(
+                f"{who} {'is not an author' if len(self.not_authors) == 1 else 'are not authors'}"
+            )
+        problems += [f"cited {c}, the author is {r}" for c, r in self.wrong_given]
+        if self.incomplete:
+            problems.append(
+                f"incomplete author list: {cited_count} of {record_count} cited, without 'et al.'"
+            )
+        return "; ".join(problems) or None
+
+
+def check_authors(cited_authors: list[str] | str | None, record: list[str]) -> AuthorCheck:
+    """Pair each cited name with a distinct record author of that family name, preferring one
+    whose given name agrees (a maximum matching, so two cited "Wang"s need two Wangs)."""
+    cited = split_authors(cited_authors)
+    check = AuthorCheck()
+    edges = [[j for j, name in enumerate(record) if _family_matches(c, name)] for c in cited]
+    agreeing = [
+        [j for j in edges[i] if given_agrees(cited[i], record[j])] for i in range(len(cited))
+    ]
+    owner: dict[int, int] = {}  # record index -> cited index
+    for i in range(len(cited)):
+        _augment(i, agreeing, owner, set())
+    paired = set(owner.values())
+    for i in range(len(cited)):
+        if i not in paired:
+            _augment(i, edges, owner, set())
+    by_cited = {i: j for j, i in owner.items()}
+    for i, name in enumerate(cited):
+        j = by_cited.get(i)
+        if j is None:
+            check.not_authors.append(name)
+        elif not given_agrees(name, record[j]):
+            check.wrong_given.append((name, record[j]))
+    check.matched = [record[j] for j in sorted(owner)]
+    check.incomplete = (
+        not check.not_authors
+        and not check.wrong_given
+        and not truncated(cited_authors)
+        and 0 < len(cited) < len(record)
+    )
+    return check
+
+
+def _augment(i: int, edges: list[list[int]], owner: dict[int, int], seen: set[int]) -> bool:
+    """Kuhn's augmenting path: give cited name `i` a record author, moving others if need be."""
+    for j in edges[i]:
+        if j in seen:
+            continue
+        seen.add(j)
+        if j not in owner or _augment(owner[j], edges, owner, seen):
+            owner[j] = i
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- year
+
+
+def record_years(paper: Paper) -> set[int]:
+    """The years the record itself gives the paper: its year, the first and latest arXiv
+    versions', the publication date's and any year in the journal reference."""
+    years = {paper.year} if paper.year else set()
+    for stamp in (paper.published, paper.updated, paper.publication_date):
+        if stamp and re.match(r"\d{4}", stamp):
+            years.add(int(stamp[:4]))
+    years |= {int(y) for y in re.findall(r"\b(1[5-9]\d\d|20\d\d)\b", paper.journal_ref or "")}
+    return years
+
+
+def year_agrees(cited: int, paper: Paper) -> bool:
+    """A cited year is one the record gives; or within YEAR_TOLERANCE of one when the record
+    shows why: it has both an arXiv version and a published venue (the preprint's year against
+    the journal's)."""
+    years = record_years(paper)
+    if not years or cited in years:
+        return True
+    explained = bool(paper.arxiv_id and paper.venue)
+    return explained and any(abs(cited - year) <= YEAR_TOLERANCE for year in years)
+
+
+# ----------------------------------------------------------------------------- venues
+
+# The first word of a preprint server's name, as sources and citations write it.
+PREPRINT_SERVERS = frozenset(_words("arxiv corr biorxiv medrxiv chemrxiv ssrn preprint eprint"))
+# Words a venue's name may carry or drop without becoming another venue: publishers, the
+# "Proceedings of the ... Annual" around a conference's name, and the words of a journal
+# reference that are not the name.
+VENUE_OPTIONAL = frozenset(
+    _words(
+        "proc proceedings annual acm ieee siam springer verlag elsevier wiley lncs vol volume"
+        " no issue pp pages ed eds st nd rd th"
+    )
+)
+VENUE_FUNCTION_WORDS = FUNCTION_WORDS | frozenset(
+    _words("de des du der die das und fur la le et il di del della")
+)
+PROCEEDINGS_WORDS = frozenset(
+    _words("proc proceedings conference conf symposium symp workshop colloquium congress meeting")
+)
+
+
+def is_preprint_venue(name: str | None) -> bool:
+    """Whether a venue names a preprint server ("arXiv", "ArXiv", "arXiv.org", "CoRR", "arXiv
+    preprint arXiv:2301.00001", "SSRN Electronic Journal", "Preprint")."""
+    words = re.findall(r"[a-z]+", fold(strip_latex(name or "")))
+    return bool(words) and (words[0] in PREPRINT_SERVERS or "preprint" in words)
+
+
+def venue_parts(text: str) -> tuple[str | None, str | None, str | None]:
+    """(venue, volume, pages) from a journal reference such as arXiv's journal_ref: "Phys.Lett.
+    B573:94-100,2003" -> ("Phys.Lett.B", "573", "94-100"); "IEEE Transactions on Information
+    Theory ( Volume: 65 , Issue: 4 , April 2019 )" -> (..., "65", None). The venue is the text
+    before the first number, volume or page mark (a leading year and "In" dropped)."""
+    text = " ".join(text.split())
+    body = re.sub(r"^in\b:?\s*", "", text, flags=re.I)
+    body = re.sub(r"\b(?:1[5-9]|20)\d\d\s+(?=[A-Za-z])", "", body)  # "Proc. 2023 IEEE ..."
+    cut = re.search(r"\s*(?:[,(:]\s*)?(?:\bvol(?:ume)?\b|\bno\.|\bpp?\.|\bpages\b|\d)", body, re.I)
+    venue = body[: cut.start()] if cut else body
+    if venue.count("(") > venue.count(")"):  # "(ISSTA" of "(ISSTA 2020)"
+        venue = venue[: venue.rindex("(")]
+    venue = venue.strip(" ,;:(@-–")
+    pages_match = re.search(r"(?<![\w.])(e?\d+)\s*(?:-+|–|—)\s*(e?\d+)(?!\w|\.\d)", text)
+    pages = f"{pages_match.group(1)}-{pages_match.group(2)}" if pages_match else None
+    rest = text[: pages_match.start()] + text[pages_match.end() :] if pages_match else text
+    volume = None
+    for number in re.finditer(r"(?<!\d)(?<!\d\.)(\d+)(?!\.?\d|[A-Za-z])", rest):
+        before = rest[max(0, number.start() - 8) : number.start()].lower()
+        if re.fullmatch(r"(?:1[5-9]|20)\d\d", number.group(1)) or re.search(
+            r"(?:no|issue)\W*$", before
+        ):
+            continue
+        volume = number.group(1)
+        break
+    return venue or None, volume, pages
+
+
+@dataclass(frozen=True)
+class _VenueWord:
+    word: str
+    marked: bool  # written as an abbreviation: "J.", or a lone capital ("J Number Theory")
+    acronym: bool  # "USA", "PNAS", "ICSTW"
+    optional: bool  # may be absent on the other side (VENUE_OPTIONAL, function words)
+    function: bool
+
+
+def _venue_words(name: str) -> list[_VenueWord]:
+    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name))
+    words = []
+    for match in re.finditer(r"[^\W\d_]+\.?", text):
+        raw = match.group().rstrip(".")
+        word = re.sub(r"[^a-z]", "", fold(raw))
+        if not word:
+            continue
+        function = word in VENUE_FUNCTION_WORDS
+        words.append(
+            _VenueWord(
+                word=_stem(word),
+                marked=match.group().endswith(".") or (len(raw) == 1 and raw.isupper()),
+                acronym=2 <= len(raw) <= 8 and raw.isupper() and not function,
+                optional=function or word in VENUE_OPTIONAL,
+                function=function,
+            )
+        )
+    return words
+
+
+def _abbreviates(short: _VenueWord, long: _VenueWord) -> bool:
+    """ISO 4 style: an abbreviation keeps the word's first letter and some of its letters in
+    order ("J." Journal, "Natl" National, "Soc." Society, "Commun." Communications)."""
+    a, b = short.word, long.word
+    if a == b:
+        return True
+    if len(a) >= len(b) or a[0] != b[0] or (len(a) == 1 and not short.marked):
+        return False
+    letters = iter(b)
+    return all(letter in letters for letter in a)
+
+
+def _spells(acronym: str, words: list[_VenueWord]) -> bool:
+    """Whether the initials of `words` spell `acronym`, function words used or skipped."""
+    if not words:
+        return not acronym
+    head, rest = words[0], words[1:]
+    if acronym and head.word[0] == acronym[0] and _spells(acronym[1:], rest):
+        return True
+    return (head.function or head.optional) and _spells(acronym, rest)
+
+
+def _venue_aligns(cited: list[_VenueWord], record: list[_VenueWord], contained: bool) -> bool:
+    """Whether every required word of each side is accounted for by the other, in order:
+    equal, one abbreviating the other, or an acronym spelling a run of the other's words.
+    With `contained`, the record may have words the citation leaves out (a proceedings'
+    full name, a journal reference's extra text)."""
+
+    @functools.cache
+    def aligns(i: int, j: int) -> bool:
+        if i == len(cited) and j == len(record):
+            return True
+        if i < len(cited) and cited[i].optional and aligns(i + 1, j):
+            return True
+        if j < len(record) and (record[j].optional or contained) and aligns(i, j + 1):
+            return True
+        if i == len(cited) or j == len(record):
+            return False
+        a, b = cited[i], record[j]
+        short, long = (a, b) if len(a.word) <= len(b.word) else (b, a)
+        if _abbreviates(short, long) and aligns(i + 1, j + 1):
+            return True
+        for k in range(j + 1, min(len(record), j + 12) + 1):
+            if a.acronym and _spells(a.word, record[j:k]) and aligns(i + 1, k):
+                return True
+        for k in range(i + 1, min(len(cited), i + 12) + 1):
+            if b.acronym and _spells(b.word, cited[i:k]) and aligns(k, j + 1):
+                return True
+        return False
+
+    return aligns(0, 0)
+
+
+def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
+    """Whether a cited venue names the record's venue: journal abbreviations ("J. Number
+    Theory" = "Journal of Number Theory"; "Proc. Natl. Acad. Sci. USA"), acronyms, publishers
+    and "Proceedings of the ..." around a conference's name. A proceedings venue, or a record
+    that is a whole journal reference (`reference`), may hold words the citation leaves out."""
+    cited_words, record_words = _venue_words(cited), _venue_words(record)
+    if not any(not w.optional for w in cited_words):
+        return True  # nothing but "Proc." or a publisher: nothing to contradict
+    proceedings = any(
+        w.word in PROCEEDINGS_WORDS or w.word.rstrip("s") in PROCEEDINGS_WORDS
+        for w in (*cited_words, *record_words)
+    )
+    return _venue_aligns(cited_words, record_words, contained=reference or proceedings) or (
+        proceedings and _venue_aligns(record_words, cited_words, contained=True)
+    )
+
+
+def _numbers(text: str | None) -> list[int]:
+    return sorted(int(n) for n in re.findall(r"\d+", text or ""))
+
+
 # ----------------------------------------------------------------------------- the verdict
+
+DISCREPANCY_FIELDS = (
+    "title",
+    "authors",
+    "year",
+    "venue",
+    "volume",
+    "pages",
+    "doi",
+    "arxiv_id",
+    "version",
+)
 
 
 @dataclass
 class Match:
-    """The result of comparing one candidate with one returned record."""
+    """The result of comparing one candidate with one returned record.
+
+    `title_ok` says whether the titles match (None: no title cited); the other fields the
+    candidate gives are `discrepancies` (schemas/verification.schema.json), each naming the
+    field, the cited value, the record's value and a short note. Whether the record is the cited
+    paper at all is `identifies()`; the verdict is for verification.py."""
 
     title_score: float | None = None
+    title_ok: bool | None = None
     matched_authors: list[str] = field(default_factory=list)
+    authors_contradicted: bool = False  # authors cited, none of them an author of the record
     year_diff: int | None = None
-    ok: bool = False
-    failed: list[str] = field(default_factory=list)  # "title", "authors", "year"
+    year_ok: bool | None = None
+    discrepancies: list[dict] = field(default_factory=list)
     reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """The record is the paper exactly as cited."""
+        return self.title_ok is not False and not self.discrepancies
+
+    def identifies(self, by_identifier: bool) -> bool:
+        """Whether the record is the cited paper beyond doubt. Reached through a cited
+        identifier: the title agrees (or, no title cited, some cited author is an author).
+        Found by a title search: the title agrees exactly and so does the year (or, no year
+        cited, some cited author is an author)."""
+        if self.title_ok is False:
+            return False
+        if by_identifier:
+            return bool(self.title_ok) or not self.authors_contradicted
+        if self.title_ok is None:
+            return False
+        if self.year_ok is not None:
+            return self.year_ok
+        return not self.authors_contradicted
 
     def checks(self) -> dict:
         return {
@@ -351,50 +712,114 @@ class Match:
 
 
 def compare(candidate: dict, paper: Paper) -> Match:
-    """Check what the candidate gives (title, authors, year) against a record the API returned."""
+    """Check what the candidate gives (title, authors, year, venue, volume, pages) against a
+    record the API returned."""
     match = Match()
     title = candidate.get("title")
     if title:
         match.title_score = title_score(title, paper.title or "")
-        if match.title_score < TITLE_THRESHOLD:
-            match.failed.append("title")
-    cited = split_authors(candidate.get("authors"))
+        match.title_ok = match.title_score >= TITLE_THRESHOLD
+    authors = candidate.get("authors")
+    cited = split_authors(authors)
     if cited:
-        match.matched_authors = matched_authors(cited, paper.authors)
-        if not match.matched_authors:
-            match.failed.append("authors")
+        check = check_authors(authors, paper.authors)
+        match.matched_authors = check.matched
+        match.authors_contradicted = not check.matched
+        note = check.note(len(paper.authors), len(cited))
+        if note:
+            match.discrepancies.append(_discrepancy("authors", authors, paper.authors, note))
     year = candidate.get("year")
     if year is not None and paper.year is not None:
         match.year_diff = paper.year - int(year)
-        if abs(match.year_diff) > YEAR_TOLERANCE:
-            match.failed.append("year")
-    match.ok = not match.failed
-    match.reason = _reason(match, candidate, paper, cited)
+        match.year_ok = year_agrees(int(year), paper)
+        if not match.year_ok:
+            match.discrepancies.append(
+                _discrepancy("year", int(year), paper.year, f"the record's year is {paper.year}")
+            )
+    match.discrepancies += _venue_discrepancies(candidate, paper)
+    match.reason = _reason(match)
     return match
 
 
-def _reason(match: Match, candidate: dict, paper: Paper, cited: list[str]) -> str:
-    if match.ok:
-        given = [
-            what
-            for what, present in (
-                ("title", match.title_score is not None),
-                ("authors", bool(cited)),
-                ("year", match.year_diff is not None),
+def _discrepancy(name: str, cited: Any, record: Any, note: str) -> dict:
+    return {"field": name, "cited": cited, "record": record, "note": note}
+
+
+def _venue_discrepancies(candidate: dict, paper: Paper) -> list[dict]:
+    """The venue, volume and pages the candidate gives, against the record's. A preprint
+    server cited for a published paper is a `version` discrepancy; a journal cited for a paper
+    the record knows only as a preprint is a `venue` one."""
+    venue = (candidate.get("venue") or "").strip()
+    found = []
+    if venue:
+        names = [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
+        preprint_only = not paper.venue and bool(paper.arxiv_id or names)
+        if is_preprint_venue(venue):
+            if paper.venue:
+                found.append(
+                    _discrepancy(
+                        "version",
+                        venue,
+                        paper.venue,
+                        f"cited as a preprint; published in {paper.venue}",
+                    )
+                )
+        elif preprint_only:
+            where = (
+                f"arXiv:{paper.arxiv_id}"
+                if paper.arxiv_id
+                else (names[0] if names else "a preprint")
             )
-            if present
-        ]
-        if not given:
-            return "the identifier resolves; no title, authors or year were given to compare"
-        return f"{', '.join(given)} match"
+            found.append(
+                _discrepancy(
+                    "venue",
+                    venue,
+                    None,
+                    f"cited as published in {venue}; the record knows only the preprint ({where})",
+                )
+            )
+        elif names and not any(
+            venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
+        ):
+            found.append(
+                _discrepancy(
+                    "venue", venue, paper.venue, f"published in {paper.venue}, not {venue}"
+                )
+            )
+    if found or not paper.venue:
+        return found
+    for name in ("volume", "pages"):
+        cited_numbers, record_numbers = (
+            _numbers(candidate.get(name)),
+            _numbers(getattr(paper, name)),
+        )
+        if cited_numbers and record_numbers and cited_numbers[0] != record_numbers[0]:
+            value = getattr(paper, name)
+            found.append(
+                _discrepancy(name, candidate.get(name), value, f"the record's {name}: {value}")
+            )
+    return found
+
+
+def _reason(match: Match) -> str:
     problems = []
-    if "title" in match.failed:
+    if match.title_ok is False:
         problems.append(f"title differs (score {match.title_score:.2f})")
-    if "authors" in match.failed:
-        problems.append("none of the cited authors is an author")
-    if "year" in match.failed:
-        problems.append(f"year {paper.year}, cited {candidate.get('year')}")
-    return "; ".join(problems)
+    problems += [f"{d['field']}: {d['note']}" for d in match.discrepancies]
+    if problems:
+        return "; ".join(problems)
+    given = [
+        what
+        for what, present in (
+            ("title", match.title_ok is not None),
+            ("authors", bool(match.matched_authors)),
+            ("year", match.year_ok is not None),
+        )
+        if present
+    ]
+    if not given:
+        return "the identifier resolves; no title, authors or year were given to compare"
+    return f"{', '.join(given)} match"
 
 
 def describe(paper: Paper, max_authors: int = 3) -> str:

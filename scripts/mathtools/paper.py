@@ -35,7 +35,16 @@ class Paper:
     s2_paper_id: str | None = None
     corpus_id: int | None = None
     external_ids: dict[str, Any] = field(default_factory=dict)
+    # Where the paper was published (journal, proceedings or series), volume and pages, as the
+    # source gives them; None when the source knows only a preprint (an arXiv entry without
+    # journal_ref, a Semantic Scholar record whose venue is arXiv).
     venue: str | None = None
+    volume: str | None = None
+    pages: str | None = None
+    # Every other name the source gives the venue (S2 venue, journal name, publicationVenue
+    # name and alternate names; arXiv's whole journal_ref), preprint servers included: what a
+    # cited venue is compared with (mathtools.matching).
+    venue_aliases: list[str] = field(default_factory=list)
     journal: dict[str, Any] | None = None
     publication_date: str | None = None
     citation_count: int | None = None

@@ -30,13 +30,14 @@ from . import arxiv, config
 from .cli import BadInput, ServiceError
 from .files import atomic_write
 from .http import Response, ServiceClient, UnusableBody, build_url, say
+from .matching import is_preprint_venue
 from .paper import Paper, SearchResult
 
 SOURCE = "semantic_scholar"
 LABEL = "Semantic Scholar"
 DEFAULT_FIELDS = (
-    "paperId,corpusId,externalIds,title,abstract,authors,year,venue,journal,publicationDate,"
-    "citationCount,fieldsOfStudy,openAccessPdf,url"
+    "paperId,corpusId,externalIds,title,abstract,authors,year,venue,journal,publicationVenue,"
+    "publicationDate,citationCount,fieldsOfStudy,openAccessPdf,url"
 )
 SEARCH_MAX_LIMIT = 100  # /paper/search: limit <= 100 ...
 SEARCH_MAX_WINDOW = 1000  # ... and offset + limit <= 1000
@@ -114,6 +115,21 @@ def to_paper(record: dict[str, Any]) -> Paper:
     doi = external.get("DOI")
     corpus_id = record.get("corpusId") or external.get("CorpusId")
     published = record.get("publicationDate")
+    journal = record.get("journal") if isinstance(record.get("journal"), dict) else {}
+    where = (
+        record.get("publicationVenue") if isinstance(record.get("publicationVenue"), dict) else {}
+    )
+    aliases = [
+        name.strip()
+        for name in (
+            record.get("venue"),
+            journal.get("name"),
+            where.get("name"),
+            *(where.get("alternate_names") or []),
+        )
+        if isinstance(name, str) and name.strip()
+    ]
+    published_in = next((name for name in aliases if not is_preprint_venue(name)), None)
     return Paper(
         source=SOURCE,
         title=" ".join((record.get("title") or "").split()),
@@ -127,13 +143,21 @@ def to_paper(record: dict[str, Any]) -> Paper:
         s2_paper_id=record.get("paperId"),
         corpus_id=int(corpus_id) if corpus_id not in (None, "") else None,
         external_ids=dict(external),
-        venue=record.get("venue") or None,
+        venue=published_in,
+        # A preprint's "volume" is its arXiv id ("abs/2503.23674"), not a volume.
+        volume=_text(journal.get("volume")) if published_in else None,
+        pages=_text(journal.get("pages")) if published_in else None,
+        venue_aliases=list(dict.fromkeys(aliases)),
         journal=record.get("journal") or None,
         publication_date=published,
         citation_count=record.get("citationCount"),
         fields_of_study=list(record.get("fieldsOfStudy") or []),
         open_access_pdf=(record.get("openAccessPdf") or {}).get("url") or None,
     )
+
+
+def _text(value: Any) -> str | None:
+    return (" ".join(value.split()) or None) if isinstance(value, str) else None
 
 
 @dataclass
