@@ -8,12 +8,15 @@ from mathtools.matching import (
     cited_family,
     compare,
     describe,
+    given_agrees,
     main_title,
     matched_authors,
     normalise_title,
     split_authors,
     strip_latex,
     title_score,
+    venue_agrees,
+    venue_parts,
 )
 from mathtools.paper import Paper
 
@@ -225,7 +228,7 @@ def test_compare_confirms_a_half_remembered_reference():
         {
             "title": "Heat-bath random walks with Markov bases.",
             "authors": "Windisch et al.",
-            "year": 2017,
+            "year": 2016,
         },
         _paper(),
     )
@@ -233,28 +236,195 @@ def test_compare_confirms_a_half_remembered_reference():
     assert match.checks() == {
         "title_score": 1.0,
         "matched_authors": ["Tobias Windisch"],
-        "year_diff": -1,
+        "year_diff": 0,
     }
     assert match.reason == "title, authors, year match"
 
 
 @pytest.mark.parametrize(
-    ("candidate", "failed"),
+    ("candidate", "title_ok", "fields"),
     [
-        ({"title": MARKOV, "authors": ["Terence Tao"]}, ["authors"]),
-        ({"title": "Heat-bath random walks with toric ideals", "authors": ["Stanley"]}, ["title"]),
-        ({"title": MARKOV, "year": 2012}, ["year"]),
+        ({"title": MARKOV, "authors": ["Terence Tao"]}, True, ["authors"]),
+        (
+            {"title": "Heat-bath random walks with toric ideals", "authors": ["Stanley"]},
+            False,
+            ["authors"],
+        ),
+        ({"title": MARKOV, "year": 2012}, True, ["year"]),
         (
             {"title": "Neural Turing Machines", "authors": ["Graves"], "year": 2014},
-            ["title", "authors", "year"],
+            False,
+            ["authors", "year"],
         ),
     ],
 )
-def test_compare_names_what_failed(candidate, failed):
+def test_compare_names_what_differs(candidate, title_ok, fields):
     match = compare(candidate, _paper())
     assert not match.ok
-    assert match.failed == failed
+    assert match.title_ok is title_ok
+    assert [d["field"] for d in match.discrepancies] == fields
     assert match.reason
+
+
+@pytest.mark.parametrize(
+    ("cited", "note"),
+    [
+        (["Caprice Stanley", "Tobias Windisch"], None),
+        ("Stanley, C. and Windisch, T.", None),
+        ("Windisch et al.", None),
+        ("Windisch, Tobias and others", None),
+        (["Windisch, T."], "incomplete author list: 1 of 2 cited, without 'et al.'"),
+        (["C. Stanley", "T. Windisch", "L. Chen"], "L. Chen is not an author"),
+        (
+            ["Candice Stanley", "Tobias Windisch"],
+            "cited Candice Stanley, the author is Caprice Stanley",
+        ),
+        (["P. Stanley", "T. Windisch"], "cited P. Stanley, the author is Caprice Stanley"),
+        (["Tobias, W.", "Stanley, C."], "Tobias, W. is not an author"),
+        (["Stanley, C.", "Stanley, C."], "Stanley, C. is not an author"),  # one Stanley
+    ],
+)
+def test_every_cited_author_must_be_an_author(cited, note):
+    match = compare({"title": MARKOV, "authors": cited, "year": 2016}, _paper())
+    notes = [d["note"] for d in match.discrepancies]
+    assert notes == ([note] if note else [])
+    if note:
+        assert match.discrepancies[0]["record"] == ["Caprice Stanley", "Tobias Windisch"]
+
+
+def test_placeholder_authors_on_one_shared_family_name_are_not_enough():
+    record = _paper(authors=["Ling Chen", "Wei Wang"])
+    match = compare({"title": MARKOV, "authors": "Ling Chen; Amara Diallo; Viktor Horvat"}, record)
+    assert match.discrepancies[0]["note"] == "Amara Diallo, Viktor Horvat are not authors"
+    assert not match.authors_contradicted  # Chen is: found by title, the paper is identified
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("Aviral Sharma", "Archit Sharma"),
+        ("Wen Li", "Wei Li"),
+    ],
+)
+def test_a_cited_given_name_must_agree(cited, record):
+    assert not given_agrees(cited, record)
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("A. Sharma", "Archit Sharma"),
+        ("Sharma, Archit", "Archit Sharma"),
+        ("Alex Graves", "Alexander Graves"),
+        ("Yuri Manin", "Yurii Manin"),
+        ("Aleksandr Grothendieck", "Alexander Grothendieck"),
+        ("J.-P. Serre", "Jean-Pierre Serre"),
+        ("Serre JP", "Jean-Pierre Serre"),
+        ("Mostofa Patwary", "M. Patwary"),
+        ("Michael Steele", "J. Michael Steele"),
+        ("Goedel, Kurt", "Kurt Gödel"),
+    ],
+)
+def test_given_names_agree_across_forms(cited, record):
+    assert given_agrees(cited, record)
+
+
+def test_year_tolerance_only_where_the_record_shows_why():
+    preprint = _paper()  # arXiv only, 2016
+    assert compare({"title": MARKOV, "year": 2017}, preprint).year_ok is False
+    published = _paper(venue="Bernoulli", journal_ref="Bernoulli 25 (2019) 1-20")
+    assert compare({"title": MARKOV, "year": 2019}, published).year_ok  # the journal year
+    assert compare({"title": MARKOV, "year": 2017}, published).year_ok  # arXiv + journal: ±1
+    assert compare({"title": MARKOV, "year": 2021}, published).year_ok is False
+    revised = _paper(updated="2018-03-01T00:00:00Z")
+    assert compare({"title": MARKOV, "year": 2018}, revised).year_ok  # a later version's year
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("J. Number Theory", "Journal of Number Theory"),
+        ("J Number Theory", "Journal of Number Theory"),
+        (
+            "Proc. Natl. Acad. Sci. USA",
+            "Proceedings of the National Academy of Sciences of the United States of America",
+        ),
+        ("PNAS", "PNAS"),
+        ("Physics Letters B", "Phys.Lett.B"),
+        ("IEEE Trans. Inf. Theory", "IEEE Transactions on Information Theory"),
+        ("Nat. Commun.", "Nature Communications"),
+        ("J. Amer. Math. Soc.", "Journal of the American Mathematical Society"),
+        ("Comm. Math. Phys.", "Communications in Mathematical Physics"),
+        ("Ann. of Math.", "Annals of Mathematics"),
+        ("ISSTA 2020", "ACM SIGSOFT International Symposium on Software Testing and Analysis"),
+        ("Proc. ISSTA", "International Symposium on Software Testing and Analysis"),
+        (
+            "ICSTW",
+            "2023 IEEE International Conference on Software Testing, Verification and Validation"
+            " Workshops (ICSTW)",
+        ),
+    ],
+)
+def test_venue_abbreviations_and_proceedings_variants_agree(cited, record):
+    assert venue_agrees(cited, record)
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("J. Algebra", "Journal of Number Theory"),
+        ("Journal of Algebra", "Journal of Algebraic Combinatorics"),
+        ("Math. Ann.", "Annals of Mathematics"),
+        ("Nature", "Nature Communications"),
+        ("Physical Review Letters", "Physics Reports"),
+        ("Journal of Quantum Topology and Computation", "Journal of the American Chemical Society"),
+    ],
+)
+def test_other_venues_do_not_agree(cited, record):
+    assert not venue_agrees(cited, record)
+
+
+def test_venue_version_volume_and_pages():
+    preprint = _paper()
+    [venue] = compare({"title": MARKOV, "venue": "Ann. of Math."}, preprint).discrepancies
+    assert (
+        venue["field"] == "venue" and "knows only the preprint (arXiv:1605.08386)" in venue["note"]
+    )
+    assert compare({"title": MARKOV, "venue": "arXiv preprint"}, preprint).ok
+    published = _paper(venue="Bernoulli", volume="25", pages="1-20")
+    [version] = compare({"title": MARKOV, "venue": "arXiv"}, published).discrepancies
+    assert version["field"] == "version" and version["record"] == "Bernoulli"
+    assert compare(
+        {"title": MARKOV, "venue": "Bernoulli", "volume": "25", "pages": "1--20"}, published
+    ).ok
+    wrong = compare(
+        {"title": MARKOV, "venue": "Bernoulli", "volume": "24", "pages": "3-20"}, published
+    )
+    assert [d["field"] for d in wrong.discrepancies] == ["volume", "pages"]
+
+
+@pytest.mark.parametrize(
+    ("ref", "parts"),
+    [
+        ("Phys.Lett.B573:94-100,2003", ("Phys.Lett.B", "573", "94-100")),
+        ("ActaAstron.56:1-50,2006", ("ActaAstron.", "56", "1-50")),
+        ("Lect.Notes Phys.562:195-212,2001", ("Lect.Notes Phys.", "562", "195-212")),
+        (
+            "IEEE Transactions on Information Theory ( Volume: 65 , Issue: 4 , April 2019 )",
+            ("IEEE Transactions on Information Theory", "65", None),
+        ),
+        (
+            "Software Testing, Verification and Reliability, 35(2):e1914, 2025",
+            ("Software Testing, Verification and Reliability", "35", None),
+        ),
+        (
+            "2022 IEEE International Conference on Cloud Engineering (IC2E 2022)",
+            ("IEEE International Conference on Cloud Engineering", None, None),
+        ),
+    ],
+)
+def test_venue_parts_of_recorded_journal_refs(ref, parts):
+    assert venue_parts(ref) == parts
 
 
 def test_compare_with_nothing_to_compare_accepts_the_identifier():

@@ -108,7 +108,10 @@ def test_to_paper_maps_a_recorded_full_record():
     assert paper.publication_date == paper.published == "2001-10-01"
     assert paper.year == 2001 and paper.citation_count == 10670
     assert paper.fields_of_study == ["Psychology", "Economics", "Mathematics"]
-    assert paper.venue is None  # the API's "" means no venue
+    # The API's venue is "": the journal's name is where it was published (no volume given).
+    assert paper.venue == "Experimental & Empirical Studies eJournal"
+    assert paper.volume is None and paper.pages is None
+    assert paper.venue_aliases == ["Experimental & Empirical Studies eJournal"]
     assert paper.key == "DOI:10.2139/ssrn.288970"
 
 

@@ -61,16 +61,17 @@ def test_the_labelled_fixture(script, standin, tmp_path):
     for result in results:
         assert result["verified_via"] or result["status"] == "UNCONFIRMED"
         assert all(url.startswith(standin.url) for url in result["verified_via"])
-        if result["status"] == "CONFIRMED":
+        if result["status"] in ("CONFIRMED", "CORRECTED"):
             assert result["paper"]["title"] and result["paper"]["authors"]
             assert "suggestion" not in result and "resolved_to" not in result
+            assert bool(result.get("discrepancies")) == (result["status"] == "CORRECTED")
         else:
             assert result["paper"] is None
-    expected_confirmed = sum(case["expected"] == "CONFIRMED" for case in CASES)
     assert document["summary"] == {
         "total": len(CASES),
-        "confirmed": expected_confirmed,
-        "unconfirmed": len(CASES) - expected_confirmed,
+        "confirmed": sum(case["expected"] == "CONFIRMED" for case in CASES),
+        "corrected": sum(case["expected"] == "CORRECTED" for case in CASES),
+        "unconfirmed": sum(case["expected"] == "UNCONFIRMED" for case in CASES),
         "pending": 0,
     }
     # Every identifier went out in one call per source.
@@ -94,25 +95,36 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     assert results["fab-foreign-doi"]["reason"].startswith(
         "DOI:10.1098/rspa.1985.0070 is 'Quantum theory, the Church–Turing principle"
     )
-    # A title search that finds the real paper offers it, never confirms it.
+    # An exact title with an agreeing year identifies the paper: the citation's wrong authors
+    # are CORRECTED, field by field, with the API's value.
     wrong_authors = results["fab-wrong-authors"]
-    assert wrong_authors["suggestion"]["title"] == "Neural Turing Machines"
-    assert wrong_authors["paper"] is None
-    assert "none of the cited authors" in wrong_authors["reason"]
+    assert wrong_authors["status"] == "CORRECTED"
+    assert wrong_authors["paper"]["title"] == "Neural Turing Machines"
+    [authors] = wrong_authors["discrepancies"]
+    assert authors["field"] == "authors"
+    assert authors["record"] == ["Alex Graves", "Greg Wayne", "Ivo Danihelka"]
+    assert authors["note"] == "LeCun, Yann, Bengio, Yoshua are not authors"
+    # A year several years off: no paper is identified by title, the real one is a suggestion.
+    assert results["fab-year"]["suggestion"]["title"] == "Neural Turing Machines"
     assert results["fab-year"]["checks"]["year_diff"] == 10
+    # An identifier that does not exist, on a paper the title and year identify: corrected to
+    # the paper's own identifier.
     missing_id = results["fab-missing-arxiv-id"]
-    assert missing_id["suggestion"]["arxiv_id"] == "1009.3186"
-    assert missing_id["reason"].startswith("arXiv:0808.05394 not found; a title search found")
-    # An identifier that resolves nowhere is never outweighed by one that resolves.
-    fake_arxiv = results["fab-missing-arxiv-id-real-doi"]
-    assert fake_arxiv["reason"].startswith(
-        "arXiv:0808.05394 does not exist (arXiv and Semantic Scholar returned nothing for it); "
-        "DOI:10.1098/rspa.1985.0070 is 'Quantum theory"
-    )
-    assert fake_arxiv["suggestion"]["doi"] == "10.1098/rspa.1985.0070"
-    assert results["fab-missing-doi-real-arxiv-id"]["reason"].startswith(
-        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar returned nothing for it); "
-        "arXiv:1605.08386 is 'Heat-bath random walks with Markov bases'"
+    assert missing_id["status"] == "CORRECTED"
+    ids = [d for d in missing_id["discrepancies"] if d["field"] == "arxiv_id"]
+    assert ids == [
+        {
+            "field": "arxiv_id",
+            "cited": "0808.05394",
+            "record": "1009.3186",
+            "note": "arXiv:0808.05394 does not exist (arXiv and Semantic Scholar returned "
+            "nothing for it); the paper's is 1009.3186",
+        }
+    ]
+    fake_doi = results["fab-missing-doi-real-arxiv-id"]
+    assert [d["field"] for d in fake_doi["discrepancies"]] == ["authors", "doi"]
+    assert fake_doi["discrepancies"][1]["note"].startswith(
+        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar returned nothing for it)"
     )
 
     # The API's record replaces what the candidate said.
@@ -158,7 +170,7 @@ def test_search_result_files_are_taken_as_they_are(script, standin, tmp_path):
     assert run.returncode == 0, run.stdout
     # Found by a search and confirmed as found: the key alone (the caller has the paper's line).
     assert run.stdout.splitlines() == [
-        "verified 4: 4 CONFIRMED, 0 UNCONFIRMED",
+        "verified 4: 4 CONFIRMED, 0 CORRECTED, 0 UNCONFIRMED",
         "CONFIRMED arXiv:1605.08386",
         "CONFIRMED arXiv:astro-ph/0601001",
         "CONFIRMED DOI:10.1098/rspa.1985.0070",
@@ -178,7 +190,7 @@ def test_search_result_files_are_taken_as_they_are(script, standin, tmp_path):
 
 def test_candidates_from_stdin_get_keys(script, standin):
     candidates = [
-        {"title": "Neural Turing Machines", "authors": "Graves, A.", "year": 2014},
+        {"title": "Neural Turing Machines", "authors": "Graves, A. et al.", "year": 2014},
         {"key": "mine", "arxiv_id": "1605.08386"},
     ]
     document = verify(script, input=json.dumps(candidates)).json()
@@ -193,7 +205,7 @@ def test_the_summary_names_the_paper_a_candidate_turned_out_to_be(script, standi
     ]
     run = verify(script, "--out", str(tmp_path / "v.json"), input=json.dumps(candidates))
     lines = run.stdout.splitlines()
-    assert lines[0] == "verified 2: 2 CONFIRMED, 0 UNCONFIRMED"
+    assert lines[0] == "verified 2: 2 CONFIRMED, 0 CORRECTED, 0 UNCONFIRMED"
     assert lines[1] == (
         "CONFIRMED mine = arXiv:1605.08386 | 2016 | Stanley et al. |"
         " Heat-bath random walks with Markov bases"
@@ -207,7 +219,7 @@ MIXED = [
     {
         "key": "arxiv-id",
         "title": "Heat-bath random walks with Markov bases",
-        "authors": "Windisch",
+        "authors": "Windisch et al.",
         "year": 2016,
         "arxiv_id": "1605.08386",
     },
@@ -221,7 +233,7 @@ MIXED = [
     {
         "key": "title-only",
         "title": "Group Testing with Probabilistic Tests: Theory, Design and Application",
-        "authors": "Cheraghchi, M.",
+        "authors": "Cheraghchi, M. et al.",
         "year": 2010,
     },
 ]
@@ -343,19 +355,9 @@ def test_a_cached_answer_within_its_ttl_still_confirms(script, standin, tmp_path
         ("{not json", "bad_json", "not valid JSON"),
         ("[]", "no_candidates", "no candidates"),
         ('{"title": "x"}', "bad_candidates", "expected a JSON list"),
-        ('["a title"]', "bad_candidate", "expected an object"),
-        ('[{"authors": ["Tao, T."], "year": 2020}]', "nothing_to_verify", "nothing to verify"),
-        ('[{"title": "x", "year": 20225}]', "bad_year", "not a publication year"),
-        ('[{"title": "x", "year": 1066}]', "bad_year", "not a publication year"),
-        ('[{"title": "x", "year": "soon"}]', "bad_year", "not a publication year"),
-        ('[{"title": "x", "arxiv_id": "abc"}]', "bad_id", "not an arXiv id"),
-        ('[{"title": "x", "s2_paper_id": "nonsense"}]', "bad_id", "not a paper id"),
-        ('[{"title": 42}]', "bad_candidate", "title must be a string"),
-        ('[{"title": "x", "authors": [1, 2]}]', "bad_candidate", "authors must be"),
-        ('[{"key": "a", "title": "x"}, {"key": "a", "title": "y"}]', "bad_candidate", "duplicate"),
     ],
 )
-def test_malformed_input_is_one_clear_line(script, standin, text, code, words):
+def test_input_that_is_not_candidates_is_one_clear_line(script, standin, text, code, words):
     run = verify(script, input=text)
     assert run.returncode == 2
     lines = run.stdout.splitlines()
@@ -366,14 +368,51 @@ def test_malformed_input_is_one_clear_line(script, standin, text, code, words):
     assert sum(standin.counts.values()) == 0  # nothing was asked
 
 
-def test_a_100_kb_title_is_refused(script, standin, tmp_path):
-    huge = write(tmp_path, "huge.json", [{"title": "Markov " * 15000, "year": 2016}])
-    run = verify(script, huge)
-    assert run.returncode == 2
-    error = run.json()["error"]
-    assert error["code"] == "bad_candidate"
-    assert "candidate 1" in error["message"] and "at most 1000" in error["message"]
-    assert len(run.stdout) < 300
+@pytest.mark.parametrize(
+    ("candidate", "words"),
+    [
+        ("a title", "expected an object"),
+        ({"authors": ["Tao, T."], "year": 2020}, "nothing to verify"),
+        ({"title": "x", "year": 20225}, "not a publication year"),
+        ({"title": "x", "year": 2999}, "not a publication year"),
+        ({"title": "x", "year": 1066}, "not a publication year"),
+        ({"title": "x", "year": "soon"}, "not a publication year"),
+        ({"title": "x", "arxiv_id": "abc"}, "not an arXiv id"),
+        ({"title": "x", "arxiv_id": "2310.XXXX"}, "not an arXiv id"),
+        ({"title": "x", "s2_paper_id": "nonsense"}, "not a paper id"),
+        ({"title": 42}, "title must be a string"),
+        ({"title": "x", "authors": [1, 2]}, "authors must be"),
+        ({"title": "x", "venue": ["J. Algebra"]}, "venue must be a string"),
+        ({"title": "Markov " * 15000, "year": 2016}, "at most 1000"),
+    ],
+)
+def test_one_bad_candidate_never_sinks_the_batch(script, standin, candidate, words):
+    """The bad one gets its own UNCONFIRMED result with the reason; the good one is verified
+    with the usual calls."""
+    good = {"key": "good", "title": "Heat-bath random walks with Markov bases", "year": 2016}
+    run = verify(script, input=json.dumps([candidate, good]))
+    assert run.returncode == 0, run.stdout
+    document = run.json()
+    assert schemas.errors("verification", document) == []
+    bad, verified = document["results"]
+    assert bad["key"] == "cand-1" and bad["status"] == "UNCONFIRMED"
+    assert bad["reason"].startswith("not verifiable: stdin: candidate 1") and words in bad["reason"]
+    assert bad["paper"] is None and bad["verified_via"] == []
+    assert len(json.dumps(bad)) < 1000  # a huge title is not echoed whole
+    assert verified["status"] == "CONFIRMED"
+    assert document["summary"]["unconfirmed"] == 1
+
+
+def test_a_repeated_key_is_its_own_unconfirmed_result(script, standin):
+    candidates = [
+        {"key": "a", "title": "Heat-bath random walks with Markov bases", "year": 2016},
+        {"key": "a", "title": "Neural Turing Machines", "year": 2014},
+    ]
+    document = verify(script, input=json.dumps(candidates)).json()
+    first, second = document["results"]
+    assert first["key"] == "a" and first["status"] == "CONFIRMED"
+    assert second["key"] == "cand-2" and second["status"] == "UNCONFIRMED"
+    assert "duplicate key 'a' (candidate 1 has it)" in second["reason"]
 
 
 def test_a_missing_file_is_named(script, standin):

@@ -681,7 +681,11 @@ class Match:
     year_diff: int | None = None
     year_ok: bool | None = None
     discrepancies: list[dict] = field(default_factory=list)
-    reason: str = ""
+
+    @property
+    def reason(self) -> str:
+        """One line: what differs, else what matched."""
+        return _reason(self)
 
     @property
     def ok(self) -> bool:
@@ -737,7 +741,6 @@ def compare(candidate: dict, paper: Paper) -> Match:
                 _discrepancy("year", int(year), paper.year, f"the record's year is {paper.year}")
             )
     match.discrepancies += _venue_discrepancies(candidate, paper)
-    match.reason = _reason(match)
     return match
 
 

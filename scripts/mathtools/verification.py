@@ -40,12 +40,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cli import BadInput, ServiceError, read_json
-from .matching import Match, compare, describe, normalise_title, split_authors
+from .matching import (
+    Match,
+    compare,
+    describe,
+    normalise_title,
+    split_authors,
+)
 from .paper import Paper, SearchResult
 
 SOURCES = ("arxiv", "semantic_scholar")
 LABELS = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
 PENDING = "API error - verification pending"
+STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")  # protocols/matching-rules.md
 MAX_TITLE_CHARS = 1000
 MAX_AUTHORS = 5000
 MAX_NAME_CHARS = 300
@@ -54,6 +61,7 @@ TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
 SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion
 CANDIDATE_FIELDS = ("key", "title", "authors", "year", "arxiv_id", "doi", "s2_paper_id", "source")
+CITED_TEXT_FIELDS = ("venue", "volume", "pages")  # compared when a candidate gives them
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -70,10 +78,14 @@ class Candidate:
     arxiv_id: str | None = None  # without version
     doi: str | None = None  # lower case, no URL prefix
     s2_id: str | None = None  # the API's form of s2_paper_id
+    problem: str | None = None  # why the candidate cannot be verified at all (nothing is asked)
 
     def cited(self) -> dict[str, Any]:
-        """What matching compares: title, authors (as given, "et al." included), year."""
-        return {"title": self.title, "authors": self.given.get("authors"), "year": self.year}
+        """What matching compares: title, authors (as given, "et al." included), year, and the
+        venue, volume and pages when given."""
+        cited = {"title": self.title, "authors": self.given.get("authors"), "year": self.year}
+        cited |= {name: str(self.given[name]) for name in CITED_TEXT_FIELDS if self.given.get(name)}
+        return cited
 
     def identifiers(self) -> list[tuple[str, str | None, str]]:
         """(label, arXiv id to ask arXiv or None, id to ask S2) for each identifier given."""
@@ -95,8 +107,10 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
     or an arxiv_query.py / s2_lookup.py --out file (schemas/search_result.schema.json).
 
     Returns the candidates in input order and the `inputs` summary. A search-result paper whose
-    key was already seen is merged into the first (counted in `inputs.duplicates_merged`); any
-    problem is BadInput naming the file and the candidate."""
+    key was already seen is merged into the first (counted in `inputs.duplicates_merged`). A
+    candidate that cannot be verified (an impossible year, a malformed identifier, nothing to
+    verify, a repeated key) keeps its place with its `problem` set: it becomes its own UNCONFIRMED
+    result and the others go on. Only input that is not candidates at all is BadInput."""
     candidates: list[Candidate] = []
     seen: set[str] = set()
     inputs: dict[str, Any] = {"files": {}, "discovery_totals": {}, "duplicates_merged": 0}
@@ -119,15 +133,24 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
             )
         count = 0
         for item, result in entries:
-            where = f"{name}: candidate {len(candidates) + 1}"
-            candidate = _candidate(item, result, len(candidates) + 1, where)
+            number = len(candidates) + 1
+            where = f"{name}: candidate {number}"
+            try:
+                candidate = _candidate(item, result, number, where)
+            except BadInput as exc:
+                candidate = _rejected(item, number, exc.message)
             if candidate.key in seen:
-                if result is None:
-                    raise BadInput(
-                        f"{where}: duplicate key {candidate.key!r}", code="bad_candidate"
-                    )
-                inputs["duplicates_merged"] += 1
-                continue
+                if result is not None:
+                    inputs["duplicates_merged"] += 1
+                    continue
+                first = next(c for c in candidates if c.key == candidate.key)
+                candidate = _rejected(
+                    item,
+                    number,
+                    f"{where}: duplicate key {candidate.key!r} (candidate "
+                    f"{candidates.index(first) + 1} has it)",
+                    key=f"cand-{number}",
+                )
             seen.add(candidate.key)
             candidates.append(candidate)
             count += 1
@@ -135,6 +158,18 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
     if not candidates:
         raise BadInput("no candidates to verify", code="no_candidates")
     return candidates, inputs
+
+
+def _rejected(item: Any, number: int, message: str, key: str | None = None) -> Candidate:
+    """A candidate that cannot be verified: kept in its place, with the reason."""
+    given = dict(item) if isinstance(item, dict) else {"value": item}
+    # Echoed in the result: a 100 KB title is cut, not copied.
+    given = {
+        k: v[:200] + "…" if isinstance(v, str) and len(v) > 200 else v for k, v in given.items()
+    }
+    name = given.get("key")
+    key = key or (name if isinstance(name, str) and name else f"cand-{number}")
+    return Candidate(key=key, given=given, problem=message)
 
 
 def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candidate:
@@ -145,8 +180,11 @@ def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candi
         given["source"] = f"{result['source']} {result.get('command') or ''}".strip()
     else:
         given = dict(item)
-    for name in ("key", "title", "arxiv_id", "doi", "s2_paper_id", "source"):
+    for name in ("key", "title", "arxiv_id", "doi", "s2_paper_id", "source", "venue"):
         if given.get(name) is not None and not isinstance(given[name], str):
+            raise BadInput(f"{where}: {name} must be a string", code="bad_candidate")
+    for name in ("volume", "pages"):
+        if given.get(name) is not None and not isinstance(given[name], str | int):
             raise BadInput(f"{where}: {name} must be a string", code="bad_candidate")
     title = " ".join((given.get("title") or "").split()) or None
     if title and len(title) > MAX_TITLE_CHARS:
@@ -259,7 +297,7 @@ class Outcome:
     source: str | None = None
     urls: list[str] = field(default_factory=list)
     match: Match | None = None
-    paper: Paper | None = None  # the confirmed record: CONFIRMED only
+    paper: Paper | None = None  # the identified paper's record: CONFIRMED and CORRECTED only
     resolved_to: Paper | None = None  # the different paper a cited identifier points to
     suggestion: Paper | None = None
 
@@ -284,6 +322,9 @@ class Verifier:
         outcomes: list[Outcome | None] = []
         searches: list[int] = []
         for position, candidate in enumerate(candidates):
+            if candidate.problem:
+                outcomes.append(Outcome("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
+                continue
             outcome = self._judge_identifiers(
                 candidate, arxiv_papers, arxiv_urls, s2_papers, s2_urls
             )
@@ -296,9 +337,9 @@ class Verifier:
             _result(candidate, outcome or self._nothing_found(candidate))
             for candidate, outcome in zip(candidates, outcomes, strict=True)
         ]
-        confirmed = sum(r["status"] == "CONFIRMED" for r in results)
+        counts = {status: sum(r["status"] == status for r in results) for status in STATUSES}
         document: dict[str, Any] = {
-            "verified_at": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+            "verified_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
             "sources_queried": [s for s in SOURCES if s in self.queried],
         }
         if self.errors:
@@ -308,8 +349,9 @@ class Verifier:
         document["results"] = results
         document["summary"] = {
             "total": len(results),
-            "confirmed": confirmed,
-            "unconfirmed": len(results) - confirmed,
+            "confirmed": counts["CONFIRMED"],
+            "corrected": counts["CORRECTED"],
+            "unconfirmed": counts["UNCONFIRMED"],
             "pending": sum(r["reason"].startswith(PENDING) for r in results),
         }
         return document
@@ -354,7 +396,7 @@ class Verifier:
         identifiers = candidate.identifiers()
         if not identifiers:
             return None
-        matching: list[Finding] = []
+        identified: list[Finding] = []
         unresolved = []  # identifiers no record came back for
         for label, arxiv_id, s2_key in identifiers:
             findings = []
@@ -367,8 +409,8 @@ class Verifier:
                 findings.append(
                     Finding("semantic_scholar", paper, compare(candidate.cited(), paper), s2_urls)
                 )
-            good = [f for f in findings if f.match.ok]
-            if findings and not good:
+            agreeing = [f for f in findings if f.match.identifies(by_identifier=True)]
+            if findings and not agreeing:
                 wrong = findings[0]
                 return Outcome(
                     "UNCONFIRMED",
@@ -381,23 +423,33 @@ class Verifier:
                 )
             if not findings:
                 unresolved.append((label, arxiv_id, s2_key))
-            matching += good
-        if not matching:
+            identified += agreeing
+        if not identified:
             return None
-        found = Finding(
-            _source_of(matching), _canonical(matching), matching[0].match, _urls_of(matching)
-        )
+        found = self._found(candidate, identified)
         resolved = [ident[0] for ident in identifiers if ident not in unresolved]
-        missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
-        if missing is not None:
-            return missing
-        return self._confirmed(found, f"{candidate.labels()}: {found.match.reason}")
+        return self._missing(unresolved, found, f"{', '.join(resolved)} is") or self._identified(
+            found, f"{candidate.labels()}"
+        )
 
-    def _confirmed(self, found: Finding, reason: str) -> Outcome:
-        """CONFIRMED on `found`: the API's record replaces the candidate's metadata."""
+    def _found(self, candidate: Candidate, findings: list[Finding]) -> Finding:
+        """One paper from the findings that identify it: the sources' records merged, and the
+        candidate compared with the merged record (every year and venue name either gives)."""
+        paper = _canonical(findings)
+        match = compare(candidate.cited(), paper)
+        # A year one source's own record agrees with is no discrepancy (Semantic Scholar's
+        # publication year where the canonical record, arXiv's, has the preprint's).
+        if any(f.match.year_ok for f in findings):
+            match.discrepancies = [d for d in match.discrepancies if d["field"] != "year"]
+        return Finding(_source_of(findings), paper, match, _urls_of(findings))
+
+    def _identified(self, found: Finding, how: str) -> Outcome:
+        """The paper is identified: CONFIRMED when it is as cited, else CORRECTED with the
+        discrepancies. Either way the API's record replaces the candidate's metadata."""
+        status = "CORRECTED" if found.match.discrepancies else "CONFIRMED"
         return Outcome(
-            "CONFIRMED",
-            f"{reason} ({_via(found.source)})" + self._degraded_note(),
+            status,
+            f"{how}: {found.match.reason} ({_via(found.source)})" + self._degraded_note(),
             source=found.source,
             urls=found.urls,
             match=found.match,
@@ -405,10 +457,13 @@ class Verifier:
         )
 
     def _missing(self, unresolved, found: Finding, how: str) -> Outcome | None:
-        """An UNCONFIRMED outcome when an identifier came back from no source and the record
-        that matched (`found`, which `how` introduces in the reason) does not list it: the
-        identifier resolves nowhere when the service that holds such ids answered, and is
-        pending when that service failed. None when every identifier is accounted for."""
+        """What an identifier that came back from no source, and that the identified record
+        (`found`, which `how` introduces in the reason) does not list, does to the verdict.
+        Pending (UNCONFIRMED) when the service that holds such ids failed. When it answered, the
+        identifier does not exist: with the title agreeing the paper is still identified and the
+        identifier is a discrepancy (arxiv_id, doi), which this adds to `found`; otherwise (or
+        for a paperId) UNCONFIRMED, the paper offered as a suggestion. None when the verdict
+        can go on."""
         paper = found.paper
         absent = [
             (label, _authority(arxiv_id))
@@ -420,6 +475,22 @@ class Verifier:
         unchecked = {
             label: authority for label, authority in absent if authority not in self.looked_up
         }
+        if not unchecked and found.match.title_ok:
+            fields = [_id_field(label) for label, _ in absent]
+            if all(fields):
+                for (label, authority), name in zip(absent, fields, strict=True):
+                    value = paper.arxiv_id if name == "arxiv_id" else paper.doi
+                    which = f"{self._askers(authority)} returned nothing for it"
+                    note = f"{label} does not exist ({which}); the paper's is {value or 'none'}"
+                    found.match.discrepancies.append(
+                        {
+                            "field": name,
+                            "cited": label.split(":", 1)[1],
+                            "record": value,
+                            "note": note,
+                        }
+                    )
+                return None
         if unchecked:
             reason = (
                 f"{PENDING} ({_named(unchecked.values())} unavailable; "
@@ -446,7 +517,8 @@ class Verifier:
         return _named(s for s in self.looked_up if authority == "arxiv" or s == authority)
 
     def _title_searches(self, candidates, outcomes, positions) -> None:
-        """S2 title match for each candidate, then arXiv `ti:` searches for those unmatched."""
+        """S2 title match for each candidate, then arXiv `ti:` searches for those it did not
+        identify."""
         leads: dict[int, list[Finding]] = {p: [] for p in positions}
         unmatched = []
         for position in positions:
@@ -462,7 +534,7 @@ class Verifier:
                             list(result.request_urls),
                         )
                     )
-            if not any(f.match.ok for f in leads[position]):
+            if not any(f.match.identifies(by_identifier=False) for f in leads[position]):
                 unmatched.append(position)
         for first in range(0, len(unmatched), TITLE_SEARCH_CHUNK):
             chunk = unmatched[first : first + TITLE_SEARCH_CHUNK]
@@ -486,20 +558,38 @@ class Verifier:
             )
 
     def _judge_title_search(self, candidate, earlier, leads) -> Outcome | None:
-        identified = bool(candidate.identifiers())
-        # An identified candidate is confirmed by title only when the record carries its
-        # identifier (a DOI Semantic Scholar does not know, but arXiv lists for the paper).
-        good = [f for f in leads if f.match.ok and (not identified or _carries(f.paper, candidate))]
-        if good:
-            found = good[0]
+        """A paper found by title identifies the candidate when the title is exact and the
+        year agrees (matching.Match.identifies); two different such papers are ambiguous."""
+        papers: dict[str, list[Finding]] = {}
+        for lead in leads:
+            if lead.match.identifies(by_identifier=False):
+                papers.setdefault(_identity(lead.paper, papers), []).append(lead)
+        exact = [group for group in papers.values() if any(f.match.ok for f in group)]
+        chosen = exact if exact else list(papers.values())
+        if len(chosen) == 1:
+            found = self._found(candidate, chosen[0])
+            identified = bool(candidate.identifiers())
+            how = "found by title" + (
+                ", listing the cited identifier"
+                if identified and _carries(found.paper, candidate)
+                else ""
+            )
             missing = self._missing(candidate.identifiers(), found, "a title search found")
-            if missing is not None:
-                return missing
-            how = "found by title, listing the cited identifier" if identified else "found by title"
-            return self._confirmed(found, f"{how}: {found.match.reason}")
+            return missing or self._identified(found, how)
+        if len(chosen) > 1:
+            named = "; ".join(describe(group[0].paper) for group in chosen[:3])
+            best = chosen[0][0]
+            return Outcome(
+                "UNCONFIRMED",
+                f"ambiguous: {len(chosen)} papers have this title ({named})",
+                source=best.source,
+                urls=_urls_of(leads),
+                match=best.match,
+                suggestion=best.paper,
+            )
         if not leads:
             return earlier
-        best = max(leads, key=lambda f: (f.match.ok, f.match.title_score or 0.0))
+        best = max(leads, key=lambda f: f.match.title_score or 0.0)
         found = f"{describe(best.paper)} ({best.match.reason}), offered as a suggestion"
         missing, unchecked = self._unresolved_ids(candidate)
         if unchecked:
@@ -575,6 +665,29 @@ def _carries(paper: Paper, candidate: Candidate) -> bool:
     return any(_carries_id(paper, a, s2) for _, a, s2 in candidate.identifiers())
 
 
+def _id_field(label: str) -> str | None:
+    """The discrepancy field of an identifier label ("arXiv:..." -> "arxiv_id"), None for a
+    Semantic Scholar paperId (no field: a wrong one leaves the candidate UNCONFIRMED)."""
+    return {"arXiv": "arxiv_id", "DOI": "doi"}.get(label.split(":", 1)[0])
+
+
+def _identity(paper: Paper, groups: dict[str, list[Finding]]) -> str:
+    """The key of the group of findings that hold the same paper as `paper` (a shared arXiv
+    id, DOI or paperId), else the paper's own key."""
+    for key, group in groups.items():
+        other = group[0].paper
+        if any(
+            mine and mine == theirs
+            for mine, theirs in (
+                (paper.arxiv_id, other.arxiv_id),
+                (paper.doi, other.doi),
+                (paper.s2_paper_id, other.s2_paper_id),
+            )
+        ):
+            return key
+    return paper.key
+
+
 def _named(sources) -> str:
     """Services named in a fixed order: "arXiv and Semantic Scholar"."""
     named = set(sources)
@@ -629,6 +742,8 @@ def _canonical(findings: list[Finding]) -> Paper:
         "s2_paper_id",
         "corpus_id",
         "venue",
+        "volume",
+        "pages",
         "journal",
         "publication_date",
         "citation_count",
@@ -637,6 +752,7 @@ def _canonical(findings: list[Finding]) -> Paper:
         if getattr(merged, name) is None:
             setattr(merged, name, getattr(other, name))
     merged.external_ids = merged.external_ids or dict(other.external_ids)
+    merged.venue_aliases = list(dict.fromkeys([*merged.venue_aliases, *other.venue_aliases]))
     merged.fields_of_study = merged.fields_of_study or list(other.fields_of_study)
     return merged
 
@@ -653,6 +769,8 @@ def _result(candidate: Candidate, outcome: Outcome) -> dict[str, Any]:
         "paper": outcome.paper.to_dict() if outcome.paper else None,
         "candidate": candidate.given,
     }
+    if outcome.status == "CORRECTED":
+        result["discrepancies"] = list(match.discrepancies)
     if outcome.resolved_to is not None:
         result["resolved_to"] = outcome.resolved_to.to_dict()
     if outcome.suggestion is not None:
@@ -665,29 +783,33 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
 
     A confirmed candidate's line is its key alone when the paper is as the candidate gave it
     (same key, year, first author and title: the caller has that line already), `KEY =
-    PAPER-KEY` when it is a paper shown above, else `KEY = key | year | first author | title`."""
+    PAPER-KEY` when it is a paper shown above, else `KEY = key | year | first author | title`.
+    A CORRECTED line names the paper the same way, then each discrepancy: `field: note`."""
     from .paper import summary_line
 
     summary = document["summary"]
     head = (
         f"verified {summary['total']}: {summary['confirmed']} CONFIRMED, "
-        f"{summary['unconfirmed']} UNCONFIRMED"
+        f"{summary['corrected']} CORRECTED, {summary['unconfirmed']} UNCONFIRMED"
     )
     if summary.get("pending"):
         head += f" ({summary['pending']} pending: API error)"
     lines = [head]
     shown: set[str] = set()  # paper keys whose line the caller has
     for result in document["results"]:
-        if result["status"] == "CONFIRMED":
+        status = result["status"]
+        if status in ("CONFIRMED", "CORRECTED"):
             key, paper = result["key"], result["paper"]
             candidate = {**(result.get("candidate") or {}), "key": key}
             if key == paper["key"] and summary_line(paper) == summary_line(candidate):
-                lines.append(f"CONFIRMED {key}")
+                line = f"{status} {key}"
             elif paper["key"] in shown:
-                lines.append(f"CONFIRMED {key} = {paper['key']}")
+                line = f"{status} {key} = {paper['key']}"
             else:
-                lines.append(f"CONFIRMED {key} = {summary_line(paper)}")
+                line = f"{status} {key} = {summary_line(paper)}"
             shown.add(paper["key"])
+            fixes = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
+            lines.append(f"{line} -- {fixes}" if fixes else line)
         else:
             reason = result["reason"]
             reason = reason if len(reason) <= 200 else reason[:199] + "…"
