@@ -418,6 +418,16 @@ def test_venue_version_volume_and_pages():
             ("Software Testing, Verification and Reliability", "35", None),
         ),
         (
+            "InProceedings of the 31st ACM SIGSOFT International Symposium on Software Testing and"
+            " Analysis 2022 Jul 18 (pp. 289-301)",
+            (
+                "Proceedings of the 31st ACM SIGSOFT International Symposium on Software Testing"
+                " and Analysis",
+                None,
+                "289-301",
+            ),
+        ),
+        (
             "2022 IEEE International Conference on Cloud Engineering (IC2E 2022)",
             ("IEEE International Conference on Cloud Engineering", None, None),
         ),

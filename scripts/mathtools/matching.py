@@ -506,6 +506,7 @@ VENUE_OPTIONAL = frozenset(
 VENUE_FUNCTION_WORDS = FUNCTION_WORDS | frozenset(
     _words("de des du der die das und fur la le et il di del della")
 )
+MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 PROCEEDINGS_WORDS = frozenset(
     _words("proc proceedings conference conf symposium symp workshop colloquium congress meeting")
 )
@@ -513,9 +514,11 @@ PROCEEDINGS_WORDS = frozenset(
 
 def is_preprint_venue(name: str | None) -> bool:
     """Whether a venue names a preprint server ("arXiv", "ArXiv", "arXiv.org", "CoRR", "arXiv
-    preprint arXiv:2301.00001", "SSRN Electronic Journal", "Preprint")."""
+    preprint arXiv:2301.00001", "SSRN Electronic Journal", "IACR Cryptology ePrint Archive")."""
     words = re.findall(r"[a-z]+", fold(strip_latex(name or "")))
-    return bool(words) and (words[0] in PREPRINT_SERVERS or "preprint" in words)
+    return bool(words) and (
+        words[0] in PREPRINT_SERVERS or bool({"preprint", "eprint"} & set(words))
+    )
 
 
 def venue_parts(text: str) -> tuple[str | None, str | None, str | None]:
@@ -524,9 +527,13 @@ def venue_parts(text: str) -> tuple[str | None, str | None, str | None]:
     Theory ( Volume: 65 , Issue: 4 , April 2019 )" -> (..., "65", None). The venue is the text
     before the first number, volume or page mark (a leading year and "In" dropped)."""
     text = " ".join(text.split())
-    body = re.sub(r"^in\b:?\s*", "", text, flags=re.I)
-    body = re.sub(r"\b(?:1[5-9]|20)\d\d\s+(?=[A-Za-z])", "", body)  # "Proc. 2023 IEEE ..."
-    cut = re.search(r"\s*(?:[,(:]\s*)?(?:\bvol(?:ume)?\b|\bno\.|\bpp?\.|\bpages\b|\d)", body, re.I)
+    body = re.sub(r"^in(?:\b:?\s*|(?=proc))", "", text, flags=re.I)  # "In Proc.", "InProceedings"
+    body = re.sub(rf"\b(?:1[5-9]|20)\d\d\s+(?!{MONTHS})(?=[A-Za-z])", "", body, flags=re.I)
+    cut = re.search(
+        r"\s*(?:[,(:]\s*)?(?:\bvol(?:ume)?\b|\bno\.|\bpp?\.|\bpages\b|\d(?!\d*(?:st|nd|rd|th)\b))",
+        body,
+        re.I,
+    )
     venue = body[: cut.start()] if cut else body
     if venue.count("(") > venue.count(")"):  # "(ISSTA" of "(ISSTA 2020)"
         venue = venue[: venue.rindex("(")]
@@ -538,7 +545,7 @@ def venue_parts(text: str) -> tuple[str | None, str | None, str | None]:
     for number in re.finditer(r"(?<!\d)(?<!\d\.)(\d+)(?!\.?\d|[A-Za-z])", rest):
         before = rest[max(0, number.start() - 8) : number.start()].lower()
         if re.fullmatch(r"(?:1[5-9]|20)\d\d", number.group(1)) or re.search(
-            r"(?:no|issue)\W*$", before
+            rf"(?:no|issue|{MONTHS}[a-z]*)\W*$", before
         ):
             continue
         volume = number.group(1)

@@ -130,6 +130,9 @@ def to_paper(record: dict[str, Any]) -> Paper:
         if isinstance(name, str) and name.strip()
     ]
     published_in = next((name for name in aliases if not is_preprint_venue(name)), None)
+    in_journal = bool(published_in and journal.get("name")) and not is_preprint_venue(
+        journal["name"]
+    )
     return Paper(
         source=SOURCE,
         title=" ".join((record.get("title") or "").split()),
@@ -145,8 +148,8 @@ def to_paper(record: dict[str, Any]) -> Paper:
         external_ids=dict(external),
         venue=published_in,
         # A preprint's "volume" is its arXiv id ("abs/2503.23674"), not a volume.
-        volume=_text(journal.get("volume")) if published_in else None,
-        pages=_text(journal.get("pages")) if published_in else None,
+        volume=_text(journal.get("volume")) if in_journal else None,
+        pages=_text(journal.get("pages")) if in_journal else None,
         venue_aliases=list(dict.fromkeys(aliases)),
         journal=record.get("journal") or None,
         publication_date=published,
