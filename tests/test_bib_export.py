@@ -10,7 +10,7 @@ import json
 
 import pytest
 from mathtools import bib, literature, litmerge
-from support.verified import confirmed, paper, unconfirmed, verification
+from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 
 @pytest.fixture
@@ -47,6 +47,17 @@ def test_only_confirmed_references_are_exported(problem, script):
     text = (problem / "references.bib").read_text()
     assert "spectral gap conjecture" not in text and "2401.99999" not in text
     assert text.count("@misc{") == 2
+
+
+def test_a_corrected_reference_is_exported_as_the_api_gives_it(problem):
+    """CORRECTED is confirmed: the paper is identified, only the citation was wrong."""
+    wrong = {"key": "mine", "title": ARXIV["title"], "authors": ["P. Erdős"], "year": 1959}
+    note = {"field": "year", "cited": 1959, "record": 2001, "note": "cited 1959"}
+    merge(problem, [corrected(ARXIV, wrong, [note])])
+    result = bib.export(problem)
+    assert [e["ref"] for e in result["entries"]] == ["REF-001"]
+    text = (problem / "references.bib").read_text()
+    assert "  author = {Paul Erdős and Alfréd Rényi}," in text and "1959" not in text
 
 
 def test_arxiv_and_doi_fields(problem):

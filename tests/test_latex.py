@@ -7,7 +7,7 @@ import os
 
 import pytest
 from mathtools import bib, latex, litmerge
-from support.verified import confirmed, paper, unconfirmed, verification
+from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 ERDOS = paper(1, authors=["Paul Erdős"], title="On the evolution of random graphs", year=1960)
 GHOST = {"title": "Modular elliptic curves and Fermat's last theorem", "arxiv_id": "9501.00001"}
@@ -75,6 +75,20 @@ def test_a_clean_article_passes(script, problem):
     run = check(script, problem, article(body))
     assert run.returncode == 0, run.stdout
     assert run.json()["ok"] is True and run.json()["cited"] == ["erdos1960evolution"]
+
+
+def test_citing_a_corrected_paper_passes(script, tmp_path):
+    """A CORRECTED reference is confirmed (its citation was wrong, the paper is real)."""
+    folder = tmp_path / ".math" / "problems" / "corrected"
+    folder.mkdir(parents=True)
+    wrong = {"key": "mine", "title": ERDOS["title"], "authors": ["Erdős"], "year": 1962}
+    note = {"field": "year", "cited": 1962, "record": 1960, "note": "cited 1962"}
+    litmerge.merge_file(folder / "LITERATURE.md", verification([corrected(ERDOS, wrong, [note])]))
+    bib.export(folder)
+    (folder / "PROOF.md").write_text(PROOF_MD)
+    run = check(script, folder, article(""))
+    assert run.returncode == 0, run.stdout
+    assert run.json()["cited"] == ["erdos1960evolution"]
 
 
 def test_citing_an_unconfirmed_paper_fails(script, problem):

@@ -16,7 +16,15 @@ import pytest
 from conftest import SCRIPTS
 from mathtools import literature, litmerge
 from mathtools.cli import BadInput
-from support.verified import ARXIV_URL, S2_URL, confirmed, paper, unconfirmed, verification
+from support.verified import (
+    ARXIV_URL,
+    S2_URL,
+    confirmed,
+    corrected,
+    paper,
+    unconfirmed,
+    verification,
+)
 from test_literature_doc import HAND_EDITED
 
 
@@ -35,7 +43,7 @@ def assessed(results) -> dict:
     return {
         r["key"]: {"relevance": "Relevant.", "key_results": "Thm 1", "confidence": "[S]"}
         for r in results
-        if r["status"] == "CONFIRMED"
+        if r["status"] in ("CONFIRMED", "CORRECTED")
     }
 
 
@@ -767,3 +775,52 @@ def test_a_damaged_state_comment_is_refused_by_merge_and_reported_by_validate(
     run = script("lit_update.py", "validate", str(lit))
     assert run.returncode == 1
     assert any(where in v and words in v for v in run.json()["violations"]), run.stdout
+
+
+def test_a_corrected_citation_enters_with_the_api_metadata_and_says_how_it_was_wrong(
+    script, lit, tmp_path
+):
+    """A CORRECTED result is a confirmed reference: the API's record, plus a visible line on how
+    the citation was wrong (the model's memory was off, and the person should see it)."""
+    record = paper(3, "semantic_scholar", venue="J. Spectral Theory", volume="7", pages="1-20")
+    candidate = {
+        "key": "remembered",
+        "title": record["title"],
+        "authors": ["Ada Lovelace3", "Alan Turing"],
+        "year": 2009,
+    }
+    discrepancies = [
+        {
+            "field": "authors",
+            "cited": candidate["authors"],
+            "record": record["authors"],
+            "note": "Alan Turing is not an author",
+        },
+        {
+            "field": "year",
+            "cited": 2009,
+            "record": 2003,
+            "note": "cited 2009, the record says 2003",
+        },
+    ]
+    verified = write_json(
+        tmp_path / "v.json", verification([corrected(record, candidate, discrepancies)])
+    )
+    relevance = write_json(
+        tmp_path / "r.json",
+        {"remembered": {"relevance": "Bounds it.", "key_results": "Thm 1", "confidence": "[S]"}},
+    )
+    run = run_merge(script, lit, verified, "--relevance", relevance, "--query-summary", "gap")
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines()[1] == "REF-001 added: remembered -- CORRECTED (authors, year)"
+    doc = literature.load(lit)
+    (ref,) = doc.confirmed
+    assert ref.authors == ["Ada Lovelace3", "Emmy Noether"] and ref.year == 2003  # the API's
+    assert ref.field("Venue") == "J. Spectral Theory 7, 1-20"
+    assert ref.field("Corrected") == (
+        "cited wrongly as remembered (authors: Alan Turing is not an author; year: cited 2009, "
+        "the record says 2003); this entry is the API's record"
+    )
+    assert ref.relevance == "Bounds it."
+    assert doc.frontmatter["confirmed_count"] == 1
+    assert literature.validate(lit) == []

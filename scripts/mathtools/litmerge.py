@@ -1,7 +1,9 @@
 """Merging a verification result into LITERATURE.md (protocol sections 3, 4 and 8).
 
-CONFIRMED results become REF entries, UNCONFIRMED ones UREF entries; metadata is carried from the
-API's record, never retyped. A paper already in the document (matched by arXiv id, then DOI, then
+CONFIRMED and CORRECTED results become REF entries, UNCONFIRMED ones UREF entries; metadata is
+carried from the API's record, never retyped. A CORRECTED REF also gets a `Corrected:` line saying
+how the citation was wrong (protocols/matching-rules.md), so the person sees that the model's
+memory was off. A paper already in the document (matched by arXiv id, then DOI, then
 S2 paperId, then normalised title + first author's family name + year) is updated in place: its
 Source becomes `both` when the other source confirms it too, missing identifiers and abstract are
 filled in, and the Verified line keeps every URL it was verified through, with the latest time
@@ -49,6 +51,7 @@ ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + firs
 ARXIV_CLASS_TAG = "arXivClass"
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
+IDENTIFIED = ("CONFIRMED", "CORRECTED")  # the outcomes that become REF entries
 RELEVANCE_FIELDS = {
     "Relevance": "relevance",
     "Key Results": "key_results",
@@ -183,9 +186,9 @@ class Merge:
         }
 
     def assessment(self, result: dict) -> dict[str, str]:
-        """The model's relevance for a result, looked up by candidate key, then (CONFIRMED only)
-        by the confirmed paper's key. An UNCONFIRMED result is not the paper any identifier of
-        it points to, so it never takes relevance written for another key."""
+        """The model's relevance for a result, looked up by candidate key, then (CONFIRMED and
+        CORRECTED only) by the identified paper's key. An UNCONFIRMED result is not the paper
+        any identifier of it points to, so it never takes relevance written for another key."""
         for key in (result["key"], _paper_key(result)):
             if key in self.relevance:
                 return self.relevance[key]
@@ -203,7 +206,7 @@ class Merge:
 
     def apply(self) -> None:
         for result in self.verified["results"]:
-            if result["status"] == "CONFIRMED":
+            if result["status"] in IDENTIFIED:
                 self.confirmed(result)
             else:
                 self.unconfirmed(result)
@@ -211,10 +214,13 @@ class Merge:
     def confirmed(self, result: dict) -> None:
         paper = result.get("paper")
         if not paper:
-            raise BadInput(f"{result['key']}: CONFIRMED without a paper record", code="bad_input")
+            raise BadInput(
+                f"{result['key']}: {result['status']} without a paper record", code="bad_input"
+            )
         if not result.get("verified_via"):
             raise BadInput(
-                f"{result['key']}: CONFIRMED without a verification URL (verified_via is empty)",
+                f"{result['key']}: {result['status']} without a verification URL "
+                "(verified_via is empty)",
                 code="bad_input",
             )
         keys = paper_identity(paper)
@@ -235,6 +241,8 @@ class Merge:
             "Source": source_label({result.get("source") or paper["source"]}),
             "arXiv ID": paper.get("arxiv_id") or "",
             "DOI": paper.get("doi") or "",
+            "Venue": venue_text(paper),
+            "Corrected": corrected_text(result),
             "Abstract": paper.get("abstract") or NO_ABSTRACT,
             "Relevance": NOT_ASSESSED,
             "Key Results": NOT_ASSESSED,
@@ -252,6 +260,8 @@ class Merge:
         self.doc.section(CONFIRMED).add_entry(entry)
         self.index.add(entry, keys)
         item = {"ref": entry.label, "key": result["key"], "title": entry.title}
+        if result["status"] == "CORRECTED":
+            item["corrected"] = [d["field"] for d in result["discrepancies"]]
         if was is not None:
             self.doc.section(UNCONFIRMED).remove_entry(was)
             self.index.drop(was)
@@ -356,9 +366,27 @@ class Merge:
         )
 
 
+def venue_text(paper: dict) -> str:
+    """`Journal of Number Theory 169, 86-102`: the API's venue, volume and pages ("" when the
+    API knows no venue)."""
+    if not paper.get("venue"):
+        return ""
+    text = paper["venue"] + (f" {paper['volume']}" if paper.get("volume") else "")
+    return text + (f", {paper['pages']}" if paper.get("pages") else "")
+
+
+def corrected_text(result: dict) -> str:
+    """A CORRECTED result's line: how the citation was wrong, field by field ("" otherwise)."""
+    if result["status"] != "CORRECTED":
+        return ""
+    wrong = "; ".join(f"{d['field']}: {d['note']}" for d in result["discrepancies"])
+    return f"cited wrongly as {result['key']} ({wrong}); this entry is the API's record"
+
+
 def _paper_key(result: dict) -> str | None:
-    """The key of the paper a CONFIRMED result confirmed; None for an UNCONFIRMED one."""
-    if result["status"] != "CONFIRMED":
+    """The key of the paper a CONFIRMED or CORRECTED result identified; None for an
+    UNCONFIRMED one."""
+    if result["status"] not in IDENTIFIED:
         return None
     return (result.get("paper") or {}).get("key")
 
@@ -566,6 +594,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         return [f"{name} unchanged: this merge was made before (merge {report['merge_id']})"]
     lines = [
         form.format(**{**item, "fields": ", ".join(item.get("fields", []))})
+        + (f" -- CORRECTED ({', '.join(item['corrected'])})" if item.get("corrected") else "")
         for kind, form in SUMMARY_FORMS
         for item in report[kind]
     ]

@@ -745,7 +745,9 @@ def compare(candidate: dict, paper: Paper) -> Match:
         match.year_ok = year_agrees(int(year), paper)
         if not match.year_ok:
             match.discrepancies.append(
-                _discrepancy("year", int(year), paper.year, f"the record's year is {paper.year}")
+                _discrepancy(
+                    "year", int(year), paper.year, f"cited {year}, the record says {paper.year}"
+                )
             )
     match.discrepancies += _venue_discrepancies(candidate, paper)
     return match

@@ -45,6 +45,20 @@ def confirmed(record: dict, source: str | None = None) -> dict:
     }
 
 
+def corrected(record: dict, candidate: dict, discrepancies: list[dict]) -> dict:
+    """A CORRECTED result: `record` identified, the citation (`candidate`) wrong as
+    `discrepancies` say (each {"field", "cited", "record", "note"})."""
+    result = confirmed(record)
+    result.update(
+        key=candidate["key"],
+        status="CORRECTED",
+        reason="; ".join(f"{d['field']}: {d['note']}" for d in discrepancies),
+        candidate=candidate,
+        discrepancies=discrepancies,
+    )
+    return result
+
+
 def unconfirmed(
     candidate: dict,
     reason: str = "arXiv API returned no results for this ID",
@@ -81,6 +95,7 @@ def verification(results: list[dict], verified_at: str = "2026-02-10T12:00:00Z")
         "summary": {
             "total": len(results),
             "confirmed": sum(r["status"] == "CONFIRMED" for r in results),
+            "corrected": sum(r["status"] == "CORRECTED" for r in results),
             "unconfirmed": sum(r["status"] == "UNCONFIRMED" for r in results),
         },
     }
