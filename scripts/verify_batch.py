@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Verify candidate references against arXiv and Semantic Scholar: the anti-hallucination gate.
 
-A reference is CONFIRMED only when an API returned, in this run (or from the response cache within
-its TTL), a record whose title, authors and year match what the candidate says; the API's record
-then replaces the candidate's metadata. Everything else is UNCONFIRMED with a reason: an
-identifier that belongs to a different paper is named; a title search that finds a different
-paper offers it as a `suggestion`, never promoted. The rules: protocols/matching-rules.md.
+Each candidate comes out CONFIRMED (the API's record is the paper as cited), CORRECTED (one real
+paper identified beyond doubt, the citation wrong in some field: `discrepancies` lists each with
+the API's value) or UNCONFIRMED (no such paper, or not identified beyond doubt; a different paper a
+search found is a `suggestion`, never promoted). The three outcomes and every rule behind them:
+protocols/matching-rules.md. The API's record replaces the candidate's metadata.
 
 Input: JSON files ('-' or none: stdin), each either a list of candidates
 (schemas/candidates.schema.json: optional key, and any of title, authors, year, arxiv_id, doi,
-s2_paper_id, source) or an `--out` file of arxiv_query.py / s2_lookup.py, taken as it is.
+s2_paper_id, venue, volume, pages, source) or an `--out` file of arxiv_query.py / s2_lookup.py,
+taken as it is. A candidate that cannot be verified (an impossible year, a malformed identifier,
+nothing to verify) gets its own UNCONFIRMED result; the others go on.
 
 Calls: all arXiv ids in one arXiv id_list look-up, all identifiers in one Semantic Scholar
 /paper/batch (500 a call); title searches only for candidates without a resolvable identifier.
@@ -18,14 +20,15 @@ A service that keeps failing is reported in `source_errors` and the other one ve
 Output: schemas/verification.schema.json, one result per candidate in input order; with --out FILE
 the JSON goes to FILE and stdout gets one line per result: `CONFIRMED KEY` when the paper is as
 the candidate gave it, `CONFIRMED KEY = key | year | first author | title` when the candidate
-turned out to be that paper (`= key` alone when its line is above), `UNCONFIRMED KEY: reason`.
+turned out to be that paper (`= key` alone when its line is above), `CORRECTED KEY = ... -- field:
+note; ...`, `UNCONFIRMED KEY: reason`.
 
 Example:
   verify_batch.py candidates.json arxiv-hits.json --out verification.json
 
-Exit codes: 0 verified (UNCONFIRMED results included), 2 bad input (candidates, an --out that
-cannot be written), 4 environment (dependencies could not be installed, the cache folder is
-unusable), 5 internal error.
+Exit codes: 0 verified (UNCONFIRMED results included), 2 bad input (input that is not a list
+of candidates at all, an --out that cannot be written), 4 environment (dependencies could not be
+installed, the cache folder is unusable), 5 internal error.
 """
 
 import sys

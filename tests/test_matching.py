@@ -295,7 +295,7 @@ def test_every_cited_author_must_be_an_author(cited, note):
 def test_placeholder_authors_on_one_shared_family_name_are_not_enough():
     record = _paper(authors=["Ling Chen", "Wei Wang"])
     match = compare({"title": MARKOV, "authors": "Ling Chen; Amara Diallo; Viktor Horvat"}, record)
-    assert match.discrepancies[0]["note"] == "Amara Diallo, Viktor Horvat are not authors"
+    assert match.discrepancies[0]["note"] == "Amara Diallo and Viktor Horvat are not authors"
     assert not match.authors_contradicted  # Chen is: found by title, the paper is identified
 
 

@@ -103,7 +103,7 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     [authors] = wrong_authors["discrepancies"]
     assert authors["field"] == "authors"
     assert authors["record"] == ["Alex Graves", "Greg Wayne", "Ivo Danihelka"]
-    assert authors["note"] == "LeCun, Yann, Bengio, Yoshua are not authors"
+    assert authors["note"] == "LeCun, Yann and Bengio, Yoshua are not authors"
     # A year several years off: no paper is identified by title, the real one is a suggestion.
     assert results["fab-year"]["suggestion"]["title"] == "Neural Turing Machines"
     assert results["fab-year"]["checks"]["year_diff"] == 10

@@ -246,7 +246,7 @@ def runbook(
     kept = json_of(kept)
     verify_args = [f"{run_dir}/candidates.json", *extra, "--out", f"{run_dir}/verified.json"]
     (verified,) = yield [Script("verify_batch.py", verify_args)]
-    confirmed = re.findall(r"^CONFIRMED (\S+)", verified, re.M)
+    confirmed = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)", verified, re.M)
     unconfirmed = re.findall(r"^UNCONFIRMED (\S+):", verified, re.M)
 
     # 6. Relevance for what was confirmed (and for the recalled candidates).

@@ -408,7 +408,7 @@ class AuthorCheck:
     def note(self, record_count: int, cited_count: int) -> str | None:
         problems = []
         if self.not_authors:
-            who = ", ".join(self.not_authors)
+            who = " and ".join(self.not_authors)
             problems.append(
                 f"{who} {'is not an author' if len(self.not_authors) == 1 else 'are not authors'}"
             )
