@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -291,6 +292,17 @@ class Finding:
 
 
 @dataclass
+class Lookup:
+    """What one source's batched identifier look-up returned: the records by identifier label
+    (as Candidate.identifiers() names them: "arXiv:...", "DOI:...", "S2:..."), and the request
+    URLs that fetched a label's record."""
+
+    source: str
+    papers: dict[str, Paper]
+    urls: Callable[[str], list[str]]
+
+
+@dataclass
 class Outcome:
     status: str
     reason: str
@@ -317,17 +329,14 @@ class Verifier:
 
     def verify(self, candidates: list[Candidate], inputs: dict | None = None) -> dict[str, Any]:
         """The verification document (schemas/verification.schema.json) for `candidates`."""
-        arxiv_papers, arxiv_urls = self._fetch_arxiv(candidates)
-        s2_papers, s2_urls = self._fetch_s2(candidates)
+        lookups = [lookup for lookup in self._look_up(candidates) if lookup is not None]
         outcomes: list[Outcome | None] = []
         searches: list[int] = []
         for position, candidate in enumerate(candidates):
             if candidate.problem:
                 outcomes.append(Outcome("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
                 continue
-            outcome = self._judge_identifiers(
-                candidate, arxiv_papers, arxiv_urls, s2_papers, s2_urls
-            )
+            outcome = self._judge_identifiers(candidate, lookups)
             if outcome is None and candidate.title:
                 searches.append(position)
             outcomes.append(outcome)
@@ -369,29 +378,45 @@ class Verifier:
             self.errors[source] = exc.message
             return None
 
-    def _fetch_arxiv(self, candidates) -> tuple[dict[str, Paper], list[str]]:
+    def _look_up(self, candidates) -> list[Lookup | None]:
+        """Every source's identifier look-up, one batched call each (None: nothing to ask, or
+        the source failed). A new source adds its look-up here; judging is the same for all."""
+        return [self._look_up_arxiv(candidates), self._look_up_s2(candidates)]
+
+    def _look_up_arxiv(self, candidates) -> Lookup | None:
         ids = list(dict.fromkeys(c.arxiv_id for c in candidates if c.arxiv_id))
         if not ids:
-            return {}, []
+            return None
         result: SearchResult | None = self._call("arxiv", self.arxiv.fetch_ids, ids)
         if result is None:
-            return {}, []
+            return None
         self.looked_up.add("arxiv")
-        return {paper.arxiv_id: paper for paper in result.papers}, list(result.request_urls)
+        urls = list(result.request_urls)
+        return Lookup(
+            "arxiv",
+            {f"arXiv:{paper.arxiv_id}": paper for paper in result.papers},
+            lambda label: [u for u in urls if label.split(":", 1)[1] in u] or urls,
+        )
 
-    def _fetch_s2(self, candidates) -> tuple[dict[str, Paper | None], list[str]]:
-        ids = list(dict.fromkeys(s2 for c in candidates for _, _, s2 in c.identifiers()))
-        if not ids:
-            return {}, []
-        result = self._call("semantic_scholar", self.s2.batch, ids)
+    def _look_up_s2(self, candidates) -> Lookup | None:
+        labels = {s2: label for c in candidates for label, _, s2 in c.identifiers()}
+        if not labels:
+            return None
+        result = self._call("semantic_scholar", self.s2.batch, list(labels))
         if result is None:
-            return {}, []
+            return None
         self.looked_up.add("semantic_scholar")
-        return dict(zip(ids, result.papers, strict=True)), list(result.request_urls)
+        urls = list(result.request_urls)
+        papers = zip(labels.values(), result.papers, strict=True)
+        return Lookup(
+            "semantic_scholar",
+            {label: paper for label, paper in papers if paper is not None},
+            lambda label: urls,
+        )
 
     # -- judging --------------------------------------------------------------------------
 
-    def _judge_identifiers(self, candidate, arxiv_papers, arxiv_urls, s2_papers, s2_urls):
+    def _judge_identifiers(self, candidate, lookups: list[Lookup]) -> Outcome | None:
         """The outcome from the identifier look-ups, or None when no identifier resolved."""
         identifiers = candidate.identifiers()
         if not identifiers:
@@ -399,16 +424,16 @@ class Verifier:
         identified: list[Finding] = []
         unresolved = []  # identifiers no record came back for
         for label, arxiv_id, s2_key in identifiers:
-            findings = []
-            if arxiv_id and arxiv_id in arxiv_papers:
-                urls = [u for u in arxiv_urls if arxiv_id in u] or arxiv_urls
-                paper = arxiv_papers[arxiv_id]
-                findings.append(Finding("arxiv", paper, compare(candidate.cited(), paper), urls))
-            if s2_papers.get(s2_key) is not None:
-                paper = s2_papers[s2_key]
-                findings.append(
-                    Finding("semantic_scholar", paper, compare(candidate.cited(), paper), s2_urls)
+            findings = [
+                Finding(
+                    lookup.source,
+                    lookup.papers[label],
+                    compare(candidate.cited(), lookup.papers[label]),
+                    lookup.urls(label),
                 )
+                for lookup in lookups
+                if label in lookup.papers
+            ]
             agreeing = [f for f in findings if f.match.identifies(by_identifier=True)]
             if findings and not agreeing:
                 wrong = findings[0]
