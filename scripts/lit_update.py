@@ -8,8 +8,8 @@ Subcommands:
               UREF-NNN, duplicates updated in place, a confirmed UREF moved to a new REF,
               numbers never reused, one Search History row, counts recomputed. --relevance
               fills Relevance / Key Results / Confidence (only where still unassessed). The
-              Search History row's Query Summary and arXiv and S2 Results come from the search's runs in the run store (--runs), else from
-              --query-summary, --arxiv-results and --s2-results (which also override --runs),
+              Search History row's Query Summary and arXiv and S2 Results come from the
+              search's runs in the run store (--runs), else from --query-summary, --arxiv-results and --s2-results (which also override --runs),
               else the results are counted by source (a result both sources confirmed counts
               for each). Prints one line per entry added, updated, moved or skipped (--json:
               the full report). The same merge twice changes nothing; --dry-run prints the
