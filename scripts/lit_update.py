@@ -3,16 +3,16 @@
 
 Subcommands:
   merge       merge a verify_batch.py result into LITERATURE.md (created from the template when
-              absent): CONFIRMED and CORRECTED -> REF-NNN (CORRECTED with a Corrected: line
-              saying how the citation was wrong; protocols/matching-rules.md), UNCONFIRMED ->
-              UREF-NNN, duplicates updated in place, a confirmed UREF moved to a new REF,
-              numbers never reused, one Search History row, counts recomputed. --relevance
-              fills Relevance / Key Results / Confidence (only where still unassessed). The
-              Search History row's Query Summary and arXiv and S2 Results come from the
-              search's runs in the run store (--runs), else from --query-summary, --arxiv-results and --s2-results (which also override --runs),
-              else the results are counted by source (a result both sources confirmed counts
-              for each). Prints one line per entry added, updated, moved or skipped (--json:
-              the full report). The same merge twice changes nothing; --dry-run prints the
+              absent): CONFIRMED and CORRECTED -> REF-NNN (CORRECTED with a Corrected: line saying
+              how the citation was wrong; protocols/matching-rules.md), UNCONFIRMED -> UREF-NNN,
+              duplicates updated in place, a confirmed UREF moved to a new REF, numbers never
+              reused, one Search History row, counts recomputed. --relevance fills Relevance / Key
+              Results / Confidence (only where still unassessed). The Search History row's Query
+              Summary and arXiv and S2 Results come from the search's runs in the run store
+              (--runs), else from --query-summary, --arxiv-results and --s2-results (which also
+              override --runs), else the results are counted by source (a result both sources
+              confirmed counts for each). Prints one line per entry added, updated, moved or skipped
+              (--json: the full report). The same merge twice changes nothing; --dry-run prints the
               unified diff and writes nothing.
   validate    check LITERATURE.md against the schema and the anti-hallucination rules; exit 1
               listing every violation

@@ -437,7 +437,7 @@ def build() -> dict:
         if n % 2:
             cited.update(identifier(paper))
         add("wrong_year", n, paper, cited, f"year {shift:+d}")
-    impossible = [2031, 2999, 1203, 20225, "soon", 0]
+    impossible = [2099, 2999, 1203, 20225, "soon", 0]
     for n, paper in enumerate(pick(10)):
         cited = real_citation(paper, n) | {"year": impossible[n % len(impossible)]}
         add("impossible_year", n, paper, cited, "no such year")
