@@ -213,6 +213,36 @@ def test_the_summary_names_the_paper_a_candidate_turned_out_to_be(script, standi
     assert lines[2:] == ["CONFIRMED remembered = arXiv:1605.08386"]  # shown just above
 
 
+def test_a_corrected_line_names_the_paper_and_what_was_wrong(script, standin, tmp_path):
+    candidates = [
+        {
+            "key": "misremembered",
+            "title": "Heat-bath random walks with Markov bases",
+            "authors": ["C. Stanley", "T. Windisch", "B. Sturmfels"],
+            "year": 2012,
+            "venue": "Ann. of Math.",
+            "arxiv_id": "1605.08386",
+        },
+    ]
+    run = verify(script, "--out", str(tmp_path / "v.json"), input=json.dumps(candidates))
+    assert run.stdout.splitlines() == [
+        "verified 1: 0 CONFIRMED, 1 CORRECTED, 0 UNCONFIRMED",
+        "CORRECTED misremembered = arXiv:1605.08386 | 2016 | Stanley et al. | Heat-bath random"
+        " walks with Markov bases -- authors: B. Sturmfels is not an author; year: cited 2012,"
+        " the record says 2016; venue: cited as published in Ann. of Math.; the record knows only"
+        " the preprint (arXiv:1605.08386)",
+    ]
+    (result,) = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))["results"]
+    assert result["paper"]["authors"] == ["Caprice Stanley", "Tobias Windisch"]
+    assert [d["field"] for d in result["discrepancies"]] == ["authors", "year", "venue"]
+    assert result["discrepancies"][1] == {
+        "field": "year",
+        "cited": 2012,
+        "record": 2016,
+        "note": "cited 2012, the record says 2016",
+    }
+
+
 # ----------------------------------------------------------------------------- degradation
 
 MIXED = [

@@ -834,6 +834,7 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
                 line = f"{status} {key} = {summary_line(paper)}"
             shown.add(paper["key"])
             fixes = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
+            fixes = fixes if len(fixes) <= 200 else fixes[:199] + "…"
             lines.append(f"{line} -- {fixes}" if fixes else line)
         else:
             reason = result["reason"]
