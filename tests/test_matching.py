@@ -11,6 +11,7 @@ from mathtools.matching import (
     given_agrees,
     main_title,
     matched_authors,
+    misspelled,
     normalise_title,
     split_authors,
     strip_latex,
@@ -448,3 +449,33 @@ def test_describe_names_the_real_paper():
     assert describe(paper) == (
         f"'{MARKOV}' by Kees A. Schouhamer Immink, Stan Baggen, Peter H. N. de With et al. (2016)"
     )
+
+
+@pytest.mark.parametrize(
+    ("cited", "record", "typo"),
+    [
+        ("Nueral Turing Machines", "Neural Turing Machines", True),  # two letters swapped
+        ("Neural Turring Machines", "Neural Turing Machines", True),  # a letter added
+        ("Heat-bath random walks with Markov bsaes", MARKOV, False),  # "base": too short a word
+        (
+            "Efficient Two-Stage Group Testing Algorithms for Genetic Screening",
+            "Efficient Two-Stage Group Testing Algorithms for DNA Screening",
+            False,
+        ),  # a near miss
+        ("Neural Turing", "Neural Turing Machines", False),  # a word dropped
+        ("Neural Turing Machines", "Neural Turing Machines", False),  # nothing to correct
+    ],
+)
+def test_misspelled_titles_are_typos_only(cited, record, typo):
+    assert misspelled(cited, record) is typo
+
+
+def test_a_misspelled_title_is_corrected_through_an_identifier_only():
+    record = _paper(title="Neural Turing Machines", authors=["Alex Graves"], year=2014)
+    match = compare(
+        {"title": "Nueral Turing Machines", "authors": "Graves, A.", "year": 2014}, record
+    )
+    assert match.title_ok and [d["field"] for d in match.discrepancies] == ["title"]
+    assert match.discrepancies[0]["record"] == "Neural Turing Machines"
+    assert match.identifies(by_identifier=True)
+    assert not match.identifies(by_identifier=False)  # a title search needs the exact title

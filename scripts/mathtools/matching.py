@@ -44,6 +44,8 @@ from .paper import Paper
 TITLE_THRESHOLD = 1.0
 YEAR_TOLERANCE = 1
 GIVEN_NAME_RATIO = 0.75
+MAX_TYPOS = 2  # mistyped words a title may have and still name the record (misspelled())
+TYPO_MIN_LETTERS = 5  # shorter words are too close to other words ("DNA", "RNA")
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -186,6 +188,35 @@ def main_title(title: str) -> str | None:
     """The title before its subtitle separator, or None when it has no subtitle."""
     parts = SUBTITLE_SEPARATOR.split(strip_latex(title).strip(), maxsplit=1)
     return parts[0] if len(parts) == 2 and parts[0] and parts[1] else None
+
+
+def misspelled(cited: str, record: str) -> bool:
+    """Whether a cited title is the record's with typos only: the same content words in the same
+    order, at most MAX_TYPOS of them (each of at least TYPO_MIN_LETTERS letters) one edit apart
+    (a letter added, dropped, changed, or two swapped). A word dropped, added or replaced by
+    another word is a different title (a near miss), never a typo."""
+    a, b = title_words(cited), title_words(record)
+    if len(a) != len(b):
+        return False
+    typos = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return 0 < len(typos) <= MAX_TYPOS and all(
+        min(len(x), len(y)) >= TYPO_MIN_LETTERS and _one_edit(x, y) for x, y in typos
+    )
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diffs = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diffs) == 1 or (
+            len(diffs) == 2
+            and diffs[1] == diffs[0] + 1
+            and a[diffs[0]] == b[diffs[1]]
+            and a[diffs[1]] == b[diffs[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _similarity(a: list[str], b: list[str]) -> float:
@@ -708,8 +739,8 @@ class Match:
             return False
         if by_identifier:
             return bool(self.title_ok) or not self.authors_contradicted
-        if self.title_ok is None:
-            return False
+        if self.title_ok is None or any(d["field"] == "title" for d in self.discrepancies):
+            return False  # a title search identifies only by the exact title
         if self.year_ok is not None:
             return self.year_ok
         return not self.authors_contradicted
@@ -730,6 +761,10 @@ def compare(candidate: dict, paper: Paper) -> Match:
     if title:
         match.title_score = title_score(title, paper.title or "")
         match.title_ok = match.title_score >= TITLE_THRESHOLD
+        if not match.title_ok and misspelled(title, paper.title or ""):
+            match.title_ok = True  # the same words, mistyped: identified, and corrected
+            note = f"misspelled; the record's title is '{paper.title}'"
+            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
     authors = candidate.get("authors")
     cited = split_authors(authors)
     if cited:
