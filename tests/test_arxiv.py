@@ -291,6 +291,9 @@ def test_old_style_id_with_affiliations_and_journal_ref():
         ["Warsaw University Observatory"],
     ]
     assert paper.journal_ref == "ActaAstron.56:1-50,2006"
+    # the journal reference read as venue, volume and pages (mathtools.matching.venue_parts)
+    assert (paper.venue, paper.volume, paper.pages) == ("ActaAstron.", "56", "1-50")
+    assert paper.venue_aliases == ["ActaAstron.56:1-50,2006"]
     assert paper.comment.startswith("62 pages including 16 figures")
     assert (paper.primary_category, paper.categories) == ("astro-ph", ["astro-ph"])
     assert (paper.published, paper.updated, paper.year) == (

@@ -115,6 +115,26 @@ def test_to_paper_maps_a_recorded_full_record():
     assert paper.key == "DOI:10.2139/ssrn.288970"
 
 
+def test_to_paper_reads_the_venue_volume_and_pages():
+    """Recorded records (the S2 search cassette with the 429s): a journal paper's venue from its
+    journal, with volume and pages; a preprint's venue is none (arXiv is no venue, and its
+    "volume" is the arXiv id), its names kept as aliases."""
+    records = {}
+    for interaction in load(S2 / "errors" / "429-then-200_search_paper.yaml"):
+        if interaction.status == 200:
+            for record in json.loads(interaction.body)["data"]:
+                records[record["paperId"]] = record
+    papers = {paper.doi or paper.arxiv_id: paper for paper in map(to_paper, records.values())}
+    deutsch = papers["10.1098/rspa.1985.0070"]
+    assert deutsch.venue == (
+        "Proceedings of the Royal Society of London. A. Mathematical and Physical Sciences"
+    )
+    assert (deutsch.volume, deutsch.pages) == ("400", "117 - 97")  # as the API wrote them
+    ntm = papers["1410.5401"]
+    assert (ntm.venue, ntm.volume, ntm.pages) == (None, None, None)
+    assert ntm.venue_aliases == ["arXiv.org", "ArXiv"]
+
+
 def test_to_paper_takes_arxiv_id_and_lower_cased_doi_from_external_ids():
     """Synthesized record (no recording has an ArXiv external id with a mixed-case DOI)."""
     paper = to_paper(
