@@ -1,11 +1,9 @@
 #!/usr/bin/env python3
 """Verify candidate references against arXiv and Semantic Scholar: the anti-hallucination gate.
 
-Each candidate comes out CONFIRMED (the API's record is the paper as cited), CORRECTED (one real
-paper identified beyond doubt, the citation wrong in some field: `discrepancies` lists each with
-the API's value) or UNCONFIRMED (no such paper, or not identified beyond doubt; a different paper a
-search found is a `suggestion`, never promoted). The three outcomes and every rule behind them:
-protocols/matching-rules.md. The API's record replaces the candidate's metadata.
+Each candidate comes out CONFIRMED, CORRECTED (a real paper, miscited: `discrepancies` says what
+was wrong, field by field) or UNCONFIRMED; what the three outcomes mean, and every rule behind
+them: protocols/matching-rules.md. The API's record replaces the candidate's metadata.
 
 Input: JSON files ('-' or none: stdin), each either a list of candidates
 (schemas/candidates.schema.json: optional key, and any of title, authors, year, arxiv_id, doi,
