@@ -1,8 +1,11 @@
 """Verify candidate references against arXiv and Semantic Scholar: the anti-hallucination gate.
 
-A candidate is CONFIRMED only when a source API returned, in this run (or from the response cache
-within its TTL), a record whose metadata matches what the candidate says (mathtools.matching).
-Everything else is UNCONFIRMED with a reason.
+Each candidate comes out CONFIRMED, CORRECTED or UNCONFIRMED (protocols/matching-rules.md):
+a record a source API returned, in this run (or from the response cache within its TTL), that
+identifies the paper beyond doubt (mathtools.matching.Match.identifies) confirms it when it is
+the paper as cited and corrects it, field by field, when the citation gets something wrong.
+Everything else is UNCONFIRMED with a reason; a candidate that cannot be verified at all is its
+own UNCONFIRMED result and costs no call.
 
 Calls, as few as the APIs allow:
   1. every arXiv id, in one arXiv `id_list` look-up (the client chunks long lists);
@@ -13,15 +16,17 @@ Calls, as few as the APIs allow:
      phrase searches joined with OR, TITLE_SEARCH_CHUNK titles a call.
 N identified candidates therefore cost ceil(N / chunk) calls per source; cached answers cost none.
 
-Combining the sources: each identifier is judged on its own. It matches when a record returned for
-it (by either source) matches the candidate; it contradicts when records came back and none
-matches; it resolves nowhere when no source returned a record for it although the service that
-holds such ids answered (arXiv for arXiv ids, Semantic Scholar for the rest). One contradicting
-identifier makes the candidate UNCONFIRMED, with a reason naming the paper it really points to
-(reported as `resolved_to`; `paper` is only ever a CONFIRMED result's record), and
-so does one that resolves nowhere (unless the matching record lists it); otherwise one matching
-identifier confirms it. A title search that finds a different paper reports it as a `suggestion`,
-never promoted.
+Combining the sources: each source's batched look-up is a Lookup (records by identifier label);
+each identifier is judged on its own over all of them. It identifies the paper when a record
+returned for it (by any source) does; it contradicts when records came back and none does; it
+resolves nowhere when no source returned a record for it although the service that holds such ids
+answered (arXiv for arXiv ids, Semantic Scholar for the rest). One contradicting identifier makes
+the candidate UNCONFIRMED, with a reason naming the paper it really points to (reported as
+`resolved_to`; `paper` is only ever an identified record). One that resolves nowhere is a
+discrepancy when the title identifies the paper, else makes the candidate UNCONFIRMED (unless the
+identified record lists it). The identifying records of all sources are merged into one
+(`_canonical`) and compared again. A title search identifies a paper only by its exact title and
+an agreeing year; a different paper it finds is a `suggestion`, never promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
 run (`source_errors` says what it answered); the other one verifies alone and each reason says so.
