@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from mathtools.matching import (
     TITLE_THRESHOLD,
+    check_authors,
     cited_family,
     compare,
     describe,
     given_agrees,
     main_title,
-    matched_authors,
     misspelled,
     normalise_title,
     split_authors,
@@ -20,6 +20,12 @@ from mathtools.matching import (
     venue_parts,
 )
 from mathtools.paper import Paper
+
+
+def matched_authors(cited, record) -> list[str]:
+    """The record's names (as written) that a cited name was paired with."""
+    return check_authors(cited, record).matched
+
 
 MARKOV = "Heat-bath random walks with Markov bases"
 REST = "Automated Test Generation for REST APIs: No Time to Rest Yet"

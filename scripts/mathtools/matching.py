@@ -17,17 +17,23 @@ The rules (documented for people in protocols/matching-rules.md):
   out (it equals the record's title before ":" or a spaced dash: " - ", " -- ", " – "). A
   citation that adds text the record lacks does not match: that is what two real titles glued
   together look like.
-- Authors: at least one cited family name equals a record author's family name, after Unicode
-  folding. Names may be "Given Family", "Family, Given", initials-only ("Gould, A.", "A. Gould"),
-  with particles ("van der Merwe", "de With"), umlauts transliterated ("Goetz"), and truncated
-  ("et al.", "et. al.", "and others"). A record author's family name is the last word of the
-  name; an earlier word counts only as part of a compound family name (cited whole, hyphenated,
-  or written "Family, Given" in the record), so a middle name ("Kumar" in "Mohit Kumar Ahuja")
-  never matches.
-- Year: the record's year is within 1 of the cited year (preprint versus publication).
+- Authors, all of them: every cited name is paired with its own record author of that family
+  name (a maximum matching), after Unicode folding. Names may be "Given Family", "Family,
+  Given", initials-only ("Gould, A.", "A. Gould"), with particles ("van der Merwe", "de With"),
+  umlauts transliterated ("Goetz"), and truncated ("et al.", "et. al.", "and others"). A record
+  author's family name is the last word of the name; an earlier word counts only as part of a
+  compound family name (cited whole, hyphenated, or written "Family, Given" in the record), so a
+  middle name ("Kumar" in "Mohit Kumar Ahuja") never matches. A cited given name or initial must
+  agree (given_agrees). A cited author who is not an author, a given name that disagrees and a
+  proper subset cited without "et al." are `authors` discrepancies.
+- Year: one the record gives (record_years), or one off where the record shows why (an arXiv
+  version and a published venue).
+- Venue, volume, pages: venue_agrees (ISO 4 abbreviations, acronyms, proceedings variants); a
+  journal cited for a preprint-only record, a preprint server cited for a published one.
 
-`compare(candidate, paper)` applies all three to what the candidate gives and returns the checks,
-a verdict and a one-line reason.
+`compare(candidate, paper)` applies them to what the candidate gives and returns a Match: the
+checks, the discrepancies (schemas/verification.schema.json) and whether the record identifies
+the cited paper at all (Match.identifies); verification.py turns that into the verdict.
 """
 
 from __future__ import annotations
@@ -339,18 +345,6 @@ def record_families(name: str, umlauts: bool = False) -> set[str]:
     families |= set(tokens[-1]) if tokens else set()
     words = [part for token in tokens for part in token]
     return families | {"".join(words[start:]) for start in range(len(words))}
-
-
-def matched_authors(cited: list[str], record: list[str]) -> list[str]:
-    """The record's author names (as the API wrote them) whose family name was cited. A cited
-    compound family name ("Helali Moghadam, M.", "Taylor-Sakyi, K.") also matches a record that
-    gives one part of it as the family name. Umlauts may be dropped or transliterated
-    ("Schrodinger", "Schroedinger")."""
-    return [
-        name
-        for name in record
-        if any(_family_cited(cited, name, umlauts) for umlauts in (False, True))
-    ]
 
 
 def _family_cited(cited: list[str], record_name: str, umlauts: bool) -> bool:
