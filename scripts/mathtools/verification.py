@@ -458,9 +458,8 @@ class Verifier:
             return None
         found = self._found(candidate, identified)
         resolved = [ident[0] for ident in identifiers if ident not in unresolved]
-        return self._missing(unresolved, found, f"{', '.join(resolved)} is") or self._identified(
-            found, f"{candidate.labels()}"
-        )
+        missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
+        return missing or self._identified(found, candidate.labels())
 
     def _found(self, candidate: Candidate, findings: list[Finding]) -> Finding:
         """One paper from the findings that identify it: the sources' records merged, and the
