@@ -10,6 +10,7 @@ from mathtools.matching import (
     compare,
     describe,
     given_agrees,
+    latex_to_unicode,
     main_title,
     misspelled,
     normalise_title,
@@ -113,7 +114,11 @@ def test_score_is_graded_for_near_misses():
 
 
 def test_latex_and_unicode_normalisation():
-    assert strip_latex(r"G\"{o}tz \v{S}koda \emph{fast} $L^2$ --- x") == "Götz Skoda fast L2 - x"
+    assert strip_latex(r"G\"{o}tz \v{S}koda \emph{fast} $L^2$ --- x") == "Götz Škoda fast L2 - x"
+    assert latex_to_unicode(r"Erd{\H{o}}s, {\o}ksendal, \'{\i}, \c c, $\tau$ {W}") == (
+        "Erdős, øksendal, í, ç, $\\tau$ {W}"  # commands that write no letter are left alone
+    )
+    assert normalise_title(r"Erd{\H{o}}s and \v{S}koda") == normalise_title("Erdős and Škoda")
     assert normalise_title(r"Sur les $\alpha$-stables de M\"obius") == normalise_title(
         "Sur les α-stables de Möbius"
     )

@@ -71,21 +71,40 @@ GREEK_LATEX = _words(
     "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi"
     " omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega"
 )
-# LaTeX letters with no Unicode decomposition to fold.
+# LaTeX letters with no accent to compose: the Unicode letter each writes (fold() folds them).
 LATEX_LETTERS = {
-    "ss": "ss",
-    "o": "o",
-    "O": "O",
-    "ae": "ae",
-    "AE": "AE",
-    "oe": "oe",
-    "OE": "OE",
-    "aa": "a",
-    "AA": "A",
-    "l": "l",
-    "L": "L",
-    "i": "i",
+    "ss": "ß",
+    "o": "ø",
+    "O": "Ø",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "aa": "å",
+    "AA": "Å",
+    "l": "ł",
+    "L": "Ł",
+    "i": "i",  # dotless i and j exist to carry an accent: \'{\i} is í
     "j": "j",
+}
+# LaTeX accent commands and the combining character each puts on its letter.
+LATEX_ACCENTS = {
+    "`": "\u0300",
+    "'": "\u0301",
+    "^": "\u0302",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    '"': "\u0308",
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "r": "\u030a",
+    "t": "\u0361",
+    "c": "\u0327",
+    "d": "\u0323",
+    "b": "\u0331",
+    "k": "\u0328",
 }
 UNICODE_LETTERS = {
     "ß": "ss",
@@ -114,27 +133,45 @@ ET_AL = re.compile(r"(?:,?\s*\bet\.?\s*al\b\.?|\band\s+others\b|\bothers\b)\s*$"
 # ----------------------------------------------------------------------------- text folding
 
 
-def strip_latex(text: str) -> str:
-    """LaTeX to plain text: accents and special letters folded (umlauts kept: `\\"o` is `ö`, which
-    fold() reads both ways), `\\emph{x}` and `{x}` unwrapped, `$...$` kept as content, Greek
-    commands spelled out, `--`/`---` to `-`."""
-    text = re.sub(r"\\\"\s*\{?\s*([A-Za-z])\}?", _umlaut, text)  # \"o, \"{u}
-    text = re.sub(r"\\[`'^~=.]\s*\{?\s*([A-Za-z])\}?", r"\1", text)  # \'{e}, \^o
-    text = re.sub(r"\\[uvHtcdbkr](?:\{\s*([A-Za-z])\s*\}|\s+([A-Za-z]))", r"\1\2", text)  # \v{s}
+def latex_to_unicode(text: str) -> str:
+    """LaTeX accents and special letters as the Unicode letters they write (`Erd{\\H{o}}s` ->
+    `Erdős`, `{\\o}` -> `ø`, `\\'{\\i}` -> `í`); every other command, brace and `$` is left
+    as written."""
+    letter = r"(?:[A-Za-z]|\\[ij](?![A-Za-z]))"
+    symbol = re.escape("".join(a for a in LATEX_ACCENTS if not a.isalpha()))
+    named = "".join(a for a in LATEX_ACCENTS if a.isalpha())
+    text = re.sub(
+        rf"\\([{symbol}])\s*(?:\{{\s*({letter})\s*\}}|({letter}))"
+        rf"|\\([{named}])(?:\{{\s*({letter})\s*\}}|\s+({letter}))",
+        _accented,
+        text,
+    )
     text = re.sub(
         r"\\(" + "|".join(sorted(LATEX_LETTERS, key=len, reverse=True)) + r")(?![A-Za-z])\s*",
         lambda m: LATEX_LETTERS[m.group(1)],
         text,
     )
+    # {ő} left by Erd{\H{o}}s: braces around an accented letter only protected its accent
+    return re.sub(r"\{([^\W\d_A-Za-z])\}", r"\1", unicodedata.normalize("NFC", text))
+
+
+def _accented(match: re.Match) -> str:
+    accent = match.group(1) or match.group(4)
+    base = match.group(2) or match.group(3) or match.group(5) or match.group(6)
+    base = base[-1]  # \i and \j are i and j
+    return unicodedata.normalize("NFC", base + LATEX_ACCENTS[accent])
+
+
+def strip_latex(text: str) -> str:
+    """LaTeX to plain text: accents and special letters as Unicode letters (latex_to_unicode;
+    fold() then reads `ö` both ways), `\\emph{x}` and `{x}` unwrapped, `$...$` kept as content,
+    Greek commands spelled out, `--`/`---` to `-`."""
+    text = latex_to_unicode(text)
     text = re.sub(r"\\(" + "|".join(GREEK_LATEX) + r")(?![a-z])", _greek_command, text, flags=re.I)
     text = re.sub(r"\\[A-Za-z]+\*?\s*", "", text)  # \emph, \mathbb, \textit: keep the argument
     text = re.sub(r"\\(.)", r"\1", text)  # \&, \%, \_
     text = text.replace("---", "-").replace("--", "-")
     return re.sub(r"[${}^_~]", lambda m: " " if m.group() == "~" else "", text)
-
-
-def _umlaut(match: re.Match) -> str:
-    return unicodedata.normalize("NFC", match.group(1) + "\u0308")
 
 
 def _greek_command(match: re.Match) -> str:
