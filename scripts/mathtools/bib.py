@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import literature
+from .bibliography import bibtex_identifier, bibtex_names, bibtex_text
 from .cli import write_file
 from .litmerge import ARXIV_CLASS_TAG
 
@@ -36,7 +37,6 @@ HEADER = (
     "% changes.\n"
 )
 _MATH = re.compile(r"(\$[^$]*\$)")
-_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
 
 
 def _ascii_word(text: str) -> str:
@@ -54,14 +54,6 @@ def base_key(entry: literature.Entry) -> str:
     return f"{family or 'anon'}{entry.year or 'nd'}{word}"
 
 
-def _escape(text: str) -> str:
-    """BibTeX-safe text: & % # _ escaped outside $...$; LaTeX math kept as written."""
-    return "".join(
-        part if part.startswith("$") else _SPECIAL.sub(r"\\\1", part)
-        for part in _MATH.split(" ".join(text.split()))
-    )
-
-
 @dataclass
 class BibEntry:
     key: str
@@ -76,16 +68,18 @@ class BibEntry:
 
     def render(self) -> str:
         values = {
-            "title": "{" + _escape(self.title) + "}",  # inner braces keep the title's capitals
-            "author": " and ".join(_escape(a) for a in self.authors) or None,
+            "title": "{" + bibtex_text(self.title) + "}",  # inner braces keep its capitals
+            "author": bibtex_names(self.authors) or None,
             "year": str(self.year) if self.year else None,
-            "eprint": self.arxiv_id,
+            "eprint": bibtex_identifier(self.arxiv_id or ""),
             "archivePrefix": "arXiv" if self.arxiv_id else None,
-            "primaryClass": self.primary_class if self.arxiv_id else None,
-            "doi": self.doi,
-            "url": f"https://arxiv.org/abs/{self.arxiv_id}"
-            if self.arxiv_id
-            else (f"https://doi.org/{self.doi}" if self.doi else None),
+            "primaryClass": bibtex_identifier(self.primary_class or "") if self.arxiv_id else None,
+            "doi": bibtex_identifier(self.doi or ""),
+            "url": bibtex_identifier(
+                f"https://arxiv.org/abs/{self.arxiv_id}"
+                if self.arxiv_id
+                else (f"https://doi.org/{self.doi}" if self.doi else "")
+            ),
         }
         lines = [f"% {self.label}", f"@misc{{{self.key},"]
         lines += [f"  {name} = {{{value}}}," for name, value in values.items() if value]
