@@ -178,6 +178,12 @@ def _rejected(item: Any, number: int, message: str, key: str | None = None) -> C
     return Candidate(key=key, given=given, problem=message)
 
 
+def candidate(item: dict[str, Any], where: str) -> Candidate:
+    """One candidate from a dict as schemas/candidates.schema.json describes it (with its key);
+    BadInput naming `where` when it cannot be verified as given."""
+    return _candidate(item, None, 0, where)
+
+
 def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candidate:
     if not isinstance(item, dict):
         raise BadInput(f"{where}: expected an object, got {type(item).__name__}", "bad_candidate")
