@@ -14,6 +14,7 @@ a `.bib` with some entries' fields replaced and every other byte of the file as 
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -270,11 +271,14 @@ def read_bib(path: str | Path) -> BibFile:
 
     path = Path(path)
     text = read_file(path, "bibliography")
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # what failed is said below, once
     library = bibtexparser.parse_string(text, parse_stack=[])
     failed = [b for b in library.failed_blocks if not isinstance(b, DuplicateBlockKeyBlock)]
     if failed:
         block = failed[0]
-        detail = str(block.error).split("bibtex:", 1)[-1].strip().splitlines()[0]
+        detail = " ".join(
+            (getattr(block.error, "abort_reason", None) or str(block.error) or "syntax").split()
+        )
         raise BadInput(
             f"{path}: line {(block.start_line or 0) + 1}: this entry cannot be parsed ({detail})",
             code="bad_bib",
@@ -358,11 +362,13 @@ def _bibitem_fields(text: str) -> dict[str, str]:
         authors, rest = text[: quoted.start()], text[quoted.end() :]
     fields["title"] = title.strip(" .,")
     fields["author"] = " and ".join(_bibitem_names(authors))
-    year = _YEAR.findall(rest) or _YEAR.findall(text)
+    rest = _ARXIV_IN_TEXT.sub(" ", _DOI_IN_TEXT.sub(" ", rest))  # an id's digits are no year
+    year = _YEAR.findall(rest) or _YEAR.findall(_ARXIV_IN_TEXT.sub(" ", authors))
     if year:
         fields["year"] = year[-1]
-    if rest.strip(" .,"):
-        fields["journal"] = rest.strip(" .,")
+    venue = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())
+    if venue.strip(" .,"):
+        fields["journal"] = venue.strip(" .,")
     return fields
 
 
@@ -405,11 +411,11 @@ def _entry_text(block: Any, changes: dict[str, str | None]) -> str:
     indent = indent.group(1) if indent else "  "
     written_type = re.match(r"@\s*(\w+)", block.raw)
     entry_type = written_type.group(1) if written_type else block.entry_type
-    pending = {name.lower(): value for name, value in changes.items()}
+    pending = {name.lower(): (name, value) for name, value in changes.items()}
     lines = []
     for item in block.fields:
-        value = pending.pop(item.key.lower(), item.value)
+        _, value = pending.pop(item.key.lower(), (item.key, item.value))
         if value is not None:
             lines.append(f"{indent}{item.key} = {value}")
-    lines += [f"{indent}{name} = {value}" for name, value in pending.items() if value is not None]
+    lines += [f"{indent}{name} = {value}" for name, value in pending.values() if value is not None]
     return f"@{entry_type}{{{block.key},\n" + ",\n".join(lines) + ",\n}"

@@ -193,8 +193,8 @@ class ServiceClient:
         self.network_calls = 0
         self._session = None
 
-    def get(self, url: str, check: Check | None = None) -> Response:
-        return self.request("GET", url, check=check)
+    def get(self, url: str, check: Check | None = None, cache_not_found: bool = False) -> Response:
+        return self.request("GET", url, check=check, cache_not_found=cache_not_found)
 
     def post(self, url: str, json_body: object, check: Check | None = None) -> Response:
         body = json.dumps(json_body, separators=(",", ":"), sort_keys=True).encode()
@@ -207,9 +207,11 @@ class ServiceClient:
         body: bytes | None = None,
         check: Check | None = None,
         headers: Mapping[str, str] | None = None,
+        cache_not_found: bool = False,
     ) -> Response:
         """Send (or answer from the cache). `check` sees every fresh 200: it may raise UnusableBody
-        to have it retried, or return DO_NOT_CACHE to have it returned but not stored."""
+        to have it retried, or return DO_NOT_CACHE to have it returned but not stored. With
+        `cache_not_found`, a 404 is an answer too (a title no paper matches) and is stored."""
         key = ResponseCache.key(method, url, body)
         if self.use_cache:
             cached = self.cache.get(key)
@@ -242,7 +244,9 @@ class ServiceClient:
                 except UnusableBody as exc:
                     problem = str(exc)
                     continue
-            if response.status == 200 and verdict is not DO_NOT_CACHE:
+            if (response.status == 200 and verdict is not DO_NOT_CACHE) or (
+                response.status == 404 and cache_not_found
+            ):
                 self.cache.put(key, response)
             return response
         raise ServiceError(

@@ -398,7 +398,7 @@ class S2Client:
             if method == "POST":
                 response = self._http.post(url, json_body, check=check)
             else:
-                response = self._http.get(url, check=check)
+                response = self._http.get(url, check=check, cache_not_found=not_found_ok)
             if response.status == 403 and self.has_key:
                 say(
                     f"{LABEL} rejected the API key (HTTP 403: {_api_message(response)}); "
