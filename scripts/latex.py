@@ -2,9 +2,10 @@
 """Check a problem's OUTPUT.tex before it goes out, and compile it to OUTPUT.pdf.
 
 subcommands:
-  check     fails (exit 1) when OUTPUT.tex cites a key that is not in references.bib, when
-            references.bib holds a key that is not a confirmed, verified reference of
-            LITERATURE.md, when a theorem-like environment (theorem, lemma, proposition,
+  check     fails (exit 1) when OUTPUT.tex cites a key that is not in references.bib, or one
+            that is not a confirmed, verified reference of LITERATURE.md (every key of the .bib
+            with \\nocite{*}), when references.bib holds a command LaTeX would run (\\input,
+            \\write, \\def, ...), when a theorem-like environment (theorem, lemma, proposition,
             corollary, or one declared with \\newtheorem that is not a conjecture, remark,
             definition or example) lacks a \\label{pf:<step>} naming a PROOF.md step that is
             not [~] and does not depend, directly or through other steps, on one that is (or is

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools import bib, literature, litmerge
+from mathtools import bib, bibliography, literature, litmerge
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 
@@ -132,3 +132,108 @@ def test_a_damaged_references_bib_is_replaced_and_a_folder_in_its_place_is_bad_i
     run = script("bib_export.py", "--dir", str(problem))
     assert run.returncode == 2, run.stdout
     assert run.json()["error"]["code"] == "cannot_write"
+
+
+EVIL = paper(
+    3,
+    title=r"Spectral gaps } , note = {z \input{/etc/passwd} of $\write18{rm}$ graphs",
+    authors=[r"Eve \def\x{1} Mallory", "Bob } , journal = {Fake"],
+    year=2020,
+    doi="10.1000/evil} , note = {z",
+)
+
+
+def test_a_record_cannot_inject_fields_or_commands_into_references_bib(problem, script):
+    """Issue 15 item 7: a title holding `} , note = {z` and `\\input{/etc/passwd}` was written
+    unescaped, adding a field and a command LaTeX runs; latex.py check passed."""
+    merge(problem, [confirmed(EVIL)])
+    result = bib.export(problem)
+    text = (problem / "references.bib").read_text(encoding="utf-8")
+    library = bibliography.parse_bibtex(text)
+    assert library.failed_blocks == []
+    (entry,) = library.entries
+    assert [f.key for f in entry.fields] == [
+        "title",
+        "author",
+        "year",
+        "eprint",
+        "archivePrefix",
+        "url",
+    ]
+    assert bibliography.unsafe_commands(text) == []
+    assert entry.fields_dict["title"].value == (
+        r"{{Spectral gaps \textbraceright{} , note = \textbraceleft{}z "
+        r"\textbackslash{}input{/etc/passwd} of \$\textbackslash{}write18{rm}\$ graphs}}"
+    )
+    assert "10.1000/evil" not in text  # an identifier that is not one is left out, not escaped
+    (tex := problem / "OUTPUT.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\cite{"
+        + result["entries"][0]["key"]
+        + "}\\bibliography{references}\\end{document}\n"
+    )
+    run = script("latex.py", "check", "--dir", str(problem))
+    assert run.returncode == 0, run.stdout
+    # A references.bib edited by hand to run a command fails the check.
+    with open(problem / "references.bib", "a", encoding="utf-8") as handle:
+        handle.write("@misc{x, note = {\\input{/etc/passwd}}}\n")
+    run = script("latex.py", "check", "--dir", str(problem))
+    assert run.returncode == 1 and tex.exists()
+    assert [v["kind"] for v in run.json()["violations"]] == ["unsafe_bib"]
+    assert run.json()["violations"][0]["command"] == "\\input"
+
+
+HAND_ADDED = """
+% my own additions
+@string{jams = {J. Amer. Math. Soc.}}
+@article{wiles1995modular,
+  title = {Modular elliptic curves and {F}ermat's {L}ast {T}heorem},
+  author = {Wiles, Andrew},
+  journal = jams,
+  year = 1995,
+}
+"""
+
+
+def test_entries_added_by_hand_are_kept(problem, script):
+    """Issue 15 item 8: bib_export.py dropped entries the user added to references.bib and
+    reported only "changed": true."""
+    merge(problem, [confirmed(ARXIV)])
+    bib.export(problem)
+    path = problem / "references.bib"
+    path.write_text(path.read_text(encoding="utf-8") + HAND_ADDED, encoding="utf-8")
+
+    merge(problem, [confirmed(S2_ONLY)], verified_at="2026-03-01T09:00:00Z")
+    run = script("bib_export.py", "--dir", str(problem))
+    assert run.returncode == 0, run.stdout
+    assert run.json()["kept_by_hand"] == ["wiles1995modular"]
+    text = path.read_text(encoding="utf-8")
+    assert HAND_ADDED.strip() in text
+    assert [e.key for e in bibliography.parse_bibtex(text).entries] == [
+        "erdos2001evolution",
+        "chung1997spectral",
+        "wiles1995modular",
+    ]
+    again = bib.export(problem)  # the kept section is read back as hand-added, and only once
+    assert again["changed"] is False and again["kept_by_hand"] == ["wiles1995modular"]
+
+
+def test_a_hand_added_entry_that_cannot_be_kept_is_refused_naming_it(problem, script):
+    merge(problem, [confirmed(ARXIV)])
+    bib.export(problem)
+    path = problem / "references.bib"
+    clash = path.read_text(encoding="utf-8") + "\n@misc{chung1997spectral, title = {Mine}}\n"
+    path.write_text(clash, encoding="utf-8")
+    merge(problem, [confirmed(S2_ONLY)], verified_at="2026-03-01T09:00:00Z")
+    run = script("bib_export.py", "--dir", str(problem))
+    assert run.returncode == 2
+    assert run.json()["error"]["code"] == "hand_added_key_clash"
+    assert "chung1997spectral (REF-002)" in run.json()["error"]["message"]
+    assert path.read_text(encoding="utf-8") == clash
+
+    broken = clash.replace("@misc{chung1997spectral, title = {Mine}}", "@misc{mine, title = {x")
+    path.write_text(broken, encoding="utf-8")
+    run = script("bib_export.py", "--dir", str(problem))
+    assert run.returncode == 2 and run.json()["error"]["code"] == "bad_bib"
+    line = broken[: broken.index("@misc{mine")].count("\n") + 1
+    assert f"line {line} cannot be parsed" in run.json()["error"]["message"]
+    assert path.read_text(encoding="utf-8") == broken

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from . import literature
-from .bibliography import bibtex_identifier, bibtex_names, bibtex_text
-from .cli import write_file
+from .bibliography import bibtex_identifier, bibtex_names, bibtex_text, parse_bibtex
+from .cli import BadInput, write_file
 from .litmerge import ARXIV_CLASS_TAG
 
 # Title words a key skips (the first other word of three letters or more names the paper).
@@ -36,6 +36,7 @@ HEADER = (
     "% LITERATURE.md only. Do not edit by hand: run bib_export.py again when the literature\n"
     "% changes.\n"
 )
+HAND_ADDED = "% Added by hand: kept as written (a cited one must be a confirmed reference)."
 _MATH = re.compile(r"(\$[^$]*\$)")
 
 
@@ -137,12 +138,81 @@ def arxiv_class(entry: literature.Entry) -> str | None:
     return next((tag[len(prefix) :] for tag in entry.ids if tag.startswith(prefix)), None)
 
 
+def kept_by_hand(path: Path, ours: dict[str, str]) -> tuple[str, list[str]]:
+    """What a person added to an existing references.bib, to be kept: the text of every block
+    bib_export.py did not write (entries, @string, @preamble, @comment, comment lines), in
+    order, and the keys of the entries among them. An entry is ours when the line before it is
+    its `% REF-NNN` label. BadInput (the file is left alone) when the file cannot be parsed, or
+    when an entry added by hand has a key the export now gives a confirmed reference (`ours`:
+    key -> REF label), or sits in a file that is not UTF-8."""
+    from bibtexparser.model import (
+        DuplicateBlockKeyBlock,
+        Entry,
+        ImplicitComment,
+        ParsingFailedBlock,
+    )
+
+    try:
+        data = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return "", []
+    try:
+        text, utf8 = data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        text, utf8 = data.decode("latin-1"), False  # only to see whether entries would be lost
+    library = parse_bibtex(text)
+    pieces, keys, labelled = [], [], False
+    for block in library.blocks:
+        if isinstance(block, ImplicitComment):
+            lines = [line for line in block.comment.splitlines() if not _written_by_us(line)]
+            labelled = bool(re.fullmatch(r"%\s*REF-\d+", block.comment.splitlines()[-1].strip()))
+            if any(line.strip() for line in lines):
+                pieces.append("\n".join(lines).strip("\n"))
+            continue
+        if isinstance(block, DuplicateBlockKeyBlock | Entry):
+            if not labelled:
+                pieces.append(block.raw)
+                keys.append(block.key)
+        elif isinstance(block, ParsingFailedBlock):
+            raise BadInput(
+                f"{path} line {(block.start_line or 0) + 1} cannot be parsed, and bib_export.py "
+                "keeps what was added to the file by hand: fix that entry, then export again",
+                code="bad_bib",
+            )
+        else:  # @string, @preamble, @comment: never ours
+            pieces.append(block.raw)
+        labelled = False
+    clashes = [f"{key} ({ours[key]})" for key in keys if key in ours]
+    if clashes:
+        raise BadInput(
+            f"{path} holds entries added by hand whose keys now name confirmed references: "
+            f"{', '.join(clashes)}; rename or remove them, then export again",
+            code="hand_added_key_clash",
+        )
+    if keys and not utf8:
+        raise BadInput(
+            f"{path} is not UTF-8 and holds entries added by hand ({', '.join(keys)}); "
+            "convert it to UTF-8 so that they can be kept, then export again",
+            code="not_utf8",
+        )
+    return ("\n".join(pieces), keys) if utf8 else ("", [])
+
+
+def _written_by_us(line: str) -> bool:
+    return (
+        line in HEADER.splitlines()
+        or line == HAND_ADDED.strip()
+        or bool(re.fullmatch(r"%\s*REF-\d+", line.strip()))
+    )
+
+
 def export(folder: Path) -> dict[str, Any]:
     """Write folder/references.bib from folder/LITERATURE.md; returns what was written."""
     doc = literature.load(folder / "LITERATURE.md")
     entries = bib_entries(doc)
     path = folder / "references.bib"
-    text = render(entries)
+    kept, kept_keys = kept_by_hand(path, {entry.key: entry.label for entry in entries})
+    text = render(entries) + (f"\n{HAND_ADDED}\n{kept}\n" if kept else "")
     # Compared as bytes: a damaged file (not UTF-8) is simply replaced, as any stale one is.
     changed = not path.is_file() or path.read_bytes() != text.encode("utf-8")
     if changed:
@@ -152,6 +222,7 @@ def export(folder: Path) -> dict[str, Any]:
         "changed": changed,
         "entries": [e.to_dict() for e in entries],
         "count": len(entries),
+        "kept_by_hand": kept_keys,
         "left_out_unconfirmed": [e.label for e in doc.unconfirmed],
         "left_out_unverified": [e.label for e in doc.confirmed if not e.verified_at],
         "arxiv_without_primary_class": [

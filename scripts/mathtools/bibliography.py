@@ -263,16 +263,23 @@ class BibFile:
     repeated_keys: list[tuple[str, int]]  # (key, 1-based line) of a second entry with a used key
 
 
+def parse_bibtex(text: str) -> Any:
+    """bibtexparser's blocks for `text`, values as written (no middleware: `@string` references,
+    braces and quotes kept, so that a block can be written back as it was)."""
+    import bibtexparser
+
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # the caller says what failed
+    return bibtexparser.parse_string(text, parse_stack=[])
+
+
 def read_bib(path: str | Path) -> BibFile:
     """Parse a .bib file; BadInput naming the line of the first block that does not parse, or
     when the file holds no entry."""
-    import bibtexparser
     from bibtexparser.model import DuplicateBlockKeyBlock, Entry, String
 
     path = Path(path)
     text = read_file(path, "bibliography")
-    logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # what failed is said below, once
-    library = bibtexparser.parse_string(text, parse_stack=[])
+    library = parse_bibtex(text)
     failed = [b for b in library.failed_blocks if not isinstance(b, DuplicateBlockKeyBlock)]
     if failed:
         block = failed[0]

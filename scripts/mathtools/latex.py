@@ -2,8 +2,11 @@
 
 `check` reports:
   - a `\\cite` key that is not in references.bib;
-  - a key in references.bib that is not a verified, confirmed reference of LITERATURE.md (a hand
-    edit of the .bib must not smuggle in an unconfirmed paper);
+  - a cited key (every key, with \\nocite{*}) whose references.bib entry is not a verified,
+    confirmed reference of LITERATURE.md (an entry added by hand must not smuggle in an
+    unconfirmed paper);
+  - a command in references.bib that reads or writes files or defines commands (`\\input`,
+    `\\write`, `\\def`, ...: bibliography.UNSAFE_COMMANDS), which LaTeX would run;
   - a claim that is not backed by PROOF.md. Every theorem-like environment (theorem, lemma,
     proposition, corollary, and every environment the document declares with \\newtheorem or
     \\declaretheorem except conjectures, remarks, definitions and examples) states a claim, and
@@ -25,6 +28,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from .bibliography import unsafe_commands
 from .cli import BadInput
 
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
@@ -165,15 +169,27 @@ def check(
                 }
             )
     if confirmed_keys is not None:
-        for key in sorted(in_bib - confirmed_keys):
+        # \nocite{*} puts every entry of the .bib in the bibliography
+        in_print = in_bib if re.search(r"\\nocite\s*\{\s*\*\s*\}", body) else set(cited)
+        for key in sorted((in_bib - confirmed_keys) & in_print):
             violations.append(
                 {
                     "kind": "unconfirmed_in_bib",
                     "key": key,
                     "message": f"references.bib holds {key!r}, which is not a confirmed, verified "
-                    f"reference in LITERATURE.md; rebuild the file with bib_export.py",
+                    "reference in LITERATURE.md, and OUTPUT.tex cites it: verify it with "
+                    "/math:literature (or /math:check-refs), or drop the citation",
                 }
             )
+    for command in dict.fromkeys(unsafe_commands(bib or "")):
+        violations.append(
+            {
+                "kind": "unsafe_bib",
+                "command": command,
+                "message": f"references.bib contains {command}, which LaTeX would run while "
+                "reading the bibliography: remove it (bib_export.py never writes one)",
+            }
+        )
     steps = proof_steps(proof_md) if proof_md else {}
     environment = re.compile(
         r"\\begin\{(?P<env>"
