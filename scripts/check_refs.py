@@ -50,7 +50,14 @@ def main(argv):
     parser.add_argument("--json", action="store_true", help="print the full JSON, not the table")
     parser.add_argument("--out", metavar="FILE", help="write the full JSON to FILE")
     parser.add_argument("--report", metavar="FILE", help="write a Markdown report to FILE")
-    parser.add_argument("--fix", metavar="OUT.bib", help="write a corrected copy of the .bib")
+    parser.add_argument(
+        "--fix",
+        metavar="OUT.bib",
+        nargs="?",
+        const="",
+        help="write a corrected copy of the .bib to OUT.bib (alone: NAME.checked.bib beside it, "
+        "when there is one .bib and something to correct)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     args = parser.parse_args(argv)
 
@@ -63,13 +70,16 @@ def main(argv):
     started = time.monotonic()
     found = refcheck.load(args.files, cited_only=args.cited_only)
     inputs = [Path(name) for name in args.files] + [bib.path for bib in found.bibs]
-    if args.fix:
-        if len(found.bibs) != 1:
-            raise cli.BadInput(
-                f"--fix needs exactly one .bib to correct; these files give {len(found.bibs)}",
-                code="usage",
-            )
-        refcheck.check_output(args.fix, "--fix", inputs, refcheck.FIX_MARK)
+    fix = args.fix
+    if fix == "":  # --fix alone: beside the one .bib, else no copy (the table says why)
+        fix = str(refcheck.default_fix_path(found.bibs[0])) if len(found.bibs) == 1 else None
+    elif fix is not None and len(found.bibs) != 1:
+        raise cli.BadInput(
+            f"--fix needs exactly one .bib to correct; these files give {len(found.bibs)}",
+            code="usage",
+        )
+    if fix:
+        refcheck.check_output(fix, "--fix", inputs, refcheck.FIX_MARK)
     if args.report:
         refcheck.check_output(args.report, "--report", inputs, refcheck.REPORT_MARK)
     progress(
@@ -78,12 +88,14 @@ def main(argv):
     )
 
     document = refcheck.check(found, Verifier(use_cache=not args.no_cache), progress)
-    if args.fix:
+    if fix:
         bib = found.bibs[0]
         updates = refcheck.fix_updates(document, bib)
-        text = bibliography.corrected_copy(bib, updates, refcheck.fix_header(bib, updates))
-        cli.write_file(args.fix, text)
-        document["fix"] = {"file": args.fix, "entries_changed": sorted(updates)}
+        written = fix if updates or args.fix else None  # --fix alone: no copy of a clean .bib
+        if written:
+            text = bibliography.corrected_copy(bib, updates, refcheck.fix_header(bib, updates))
+            cli.write_file(written, text)
+        document["fix"] = {"file": written, "entries_changed": sorted(updates)}
     if args.report:
         cli.write_file(args.report, refcheck.markdown(document))
     progress(f"done in {time.monotonic() - started:.1f} s")
@@ -92,12 +104,7 @@ def main(argv):
     if args.json:
         sys.stdout.write(cli.dumps(document))
     else:
-        lines = refcheck.table_lines(document)
-        if args.fix:
-            lines.append(
-                f"corrected copy: {args.fix} ({len(document['fix']['entries_changed'])} "
-                "entries changed; the original is unchanged)"
-            )
+        lines = refcheck.table_lines(document) + refcheck.fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")
 
 

@@ -308,9 +308,31 @@ Alex Graves, Greg Wayne, and Ivo Danihelka.
     (entry,) = document["entries"]
     assert (entry["key"], entry["status"], entry["cited"]["year"]) == ("deutsch", "CONFIRMED", 1985)
     assert entry["cited"]["venue"].startswith("Proc. R. Soc. Lond. A")
-    # a .bbl has no .bib to correct
+    # a .bbl has no .bib to correct: --fix OUT.bib is refused, --fix alone says so
     run = check(script, str(bbl), "--fix", str(tmp_path / "out.bib"))
     assert run.returncode == 2 and run.json()["error"]["code"] == "usage"
+    run = check(script, str(bbl), "--fix")
+    assert run.returncode == 0 and run.stdout.splitlines()[-1].startswith("no corrected copy")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".bib") == []
+
+
+def test_fix_alone_writes_beside_the_bib_only_when_there_is_something_to_correct(
+    script, standin, tmp_path
+):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(bib_entry(CASES[0]["candidate"]), encoding="utf-8")
+    run = check(script, str(bib), "--fix")
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines()[-1] == "no corrected copy: nothing to correct"
+    assert not (tmp_path / "refs.checked.bib").exists()
+    fabricated = next(c for c in CASES if c["expected"] == "UNCONFIRMED")["candidate"]
+    bib.write_text(bib.read_text() + bib_entry(fabricated), encoding="utf-8")
+    run = check(script, str(bib), "--fix")
+    assert run.stdout.splitlines()[-1] == (
+        f"corrected copy: {tmp_path / 'refs.checked.bib'} (1 entries changed; the original is "
+        "unchanged)"
+    )
+    assert "UNCONFIRMED: " in (tmp_path / "refs.checked.bib").read_text(encoding="utf-8")
 
 
 def test_a_tex_naming_its_bib_duplicates_and_cited_only(script, standin, tmp_path):

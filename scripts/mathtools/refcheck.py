@@ -483,6 +483,27 @@ def _note(reason: str, reference: Reference) -> str:
     return note
 
 
+def default_fix_path(bib: BibFile) -> Path:
+    """Where `--fix` alone writes the corrected copy: NAME.checked.bib beside NAME.bib."""
+    return bib.path.with_name(f"{bib.path.stem}.checked.bib")
+
+
+def fix_lines(document: dict, asked: str | None) -> list[str]:
+    """What the table says about the corrected copy (`asked`: the --fix value, "" alone)."""
+    if asked is None:
+        return []
+    fix = document.get("fix")
+    if fix is None:
+        return [
+            "no corrected copy: there is no single .bib to correct (a .bbl or \\bibitems "
+            "are not rewritten)"
+        ]
+    if fix["file"] is None:
+        return ["no corrected copy: nothing to correct"]
+    changed = len(fix["entries_changed"])
+    return [f"corrected copy: {fix['file']} ({changed} entries changed; the original is unchanged)"]
+
+
 def fix_header(bib: BibFile, updates: dict[str, dict]) -> str:
     corrected = sum("note" not in changes for changes in updates.values())
     return (
