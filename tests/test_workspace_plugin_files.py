@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, SCRIPTS, run_script
 from mathtools import frontmatter
 
-COMMANDS = ["init", "problem", "switch", "status", "archive", "resume", "notation"]
+COMMANDS = ["init", "problem", "switch", "status", "archive", "resume", "notation", "check-refs"]
 AGENTS = ["math-intake", "session-manager"]
 ALL_COMMANDS = [*COMMANDS, "help", "literature", "research", "prove", "compute", "write"]
 FILES = [f"commands/{c}.md" for c in COMMANDS] + [f"agents/{a}.md" for a in AGENTS]
@@ -98,5 +98,5 @@ def test_the_intake_agent_is_the_one_the_problem_command_launches():
 def test_readme_lists_every_command_once():
     readme = (ROOT / "README.md").read_text()
     section = readme.split("\n## Slash commands\n")[1].split("\n## ")[0]
-    listed = re.findall(r"^\| `/math:([a-z]+)", section, re.MULTILINE)
+    listed = re.findall(r"^\| `/math:([a-z-]+)", section, re.MULTILINE)
     assert sorted(listed) == sorted(ALL_COMMANDS)

@@ -414,8 +414,10 @@ def corrected_copy(bib: BibFile, updates: dict[str, dict[str, str | None]], head
 
 
 def _entry_text(block: Any, changes: dict[str, str | None]) -> str:
-    indent = re.search(r"\n([ \t]+)\S", block.raw)
-    indent = indent.group(1) if indent else "  "
+    layout = re.search(r"\n([ \t]+)([\w-]+)([ \t]*)=", block.raw)
+    indent = layout.group(1) if layout else "  "
+    # the column of the `=` the entry's first field uses, so that aligned values stay aligned
+    width = len(layout.group(2) + layout.group(3)) - 1 if layout and layout.group(3) else 0
     written_type = re.match(r"@\s*(\w+)", block.raw)
     entry_type = written_type.group(1) if written_type else block.entry_type
     pending = {name.lower(): (name, value) for name, value in changes.items()}
@@ -423,6 +425,6 @@ def _entry_text(block: Any, changes: dict[str, str | None]) -> str:
     for item in block.fields:
         _, value = pending.pop(item.key.lower(), (item.key, item.value))
         if value is not None:
-            lines.append(f"{indent}{item.key} = {value}")
-    lines += [f"{indent}{name} = {value}" for name, value in pending.values() if value is not None]
+            lines.append(f"{indent}{item.key:<{width}} = {value}")
+    lines += [f"{indent}{name:<{width}} = {value}" for name, value in pending.values() if value]
     return f"@{entry_type}{{{block.key},\n" + ",\n".join(lines) + ",\n}"

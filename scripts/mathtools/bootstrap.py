@@ -28,7 +28,7 @@ from pathlib import Path
 PLUGIN_ROOT = Path(__file__).resolve().parents[2]
 REQUIREMENTS = PLUGIN_ROOT / "requirements.txt"
 # The import names of what requirements.txt pins.
-REQUIRED_MODULES = ("requests", "lxml", "yaml", "jsonschema", "filelock")
+REQUIRED_MODULES = ("requests", "lxml", "yaml", "jsonschema", "filelock", "bibtexparser")
 # Extra requirement sets (requirements-<name>.txt) that one feature installs on its first use, and
 # the import names each provides.
 EXTRAS = {"compute": ("sympy", "mpmath")}

@@ -32,6 +32,7 @@ from .cli import BadInput
 from .latex import cited_keys, strip_comments
 from .matching import normalise_title
 from .paper import summary_line
+from .verification import LABELS, PENDING, candidate
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex"}
 FIX_MARK = "% check_refs.py: corrected copy of"
@@ -162,8 +163,6 @@ def _citations(tex: str) -> dict[str, int]:
 
 def check(bibliography: Bibliography, verifier: Any, progress: Callable[[str], None]) -> dict:
     """The check_refs document (schemas/check_refs.schema.json) for what `load` read."""
-    from .verification import candidate
-
     references = bibliography.references
     candidates, unusable = [], {}
     for reference in references:
@@ -222,9 +221,7 @@ def check(bibliography: Bibliography, verifier: Any, progress: Callable[[str], N
             "confirmed": counts["CONFIRMED"],
             "corrected": counts["CORRECTED"],
             "unconfirmed": counts["UNCONFIRMED"],
-            "pending": sum(
-                bool(e["verification"]) and e["reason"].startswith("API error") for e in entries
-            ),
+            "pending": sum(_pending(e) for e in entries),
             "duplicates": len(doubles),
             "missing": len(missing),
         },
@@ -233,6 +230,11 @@ def check(bibliography: Bibliography, verifier: Any, progress: Callable[[str], N
 
 
 _STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
+
+
+def _pending(entry: dict) -> bool:
+    """An entry no answering service could check (verification.PENDING)."""
+    return bool(entry["verification"]) and entry["reason"].startswith(PENDING)
 
 
 def duplicates(entries: list[dict], repeated: list[Reference]) -> list[dict[str, Any]]:
@@ -306,7 +308,7 @@ def table_lines(document: dict) -> list[str]:
             "but in no bibliography"
         )
     for source, message in document.get("source_errors", {}).items():
-        lines.append(f"{source} unavailable: {message}")
+        lines.append(f"{LABELS.get(source, source)} unavailable: {message}")
     lines.append(summary_text(document))
     return lines
 
@@ -432,7 +434,8 @@ def fix_updates(document: dict, bib: BibFile) -> dict[str, dict[str, str | None]
             continue
         if entry["status"] == "CORRECTED":
             updates[entry["key"]] = _corrections(entry["verification"], reference)
-        elif entry["status"] == "UNCONFIRMED":
+        elif entry["status"] == "UNCONFIRMED" and not _pending(entry):
+            # a pending entry was not checked (a service was down): nothing to say about it
             updates[entry["key"]] = {"note": _note(entry["reason"], reference)}
     return updates
 
