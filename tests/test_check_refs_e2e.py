@@ -1,0 +1,101 @@
+"""/math:check-refs end to end in the real Claude Code, offline, without bypass mode.
+
+The model is scripted (tests/support/claude_harness.py) and follows commands/check-refs.md to the
+letter: its one Bash call is the ```bash line of the expanded body Claude Code sent it ($ARGUMENTS
+and the plugin path already substituted), and it runs only because the command's allowed-tools
+rule lets it. arXiv and Semantic Scholar are tests/support/standin.py, answering from the real
+recordings. The answer shows the table as printed and offers the corrected copy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from support.claude_harness import bash, bash_result, run_claude, runbook_commands, text
+from support.standin import StandIn
+
+pytestmark = pytest.mark.claude
+
+REFUSED = "requires approval"
+BIB = """% references of the draft
+@string{tit = "IEEE Trans. Inform. Theory"}
+
+@article{stanley2016,
+  title  = {Heat-bath random walks with {M}arkov bases},
+  author = {Stanley, Caprice and Windisch, Tobias},
+  year   = 2016,
+  eprint = {1605.08386},
+}
+@misc{smith2023,
+  title  = {A proof of the {K}akeya conjecture in three dimensions via polynomial partitioning},
+  author = {Smith, John},
+  year   = 2023,
+}
+"""
+TEX = "\\documentclass{article}\\begin{document}\\cite{stanley2016,smith2023,ghost}\n" + (
+    "\\bibliography{refs}\\end{document}\n"
+)
+
+
+class FollowCheckRefs:
+    """The main conversation: run check-refs.md's one Bash line, then show the table and offer
+    the corrected copy named on its last line (steps 3 and 4)."""
+
+    def __init__(self):
+        self.calls: list[str] = []
+        self.output = ""
+        self.status = None
+
+    def __call__(self, request):
+        if not request.tool_results():
+            self.calls = runbook_commands(request.command_body("/math:check-refs"))
+            assert len(self.calls) == 1, self.calls
+            return [bash(self.calls[0], id="toolu_check")]
+        (result,) = request.last_tool_results()
+        assert REFUSED not in str(result), f"{self.calls[0]} was refused: {result}"
+        self.status, self.output = bash_result(result)
+        table = [
+            line
+            for line in self.output.splitlines()
+            if not line.startswith(("check_refs:", "math:"))
+        ]
+        offer = next((line for line in table if line.startswith("corrected copy: ")), None)
+        answer = "```\n" + "\n".join(table) + "\n```\n"
+        if offer:
+            path = offer.split(": ", 1)[1].split(" (", 1)[0]
+            answer += (
+                f"A corrected copy is at {path}; compare it with the original before using it."
+            )
+        return [text(answer)]
+
+
+def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "paper"
+    cwd.mkdir()
+    (cwd / "refs.bib").write_text(BIB, encoding="utf-8")
+    (cwd / "paper.tex").write_text(TEX, encoding="utf-8")
+    model = FollowCheckRefs()
+    with StandIn() as standin:
+        env = {**standin.env(), "MATH_CACHE_DIR": str(tmp_path / "cache")}
+        env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
+        run = run_claude(
+            "/math:check-refs paper.tex", model, home=home, cwd=cwd, bypass=False, env=env
+        )
+    assert run.exit_code == 0, run.describe()
+    assert model.calls == [f'python3 "{ROOT}/scripts/check_refs.py" paper.tex --fix']
+    assert model.status == 0, model.output
+    assert standin.counts["arxiv id_list"] == 1
+    assert "stanley2016  CONFIRMED    arXiv:1605.08386 | 2016 | Stanley et al." in run.stdout
+    assert "smith2023    UNCONFIRMED  no paper with this title" in run.stdout
+    assert "missing: ghost is cited (paper.tex line 1) but in no bibliography" in run.stdout
+    assert "A corrected copy is at refs.checked.bib" in run.stdout
+    assert (cwd / "refs.bib").read_text(encoding="utf-8") == BIB  # never the original
+    copy = (cwd / "refs.checked.bib").read_text(encoding="utf-8")
+    assert "  note   = {UNCONFIRMED: no paper with this title" in copy
+    assert sorted(p.name for p in Path(cwd).iterdir()) == [
+        "paper.tex",
+        "refs.bib",
+        "refs.checked.bib",
+    ]
