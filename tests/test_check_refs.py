@@ -263,6 +263,52 @@ def test_corrected_fields_come_from_the_record_and_are_escaped_synthesized(tmp_p
     assert fields["author"].value == r"{Caprice Stanley and T. \textbackslash{}write18{rm}}"
 
 
+def test_a_preprint_cited_gets_its_published_version_and_a_false_doi_goes_synthesized(tmp_path):
+    """The `version` discrepancy (a preprint cited where a published version exists) and an
+    identifier that does not exist (record null), in the contract's shape, synthesized."""
+    bib_path = tmp_path / "refs.bib"
+    bib_path.write_text(
+        "@article{pre,\n  title = {Heat-bath random walks with Markov bases},\n"
+        "  journal = {arXiv preprint},\n  doi = {10.9/none},\n  eprint = {1605.08386},\n"
+        "  archivePrefix = {arXiv},\n}\n",
+        encoding="utf-8",
+    )
+    bib = bibliography.read_bib(bib_path)
+    paper = {
+        "key": "arXiv:1605.08386",
+        "venue": "Adv. in Appl. Math.",
+        "volume": "80",
+        "pages": "1-20",
+        "doi": None,
+    }
+    diffs = [
+        {
+            "field": "version",
+            "cited": "arXiv preprint",
+            "record": "Adv. in Appl. Math.",
+            "note": "cited as a preprint; published in Adv. in Appl. Math.",
+        },
+        {"field": "doi", "cited": "10.9/none", "record": None, "note": "does not exist"},
+    ]
+    entry = {
+        "key": "pre",
+        "file": str(bib_path),
+        "status": "CORRECTED",
+        "reason": "",
+        "verification": corrected_result("pre", paper, diffs),
+    }
+    text = bibliography.corrected_copy(bib, refcheck.fix_updates({"entries": [entry]}, bib), "")
+    fields = {f.key: f.value for f in bibliography.parse_bibtex(text).entries[0].fields}
+    assert fields == {
+        "title": "{Heat-bath random walks with Markov bases}",
+        "journal": "{Adv. in Appl. Math.}",
+        "eprint": "{1605.08386}",
+        "archivePrefix": "{arXiv}",
+        "volume": "{80}",
+        "pages": "{1--20}",
+    }
+
+
 def test_a_tex_with_bibitems_and_a_bbl(script, standin, tmp_path):
     tex = tmp_path / "paper.tex"
     tex.write_text(

@@ -444,17 +444,25 @@ def _corrections(result: dict, reference: Reference) -> dict[str, str | None]:
     changes: dict[str, str | None] = {}
     paper = result["paper"]
     for d in result.get("discrepancies") or []:
-        if d["field"] == "version":  # a preprint cited: the published version's details
-            for name in ("venue", "volume", "pages", "doi"):
-                if paper.get(name) and not reference.fields.get(BIB_FIELDS[name]):
-                    changes |= _bib_field(name, paper[name], reference)
-        elif d["field"] in BIB_FIELDS and d.get("record") not in (None, "", []):
-            changes |= _bib_field(d["field"], d["record"], reference)
+        name, record = d["field"], d.get("record")
+        if name == "version":  # a preprint cited: the published version, and what it adds
+            changes |= _bib_field("venue", record or paper.get("venue"), reference)
+            for extra in ("volume", "pages", "doi"):
+                if paper.get(extra) and not reference.fields.get(BIB_FIELDS[extra]):
+                    changes |= _bib_field(extra, paper[extra], reference)
+        elif name in ("doi", "arxiv_id") and not record:  # the cited one does not exist
+            changes[BIB_FIELDS[name]] = None
+            if name == "arxiv_id" and "archiveprefix" in reference.fields:
+                changes["archiveprefix"] = None
+        elif name in BIB_FIELDS and record not in (None, "", []):
+            changes |= _bib_field(name, record, reference)
     return changes
 
 
 def _bib_field(name: str, value: Any, reference: Reference) -> dict[str, str | None]:
     """The BibTeX field(s) and value(s) that write a record's `value` for discrepancy `name`."""
+    if value in (None, "", []):
+        return {}
     if name == "authors":
         return {"author": "{" + bibtex_names([str(v) for v in value]) + "}"}
     if name == "title":
