@@ -18,6 +18,7 @@ BENCHMARKS = {
     "bench_lit_merge.py --sizes 50 --repeat 1": r"\n +50 +\d+ +[\d.]+ +[\d.]+",
     "bench_literature_tokens.py": r"8 candidates, .*\n(.*\n)*through the scripts +\d+ +[\d.]+",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
+    "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
 }
 
 

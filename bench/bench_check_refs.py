@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""API calls and time for check_refs.py on a 300-entry .bib, and for the same check run again.
+
+The .bib cites each of the 106 arXiv entries of tests/recordings/arxiv/ by its recorded arXiv id,
+title, authors and year, and each Semantic Scholar record with a DOI by its DOI, title, authors
+and year, round after round until it holds 300 entries (a long bibliography's repeats included).
+check_refs.py runs on it twice against the stand-in server (tests/support/standin.py) with the
+rate-limit intervals at 0 and a fresh cache, and the requests that reach the server are counted.
+
+Target: the first run in a handful of calls (one arXiv id_list per 100 ids, one Semantic Scholar
+/paper/batch per 500 ids, no title search), the second in none (the HTTP cache). The projection
+multiplies the calls by the services' real intervals (arXiv one request every 3 s, Semantic
+Scholar 1 a second with a key).
+
+Run: .venv/bin/python bench/bench_check_refs.py [--entries 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+REAL_INTERVAL_S = {"arxiv": 3.0, "s2": 1.0}
+
+
+def braced(text: str) -> str:
+    """Recorded text as a BibTeX value (bibliography.bibtex_text: the plugin's own escaping)."""
+    from mathtools.bibliography import bibtex_names, bibtex_text
+
+    return "{" + (bibtex_names(text) if isinstance(text, list) else bibtex_text(text)) + "}"
+
+
+def build_bib(entries: int) -> str:
+    from mathtools.arxiv import ArxivClient
+    from support.standin import load_index
+
+    index = load_index()
+    papers = [
+        (p.title, p.authors, p.year, f"eprint = {{{p.arxiv_id}}}")
+        for p in ArxivClient(use_cache=False).fetch_ids(sorted(index.arxiv)).papers
+    ]
+    papers += [
+        (
+            r["title"],
+            [a["name"] for a in r["authors"]],
+            r["year"],
+            f"doi = {{{r['externalIds']['DOI']}}}",
+        )
+        for r in index.s2_papers.values()
+        if (r.get("externalIds") or {}).get("DOI") and r.get("authors") and r.get("year")
+    ]
+    out = []
+    for number in range(entries):
+        title, authors, year, identifier = papers[number % len(papers)]
+        out.append(
+            f"@article{{ref{number},\n  title = {braced(title)},\n  author = {braced(authors)},"
+            f"\n  year = {year},\n  {identifier},\n}}\n"
+        )
+    return "\n".join(out)
+
+
+def run(standin, bib: Path) -> tuple[dict, float, dict]:
+    standin.counts.clear()
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "check_refs.py"), str(bib), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    elapsed = time.perf_counter() - started
+    return dict(standin.counts), elapsed, json.loads(done.stdout)["summary"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--entries", type=int, default=300)
+    entries = parser.parse_args().entries
+    with tempfile.TemporaryDirectory() as scratch:
+        os.environ.update(
+            MATH_CACHE_DIR=str(Path(scratch) / "cache"),
+            MATH_ARXIV_MIN_INTERVAL="0",
+            MATH_S2_MIN_INTERVAL="0",
+        )
+        from support.standin import StandIn
+
+        with StandIn() as standin:
+            os.environ.update(standin.env())
+            bib = Path(scratch) / "long.bib"
+            bib.write_text(build_bib(entries), encoding="utf-8")
+            rows = [("first run", *run(standin, bib)), ("second run (cached)", *run(standin, bib))]
+    print(f"check_refs.py on a {entries}-entry .bib (arXiv ids and DOIs) against the stand-in")
+    print(
+        f"{'run':22} {'arXiv':>6} {'S2':>6} {'calls':>6} {'confirmed':>10} {'local':>9} "
+        f"{'at real rate limits':>20}"
+    )
+    for name, counts, elapsed, summary in rows:
+        arxiv = sum(n for k, n in counts.items() if k.startswith("arxiv"))
+        s2 = sum(n for k, n in counts.items() if k.startswith("s2"))
+        projected = arxiv * REAL_INTERVAL_S["arxiv"] + s2 * REAL_INTERVAL_S["s2"]
+        confirmed = summary["confirmed"] + summary["corrected"]
+        print(
+            f"{name:22} {arxiv:>6} {s2:>6} {arxiv + s2:>6} {confirmed:>10} "
+            f"{elapsed:>8.2f}s {projected:>19.0f}s"
+        )
+    first, second = (sum(row[1].values()) for row in rows)
+    print(f"target: a handful of calls first ({first}; <= 5), none when cached ({second})")
+
+
+if __name__ == "__main__":
+    main()
