@@ -140,31 +140,33 @@ def read_file(path: str | Path, what: str) -> str:
     """The text of a bibliography or LaTeX file; BadInput (one line, naming it) when it is
     missing, not a regular file, empty, binary, not UTF-8 or larger than MAX_FILE_BYTES."""
     path = Path(path)
+    name = str(path) if len(str(path)) <= 200 else str(path)[:199] + "…"  # one line, always
     try:
         if not path.is_file():
-            reason = "not found" if not path.exists() else "not a regular file"
-            raise BadInput(f"{what} {path}: {reason}", code="file_not_found")
+            if path.exists():
+                raise BadInput(f"{what} {name}: not a regular file", code="not_a_file")
+            raise BadInput(f"{what} {name}: not found", code="file_not_found")
         with open(path, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise BadInput(f"cannot read {what} {path}: {exc.strerror}", code="unreadable") from None
+        raise BadInput(f"cannot read {what} {name}: {exc.strerror}", code="unreadable") from None
     except ValueError:  # a path holding a NUL character
         raise BadInput(f"{what}: not a usable path: {str(path)!r:.80}", code="bad_path") from None
     if len(data) > MAX_FILE_BYTES:
-        raise BadInput(f"{what} {path} is larger than {MAX_FILE_BYTES} bytes", code="too_large")
+        raise BadInput(f"{what} {name} is larger than {MAX_FILE_BYTES} bytes", code="too_large")
     if b"\0" in data:
-        raise BadInput(f"{what} {path} is a binary file, not text", code="binary_file")
+        raise BadInput(f"{what} {name} is a binary file, not text", code="binary_file")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise BadInput(
-            f"{what} {path} is not UTF-8 text (line {line}); convert it, e.g. "
+            f"{what} {name} is not UTF-8 text (line {line}); convert it, e.g. "
             f"iconv -f latin1 -t utf-8",
             code="not_utf8",
         ) from None
     if not text.strip():
-        raise BadInput(f"{what} {path} is empty", code="empty_file")
+        raise BadInput(f"{what} {name} is empty", code="empty_file")
     return text
 
 
