@@ -384,7 +384,8 @@ def _bibitem_fields(text: str) -> dict[str, str]:
 def _bibitem_names(text: str) -> list[str]:
     """Names from the author part of a \\bibitem: "A. One, B. Two, and C. Three", "One, A. and
     Two, B.", "A.~One and B.~Two"."""
-    text = re.sub(r"\s*,?\s+(?:and|\\&|&)\s+", " and ", text.replace("~", " ").strip(" .,"))
+    text = re.sub(r"\s*,?\s+(?:and|\\&|&)\s+", " and ", text.replace("~", " ").strip(" ,"))
+    text = re.sub(r"(?<=\w\w)\.$", "", text)  # the sentence's period, not an initial's
     if " and " in text and all("," in part for part in text.split(" and ")):
         return [part.strip() for part in text.split(" and ")]  # "Family, Given" names
     return [name.strip() for name in re.split(r",| and ", text) if name.strip(" .")]

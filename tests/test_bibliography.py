@@ -1,0 +1,112 @@
+"""mathtools.bibliography: values written into BibTeX cannot break the file or run LaTeX, and
+bibliographies are read as people write them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mathtools import bibliography
+from mathtools.bibliography import bibtex_identifier, bibtex_names, bibtex_text, unsafe_commands
+
+# Text with every character BibTeX and TeX treat specially, and the words of unsafe commands.
+TRICKY = st.lists(
+    st.sampled_from([*'{}\\$%#&_^~@",= aeöx1\n', "input", "write18", "def", "^^5c", "\\'"]),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(title=st.lists(TRICKY, max_size=6).map("".join), name=TRICKY)
+def test_any_text_stays_inside_its_field_and_runs_nothing(title, name):
+    value = bibtex_text(title)
+    author = bibtex_names([name])
+    entry = f"@misc{{k,\n  title = {{{value}}},\n  author = {{{author}}},\n  year = 2020,\n}}\n"
+    library = bibliography.parse_bibtex(entry)
+    assert library.failed_blocks == []
+    (parsed,) = library.entries
+    assert [f.key for f in parsed.fields] == ["title", "author", "year"]
+    assert parsed.fields_dict["title"].value == "{" + value + "}"
+    assert unsafe_commands(entry) == []
+    assert "%" not in value.replace("\\%", "") and "^^" not in value
+
+
+def test_what_is_kept_and_what_is_escaped():
+    assert bibtex_text("Spectral gaps & the $L^2$ norm of graph_Laplacians") == (
+        r"Spectral gaps \& the $L^2$ norm of graph\_Laplacians"
+    )
+    assert bibtex_text(r"{W}eb{V}iew for Schr\"odinger operators") == (
+        "{W}eb{V}iew for Schrödinger operators"  # paired braces group; accents are letters
+    )
+    assert bibtex_text(r"$\input{x}$ and } , note = {z") == (
+        r"\$\textbackslash{}input{x}\$ and \textbraceright{} , note = \textbraceleft{}z"
+    )
+    assert bibtex_text("50% of 3 ~ 4 # x, already \\& escaped") == (
+        r"50\% of 3 \textasciitilde{} 4 \# x, already \& escaped"
+    )
+    assert bibtex_names(["Barnes and Noble", "A. B. Smith"]) == "{Barnes and Noble} and A. B. Smith"
+    assert bibtex_identifier("10.1002/(SICI)1097-0258<1::AID>3.0.CO;2-#") is not None
+    assert bibtex_identifier("10.1/x} , note = {y") is None
+    assert bibtex_identifier("a b") is None
+
+
+def test_string_macros_concatenation_and_months_are_evaluated(tmp_path):
+    path = tmp_path / "a.bib"
+    path.write_text(
+        '@string{j = "J. Amer."}\n@STRING{full = j # " Math. Soc."}\n'
+        '@article{k, journal = full # { (2)}, month = jan, year = "19" # "99", title = {T}}\n',
+        encoding="utf-8",
+    )
+    (reference,) = bibliography.read_bib(path).references
+    assert reference.fields == {
+        "journal": "J. Amer. Math. Soc. (2)",
+        "month": "1",
+        "year": "1999",
+        "title": "T",
+    }
+    assert reference.line == 3
+
+
+@pytest.mark.parametrize(
+    ("fields", "arxiv_id", "doi"),
+    [
+        ({"eprint": "1605.08386v2", "archiveprefix": "arXiv"}, "1605.08386", None),
+        ({"eprint": "math/0601001"}, "math/0601001", None),
+        ({"eprint": "12345", "archiveprefix": "HAL"}, None, None),
+        ({"journal": "arXiv preprint arXiv:2104.12255"}, "2104.12255", None),
+        ({"url": "https://arxiv.org/abs/quant-ph/0201082v1"}, "quant-ph/0201082", None),
+        ({"url": "https://doi.org/10.1098/rspa.1985.0070"}, None, "10.1098/rspa.1985.0070"),
+        ({"doi": " 10.1000/X "}, None, "10.1000/X"),
+    ],
+)
+def test_identifiers_are_found_where_people_put_them(fields, arxiv_id, doi):
+    reference = bibliography.Reference("k", "a.bib", 1, "misc", fields)
+    assert (reference.arxiv_id(), reference.doi()) == (arxiv_id, doi)
+
+
+def test_bibitems_in_the_common_styles(tmp_path):
+    path = tmp_path / "paper.bbl"
+    path.write_text(
+        "\\begin{thebibliography}{9}\n"
+        "\\bibitem[Erd{\\H{o}}s(1959)]{erdos59}\nP.~Erd{\\H{o}}s and A.~R{\\'e}nyi.\n"
+        "\\newblock On random graphs {I}.\n"
+        "\\newblock \\emph{Publ. Math. Debrecen}, 6:290--297, 1959.\n"
+        "\\bibitem{gould}\nGould, A. and Dorsey, J., ``Frequency of hot Jupiters'',\n"
+        "  ApJ (2006), % c\n"
+        "  doi:10.1086/508613.\n"
+        "\\bibitem{nothing} Private communication.\n"
+        "\\end{thebibliography}\n",
+        encoding="utf-8",
+    )
+    erdos, gould, nothing = bibliography.read_bibitems(path)
+    assert (erdos.key, erdos.line) == ("erdos59", 2)
+    assert erdos.plain() == {
+        "title": "On random graphs I",
+        "authors": ["P. Erdős", "A. Rényi"],
+        "year": 1959,
+        "venue": "Publ. Math. Debrecen, 6:290-297, 1959",
+    }
+    assert gould.candidate()["authors"] == ["Gould, A.", "Dorsey, J."]
+    assert gould.candidate()["title"] == "Frequency of hot Jupiters"
+    assert (gould.candidate()["doi"], gould.candidate()["year"]) == ("10.1086/508613", 2006)
+    assert nothing.candidate() == {"key": "nothing"}  # nothing to verify: its own UNCONFIRMED
