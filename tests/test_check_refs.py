@@ -95,7 +95,7 @@ def test_real_entries_are_confirmed_and_fabricated_ones_unconfirmed(script, stan
 
 
 def test_the_table_names_each_entry_the_record_and_the_reason(script, standin, tmp_path):
-    chosen = {"real-markov", "real-deutsch-doi", "fab-foreign-arxiv-id", "fab-wrong-authors"}
+    chosen = {"real-markov", "real-deutsch-doi", "fab-foreign-arxiv-id", "fab-year"}
     bib = tmp_path / "refs.bib"
     bib.write_text(
         "".join(bib_entry(c["candidate"]) for c in CASES if c["candidate"]["key"] in chosen),
@@ -111,7 +111,7 @@ def test_the_table_names_each_entry_the_record_and_the_reason(script, standin, t
         "UNCONFIRMED  arXiv:2104.12255 is '0' by Quan Thoi Minh Nguyen"
         in row["fab-foreign-arxiv-id"]
     )
-    suggestion = lines[lines.index(row["fab-wrong-authors"]) + 1]
+    suggestion = lines[lines.index(row["fab-year"]) + 1]
     assert suggestion.strip().startswith("suggestion: ") and "Neural Turing Machines" in suggestion
     assert lines[-1] == (
         "4 entries: 2 CONFIRMED, 0 CORRECTED, 2 UNCONFIRMED; 0 duplicate(s), 0 cited but missing"

@@ -185,6 +185,8 @@ class Reference:
         """What the verification gate is given (schemas/candidates.schema.json)."""
         fields = self.fields
         authors = split_names(fields.get("author", ""))
+        if authors and _cut_short(fields.get("author", "")):
+            authors.append("et al.")  # "and others": the gate reads the list as incomplete
         year = _YEAR.search(fields.get("year") or fields.get("date") or "")
         found = {
             "key": self.key,
@@ -243,6 +245,11 @@ class Reference:
 def plain_text(value: str) -> str:
     """A LaTeX field value as a person reads it: `Erd{\\H{o}}s` is `Erdős`, `{W}eb` is `Web`."""
     return " ".join(strip_latex(value).split())
+
+
+def _cut_short(value: str) -> bool:
+    """Whether a BibTeX name list ends in "and others" (a list cut short)."""
+    return bool(re.search(r"\band\s+others\s*$", value.strip(), re.I))
 
 
 def split_names(value: str) -> list[str]:

@@ -333,14 +333,21 @@ def _details(entry: dict) -> list[str]:
         return [summary_line(result["paper"], width=70)]
     if entry["status"] == "CORRECTED":
         diffs = result.get("discrepancies") or []
-        return [summary_line(result["paper"], width=70)] + [
-            f"{d['field']}: {_shown(d.get('cited'))} -> {_shown(d.get('record'))}" for d in diffs
-        ]
+        return [summary_line(result["paper"], width=70)] + [_diff_line(d) for d in diffs]
     reason = entry["reason"]
     lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
     if result.get("suggestion"):
         lines.append(f"suggestion: {summary_line(result['suggestion'], width=70)}")
     return lines
+
+
+def _diff_line(discrepancy: dict) -> str:
+    """`field: as cited -> as recorded`, or `field: note` when the record has no value (a
+    journal cited for a paper the record knows only as a preprint, an id that does not exist)."""
+    name, record = discrepancy["field"], discrepancy.get("record")
+    if record in (None, "", []):
+        return f"{name}: {_shown(discrepancy.get('note') or 'not in the record')}"
+    return f"{name}: {_shown(discrepancy.get('cited'))} -> {_shown(record)}"
 
 
 def _shown(value: Any) -> str:
