@@ -43,7 +43,8 @@ from mathtools import cli  # noqa: E402
 
 def main(argv):
     parser = cli.ArgumentParser(description=__doc__)
-    parser.add_argument("files", nargs="+", metavar="FILE", help="a .bib, .bbl or .tex file")
+    # nargs="*", not "+": an unknown option is then reported before a missing FILE
+    parser.add_argument("files", nargs="*", metavar="FILE", help="a .bib, .bbl or .tex file")
     parser.add_argument(
         "--cited-only", action="store_true", help="check only the keys the .tex cites"
     )
@@ -60,6 +61,8 @@ def main(argv):
     )
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     args = parser.parse_args(argv)
+    if not args.files:
+        parser.error("give the .bib, .bbl or .tex file to check")
 
     from mathtools import bibliography, refcheck
     from mathtools.verification import Verifier

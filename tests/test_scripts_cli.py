@@ -18,6 +18,7 @@ ALL_SCRIPTS = sorted(p.name for p in SCRIPTS.glob("*.py"))
 README_SCRIPTS = [
     "arxiv_query.py",
     "bib_export.py",
+    "check_refs.py",
     "compute.py",
     "journal.py",
     "latex.py",
