@@ -427,7 +427,8 @@ def _entry_text(block: Any, changes: dict[str, str | None]) -> str:
     layout = re.search(r"\n([ \t]+)([\w-]+)([ \t]*)=", block.raw)
     indent = layout.group(1) if layout else "  "
     # the column of the `=` the entry's first field uses, so that aligned values stay aligned
-    width = len(layout.group(2) + layout.group(3)) - 1 if layout and layout.group(3) else 0
+    aligned = layout and len(layout.group(3)) > 1
+    width = len(layout.group(2) + layout.group(3)) - 1 if aligned else 0
     written_type = re.match(r"@\s*(\w+)", block.raw)
     entry_type = written_type.group(1) if written_type else block.entry_type
     pending = {name.lower(): (name, value) for name, value in changes.items()}
