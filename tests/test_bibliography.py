@@ -95,18 +95,29 @@ def test_bibitems_in_the_common_styles(tmp_path):
         "  ApJ (2006), % c\n"
         "  doi:10.1086/508613.\n"
         "\\bibitem{nothing} Private communication.\n"
+        "\\bibitem{ntm} Alex Graves, Greg Wayne, and Ivo Danihelka.\n\\newblock Neural {T}uring "
+        "machines.\n\\newblock 2014.\n"
+        "\\bibitem{hj} A.~Gould, \\emph{Hot {J}upiters}, ApJ \\textbf{636} (2006), pp.~1--2.\n"
         "\\end{thebibliography}\n",
         encoding="utf-8",
     )
-    erdos, gould, nothing = bibliography.read_bibitems(path)
+    erdos, gould, nothing, ntm, hj = bibliography.read_bibitems(path)
     assert (erdos.key, erdos.line) == ("erdos59", 2)
     assert erdos.plain() == {
         "title": "On random graphs I",
         "authors": ["P. Erdős", "A. Rényi"],
         "year": 1959,
-        "venue": "Publ. Math. Debrecen, 6:290-297, 1959",
+        "venue": "Publ. Math. Debrecen",
+        "volume": "6",
+        "pages": "290-297",
     }
     assert gould.candidate()["authors"] == ["Gould, A.", "Dorsey, J."]
     assert gould.candidate()["title"] == "Frequency of hot Jupiters"
     assert (gould.candidate()["doi"], gould.candidate()["year"]) == ("10.1086/508613", 2006)
     assert nothing.candidate() == {"key": "nothing"}  # nothing to verify: its own UNCONFIRMED
+    assert "venue" not in ntm.candidate() and ntm.candidate()["year"] == 2014  # a year alone
+    assert {k: hj.plain().get(k) for k in ("venue", "year", "pages")} == {
+        "venue": "ApJ 636",
+        "year": 2006,
+        "pages": "1-2",
+    }

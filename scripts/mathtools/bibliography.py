@@ -35,6 +35,13 @@ _ARXIV_IN_TEXT = re.compile(
     re.IGNORECASE,
 )
 _DOI_IN_TEXT = re.compile(r"(?:doi\.org/|doi\s*[:=]?\s*\{?)(10\.\d{4,9}/[^\s{}\\,\"]+)", re.I)
+_VOLUME_PAGES = re.compile(r"\b(\d+)\s*(?:\(\d+\))?\s*:\s*(\d+(?:\s*-+\s*\d+)?)")  # 6(2):290--297
+_VOLUME = re.compile(r"\bvol(?:ume)?\.?\s*(\d+)", re.I)
+_PAGES = re.compile(r"\bpp?\.\s*(\d+(?:\s*-+\s*\d+)?)")
+_VENUE_END = re.compile(
+    r"\b\d+\s*(?:\(\d+\))?\s*:\s*\d+|\bvol(?:ume)?\.?\s*\d+|\bpp?\.\s*\d+|\(?\b(?:1[5-9]|20)\d\d\b",
+    re.I,
+)
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]+)\}")
 
 # ----------------------------------------------------------------------------- writing values
@@ -361,7 +368,7 @@ def read_bibitems(path: str | Path, text: str | None = None) -> list[Reference]:
 
 
 def _bibitem_fields(text: str) -> dict[str, str]:
-    text = " ".join(text.split())
+    text = " ".join(re.sub(r"(?<!\\)~", " ", text).split())  # ties are spaces
     fields = {"text": text}
     blocks = [b.strip(" .,") for b in re.split(r"\\newblock\b", text) if b.strip(" .,")]
     if len(blocks) >= 2:
@@ -382,9 +389,20 @@ def _bibitem_fields(text: str) -> dict[str, str]:
     year = _YEAR.findall(rest) or _YEAR.findall(_ARXIV_IN_TEXT.sub(" ", authors))
     if year:
         fields["year"] = year[-1]
-    venue = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())
-    if venue.strip(" .,"):
-        fields["journal"] = venue.strip(" .,")
+    rest = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())
+    numbers = _VOLUME_PAGES.search(rest)
+    if numbers:
+        fields["volume"], fields["pages"] = numbers.group(1), numbers.group(2)
+    else:
+        for name, pattern in (("volume", _VOLUME), ("pages", _PAGES)):
+            found = pattern.search(rest)
+            if found:
+                fields[name] = found.group(1)
+    # the venue is what comes before its volume, pages or year: "Adv. Math. 6:290--297, 1959"
+    first_number = _VENUE_END.search(rest)
+    venue = (rest[: first_number.start()] if first_number else rest).strip(" .,;:(")
+    if re.search(r"[^\W\d_]", venue):
+        fields["journal"] = venue
     return fields
 
 
