@@ -354,7 +354,7 @@ def _shown(value: Any) -> str:
     if value is None or value == "" or value == []:
         return "(none)"
     if isinstance(value, list):
-        value = ", ".join(str(v) for v in value)
+        value = "; ".join(str(v) for v in value)  # names may hold commas ("Family, Given")
     text = " ".join(str(value).split())
     return text if len(text) <= 80 else text[:79] + "…"
 
