@@ -7,14 +7,20 @@ CORRECTED one carries the API's metadata, not the miscitation; protocols/matchin
 Unconfirmed references (UREF-NNN), and confirmed entries without a verification stamp, are left
 out and listed in the output. Keys are stable across runs (`family` + `year` + first title word,
 a letter added by REF order when two collide); arXiv papers carry eprint, archivePrefix and
-primaryClass; DOIs are included where known. The same references always give the same file,
-byte for byte.
+primaryClass; DOIs are included where known. Every value is escaped: a title cannot add a field
+or a command. The same references always give the same file, byte for byte.
+
+Entries, @string and @preamble blocks and comments added to references.bib by hand are kept, as
+written, after the exported entries (`kept_by_hand` lists their keys; latex.py check still fails
+when OUTPUT.tex cites one that is not a confirmed reference). A hand-added entry whose key the
+export now gives a confirmed reference, or a file that does not parse, is refused, naming it, and
+the file is left alone.
 
 example:
   bib_export.py --problem twin-primes
 
 Exit codes: 0 written (or already up to date), 2 bad input (no problem, a malformed
-LITERATURE.md), 4 environment (dependencies could not be installed, LITERATURE.md locked by
+LITERATURE.md, a references.bib whose hand-added entries cannot be kept), 4 environment (dependencies could not be installed, LITERATURE.md locked by
 another process), 5 internal error.
 """
 
