@@ -20,8 +20,9 @@ example:
   bib_export.py --problem twin-primes
 
 Exit codes: 0 written (or already up to date), 2 bad input (no problem, a malformed
-LITERATURE.md, a references.bib whose hand-added entries cannot be kept), 4 environment (dependencies could not be installed, LITERATURE.md locked by
-another process), 5 internal error.
+LITERATURE.md, a references.bib whose hand-added entries cannot be kept), 4 environment
+(dependencies could not be installed, LITERATURE.md locked by another process), 5 internal
+error.
 """
 
 import sys
