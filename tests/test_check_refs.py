@@ -140,6 +140,7 @@ BIB_WITH_EVERYTHING = r"""% Bibliography of "Random walks", kept by hand.
   title = {A proof of the {K}akeya conjecture in three dimensions via polynomial partitioning},
   author = {Smith, John},
   year = 2023,
+  note = {Suggested by a chatbot},
 }
 """
 
@@ -172,13 +173,25 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert [s.key for s in library.strings] == ["tit"] and len(library.preambles) == 1
     assert "\n@comment{jabref-meta: databaseType:bibtex;}\n" in text
     group = library.entries_dict["grouptesting"]
-    assert [f.key for f in group.fields] == ["author", "title", "journal", "year", "eprint", "note"]
-    assert group.fields_dict["journal"].value == "tit"  # the @string reference kept
-    note = bibliography.read_bib(fixed).references[1].fields["note"]
-    assert note.startswith("UNCONFIRMED: arXiv:0808.05394 not found")
-    assert note.endswith(" -- Cited in the introduction")
+    # Its arXiv id does not exist; the paper it cites is arXiv:1009.3186 (CORRECTED): the record's
+    # id replaces it, the user's note and the @string reference stay.
+    assert [f.key for f in group.fields] == [
+        "author",
+        "title",
+        "journal",
+        "year",
+        "eprint",
+        "note",
+        "archivePrefix",
+    ]
+    assert group.fields_dict["journal"].value == "tit"
+    assert group.fields_dict["eprint"].value == "{1009.3186}"
+    assert group.fields_dict["note"].value == "{Cited in the introduction}"
     kakeya = bibliography.read_bib(fixed).references[2].fields
-    assert kakeya["note"] == "UNCONFIRMED: no paper with this title in arXiv or Semantic Scholar"
+    assert kakeya["note"] == (  # the user's own note kept after ours
+        "UNCONFIRMED: no paper with this title in arXiv or Semantic Scholar"
+        " -- Suggested by a chatbot"
+    )
 
     markdown = report.read_text(encoding="utf-8")
     assert markdown.startswith(refcheck.REPORT_MARK + "\n# Reference check")
@@ -333,7 +346,7 @@ Alex Graves, Greg Wayne, and Ivo Danihelka.
     assert schemas.errors("check_refs", document) == []
     entries = by_key(document)
     assert [(k, e["status"], e["line"]) for k, e in entries.items()] == [
-        ("SW16", "CONFIRMED", 5),
+        ("SW16", "CORRECTED", 5),  # the record knows only the preprint, not the journal
         ("GWD14", "CONFIRMED", 7),
         ("K23", "UNCONFIRMED", 11),
     ]
@@ -491,3 +504,99 @@ def test_outputs_that_would_lose_a_file_are_refused_before_any_work(script, stan
     assert run.returncode == 2 and run.json()["error"]["code"] == "bad_input_kind"
     assert sum(standin.counts.values()) == 0
     assert notes.read_text(encoding="utf-8") == "# my notes\n"
+
+
+PERTURBED = r"""% Real recorded papers, each cited with one thing wrong.
+@article{markov-year,
+  title  = {Heat-bath random walks with {M}arkov bases},
+  author = {Stanley, Caprice and Windisch, Tobias},
+  year   = 2009,
+  eprint = {1605.08386},
+}
+@article{grouptesting-id,
+  title  = {Group testing with probabilistic tests: theory, design and application},
+  author = {Cheraghchi, Mahdi and Hormati, Ali and Karbasi, Amin and Vetterli, Martin},
+  year   = 2010,
+  eprint = {0808.05394},
+}
+@article{markov-authors,
+  title  = {Heat-bath random walks with {M}arkov bases},
+  author = {Stanley, Caprice and Sturmfels, Bernd},
+  year   = 2016,
+  eprint = {1605.08386},
+}
+@article{markov,
+  title  = {Heat-bath random walks with {M}arkov bases},
+  author = {Stanley, Caprice and Windisch, Tobias},
+  year   = 2016,
+  eprint = {1605.08386},
+}
+"""
+
+
+def test_real_papers_cited_wrong_are_corrected_field_by_field(script, standin, tmp_path):
+    """The gate's CORRECTED outcome on real recorded papers, each perturbed in one field: the
+    table shows the diff, the report tabulates it, the corrected copy carries the record's
+    values and keeps the keys."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text(PERTURBED, encoding="utf-8")
+    fixed, report = tmp_path / "refs.fixed.bib", tmp_path / "check.md"
+    document = check(
+        script, str(bib), "--json", "--fix", str(fixed), "--report", str(report)
+    ).json()
+    assert schemas.errors("check_refs", document) == []
+    entries = by_key(document)
+    assert {k: e["status"] for k, e in entries.items()} == {
+        "markov-year": "CORRECTED",
+        "grouptesting-id": "CORRECTED",
+        "markov-authors": "CORRECTED",
+        "markov": "CONFIRMED",
+    }
+    diffs = {
+        key: [(d["field"], d["cited"], d["record"]) for d in e["verification"]["discrepancies"]]
+        for key, e in entries.items()
+        if e["status"] == "CORRECTED"
+    }
+    assert diffs["markov-year"] == [("year", 2009, 2016)]
+    assert diffs["grouptesting-id"] == [("arxiv_id", "0808.05394", "1009.3186")]
+    (authors,) = diffs["markov-authors"]
+    assert authors[0] == "authors" and authors[2] == ["Caprice Stanley", "Tobias Windisch"]
+    assert document["summary"]["corrected"] == 3
+
+    copy = bibliography.read_bib(fixed)
+    assert [r.key for r in copy.references] == [
+        "markov-year",
+        "grouptesting-id",
+        "markov-authors",
+        "markov",
+    ]
+    fields = {r.key: r.fields for r in copy.references}
+    assert fields["markov-year"]["year"] == "2016"
+    assert fields["grouptesting-id"]["eprint"] == "1009.3186"
+    assert fields["markov-authors"]["author"] == "Caprice Stanley and Tobias Windisch"
+    assert fields["markov"] == bibliography.read_bib(bib).references[3].fields
+    assert "note" not in fields["markov-year"]
+    markdown = report.read_text(encoding="utf-8")
+    assert "### `markov-year` (refs.bib line 2)" in markdown
+    assert "| year | 2009 | 2016 |" in markdown
+
+    table = check(script, str(bib)).stdout.splitlines()
+    row = next(i for i, line in enumerate(table) if line.startswith("markov-year "))
+    assert table[row].split()[1] == "CORRECTED"
+    assert table[row + 1].strip() == "year: 2009 -> 2016"
+
+
+def test_an_entry_with_nothing_to_check_is_its_own_unconfirmed_result(script, standin, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@misc{todo, note = {find the reference}}\n@misc{badyear, title = {Neural Turing "
+        "Machines}, author = {Graves, Alex}, year = {2099}}\n" + bib_entry(CASES[0]["candidate"]),
+        encoding="utf-8",
+    )
+    document = check(script, str(bib), "--json").json()
+    assert schemas.errors("check_refs", document) == []
+    entries = by_key(document)
+    assert entries["todo"]["status"] == "UNCONFIRMED"
+    assert "nothing to verify" in entries["todo"]["reason"]
+    assert entries["badyear"]["status"] == "UNCONFIRMED" and "2099" in entries["badyear"]["reason"]
+    assert entries[CASES[0]["candidate"]["key"]]["status"] == CASES[0]["expected"]

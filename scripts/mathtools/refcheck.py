@@ -164,38 +164,29 @@ def _citations(tex: str) -> dict[str, int]:
 def check(bibliography: Bibliography, verifier: Any, progress: Callable[[str], None]) -> dict:
     """The check_refs document (schemas/check_refs.schema.json) for what `load` read."""
     references = bibliography.references
-    candidates, unusable = [], {}
-    for reference in references:
-        try:
-            candidates.append(
-                candidate(reference.candidate(), f"{reference.file} line {reference.line}")
-            )
-        except BadInput as exc:
-            unusable[reference.key] = exc.message
+    candidates = [
+        candidate(reference.candidate(), number, f"{reference.file} line {reference.line}")
+        for number, reference in enumerate(references, 1)
+    ]
     with_ids = sum(bool(c.identifiers()) for c in candidates)
     progress(
         f"verifying {len(candidates)} entries ({with_ids} with an arXiv id or DOI, one batch per "
         f"service; {len(candidates) - with_ids} by title, one search each)"
     )
     verification = verifier.verify(candidates) if candidates else {"results": []}
-    results = {result["key"]: result for result in verification["results"]}
-    entries = []
-    for reference in references:
-        result = results.get(reference.key)
-        entries.append(
-            {
-                "key": reference.key,
-                "file": reference.file,
-                "line": reference.line,
-                "entry_type": reference.entry_type,
-                "cited": reference.plain(),
-                "status": result["status"] if result else "UNCONFIRMED",
-                "reason": result["reason"]
-                if result
-                else f"cannot be checked: {unusable[reference.key]}",
-                "verification": result,
-            }
-        )
+    entries = [
+        {
+            "key": reference.key,
+            "file": reference.file,
+            "line": reference.line,
+            "entry_type": reference.entry_type,
+            "cited": reference.plain(),
+            "status": result["status"],
+            "reason": result["reason"],
+            "verification": result,
+        }
+        for reference, result in zip(references, verification["results"], strict=True)
+    ]
     in_bibliography = {r.key for r in references} | set(bibliography.not_cited)
     missing = [
         {"key": key, "file": file, "line": line}
@@ -234,7 +225,7 @@ _STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
 
 def _pending(entry: dict) -> bool:
     """An entry no answering service could check (verification.PENDING)."""
-    return bool(entry["verification"]) and entry["reason"].startswith(PENDING)
+    return entry["reason"].startswith(PENDING)
 
 
 def duplicates(entries: list[dict], repeated: list[Reference]) -> list[dict[str, Any]]:
@@ -242,7 +233,7 @@ def duplicates(entries: list[dict], repeated: list[Reference]) -> list[dict[str,
     the same record (a preprint and its journal version); and keys used twice."""
     signals: dict[tuple[str, str], list[str]] = {}
     for entry in entries:
-        cited, result = entry["cited"], entry["verification"] or {}
+        cited, result = entry["cited"], entry["verification"]
         found = [("DOI", (cited.get("doi") or "").lower()), ("arXiv id", cited.get("arxiv_id"))]
         title = normalise_title(cited.get("title") or "")
         found.append(("title", title if len(title.split()) >= 3 else None))
@@ -328,7 +319,7 @@ def summary_text(document: dict) -> str:
 
 
 def _details(entry: dict) -> list[str]:
-    result = entry["verification"] or {}
+    result = entry["verification"]
     if entry["status"] == "CONFIRMED":
         return [summary_line(result["paper"], width=70)]
     if entry["status"] == "CORRECTED":
@@ -379,7 +370,7 @@ def markdown(document: dict) -> str:
         "| --- | --- | --- |",
     ]
     for entry in document["entries"]:
-        result = entry["verification"] or {}
+        result = entry["verification"]
         shown = summary_line(result["paper"]) if result.get("paper") else entry["reason"]
         lines.append(f"| `{cell(entry['key'])}` | {entry['status']} | {cell(shown)} |")
     corrected = [e for e in document["entries"] if e["status"] == "CORRECTED"]
@@ -403,7 +394,7 @@ def markdown(document: dict) -> str:
         lines += ["", "## Unconfirmed", ""]
         for entry in unconfirmed:
             lines.append(f"- `{cell(entry['key'])}`: {cell(entry['reason'])}")
-            suggestion = (entry["verification"] or {}).get("suggestion")
+            suggestion = entry["verification"].get("suggestion")
             if suggestion:
                 lines.append(f"  - suggestion: {cell(summary_line(suggestion))}")
     if document["duplicates"]:

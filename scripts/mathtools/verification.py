@@ -178,10 +178,14 @@ def _rejected(item: Any, number: int, message: str, key: str | None = None) -> C
     return Candidate(key=key, given=given, problem=message)
 
 
-def candidate(item: dict[str, Any], where: str) -> Candidate:
+def candidate(item: dict[str, Any], number: int, where: str) -> Candidate:
     """One candidate from a dict as schemas/candidates.schema.json describes it (with its key);
-    BadInput naming `where` when it cannot be verified as given."""
-    return _candidate(item, None, 0, where)
+    one that cannot be verified as given keeps its place with its `problem` set (its own
+    UNCONFIRMED result), as in load_candidates."""
+    try:
+        return _candidate(item, None, number, where)
+    except BadInput as exc:
+        return _rejected(item, number, exc.message)
 
 
 def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candidate:
