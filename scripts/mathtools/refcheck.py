@@ -337,17 +337,17 @@ def _diff_line(discrepancy: dict) -> str:
     journal cited for a paper the record knows only as a preprint, an id that does not exist)."""
     name, record = discrepancy["field"], discrepancy.get("record")
     if record in (None, "", []):
-        return f"{name}: {_shown(discrepancy.get('note') or 'not in the record')}"
+        return f"{name}: {_shown(discrepancy.get('note') or 'not in the record', width=160)}"
     return f"{name}: {_shown(discrepancy.get('cited'))} -> {_shown(record)}"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: Any, width: int = 80) -> str:
     if value is None or value == "" or value == []:
         return "(none)"
     if isinstance(value, list):
         value = "; ".join(str(v) for v in value)  # names may hold commas ("Family, Given")
     text = " ".join(str(value).split())
-    return text if len(text) <= 80 else text[:79] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def markdown(document: dict) -> str:
