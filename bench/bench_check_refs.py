@@ -99,14 +99,14 @@ def main() -> None:
             rows = [("first run", *run(standin, bib)), ("second run (cached)", *run(standin, bib))]
     print(f"check_refs.py on a {entries}-entry .bib (arXiv ids and DOIs) against the stand-in")
     print(
-        f"{'run':22} {'arXiv':>6} {'S2':>6} {'calls':>6} {'confirmed':>10} {'local':>9} "
+        f"{'run':22} {'arXiv':>6} {'S2':>6} {'calls':>6} {'identified':>10} {'local':>9} "
         f"{'at real rate limits':>20}"
     )
     for name, counts, elapsed, summary in rows:
         arxiv = sum(n for k, n in counts.items() if k.startswith("arxiv"))
         s2 = sum(n for k, n in counts.items() if k.startswith("s2"))
         projected = arxiv * REAL_INTERVAL_S["arxiv"] + s2 * REAL_INTERVAL_S["s2"]
-        confirmed = summary["confirmed"] + summary["corrected"]
+        confirmed = summary["confirmed"] + summary["corrected"]  # the paper identified
         print(
             f"{name:22} {arxiv:>6} {s2:>6} {arxiv + s2:>6} {confirmed:>10} "
             f"{elapsed:>8.2f}s {projected:>19.0f}s"
