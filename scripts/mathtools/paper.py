@@ -87,14 +87,17 @@ class SearchResult:
     total_results: int | None = None
     query: str | None = None
     label: str | None = None  # the script call that produced it (planning.label)
+    relaxation: dict[str, Any] | None = None  # the looser form that answered (relaxation.py)
 
     def to_dict(self) -> dict[str, Any]:
         label = {"label": self.label} if self.label else {}
+        relaxation = {"relaxation": self.relaxation} if self.relaxation else {}
         return {
             "source": self.source,
             "command": self.command,
             "query": self.query,
             **label,
+            **relaxation,
             "request_url": self.request_urls[0] if self.request_urls else "",
             "request_urls": list(self.request_urls),
             "total_results": self.total_results,

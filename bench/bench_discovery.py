@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Does discovery find what a mathematician would look for? The plan's searches, per source,
+side by side with a naive baseline, over the real arXiv corpus in ../shared/corpus.
+
+Problems: bench/data/discovery/problems/*.md, each written the way a mathematician states it
+(16 domains), with the corpus papers a good search should surface in targets.json. Searches go to
+a stand-in engine over the corpus (tests/support/corpus_search.py) that answers arXiv's query
+syntax and a Semantic Scholar-like relevance search; each planned search runs as the plan prints
+it (planning.plan, then relaxation.run_planned: empty searches relaxed). The baseline asks each
+source once per problem with the problem statement's first words (arXiv: AND-ed in all fields,
+as its search box does; Semantic Scholar: as one text).
+
+Figures per source:
+  targets found     share of target papers returned by any of the source's searches
+  empty            share of searches that returned nothing (the plan: before relaxation)
+  empty relaxed    the same after relaxation (the plan only)
+  candidates       distinct papers per problem
+
+  .venv/bin/python bench/bench_discovery.py [--per-query N] [--problem SLUG] [--verbose]
+
+Targets (issue 21): the arXiv half alone finds >= 90% of the targets; <= 10% of planned searches
+empty before relaxation; none after it; the plan beats the baseline per source.
+
+The corpus is one month of 2007 (2,000 records): the figures compare plans, they are not the
+recall of the live services.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT))
+
+from mathtools import planning, relaxation  # noqa: E402
+from mathtools.arxiv import build_query  # noqa: E402
+from tests.support import corpus_search  # noqa: E402
+
+DATA = ROOT / "bench" / "data" / "discovery"
+BASELINE_WORDS = 8
+TARGET_FOUND, TARGET_EMPTY = 0.90, 0.10
+NAMES = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
+
+
+def baseline_query(problem: planning.Problem) -> str:
+    """The statement's first words, LaTeX turned into words, as one query."""
+    words = re.findall(r"[^\W_][\w'-]*", planning.strip_latex(problem.statement))
+    return " ".join(words[:BASELINE_WORDS])
+
+
+def run(per_query: int, only: str | None, verbose: bool) -> dict:
+    targets = json.loads((DATA / "targets.json").read_text(encoding="utf-8"))["targets"]
+    clients = {"arxiv": corpus_search.ArxivStandin(), "semantic_scholar": corpus_search.S2Standin()}
+    figures = {
+        (method, api): {"targets": 0, "found": 0, "searches": 0, "empty": 0, "empty_after": 0,
+                        "candidates": 0, "problems": 0}  # fmt: skip
+        for method in ("plan", "baseline")
+        for api in planning.APIS
+    }
+    for slug, wanted in sorted(targets.items()):
+        if only and slug != only:
+            continue
+        problem = planning.read_problem(DATA / "problems" / f"{slug}.md")
+        plan = planning.plan(problem, per_query=per_query)
+        for api in planning.APIS:
+            found: dict[str, None] = {}
+            row = figures["plan", api]
+            for entry in plan["queries"][api]:
+                result = relaxation.run_planned(api, entry, clients[api])
+                row["searches"] += 1
+                relaxed = result.relaxation
+                row["empty"] += bool(relaxed) or not result.papers
+                row["empty_after"] += not result.papers
+                found.update(dict.fromkeys(p.arxiv_id for p in result.papers))
+                if verbose:
+                    print(f"  {slug} {entry['label']}: {len(result.papers)}"
+                          f"{' ' + relaxation.describe(relaxed) if relaxed else ''}")  # fmt: skip
+            _count(row, wanted, found)
+            if verbose:
+                missed = [t for t in wanted if t not in found]
+                print(f"{slug} {api}: missed {missed}" if missed else f"{slug} {api}: all found")
+            query = baseline_query(problem)
+            if api == "arxiv":
+                words = build_query(all_terms=query.replace('"', " ").split())
+                result = clients[api].search(words, 0, per_query)
+            else:
+                result = clients[api].search(query, limit=per_query)
+            row = figures["baseline", api]
+            row["searches"] += 1
+            row["empty"] += not result.papers
+            row["empty_after"] += not result.papers
+            _count(row, wanted, dict.fromkeys(p.arxiv_id for p in result.papers))
+    return figures
+
+
+def _count(row: dict, wanted: list[str], found: dict) -> None:
+    row["targets"] += len(wanted)
+    row["found"] += sum(target in found for target in wanted)
+    row["candidates"] += len(found)
+    row["problems"] += 1
+
+
+def share(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--per-query", type=int, default=5, help="results per search (default 5)")
+    parser.add_argument("--problem", metavar="SLUG", help="only this problem")
+    parser.add_argument("--verbose", action="store_true", help="every search and every miss")
+    args = parser.parse_args()
+    try:
+        figures = run(args.per_query, args.problem, args.verbose)
+    except corpus_search.CorpusMissing as exc:
+        print(f"bench_discovery: {exc}", file=sys.stderr)
+        return 4
+    problems = figures["plan", "arxiv"]["problems"]
+    print(f"discovery over {problems} problems, {args.per_query} results per search")
+    print(f"{'':28}{'targets found':>15}{'empty':>8}{'empty relaxed':>15}{'candidates':>12}")
+    met = True
+    for api in planning.APIS:
+        for method in ("plan", "baseline"):
+            row = figures[method, api]
+            found = share(row["found"], row["targets"])
+            empty = share(row["empty"], row["searches"])
+            after = share(row["empty_after"], row["searches"])
+            relaxed = f"{after:.0%}" if method == "plan" else "-"
+            print(
+                f"{NAMES[api] + ' ' + method:28}{found:>15.0%}{empty:>8.0%}{relaxed:>15}"
+                f"{share(row['candidates'], row['problems']):>12.1f}"
+            )
+        plan, base = figures["plan", api], figures["baseline", api]
+        met &= share(plan["found"], plan["targets"]) > share(base["found"], base["targets"])
+        met &= plan["empty_after"] == 0
+    arxiv = figures["plan", "arxiv"]
+    met &= share(arxiv["found"], arxiv["targets"]) >= TARGET_FOUND
+    met &= share(arxiv["empty"], arxiv["searches"]) <= TARGET_EMPTY
+    print(
+        f"target: arXiv plan >= {TARGET_FOUND:.0%} found, <= {TARGET_EMPTY:.0%} empty before "
+        f"relaxation, none after, each plan above its baseline: {'met' if met else 'NOT met'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

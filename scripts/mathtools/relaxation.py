@@ -1,0 +1,212 @@
+"""One planned search, relaxed until it finds something (issue 21: a plan checks itself).
+
+arXiv's search is boolean: every quoted phrase and every AND-ed word must occur, so one word the
+paper does not use empties a query. A search that comes back empty is therefore asked again,
+within the same call, in looser forms, stopping at the first that returns papers:
+
+  unquoted   the phrases become AND-ed words ("Links-Gould invariant" finds "Links-Gould
+             polynomial invariant")
+  dropped    the weakest word left out: the last search word (a plan puts the core first)
+  any        the search words OR-ed (the author and the categories still hold)
+
+Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
+then without its last word, then its first half (the core term) alone.
+
+`run_planned(api, entry, client)` runs one plan entry (planning.plan's `{"args": [...]}`, the
+search script's arguments) this way and returns the search result, whose `relaxation` says which
+form answered (None: the query as planned). arxiv_query.py and s2_lookup.py do the same for a
+search given `--relax`, which every planned search carries. A raw `--query` (arXiv syntax typed
+by the model) is never rewritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import domains
+from .cli import BadInput
+from .paper import SearchResult
+
+ARXIV_TEXT_FIELDS = {"--title": "title", "--abstract": "abstract", "--all": "all_terms"}
+STEP_NOTES = {
+    "unquoted": "phrases searched as separate words",
+    "dropped": "weakest word left out",
+    "any": "any of the words",
+}
+
+
+@dataclass
+class ArxivRequest:
+    """An arxiv_query.py search: text terms as (field, words) in the order given, and the rest."""
+
+    terms: list[tuple[str, str]] = field(default_factory=list)  # field: title/abstract/all_terms
+    authors: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    raw: str | None = None
+    submitted: str | None = None
+    max_results: int = 10
+
+    def query(self) -> str:
+        from .arxiv import build_query
+
+        by_field: dict[str, list[str]] = {"title": [], "abstract": [], "all_terms": []}
+        for name, words in self.terms:
+            by_field[name].append(words)
+        return build_query(
+            raw=self.raw,
+            title=by_field["title"],
+            abstract=by_field["abstract"],
+            all_terms=by_field["all_terms"],
+            author=self.authors,
+            categories=self.categories,
+            submitted=self.submitted,
+        )
+
+
+def arxiv_forms(request: ArxivRequest) -> list[tuple[str | None, str, str | None]]:
+    """(step, query, dropped word) for the query as planned, then each looser form that
+    differs from the one before; none for a raw query or a search without text terms."""
+    forms: list[tuple[str | None, str, str | None]] = [(None, request.query(), None)]
+    if request.raw or not request.terms:
+        return forms
+    words = [(name, word) for name, text in request.terms for word in text.split()]
+    loose = replace(request, terms=words)
+    forms.append(("unquoted", loose.query(), None))
+    if len(words) > 1:
+        forms.append(("dropped", replace(request, terms=words[:-1]).query(), words[-1][1]))
+        prefix = {"title": "ti", "abstract": "abs", "all_terms": "all"}
+        either = " OR ".join(f"{prefix[name]}:{word.replace(chr(34), '')}" for name, word in words)
+        forms.append(("any", replace(request, terms=[], raw=either).query(), None))
+    distinct = []
+    for form in forms:
+        if form[1] not in {query for _, query, _ in distinct}:
+            distinct.append(form)
+    return distinct
+
+
+def s2_forms(text: str) -> list[tuple[str | None, str, str | None]]:
+    """(step, query, dropped word) for a Semantic Scholar query and its looser forms."""
+    forms: list[tuple[str | None, str, str | None]] = [(None, text, None)]
+    words = text.replace('"', " ").split()
+    forms.append(("unquoted", " ".join(words), None))
+    if len(words) > 1:
+        forms.append(("dropped", " ".join(words[:-1]), words[-1]))
+        forms.append(("any", " ".join(words[: max(1, len(words) // 2)]), None))
+    distinct = []
+    for form in forms:
+        if form[1].strip() and form[1] not in {query for _, query, _ in distinct}:
+            distinct.append(form)
+    return distinct
+
+
+def relaxed(forms, search) -> SearchResult:
+    """Ask `search(query)` for each form in turn; the first result with papers (else the last
+    one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered."""
+    result = None
+    for step, query, dropped in forms:
+        result = search(query)
+        if result.papers:
+            if step:
+                result.relaxation = {"step": step, "query": query}
+                if dropped:
+                    result.relaxation["dropped"] = dropped
+            return result
+    if result is not None and len(forms) > 1:
+        result.relaxation = {"step": "exhausted", "query": forms[-1][1]}
+    return result
+
+
+def search_arxiv(client, request: ArxivRequest, start=0, sort="relevance", order="descending"):
+    """ArxivClient.search for `request`, relaxed when empty."""
+    return relaxed(
+        arxiv_forms(request),
+        lambda query: client.search(query, start, request.max_results, sort, order),
+    )
+
+
+def search_s2(client, text: str, **options: Any) -> SearchResult:
+    """S2Client.search for `text` (and its options), relaxed when empty."""
+    return relaxed(s2_forms(text), lambda query: client.search(query, **options))
+
+
+# --- plan entries ---------------------------------------------------------------------------
+
+# Options a planned search may carry, and whether each takes a value.
+PLANNED_OPTIONS = {
+    "--title": True, "--abstract": True, "--all": True, "--author": True, "--category": True,
+    "--domain": True, "--secondary": False, "--query": True, "--max-results": True,
+    "--limit": True, "--out": True, "--no-cache": False, "--relax": False,
+}  # fmt: skip
+
+
+def planned_options(args: list[str]) -> list[tuple[str, str | None]]:
+    """(option, value) pairs of a plan entry's `args` (after the `search` subcommand)."""
+    from .planning import split_options
+
+    tokens = split_options(args[1:] if args[:1] == ["search"] else list(args))
+    pairs, at = [], 0
+    while at < len(tokens):
+        name = tokens[at]
+        if name not in PLANNED_OPTIONS:
+            raise BadInput(f"a planned search cannot carry {name!r}", code="bad_plan")
+        if PLANNED_OPTIONS[name]:
+            if at + 1 >= len(tokens):
+                raise BadInput(f"{name} needs a value", code="bad_plan")
+            pairs.append((name, tokens[at + 1]))
+            at += 2
+        else:
+            pairs.append((name, None))
+            at += 1
+    return pairs
+
+
+def arxiv_request(args: list[str]) -> ArxivRequest:
+    request = ArxivRequest()
+    domain, secondary = None, False
+    for name, value in planned_options(args):
+        if name in ARXIV_TEXT_FIELDS:
+            request.terms.append((ARXIV_TEXT_FIELDS[name], value))
+        elif name == "--author":
+            request.authors.append(value)
+        elif name == "--category":
+            request.categories.append(value)
+        elif name == "--domain":
+            domain = value
+        elif name == "--secondary":
+            secondary = True
+        elif name == "--query":
+            request.raw = value
+        elif name == "--max-results":
+            request.max_results = int(value)
+    if domain:
+        request.categories += domains.categories(domain, secondary)
+    return request
+
+
+def run_planned(api: str, entry: dict[str, Any], client) -> SearchResult:
+    """One plan entry's search through `client` (ArxivClient or S2Client), relaxed when empty;
+    the result carries the entry's label and, when a looser form answered, `relaxation`."""
+    from .planning import label
+
+    args = list(entry["args"])
+    if api == "arxiv":
+        result = search_arxiv(client, arxiv_request(args))
+    else:
+        options = dict(planned_options(args))
+        if not options.get("--query"):
+            raise BadInput("a planned Semantic Scholar search needs --query", code="bad_plan")
+        result = search_s2(client, options["--query"], limit=int(options.get("--limit") or 10))
+    result.label = label(api, args)
+    return result
+
+
+def describe(relaxation: dict[str, Any] | None) -> str:
+    """How a Search History row names a relaxation: `relaxed: weakest word left out (tolerant)`."""
+    if not relaxation:
+        return ""
+    if relaxation["step"] == "exhausted":
+        return "empty even relaxed"
+    note = STEP_NOTES[relaxation["step"]]
+    dropped = relaxation.get("dropped")
+    return f"relaxed: {note}" + (f" ({dropped})" if dropped else "")
