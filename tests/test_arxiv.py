@@ -138,6 +138,14 @@ PROTOCOL_DOMAINS = {
     "differential-geometry": ("math.DG", "math.AP, math.SG, math.MG"),
     "probability": ("math.PR", "math.FA, math.ST, math.DS"),
     "logic": ("math.LO", "math.CT, math.GN"),
+    # Issue 19: where much of mathematics now lives.
+    "theoretical-computer-science": ("cs.DS, cs.CC, cs.DM, cs.IT", "cs.LO, cs.GT, math.CO"),
+    "statistics": ("math.ST, stat.TH", "stat.ME, stat.ML, math.PR"),
+    "mathematical-physics": ("math-ph, math.MP", "math.AP, math.SP, quant-ph"),
+    "numerical-analysis": ("math.NA, cs.NA", "math.AP, math.OC"),
+    "optimization-control": ("math.OC", "math.NA, cs.SY, math.AP"),
+    "dynamical-systems": ("math.DS", "nlin.CD, math.CA, math.PR"),
+    "information-theory": ("cs.IT, math.IT", "math.PR, math.ST, math.CO"),
 }
 
 

@@ -1,18 +1,40 @@
-"""The protocol's nine domains and the arXiv categories each one targets (protocol section 5)."""
+"""The protocol's domains and the arXiv categories each one targets (protocol section 5).
+
+One row per domain: its primary categories (searched by default) and its secondary ones (added by
+`--secondary`, and by a plan's browse query). The first nine are the protocol's original table;
+the rest are where much of today's mathematics lives (issue 19). A PROBLEM.md may name more
+categories in its frontmatter (`arxiv_categories: [math.QA]`), which planning adds to these.
+"""
 
 from __future__ import annotations
 
-# domain -> (primary categories, secondary categories)
-DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "algebra": (("math.RA", "math.GR", "math.AC"), ("math.RT", "math.CT")),
-    "analysis": (("math.FA", "math.CA", "math.CV"), ("math.AP", "math.SP", "math.OA")),
-    "topology": (("math.AT", "math.GN", "math.GT"), ("math.DG", "math.KT")),
-    "number-theory": (("math.NT",), ("math.AG", "math.CO")),
-    "combinatorics": (("math.CO",), ("math.PR", "math.RT")),
-    "algebraic-geometry": (("math.AG",), ("math.AC", "math.CT", "math.KT")),
-    "differential-geometry": (("math.DG",), ("math.AP", "math.SG", "math.MG")),
-    "probability": (("math.PR",), ("math.FA", "math.ST", "math.DS")),
-    "logic": (("math.LO",), ("math.CT", "math.GN")),
+from typing import NamedTuple
+
+
+class Categories(NamedTuple):
+    primary: tuple[str, ...]
+    secondary: tuple[str, ...]
+
+
+DOMAINS: dict[str, Categories] = {
+    "algebra": Categories(("math.RA", "math.GR", "math.AC"), ("math.RT", "math.CT")),
+    "analysis": Categories(("math.FA", "math.CA", "math.CV"), ("math.AP", "math.SP", "math.OA")),
+    "topology": Categories(("math.AT", "math.GN", "math.GT"), ("math.DG", "math.KT")),
+    "number-theory": Categories(("math.NT",), ("math.AG", "math.CO")),
+    "combinatorics": Categories(("math.CO",), ("math.PR", "math.RT")),
+    "algebraic-geometry": Categories(("math.AG",), ("math.AC", "math.CT", "math.KT")),
+    "differential-geometry": Categories(("math.DG",), ("math.AP", "math.SG", "math.MG")),
+    "probability": Categories(("math.PR",), ("math.FA", "math.ST", "math.DS")),
+    "logic": Categories(("math.LO",), ("math.CT", "math.GN")),
+    "theoretical-computer-science": Categories(
+        ("cs.DS", "cs.CC", "cs.DM", "cs.IT"), ("cs.LO", "cs.GT", "math.CO")
+    ),
+    "statistics": Categories(("math.ST", "stat.TH"), ("stat.ME", "stat.ML", "math.PR")),
+    "mathematical-physics": Categories(("math-ph", "math.MP"), ("math.AP", "math.SP", "quant-ph")),
+    "numerical-analysis": Categories(("math.NA", "cs.NA"), ("math.AP", "math.OC")),
+    "optimization-control": Categories(("math.OC",), ("math.NA", "cs.SY", "math.AP")),
+    "dynamical-systems": Categories(("math.DS",), ("nlin.CD", "math.CA", "math.PR")),
+    "information-theory": Categories(("cs.IT", "math.IT"), ("math.PR", "math.ST", "math.CO")),
 }
 
 
