@@ -58,7 +58,7 @@ STOPWORDS = frozenset(
     prove proof question result results statement suppose true false whenever wherever
     obtain obtained problem problems well new open one two three first second every
     describe compute decide explain establish verify many lie lies contain contains need needs
-    needed require requires required
+    needed require requires required along across beyond toward towards around among versus
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 # Verbs and fillers a problem statement or a Known Results line uses about the mathematics
@@ -89,7 +89,6 @@ GENERIC = frozenset(
 # Title words that introduce the setting rather than the subject: "Fixed points of
 # nonexpansive maps on uniformly convex Banach spaces" is about fixed points.
 SETTING = re.compile(r"\s(?:on|in|over|inside)\s", re.IGNORECASE)
-ARXIV_START_YEAR = 1991  # an author whose references are all older has no arXiv papers to find
 
 # How LaTeX commands read in a search box: Greek letters spelled out, a few named symbols worded.
 GREEK = (  # as a regex alternation
@@ -109,6 +108,7 @@ NAMED_SYMBOLS = {
 TEXT_MACROS = ("text", "textrm", "textit", "textbf", "emph", "mathrm", "operatorname", "mbox")
 BLACKBOARD = {"R": "real", "C": "complex", "Z": "integer", "N": "natural", "Q": "rational"}
 
+ARXIV_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z-]{2,})?")  # math.SG, math-ph
 ARXIV_NEW_ID = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
 ARXIV_OLD_ID = re.compile(r"\b([a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])", re.IGNORECASE)
@@ -148,6 +148,7 @@ class Problem:
     statement: str
     known_results: list[str]
     references: list[Reference]
+    extra_categories: list[str] = field(default_factory=list)  # frontmatter arxiv_categories
 
 
 # --- reading PROBLEM.md -----------------------------------------------------------------------
@@ -164,6 +165,9 @@ def read_problem(path: Path) -> Problem:
     if isinstance(tags, str):
         tags = [part.strip() for part in tags.split(",")]
     title = str(meta.get("title") or "").strip()
+    extra = meta.get("arxiv_categories") or []
+    if isinstance(extra, str):
+        extra = extra.replace(",", " ").split()
     return Problem(
         slug=str(meta.get("slug") or path.parent.name),
         title=title,
@@ -173,6 +177,7 @@ def read_problem(path: Path) -> Problem:
         statement=sections.get("problem statement", ""),
         known_results=list_items(sections.get("known results", "")),
         references=[parse_reference(item) for item in list_items(sections.get("references", ""))],
+        extra_categories=[str(c) for c in extra if ARXIV_CATEGORY.fullmatch(str(c))],
     )
 
 
@@ -565,7 +570,10 @@ def plan(
     result = {
         "problem": problem.slug,
         "domain": problem.domain,
-        "categories": domains.categories(problem.domain) if problem.domain else [],
+        "categories": [
+            *(domains.categories(problem.domain) if problem.domain else []),
+            *problem.extra_categories,
+        ],
         "secondary_categories": _secondary(problem.domain),
         "terms": _terms(problem),
         "tags": problem.tags,
@@ -715,86 +723,156 @@ def _reference_authors(problem: Problem, references: list[Reference] | None = No
 def _query_authors(problem: Problem, api: str) -> list[str]:
     """Reference authors for author queries, those of recent references first (a reference with
     an arXiv id, then the newest): their other papers are the ones a search can still add. On
-    arXiv, authors whose references all predate it (1991) are left out: "Turing" there finds
-    only namesakes."""
+    arXiv, only authors of a reference with an arXiv id: theirs is work known to be there, while
+    a classic's author ("Turing", "Hamilton") finds only namesakes."""
     recent_first = sorted(problem.references, key=lambda r: (not r.arxiv_id, -(r.year or 0)))
     families = _reference_authors(problem, recent_first)
     if api != "arxiv":
         return families
-    on_arxiv = {
-        fold(author)
-        for ref in problem.references
-        if ref.arxiv_id or (ref.year or 9999) >= ARXIV_START_YEAR
-        for author in ref.authors
-    }
+    on_arxiv = {fold(author) for ref in problem.references if ref.arxiv_id for author in ref.authors}
     return [family for family in families if fold(family) in on_arxiv]
 
 
 def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) -> list[Query]:
     """Every query the five sources suggest for one API, best first (more than needed, so that
-    skipping the ones already searched still leaves enough)."""
+    skipping the ones already searched still leaves enough).
+
+    Queries are what an expert types: the problem's mathematical nouns and named objects, a
+    phrase quoted only when it names a concept (a tag, a named theorem or object), at most
+    MAX_ARXIV_WORDS AND-ed words on arXiv (whose search is boolean: every word must occur), and
+    an author always with a topic word."""
     terms = _terms(problem)
-    names = [n for item in problem.known_results for n in result_names(item)]
+    names = _query_names(problem)
     authors = _query_authors(problem, api)
-    domain_args = ["--domain", problem.domain] if problem.domain and api == "arxiv" else []
-    domain_words = problem.domain.replace("-", " ") if problem.domain else ""
+    domain_args = _category_args(problem, secondary=False)
     tags = [_tag_words(tag) for tag in problem.tags]
     out: list[Query] = []
 
-    def add(origin: str, arxiv_args: list[str], s2_text: str) -> None:
+    def add(origin: str, arxiv_terms: list[str], s2_text: str, extra: list[str] = ()) -> None:
         if api == "arxiv":
-            if arxiv_args:
-                out.append(Query(api, origin, ["search", *arxiv_args, *_arxiv_limit(per_query)]))
+            if arxiv_terms or extra:
+                args = [*option("--all", *arxiv_terms), *extra]
+                out.append(Query(api, origin, ["search", *args, *_arxiv_limit(per_query)]))
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
-            out.append(
-                Query(api, origin, ["search", *option("--query", text), "--limit", str(per_query)])
-            )
+            out.append(Query(api, origin, ["search", *option("--query", text), "--limit",
+                                           str(per_query), "--relax"]))  # fmt: skip
 
-    if focus and focus.strip():
-        focus_text = strip_latex(focus)
-        add("focus", [*option("--all", focus_text), *domain_args], focus_text)
     title_terms = _title_terms(problem) or terms[:1]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
+    concepts = {same_stem(n) for n in names}
+    core_words = _arxiv_words(core, concepts)
+    topic = _topic_word(core)
+    if focus and focus.strip():
+        focus_terms = problem_terms(focus, 3) or [strip_latex(focus)]
+        pairs = [focus_terms[:2], [focus_terms[0], core], *([t, core] for t in focus_terms[1:3])]
+        for pair in pairs:
+            words = _combined(pair, concepts)
+            add("focus", words, " ".join(pair), domain_args)
     if terms:
-        # Core keywords: the head of the title's subject phrase in the title ("distribution
-        # testing"), its modifiers, or else a companion term, in the abstract; S2 gets the
-        # words once. A generic modifier ("Counting lattice points") is no abstract term.
-        head, modifiers = _head(core)
-        modifiers = [m for m in modifiers if not _generic(m)]
-        others = [] if modifiers else _companion(problem, core, title_terms, terms)
-        arxiv_args = [*option("--title", head), *option("--abstract", *modifiers, *others)]
-        add("keywords", [*arxiv_args, *domain_args], " ".join([core, *others]))
-    if tags:
-        # Two or more tags say the concepts; the domain's name would only dilute them on S2.
-        add(
-            "tags",
-            [*option("--all", *tags[:2]), *domain_args],
-            " ".join(tags[:3] if len(tags) > 1 else [*tags, domain_words]),
-        )
+        others = [] if len(core_words) > 1 else _companion(problem, core, title_terms, terms)
+        add("keywords", _combined([core, *others], concepts), " ".join([core, *others]),
+            domain_args)  # fmt: skip
+    for tag in tags[:2]:
+        if same_stem(tag) != same_stem(core):
+            add("tags", _arxiv_words(tag, concepts), " ".join([tag, *[t for t in tags[:3] if t != tag][:1]]),
+                domain_args)  # fmt: skip
     searched = {same_stem(t) for t in [core, *tags[:2]]}
     for name in [n for n in names if same_stem(n) not in searched][:2]:
-        # "Gromov's theorem" alone names many theorems: the core term says which one.
-        context = [core] if EPONYM.fullmatch(name) else []
-        add("known", [*option("--all", name, *context), *domain_args], " ".join([name, *context]))
-    for family in authors[:2]:
-        add("authors", [*option("--author", family), *domain_args], f"{family} {core}")
-    if problem.domain:
-        add("browse", [*option("--all", core), "--domain", problem.domain, "--secondary"], "")
+        # "Gromov's theorem" alone names many theorems: the person and the topic say which one.
+        if EPONYM.fullmatch(name):
+            person = re.match(r"[^\s']+", name.replace("\u2019", "'")).group()
+            add("known", [person, topic], f"{name} {core}", domain_args)
+        else:
+            add("known", [name], name, domain_args)
+    if problem.domain or problem.extra_categories:
+        add("browse", core_words, "", _category_args(problem, secondary=True))
         broader = [t for t in terms[1:3] if fold(t) != fold(core)]
-        add("browse", [], " ".join([*broader, domain_words]))
+        add("browse", [], " ".join(broader))
+    # An author's other papers come last: a name finds namesakes, so it goes with a topic word.
+    for family in authors[:1]:
+        add("authors", [topic], f"{family} {core}", [*option("--author", family), *domain_args])
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
-    add("keywords", [*option("--all", core), *domain_args], "")
+    add("keywords", core_words, "", domain_args)
     for term in terms[1:4]:
-        add("keywords", [*option("--all", term), *domain_args], term)
+        add("keywords", _arxiv_words(term, concepts), term, domain_args)
     for tag in tags[2:]:
-        add("tags", [*option("--all", tag), *domain_args], f"{tag} {domain_words}")
+        add("tags", _arxiv_words(tag, concepts), tag, domain_args)
+    if api == "arxiv":
+        for query in out:
+            query.args.append("--relax")
     return out
+
+
+MAX_ARXIV_WORDS = 3  # AND-ed words in one arXiv query, at most
+
+
+def _arxiv_words(term: str, concepts: set[str]) -> list[str]:
+    """A term as arXiv search values: one quoted phrase when it names a concept, else its words
+    (each AND-ed, in any order: "normalized Ricci flows" finds "normalized Ricci flow"), the
+    last MAX_ARXIV_WORDS of them (the head of an English noun phrase ends it)."""
+    if same_stem(term) in concepts or len(term.split()) == 1:
+        return [term]
+    words = [w for w in term.split() if not _notation(w)]
+    kept = [w for w in words if same_stem(w) not in GENERIC] or words
+    return kept[-MAX_ARXIV_WORDS:]
+
+
+def _combined(terms: list[str], concepts: set[str]) -> list[str]:
+    """Several terms as one arXiv query: the first term's values, then words of the others
+    not already in, MAX_ARXIV_WORDS words in all."""
+    values: list[str] = []
+    for term in terms:
+        for value in _arxiv_words(term, concepts):
+            held = {same_stem(w) for v in values for w in v.split()}
+            if same_stem(value) in held or set(same_stem(value).split()) <= held:
+                continue
+            if sum(len(v.split()) for v in values) + len(value.split()) > MAX_ARXIV_WORDS:
+                break
+            values.append(value)
+    return values
+
+
+def _topic_word(core: str) -> str:
+    """The word that keeps an author search on topic: the core term's head, its last
+    non-generic word ("prime factor" -> "factor", "Maximal risk" -> "risk")."""
+    words = [w for w in core.split() if not _notation(w)] or core.split()
+    specific = [w for w in words if same_stem(w) not in GENERIC]
+    return (specific or words)[-1]
+
+
+def _category_args(problem: Problem, secondary: bool) -> list[str]:
+    """The arXiv category options of a query: the domain's (with `secondary`, all of them), and
+    the categories PROBLEM.md names itself."""
+    args = ["--domain", problem.domain] if problem.domain else []
+    if problem.domain and secondary:
+        args.append("--secondary")
+    return args + option("--category", *problem.extra_categories)
+
+
+def _query_names(problem: Problem) -> list[str]:
+    """Named results of `## Known Results` worth a query: theorems and objects the items name
+    (or stress in bold), never a phrase of a sentence, nor what the problem sets itself against
+    ("Non-tolerant uniformity testing")."""
+    names = []
+    for item in problem.known_results:
+        plain = strip_latex(item)
+        found = [a or b for a, b in EMPHASIS.findall(item)]
+        found += [f"{m.group(1)} {m.group(2)}" for m in NAMED_RESULT.finditer(plain)]
+        for name in found:
+            name = re.sub(r"^(?:The|A|An)\s+", "", " ".join(strip_latex(name).split()))
+            name = name.replace("\u2019", "'").strip(" .,:")
+            if name and not NEGATED.match(name) and fold(name) not in map(fold, names):
+                names.append(name)
+    return names
+
+
+NEGATED = re.compile(r"(?:non|not|un|in)-", re.IGNORECASE)
 
 
 # A theorem named after one person and nothing more ("Gromov's theorem", "Zhang theorem").
 EPONYM = re.compile(
-    r"[A-Z][\w\-\u2013]*(?:'s)?\s+(?:theorem|lemma|conjecture|inequality|formula|principle)"
+    r"[A-Z][\w\-\u2013]*(?:'s|s')?\s+(?:theorem|lemma|conjecture|inequality|formula|principle)"
 )
 
 

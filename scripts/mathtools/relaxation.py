@@ -6,8 +6,9 @@ within the same call, in looser forms, stopping at the first that returns papers
 
   unquoted   the phrases become AND-ed words ("Links-Gould invariant" finds "Links-Gould
              polynomial invariant")
-  dropped    the weakest word left out: the last search word (a plan puts the core first)
-  any        the search words OR-ed (the author and the categories still hold)
+  dropped    the weakest term left out: an author search's name (namesakes and spellings
+             miss), else the last search word (a plan puts the core first)
+  any        the search words OR-ed (the categories still hold)
 
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
 then without its last word, then its first half (the core term) alone.
@@ -73,11 +74,14 @@ def arxiv_forms(request: ArxivRequest) -> list[tuple[str | None, str, str | None
     words = [(name, word) for name, text in request.terms for word in text.split()]
     loose = replace(request, terms=words)
     forms.append(("unquoted", loose.query(), None))
-    if len(words) > 1:
+    if request.authors:  # the weakest term of an author search is the name: namesakes, spelling
+        forms.append(("dropped", replace(loose, authors=[]).query(), request.authors[-1]))
+    elif len(words) > 1:
         forms.append(("dropped", replace(request, terms=words[:-1]).query(), words[-1][1]))
+    if len(words) > 1:
         prefix = {"title": "ti", "abstract": "abs", "all_terms": "all"}
         either = " OR ".join(f"{prefix[name]}:{word.replace(chr(34), '')}" for name, word in words)
-        forms.append(("any", replace(request, terms=[], raw=either).query(), None))
+        forms.append(("any", replace(request, terms=[], authors=[], raw=either).query(), None))
     distinct = []
     for form in forms:
         if form[1] not in {query for _, query, _ in distinct}:
