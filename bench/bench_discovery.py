@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from mathtools import planning, relaxation  # noqa: E402
 from mathtools.arxiv import build_query  # noqa: E402
+
 from tests.support import corpus_search  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "discovery"
@@ -56,9 +57,9 @@ def baseline_query(problem: planning.Problem) -> str:
 def run(per_query: int, only: str | None, verbose: bool) -> dict:
     targets = json.loads((DATA / "targets.json").read_text(encoding="utf-8"))["targets"]
     clients = {"arxiv": corpus_search.ArxivStandin(), "semantic_scholar": corpus_search.S2Standin()}
+    counts = ("targets", "found", "searches", "empty", "empty_after", "candidates", "problems")
     figures = {
-        (method, api): {"targets": 0, "found": 0, "searches": 0, "empty": 0, "empty_after": 0,
-                        "candidates": 0, "problems": 0}  # fmt: skip
+        (method, api): dict.fromkeys(counts, 0)
         for method in ("plan", "baseline")
         for api in planning.APIS
     }
@@ -78,8 +79,8 @@ def run(per_query: int, only: str | None, verbose: bool) -> dict:
                 row["empty_after"] += not result.papers
                 found.update(dict.fromkeys(p.arxiv_id for p in result.papers))
                 if verbose:
-                    print(f"  {slug} {entry['label']}: {len(result.papers)}"
-                          f"{' ' + relaxation.describe(relaxed) if relaxed else ''}")  # fmt: skip
+                    note = f" {relaxation.describe(relaxed)}" if relaxed else ""
+                    print(f"  {slug} {entry['label']}: {len(result.papers)}{note}")
             _count(row, wanted, found)
             if verbose:
                 missed = [t for t in wanted if t not in found]

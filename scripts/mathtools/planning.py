@@ -729,7 +729,7 @@ def _query_authors(problem: Problem, api: str) -> list[str]:
     families = _reference_authors(problem, recent_first)
     if api != "arxiv":
         return families
-    on_arxiv = {fold(author) for ref in problem.references if ref.arxiv_id for author in ref.authors}
+    on_arxiv = {fold(name) for ref in problem.references if ref.arxiv_id for name in ref.authors}
     return [family for family in families if fold(family) in on_arxiv]
 
 
@@ -775,8 +775,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             domain_args)  # fmt: skip
     for tag in tags[:2]:
         if same_stem(tag) != same_stem(core):
-            add("tags", _arxiv_words(tag, concepts), " ".join([tag, *[t for t in tags[:3] if t != tag][:1]]),
-                domain_args)  # fmt: skip
+            add("tags", _arxiv_words(tag, concepts), tag, domain_args)
     searched = {same_stem(t) for t in [core, *tags[:2]]}
     for name in [n for n in names if same_stem(n) not in searched][:2]:
         # "Gromov's theorem" alone names many theorems: the person and the topic say which one.

@@ -52,12 +52,14 @@ def _corpus_dir() -> Path:
 
 CORPUS_DIR = _corpus_dir()
 CORPUS_FILE = "arxiv-2007-04-first2000.csv"
-FIELDS = {"ti": "title", "abs": "abstract", "au": "authors", "co": "comments",
-          "jr": "journal_ref", "rn": "report_no", "cat": "categories", "id": "arxiv_id"}  # fmt: skip
+FIELDS = {
+    "ti": "title", "abs": "abstract", "au": "authors", "co": "comments", "jr": "journal_ref",
+    "rn": "report_no", "cat": "categories", "id": "arxiv_id",
+}  # fmt: skip
 ALL_FIELDS = ("title", "abstract", "authors", "comments", "journal_ref", "report_no")
 MATHEMATICS = re.compile(r"math|stat\.|cs\.(?:CC|DS|DM|IT|LO|GT)$")
 S2_STOPWORDS = frozenset(
-    "a an and are as at be by for from in is it of on or that the to with its into via".split()
+    "a an and are as at be by for from in is it of on or that the to with its into via".split()  # noqa: SIM905
 )
 
 
@@ -144,7 +146,7 @@ def load(directory: Path = CORPUS_DIR) -> list[Record]:
 # --- arXiv query syntax ---------------------------------------------------------------------
 
 TOKEN = re.compile(
-    r'\s*(?:(?P<paren>[()])|(?P<op>ANDNOT|AND|OR)(?=[\s(]|$)'
+    r"\s*(?:(?P<paren>[()])|(?P<op>ANDNOT|AND|OR)(?=[\s(]|$)"
     r'|(?P<field>[a-zA-Z]+):(?:"(?P<phrase>[^"]*)"|\[(?P<range>[^\]]*)\]|(?P<word>[^\s()]+))'
     r'|"(?P<bare_phrase>[^"]*)"|(?P<bare>[^\s()]+))'
 )
