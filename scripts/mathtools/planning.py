@@ -70,7 +70,9 @@ STATEMENT_WORDS = frozenset(
     follows following occur occurs emerge emerges arise arises near give gives gave build built
     builds showed proved proves prove improve improved improves take taken takes call called
     denote denotes use used using satisfy satisfies satisfying admit admits yield yields iff
-    namely respectively general arbitrary certain alone
+    namely respectively general arbitrary certain alone depend depends depending whose
+    approximating computing bounding estimating deciding determining finding proving
+    constructing characterizing characterising classifying
     """.split()  # noqa: SIM905
 )
 # Words that are no search term on their own (a query of "Groups" or "norm" finds everything),
@@ -773,17 +775,21 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         others = [] if len(core_words) > 1 else _companion(problem, core, title_terms, terms)
         add("keywords", _combined([core, *others], concepts), " ".join([core, *others]),
             domain_args)  # fmt: skip
-    for tag in tags[:2]:
-        if same_stem(tag) != same_stem(core):
-            add("tags", _arxiv_words(tag, concepts), tag, domain_args)
     searched = {same_stem(t) for t in [core, *tags[:2]]}
-    for name in [n for n in names if same_stem(n) not in searched][:2]:
-        # "Gromov's theorem" alone names many theorems: the person and the topic say which one.
-        if EPONYM.fullmatch(name):
-            person = re.match(r"[^\s']+", name.replace("\u2019", "'")).group()
-            add("known", [person, topic], f"{name} {core}", domain_args)
-        else:
-            add("known", [name], name, domain_args)
+    known = [n for n in names if same_stem(n) not in searched][:2]
+    # One query of each kind before a second one: a tag, a named result, then the next of each.
+    for rank in range(2):
+        tag = tags[rank] if rank < len(tags) else None
+        if tag and same_stem(tag) != same_stem(core):
+            add("tags", _arxiv_words(tag, concepts), tag, domain_args)
+        if rank < len(known):
+            name = known[rank]
+            # "Gromov's theorem" alone names many theorems: the person and the topic say which.
+            if EPONYM.fullmatch(name):
+                person = re.match(r"[^\s']+", name.replace("\u2019", "'")).group()
+                add("known", [person, topic], f"{name} {core}", domain_args)
+            else:
+                add("known", [name], name, domain_args)
     if problem.domain or problem.extra_categories:
         add("browse", core_words, "", _category_args(problem, secondary=True))
         broader = [t for t in terms[1:3] if fold(t) != fold(core)]

@@ -11,7 +11,7 @@ within the same call, in looser forms, stopping at the first that returns papers
   any        the search words OR-ed (the categories still hold)
 
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
-then without its last word, then its first half (the core term) alone.
+then without its last word, then its first two words (the core term) alone.
 
 `run_planned(api, entry, client)` runs one plan entry (planning.plan's `{"args": [...]}`, the
 search script's arguments) this way and returns the search result, whose `relaxation` says which
@@ -96,7 +96,7 @@ def s2_forms(text: str) -> list[tuple[str | None, str, str | None]]:
     forms.append(("unquoted", " ".join(words), None))
     if len(words) > 1:
         forms.append(("dropped", " ".join(words[:-1]), words[-1]))
-        forms.append(("any", " ".join(words[: max(1, len(words) // 2)]), None))
+        forms.append(("any", " ".join(words[:2]), None))
     distinct = []
     for form in forms:
         if form[1].strip() and form[1] not in {query for _, query, _ in distinct}:
