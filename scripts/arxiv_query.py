@@ -7,14 +7,17 @@
 Examples:
   arxiv_query.py search --title "heat-bath random walk" --domain combinatorics --max-results 20
   arxiv_query.py search --query 'au:del_maestro ANDNOT ti:checkerboard' --sort submittedDate
+  arxiv_query.py search --all "Links-Gould invariant" --domain topology --relax
   arxiv_query.py ids 2104.12255v1 math.AG/0601001 arXiv:1605.08386 --out found.json
   arxiv_query.py ids --ids-file candidates.txt          (or `-` to read ids from stdin)
 
 With --out FILE the full JSON goes to FILE and stdout gets one short line per paper
 (id | year | first author | title). The JSON's `label` is the call in Search History form
 (`arxiv --all "fixed point" --domain analysis`), which lit_update.py record-run stores.
-Requests are cached (--no-cache asks arXiv again) and spaced at least 3 s apart across all
-running scripts (MATH_ARXIV_MIN_INTERVAL).
+With --relax (every search a plan prints carries it) an empty search is asked again in looser
+forms: without quotes, without its weakest term, then with its words OR-ed; the JSON's
+`relaxation` names the form that answered. Requests are cached (--no-cache asks arXiv again)
+and spaced at least 3 s apart across all running scripts (MATH_ARXIV_MIN_INTERVAL).
 
 Exit codes: 0 success, 2 bad input (arguments, ids, a query arXiv rejects, an --out that cannot
 be written), 3 arXiv still failing after retries, 4 environment (dependencies could not be
@@ -60,6 +63,11 @@ def build_parser() -> cli.ArgumentParser:
     search.add_argument("--secondary", action="store_true", help="add the domain's secondary ones")
     search.add_argument("--submitted", metavar="FROM..TO", help="e.g. 2020..2024-06, ..2019-12-31")
     search.add_argument(
+        "--relax", action="store_true",
+        help="if nothing is found, ask again without quotes, without the weakest term, then with "
+        "the words OR-ed; the JSON's relaxation says which form answered",
+    )  # fmt: skip
+    search.add_argument(
         "--max-results", type=int, default=10, metavar="N",
         help="papers to return (default %(default)s); start + N may not pass 30,000, arXiv's cap",
     )  # fmt: skip
@@ -85,7 +93,7 @@ def build_parser() -> cli.ArgumentParser:
 def main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
-    from mathtools.arxiv import ArxivClient, build_query
+    from mathtools.arxiv import ArxivClient
 
     client = ArxivClient(use_cache=not args.no_cache)
     if args.command == "search":
@@ -94,16 +102,22 @@ def main(argv):
             categories += domains.categories(args.domain, args.secondary)
         elif args.secondary:
             raise cli.BadInput("--secondary needs --domain", code="usage")
-        query = build_query(
-            raw=args.query,
-            title=args.title,
-            abstract=args.abstract,
-            author=args.author,
-            all_terms=args.all_terms,
+        from mathtools import relaxation
+
+        request = relaxation.ArxivRequest(
+            terms=[(name, term) for name in ("title", "abstract", "all_terms")
+                   for term in getattr(args, name)],
+            authors=args.author,
             categories=categories,
+            raw=args.query,
             submitted=args.submitted,
-        )
-        result = client.search(query, args.start, args.max_results, args.sort, args.order)
+            max_results=args.max_results,
+        )  # fmt: skip
+        if args.relax:
+            result = relaxation.search_arxiv(client, request, args.start, args.sort, args.order)
+        else:
+            query = request.query()
+            result = client.search(query, args.start, args.max_results, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
     from mathtools.planning import label

@@ -5,7 +5,8 @@ Subcommands:
   search --query TEXT     relevance search (GET /paper/search): --limit <= 100 and
                           --offset + --limit <= 1000; filters --fields-of-study (default
                           Mathematics; --any-field drops it), --year 2010-2020, --venue,
-                          --publication-types, --min-citations, --open-access, --publication-date
+                          --publication-types, --min-citations, --open-access, --publication-date;
+                          --relax asks again in looser forms when nothing is found
   bulk --query TEXT       bulk search (GET /paper/search/bulk), following the continuation token
                           up to --max papers; --sort citationCount:desc
   match --title TEXT      the best title match (GET /paper/search/match); no match -> not_found
@@ -63,6 +64,11 @@ def main(argv):
     search.add_argument("--min-citations", type=int)
     search.add_argument("--open-access", action="store_true", help="only papers with a free PDF")
     search.add_argument("--publication-date", help="2020-01-01:2020-06-30, 2023:, :2024-12-31")
+    search.add_argument(
+        "--relax", action="store_true",
+        help="if nothing is found, ask again without quotes, without the last word, then with "
+        "the first two words; the JSON's relaxation says which form answered",
+    )  # fmt: skip
 
     bulk = commands.add_parser("bulk", parents=[common], help="bulk search, token-paged")
     bulk.add_argument("--query", required=True)
@@ -114,8 +120,9 @@ def check_input(args) -> None:
 
 def run_command(client, args):
     if args.command == "search":
-        return client.search(
-            args.query,
+        from mathtools import relaxation
+
+        options = dict(
             limit=args.limit,
             offset=args.offset,
             fields=args.fields,
@@ -127,6 +134,9 @@ def run_command(client, args):
             open_access=args.open_access,
             publication_date=args.publication_date,
         )
+        if args.relax:
+            return relaxation.search_s2(client, args.query, **options)
+        return client.search(args.query, **options)
     if args.command == "bulk":
         return client.bulk(args.query, sort=args.sort, max_results=args.max, fields=args.fields)
     if args.command == "match":

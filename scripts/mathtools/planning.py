@@ -37,7 +37,9 @@ API_LABELS = {"arxiv": "arxiv", "semantic_scholar": "s2"}
 API_NAMES = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
 MIN_QUERIES, MAX_QUERIES = 3, 5
 # Options a label leaves out, and whether each takes a value.
-LEFT_OUT = {"--max-results": True, "--limit": True, "--out": True, "--no-cache": False}
+LEFT_OUT = {
+    "--max-results": True, "--limit": True, "--out": True, "--no-cache": False, "--relax": False,
+}  # fmt: skip
 TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")  # a label's search words
 OPTION_WITH_VALUE = re.compile(r"(?<!\S)(--[a-z][a-z-]*)=")  # `--query=` in a label
 SUMMARY_CHARS = 160  # a Search History Query Summary, at most (then "(+N more)")
