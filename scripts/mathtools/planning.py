@@ -458,12 +458,20 @@ def readable_query(label: str) -> str:
     return " ".join(shown) or " ".join(label.split()[1:]) or label.strip()
 
 
-def query_summary(labels: list[str], width: int = SUMMARY_CHARS) -> str:
+def query_summary(
+    labels: list[str], relaxed: dict[str, dict] | None = None, width: int = SUMMARY_CHARS
+) -> str:
     """A short Search History Query Summary for a search's query labels: each search's words
-    once (case ignored), '; '-joined, cut after `width` characters with "(+N more)". The full
+    once (case ignored), with how an empty one was relaxed (`relaxed`: label -> the search
+    result's relaxation), '; '-joined, cut after `width` characters with "(+N more)". The full
     labels stay in the run store, which is what later plans compare against."""
+    from .relaxation import describe
+
     items: list[str] = []
-    for item in map(readable_query, labels):
+    for label in labels:
+        item = readable_query(label)
+        if relaxed and label in relaxed:
+            item += f" ({describe(relaxed[label])})"
         if item and fold(item) not in {fold(known) for known in items}:
             items.append(item)
     summary = ""

@@ -69,6 +69,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (run_id, key)
     );
     """,
+    # 1 -> 2: which looser form answered a run's empty searches (relaxation.py), a JSON list of
+    # {"label", "step", "query", "dropped"?}; NULL when every search answered as planned.
+    """
+    ALTER TABLE runs ADD COLUMN relaxations TEXT
+    """,
 ]
 
 
@@ -170,16 +175,20 @@ class RunStore:
             raise BadInput(f"iteration counts from 1, not {iteration}")
         papers: dict[str, dict] = {}
         totals = []
+        relaxations = []
         for result in results:
             totals.append(result.get("total_results"))
             for paper in result.get("papers", []):
                 papers.setdefault(paper["key"], paper)
+            if result.get("relaxation"):
+                relaxations.append({"label": result.get("label") or query, **result["relaxation"]})
         total = sum(totals) if totals and None not in totals else None
+        relaxed = json.dumps(relaxations, ensure_ascii=False) if relaxations else None
         with self.transaction():
             cursor = self.db.execute(
                 "INSERT INTO runs (problem, query, source, iteration, feedback, created_at,"
-                " result_count, total_results) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (problem, query, source, iteration, feedback, now(), len(papers), total),
+                " result_count, total_results, relaxations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (problem, query, source, iteration, feedback, now(), len(papers), total, relaxed),
             )
             run_id = cursor.lastrowid
             self.db.executemany(
@@ -201,6 +210,7 @@ class RunStore:
 
     def _run_dict(self, row: sqlite3.Row) -> dict[str, Any]:
         run = dict(row)
+        run["relaxations"] = json.loads(run["relaxations"]) if run.get("relaxations") else []
         counts = dict.fromkeys(LABELS, 0)
         for label, count in self.db.execute(
             "SELECT label, COUNT(*) FROM judgements WHERE run_id = ? GROUP BY label",
@@ -222,9 +232,9 @@ class RunStore:
 
     def history_row(self, run_ids: Iterable[int]) -> dict[str, Any]:
         """What LITERATURE.md's Search History records for a search made of these runs: a short
-        readable query summary (planning.query_summary: each query's search words; the full
-        labels stay here) and the papers each source returned (lit_update.py merge's summary,
-        arxiv_results and s2_results)."""
+        readable query summary (planning.query_summary: each query's search words, and how an
+        empty one was relaxed; the full labels stay here) and the papers each source returned
+        (lit_update.py merge's summary, arxiv_results and s2_results)."""
         from .planning import query_summary
 
         runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
@@ -232,8 +242,9 @@ class RunStore:
         for run in runs:
             found[run["source"]] += run["result_count"]
         labels = [part.strip() for run in runs for part in run["query"].split(";")]
+        relaxed = {item["label"]: item for run in runs for item in run["relaxations"]}
         return {
-            "summary": query_summary([label for label in labels if label]),
+            "summary": query_summary([label for label in labels if label], relaxed),
             "arxiv_results": found["arxiv"],
             "s2_results": found["semantic_scholar"],
         }
