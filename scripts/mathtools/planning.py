@@ -579,6 +579,15 @@ def plan(
         for api in APIS
         if len(queries[api]) < MIN_QUERIES and api not in skipped_apis
     ]
+    if (
+        focus
+        and focus.strip()
+        and not any(q.origin == "focus" for qs in queries.values() for q in qs)
+    ):
+        notes.append(
+            f"no new query for the focus {focus.strip()!r}: each of its queries is in the "
+            "Search History; refine with other key terms"
+        )
     result = {
         "problem": problem.slug,
         "domain": problem.domain,
@@ -787,7 +796,8 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             domain_args)  # fmt: skip
     searched = {same_stem(t) for t in [core, *tags[:2]]}
     known = [n for n in names if same_stem(n) not in searched][:2]
-    # One query of each kind before a second one: a tag, a named result, then the next of each.
+    # One query of each kind before a second one: a tag, a named result, an author (a name
+    # finds namesakes, so it goes with a topic word), then the next tag and named result.
     for rank in range(2):
         tag = tags[rank] if rank < len(tags) else None
         if tag and same_stem(tag) != same_stem(core):
@@ -800,13 +810,12 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
                 add("known", [person, topic], f"{name} {core}", domain_args)
             else:
                 add("known", [name], name, domain_args)
+        for family in authors[:1] if rank == 0 else ():
+            add("authors", [topic], f"{family} {core}", [*option("--author", family), *domain_args])
     if problem.domain or problem.extra_categories:
         add("browse", core_words, "", _category_args(problem, secondary=True))
         broader = [t for t in terms[1:3] if fold(t) != fold(core)]
         add("browse", [], " ".join(broader))
-    # An author's other papers come last: a name finds namesakes, so it goes with a topic word.
-    for family in authors[:1]:
-        add("authors", [topic], f"{family} {core}", [*option("--author", family), *domain_args])
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
     add("keywords", core_words, "", domain_args)
     for term in terms[1:4]:
@@ -825,12 +834,16 @@ MAX_ARXIV_WORDS = 3  # AND-ed words in one arXiv query, at most
 def _arxiv_words(term: str, concepts: set[str]) -> list[str]:
     """A term as arXiv search values: one quoted phrase when it names a concept, else its words
     (each AND-ed, in any order: "normalized Ricci flows" finds "normalized Ricci flow"), the
-    last MAX_ARXIV_WORDS of them (the head of an English noun phrase ends it)."""
+    last MAX_ARXIV_WORDS of them (the head of an English noun phrase ends it); a generic word
+    that opens the phrase goes, and with too many words every generic one."""
     if same_stem(term) in concepts or len(term.split()) == 1:
         return [term]
-    words = [w for w in term.split() if not _notation(w)]
-    kept = [w for w in words if same_stem(w) not in GENERIC] or words
-    return kept[-MAX_ARXIV_WORDS:]
+    words = [w for w in term.split() if not _notation(w)] or term.split()
+    while len(words) > 1 and same_stem(words[0]) in GENERIC:  # "Counting lattice points"
+        words = words[1:]
+    if len(words) > MAX_ARXIV_WORDS:  # too many to AND: generic words go first
+        words = [w for w in words if same_stem(w) not in GENERIC] or words
+    return words[-MAX_ARXIV_WORDS:]
 
 
 def _combined(terms: list[str], concepts: set[str]) -> list[str]:
