@@ -87,12 +87,12 @@ GENERIC = frozenset(
     complex linear bounded closed finite infinite nonzero nontrivial red blue edge vertex
     vertices operator group metric norm infinity probability algorithm sample function set space
     map graph time counting number value condition property properties structure method order
-    term unconditionally infinitely analogue variant version answer example setting
+    term unconditionally infinitely analogue variant version answer example setting form
     """.split()  # noqa: SIM905
 )
 # Title words that introduce the setting rather than the subject: "Fixed points of
 # nonexpansive maps on uniformly convex Banach spaces" is about fixed points.
-SETTING = re.compile(r"\s(?:on|in|over|inside)\s", re.IGNORECASE)
+SETTING = re.compile(r"\s(?:on|in|over|inside|of\s+the\s+form)\s", re.IGNORECASE)
 
 # How LaTeX commands read in a search box: Greek letters spelled out, a few named symbols worded.
 GREEK = (  # as a regex alternation
@@ -101,6 +101,8 @@ GREEK = (  # as a regex alternation
     "Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega"
 )
 NAMED_SYMBOLS = {
+    "lfloor": "floor",  # \lfloor n^c \rfloor: the floor function, as a paper words it
+    "lceil": "ceiling",
     "infty": "infinity",
     "ell": "l",
     "partial": "partial",
@@ -261,11 +263,14 @@ def parse_reference(text: str) -> Reference:
     rest = re.sub(r"^[\s.,;:]*(?:\((?:1[89]|20)\d\d[a-z]?\))?[\s.,;:]*", "", rest)
     rest = re.split(r",\s+(?=[A-Z]\w*\.\s)", rest)[0]  # ", Ann. Math. 12" starts the venue
     title = SENTENCE_END.split(rest, maxsplit=1)[0].strip(" .,;")
+    title = TRAILING_YEAR.sub("", title).strip(" .,;")  # "..., NeurIPS (2015)" is no title
     if len(title.split()) >= 2 and not re.search(r"arxiv|doi|https?:", title, re.IGNORECASE):
         ref.title = title
     return ref
 
 
+# A year closing a reference, with the short venue before it: ", NeurIPS (2015)", " (2008)".
+TRAILING_YEAR = re.compile(r"(?:,\s*[A-Z][\w.&' -]{0,40}?)?\s*\((?:1[89]|20)\d\d[a-z]?\)$")
 SENTENCE_END = re.compile(r"(?<=[^\W\d_][^\W\d_])\.\s|(?<=\d)\.\s(?=[A-Z])")
 PARTICLES = frozenset("van von der den de del della di da du la le ter ten".split())  # noqa: SIM905
 SEPARATOR = re.compile(r",\s*|\s+and\s+|\s*&\s*|;\s*")
@@ -675,6 +680,7 @@ def problem_terms(text: str, limit: int) -> list[str]:
     phrase, a LaTeX Greek letter is a variable (no word), notation ending a phrase goes ("torus
     T^n" -> "torus") and a phrase of generic words or notation only is none ("Bound", "R^n")."""
     text = re.sub(rf"\\(?:{GREEK})(?![A-Za-z])", ",", text)
+    text = OF_THE_FORM.sub(",", text)  # "primes of the form floor(n^c)": primes, floor
     terms: list[str] = []
     for phrase in key_terms(text, None, stopwords=STOPWORDS | STATEMENT_WORDS):
         words = phrase.split()
@@ -683,6 +689,9 @@ def problem_terms(text: str, limit: int) -> list[str]:
         if not _generic(" ".join(words)):
             terms.append(" ".join(words))
     return _distinct(terms)[:limit]
+
+
+OF_THE_FORM = re.compile(r"\b(?:of|in)\s+the\s+form\b", re.IGNORECASE)
 
 
 def _notation(word: str) -> bool:
@@ -835,11 +844,12 @@ def _arxiv_words(term: str, concepts: set[str]) -> list[str]:
     """A term as arXiv search values: one quoted phrase when it names a concept, else its words
     (each AND-ed, in any order: "normalized Ricci flows" finds "normalized Ricci flow"), the
     last MAX_ARXIV_WORDS of them (the head of an English noun phrase ends it); a generic word
-    that opens the phrase goes, and with too many words every generic one."""
+    that opens a longer phrase goes ("sample complexity" stays), and with too many words every
+    generic one."""
     if same_stem(term) in concepts or len(term.split()) == 1:
         return [term]
     words = [w for w in term.split() if not _notation(w)] or term.split()
-    while len(words) > 1 and same_stem(words[0]) in GENERIC:  # "Counting lattice points"
+    while len(words) > 2 and same_stem(words[0]) in GENERIC:  # "Counting lattice points"
         words = words[1:]
     if len(words) > MAX_ARXIV_WORDS:  # too many to AND: generic words go first
         words = [w for w in words if same_stem(w) not in GENERIC] or words
@@ -848,9 +858,9 @@ def _arxiv_words(term: str, concepts: set[str]) -> list[str]:
 
 def _combined(terms: list[str], concepts: set[str]) -> list[str]:
     """Several terms as one arXiv query: the first term's values, then words of the others
-    not already in, MAX_ARXIV_WORDS words in all."""
-    values: list[str] = []
-    for term in terms:
+    not already in while the query holds at most MAX_ARXIV_WORDS words."""
+    values: list[str] = _arxiv_words(terms[0], concepts) if terms else []
+    for term in terms[1:]:
         for value in _arxiv_words(term, concepts):
             held = {same_stem(w) for v in values for w in v.split()}
             if same_stem(value) in held or set(same_stem(value).split()) <= held:
