@@ -179,29 +179,8 @@ def parse(query: str) -> list:
     return tokens
 
 
-def matches(record: Record, query: str) -> tuple[bool, float]:
-    """Does `record` answer `query`, and how well (title hits weigh more)."""
-    tokens = parse(query)
-    score = [0.0]
-
-    def leaf(name: str, value: str) -> bool:
-        if name == "submittedDate":
-            low, _, high = value.partition(" TO ")
-            return low.strip() <= record.submitted <= high.strip()
-        if name == "cat":
-            return value in record.categories
-        if name == "id":
-            return record.arxiv_id == value
-        wanted = words(value.replace("_", " "))
-        if not wanted:
-            raise QueryError(f"empty term in {name}:")
-        found = False
-        for field_name in ALL_FIELDS if name == "all" else (FIELDS[name],):
-            have = record.tokens[field_name]
-            if _contains(have, wanted):
-                found = True
-                score[0] += 3.0 if field_name == "title" else 1.0
-        return found
+def evaluate(tokens: list, leaf) -> bool:
+    """arXiv's boolean syntax over parsed `tokens`: `leaf(field, value)` answers one term."""
 
     def expression(at: int) -> tuple[bool, int]:
         value, at = operand(at)
@@ -230,7 +209,32 @@ def matches(record: Record, query: str) -> tuple[bool, float]:
     value, at = expression(0)
     if at != len(tokens):
         raise QueryError("unbalanced parentheses")
-    return value, score[0]
+    return value
+
+
+def matches(record: Record, query: str) -> tuple[bool, float]:
+    """Does `record` answer `query`, and how well (title hits weigh more)."""
+    score = [0.0]
+
+    def leaf(name: str, value: str) -> bool:
+        if name == "submittedDate":
+            low, _, high = value.partition(" TO ")
+            return low.strip() <= record.submitted <= high.strip()
+        if name == "cat":
+            return value in record.categories
+        if name == "id":
+            return record.arxiv_id == value
+        wanted = words(value.replace("_", " "))
+        if not wanted:
+            raise QueryError(f"empty term in {name}:")
+        found = False
+        for field_name in ALL_FIELDS if name == "all" else (FIELDS[name],):
+            if _contains(record.tokens[field_name], wanted):
+                found = True
+                score[0] += 3.0 if field_name == "title" else 1.0
+        return found
+
+    return evaluate(parse(query), leaf), score[0]
 
 
 def _contains(have: list[str], wanted: list[str]) -> bool:

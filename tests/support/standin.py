@@ -60,6 +60,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if __name__ == "__main__":  # run as a script: make `support` and `mathtools` importable
     sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
 
+from support import corpus_search  # noqa: E402
 from support.scripted_server import Received, Reply, ScriptedServer  # noqa: E402
 
 RECORDINGS = ROOT / "tests" / "recordings"
@@ -217,10 +218,6 @@ def load_index() -> Index:
 # ----------------------------------------------------------------------------- arXiv
 
 
-def _tokenize(query: str) -> list[str]:
-    return re.findall(r'\(|\)|[A-Za-z_]+:"[^"]*"|"[^"]*"|[^\s()]+', query)
-
-
 def _entry_field(entry: ArxivEntry, name: str) -> list[str]:
     texts = {
         "ti": entry.title,
@@ -231,9 +228,7 @@ def _entry_field(entry: ArxivEntry, name: str) -> list[str]:
     return words(texts.get(name, texts["all"]))
 
 
-def _term_matches(entry: ArxivEntry, term: str) -> bool:
-    name, _, value = term.partition(":") if re.match(r"^[a-z_]+:", term) else ("all", "", term)
-    value = value.strip('"')
+def _term_matches(entry: ArxivEntry, name: str, value: str) -> bool:
     if name == "cat":
         return value in entry.categories
     if name == "id":
@@ -243,37 +238,11 @@ def _term_matches(entry: ArxivEntry, term: str) -> bool:
     return bool(wanted) and any(text[i : i + n] == wanted for i in range(len(text) - n + 1))
 
 
-def _evaluate(tokens: list[str], entry: ArxivEntry) -> bool:
-    """arXiv's boolean query syntax, left to right, parentheses grouping."""
-    position = 0
-
-    def expression() -> bool:
-        nonlocal position
-        result = operand()
-        while position < len(tokens) and tokens[position] in ("AND", "OR", "ANDNOT"):
-            operator = tokens[position]
-            position += 1
-            right = operand()
-            result = {
-                "AND": result and right,
-                "OR": result or right,
-                "ANDNOT": result and not right,
-            }[operator]
-        return result
-
-    def operand() -> bool:
-        nonlocal position
-        if position >= len(tokens):
-            return False
-        token = tokens[position]
-        position += 1
-        if token == "(":
-            result = expression()
-            position += 1  # the closing parenthesis
-            return result
-        return _term_matches(entry, token)
-
-    return expression()
+def _evaluate(query: str, entry: ArxivEntry) -> bool:
+    """arXiv's boolean query syntax (the corpus stand-in's reading of it)."""
+    return corpus_search.evaluate(
+        corpus_search.parse(query), lambda name, value: _term_matches(entry, name, value)
+    )
 
 
 def _feed(entries: list[ArxivEntry], total: int, start: int, per_page: int) -> bytes:
@@ -312,8 +281,8 @@ def _arxiv_search(params: dict[str, str], start: int, per_page: int) -> Reply:
     recorded = index.arxiv_pages.get(_arxiv_page_key(params))
     if recorded is not None:
         return recorded
-    tokens = _tokenize(params["search_query"])
-    hits = [entry for entry in index.arxiv.values() if _evaluate(tokens, entry)]
+    query = params["search_query"]
+    hits = [entry for entry in index.arxiv.values() if _evaluate(query, entry)]
     sort_by = params.get("sortBy", "relevance")
     if sort_by in ("submittedDate", "lastUpdatedDate"):
         attribute = "published" if sort_by == "submittedDate" else "updated"
