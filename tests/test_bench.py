@@ -19,6 +19,8 @@ BENCHMARKS = {
     "bench_literature_tokens.py": r"8 candidates, .*\n(.*\n)*through the scripts +\d+ +[\d.]+",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
     "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
+    "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +[\d.]+\n"
+    r"arXiv baseline +\d+% +\d+% +- +[\d.]+\n(.*\n)*Semantic Scholar plan +\d+%",
 }
 
 

@@ -431,7 +431,7 @@ def label(api: str, args: list[str]) -> str:
         elif arg in LEFT_OUT:
             skip = LEFT_OUT[arg]
         else:
-            shown.append(f'"{arg}"' if " " in arg else arg)
+            shown.append(f'"{arg}"' if " " in arg or "'" in arg else arg)  # shlex reads it back
     return f"{API_LABELS[api]} {' '.join(shown)}".replace("|", "/")
 
 

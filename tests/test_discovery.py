@@ -1,0 +1,286 @@
+"""Discovery that finds (issue 21, and issue 19's query defects): the rules a plan's queries
+follow, the relaxation of an empty search, and where the relaxation is recorded.
+
+The problems are the benchmark's (bench/data/discovery/problems: real problems, written the way
+a mathematician states them) and the repository's sample problem; searches go to the stand-in
+engine over the real arXiv corpus (tests/support/corpus_search.py, ../shared/corpus).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import ROOT
+from mathtools import domains, planning, relaxation, schemas
+from mathtools.store import RunStore
+from support import corpus_search
+
+BENCH = ROOT / "bench" / "data" / "discovery"
+PROBLEMS = sorted((BENCH / "problems").glob("*.md"))
+SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
+
+
+@pytest.fixture(scope="module")
+def plans():
+    return {path.stem: planning.plan(planning.read_problem(path)) for path in PROBLEMS}
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    try:
+        corpus_search.load()
+    except corpus_search.CorpusMissing as exc:
+        pytest.fail(str(exc))
+
+
+def queries(plan, api):
+    return plan["queries"][api]
+
+
+def values(query) -> list[str]:
+    return [value for _, value in planning.label_terms(query["label"])]
+
+
+# --- queries an expert would type ---------------------------------------------------------------
+
+
+def test_the_benchmark_covers_the_new_domains_and_twenty_problems():
+    targets = json.loads((BENCH / "targets.json").read_text(encoding="utf-8"))["targets"]
+    assert len(PROBLEMS) >= 20 and {p.stem for p in PROBLEMS} == set(targets)
+    used = {planning.read_problem(p).domain for p in PROBLEMS}
+    assert {"theoretical-computer-science", "statistics", "mathematical-physics"} <= used
+    assert {"numerical-analysis", "optimization-control", "dynamical-systems"} <= used
+    assert "information-theory" in used
+
+
+def test_no_query_is_a_sentence_fragment_with_a_verb(plans):
+    """Known Results such as "Iwaniec, Luo and Sarnak computed the 1-level density" or "The
+    Lemke-Howson algorithm finds an equilibrium" gave "Sarnak computed" and "Lemke-Howson
+    algorithm finds"; a query holds the named objects only."""
+    verbs = {"computed", "finds", "constructed", "proved", "showed", "gives", "depends", "whose"}
+    for name, plan in plans.items():
+        for api in planning.APIS:
+            for query in queries(plan, api):
+                words = {w.lower() for v in values(query) for w in re.findall(r"[\w'-]+", v)}
+                assert not words & verbs, (name, query["label"])
+
+
+def test_a_negated_known_result_is_no_query():
+    """The sample problem's "Non-tolerant uniformity testing needs ..." is what the problem sets
+    itself against, not a search (issue 19)."""
+    plan = planning.plan(planning.read_problem(SAMPLE))
+    labels = [q["label"] for api in planning.APIS for q in queries(plan, api)]
+    assert not [label for label in labels if "non-tolerant" in label.lower()]
+    assert any("Good-Turing estimation" in label for label in labels)  # a named result stays
+
+
+def test_semantic_scholar_queries_get_no_domain_word(plans):
+    """`... tester probability`: the domain's name only diluted the S2 query (issue 19)."""
+    sample = planning.plan(planning.read_problem(SAMPLE))
+    assert not [q for q in queries(sample, "semantic_scholar") if "probability" in q["label"]]
+    for plan in plans.values():
+        domain = plan["domain"].replace("-", " ")
+        for query in queries(plan, "semantic_scholar"):
+            assert " " not in domain or domain not in values(query)[0].lower(), query["label"]
+
+
+def test_arxiv_queries_have_at_most_three_and_ed_words_and_quote_only_named_results(plans):
+    for name, plan in plans.items():
+        problem = planning.read_problem(BENCH / "problems" / f"{name}.md")
+        named = {planning.fold(n) for n in planning._query_names(problem)}
+        for query in queries(plan, "arxiv"):
+            terms = [v for o, v in planning.label_terms(query["label"]) if o != "--author"]
+            phrases = [v for v in terms if " " in v]
+            assert all(planning.fold(p) in named for p in phrases), (name, query["label"])
+            if not phrases:
+                assert len(terms) <= planning.MAX_ARXIV_WORDS, (name, query["label"])
+
+
+def test_an_author_query_always_carries_a_topic_word(plans):
+    sample = planning.plan(planning.read_problem(SAMPLE))
+    for plan in [sample, *plans.values()]:
+        for api in planning.APIS:
+            for query in [q for q in queries(plan, api) if q["origin"] == "authors"]:
+                if api == "arxiv":
+                    options = [o for o, _ in planning.label_terms(query["label"])]
+                    assert "--author" in options and "--all" in options, query["label"]
+                else:
+                    assert len(values(query)[0].split()) >= 2, query["label"]
+
+
+def test_a_common_surname_on_arxiv_comes_with_the_topic(plans):
+    """ "Li" (X.-D. Li, 2005, no arXiv id): no arXiv author query; S2 has "Li" with the topic."""
+    plan = plans["shrinking-solitons-fundamental-group"]
+    assert not [q for q in queries(plan, "arxiv") if q["origin"] == "authors"]
+    (author,) = [q for q in queries(plan, "semantic_scholar") if q["origin"] == "authors"]
+    assert values(author)[0].startswith("Li ") and "Ricci" in values(author)[0]
+
+
+def test_latex_becomes_words_and_the_named_object(tmp_path):
+    """`Primes of the form $\\lfloor n^c \\rfloor$`: "form floor" was a quoted fragment; the
+    plan searches "floor" and "Piatetski-Shapiro", which the problem names."""
+    (tmp_path / "PROBLEM.md").write_text(
+        "---\ntitle: 'Primes of the form $\\lfloor n^c \\rfloor$'\nslug: piatetski-shapiro\n"
+        "domain: number-theory\ntags: [primes, exponential-sums]\n---\n\n# Problem Statement\n\n"
+        "Piatetski-Shapiro proved that for $1 < c < 12/11$ the sequence $\\lfloor n^c \\rfloor$ "
+        "contains infinitely many primes. What is the largest range of $c$ for which the "
+        "Piatetski-Shapiro prime number theorem holds?\n\n## Known Results\n\n"
+        "- **Piatetski-Shapiro prime number theorem** for $c < 12/11$ (1953).\n",
+        encoding="utf-8",
+    )
+    plan = planning.plan(planning.read_problem(tmp_path / "PROBLEM.md"))
+    searched = [v for api in planning.APIS for q in queries(plan, api) for v in values(q)]
+    assert not [v for v in searched if "form floor" in v.lower() or "\\" in v or "$" in v]
+    assert any(v == "floor" for v in searched)
+    assert any("Piatetski-Shapiro" in v for v in searched)
+
+
+def test_a_reference_title_loses_its_closing_year_and_venue():
+    """Issue 19: "(2008)" stayed at the end of a reference's title."""
+    ref = planning.parse_reference("R. Baker, The Piatetski-Shapiro prime number theorem (2008)")
+    assert ref.title == "The Piatetski-Shapiro prime number theorem" and ref.year == 2008
+    ref = planning.parse_reference(
+        "A. Orlitsky and A. T. Suresh, Competitive distribution estimation: Why is Good-Turing "
+        "good, NeurIPS (2015)."
+    )
+    assert ref.title == "Competitive distribution estimation: Why is Good-Turing good"
+
+
+# --- domains and categories ---------------------------------------------------------------------
+
+
+def test_new_domains_give_their_categories(plans):
+    assert plans["oracle-property-risk"]["categories"] == ["math.ST", "stat.TH"]
+    tcs = plans["bimatrix-nash-complexity"]["categories"]
+    assert tcs == ["cs.DS", "cs.CC", "cs.DM", "cs.IT"]
+    assert plans["six-vertex-arctic-curve"]["categories"] == ["math-ph", "math.MP"]
+    for plan in plans.values():
+        for query in queries(plan, "arxiv"):
+            assert "--domain" in query["args"], query["label"]
+
+
+def test_problem_md_names_extra_categories(plans, tmp_path):
+    """`arxiv_categories: [math.SG]`: every arXiv search adds it; with a domain outside the
+    table, those categories are the only filter."""
+    plan = plans["toric-ball-packing"]
+    assert plan["categories"] == ["math.DG", "math.SG"]
+    for query in queries(plan, "arxiv"):
+        assert query["args"][query["args"].index("--category") + 1] == "math.SG"
+    text = (BENCH / "problems" / "toric-ball-packing.md").read_text(encoding="utf-8")
+    (tmp_path / "PROBLEM.md").write_text(
+        text.replace("domain: differential-geometry", "domain: symplectic-geometry"),
+        encoding="utf-8",
+    )
+    custom = planning.plan(planning.read_problem(tmp_path / "PROBLEM.md"))
+    assert custom["domain"] is None and custom["categories"] == ["math.SG"]
+    arxiv = queries(custom, "arxiv")
+    assert arxiv and all("--category" in q["args"] and "--domain" not in q["args"] for q in arxiv)
+
+
+def test_arxiv_query_script_knows_the_new_domains(script):
+    run = script("arxiv_query.py", "search", "--all", "x", "--domain", "nope")
+    assert run.returncode == 2
+    for domain in ("statistics", "theoretical-computer-science", "information-theory"):
+        assert domain in domains.DOMAINS and domain in run.stderr + run.stdout
+
+
+# --- relaxation ---------------------------------------------------------------------------------
+
+
+def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
+    """ "normalized Ricci flow on surfaces" is no phrase of Hao Yin's "Normalized Ricci flow on
+    nonparabolic surfaces"; its words are all there."""
+    entry = {"args": ["search", "--all", "normalized Ricci flow on surfaces", "--domain",
+                      "differential-geometry", "--max-results", "5", "--relax"]}  # fmt: skip
+    client = corpus_search.ArxivStandin()
+    result = relaxation.run_planned("arxiv", entry, client)
+    assert result.relaxation["step"] == "unquoted"
+    assert "0704.0853" in [p.arxiv_id for p in result.papers]
+    assert client.queries[0] == 'all:"normalized Ricci flow on surfaces" AND cat:math.DG'
+    assert result.label == 'arxiv --all "normalized Ricci flow on surfaces" --domain ' + (
+        "differential-geometry"
+    )
+    assert schemas.errors("search_result", result.to_dict()) == []
+
+
+def test_then_the_weakest_word_goes_then_the_words_are_or_ed(corpus):
+    client = corpus_search.ArxivStandin()
+    dropped = relaxation.run_planned(
+        "arxiv", {"args": ["search", "--all", "Kripke", "--all", "frames", "--relax"]}, client
+    )
+    assert dropped.relaxation == {
+        "step": "dropped", "query": "all:Kripke", "dropped": "frames",
+    }  # fmt: skip
+    assert dropped.papers  # "An algebraic generalization of Kripke structures"
+    either = relaxation.run_planned(
+        "arxiv", {"args": ["search", "--all", "zzzz", "--all", "sandpile"]}, client
+    )
+    assert either.relaxation["step"] == "any"
+    assert either.relaxation["query"] == "all:zzzz OR all:sandpile"
+    assert either.papers
+
+
+def test_an_author_searchs_weakest_term_is_the_name(corpus):
+    """Namesakes and spellings: an author query that finds nothing keeps its topic."""
+    entry = {"args": ["search", "--all", "sandpile", "--author", "Nobody", "--relax"]}
+    result = relaxation.run_planned("arxiv", entry, corpus_search.ArxivStandin())
+    assert result.relaxation == {"step": "dropped", "query": "all:sandpile", "dropped": "Nobody"}
+    assert "0704.0688" in [p.arxiv_id for p in result.papers]
+
+
+def test_a_search_that_finds_something_is_not_relaxed_and_a_raw_query_never(corpus):
+    client = corpus_search.ArxivStandin()
+    found = relaxation.run_planned("arxiv", {"args": ["search", "--all", "sandpile"]}, client)
+    assert found.relaxation is None and len(client.queries) == 1
+    raw = relaxation.run_planned("arxiv", {"args": ["search", "--query", "ti:zzzz"]}, client)
+    assert raw.papers == [] and raw.relaxation is None and client.queries[-1] == "ti:zzzz"
+
+
+def test_every_form_empty_says_so(corpus):
+    entry = {"args": ["search", "--all", "zzzz qqqq"]}
+    result = relaxation.run_planned("arxiv", entry, corpus_search.ArxivStandin())
+    assert result.papers == [] and result.relaxation["step"] == "exhausted"
+
+
+def test_semantic_scholar_relaxes_by_words(corpus):
+    """No operators on S2: the last word goes, then the first two words stand alone."""
+    client = corpus_search.S2Standin()
+    entry = {"args": ["search", "--query", "sandpile rotor zzzz qqqq yyyy", "--limit", "5"]}
+    result = relaxation.run_planned("semantic_scholar", entry, client)
+    assert result.relaxation == {
+        "step": "dropped", "query": "sandpile rotor zzzz qqqq", "dropped": "yyyy",
+    }  # fmt: skip
+    entry = {"args": ["search", "--query", "sandpile zzzz qqqq yyyy xxxx", "--limit", "5"]}
+    result = relaxation.run_planned("semantic_scholar", entry, client)
+    assert result.relaxation == {"step": "any", "query": "sandpile zzzz"}
+    assert "0704.0688" in [p.arxiv_id for p in result.papers]
+
+
+def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(plans, corpus):
+    clients = {"arxiv": corpus_search.ArxivStandin(), "semantic_scholar": corpus_search.S2Standin()}
+    for name, plan in plans.items():
+        for api in planning.APIS:
+            for entry in queries(plan, api):
+                result = relaxation.run_planned(api, entry, clients[api])
+                assert result.papers, (name, entry["label"], result.relaxation)
+
+
+# --- recorded in the run, shown in the Search History ------------------------------------------
+
+
+def test_the_relaxation_is_recorded_in_the_run_and_shown_in_the_search_history(tmp_path, corpus):
+    entry = {"args": ["search", "--all", "Kripke", "--all", "frames", "--relax"]}
+    result = relaxation.run_planned("arxiv", entry, corpus_search.ArxivStandin())
+    plain = relaxation.run_planned(
+        "arxiv", {"args": ["search", "--all", "sandpile"]}, corpus_search.ArxivStandin()
+    )
+    with RunStore(tmp_path / "runs.db") as store:
+        run = store.record_run(
+            "kripke", f"{result.label}; {plain.label}", "arxiv", 1,
+            results=[result.to_dict(), plain.to_dict()],
+        )  # fmt: skip
+        assert run["relaxations"] == [{"label": result.label, **result.relaxation}]
+        summary = store.history_row([run["run_id"]])["summary"]
+    assert summary == "Kripke frames (relaxed: weakest word left out (frames)); sandpile"
