@@ -9,6 +9,7 @@ engine over the real arXiv corpus (tests/support/corpus_search.py, ../shared/cor
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -16,6 +17,7 @@ from conftest import ROOT
 from mathtools import domains, planning, relaxation, schemas
 from mathtools.store import RunStore
 from support import corpus_search
+from support.standin import StandIn
 
 BENCH = ROOT / "bench" / "data" / "discovery"
 PROBLEMS = sorted((BENCH / "problems").glob("*.md"))
@@ -284,3 +286,32 @@ def test_the_relaxation_is_recorded_in_the_run_and_shown_in_the_search_history(t
         assert run["relaxations"] == [{"label": result.label, **result.relaxation}]
         summary = store.history_row([run["run_id"]])["summary"]
     assert summary == "Kripke frames (relaxed: weakest word left out (frames)); sandpile"
+
+
+def test_the_search_scripts_relax_as_the_plan_prints_them(script, tmp_path):
+    """arxiv_query.py / s2_lookup.py search --relax through the recordings stand-in: the JSON
+    names the form that answered, record-run stores it, the run store's history row shows it."""
+    with StandIn() as server:
+        env = {**os.environ, **server.env()}
+        out = tmp_path / "i1-arxiv-1.json"
+        run = script(
+            "arxiv_query.py", "search", "--all", "Heat-bath random walks zzzz", "--relax",
+            "--max-results", "5", "--out", str(out), env=env,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stdout + run.stderr
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert data["relaxation"]["step"] == "dropped" and data["relaxation"]["dropped"] == "zzzz"
+        assert [p["arxiv_id"] for p in data["papers"]] == ["1605.08386"]
+        assert data["label"] == 'arxiv --all "Heat-bath random walks zzzz"'
+        assert schemas.errors("search_result", data) == []
+        plain = script("arxiv_query.py", "search", "--all", "Heat-bath random walks zzzz", env=env)
+        assert json.loads(plain.stdout)["papers"] == []  # without --relax: as asked
+    recorded = script(
+        "lit_update.py", "record-run", "--problem", "heat-bath", "--iteration", "1",
+        "--results", str(out),
+    )  # fmt: skip
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    (run_id,) = [r["run_id"] for r in json.loads(recorded.stdout)["runs"]]
+    with RunStore(os.environ["MATH_LITERATURE_DB"]) as store:
+        summary = store.history_row([run_id])["summary"]
+    assert summary == '"Heat-bath random walks zzzz" (relaxed: weakest word left out (zzzz))'
