@@ -76,7 +76,9 @@ def main(argv):
         if args.command == "keep":
             return cli.acknowledge(kept(store, args.runs, Path(args.out)))
         iteration = Iteration.load(store, args.runs)
-        decision = refinement.after_iteration(iteration.number, iteration.judgements)
+        problem = problem_of(iteration.problem)
+        references = planning.reference_keys(problem) if problem else set()
+        decision = refinement.after_iteration(iteration.number, iteration.judgements, references)
         result = {
             "iteration": iteration.number,
             "decision": "stop" if decision.stop else "refine",
@@ -92,7 +94,7 @@ def main(argv):
         result["decision"] = "stop" if decision.stop else "search"
         result["reason"] = decision.reason
         if not decision.stop:  # the model has read the memo (feedback): it is not printed again
-            result.update(next_iteration(iteration, args, memo))
+            result.update(next_iteration(iteration, args, memo, problem))
     cli.acknowledge(result)
 
 
@@ -129,12 +131,12 @@ class Iteration:
         return cls(problems.pop(), numbers.pop(), runs, judgements)
 
 
-def next_iteration(iteration, args, memo):
+def next_iteration(iteration, args, memo, problem):
     """The next iteration's number and its command lines: the searches, then the record-run
     that stores them with the memo (in the run folder's feedback-i<N>.md when there is one)."""
     number = iteration.number + 1
     queries = refinement.refined_queries(
-        args.query, problem_domain(iteration.problem), args.per_query
+        args.query, problem.domain if problem else None, args.per_query
     )
     plan = {
         "queries": {
@@ -168,10 +170,10 @@ def kept(store, run_ids, out):
     }
 
 
-def problem_domain(slug):
-    """The problem's domain from its PROBLEM.md in this workspace, if there is one."""
+def problem_of(slug):
+    """The problem's PROBLEM.md in this workspace, read, if there is one."""
     path = rundir.problem_file(slug)
-    return planning.read_problem(path).domain if path.exists() else None
+    return planning.read_problem(path) if path.exists() else None
 
 
 if __name__ == "__main__":

@@ -21,6 +21,16 @@ RUNS = [
 # --- stop rule 1: a strong hit ---------------------------------------------------------------
 
 
+def test_a_strong_hit_that_problem_md_already_cites_does_not_stop_the_loop():
+    """Issue 19: finding the problem's own reference again is no answer."""
+    judged = [judgement("arXiv:2106.13414", "strong"), judgement("arXiv:1111.1111", "partial")]
+    decision = refinement.after_iteration(1, judged, references={"arXiv:2106.13414"})
+    assert not decision.stop and "arXiv:2106.13414" in decision.reason
+    judged.append(judgement("arXiv:2222.2222", "strong"))
+    decision = refinement.after_iteration(1, judged, references={"arXiv:2106.13414"})
+    assert decision.stop and decision.reason == "strong hit: arXiv:2222.2222"
+
+
 def test_a_strong_hit_stops_the_loop():
     decision = refinement.after_iteration(
         1, [judgement("arXiv:1", "partial"), judgement("S2:abc", "strong", 0.9)]
@@ -157,14 +167,13 @@ def test_memo_is_compact_and_deterministic():
 def test_a_refined_query_becomes_one_search_per_api():
     queries = refinement.refined_queries(r"Opial property of $\ell^p$ spaces", "analysis", 5)
     s2 = queries["semantic_scholar"][0]
-    assert s2.args == ["search", "--query", "Opial property of l^p spaces", "--limit", "5"]
+    assert s2.args == [
+        "search", "--query", "Opial property of l^p spaces", "--limit", "5", "--relax",
+    ]  # fmt: skip
     arxiv = queries["arxiv"][0]
-    assert arxiv.args[0] == "search" and arxiv.args[-4:] == [
-        "--domain",
-        "analysis",
-        "--max-results",
-        "5",
-    ]
+    assert arxiv.args[0] == "search" and arxiv.args[-5:] == [
+        "--domain", "analysis", "--max-results", "5", "--relax",
+    ]  # fmt: skip
     assert "Opial property" in arxiv.args
 
 

@@ -959,6 +959,18 @@ def reference_candidates(problem: Problem) -> list[dict[str, Any]]:
     return candidates
 
 
+def reference_keys(problem: Problem) -> set[str]:
+    """The paper keys (mathtools.paper.Paper.key) of PROBLEM.md's references that carry an
+    arXiv id or a DOI: a search that finds one of them found what the problem already cites."""
+    keys = set()
+    for ref in problem.references:
+        if ref.arxiv_id:
+            keys.add(f"arXiv:{ref.arxiv_id}")
+        if ref.doi:
+            keys.add(f"DOI:{ref.doi}")
+    return keys
+
+
 def command_lines(plan_data: dict[str, Any]) -> list[str]:
     """The searches, then the run-store records, as the command lines the runbook runs."""
     scripts = {"arxiv": "arxiv_query.py", "semantic_scholar": "s2_lookup.py"}

@@ -3,7 +3,8 @@
 One iteration is the runs (one per source) that one set of queries produced, each judged paper by
 paper `strong`, `partial` or `irrelevant`. After an iteration:
 
-  - a `strong` judgement anywhere in it stops the loop (the search found what it was after);
+  - a `strong` judgement anywhere in it stops the loop (the search found what it was after),
+    unless the paper is one of PROBLEM.md's own references (found again, nothing new);
   - the third iteration stops it (MAX_ITERATIONS);
   - otherwise the feedback memo (what the partial matches lack; the irrelevant ones only when
     nothing was partial) goes to the model, which proposes one refined query, and
@@ -16,6 +17,7 @@ rules are tested without a database.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,14 +39,25 @@ def strong_hits(judgements: list[dict[str, Any]]) -> list[str]:
     return [j["key"] for j in judgements if j["label"] == "strong"]
 
 
-def after_iteration(iteration: int, judgements: list[dict[str, Any]]) -> Decision:
-    """Stop or refine, once an iteration's papers are judged."""
-    strong = strong_hits(judgements)
+def after_iteration(
+    iteration: int, judgements: list[dict[str, Any]], references: Collection[str] = ()
+) -> Decision:
+    """Stop or refine, once an iteration's papers are judged. A strong hit that is one of the
+    problem's own `references` (paper keys: PROBLEM.md already cites it) found nothing new, so
+    it does not stop the loop."""
+    hits = strong_hits(judgements)
+    strong = [key for key in hits if key not in references]
     if strong:  # the first few by key (the model judged them all; the store holds the list)
         more = f" and {len(strong) - SHOWN_HITS} more" if len(strong) > SHOWN_HITS else ""
         return Decision(True, f"strong hit: {', '.join(strong[:SHOWN_HITS])}{more}")
     if iteration >= MAX_ITERATIONS:
         return Decision(True, f"{MAX_ITERATIONS} iterations reached without a strong hit")
+    if hits:
+        known = ", ".join(hits[:SHOWN_HITS])
+        return Decision(
+            False, f"the strong hits are PROBLEM.md's own references ({known}): propose a refined "
+            "query for what they leave open",
+        )  # fmt: skip
     return Decision(False, "no strong hit yet: propose a refined query")
 
 
@@ -120,19 +133,22 @@ def _ranked(judgements) -> list[dict[str, Any]]:
 def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[str, list[Query]]:
     """The refined query as one search per API: Semantic Scholar takes the text as it is; arXiv
     takes every key phrase of it, whole and each required, inside the domain's categories (the
-    model chose each word: none is cut; only stopwords fall between the phrases)."""
+    model chose each word: none is cut; only stopwords fall between the phrases). Both relax
+    when they find nothing (relaxation.py)."""
     text = " ".join(strip_latex(refined).split())
     terms = key_terms(text, limit=None, max_words=None) or [text]
     arxiv_args = ["search", *option("--all", *terms)]
     if domain:
         arxiv_args += ["--domain", domain]
     return {
-        "arxiv": [Query("arxiv", "refined", [*arxiv_args, "--max-results", str(per_query)])],
+        "arxiv": [
+            Query("arxiv", "refined", [*arxiv_args, "--max-results", str(per_query), "--relax"])
+        ],
         "semantic_scholar": [
             Query(
                 "semantic_scholar",
                 "refined",
-                ["search", *option("--query", text), "--limit", str(per_query)],
+                ["search", *option("--query", text), "--limit", str(per_query), "--relax"],
             )
         ],
     }
