@@ -838,6 +838,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
 
 
 MAX_ARXIV_WORDS = 3  # AND-ed words in one arXiv query, at most
+COMPOUND = re.compile(r"[a-z]{3,}(?:-[a-z]{3,})+")  # lower-case words joined by hyphens
 
 
 def _arxiv_words(term: str, concepts: set[str]) -> list[str]:
@@ -849,6 +850,8 @@ def _arxiv_words(term: str, concepts: set[str]) -> list[str]:
     if same_stem(term) in concepts or len(term.split()) == 1:
         return [term]
     words = [w for w in term.split() if not _notation(w)] or term.split()
+    # "edge-weighted" is as often "weighted edge": a compound of common words goes apart.
+    words = [part for w in words for part in (w.split("-") if COMPOUND.fullmatch(w) else [w])]
     while len(words) > 2 and same_stem(words[0]) in GENERIC:  # "Counting lattice points"
         words = words[1:]
     if len(words) > MAX_ARXIV_WORDS:  # too many to AND: generic words go first
