@@ -388,12 +388,13 @@ def _content_word(word: str, stopwords: frozenset[str]) -> bool:
     return not folded.isdigit()
 
 
-def result_names(item: str) -> list[str]:
-    """Theorem and technique names in a Known Results item ("Banach fixed point theorem")."""
+def result_names(item: str, phrase: bool = True) -> list[str]:
+    """Theorem and technique names in a Known Results item ("Banach fixed point theorem"): the
+    ones it names or stresses in bold; with `phrase`, an item naming none gives its key phrase."""
     plain = strip_latex(item)
     names = [a or b for a, b in EMPHASIS.findall(item)]
     names += [f"{m.group(1)} {m.group(2)}" for m in NAMED_RESULT.finditer(plain)]
-    if not names:
+    if not names and phrase:
         names = problem_terms(item, limit=1)
     cleaned = []
     for name in names:
@@ -464,19 +465,17 @@ def readable_query(label: str) -> str:
 
 
 def query_summary(
-    labels: list[str], relaxed: dict[str, dict] | None = None, width: int = SUMMARY_CHARS
+    labels: list[str], notes: dict[str, str] | None = None, width: int = SUMMARY_CHARS
 ) -> str:
     """A short Search History Query Summary for a search's query labels: each search's words
-    once (case ignored), with how an empty one was relaxed (`relaxed`: label -> the search
-    result's relaxation), '; '-joined, cut after `width` characters with "(+N more)". The full
-    labels stay in the run store, which is what later plans compare against."""
-    from .relaxation import describe
-
+    once (case ignored), with its note in parentheses (`notes`: label -> how an empty search
+    was relaxed), '; '-joined, cut after `width` characters with "(+N more)". The full labels
+    stay in the run store, which is what later plans compare against."""
     items: list[str] = []
     for label in labels:
         item = readable_query(label)
-        if relaxed and label in relaxed:
-            item += f" ({describe(relaxed[label])})"
+        if notes and notes.get(label):
+            item += f" ({notes[label]})"
         if item and fold(item) not in {fold(known) for known in items}:
             items.append(item)
     summary = ""
@@ -768,9 +767,9 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     skipping the ones already searched still leaves enough).
 
     Queries are what an expert types: the problem's mathematical nouns and named objects, a
-    phrase quoted only when it names a concept (a tag, a named theorem or object), at most
-    MAX_ARXIV_WORDS AND-ed words on arXiv (whose search is boolean: every word must occur), and
-    an author always with a topic word."""
+    phrase quoted only when it names a result (a named theorem or object of Known Results), at
+    most MAX_ARXIV_WORDS AND-ed words otherwise on arXiv (whose search is boolean: every word
+    must occur), and an author always with a topic word."""
     terms = _terms(problem)
     names = _query_names(problem)
     authors = _query_authors(problem, api)
@@ -779,14 +778,16 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     out: list[Query] = []
 
     def add(origin: str, arxiv_terms: list[str], s2_text: str, extra: list[str] = ()) -> None:
+        """One query: arXiv ANDs `arxiv_terms` in any field, with `extra` options (categories,
+        author); S2 searches `s2_text`, each word once. Every planned search relaxes itself."""
         if api == "arxiv":
             if arxiv_terms or extra:
-                args = [*option("--all", *arxiv_terms), *extra]
-                out.append(Query(api, origin, ["search", *args, *_arxiv_limit(per_query)]))
+                args = [*option("--all", *arxiv_terms), *extra, "--max-results", str(per_query)]
+                out.append(Query(api, origin, ["search", *args, "--relax"]))
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
-            out.append(Query(api, origin, ["search", *option("--query", text), "--limit",
-                                           str(per_query), "--relax"]))  # fmt: skip
+            args = [*option("--query", text), "--limit", str(per_query)]
+            out.append(Query(api, origin, ["search", *args, "--relax"]))
 
     title_terms = _title_terms(problem) or terms[:1]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
@@ -831,9 +832,6 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         add("keywords", _arxiv_words(term, concepts), term, domain_args)
     for tag in tags[2:]:
         add("tags", _arxiv_words(tag, concepts), tag, domain_args)
-    if api == "arxiv":
-        for query in out:
-            query.args.append("--relax")
     return out
 
 
@@ -895,15 +893,10 @@ def _query_names(problem: Problem) -> list[str]:
     """Named results of `## Known Results` worth a query: theorems and objects the items name
     (or stress in bold), never a phrase of a sentence, nor what the problem sets itself against
     ("Non-tolerant uniformity testing")."""
-    names = []
+    names: list[str] = []
     for item in problem.known_results:
-        plain = strip_latex(item)
-        found = [a or b for a, b in EMPHASIS.findall(item)]
-        found += [f"{m.group(1)} {m.group(2)}" for m in NAMED_RESULT.finditer(plain)]
-        for name in found:
-            name = re.sub(r"^(?:The|A|An)\s+", "", " ".join(strip_latex(name).split()))
-            name = name.replace("\u2019", "'").strip(" .,:")
-            if name and not NEGATED.match(name) and fold(name) not in map(fold, names):
+        for name in result_names(item, phrase=False):
+            if not NEGATED.match(name) and fold(name) not in map(fold, names):
                 names.append(name)
     return names
 
@@ -923,15 +916,6 @@ def _tag_words(tag: str) -> str:
     return re.sub(r"(?<!\b[^\W\d_])-(?![^\W\d_]\b)", " ", tag).strip()
 
 
-def _head(phrase: str) -> tuple[str, list[str]]:
-    """A key phrase's last two words (its head) and the words before them, as a looser query:
-    "tolerant distribution testing" -> ("distribution testing", ["tolerant"])."""
-    words = phrase.split()
-    if len(words) <= 2:
-        return phrase, []
-    return " ".join(words[-2:]), [" ".join(words[:-2])]
-
-
 def _unique_words(words: list[str]) -> str:
     """The words, each once (by stem), in order."""
     seen: set[str] = set()
@@ -941,10 +925,6 @@ def _unique_words(words: list[str]) -> str:
             seen.add(same_stem(word))
             kept.append(word)
     return " ".join(kept)
-
-
-def _arxiv_limit(per_query: int) -> list[str]:
-    return ["--max-results", str(per_query)]
 
 
 def reference_candidates(problem: Problem) -> list[dict[str, Any]]:

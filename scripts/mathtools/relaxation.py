@@ -28,6 +28,7 @@ from typing import Any
 from . import domains
 from .cli import BadInput
 from .paper import SearchResult
+from .planning import label, split_options
 
 ARXIV_TEXT_FIELDS = {"--title": "title", "--abstract": "abstract", "--all": "all_terms"}
 STEP_NOTES = {
@@ -146,8 +147,6 @@ PLANNED_OPTIONS = {
 
 def planned_options(args: list[str]) -> list[tuple[str, str | None]]:
     """(option, value) pairs of a plan entry's `args` (after the `search` subcommand)."""
-    from .planning import split_options
-
     tokens = split_options(args[1:] if args[:1] == ["search"] else list(args))
     pairs, at = [], 0
     while at < len(tokens):
@@ -191,8 +190,6 @@ def arxiv_request(args: list[str]) -> ArxivRequest:
 def run_planned(api: str, entry: dict[str, Any], client) -> SearchResult:
     """One plan entry's search through `client` (ArxivClient or S2Client), relaxed when empty;
     the result carries the entry's label and, when a looser form answered, `relaxation`."""
-    from .planning import label
-
     args = list(entry["args"])
     if api == "arxiv":
         result = search_arxiv(client, arxiv_request(args))

@@ -236,13 +236,14 @@ class RunStore:
         empty one was relaxed; the full labels stay here) and the papers each source returned
         (lit_update.py merge's summary, arxiv_results and s2_results)."""
         from .planning import query_summary
+        from .relaxation import describe
 
         runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
         found = dict.fromkeys(SOURCES, 0)
         for run in runs:
             found[run["source"]] += run["result_count"]
         labels = [part.strip() for run in runs for part in run["query"].split(";")]
-        relaxed = {item["label"]: item for run in runs for item in run["relaxations"]}
+        relaxed = {item["label"]: describe(item) for run in runs for item in run["relaxations"]}
         return {
             "summary": query_summary([label for label in labels if label], relaxed),
             "arxiv_results": found["arxiv"],
