@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,14 @@ def notation_file():
     return Path(ws.new_problem("Heat kernels", domain="analysis")["path"]) / "NOTATION.md"
 
 
-def test_there_is_a_preset_for_each_of_the_nine_domains(script):
+def test_there_is_a_preset_for_each_domain(script):
     assert set(notation.PRESETS) == set(DOMAINS)
     listed = script("workspace.py", "notation", "--list-presets").json()
     assert listed["presets"] == [*DOMAINS, "custom"]
+    # No LaTeX command became a control character in a preset's text ("\to" is not a tab).
+    for entries in notation.PRESETS.values():
+        for symbol, meaning in entries:
+            assert not re.search(r"[\t\n\r\f\v\a\b]", symbol + meaning), (symbol, meaning)
 
 
 def test_a_new_problem_starts_with_its_domains_preset(notation_file, script):
@@ -30,7 +35,7 @@ def test_a_new_problem_starts_with_its_domains_preset(notation_file, script):
     assert r"- $L^p(\Omega)$ — " in notation_file.read_text()
 
 
-def test_a_problem_outside_the_nine_domains_starts_custom(script):
+def test_a_problem_outside_the_domains_starts_custom(script):
     script("workspace.py", "init")
     out = script("workspace.py", "new-problem", "--title", "Misc", "--domain", "other").json()
     meta, body = frontmatter.split((Path(out["path"]) / "NOTATION.md").read_text())

@@ -1,4 +1,4 @@
-"""NOTATION.md: a problem's symbols, from a preset for one of the nine domains plus custom entries.
+"""NOTATION.md: a problem's symbols, from a preset for one of the domains plus custom entries.
 
 A preset fills the `## Preset` section only; entries a person adds live under `## Custom`, one
 bullet each (`- $symbol$ — meaning`), and survive every preset change. Anything else written into
@@ -118,6 +118,70 @@ PRESETS: dict[str, tuple[tuple[str, str], ...]] = {
         (r"\omega, \aleph_\alpha", "the least infinite ordinal, the alephs"),
         (r"\Sigma^0_n, \Pi^0_n", "the levels of the arithmetical hierarchy"),
         (r"\mathsf{ZFC}, \mathsf{PA}", "Zermelo–Fraenkel set theory with choice, Peano arithmetic"),
+    ),
+    "theoretical-computer-science": (
+        (r"n", "the input size"),
+        (
+            r"O(f), \Omega(f), \Theta(f)",
+            "asymptotic upper, lower and tight bounds as $n \\to \\infty$",
+        ),
+        (r"\tilde{O}(f)", "$O(f)$ up to polylogarithmic factors"),
+        (r"\mathsf{P}, \mathsf{NP}, \mathsf{PPAD}", "complexity classes"),
+        (r"\{0,1\}^n", "binary strings of length $n$"),
+        (r"\operatorname{poly}(n)", "some polynomial in $n$"),
+        (r"G = (V, E)", "a graph; $n = |V|$, $m = |E|$"),
+    ),
+    "statistics": (
+        (r"X_1, \dots, X_n", "an i.i.d. sample of size $n$"),
+        (r"\theta, \Theta", "the parameter and the parameter space"),
+        (r"\hat{\theta}_n", "an estimator of $\\theta$ from $n$ observations"),
+        (r"P_\theta, \mathbb{E}_\theta", "the law and the expectation under $\\theta$"),
+        (r"I(\theta)", "the Fisher information"),
+        (r"\xrightarrow{d}, \xrightarrow{P}", "convergence in distribution, in probability"),
+        (r"R(\theta, \hat{\theta})", "the risk of $\\hat{\\theta}$ at $\\theta$"),
+    ),
+    "mathematical-physics": (
+        (
+            r"\mathcal{H}",
+            "a separable complex Hilbert space, inner product linear in the second argument",
+        ),
+        (r"H", r"a Hamiltonian: a self-adjoint operator on $\mathcal{H}$"),
+        (r"\rho", "a density matrix: positive, trace one"),
+        (r"\operatorname{Tr}, [A, B]", "the trace, the commutator $AB - BA$"),
+        (r"\hbar = 1", "units with Planck's constant one"),
+        (r"Z, \beta", "the partition function, the inverse temperature"),
+    ),
+    "numerical-analysis": (
+        (r"h", "the mesh size"),
+        (r"\Delta t", "the time step"),
+        (r"u, u_h", "the exact and the discrete solution"),
+        (r"\|u - u_h\|", "the error, in the norm stated"),
+        (r"O(h^p)", "convergence of order $p$"),
+        (r"\kappa(A)", "the condition number of the matrix $A$"),
+    ),
+    "optimization-control": (
+        (r"\min_{x \in C} f(x)", "minimize $f$ over the feasible set $C$"),
+        (r"\nabla f, \nabla^2 f", "the gradient and the Hessian"),
+        (r"x^*", "a minimizer"),
+        (r"\dot{x} = f(x, u)", "the control system, state $x$, control $u$"),
+        (r"J(u)", "the cost functional"),
+        (r"\mathcal{L}(x, \lambda)", r"the Lagrangian with multipliers $\lambda$"),
+    ),
+    "dynamical-systems": (
+        (r"f: X \to X", "the map; $f^n$ its $n$-th iterate"),
+        (r"\varphi_t", "a flow"),
+        (r"\mu", "an invariant probability measure"),
+        (r"h_{\mathrm{top}}(f), h_\mu(f)", "topological and measure-theoretic entropy"),
+        (r"\rho(f)", "the rotation number of a circle map"),
+        (r"\mathbb{T}^d", r"the $d$-torus $\mathbb{R}^d / \mathbb{Z}^d$"),
+    ),
+    "information-theory": (
+        (r"H(X), h(X)", "entropy and differential entropy, logarithms to base 2 unless stated"),
+        (r"I(X; Y)", "the mutual information"),
+        (r"D(P \| Q)", "the relative entropy (Kullback–Leibler divergence)"),
+        (r"C", "the channel capacity"),
+        (r"X \to Y \to Z", "a Markov chain"),
+        (r"R", "a rate, in bits per symbol"),
     ),
 }
 
