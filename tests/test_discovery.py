@@ -315,3 +315,16 @@ def test_the_search_scripts_relax_as_the_plan_prints_them(script, tmp_path):
     with RunStore(os.environ["MATH_LITERATURE_DB"]) as store:
         summary = store.history_row([run_id])["summary"]
     assert summary == '"Heat-bath random walks zzzz" (relaxed: weakest word left out (zzzz))'
+
+
+def test_relaxed_forms_stay_valid_arxiv_syntax(corpus):
+    """A term with brackets, "(k,l)-sparse graphs" (Streinu and Theran's subject), relaxes into
+    words arXiv can read: no bracket of the term reaches the query."""
+    entry = {"args": ["search", "--all", "(k,l)-sparse graphs zzzz", "--domain", "combinatorics"]}
+    client = corpus_search.ArxivStandin()
+    result = relaxation.run_planned("arxiv", entry, client)
+    assert result.relaxation["step"] == "dropped" and result.relaxation["dropped"] == "zzzz"
+    assert "0704.0002" in [p.arxiv_id for p in result.papers]
+    for query in client.queries[1:]:
+        corpus_search.parse(query)  # raises on a syntax arXiv would reject
+        assert "(k" not in query

@@ -10,6 +10,7 @@ within the same call, in looser forms, stopping at the first that returns papers
              miss), else the last search word (a plan puts the core first)
   any        the search words OR-ed (the categories still hold)
 
+Each looser form is one more request, under the service's rate limit (arXiv: 3 s apart).
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
 then without its last word, then its first two words (the core term) alone.
 
@@ -22,6 +23,7 @@ by the model) is never rewritten.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -72,7 +74,9 @@ def arxiv_forms(request: ArxivRequest) -> list[tuple[str | None, str, str | None
     forms: list[tuple[str | None, str, str | None]] = [(None, request.query(), None)]
     if request.raw or not request.terms:
         return forms
-    words = [(name, word) for name, text in request.terms for word in text.split()]
+    words = [(name, word) for name, text in request.terms for word in _words(text)]
+    if not words:
+        return forms
     loose = replace(request, terms=words)
     forms.append(("unquoted", loose.query(), None))
     if request.authors:  # the weakest term of an author search is the name: namesakes, spelling
@@ -81,13 +85,26 @@ def arxiv_forms(request: ArxivRequest) -> list[tuple[str | None, str, str | None
         forms.append(("dropped", replace(request, terms=words[:-1]).query(), words[-1][1]))
     if len(words) > 1:
         prefix = {"title": "ti", "abstract": "abs", "all_terms": "all"}
-        either = " OR ".join(f"{prefix[name]}:{word.replace(chr(34), '')}" for name, word in words)
+        either = " OR ".join(f"{prefix[name]}:{word}" for name, word in words)
         forms.append(("any", replace(request, terms=[], authors=[], raw=either).query(), None))
-    distinct = []
+    return _distinct(forms)
+
+
+def _words(text: str) -> list[str]:
+    """A term's words as arXiv terms of their own: letters and digits with inner hyphens and
+    apostrophes ("Links-Gould", "Noether's"); "(k,l)-sparse" gives "sparse", no bracket that
+    would break the query's syntax, no one-letter word."""
+    return [w for w in re.findall(r"[^\W_][\w'\-]*", text) if len(w) > 1]
+
+
+def _distinct(forms: list) -> list:
+    """The forms without one that repeats an earlier query (dropping quotes from a query that
+    had none changes nothing)."""
+    kept: list = []
     for form in forms:
-        if form[1] not in {query for _, query, _ in distinct}:
-            distinct.append(form)
-    return distinct
+        if form[1].strip() and form[1] not in {query for _, query, _ in kept}:
+            kept.append(form)
+    return kept
 
 
 def s2_forms(text: str) -> list[tuple[str | None, str, str | None]]:
@@ -98,11 +115,7 @@ def s2_forms(text: str) -> list[tuple[str | None, str, str | None]]:
     if len(words) > 1:
         forms.append(("dropped", " ".join(words[:-1]), words[-1]))
         forms.append(("any", " ".join(words[:2]), None))
-    distinct = []
-    for form in forms:
-        if form[1].strip() and form[1] not in {query for _, query, _ in distinct}:
-            distinct.append(form)
-    return distinct
+    return _distinct(forms)
 
 
 def relaxed(forms, search) -> SearchResult:
