@@ -12,18 +12,19 @@ import pytest
 from conftest import ROOT
 from mathtools import bootstrap, frontmatter
 from support import venvs
+from support.claude_code import running_version
 from support.claude_harness import (
     agent,
     bash,
     bash_result,
     plugin_data_dir,
+    refused,
     result_text,
     run_claude,
     text,
 )
 
 WORKSPACE_SCRIPT = ROOT / "scripts" / "workspace.py"
-REFUSED = "requires approval"
 
 
 def _body(path) -> str:
@@ -113,10 +114,35 @@ def test_allowed_tools_let_the_status_call_through_without_bypass(tmp_path):
     run = run_claude("/math:help", model, home=tmp_path, bypass=False)
     assert run.exit_code == 0, run.describe()
     allowed, outside = run.tool_result("toolu_allowed"), run.tool_result("toolu_outside")
-    assert REFUSED not in result_text(allowed)
+    assert not refused(allowed)
     _, output = bash_result(allowed)
     json.loads(output)  # the script's own JSON answer: a status, or an error such as no workspace
-    assert outside.get("is_error") and REFUSED in result_text(outside), outside
+    assert refused(outside), outside
+
+
+@pytest.mark.claude
+@pytest.mark.parametrize("background", [None, False])
+def test_an_agents_report_reaches_the_script_and_a_foreground_agent_keeps_the_pre_approval(
+    tmp_path, background
+):
+    """Spawned in the background (2.1.330's default), the report arrives later as a notification,
+    and the command's allowed-tools no longer cover the calls after it; in the foreground (the
+    runbooks' `run_in_background: false`) they do, on both versions."""
+    status = f'python3 "{ROOT}/scripts/workspace.py" status'
+    spawn = agent("math:proof", "Harness probe.", id="toolu_agent", background=background)
+    script = [[spawn], [bash(status, id="toolu_after")], "done"]
+    run = run_claude(
+        "/math:help",
+        script,
+        home=tmp_path,
+        bypass=False,
+        subagents={"math:proof": ["proof reporting"]},
+    )
+    assert run.exit_code == 0, run.describe()
+    assert "proof reporting" in result_text(run.tool_result("toolu_agent"))
+    after = run.tool_result("toolu_after")
+    launched_in_background = background is None and running_version() >= (2, 1, 330)
+    assert refused(after) == launched_in_background, after
 
 
 @pytest.mark.claude

@@ -24,6 +24,7 @@ from support.standin import StandIn
 harness = pytest.importorskip("support.claude_harness", reason="tests/support/claude_harness.py")
 agent, bash, result_text = harness.agent, harness.bash, harness.result_text
 run_claude, text, tool_use = harness.run_claude, harness.text, harness.tool_use
+refused = harness.refused
 
 sys.path.insert(0, str(ROOT / "tools"))
 from demo_pipeline import PLANTED, Workspace, create_problem  # noqa: E402
@@ -33,8 +34,6 @@ pytestmark = pytest.mark.claude
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
 SLUG = "tolerant-testing"
-REFUSED = "requires approval"
-WRITE_REFUSED = "requested permissions to write"
 SYSTEM_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.S)
 READ_LINE = re.compile(r"^ *\d+\t", re.M)
 
@@ -238,17 +237,18 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     run = math_literature(tmp_path, cwd, main, agent_side, bypass=False, timeout=300)
     assert run.exit_code == 0, run.describe()
     main_result = run.tool_result("toolu_main")
-    assert REFUSED not in result_text(main_result) and "usage:" in result_text(main_result)
+    assert not refused(main_result) and "usage:" in result_text(main_result)
     results = {r["tool_use_id"]: r for r in run.subagent_requests()[-1].tool_results()}
     for block_id in ("toolu_plan", "toolu_refine", "toolu_runs", "toolu_verify"):
-        assert REFUSED not in result_text(results[block_id]), results[block_id]
+        assert not refused(results[block_id]), results[block_id]
         assert not results[block_id].get("is_error"), results[block_id]
     assert "run folder: " in result_text(results["toolu_plan"])
     assert json.loads(result_text(results["toolu_runs"])) == []
     record = result_text(results["toolu_record"])  # ran (exit 2: nothing matches), not refused
-    assert REFUSED not in record and "no search result file matches" in record, record
+    assert not refused(results["toolu_record"]), record
+    assert "no search result file matches" in record, record
     outside = results["toolu_outside"]
-    assert outside.get("is_error") and REFUSED in result_text(outside), outside
+    assert refused(outside), outside
 
     for block_id in ("toolu_write_run", "toolu_write_nested", "toolu_edit_literature"):
         assert not results[block_id].get("is_error"), results[block_id]
@@ -256,9 +256,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     assert (run_dir / "sub" / "relevance.json").read_text() == "{}\n"
     assert "(Nothing yet" in literature.read_text(encoding="utf-8")
     for block_id in ("toolu_write_problem", "toolu_edit_journal", "toolu_write_outside"):
-        refused = results[block_id]
-        assert refused.get("is_error"), refused
-        assert WRITE_REFUSED in result_text(refused), refused
+        assert refused(results[block_id]), results[block_id]
     assert (problem / "PROBLEM.md").read_text(encoding="utf-8") == problem_before
     assert f"problem: {SLUG}" in journal.read_text(encoding="utf-8")
     assert not (cwd / "literature-runs").exists()

@@ -5,6 +5,7 @@ the marketplace; the plugin manifest, and through it every command, agent and ho
 checked by validating .claude-plugin/plugin.json itself. The last test shows that this check
 really reads those files, on a copy of the plugin with one broken file of each kind.
 
+Marked `claude`: tools/run-tests runs them on the current and the oldest supported release.
 When the pinned Claude Code is absent and npm cannot fetch it, these tests fail (never skip) and
 say why: CI must prove that the plugin loads.
 """
@@ -17,6 +18,8 @@ import subprocess
 import pytest
 from conftest import ROOT
 from support.claude_code import ClaudeCodeUnavailable, claude_binary
+
+pytestmark = pytest.mark.claude
 
 
 def validate(target, home) -> subprocess.CompletedProcess:
@@ -48,7 +51,7 @@ def test_the_plugin_check_reads_every_command_agent_and_hook_file(tmp_path):
             shutil.copytree(ROOT / folder, copy / folder)
     (copy / "commands").mkdir(exist_ok=True)
     (copy / "agents").mkdir(exist_ok=True)
-    (copy / "commands" / "broken.md").write_text("---\ndescription: [unclosed\n---\nbody\n")
+    (copy / "commands" / "broken.md").write_text('---\ndescription: "unclosed\n---\nbody\n')
     (copy / "agents" / "broken.md").write_text("---\nname: broken\n---\nno description\n")
     (copy / "hooks").mkdir(exist_ok=True)
     (copy / "hooks" / "hooks.json").write_text('{"hooks": {"SessionStart": [{"hooks": [{}]}]}}')
@@ -61,7 +64,7 @@ def test_the_plugin_check_reads_every_command_agent_and_hook_file(tmp_path):
 def test_without_npm_the_tests_fail_saying_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(ClaudeCodeUnavailable, match="npm is not on PATH"):
-        claude_binary(tmp_path / "claude-code")
+        claude_binary("2.1.197", tmp_path / "claude-code")
 
 
 def test_a_failing_npm_install_fails_with_its_message(tmp_path, monkeypatch):
@@ -73,4 +76,4 @@ def test_a_failing_npm_install_fails_with_its_message(tmp_path, monkeypatch):
     npm.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
     with pytest.raises(ClaudeCodeUnavailable, match=r"(?s)exit 1.*ENOTFOUND"):
-        claude_binary(tmp_path / "claude-code")
+        claude_binary("2.1.197", tmp_path / "claude-code")

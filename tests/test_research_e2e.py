@@ -27,6 +27,7 @@ from support.claude_harness import (
     bash,
     bash_result,
     plugin_data_dir,
+    refused,
     result_text,
     run_claude,
     runbook_commands,
@@ -35,7 +36,6 @@ from support.claude_harness import (
 )
 
 SLUG = "sums-of-two-squares"
-REFUSED = "requires approval"
 PROOF = """\
 ---
 problem: sums-of-two-squares
@@ -91,10 +91,14 @@ class Orchestrator:
         self.spawned: list[dict] = []  # the Agent calls' inputs
         self.reports: list[str] = []  # the agents' final messages
         self.pending = ""  # what the last turn asked for
+        self.foreground = False  # whether the runbook says to wait for each agent
 
     def __call__(self, request):
         if not request.tool_results():
-            next_step, transition = runbook_commands(request.command_body())
+            body = request.command_body()
+            # step 3: the agent runs in the foreground, so the next step has its result
+            self.foreground = "`run_in_background: false`" in body
+            next_step, transition = runbook_commands(body)
             problem = {"P": f"--problem {SLUG}"}  # the slug came as the argument
             self.commands = {
                 "next": fill(next_step, problem),
@@ -103,7 +107,7 @@ class Orchestrator:
             }
             return self.call("next", self.commands["next"])
         (result,) = request.last_tool_results()
-        assert REFUSED not in result_text(result), result
+        assert not refused(result), result
         if self.pending == "agent":
             self.reports.append(result_text(result))
             if len(self.spawned) >= self.agent_runs:
@@ -140,7 +144,8 @@ class Orchestrator:
                 f"Task: {step['reason']}",
             ]
         )
-        call = agent(step["spawn"], prompt, id=f"toolu_agent_{len(self.spawned)}")
+        call_id = f"toolu_agent_{len(self.spawned)}"
+        call = agent(step["spawn"], prompt, id=call_id, background=not self.foreground)
         self.spawned.append(call["input"])
         self.pending = "agent"
         return [call]

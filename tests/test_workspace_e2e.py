@@ -16,6 +16,7 @@ from conftest import ROOT, run_script
 from support.claude_harness import (
     bash,
     bash_result,
+    refused,
     run_claude,
     runbook_commands,
     text,
@@ -24,7 +25,6 @@ from support.claude_harness import (
 
 pytestmark = pytest.mark.claude
 
-REFUSED = "requires approval"
 TITLE = "Sums of two squares"
 SLUG = "sums-of-two-squares"
 
@@ -49,7 +49,7 @@ class FollowCommand:
             assert "${CLAUDE_PLUGIN_ROOT}" not in self.calls[0]
             return [bash(self.calls[0], id="toolu_step1")]
         (result,) = request.last_tool_results()
-        assert REFUSED not in str(result), f"{self.command}: {self.calls[0]} was refused: {result}"
+        assert not refused(result), f"{self.command}: {self.calls[0]} was refused: {result}"
         status, output = bash_result(result)
         data = json.loads(output)
         self.results.append((status, data))

@@ -60,15 +60,38 @@ auto-update, error reporting and non-essential traffic off, and this test run's 
 on PATH. `bypass=True` (default) adds `--permission-mode bypassPermissions` (and IS_SANDBOX=1,
 without which root may not bypass); `bypass=False` runs in the default mode, where only
 allowed-tools rules (the command's frontmatter, `allowed_tools=`) and Claude Code's own read-only
-list let a tool run: a refused call comes back as a tool_result with is_error and "This command
-requires approval". The run is killed after `timeout` seconds (exit code -1).
+list let a tool run: a refused call comes back as a tool_result with is_error (`refused(block)`).
+The run is killed after `timeout` seconds (exit code -1).
 
-What Claude Code 2.1.197 does, as tests/test_claude_harness.py shows: it substitutes
-${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} in command bodies (and ${CLAUDE_PLUGIN_ROOT} in
-allowed-tools rules) but sets neither in the Bash tool's environment; plugin SessionStart hooks
-run in -p mode with both set and with CLAUDE_ENV_FILE, whose exports reach later Bash tool calls;
-a hook's stdout reaches the model as a system message. `--plugin-dir` plugins keep their data in
-`$CLAUDE_CONFIG_DIR/plugins/data/<name>-inline` (`plugin_data_dir(home)`).
+Two versions, two message shapes
+--------------------------------
+The harness drives the Claude Code version tests/support/claude_code.py pins for this run
+(the current release, or the oldest supported) and hides where they differ:
+
+- a refused tool call reads "This command requires approval" (2.1.197) or "Permission to use
+  Bash has been denied" (2.1.330): `refused(block)` knows both;
+- the Agent tool answers with the subagent's report (2.1.197; 2.1.330 in the foreground, after a
+  "[Subagent hand-back]" preamble), or at once with "Async agent
+  launched successfully" while the subagent runs in the background, its report arriving later in
+  a `<task-notification>` user message (2.1.330). The server then ends the main model's turn by
+  itself with WAITING_TEXT, without consuming the script, until every agent of the script's last
+  turn has reported; `tool_results()` and `last_tool_results()` show each background agent's
+  report as its Agent call's tool_result, so one script reads both versions alike;
+- 2.1.330 puts a `role: "system"` message in `messages` (the environment, agent and skill
+  listings; it may follow tool results): skipped when looking for the latest tool results;
+- both offer commands to the model as Skill entries ("The following skills are available for use
+  with the Skill tool:", `Request.skills()`) and agents in "Available agent types for the Agent
+  tool:" (`Request.agent_types()`).
+
+What Claude Code does, as tests/test_claude_harness.py shows (2.1.197 and 2.1.330 alike): it
+substitutes ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} in command bodies (and
+${CLAUDE_PLUGIN_ROOT} in allowed-tools rules) but sets neither in the Bash tool's environment; a
+command's allowed-tools rules hold for the turns the command started, so not after a background
+agent's report (2.1.330), which is why the runbooks run agents with `run_in_background: false`;
+plugin SessionStart hooks run in -p mode with both set and with CLAUDE_ENV_FILE, whose exports
+reach later Bash tool calls; a hook's stdout reaches the model as a system message.
+`--plugin-dir` plugins keep their data in `$CLAUDE_CONFIG_DIR/plugins/data/<name>-inline`
+(`plugin_data_dir(home)`).
 """
 
 from __future__ import annotations
@@ -90,6 +113,14 @@ from .claude_code import ROOT, claude_binary
 
 DUMMY_API_KEY = "sk-ant-offline-harness-0000"
 AGENT_LISTING = "Available agent types for the Agent tool:"
+SKILL_LISTING = "The following skills are available for use with the Skill tool:"
+# How a refused tool call starts: Bash (both), a file write (2.1.197), any tool (2.1.330).
+REFUSALS = ("This command requires approval", "Claude requested permissions", "Permission to use ")
+# 2.1.330's first answer to an Agent call whose subagent runs in the background.
+ASYNC_LAUNCH = "Async agent launched successfully"
+# What the server answers, for the script, while background agents have not reported yet.
+WAITING_TEXT = "(waiting for the background agents)"
+_NOTIFICATION = re.compile(r"<task-notification>(.*?)</task-notification>", re.S)
 
 
 # ---------------------------------------------------------------- content blocks a script returns
@@ -110,10 +141,20 @@ def bash(command: str, description: str = "Run a command", id: str | None = None
 
 
 def agent(
-    subagent_type: str, prompt: str, description: str = "Delegate a task", id: str | None = None
+    subagent_type: str,
+    prompt: str,
+    description: str = "Delegate a task",
+    id: str | None = None,
+    background: bool | None = None,
 ) -> dict:
-    """An Agent tool call (Claude Code 2.x names the tool `Agent`; older versions `Task`)."""
+    """An Agent tool call (Claude Code 2.x names the tool `Agent`; older versions `Task`).
+
+    `background` sets `run_in_background` (both versions take it; 2.1.330 runs agents in the
+    background unless it is false, 2.1.197 in the foreground); None leaves it out.
+    """
     input = {"subagent_type": subagent_type, "prompt": prompt, "description": description}
+    if background is not None:
+        input["run_in_background"] = background
     return tool_use("Agent", input, id)
 
 
@@ -203,9 +244,10 @@ class Request:
         return next((t for t in self.body.get("tools", []) if t.get("name") == name), None)
 
     def tool_results(self) -> list[dict]:
-        """Every tool_result block in this request, oldest first."""
+        """Every tool_result block in this request, oldest first; a background agent's report
+        (2.1.330) stands in for its Agent call's "launched" answer once it has arrived."""
         return [
-            block
+            self._reported(block)
             for message in self.messages
             if message["role"] == "user" and isinstance(message["content"], list)
             for block in message["content"]
@@ -213,11 +255,44 @@ class Request:
         ]
 
     def last_tool_results(self) -> list[dict]:
-        """The tool_result blocks answering the latest assistant turn (empty if none)."""
-        last = self.messages[-1] if self.messages else None
-        if not last or last["role"] != "user" or not isinstance(last["content"], list):
-            return []
-        return [b for b in last["content"] if b.get("type") == "tool_result"]
+        """The tool_result blocks answering the script's latest turn (empty if none).
+
+        Read from every user message after that turn, past system messages and the server's own
+        WAITING_TEXT turns, background agents' reports standing in as in tool_results().
+        """
+        found: list[dict] = []
+        for message in reversed(self.messages):
+            if message["role"] == "assistant" and _block_text(message["content"]) != WAITING_TEXT:
+                break
+            if message["role"] == "user" and isinstance(message["content"], list):
+                blocks = [b for b in message["content"] if b.get("type") == "tool_result"]
+                found = [self._reported(b) for b in blocks] + found
+        return found
+
+    def agent_reports(self) -> dict[str, str]:
+        """Background agents' reports that have arrived (2.1.330): Agent tool_use id -> text."""
+        reports = {}
+        for value in self.user_texts():
+            for notification in _NOTIFICATION.findall(value):
+                use_id = re.search(r"<tool-use-id>(.*?)</tool-use-id>", notification, re.S)
+                result = re.search(r"<result>(.*?)</result>", notification, re.S)
+                if use_id:
+                    reports[use_id.group(1).strip()] = result.group(1).strip() if result else ""
+        return reports
+
+    def awaited_agents(self) -> list[str]:
+        """Agent calls of the script's latest turn still running in the background (2.1.330)."""
+        return [
+            block["tool_use_id"]
+            for block in self.last_tool_results()
+            if result_text(block).startswith(ASYNC_LAUNCH)
+        ]
+
+    def _reported(self, block: dict) -> dict:
+        if not result_text(block).startswith(ASYNC_LAUNCH):
+            return block
+        report = self.agent_reports().get(block["tool_use_id"])
+        return block if report is None else {**block, "content": [text(report)]}
 
     def command_body(self, name: str | None = None) -> str:
         """The expanded body of the slash command the prompt invoked ("" if there is none).
@@ -251,22 +326,27 @@ class Request:
         Claude Code 2.1 lists them in a system-reminder message ("Available agent types for the
         Agent tool:"), one `- name: description (Tools: ...)` line each.
         """
-        listing = next(
-            (
-                _block_text(m["content"])
-                for m in self.messages
-                if AGENT_LISTING in _block_text(m["content"])
-            ),
-            "",
-        )
-        types = {}
-        for line in listing.split(AGENT_LISTING, 1)[-1].splitlines():
-            if line.startswith("- ") and ": " in line:
-                name, description = line[2:].split(": ", 1)
-                types[name] = description
-            elif types and not line.strip():
-                break
-        return types
+        return _listing(self.messages, AGENT_LISTING)
+
+    def skills(self) -> dict[str, str]:
+        """The skills Claude Code offers for the Skill tool (commands among them): name ->
+        description, from the "The following skills are available" listing."""
+        return _listing(self.messages, SKILL_LISTING)
+
+
+def _listing(messages: list[dict], heading: str) -> dict[str, str]:
+    """The `- name: description` lines under `heading` in the first message that has it."""
+    found = next(
+        (_block_text(m["content"]) for m in messages if heading in _block_text(m["content"])), ""
+    )
+    entries: dict[str, str] = {}
+    for line in found.split(heading, 1)[-1].splitlines():
+        if line.startswith("- ") and ": " in line:
+            name, description = line[2:].split(": ", 1)
+            entries[name] = description
+        elif entries and not line.strip():
+            break
+    return entries
 
 
 _FENCED_BASH = re.compile(r"^[ \t]*```bash\n(.*?)^[ \t]*```", re.M | re.S)
@@ -290,6 +370,11 @@ def runbook_commands(markdown: str) -> list[str]:
 def result_text(block: dict) -> str:
     """The text of a tool_result block."""
     return _block_text(block.get("content"))
+
+
+def refused(block: dict) -> bool:
+    """Whether Claude Code refused the tool call this tool_result answers (either version)."""
+    return bool(block.get("is_error")) and result_text(block).startswith(REFUSALS)
 
 
 def bash_result(block: dict) -> tuple[int, str]:
@@ -376,6 +461,8 @@ class FakeAnthropic:
 
     def answer(self, request: Request) -> Turn:
         self.classify(request)
+        if request.kind != "side" and request.awaited_agents():
+            return Turn([text(WAITING_TEXT)])  # Claude Code sends their reports when they end
         if request.kind == "main":
             turn = self.main.next(request)
         elif request.kind == "subagent":
