@@ -1,4 +1,4 @@
-"""The code base is clean by ruff's rules and formatted by ruff."""
+"""The code base is clean by ruff's rules, formatted by ruff, and runs on Python 3.10 (vermin)."""
 
 from __future__ import annotations
 
@@ -21,4 +21,16 @@ def test_ruff_check():
 
 def test_ruff_format():
     run = _ruff("format", "--check", ".")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_code_runs_on_python_3_10():
+    """vermin reads every module for the oldest Python it needs (datetime.UTC is 3.11, ...)."""
+    options = ["--target=3.10-", "--violations", "--no-tips", "--eval-annotations", "--quiet"]
+    run = subprocess.run(
+        [sys.executable, "-m", "vermin", *options, "scripts", "tools", "tests", "bench"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
