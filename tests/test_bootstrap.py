@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,31 +44,194 @@ def test_reuses_a_ready_venv_without_installing(bare_python, tmp_path):
     assert "installing" not in run.stderr
 
 
+def _offline(data_dir, **extra):
+    """No route to a package index (the discard port refuses), no pip configuration of this
+    machine's, and no uv: pip's own failure, with the bootstrap's retry default."""
+    offline = {
+        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
+        "PIP_TIMEOUT": "2",
+        "PIP_NO_CACHE_DIR": "1",
+        "PIP_FIND_LINKS": "",
+    }
+    environment = _env(data_dir, **{**offline, **extra})
+    environment.pop("PIP_RETRIES", None)
+    return environment
+
+
+def _error(run) -> str:
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) == 1, run.stdout
+    error = json.loads(lines[0])["error"]
+    assert error["code"] == "environment"
+    assert "Traceback" not in run.stdout + run.stderr
+    return error["message"]
+
+
 def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     bare_python, tmp_path
 ):
     venvs.ready_venv(tmp_path, "0" * 64)  # built from some other requirements file
-    env = _env(
-        tmp_path,
-        PIP_INDEX_URL="http://127.0.0.1:9/simple",
-        PIP_RETRIES="0",
-        PIP_TIMEOUT="2",
-        PIP_NO_CACHE_DIR="1",
-        PIP_FIND_LINKS="",
-    )
     run = subprocess.run(
-        [bare_python, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=env, timeout=300
+        [bare_python, ANY_SCRIPT, "--help"],
+        capture_output=True,
+        text=True,
+        env=_offline(tmp_path),
+        timeout=300,
     )
     assert run.returncode == bootstrap.EXIT_ENVIRONMENT
-    lines = run.stdout.strip().splitlines()
-    assert len(lines) == 1
-    error = json.loads(lines[0])["error"]
-    assert error["code"] == "environment"
-    assert (
-        "pip install -r" in error["message"] and str(ROOT / "requirements.txt") in error["message"]
-    )
+    message = _error(run)
+    assert "refused the connection" in message  # the cause, not "no matching distribution"
+    assert "pip install -r" in message and str(ROOT / "requirements.txt") in message
     assert "installing the plugin's Python dependencies" in run.stderr
-    assert "Traceback" not in run.stdout + run.stderr
+
+    # The next call within RETRY_AFTER does not try again: the same cause, at once.
+    marker = json.loads((tmp_path / bootstrap.FAILURE_MARKER).read_text())
+    assert marker["error"] == message
+    again = subprocess.run(
+        [bare_python, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=_offline(tmp_path)
+    )
+    assert again.returncode == bootstrap.EXIT_ENVIRONMENT
+    assert _error(again).startswith(message + " (this failed ")
+    assert "installing" not in again.stderr
+
+    # Once RETRY_AFTER has passed, a call tries again.
+    marker["time"] -= bootstrap.RETRY_AFTER
+    (tmp_path / bootstrap.FAILURE_MARKER).write_text(json.dumps(marker))
+    later = subprocess.run(
+        [bare_python, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=_offline(tmp_path)
+    )
+    assert "installing the plugin's Python dependencies" in later.stderr
+    assert "(this failed" not in _error(later)
+
+
+@pytest.mark.parametrize(
+    ("output", "meaning"),
+    [
+        (
+            "WARNING: Retrying (Retry(total=0)) after connection broken by 'ProxyError('Unable to "
+            "connect to proxy', NewConnectionError('Failed to establish a new connection'))'\n"
+            "ERROR: No matching distribution found for requests==2.34.2",
+            "the proxy failed",
+        ),
+        ("ERROR: Could not install packages: [Errno 28] No space left on device", "disk is full"),
+        (
+            "WARNING: Retrying ... NewConnectionError: Failed to establish a new connection: "
+            "[Errno -3] Temporary failure in name resolution\nERROR: No matching distribution",
+            "no network",
+        ),
+        (
+            "error: Failed to fetch: `https://pypi.org/simple/requests/`\n  Caused by: dns error",
+            "no network",
+        ),
+        (
+            "ERROR: Could not find a version that satisfies the requirement requests==2.34.2 "
+            "(from versions: none)\nERROR: No matching distribution found for requests==2.34.2",
+            "no network, or an index without",
+        ),
+        ("ERROR: Read timed out. (read timeout=10)", "did not answer in time"),
+        ("ERROR: something else entirely", "something else entirely"),
+    ],
+)
+def test_the_cause_of_a_failed_install_is_named(output, meaning):
+    """Synthesized pip and uv outputs: the reason comes first, with the line that shows it."""
+    found = bootstrap.cause(output)
+    assert meaning in found
+    assert "No matching distribution" not in found
+
+
+def test_a_script_waits_with_a_progress_line_while_another_process_installs(bare_python, tmp_path):
+    import fcntl
+    import time
+
+    venv = venvs.ready_venv(tmp_path, "0" * 64)  # stale until the "other process" finishes
+    with open(tmp_path / "venv.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the background install, holding the lock
+        waiting = subprocess.Popen(
+            [bare_python, ANY_SCRIPT, "--help"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_offline(tmp_path),
+        )
+        time.sleep(1.5)  # the script finds the venv stale and the lock taken
+        (venv / ".requirements.sha256").write_text(bootstrap.requirements_digest() + "\n")
+    out, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0, out + err
+    assert "math: waiting for the plugin's Python dependencies" in err
+    assert "installing" not in err
+    assert "usage:" in out
+
+
+def test_an_older_python3_builds_the_venv_with_a_newer_one_on_path(tmp_path):
+    """macOS's python3 is 3.9: the venv is made with python3.13 ... python3.10 from PATH."""
+    old = _python("3.9")
+    newer = _python("3.12")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3.12").symlink_to(newer)
+    env = _offline(tmp_path / "data", PATH=f"{bin_dir}:/usr/bin:/bin")
+    run = subprocess.run(
+        [old, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert run.returncode == bootstrap.EXIT_ENVIRONMENT
+    assert "refused the connection" in _error(run)  # got as far as pip, in a 3.12 venv
+    config = (tmp_path / "data" / "venv" / "pyvenv.cfg").read_text()
+    assert "version = 3.12" in config or "version_info = 3.12" in config, config
+
+
+def test_an_older_python3_alone_says_exactly_what_to_install(tmp_path):
+    old = _python("3.9")
+    env = _offline(tmp_path / "data", PATH=str(tmp_path / "empty"))  # no newer python, no uv
+    run = subprocess.run([old, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=env)
+    assert run.returncode == bootstrap.EXIT_ENVIRONMENT
+    message = _error(run)
+    assert "needs Python 3.10 or newer, but python3 is 3.9" in message
+    assert "install Python 3.12" in message and "uv" in message
+
+
+def _python(version: str) -> Path:
+    """An interpreter of `version` from pyenv, or skip (CI images without one)."""
+    found = sorted((Path.home() / ".pyenv" / "versions").glob(f"{version}.*/bin/python{version}"))
+    if not found:
+        pytest.skip(f"no Python {version} here (pyenv)")
+    return found[-1]
+
+
+def test_session_start_hooks_export_the_data_dir_and_report_a_failed_install(tmp_path):
+    """hooks/hooks.json's two commands, run as Claude Code runs them (synthesized environment)."""
+    hooks = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]["SessionStart"]
+    commands = [hook for entry in hooks for hook in entry["hooks"]]
+    export, install = commands
+    assert not export.get("async") and install.get("async") is True
+    env_file = tmp_path / "env.sh"
+    env = _offline(tmp_path / "data", CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_ENV_FILE=str(env_file))
+    env.pop("MATH_PLUGIN_DATA", None)
+    env["PATH"] = f"{Path(venvs.bare_python(tmp_path / 'bare')).parent}:/usr/bin:/bin"
+
+    def hook(command):
+        return subprocess.run(
+            command["command"], shell=True, capture_output=True, text=True, env=env, timeout=300
+        )
+
+    exported = hook(export)
+    assert exported.returncode == 0 and exported.stdout == ""
+    assert env_file.read_text() == f"export MATH_PLUGIN_DATA={tmp_path / 'data'}\n"
+
+    reported = hook(install)
+    assert reported.returncode == 0, reported.stderr
+    output = json.loads(reported.stdout)
+    assert output["systemMessage"].startswith("math plugin: could not install")
+    assert "refused the connection" in output["systemMessage"]
+    context = output["hookSpecificOutput"]
+    assert context["hookEventName"] == "SessionStart"
+    assert "refused the connection" in context["additionalContext"]
+
+    shutil.rmtree(tmp_path / "data" / "venv")
+    venvs.ready_venv(tmp_path / "data", bootstrap.requirements_digest())
+    quiet = hook(install)  # ready: nothing to say
+    assert (quiet.returncode, quiet.stdout) == (0, "")
 
 
 def test_fast_path_costs_no_imports(tmp_path):
