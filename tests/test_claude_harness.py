@@ -174,6 +174,43 @@ def test_session_start_hook_points_bash_calls_at_the_plugin_venv(tmp_path):
 
 
 @pytest.mark.claude
+def test_an_offline_first_session_shows_the_cause_and_script_calls_fail_fast(tmp_path):
+    """No package index (the discard port refuses) and a bare python3: the session starts, the
+    background install fails, the user is told why (the hook's systemMessage reaches the
+    conversation), and the scripts answer with the same cause in one line, without retrying."""
+    home = tmp_path / "home"
+    bare = venvs.bare_python(tmp_path / "bare")
+    status = f'python3 "{ROOT}/scripts/workspace.py" status'
+    script = [[bash(status, id="toolu_first")], [bash(status, id="toolu_second")], "done"]
+    offline = {
+        "PATH": f"{bare.parent}:/usr/bin:/bin",
+        "PIP_CONFIG_FILE": "/dev/null",
+        "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
+        "PIP_TIMEOUT": "2",
+        "PIP_FIND_LINKS": "",
+    }
+    run = run_claude("/math:help", script, home=home, env=offline, timeout=180)
+    assert run.exit_code == 0, run.describe()
+    first, second = run.tool_result("toolu_first"), run.tool_result("toolu_second")
+    status_code, output = bash_result(first)
+    assert status_code == bootstrap.EXIT_ENVIRONMENT, output
+    (line,) = [line for line in output.splitlines() if line.startswith("{")]
+    message = json.loads(line)["error"]["message"]
+    assert "refused the connection" in message
+    status_code, output = bash_result(second)
+    assert status_code == bootstrap.EXIT_ENVIRONMENT and "installing" not in output
+    assert message in output and "(this failed " in output
+    shown = [
+        text_
+        for request in run.main_requests()
+        for text_ in [json.dumps(request.messages)]
+        if "math plugin: could not install" in text_
+    ]
+    assert shown, f"the install failure never reached the session\n{run.describe()}"
+    assert "refused the connection" in shown[-1]
+
+
+@pytest.mark.claude
 def test_plugin_paths_are_substituted_in_commands_but_not_set_for_bash(tmp_path):
     """The contract our commands rely on, shown with a one-command plugin made for this test."""
     plugin = tmp_path / "plugin"
