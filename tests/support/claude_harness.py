@@ -712,7 +712,7 @@ def run_claude(
     extra_args: list[str] | None = None,
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
-    plugin_dir: Path = ROOT,
+    plugin_dir: Path | None = ROOT,
     timeout: float = 120,
 ) -> Run:
     """Run `claude -p --plugin-dir <plugin_dir> <prompt>` against a scripted model (module doc).
@@ -720,13 +720,15 @@ def run_claude(
     `home` (a test's tmp_path will do) becomes HOME and holds the Claude config dir; `cwd`
     defaults to `home/work`. `env` adds or overrides variables (a stand-in service's URL, PATH).
     `allowed_tools` and `extra_args` go on the command line. A run that outlives `timeout`
-    seconds is killed and reported with exit code -1.
+    seconds is killed and reported with exit code -1. `plugin_dir=None` loads only the plugins
+    installed in `home` (`claude plugin install`).
     """
     home = Path(home)
     cwd = Path(cwd or home / "work")
     cwd.mkdir(parents=True, exist_ok=True)
-    command = [str(claude_binary()), "-p", "--plugin-dir", str(plugin_dir)]
-    command += ["--output-format", "text"]
+    command = [str(claude_binary()), "-p", "--output-format", "text"]
+    if plugin_dir is not None:
+        command += ["--plugin-dir", str(plugin_dir)]
     if bypass:
         command += ["--permission-mode", "bypassPermissions"]
     if allowed_tools:

@@ -1,0 +1,156 @@
+"""The plugin installed the way a user installs it, its environment built by the real bootstrap.
+
+A copy of this working tree stands in for the user's clone. `claude plugin marketplace add
+<clone>` and `claude plugin install math@<marketplace>` install it into Claude Code's plugin cache;
+then /math:init and /math:status run in the default permission mode (no bypass), each script call
+allowed only by the command's allowed-tools rule, with a python3 that has none of the dependencies.
+The SessionStart hook builds the plugin's venv in the background with pip, from the wheel folder
+tools/run-tests downloads into .cache/wheels/ before the tests (no index, no network here), while
+the first script call waits for it.
+
+Claude Code runs a directory marketplace's plugin from the clone itself (so a moved clone must be
+added again, as the README says). 2.1.197 substitutes its root with a trailing slash, so the
+runbook line reads `<clone>//scripts/workspace.py` and the allowed-tools rule matches only that
+very text: the scripted model copies the runbook's line, as the command tells it to.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from mathtools import bootstrap
+from support import venvs
+from support.claude_code import claude_binary, running_version
+from support.claude_harness import (
+    bash,
+    bash_result,
+    claude_env,
+    refused,
+    run_claude,
+    runbook_commands,
+    text,
+)
+
+pytestmark = pytest.mark.claude
+
+MARKETPLACE = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())["name"]
+WHEELS = ROOT / ".cache" / "wheels" / f"py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+def wheel_folder() -> Path:
+    """The wheels of requirements.txt for this Python, as tools/run-tests downloads them."""
+    stamp = WHEELS / ".requirements.sha256"
+    if not stamp.exists() or stamp.read_text().strip() != bootstrap.requirements_digest():
+        pytest.fail(
+            f"no wheels of requirements.txt in {WHEELS}: run tools/run-tests once (it downloads "
+            f"them), or: {sys.executable} -m pip download --only-binary=:all: -r requirements.txt "
+            f"-d {WHEELS} && sha256sum requirements.txt | cut -d' ' -f1 > {stamp}"
+        )
+    return WHEELS
+
+
+def clone(destination: Path) -> Path:
+    """The working tree's tracked and new files, as a user's clone of the repository holds them."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, (entry.decode() for entry in listed)):
+        source = ROOT / name
+        if source.is_file():
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def claude_cli(home: Path, *args: str) -> subprocess.CompletedProcess:
+    env = claude_env("http://127.0.0.1:9", home, bypass=False)
+    return subprocess.run(
+        [str(claude_binary()), *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+class FollowRunbook:
+    """Runs the expanded command's one ```bash line, exactly as printed, and reports its JSON."""
+
+    def __init__(self):
+        self.line = ""
+        self.result: dict = {}
+
+    def __call__(self, request):
+        if not request.tool_results():
+            (self.line,) = runbook_commands(request.command_body())
+            return [bash(self.line, id="toolu_step")]
+        (self.result,) = request.last_tool_results()
+        return [text("done")]
+
+
+def test_installed_from_a_local_marketplace_the_plugin_builds_its_env_and_runs(tmp_path):
+    wheels = wheel_folder()
+    home = tmp_path / "home"
+    user_clone = clone(tmp_path / "src" / "math")
+
+    added = claude_cli(home, "plugin", "marketplace", "add", str(user_clone))
+    assert added.returncode == 0, added.stdout + added.stderr
+    installed = claude_cli(home, "plugin", "install", f"math@{MARKETPLACE}")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    # Claude Code loads a directory marketplace's plugin from the clone itself: after a move, the
+    # README's recipe (remove the marketplace, add it from the new place, install) brings it back.
+    moved = user_clone.rename(tmp_path / "src" / "moved")
+    for command in (
+        ("plugin", "marketplace", "remove", MARKETPLACE),
+        ("plugin", "marketplace", "add", str(moved)),
+        ("plugin", "install", f"math@{MARKETPLACE}"),
+    ):
+        done = claude_cli(home, *command)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+    bare = venvs.bare_python(tmp_path / "bare")
+    env = {
+        "PATH": f"{bare.parent}:/usr/bin:/bin",  # a python3 without the dependencies, no uv
+        "PIP_CONFIG_FILE": "/dev/null",
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(wheels),
+    }
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    init = FollowRunbook()
+    run = run_claude(
+        "/math:init", init, home=home, cwd=cwd, bypass=False, env=env, plugin_dir=None, timeout=300
+    )
+    assert run.exit_code == 0, run.describe()
+    slashes = "//" if running_version() < (2, 1, 330) else "/"
+    assert init.line == f'python3 "{moved}{slashes}scripts/workspace.py" init', init.line
+    assert not refused(init.result), init.result
+    status, output = bash_result(init.result)
+    assert status == 0, output
+    progress, _, answer = output.partition("{")
+    # the first call found the install under way (the hook's) or made it itself
+    assert "math: waiting for the plugin's Python" in progress or "installing" in progress, output
+    answer = json.loads("{" + answer)
+    assert answer["created"] is True and (cwd / ".math" / "config.json").is_file()
+
+    data = home / ".claude" / "plugins" / "data"
+    (venv,) = [folder / "venv" for folder in data.iterdir() if (folder / "venv").is_dir()]
+    stamp = (venv / ".requirements.sha256").read_text().strip()
+    assert stamp == bootstrap.requirements_digest()
+    assert not (venv.parent / bootstrap.FAILURE_MARKER).exists()
+
+    # A second session: the venv is there, the hook is silent and the call runs at once.
+    status_run = FollowRunbook()
+    run = run_claude(
+        "/math:status", status_run, home=home, cwd=cwd, bypass=False, env=env, plugin_dir=None
+    )
+    assert run.exit_code == 0, run.describe()
+    assert not refused(status_run.result), status_run.result
+    status, output = bash_result(status_run.result)
+    assert status == 0 and json.loads(output)["problems"] == [], output
