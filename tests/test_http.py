@@ -279,3 +279,38 @@ def test_the_limiter_stamp_is_replaced_in_one_step(tmp_path):
         service.get(f"{server.url}/x")
     assert (tmp_path / "old-stamp").read_text() == "0.0"
     assert float(service.limiter.stamp.read_text()) > time.time() - 60
+
+
+def test_the_user_agent_names_the_product_and_the_configured_contact(tmp_path, monkeypatch):
+    """No URL of a repository in it; the address comes from MATH_CONTACT_EMAIL or config.json."""
+    from mathtools import config
+
+    with ScriptedServer([OK, OK]) as server:
+        client().get(f"{server.url}/x")
+        monkeypatch.setenv("MATH_CONTACT_EMAIL", "ann.lee@example.org")
+        client().get(f"{server.url}/y")
+    bare, contact = (request.headers["User-Agent"] for request in server.received)
+    assert bare == config.USER_AGENT and "http" not in bare
+    assert contact == f"{config.USER_AGENT} (mailto:ann.lee@example.org)"
+
+
+def test_the_contact_email_comes_from_the_environment_else_the_workspace_config(
+    tmp_path, monkeypatch
+):
+    from mathtools import config
+    from mathtools.cli import BadInput
+
+    monkeypatch.delenv("MATH_CONTACT_EMAIL", raising=False)
+    assert config.contact_email() is None
+    (tmp_path / ".math").mkdir()
+    (tmp_path / ".math" / "config.json").write_text('{"contact_email": "bo@example.org"}')
+    assert config.contact_email() == "bo@example.org"
+    monkeypatch.setenv("MATH_CONTACT_EMAIL", "ann@example.org")
+    assert config.contact_email() == "ann@example.org"
+    monkeypatch.setenv("MATH_CONTACT_EMAIL", "ann at example dot org")
+    with pytest.raises(BadInput, match="MATH_CONTACT_EMAIL='ann at example dot org' is not an"):
+        config.contact_email()
+    monkeypatch.delenv("MATH_CONTACT_EMAIL")
+    (tmp_path / ".math" / "config.json").write_text('{"contact_email": ["x@example.org"]}')
+    with pytest.raises(BadInput, match=r"contact_email in .*config\.json"):
+        config.contact_email()

@@ -35,3 +35,24 @@ def test_code_runs_on_python_3_10():
         text=True,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_no_url_of_a_repository_that_does_not_exist():
+    """The plugin has no public repository yet: the README, the manifests and the User-Agent
+    must not send users (or services) to an invented one."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    placeholder = "github.com/math-research-tools"
+    named = [
+        name
+        for name in listed
+        if (ROOT / name).is_file()
+        and placeholder in (ROOT / name).read_text(errors="replace")
+        and name != "tests/test_lint.py"
+    ]
+    assert named == []

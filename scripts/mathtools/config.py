@@ -9,18 +9,24 @@ MATH_HTTP_RETRIES, MATH_HTTP_BACKOFF     retries after the first try (4); first 
 MATH_HTTP_TIMEOUT                        read timeout (s, 60)
 MATH_LITERATURE_DB                       the SQLite run store (<workspace>/.math/literature.db)
 MATH_WORKSPACE                           the folder holding .math/ (else nearest such ancestor)
+MATH_CONTACT_EMAIL                       your address for the services' User-Agent (Crossref's
+                                         mailto), else .math/config.json contact_email; optional
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
+from . import __version__
 from .bootstrap import data_dir
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
 S2_API_URL = "https://api.semanticscholar.org/graph/v1"
-USER_AGENT = "math-claude-plugin/0.1 (+https://github.com/math-research-tools/math)"
+# The product token; user_agent() adds the user's contact address when one is configured.
+USER_AGENT = f"math-claude-plugin/{__version__}"
+_EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
 
 
 def _float(name: str, default: float) -> float:
@@ -105,6 +111,30 @@ def s2_api_key() -> str | None:
         "semantic_scholar_api_key"
     )
     return key.strip() if isinstance(key, str) and key.strip() else None
+
+
+def contact_email() -> str | None:
+    """The user's contact address for the services (User-Agent, Crossref's mailto):
+    MATH_CONTACT_EMAIL, else `contact_email` in .math/config.json; None when neither is set.
+    A value that is not one e-mail address is BadInput naming where it came from."""
+    raw = os.environ.get("MATH_CONTACT_EMAIL")
+    where = "MATH_CONTACT_EMAIL"
+    if raw in (None, ""):
+        raw = workspace_config().get("contact_email")
+        where = f"contact_email in {math_dir() / 'config.json'}"
+    if raw in (None, ""):
+        return None
+    if not isinstance(raw, str) or not _EMAIL.fullmatch(raw.strip()):
+        from .cli import BadInput
+
+        raise BadInput(f"{where}={raw!r} is not an e-mail address", code="bad_environment")
+    return raw.strip()
+
+
+def user_agent() -> str:
+    """What every request says it is: the product, and whom to contact when one is configured."""
+    email = contact_email()
+    return f"{USER_AGENT} (mailto:{email})" if email else USER_AGENT
 
 
 def literature_db(override: str | None = None) -> Path:

@@ -182,7 +182,7 @@ class ServiceClient:
     ):
         self.name = name
         self.label = label
-        self.headers = {"User-Agent": config.USER_AGENT, **(headers or {})}
+        self.headers = {"User-Agent": config.user_agent(), **(headers or {})}
         self.use_cache = use_cache
         state = _usable_cache_dir()
         self.limiter = RateLimiter(name, label, min_interval, state)
