@@ -9,6 +9,7 @@ import sys
 
 import pytest
 from conftest import ROOT
+from support.claude_code import CURRENT_VERSION
 
 BENCHMARKS = {
     "bench_arxiv_parse.py --rounds 3": r"speed-up: [\d.]+x .*\n(.*\n)*  lxml tree only +[\d.]+",
@@ -21,6 +22,7 @@ BENCHMARKS = {
     "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
     "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +[\d.]+\n"
     r"arXiv baseline +\d+% +\d+% +- +[\d.]+\n(.*\n)*Semantic Scholar plan +\d+%",
+    f"bench_idle_context.py --versions {CURRENT_VERSION}": r"\n2\.\d+\.\d+ +\d+ +\d+ +600  6 agent",
 }
 
 

@@ -131,14 +131,17 @@ def install(version: str, folder: Path) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-@functools.cache
 def claude_binary(version: str | None = None, folder: Path | None = None) -> Path:
     """The binary of `version` (default: pinned_version()), installed on first use.
 
     Raises ClaudeCodeUnavailable.
     """
     version = version or pinned_version()
-    folder = folder or install_dir(version)
+    return _installed(version, folder or install_dir(version))
+
+
+@functools.cache
+def _installed(version: str, folder: Path) -> Path:
     binary = binary_path(folder)
     if installed_version(binary) != version:
         folder.parent.mkdir(parents=True, exist_ok=True)
