@@ -125,3 +125,20 @@ def test_command_line_mode_prints_its_urls():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_command_line_mode_on_a_busy_port_says_so_in_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "support" / "standin.py"), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr == f"standin.py: cannot listen on 127.0.0.1:{port}: Address already in use\n"

@@ -468,7 +468,10 @@ def main(argv=None) -> None:
     parser.add_argument("--fail-arxiv", type=int, metavar="STATUS", help="fail arXiv with STATUS")
     parser.add_argument("--fail-s2", type=int, metavar="STATUS", help="fail S2 with STATUS")
     args = parser.parse_args(argv)
-    standin = StandIn(args.port)
+    try:
+        standin = StandIn(args.port)
+    except OSError as exc:  # most often the port is taken (an earlier stand-in still running)
+        raise SystemExit(f"standin.py: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}")
     if args.fail_arxiv:
         standin.fail("arxiv", args.fail_arxiv)
     if args.fail_s2:
