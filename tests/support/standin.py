@@ -471,7 +471,8 @@ def main(argv=None) -> None:
     try:
         standin = StandIn(args.port)
     except OSError as exc:  # most often the port is taken (an earlier stand-in still running)
-        raise SystemExit(f"standin.py: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}")
+        message = f"standin.py: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}"
+        raise SystemExit(message) from None
     if args.fail_arxiv:
         standin.fail("arxiv", args.fail_arxiv)
     if args.fail_s2:
