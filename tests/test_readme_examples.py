@@ -1,0 +1,104 @@
+"""The README's `console` examples run as printed, against the stand-in, and print what they show.
+
+Every ```console block of README.md is a transcript: `$ command` lines (a trailing backslash
+continues one) and, under a command, the output it prints. Each block runs in a folder of its own
+that holds the repository's `scripts/` and `examples/`, in order, through bash (pipes and
+redirections as written), with arXiv and Semantic Scholar served by tests/support/standin.py from
+the recordings. A command with output shown must print exactly those lines on stdout (`...` in a
+shown line stands for any text); a command without must succeed. A block that needs a workspace
+makes it with its own first lines, as a user would. Illustrative snippets, whose output depends on
+a project's proof and files (state.py, compute.py, bib_export.py, latex.py), are ```text blocks.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from support.standin import StandIn
+
+FENCE = re.compile(r"^```console\n(.*?)^```", re.M | re.S)
+
+
+def console_blocks() -> list[str]:
+    return FENCE.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+
+
+def transcript(block: str) -> list[tuple[str, list[str]]]:
+    """(command, shown output lines) pairs of a console block."""
+    steps: list[tuple[str, list[str]]] = []
+    lines = block.splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if not line.startswith("$ "):
+            assert steps, f"output before any command in a console block: {line!r}"
+            steps[-1][1].append(line)
+            continue
+        command = line[2:]
+        while command.endswith("\\"):
+            command = command[:-1] + " " + lines[index].strip()
+            index += 1
+        steps.append((command, []))
+    return steps
+
+
+def matches(shown: list[str], printed: str) -> bool:
+    want = [re.escape(line).replace(re.escape("..."), ".*") for line in shown]
+    got = printed.rstrip("\n").splitlines()
+    return len(want) == len(got) and all(
+        re.fullmatch(pattern, line) for pattern, line in zip(want, got, strict=True)
+    )
+
+
+def _block_id(block: str) -> str:
+    return transcript(block)[0][0].split()[0].rsplit("/", 1)[-1]
+
+
+@pytest.fixture(scope="module")
+def standin():
+    with StandIn() as server:
+        yield server
+
+
+@pytest.mark.parametrize("block", console_blocks(), ids=_block_id)
+def test_a_readme_console_example_runs_as_printed(block, standin, tmp_path, monkeypatch):
+    for name in ("scripts", "examples"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    for name, value in standin.env().items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("MATH_WORKSPACE", str(tmp_path))
+    monkeypatch.setenv("PATH", f"{sys.executable.rsplit('/', 1)[0]}:/usr/bin:/bin")
+    for command, shown in transcript(block):
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        account = f"$ {command}\nexit {done.returncode}\n{done.stdout}{done.stderr}"
+        if shown:
+            assert matches(shown, done.stdout), f"printed:\n{account}\nREADME shows:\n" + "\n".join(
+                shown
+            )
+        else:
+            assert done.returncode == 0, account
+
+
+def test_the_transcript_reader_joins_continued_lines_and_keeps_output():
+    steps = transcript("$ a \\\n    b\nout 1\nout 2\n$ c\n")
+    assert steps == [("a  b", ["out 1", "out 2"]), ("c", [])]
+    assert matches(["x ... z"], "x y z\n") and not matches(["x"], "x\ny\n")
+
+
+def test_every_console_example_is_found():
+    assert [_block_id(block) for block in console_blocks()][:3] == [
+        "arxiv_query.py",
+        "s2_lookup.py",
+        "verify_batch.py",
+    ]
