@@ -51,6 +51,7 @@ def _offline(data_dir, **extra):
         "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
         "PIP_CONFIG_FILE": os.devnull,
         "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
+        "UV_INDEX_URL": "http://127.0.0.1:9/simple",  # should a uv be on PATH after all
         "PIP_TIMEOUT": "2",
         "PIP_NO_CACHE_DIR": "1",
         "PIP_FIND_LINKS": "",

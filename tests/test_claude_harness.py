@@ -57,6 +57,11 @@ def test_help_expands_with_its_arguments(tmp_path):
     )
     assert first.command_body("/math:help").strip() == expected.strip()
     assert "<command-args>literature</command-args>" in "\n".join(first.user_texts())
+    # Every command is offered to the model as a Skill entry with its description.
+    skills = first.skills()
+    for path in sorted((ROOT / "commands").glob("*.md")):
+        meta = frontmatter.read(path.read_text(), str(path))
+        assert skills.get(f"math:{path.stem}") == meta["description"], path.stem
 
 
 @pytest.mark.claude
@@ -186,6 +191,7 @@ def test_an_offline_first_session_shows_the_cause_and_script_calls_fail_fast(tmp
         "PATH": f"{bare.parent}:/usr/bin:/bin",
         "PIP_CONFIG_FILE": "/dev/null",
         "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
+        "UV_INDEX_URL": "http://127.0.0.1:9/simple",  # should a uv be on PATH after all
         "PIP_TIMEOUT": "2",
         "PIP_FIND_LINKS": "",
     }

@@ -120,6 +120,8 @@ def test_installed_from_a_local_marketplace_the_plugin_builds_its_env_and_runs(t
         "PIP_CONFIG_FILE": "/dev/null",
         "PIP_NO_INDEX": "1",
         "PIP_FIND_LINKS": str(wheels),
+        "UV_NO_INDEX": "1",  # should a uv be on PATH after all
+        "UV_FIND_LINKS": str(wheels),
     }
     cwd = tmp_path / "project"
     cwd.mkdir()
