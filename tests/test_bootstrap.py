@@ -345,3 +345,50 @@ def test_the_compute_extra_is_pinned_in_its_own_file():
 def test_tests_never_use_the_real_plugin_data_folder(tmp_path):
     """Even when pytest runs inside Claude Code, where CLAUDE_PLUGIN_DATA is set."""
     assert bootstrap.data_dir() == tmp_path / "plugin-data"
+
+
+def _fake_uv(bin_dir: Path, log: Path, fail_with: str | None = None) -> None:
+    """A stand-in `uv` (synthesized): logs its arguments; `uv venv` makes a venv whose python is
+    this test run's (so it has every dependency), `uv pip install` succeeds, or both fail with
+    `fail_with` on stderr as uv would."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    failing = f'echo "{fail_with}" >&2; exit 2' if fail_with else ""
+    (bin_dir / "uv").write_text(
+        "#!/bin/sh\n"
+        f'echo "$@" >> "{log}"\n'
+        f"{failing}\n"
+        'if [ "$1" = venv ]; then\n'
+        '  for last; do :; done\n'
+        '  mkdir -p "$last/bin"\n'
+        f'  printf \'#!/bin/sh\\nexec "{sys.executable}" "$@"\\n\' > "$last/bin/python"\n'
+        '  chmod +x "$last/bin/python"\n'
+        "fi\n"
+    )
+    (bin_dir / "uv").chmod(0o755)
+
+
+def test_uv_on_path_builds_the_venv_instead_of_pip(bare_python, tmp_path):
+    log = tmp_path / "uv.log"
+    _fake_uv(tmp_path / "bin", log)
+    env = _offline(tmp_path / "data", PATH=f"{tmp_path / 'bin'}:{bare_python.parent}:/usr/bin:/bin")
+    run = subprocess.run(
+        [bare_python, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    venv = tmp_path / "data" / "venv"
+    assert log.read_text().splitlines() == [
+        f"venv --quiet --python {bare_python} {venv}",
+        f"pip install --quiet --python {venv / 'bin' / 'python'} -r {ROOT / 'requirements.txt'}",
+    ]
+    assert (venv / ".requirements.sha256").read_text().strip() == bootstrap.requirements_digest()
+
+
+def test_uv_provides_the_interpreter_when_python3_is_older_and_its_failure_is_named(tmp_path):
+    old = _python("3.9")
+    log = tmp_path / "uv.log"
+    _fake_uv(tmp_path / "bin", log, fail_with="error: Failed to fetch: dns error: failed to lookup")
+    env = _offline(tmp_path / "data", PATH=str(tmp_path / "bin"))
+    run = subprocess.run([old, ANY_SCRIPT, "--help"], capture_output=True, text=True, env=env)
+    assert run.returncode == bootstrap.EXIT_ENVIRONMENT
+    assert "no network: the package index's name did not resolve" in _error(run)
+    assert log.read_text().split()[:4] == ["venv", "--quiet", "--python", ">=3.10"]
