@@ -358,7 +358,7 @@ def _fake_uv(bin_dir: Path, log: Path, fail_with: str | None = None) -> None:
         f'echo "$@" >> "{log}"\n'
         f"{failing}\n"
         'if [ "$1" = venv ]; then\n'
-        '  for last; do :; done\n'
+        "  for last; do :; done\n"
         '  mkdir -p "$last/bin"\n'
         f'  printf \'#!/bin/sh\\nexec "{sys.executable}" "$@"\\n\' > "$last/bin/python"\n'
         '  chmod +x "$last/bin/python"\n'
