@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from support.claude_harness import bash, bash_result, run_claude, runbook_commands, text
+from support.claude_harness import bash, bash_result, refused, run_claude, runbook_commands, text
 from support.standin import StandIn
 
 pytestmark = pytest.mark.claude
 
-REFUSED = "requires approval"
 BIB = """% references of the draft
 @string{tit = "IEEE Trans. Inform. Theory"}
 
@@ -54,7 +53,7 @@ class FollowCheckRefs:
             assert len(self.calls) == 1, self.calls
             return [bash(self.calls[0], id="toolu_check")]
         (result,) = request.last_tool_results()
-        assert REFUSED not in str(result), f"{self.calls[0]} was refused: {result}"
+        assert not refused(result), f"{self.calls[0]} was refused: {result}"
         self.status, self.output = bash_result(result)
         table = [
             line
