@@ -49,8 +49,8 @@ def wheel_folder() -> Path:
     if not stamp.exists() or stamp.read_text().strip() != bootstrap.requirements_digest():
         pytest.fail(
             f"no wheels of requirements.txt in {WHEELS}: run tools/run-tests once (it downloads "
-            f"them), or: {sys.executable} -m pip download --only-binary=:all: -r requirements.txt "
-            f"-d {WHEELS} && sha256sum requirements.txt | cut -d' ' -f1 > {stamp}"
+            f"them), or: {sys.executable} -m pip wheel -r requirements.txt -w {WHEELS} && "
+            f"sha256sum requirements.txt | cut -d' ' -f1 > {stamp}"
         )
     return WHEELS
 
