@@ -147,7 +147,7 @@ def test_an_out_that_would_replace_what_is_not_an_earlier_output_is_refused(
     assert server.received == []
     if kind == "a-note":
         assert out.read_text() == "# my notes\n"
-    (tmp_path / "earlier.json").write_text('{"source": "arxiv"}')
+    (tmp_path / "earlier.json").write_text('{"written_by": "math", "source": "arxiv"}')
     with ScriptedServer([reply("id_1605.08386_")]) as server:
         again = run_against(server, "ids", "1605.08386", "--out", str(tmp_path / "earlier.json"))
     assert again.returncode == 0, again.stdout  # an earlier output is replaced

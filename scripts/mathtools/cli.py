@@ -105,25 +105,38 @@ def _named_files(parsed: argparse.Namespace, exclude: str) -> list[str]:
     return [value for value in values if isinstance(value, str) and value not in ("", "-")]
 
 
+# The first key of every JSON object an --out FILE receives: only a file carrying it (one this
+# plugin wrote) may be replaced by a later --out. Documented in schemas/README.md.
+OUTPUT_MARKER = ("written_by", "math")
+# An earlier output larger than this is not read to look for the marker (it is refused instead).
+MAX_MARKED_OUTPUT_BYTES = 64 << 20
+
+
 def check_writable(path: str, inputs: Iterable[str] = ()) -> None:
     """BadInput naming `path` unless a file can be written there (an --out FILE) without losing
-    anything: not a folder or a device, not one of the call's `inputs`, and not an existing file
-    other than an earlier JSON output (a PROBLEM.md, say, would be replaced by JSON)."""
+    anything: not a folder or a device, not one of the call's `inputs`, not the workspace's
+    .math/config.json, and not an existing file other than an empty one or an earlier output of
+    this plugin (see _replaceable): a package.json or a PROBLEM.md is kept."""
     target = Path(path)
     if target.is_dir():
-        raise BadInput(f"--out {path} is a folder, not a file", code="cannot_write")
+        raise BadInput(f"--out {shown(path)} is a folder, not a file", code="cannot_write")
+    if target.name == "config.json" and target.resolve().parent.name == ".math":
+        raise BadInput(
+            f"--out {shown(path)} is the workspace configuration: write the output elsewhere",
+            code="cannot_write",
+        )
     if target.exists():
         if not target.is_file():
-            raise BadInput(f"--out {path} is not a regular file", code="cannot_write")
+            raise BadInput(f"--out {shown(path)} is not a regular file", code="cannot_write")
         if any(Path(name).is_file() and target.samefile(name) for name in inputs):
             raise BadInput(
-                f"--out {path} is also an input of this call: write the output elsewhere",
+                f"--out {shown(path)} is also an input of this call: write the output elsewhere",
                 code="cannot_write",
             )
-        if not _holds_json(target):
+        if not _replaceable(target):
             raise BadInput(
-                f"--out {path} exists and is not an earlier JSON output; it would be lost: "
-                "write the output elsewhere",
+                f"--out {shown(path)} exists and was not written by this plugin; it would be "
+                "lost: write the output elsewhere",
                 code="cannot_write",
             )
     folder = target.parent
@@ -131,18 +144,56 @@ def check_writable(path: str, inputs: Iterable[str] = ()) -> None:
         folder = folder.parent  # atomic_write creates the missing folders below it
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
         raise BadInput(
-            f"cannot write --out {path}: {folder} is not a writable folder", "cannot_write"
+            f"cannot write --out {shown(path)}: {shown(str(folder))} is not a writable folder",
+            "cannot_write",
         )
 
 
-def _holds_json(path: Path) -> bool:
-    """Is `path` empty or does it start like a JSON document (an object or a list)?"""
+def shown(text: str, limit: int = 200) -> str:
+    """`text` (a path, an argument) as an error message quotes it: at most `limit` characters,
+    and bytes that are not UTF-8 (they reach argv as lone surrogates) escaped."""
+    text = str(text)
+    if len(text) > limit:
+        text = f"{text[: limit // 2]}...({len(text)} characters)...{text[-limit // 4 :]}"
+    return printable(text)
+
+
+def printable(text: str) -> str:
+    """`text` with lone surrogates (undecodable bytes of argv or a file name) as backslash escapes:
+    printing it never fails."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _replaceable(path: Path) -> bool:
+    """Is `path` empty, or an earlier output of this plugin: a JSON object with OUTPUT_MARKER, or
+    a candidate list (schemas/candidates.schema.json)?"""
     try:
-        with open(path, "rb") as handle:
-            start = handle.read(4096).lstrip()
+        if path.stat().st_size > MAX_MARKED_OUTPUT_BYTES:
+            return False
+        content = path.read_bytes()
     except OSError:
         return False
-    return not start or start[:1] in (b"{", b"[")
+    if not content.strip():
+        return True
+    try:
+        data = json.loads(content)
+    except (ValueError, RecursionError):
+        return False
+    key, value = OUTPUT_MARKER
+    if isinstance(data, list) and data:
+        # refine.py keep's candidate list: an array carries no marker, so its schema says it
+        from .schemas import errors
+
+        return not errors("candidates", data)
+    return isinstance(data, dict) and data.get(key) == value
+
+
+def marked(data: Any) -> Any:
+    """`data` as an --out file receives it: an object gets OUTPUT_MARKER as its first key."""
+    if not isinstance(data, dict):
+        return data
+    key, value = OUTPUT_MARKER
+    return {key: value, **{k: v for k, v in data.items() if k != key}}
 
 
 def dumps(data: Any) -> str:
@@ -151,6 +202,7 @@ def dumps(data: Any) -> str:
 
 
 def print_error(code: str, message: str) -> None:
+    message = printable(message)
     print(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False), flush=True)
 
 
@@ -189,7 +241,7 @@ def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None
     if out is None:
         sys.stdout.write(dumps(data))
         return
-    write_file(out, dumps(data))
+    write_file(out, dumps(marked(data)))
     for line in summary:
         sys.stdout.write(line + "\n")
 
