@@ -58,3 +58,71 @@ def test_out_never_replaces_the_workspace_config_even_with_the_marker(standin, t
     run = run_script("arxiv_query.py", "ids", ARXIV_ID, "--out", str(config))
     assert run.returncode == 2
     assert config.read_text(encoding="utf-8") == '{"written_by": "math"}\n'
+
+
+# -- 2. secrets never leak ---------------------------------------------------------------------
+
+SECRET = "SeCrEtKeY123"
+
+
+@pytest.mark.parametrize("key", [f"{SECRET}\nX", f"{SECRET}\x00", f"{SECRET} two", "ключ"])
+def test_a_malformed_key_in_the_environment_is_refused_without_quoting_it(standin, key):
+    run = run_script("s2_lookup.py", "get", "ARXIV:1605.08386", env={**_env(), "SEMANTIC_SCHOLAR_API_KEY": key.replace("\x00", "\x01")})
+    assert run.returncode == 4, run.stdout + run.stderr
+    error = json.loads(run.stdout)["error"]
+    assert error["code"] == "bad_api_key"
+    assert "SEMANTIC_SCHOLAR_API_KEY" in error["message"]
+    assert SECRET not in run.stdout + run.stderr and "ключ" not in run.stdout + run.stderr
+
+
+def test_a_malformed_key_in_the_workspace_config_is_refused_without_quoting_it(standin, tmp_path):
+    (tmp_path / ".math").mkdir()
+    (tmp_path / ".math" / "config.json").write_text(
+        json.dumps({"semantic_scholar_api_key": f"{SECRET}\nX"}), encoding="utf-8"
+    )
+    run = run_script("s2_lookup.py", "get", "ARXIV:1605.08386", cwd=tmp_path)
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert "semantic_scholar_api_key" in json.loads(run.stdout)["error"]["message"]
+    assert SECRET not in run.stdout + run.stderr
+
+
+def _env(**changes):
+    import os
+
+    return {**os.environ, **changes}
+
+
+# -- 5. every environment variable checked once, one line naming it -----------------------------
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("MATH_HTTP_TIMEOUT", "0"),
+        ("MATH_HTTP_TIMEOUT", "-1"),
+        ("MATH_ARXIV_MIN_INTERVAL", "inf"),
+        ("MATH_ARXIV_MIN_INTERVAL", "nan"),
+        ("MATH_S2_MIN_INTERVAL", "1" * 5000),
+        ("MATH_HTTP_RETRIES", "nan"),
+        ("MATH_HTTP_RETRIES", "2.5"),
+        ("MATH_HTTP_BACKOFF", "abc"),
+        ("MATH_CACHE_TTL", "-5"),
+        ("MATH_LOCK_TIMEOUT", "abc"),
+        ("MATH_ARXIV_API_URL", "export.arxiv.org/api/query"),
+        ("MATH_S2_API_URL", "ftp://example.org/graph"),
+        ("MATH_CACHE_DIR", "a\nb"),
+        ("MATH_LITERATURE_DB", "x" * 70000),
+        ("MATH_WORKSPACE", "w\x01"),
+    ],
+)
+@pytest.mark.parametrize("script_name", ["arxiv_query.py", "journal.py", "lit_update.py"])
+def test_a_bad_environment_variable_is_one_line_naming_it(name, value, script_name):
+    args = {"arxiv_query.py": ["ids", ARXIV_ID], "journal.py": ["list"], "lit_update.py": ["runs"]}
+    run = run_script(script_name, *args[script_name], env=_env(**{name: value}))
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    [line] = run.stdout.splitlines()
+    error = json.loads(line)["error"]
+    assert error["code"] == "bad_environment"
+    assert error["message"].startswith(name)
+    assert len(error["message"]) < 300

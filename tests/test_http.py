@@ -298,7 +298,7 @@ def test_the_contact_email_comes_from_the_environment_else_the_workspace_config(
     tmp_path, monkeypatch
 ):
     from mathtools import config
-    from mathtools.cli import BadInput
+    from mathtools.cli import BadInput, EnvironmentProblem
 
     monkeypatch.delenv("MATH_CONTACT_EMAIL", raising=False)
     assert config.contact_email() is None
@@ -308,7 +308,9 @@ def test_the_contact_email_comes_from_the_environment_else_the_workspace_config(
     monkeypatch.setenv("MATH_CONTACT_EMAIL", "ann@example.org")
     assert config.contact_email() == "ann@example.org"
     monkeypatch.setenv("MATH_CONTACT_EMAIL", "ann at example dot org")
-    with pytest.raises(BadInput, match="MATH_CONTACT_EMAIL='ann at example dot org' is not an"):
+    with pytest.raises(
+        EnvironmentProblem, match="MATH_CONTACT_EMAIL='ann at example dot org' is not an"
+    ):
         config.contact_email()
     monkeypatch.delenv("MATH_CONTACT_EMAIL")
     (tmp_path / ".math" / "config.json").write_text('{"contact_email": ["x@example.org"]}')

@@ -210,6 +210,9 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
     """Run a script's main(argv) and turn every failure into a one-line JSON error and exit code."""
     argv = sys.argv[1:] if argv is None else argv
     try:
+        from .config import environment
+
+        environment()  # every variable checked once, before any work: one line naming a bad one
         status = main(argv) or EXIT_OK
     except MathError as exc:
         print_error(exc.code, exc.message)

@@ -8,10 +8,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-# A writer waits this long for another process's lock before giving up with a clear error.
-LOCK_TIMEOUT_S = float(os.environ.get("MATH_LOCK_TIMEOUT", "60"))
-
-
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Replace `path` with `data` in one step: readers see the old file or the new one, never a mix.
 
@@ -65,14 +61,16 @@ def _umask() -> int:
 
 @contextlib.contextmanager
 def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold an exclusive cross-process lock for `path` (on the side file `<path>.lock`)."""
+    """Hold an exclusive cross-process lock for `path` (on the side file `<path>.lock`); a writer
+    waits MATH_LOCK_TIMEOUT seconds for another process's lock before giving up clearly."""
     from filelock import FileLock, Timeout
 
     from .cli import EnvironmentProblem
+    from .config import lock_timeout
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S if timeout is None else timeout)
+    lock = FileLock(str(path) + ".lock", timeout=lock_timeout() if timeout is None else timeout)
     try:
         with lock:
             yield
