@@ -137,7 +137,9 @@ def _asked_ids(args) -> list[str]:
 
 
 def _ids_in(source: str) -> list[str]:
-    return [word for line in cli.read_lines(source) for word in line.replace(",", " ").split()]
+    from mathtools.arxiv import normalize_id
+
+    return cli.read_items(source, normalize_id, "ids file", split=True)
 
 
 if __name__ == "__main__":

@@ -152,9 +152,9 @@ def run_command(client, args):
 def batch_ids(args) -> list[str]:
     ids = list(args.ids)
     if ids == ["-"]:
-        ids = cli.read_lines("-")
+        ids = cli.read_items("-", s2.s2_id, "ids file")
     if args.ids_file:
-        ids += cli.read_lines(args.ids_file)
+        ids += cli.read_items(args.ids_file, s2.s2_id, "ids file")
     if not ids:
         raise cli.BadInput("batch needs ids: as arguments, --ids-file FILE or '-'", code="bad_id")
     return ids

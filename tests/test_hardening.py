@@ -33,7 +33,7 @@ def test_out_refuses_a_json_file_the_plugin_did_not_write(standin, tmp_path, nam
     target.parent.mkdir(parents=True, exist_ok=True)
     original = '{"semantic_scholar_api_key": "k", "name": "x"}\n'
     if name == "list.json":
-        original = '[1, 2, 3]\n'
+        original = "[1, 2, 3]\n"
     target.write_text(original, encoding="utf-8")
     run = run_script("arxiv_query.py", "ids", ARXIV_ID, "--out", str(target))
     assert run.returncode == 2, run.stdout
@@ -67,7 +67,12 @@ SECRET = "SeCrEtKeY123"
 
 @pytest.mark.parametrize("key", [f"{SECRET}\nX", f"{SECRET}\x00", f"{SECRET} two", "ключ"])
 def test_a_malformed_key_in_the_environment_is_refused_without_quoting_it(standin, key):
-    run = run_script("s2_lookup.py", "get", "ARXIV:1605.08386", env={**_env(), "SEMANTIC_SCHOLAR_API_KEY": key.replace("\x00", "\x01")})
+    run = run_script(
+        "s2_lookup.py",
+        "get",
+        "ARXIV:1605.08386",
+        env={**_env(), "SEMANTIC_SCHOLAR_API_KEY": key.replace("\x00", "\x01")},
+    )
     assert run.returncode == 4, run.stdout + run.stderr
     error = json.loads(run.stdout)["error"]
     assert error["code"] == "bad_api_key"
@@ -126,3 +131,52 @@ def test_a_bad_environment_variable_is_one_line_naming_it(name, value, script_na
     assert error["code"] == "bad_environment"
     assert error["message"].startswith(name)
     assert len(error["message"]) < 300
+
+
+def test_an_error_body_echoing_the_key_is_redacted(monkeypatch):
+    """Synthesized: a gateway's 400 and 403 bodies that echo the request headers."""
+    from support.scripted_server import Reply, ScriptedServer
+
+    echo = json.dumps({"message": f"bad request; headers: x-api-key={SECRET}; accept=*/*"})
+    for status in (400, 403):
+        with ScriptedServer(
+            default=Reply(status, echo, {"Content-Type": "application/json"})
+        ) as server:
+            env = _env(MATH_S2_API_URL=server.url, SEMANTIC_SCHOLAR_API_KEY=SECRET)
+            run = run_script("s2_lookup.py", "get", "ARXIV:1605.08386", env=env)
+        assert run.returncode in (2, 3), run.stdout
+        assert "x-api-key=[redacted]" in run.stdout  # the message is kept, the key is not
+        assert SECRET not in run.stdout + run.stderr
+
+
+def test_a_redirect_to_another_host_does_not_carry_the_key(monkeypatch):
+    """Synthesized: the S2 stand-in redirects to a second server on another host name."""
+    from support.scripted_server import Reply, ScriptedServer
+
+    record = {"paperId": "a" * 40, "externalIds": {"ArXiv": ARXIV_ID}, "title": "T", "authors": []}
+    with ScriptedServer(default=Reply(200, json.dumps(record))) as elsewhere:
+        other_host = elsewhere.url.replace("127.0.0.1", "localhost")
+        moved = Reply(302, "", {"Location": f"{other_host}/graph/v1/paper/x"})
+        with ScriptedServer([moved]) as server:
+            run = run_script(
+                "s2_lookup.py", "get", "ARXIV:1605.08386",
+                env=_env(MATH_S2_API_URL=f"{server.url}/graph/v1", SEMANTIC_SCHOLAR_API_KEY=SECRET),
+            )  # fmt: skip
+        assert server.received[0].headers.get("x-api-key") == SECRET
+    assert run.returncode == 0, run.stdout
+    [arrived] = elsewhere.received
+    assert "x-api-key" not in {name.lower() for name in arrived.headers}
+
+
+@pytest.mark.parametrize("script_name", ["s2_lookup.py", "arxiv_query.py"])
+def test_an_ids_file_line_that_is_not_an_id_is_named_not_quoted(tmp_path, script_name):
+    (tmp_path / ".math").mkdir()
+    config = tmp_path / ".math" / "config.json"
+    config.write_text(json.dumps({"semantic_scholar_api_key": SECRET}), encoding="utf-8")
+    command = "batch" if script_name == "s2_lookup.py" else "ids"
+    for source in (str(config), "/proc/self/environ"):
+        run = run_script(script_name, command, "--ids-file", source, env=_env(LEAK=SECRET))
+        assert run.returncode == 2, run.stdout
+        message = json.loads(run.stdout)["error"]["message"]
+        assert "line 1" in message and source in message
+        assert SECRET not in run.stdout + run.stderr

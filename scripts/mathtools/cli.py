@@ -201,8 +201,24 @@ def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
+# Values never to be printed (an API key), registered where they are read (config.py): every
+# error line and stderr note passes through redact(), whatever a service echoed back.
+_SECRETS: set[str] = set()
+REDACTED = "[redacted]"
+
+
+def keep_secret(value: str) -> None:
+    _SECRETS.add(value)
+
+
+def redact(text: str) -> str:
+    for secret in _SECRETS:
+        text = text.replace(secret, REDACTED)
+    return text
+
+
 def print_error(code: str, message: str) -> None:
-    message = printable(message)
+    message = printable(redact(message))
     print(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False), flush=True)
 
 
@@ -290,8 +306,35 @@ def read_json(source: str, what: str = "input") -> Any:
 
 def read_lines(source: str, what: str = "input") -> list[str]:
     """Non-empty, non-comment lines from a path or '-' (stdin)."""
+    return [line for _, line in _numbered_lines(source, what)]
+
+
+def read_items(
+    source: str, check: Callable[[str], object], what: str = "input", split: bool = False
+) -> list[str]:
+    """The items of read_lines(source) (each line's words, comma or space separated, when
+    `split`), each passed to `check`. An item `check` refuses (BadInput) is named by its line
+    number, never quoted: a file given by mistake (a config holding a key, /proc/self/environ)
+    is not echoed back."""
+    items = []
+    for number, line in _numbered_lines(source, what):
+        for item in line.replace(",", " ").split() if split else [line]:
+            try:
+                check(item)
+            except BadInput as exc:
+                name = "stdin" if source == "-" else shown(source)
+                raise BadInput(
+                    f"{what} {name} line {number}: not valid ({exc.code}); the file must hold "
+                    "one id a line",
+                    code=exc.code,
+                ) from None
+            items.append(item)
+    return items
+
+
+def _numbered_lines(source: str, what: str) -> list[tuple[int, str]]:
     lines = (line.strip() for line in read_source(source, what).splitlines())
-    return [line for line in lines if line and not line.startswith("#")]
+    return [(n, line) for n, line in enumerate(lines, 1) if line and not line.startswith("#")]
 
 
 def text_arg(value: str | None) -> str | None:

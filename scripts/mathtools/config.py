@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from . import __version__
 from .bootstrap import data_dir
-from .cli import BadInput, EnvironmentProblem, shown
+from .cli import BadInput, EnvironmentProblem, keep_secret, shown
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
 S2_API_URL = "https://api.semanticscholar.org/graph/v1"
@@ -179,6 +179,7 @@ def _key(raw: object, where: str) -> str | None:
             "no spaces, line breaks or control characters)",
             code="bad_api_key",
         )
+    keep_secret(raw.strip())
     return raw.strip()
 
 

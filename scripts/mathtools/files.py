@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Replace `path` with `data` in one step: readers see the old file or the new one, never a mix.
 

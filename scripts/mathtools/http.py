@@ -30,7 +30,7 @@ from pathlib import Path
 from urllib.parse import quote_plus, urlencode
 
 from . import config
-from .cli import BadInput, EnvironmentProblem, ServiceError
+from .cli import BadInput, EnvironmentProblem, ServiceError, printable, redact
 
 Check = Callable[["Response"], object]  # see ServiceClient.request
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -78,7 +78,7 @@ def build_url(base: str, params: Mapping[str, object], safe: str = "") -> str:
 
 
 def say(message: str) -> None:
-    print(f"math: {message}", file=sys.stderr, flush=True)
+    print(f"math: {printable(redact(message))}", file=sys.stderr, flush=True)
 
 
 class ResponseCache:
@@ -258,9 +258,7 @@ class ServiceClient:
         self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None
     ) -> Response:
         if self._session is None:
-            import requests
-
-            self._session = requests.Session()
+            self._session = _session()
         send_headers = {**self.headers, **(headers or {})}
         if body is not None:
             send_headers["Content-Type"] = "application/json"
@@ -294,6 +292,25 @@ class ServiceClient:
                 f"(retry {attempt} of {self.retries if budget is None else budget})"
             )
         time.sleep(delay)
+
+
+# Headers that carry a secret: dropped when a redirect leaves the host (requests drops only
+# Authorization by itself).
+SECRET_HEADERS = ("x-api-key",)
+
+
+def _session():
+    """A requests Session that never forwards a secret header to another host."""
+    import requests
+
+    class Session(requests.Session):
+        def rebuild_auth(self, prepared_request, response):
+            super().rebuild_auth(prepared_request, response)
+            if self.should_strip_auth(response.request.url, prepared_request.url):
+                for name in SECRET_HEADERS:
+                    prepared_request.headers.pop(name, None)
+
+    return Session()
 
 
 def _usable_cache_dir() -> Path:

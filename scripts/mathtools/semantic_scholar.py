@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 from . import arxiv, config
-from .cli import BadInput, ServiceError
+from .cli import BadInput, ServiceError, keep_secret
 from .files import atomic_write
 from .http import Response, ServiceClient, UnusableBody, build_url, say
 from .matching import is_preprint_venue
@@ -192,6 +192,8 @@ class S2Client:
     def __init__(self, use_cache: bool = True, api_key: str | object | None = _FROM_CONFIG):
         """`api_key` defaults to config.s2_api_key(); pass None to go without one."""
         key = config.s2_api_key() if api_key is _FROM_CONFIG else api_key
+        if key:
+            keep_secret(key)  # whatever a service echoes back, errors never show it
         self.base = config.s2_api_url()
         self._http = ServiceClient(
             "semantic_scholar",
