@@ -21,7 +21,7 @@ from mathtools.arxiv import (
     parse_feed,
 )
 from mathtools.cli import BadInput, ServiceError
-from mathtools.http import build_url
+from mathtools.http import RequestRejected, build_url
 from support.arxiv_recordings import (
     ATOM_TYPE,
     all_recordings,
@@ -244,7 +244,7 @@ def test_every_recording_parses_like_the_arxiv_package_does(path):
     arxiv_feed = pytest.importorskip("arxiv._feed")
     content = body_of(path)
     if b"<title>Error</title>" in content:
-        with pytest.raises(BadInput):
+        with pytest.raises(RequestRejected):
             parse_feed(content)
         return
     total, papers = parse_feed(content)
@@ -345,9 +345,9 @@ def test_urls_are_built_from_the_id_when_links_are_missing():
 
 
 def test_error_entry_is_bad_input_naming_the_id():
-    with pytest.raises(BadInput) as caught:
+    with pytest.raises(RequestRejected) as caught:
         parse_feed(body("id_abc_"))
-    assert caught.value.code == "bad_id"
+    assert caught.value.code == "bad_id" and caught.value.exit_code == 2
     assert "'abc'" in caught.value.message
 
 
@@ -435,9 +435,9 @@ def test_a_bad_id_is_refused_before_any_request(arxiv_server):
 def test_http_400_error_entry_is_bad_input_naming_the_id(arxiv_server):
     """The recorded 400 answer for id_list=abc, served for an id our normaliser lets through."""
     server = arxiv_server(reply("id_abc_"))
-    with pytest.raises(BadInput) as caught:
+    with pytest.raises(RequestRejected) as caught:
         ArxivClient().fetch_ids(["1234.12345"])
-    assert caught.value.code == "bad_id"
+    assert caught.value.code == "bad_id" and caught.value.exit_code == 2
     assert "'abc'" in caught.value.message
     assert len(server.received) == 1  # a 400 is not retried
 

@@ -180,3 +180,79 @@ def test_an_ids_file_line_that_is_not_an_id_is_named_not_quoted(tmp_path, script
         message = json.loads(run.stdout)["error"]["message"]
         assert "line 1" in message and source in message
         assert SECRET not in run.stdout + run.stderr
+
+
+# -- 3 and 4. malformed answers never confirm, never crash: the other service verifies ---------
+
+MARKOV = {  # known to the arXiv stand-in only
+    "key": "markov",
+    "title": "Heat-bath random walks with Markov bases",
+    "authors": "Stanley, Caprice and Windisch, Tobias",
+    "year": 2016,
+    "arxiv_id": "1605.08386",
+}
+DEUTSCH = {  # known to the Semantic Scholar stand-in only
+    "key": "deutsch",
+    "title": "Quantum theory, the Church-Turing principle and the universal quantum computer",
+    "authors": "Deutsch, D.",
+    "year": 1985,
+    "doi": "10.1098/rspa.1985.0070",
+}
+
+
+def _verify(candidates):
+    run = run_script("verify_batch.py", "-", input=json.dumps(candidates))
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 0, run.stdout
+    document = json.loads(run.stdout)
+    return document, {result["key"]: result for result in document["results"]}
+
+
+@pytest.mark.parametrize(
+    "fault",
+    ["s2_record_without_ids", "s2_junk_items", "s2_list_for_object", "s2_wrong_types", "http_400"],
+)
+def test_a_malformed_or_rejecting_semantic_scholar_fails_and_arxiv_verifies(standin, fault):
+    from support import faults
+
+    standin.corrupt("s2", faults.S2[fault])
+    document, results = _verify([MARKOV, DEUTSCH])
+    assert set(document["source_errors"]) == {"semantic_scholar"}
+    assert results["markov"]["status"] == "CONFIRMED"
+    assert results["markov"]["source"] == "arxiv"
+    assert results["deutsch"]["status"] == "UNCONFIRMED"
+
+
+@pytest.mark.parametrize(
+    "fault", ["atom_entry_without_id", "atom_garbage_year", "atom_fabricated_title", "http_400"]
+)
+def test_a_malformed_or_rejecting_arxiv_fails_and_semantic_scholar_verifies(standin, fault):
+    from support import faults
+
+    standin.corrupt("arxiv", faults.ARXIV[fault])
+    document, results = _verify([MARKOV, DEUTSCH])
+    assert set(document["source_errors"]) == {"arxiv"}
+    assert results["markov"]["status"] == "UNCONFIRMED"
+    assert results["deutsch"]["status"] == "CONFIRMED"
+    assert results["deutsch"]["source"] == "semantic_scholar"
+
+
+def test_a_record_without_its_identifiers_never_confirms_a_title(standin):
+    """The campaign's case: a Semantic Scholar title match lacking paperId and externalIds
+    confirmed the cited title (a fabricated one, there). Now it is a malformed answer."""
+    from support import faults
+
+    standin.corrupt("s2", faults.s2_record_without_ids)
+    title_only = {key: DEUTSCH[key] for key in ("key", "title", "authors", "year")}
+    document, results = _verify([title_only])
+    assert results["deutsch"]["status"] == "UNCONFIRMED"
+    assert set(document["source_errors"]) == {"semantic_scholar"}
+
+
+def test_a_search_result_input_with_a_total_that_is_not_a_number_is_taken(standin, tmp_path):
+    found = run_script("arxiv_query.py", "ids", ARXIV_ID)
+    document = {**json.loads(found.stdout), "total_results": "many"}
+    (tmp_path / "found.json").write_text(json.dumps(document), encoding="utf-8")
+    run = run_script("verify_batch.py", str(tmp_path / "found.json"))
+    assert run.returncode == 0, run.stdout
+    assert json.loads(run.stdout)["inputs"]["discovery_totals"] == {"arxiv": 1}

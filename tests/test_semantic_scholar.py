@@ -14,6 +14,7 @@ import pytest
 from conftest import RECORDINGS
 from mathtools import schemas
 from mathtools.cli import BadInput, ServiceError
+from mathtools.http import RequestRejected
 from mathtools.semantic_scholar import DEFAULT_FIELDS, S2Client, s2_id, to_paper
 
 from tests.support.cassettes import BASE_PATH, load, mismatches, serving_s2
@@ -381,8 +382,9 @@ def test_get_unknown_id_is_not_found(serve):
 
 
 def test_get_bad_field_is_a_clean_bad_input(serve):
+    """A 400 is RequestRejected: exit 2 at the command line, a failing source for the gate."""
     recorded = load(S2 / "test_bad_query_parameters.yaml")
-    with serve(recorded) as server, pytest.raises(BadInput) as caught:
+    with serve(recorded) as server, pytest.raises(RequestRejected) as caught:
         S2Client().get(["10.1093/mind/lix.236.433"], fields="unknown")
     assert mismatches(server.received, recorded) == []
     assert caught.value.code == "bad_request"

@@ -282,7 +282,7 @@ def _paper(entry) -> Paper:
         field = _TEXT_FIELDS.get(tag)
         if field is not None:
             text[field] = child.text
-        elif tag == _CATEGORY:
+        elif tag == _CATEGORY and child.get("term"):
             cats.append(child.get("term"))
         elif tag == _LINK:
             href = child.get("href") or ""
@@ -296,8 +296,13 @@ def _paper(entry) -> Paper:
     if entry_id.startswith(ERROR_ID_PREFIX):
         _raise_error_entry(text.get("summary") or entry_id)
     arxiv_id, version = _split_entry_id(entry_id)
+    if not (_NEW_ID.fullmatch(arxiv_id) or _OLD_ID.fullmatch(arxiv_id)):
+        # what identifies the record is missing: it may never confirm anything
+        raise MalformedFeed(f"an entry without an arXiv id ({entry_id[:80]!r})")
     versioned = id_text(arxiv_id, version)
     published = _squash(text.get("published") or "") or None
+    if published and not _DATE.match(published):
+        raise MalformedFeed(f"an entry's published date is not a date ({published[:40]!r})")
     doi, journal_ref, comment = text.get("doi"), text.get("journal_ref"), text.get("comment")
     journal_ref = _squash(journal_ref) if journal_ref else None
     venue, volume, pages = venue_parts(journal_ref) if journal_ref else (None, None, None)
@@ -344,11 +349,13 @@ def _split_entry_id(entry_id: str) -> tuple[str, int | None]:
 
 
 def _raise_error_entry(message: str) -> None:
+    from .http import RequestRejected
+
     message = " ".join(message.split())
     bad = _BAD_ID_MESSAGE.search(message)
     if bad:
-        raise BadInput(f"arXiv rejected the id {bad.group(1)!r}: {message}", code="bad_id")
-    raise BadInput(f"arXiv rejected the request: {message}", code="arxiv_rejected")
+        raise RequestRejected(f"arXiv rejected the id {bad.group(1)!r}: {message}", code="bad_id")
+    raise RequestRejected(f"arXiv rejected the request: {message}", code="arxiv_rejected")
 
 
 # --- the client ----------------------------------------------------------------------------------
@@ -495,9 +502,12 @@ class ArxivClient:
 
 
 def _refuse(response, url: str) -> NoReturn:
-    """The error for an arXiv answer other than 200: BadInput for a 400, else ServiceError."""
+    """The error for an arXiv answer other than 200: RequestRejected for a 400 (bad input at the
+    command line, a failing source for the gate), else ServiceError."""
+    from .http import RequestRejected
+
     if response.status == 400:
         with contextlib.suppress(MalformedFeed):
-            parse_feed(response.content)  # raises BadInput when arXiv sent its Error entry
-        raise BadInput(f"arXiv rejected the request (HTTP 400): {url}", code="arxiv_rejected")
+            parse_feed(response.content)  # raises RequestRejected when arXiv sent its Error entry
+        raise RequestRejected(f"arXiv rejected the request (HTTP 400): {url}", "arxiv_rejected")
     raise ServiceError(f"arXiv answered HTTP {response.status}: {url}", code="service_unavailable")

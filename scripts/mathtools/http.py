@@ -30,7 +30,14 @@ from pathlib import Path
 from urllib.parse import quote_plus, urlencode
 
 from . import config
-from .cli import BadInput, EnvironmentProblem, ServiceError, printable, redact
+from .cli import (
+    EXIT_BAD_INPUT,
+    BadInput,
+    EnvironmentProblem,
+    ServiceError,
+    printable,
+    redact,
+)
 
 Check = Callable[["Response"], object]  # see ServiceClient.request
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -57,6 +64,15 @@ class Response:
 
     def json(self):
         return json.loads(self.content)
+
+
+class RequestRejected(ServiceError):
+    """A service refused the request (HTTP 400, an unknown endpoint): bad input at a script's
+    command line (exit 2), and, being a ServiceError, a failing source for the verification gate,
+    so the other services go on verifying."""
+
+    exit_code = EXIT_BAD_INPUT
+    default_code = "request_rejected"
 
 
 class UnusableBody(Exception):

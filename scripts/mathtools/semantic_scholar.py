@@ -29,7 +29,7 @@ from urllib.parse import quote
 from . import arxiv, config
 from .cli import BadInput, ServiceError, keep_secret
 from .files import atomic_write
-from .http import Response, ServiceClient, UnusableBody, build_url, say
+from .http import RequestRejected, Response, ServiceClient, UnusableBody, build_url, say
 from .matching import is_preprint_venue
 from .paper import Paper, SearchResult
 
@@ -108,24 +108,41 @@ def s2_id(text: str) -> str:
     )
 
 
-def to_paper(record: dict[str, Any]) -> Paper:
-    """One Graph API paper object as a Paper; only the fields the API returned are filled."""
-    external = record.get("externalIds") or {}
-    arxiv_id = external.get("ArXiv")
-    doi = external.get("DOI")
-    corpus_id = record.get("corpusId") or external.get("CorpusId")
-    published = record.get("publicationDate")
-    journal = record.get("journal") if isinstance(record.get("journal"), dict) else {}
-    where = (
-        record.get("publicationVenue") if isinstance(record.get("publicationVenue"), dict) else {}
-    )
+def to_paper(record: object, unresolved: bool = False) -> Paper:
+    """One Graph API paper object as a Paper; only the fields the API returned are filled.
+
+    The API's data is untrusted: a record that is not an object, lacks its 40-hex paperId (what
+    identifies it) or holds a field of the wrong type is a malformed answer, a ServiceError, so
+    the caller treats the service as failing; it never becomes a Paper that could confirm. Only
+    a citation graph's neighbour S2 could not resolve (`unresolved`: its paperId is null) is
+    taken without one, for its title: a lead for discovery, never a verified record."""
+    if not isinstance(record, dict):
+        raise malformed(f"a record that is a {type(record).__name__}, not an object")
+    paper_id = record.get("paperId")
+    if not (unresolved and paper_id is None) and not (
+        isinstance(paper_id, str) and PAPER_ID.fullmatch(paper_id)
+    ):
+        raise malformed("a record without its paperId")
+    external = _field(record, "externalIds", dict) or {}
+    arxiv_id = _field(external, "ArXiv", str)
+    doi = _field(external, "DOI", str)
+    corpus_id = _field(record, "corpusId", int) or _field(external, "CorpusId", (int, str))
+    if isinstance(corpus_id, str) and not corpus_id.isdigit():
+        raise malformed("a CorpusId that is not a number")
+    published = _field(record, "publicationDate", str)
+    authors = _field(record, "authors", list) or []
+    if not all(isinstance(a, dict) and isinstance(a.get("name"), str | None) for a in authors):
+        raise malformed("authors that are not objects with a name")
+    journal = _field(record, "journal", dict) or {}
+    where = _field(record, "publicationVenue", dict) or {}
+    alternate = where.get("alternate_names")
     aliases = [
         name.strip()
         for name in (
-            record.get("venue"),
+            _field(record, "venue", str),
             journal.get("name"),
             where.get("name"),
-            *(where.get("alternate_names") or []),
+            *(alternate if isinstance(alternate, list) else []),
         )
         if isinstance(name, str) and name.strip()
     ]
@@ -135,15 +152,15 @@ def to_paper(record: dict[str, Any]) -> Paper:
     )
     return Paper(
         source=SOURCE,
-        title=" ".join((record.get("title") or "").split()),
-        authors=[a["name"] for a in record.get("authors") or [] if a.get("name")],
-        year=record.get("year"),
+        title=" ".join((_field(record, "title", str) or "").split()),
+        authors=[a["name"] for a in authors if a.get("name")],
+        year=_field(record, "year", int),
         arxiv_id=VERSION.sub("", arxiv_id) if arxiv_id else None,
         doi=doi.lower() if doi else None,
-        abstract=record.get("abstract"),
-        url=record.get("url"),
+        abstract=_field(record, "abstract", str),
+        url=_field(record, "url", str),
         published=published,
-        s2_paper_id=record.get("paperId"),
+        s2_paper_id=paper_id,
         corpus_id=int(corpus_id) if corpus_id not in (None, "") else None,
         external_ids=dict(external),
         venue=published_in,
@@ -151,16 +168,33 @@ def to_paper(record: dict[str, Any]) -> Paper:
         volume=_text(journal.get("volume")) if in_journal else None,
         pages=_text(journal.get("pages")) if in_journal else None,
         venue_aliases=list(dict.fromkeys(aliases)),
-        journal=record.get("journal") or None,
+        journal=journal or None,
         publication_date=published,
-        citation_count=record.get("citationCount"),
-        fields_of_study=list(record.get("fieldsOfStudy") or []),
-        open_access_pdf=(record.get("openAccessPdf") or {}).get("url") or None,
+        citation_count=_field(record, "citationCount", int),
+        fields_of_study=[
+            f for f in _field(record, "fieldsOfStudy", list) or [] if isinstance(f, str)
+        ],
+        open_access_pdf=_field(_field(record, "openAccessPdf", dict) or {}, "url", str) or None,
     )
 
 
 def _text(value: Any) -> str | None:
     return (" ".join(value.split()) or None) if isinstance(value, str) else None
+
+
+def malformed(what: str) -> ServiceError:
+    """A malformed answer: the service is treated as failing (exit 3; the gate's source_errors)."""
+    return ServiceError(f"{LABEL} sent a malformed answer: {what}", code="malformed_answer")
+
+
+def _field(record: dict, name: str, kind: type | tuple[type, ...]) -> Any:
+    """`record[name]` if it is of `kind` (never a bool for int), None if absent or null."""
+    value = record.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise malformed(f"{name} is a {type(value).__name__}")
+    return value
 
 
 @dataclass
@@ -257,8 +291,8 @@ class S2Client:
             command="search",
             query=query,
             request_urls=[url],
-            papers=_papers(page.get("data") or []),
-            total_results=page.get("total"),
+            papers=_papers(_list(page, "data")),
+            total_results=_field(page, "total", int),
         )
 
     def bulk(
@@ -280,10 +314,10 @@ class S2Client:
             url = build_url(f"{self.base}/paper/search/bulk", {**params, "token": token}, ",")
             urls.append(url)
             page = self._get_json(url)
-            total = page.get("total") if total is None else total
-            data = page.get("data") or []
+            total = _field(page, "total", int) if total is None else total
+            data = _list(page, "data")
             papers += _papers(data)
-            token = page.get("token")
+            token = _field(page, "token", str)
             if not token or not data or len(papers) >= max_results:
                 break
         return SearchResult(
@@ -304,7 +338,7 @@ class S2Client:
             safe=",",
         )
         page = self._get_json(url, not_found_ok=True)
-        papers = _papers(page.get("data") or []) if page is not None else []
+        papers = _papers(_list(page, "data")) if page is not None else []
         return SearchResult(
             source=SOURCE,
             command="match",
@@ -347,7 +381,7 @@ class S2Client:
             chunk = [paper_id for _, paper_id in asked[start : start + BATCH_MAX_IDS]]
             result.request_urls.append(url)
             records = self._call("POST", url, {"ids": chunk}, _json_list_of(len(chunk)))
-            result.papers += [to_paper(r) if r else None for r in records]
+            result.papers += [None if r is None else to_paper(r) for r in records]
         return result
 
     def references(
@@ -375,10 +409,15 @@ class S2Client:
             if page is None:
                 result.not_found.append(paper_id)
                 break
+            items = _list(page, "data")
+            if not all(isinstance(item, dict) for item in items):
+                raise malformed(f"{edge} that are not objects")
             # A cited work S2 could not resolve may come with neither id nor title: nothing to use.
-            records = [item.get(side) or {} for item in page.get("data") or []]
-            result.papers += _papers(r for r in records if r.get("paperId") or r.get("title"))
-            offset = page.get("next") if records else None  # an empty page ends the paging
+            records = [item.get(side) or {} for item in items]
+            result.papers += [
+                to_paper(r, unresolved=True) for r in records if r.get("paperId") or r.get("title")
+            ]
+            offset = _field(page, "next", int) if records else None  # an empty page ends it
         return result
 
     # -- HTTP -----------------------------------------------------------------------------
@@ -416,7 +455,7 @@ class S2Client:
         if response.status == 404 and not_found_ok:
             return None
         if response.status in (400, 404):
-            raise BadInput(f"{LABEL} rejected the request: {message} ({url})", code="bad_request")
+            raise RequestRejected(f"{LABEL} rejected the request: {message} ({url})", "bad_request")
         raise ServiceError(
             f"{LABEL} answered HTTP {response.status}: {message} ({url})", code="service_error"
         )
@@ -524,8 +563,12 @@ def _path_id(paper_id: str) -> str:
     return quote(paper_id, safe="/:")
 
 
-def _papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
+def _papers(records: Iterable[object]) -> list[Paper]:
     return [to_paper(record) for record in records]
+
+
+def _list(page: dict, name: str) -> list:
+    return _field(page, name, list) or []
 
 
 def _json_object(response: Response) -> None:

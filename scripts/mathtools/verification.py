@@ -128,9 +128,11 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
         elif isinstance(data, dict) and isinstance(data.get("papers"), list) and "source" in data:
             entries = [(paper, data) for paper in data["papers"]]
             totals = inputs["discovery_totals"]
-            totals[data["source"]] = totals.get(data["source"], 0) + (
-                data.get("total_results") or len(data["papers"])
-            )
+            total = data.get("total_results")
+            if not isinstance(total, int) or isinstance(total, bool) or total < 0:
+                total = len(data["papers"])  # "many", null: the file's papers are what we know
+            source = str(data["source"])
+            totals[source] = totals.get(source, 0) + (total or len(data["papers"]))
         else:
             raise BadInput(
                 f"{name}: expected a JSON list of candidates or an arxiv_query.py / s2_lookup.py "

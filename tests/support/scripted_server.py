@@ -20,6 +20,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds to wait before answering (to provoke read timeouts)
     truncate_to: int | None = None  # send only this many body bytes but announce them all
+    drip: float = 0.0  # seconds between body bytes, sent one at a time (a trickling server)
 
     def payload(self) -> bytes:
         return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
@@ -66,7 +67,14 @@ class ScriptedServer:
                 self.end_headers()
                 sent = payload if reply.truncate_to is None else payload[: reply.truncate_to]
                 try:
-                    self.wfile.write(sent)
+                    if reply.drip:
+                        self.wfile.flush()
+                        for byte in sent:
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                            time.sleep(reply.drip)
+                    else:
+                        self.wfile.write(sent)
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     pass

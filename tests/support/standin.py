@@ -51,6 +51,7 @@ import threading
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -382,6 +383,7 @@ class StandIn(ScriptedServer):
         super().__init__(port=port)
         self.counts: Counter[str] = Counter()
         self.failing: dict[str, int] = {}
+        self.faults: dict[str, Callable[[Reply], Reply]] = {}
         self.arxiv_url = f"{self.url}/api/query"
         self.s2_url = f"{self.url}/graph/v1"
 
@@ -394,13 +396,22 @@ class StandIn(ScriptedServer):
 
     def recover(self, service: str) -> None:
         self.failing.pop(service, None)
+        self.faults.pop(service, None)
+
+    def corrupt(self, service: str, fault: Callable[[Reply], Reply]) -> None:
+        """Pass every answer of `service` ("arxiv" or "s2") through `fault` from now on: a
+        synthesized fault (tests/support/faults.py) applied to what the stand-in would send."""
+        self.faults[service] = fault
 
     def calls(self, service: str) -> int:
         """Requests that reached `service` ("arxiv" or "s2") so far."""
         return sum(n for name, n in self.counts.items() if name.split()[0] == service)
 
     def reply_to(self, received: Received) -> Reply:
-        return self.answer(received.method, received.path, received.body)
+        reply = self.answer(received.method, received.path, received.body)
+        service = "s2" if "/graph/v1/" in received.path else "arxiv"
+        fault = self.faults.get(service)
+        return fault(reply) if fault else reply
 
     def answer(self, method: str, target: str, body: bytes) -> Reply:
         parts = urlsplit(target)

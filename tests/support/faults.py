@@ -1,0 +1,176 @@
+"""Synthesized faults of a service, as transforms of the stand-in's genuine answers.
+
+Each is a function Reply -> Reply for StandIn.corrupt(service, fault). None of these answers is in a
+recording: they are what a broken, hostile or overloaded service (or a proxy in front of it) could
+send, as the fault campaign of issue 15 sent them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+from support.scripted_server import Reply
+
+SECRET_ECHO = "x-api-key={key}"  # what an error body echoing the request headers holds
+
+
+def _json_body(reply: Reply):
+    try:
+        return json.loads(reply.payload())
+    except ValueError:
+        return None
+
+
+def _with_json(reply: Reply, data) -> Reply:
+    return replace(reply, body=json.dumps(data).encode("utf-8"))
+
+
+# -- answers of both services ------------------------------------------------------------------
+
+
+def http_400(reply: Reply) -> Reply:
+    return Reply(400, b'{"error": "synthesized: rejected"}', {"Content-Type": "application/json"})
+
+
+def http_404_page(reply: Reply) -> Reply:
+    return Reply(404, b"<html><body>Not here</body></html>", {"Content-Type": "text/html"})
+
+
+def html_200(reply: Reply) -> Reply:
+    return Reply(200, b"<html><body>Maintenance</body></html>", {"Content-Type": "text/html"})
+
+
+def empty_200(reply: Reply) -> Reply:
+    return Reply(200, b"", dict(reply.headers))
+
+
+def truncated(reply: Reply) -> Reply:
+    return replace(reply, truncate_to=len(reply.payload()) // 2)
+
+
+def retry_after_huge(reply: Reply) -> Reply:
+    return Reply(429, b"slow down", {"Retry-After": "100000"})
+
+
+def trickle(reply: Reply) -> Reply:
+    """One byte every half second: a read timeout alone never fires."""
+    return replace(reply, body=reply.payload()[:400], drip=0.5, truncate_to=None)
+
+
+def binary_junk(reply: Reply) -> Reply:
+    return replace(reply, body=bytes(range(256)) * 4)
+
+
+# -- arXiv (Atom) --------------------------------------------------------------------------------
+
+
+def atom_entry_without_id(reply: Reply) -> Reply:
+    body = re.sub(rb"<entry>\s*<id>[^<]*</id>", b"<entry>", reply.payload())
+    return replace(reply, body=body)
+
+
+def atom_garbage_year(reply: Reply) -> Reply:
+    return replace(reply, body=re.sub(rb"<published>[^<]*<", b"<published>garb<", reply.payload()))
+
+
+def atom_garbage_total(reply: Reply) -> Reply:
+    pattern = rb"<opensearch:totalResults>[^<]*<"
+    return replace(reply, body=re.sub(pattern, b"<opensearch:totalResults>many<", reply.payload()))
+
+
+def atom_fabricated_title(reply: Reply) -> Reply:
+    """A record whose id is gone and whose title is made up: it must never confirm anything."""
+    body = atom_entry_without_id(reply).payload()
+    body = re.sub(rb"(<entry>.*?<title>)[^<]*(</title>)", rb"\1A Fabricated Title\2", body, 1, re.S)
+    return replace(reply, body=body)
+
+
+# -- Semantic Scholar (JSON) ---------------------------------------------------------------------
+
+
+def _records(data):
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict) and isinstance(data.get("data"), list):
+        return data["data"]
+    return [data] if isinstance(data, dict) else []
+
+
+def s2_record_without_ids(reply: Reply) -> Reply:
+    """Every record loses paperId and externalIds (its title is kept)."""
+    data = _json_body(reply)
+    for record in _records(data):
+        if isinstance(record, dict):
+            record.pop("paperId", None)
+            record.pop("externalIds", None)
+    return _with_json(reply, data) if data is not None else reply
+
+
+def s2_junk_items(reply: Reply) -> Reply:
+    """Strings and numbers where records should be (a batch's items, a search's data)."""
+    data = _json_body(reply)
+    if isinstance(data, list):
+        return _with_json(reply, ["junk" if item else 7 for item in data])
+    if isinstance(data, dict) and "data" in data:
+        return _with_json(reply, {**data, "data": ["junk", 7, None]})
+    if isinstance(data, dict):
+        return _with_json(reply, {**data, "authors": "junk", "externalIds": ["x"], "year": "garb"})
+    return reply
+
+
+def s2_list_for_object(reply: Reply) -> Reply:
+    """A list where an object is expected, objects where a list is (a proxy's wrapping)."""
+    data = _json_body(reply)
+    if isinstance(data, list):
+        return _with_json(reply, {"data": data})
+    return _with_json(reply, [data]) if data is not None else reply
+
+
+def s2_wrong_types(reply: Reply) -> Reply:
+    """Every field of every record with a value of the wrong type."""
+    data = _json_body(reply)
+    for record in _records(data):
+        if isinstance(record, dict):
+            record.update(
+                title=["not", "text"], year="garb", authors=[{"name": 5}, "x"], venue={"a": 1}
+            )
+            record["externalIds"] = {"ArXiv": 1605, "DOI": ["x"]}
+    if isinstance(data, dict) and "total" in data:
+        data["total"] = "many"
+    return _with_json(reply, data) if data is not None else reply
+
+
+def s2_error_echoing_key(key: str):
+    def fault(reply: Reply) -> Reply:
+        body = json.dumps({"message": f"Forbidden; request headers: {SECRET_ECHO.format(key=key)}"})
+        return Reply(403, body.encode(), {"Content-Type": "application/json"})
+
+    return fault
+
+
+BOTH = {
+    "http_400": http_400,
+    "http_404_page": http_404_page,
+    "html_200": html_200,
+    "empty_200": empty_200,
+    "truncated": truncated,
+    "retry_after_huge": retry_after_huge,
+    "trickle": trickle,
+    "binary_junk": binary_junk,
+}
+ARXIV = {
+    **BOTH,
+    "atom_entry_without_id": atom_entry_without_id,
+    "atom_garbage_year": atom_garbage_year,
+    "atom_garbage_total": atom_garbage_total,
+    "atom_fabricated_title": atom_fabricated_title,
+}
+S2 = {
+    **BOTH,
+    "s2_record_without_ids": s2_record_without_ids,
+    "s2_junk_items": s2_junk_items,
+    "s2_list_for_object": s2_list_for_object,
+    "s2_wrong_types": s2_wrong_types,
+}
