@@ -83,7 +83,8 @@ def atom_garbage_total(reply: Reply) -> Reply:
 def atom_fabricated_title(reply: Reply) -> Reply:
     """A record whose id is gone and whose title is made up: it must never confirm anything."""
     body = atom_entry_without_id(reply).payload()
-    body = re.sub(rb"(<entry>.*?<title>)[^<]*(</title>)", rb"\1A Fabricated Title\2", body, 1, re.S)
+    pattern = rb"(<entry>.*?<title>)[^<]*(</title>)"
+    body = re.sub(pattern, rb"\1A Fabricated Title\2", body, count=1, flags=re.S)
     return replace(reply, body=body)
 
 
