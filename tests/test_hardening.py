@@ -7,6 +7,7 @@ no recording holds them.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from conftest import run_script
@@ -256,3 +257,81 @@ def test_a_search_result_input_with_a_total_that_is_not_a_number_is_taken(standi
     run = run_script("verify_batch.py", str(tmp_path / "found.json"))
     assert run.returncode == 0, run.stdout
     assert json.loads(run.stdout)["inputs"]["discovery_totals"] == {"arxiv": 1}
+
+
+# -- 6. every request has a deadline; the rate-limit lock is never held during a transfer --------
+
+
+def test_a_trickling_server_is_cut_off_at_the_deadline(monkeypatch):
+    """Synthesized: one byte every half second; a read timeout alone would never fire."""
+    from mathtools.cli import ServiceError
+    from mathtools.http import ServiceClient
+    from support.scripted_server import Reply, ScriptedServer
+
+    monkeypatch.setenv("MATH_HTTP_TIMEOUT", "1")
+    monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
+    with ScriptedServer(default=Reply(200, "x" * 400, drip=0.5)) as server:
+        started = time.monotonic()
+        with pytest.raises(ServiceError) as caught:
+            ServiceClient("test", "Test", 0.0, use_cache=False).get(f"{server.url}/x")
+    assert time.monotonic() - started < 6
+    assert "deadline" in caught.value.message
+
+
+def test_a_huge_retry_after_ends_the_call_at_once(monkeypatch):
+    from mathtools.cli import ServiceError
+    from mathtools.http import ServiceClient
+    from support.scripted_server import Reply, ScriptedServer
+
+    with ScriptedServer(default=Reply(429, "later", {"Retry-After": "100000"})) as server:
+        started = time.monotonic()
+        with pytest.raises(ServiceError) as caught:
+            ServiceClient("test", "Test", 0.0, use_cache=False).get(f"{server.url}/x")
+    assert time.monotonic() - started < 3
+    assert len(server.received) == 1
+    assert "100000" in caught.value.message
+
+
+HTTP_CLIENT = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from mathtools.http import ServiceClient
+started = time.monotonic()
+ServiceClient("test", "Test", 0.2, use_cache=False).get(sys.argv[2])
+print(time.monotonic() - started)
+"""
+
+
+def test_a_slow_transfer_does_not_hold_other_processes(tmp_path):
+    """Synthesized: one process's answer takes 4 s; another, started just after, does not wait."""
+    import subprocess
+    import sys
+
+    from conftest import SCRIPTS
+    from support.scripted_server import Reply, ScriptedServer
+
+    slow = Reply(200, "x" * 20, drip=0.2)
+    with ScriptedServer([slow], default=Reply(200, "ok")) as server:
+        first = subprocess.Popen(
+            [sys.executable, "-c", HTTP_CLIENT, str(SCRIPTS), f"{server.url}/slow"],
+            stdout=subprocess.PIPE,
+        )
+        while not server.received:
+            time.sleep(0.05)
+        second = subprocess.run(
+            [sys.executable, "-c", HTTP_CLIENT, str(SCRIPTS), f"{server.url}/fast"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        first.communicate(timeout=60)
+    assert second.returncode == 0, second.stderr
+    assert float(second.stdout) < 2.0  # not the first one's 4 s
+
+
+def test_an_unusable_cache_folder_fails_at_once(tmp_path):
+    started = time.monotonic()
+    run = run_script(
+        "arxiv_query.py", "ids", ARXIV_ID, env=_env(MATH_CACHE_DIR="/proc"), timeout=30
+    )
+    assert run.returncode == 4, run.stdout
+    assert json.loads(run.stdout)["error"]["code"] == "cache_unusable"
+    assert time.monotonic() - started < 15

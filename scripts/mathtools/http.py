@@ -1,10 +1,15 @@
 """One HTTP layer for every service: polite across processes, retried within bounds, cached.
 
-- A cross-process rate limiter: a file lock plus a last-request timestamp in the cache folder, so
-  parallel script runs together keep a service's interval (arXiv: one request every 3 s, and one
-  connection at a time, so the lock is held for the whole request).
+- A cross-process rate limiter: a file lock plus the next free start time in the cache folder,
+  so parallel script runs together start a service's requests at least its interval apart (arXiv:
+  3 s). The lock is held only to reserve a start time, never during a transfer: a slow answer
+  cannot make other processes wait (two slow answers may then overlap).
+- A deadline on every request: MATH_HTTP_TIMEOUT seconds from sending it to its last byte (a
+  server trickling one byte at a time is cut off), and at most MAX_CALL_S for a call with all its
+  retries and waits; a body over MAX_BODY_BYTES is refused.
 - Bounded retries with exponential backoff and jitter on 429, 5xx, connection errors, timeouts and
-  unusable bodies (truncated XML, a transiently empty page), honouring Retry-After when present.
+  unusable bodies (truncated XML, a transiently empty page), honouring Retry-After up to
+  MAX_RETRY_AFTER_S; a service asking for a longer wait is failing now.
 - A persistent SQLite response cache keyed by method, URL and body. A hit costs no network call and
   no rate-limit wait. Only successful (200) responses are stored, and never any request header, so
   a secret such as an API key reaches neither the cache file nor its keys. A check may accept an
@@ -19,12 +24,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
+import math
 import random
 import sqlite3
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote_plus, urlencode
@@ -41,9 +47,16 @@ from .cli import (
 
 Check = Callable[["Response"], object]  # see ServiceClient.request
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-MAX_RETRY_AFTER_S = 120.0
+MAX_RETRY_AFTER_S = 60.0  # a longer Retry-After: the service counts as failing, no waiting
 MAX_BACKOFF_S = 60.0
+MAX_CALL_S = 300.0  # one call, every attempt and wait included
+MAX_BODY_BYTES = 64 << 20
 CONNECT_TIMEOUT_S = 10.0
+LIMITER_LOCK_TIMEOUT_S = 60.0  # the limiter's lock is held for a moment: waiting longer is odd
+READ_CHUNK = 1 << 16
+# Added to a service's interval between request starts: connection set-up varies by some
+# milliseconds, and the service measures the interval between arrivals.
+START_MARGIN_S = 0.05
 # A limiter wait at least this long is announced on stderr (shorter ones are not noticeable).
 ANNOUNCED_WAIT_S = 0.1
 
@@ -155,33 +168,39 @@ class ResponseCache:
 
 
 class RateLimiter:
-    """At most one request per `interval` seconds for one service, across every process."""
+    """At most one request start per `interval` seconds for one service, across every process."""
 
     def __init__(self, name: str, label: str, interval: float, state_dir: Path):
         self.label = label
         self.interval = interval
-        self.stamp = state_dir / f"ratelimit-{name}.last"
+        # "<next free start> <when written>", both time.time(): a reservation, not a lock
+        self.stamp = state_dir / f"ratelimit-{name}.next"
 
-    @contextlib.contextmanager
-    def slot(self) -> Iterator[None]:
-        """Wait for our turn and hold it for the whole request; the next turn starts at its end."""
+    def wait_turn(self) -> None:
+        """Reserve the next free start time (under the lock, for a moment), then wait for it
+        without holding anything."""
         from .files import atomic_write, locked
 
-        with locked(self.stamp, timeout=max(600.0, self.interval * 50)):
-            try:
-                last = float(self.stamp.read_text() or 0)
-            except (FileNotFoundError, ValueError):
-                last = 0.0
-            # Capped: a stamp in the future (the clock was set back) must not stall us for long.
-            wait = min(last + self.interval - time.time(), self.interval)
-            if wait > 0:
-                if wait >= ANNOUNCED_WAIT_S:
-                    say(f"waiting {wait:.1f} s to respect {self.label}'s rate limit")
-                time.sleep(wait)
-            try:
-                yield
-            finally:
-                atomic_write(self.stamp, repr(time.time()))
+        with locked(self.stamp, timeout=LIMITER_LOCK_TIMEOUT_S):
+            now = time.time()
+            free, written = self._read()
+            if written > now + 1:
+                free = now  # the clock was set back since: the stored times mean nothing
+            start = max(now, free)
+            following = start + self.interval + (START_MARGIN_S if self.interval else 0.0)
+            atomic_write(self.stamp, f"{following!r} {now!r}")
+        wait = start - time.time()
+        if wait > 0:
+            if wait >= ANNOUNCED_WAIT_S:
+                say(f"waiting {wait:.1f} s to respect {self.label}'s rate limit")
+            time.sleep(wait)
+
+    def _read(self) -> tuple[float, float]:
+        try:
+            free, _, written = self.stamp.read_text().partition(" ")
+            return float(free), float(written or free)
+        except (FileNotFoundError, ValueError):
+            return 0.0, 0.0
 
 
 class ServiceClient:
@@ -205,7 +224,7 @@ class ServiceClient:
         self.cache = ResponseCache(state / "http-cache.sqlite", config.cache_ttl())
         self.retries = config.http_retries()
         self.backoff = config.http_backoff()
-        self.timeout = (CONNECT_TIMEOUT_S, config.http_timeout())
+        self.deadline = config.http_timeout()  # seconds for one request, first to last byte
         self.network_calls = 0
         self._session = None
 
@@ -234,12 +253,23 @@ class ServiceClient:
             if cached is not None:
                 return cached
         problem, retry_after = "", None
+        ends = time.monotonic() + MAX_CALL_S
         for attempt in range(self.retries + 1):
             if attempt:
-                self.back_off(attempt, problem, retry_after)
+                if retry_after is not None and retry_after > MAX_RETRY_AFTER_S:
+                    raise ServiceError(
+                        f"{self.label} asks to retry after {retry_after:g} s ({problem}); "
+                        f"not waiting that long: {url}",
+                        code="service_unavailable",
+                    )
+                if not self.back_off(attempt, problem, retry_after, ends=ends):
+                    break
             retry_after = None
             try:
                 response = self._send(method, url, body, headers)
+            except DeadlineExceeded:
+                problem = f"no complete answer within the {self.deadline:g} s deadline"
+                continue
             except _transient_errors() as exc:
                 problem = f"{type(exc).__name__}"
                 continue
@@ -278,12 +308,21 @@ class ServiceClient:
         send_headers = {**self.headers, **(headers or {})}
         if body is not None:
             send_headers["Content-Type"] = "application/json"
-        with self.limiter.slot():
-            self.network_calls += 1
-            reply = self._session.request(
-                method, url, data=body, headers=send_headers, timeout=self.timeout
-            )
-            content = reply.content  # read inside the slot: a slow body is part of the request
+        self.limiter.wait_turn()
+        self.network_calls += 1
+        deadline = time.monotonic() + self.deadline
+        reply = self._session.request(
+            method,
+            url,
+            data=body,
+            headers=send_headers,
+            timeout=(min(CONNECT_TIMEOUT_S, self.deadline), self.deadline),
+            stream=True,
+        )
+        try:
+            content = _read_body(reply, deadline, self.label)
+        finally:
+            reply.close()
         return Response(
             reply.status_code, content, url, {k.lower(): v for k, v in reply.headers.items()}
         )
@@ -294,20 +333,64 @@ class ServiceClient:
         problem: str,
         retry_after: float | None = None,
         budget: int | None = None,
-    ) -> None:
+        ends: float | None = None,
+    ) -> bool:
         """Sleep before retry `attempt` (1-based) of `budget` (the HTTP retries unless a caller
-        counts retries of its own), saying why on stderr."""
+        counts retries of its own), saying why on stderr. False, without sleeping, when the
+        sleep and one more request would end past `ends` (a time.monotonic() value)."""
         if retry_after is not None:
             delay = retry_after
         else:
             base = min(MAX_BACKOFF_S, self.backoff * 2 ** (attempt - 1))
             delay = base * (0.5 + random.random() / 2)
+        if ends is not None and time.monotonic() + delay + self.deadline > ends:
+            return False
         if delay >= 0.05:
             say(
                 f"{self.label}: {problem}; retrying in {delay:.1f} s "
                 f"(retry {attempt} of {self.retries if budget is None else budget})"
             )
         time.sleep(delay)
+        return True
+
+
+class DeadlineExceeded(Exception):
+    """A request's answer did not arrive in full before its deadline (retried like a timeout)."""
+
+
+def _read_body(reply, deadline: float, label: str) -> bytes:
+    """The body of a streamed requests answer, read as it arrives until `deadline` (a
+    time.monotonic() value): a trickle of bytes, each within the read timeout, still ends there."""
+    import requests
+    from urllib3.exceptions import HTTPError, ReadTimeoutError
+
+    raw = reply.raw
+    read1 = getattr(raw, "read1", None)  # urllib3 2: whatever has arrived, without waiting
+    chunks, size = [], 0
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise DeadlineExceeded
+        with contextlib.suppress(AttributeError, OSError):
+            raw.connection.sock.settimeout(remaining)  # a silent server ends at the deadline too
+        try:
+            if read1 is not None:
+                chunk = read1(READ_CHUNK, decode_content=True)
+            else:
+                chunk = raw.read(READ_CHUNK, decode_content=True)
+        except (ReadTimeoutError, TimeoutError):
+            raise DeadlineExceeded from None
+        except (HTTPError, OSError) as exc:
+            raise requests.exceptions.ChunkedEncodingError(str(exc)) from None
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise ServiceError(
+                f"{label} sent an answer larger than {MAX_BODY_BYTES >> 20} MB: {reply.url}",
+                code="service_unavailable",
+            )
 
 
 # Headers that carry a secret: dropped when a redirect leaves the host (requests drops only
@@ -334,10 +417,12 @@ def _usable_cache_dir() -> Path:
     folder = config.cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        # A real write, not os.access: root "may" write /proc, where no file can be created (a
+        # lock there was retried until its timeout).
+        with tempfile.TemporaryFile(dir=folder):
+            pass
     except OSError as exc:
         raise _unusable_cache(folder, exc.strerror or str(exc)) from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise _unusable_cache(folder, "not writable")
     return folder
 
 
@@ -371,7 +456,7 @@ def _url_errors() -> tuple[type[BaseException], ...]:
 
 
 def _retry_after(value: str | None) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or HTTP date), capped."""
+    """Seconds from a Retry-After header (delta-seconds or HTTP date); the caller caps them."""
     if not value:
         return None
     try:
@@ -383,4 +468,4 @@ def _retry_after(value: str | None) -> float | None:
             seconds = parsedate_to_datetime(value).timestamp() - time.time()
         except (TypeError, ValueError):
             return None
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
+    return max(seconds, 0.0) if math.isfinite(seconds) else None
