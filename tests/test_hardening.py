@@ -335,3 +335,51 @@ def test_an_unusable_cache_folder_fails_at_once(tmp_path):
     assert run.returncode == 4, run.stdout
     assert json.loads(run.stdout)["error"]["code"] == "cache_unusable"
     assert time.monotonic() - started < 15
+
+
+# -- 5. bad input is one line and exit 2, never a traceback --------------------------------------
+
+
+def _bad_input(run):
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 2, run.stdout + run.stderr
+    [line] = run.stdout.splitlines()
+    return json.loads(line)["error"]
+
+
+def _run_bytes(*args: bytes | str, input: bytes | None = None):
+    """A script run whose arguments may hold bytes that are not UTF-8."""
+    import subprocess
+    import sys
+
+    from conftest import SCRIPTS, ScriptRun
+
+    argv = [sys.executable, str(SCRIPTS / args[0]), *args[1:]]
+    proc = subprocess.run(argv, input=input, capture_output=True, timeout=60)
+    return ScriptRun(
+        proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8", "replace")
+    )
+
+
+def test_an_argument_that_is_not_utf8_is_bad_input():
+    error = _bad_input(_run_bytes("arxiv_query.py", "search", "--title", b"heat\xff\xfe"))
+    assert "UTF-8" in error["message"]
+
+
+def test_a_very_long_path_is_bad_input(tmp_path):
+    long_path = str(tmp_path / ("x" * 60000))
+    for args in (("verify_batch.py", long_path), ("lit_update.py", "validate", long_path)):
+        error = _bad_input(run_script(*args))
+        assert len(error["message"]) < 600
+
+
+def test_an_endless_input_is_refused_at_its_size_cap():
+    error = _bad_input(run_script("verify_batch.py", "/dev/zero", timeout=60))
+    assert "MB" in error["message"]
+
+
+def test_deeply_nested_json_and_huge_numbers_are_bad_input(tmp_path):
+    (tmp_path / "nested.json").write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
+    (tmp_path / "digits.json").write_text(f'[{{"title": "x", "year": {"9" * 5000}}}]')
+    for name in ("nested.json", "digits.json"):
+        _bad_input(run_script("verify_batch.py", str(tmp_path / name)))

@@ -16,6 +16,7 @@ never as a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -29,6 +30,23 @@ EXIT_BAD_INPUT = 2
 EXIT_SERVICE = 3
 EXIT_ENVIRONMENT = 4
 EXIT_INTERNAL = 5
+
+# Any input (a file, stdin) is read up to this size: /dev/zero as an input ends with BadInput.
+MAX_INPUT_BYTES = 32 << 20
+# A file-system error about a path the caller named is bad input; any other is the environment.
+_BAD_PATH_ERRNOS = frozenset(
+    {
+        errno.ENAMETOOLONG,
+        errno.ENOENT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.ELOOP,
+        errno.EACCES,
+        errno.EPERM,
+        errno.EINVAL,
+        errno.EEXIST,
+    }
+)
 
 
 class MathError(Exception):
@@ -76,6 +94,9 @@ class ArgumentParser(argparse.ArgumentParser):
         return self._commands
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        for number, arg in enumerate(sys.argv[1:] if args is None else args, 1):
+            if not printable(arg) == arg:  # bytes that are not UTF-8 arrive as lone surrogates
+                raise BadInput(f"argument {number} is not valid UTF-8 text", code="bad_argument")
         parsed = super().parse_args(args, namespace)
         commands = getattr(self, "_commands", None)
         if commands is not None and parsed.command is None:
@@ -240,6 +261,13 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
         # The reader went away (e.g. `| head`); nothing left to say.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = EXIT_OK
+    except OSError as exc:
+        # A path no check foresaw (60,000 characters, a loop of links, a full disk): the file
+        # system's word, with the path shortened, and no traceback.
+        bad_path = exc.errno in _BAD_PATH_ERRNOS
+        where = f": {shown(exc.filename)}" if exc.filename else ""
+        print_error("bad_path" if bad_path else "os_error", f"{exc.strerror or exc}{where}")
+        status = EXIT_BAD_INPUT if bad_path else EXIT_ENVIRONMENT
     except Exception as exc:
         if os.environ.get("MATH_DEBUG"):
             import traceback
@@ -283,9 +311,18 @@ def acknowledge(data: Any) -> None:
 
 
 def read_source(source: str, what: str = "input") -> str:
-    """The text of a file, or of stdin when `source` is "-"; BadInput naming what was unreadable."""
+    """The text of a file, or of stdin when `source` is "-", at most MAX_INPUT_BYTES; BadInput
+    naming what was unreadable."""
     if source == "-":
-        return sys.stdin.read()
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise too_large(f"{what} on stdin")
+        from .files import universal_newlines
+
+        try:
+            return universal_newlines(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            raise BadInput(f"{what} on stdin is not UTF-8 text", code="unreadable") from None
     from .files import read_text
 
     return read_text(source, what)
@@ -294,14 +331,24 @@ def read_source(source: str, what: str = "input") -> str:
 def read_json(source: str, what: str = "input") -> Any:
     """Read JSON from a path or '-' (stdin); bad JSON is BadInput naming the line."""
     text = read_source(source, what)
+    name = "stdin" if source == "-" else shown(source)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        name = "stdin" if source == "-" else source
         raise BadInput(
             f"{what} {name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
             code="bad_json",
         ) from None
+    except (ValueError, RecursionError):  # a 5,000-digit number; arrays nested 100,000 deep
+        raise BadInput(
+            f"{what} {name} is JSON we do not take: a number of over 4,300 digits or nesting "
+            "thousands of levels deep",
+            code="bad_json",
+        ) from None
+
+
+def too_large(what: str) -> BadInput:
+    return BadInput(f"{what} is larger than {MAX_INPUT_BYTES >> 20} MB", code="too_large")
 
 
 def read_lines(source: str, what: str = "input") -> list[str]:

@@ -83,14 +83,24 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
         ) from None
 
 
+def universal_newlines(text: str) -> str:
+    """`text` with CRLF and CR line ends as LF, as a file opened in text mode reads."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def read_text(path: Path | str, what: str = "file") -> str:
     """A UTF-8 text file, without the byte-order mark some Windows editors put first; a missing or
     unreadable one is BadInput naming `what` and the path."""
-    from .cli import BadInput
+    from .cli import MAX_INPUT_BYTES, BadInput, shown, too_large
 
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)  # /dev/zero, a FIFO: never unbounded
+        if len(data) > MAX_INPUT_BYTES:
+            raise too_large(f"{what} {shown(str(path))}")
+        return universal_newlines(data.decode("utf-8-sig"))
     except FileNotFoundError:
-        raise BadInput(f"{what} not found: {path}", code="file_not_found") from None
+        raise BadInput(f"{what} not found: {shown(str(path))}", code="file_not_found") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {what} {path}: {exc}", code="unreadable") from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        raise BadInput(f"cannot read {what} {shown(str(path))}: {reason}", "unreadable") from None
