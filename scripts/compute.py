@@ -5,7 +5,8 @@ The snippet runs in a separate process in a temporary folder, with a wall-time l
 PID namespace where the OS allows one, so every process it starts ends with it; else its process
 group is killed), a memory limit per process, a cap on new processes, no network (an empty
 network namespace where the OS allows one, else a best-effort Python guard), the workspace's
-.math/config.json hidden (where namespaces allow), and bounded output; `isolation` in the output
+.math/config.json hidden and the workspace read-only (where namespaces allow), no API key in
+any environment the snippet can read, and bounded output; `isolation` in the output
 says which of these held. The
 result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
 output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
@@ -34,6 +35,8 @@ from mathtools import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli, computation, config, problemdir, sandbox  # noqa: E402
+
+sandbox.without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
 
 
 def main(argv):
@@ -81,7 +84,10 @@ def main(argv):
         raise cli.BadInput("the snippet is empty")
     python = sandbox.interpreter(args.python) if args.python else bootstrap.extra_python("compute")
 
-    # The workspace config may hold the Semantic Scholar key: the snippet has no business with it.
+    if folder is not None:  # unreadable: refused before the computation, not after it
+        computation.check_recordable(folder)
+    # The workspace config may hold the Semantic Scholar key: the snippet has no business with it;
+    # nor with writing LITERATURE.md or anything else of the workspace.
     workspace_config = config.math_dir(folder) / "config.json"
     result = sandbox.run(
         code,
@@ -89,6 +95,7 @@ def main(argv):
         timeout=args.timeout,
         memory_mb=args.memory_mb,
         hidden=[workspace_config],
+        read_only=[config.workspace_root(folder)],
     )
     result["recorded"] = None
     if folder is not None:

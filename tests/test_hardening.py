@@ -383,3 +383,92 @@ def test_deeply_nested_json_and_huge_numbers_are_bad_input(tmp_path):
     (tmp_path / "digits.json").write_text(f'[{{"title": "x", "year": {"9" * 5000}}}]')
     for name in ("nested.json", "digits.json"):
         _bad_input(run_script("verify_batch.py", str(tmp_path / name)))
+
+
+# -- 9. the sandbox ----------------------------------------------------------------------------
+
+
+def _compute(*args, code: str, env=None, cwd=None):
+    import sys
+
+    argv = ["compute.py", "run", "-", "--python", sys.executable, "--no-record", *args]
+    run = run_script(*argv, input=code, env=env, cwd=cwd)
+    assert "Traceback" not in run.stderr and run.returncode == 0, run.stdout + run.stderr
+    return run.json()
+
+
+def test_the_workspace_is_read_only_to_the_snippet(tmp_path):
+    from mathtools import sandbox
+
+    (tmp_path / ".math").mkdir()
+    literature = tmp_path / "LITERATURE.md"
+    literature.write_text("kept\n", encoding="utf-8")
+    code = f"open({str(literature)!r}, 'a').write('overwritten')\n"
+    result = _compute(code=code, cwd=tmp_path)
+    if not sandbox.can_hide_files():
+        pytest.skip("no user and mount namespaces here: the README says the workspace is writable")
+    assert result["outcome"] == "error" and "Read-only file system" in result["stderr"]
+    assert literature.read_text(encoding="utf-8") == "kept\n"
+    assert result["isolation"]["workspace"] == f"read-only: {tmp_path}"
+
+
+def test_the_snippet_sees_no_process_of_the_host():
+    from mathtools import sandbox
+
+    code = (
+        "import os\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    if pid.isdigit():\n"
+        "        try: print(open(f'/proc/{pid}/cmdline', 'rb').read())\n"
+        "        except OSError: pass\n"
+    )
+    result = _compute(code=code)
+    if not sandbox.can_hide_files():
+        pytest.skip("no PID and mount namespaces here: the README says host processes show")
+    assert "pytest" not in result["stdout"] and "compute.py" not in result["stdout"]
+
+
+def test_no_process_the_snippet_can_read_holds_the_key(tmp_path):
+    """Without namespaces (no `unshare` on PATH) the snippet runs beside compute.py as the same
+    user and can read /proc/<pid>/environ: compute.py must not carry the key there."""
+    (tmp_path / "bin").mkdir()
+    code = (
+        "import os\n"
+        "hits = []\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    try: environ = open(f'/proc/{pid}/environ', 'rb').read()\n"
+        "    except OSError: continue\n"
+        f"    if {SECRET.encode()!r} in environ: hits.append(pid)\n"
+        "print('readable', len(os.listdir('/proc')), 'hits', hits)\n"
+    )
+    env = _env(SEMANTIC_SCHOLAR_API_KEY=SECRET, PATH=str(tmp_path / "bin"))
+    result = _compute(code=code, env=env)
+    assert result["isolation"]["processes"].startswith("process group")  # no namespaces
+    assert "hits []" in result["stdout"], result["stdout"]
+
+
+def test_output_flooding_is_the_output_limit():
+    import sys
+
+    from mathtools import sandbox
+
+    code = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n"
+    result = sandbox.run(code, sys.executable, timeout=60)
+    assert result["outcome"] == "output_limit", result["stderr"][-300:]
+
+
+# -- 10. minor -----------------------------------------------------------------------------------
+
+
+def test_compute_checks_computation_md_before_running_the_snippet(tmp_path, tmp_path_factory):
+    import sys
+
+    problem = tmp_path / ".math" / "problems" / "harmonic"
+    problem.mkdir(parents=True)
+    (problem / "COMPUTATION.md").write_bytes("Gödel\n".encode("latin-1"))
+    ran = tmp_path_factory.mktemp("outside") / "ran"
+    code = f"open({str(ran)!r}, 'w').write('ran')\n"
+    args = ("compute.py", "run", "-", "--python", sys.executable, "--dir", str(problem))
+    run = run_script(*args, "--title", "t", input=code)
+    assert run.returncode == 2, run.stdout
+    assert not ran.exists()  # the snippet never ran: its result could not have been recorded

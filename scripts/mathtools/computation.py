@@ -98,6 +98,14 @@ def section(
     return "\n".join(parts) + "\n"
 
 
+def check_recordable(folder: Path) -> None:
+    """BadInput naming COMPUTATION.md when a run could not be recorded in it (unreadable, not
+    UTF-8, broken frontmatter): checked before the computation, whose result would be lost."""
+    path = folder / "COMPUTATION.md"
+    if path.exists():
+        frontmatter.split(read_text(path, path.name), str(path))
+
+
 def record(
     folder: Path,
     slug: str,

@@ -12,9 +12,15 @@ The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwar
     snippet starts (through a sitecustomize on PYTHONPATH), that refuses socket connections and
     name lookups. The guard does not stop other programs (curl), ctypes, or `python -I`;
   - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
-    key) read as empty, where user and mount namespaces are available; elsewhere the snippet can
-    read every file the user can;
-  - a bounded amount of captured output.
+    key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
+    shows only the snippet's own processes, where user, mount and PID namespaces are available;
+    elsewhere the snippet can read and write every file the user can, see every process, and
+    signal the user's processes (compute.py too: nothing short of another user prevents that);
+  - no secret in any environment it can read: its own gets only an allow-list of variables, and
+    compute.py re-executes itself without SECRET_VARIABLES (without_secrets) before anything, as
+    /proc/<pid>/environ shows a process's environment as it started;
+  - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
+    the outcome "output_limit".
 The result's `isolation` says which of these held, and `environment` which library versions the
 snippet saw.
 """
@@ -124,18 +130,33 @@ except Exception:
 # unshare options, most confinement first: user+mount namespaces also let us hide files, a PID
 # namespace ends every process with the snippet, a network namespace has no interfaces.
 NAMESPACE_OPTIONS = (
-    ("--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--net"),
+    (
+        "--user",
+        "--map-root-user",
+        "--mount",
+        "--pid",
+        "--fork",
+        "--kill-child",
+        "--net",
+        "--mount-proc",  # a /proc of the snippet's PID namespace: no host process shows
+    ),
     ("--pid", "--fork", "--kill-child", "--net"),  # root where user namespaces are turned off
     ("--net", "--map-root-user"),
     ("--net",),
 )
-# Binds /dev/null over each file up to "--", then runs the rest of its arguments in a nested user
-# and mount namespace: there the mounts, inherited from a more privileged namespace, are locked,
-# so the snippet (root in its namespace) cannot unmount them to read the file.
+# Makes each folder up to the first "--" read-only (a read-only bind mount over itself), binds
+# /dev/null over each file up to the second "--", then runs the rest of its arguments in a nested
+# user and mount namespace: there the mounts, inherited from a more privileged namespace, are
+# locked, so the snippet (root in its namespace) can neither unmount nor remount them.
 HIDE_SCRIPT = (
+    'for d; do shift; [ "$d" = -- ] && break; '
+    'mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" || exit 125; done; '
     'for f; do shift; [ "$f" = -- ] && break; mount --bind /dev/null "$f" || exit 125; done; '
     'exec "$@"'
 )
+# Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
+SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY",)
+_SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
 NESTED_NAMESPACE = ("--user", "--map-root-user", "--mount")
 
 
@@ -158,9 +179,28 @@ def pid_namespace() -> bool:
     return "--pid" in (namespace_prefix() or ())
 
 
-def _hiding(prefix: tuple[str, ...], files: list[str]) -> list[str]:
-    """The command prefix that runs a program with `files` reading as empty."""
-    return [*prefix, "sh", "-c", HIDE_SCRIPT, "sh", *files, "--", prefix[0], *NESTED_NAMESPACE]
+def _hiding(prefix: tuple[str, ...], files: list[str], folders: list[str] = ()) -> list[str]:
+    """The command prefix that runs a program with `files` reading as empty and `folders`
+    read-only."""
+    return [
+        *prefix, "sh", "-c", HIDE_SCRIPT, "sh", *folders, "--", *files, "--",
+        prefix[0], *NESTED_NAMESPACE,
+    ]  # fmt: skip
+
+
+def without_secrets() -> None:
+    """Re-execute this process without SECRET_VARIABLES if it has any: a snippet running beside
+    it as the same user (no namespaces) could read them in /proc/<our pid>/environ, which shows
+    the environment a process started with whatever os.environ says since. Call it first, before
+    stdin is read (the new process reads it instead)."""
+    if not any(name in os.environ for name in SECRET_VARIABLES):
+        return
+    env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
+    if os.environ.get(_SCRUBBED_MARKER):  # an exec that did not take: never loop
+        return
+    env[_SCRUBBED_MARKER] = "1"
+    sys.stdout.flush()
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
 
 
 @lru_cache(maxsize=1)
@@ -173,8 +213,9 @@ def can_hide_files() -> bool:
         probe.write("visible")
         probe.flush()
         with contextlib.suppress(OSError, subprocess.SubprocessError):
+            folder = str(Path(probe.name).parent)
             seen = subprocess.run(
-                [*_hiding(prefix, [probe.name]), "cat", probe.name],
+                [*_hiding(prefix, [probe.name], [folder]), "cat", probe.name],
                 capture_output=True,
                 timeout=10,
             )
@@ -229,10 +270,11 @@ def _read(path: Path) -> tuple[str, bool]:
     return data[:OUTPUT_LIMIT_BYTES].decode("utf-8", errors="replace"), truncated
 
 
-def _outcome(returncode: int, timed_out: bool, stderr: str) -> str:
+def _outcome(returncode: int, timed_out: bool, stderr: str, flooded: bool) -> str:
     if timed_out or returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return "timeout"
-    if returncode == -signal.SIGXFSZ:
+    if returncode == -signal.SIGXFSZ or (returncode != 0 and flooded):
+        # Python ignores SIGXFSZ: its write fails with EFBIG and the snippet dies of OSError
         return "output_limit"
     if returncode != 0 and any(
         sign in stderr for sign in ("MemoryError", "Cannot allocate memory", "bad_alloc")
@@ -305,18 +347,24 @@ def run(
     network_namespace: bool = True,
     packages: tuple[str, ...] = REPORTED_PACKAGES,
     hidden: Iterable[Path | str] = (),
+    read_only: Iterable[Path | str] = (),
 ) -> dict[str, Any]:
     """Run `code` with `python` under the limits; return what happened (never raises for the
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
     Python network guard, a process-group kill); `packages` are the distributions whose installed
-    versions the result reports; `hidden` files read as empty where namespaces allow it."""
+    versions the result reports; `hidden` files read as empty and `read_only` folders cannot be
+    written where namespaces allow it."""
     check_limits(timeout, memory_mb)
     prefix = namespace_prefix() if network_namespace else None
+    confining = bool(prefix) and can_hide_files()
     hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
-    hide = hide if prefix and hide and can_hide_files() else []
+    hide = hide if confining else []
+    workdir = Path(tempfile.mkdtemp(prefix="math-compute-"))
+    frozen = [str(Path(name).resolve()) for name in read_only if Path(name).is_dir()]
+    # a folder holding the workdir stays writable: the snippet's own files live there
+    frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
     processes = _process_cap()
     limits = _limit(memory_mb, timeout, processes)
-    workdir = Path(tempfile.mkdtemp(prefix="math-compute-"))
     try:
         (workdir / "snippet.py").write_text(code, encoding="utf-8")
         (workdir / "runner.py").write_text(RUNNER, encoding="utf-8")
@@ -346,7 +394,7 @@ def run(
             ",".join(packages),
         ]
         if prefix:
-            command = [*(_hiding(prefix, hide) if hide else prefix), *command]
+            command = [*(_hiding(prefix, hide, frozen) if hide or frozen else prefix), *command]
         started = time.monotonic()
         with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
             proc = subprocess.Popen(
@@ -376,6 +424,10 @@ def run(
                 returncode = os.waitstatus_to_exitcode(status)
         stdout, stdout_cut = _read(workdir / "stdout")
         stderr, stderr_cut = _read(workdir / "stderr")
+        flooded = any(
+            (workdir / name).stat().st_size >= FILE_SIZE_LIMIT_BYTES
+            for name in ("stdout", "stderr")
+        )
         environment: dict[str, Any] = {}
         with contextlib.suppress(OSError, ValueError):
             environment = json.loads((workdir / "environment.json").read_text())
@@ -383,7 +435,7 @@ def run(
         shutil.rmtree(workdir, ignore_errors=True)
     in_pid_namespace = "--pid" in (prefix or ())
     return {
-        "outcome": _outcome(returncode, timed_out, stderr),
+        "outcome": _outcome(returncode, timed_out, stderr, flooded),
         "exit_code": returncode if returncode >= 0 else None,
         "signal": signal.Signals(-returncode).name if returncode < 0 else None,
         "timed_out": timed_out,
@@ -411,6 +463,11 @@ def run(
                 "hidden from the snippet: " + ", ".join(hide)
                 if hide
                 else "readable: the snippet can read every file the user can"
+            ),
+            "workspace": (
+                "read-only: " + ", ".join(frozen)
+                if frozen
+                else "writable: the snippet can write every file the user can"
             ),
             "workdir": "temporary folder, removed afterwards",
         },
