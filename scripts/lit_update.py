@@ -148,7 +148,7 @@ def do_merge(args):
 def do_validate(args):
     from mathtools import literature
 
-    violations = literature.validate(args.path)
+    violations = literature.validate(Path(args.path))  # a Path: never taken as the text itself
     cli.acknowledge({"valid": not violations, "violations": violations})
     return cli.EXIT_VIOLATIONS if violations else cli.EXIT_OK
 

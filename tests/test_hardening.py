@@ -472,3 +472,19 @@ def test_compute_checks_computation_md_before_running_the_snippet(tmp_path, tmp_
     run = run_script(*args, "--title", "t", input=code)
     assert run.returncode == 2, run.stdout
     assert not ran.exists()  # the snippet never ran: its result could not have been recorded
+
+
+def test_validate_takes_a_path_with_a_newline_as_a_path(tmp_path):
+    """The path names no file: it is not read as LITERATURE.md text."""
+    text = "---\nproblem: x\n---\n# Literature\n"
+    error = _bad_input(run_script("lit_update.py", "validate", text))
+    assert error["code"] == "file_not_found"
+
+
+def test_an_empty_run_store_is_not_written_by_a_read(tmp_path):
+    store = tmp_path / "empty.db"
+    store.write_bytes(b"")
+    run = run_script("lit_update.py", "runs", "--db", str(store))
+    assert run.returncode == 2, run.stdout
+    assert json.loads(run.stdout)["error"]["code"] == "no_store"
+    assert store.read_bytes() == b""

@@ -85,6 +85,13 @@ def clamp(value: float) -> float:
     return min(max(float(value), 0.0), 1.0)
 
 
+def _empty(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False
+
+
 def open_store(override: str | None = None, create: bool = True) -> RunStore:
     """The workspace's run store: `override` (a --db flag), else MATH_LITERATURE_DB, else
     <workspace>/.math/literature.db. `create=False` for a use that only reads it."""
@@ -99,7 +106,8 @@ class RunStore:
 
     def __init__(self, path: Path | str, create: bool = True):
         self.path = Path(path)
-        if not create and not self.path.exists():
+        if not create and (not self.path.exists() or _empty(self.path)):
+            # an empty file is no store either: a read must not write a schema into it
             raise BadInput(
                 f"there is no run store at {self.path} (lit_update.py record-run creates it)",
                 code="no_store",
