@@ -49,6 +49,22 @@ _BAD_PATH_ERRNOS = frozenset(
 )
 
 
+# Values never to be printed (an API key), registered where they are read (config.py): every
+# error line and stderr note passes through redact(), whatever a service echoed back.
+_SECRETS: set[str] = set()
+REDACTED = "[redacted]"
+
+
+def keep_secret(value: str) -> None:
+    _SECRETS.add(value)
+
+
+def redact(text: str) -> str:
+    for secret in _SECRETS:
+        text = text.replace(secret, REDACTED)
+    return text
+
+
 class MathError(Exception):
     """An error we expect and explain; `code` is a short machine-readable name."""
 
@@ -56,6 +72,7 @@ class MathError(Exception):
     default_code = "error"
 
     def __init__(self, message: str, code: str | None = None):
+        message = redact(message)  # a service may have echoed a secret into what we quote
         super().__init__(message)
         self.message = message
         self.code = code or self.default_code
@@ -218,24 +235,9 @@ def marked(data: Any) -> Any:
 
 
 def dumps(data: Any) -> str:
-    """The one JSON encoding used everywhere: stable key order, UTF-8, indented."""
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-
-
-# Values never to be printed (an API key), registered where they are read (config.py): every
-# error line and stderr note passes through redact(), whatever a service echoed back.
-_SECRETS: set[str] = set()
-REDACTED = "[redacted]"
-
-
-def keep_secret(value: str) -> None:
-    _SECRETS.add(value)
-
-
-def redact(text: str) -> str:
-    for secret in _SECRETS:
-        text = text.replace(secret, REDACTED)
-    return text
+    """The one JSON encoding used everywhere: stable key order, UTF-8, indented; a secret a
+    service echoed into its data is redacted."""
+    return redact(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
 
 
 def print_error(code: str, message: str) -> None:
@@ -307,7 +309,7 @@ def write_file(path: str | Path, text: str) -> None:
 def acknowledge(data: Any) -> None:
     """Print a short acknowledgement as ONE line of JSON: what the model reads back after a call
     that stored or wrote something it gave (ids and counts, never its own input echoed)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.write(redact(json.dumps(data, ensure_ascii=False)) + "\n")
 
 
 def read_source(source: str, what: str = "input") -> str:
