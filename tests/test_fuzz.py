@@ -116,7 +116,7 @@ CALLS: list[list[str]] = [
         "verified-in.json",
         "--query-summary",
         "q",
-    ],  # fmt: skip
+    ],
     ["lit_update.py", "runs", "--table"],
     ["lit_update.py", "judgements", "1"],
     [
@@ -130,7 +130,7 @@ CALLS: list[list[str]] = [
         "arxiv",
         "--query",
         "q",
-    ],  # fmt: skip
+    ],
     ["lit_update.py", "judge", "--run", "1", "--judgements", "judgements.json"],
     ["refine.py", "feedback", "--runs", "1"],
     ["refine.py", "next", "--runs", "1", "--query", "heat bath"],
@@ -150,7 +150,7 @@ CALLS: list[list[str]] = [
         "x",
         "--insight",
         "y",
-    ],  # fmt: skip
+    ],
     ["journal.py", "check", "--strategy", "broad-survey"],
     ["journal.py", "validate"],
     ["journal.py", "taxonomy"],
@@ -189,7 +189,7 @@ def template(tmp_path_factory, standin):
             "Heat-bath random walks",
             "--domain",
             "combinatorics",
-        ],  # fmt: skip
+        ],
     ):
         done = subprocess.run(_argv(call), cwd=root, env=env, capture_output=True, timeout=60)
         assert done.returncode == 0, done.stdout
