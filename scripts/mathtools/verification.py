@@ -131,8 +131,8 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
             total = data.get("total_results")
             if not isinstance(total, int) or isinstance(total, bool) or total < 0:
                 total = len(data["papers"])  # "many", null: the file's papers are what we know
-            source = str(data["source"])
-            totals[source] = totals.get(source, 0) + (total or len(data["papers"]))
+            service = str(data["source"])
+            totals[service] = totals.get(service, 0) + total
         else:
             raise BadInput(
                 f"{name}: expected a JSON list of candidates or an arxiv_query.py / s2_lookup.py "
