@@ -132,7 +132,7 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
             if not isinstance(total, int) or isinstance(total, bool) or total < 0:
                 total = len(data["papers"])  # "many", null: the file's papers are what we know
             service = str(data["source"])
-            totals[service] = totals.get(service, 0) + total
+            totals[service] = totals.get(service, 0) + (total or len(data["papers"]))
         else:
             raise BadInput(
                 f"{name}: expected a JSON list of candidates or an arxiv_query.py / s2_lookup.py "
