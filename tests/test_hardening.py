@@ -488,3 +488,11 @@ def test_an_empty_run_store_is_not_written_by_a_read(tmp_path):
     assert run.returncode == 2, run.stdout
     assert json.loads(run.stdout)["error"]["code"] == "no_store"
     assert store.read_bytes() == b""
+
+
+def test_a_merge_refusing_its_input_leaves_nothing_behind(tmp_path):
+    (tmp_path / "v.json").write_text('{"results": 5}', encoding="utf-8")
+    literature = tmp_path / "new-problem" / "LITERATURE.md"
+    args = ("--literature", str(literature), "--verified", str(tmp_path / "v.json"))
+    _bad_input(run_script("lit_update.py", "merge", *args, "--query-summary", "q"))
+    assert not literature.parent.exists()  # no folder, no LITERATURE.md.lock

@@ -536,6 +536,7 @@ def merge_file(
     nothing. A malformed file raises BadInput naming the line before anything is written.
     """
     path = Path(path)
+    check_inputs(verified, relevance)  # before the lock: refused input leaves no folder or lock
     with files.locked(path):
         created = not path.exists()
         old = (
