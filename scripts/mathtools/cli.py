@@ -3,10 +3,11 @@
 Exit codes (documented in the README, relied on by the agents):
   0  success
   1  a `validate` or `check` found violations (listed in the JSON output)
-  2  bad input: arguments, files, ids, JSON the caller gave, an --out that cannot be written
-  3  a service still failing after the bounded retries
-  4  the environment: dependencies could not be installed, a tool is missing, the cache folder
-     is unusable, another process keeps a file locked
+  2  bad input: arguments, files, ids, JSON the caller gave, an --out that cannot be written,
+     a request the service rejected (HTTP 400)
+  3  a service still failing after the bounded retries, or answering malformed data
+  4  the environment: a contract variable out of range, dependencies could not be installed, a
+     tool is missing, the cache folder is unusable, another process keeps a file locked
   5  an internal error (a bug: set MATH_DEBUG=1 to see the traceback)
 
 Every error is printed as one line of JSON on stdout, `{"error": {"code": ..., "message": ...}}`,
