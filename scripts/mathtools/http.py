@@ -363,9 +363,19 @@ def _read_body(reply, deadline: float, label: str) -> bytes:
     time.monotonic() value): a trickle of bytes, each within the read timeout, still ends there."""
     import requests
     from urllib3.exceptions import HTTPError, ReadTimeoutError
+    from urllib3.response import HTTPResponse
 
     raw = reply.raw
-    read1 = getattr(raw, "read1", None)  # urllib3 2: whatever has arrived, without waiting
+    if isinstance(raw, HTTPResponse) and hasattr(raw, "read1"):
+
+        def read() -> bytes:  # urllib3 2: whatever has arrived, without waiting for more
+            return raw.read1(READ_CHUNK, decode_content=True)
+    else:  # another transport (vcrpy's replay, urllib3 1): requests reads it its own way
+        pieces = reply.iter_content(READ_CHUNK)
+
+        def read() -> bytes:
+            return next(pieces, b"")
+
     chunks, size = [], 0
     while True:
         remaining = deadline - time.monotonic()
@@ -374,10 +384,7 @@ def _read_body(reply, deadline: float, label: str) -> bytes:
         with contextlib.suppress(AttributeError, OSError):
             raw.connection.sock.settimeout(remaining)  # a silent server ends at the deadline too
         try:
-            if read1 is not None:
-                chunk = read1(READ_CHUNK, decode_content=True)
-            else:
-                chunk = raw.read(READ_CHUNK, decode_content=True)
+            chunk = read()
         except (ReadTimeoutError, TimeoutError):
             raise DeadlineExceeded from None
         except (HTTPError, OSError) as exc:
