@@ -103,7 +103,7 @@ def main(argv):
         cli.write_file(args.report, refcheck.markdown(document))
     progress(f"done in {time.monotonic() - started:.1f} s")
     if args.out:
-        cli.write_file(args.out, cli.dumps(document))
+        cli.write_file(args.out, cli.dumps(cli.marked(document)))  # a later --out may replace it
     if args.json:
         sys.stdout.write(cli.dumps(document))
     else:

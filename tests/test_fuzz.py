@@ -26,7 +26,7 @@ from conftest import SCRIPTS
 from support.standin import StandIn
 
 SEED = 15
-CASES = 240
+CASES = 216  # six per call
 WORKERS = 2
 RUN_TIMEOUT_S = 45
 
@@ -164,6 +164,7 @@ CALLS: list[list[str]] = [
     ["workspace.py", "new-problem", "--title", "A new problem", "--no-switch"],
     ["workspace.py", "switch", "{problem}"],
     ["bib_export.py"],
+    ["check_refs.py", "refs.bib", "--out", "check.json", "--report", "check.md"],
     ["latex.py", "check"],
     ["compute.py", "run", "snippet.py", "--python", PYTHON, "--no-record", "--timeout", "5"],
 ]
@@ -200,6 +201,10 @@ def template(tmp_path_factory, standin):
     (root / "judgements.json").write_text(json.dumps([{"key": "k", "label": "strong"}]))
     (root / "ids.txt").write_text("DOI:10.1098/rspa.1985.0070\n")
     (root / "snippet.py").write_text("print(sum(range(10)))\n")
+    (root / "refs.bib").write_text(
+        "@article{markov, title = {Heat-bath random walks with Markov bases},"
+        " author = {Stanley, Caprice}, year = {2016}, eprint = {1605.08386}}\n"
+    )
     for name, content in FILES.items():
         (root / name).write_bytes(content)
     return root, problem
@@ -222,7 +227,7 @@ def _base_env(standin, root: Path) -> dict[str, str]:
     return env
 
 
-WITHOUT_COMMANDS = ("verify_batch.py", "plan_queries.py", "bib_export.py")
+WITHOUT_COMMANDS = ("verify_batch.py", "plan_queries.py", "bib_export.py", "check_refs.py")
 
 Case = tuple[list[str | bytes], dict[str, str], bytes]  # arguments, environment changes, stdin
 

@@ -496,3 +496,18 @@ def test_a_merge_refusing_its_input_leaves_nothing_behind(tmp_path):
     args = ("--literature", str(literature), "--verified", str(tmp_path / "v.json"))
     _bad_input(run_script("lit_update.py", "merge", *args, "--query-summary", "q"))
     assert not literature.parent.exists()  # no folder, no LITERATURE.md.lock
+
+
+def test_check_refs_out_replaces_its_own_earlier_output(standin, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@article{markov,\n  title = {Heat-bath random walks with Markov bases},\n"
+        "  author = {Stanley, Caprice and Windisch, Tobias},\n  year = {2016},\n"
+        "  eprint = {1605.08386},\n  archivePrefix = {arXiv}\n}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "check.json"
+    for _ in range(2):
+        run = run_script("check_refs.py", str(bib), "--out", str(out))
+        assert run.returncode in (0, 1), run.stdout
+    assert json.loads(out.read_text(encoding="utf-8"))["written_by"] == "math"
