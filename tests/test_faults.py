@@ -1,4 +1,5 @@
-"""Fault injection: every synthesized fault of tests/support/faults.py, for every network script.
+"""Fault injection: every synthesized fault of tests/support/faults.py, for every network script
+(arxiv_query.py, s2_lookup.py, and the gate's two front doors, verify_batch.py and check_refs.py).
 
 Each fault is applied by the stand-in to what it would genuinely answer (no recording holds these
 answers). For every fault of a service, each script that calls it must end cleanly (one JSON error
@@ -96,3 +97,31 @@ def test_every_fault_of_a_service_confirms_nothing_and_the_other_verifies(
     assert results[own]["status"] == "UNCONFIRMED"
     assert results[other]["status"] == "CONFIRMED"
     assert results[other]["source"] == other_source
+
+
+BIB = """@article{markov, title = {Heat-bath random walks with Markov bases},
+  author = {Stanley, Caprice and Windisch, Tobias}, year = {2016}, eprint = {1605.08386}}
+@article{deutsch,
+  title = {Quantum theory, the Church-Turing principle and the universal quantum computer},
+  author = {Deutsch, D.}, year = {1985}, doi = {10.1098/rspa.1985.0070}}
+"""
+
+
+@pytest.mark.parametrize("service, fault", CASES)
+def test_every_fault_of_a_service_confirms_no_bibliography_entry_from_it(
+    standin, env, tmp_path, service, fault
+):
+    _, own, other, _ = SERVICES[service]
+    (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
+    standin.corrupt(service, (faults.ARXIV if service == "arxiv" else S2_FAULTS)[fault])
+    try:
+        run = run_script("check_refs.py", str(tmp_path / "refs.bib"), "--json", env=env)
+    finally:
+        standin.recover(service)
+    _clean(run)
+    assert run.returncode in (0, 1), run.stdout
+    document = json.loads(run.stdout)
+    statuses = {entry["key"]: entry["status"] for entry in document["entries"]}
+    assert set(document["source_errors"]) == {"semantic_scholar" if service == "s2" else "arxiv"}
+    assert statuses[own] == "UNCONFIRMED"
+    assert statuses[other] == "CONFIRMED"
