@@ -511,3 +511,11 @@ def test_check_refs_out_replaces_its_own_earlier_output(standin, tmp_path):
         run = run_script("check_refs.py", str(bib), "--out", str(out))
         assert run.returncode in (0, 1), run.stdout
     assert json.loads(out.read_text(encoding="utf-8"))["written_by"] == "math"
+
+
+def test_binary_data_as_a_snippet_on_stdin_is_bad_input():
+    import sys
+
+    args = ("compute.py", "run", "-", "--python", sys.executable, "--no-record")
+    error = _bad_input(_run_bytes(*args, input=bytes(range(256)) * 4))
+    assert "UTF-8" in error["message"]
