@@ -519,3 +519,19 @@ def test_binary_data_as_a_snippet_on_stdin_is_bad_input():
     args = ("compute.py", "run", "-", "--python", sys.executable, "--no-record")
     error = _bad_input(_run_bytes(*args, input=bytes(range(256)) * 4))
     assert "UTF-8" in error["message"]
+
+
+def test_latex_runs_without_the_key_in_its_environment(tmp_path, monkeypatch):
+    """A stand-in pdflatex (no TeX here) records the environment it was given."""
+    from mathtools import latex
+
+    seen = tmp_path / "seen-env"
+    fake = tmp_path / "bin" / "pdflatex"
+    fake.parent.mkdir()
+    fake.write_text(f"#!/bin/sh\n/usr/bin/env > {seen}\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake.parent))
+    monkeypatch.setenv("SEMANTIC_SCHOLAR_API_KEY", SECRET)
+    (tmp_path / "OUTPUT.tex").write_text("\\documentclass{article}\n")
+    latex.compile_pdf(tmp_path, timeout=10)
+    assert "PATH=" in seen.read_text() and SECRET not in seen.read_text()

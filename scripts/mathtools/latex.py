@@ -268,7 +268,7 @@ def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
 def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
     """Compile folder/OUTPUT.tex to OUTPUT.pdf with latexmk, else pdflatex + bibtex, each run
     given `timeout` seconds (BadInput unless sandbox.check_timeout accepts it)."""
-    from .sandbox import check_timeout
+    from .sandbox import check_timeout, environment_without_secrets
 
     check_timeout(timeout)  # before looking for LaTeX: a bad value is refused on every machine
     latexmk, pdflatex, bibtex = (shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex"))
@@ -292,7 +292,13 @@ def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
     for argv in runs:
         try:
             done = subprocess.run(
-                argv, cwd=folder, capture_output=True, text=True, timeout=timeout, errors="replace"
+                argv,
+                cwd=folder,
+                env=environment_without_secrets(),  # a document could \input its environ
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                errors="replace",
             )
         except subprocess.TimeoutExpired:
             return {"compiled": False, "tool": tool, "pdf": None, "errors": ["timed out"]}

@@ -188,6 +188,11 @@ def _hiding(prefix: tuple[str, ...], files: list[str], folders: list[str] = ()) 
     ]  # fmt: skip
 
 
+def environment_without_secrets() -> dict[str, str]:
+    """This process's environment for a child that runs other people's input (LaTeX)."""
+    return {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
+
+
 def without_secrets() -> None:
     """Re-execute this process without SECRET_VARIABLES if it has any: a snippet running beside
     it as the same user (no namespaces) could read them in /proc/<our pid>/environ, which shows
@@ -195,7 +200,7 @@ def without_secrets() -> None:
     stdin is read (the new process reads it instead)."""
     if not any(name in os.environ for name in SECRET_VARIABLES):
         return
-    env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
+    env = environment_without_secrets()
     if os.environ.get(_SCRUBBED_MARKER):  # an exec that did not take: never loop
         return
     env[_SCRUBBED_MARKER] = "1"
