@@ -90,6 +90,7 @@ ENVIRONMENT = [
     "MATH_LOCK_TIMEOUT",
     "MATH_LITERATURE_DB",
     "MATH_WORKSPACE",
+    "MATH_CONTACT_EMAIL",
 ]
 ENV_VALUES = ["nan", "inf", "-1", "0", "abc", "9" * 5000, "a\nb", "/proc", "/dev/null", "ftp://x"]
 

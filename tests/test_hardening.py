@@ -119,6 +119,7 @@ def _env(**changes):
         ("MATH_CACHE_DIR", "a\nb"),
         ("MATH_LITERATURE_DB", "x" * 70000),
         ("MATH_WORKSPACE", "w\x01"),
+        ("MATH_CONTACT_EMAIL", "ann at example dot org"),
     ],
 )
 @pytest.mark.parametrize("script_name", ["arxiv_query.py", "journal.py", "lit_update.py"])
