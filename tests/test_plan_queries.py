@@ -129,7 +129,12 @@ def test_plan_draws_three_to_five_queries_per_api_from_the_five_sources(script):
     assert "Banach fixed point theorem" in plan["known_results"]
     assert plan["reference_authors"][:2] == ["Browder", "Kirk"]
     arxiv_args = [q["args"] for q in plan["queries"]["arxiv"]]
-    assert all(args[0] == "search" and "--domain" in args for args in arxiv_args)
+    # Every query keeps to the domain's categories but the named theorem, which is specific in
+    # any category (a person's name beside a topic word keeps them: namesakes).
+    unfiltered = [args for args in arxiv_args if "--domain" not in args]
+    assert unfiltered == [["search", "--all", "Banach fixed point theorem", "--max-results", "5",
+                           "--relax"]]  # fmt: skip
+    assert all(args[0] == "search" for args in arxiv_args)
     # The author query names the author of the reference on arXiv (Reich's paper), with a topic
     # word: Browder (1965) predates arXiv, where his name finds only namesakes.
     (author,) = [args for args in arxiv_args if "--author" in args]
@@ -525,7 +530,8 @@ def test_a_theorem_named_only_by_a_person_gets_the_problems_term(plans):
     known = [
         q["label"] for q in plans["fixed-points"]["queries"]["arxiv"] if q["origin"] == "known"
     ]
-    assert 'arxiv --all "Banach fixed point theorem" --domain analysis' in known  # named enough
+    assert 'arxiv --all "Banach fixed point theorem"' in known  # named enough, in any category
+    assert "arxiv --all Browder --all points --domain analysis" in known  # a person: namesakes
 
 
 def test_a_known_result_already_searched_as_a_tag_is_not_searched_again(plans):

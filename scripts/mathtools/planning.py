@@ -357,7 +357,7 @@ def key_terms(
                 run = []
         if run:
             phrases.append(run)
-    phrases = [run[:max_words] for run in phrases]
+    phrases = [run[-max_words:] if max_words else run for run in phrases]
     frequency: dict[str, int] = {}
     degree: dict[str, int] = {}
     for run in phrases:
@@ -775,12 +775,25 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     authors = _query_authors(problem, api)
     domain_args = _category_args(problem, secondary=False)
     tags = [_tag_words(tag) for tag in problem.tags]
+    proper = _proper_names(problem)
     out: list[Query] = []
 
-    def add(origin: str, arxiv_terms: list[str], s2_text: str, extra: list[str] = ()) -> None:
+    def add(
+        origin: str,
+        arxiv_terms: list[str],
+        s2_text: str,
+        extra: list[str] = (),
+        person: bool = False,
+    ) -> None:
         """One query: arXiv ANDs `arxiv_terms` in any field, with `extra` options (categories,
-        author); S2 searches `s2_text`, each word once. Every planned search relaxes itself."""
+        author); S2 searches `s2_text`, each word once. Every planned search relaxes itself.
+        A `person` query (a name beside a topic word) keeps its categories: arXiv's any-field
+        search reads author lists too, and the category keeps out namesakes."""
         if api == "arxiv":
+            if origin == "tags" and FIELD_OF_STUDY.search(s2_text):
+                return  # the category says it; papers of the field seldom name it
+            if extra == domain_args and not person and _named(arxiv_terms, proper):
+                extra = []  # a named object is specific in any field: no category hides it
             if arxiv_terms or extra:
                 args = [*option("--all", *arxiv_terms), *extra, "--max-results", str(per_query)]
                 out.append(Query(api, origin, ["search", *args, "--relax"]))
@@ -817,7 +830,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             # "Gromov's theorem" alone names many theorems: the person and the topic say which.
             if EPONYM.fullmatch(name):
                 person = re.match(r"[^\s']+", name.replace("\u2019", "'")).group()
-                add("known", [person, topic], f"{name} {core}", domain_args)
+                add("known", [person, topic], f"{name} {core}", domain_args, person=True)
             else:
                 add("known", [name], name, domain_args)
         for family in authors[:1] if rank == 0 else ():
@@ -833,6 +846,34 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     for tag in tags[2:]:
         add("tags", _arxiv_words(tag, concepts), tag, domain_args)
     return out
+
+
+# A tag that names a field of study ("knot theory", "continuous logic", "algebraic statistics")
+# says what the category filter already says, and papers of the field seldom write it in their
+# abstract, which is all arXiv's search reads: on arXiv it is no query of its own.
+FIELD_OF_STUDY = re.compile(r"\b(?:theory|logic|statistics|calculus|geometry|analysis)$", re.I)
+
+
+def _proper_names(problem: Problem) -> set[str]:
+    """Words PROBLEM.md writes as proper names (folded): capitalised inside a sentence of the
+    statement or Known Results ("the Hartree equation", "Euler-Lagrange"), never lower case. A
+    title capitalises every word, and a sentence its first: neither says anything."""
+    capital, lower = set(), set()
+    for text in [problem.statement, *problem.known_results]:
+        for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", strip_latex(text)):
+            for word in re.findall(r"[^\W\d_][\w'\u2019\-]*", sentence)[1:]:
+                (capital if word[0].isupper() and not word.isupper() else lower).add(fold(word))
+    return {word for word in capital - lower if len(word) > 2}
+
+
+def _named(values: list[str], proper: set[str]) -> bool:
+    """Does one of an arXiv query's values hold a proper name?"""
+    return any(
+        fold(part) in proper or fold(word) in proper
+        for value in values
+        for word in value.split()
+        for part in word.split("-")
+    )
 
 
 MAX_ARXIV_WORDS = 3  # AND-ed words in one arXiv query, at most

@@ -9,6 +9,7 @@ within the same call, in looser forms, stopping at the first that returns papers
   dropped    the weakest term left out: an author search's name (namesakes and spellings
              miss), else the last search word (a plan puts the core first)
   any        the search words OR-ed (the categories still hold)
+  widened    the loosest form in every category (a subject may live outside the domain's)
 
 Each looser form is one more request, under the service's rate limit (arXiv: 3 s apart).
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
@@ -37,6 +38,7 @@ STEP_NOTES = {
     "unquoted": "phrases searched as separate words",
     "dropped": "weakest word left out",
     "any": "any of the words",
+    "widened": "in every category",
 }
 
 
@@ -83,10 +85,14 @@ def arxiv_forms(request: ArxivRequest) -> list[tuple[str | None, str, str | None
         forms.append(("dropped", replace(loose, authors=[]).query(), request.authors[-1]))
     elif len(words) > 1:
         forms.append(("dropped", replace(request, terms=words[:-1]).query(), words[-1][1]))
+    loosest = replace(loose, authors=[])
     if len(words) > 1:
         prefix = {"title": "ti", "abstract": "abs", "all_terms": "all"}
         either = " OR ".join(f"{prefix[name]}:{word}" for name, word in words)
-        forms.append(("any", replace(request, terms=[], authors=[], raw=either).query(), None))
+        loosest = replace(request, terms=[], authors=[], raw=either)
+        forms.append(("any", loosest.query(), None))
+    if request.categories:  # the subject may live in a category the domain does not name
+        forms.append(("widened", replace(loosest, categories=[]).query(), None))
     return _distinct(forms)
 
 
