@@ -380,3 +380,9 @@ def test_an_empty_search_in_the_domain_is_widened_to_every_category(corpus):
     assert "0704.0759" in [p.arxiv_id for p in result.papers]
     assert relaxation.describe(result.relaxation) == "relaxed: in every category"
     assert schemas.errors("search_result", result.to_dict()) == []
+
+
+def test_a_symbol_of_several_meanings_is_no_word():
+    """$\\nabla_L(z)$ is the Conway polynomial of a pretzel link, not a gradient."""
+    assert "gradient" not in planning.strip_latex(r"the Conway polynomial $\nabla_L(z)$")
+    assert planning.strip_latex(r"$\lfloor n^c \rfloor$") == "floor n^c"

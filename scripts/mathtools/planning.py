@@ -94,7 +94,8 @@ GENERIC = frozenset(
 # nonexpansive maps on uniformly convex Banach spaces" is about fixed points.
 SETTING = re.compile(r"\s(?:on|in|over|inside|of\s+the\s+form)\s", re.IGNORECASE)
 
-# How LaTeX commands read in a search box: Greek letters spelled out, a few named symbols worded.
+# How LaTeX commands read in a search box: Greek letters spelled out, a few named symbols worded
+# (only symbols of one meaning: \nabla is a gradient, a connection or a Conway polynomial).
 GREEK = (  # as a regex alternation
     "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|"
     "xi|pi|varpi|rho|varrho|sigma|varsigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|"
@@ -106,7 +107,6 @@ NAMED_SYMBOLS = {
     "infty": "infinity",
     "ell": "l",
     "partial": "partial",
-    "nabla": "gradient",
     "otimes": "tensor",
     "oplus": "direct sum",
     "zeta": "zeta",
