@@ -31,6 +31,15 @@ def test_any_text_stays_inside_its_field_and_runs_nothing(title, name):
     assert "%" not in value.replace("\\%", "") and "^^" not in value
 
 
+@pytest.mark.parametrize("name", ["$\\{}$", "${\\}$"])
+def test_math_with_an_escaped_brace_cannot_close_the_field(name):
+    # Found by the property test above: the parser skips `\{` when pairing braces.
+    entry = f"@misc{{k,\n  author = {{{bibtex_names([name])}}},\n  year = 2020,\n}}\n"
+    library = bibliography.parse_bibtex(entry)
+    assert library.failed_blocks == []
+    assert [f.key for f in library.entries[0].fields] == ["author", "year"]
+
+
 def test_what_is_kept_and_what_is_escaped():
     assert bibtex_text("Spectral gaps & the $L^2$ norm of graph_Laplacians") == (
         r"Spectral gaps \& the $L^2$ norm of graph\_Laplacians"

@@ -83,7 +83,8 @@ def bibtex_text(text: str) -> str:
     neither break the file nor run anything in LaTeX.
 
     LaTeX accents become the letters they write (matching.latex_to_unicode); `$...$` math is kept
-    as written when its braces pair up and it holds no unsafe command, no `%`, `#`, `@` or `^^`
+    as written when its braces pair up, none is escaped (`\\{`), and it holds no unsafe command,
+    no `%`, `#`, `@` or `^^`
     (TeX's way of writing any character); everywhere else `\\`, `~`, `^`, `& % # _ $` and
     unpaired braces are written as the characters they are (`\\textbackslash{}`, `\\&`, ...).
     Braces that pair up are kept: `{W}eb` protects a capital. BibTeX counts every brace, escaped
@@ -116,6 +117,7 @@ def _safe_math(part: str) -> bool:
         and part[0] == part[-1] == "$"
         and {i for i, ch in enumerate(inner) if ch in "{}"} <= _paired(inner)
         and not re.search(r"[%#@]|\^\^", inner)
+        and not re.search(r"\\[{}]", inner)  # BibTeX parsers skip an escaped brace when pairing
         and not unsafe_commands(inner)
     )
 
