@@ -11,12 +11,15 @@ subcommands:
   show                        STATE.md as JSON (state, loops, history, legal moves) and
                               the problem's files that exist
   next                        the next step, from the artifacts' frontmatter only: which
-                              transition to record, which agent to spawn, or what to ask the user
+                              transition to record, which agent to spawn (and its task), or
+                              what to ask the user
+  advance                     record every move that needs no agent and no user, then print
+                              the step that does (as `next`, the moves made in `applied`)
   transition TO --reason R    record a move; refuses illegal moves and capped loops
   archive-session [--partial] copy the finished run into sessions/session-NNN/ and restart
 
 example:
-  state.py next --problem twin-primes
+  state.py advance --problem twin-primes
   state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
 
 Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap,
@@ -40,6 +43,7 @@ def main(argv):
     commands = parser.add_commands()
     commands.add_parser("show", help="STATE.md as JSON")
     commands.add_parser("next", help="the next step, as JSON")
+    commands.add_parser("advance", help="record the moves that need no agent; the next step")
     move = commands.add_parser("transition", help="record a move to state TO")
     move.add_argument("to", metavar="TO", help=", ".join(machine.STATES))
     move.add_argument("--reason", required=True, help="why (recorded in the history)")
@@ -57,6 +61,8 @@ def main(argv):
         cli.emit(machine.show(folder, slug))
     elif args.command == "next":
         cli.emit(machine.next_step(folder, slug))
+    elif args.command == "advance":
+        cli.emit(machine.advance(folder, slug))
     elif args.command == "transition":
         cli.emit(machine.transition(folder, slug, args.to, args.reason, args.user_approved))
     else:

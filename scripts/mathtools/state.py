@@ -264,6 +264,53 @@ def transition(
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
 
 
+def record_search(folder: Path, slug: str, what: str) -> str:
+    """/math:literature's search in STATE.md, so that /math:research spends no move on it: in
+    INTAKE with a defined problem it is the move to LITERATURE_SEARCH (whose `next` then takes
+    the search already made); in any other state a line in the history. Returns the state."""
+    with locked(state_path(folder)):
+        state, data, body = load(folder, slug)
+        moment = now()
+        here = state.current_state
+        problem = _artifact(folder, "PROBLEM.md")
+        defined = problem is not None and str(problem.get("status", "")).lower() not in (
+            "draft",
+            "intake",
+        )
+        if here == "INTAKE" and defined:
+            state.history.append(
+                f"{_stamp(moment)[:19]}Z INTAKE -> LITERATURE_SEARCH (literature searched by "
+                f"/math:literature: {what})"
+            )
+            state.current_state = "LITERATURE_SEARCH"
+            state.entered_at = _stamp(moment)
+        else:
+            state.history.append(f"{_stamp(moment)[:19]}Z {here}: /math:literature search ({what})")
+        state.updated = _stamp(moment)
+        save(folder, state, data, body)
+    return state.current_state
+
+
+def advance(folder: Path, slug: str) -> dict[str, Any]:
+    """`next`, with every move recorded that needs no agent and no user: the step that comes
+    after them (an agent to spawn, once its move is recorded, a question, or done), and the
+    moves in `applied`. A move the machine refuses stops there, as `transition` would."""
+    applied = []
+    for _ in range(len(STATES) + 1):  # each move leaves a state; a cycle would need an agent
+        step = next_step(folder, slug)
+        if step["action"] != "transition":
+            break
+        move = step["transition"]
+        transition(folder, slug, move["to"], move["reason"])
+        applied.append(move)
+        if step["spawn"]:
+            step["action"] = "spawn"
+            break
+    step["applied"] = applied
+    step["transition"] = None
+    return step
+
+
 def latex_violations(folder: Path) -> list[dict[str, Any]]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one)."""
     from . import latex
@@ -336,12 +383,34 @@ def _flag(data: dict[str, Any], key: str) -> bool:
     return value is True or (isinstance(value, str) and value.strip().lower() == "true")
 
 
+def task(in_state: str, folder: Path, state: State) -> str:
+    """What the agent of `in_state` is asked to do (its task, not why the router chose it)."""
+    if in_state == "LITERATURE_SEARCH":
+        if state.loops.get("proof-literature", 0):
+            return (
+                "Search for the references that PROOF.md's reference-needed gaps ask for; add "
+                "them to LITERATURE.md."
+            )
+        return "Find, verify and record the prior work on the problem in LITERATURE.md."
+    if in_state == "PROOF_DEVELOPMENT":
+        if not (folder / "PROOF.md").exists():
+            return "Develop a proof of the problem in PROOF.md."
+        return (
+            "Continue the proof in PROOF.md, using what LITERATURE.md and COMPUTATION.md now "
+            "hold; close its gaps."
+        )
+    if in_state == "COMPUTATION":
+        return "Answer PROOF.md's open computation requests in COMPUTATION.md."
+    return "Write OUTPUT.tex from PROOF.md and LITERATURE.md so that latex.py check passes."
+
+
 def next_step(folder: Path, slug: str) -> dict[str, Any]:
     """What the orchestrator does next, decided from frontmatter flags only.
 
     Returns `action` (`spawn`, `transition`, `ask_user` or `done`), and with it `transition`
     ({to, reason} to record first, or None), `spawn` (the agent to run after it, or None),
-    `inputs` (the files that agent reads), `reason`, and for `ask_user` the `options`.
+    `task` (what that agent is asked to do), `inputs` (the files it reads), `reason` (why the
+    router chose this step), and for `ask_user` the `options`.
     """
     state, _, _ = load(folder, slug)
     here = state.current_state
@@ -356,12 +425,14 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         "spawn": None,
         "inputs": [],
         "reason": "",
+        "task": None,
         "options": [],
         "flags": {},
     }
 
     def spawn(in_state: str, reason: str) -> dict[str, Any]:
         step["spawn"] = AGENTS[in_state]
+        step["task"] = task(in_state, folder, state)
         step["inputs"] = [str(folder / n) for n in READS[in_state] if (folder / n).exists()]
         step["reason"] = reason
         step["action"] = step["action"] or "spawn"

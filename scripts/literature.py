@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""/math:literature's phases, one call each (agents/literature-search.md plays them in order).
+
+  discover [SLUG] [FOCUS ...]   plan the queries from PROBLEM.md, run every one (arXiv and
+                                Semantic Scholar, under their rate limits, progress on stderr),
+                                record the runs, and print one line per distinct paper with a
+                                gist of its abstract. The first word is the problem when a
+                                problem of that slug exists, else the current problem's focus.
+                                Creates the run folder RUN (printed) and judgements-i1.json's path
+  judge RUN                     store RUN/judgements-i<N>.json (every listed paper labelled
+                                strong, partial or irrelevant; `remembered` papers go to
+                                verification) and print the loop's decision: stop, or refine
+                                with the memo
+  refine RUN --query TEXT       search the refined query as the next iteration (stops when it is
+                                empty or repeats an earlier one) and list its new papers
+  verify RUN                    verify the strong and partial papers, PROBLEM.md's references
+                                and the remembered papers; per confirmed paper its title and an
+                                abstract excerpt, per unconfirmed one the title given and why
+  merge RUN                     merge RUN/verified.json with RUN/relevance.json into
+                                LITERATURE.md, validate it, and name what is still to write
+  finish RUN --outcome O ...    put RUN/synthesis.md in as the Synthesis, validate, and record
+                                the search: the LIT journal entry and STATE.md
+
+Files in RUN: search.json (the search's problem and runs), plan.json, i<N>-<source>-<n>.json
+(each query's results), problem-references.json, judgements-i<N>.json, memory.json,
+candidates.json, verified.json, relevance.json, synthesis.md.
+
+Example:
+  literature.py discover tolerant-testing
+  literature.py judge .math/problems/tolerant-testing/literature-runs/1
+
+Exit codes: 0 done, 1 finish found LITERATURE.md invalid (nothing recorded; the violations are
+listed), 2 bad input (a file to fix, a call to correct), 3 every service failing after
+retries, 4 environment, 5 internal error.
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+
+
+def main(argv):
+    parser = cli.ArgumentParser(description=__doc__)
+    commands = parser.add_commands()
+    discover = commands.add_parser("discover", help="plan, search, record, list the papers")
+    discover.add_argument("words", nargs="*", metavar="WORD", help="[SLUG] [FOCUS ...]")
+    discover.add_argument("--per-query", type=int, default=5, help="results per query (5)")
+    for name, what in (
+        ("judge", "store the iteration's judgements; stop or refine"),
+        ("refine", "search a refined query as the next iteration"),
+        ("verify", "verify the kept papers and the other candidates"),
+        ("merge", "merge into LITERATURE.md and validate"),
+        ("finish", "install the Synthesis, validate, record the journal entry and state"),
+    ):
+        sub = commands.add_parser(name, help=what)
+        sub.add_argument("run_dir", metavar="RUN", help="the run folder discover printed")
+        if name == "refine":
+            sub.add_argument("--query", required=True, help="ONE refined query, plain words")
+        if name == "finish":
+            sub.add_argument("--outcome", required=True, choices=["SUCCEEDED", "PARTIAL", "FAILED"])
+            sub.add_argument("--title", required=True, help="the journal entry's one-line title")
+            sub.add_argument("--reasoning", required=True, help="what was confirmed, what not")
+            sub.add_argument("--insight", required=True, help="one observation on the literature")
+            sub.add_argument("--tags", default="literature", help="comma separated")
+            sub.add_argument("--strategy", help="default: broad-survey on a first search, else "
+                             "targeted-search (citation-chase for a chase of references)")
+    args = parser.parse_args(argv)
+    return COMMANDS[args.command](args)
+
+
+def do_discover(args):
+    from mathtools import discovery
+
+    path, focus = discovery.problem_path(args.words)
+    search, found = discovery.start(path, focus, args.per_query)
+    if not found["runs"] and found["failed"]:
+        print_lines(discovery.listing(search, found))
+        raise cli.ServiceError("no service answered: try again later", code="all_failed")
+    print_lines(discovery.listing(search, found))
+
+
+def do_judge(args):
+    from mathtools import discovery, judging
+
+    cli.acknowledge(judging.judge(discovery.Search.load(args.run_dir)))
+
+
+def do_refine(args):
+    from mathtools import discovery, judging, refinement
+    from mathtools.store import open_store
+
+    search = discovery.Search.load(args.run_dir)
+    with open_store(create=False) as store:
+        runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
+        judgements = [j for run in runs for j in store.judgements(run["run_id"])]
+        earlier = [run["query"] for run in store.prior_queries(search.problem)]
+    decided = judging.decide(search, runs, judgements)
+    if decided["decision"] == "stop":
+        raise cli.BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
+    checked = refinement.check_refined(args.query, earlier)
+    if checked.stop:
+        return cli.acknowledge({"decision": "stop", "reason": checked.reason})
+    found = discovery.refine(search, args.query, decided["memo"])
+    print_lines(discovery.listing(search, found))
+
+
+def do_verify(args):
+    from mathtools import confirmation, discovery
+
+    _, lines = confirmation.verify(discovery.Search.load(args.run_dir))
+    print_lines(lines)
+
+
+def do_merge(args):
+    from mathtools import discovery, recording
+
+    _, lines = recording.merge(discovery.Search.load(args.run_dir))
+    print_lines(lines)
+
+
+def do_finish(args):
+    from mathtools import discovery, recording
+
+    done = recording.finish(
+        discovery.Search.load(args.run_dir),
+        outcome=args.outcome,
+        title=args.title,
+        reasoning=args.reasoning,
+        insight=args.insight,
+        tags=[tag.strip() for tag in args.tags.split(",") if tag.strip()],
+        strategy=args.strategy,
+    )
+    cli.acknowledge(done)
+    return cli.EXIT_OK if done["valid"] else cli.EXIT_VIOLATIONS
+
+
+def print_lines(lines):
+    sys.stdout.write("".join(line + "\n" for line in lines))
+
+
+COMMANDS = {
+    "discover": do_discover,
+    "judge": do_judge,
+    "refine": do_refine,
+    "verify": do_verify,
+    "merge": do_merge,
+    "finish": do_finish,
+}
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,63 @@
+"""Short plain-text views of an abstract for the model: a gist to judge relevance by, an excerpt
+to write Key Results from.
+
+An abstract often opens with background ("Distribution testing is a central problem ..."); what a
+judge needs is what the paper does, so both views start at the first sentence that says so ("We
+show ...", "In this paper ...", "Here ...") when there is one. LaTeX goes the way the matching
+rules strip it (matching.strip_latex), so `$\\varepsilon_2$` reads "epsilon2".
+"""
+
+from __future__ import annotations
+
+import re
+
+from .matching import strip_latex
+
+GIST_WORDS = 25
+EXCERPT_CHARS = 280  # two to three lines
+LINE_CHARS = 96
+CONTRIBUTION = re.compile(
+    r"\b(?:we|our|this (?:paper|note|work|article)|in this|here)\b", re.IGNORECASE
+)
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
+
+def plain(abstract: str | None) -> str:
+    """The abstract as one line of plain text (LaTeX stripped, spacing collapsed)."""
+    return " ".join(strip_latex(abstract or "").split())
+
+
+def _from_contribution(text: str) -> str:
+    """The text from its first sentence that says what the paper does (else all of it)."""
+    sentences = SENTENCE.split(text)
+    for number, sentence in enumerate(sentences):
+        if CONTRIBUTION.search(sentence):
+            return " ".join(sentences[number:])
+    return text
+
+
+def gist(abstract: str | None, words: int = GIST_WORDS) -> str:
+    """At most `words` words of the abstract, from what the paper does; "" without one."""
+    found = _from_contribution(plain(abstract)).split()
+    if len(found) <= words:
+        return " ".join(found)
+    return " ".join(found[:words]).rstrip(",;:") + "…"
+
+
+def excerpt(abstract: str | None, after_gist: bool = False, chars: int = EXCERPT_CHARS) -> list[str]:
+    """Two or three lines of the abstract (at most `chars` characters). `after_gist`: the model
+    has read the gist already, so the excerpt goes on where the gist stopped (from the start of
+    what the paper does when the gist was all of it)."""
+    text = _from_contribution(plain(abstract))
+    if after_gist:
+        rest = text.split()[GIST_WORDS:]
+        text = " ".join(rest) if rest else ""
+    if len(text) > chars:
+        text = text[: chars - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= LINE_CHARS:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines

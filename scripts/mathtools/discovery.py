@@ -1,0 +1,296 @@
+"""Discovery, one call: plan the queries, run every one under the rate limits, record the runs,
+and list the distinct papers with a gist of each abstract (agents/literature-search.md, step 2).
+
+One literature search lives in its run folder (`.math/problems/<slug>/literature-runs/<N>/`,
+rundir.py). `search.json` there says which problem it is for and which runs each iteration of
+the refinement loop recorded; the later phases (judging.py, confirmation.py, recording.py) take
+only the folder. Each query's results stay on disk as `i<iteration>-<source>-<n>.json` (the
+search scripts' --out format), for debugging and for `lit_update.py record-run` by hand.
+
+A paper both sources returned is one line naming both: papers are the same paper when they share
+an identity key (arXiv id, DOI, S2 id, or title + first author + year: litmerge.paper_identity).
+The line shows the key of its first record; judging that key judges the paper in every run.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import abstracts, planning, rundir, searches
+from .cli import BadInput, ServiceError
+from .files import read_text
+from .litmerge import paper_identity
+from .paper import summary_line
+
+MANIFEST = "search.json"
+SOURCE_TAGS = {"arxiv": "arXiv", "semantic_scholar": "S2"}  # how a line names its sources
+TITLE_WIDTH = 80
+Progress = Callable[[str], None]
+
+
+def stderr_progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+@dataclass
+class Search:
+    """One literature search: its problem, run folder and the runs of each iteration."""
+
+    problem: str
+    run_dir: str
+    literature: str
+    domain: str | None
+    first_search: bool
+    per_query: int
+    references: str | None = None  # PROBLEM.md's references, as candidates to verify
+    iterations: list[dict[str, Any]] = field(default_factory=list)  # {number, runs, failed}
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.run_dir)
+
+    @property
+    def iteration(self) -> int:
+        return self.iterations[-1]["number"] if self.iterations else 0
+
+    def run_ids(self, iteration: int | None = None) -> list[int]:
+        return [
+            run_id
+            for item in self.iterations
+            if iteration is None or item["number"] == iteration
+            for run_id in item["runs"]
+        ]
+
+    def failed(self) -> dict[str, str]:
+        """Source -> why it failed, over every iteration (the journal entry names them)."""
+        return {source: why for item in self.iterations for source, why in item["failed"].items()}
+
+    def judgements_file(self, iteration: int | None = None) -> Path:
+        return self.folder / f"judgements-i{iteration or self.iteration}.json"
+
+    def save(self) -> None:
+        rundir.write_json(self.folder / MANIFEST, asdict(self))
+
+    @classmethod
+    def load(cls, run_dir: str) -> Search:
+        path = Path(run_dir) / MANIFEST
+        if not path.exists():
+            raise BadInput(
+                f"{run_dir} is not a search's run folder (no {MANIFEST}): give the folder "
+                "`literature.py discover` printed",
+                code="not_a_search",
+            )
+        import json
+
+        try:
+            data = json.loads(read_text(path, MANIFEST))
+            return cls(**data)
+        except (ValueError, TypeError) as exc:
+            raise BadInput(f"{path} is damaged: {exc}", code="bad_search") from None
+
+
+@dataclass
+class Paper:
+    """A distinct paper of an iteration: the key shown, its first record, the runs' keys."""
+
+    key: str
+    record: dict[str, Any]
+    sources: list[str] = field(default_factory=list)
+    members: list[tuple[int, str]] = field(default_factory=list)  # (run_id, key in that run)
+
+    def line(self) -> str:
+        tags = "+".join(SOURCE_TAGS.get(s, s) for s in self.sources)
+        head = summary_line({**self.record, "key": self.key}, TITLE_WIDTH)
+        said = abstracts.gist(self.record.get("abstract"))
+        return f"{head} [{tags}]" + (f" — {said}" if said else " — (no abstract)")
+
+
+def distinct(papers_by_run: list[tuple[int, str, dict[str, dict]]]) -> list[Paper]:
+    """The distinct papers of runs given as (run_id, source, key -> record), in order of first
+    appearance: records sharing an identity key are one paper."""
+    found: list[Paper] = []
+    by_identity: dict[tuple, Paper] = {}
+    for run_id, source, papers in papers_by_run:
+        for key, record in papers.items():
+            identity = paper_identity(record) or [("key", key)]
+            paper = next((by_identity[i] for i in identity if i in by_identity), None)
+            if paper is None:
+                paper = Paper(key, record)
+                found.append(paper)
+            if source not in paper.sources:
+                paper.sources.append(source)
+            paper.members.append((run_id, key))
+            for item in identity:
+                by_identity.setdefault(item, paper)
+    return found
+
+
+def iteration_papers(store: Any, search: Search, iteration: int) -> list[Paper]:
+    runs = [store.run(run_id) for run_id in search.run_ids(iteration)]
+    return distinct([(run["run_id"], run["source"], store.papers(run["run_id"])) for run in runs])
+
+
+def start(
+    problem_path: Path,
+    focus: str | None,
+    per_query: int,
+    literature: Path | None = None,
+    progress: Progress = stderr_progress,
+) -> tuple[Search, dict[str, Any]]:
+    """Plan a new search of the problem in a fresh run folder and run its first iteration;
+    returns the search and what the iteration found (see run_iteration)."""
+    planning.check_per_query(per_query)
+    problem = planning.read_problem(problem_path)
+    literature = literature or problem_path.parent / "LITERATURE.md"
+    searched = planning.searched_labels(literature) | planning.stored_labels(problem.slug)
+    run_dir = rundir.new_run_dir(problem_path.parent)
+    plan = planning.plan(problem, searched, focus, per_query, str(run_dir))
+    rundir.write_json(run_dir / "plan.json", plan)
+    search = Search(
+        problem=problem.slug,
+        run_dir=str(run_dir),
+        literature=str(rundir.shorter(literature)),
+        domain=problem.domain,
+        first_search=plan["first_search"],
+        per_query=per_query,
+    )
+    if plan["reference_candidates"]:
+        search.references = str(run_dir / "problem-references.json")
+        rundir.write_json(Path(search.references), plan["reference_candidates"])
+    queries = {api: [q["args"] for q in plan["queries"][api]] for api in planning.APIS}
+    found = run_iteration(search, 1, queries, None, progress)
+    found["notes"] = plan["notes"] + [
+        f"{len(plan['skipped'])} planned queries skipped: searched before"
+    ] * bool(plan["skipped"])
+    return search, found
+
+
+def run_iteration(
+    search: Search,
+    number: int,
+    queries: dict[str, list[list[str]]],
+    feedback: str | None,
+    progress: Progress = stderr_progress,
+) -> dict[str, Any]:
+    """Run an iteration's queries (args per source; each gets `--out` into the run folder),
+    record one run per source that answered, and return {"iteration", "runs", "failed",
+    "papers" (the distinct papers not judged in an earlier iteration), "carried" (how many
+    were)}. A source that keeps failing is skipped for the rest of the iteration; the other
+    goes on."""
+    from .store import open_store
+
+    clients: dict[str, Any] = {}
+    results: dict[str, list[dict]] = {}
+    failed: dict[str, str] = {}
+    total = sum(len(args) for args in queries.values())
+    done = 0
+    for api, planned in queries.items():
+        for n, args in enumerate(planned, 1):
+            done += 1
+            name = searches.SOURCES[api].name
+            if api in failed:
+                progress(f"[{done}/{total}] {name}: skipped ({name} is failing)")
+                continue
+            out = search.folder / f"{planning.results_stem(number, api, n)}.json"
+            args = [*args, *planning.option("--out", str(out))] if "--out" not in args else args
+            try:
+                result = searches.run(api, args, clients)
+            except ServiceError as exc:
+                failed[api] = exc.message
+                progress(f"[{done}/{total}] {name}: failing ({exc.message})")
+                continue
+            data = result.to_dict()
+            rundir.write_json(out, data)
+            results.setdefault(api, []).append(data)
+            progress(f"[{done}/{total}] {name}: {len(result.papers)} papers")
+    recorded = []
+    with open_store() as store:
+        for api, found in results.items():
+            query = "; ".join(dict.fromkeys(item["label"] for item in found))
+            run = store.record_run(search.problem, query, api, number, feedback, found)
+            recorded.append({k: run[k] for k in ("run_id", "source", "result_count")})
+        search.iterations.append(
+            {"number": number, "runs": [r["run_id"] for r in recorded], "failed": failed}
+        )
+        search.save()
+        papers = iteration_papers(store, search, number)
+        earlier = earlier_identities(store, search, number)
+    fresh = [p for p in papers if not any(i in earlier for i in _identity(p))]
+    return {
+        "iteration": number,
+        "runs": recorded,
+        "failed": failed,
+        "papers": fresh,
+        "carried": len(papers) - len(fresh),
+    }
+
+
+def _identity(paper: Paper) -> list[tuple]:
+    return paper_identity(paper.record) or [("key", paper.key)]
+
+
+def earlier_identities(store: Any, search: Search, number: int) -> dict[tuple, dict[str, Any]]:
+    """Identity key -> judgement, for the papers judged in this search's iterations before
+    `number` (a paper found again is not judged again: its label carries over)."""
+    judged: dict[tuple, dict[str, Any]] = {}
+    for item in search.iterations:
+        if item["number"] >= number:
+            continue
+        for run_id in item["runs"]:
+            for judgement in store.judgements(run_id):
+                for identity in paper_identity(judgement["record"]) or [("key", judgement["key"])]:
+                    judged.setdefault(identity, judgement)
+    return judged
+
+
+def listing(search: Search, found: dict[str, Any]) -> list[str]:
+    """What the model reads after discovery or a refined search: where things are, the runs,
+    one line per new distinct paper, and what to write next."""
+    runs = ", ".join(
+        f"{searches.SOURCES[r['source']].name} run {r['run_id']}: {r['result_count']}"
+        for r in found["runs"]
+    )
+    kind = "first search" if search.first_search else "follow-up search"
+    lines = [
+        f"{search.problem}, {kind}, iteration {found['iteration']}: "
+        f"{len(found['papers'])} distinct papers ({runs or 'no runs'})",
+        f"run folder: {search.run_dir}",
+    ]
+    lines += found.get("notes", [])
+    for source, why in found["failed"].items():
+        lines.append(f"{searches.SOURCES[source].name} unavailable: {why}")
+    if found["carried"]:
+        lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
+    lines += [paper.line() for paper in found["papers"]]
+    if found["papers"]:
+        lines.append(f"judge them in {search.judgements_file(found['iteration'])}")
+    if search.references and found["iteration"] == 1:
+        lines.append("PROBLEM.md's references go to verification with the kept papers")
+    return lines
+
+
+def refine(search: Search, query: str, memo: str, progress: Progress = stderr_progress):
+    """The refined query as the next iteration: one search per source, recorded with the memo."""
+    from .refinement import refined_queries
+
+    number = search.iteration + 1
+    planned = refined_queries(query, search.domain, search.per_query)
+    rundir.write_json(search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query})
+    queries = {api: [q.args for q in found] for api, found in planned.items()}
+    return run_iteration(search, number, queries, memo, progress)
+
+
+def problem_path(words: list[str]) -> tuple[Path, str | None]:
+    """(PROBLEM.md, focus) from /math:literature's arguments: the first word is the problem when
+    a problem folder of that slug exists, else every word is focus on the current problem."""
+    if words and rundir.SLUG.fullmatch(words[0]) and rundir.problem_dir(words[0]).is_dir():
+        return rundir.problem_file(words[0]), " ".join(words[1:]) or None
+    path = rundir.problem_file(rundir.current_slug())
+    if not path.exists():
+        raise BadInput(f"{path} does not exist: describe the problem with /math:problem")
+    return path, " ".join(words) or None
+

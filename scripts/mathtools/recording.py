@@ -1,0 +1,123 @@
+"""The end of a literature search, in two calls: merge, then finish.
+
+merge   the run folder's verified.json and relevance.json into LITERATURE.md (litmerge.py, the
+        Search History row from the search's runs), validated in the same call; it names what
+        the model must still write: the Synthesis (into `synthesis.md` in the run folder), and
+        the tier of any REF still unassessed.
+finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section, validates the file, and
+        only when it is valid records the search: the LIT journal entry (strategy, what was
+        tried and the artifacts filled in from the search) and the search in STATE.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import files, literature, litmerge
+from .cli import BadInput, read_json
+from .confirmation import VERIFIED
+from .discovery import Search
+
+RELEVANCE = "relevance.json"
+SYNTHESIS = "synthesis.md"
+SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
+
+
+def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
+    """Merge and validate; (the merge report with the violations, the lines to print)."""
+    from .store import open_store
+
+    folder = search.folder
+    if not (folder / VERIFIED).exists():
+        raise BadInput(f"no {folder / VERIFIED}: run `literature.py verify` first", code="usage")
+    verified = read_json(str(folder / VERIFIED), "verification")
+    relevance_path = folder / RELEVANCE
+    relevance = read_json(str(relevance_path), "relevance") if relevance_path.exists() else None
+    with open_store(create=False) as store:
+        history = store.history_row(search.run_ids()) if search.run_ids() else {}
+    report, _ = litmerge.merge_file(
+        Path(search.literature), verified, relevance, problem=search.problem, **history
+    )
+    violations = literature.validate(search.literature)
+    doc = literature.load(search.literature)
+    out = litmerge.summary_lines(report)
+    unassessed = {f"{entry.label}:" for entry in doc.confirmed if not entry.assessed}
+    out += [v for v in violations if v.split(" ", 1)[0] + ":" not in unassessed]
+    current = doc.synthesis
+    if current.startswith(SYNTHESIS_PLACEHOLDER):
+        out.append(f"to write: the Synthesis, in {folder / SYNTHESIS}")
+    else:
+        out.append(
+            f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS}; now:"
+        )
+        out += current.splitlines()
+    return {**report, "violations": violations}, out
+
+
+def install_synthesis(path: Path, text: str) -> None:
+    """Replace the `## Synthesis` section's text of LITERATURE.md at `path` (under its lock)."""
+    with files.locked(path):
+        doc = literature.parse(files.read_text(path, "LITERATURE.md"), str(path))
+        section = doc.section(literature.SYNTHESIS)
+        section.blocks = [["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]]
+        files.atomic_write(path, doc.render())
+
+
+def finish(
+    search: Search,
+    *,
+    outcome: str,
+    title: str,
+    reasoning: str,
+    insight: str,
+    tags: list[str],
+    strategy: str | None = None,
+) -> dict[str, Any]:
+    """Put the Synthesis in, validate, and when valid record the journal entry and the state."""
+    from . import journal, state
+    from .problemdir import resolve
+
+    path = Path(search.literature)
+    synthesis = search.folder / SYNTHESIS
+    if synthesis.exists():
+        install_synthesis(path, files.read_text(synthesis, SYNTHESIS))
+    elif literature.load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
+        raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
+    violations = literature.validate(path)
+    if violations:
+        return {"valid": False, "violations": violations, "recorded": False}
+    failed = search.failed()
+    queries = sum(len(item["runs"]) for item in search.iterations)
+    tried = (
+        f"{queries} runs on arXiv and Semantic Scholar, {search.iteration} iteration(s)"
+        + (f"; unavailable: {', '.join(failed)}" if failed else "")
+    )
+    entry = journal.add(
+        category="LIT",
+        strategy=strategy or ("broad-survey" if search.first_search else "targeted-search"),
+        outcome=outcome,
+        title=title,
+        tried=tried,
+        insight=insight,
+        problem=search.problem,
+        tags=tags,
+        reasoning=reasoning,
+        artifacts=["LITERATURE.md"],
+        related=["PROBLEM.md"],
+        agent="literature-search",
+    )
+    counts = literature.load(path).frontmatter
+    slug, folder = resolve(search.problem)
+    moved = state.record_search(
+        folder, slug, f"{entry['id']}: {counts.get('confirmed_count', 0)} confirmed references"
+    )
+    return {
+        "valid": True,
+        "literature": str(path),
+        "journal": entry["id"],
+        "journal_path": entry["path"],
+        "confirmed": counts.get("confirmed_count"),
+        "unconfirmed": counts.get("unconfirmed_count"),
+        "state": moved,
+    }
