@@ -13,6 +13,8 @@
                                 with the memo
   refine RUN --query TEXT       search the refined query as the next iteration (stops when it is
                                 empty or repeats an earlier one) and list its new papers
+  chase RUN KEY                 list the papers KEY cites (Semantic Scholar's references) as
+                                one more iteration, to judge like the others
   verify RUN                    verify the strong and partial papers, PROBLEM.md's references
                                 and the remembered papers; per confirmed paper its title and an
                                 abstract excerpt, per unconfirmed one the title given and why
@@ -54,12 +56,16 @@ def main(argv):
     for name, what in (
         ("judge", "store the iteration's judgements; stop or refine"),
         ("refine", "search a refined query as the next iteration"),
+        ("chase", "the papers a strong hit cites, as the next iteration"),
         ("verify", "verify the kept papers and the other candidates"),
         ("merge", "merge into LITERATURE.md and validate"),
         ("finish", "install the Synthesis, validate, record the journal entry and state"),
     ):
         sub = commands.add_parser(name, help=what)
         sub.add_argument("run_dir", metavar="RUN", help="the run folder discover printed")
+        if name == "chase":
+            sub.add_argument("key", help="a paper's key, as a listing showed it")
+            sub.add_argument("--limit", type=int, default=20, help="references to list (20)")
         if name == "refine":
             sub.add_argument("--query", required=True, help="ONE refined query, plain words")
         if name == "finish":
@@ -110,6 +116,14 @@ def do_refine(args):
     print_lines(discovery.listing(search, found))
 
 
+def do_chase(args):
+    from mathtools import discovery, semantic_scholar
+
+    semantic_scholar.check_graph_window(args.limit, 100)
+    search = discovery.Search.load(args.run_dir)
+    print_lines(discovery.listing(search, discovery.chase(search, args.key, args.limit)))
+
+
 def do_verify(args):
     from mathtools import confirmation, discovery
 
@@ -148,6 +162,7 @@ COMMANDS = {
     "discover": do_discover,
     "judge": do_judge,
     "refine": do_refine,
+    "chase": do_chase,
     "verify": do_verify,
     "merge": do_merge,
     "finish": do_finish,

@@ -4,14 +4,16 @@
 
 It creates a fresh workspace (workspace.py init, new-problem from the sample PROBLEM.md), then
 plays agents/literature-search.md step by step (tools/literature_runbook.py), running every
-script as a subprocess with exactly the arguments the runbook gives. The model's judgement steps
+script as a subprocess with exactly the arguments the runbook gives (literature.py discover,
+judge, verify, merge, finish). The model's judgement steps
 are a deterministic STAND-IN, marked as such in everything it writes. By default arXiv and
 Semantic Scholar are a local stand-in server answering from the real recordings
 (tests/support/standin.py), so the demo runs offline; --live uses the real APIs.
 
 At the end it prints where LITERATURE.md, JOURNAL.md, the run store and the run folder are, and
-what the run cost in model-read tokens: the bytes of everything the runbook's script calls
-printed, stdout and stderr (a Bash tool result carries both), divided by 4, per candidate, against
+how many tool calls and turns the run took, and what it cost in model-read tokens: the bytes of
+everything the runbook's script calls printed, stdout and stderr (a Bash tool result carries
+both), divided by 4, per distinct paper the model read about, against
 the raw Atom/JSON pages the same run fetched (what a model calling the APIs with a web-fetch tool
 would read instead).
 """
@@ -34,7 +36,6 @@ sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tools")]
 
 from literature_runbook import (  # noqa: E402
     STAND_IN,
-    Edit,
     Read,
     Script,
     StandInModel,
@@ -44,6 +45,7 @@ from literature_runbook import (  # noqa: E402
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
 TARGET_TOKENS_PER_CANDIDATE = 150
+HANDOFF = 1  # commands/literature.md's one call: the Agent tool starting literature-search
 # What the STAND-IN model "remembers": planted fabrications the verification gate must reject.
 PLANTED = (
     {
@@ -76,7 +78,9 @@ class Workspace:
         self.env = env
         # Bytes the model reads back, stdout and stderr, by script and subcommand (runbook calls).
         self.output_bytes: Counter[str] = Counter()
-        self.calls = 0
+        self.calls = 0  # script calls
+        self.tool_calls = 0  # every call of the runbook: scripts, reads, writes
+        self.turns = 0  # turns of calls (calls that run together count once)
 
     def run_script(self, name: str, args: list[str], counted: bool = True) -> str:
         proc = subprocess.run(
@@ -105,15 +109,9 @@ class Workspace:
             return path.read_text(encoding="utf-8") if path.exists() else ""
         from mathtools.files import atomic_write
 
-        if isinstance(call, Write):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, call.content)
-            return ""
-        assert isinstance(call, Edit)
-        text = path.read_text(encoding="utf-8")
-        if text.count(call.old) != 1:
-            raise DemoError(f"edit of {call.path}: the text to replace is not there exactly once")
-        atomic_write(path, text.replace(call.old, call.new))
+        assert isinstance(call, Write)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, call.content)
         return ""
 
 
@@ -157,6 +155,8 @@ def play(
             return done.value
         for call in turn:
             say(f"  {describe(call)}")
+        workspace.turns += 1
+        workspace.tool_calls += len(turn)
         outputs = [workspace.carry_out(call) for call in turn]
 
 
@@ -179,10 +179,16 @@ def raw_page_bytes(cache_dir: Path) -> tuple[int, int]:
 
 
 def run_demo(
-    folder: Path, problem_file: Path, live: bool, say=print, per_query: int | None = None
+    folder: Path,
+    problem_file: Path,
+    live: bool,
+    say=print,
+    per_query: int | None = None,
+    model: StandInModel | None = None,
 ) -> dict:
     """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
-    plan_queries.py's results per search (default: the runbook's)."""
+    discover's results per search (default: the runbook's); `model` the STAND-IN to play (default:
+    one that recalls the planted fabrications)."""
     import os
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -199,13 +205,11 @@ def run_demo(
             env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
         workspace = Workspace(folder, env)
         slug = create_problem(workspace, problem_file)
-        model = StandInModel(recalled=PLANTED)
+        model = model or StandInModel(recalled=PLANTED)
         started = time.monotonic()
         summary = play(workspace, slug, model, say, per_query)
         elapsed = time.monotonic() - started
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
-    candidates = summary["kept"]["judged"] + len(summary["confirmed"]) + len(summary["unconfirmed"])
-    candidates -= summary["kept"]["kept"]  # kept ones are counted among the judged already
     printed = sum(workspace.output_bytes.values())
     problem_dir = folder / ".math" / "problems" / slug
     return {
@@ -216,8 +220,11 @@ def run_demo(
         "run_dir": str(folder / summary["run_dir"]),
         "summary": summary,
         "script_calls": workspace.calls,
+        # From the command's start: its hand-off to the agent is one more call, in a turn of its own.
+        "tool_calls": workspace.tool_calls + HANDOFF,
+        "turns": workspace.turns + HANDOFF,
         "seconds": round(elapsed, 1),
-        "candidates": candidates,
+        "candidates": summary["seen"],  # distinct papers the model read about
         "output_bytes": dict(workspace.output_bytes),
         "output_tokens": printed // 4,
         "raw_responses": responses,
@@ -228,21 +235,21 @@ def run_demo(
 def report(figures: dict) -> list[str]:
     summary = figures["summary"]
     n = max(figures["candidates"], 1)
-    valid = "valid" if summary["validation"].get("valid") else "INVALID"
+    valid = "valid" if summary["finish"].get("valid") else "INVALID"
     per_read = figures["output_tokens"] / n
     return [
         "",
         "results:",
         f"  LITERATURE.md  {figures['literature']}",
         f"                 {len(summary['refs'])} new REF, {len(summary['urefs'])} new UREF;"
-        f" lit_update.py validate: {valid}",
-        f"  JOURNAL.md     {figures['journal']}  ({summary['journal'].get('id', 'LIT entry')})",
-        f"  run store      {figures['run_store']}  (runs {', '.join(map(str, summary['run_ids']))};"
-        f" {summary['iterations']} iteration(s))",
+        f" {valid}",
+        f"  JOURNAL.md     {figures['journal']}  ({summary['finish'].get('journal', 'no entry')})",
+        f"  run store      {figures['run_store']}  ({summary['iterations']} iteration(s))",
         f"  run folder     {figures['run_dir']}",
         "",
-        f"tokens the model reads, per candidate ({figures['candidates']} candidates,"
-        f" {figures['script_calls']} script calls):",
+        f"{figures['tool_calls']} tool calls in {figures['turns']} turns from the command's start"
+        f" ({figures['script_calls']} script calls)",
+        f"tokens the model reads, per distinct paper ({figures['candidates']} papers):",
         f"  script output / 4  {figures['output_tokens']:>7} tokens {per_read:>7.1f} per candidate"
         f"  (target <= {TARGET_TOKENS_PER_CANDIDATE}:"
         f" {'met' if per_read <= TARGET_TOKENS_PER_CANDIDATE else 'NOT met'})",
@@ -276,7 +283,7 @@ def main(argv=None) -> int:
         print(f"demo failed: {exc}", file=sys.stderr)
         return 1
     print("\n".join(report(figures)))
-    return 0 if figures["summary"]["validation"].get("valid") else 1
+    return 0 if figures["summary"]["finish"].get("valid") else 1
 
 
 if __name__ == "__main__":

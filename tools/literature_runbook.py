@@ -1,8 +1,8 @@
 """The literature-search runbook (agents/literature-search.md) as a program, with a STAND-IN model.
 
 `runbook(...)` is a generator that yields, turn by turn, exactly the tool calls the runbook
-prescribes — script calls, file reads, file writes and the Synthesis edit — and receives each
-call's output. Whoever drives it decides how the calls are carried out:
+prescribes — script calls, the read of PROBLEM.md and the file writes (judgements, relevance,
+Synthesis) — and receives each call's output. Whoever drives it decides how the calls are carried out:
 
 - tools/demo_pipeline.py runs the scripts as subprocesses (the README's `bash tools/run-demo`);
 - tests/test_literature_e2e.py hands them to the real Claude Code as Bash, Read, Write and Edit
@@ -12,7 +12,7 @@ So one program checks the runbook both ways. Everything the runbook leaves to th
 judgement — labelling candidates, proposing a refined query, recalling papers, writing relevance
 and Synthesis prose, the journal entry — is done by `StandInModel`, a deterministic STAND-IN that
 says so in everything it writes. It sees only what a model would see: the scripts' printed
-output and the files it reads.
+output (titles, abstract gists and excerpts) and the files it reads.
 """
 
 from __future__ import annotations
@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 STAND_IN = "STAND-IN"  # marks every text the deterministic stand-in writes in the model's place
-SUMMARY_LINE = re.compile(r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*)$")
-SCRIPTS = ("plan_queries.py", "arxiv_query.py", "s2_lookup.py", "lit_update.py", "refine.py")
-SYNTHESIS_SECTION = re.compile(r"(## Synthesis\n)(.*?)(?=\n## Unconfirmed References)", re.S)
+# A paper discover listed: key | year | first author | title [sources] — gist
+LISTED_LINE = re.compile(r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*) \[([^\]]+)\] — (.*)$")
 # protocols/confidence-tiers.md, "The speculative-steps warning", verbatim.
 SPECULATIVE_WARNING = """\
 > **Warning: this document contains speculative steps.**
@@ -63,14 +62,7 @@ class Write:
     content: str
 
 
-@dataclass
-class Edit:
-    path: str
-    old: str
-    new: str
-
-
-Call = Script | Read | Write | Edit
+Call = Script | Read | Write
 Turn = list[Call]
 
 
@@ -81,9 +73,10 @@ Turn = list[Call]
 class StandInModel:
     """Deterministic STAND-IN for the model's judgement steps (clearly not a model).
 
-    Judging: a candidate whose title shares `strong_at[i]` or more of the problem title's content
-    words (compared by their first five letters) is `strong` in iteration i + 1 (the last value
-    holds for later iterations), one or more shared words make it `partial`, none `irrelevant`.
+    Judging: a candidate whose title and abstract gist share `strong_at[i]` or more of the problem
+    title's content words (compared by their first five letters) is `strong` in iteration i + 1
+    (the last value holds for later iterations), one or more shared words make it `partial`, none
+    `irrelevant`.
     Refining: the next of `proposals`, else the head of the problem title's key phrase.
     Recalling: `recalled` papers go to verification as memory candidates (planted fabrications
     in the demo: the gate must reject them).
@@ -99,12 +92,13 @@ class StandInModel:
         title = re.search(r'^title:\s*"?(.*?)"?\s*$', problem_md, re.M)
         self.problem_words = content_words(title.group(1) if title else "")
 
-    def judge(self, title: str, iteration: int) -> dict[str, Any]:
-        shared = sorted({w for w in content_words(title) if w in self.problem_words})
+    def judge(self, title: str, gist: str, iteration: int) -> dict[str, Any]:
+        shared = sorted({w for w in content_words(f"{title} {gist}") if w in self.problem_words})
         needed = self.strong_at[min(iteration, len(self.strong_at)) - 1]
         label = "strong" if len(shared) >= needed else "partial" if shared else "irrelevant"
         rationale = (
-            f"{STAND_IN} judgement: the title shares {len(shared)} of the problem title's words"
+            f"{STAND_IN} judgement: title and gist share {len(shared)} of the problem title's"
+            " words"
             + (f" ({', '.join(shared)})" if shared else "")
         )
         confidence = round(min(1.0, 0.3 + 0.2 * len(shared)), 2)
@@ -116,10 +110,13 @@ class StandInModel:
             return self.proposals[self.proposed - 1]
         return " ".join(self.problem_words[-2:])
 
-    def relevance(self, label: str) -> dict[str, str]:
+    def relevance(self, label: str, excerpt: str) -> dict[str, str]:
+        words = excerpt.split()
+        said = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
         return {
-            "relevance": f"{STAND_IN} assessment: judged {label} for the problem from its title.",
-            "key_results": f"{STAND_IN}: not read; see the abstract.",
+            "relevance": f"{STAND_IN} assessment: judged {label} from its title and abstract.",
+            "key_results": f"{STAND_IN}, from the abstract: {said}" if said else f"{STAND_IN}: no"
+            " abstract to read.",
             "confidence": "[S]",
         }
 
@@ -161,97 +158,61 @@ def content_words(text: str) -> list[str]:
 def runbook(
     slug: str, model: StandInModel, focus: str | None = None, per_query: int | None = None
 ) -> Generator[Turn, list[str], dict[str, Any]]:
-    """agents/literature-search.md steps 1-9, one turn of calls at a time; returns a summary.
+    """agents/literature-search.md steps 1-7, one turn of calls at a time; returns a summary.
 
     Each `yield` hands over a turn (calls that may run together); the driver sends back their
-    outputs as text, in order: a script's stdout, a file's content, "" for a write or edit.
-    `per_query` is plan_queries.py's --per-query (results per search), which the runbook leaves
-    at its default: benchmarks set it to scale a run's candidates."""
+    outputs as text, in order: a script's stdout (and stderr, as a Bash result carries both), a
+    file's content, "" for a write. `per_query` is discover's --per-query (results per search),
+    which the runbook leaves at its default: benchmarks set it to scale a run's candidates."""
     problem_dir = f".math/problems/{slug}"
-    literature = f"{problem_dir}/LITERATURE.md"
 
-    # 1. Read the problem (and LITERATURE.md: the plan skips what its Search History lists).
-    problem_md, _ = yield [Read(f"{problem_dir}/PROBLEM.md"), Read(literature)]
+    # 1. Discover (and read the problem, in the same turn).
+    discover_args = ["discover", slug, *(focus.split() if focus else [])]
+    discover_args += ["--per-query", str(per_query)] if per_query else []
+    problem_md, listing = yield [
+        Read(f"{problem_dir}/PROBLEM.md"),
+        Script("literature.py", discover_args),
+    ]
     model.learn_problem(problem_md)
+    run_dir = re.search(r"^run folder: (.+)$", listing, re.M).group(1)
+    first_search = ", first search," in listing.splitlines()[0]
 
-    # 2. Plan.
-    plan_args = ["--problem", slug, "--new-run"] + (["--focus", focus] if focus else [])
-    plan_args += ["--per-query", str(per_query)] if per_query else []
-    (plan,) = yield [Script("plan_queries.py", plan_args)]
-    run_dir = re.search(r"^run folder: (.+)$", plan, re.M).group(1)
-    searches, records = [], []
-    for line in plan.splitlines():
-        name, _, rest = line.partition(" ")
-        if name in ("arxiv_query.py", "s2_lookup.py"):
-            searches.append(Script(name, shlex.split(rest)))
-        elif name == "lit_update.py":
-            records.append(Script(name, shlex.split(rest)))
-    references = re.search(r"references to verify: (\S+)$", plan, re.M)
-    first_search = "first search" in plan.splitlines()[0]
-
-    # 3-4. Discover, record, judge; refine while the rules say so.
-    run_ids: list[int] = []
-    labels: dict[str, str] = {}  # key -> the best label any run gave it
+    # 2. Judge every listed paper (and recall papers no search returned); the script decides.
+    labels: dict[str, str] = {}  # key -> its label
     iteration = 1
     while True:
-        outputs = yield searches
-        seen = {"arxiv": _summary_keys(outputs, searches, "arxiv_query.py")}
-        seen["semantic_scholar"] = _summary_keys(outputs, searches, "s2_lookup.py")
-        recorded = yield records
-        runs = {run["source"]: run["run_id"] for out in recorded for run in json_of(out)["runs"]}
-        run_ids += runs.values()
-        writes, judges = [], []
-        for source, run_id in runs.items():
-            judged = [
-                {"key": key, **model.judge(title, iteration)} for key, title in seen[source].items()
-            ]
-            for item in judged:
-                if labels.get(item["key"]) != "strong":
-                    labels[item["key"]] = item["label"]
-            tag = {"arxiv": "arxiv", "semantic_scholar": "s2"}[source]
-            path = f"{run_dir}/judgements-{tag}" + (f"-i{iteration}" if iteration > 1 else "")
-            writes.append(Write(f"{path}.json", json.dumps(judged, indent=1) + "\n"))
-            judges.append(
-                Script(
-                    "lit_update.py", ["judge", "--run", str(run_id), "--judgements", f"{path}.json"]
-                )
-            )
-        yield writes
-        yield judges
-        ids = [str(run_id) for run_id in runs.values()]
-        (feedback,) = yield [Script("refine.py", ["feedback", "--runs", *ids])]
-        decision = json_of(feedback)
+        judged = [
+            {"key": key, **model.judge(title, gist, iteration)}
+            for key, (title, gist) in listed_papers(listing).items()
+        ]
+        labels.update({item["key"]: item["label"] for item in judged})
+        content: Any = judged
+        if iteration == 1 and model.recalled:
+            content = {"judgements": judged, "remembered": list(model.recalled)}
+        path = f"{run_dir}/judgements-i{iteration}.json"
+        yield [Write(path, json.dumps(content, indent=1) + "\n")]
+        (decision,) = yield [Script("literature.py", ["judge", run_dir])]
+        decision = json_of(decision)
         if decision["decision"] == "stop":
             break
+        # 3. Refine: one query aimed at what the memo says the partial matches lack.
         query = model.refined_query(decision["memo"])
-        (step,) = yield [
-            Script("refine.py", ["next", "--runs", *ids, "--query", query, "--run-dir", run_dir])
-        ]
-        step = json_of(step)
-        if step["decision"] == "stop":
+        (listing,) = yield [Script("literature.py", ["refine", run_dir, "--query", query])]
+        if listing.lstrip().startswith("{"):  # {"decision": "stop", ...}: the query repeats
             break
-        iteration = step["next_iteration"]
-        searches = [_script_line(line) for line in step["commands"] if "record-run" not in line]
-        records = [_script_line(line) for line in step["commands"] if "record-run" in line]
+        iteration += 1
 
-    # Memory candidates (written before verification; verified like any other candidate).
-    extra = [references.group(1)] if references else []
-    if model.recalled:
-        yield [Write(f"{run_dir}/memory.json", json.dumps(list(model.recalled), indent=1) + "\n")]
-        extra.append(f"{run_dir}/memory.json")
+    # 4. Verify.
+    (verified,) = yield [Script("literature.py", ["verify", run_dir])]
+    confirmed = confirmed_papers(verified)
+    unconfirmed = re.findall(r"^UNCONFIRMED (\S+)", verified, re.M)
+    papers = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)(?: = (\S+))?", verified, re.M)
+    seen = {*labels, *(paper or key for key, paper in papers), *unconfirmed}
 
-    # 5. Keep the strong and partial papers; verify them with the other candidates.
-    keep_args = ["keep", "--runs", *map(str, run_ids), "--out", f"{run_dir}/candidates.json"]
-    (kept,) = yield [Script("refine.py", keep_args)]
-    kept = json_of(kept)
-    verify_args = [f"{run_dir}/candidates.json", *extra, "--out", f"{run_dir}/verified.json"]
-    (verified,) = yield [Script("verify_batch.py", verify_args)]
-    confirmed = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)", verified, re.M)
-    unconfirmed = re.findall(r"^UNCONFIRMED (\S+):", verified, re.M)
-
-    # 6. Relevance for what was confirmed (and for the recalled candidates).
+    # 5. Relevance, Key Results and a tier for every confirmed paper, from what verify printed.
     relevance = {
-        key: model.relevance(labels.get(key, "a PROBLEM.md reference")) for key in confirmed
+        key: model.relevance(labels.get(key, "a PROBLEM.md reference"), excerpt)
+        for key, excerpt in confirmed.items()
     }
     relevance.update(
         {
@@ -262,70 +223,63 @@ def runbook(
     )
     yield [Write(f"{run_dir}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
 
-    # 7. Merge.
-    merge_args = [
-        "merge", "--literature", literature, "--verified", f"{run_dir}/verified.json",
-        "--relevance", f"{run_dir}/relevance.json", "--runs", *map(str, run_ids),
-    ]  # fmt: skip
-    (merged,) = yield [Script("lit_update.py", merge_args)]
+    # 6. Merge (validated in the same call), then the Synthesis.
+    (merged,) = yield [Script("literature.py", ["merge", run_dir])]
     refs = re.findall(r"^(REF-\d+) added:", merged, re.M)
     urefs = re.findall(r"^(UREF-\d+) added:", merged, re.M)
+    yield [Write(f"{run_dir}/synthesis.md", model.synthesis(refs, urefs))]
 
-    # 8. Synthesis, then validate.
-    (document,) = yield [Read(literature)]
-    current = SYNTHESIS_SECTION.search(document).group(2)
-    heading = "## Synthesis\n"
-    yield [Edit(literature, heading + current, heading + "\n" + model.synthesis(refs, urefs))]
-    (validation,) = yield [Script("lit_update.py", ["validate", literature])]
-
-    # 9. Journal entry.
+    # 7. Finish: the Synthesis goes in, the file is validated, the journal entry and the state
+    # are recorded.
     outcome = "SUCCEEDED" if refs else "FAILED"
-    journal_args = [
-        "add", "--problem", slug, "--category", "LIT",
-        "--strategy", "broad-survey" if first_search else "targeted-search",
-        "--outcome", outcome, "--agent", "literature-search",
+    finish_args = [
+        "finish", run_dir, "--outcome", outcome,
         "--title", f"{STAND_IN} literature search ({iteration} iteration(s))",
-        "--tags", "literature",
-        "--tried", f"{len(run_ids)} runs on arXiv and Semantic Scholar, {iteration} iteration(s)",
-        "--reasoning", f"{len(confirmed)} candidates confirmed ({len(refs)} new REFs; the rest "
-        f"were papers already there or the same paper twice), {len(unconfirmed)} unconfirmed "
-        f"({len(urefs)} new UREFs)",
-        "--artifacts", "LITERATURE.md", "--related", "PROBLEM.md",
+        "--reasoning", f"{len(confirmed)} papers confirmed ({len(refs)} new REFs), "
+        f"{len(unconfirmed)} unconfirmed ({len(urefs)} new UREFs)",
         "--insight", f"{STAND_IN}: {len(refs)} new references; see LITERATURE.md Synthesis",
     ]  # fmt: skip
-    (journal,) = yield [Script("journal.py", journal_args)]
+    (finished,) = yield [Script("literature.py", finish_args)]
     return {
         "run_dir": run_dir,
+        "first_search": first_search,
         "iterations": iteration,
-        "run_ids": run_ids,
-        "confirmed": confirmed,
+        "listed": len(labels),
+        "seen": len(seen),  # distinct papers the model read about (a resolved reference once)
+        "confirmed": list(confirmed),
         "unconfirmed": unconfirmed,
         "refs": refs,
         "urefs": urefs,
-        "validation": json_of(validation),
-        "journal": json_of(journal),
-        "kept": kept,
+        "finish": json_of(finished),
     }
 
 
-def _summary_keys(outputs: list[str], calls: list[Script], script: str) -> dict[str, str]:
-    """key -> title from the summary lines the given script's calls printed."""
-    found: dict[str, str] = {}
-    for output, call in zip(outputs, calls, strict=True):
-        if call.name == script:
-            for line in output.splitlines():
-                if match := SUMMARY_LINE.match(line.strip()):
-                    found.setdefault(match.group(1), match.group(4))
+def listed_papers(listing: str) -> dict[str, tuple[str, str]]:
+    """key -> (title, gist) from the lines discover (or refine) printed."""
+    found = {}
+    for line in listing.splitlines():
+        if match := LISTED_LINE.match(line.strip()):
+            found[match.group(1)] = (match.group(4), match.group(6))
     return found
 
 
-def _script_line(line: str) -> Script:
-    name, _, rest = line.partition(" ")
-    return Script(name, shlex.split(rest))
+def confirmed_papers(verified: str) -> dict[str, str]:
+    """key -> the abstract excerpt verify printed under it (a CONFIRMED or CORRECTED paper)."""
+    found: dict[str, str] = {}
+    key = None
+    for line in verified.splitlines():
+        if match := re.match(r"^(?:CONFIRMED|CORRECTED) (\S+)", line):
+            key = match.group(1)
+            found[key] = ""
+        elif line.startswith("  ") and key is not None:
+            found[key] = (found[key] + " " + line.strip()).strip()
+        else:
+            key = None
+    return found
 
 
 def json_of(output: str) -> Any:
-    """The JSON document a script printed (a tool result may carry stderr lines after it)."""
+    """The JSON document a script printed (a tool result may carry stderr lines around it)."""
     start = min((i for i in (output.find("{"), output.find("[")) if i >= 0), default=-1)
     if start < 0:
         raise ValueError(f"no JSON in script output: {output[:200]!r}")

@@ -14,7 +14,7 @@ import re
 from .matching import strip_latex
 
 GIST_WORDS = 25
-EXCERPT_CHARS = 280  # two to three lines
+EXCERPT_CHARS = 220  # two to three lines
 LINE_CHARS = 96
 CONTRIBUTION = re.compile(
     r"\b(?:we|our|this (?:paper|note|work|article)|in this|here)\b", re.IGNORECASE

@@ -181,8 +181,6 @@ def run_iteration(
     "papers" (the distinct papers not judged in an earlier iteration), "carried" (how many
     were)}. A source that keeps failing is skipped for the rest of the iteration; the other
     goes on."""
-    from .store import open_store
-
     clients: dict[str, Any] = {}
     results: dict[str, list[dict]] = {}
     failed: dict[str, str] = {}
@@ -193,7 +191,7 @@ def run_iteration(
             done += 1
             name = searches.SOURCES[api].name
             if api in failed:
-                progress(f"[{done}/{total}] {name}: skipped ({name} is failing)")
+                progress(f"[{done}/{total}] {name} skipped: failing")
                 continue
             out = search.folder / f"{planning.results_stem(number, api, n)}.json"
             args = [*args, *planning.option("--out", str(out))] if "--out" not in args else args
@@ -201,12 +199,26 @@ def run_iteration(
                 result = searches.run(api, args, clients)
             except ServiceError as exc:
                 failed[api] = exc.message
-                progress(f"[{done}/{total}] {name}: failing ({exc.message})")
+                progress(f"[{done}/{total}] {name} failing: {exc.message}")
                 continue
             data = result.to_dict()
             rundir.write_json(out, data)
             results.setdefault(api, []).append(data)
-            progress(f"[{done}/{total}] {name}: {len(result.papers)} papers")
+            progress(f"[{done}/{total}] {name} {len(result.papers)}")
+    return record(search, number, results, failed, feedback)
+
+
+def record(
+    search: Search,
+    number: int,
+    results: dict[str, list[dict]],
+    failed: dict[str, str],
+    feedback: str | None,
+) -> dict[str, Any]:
+    """Record one run per source of an iteration's results (search_result dicts) in the run
+    store and in search.json; what the iteration found (see run_iteration)."""
+    from .store import open_store
+
     recorded = []
     with open_store() as store:
         for api, found in results.items():
@@ -227,6 +239,23 @@ def run_iteration(
         "papers": fresh,
         "carried": len(papers) - len(fresh),
     }
+
+
+def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
+    """The papers `key` cites (Semantic Scholar's references) as the search's next iteration."""
+    from .planning import label
+    from .semantic_scholar import S2Client
+
+    number = search.iteration + 1
+    args = ["references", key, "--limit", str(limit)]
+    try:
+        result = S2Client().references(key, limit=limit)
+    except ServiceError as exc:
+        return record(search, number, {}, {"semantic_scholar": exc.message}, None)
+    result.label = label("semantic_scholar", args)
+    data = result.to_dict()
+    rundir.write_json(search.folder / f"i{number}-s2-references.json", data)
+    return record(search, number, {"semantic_scholar": [data]}, {}, f"references of {key}")
 
 
 def _identity(paper: Paper) -> list[tuple]:
@@ -265,12 +294,7 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
         lines.append(f"{searches.SOURCES[source].name} unavailable: {why}")
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
-    lines += [paper.line() for paper in found["papers"]]
-    if found["papers"]:
-        lines.append(f"judge them in {search.judgements_file(found['iteration'])}")
-    if search.references and found["iteration"] == 1:
-        lines.append("PROBLEM.md's references go to verification with the kept papers")
-    return lines
+    return lines + [paper.line() for paper in found["papers"]]
 
 
 def refine(search: Search, query: str, memo: str, progress: Progress = stderr_progress):

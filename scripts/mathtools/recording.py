@@ -114,9 +114,7 @@ def finish(
     )
     return {
         "valid": True,
-        "literature": str(path),
         "journal": entry["id"],
-        "journal_path": entry["path"],
         "confirmed": counts.get("confirmed_count"),
         "unconfirmed": counts.get("unconfirmed_count"),
         "state": moved,
