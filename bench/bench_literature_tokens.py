@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tokens a model reads during one /math:literature run, per candidate, side by side with what a
-model fetching the raw API pages would read (the README's demo pipeline, run quietly).
+"""Tokens a model reads during one /math:literature run, per distinct paper, side by side with
+what a model fetching the raw API pages would read (the README's demo pipeline, run quietly).
 
 "Read through the scripts" is the bytes of everything the runbook's script calls print, stdout
 and stderr (the model gets both back from a Bash call), divided by 4. "Raw pages" is the bytes of
@@ -17,7 +17,13 @@ the bigger run shows what a realistic search costs per candidate.
   .venv/bin/python bench/bench_literature_tokens.py [--live] [--problem PROBLEM.md]
       [--per-query N]
 
-Target: at most 150 tokens per candidate through the scripts.
+A distinct paper is one the model read about, counted once: a paper both services returned, or
+a PROBLEM.md reference that is a paper the search listed, is one; a remembered paper that is
+unconfirmed is one more. Abstract gists and excerpts are included.
+
+Target: at most 150 tokens per distinct paper through the scripts. Before the one-call phases
+(issue 19) the sample run cost 1162 tokens for the same 6 distinct papers, 193.7 each (145.2
+when its 8 candidate lines were counted, duplicates included), and showed no abstract.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from demo_pipeline import SAMPLE, TARGET_TOKENS_PER_CANDIDATE, run_demo  # noqa: E402
 
 BIGGER = (ROOT / "bench" / "data" / "turing-patterns" / "PROBLEM.md", 10)
+BEFORE = {"sample-problem": 1162 / 6}  # tokens per distinct paper, main at 344b41c
 
 
 def main() -> int:
@@ -57,11 +64,11 @@ def report(problem: Path, per_query: int | None, figures: dict) -> bool:
     per = f" (--per-query {per_query})" if per_query else ""
     print(f"one /math:literature run on {problem.parent.name}{per}:")
     print(
-        f"  {figures['candidates']} candidates, {figures['script_calls']} script calls,"
+        f"  {figures['candidates']} distinct papers, {figures['script_calls']} script calls,"
         f" {figures['raw_responses']} API responses,"
         f" {figures['summary']['iterations']} iteration(s)"
     )
-    print(f"{'':24}{'tokens':>10}{'per candidate':>16}")
+    print(f"{'':24}{'tokens':>10}{'per paper':>16}")
     for name, tokens in (
         ("through the scripts", figures["output_tokens"]),
         ("raw Atom/JSON pages", figures["raw_tokens"]),
@@ -70,6 +77,9 @@ def report(problem: Path, per_query: int | None, figures: dict) -> bool:
     ratio = figures["raw_tokens"] / max(figures["output_tokens"], 1)
     met = figures["output_tokens"] / n <= TARGET_TOKENS_PER_CANDIDATE
     verdict = "met" if met else "NOT met"
+    before = BEFORE.get(problem.parent.name)
+    if before and per_query is None:
+        print(f"{'before (no abstracts)':24}{'':>10}{before:>16.1f}")
     print(f"raw / scripts {ratio:.1f}x; target <= {TARGET_TOKENS_PER_CANDIDATE} each: {verdict}")
     for script, size in sorted(figures["output_bytes"].items(), key=lambda item: -item[1]):
         print(f"  {script:26} {size // 4:>7} tokens")

@@ -4,7 +4,8 @@
   discover [SLUG] [FOCUS ...]   plan the queries from PROBLEM.md, run every one (arXiv and
                                 Semantic Scholar, under their rate limits, progress on stderr),
                                 record the runs, and print one line per distinct paper with a
-                                gist of its abstract. The first word is the problem when a
+                                gist of its abstract (when it lists none, the loop's decision
+                                as judge prints it). The first word is the problem when a
                                 problem of that slug exists, else the current problem's focus.
                                 Creates the run folder RUN (printed) and judgements-i1.json's path
   judge RUN                     store RUN/judgements-i<N>.json (every listed paper labelled
@@ -12,7 +13,8 @@
                                 verification) and print the loop's decision: stop, or refine
                                 with the memo
   refine RUN --query TEXT       search the refined query as the next iteration (stops when it is
-                                empty or repeats an earlier one) and list its new papers
+                                empty or repeats an earlier one) and list its new papers; when
+                                there are none, the loop's decision as judge prints it
   chase RUN KEY                 list the papers KEY cites (Semantic Scholar's references) as
                                 one more iteration, to judge like the others
   verify RUN                    verify the strong and partial papers, PROBLEM.md's references
@@ -74,8 +76,11 @@ def main(argv):
             sub.add_argument("--reasoning", required=True, help="what was confirmed, what not")
             sub.add_argument("--insight", required=True, help="one observation on the literature")
             sub.add_argument("--tags", default="literature", help="comma separated")
-            sub.add_argument("--strategy", help="default: broad-survey on a first search, else "
-                             "targeted-search (citation-chase for a chase of references)")
+            sub.add_argument(
+                "--strategy",
+                help="default: broad-survey on a first search, else "
+                "targeted-search (citation-chase for a chase of references)",
+            )
     args = parser.parse_args(argv)
     return COMMANDS[args.command](args)
 
@@ -88,7 +93,7 @@ def do_discover(args):
     if not found["runs"] and found["failed"]:
         print_lines(discovery.listing(search, found))
         raise cli.ServiceError("no service answered: try again later", code="all_failed")
-    print_lines(discovery.listing(search, found))
+    show_iteration(search, found)
 
 
 def do_judge(args):
@@ -112,8 +117,17 @@ def do_refine(args):
     checked = refinement.check_refined(args.query, earlier)
     if checked.stop:
         return cli.acknowledge({"decision": "stop", "reason": checked.reason})
-    found = discovery.refine(search, args.query, decided["memo"])
+    show_iteration(search, discovery.refine(search, args.query, decided["memo"]))
+
+
+def show_iteration(search, found):
+    """A later iteration's new papers; when it found none, the loop's decision at once (the
+    labels of the papers found again carry over: there is nothing to judge)."""
+    from mathtools import discovery, judging
+
     print_lines(discovery.listing(search, found))
+    if not found["papers"]:
+        cli.acknowledge(judging.judge(search))
 
 
 def do_chase(args):
@@ -121,7 +135,7 @@ def do_chase(args):
 
     semantic_scholar.check_graph_window(args.limit, 100)
     search = discovery.Search.load(args.run_dir)
-    print_lines(discovery.listing(search, discovery.chase(search, args.key, args.limit)))
+    show_iteration(search, discovery.chase(search, args.key, args.limit))
 
 
 def do_verify(args):

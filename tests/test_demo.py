@@ -25,16 +25,17 @@ def test_the_demo_runs_offline_and_reports_its_figures(tmp_path):
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "STAND-IN" in run.stdout
-    assert "lit_update.py validate: valid" in run.stdout
+    assert re.search(r"new UREF; valid\n", run.stdout)
+    assert re.search(r"\n\d+ tool calls in \d+ turns from the command's start", run.stdout)
     for name in ("LITERATURE.md", "JOURNAL.md", "literature.db"):
         assert name in run.stdout
-    assert re.search(r"script output / 4\s+\d+ tokens\s+[\d.]+ per candidate", run.stdout)
+    assert re.search(r"script output / 4\s+\d+ tokens\s+[\d.]+ per paper", run.stdout)
     folder = tmp_path / "ws" / ".math" / "problems" / SLUG
     refs = re.findall(r"^### REF-\d+", (folder / "LITERATURE.md").read_text(), re.M)
     # The journal entry's counts are those LITERATURE.md shows (a PROBLEM.md reference that is
     # the same paper as a search hit is confirmed twice but is one REF).
     journal = (folder / "JOURNAL.md").read_text()
-    assert f"({len(refs)} new REFs;" in journal
+    assert f"({len(refs)} new REFs)" in journal
 
 
 def test_the_token_count_includes_what_a_script_prints_on_stderr(tmp_path, monkeypatch):

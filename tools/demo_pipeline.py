@@ -66,6 +66,13 @@ PLANTED = (
 )
 
 
+def refining_model() -> StandInModel:
+    """A STAND-IN whose search refines once: no strong hit in iteration 1 (it would need 99 shared
+    words), then one word makes a new paper strong, and its one refined query finds one in the
+    recordings."""
+    return StandInModel(strong_at=(99, 1), proposals=("distribution testing",), recalled=PLANTED)
+
+
 class DemoError(RuntimeError):
     pass
 
@@ -220,7 +227,7 @@ def run_demo(
         "run_dir": str(folder / summary["run_dir"]),
         "summary": summary,
         "script_calls": workspace.calls,
-        # From the command's start: its hand-off to the agent is one more call, in a turn of its own.
+        # From the command's start: its hand-off to the agent is one more call and turn.
         "tool_calls": workspace.tool_calls + HANDOFF,
         "turns": workspace.turns + HANDOFF,
         "seconds": round(elapsed, 1),
@@ -250,11 +257,11 @@ def report(figures: dict) -> list[str]:
         f"{figures['tool_calls']} tool calls in {figures['turns']} turns from the command's start"
         f" ({figures['script_calls']} script calls)",
         f"tokens the model reads, per distinct paper ({figures['candidates']} papers):",
-        f"  script output / 4  {figures['output_tokens']:>7} tokens {per_read:>7.1f} per candidate"
+        f"  script output / 4  {figures['output_tokens']:>7} tokens {per_read:>7.1f} per paper"
         f"  (target <= {TARGET_TOKENS_PER_CANDIDATE}:"
         f" {'met' if per_read <= TARGET_TOKENS_PER_CANDIDATE else 'NOT met'})",
         f"  raw API pages / 4  {figures['raw_tokens']:>7} tokens"
-        f" {figures['raw_tokens'] / n:>7.1f} per candidate"
+        f" {figures['raw_tokens'] / n:>7.1f} per paper"
         f"  ({figures['raw_responses']} responses a web-fetch model would read)",
         "  output bytes (stdout + stderr) by call: "
         + ", ".join(f"{k} {v}" for k, v in sorted(figures["output_bytes"].items())),

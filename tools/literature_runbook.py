@@ -2,7 +2,8 @@
 
 `runbook(...)` is a generator that yields, turn by turn, exactly the tool calls the runbook
 prescribes — script calls, the read of PROBLEM.md and the file writes (judgements, relevance,
-Synthesis) — and receives each call's output. Whoever drives it decides how the calls are carried out:
+Synthesis) — and receives each call's output. Whoever drives it decides how the calls are
+carried out:
 
 - tools/demo_pipeline.py runs the scripts as subprocesses (the README's `bash tools/run-demo`);
 - tests/test_literature_e2e.py hands them to the real Claude Code as Bash, Read, Write and Edit
@@ -26,7 +27,9 @@ from typing import Any
 
 STAND_IN = "STAND-IN"  # marks every text the deterministic stand-in writes in the model's place
 # A paper discover listed: key | year | first author | title [sources] — gist
-LISTED_LINE = re.compile(r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*) \[([^\]]+)\] — (.*)$")
+LISTED_LINE = re.compile(
+    r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*) \[([^\]]+)\] — (.*)$"
+)
 # protocols/confidence-tiers.md, "The speculative-steps warning", verbatim.
 SPECULATIVE_WARNING = """\
 > **Warning: this document contains speculative steps.**
@@ -98,8 +101,7 @@ class StandInModel:
         label = "strong" if len(shared) >= needed else "partial" if shared else "irrelevant"
         rationale = (
             f"{STAND_IN} judgement: title and gist share {len(shared)} of the problem title's"
-            " words"
-            + (f" ({', '.join(shared)})" if shared else "")
+            " words" + (f" ({', '.join(shared)})" if shared else "")
         )
         confidence = round(min(1.0, 0.3 + 0.2 * len(shared)), 2)
         return {"label": label, "confidence": confidence, "rationale": rationale}
@@ -115,8 +117,9 @@ class StandInModel:
         said = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
         return {
             "relevance": f"{STAND_IN} assessment: judged {label} from its title and abstract.",
-            "key_results": f"{STAND_IN}, from the abstract: {said}" if said else f"{STAND_IN}: no"
-            " abstract to read.",
+            "key_results": f"{STAND_IN}, from the abstract: {said}"
+            if said
+            else f"{STAND_IN}: no abstract to read.",
             "confidence": "[S]",
         }
 
@@ -178,29 +181,32 @@ def runbook(
     first_search = ", first search," in listing.splitlines()[0]
 
     # 2. Judge every listed paper (and recall papers no search returned); the script decides.
+    # An iteration that lists no new paper comes with the decision already.
     labels: dict[str, str] = {}  # key -> its label
     iteration = 1
     while True:
-        judged = [
-            {"key": key, **model.judge(title, gist, iteration)}
-            for key, (title, gist) in listed_papers(listing).items()
-        ]
-        labels.update({item["key"]: item["label"] for item in judged})
-        content: Any = judged
-        if iteration == 1 and model.recalled:
-            content = {"judgements": judged, "remembered": list(model.recalled)}
-        path = f"{run_dir}/judgements-i{iteration}.json"
-        yield [Write(path, json.dumps(content, indent=1) + "\n")]
-        (decision,) = yield [Script("literature.py", ["judge", run_dir])]
-        decision = json_of(decision)
+        decision = decision_in(listing)
+        if decision is None:
+            judged = [
+                {"key": key, **model.judge(title, gist, iteration)}
+                for key, (title, gist) in listed_papers(listing).items()
+            ]
+            labels.update({item["key"]: item["label"] for item in judged})
+            content: Any = judged
+            if iteration == 1 and model.recalled:
+                content = {"judgements": judged, "remembered": list(model.recalled)}
+            path = f"{run_dir}/judgements-i{iteration}.json"
+            yield [Write(path, json.dumps(content, indent=1) + "\n")]
+            (decision,) = yield [Script("literature.py", ["judge", run_dir])]
+            decision = json_of(decision)
         if decision["decision"] == "stop":
             break
-        # 3. Refine: one query aimed at what the memo says the partial matches lack.
+        # 3. Refine: one query aimed at what the memo says the partial matches lack. It stops
+        # (a query repeated) or lists the next iteration's new papers.
         query = model.refined_query(decision["memo"])
         (listing,) = yield [Script("literature.py", ["refine", run_dir, "--query", query])]
-        if listing.lstrip().startswith("{"):  # {"decision": "stop", ...}: the query repeats
-            break
-        iteration += 1
+        if decision_in(listing) is None or "iteration" in decision_in(listing):
+            iteration += 1
 
     # 4. Verify.
     (verified,) = yield [Script("literature.py", ["verify", run_dir])]
@@ -252,6 +258,12 @@ def runbook(
         "urefs": urefs,
         "finish": json_of(finished),
     }
+
+
+def decision_in(output: str) -> dict[str, Any] | None:
+    """The loop's decision a call printed as a JSON line, if it printed one."""
+    line = next((x for x in output.splitlines() if x.startswith('{"')), None)
+    return json.loads(line) if line and '"decision"' in line else None
 
 
 def listed_papers(listing: str) -> dict[str, tuple[str, str]]:

@@ -44,7 +44,9 @@ def gist(abstract: str | None, words: int = GIST_WORDS) -> str:
     return " ".join(found[:words]).rstrip(",;:") + "…"
 
 
-def excerpt(abstract: str | None, after_gist: bool = False, chars: int = EXCERPT_CHARS) -> list[str]:
+def excerpt(
+    abstract: str | None, after_gist: bool = False, chars: int = EXCERPT_CHARS
+) -> list[str]:
     """Two or three lines of the abstract (at most `chars` characters). `after_gist`: the model
     has read the gist already, so the excerpt goes on where the gist stopped (from the start of
     what the paper does when the gist was all of it)."""

@@ -91,7 +91,9 @@ def lines(document: dict[str, Any], listed: set[str], kept: int) -> list[str]:
             out.append(f"{result['status']} {key}" + ("" if same else f" = {head.split(' | ')[0]}"))
             out[-1] += f" | {head.split(' | ', 1)[1]}"
             for change in result.get("discrepancies") or []:
-                out.append(f"  corrected {change['field']}: {change.get('note') or change['record']}")
+                out.append(
+                    f"  corrected {change['field']}: {change.get('note') or change['record']}"
+                )
             excerpt = abstracts.excerpt(paper.get("abstract"), after_gist=same and key in listed)
             out += [f"  {line}" for line in excerpt]
         else:
@@ -103,4 +105,3 @@ def lines(document: dict[str, Any], listed: set[str], kept: int) -> list[str]:
     for source, message in document.get("source_errors", {}).items():
         out.append(f"{SOURCE_NAMES.get(source, source)} unavailable: {message}")
     return out
-

@@ -317,4 +317,3 @@ def problem_path(words: list[str]) -> tuple[Path, str | None]:
     if not path.exists():
         raise BadInput(f"{path} does not exist: describe the problem with /math:problem")
     return path, " ".join(words) or None
-

@@ -26,9 +26,8 @@ def judge(search: Search) -> dict[str, Any]:
     from .store import open_store
 
     path = search.judgements_file()
-    if not search.run_ids(search.iteration):
-        raise BadInput("this iteration recorded no runs: nothing to judge; verify", code="no_runs")
-    data = read_json(str(path), "judgements")
+    # An iteration whose papers were all judged before needs no file: their labels carry over.
+    data = read_json(str(path), "judgements") if path.exists() else []
     problems = schemas.errors("iteration_judgements", data)
     if problems:
         raise BadInput(f"{path}: {problems[0]}", code="bad_judgements")
@@ -57,7 +56,9 @@ def judge(search: Search) -> dict[str, Any]:
                 code="unknown_key",
             )
         if missing:
-            more = f" and {len(missing) - SHOWN_MISSING} more" if len(missing) > SHOWN_MISSING else ""
+            more = (
+                f" and {len(missing) - SHOWN_MISSING} more" if len(missing) > SHOWN_MISSING else ""
+            )
             raise BadInput(
                 f"{path}: {len(missing)} listed papers are not judged: "
                 f"{', '.join(missing[:SHOWN_MISSING])}{more}; judge every one",
@@ -65,7 +66,9 @@ def judge(search: Search) -> dict[str, Any]:
             )
         for run_id, judgements in per_run.items():
             store.record_judgements(run_id, judgements)
-        stored = [j for run_id in search.run_ids(search.iteration) for j in store.judgements(run_id)]
+        stored = [
+            j for run_id in search.run_ids(search.iteration) for j in store.judgements(run_id)
+        ]
         runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
     if remembered:
         rundir.write_json(search.folder / MEMORY, _remembered(search, remembered))

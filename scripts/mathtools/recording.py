@@ -89,9 +89,8 @@ def finish(
         return {"valid": False, "violations": violations, "recorded": False}
     failed = search.failed()
     queries = sum(len(item["runs"]) for item in search.iterations)
-    tried = (
-        f"{queries} runs on arXiv and Semantic Scholar, {search.iteration} iteration(s)"
-        + (f"; unavailable: {', '.join(failed)}" if failed else "")
+    tried = f"{queries} runs on arXiv and Semantic Scholar, {search.iteration} iteration(s)" + (
+        f"; unavailable: {', '.join(failed)}" if failed else ""
     )
     entry = journal.add(
         category="LIT",

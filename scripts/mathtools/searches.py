@@ -141,7 +141,7 @@ class _Refusal(argparse.ArgumentParser):
 
 
 def parse(api: str, args: list[str]) -> argparse.Namespace:
-    """A planned query's arguments (`search ...`, an --out file allowed) as its source reads them."""
+    """A planned query's arguments (`search ...`, --out allowed) as its source reads them."""
     if api not in SOURCES:
         raise BadInput(f"no such source: {api!r}; known: {', '.join(SOURCES)}", code="usage")
     parser = _Refusal(prog=api, add_help=False)

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Tool calls and turns /math:literature needs, from the command's start to the agent's report,
+side by side with the runbook as it was before the one-call phases (issue 19).
+
+The runbook is played as the demo plays it (tools/literature_runbook.py: every call the agent's
+runbook prescribes, with the deterministic STAND-IN judging), offline, on the README's sample
+problem, twice: a search that stops after its first iteration, and one whose first iteration
+finds no strong hit, so that the loop refines once. A call is one tool call (a script, a read, a
+write); a turn is the calls that may run together, counted once. The command's hand-off to the
+agent (one Agent call) is counted too.
+
+  .venv/bin/python bench/bench_literature_turns.py [--live]
+
+Targets: at most 10 tool calls for one iteration (Synthesis and journal entry included), 14 with
+one refinement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from demo_pipeline import PLANTED, SAMPLE, refining_model, run_demo  # noqa: E402
+from literature_runbook import StandInModel  # noqa: E402
+
+# The runbook before the one-call phases (main at 344b41c: plan_queries.py, one call per search,
+# record-run, a judgements file and a judge call per run, refine.py feedback/next/keep,
+# verify_batch.py, lit_update.py merge, a read and an edit for the Synthesis, validate,
+# journal.py), played the same way on the same problem: (tool calls, turns), hand-off included.
+# A real model following it took 31 calls (issue 19): it also read .math/config.json and
+# LITERATURE.md more than once.
+BEFORE = {"one iteration": (29, 17), "one refinement": (38, 23)}
+TARGET = {"one iteration": 10, "one refinement": 14}
+
+
+def models() -> dict[str, StandInModel]:
+    return {
+        "one iteration": StandInModel(recalled=PLANTED),
+        "one refinement": refining_model(),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--live", action="store_true", help="the real APIs instead of recordings")
+    args = parser.parse_args()
+    print(f"/math:literature on {SAMPLE.parent.name}, from the command's start to the report:")
+    print(f"{'':16}{'before':>14}{'now':>14}{'iterations':>12}{'target':>14}")
+    met = True
+    for name, model in models().items():
+        with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
+            figures = run_demo(Path(folder) / "ws", SAMPLE, args.live, lambda _l: None, None, model)
+        calls, turns = figures["tool_calls"], figures["turns"]
+        ok = calls <= TARGET[name]
+        met = met and ok
+        before = f"{BEFORE[name][0]} in {BEFORE[name][1]}"
+        print(
+            f"{name:16}{before:>14}{f'{calls} in {turns}':>14}"
+            f"{figures['summary']['iterations']:>12}"
+            f"{f'<= {TARGET[name]} calls':>14} {'met' if ok else 'NOT met'}"
+        )
+    print("(calls in turns: calls that may run together count as one turn)")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
