@@ -78,16 +78,15 @@ def fill(command: str, values: dict[str, str]) -> str:
 
 
 class Orchestrator:
-    """The main conversation, following commands/research.md: step 1 (`state.py next`), step 2
-    (record the transition), step 3 (spawn the agent `spawn` names), back to step 1; after
-    `agent_runs` agents (the runbook's cap is 6; a test stops sooner), the Report (`state.py
-    show P`, written like step 1's call)."""
+    """The main conversation, following commands/research.md: step 1 (`state.py advance`, which
+    records the moves that need no agent), step 3 (spawn the agent `spawn` names, handing it the
+    `task`), back to step 1; after `agent_runs` agents (the runbook's cap is 6; a test stops
+    sooner), the Report (`state.py show P`, written like step 1's call)."""
 
     def __init__(self, agent_runs: int = 1):
         self.agent_runs = agent_runs
         self.commands: dict[str, str] = {}
-        self.steps: list[dict] = []  # every `state.py next` answer
-        self.transitions: list[dict] = []  # every `state.py transition` answer
+        self.steps: list[dict] = []  # every `state.py advance` answer
         self.spawned: list[dict] = []  # the Agent calls' inputs
         self.reports: list[str] = []  # the agents' final messages
         self.pending = ""  # what the last turn asked for
@@ -98,36 +97,26 @@ class Orchestrator:
             body = request.command_body()
             # step 3: the agent runs in the foreground, so the next step has its result
             self.foreground = "`run_in_background: false`" in body
-            next_step, transition = runbook_commands(body)
+            (advance,) = runbook_commands(body)[:1]
             problem = {"P": f"--problem {SLUG}"}  # the slug came as the argument
             self.commands = {
-                "next": fill(next_step, problem),
-                "transition": fill(transition, problem),
-                "show": fill(next_step.replace(" next ", " show "), problem),
+                "advance": fill(advance, problem),
+                "show": fill(advance.replace(" advance ", " show "), problem),
             }
-            return self.call("next", self.commands["next"])
+            return self.call("advance", self.commands["advance"])
         (result,) = request.last_tool_results()
         assert not refused(result), result
         if self.pending == "agent":
             self.reports.append(result_text(result))
             if len(self.spawned) >= self.agent_runs:
                 return self.call("show", self.commands["show"])
-            return self.call("next", self.commands["next"])
+            return self.call("advance", self.commands["advance"])
         status, output = bash_result(result)
         data = json.loads(output)
         assert status == 0, data
         if self.pending == "show":
             return [text(self.report(data))]
-        if self.pending == "transition":
-            self.transitions.append(data)
-            if self.steps[-1]["spawn"] is None:  # nothing to run in the new state: ask again
-                return self.call("next", self.commands["next"])
-            return self.spawn(self.steps[-1])
         self.steps.append(data)
-        if data["action"] == "transition":
-            move = data["transition"]
-            filled = fill(self.commands["transition"], {"TO": move["to"], "REASON": move["reason"]})
-            return self.call("transition", filled)
         if data["action"] == "spawn":
             return self.spawn(data)
         return [text(f"Stopping ({data['action']}): {data['reason']}")]
@@ -141,7 +130,7 @@ class Orchestrator:
             [
                 f"Problem `{step['problem']}`, folder {step['dir']}",
                 *(f"@{path}" for path in step["inputs"]),
-                f"Task: {step['reason']}",
+                f"Task: {step['task']}",
             ]
         )
         call_id = f"toolu_agent_{len(self.spawned)}"
@@ -274,13 +263,9 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     computation = ComputationAgent(folder / "computations" / "request-1.py")
     run = research(home, cwd, orchestrator, {"math:computation": computation})
     (step,) = orchestrator.steps
-    assert step["action"] == "transition" and step["spawn"] == "math:computation"
-    assert step["transition"] == {
-        "to": "COMPUTATION",
-        "reason": "PROOF.md computation_needed: true",
-    }
-    (moved,) = orchestrator.transitions
-    assert moved["current_state"] == "COMPUTATION"
+    assert step["action"] == "spawn" and step["spawn"] == "math:computation"
+    assert step["applied"] == [{"to": "COMPUTATION", "reason": "PROOF.md computation_needed: true"}]
+    assert step["state"] == "COMPUTATION"  # where the move left it
     state = state_of(folder)
     assert state["current_state"] == "COMPUTATION"
     assert state["loops"] == {"proof-literature": 0, "proof-computation": 1}
@@ -292,6 +277,9 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     (spawned,) = orchestrator.spawned
     assert spawned["subagent_type"] == "math:computation"
     assert f"@{folder / 'PROOF.md'}" in spawned["prompt"].splitlines()
+    # The agent is handed its task, not the router's reason.
+    assert "Task: Answer PROOF.md's open computation requests" in spawned["prompt"]
+    assert "computation_needed" not in spawned["prompt"]
     assert_offered_its_tools(run, "computation")
     assert "${CLAUDE_PLUGIN_ROOT}" not in computation.system
     assert runbook_commands(computation.system)[0].startswith(
@@ -319,9 +307,9 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     orchestrator = Orchestrator(agent_runs=1)
     run = research(home, cwd, orchestrator, {})
     (step,) = orchestrator.steps
-    assert step["state"] == "COMPUTATION" and step["spawn"] == "math:proof"
-    assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
-    assert "results ready" in step["transition"]["reason"]
+    assert step["state"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
+    ((moved),) = step["applied"]
+    assert moved["to"] == "PROOF_DEVELOPMENT" and "results ready" in moved["reason"]
     state = state_of(folder)
     assert state["current_state"] == "PROOF_DEVELOPMENT" and len(state["history"]) == 4
     assert state["loops"]["proof-computation"] == 1  # a loop counts once, on the way out

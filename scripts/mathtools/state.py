@@ -293,8 +293,8 @@ def record_search(folder: Path, slug: str, what: str) -> str:
 
 def advance(folder: Path, slug: str) -> dict[str, Any]:
     """`next`, with every move recorded that needs no agent and no user: the step that comes
-    after them (an agent to spawn, once its move is recorded, a question, or done), and the
-    moves in `applied`. A move the machine refuses stops there, as `transition` would."""
+    after them (the agent to spawn in the state reached, a question, or done), with the moves
+    made in `applied`. A move the machine refuses raises, as `transition` would."""
     applied = []
     for _ in range(len(STATES) + 1):  # each move leaves a state; a cycle would need an agent
         step = next_step(folder, slug)
@@ -303,11 +303,7 @@ def advance(folder: Path, slug: str) -> dict[str, Any]:
         move = step["transition"]
         transition(folder, slug, move["to"], move["reason"])
         applied.append(move)
-        if step["spawn"]:
-            step["action"] = "spawn"
-            break
     step["applied"] = applied
-    step["transition"] = None
     return step
 
 

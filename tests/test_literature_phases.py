@@ -1,0 +1,365 @@
+"""literature.py: /math:literature's phases, one call each, on the sample problem.
+
+arXiv and Semantic Scholar are tests/support/standin.py, answering from the real recordings; the
+judgements, relevance and Synthesis the model would write are written by the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_script
+from mathtools import frontmatter
+from support.standin import StandIn
+
+sys.path.insert(0, str(ROOT / "tools"))
+from demo_pipeline import PLANTED, SAMPLE, Workspace, create_problem  # noqa: E402
+
+SLUG = "tolerant-testing"
+LINE = re.compile(r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*) \[([^\]]+)\] — (.*)$")
+
+
+class Session:
+    """A workspace with the sample problem, and literature.py run in it."""
+
+    def __init__(self, folder: Path, standin: StandIn):
+        self.folder = folder
+        self.standin = standin
+        self.run_dir = ""
+
+    def run(self, *args: str):
+        done = run_script("literature.py", *args, cwd=self.folder)
+        assert "Traceback" not in done.stderr, done.stderr
+        return done
+
+    def discover(self, *words: str) -> str:
+        done = self.run("discover", *words)
+        assert done.returncode == 0, done.stdout + done.stderr
+        self.run_dir = re.search(r"^run folder: (.+)$", done.stdout, re.M).group(1)
+        self.stderr = done.stderr
+        return done.stdout
+
+    @property
+    def runs(self) -> Path:
+        return self.folder / self.run_dir
+
+    def write(self, name: str, data) -> None:
+        text = data if isinstance(data, str) else json.dumps(data)
+        (self.runs / name).write_text(text, encoding="utf-8")
+
+    def judge_all(self, listing: str, label=lambda n: "strong" if n == 0 else "partial", **extra):
+        judged = [
+            {"key": key, "label": label(n), "confidence": 0.7, "rationale": "test"}
+            for n, key in enumerate(listed(listing))
+        ]
+        self.write(f"judgements-i{extra.pop('iteration', 1)}.json", {"judgements": judged, **extra})
+        done = self.run("judge", self.run_dir)
+        assert done.returncode == 0, done.stdout
+        return done.json()
+
+
+def listed(listing: str) -> list[str]:
+    return [m.group(1) for line in listing.splitlines() if (m := LINE.match(line))]
+
+
+@pytest.fixture
+def session(tmp_path, monkeypatch):
+    with StandIn() as standin:
+        for name, value in standin.env().items():
+            monkeypatch.setenv(name, value)
+        folder = tmp_path / "ws"
+        folder.mkdir()
+        create_problem(Workspace(folder, dict(os.environ)), SAMPLE)
+        yield Session(folder, standin)
+
+
+def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(session):
+    listing = session.discover(SLUG)
+    head = listing.splitlines()[0]
+    assert head.startswith(f"{SLUG}, first search, iteration 1: ")
+    lines = [LINE.match(line) for line in listing.splitlines() if " | " in line]
+    assert lines and all(lines), listing
+    keys = [m.group(1) for m in lines]
+    assert len(keys) == len(set(keys))
+    assert f"{len(keys)} distinct papers" in head
+    for match in lines:
+        gist = match.group(6)
+        assert len(gist.rstrip("…").split()) <= 25
+        assert "$" not in gist and "\\" not in gist
+    price = next(m for m in lines if m.group(1) == "arXiv:2106.13414")
+    assert price.group(6).startswith("We revisit the problem of tolerant distribution testing.")
+    # Progress went to stderr, one line per planned query; the per-query files stay on disk.
+    progress = re.findall(r"^\[(\d+)/(\d+)\] (arXiv|Semantic Scholar) \d+$", session.stderr, re.M)
+    assert progress and progress[-1][0] == progress[-1][1]
+    files = sorted(p.name for p in session.runs.glob("i1-*.json"))
+    assert len(files) == len(progress) and "i1-arxiv-1.json" in files and "i1-s2-1.json" in files
+    search = json.loads((session.runs / "search.json").read_text())
+    assert search["problem"] == SLUG and search["first_search"] is True
+    assert (session.runs / "problem-references.json").exists()
+    with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
+        runs = db.execute("SELECT run_id, source, iteration FROM runs").fetchall()
+    assert [(source, it) for _, source, it in runs] == [("arxiv", 1), ("semantic_scholar", 1)]
+    assert search["iterations"] == [
+        {"number": 1, "runs": [run_id for run_id, _, _ in runs], "failed": {}}
+    ]
+
+
+def test_a_paper_both_services_returned_is_one_line_naming_both():
+    from mathtools.discovery import distinct
+
+    arxiv = {
+        "title": "Testing uniformity",
+        "authors": ["A. Ba"],
+        "year": 2020,
+        "arxiv_id": "2001.1",
+    }
+    s2_same_id = {**arxiv, "doi": "10.1/x", "key": "arXiv:2001.1"}
+    s2_same_title = {"title": "Testing Uniformity.", "authors": ["Ba, A."], "year": 2020}
+    other = {"title": "Another paper", "authors": ["C. De"], "year": 2020}
+    papers = distinct(
+        [
+            (1, "arxiv", {"arXiv:2001.1": arxiv}),
+            (2, "semantic_scholar", {"arXiv:2001.1": s2_same_id, "S2:abc": s2_same_title}),
+            (2, "semantic_scholar", {"S2:def": other}),
+        ]
+    )
+    assert [p.key for p in papers] == ["arXiv:2001.1", "S2:def"]
+    assert papers[0].sources == ["arxiv", "semantic_scholar"]
+    assert papers[0].members == [(1, "arXiv:2001.1"), (2, "arXiv:2001.1"), (2, "S2:abc")]
+    assert "[arXiv+S2] — (no abstract)" in papers[0].line()
+
+
+def test_judge_stores_one_file_for_every_run_and_answers_the_loop(session):
+    listing = session.discover(SLUG)
+    decided = session.judge_all(listing, remembered=[PLANTED[0]])
+    assert decided["decision"] == "stop" and decided["strong"] == 1
+    assert decided["reason"].startswith(f"strong hit: {listed(listing)[0]}")
+    assert decided["remembered"] == 1
+    memory = json.loads((session.runs / "memory.json").read_text())
+    assert memory[0]["key"] == "memory-1" and memory[0]["source"].startswith("memory")
+    with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
+        judged = db.execute("SELECT run_id, COUNT(*) FROM judgements GROUP BY run_id").fetchall()
+        papers = db.execute("SELECT run_id, COUNT(*) FROM run_papers GROUP BY run_id").fetchall()
+    assert judged == papers  # every paper of every run, from one file
+
+
+def test_judge_refuses_a_key_not_listed_and_a_paper_left_unjudged(session):
+    keys = listed(session.discover(SLUG))
+    entry = {"label": "partial", "confidence": 0.5, "rationale": "x"}
+    session.write("judgements-i1.json", [{"key": k, **entry} for k in keys[1:]])
+    done = session.run("judge", session.run_dir)
+    assert done.returncode == 2 and f"not judged: {keys[0]}" in done.stdout
+    session.write("judgements-i1.json", [{"key": k, **entry} for k in [*keys, "arXiv:9999.99999"]])
+    done = session.run("judge", session.run_dir)
+    assert done.returncode == 2 and "arXiv:9999.99999" in done.json()["error"]["message"]
+    with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
+        assert db.execute("SELECT COUNT(*) FROM judgements").fetchone() == (0,)
+
+
+def test_refine_searches_the_query_as_the_next_iteration_and_stops_on_a_repeat(session):
+    listing = session.discover(SLUG)
+    decided = session.judge_all(listing, label=lambda n: "partial")
+    assert decided["decision"] == "refine" and "Partial matches" in decided["memo"]
+    done = session.run("refine", session.run_dir, "--query", "distribution testing")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.startswith(f"{SLUG}, first search, iteration 2: ")
+    new = listed(done.stdout)
+    assert new and not set(new) & set(listed(listing))  # papers judged before are not listed
+    assert (session.runs / "i2-arxiv-1.json").exists() and (session.runs / "i2-s2-1.json").exists()
+    with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
+        memos = db.execute("SELECT feedback FROM runs WHERE iteration = 2").fetchall()
+    assert memos and all(memo.startswith("Iteration 1 (") for (memo,) in memos)
+    again = session.judge_all(done.stdout, label=lambda n: "partial", iteration=2)
+    assert again["iteration"] == 2 and again["decision"] == "refine"
+    repeat = session.run("refine", session.run_dir, "--query", "Distribution  Testing")
+    assert repeat.json()["decision"] == "stop" and "repeats" in repeat.json()["reason"]
+
+
+def test_an_iteration_with_no_new_paper_is_decided_at_once(session):
+    session.judge_all(session.discover(SLUG), label=lambda n: "partial")
+    done = session.run("refine", session.run_dir, "--query", "conditional sampling")
+    assert done.returncode == 0, done.stdout
+    assert "0 distinct papers" in done.stdout and "judged in an earlier iteration" in done.stdout
+    decided = json.loads(done.stdout.splitlines()[-1])
+    assert decided["iteration"] == 2 and decided["decision"] == "refine"
+    assert not (session.runs / "judgements-i2.json").exists()
+
+
+def test_verify_prints_titles_and_excerpts_and_why_a_candidate_is_unconfirmed(session):
+    listing = session.discover(SLUG)
+    session.judge_all(listing, remembered=list(PLANTED))
+    done = session.run("verify", session.run_dir)
+    assert done.returncode == 0, done.stdout
+    out = done.stdout
+    assert re.match(r"verified \d+ \(\d+ kept from the search\): \d+ CONFIRMED, 2 UNCONFIRMED", out)
+    block = re.search(r"^CONFIRMED arXiv:2106\.13414 \| 2021 \| .*\n((?:  .*\n)+)", out, re.M)
+    assert block and "The Price of Tolerance in Distribution Testing" in block.group(0)
+    excerpt = block.group(1).splitlines()
+    assert 2 <= len(excerpt) <= 3 and "epsilon2-far" in excerpt[0]  # goes on after the gist
+    # PROBLEM.md's reference to the same paper is named, not printed again.
+    assert re.search(r"^CONFIRMED problem-ref-1 = arXiv:2106\.13414$", out, re.M)
+    for planted in PLANTED:
+        assert f'UNCONFIRMED {planted["key"]} "{planted["title"]}": ' in out
+    assert "is 'Heat-bath random walks with Markov bases'" in out
+    verified = json.loads((session.runs / "verified.json").read_text())
+    assert verified["summary"]["unconfirmed"] == 2
+
+
+def test_a_corrected_result_prints_what_the_record_corrects():
+    """Synthesized verification document: issue-16's CORRECTED outcome (paper + discrepancies)."""
+    from mathtools.confirmation import lines
+
+    paper = {"key": "arXiv:2001.1", "title": "Testing uniformity", "authors": ["A. Ba"],
+             "year": 2020, "abstract": "We prove that n samples suffice. Then more."}  # fmt: skip
+    document = {
+        "summary": {"total": 1, "confirmed": 0, "corrected": 1, "unconfirmed": 0},
+        "results": [
+            {
+                "key": "memory-1",
+                "status": "CORRECTED",
+                "paper": paper,
+                "candidate": {"title": "Testing uniformity", "year": 2018},
+                "discrepancies": [
+                    {"field": "year", "cited": 2018, "record": 2020, "note": "cited 2018, 2020"}
+                ],
+            }
+        ],
+    }
+    out = lines(document, set(), 0)
+    assert out[0] == "verified 1 (0 kept from the search): 0 CONFIRMED, 1 CORRECTED, 0 UNCONFIRMED"
+    assert out[1] == "CORRECTED memory-1 = arXiv:2001.1 | 2020 | Ba | Testing uniformity"
+    assert out[2] == "  corrected year: cited 2018, 2020"
+    assert out[3] == "  We prove that n samples suffice. Then more."
+
+
+def finished(session, synthesis: str):
+    listing = session.discover(SLUG)
+    session.judge_all(listing, remembered=list(PLANTED))
+    assert session.run("verify", session.run_dir).returncode == 0
+    verified = json.loads((session.runs / "verified.json").read_text())
+    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
+    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
+    merged = session.run("merge", session.run_dir)
+    assert merged.returncode == 0, merged.stdout
+    assert merged.stdout.splitlines()[-1] == (
+        f"to write: the Synthesis, in {session.run_dir}/synthesis.md"
+    )
+    assert "not yet assessed" not in merged.stdout
+    session.write("synthesis.md", synthesis)
+    return session.run(
+        "finish", session.run_dir, "--outcome", "SUCCEEDED", "--title", "Survey",
+        "--reasoning", "what", "--insight", "one observation", "--tags", "testing",
+    )  # fmt: skip
+
+
+def test_merge_then_finish_records_the_search_in_the_journal_and_the_state(session):
+    done = finished(session, "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
+    assert done.returncode == 0, done.stdout
+    assert done.json() == {
+        "valid": True,
+        "journal": "LIT-001",
+        "confirmed": done.json()["confirmed"],
+        "unconfirmed": 2,
+        "state": "LITERATURE_SEARCH",
+    }
+    problem = session.folder / ".math" / "problems" / SLUG
+    literature = (problem / "LITERATURE.md").read_text()
+    assert (
+        "## Synthesis\n\n### Applicable Theorems\n- [S] REF-001 gives the bound.\n\n" in literature
+    )
+    journal = (problem / "JOURNAL.md").read_text()
+    assert (
+        "broad-survey" in journal and "2 runs on arXiv and Semantic Scholar, 1 iteration" in journal
+    )
+    history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
+    assert (
+        "INTAKE -> LITERATURE_SEARCH (literature searched by /math:literature: LIT-001"
+        in (history[-1])
+    )
+    # /math:research then spends no move on the search: one call reaches the proof agent.
+    step = run_script("state.py", "advance", "--problem", SLUG, cwd=session.folder).json()
+    assert step["action"] == "spawn" and step["spawn"] == "math:proof"
+    assert [move["to"] for move in step["applied"]] == ["PROOF_DEVELOPMENT"]
+    assert step["task"] == "Develop a proof of the problem in PROOF.md."
+
+
+def test_finish_records_nothing_while_literature_md_is_invalid(session):
+    done = finished(session, "- [V] UREF-001 proves everything.\n")
+    assert done.returncode == 1
+    assert any("UREF-001 is unconfirmed and cited as [V]" in v for v in done.json()["violations"])
+    problem = session.folder / ".math" / "problems" / SLUG
+    assert "LIT-001" not in (problem / "JOURNAL.md").read_text()
+    assert "literature searched" not in (problem / "STATE.md").read_text()
+
+
+def test_a_failing_service_is_named_and_the_other_goes_on(session):
+    session.standin.fail("s2", 500)
+    listing = session.discover(SLUG)
+    assert "Semantic Scholar unavailable:" in listing
+    assert "arXiv run 1" in listing.splitlines()[0] and "Semantic Scholar run" not in listing
+    assert "Semantic Scholar skipped: failing" in session.stderr
+    search = json.loads((session.runs / "search.json").read_text())
+    assert list(search["iterations"][0]["failed"]) == ["semantic_scholar"]
+
+
+def test_every_service_failing_is_exit_3(session):
+    session.standin.fail("s2", 500)
+    session.standin.fail("arxiv", 503)
+    done = session.run("discover", SLUG)
+    assert done.returncode == 3 and '"all_failed"' in done.stdout
+
+
+def test_without_a_slug_the_words_are_focus_on_the_current_problem(session):
+    listing = session.discover("uniformity")
+    plan = json.loads((session.runs / "plan.json").read_text())
+    assert listing.startswith(f"{SLUG}, first search")
+    assert plan["queries"]["arxiv"][0]["origin"] == "focus"
+
+
+def test_judge_and_verify_refuse_a_folder_that_is_no_search(session, tmp_path):
+    done = session.run("judge", str(tmp_path))
+    assert done.returncode == 2 and done.json()["error"]["code"] == "not_a_search"
+
+
+def test_a_planned_search_runs_as_its_script_runs_it(session, monkeypatch):
+    """One dispatch per source: the same planned arguments give the same papers and label."""
+    from mathtools import searches
+    from mathtools.cli import BadInput
+
+    args = ["search", "--title", "distribution testing", "--domain", "probability"]
+    result = searches.run("arxiv", [*args, "--max-results", "3"], {})
+    script = run_script("arxiv_query.py", *args, "--max-results", "3", cwd=session.folder)
+    assert [p.key for p in result.papers] == [p["key"] for p in script.json()["papers"]]
+    assert result.label == script.json()["label"]
+    with pytest.raises(BadInput, match="bad arguments"):
+        searches.parse("arxiv", ["search", "--no-such-option"])
+    with pytest.raises(BadInput, match="no such source"):
+        searches.parse("zbmath", ["search"])
+
+
+def test_a_gist_starts_where_the_paper_says_what_it_does():
+    from mathtools.abstracts import excerpt, gist
+
+    abstract = (
+        "Testing is central to statistics and has a long history. "
+        r"We prove that $\Theta(\sqrt{n}/\varepsilon^2)$ samples suffice for \emph{tolerant} "
+        + "testing, and many more words follow here to make the abstract long enough to cut. "
+        * 3
+    )
+    said = gist(abstract)
+    assert (
+        said.startswith("We prove that theta(n/epsilon2) samples")
+        and "\\" not in said
+        and "$" not in said
+    )
+    assert said.endswith("…") and len(said.split()) == 25
+    assert gist(None) == "" and gist("Short abstract.") == "Short abstract."
+    rest = excerpt(abstract, after_gist=True)
+    assert 1 <= len(rest) <= 3 and not rest[0].startswith("We prove")
+    assert sum(len(line) for line in rest) <= 220
