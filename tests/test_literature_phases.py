@@ -19,7 +19,7 @@ from mathtools import frontmatter
 from support.standin import StandIn
 
 sys.path.insert(0, str(ROOT / "tools"))
-from demo_pipeline import PLANTED, SAMPLE, Workspace, create_problem  # noqa: E402
+from demo_pipeline import PLANTED, SAMPLE, Workspace, create_problem
 
 SLUG = "tolerant-testing"
 LINE = re.compile(r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*) \[([^\]]+)\] — (.*)$")
