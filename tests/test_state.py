@@ -501,3 +501,60 @@ def test_a_state_md_with_a_byte_order_mark_reads_as_without(problem):
     path = problem / "STATE.md"
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert machine.show(problem, problem.name)["current_state"] == "COMPUTATION"
+
+
+def test_advance_records_every_move_that_needs_no_agent(problem):
+    """/math:literature ran first: one call moves INTAKE -> LITERATURE_SEARCH ->
+    PROOF_DEVELOPMENT and names the proof agent with its task."""
+    write_md(problem, "PROBLEM.md", status="defined")
+    write_md(problem, "LITERATURE.md", confirmed_count=3, last_search="2026-01-02")
+    step = machine.advance(problem, problem.name)
+    assert [move["to"] for move in step["applied"]] == ["LITERATURE_SEARCH", "PROOF_DEVELOPMENT"]
+    assert (step["action"], step["spawn"], step["state"]) == (
+        "spawn",
+        "math:proof",
+        "PROOF_DEVELOPMENT",
+    )
+    assert step["task"] == "Develop a proof of the problem in PROOF.md."
+    assert "PROOF.md not yet written" in step["reason"]  # the router's reason stays apart
+    history = read_state(problem)[0]["history"]
+    assert len(history) == 2 and history[-1].endswith(
+        "literature already searched: 3 confirmed references)"
+    )
+
+
+def test_advance_stops_at_a_question_and_makes_no_move(problem):
+    enter(problem, "PROOF_DEVELOPMENT")
+    write_md(problem, "PROOF.md", status="stuck")
+    step = machine.advance(problem, problem.name)
+    assert step["action"] == "ask_user" and step["applied"] == []
+
+
+def test_the_literature_agent_sent_back_by_the_proof_is_asked_for_the_gaps(problem):
+    enter(problem, "PROOF_DEVELOPMENT")
+    write_md(problem, "PROOF.md", status="gaps-identified", literature_needed=True)
+    step = machine.advance(problem, problem.name)
+    assert step["spawn"] == "math:literature-search" and step["state"] == "LITERATURE_SEARCH"
+    assert "reference-needed gaps" in step["task"]
+    assert "literature_needed" not in step["task"]
+
+
+def test_record_search_moves_out_of_intake_or_notes_the_search(problem):
+    write_md(problem, "PROBLEM.md", status="defined")
+    assert machine.record_search(problem, problem.name, "LIT-001: 2 confirmed") == (
+        "LITERATURE_SEARCH"
+    )
+    enter(problem, "PROOF_DEVELOPMENT")
+    assert machine.record_search(problem, problem.name, "LIT-002: 3 confirmed") == (
+        "PROOF_DEVELOPMENT"
+    )
+    data = read_state(problem)[0]
+    assert data["current_state"] == "PROOF_DEVELOPMENT"
+    assert data["history"][-1].endswith(
+        "PROOF_DEVELOPMENT: /math:literature search (LIT-002: 3 confirmed)"
+    )
+
+
+def test_record_search_leaves_a_draft_problem_in_intake(problem):
+    write_md(problem, "PROBLEM.md", status="draft")
+    assert machine.record_search(problem, problem.name, "LIT-001: 0 confirmed") == "INTAKE"
