@@ -178,7 +178,7 @@ def runbook(
     ]
     model.learn_problem(problem_md)
     run_dir = re.search(r"^run folder: (.+)$", listing, re.M).group(1)
-    first_search = ", first search," in listing.splitlines()[0]
+    first_search = bool(re.search(r"^\S+, first search, iteration", listing, re.M))
 
     # 2. Judge every listed paper (and recall papers no search returned); the script decides.
     # An iteration that lists no new paper comes with the decision already.
