@@ -23,6 +23,7 @@ README_SCRIPTS = [
     "journal.py",
     "latex.py",
     "lit_update.py",
+    "literature.py",
     "plan_queries.py",
     "refine.py",
     "s2_lookup.py",
