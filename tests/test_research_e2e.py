@@ -338,3 +338,17 @@ def test_a_command_pre_approves_every_script_call_of_the_agents_it_spawns(comman
             c for c in re.findall(r"^date -u \S+$", agent, re.M) if f"Bash({c})" not in rules
         }
         assert not missing, f"/math:{command} spawns math:{name}, whose calls {missing} it refuses"
+
+
+def test_research_pre_approves_what_the_commands_of_its_agents_pre_approve():
+    """The same agent asks the user for nothing more under /math:research than under the command
+    that starts it alone: /math:research's rules hold every rule of those commands."""
+
+    def rules(command: str) -> set[str]:
+        meta = frontmatter.read((ROOT / "commands" / f"{command}.md").read_text(), command)
+        return {rule.strip() for rule in meta["allowed-tools"].split(", ")}
+
+    research = rules("research")
+    for command in ("literature", "prove", "compute", "write"):
+        missing = rules(command) - research
+        assert not missing, f"/math:research lacks /math:{command}'s {missing}"
