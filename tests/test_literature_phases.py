@@ -363,3 +363,34 @@ def test_a_gist_starts_where_the_paper_says_what_it_does():
     rest = excerpt(abstract, after_gist=True)
     assert 1 <= len(rest) <= 3 and not rest[0].startswith("We prove")
     assert sum(len(line) for line in rest) <= 220
+
+
+def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(session):
+    assert finished(session, "### Gaps in Literature\n- [~] The first gap.\n").returncode == 0
+    listing = session.discover(SLUG, "uniformity", "testing")
+    assert listing.startswith(f"{SLUG}, follow-up search, iteration 1: ")
+    session.judge_all(listing)
+    assert session.run("verify", session.run_dir).returncode == 0
+    verified = json.loads((session.runs / "verified.json").read_text())
+    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
+    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
+    merged = session.run("merge", session.run_dir).stdout.splitlines()
+    at = merged.index(
+        f"to write: the whole Synthesis, this one extended, in {session.run_dir}/synthesis.md; now:"
+    )
+    assert merged[at + 1 :] == ["### Gaps in Literature", "- [~] The first gap."]
+    session.write("synthesis.md", "### Gaps in Literature\n- [~] The first gap.\n- [~] Another.\n")
+    done = session.run(
+        "finish", session.run_dir, "--outcome", "PARTIAL", "--title", "Follow-up",
+        "--reasoning", "what", "--insight", "one more observation",
+    )  # fmt: skip
+    assert done.returncode == 0 and done.json()["journal"] == "LIT-002", done.stdout
+    problem = session.folder / ".math" / "problems" / SLUG
+    journal = (problem / "JOURNAL.md").read_text()
+    assert "targeted-search" in journal.split("LIT-002", 1)[1]
+    assert "- [~] Another." in (problem / "LITERATURE.md").read_text()
+    history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
+    assert history[-1].endswith(
+        "LITERATURE_SEARCH: /math:literature search (LIT-002: "
+        + (f"{done.json()['confirmed']} confirmed references)")
+    )

@@ -87,9 +87,9 @@ def lines(document: dict[str, Any], listed: set[str], kept: int) -> list[str]:
                 out.append(f"{result['status']} {key} = {paper['key']}")
                 continue
             shown.add(paper["key"])
-            head = summary_line(paper, 90)
-            out.append(f"{result['status']} {key}" + ("" if same else f" = {head.split(' | ')[0]}"))
-            out[-1] += f" | {head.split(' | ', 1)[1]}"
+            resolved = "" if same else f" = {paper['key']}"
+            described = summary_line(paper, 90).split(" | ", 1)[1]  # year | author | title
+            out.append(f"{result['status']} {key}{resolved} | {described}")
             for change in result.get("discrepancies") or []:
                 out.append(
                     f"  corrected {change['field']}: {change.get('note') or change['record']}"

@@ -14,6 +14,7 @@ The line shows the key of its first record; judging that key judges the paper in
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -84,8 +85,6 @@ class Search:
                 "`literature.py discover` printed",
                 code="not_a_search",
             )
-        import json
-
         try:
             data = json.loads(read_text(path, MANIFEST))
             return cls(**data)
@@ -163,9 +162,9 @@ def start(
         rundir.write_json(Path(search.references), plan["reference_candidates"])
     queries = {api: [q["args"] for q in plan["queries"][api]] for api in planning.APIS}
     found = run_iteration(search, 1, queries, None, progress)
-    found["notes"] = plan["notes"] + [
-        f"{len(plan['skipped'])} planned queries skipped: searched before"
-    ] * bool(plan["skipped"])
+    found["notes"] = list(plan["notes"])
+    if plan["skipped"]:
+        found["notes"].append(f"{len(plan['skipped'])} planned queries skipped: searched before")
     return search, found
 
 
