@@ -34,8 +34,9 @@ pytestmark = pytest.mark.claude
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
 SLUG = "tolerant-testing"
-REFUSED = "requires approval"
-WRITE_REFUSED = "requested permissions to write"
+# How Claude Code refuses a call no rule allows: 2.1.197, then 2.1.330 (issue 13 moves to it).
+REFUSED = re.compile(r"requires approval|Permission to use \w+ has been denied")
+WRITE_REFUSED = re.compile(r"requested permissions to write|Permission to use \w+ has been denied")
 SYSTEM_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.S)
 READ_LINE = re.compile(r"^ *\d+\t", re.M)
 
@@ -245,15 +246,15 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     run = math_literature(tmp_path, cwd, main, agent_side, bypass=False, timeout=300)
     assert run.exit_code == 0, run.describe()
     main_result = run.tool_result("toolu_main")
-    assert REFUSED not in result_text(main_result) and "usage:" in result_text(main_result)
+    assert not REFUSED.search(result_text(main_result)) and "usage:" in result_text(main_result)
     results = {r["tool_use_id"]: r for r in run.subagent_requests()[-1].tool_results()}
     assert not results["toolu_help"].get("is_error"), results["toolu_help"]
     assert "discover" in result_text(results["toolu_help"])
     judged = result_text(results["toolu_judge"])  # ran (exit 2: no search there), not refused
-    assert REFUSED not in judged and "not_a_search" in judged, judged
+    assert not REFUSED.search(judged) and "not_a_search" in judged, judged
     for block_id in ("toolu_other", "toolu_outside"):
         refused = results[block_id]
-        assert refused.get("is_error") and REFUSED in result_text(refused), refused
+        assert refused.get("is_error") and REFUSED.search(result_text(refused)), refused
 
     for block_id in ("toolu_write_run", "toolu_write_nested", "toolu_edit_literature"):
         assert not results[block_id].get("is_error"), results[block_id]
@@ -263,7 +264,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     for block_id in ("toolu_write_problem", "toolu_edit_journal", "toolu_write_outside"):
         refused = results[block_id]
         assert refused.get("is_error"), refused
-        assert WRITE_REFUSED in result_text(refused), refused
+        assert WRITE_REFUSED.search(result_text(refused)), refused
     assert (problem / "PROBLEM.md").read_text(encoding="utf-8") == problem_before
     assert f"problem: {SLUG}" in journal.read_text(encoding="utf-8")
     assert not (cwd / "literature-runs").exists()
