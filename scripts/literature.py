@@ -108,6 +108,7 @@ def do_refine(args):
 
     search = discovery.Search.load(args.run_dir)
     with open_store(create=False) as store:
+        judging.check_judged(store, search, "refining")
         runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
         judgements = [j for run in runs for j in store.judgements(run["run_id"])]
         earlier = [run["query"] for run in store.prior_queries(search.problem)]
@@ -131,10 +132,13 @@ def show_iteration(search, found):
 
 
 def do_chase(args):
-    from mathtools import discovery, semantic_scholar
+    from mathtools import discovery, judging, semantic_scholar
+    from mathtools.store import open_store
 
     semantic_scholar.check_graph_window(args.limit, 100)
     search = discovery.Search.load(args.run_dir)
+    with open_store(create=False) as store:
+        judging.check_judged(store, search, "chasing references")
     show_iteration(search, discovery.chase(search, args.key, args.limit))
 
 

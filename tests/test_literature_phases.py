@@ -394,3 +394,11 @@ def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(sessi
         "LITERATURE_SEARCH: /math:literature search (LIT-002: "
         + (f"{done.json()['confirmed']} confirmed references)")
     )
+
+
+@pytest.mark.parametrize("phase", [("verify",), ("refine", "--query", "uniformity testing")])
+def test_a_phase_after_judging_waits_for_the_judgements(session, phase):
+    session.discover(SLUG)
+    done = session.run(phase[0], session.run_dir, *phase[1:])
+    assert done.returncode == 2 and done.json()["error"]["code"] == "not_judged"
+    assert "judgements-i1.json" in done.json()["error"]["message"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import abstracts, refinement, rundir
 from .discovery import Search, iteration_papers
+from .judging import check_judged
 from .litmerge import paper_identity
 from .paper import summary_line
 
@@ -52,6 +53,7 @@ def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
     from .verification import Verifier, load_candidates
 
     with open_store(create=False) as store:
+        check_judged(store, search, "verifying")
         kept, listed = kept_candidates(store, search)
     files = []
     if kept:

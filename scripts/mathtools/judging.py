@@ -99,6 +99,18 @@ def _remembered(search: Search, remembered: list[dict[str, Any]]) -> list[dict[s
     return kept
 
 
+def check_judged(store: Any, search: Search, then: str) -> None:
+    """BadInput unless every paper of the search's runs is judged: a paper left unjudged would
+    drop out of the loop's decision and of verification."""
+    for run_id in search.run_ids():
+        if store.unjudged(run_id):
+            raise BadInput(
+                f"iteration {search.iteration} is not judged yet: write "
+                f"{search.judgements_file()} and run `literature.py judge` before {then}",
+                code="not_judged",
+            )
+
+
 def decide(search: Search, runs: list[dict], judgements: list[dict]) -> dict[str, Any]:
     """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo."""
     decision = refinement.after_iteration(search.iteration, judgements)
