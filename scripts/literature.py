@@ -7,7 +7,7 @@
                                 gist of its abstract (when it lists none, the loop's decision
                                 as judge prints it). The first word is the problem when a
                                 problem of that slug exists, else the current problem's focus.
-                                Creates the run folder RUN (printed) and judgements-i1.json's path
+                                Creates the run folder RUN, which it prints
   judge RUN                     store RUN/judgements-i<N>.json (every listed paper labelled
                                 strong, partial or irrelevant; `remembered` papers go to
                                 verification) and print the loop's decision: stop, or refine
@@ -17,7 +17,8 @@
                                 there are none, the loop's decision as judge prints it
   chase RUN KEY                 list the papers KEY cites (Semantic Scholar's references) as
                                 one more iteration, to judge like the others
-  verify RUN                    verify the strong and partial papers, PROBLEM.md's references
+  verify RUN                    (once every listed paper is judged, as refine and chase)
+                                verify the strong and partial papers, PROBLEM.md's references
                                 and the remembered papers; per confirmed paper its title and an
                                 abstract excerpt, per unconfirmed one the title given and why
   merge RUN                     merge RUN/verified.json with RUN/relevance.json into
