@@ -402,3 +402,12 @@ def test_a_phase_after_judging_waits_for_the_judgements(session, phase):
     done = session.run(phase[0], session.run_dir, *phase[1:])
     assert done.returncode == 2 and done.json()["error"]["code"] == "not_judged"
     assert "judgements-i1.json" in done.json()["error"]["message"]
+
+
+def test_a_damaged_search_json_is_bad_input(session):
+    session.discover(SLUG)
+    session.write("search.json", {"problem": SLUG})
+    done = session.run("verify", session.run_dir)
+    assert done.returncode == 2 and done.json()["error"]["code"] == "bad_search"
+    session.write("search.json", "{not json")
+    assert session.run("merge", session.run_dir).json()["error"]["code"] == "bad_search"

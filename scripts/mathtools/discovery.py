@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import abstracts, planning, rundir, searches
+from . import abstracts, planning, rundir, schemas, searches
 from .cli import BadInput, ServiceError
 from .files import read_text
 from .litmerge import paper_identity
@@ -39,7 +39,8 @@ def stderr_progress(line: str) -> None:
 
 @dataclass
 class Search:
-    """One literature search: its problem, run folder and the runs of each iteration."""
+    """One literature search: its problem, run folder and the runs of each iteration
+    (schemas/search.schema.json)."""
 
     problem: str
     run_dir: str
@@ -87,9 +88,12 @@ class Search:
             )
         try:
             data = json.loads(read_text(path, MANIFEST))
-            return cls(**data)
-        except (ValueError, TypeError) as exc:
+        except ValueError as exc:
             raise BadInput(f"{path} is damaged: {exc}", code="bad_search") from None
+        problems = schemas.errors("search", data)
+        if problems:
+            raise BadInput(f"{path} is damaged: {problems[0]}", code="bad_search")
+        return cls(**data)
 
 
 @dataclass
