@@ -120,7 +120,12 @@ def test_a_paper_both_services_returned_is_one_line_naming_both():
         "arxiv_id": "2001.1",
     }
     s2_same_id = {**arxiv, "doi": "10.1/x", "key": "arXiv:2001.1"}
-    s2_same_title = {"title": "Testing Uniformity.", "authors": ["Ba, A."], "year": 2020}
+    s2_same_title = {
+        "title": "Testing Uniformity.",
+        "authors": ["Ba, A."],
+        "year": 2020,
+        "abstract": "We test $p$.",
+    }
     other = {"title": "Another paper", "authors": ["C. De"], "year": 2020}
     papers = distinct(
         [
@@ -132,7 +137,8 @@ def test_a_paper_both_services_returned_is_one_line_naming_both():
     assert [p.key for p in papers] == ["arXiv:2001.1", "S2:def"]
     assert papers[0].sources == ["arxiv", "semantic_scholar"]
     assert papers[0].members == [(1, "arXiv:2001.1"), (2, "arXiv:2001.1"), (2, "S2:abc")]
-    assert "[arXiv+S2] — (no abstract)" in papers[0].line()
+    assert papers[0].line().endswith("[arXiv+S2] — We test p.")  # the S2 record's abstract
+    assert papers[1].line().endswith("[S2] — (no abstract)")
 
 
 def test_judge_stores_one_file_for_every_run_and_answers_the_loop(session):

@@ -114,7 +114,8 @@ class Paper:
 
 def distinct(papers_by_run: list[tuple[int, str, dict[str, dict]]]) -> list[Paper]:
     """The distinct papers of runs given as (run_id, source, key -> record), in order of first
-    appearance: records sharing an identity key are one paper."""
+    appearance: records sharing an identity key are one paper (its gist from the first record
+    that has an abstract)."""
     found: list[Paper] = []
     by_identity: dict[tuple, Paper] = {}
     for run_id, source, papers in papers_by_run:
@@ -126,6 +127,8 @@ def distinct(papers_by_run: list[tuple[int, str, dict[str, dict]]]) -> list[Pape
                 found.append(paper)
             if source not in paper.sources:
                 paper.sources.append(source)
+            if record.get("abstract") and not paper.record.get("abstract"):
+                paper.record = {**paper.record, "abstract": record["abstract"]}  # for the gist
             paper.members.append((run_id, key))
             for item in identity:
                 by_identity.setdefault(item, paper)
