@@ -288,6 +288,10 @@ def test_merge_then_finish_records_the_search_in_the_journal_and_the_state(sessi
         "INTAKE -> LITERATURE_SEARCH (literature searched by /math:literature: LIT-001"
         in (history[-1])
     )
+    again = session.run("finish", session.run_dir, "--outcome", "SUCCEEDED", "--title", "x",
+                        "--reasoning", "r", "--insight", "i")  # fmt: skip
+    assert again.json() == {"valid": True, "journal": "LIT-001", "already_recorded": True}
+    assert (problem / "JOURNAL.md").read_text() == journal
     # /math:research then spends no move on the search: one call reaches the proof agent.
     step = run_script("state.py", "advance", "--problem", SLUG, cwd=session.folder).json()
     assert step["action"] == "spawn" and step["spawn"] == "math:proof"

@@ -50,6 +50,7 @@ class Search:
     per_query: int
     references: str | None = None  # PROBLEM.md's references, as candidates to verify
     iterations: list[dict[str, Any]] = field(default_factory=list)  # {number, runs, failed}
+    journal: str | None = None  # the LIT entry `finish` recorded (a search is recorded once)
 
     @property
     def folder(self) -> Path:

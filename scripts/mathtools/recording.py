@@ -88,6 +88,8 @@ def finish(
     violations = literature.validate(path)
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}
+    if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
+        return {"valid": True, "journal": search.journal, "already_recorded": True}
     failed = search.failed()
     queries = sum(len(item["runs"]) for item in search.iterations)
     tried = f"{queries} runs on arXiv and Semantic Scholar, {search.iteration} iteration(s)" + (
@@ -107,6 +109,8 @@ def finish(
         related=["PROBLEM.md"],
         agent="literature-search",
     )
+    search.journal = entry["id"]
+    search.save()
     counts = literature.load(path).frontmatter
     slug, folder = resolve(search.problem)
     moved = state.record_search(
