@@ -12,6 +12,7 @@ recordings. The STAND-IN "remembers" two fabricated papers, which must end up un
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import sys
@@ -268,3 +269,48 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     assert (problem / "PROBLEM.md").read_text(encoding="utf-8") == problem_before
     assert f"problem: {SLUG}" in journal.read_text(encoding="utf-8")
     assert not (cwd / "literature-runs").exists()
+
+
+def test_research_starts_the_literature_agent_under_the_same_rules(tmp_path):
+    """/math:research in the default permission mode: `state.py advance` names the literature
+    agent and its task, the agent plays its whole runbook (scripts and run-folder writes pass on
+    /math:research's rules alone), and the next `advance` moves on to the proof agent."""
+    cwd = workspace(tmp_path)
+    player = RunbookPlayer(StandInModel(recalled=PLANTED), cwd)
+    advance = f'python3 "{ROOT}/scripts/state.py" advance --problem {SLUG}'
+    steps: list[dict] = []
+
+    def main(request):
+        results = request.tool_results()
+        if not results:
+            return [bash(advance, id="toolu_advance_0")]
+        last = request.last_tool_results()[0]
+        if last["tool_use_id"].startswith("toolu_agent"):
+            return [bash(advance, id="toolu_advance_1")]
+        steps.append(json.loads(harness.bash_result(last)[1]))
+        if len(steps) == 1 and steps[0]["spawn"] == "math:literature-search":
+            prompt = f"Problem `{SLUG}`, folder {steps[0]['dir']}\nTask: {steps[0]['task']}"
+            return [agent(steps[0]["spawn"], prompt, id="toolu_agent_0")]
+        return [text("stopping here")]
+
+    with StandIn() as standin:
+        env = {**standin.env(), "MATH_LITERATURE_DB": str(cwd / ".math" / "literature.db")}
+        env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
+        run = run_claude(
+            f"/math:research {SLUG}",
+            main,
+            subagents={"math:literature-search": player},
+            home=tmp_path / "home",
+            cwd=cwd,
+            env=env,
+            bypass=False,
+            timeout=600,
+        )
+    assert run.exit_code == 0, run.describe()
+    first, second = steps
+    assert [move["to"] for move in first["applied"]] == ["LITERATURE_SEARCH"]
+    assert first["task"].startswith("Find, verify and record the prior work")
+    assert player.failed_calls == [] and player.summary is not None, run.describe()
+    assert player.summary["finish"]["valid"] is True
+    assert [move["to"] for move in second["applied"]] == ["PROOF_DEVELOPMENT"]
+    assert (second["action"], second["spawn"]) == ("spawn", "math:proof")
