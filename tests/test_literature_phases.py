@@ -421,3 +421,12 @@ def test_a_damaged_search_json_is_bad_input(session):
     assert done.returncode == 2 and done.json()["error"]["code"] == "bad_search"
     session.write("search.json", "{not json")
     assert session.run("merge", session.run_dir).json()["error"]["code"] == "bad_search"
+
+
+def test_a_query_a_service_refuses_is_noted_and_the_others_run(session):
+    """Synthesized refusal: the stand-in answers every arXiv query with HTTP 400."""
+    session.standin.fail("arxiv", 400)
+    listing = session.discover(SLUG)
+    refused = [line for line in listing.splitlines() if line.startswith("arXiv refused arxiv ")]
+    assert refused, listing
+    assert "Semantic Scholar run 1" in listing.splitlines()[0]

@@ -170,7 +170,7 @@ def start(
         rundir.write_json(Path(search.references), plan["reference_candidates"])
     queries = {api: [q["args"] for q in plan["queries"][api]] for api in planning.APIS}
     found = run_iteration(search, 1, queries, None, progress)
-    found["notes"] = list(plan["notes"])
+    found["notes"] = plan["notes"] + found["notes"]
     if plan["skipped"]:
         found["notes"].append(f"{len(plan['skipped'])} planned queries skipped: searched before")
     return search, found
@@ -191,6 +191,7 @@ def run_iteration(
     clients: dict[str, Any] = {}
     results: dict[str, list[dict]] = {}
     failed: dict[str, str] = {}
+    refused: list[str] = []  # a query a service refused: its own note, the others go on
     total = sum(len(args) for args in queries.values())
     done = 0
     for api, planned in queries.items():
@@ -208,11 +209,17 @@ def run_iteration(
                 failed[api] = exc.message
                 progress(f"[{done}/{total}] {name} failing: {exc.message}")
                 continue
+            except BadInput as exc:
+                refused.append(f"{name} refused {planning.label(api, args)}: {exc.message}")
+                progress(f"[{done}/{total}] {name} refused")
+                continue
             data = result.to_dict()
             rundir.write_json(out, data)
             results.setdefault(api, []).append(data)
             progress(f"[{done}/{total}] {name} {len(result.papers)}")
-    return record(search, number, results, failed, feedback)
+    found = record(search, number, results, failed, feedback)
+    found["notes"] = refused
+    return found
 
 
 def record(
