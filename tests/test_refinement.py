@@ -136,7 +136,7 @@ def test_memo_lists_partial_matches_most_confident_first_and_leaves_out_the_rest
     ]
     memo = refinement.memo(1, RUNS, judgements)
     lines = memo.splitlines()
-    assert lines[0].startswith("Iteration 1 (arxiv: arxiv --all")
+    assert lines[0].startswith('Iteration 1 (searched: "fixed point"; "fixed point theorem") ')
     assert "1 partial" not in lines[0] and "2 partial, 1 irrelevant" in lines[0]
     assert lines[2] == "- arXiv:1 (0.70): Hilbert spaces, not uniformly convex ones"
     assert lines[3] == "- arXiv:2 (0.40): finite dimensions only"

@@ -21,7 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from .planning import Query, fold, key_terms, label_terms, option, strip_latex
+from .planning import Query, fold, key_terms, label_terms, option, query_summary, strip_latex
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
@@ -101,9 +101,11 @@ def memo(iteration: int, runs: list[dict[str, Any]], judgements: list[dict[str, 
     counts = {label: 0 for label in ("strong", "partial", "irrelevant")}
     for judgement in judgements:
         counts[judgement["label"]] += 1
-    queries = "; ".join(f"{run['source']}: {run['query']}" for run in runs)
+    # What was searched, as words (each search once, the summary cut short): the full labels are
+    # in the run store, and a refined query that repeats one is refused there.
+    labels = [part.strip() for run in runs for part in run["query"].split(";") if part.strip()]
     lines = [
-        f"Iteration {iteration} ({queries}) found no strong match: "
+        f"Iteration {iteration} (searched: {query_summary(labels)}) found no strong match: "
         f"{counts['partial']} partial, {counts['irrelevant']} irrelevant."
     ]
     partial = _ranked(j for j in judgements if j["label"] == "partial")
