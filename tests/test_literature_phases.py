@@ -207,7 +207,8 @@ def test_verify_prints_titles_and_excerpts_and_why_a_candidate_is_unconfirmed(se
     block = re.search(r"^CONFIRMED arXiv:2106\.13414 \| 2021 \| .*\n((?:  .*\n)+)", out, re.M)
     assert block and "The Price of Tolerance in Distribution Testing" in block.group(0)
     excerpt = block.group(1).splitlines()
-    assert 2 <= len(excerpt) <= 3 and "epsilon2-far" in excerpt[0]  # goes on after the gist
+    assert 2 <= len(excerpt) <= 3  # its result sentences, which the gist did not show
+    assert excerpt[0].startswith("  We fully characterize the price of tolerance in distribution")
     # PROBLEM.md's reference to the same paper is named, not printed again.
     assert re.search(r"^CONFIRMED problem-ref-1 = arXiv:2106\.13414$", out, re.M)
     for planted in PLANTED:
@@ -241,7 +242,7 @@ def test_a_corrected_result_prints_what_the_record_corrects():
     assert out[0] == "verified 1 (0 kept from the search): 0 CONFIRMED, 1 CORRECTED, 0 UNCONFIRMED"
     assert out[1] == "CORRECTED memory-1 = arXiv:2001.1 | 2020 | Ba | Testing uniformity"
     assert out[2] == "  corrected year: cited 2018, 2020"
-    assert out[3] == "  We prove that n samples suffice. Then more."
+    assert out[3] == "  We prove that n samples suffice."  # its result sentence
 
 
 def finished(session, synthesis: str):
@@ -371,8 +372,10 @@ def test_a_gist_starts_where_the_paper_says_what_it_does():
     assert said.endswith("…") and len(said.split()) == 25
     assert gist(None) == "" and gist("Short abstract.") == "Short abstract."
     rest = excerpt(abstract, after_gist=True)
-    assert 1 <= len(rest) <= 3 and not rest[0].startswith("We prove")
+    assert 1 <= len(rest) <= 3 and not rest[0].startswith("We prove")  # no result sentence left
     assert sum(len(line) for line in rest) <= 220
+    results = excerpt("Background here. We also show that X holds. Filler. Our main result is Y.")
+    assert results == ["We also show that X holds. Our main result is Y."]
 
 
 def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(session):

@@ -1,5 +1,5 @@
 """Short plain-text views of an abstract for the model: a gist to judge relevance by, an excerpt
-to write Key Results from.
+(its result sentences) to write Key Results from.
 
 An abstract often opens with background ("Distribution testing is a central problem ..."); what a
 judge needs is what the paper does, so both views start at the first sentence that says so ("We
@@ -20,6 +20,12 @@ CONTRIBUTION = re.compile(
     r"\b(?:we|our|this (?:paper|note|work|article)|in this|here)\b", re.IGNORECASE
 )
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+# A sentence that states a result: what Key Results are written from.
+RESULT = re.compile(
+    r"\b(?:we (?:\w+ly |also |further |then )?(?:show|prove|give|obtain|characteri[sz]e|"
+    r"establish|determine|improve|construct|derive|provide)|our (?:main )?results?|main result)\b",
+    re.IGNORECASE,
+)
 
 
 def plain(abstract: str | None) -> str:
@@ -47,13 +53,14 @@ def gist(abstract: str | None, words: int = GIST_WORDS) -> str:
 def excerpt(
     abstract: str | None, after_gist: bool = False, chars: int = EXCERPT_CHARS
 ) -> list[str]:
-    """Two or three lines of the abstract (at most `chars` characters). `after_gist`: the model
-    has read the gist already, so the excerpt goes on where the gist stopped (from the start of
-    what the paper does when the gist was all of it)."""
+    """Two or three lines of the abstract (at most `chars` characters): its sentences that state
+    results ("we prove", "we show", ...), else the text from what the paper does. `after_gist`:
+    the model has read the gist already, so the excerpt draws on what the gist did not show."""
     text = _from_contribution(plain(abstract))
     if after_gist:
-        rest = text.split()[GIST_WORDS:]
-        text = " ".join(rest) if rest else ""
+        text = " ".join(text.split()[GIST_WORDS:])
+    results = [sentence for sentence in SENTENCE.split(text) if RESULT.search(sentence)]
+    text = " ".join(results) if results else text
     if len(text) > chars:
         text = text[: chars - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
     lines: list[str] = []
