@@ -433,3 +433,20 @@ def test_a_query_a_service_refuses_is_noted_and_the_others_run(session):
     refused = [line for line in listing.splitlines() if line.startswith("arXiv refused arxiv ")]
     assert refused, listing
     assert "Semantic Scholar run 1" in listing.splitlines()[0]
+
+
+def test_a_remembered_paper_the_gate_corrects_is_printed_with_what_was_wrong(session):
+    listing = session.discover(SLUG)
+    miscited = {
+        "title": "On Distribution Testing in the Conditional Sampling Model",
+        "authors": ["Narayanan", "Canonne"],
+        "year": 2020,
+        "arxiv_id": "2007.09895",
+    }
+    session.judge_all(listing, label=lambda n: "irrelevant", remembered=[miscited])
+    out = session.run("verify", session.run_dir).stdout
+    corrected = re.search(r"^CORRECTED memory-1 = arXiv:2007\.09895 \| 2020 \| Narayanan \| .*\n"
+                          r"((?:  .*\n)+)", out, re.M)  # fmt: skip
+    assert corrected, out
+    assert re.search(r"^  corrected authors: ", corrected.group(1), re.M), out
+    assert ", 1 CORRECTED, " in out.splitlines()[0]
