@@ -22,8 +22,9 @@ a PROBLEM.md reference that is a paper the search listed, is one; a remembered p
 unconfirmed is one more. Abstract gists and excerpts are included.
 
 Target: at most 150 tokens per distinct paper through the scripts. Before the one-call phases
-(issue 19) the sample run cost 1162 tokens for the same 6 distinct papers, 193.7 each (145.2
-when its 8 candidate lines were counted, duplicates included), and showed no abstract.
+(issue 19), with the plan of that time, the sample run cost 1162 tokens for its 6 distinct
+papers, 193.7 each (145.2 when its 8 candidate lines were counted, duplicates included), and
+showed no abstract.
 """
 
 from __future__ import annotations

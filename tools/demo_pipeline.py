@@ -70,7 +70,7 @@ def refining_model() -> StandInModel:
     """A STAND-IN whose search refines once: no strong hit in iteration 1 (it would need 99 shared
     words), then one word makes a new paper strong, and its one refined query finds one in the
     recordings."""
-    return StandInModel(strong_at=(99, 1), proposals=("distribution testing",), recalled=PLANTED)
+    return StandInModel(strong_at=(99, 1), proposals=("tolerant testing",), recalled=PLANTED)
 
 
 class DemoError(RuntimeError):

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import abstracts, planning, rundir, schemas, searches
+from . import abstracts, planning, relaxation, rundir, schemas
 from .cli import BadInput, ServiceError
 from .files import read_text
 from .litmerge import paper_identity
@@ -31,6 +31,22 @@ MANIFEST = "search.json"
 SOURCE_TAGS = {"arxiv": "arXiv", "semantic_scholar": "S2"}  # how a line names its sources
 TITLE_WIDTH = 80
 Progress = Callable[[str], None]
+
+
+def _arxiv_client() -> Any:
+    from .arxiv import ArxivClient
+
+    return ArxivClient()
+
+
+def _s2_client() -> Any:
+    from .semantic_scholar import S2Client
+
+    return S2Client()
+
+
+# One client per source for a whole iteration: its queries share the rate limit and the cache.
+CLIENTS: dict[str, Callable[[], Any]] = {"arxiv": _arxiv_client, "semantic_scholar": _s2_client}
 
 
 def stderr_progress(line: str) -> None:
@@ -197,14 +213,17 @@ def run_iteration(
     for api, planned in queries.items():
         for n, args in enumerate(planned, 1):
             done += 1
-            name = searches.SOURCES[api].name
+            name = planning.API_NAMES[api]
             if api in failed:
                 progress(f"[{done}/{total}] {name} skipped: failing")
                 continue
             out = search.folder / f"{planning.results_stem(number, api, n)}.json"
             args = [*args, *planning.option("--out", str(out))] if "--out" not in args else args
             try:
-                result = searches.run(api, args, clients)
+                if api not in clients:
+                    clients[api] = CLIENTS[api]()
+                # The one per-source dispatch of a planned search, relaxed when it finds nothing.
+                result = relaxation.run_planned(api, {"args": args}, clients[api])
             except ServiceError as exc:
                 failed[api] = exc.message
                 progress(f"[{done}/{total}] {name} failing: {exc.message}")
@@ -294,7 +313,7 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     """What the model reads after discovery or a refined search: where things are, the runs,
     one line per new distinct paper, and what to write next."""
     runs = ", ".join(
-        f"{searches.SOURCES[r['source']].name} run {r['run_id']}: {r['result_count']}"
+        f"{planning.API_NAMES[r['source']]} run {r['run_id']}: {r['result_count']}"
         for r in found["runs"]
     )
     kind = "first search" if search.first_search else "follow-up search"
@@ -305,7 +324,7 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     ]
     lines += found.get("notes", [])
     for source, why in found["failed"].items():
-        lines.append(f"{searches.SOURCES[source].name} unavailable: {why}")
+        lines.append(f"{planning.API_NAMES[source]} unavailable: {why}")
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
     return lines + [paper.line() for paper in found["papers"]]
