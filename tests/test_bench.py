@@ -17,7 +17,8 @@ BENCHMARKS = {
     "bench_verify_calls.py": r"batched: in process +1 +1 +2 +100",
     "bench_verdict.py --per-kind 2": r"real +2 +\d+ +\d+ +\d+ .*\n(.*\n)*malformed_id +2 ",
     "bench_lit_merge.py --sizes 50 --repeat 1": r"\n +50 +\d+ +[\d.]+ +[\d.]+",
-    "bench_literature_tokens.py": r"\d+ distinct papers, .*\n(.*\n)*through the scripts +\d+ +[\d.]+",
+    "bench_literature_tokens.py": r"\d+ distinct papers, .*\n(.*\n)*"
+    r"through the scripts +\d+ +[\d.]+",
     "bench_literature_turns.py": r"one iteration +29 in 17 +\d+ in \d+ +1 .*\n"
     r"one refinement +38 in 23 +\d+ in \d+ +2 ",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
