@@ -26,6 +26,7 @@ from support.standin import StandIn
 harness = pytest.importorskip("support.claude_harness", reason="tests/support/claude_harness.py")
 agent, bash, result_text = harness.agent, harness.bash, harness.result_text
 run_claude, text, tool_use = harness.run_claude, harness.text, harness.tool_use
+refused = harness.refused
 
 sys.path.insert(0, str(ROOT / "tools"))
 from demo_pipeline import PLANTED, Workspace, create_problem, refining_model  # noqa: E402
@@ -35,9 +36,6 @@ pytestmark = pytest.mark.claude
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
 SLUG = "tolerant-testing"
-# How Claude Code refuses a call no rule allows: 2.1.197, then 2.1.330 (issue 13 moves to it).
-REFUSED = re.compile(r"requires approval|Permission to use \w+ has been denied")
-WRITE_REFUSED = re.compile(r"requested permissions to write|Permission to use \w+ has been denied")
 SYSTEM_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.S)
 READ_LINE = re.compile(r"^ *\d+\t", re.M)
 
@@ -95,7 +93,7 @@ class RunbookPlayer:
 def main_conversation(prompt: str):
     def model(request):
         if not request.tool_results():
-            return [agent("math:literature-search", prompt, id="toolu_handoff")]
+            return [agent("math:literature-search", prompt, id="toolu_handoff", background=False)]
         return [text("The literature search is done.")]
 
     return model
@@ -239,6 +237,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
                     "math:literature-search",
                     f"Literature search. Arguments: `{SLUG}`.",
                     id="toolu_a",
+                    background=False,
                 ),
                 bash(f"{script} --help", id="toolu_main"),
             ]
@@ -247,15 +246,14 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     run = math_literature(tmp_path, cwd, main, agent_side, bypass=False, timeout=300)
     assert run.exit_code == 0, run.describe()
     main_result = run.tool_result("toolu_main")
-    assert not REFUSED.search(result_text(main_result)) and "usage:" in result_text(main_result)
+    assert not refused(main_result) and "usage:" in result_text(main_result)
     results = {r["tool_use_id"]: r for r in run.subagent_requests()[-1].tool_results()}
     assert not results["toolu_help"].get("is_error"), results["toolu_help"]
     assert "discover" in result_text(results["toolu_help"])
     judged = result_text(results["toolu_judge"])  # ran (exit 2: no search there), not refused
-    assert not REFUSED.search(judged) and "not_a_search" in judged, judged
+    assert not refused(results["toolu_judge"]) and "not_a_search" in judged, judged
     for block_id in ("toolu_other", "toolu_outside"):
-        refused = results[block_id]
-        assert refused.get("is_error") and REFUSED.search(result_text(refused)), refused
+        assert refused(results[block_id]), results[block_id]
 
     for block_id in ("toolu_write_run", "toolu_write_nested", "toolu_edit_literature"):
         assert not results[block_id].get("is_error"), results[block_id]
@@ -263,9 +261,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     assert (run_dir / "sub" / "relevance.json").read_text() == "{}\n"
     assert "(Nothing yet" in literature.read_text(encoding="utf-8")
     for block_id in ("toolu_write_problem", "toolu_edit_journal", "toolu_write_outside"):
-        refused = results[block_id]
-        assert refused.get("is_error"), refused
-        assert WRITE_REFUSED.search(result_text(refused)), refused
+        assert refused(results[block_id]), results[block_id]
     assert (problem / "PROBLEM.md").read_text(encoding="utf-8") == problem_before
     assert f"problem: {SLUG}" in journal.read_text(encoding="utf-8")
     assert not (cwd / "literature-runs").exists()
@@ -290,7 +286,7 @@ def test_research_starts_the_literature_agent_under_the_same_rules(tmp_path):
         steps.append(json.loads(harness.bash_result(last)[1]))
         if len(steps) == 1 and steps[0]["spawn"] == "math:literature-search":
             prompt = f"Problem `{SLUG}`, folder {steps[0]['dir']}\nTask: {steps[0]['task']}"
-            return [agent(steps[0]["spawn"], prompt, id="toolu_agent_0")]
+            return [agent(steps[0]["spawn"], prompt, id="toolu_agent_0", background=False)]
         return [text("stopping here")]
 
     with StandIn() as standin:
