@@ -24,6 +24,7 @@ from typing import Any
 from . import abstracts, planning, relaxation, rundir, schemas
 from .cli import BadInput, ServiceError
 from .files import read_text
+from .http import RequestRejected
 from .litmerge import paper_identity
 from .paper import summary_line
 
@@ -224,13 +225,13 @@ def run_iteration(
                     clients[api] = CLIENTS[api]()
                 # The one per-source dispatch of a planned search, relaxed when it finds nothing.
                 result = relaxation.run_planned(api, {"args": args}, clients[api])
+            except (BadInput, RequestRejected) as exc:  # this query only: the others still run
+                refused.append(f"{name} refused {planning.label(api, args)}: {exc.message}")
+                progress(f"[{done}/{total}] {name} refused")
+                continue
             except ServiceError as exc:
                 failed[api] = exc.message
                 progress(f"[{done}/{total}] {name} failing: {exc.message}")
-                continue
-            except BadInput as exc:
-                refused.append(f"{name} refused {planning.label(api, args)}: {exc.message}")
-                progress(f"[{done}/{total}] {name} refused")
                 continue
             data = result.to_dict()
             rundir.write_json(out, data)
