@@ -7,7 +7,8 @@ CORRECTED one carries the API's metadata, not the miscitation; protocols/matchin
 Unconfirmed references (UREF-NNN), and confirmed entries without a verification stamp, are left
 out and listed in the output. Keys are stable across runs (`family` + `year` + first title word,
 a letter added by REF order when two collide); arXiv papers carry eprint, archivePrefix and
-primaryClass; DOIs are included where known. Every value is escaped: a title cannot add a field
+primaryClass; DOIs, zbMATH's Zbl numbers (`zbl`) and MSC codes (`msc2020`) are included where
+known; a book is a @book, everything else @misc. Every value is escaped: a title cannot add a field
 or a command. The same references always give the same file, byte for byte.
 
 Entries, @string and @preamble blocks and comments added to references.bib by hand are kept, as

@@ -92,7 +92,7 @@ def main(argv):
     record.add_argument("--query", help="the run's query (default: the files' call labels)")
     record.add_argument(
         "--source",
-        choices=["arxiv", "semantic_scholar"],
+        choices=["arxiv", "semantic_scholar", "zbmath", "crossref"],
         help="one run of this source (default: one run per source of the files)",
     )
     record.add_argument("--feedback", help="the feedback memo that shaped the query (or @FILE)")

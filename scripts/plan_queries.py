@@ -78,10 +78,11 @@ def main(argv):
 
 def summary_lines(plan):
     """The plan as the model reads it: a header, the run folder once, the command lines."""
-    counts = {api: len(plan["queries"][api]) for api in planning.APIS}
+    counts = {api: len(plan["queries"][api]) for api in planning.PLAN_APIS}
     lines = [
         f"plan for {plan['problem']} ({'first search' if plan['first_search'] else 'follow-up'}):"
-        f" {counts['arxiv']} arXiv + {counts['semantic_scholar']} Semantic Scholar queries,"
+        f" {counts['arxiv']} arXiv + {counts['semantic_scholar']} Semantic Scholar"
+        f" + {counts['zbmath']} zbMATH Open queries,"
         f" {len(plan['skipped'])} skipped (in Search History)"
     ]
     if plan["run_dir"]:

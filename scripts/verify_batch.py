@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Verify candidate references against arXiv and Semantic Scholar: the anti-hallucination gate.
+"""Verify candidate references against arXiv, Semantic Scholar, zbMATH Open and Crossref: the
+anti-hallucination gate.
 
 Each candidate comes out CONFIRMED, CORRECTED (a real paper, miscited: `discrepancies` says what
 was wrong, field by field) or UNCONFIRMED; what the three outcomes mean, and every rule behind
@@ -7,13 +8,16 @@ them: protocols/matching-rules.md. The API's record replaces the candidate's met
 
 Input: JSON files ('-' or none: stdin), each either a list of candidates
 (schemas/candidates.schema.json: optional key, and any of title, authors, year, arxiv_id, doi,
-s2_paper_id, venue, volume, pages, source) or an `--out` file of arxiv_query.py / s2_lookup.py,
-taken as it is. A candidate that cannot be verified (an impossible year, a malformed identifier,
-nothing to verify) gets its own UNCONFIRMED result; the others go on.
+s2_paper_id, zbl, venue, volume, pages, source) or an `--out` file of a search script, taken as
+it is. A candidate that cannot be verified (an impossible year, a malformed identifier, nothing
+to verify) gets its own UNCONFIRMED result; the others go on.
 
 Calls: all arXiv ids in one arXiv id_list look-up, all identifiers in one Semantic Scholar
-/paper/batch (500 a call); title searches only for candidates without a resolvable identifier.
-A service that keeps failing is reported in `source_errors` and the other one verifies alone.
+/paper/batch (500 a call), all DOIs in one Crossref filter=doi: request, Zbl numbers and whatever
+the others did not return in one zbMATH Open search; title searches (S2, arXiv, zbMATH, Crossref,
+each only for what the one before did not match) for candidates without a resolvable identifier.
+Any source whose record identifies the paper verifies it; `sources` names all that agreed.
+A service that keeps failing is reported in `source_errors` and the others verify without it.
 
 Output: schemas/verification.schema.json, one result per candidate in input order; with --out FILE
 the JSON goes to FILE and stdout gets one line per result: `CONFIRMED KEY` when the paper is as

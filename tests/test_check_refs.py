@@ -189,8 +189,8 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert group.fields_dict["note"].value == "{Cited in the introduction}"
     kakeya = bibliography.read_bib(fixed).references[2].fields
     assert kakeya["note"] == (  # the user's own note kept after ours
-        "UNCONFIRMED: no paper with this title in arXiv or Semantic Scholar"
-        " -- Suggested by a chatbot"
+        "UNCONFIRMED: no paper with this title in arXiv, Semantic Scholar, zbMATH Open or"
+        " Crossref -- Suggested by a chatbot"
     )
 
     markdown = report.read_text(encoding="utf-8")

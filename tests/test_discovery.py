@@ -110,6 +110,9 @@ def test_an_author_query_always_carries_a_topic_word(plans):
                     assert "--author" in options and "--all" in options, query["label"]
                 else:
                     assert len(values(query)[0].split()) >= 2, query["label"]
+    for plan in [sample, *plans.values()]:  # zbMATH: the author with the core term as --query
+        for query in [q for q in queries(plan, "zbmath") if q["origin"] == "authors"]:
+            assert {"--author", "--query"} <= set(query["args"]), query["label"]
 
 
 def test_a_common_surname_on_arxiv_comes_with_the_topic(plans):

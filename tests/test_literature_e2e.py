@@ -172,7 +172,13 @@ def test_math_literature_runs_the_whole_runbook_in_claude_code(tmp_path):
         judged = dict(db.execute("SELECT run_id, COUNT(*) FROM judgements GROUP BY run_id"))
         papers = dict(db.execute("SELECT run_id, COUNT(*) FROM run_papers GROUP BY run_id"))
         feedback = db.execute("SELECT feedback FROM runs WHERE iteration = 2").fetchall()
-    assert sorted(iteration for _, iteration, _ in runs) == [1, 1, 2, 2]
+    # Iteration 1: arXiv, Semantic Scholar and zbMATH Open; the refined iteration: the first two.
+    assert sorted(iteration for _, iteration, _ in runs) == [1, 1, 1, 2, 2]
+    assert sorted(source for _, iteration, source in runs if iteration == 1) == [
+        "arxiv",
+        "semantic_scholar",
+        "zbmath",
+    ]
     assert judged == papers  # every paper of every run judged, one file an iteration
     assert all(memo and "Iteration 1" in memo for (memo,) in feedback)
 

@@ -95,7 +95,7 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
     price = next(m for m in lines if m.group(1) == "arXiv:2106.13414")
     assert price.group(6).startswith("We revisit the problem of tolerant distribution testing.")
     # Progress went to stderr, one line per planned query; the per-query files stay on disk.
-    progress = re.findall(r"^\[(\d+)/(\d+)\] (arXiv|Semantic Scholar) \d+$", session.stderr, re.M)
+    progress = re.findall(r"^\[(\d+)/(\d+)\] (arXiv|S2|zbMATH) \d+$", session.stderr, re.M)
     assert progress and progress[-1][0] == progress[-1][1]
     files = sorted(p.name for p in session.runs.glob("i1-*.json"))
     assert len(files) == len(progress) and "i1-arxiv-1.json" in files and "i1-s2-1.json" in files
@@ -104,7 +104,12 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
     assert (session.runs / "problem-references.json").exists()
     with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
         runs = db.execute("SELECT run_id, source, iteration FROM runs").fetchall()
-    assert [(source, it) for _, source, it in runs] == [("arxiv", 1), ("semantic_scholar", 1)]
+    # The first iteration runs every planned source: zbMATH Open's MSC-restricted queries too.
+    assert [(source, it) for _, source, it in runs] == [
+        ("arxiv", 1),
+        ("semantic_scholar", 1),
+        ("zbmath", 1),
+    ]
     assert search["iterations"] == [
         {"number": 1, "runs": [run_id for run_id, _, _ in runs], "failed": {}}
     ]
@@ -281,9 +286,8 @@ def test_merge_then_finish_records_the_search_in_the_journal_and_the_state(sessi
         "## Synthesis\n\n### Applicable Theorems\n- [S] REF-001 gives the bound.\n\n" in literature
     )
     journal = (problem / "JOURNAL.md").read_text()
-    assert (
-        "broad-survey" in journal and "2 runs on arXiv and Semantic Scholar, 1 iteration" in journal
-    )
+    assert "broad-survey" in journal
+    assert "3 runs on arXiv, Semantic Scholar and zbMATH Open, 1 iteration" in journal
     history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
     assert (
         "INTAKE -> LITERATURE_SEARCH (literature searched by /math:literature: LIT-001"
@@ -314,7 +318,7 @@ def test_a_failing_service_is_named_and_the_other_goes_on(session):
     listing = session.discover(SLUG)
     assert "Semantic Scholar unavailable:" in listing
     assert "arXiv run 1" in listing.splitlines()[0] and "Semantic Scholar run" not in listing
-    assert "Semantic Scholar skipped: failing" in session.stderr
+    assert "S2 skipped: failing" in session.stderr
     search = json.loads((session.runs / "search.json").read_text())
     assert list(search["iterations"][0]["failed"]) == ["semantic_scholar"]
 
@@ -322,6 +326,7 @@ def test_a_failing_service_is_named_and_the_other_goes_on(session):
 def test_every_service_failing_is_exit_3(session):
     session.standin.fail("s2", 500)
     session.standin.fail("arxiv", 503)
+    session.standin.fail("zbmath", 502)
     done = session.run("discover", SLUG)
     assert done.returncode == 3 and '"all_failed"' in done.stdout
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import RECORDINGS, ROOT
-from mathtools import planning, schemas
+from mathtools import domains, planning, schemas
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette
@@ -602,3 +602,20 @@ def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, 
         assert run.returncode == 0, run.stdout + run.stderr
         written = tmp_path / "R" / f"i1-{planning.API_LABELS[api]}-1.json"
         assert json.loads(written.read_text(encoding="utf-8"))["label"] == focus["label"]
+
+
+def test_a_number_theory_plan_searches_zbmath_in_msc_class_11(script):
+    plan = plan_for("prime-gaps.md", script=script)
+    assert plan["msc_classes"] == ["11"]
+    zbmath = plan["queries"]["zbmath"]
+    assert 1 <= len(zbmath) <= 3
+    for query in zbmath:
+        args = query["args"]
+        assert args[0] == "search" and args[args.index("--msc") + 1] == "11"
+        assert query["label"].startswith("zbmath ") and "--msc 11" in query["label"]
+    assert any(line.startswith("zbmath_lookup.py search ") for line in planning.command_lines(plan))
+
+
+def test_every_domain_has_msc_classes():
+    assert set(domains.MSC) == set(domains.DOMAINS)
+    assert all(len(code) == 2 and code.isdigit() for c in domains.MSC.values() for code in c)

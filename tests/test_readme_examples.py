@@ -97,8 +97,9 @@ def test_the_transcript_reader_joins_continued_lines_and_keeps_output():
 
 
 def test_every_console_example_is_found():
-    assert [_block_id(block) for block in console_blocks()][:3] == [
+    assert [_block_id(block) for block in console_blocks()][:4] == [
         "arxiv_query.py",
         "s2_lookup.py",
+        "zbmath_lookup.py",
         "verify_batch.py",
     ]

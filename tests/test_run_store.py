@@ -368,6 +368,33 @@ def test_a_failing_migration_changes_nothing(tmp_path, monkeypatch):
     assert version == len(store.MIGRATIONS) - 1  # the broken step, last, left undone
 
 
+def test_a_version_1_store_takes_zbmath_and_crossref_runs_after_migrating(tmp_path):
+    """A store made before zbMATH Open and Crossref (schema 1: runs of arXiv and Semantic
+    Scholar only) keeps its runs, papers and judgements, and takes runs of the new sources."""
+    path = tmp_path / "s.db"
+    old = sqlite3.connect(path)
+    old.executescript(store.MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+    old.execute("INSERT INTO runs VALUES (1, 'p', 'q', 'arxiv', 1, NULL, 'now', 1, 1)")
+    old.execute("INSERT INTO run_papers VALUES (1, 0, 'arXiv:2100.00001', '{}')")
+    old.execute(
+        "INSERT INTO judgements VALUES (1, 'arXiv:2100.00001', 'strong', 1, 'r', '{}', 'now')"
+    )
+    old.commit()
+    old.close()
+    check = sqlite3.connect(path, isolation_level=None)
+    with pytest.raises(sqlite3.IntegrityError):  # schema 1 refuses them
+        check.execute("INSERT INTO runs VALUES (2, 'p', 'q', 'zbmath', 1, NULL, 'now', 0, 0)")
+    check.close()
+    with store.RunStore(path) as runs:
+        assert runs.version == len(store.MIGRATIONS)
+        assert [r["source"] for r in runs.runs()] == ["arxiv"]
+        assert list(runs.papers(1)) == ["arXiv:2100.00001"]
+        assert [j["label"] for j in runs.judgements(1)] == ["strong"]
+        for source in ("zbmath", "crossref"):
+            assert runs.record_run("p", f"{source} q", source, 1)["source"] == source
+        assert runs.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
 def test_a_store_from_a_newer_plugin_is_refused(script, tmp_path):
     path = tmp_path / "literature.db"
     sqlite3.connect(path).execute("PRAGMA user_version = 99")

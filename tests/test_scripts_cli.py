@@ -20,6 +20,7 @@ README_SCRIPTS = [
     "bib_export.py",
     "check_refs.py",
     "compute.py",
+    "crossref_lookup.py",
     "journal.py",
     "latex.py",
     "lit_update.py",
@@ -30,6 +31,7 @@ README_SCRIPTS = [
     "state.py",
     "verify_batch.py",
     "workspace.py",
+    "zbmath_lookup.py",
 ]
 
 

@@ -117,14 +117,15 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
             "field": "arxiv_id",
             "cited": "0808.05394",
             "record": "1009.3186",
-            "note": "arXiv:0808.05394 does not exist (arXiv and Semantic Scholar returned "
-            "nothing for it); the paper's is 1009.3186",
+            "note": "arXiv:0808.05394 does not exist (arXiv, Semantic Scholar and zbMATH Open "
+            "returned nothing for it); the paper's is 1009.3186",
         }
     ]
     fake_doi = results["fab-missing-doi-real-arxiv-id"]
     assert [d["field"] for d in fake_doi["discrepancies"]] == ["authors", "doi"]
     assert fake_doi["discrepancies"][1]["note"].startswith(
-        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar returned nothing for it)"
+        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar, zbMATH Open and Crossref "
+        "returned nothing for it)"
     )
 
     # The API's record replaces what the candidate said.
@@ -348,9 +349,9 @@ def test_an_identifier_whose_service_failed_is_pending_not_missing(script, stand
     assert "does not exist" not in result["reason"]
 
 
-def test_both_failing_nothing_is_confirmed(script, standin, tmp_path):
-    standin.fail("arxiv", 503)
-    standin.fail("s2", 500)
+def test_all_four_failing_nothing_is_confirmed(script, standin, tmp_path):
+    for service in ("arxiv", "s2", "zbmath", "crossref"):
+        standin.fail(service, 500 if service == "s2" else 503)
     run = verify(script, write(tmp_path, "c.json", MIXED), "--out", str(tmp_path / "v.json"))
     assert run.returncode == 0
     document = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
@@ -366,8 +367,8 @@ def test_a_cached_answer_within_its_ttl_still_confirms(script, standin, tmp_path
     candidates = write(tmp_path, "c.json", MIXED[:2])
     assert [r["status"] for r in verify(script, candidates).json()["results"]] == ["CONFIRMED"] * 2
     calls = sum(standin.counts.values())
-    standin.fail("arxiv", 503)
-    standin.fail("s2", 500)
+    for service in ("arxiv", "s2", "zbmath", "crossref"):
+        standin.fail(service, 500 if service == "s2" else 503)
     cached = verify(script, candidates).json()
     assert [r["status"] for r in cached["results"]] == ["CONFIRMED"] * 2
     assert sum(standin.counts.values()) == calls  # answered from the cache: no request

@@ -6,7 +6,9 @@ share a key, the one with the higher REF number gets a letter (`lovelace2021spec
 numbers are never reused, so adding references later never renames an existing key.
 
 arXiv papers carry `eprint`, `archivePrefix = {arXiv}` and `primaryClass` (the primary category
-lit_update.py keeps in the entry's ids comment); every entry carries its DOI when known.
+lit_update.py keeps in the entry's ids comment); every entry carries its DOI, zbMATH's Zbl number
+(`zbl`) and MSC codes (`msc2020`) when known. A book (the document type lit_update.py keeps in the
+ids comment, `Type:book`) is a `@book`; everything else stays `@misc`.
 The file has no timestamp: the same confirmed references give the same bytes.
 
     >>> doc = literature.load("LITERATURE.md")
@@ -25,7 +27,7 @@ from typing import Any
 from . import literature
 from .bibliography import bibtex_identifier, bibtex_names, bibtex_text, parse_bibtex
 from .cli import BadInput, write_file
-from .litmerge import ARXIV_CLASS_TAG
+from .litmerge import ARXIV_CLASS_TAG, TYPE_TAG
 
 # Title words a key skips (the first other word of three letters or more names the paper).
 STOPWORDS = frozenset(
@@ -65,6 +67,9 @@ class BibEntry:
     arxiv_id: str | None
     doi: str | None
     primary_class: str | None = None
+    zbl: str | None = None
+    msc: list[str] = field(default_factory=list)
+    entry_type: str = "misc"
     fields: dict[str, str] = field(default_factory=dict)
 
     def render(self) -> str:
@@ -76,13 +81,15 @@ class BibEntry:
             "archivePrefix": "arXiv" if self.arxiv_id else None,
             "primaryClass": bibtex_identifier(self.primary_class or "") if self.arxiv_id else None,
             "doi": bibtex_identifier(self.doi or ""),
+            "zbl": bibtex_identifier(self.zbl or ""),
+            "msc2020": bibtex_text("; ".join(self.msc)) or None,
             "url": bibtex_identifier(
                 f"https://arxiv.org/abs/{self.arxiv_id}"
                 if self.arxiv_id
                 else (f"https://doi.org/{self.doi}" if self.doi else "")
             ),
         }
-        lines = [f"% {self.label}", f"@misc{{{self.key},"]
+        lines = [f"% {self.label}", f"@{self.entry_type}{{{self.key},"]
         lines += [f"  {name} = {{{value}}}," for name, value in values.items() if value]
         return "\n".join(lines) + "\n}\n"
 
@@ -93,6 +100,8 @@ class BibEntry:
             "title": self.title,
             "arxiv_id": self.arxiv_id,
             "doi": self.doi,
+            "zbl": self.zbl,
+            "entry_type": self.entry_type,
             "primary_class": self.primary_class,
         }
 
@@ -123,6 +132,9 @@ def bib_entries(doc: literature.LiteratureDoc) -> list[BibEntry]:
                 arxiv_id=entry.arxiv_id,
                 doi=entry.doi,
                 primary_class=arxiv_class(entry) if entry.arxiv_id else None,
+                zbl=entry.zbl,
+                msc=entry.msc,
+                entry_type="book" if f"{TYPE_TAG}:book" in entry.ids else "misc",
             )
         )
     return result

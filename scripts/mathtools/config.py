@@ -2,10 +2,14 @@
 workspace lives.
 
 MATH_ARXIV_API_URL, MATH_S2_API_URL      service base URLs, http(s) (a local server can stand in)
+MATH_ZBMATH_API_URL, MATH_CROSSREF_API_URL  (https://api.zbmath.org/v1, https://api.crossref.org)
 SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
 MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
 MATH_ARXIV_MIN_INTERVAL                  seconds between arXiv requests across processes (3)
 MATH_S2_MIN_INTERVAL                     seconds between S2 requests across processes (1)
+MATH_ZBMATH_MIN_INTERVAL                 seconds between zbMATH Open requests (1)
+MATH_CROSSREF_MIN_INTERVAL               seconds between Crossref requests (by default what its
+                                         pool allows: see crossref_intervals())
 MATH_HTTP_RETRIES, MATH_HTTP_BACKOFF     retries after the first try (4); first backoff (s, 2)
 MATH_HTTP_TIMEOUT                        the most one request may take, first to last byte (s, 60)
 MATH_LOCK_TIMEOUT                        how long a writer waits for another's file lock (s, 60)
@@ -35,6 +39,8 @@ from .cli import BadInput, EnvironmentProblem, keep_secret, shown
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
 S2_API_URL = "https://api.semanticscholar.org/graph/v1"
+ZBMATH_API_URL = "https://api.zbmath.org/v1"
+CROSSREF_API_URL = "https://api.crossref.org"
 # The product token; user_agent() adds the user's contact address when one is configured.
 USER_AGENT = f"math-claude-plugin/{__version__}"
 _EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
@@ -54,6 +60,10 @@ class Environment:
     cache_ttl: float
     arxiv_min_interval: float
     s2_min_interval: float
+    zbmath_api_url: str
+    crossref_api_url: str
+    zbmath_min_interval: float
+    crossref_min_interval: float | None  # None: by Crossref's pool (crossref_intervals)
     http_retries: int
     http_backoff: float
     http_timeout: float
@@ -72,6 +82,10 @@ NAMES = (
     "MATH_CACHE_TTL",
     "MATH_ARXIV_MIN_INTERVAL",
     "MATH_S2_MIN_INTERVAL",
+    "MATH_ZBMATH_API_URL",
+    "MATH_CROSSREF_API_URL",
+    "MATH_ZBMATH_MIN_INTERVAL",
+    "MATH_CROSSREF_MIN_INTERVAL",
     "MATH_HTTP_RETRIES",
     "MATH_HTTP_BACKOFF",
     "MATH_HTTP_TIMEOUT",
@@ -100,6 +114,15 @@ def _read() -> Environment:
         cache_ttl=_number("MATH_CACHE_TTL", 86400.0, 0, 10 * 365 * 86400),
         arxiv_min_interval=_number("MATH_ARXIV_MIN_INTERVAL", 3.0, 0, 3600),
         s2_min_interval=_number("MATH_S2_MIN_INTERVAL", 1.0, 0, 3600),
+        zbmath_api_url=_url("MATH_ZBMATH_API_URL", ZBMATH_API_URL).rstrip("/"),
+        crossref_api_url=_url("MATH_CROSSREF_API_URL", CROSSREF_API_URL).rstrip("/"),
+        # zbMATH Open publishes no rate limit; one request a second is what we ask of S2 too.
+        zbmath_min_interval=_number("MATH_ZBMATH_MIN_INTERVAL", 1.0, 0, 3600),
+        crossref_min_interval=(
+            _number("MATH_CROSSREF_MIN_INTERVAL", 1.0, 0, 3600)
+            if (os.environ.get("MATH_CROSSREF_MIN_INTERVAL") or "").strip()
+            else None
+        ),
         http_retries=int(_number("MATH_HTTP_RETRIES", 4, 0, 20, integer=True)),
         http_backoff=_number("MATH_HTTP_BACKOFF", 2.0, 0, 600),
         http_timeout=_number("MATH_HTTP_TIMEOUT", 60.0, 0, 3600, above_low=True),
@@ -191,12 +214,37 @@ def s2_api_url() -> str:
     return environment().s2_api_url
 
 
+def zbmath_api_url() -> str:
+    return environment().zbmath_api_url
+
+
+def crossref_api_url() -> str:
+    return environment().crossref_api_url
+
+
 def arxiv_min_interval() -> float:
     return environment().arxiv_min_interval
 
 
 def s2_min_interval() -> float:
     return environment().s2_min_interval
+
+
+def zbmath_min_interval() -> float:
+    return environment().zbmath_min_interval
+
+
+def crossref_intervals(polite: bool) -> tuple[float, float]:
+    """Seconds between (single-record, list) Crossref requests. Crossref's published limits
+    (crossref.org/documentation/retrieve-metadata/rest-api/access-and-authentication): the public
+    pool allows 5 single-record requests a second and 1 list request a second, 1 at a time; the
+    polite pool (a mailto) 10, 3 and 3. Both kinds share one limiter, each request holding the
+    next start back by its own kind's interval, so list requests stay within their limit whatever
+    comes between. MATH_CROSSREF_MIN_INTERVAL, when set, is the interval for both kinds."""
+    interval = environment().crossref_min_interval
+    if interval is not None:
+        return interval, interval
+    return (0.1, 1 / 3) if polite else (0.2, 1.0)
 
 
 def http_retries() -> int:

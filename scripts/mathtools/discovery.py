@@ -29,7 +29,8 @@ from .litmerge import paper_identity
 from .paper import summary_line
 
 MANIFEST = "search.json"
-SOURCE_TAGS = {"arxiv": "arXiv", "semantic_scholar": "S2"}  # how a line names its sources
+# How a line names its sources.
+SOURCE_TAGS = {"arxiv": "arXiv", "semantic_scholar": "S2", "zbmath": "zbMATH"}
 TITLE_WIDTH = 80
 Progress = Callable[[str], None]
 
@@ -46,8 +47,18 @@ def _s2_client() -> Any:
     return S2Client()
 
 
+def _zbmath_client() -> Any:
+    from .zbmath import ZbmathClient
+
+    return ZbmathClient()
+
+
 # One client per source for a whole iteration: its queries share the rate limit and the cache.
-CLIENTS: dict[str, Callable[[], Any]] = {"arxiv": _arxiv_client, "semantic_scholar": _s2_client}
+CLIENTS: dict[str, Callable[[], Any]] = {
+    "arxiv": _arxiv_client,
+    "semantic_scholar": _s2_client,
+    "zbmath": _zbmath_client,
+}
 
 
 def stderr_progress(line: str) -> None:
@@ -185,7 +196,9 @@ def start(
     if plan["reference_candidates"]:
         search.references = str(run_dir / "problem-references.json")
         rundir.write_json(Path(search.references), plan["reference_candidates"])
-    queries = {api: [q["args"] for q in plan["queries"][api]] for api in planning.APIS}
+    # The first iteration runs every planned source, zbMATH Open included; refined iterations
+    # search arXiv and Semantic Scholar.
+    queries = {api: [q["args"] for q in plan["queries"].get(api, [])] for api in planning.PLAN_APIS}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
     if plan["skipped"]:
@@ -214,9 +227,9 @@ def run_iteration(
     for api, planned in queries.items():
         for n, args in enumerate(planned, 1):
             done += 1
-            name = planning.API_NAMES[api]
+            name, tag = planning.API_NAMES[api], SOURCE_TAGS[api]  # progress lines use the tag
             if api in failed:
-                progress(f"[{done}/{total}] {name} skipped: failing")
+                progress(f"[{done}/{total}] {tag} skipped: failing")
                 continue
             out = search.folder / f"{planning.results_stem(number, api, n)}.json"
             args = [*args, *planning.option("--out", str(out))] if "--out" not in args else args
@@ -227,16 +240,16 @@ def run_iteration(
                 result = relaxation.run_planned(api, {"args": args}, clients[api])
             except (BadInput, RequestRejected) as exc:  # this query only: the others still run
                 refused.append(f"{name} refused {planning.label(api, args)}: {exc.message}")
-                progress(f"[{done}/{total}] {name} refused")
+                progress(f"[{done}/{total}] {tag} refused")
                 continue
             except ServiceError as exc:
                 failed[api] = exc.message
-                progress(f"[{done}/{total}] {name} failing: {exc.message}")
+                progress(f"[{done}/{total}] {tag} failing: {exc.message}")
                 continue
             data = result.to_dict()
             rundir.write_json(out, data)
             results.setdefault(api, []).append(data)
-            progress(f"[{done}/{total}] {name} {len(result.papers)}")
+            progress(f"[{done}/{total}] {tag} {len(result.papers)}")
     found = record(search, number, results, failed, feedback)
     found["notes"] = refused
     return found
@@ -276,20 +289,22 @@ def record(
 
 
 def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
-    """The papers `key` cites (Semantic Scholar's references) as the search's next iteration."""
+    """The papers `key` cites as the search's next iteration: zbMATH Open's reference list for a
+    `Zbl:` key (a paper the Semantic Scholar graph lacks), else Semantic Scholar's references."""
     from .planning import label
-    from .semantic_scholar import S2Client
 
     number = search.iteration + 1
+    api = "zbmath" if key.startswith("Zbl:") else "semantic_scholar"
     args = ["references", key, "--limit", str(limit)]
     try:
-        result = S2Client().references(key, limit=limit)
+        result = CLIENTS[api]().references(key, limit=limit)
     except ServiceError as exc:
-        return record(search, number, {}, {"semantic_scholar": exc.message}, None)
-    result.label = label("semantic_scholar", args)
+        return record(search, number, {}, {api: exc.message}, None)
+    result.label = label(api, args)
     data = result.to_dict()
-    rundir.write_json(search.folder / f"i{number}-s2-references.json", data)
-    return record(search, number, {"semantic_scholar": [data]}, {}, f"references of {key}")
+    stem = "zbmath" if api == "zbmath" else "s2"
+    rundir.write_json(search.folder / f"i{number}-{stem}-references.json", data)
+    return record(search, number, {api: [data]}, {}, f"references of {key}")
 
 
 def _identity(paper: Paper) -> list[tuple]:

@@ -1,4 +1,5 @@
-"""The protocol's domains and the arXiv categories each one targets (protocol section 5).
+"""The protocol's domains: the arXiv categories each one targets (protocol section 5), and the
+Mathematics Subject Classification (MSC 2020) classes zbMATH Open searches use for it.
 
 One row per domain: its primary categories (searched by default) and its secondary ones (added by
 `--secondary`, and by a plan's browse query). The first nine are the protocol's original table;
@@ -38,12 +39,44 @@ DOMAINS: dict[str, Categories] = {
 }
 
 
-def categories(domain: str, secondary: bool = False) -> list[str]:
-    """The arXiv categories for `domain` (primary first; with `secondary`, those too)."""
+# domain -> MSC 2020 top-level classes (two digits), the domain's own first: what a zbMATH search
+# restricts `cc:` to. Every domain of DOMAINS has an entry (tests/test_plan_queries.py checks).
+MSC: dict[str, tuple[str, ...]] = {
+    "algebra": ("16", "20", "13", "17"),  # associative rings, groups, commutative, nonassociative
+    "analysis": ("46", "26", "30", "47"),  # functional, real functions, complex, operators
+    "topology": ("54", "55", "57"),  # general, algebraic, manifolds
+    "number-theory": ("11",),
+    "combinatorics": ("05",),
+    "algebraic-geometry": ("14",),
+    "differential-geometry": ("53", "58"),  # differential geometry, global analysis
+    "probability": ("60",),
+    "logic": ("03",),
+    "theoretical-computer-science": ("68", "05"),  # computer science (68Q, 68R, 68W), combinatorics
+    "statistics": ("62",),
+    "mathematical-physics": ("81", "82", "83"),  # quantum theory, statistical mechanics, relativity
+    "numerical-analysis": ("65",),
+    "optimization-control": ("90", "49", "93"),  # programming, variations and control, systems
+    "dynamical-systems": ("37",),
+    "information-theory": ("94",),  # 94A: information and communication theory
+}
+
+
+def _known(domain: str) -> None:
     from .cli import BadInput
 
     if domain not in DOMAINS:
         known = ", ".join(DOMAINS)
         raise BadInput(f"unknown domain {domain!r}; known domains: {known}", code="unknown_domain")
+
+
+def msc_classes(domain: str) -> list[str]:
+    """The MSC 2020 classes for `domain`, its own first."""
+    _known(domain)
+    return list(MSC.get(domain, ()))
+
+
+def categories(domain: str, secondary: bool = False) -> list[str]:
+    """The arXiv categories for `domain` (primary first; with `secondary`, those too)."""
+    _known(domain)
     primary, extra = DOMAINS[domain]
     return [*primary, *(extra if secondary else ())]

@@ -53,6 +53,8 @@ REF_FIELDS = (
     "Source",
     "arXiv ID",
     "DOI",
+    "Zbl",
+    "MSC",
     "Venue",
     "Corrected",
     "Abstract",
@@ -75,7 +77,12 @@ FRONTMATTER_FIELDS = (
     "last_search",
     "sources_queried",
 )
-SOURCE_LABELS = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
+SOURCE_LABELS = {
+    "arxiv": "arXiv",
+    "semantic_scholar": "Semantic Scholar",
+    "zbmath": "zbMATH Open",
+    "crossref": "Crossref",
+}
 BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
 NOT_ASSESSED = "(not yet assessed)"
@@ -243,12 +250,18 @@ class Entry:
     source = _field_value("Source")
     arxiv_id = _field_value("arXiv ID")
     doi = _field_value("DOI")
+    zbl = _field_value("Zbl")
     abstract = _field_value("Abstract")
     relevance = _field_value("Relevance")
     key_results = _field_value("Key Results")
     confidence = _field_value("Confidence")
     reason = _field_value("Reason")
     status = _field_value("Status")
+
+    @property
+    def msc(self) -> list[str]:
+        value = self.field("MSC")
+        return [code.strip() for code in value.split(",") if code.strip()] if value else []
 
     @property
     def assessed(self) -> bool:
@@ -282,6 +295,8 @@ class Entry:
                 **common,
                 "arxiv_id": self.arxiv_id,
                 "doi": self.doi,
+                "zbl": self.zbl,
+                "msc": self.msc,
                 "venue": self.field("Venue"),
                 "corrected": self.field("Corrected"),
                 "abstract": self.abstract,

@@ -49,6 +49,7 @@ from .paper import summary_line
 
 ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
 ARXIV_CLASS_TAG = "arXivClass"
+TYPE_TAG = "Type"  # the document type (journal-article, book, ...) BibTeX's entry type follows
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
 IDENTIFIED = ("CONFIRMED", "CORRECTED")  # the outcomes that become REF entries
@@ -99,6 +100,8 @@ def paper_tags(paper: dict, keys: list[tuple]) -> list[str]:
     tags = id_tags(keys)
     if paper.get("arxiv_id") and paper.get("primary_category"):
         tags.append(f"{ARXIV_CLASS_TAG}:{paper['primary_category']}")
+    if paper.get("document_type"):
+        tags.append(f"{TYPE_TAG}:{paper['document_type']}")
     return tags
 
 
@@ -145,6 +148,12 @@ def source_label(sources: set[str]) -> str:
     if BOTH in names or len(names & set(SOURCE_LABELS.values())) > 1:
         return BOTH
     return next(iter(names & set(SOURCE_LABELS.values())), BOTH)
+
+
+def _agreeing(result: dict, paper: dict) -> set[str]:
+    """The services whose records confirmed a result (`sources`; before there were four, the
+    one `source`)."""
+    return set(result.get("sources") or [result.get("source") or paper["source"]])
 
 
 def _later(new: str, old: str | None) -> bool:
@@ -238,9 +247,11 @@ class Merge:
         values = {
             "Authors": ", ".join(paper.get("authors") or []) or "(not given by the API)",
             "Year": paper.get("year") or "",
-            "Source": source_label({result.get("source") or paper["source"]}),
+            "Source": source_label(_agreeing(result, paper)),
             "arXiv ID": paper.get("arxiv_id") or "",
             "DOI": paper.get("doi") or "",
+            "Zbl": paper.get("zbl") or "",
+            "MSC": ", ".join(paper.get("msc") or []),
             "Venue": venue_text(paper),
             "Corrected": corrected_text(result),
             "Abstract": paper.get("abstract") or NO_ABSTRACT,
@@ -271,12 +282,14 @@ class Merge:
 
     def update_ref(self, entry: Entry, paper, result, keys) -> list[str]:
         changed = []
-        sources = {entry.source or "", result.get("source") or paper["source"]}
+        sources = {entry.source or "", *_agreeing(result, paper)}
         if entry.set_field("Source", source_label(sources)):
             changed.append("Source")
         for name, value in (
             ("arXiv ID", paper.get("arxiv_id")),
             ("DOI", paper.get("doi")),
+            ("Zbl", paper.get("zbl")),
+            ("MSC", ", ".join(paper.get("msc") or [])),
             ("Abstract", paper.get("abstract")),
         ):
             if value and entry.field(name) in (None, "", NO_ABSTRACT):

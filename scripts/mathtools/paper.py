@@ -1,8 +1,9 @@
 """The one paper record every source maps to (schemas/paper.schema.json).
 
-arXiv and Semantic Scholar fill different fields; `arxiv_id` and `doi` are always filled when the
-source knows them (S2 from `externalIds`), so one paper seen by both sources is recognisable as
-one. `key` is the stable name the model and the scripts use for a paper across files.
+arXiv, Semantic Scholar, zbMATH Open and Crossref fill different fields; `arxiv_id` and `doi` are
+always filled when the source knows them (S2 from `externalIds`, zbMATH from its links), so one
+paper seen by several sources is recognisable as one. `key` is the stable name the model and the
+scripts use for a paper across files.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-SOURCES = ("arxiv", "semantic_scholar")
+SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
 
 
 @dataclass
 class Paper:
-    source: str  # "arxiv" or "semantic_scholar"
+    source: str  # one of SOURCES
     title: str
     authors: list[str] = field(default_factory=list)  # in order, "Given Family" as the source wrote
     year: int | None = None
@@ -50,14 +51,22 @@ class Paper:
     citation_count: int | None = None
     fields_of_study: list[str] = field(default_factory=list)
     open_access_pdf: str | None = None
+    zbl: str | None = None  # zbMATH Open's public identifier, "1409.11141"
+    msc: list[str] = field(default_factory=list)  # MSC 2020 codes, "11Y40"
+    # "journal-article", "book", "book-chapter", "proceedings-article", ... (Crossref's names;
+    # zbMATH's document types are mapped to them)
+    document_type: str | None = None
 
     @property
     def key(self) -> str:
-        """`arXiv:<id>`, else `DOI:<doi>`, else `S2:<paperId>`: the same paper gets the same key."""
+        """`arXiv:<id>`, else `DOI:<doi>`, else `Zbl:<zbl>`, else `S2:<paperId>`: the same paper
+        gets the same key."""
         if self.arxiv_id:
             return f"arXiv:{self.arxiv_id}"
         if self.doi:
             return f"DOI:{self.doi}"
+        if self.zbl:
+            return f"Zbl:{self.zbl}"
         if self.s2_paper_id:
             return f"S2:{self.s2_paper_id}"
         return f"title:{self.title[:60]}"

@@ -9,7 +9,8 @@ Each query is drawn from one of the protocol's five sources:
   authors     family names from `## References`
   browse      the core term across the domain's primary and secondary categories
 
-and is given as the exact argument list of `arxiv_query.py` or `s2_lookup.py`. Every query also
+and is given as the exact argument list of `arxiv_query.py`, `s2_lookup.py` or `zbmath_lookup.py`
+(zbMATH Open queries are restricted to the domain's MSC classes, domains.MSC). Every query also
 has a `label`, the one-line form the run store records (LITERATURE.md's Search History shows a
 short summary of it); a query whose label the problem's runs, or the Search History, already hold
 is skipped (the incremental rule: never re-run an identical query).
@@ -32,13 +33,24 @@ from . import domains, frontmatter
 from .cli import BadInput
 from .files import read_text
 
-APIS = ("arxiv", "semantic_scholar")
-API_LABELS = {"arxiv": "arxiv", "semantic_scholar": "s2"}
-API_NAMES = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
+APIS = ("arxiv", "semantic_scholar")  # the discovery sources; every search of theirs relaxes
+# What a plan queries: the discovery sources, and zbMATH Open restricted to the domain's MSC class.
+PLAN_APIS = (*APIS, "zbmath")
+API_LABELS = {
+    "arxiv": "arxiv",
+    "semantic_scholar": "s2",
+    "zbmath": "zbmath",
+    "crossref": "crossref",
+}
+API_NAMES = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar", "zbmath": "zbMATH Open"}
 MIN_QUERIES, MAX_QUERIES = 3, 5
+# zbMATH Open supplements the two discovery sources (classics, books, journal-only work): three
+# queries at most, and a plan with fewer needs no note.
+MAX_ZBMATH_QUERIES = 3
 # Options a label leaves out, and whether each takes a value.
 LEFT_OUT = {
-    "--max-results": True, "--limit": True, "--out": True, "--no-cache": False, "--relax": False,
+    "--max-results": True, "--limit": True, "--rows": True, "--out": True, "--no-cache": False,
+    "--relax": False,
 }  # fmt: skip
 TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")  # a label's search words
 OPTION_WITH_VALUE = re.compile(r"(?<!\S)(--[a-z][a-z-]*)=")  # `--query=` in a label
@@ -560,7 +572,7 @@ def plan(
     """The plan: up to five queries per API, new ones only, and the references to verify.
 
     With `run_dir`, every query's `args` end with `--out <run_dir>/i1-<api>-<n>.json`."""
-    proposals = {api: _proposals(problem, api, focus, per_query) for api in APIS}
+    proposals = {api: _proposals(problem, api, focus, per_query) for api in PLAN_APIS}
     queries: dict[str, list[Query]] = {}
     skipped = []
     for api, candidates in proposals.items():
@@ -573,15 +585,15 @@ def plan(
             seen.add(label)
             if label in searched:
                 skipped.append({"api": api, "label": query.label, "reason": "in Search History"})
-            elif len(chosen) < MAX_QUERIES:
+            elif len(chosen) < (MAX_ZBMATH_QUERIES if api == "zbmath" else MAX_QUERIES):
                 chosen.append(query)
         queries[api] = chosen
     skipped_apis = {item["api"] for item in skipped}
     notes = [
         f"only {len(queries[api])} {API_NAMES[api]} queries: PROBLEM.md gives few search terms; "
         "tags, known results or references in it would give more"
-        for api in APIS
-        if len(queries[api]) < MIN_QUERIES and api not in skipped_apis
+        for api in PLAN_APIS
+        if len(queries[api]) < MIN_QUERIES and api not in skipped_apis and api != "zbmath"
     ]
     if (
         focus
@@ -600,6 +612,7 @@ def plan(
             *problem.extra_categories,
         ],
         "secondary_categories": _secondary(problem.domain),
+        "msc_classes": domains.msc_classes(problem.domain) if problem.domain else [],
         "terms": _terms(problem),
         "tags": problem.tags,
         "known_results": [n for item in problem.known_results for n in result_names(item)],
@@ -609,12 +622,12 @@ def plan(
                 query_entry(q, run_dir, results_stem(1, api, n))
                 for n, q in enumerate(queries[api], 1)
             ]
-            for api in APIS
+            for api in PLAN_APIS
         },
         "skipped": skipped,
         "notes": notes,
         "reference_candidates": reference_candidates(problem),
-        "query_summary": "; ".join(q.label for api in APIS for q in queries[api]),
+        "query_summary": "; ".join(q.label for api in PLAN_APIS for q in queries[api]),
         "first_search": not searched,
     }
     if run_dir and any(result["queries"].values()):
@@ -770,6 +783,8 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     phrase quoted only when it names a result (a named theorem or object of Known Results), at
     most MAX_ARXIV_WORDS AND-ed words otherwise on arXiv (whose search is boolean: every word
     must occur), and an author always with a topic word."""
+    if api == "zbmath":
+        return _zbmath_proposals(problem, per_query)
     terms = _terms(problem)
     names = _query_names(problem)
     authors = _query_authors(problem, api)
@@ -945,6 +960,37 @@ def _query_names(problem: Problem) -> list[str]:
 NEGATED = re.compile(r"(?:non|not|un|in)-", re.IGNORECASE)
 
 
+def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
+    """zbMATH Open queries: mathematics' own index finds the journal articles, books and papers
+    older than arXiv that the other two miss. Each is restricted to the domain's own MSC class
+    (`cc:11` for number theory); the core term in titles, the known results and the reference
+    authors (all of them: zbMATH indexes the classics arXiv lacks), then the other terms. A
+    --focus narrows the two discovery sources only: zbMATH supplements the problem's classics."""
+    msc = [*option("--msc", domains.msc_classes(problem.domain)[0])] if problem.domain else []
+    limit = ["--limit", str(per_query)]
+    terms = _terms(problem)
+    title_terms = _title_terms(problem) or terms[:1]
+    tags = [_tag_words(tag) for tag in problem.tags]
+    core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
+    names = _query_names(problem)
+    out: list[Query] = []
+
+    def add(origin: str, args: list[str]) -> None:
+        out.append(Query("zbmath", origin, ["search", *args, *msc, *limit]))
+
+    if core:
+        add("keywords", option("--title", core))
+    for name in [n for n in names if same_stem(n) != same_stem(core)][:2]:
+        add("known", option("--query", name))
+    for family in _reference_authors(problem)[:2]:
+        add("authors", [*option("--author", family), *option("--query", core)])
+    for tag in tags[:2]:
+        add("tags", option("--query", tag))
+    for term in terms[1:4]:
+        add("keywords", option("--query", term))
+    return out
+
+
 # A theorem named after one person and nothing more ("Gromov's theorem", "Zhang theorem").
 EPONYM = re.compile(
     r"[A-Z][\w\-\u2013]*(?:'s|s')?\s+(?:theorem|lemma|conjecture|inequality|formula|principle)"
@@ -997,11 +1043,15 @@ def reference_keys(problem: Problem) -> set[str]:
 
 def command_lines(plan_data: dict[str, Any]) -> list[str]:
     """The searches, then the run-store records, as the command lines the runbook runs."""
-    scripts = {"arxiv": "arxiv_query.py", "semantic_scholar": "s2_lookup.py"}
+    scripts = {
+        "arxiv": "arxiv_query.py",
+        "semantic_scholar": "s2_lookup.py",
+        "zbmath": "zbmath_lookup.py",
+    }
     lines = [
         f"{scripts[api]} {shlex.join(query['args'])}"
-        for api in APIS
-        for query in plan_data["queries"][api]
+        for api in PLAN_APIS
+        for query in plan_data["queries"].get(api, [])  # a refined iteration: arXiv and S2
     ]
     record = plan_data.get("record_run")
     return lines + ([f"lit_update.py {shlex.join(record)}"] if record else [])

@@ -91,8 +91,15 @@ def finish(
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
         return {"valid": True, "journal": search.journal, "already_recorded": True}
     failed = search.failed()
-    queries = sum(len(item["runs"]) for item in search.iterations)
-    tried = f"{queries} runs on arXiv and Semantic Scholar, {search.iteration} iteration(s)" + (
+    run_ids = [run_id for item in search.iterations for run_id in item["runs"]]
+    from .planning import API_NAMES
+    from .store import open_store
+
+    with open_store(create=False) as store:
+        sources = dict.fromkeys(store.run(run_id)["source"] for run_id in run_ids)
+    names = [API_NAMES.get(source, source) for source in sources] or ["no service"]
+    names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    tried = f"{len(run_ids)} runs on {names}, {search.iteration} iteration(s)" + (
         f"; unavailable: {', '.join(failed)}" if failed else ""
     )
     entry = journal.add(

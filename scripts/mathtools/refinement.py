@@ -157,7 +157,7 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
 
 
 RANK = {"strong": 0, "partial": 1, "irrelevant": 2}
-CANDIDATE_FIELDS = ("title", "authors", "year", "arxiv_id", "doi", "s2_paper_id")
+CANDIDATE_FIELDS = ("title", "authors", "year", "arxiv_id", "doi", "s2_paper_id", "zbl")
 
 
 def kept_papers(judgements: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import domains
+from . import domains, zbmath
 from .cli import BadInput
 from .paper import SearchResult
 from .planning import label, split_options
@@ -160,7 +160,7 @@ def search_s2(client, text: str, **options: Any) -> SearchResult:
 PLANNED_OPTIONS = {
     "--title": True, "--abstract": True, "--all": True, "--author": True, "--category": True,
     "--domain": True, "--secondary": False, "--query": True, "--max-results": True,
-    "--limit": True, "--out": True, "--no-cache": False, "--relax": False,
+    "--limit": True, "--out": True, "--no-cache": False, "--relax": False, "--msc": True,
 }  # fmt: skip
 
 
@@ -207,11 +207,22 @@ def arxiv_request(args: list[str]) -> ArxivRequest:
 
 
 def run_planned(api: str, entry: dict[str, Any], client) -> SearchResult:
-    """One plan entry's search through `client` (ArxivClient or S2Client), relaxed when empty;
-    the result carries the entry's label and, when a looser form answered, `relaxation`."""
+    """One plan entry's search through `client` (ArxivClient, S2Client or ZbmathClient), relaxed
+    when empty (arXiv and Semantic Scholar); the result carries the entry's label and, when a
+    looser form answered, `relaxation`."""
     args = list(entry["args"])
     if api == "arxiv":
         result = search_arxiv(client, arxiv_request(args))
+    elif api == "zbmath":
+        # zbMATH queries are few and MSC-restricted; they run as planned, without relaxation.
+        pairs = planned_options(args)
+        options = dict(pairs)
+        query = zbmath.search_query(
+            title=options.get("--title"),
+            author=options.get("--author"),
+            msc=[value for name, value in pairs if name == "--msc" and value],
+        )
+        result = client.search(query, limit=int(options.get("--limit") or 10))
     else:
         options = dict(planned_options(args))
         if not options.get("--query"):

@@ -31,7 +31,7 @@ from typing import Any
 
 from .cli import BadInput, EnvironmentProblem
 
-SOURCES = ("arxiv", "semantic_scholar")
+SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
 # The largest integer SQLite stores: a run id or iteration beyond it cannot name anything.
 SQLITE_MAX_INT = 2**63 - 1
 LABELS = ("strong", "partial", "irrelevant")
@@ -73,6 +73,27 @@ MIGRATIONS: list[str] = [
     # {"label", "step", "query", "dropped"?}; NULL when every search answered as planned.
     """
     ALTER TABLE runs ADD COLUMN relaxations TEXT
+    """,
+    # 2 -> 3: runs of zbMATH Open and Crossref too. SQLite cannot change a CHECK, so the table is
+    # rebuilt (SQLite's documented procedure; migrate() turns foreign keys off around it).
+    """
+    CREATE TABLE runs_new (
+        run_id        INTEGER PRIMARY KEY,
+        problem       TEXT NOT NULL,
+        query         TEXT NOT NULL,
+        source        TEXT NOT NULL
+                      CHECK (source IN ('arxiv', 'semantic_scholar', 'zbmath', 'crossref')),
+        iteration     INTEGER NOT NULL,
+        feedback      TEXT,
+        created_at    TEXT NOT NULL,
+        result_count  INTEGER NOT NULL,
+        total_results INTEGER,
+        relaxations   TEXT
+    );
+    INSERT INTO runs_new SELECT * FROM runs;
+    DROP TABLE runs;
+    ALTER TABLE runs_new RENAME TO runs;
+    CREATE INDEX runs_by_problem ON runs (problem, run_id);
     """,
 ]
 
@@ -148,7 +169,23 @@ class RunStore:
         self.db.execute("COMMIT")
 
     def migrate(self) -> None:
-        """Bring the schema to len(MIGRATIONS), a transaction per step; concurrent openers wait."""
+        """Bring the schema to len(MIGRATIONS), a transaction per step; concurrent openers wait.
+        Foreign keys are off meanwhile (a step may rebuild a table others refer to) and checked
+        before each step commits."""
+        if self.version < len(MIGRATIONS):
+            self.db.execute("PRAGMA foreign_keys = OFF")  # no effect inside a transaction
+            try:
+                self._migrate()
+            finally:
+                self.db.execute("PRAGMA foreign_keys = ON")
+        if self.version > len(MIGRATIONS):
+            raise EnvironmentProblem(
+                f"run store {self.path} has schema version {self.version}, newer than this "
+                f"plugin's {len(MIGRATIONS)}; update the plugin",
+                code="store_too_new",
+            )
+
+    def _migrate(self) -> None:
         while self.version < len(MIGRATIONS):
             with self.transaction():
                 version = self.version  # another process may have migrated while we waited
@@ -156,13 +193,9 @@ class RunStore:
                     for statement in MIGRATIONS[version].split(";"):
                         if statement.strip():
                             self.db.execute(statement)
+                    if self.db.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                        raise sqlite3.DatabaseError("a migration broke a foreign key")
                     self.db.execute(f"PRAGMA user_version = {version + 1}")
-        if self.version > len(MIGRATIONS):
-            raise EnvironmentProblem(
-                f"run store {self.path} has schema version {self.version}, newer than this "
-                f"plugin's {len(MIGRATIONS)}; update the plugin",
-                code="store_too_new",
-            )
 
     def record_run(
         self,

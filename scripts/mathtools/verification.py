@@ -1,4 +1,5 @@
-"""Verify candidate references against arXiv and Semantic Scholar: the anti-hallucination gate.
+"""Verify candidate references against arXiv, Semantic Scholar, zbMATH Open and Crossref: the
+anti-hallucination gate.
 
 Each candidate comes out CONFIRMED, CORRECTED or UNCONFIRMED (protocols/matching-rules.md):
 a record a source API returned, in this run (or from the response cache within its TTL), that
@@ -13,14 +14,24 @@ Calls, as few as the APIs allow:
      (500 ids a call);
   3. only for candidates with no identifier, or whose identifiers resolved nowhere: S2
      /paper/search/match by title, one call each, then, for those still unmatched, arXiv `ti:"..."`
-     phrase searches joined with OR, TITLE_SEARCH_CHUNK titles a call.
+     phrase searches joined with OR, TITLE_SEARCH_CHUNK titles a call;
+  4. every DOI, in one Crossref filter=doi:A,doi:B list request (crossref.DOI_FILTER_CHUNK a call);
+  5. zbMATH Open for what the others lack: every Zbl number, and every identifier no other source
+     returned a record for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids a call); and, for
+     titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a Crossref
+     query.bibliographic search each for those still unidentified.
 N identified candidates therefore cost ceil(N / chunk) calls per source; cached answers cost none.
+Any source whose record identifies the paper verifies it; `sources` names every source whose
+record agreed. A zbMATH record whose title or author names are withheld (the licence sentence) is
+compared on what it still carries, its identifiers and year, and keeps the cited title and
+authors.
 
 Combining the sources: each source's batched look-up is a Lookup (records by identifier label);
 each identifier is judged on its own over all of them. It identifies the paper when a record
 returned for it (by any source) does; it contradicts when records came back and none does; it
-resolves nowhere when no source returned a record for it although the service that holds such ids
-answered (arXiv for arXiv ids, Semantic Scholar for the rest). One contradicting identifier makes
+resolves nowhere when no source returned a record for it although the services that hold such ids
+answered (arXiv for arXiv ids, Semantic Scholar and Crossref for DOIs, zbMATH Open for Zbl numbers,
+Semantic Scholar for the rest). One contradicting identifier makes
 the candidate UNCONFIRMED, with a reason naming the paper it really points to (reported as
 `resolved_to`; `paper` is only ever an identified record). One that resolves nowhere is a
 discrepancy when the title identifies the paper, else makes the candidate UNCONFIRMED (unless the
@@ -29,7 +40,7 @@ identified record lists it). The identifying records of all sources are merged i
 an agreeing year; a different paper it finds is a `suggestion`, never promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
-run (`source_errors` says what it answered); the other one verifies alone and each reason says so.
+run (`source_errors` says what it answered); the others verify without it and each reason says so.
 When no answering service could check a candidate, it is UNCONFIRMED with the reason
 "API error - verification pending".
 
@@ -55,8 +66,13 @@ from .matching import (
 )
 from .paper import Paper, SearchResult
 
-SOURCES = ("arxiv", "semantic_scholar")
-LABELS = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
+SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
+LABELS = {
+    "arxiv": "arXiv",
+    "semantic_scholar": "Semantic Scholar",
+    "zbmath": "zbMATH Open",
+    "crossref": "Crossref",
+}
 PENDING = "API error - verification pending"
 STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")  # protocols/matching-rules.md
 MAX_TITLE_CHARS = 1000
@@ -66,7 +82,17 @@ EARLIEST_YEAR = 1500
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
 SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion
-CANDIDATE_FIELDS = ("key", "title", "authors", "year", "arxiv_id", "doi", "s2_paper_id", "source")
+CANDIDATE_FIELDS = (
+    "key",
+    "title",
+    "authors",
+    "year",
+    "arxiv_id",
+    "doi",
+    "s2_paper_id",
+    "zbl",
+    "source",
+)
 CITED_TEXT_FIELDS = ("venue", "volume", "pages")  # compared when a candidate gives them
 
 
@@ -84,6 +110,7 @@ class Candidate:
     arxiv_id: str | None = None  # without version
     doi: str | None = None  # lower case, no URL prefix
     s2_id: str | None = None  # the API's form of s2_paper_id
+    zbl: str | None = None  # zbMATH Open's Zbl number, "1409.11141"
     problem: str | None = None  # why the candidate cannot be verified at all (nothing is asked)
 
     def cited(self) -> dict[str, Any]:
@@ -94,7 +121,8 @@ class Candidate:
         return cited
 
     def identifiers(self) -> list[tuple[str, str | None, str]]:
-        """(label, arXiv id to ask arXiv or None, id to ask S2) for each identifier given."""
+        """(label, arXiv id to ask arXiv or None, id to ask S2) for each identifier given; a Zbl
+        number's third part is `ZBL:<number>`, which only zbMATH Open is asked for."""
         found = []
         if self.s2_id:
             found.append((f"S2:{self.s2_id}", None, self.s2_id))
@@ -102,6 +130,8 @@ class Candidate:
             found.append((f"DOI:{self.doi}", None, f"DOI:{self.doi}"))
         if self.arxiv_id:
             found.append((f"arXiv:{self.arxiv_id}", self.arxiv_id, f"ARXIV:{self.arxiv_id}"))
+        if self.zbl:
+            found.append((f"Zbl:{self.zbl}", None, f"ZBL:{self.zbl}"))
         return found
 
     def labels(self) -> str:
@@ -198,7 +228,7 @@ def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candi
         given["source"] = f"{result['source']} {result.get('command') or ''}".strip()
     else:
         given = dict(item)
-    for name in ("key", "title", "arxiv_id", "doi", "s2_paper_id", "source", "venue"):
+    for name in ("key", "title", "arxiv_id", "doi", "s2_paper_id", "zbl", "source", "venue"):
         if given.get(name) is not None and not isinstance(given[name], str):
             raise BadInput(f"{where}: {name} must be a string", code="bad_candidate")
     for name in ("volume", "pages"):
@@ -220,6 +250,7 @@ def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candi
         arxiv_id=_arxiv_id(given.get("arxiv_id"), where),
         doi=_doi(given.get("doi")),
         s2_id=_s2_id(given.get("s2_paper_id"), where),
+        zbl=_zbl(given.get("zbl"), where),
     )
     arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(.+)", candidate.doi or "")
     if arxiv_doi:  # an arXiv id written as a DOI: ask for the arXiv id, which is the same paper
@@ -228,8 +259,8 @@ def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candi
             candidate.arxiv_id, candidate.doi = doi_arxiv_id, None
     if not (candidate.title or candidate.identifiers()):
         raise BadInput(
-            f"{where} ({candidate.key}) has nothing to verify: give a title, arxiv_id, doi or "
-            "s2_paper_id",
+            f"{where} ({candidate.key}) has nothing to verify: give a title, arxiv_id, doi, "
+            "s2_paper_id or zbl",
             code="nothing_to_verify",
         )
     return candidate
@@ -295,6 +326,20 @@ def _s2_id(value: str | None, where: str) -> str | None:
         raise BadInput(f"{where}: {exc.message}", code=exc.code) from None
 
 
+def _zbl(value: str | None, where: str) -> str | None:
+    if not value:
+        return None
+    from .zbmath import identifier
+
+    try:
+        found = identifier(value if value.lower().startswith("zbl") else f"Zbl:{value}")
+    except BadInput as exc:
+        raise BadInput(f"{where}: {exc.message}", code=exc.code) from None
+    if found.kind != "zbl":
+        raise BadInput(f"{where}: zbl {value!r} is not a Zbl number (NNNN.NNNNN)", "bad_id")
+    return found.value
+
+
 # ----------------------------------------------------------------------------- verifying
 
 
@@ -306,6 +351,20 @@ class Finding:
     paper: Paper
     match: Match
     urls: list[str]
+    sources: list[str] = field(default_factory=list)  # every source whose record agreed
+
+
+def comparable(cited: dict[str, Any], paper: Paper) -> dict[str, Any]:
+    """What of a citation a record can be compared on: a zbMATH record whose title or author
+    names are withheld (the licence sentence; its parser leaves them empty) can neither confirm
+    nor contradict them, so they are left out and its identifiers and year decide."""
+    if paper.source != "zbmath":
+        return cited
+    return {
+        **cited,
+        "title": cited.get("title") if paper.title else None,
+        "authors": cited.get("authors") if paper.authors else None,
+    }
 
 
 @dataclass
@@ -329,6 +388,7 @@ class Outcome:
     paper: Paper | None = None  # the identified paper's record: CONFIRMED and CORRECTED only
     resolved_to: Paper | None = None  # the different paper a cited identifier points to
     suggestion: Paper | None = None
+    sources: list[str] = field(default_factory=list)  # CONFIRMED, CORRECTED: who agreed
 
 
 class Verifier:
@@ -336,13 +396,18 @@ class Verifier:
 
     def __init__(self, use_cache: bool = True):
         from .arxiv import ArxivClient
+        from .crossref import CrossrefClient
         from .semantic_scholar import S2Client
+        from .zbmath import ZbmathClient
 
         self.arxiv = ArxivClient(use_cache=use_cache)
         self.s2 = S2Client(use_cache=use_cache)
+        self.zbmath = ZbmathClient(use_cache=use_cache)
+        self.crossref = CrossrefClient(use_cache=use_cache)
         self.errors: dict[str, str] = {}  # source -> what it answered, once it failed
         self.queried: set[str] = set()
         self.looked_up: set[str] = set()  # sources whose identifier look-up answered
+        self.title_searched: set[str] = set()  # sources whose title search answered
 
     def verify(self, candidates: list[Candidate], inputs: dict | None = None) -> dict[str, Any]:
         """The verification document (schemas/verification.schema.json) for `candidates`."""
@@ -359,6 +424,11 @@ class Verifier:
             outcomes.append(outcome)
         if searches:
             self._title_searches(candidates, outcomes, searches)
+        for candidate, outcome in zip(candidates, outcomes, strict=True):
+            if outcome is not None and outcome.paper is not None:  # CONFIRMED or CORRECTED
+                _fill_withheld(outcome, candidate)
+                # said once every source has been asked (or has failed)
+                outcome.reason += self._degraded_note()
         results = [
             _result(candidate, outcome or self._nothing_found(candidate))
             for candidate, outcome in zip(candidates, outcomes, strict=True)
@@ -389,16 +459,24 @@ class Verifier:
         if source in self.errors:
             return None
         self.queried.add(source)
+        # A request the new sources refuse (400) is one we built: their failure, not the user's.
+        failures = (ServiceError, BadInput) if source in ("zbmath", "crossref") else ServiceError
         try:
             return function(*args, **kwargs)
-        except ServiceError as exc:
+        except failures as exc:
             self.errors[source] = exc.message
             return None
 
     def _look_up(self, candidates) -> list[Lookup | None]:
         """Every source's identifier look-up, one batched call each (None: nothing to ask, or
-        the source failed). A new source adds its look-up here; judging is the same for all."""
-        return [self._look_up_arxiv(candidates), self._look_up_s2(candidates)]
+        the source failed). A new source adds its look-up here; judging is the same for all.
+        zbMATH Open comes last: it is asked only for what the others did not return."""
+        lookups = [
+            self._look_up_arxiv(candidates),
+            self._look_up_s2(candidates),
+            self._look_up_crossref(candidates),
+        ]
+        return [*lookups, self._look_up_zbmath(candidates, [x for x in lookups if x])]
 
     def _look_up_arxiv(self, candidates) -> Lookup | None:
         ids = list(dict.fromkeys(c.arxiv_id for c in candidates if c.arxiv_id))
@@ -416,7 +494,12 @@ class Verifier:
         )
 
     def _look_up_s2(self, candidates) -> Lookup | None:
-        labels = {s2: label for c in candidates for label, _, s2 in c.identifiers()}
+        labels = {
+            s2: label
+            for c in candidates
+            for label, _, s2 in c.identifiers()
+            if not s2.startswith("ZBL:")
+        }
         if not labels:
             return None
         result = self._call("semantic_scholar", self.s2.batch, list(labels))
@@ -427,6 +510,44 @@ class Verifier:
         papers = zip(labels.values(), result.papers, strict=True)
         return Lookup(
             "semantic_scholar",
+            {label: paper for label, paper in papers if paper is not None},
+            lambda label: urls,
+        )
+
+    def _look_up_crossref(self, candidates) -> Lookup | None:
+        """Every DOI in Crossref, the DOI registry, in filter=doi:... list requests."""
+        dois = list(dict.fromkeys(c.doi for c in candidates if c.doi))
+        if not dois:
+            return None
+        result = self._call("crossref", self.crossref.works, dois)
+        if result is None:
+            return None
+        self.looked_up.add("crossref")
+        papers, urls = result
+        return Lookup("crossref", {f"DOI:{d}": p for d, p in papers.items()}, lambda label: urls)
+
+    def _look_up_zbmath(self, candidates, earlier: list[Lookup]) -> Lookup | None:
+        """zbMATH Open for what the others lack: every Zbl number, and every DOI or arXiv id no
+        earlier look-up returned a record for, in `|`-joined searches."""
+        from .zbmath import Identifier
+
+        asked: dict[str, Identifier] = {}
+        for candidate in candidates:
+            for label, _, key in candidate.identifiers():
+                kind, _, value = key.partition(":")
+                returned = any(label in lookup.papers for lookup in earlier)
+                if kind == "ZBL" or (kind in ("DOI", "ARXIV") and not returned):
+                    asked[label] = Identifier("zbl" if kind == "ZBL" else kind.lower(), value)
+        if not asked:
+            return None
+        result = self._call("zbmath", self.zbmath.lookup, list(asked.values()))
+        if result is None:
+            return None
+        self.looked_up.add("zbmath")
+        urls = list(result.request_urls)
+        papers = zip(asked, result.papers, strict=True)
+        return Lookup(
+            "zbmath",
             {label: paper for label, paper in papers if paper is not None},
             lambda label: urls,
         )
@@ -445,7 +566,9 @@ class Verifier:
                 Finding(
                     lookup.source,
                     lookup.papers[label],
-                    compare(candidate.cited(), lookup.papers[label]),
+                    compare(
+                        comparable(candidate.cited(), lookup.papers[label]), lookup.papers[label]
+                    ),
                     lookup.urls(label),
                 )
                 for lookup in lookups
@@ -477,24 +600,28 @@ class Verifier:
         """One paper from the findings that identify it: the sources' records merged, and the
         candidate compared with the merged record (every year and venue name either gives)."""
         paper = _canonical(findings)
-        match = compare(candidate.cited(), paper)
+        match = compare(comparable(candidate.cited(), paper), paper)
         # A year one source's own record agrees with is no discrepancy (Semantic Scholar's
         # publication year where the canonical record, arXiv's, has the preprint's).
         if any(f.match.year_ok for f in findings):
             match.discrepancies = [d for d in match.discrepancies if d["field"] != "year"]
-        return Finding(_source_of(findings), paper, match, _urls_of(findings))
+        return Finding(
+            _source_of(findings), paper, match, _urls_of(findings), _sources_of(findings)
+        )
 
     def _identified(self, found: Finding, how: str) -> Outcome:
         """The paper is identified: CONFIRMED when it is as cited, else CORRECTED with the
         discrepancies. Either way the API's record replaces the candidate's metadata."""
         status = "CORRECTED" if found.match.discrepancies else "CONFIRMED"
+        sources = found.sources or [found.source]
         return Outcome(
             status,
-            f"{how}: {found.match.reason} ({_via(found.source)})" + self._degraded_note(),
+            f"{how}: {found.match.reason} (via {_named(sources)})",
             source=found.source,
             urls=found.urls,
             match=found.match,
             paper=found.paper,
+            sources=sources,
         )
 
     def _missing(self, unresolved, found: Finding, how: str) -> Outcome | None:
@@ -507,21 +634,19 @@ class Verifier:
         can go on."""
         paper = found.paper
         absent = [
-            (label, _authority(arxiv_id))
+            (label, self._unavailable(arxiv_id, s2_key), arxiv_id, s2_key)
             for label, arxiv_id, s2_key in unresolved
             if not _carries_id(paper, arxiv_id, s2_key)
         ]
         if not absent:
             return None
-        unchecked = {
-            label: authority for label, authority in absent if authority not in self.looked_up
-        }
+        unchecked = {label: failed for label, failed, _, _ in absent if failed is not None}
         if not unchecked and found.match.title_ok:
-            fields = [_id_field(label) for label, _ in absent]
+            fields = [_id_field(label) for label, _, _, _ in absent]
             if all(fields):
-                for (label, authority), name in zip(absent, fields, strict=True):
+                for (label, _, arxiv_id, key), name in zip(absent, fields, strict=True):
                     value = paper.arxiv_id if name == "arxiv_id" else paper.doi
-                    which = f"{self._askers(authority)} returned nothing for it"
+                    which = f"{self._askers(arxiv_id, key)} returned nothing for it"
                     note = f"{label} does not exist ({which}); the paper's is {value or 'none'}"
                     found.match.discrepancies.append(
                         {
@@ -540,8 +665,8 @@ class Verifier:
             )
         else:
             which = "; ".join(
-                f"{label} does not exist ({self._askers(authority)} returned nothing for it)"
-                for label, authority in absent
+                f"{label} does not exist ({self._askers(arxiv_id, key)} returned nothing for it)"
+                for label, _, arxiv_id, key in absent
             )
             reason = f"{which}; {how} {describe(paper)}"
         return Outcome(
@@ -553,19 +678,33 @@ class Verifier:
             suggestion=paper,
         )
 
-    def _askers(self, authority: str) -> str:
-        """The services whose identifier look-up answered for an id held by `authority`."""
-        return _named(s for s in self.looked_up if authority == "arxiv" or s == authority)
+    def _askers(self, arxiv_id: str | None, key: str) -> str:
+        """The services whose identifier look-up answered for one identifier's kind."""
+        kind = "arxiv" if arxiv_id else key.partition(":")[0] if ":" in key else "S2"
+        return _named(s for s in self.looked_up if s in ASKED_FOR.get(kind, ASKED_FOR["S2"]))
+
+    def _unavailable(self, arxiv_id: str | None, key: str) -> str | None:
+        """A service holding such identifiers whose look-up did not answer, or None: only when
+        all of them answered can an identifier be said not to exist. DOIs are held by Semantic
+        Scholar's index and by Crossref's registry (which lacks DataCite's DOIs, so neither
+        rules one out alone)."""
+        holders = ("semantic_scholar", "crossref") if key.startswith("DOI:") else ()
+        for holder in holders or (_authority(arxiv_id, key),):
+            if holder not in self.looked_up:
+                return holder
+        return None
 
     def _title_searches(self, candidates, outcomes, positions) -> None:
         """S2 title match for each candidate, then arXiv `ti:` searches for those it did not
-        identify."""
+        identify, then zbMATH Open `ti:` searches and Crossref bibliographic searches for those
+        still unidentified (the classic papers and books the first two lack)."""
         leads: dict[int, list[Finding]] = {p: [] for p in positions}
         unmatched = []
         for position in positions:
             candidate = candidates[position]
             result = self._call("semantic_scholar", self.s2.match, candidate.title)
             if result is not None:
+                self.title_searched.add("semantic_scholar")
                 for paper in result.papers:
                     leads[position].append(
                         Finding(
@@ -586,6 +725,7 @@ class Verifier:
             result = self._call("arxiv", self.arxiv.search, query, max_results=TITLE_SEARCH_RESULTS)
             if result is None:
                 continue
+            self.title_searched.add("arxiv")
             for position in chunk:
                 for paper in result.papers:
                     match = compare(candidates[position].cited(), paper)
@@ -593,10 +733,43 @@ class Verifier:
                         leads[position].append(
                             Finding("arxiv", paper, match, list(result.request_urls))
                         )
+        unmatched = [p for p in unmatched if not _identifying(leads[p])]
+        self._zbmath_titles(candidates, unmatched, leads)
+        unmatched = [p for p in unmatched if not _identifying(leads[p])]
+        self._crossref_titles(candidates, unmatched, leads)
         for position in positions:
             outcomes[position] = self._judge_title_search(
                 candidates[position], outcomes[position], leads[position]
             )
+
+    def _zbmath_titles(self, candidates, positions, leads) -> None:
+        """One `|`-joined zbMATH `ti:"..."` search per TITLE_SEARCH_CHUNK titles."""
+        from .zbmath import MAX_PER_PAGE
+
+        for first in range(0, len(positions), TITLE_SEARCH_CHUNK):
+            chunk = positions[first : first + TITLE_SEARCH_CHUNK]
+            phrases = [_phrase(candidates[p].title) for p in chunk]
+            query = " | ".join(f'ti:"{phrase}"' for phrase in phrases if phrase)
+            if not query:
+                continue
+            result = self._call("zbmath", self.zbmath.search, query, limit=MAX_PER_PAGE)
+            if result is None:
+                continue
+            self.title_searched.add("zbmath")
+            _add_leads("zbmath", candidates, chunk, result, leads)
+
+    def _crossref_titles(self, candidates, positions, leads) -> None:
+        """A Crossref query.bibliographic search (title, first author, year) per title."""
+        for position in positions:
+            candidate = candidates[position]
+            names = split_authors(candidate.given.get("authors"))
+            words = [candidate.title, *names[:1], str(candidate.year or "")]
+            query = " ".join(word for word in words if word)
+            result = self._call("crossref", self.crossref.search, query, rows=5)
+            if result is None:
+                continue
+            self.title_searched.add("crossref")
+            _add_leads("crossref", candidates, [position], result, leads)
 
     def _judge_title_search(self, candidate, earlier, leads) -> Outcome | None:
         """A paper found by title identifies the candidate when the title is exact and the
@@ -657,14 +830,14 @@ class Verifier:
     def _nothing_found(self, candidate: Candidate) -> Outcome:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         missing, unchecked = self._unresolved_ids(candidate)
-        searched = [s for s in SOURCES if s not in self.errors] if candidate.title else []
+        searched = [s for s in SOURCES if s in self.title_searched] if candidate.title else []
         what = [
-            f"{label} not found in {self._askers(_authority(arxiv_id))}"
-            for label, arxiv_id, _ in candidate.identifiers()
+            f"{label} not found in {self._askers(arxiv_id, key)}"
+            for label, arxiv_id, key in candidate.identifiers()
             if label in missing
         ]
         if searched:
-            what.append(f"no paper with this title in {' or '.join(LABELS[s] for s in searched)}")
+            what.append(f"no paper with this title in {_named(searched, 'or')}")
         if not what:
             return Outcome("UNCONFIRMED", PENDING)
         failed = [s for s in SOURCES if s in self.errors] if candidate.title else []
@@ -679,12 +852,12 @@ class Verifier:
         """A candidate's identifiers (none of which resolved): the labels the service holding
         them answered for (not found), and the labels it could not check, with that service."""
         missing, unchecked = [], {}
-        for label, arxiv_id, _ in candidate.identifiers():
-            authority = _authority(arxiv_id)
-            if authority in self.looked_up:
+        for label, arxiv_id, key in candidate.identifiers():
+            failed = self._unavailable(arxiv_id, key)
+            if failed is None:
                 missing.append(label)
             else:
-                unchecked[label] = authority
+                unchecked[label] = failed
         return missing, unchecked
 
     def _degraded_note(self) -> str:
@@ -699,6 +872,39 @@ class Verifier:
 def _phrase(title: str) -> str:
     """A title as an arXiv phrase: folded words only, so quotes and LaTeX cannot break it."""
     return normalise_title(title)
+
+
+def _identifying(leads: list[Finding]) -> bool:
+    return any(f.match.identifies(by_identifier=False) for f in leads)
+
+
+def _add_leads(source, candidates, positions, result, leads) -> None:
+    """Title-search hits similar enough to identify the paper or be a suggestion, as leads."""
+    for position in positions:
+        for paper in result.papers:
+            match = compare(candidates[position].cited(), paper)
+            if match.title_score and match.title_score >= SUGGESTION_MIN_SCORE:
+                leads[position].append(Finding(source, paper, match, list(result.request_urls)))
+
+
+def _fill_withheld(outcome: Outcome, candidate: Candidate) -> None:
+    """A record identified by its identifiers whose title or authors zbMATH withholds (licence)
+    keeps the citation's, and the reason says so: LITERATURE.md needs a title, and no record
+    contradicts it."""
+    paper = outcome.paper
+    if paper is None or (paper.title and paper.authors):
+        return
+    kept = []
+    paper = Paper.from_dict(paper.to_dict())
+    if not paper.title and candidate.title:
+        paper.title, kept = candidate.title, ["title"]
+    if not paper.authors and split_authors(candidate.given.get("authors")):
+        paper.authors, kept = split_authors(candidate.given.get("authors")), [*kept, "authors"]
+    if kept:
+        outcome.paper = paper
+        outcome.reason += (
+            f"; the {' and '.join(kept)} as cited ({LABELS[paper.source]} withholds them)"
+        )
 
 
 def _carries(paper: Paper, candidate: Candidate) -> bool:
@@ -723,22 +929,40 @@ def _identity(paper: Paper, groups: dict[str, list[Finding]]) -> str:
                 (paper.arxiv_id, other.arxiv_id),
                 (paper.doi, other.doi),
                 (paper.s2_paper_id, other.s2_paper_id),
+                (paper.zbl, other.zbl),
             )
         ):
             return key
     return paper.key
 
 
-def _named(sources) -> str:
-    """Services named in a fixed order: "arXiv and Semantic Scholar"."""
-    named = set(sources)
-    return " and ".join(LABELS[s] for s in SOURCES if s in named)
+def _named(sources, conjunction: str = "and") -> str:
+    """Services named in a fixed order: "arXiv and Semantic Scholar", "arXiv, Semantic Scholar
+    and zbMATH Open" (or "or")."""
+    given = set(sources)
+    named = [LABELS[s] for s in SOURCES if s in given]
+    if len(named) < 3:
+        return f" {conjunction} ".join(named)
+    return f"{', '.join(named[:-1])} {conjunction} {named[-1]}"
 
 
-def _authority(arxiv_id: str | None) -> str:
-    """The service that holds an identifier: arXiv for arXiv ids, Semantic Scholar for the rest
-    (Semantic Scholar also knows arXiv ids, but not every one, so only arXiv can rule one out)."""
-    return "arxiv" if arxiv_id else "semantic_scholar"
+# Which services an identifier is looked up in, by kind (arXiv ids; DOIs; Zbl numbers; S2 ids,
+# CorpusIds and the like); zbMATH Open only when no other source returned a record.
+ASKED_FOR = {
+    "arxiv": {"arxiv", "semantic_scholar", "zbmath"},
+    "DOI": {"semantic_scholar", "crossref", "zbmath"},
+    "ZBL": {"zbmath"},
+    "S2": {"semantic_scholar"},
+}
+
+
+def _authority(arxiv_id: str | None, key: str = "") -> str:
+    """The service that holds an identifier: arXiv for arXiv ids, zbMATH Open for Zbl numbers,
+    Semantic Scholar for the rest (Semantic Scholar also knows arXiv ids, but not every one, so
+    only arXiv can rule one out)."""
+    if arxiv_id:
+        return "arxiv"
+    return "zbmath" if key.startswith("ZBL:") else "semantic_scholar"
 
 
 def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
@@ -751,50 +975,67 @@ def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
     listed = {
         "DOI": paper.doi,
         "ARXIV": paper.arxiv_id,
+        "ZBL": paper.zbl,
         "CorpusId": None if paper.corpus_id is None else str(paper.corpus_id),
     }.get(kind)
     return listed is not None and listed.lower() == value.lower()
 
 
+def _sources_of(findings: list[Finding]) -> list[str]:
+    """The sources of `findings`, in SOURCES order."""
+    found = {f.source for f in findings}
+    return [s for s in SOURCES if s in found]
+
+
 def _source_of(findings: list[Finding]) -> str:
-    sources = {f.source for f in findings}
-    return "both" if len(sources) == 2 else sources.pop()
-
-
-def _via(source: str) -> str:
-    return "arXiv and Semantic Scholar" if source == "both" else LABELS[source]
+    """`source` as before there were four: "both" when arXiv and Semantic Scholar agree, else
+    the first source (in SOURCES order); `sources` names them all."""
+    sources = _sources_of(findings)
+    return "both" if sources[:2] == ["arxiv", "semantic_scholar"] else sources[0]
 
 
 def _urls_of(findings: list[Finding]) -> list[str]:
     return list(dict.fromkeys(url for f in findings for url in f.urls))
 
 
+COMPLETED_FIELDS = (
+    "doi",
+    "s2_paper_id",
+    "corpus_id",
+    "venue",
+    "volume",
+    "pages",
+    "journal",
+    "publication_date",
+    "citation_count",
+    "open_access_pdf",
+    "zbl",
+    "document_type",
+    "journal_ref",
+)
+
+
 def _canonical(findings: list[Finding]) -> Paper:
-    """The matching record; when both sources matched, arXiv's, completed by Semantic Scholar's
-    identifiers and venue (both are records the APIs returned)."""
-    by_source = {f.source: f.paper for f in reversed(findings)}
-    paper = by_source.get("arxiv") or by_source["semantic_scholar"]
-    other = by_source.get("semantic_scholar")
-    if paper is other or other is None:
+    """The identifying record of the first source in SOURCES order that has a title (arXiv's
+    when it identified the paper; a licence-restricted zbMATH record has none), its empty fields
+    completed from the other sources' records: identifiers, venue, Zbl number and MSC codes (all
+    records the APIs returned)."""
+    first: dict[str, Finding] = {}
+    for finding in findings:
+        first.setdefault(finding.source, finding)
+    ordered = sorted(first.values(), key=lambda f: (not f.paper.title, SOURCES.index(f.source)))
+    paper, others = ordered[0].paper, [f.paper for f in ordered[1:]]
+    if not others:
         return paper
     merged = Paper.from_dict(paper.to_dict())
-    for name in (
-        "doi",
-        "s2_paper_id",
-        "corpus_id",
-        "venue",
-        "volume",
-        "pages",
-        "journal",
-        "publication_date",
-        "citation_count",
-        "open_access_pdf",
-    ):
-        if getattr(merged, name) is None:
-            setattr(merged, name, getattr(other, name))
-    merged.external_ids = merged.external_ids or dict(other.external_ids)
-    merged.venue_aliases = list(dict.fromkeys([*merged.venue_aliases, *other.venue_aliases]))
-    merged.fields_of_study = merged.fields_of_study or list(other.fields_of_study)
+    for other in others:
+        for name in COMPLETED_FIELDS:
+            if getattr(merged, name) is None:
+                setattr(merged, name, getattr(other, name))
+        merged.external_ids = {**other.external_ids, **merged.external_ids}
+        merged.venue_aliases = list(dict.fromkeys([*merged.venue_aliases, *other.venue_aliases]))
+        merged.fields_of_study = merged.fields_of_study or list(other.fields_of_study)
+        merged.msc = merged.msc or list(other.msc)
     return merged
 
 
@@ -808,6 +1049,7 @@ def _result(candidate: Candidate, outcome: Outcome) -> dict[str, Any]:
         "verified_via": outcome.urls,
         "checks": match.checks(),
         "paper": outcome.paper.to_dict() if outcome.paper else None,
+        "sources": list(outcome.sources),
         "candidate": candidate.given,
     }
     if outcome.status == "CORRECTED":

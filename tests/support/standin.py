@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A local stand-in for both arXiv and Semantic Scholar, answering from the real recordings.
+"""A local stand-in for arXiv, Semantic Scholar, zbMATH Open and Crossref, answering from the real
+recordings.
 
 It indexes every arXiv entry recorded in tests/recordings/arxiv/ (bodies recovered with
 .encode("latin-1")) and every Semantic Scholar paper record in tests/recordings/s2/ (both vcrpy
@@ -21,6 +22,21 @@ Semantic Scholar, `<url>/graph/v1`:
     records whose title holds every query word.
   - any other GET: the recorded response for that exact URL (bulk pages, citations, ...).
 Records are filtered to the requested `fields` (plus paperId), as the API does.
+zbMATH Open, `<url>/zbmath/v1` (every record in tests/recordings/zbmath/, by internal number):
+  - GET `/document/_search?search_string=`: the records the query selects (`ti: au: py: so: cc:
+    dt: an: doi: arxiv:` terms, bare words, quoted phrases, `&`, `|`, `!`, parentheses), in the
+    recorded list envelope with its counts replaced; GET `/document/_structured_search`: the same
+    for Title, Contributor name, MSC, Year, Source, DOI, Zbl parameters.
+  - GET `/document/{id}`: {"result": <record>, "status": ...} (SYNTHESIZED: no recording holds a
+    single-document answer; shape from the API documentation).
+  - no result: HTTP 404 with a status whose execution reads "Zero results" (SYNTHESIZED).
+Crossref, `<url>/crossref` (every work in tests/recordings/crossref/: /works/{doi} messages,
+list items, refchecker's cached items; the record with most fields wins):
+  - GET `/works/{doi}`: the recorded answer for that URL, else the work in a recorded envelope,
+    else HTTP 404 "Resource not found." as recorded.
+  - GET `/works?filter=doi:A,doi:B`: the known works in a recorded list envelope.
+  - GET `/works?query.bibliographic=` (or query.title): works whose title words all occur in the
+    query, then those sharing most of them; none -> 200 with total-results 0, as recorded.
 
 Feeds and JSON answers built from several recorded entries are ASSEMBLED from real recorded
 records (the feed header is a recorded one with its counts replaced); nothing is invented except
@@ -29,13 +45,14 @@ the 404 title-match body and the failure bodies below. The server counts request
 that status (Semantic Scholar's 500 body is the recorded one; other failure bodies are synthesized).
 
     with StandIn() as standin:
-        env = standin.env()  # MATH_ARXIV_API_URL, MATH_S2_API_URL
+        env = standin.env()  # MATH_ARXIV_API_URL, MATH_S2_API_URL, MATH_ZBMATH_API_URL, ...
         ...
         standin.counts["arxiv id_list"]
 
 Command line (for demos and the Claude Code end-to-end tests):
     python3 tests/support/standin.py --port 8765 [--fail-arxiv 503] [--fail-s2 500]
-prints the two base URLs as JSON and serves until interrupted.
+        [--fail-zbmath 503] [--fail-crossref 503]
+prints the base URLs as JSON and serves until interrupted.
 """
 
 from __future__ import annotations
@@ -44,6 +61,7 @@ import argparse
 import contextlib
 import difflib
 import functools
+import gzip
 import json
 import re
 import sys
@@ -112,6 +130,12 @@ class Index:
     s2_titles: list[tuple[str, dict]] = field(default_factory=list)  # (folded title, record)
     s2_replies: dict[tuple, Reply] = field(default_factory=dict)  # (method, path, query)
     s2_failure_500: bytes = b""
+    zbmath: dict[int, dict] = field(default_factory=dict)  # by internal number
+    zbmath_status: dict = field(default_factory=dict)  # a recorded status object
+    crossref: dict[str, dict] = field(default_factory=dict)  # works by lower-case DOI
+    crossref_replies: dict[tuple, Reply] = field(default_factory=dict)  # (path, query)
+    crossref_work_envelope: dict = field(default_factory=dict)  # a recorded /works/{doi} answer
+    crossref_list_envelope: dict = field(default_factory=dict)  # a recorded /works list answer
 
 
 def _query_key(url: str) -> tuple:
@@ -207,12 +231,69 @@ def _load_s2(index: Index) -> None:
                 index.s2_ids[f"{name.lower()}:{str(value).lower()}"] = paper_id
 
 
+def _load_zbmath(index: Index) -> None:
+    for path in sorted(RECORDINGS.glob("zbmath/**/*.json")):
+        payload = json.loads(json.loads(path.read_text(encoding="utf-8"))["body"])
+        if "status" in payload and not index.zbmath_status:
+            index.zbmath_status = payload["status"]
+        for record in payload["result"]:
+            known = index.zbmath.get(record["id"])
+            if known is None or len(json.dumps(record)) > len(json.dumps(known)):
+                index.zbmath[record["id"]] = record
+
+
+def _crossref_work(index: Index, work: dict) -> None:
+    doi = str(work.get("DOI", "")).lower()
+    known = index.crossref.get(doi)
+    if doi and (known is None or len(work) > len(known)):
+        index.crossref[doi] = work
+
+
+def _load_crossref(index: Index) -> None:
+    from support.cassettes import load as load_cassette
+
+    for path in sorted(RECORDINGS.glob("crossref/**/*.yaml")):
+        for interaction in load_cassette(path):
+            if "api.crossref.org" not in interaction.uri:
+                continue
+            body = interaction.body
+            if body[:2] == b"\x1f\x8b":  # `!!binary` gzip (content-encoding: gzip)
+                body = gzip.decompress(body)
+            parts = urlsplit(interaction.uri)
+            path_key = unquote(parts.path).lower().removeprefix("/v1")
+            query = tuple(sorted((k, v) for k, v in parse_qsl(parts.query) if k != "mailto"))
+            content_type = "application/json" if body[:1] == b"{" else "text/plain"
+            if interaction.status != 200 or path_key.startswith("/works"):
+                index.crossref_replies.setdefault(
+                    (path_key, query), _reply(interaction.status, body, content_type)
+                )
+            if interaction.status != 200 or body[:1] != b"{":
+                continue
+            payload = json.loads(body)
+            message = payload.get("message")
+            if payload.get("message-type") == "work" and isinstance(message, dict):
+                index.crossref_work_envelope = index.crossref_work_envelope or payload
+                _crossref_work(index, message)
+            elif payload.get("message-type") == "work-list" and isinstance(message, dict):
+                index.crossref_list_envelope = index.crossref_list_envelope or payload
+                for item in message.get("items") or []:
+                    _crossref_work(index, item)
+    for path in sorted(RECORDINGS.glob("crossref/refchecker-items/*.json")):
+        if path.name == "index.json":
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for work in data if isinstance(data, list) else [data]:
+            _crossref_work(index, work)
+
+
 @functools.lru_cache(maxsize=1)
 def load_index() -> Index:
-    """Every recorded arXiv entry and S2 record, indexed once per process."""
+    """Every recorded arXiv entry, S2, zbMATH and Crossref record, indexed once per process."""
     index = Index()
     _load_arxiv(index)
     _load_s2(index)
+    _load_zbmath(index)
+    _load_crossref(index)
     return index
 
 
@@ -372,6 +453,211 @@ def _s2_search(params: dict[str, str]) -> Reply:
     return _json(200, payload)
 
 
+# ----------------------------------------------------------------------------- zbMATH Open
+
+ZBMATH_LICENCE = "zbMATH Open Web Interface contents unavailable due to conflicting licenses."
+
+
+def _zbmath_texts(record: dict, name: str) -> list[str]:
+    """The strings one search field looks at (the licence sentence stands for nothing)."""
+    contributors = record.get("contributors") or {}
+    source = record.get("source") or {}
+    links = record.get("links") or []
+    values = {
+        "ti": [(record.get("title") or {}).get("title")],
+        "au": [
+            p.get("name") for p in contributors.get("authors", []) + contributors.get("editors", [])
+        ],
+        "so": [source.get("source")] + [s.get("title") for s in source.get("series") or []],
+        "py": [record.get("year")],
+        "an": [record.get("identifier")],
+        "dt": [(record.get("document_type") or {}).get("code")],
+        "cc": [m.get("code") for m in record.get("msc") or []],
+        "doi": [x.get("identifier") for x in links if x.get("type") == "doi"],
+        "arxiv": [x.get("identifier") for x in links if x.get("type") == "arxiv"],
+    }
+    if name == "any":
+        return [t for field_name in ("ti", "au", "so") for t in values[field_name] if t]
+    return [t for t in values.get(name, []) if isinstance(t, str) and t != ZBMATH_LICENCE]
+
+
+def _zbmath_term(record: dict, name: str, value: str) -> bool:
+    value = value.strip('"')
+    texts = _zbmath_texts(record, name)
+    if name in ("doi", "arxiv", "an", "dt"):
+        return any(value.lower() == text.lower() for text in texts)
+    if name == "cc":
+        return any(text.upper().startswith(value.upper().rstrip("-X*")) for text in texts)
+    if name == "py":
+        first, _, last = value.partition("-")
+        return any(
+            text.isdigit() and int(first) <= int(text) <= int(last or first) for text in texts
+        )
+    wanted = [w.rstrip("*") for w in words(value)]
+    haystack = [w for text in texts for w in words(text)]
+    n = len(wanted)
+    return bool(wanted) and any(
+        all(haystack[i + k].startswith(wanted[k]) for k in range(n))
+        for i in range(len(haystack) - n + 1)
+    )
+
+
+def _zbmath_select(query: str) -> list[dict]:
+    """The records a search string selects: `&` (or nothing) binds tighter than `|`; `!` negates;
+    `field:` applies to the word, phrase or parenthesised group after it."""
+    tokens = re.findall(r'"[^"]*"|[()|&!]|[A-Za-z]+:|[^\s()|&!"]+', query)
+    position = 0
+
+    def peek() -> str | None:
+        return tokens[position] if position < len(tokens) else None
+
+    def disjunction(record: dict, name: str) -> bool:
+        nonlocal position
+        result = conjunction(record, name)
+        while peek() == "|":
+            position += 1
+            result = conjunction(record, name) or result
+        return result
+
+    def conjunction(record: dict, name: str) -> bool:
+        nonlocal position
+        result = unary(record, name)
+        while peek() not in (None, "|", ")"):
+            if peek() == "&":
+                position += 1
+            result = unary(record, name) and result
+        return result
+
+    def unary(record: dict, name: str) -> bool:
+        nonlocal position
+        token = peek()
+        position += 1
+        if token == "!":
+            return not unary(record, name)
+        if token == "(":
+            result = disjunction(record, name)
+            position += 1  # ")"
+            return result
+        if token and token.endswith(":"):
+            return unary(record, token[:-1].lower())
+        return _zbmath_term(record, name, token or "")
+
+    found = []
+    for record in load_index().zbmath.values():
+        position = 0
+        if tokens and disjunction(record, "any"):
+            found.append(record)
+    return found
+
+
+STRUCTURED_FIELDS = {
+    "title": "ti",
+    "contributor name": "au",
+    "msc": "cc",
+    "year": "py",
+    "source": "so",
+    "doi": "doi",
+    "zbl": "an",
+    "document type": "dt",
+}
+
+
+def _zbmath_list(records: list[dict], page: int, per_page: int) -> Reply:
+    status = dict(load_index().zbmath_status)
+    if not records:  # SYNTHESIZED: the API answers a query without results with 404
+        status.update(
+            execution="Zero results",
+            execution_bool=False,
+            internal_code="no_results",
+            nr_total_results=0,
+            nr_request_results=0,
+            status_code=404,
+        )
+        return _json(404, {"result": [], "status": status})
+    shown = records[page * per_page : (page + 1) * per_page]
+    status.update(nr_total_results=len(records), nr_request_results=len(shown))
+    return _json(200, {"result": shown, "status": status})
+
+
+def _zbmath(route: str, params: dict[str, str]) -> Reply:
+    page, per_page = int(params.get("page") or 0), int(params.get("results_per_page") or 100)
+    if route == "/document/_search":
+        return _zbmath_list(_zbmath_select(params.get("search_string", "")), page, per_page)
+    if route == "/document/_structured_search":
+        terms = [
+            f'{STRUCTURED_FIELDS[name.lower()]}:"{value}"'
+            for name, value in params.items()
+            if name.lower() in STRUCTURED_FIELDS and value
+        ]
+        return _zbmath_list(_zbmath_select(" & ".join(terms)) if terms else [], page, per_page)
+    number = route.removeprefix("/document/")
+    record = load_index().zbmath.get(int(number)) if number.isdigit() else None
+    if record is None:
+        return _zbmath_list([], 0, 1)
+    # SYNTHESIZED: a single-document answer (no recording holds one), per the documentation.
+    status = {**load_index().zbmath_status, "nr_total_results": 1, "nr_request_results": 1}
+    return _json(200, {"result": record, "status": status})
+
+
+# ----------------------------------------------------------------------------- Crossref
+
+CROSSREF_NOT_FOUND = b"Resource not found."  # as recorded for an unknown DOI
+
+
+def _crossref_list(works: list[dict], rows: int, offset: int = 0) -> Reply:
+    envelope = json.loads(json.dumps(load_index().crossref_list_envelope))
+    message = envelope["message"]
+    message.update(
+        {
+            "total-results": len(works),
+            "items": works[offset : offset + rows],
+            "items-per-page": rows,
+        }
+    )
+    return _json(200, envelope)
+
+
+def _crossref_search(text: str, rows: int, offset: int) -> Reply:
+    asked = set(words(text))
+    ranked = []
+    for work in load_index().crossref.values():
+        title = words(" ".join(work.get("title") or []))
+        if not title:
+            continue
+        share = sum(w in asked for w in title) / len(title)
+        if share >= 0.5:
+            ranked.append((-share, work["DOI"].lower(), work))
+    ranked.sort(key=lambda item: item[:2])
+    return _crossref_list([work for _, _, work in ranked], rows, offset)
+
+
+def _crossref(route: str, params: dict[str, str], target: str) -> Reply:
+    index = load_index()
+    query = tuple(sorted((k, v) for k, v in params.items() if k != "mailto"))
+    path = unquote(route).lower().removeprefix("/v1")
+    recorded = index.crossref_replies.get((path, query))
+    if recorded is not None:
+        return recorded
+    rows, offset = int(params.get("rows") or 20), int(params.get("offset") or 0)
+    if path == "/works":
+        filters = [f.split(":", 1) for f in params.get("filter", "").split(",") if ":" in f]
+        dois = [value.lower() for name, value in filters if name == "doi"]
+        if dois:
+            return _crossref_list([index.crossref[d] for d in dois if d in index.crossref], rows)
+        text = (
+            params.get("query.bibliographic")
+            or params.get("query.title")
+            or params.get("query", "")
+        )
+        return _crossref_search(text, rows, offset)
+    if path.startswith("/works/"):
+        work = index.crossref.get(path.removeprefix("/works/"))
+        if work is None:
+            return _reply(404, CROSSREF_NOT_FOUND, "text/plain")
+        return _json(200, {**index.crossref_work_envelope, "message": work})
+    return _reply(404, CROSSREF_NOT_FOUND, "text/plain")
+
+
 # ----------------------------------------------------------------------------- the server
 
 
@@ -386,12 +672,20 @@ class StandIn(ScriptedServer):
         self.faults: dict[str, Callable[[Reply], Reply]] = {}
         self.arxiv_url = f"{self.url}/api/query"
         self.s2_url = f"{self.url}/graph/v1"
+        self.zbmath_url = f"{self.url}/zbmath/v1"
+        self.crossref_url = f"{self.url}/crossref"
 
     def env(self) -> dict[str, str]:
-        return {"MATH_ARXIV_API_URL": self.arxiv_url, "MATH_S2_API_URL": self.s2_url}
+        return {
+            "MATH_ARXIV_API_URL": self.arxiv_url,
+            "MATH_S2_API_URL": self.s2_url,
+            "MATH_ZBMATH_API_URL": self.zbmath_url,
+            "MATH_CROSSREF_API_URL": self.crossref_url,
+        }
 
     def fail(self, service: str, status: int = 503) -> None:
-        """Answer every request to `service` ("arxiv" or "s2") with `status` from now on."""
+        """Answer every request to `service` ("arxiv", "s2", "zbmath" or "crossref") with
+        `status` from now on."""
         self.failing[service] = status
 
     def recover(self, service: str) -> None:
@@ -399,17 +693,25 @@ class StandIn(ScriptedServer):
         self.faults.pop(service, None)
 
     def corrupt(self, service: str, fault: Callable[[Reply], Reply]) -> None:
-        """Pass every answer of `service` ("arxiv" or "s2") through `fault` from now on: a
+        """Pass every answer of `service` ("arxiv", "s2", "zbmath", "crossref") through `fault`: a
         synthesized fault (tests/support/faults.py) applied to what the stand-in would send."""
         self.faults[service] = fault
 
     def calls(self, service: str) -> int:
-        """Requests that reached `service` ("arxiv" or "s2") so far."""
+        """Requests that reached `service` ("arxiv", "s2", "zbmath", "crossref") so far."""
         return sum(n for name, n in self.counts.items() if name.split()[0] == service)
 
     def reply_to(self, received: Received) -> Reply:
         reply = self.answer(received.method, received.path, received.body)
-        service = "s2" if "/graph/v1/" in received.path else "arxiv"
+        path = urlsplit(received.path).path
+        service = next(
+            (
+                name
+                for name, prefix in (("s2", "/graph/v1/"), ("zbmath", "/zbmath/"))
+                if prefix in path
+            ),
+            "crossref" if path.startswith("/crossref/") else "arxiv",
+        )
         fault = self.faults.get(service)
         return fault(reply) if fault else reply
 
@@ -421,6 +723,23 @@ class StandIn(ScriptedServer):
             return self._arxiv(params)
         if "/graph/v1/" in path + "/":
             return self._s2(method, path, params, body, target)
+        for service, prefix in (("zbmath", "/zbmath/v1"), ("crossref", "/crossref")):
+            if path.startswith(prefix + "/"):
+                route = path[len(prefix) :]
+                kind = (
+                    "list"
+                    if route in ("/works", "/document/_search", "/document/_structured_search")
+                    else "record"
+                )
+                self._count(f"{service} {kind}")
+                if service in self.failing:
+                    status = self.failing[service]
+                    return _reply(
+                        status, f"{service} stand-in failing with {status}\n".encode(), "text/plain"
+                    )
+                if service == "zbmath":
+                    return _zbmath(route, params)
+                return _crossref(route, params, target)
         self._count("other")
         return _json(404, {"error": f"the stand-in serves /api/query and /graph/v1, not {path}"})
 
@@ -478,23 +797,25 @@ def main(argv=None) -> None:
     parser.add_argument("--port", type=int, default=0, help="port to listen on (0: any free one)")
     parser.add_argument("--fail-arxiv", type=int, metavar="STATUS", help="fail arXiv with STATUS")
     parser.add_argument("--fail-s2", type=int, metavar="STATUS", help="fail S2 with STATUS")
+    parser.add_argument("--fail-zbmath", type=int, metavar="STATUS", help="fail zbMATH")
+    parser.add_argument("--fail-crossref", type=int, metavar="STATUS", help="fail Crossref")
     args = parser.parse_args(argv)
     try:
         standin = StandIn(args.port)
     except OSError as exc:  # most often the port is taken (an earlier stand-in still running)
         message = f"standin.py: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}"
         raise SystemExit(message) from None
-    if args.fail_arxiv:
-        standin.fail("arxiv", args.fail_arxiv)
-    if args.fail_s2:
-        standin.fail("s2", args.fail_s2)
+    for service in ("arxiv", "s2", "zbmath", "crossref"):
+        if getattr(args, f"fail_{service}"):
+            standin.fail(service, getattr(args, f"fail_{service}"))
     index = load_index()
-    print(
-        json.dumps(
-            {**standin.env(), "arxiv_entries": len(index.arxiv), "s2_records": len(index.s2_papers)}
-        ),
-        flush=True,
-    )
+    counts = {
+        "arxiv_entries": len(index.arxiv),
+        "s2_records": len(index.s2_papers),
+        "zbmath_records": len(index.zbmath),
+        "crossref_works": len(index.crossref),
+    }
+    print(json.dumps({**standin.env(), **counts}), flush=True)
     with standin, contextlib.suppress(KeyboardInterrupt):
         threading.Event().wait()
 
