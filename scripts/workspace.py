@@ -14,6 +14,9 @@ Subcommands (each prints JSON):
   resume        what a new session needs to pick the current problem up again (rebuilds
                 DASHBOARD.md)
   notation      show or change a problem's NOTATION.md: a domain preset, custom symbols
+  models        the model each agent runs on: its agent file's `model:`, or the workspace's
+                override in config.json ("models"), which --set AGENT=MODEL and --reset AGENT
+                change (MODEL: opus, sonnet, haiku or fable)
 
 Example:
   workspace.py init
@@ -21,6 +24,7 @@ Example:
       --domain analysis --subdomain "operator theory" --type proof --tags spectral-radius,compact \\
       --body - < statement.md
   workspace.py notation --preset analysis --add '\\mathcal{H}' 'a separable Hilbert space'
+  workspace.py models --set literature-search=sonnet --reset session-manager
 
 The workspace is $MATH_WORKSPACE, else the nearest folder at or above the working directory that
 holds .math/ (init creates it in the working directory). Slugs are lowercase letters, digits and
@@ -87,6 +91,16 @@ def main(argv):
     )
     nota.add_argument("--list-presets", action="store_true", help="list the presets and stop")
 
+    mods = sub.add_parser("models", help="the model each agent runs on; change the overrides")
+    mods.add_argument(
+        "--set", action="append", default=[], metavar="AGENT=MODEL", dest="set_models",
+        help="run AGENT on MODEL in this workspace (repeatable)",
+    )  # fmt: skip
+    mods.add_argument(
+        "--reset", action="append", default=[], metavar="AGENT",
+        help="back to the model AGENT's file declares (repeatable)",
+    )  # fmt: skip
+
     args = parser.parse_args(argv)
     if args.command == "init":
         result = ws.init()
@@ -113,6 +127,8 @@ def main(argv):
         result = ws.render_dashboard()
     elif args.command == "resume":
         result = ws.resume(args.problem, recent=max(args.recent, 0))
+    elif args.command == "models":
+        result = ws.models(args.set_models, args.reset)
     elif args.list_presets:
         result = notation.presets()
     else:

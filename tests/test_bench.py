@@ -26,6 +26,7 @@ BENCHMARKS = {
     "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +[\d.]+\n"
     r"arXiv baseline +\d+% +\d+% +- +[\d.]+\n(.*\n)*Semantic Scholar plan +\d+%",
     f"bench_idle_context.py --versions {CURRENT_VERSION}": r"\n2\.\d+\.\d+ +\d+ +\d+ +600  6 agent",
+    "bench_agent_model_hook.py --runs 2": r"hook, override applied +[\d.]+ ms",
 }
 
 

@@ -13,7 +13,17 @@ import pytest
 from conftest import ROOT, SCRIPTS, run_script
 from mathtools import frontmatter
 
-COMMANDS = ["init", "problem", "switch", "status", "archive", "resume", "notation", "check-refs"]
+COMMANDS = [
+    "init",
+    "problem",
+    "switch",
+    "status",
+    "archive",
+    "resume",
+    "notation",
+    "check-refs",
+    "models",
+]
 AGENTS = ["math-intake", "session-manager"]
 ALL_COMMANDS = [*COMMANDS, "help", "literature", "research", "prove", "compute", "write"]
 FILES = [f"commands/{c}.md" for c in COMMANDS] + [f"agents/{a}.md" for a in AGENTS]

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from . import config, frontmatter
+from . import models as agent_models
 from .bootstrap import PLUGIN_ROOT
 from .cli import BadInput, dumps, read_json
 from .domains import DOMAINS
@@ -464,7 +465,39 @@ def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[st
         "problems": problems,
         "archived": cfg["archived"],
         "dashboard": str(workspace.dashboard_path),
+        "models": agent_models.in_use(cfg),
     }
+
+
+def models(set_models: list[str] = (), reset: list[str] = ()) -> dict[str, Any]:
+    """The model each agent runs on; `set_models` ("AGENT=MODEL") and `reset` (AGENT) first change
+    the workspace's overrides in config.json. Without a workspace, only reading works."""
+    agents = agent_models.declared()
+    changes = [_model_assignment(text, agents) for text in set_models]
+    for agent in reset:
+        if agent not in agents:
+            raise BadInput(f"no agent {agent!r}; agents: {', '.join(agents)}", code="unknown_agent")
+    if not changes and not reset:
+        root = config.workspace_root()
+        cfg = Workspace(root).read_config() if (root / ".math" / "config.json").exists() else {}
+        return {"workspace": str(root) if cfg else None, **agent_models.in_use(cfg, agents)}
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        chosen = cfg.get(agent_models.CONFIG_KEY)
+        chosen = dict(chosen) if isinstance(chosen, dict) else {}
+        chosen.update(changes)
+        for agent in reset:
+            chosen.pop(agent, None)
+        cfg[agent_models.CONFIG_KEY] = chosen
+    return {"workspace": str(workspace.root), **agent_models.in_use(cfg, agents)}
+
+
+def _model_assignment(text: str, agents: dict[str, Any]) -> tuple[str, str]:
+    agent, sep, model = text.partition("=")
+    problem = agent_models.check(agent.strip(), model.strip(), agents) if sep else None
+    if not sep or problem:
+        raise BadInput(problem or f"{text!r} is not AGENT=MODEL", code="bad_model")
+    return agent.strip(), model.strip()
 
 
 def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
