@@ -30,6 +30,9 @@ def test_the_demo_runs_offline_and_reports_its_figures(tmp_path):
     for name in ("LITERATURE.md", "JOURNAL.md", "literature.db"):
         assert name in run.stdout
     assert re.search(r"script output / 4\s+\d+ tokens\s+[\d.]+ per paper", run.stdout)
+    # Remembered classics only the mathematical and DOI sources hold are confirmed through them.
+    assert "zbMATH Open    confirmed memory-4\n" in run.stdout
+    assert "Crossref       confirmed memory-3\n" in run.stdout
     folder = tmp_path / "ws" / ".math" / "problems" / SLUG
     refs = re.findall(r"^### REF-\d+", (folder / "LITERATURE.md").read_text(), re.M)
     # The journal entry's counts are those LITERATURE.md shows (a PROBLEM.md reference that is

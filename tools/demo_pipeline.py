@@ -64,6 +64,27 @@ PLANTED = (
         "source": "memory (planted fabrication: a real arXiv id of another paper)",
     },
 )
+# Real classics the STAND-IN also "remembers": older work only the mathematical and DOI sources
+# confirm, through Crossref (a DOI-only article) and zbMATH Open (a record whose title zbMATH
+# withholds under its licence).
+CLASSICS = (
+    {
+        "key": "memory-3",
+        "title": "Approximation by superpositions of a sigmoidal function",
+        "authors": ["Cybenko"],
+        "year": 1989,
+        "doi": "10.1007/BF02551274",
+        "source": "memory (a real classic: Crossref holds it)",
+    },
+    {
+        "key": "memory-4",
+        "title": "A 1952 note in the American Mathematical Monthly",
+        "authors": ["Ore"],
+        "year": 1952,
+        "doi": "10.2307/2306804",
+        "source": "memory (a real classic: zbMATH Open holds it, licence-restricted)",
+    },
+)
 
 
 def refining_model() -> StandInModel:
@@ -212,14 +233,19 @@ def run_demo(
             env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
         workspace = Workspace(folder, env)
         slug = create_problem(workspace, problem_file)
-        model = model or StandInModel(recalled=PLANTED)
+        model = model or StandInModel(recalled=PLANTED + CLASSICS)
         started = time.monotonic()
         summary = play(workspace, slug, model, say, per_query)
         elapsed = time.monotonic() - started
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
     printed = sum(workspace.output_bytes.values())
     problem_dir = folder / ".math" / "problems" / slug
+    verified = json.loads((folder / summary["run_dir"] / "verified.json").read_text())
     return {
+        "confirmed_by": {
+            source: [r["key"] for r in verified["results"] if source in r.get("sources", [])]
+            for source in ("zbmath", "crossref")
+        },
         "workspace": str(folder),
         "literature": str(problem_dir / "LITERATURE.md"),
         "journal": str(problem_dir / "JOURNAL.md"),
@@ -253,6 +279,8 @@ def report(figures: dict) -> list[str]:
         f"  JOURNAL.md     {figures['journal']}  ({summary['finish'].get('journal', 'no entry')})",
         f"  run store      {figures['run_store']}  ({summary['iterations']} iteration(s))",
         f"  run folder     {figures['run_dir']}",
+        f"  zbMATH Open    confirmed {', '.join(figures['confirmed_by']['zbmath']) or 'none'}",
+        f"  Crossref       confirmed {', '.join(figures['confirmed_by']['crossref']) or 'none'}",
         "",
         f"{figures['tool_calls']} tool calls in {figures['turns']} turns from the command's start"
         f" ({figures['script_calls']} script calls)",
