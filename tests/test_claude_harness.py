@@ -68,7 +68,11 @@ def test_help_expands_with_its_arguments(tmp_path):
 def test_every_agent_is_offered_as_math_name_and_runs_with_its_tools(tmp_path):
     agents = _agents()
     assert agents, "agents/ holds no agent definitions"
-    calls = [agent(f"math:{name}", f"Harness probe for {name}.") for name in agents]
+    # In the foreground, as the runbooks start them: six background agents at once race their
+    # reports against the end of the conversation on 2.1.330.
+    calls = [
+        agent(f"math:{name}", f"Harness probe for {name}.", background=False) for name in agents
+    ]
     replies = {f"math:{name}": [f"{name} reporting"] for name in agents}
     run = run_claude(
         "List your agents.", [calls, "All agents answered."], subagents=replies, home=tmp_path
