@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors
 
 bootstrap.ensure()
 
@@ -101,7 +101,7 @@ def main(argv):
         if args.domain:
             categories += domains.categories(args.domain, args.secondary)
         elif args.secondary:
-            raise cli.BadInput("--secondary needs --domain", code="usage")
+            raise errors.BadInput("--secondary needs --domain", code="usage")
         from mathtools import relaxation
 
         request = relaxation.ArxivRequest(
@@ -132,7 +132,7 @@ def _asked_ids(args) -> list[str]:
     for arg in args.ids:
         asked += _ids_in("-") if arg == "-" else [arg]
     if not asked:
-        raise cli.BadInput("no ids: give ID arguments, --ids-file FILE or -", code="no_ids")
+        raise errors.BadInput("no ids: give ID arguments, --ids-file FILE or -", code="no_ids")
     return asked
 
 

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors, files
 
 bootstrap.ensure()
 
@@ -77,7 +77,7 @@ def main(argv):
     if fix == "":  # --fix alone: beside the one .bib, else no copy (the table says why)
         fix = str(refcheck.default_fix_path(found.bibs[0])) if len(found.bibs) == 1 else None
     elif fix is not None and len(found.bibs) != 1:
-        raise cli.BadInput(
+        raise errors.BadInput(
             f"--fix needs exactly one .bib to correct; these files give {len(found.bibs)}",
             code="usage",
         )
@@ -97,15 +97,17 @@ def main(argv):
         written = fix if updates or args.fix else None  # --fix alone: no copy of a clean .bib
         if written:
             text = bibliography.corrected_copy(bib, updates, refcheck.fix_header(bib, updates))
-            cli.write_file(written, text)
+            files.write_file(written, text)
         document["fix"] = {"file": written, "entries_changed": sorted(updates)}
     if args.report:
-        cli.write_file(args.report, refcheck.markdown(document))
+        files.write_file(args.report, refcheck.markdown(document))
     progress(f"done in {time.monotonic() - started:.1f} s")
     if args.out:
-        cli.write_file(args.out, cli.dumps(cli.marked(document)))  # a later --out may replace it
+        files.write_file(
+            args.out, files.dumps(files.marked(document))
+        )  # a later --out may replace it
     if args.json:
-        sys.stdout.write(cli.dumps(document))
+        sys.stdout.write(files.dumps(document))
     else:
         lines = refcheck.table_lines(document) + refcheck.fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")

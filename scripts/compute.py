@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors, files
 
 bootstrap.ensure()
 
@@ -68,20 +68,20 @@ def main(argv):
 
     sandbox.check_limits(args.timeout, args.memory_mb)
     if not args.no_record and not (args.title and args.title.strip()):
-        raise cli.BadInput("--title is required to record the run (or pass --no-record)")
+        raise errors.BadInput("--title is required to record the run (or pass --no-record)")
     if args.request is not None and args.request < 1:
-        raise cli.BadInput("--request is a request number from PROOF.md (1, 2, ...)")
+        raise errors.BadInput("--request is a request number from PROOF.md (1, 2, ...)")
     folder = None
     if not args.no_record:  # resolve first: a bad problem must not cost a computation
         slug, folder = problemdir.resolve(args.problem, args.dir)
     try:
-        code = cli.read_source(args.code, "snippet")
+        code = files.read_source(args.code, "snippet")
     except (OSError, UnicodeDecodeError) as exc:
-        raise cli.BadInput(
+        raise errors.BadInput(
             f"cannot read the snippet {args.code}: {exc}", code="file_not_found"
         ) from None
     if not code.strip():
-        raise cli.BadInput("the snippet is empty")
+        raise errors.BadInput("the snippet is empty")
     python = sandbox.interpreter(args.python) if args.python else bootstrap.extra_python("compute")
 
     if folder is not None:  # unreadable: refused before the computation, not after it

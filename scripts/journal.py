@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors
 
 bootstrap.ensure()
 
@@ -110,12 +110,12 @@ def main(argv):
     elif args.command == "check":
         result = journal.check(args.strategy, parse_tags(args.tags), problem=args.problem)
         cli.emit(result)
-        return cli.EXIT_VIOLATIONS if result["verdict"] == "dead-end" else cli.EXIT_OK
+        return errors.EXIT_VIOLATIONS if result["verdict"] == "dead-end" else errors.EXIT_OK
     elif args.command == "validate":
         path = Path(args.file) if args.file else journal.journal_path(args.problem)[1]
         result = journal.validate(path)
         cli.emit(result)
-        return cli.EXIT_OK if result["valid"] else cli.EXIT_VIOLATIONS
+        return errors.EXIT_OK if result["valid"] else errors.EXIT_VIOLATIONS
     else:
         result = {
             "categories": journal.CATEGORIES,

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors
 
 bootstrap.ensure()
 
@@ -43,7 +43,7 @@ def check(folder: Path) -> int:
             "violations": violations,
         }
     )
-    return cli.EXIT_VIOLATIONS if violations else cli.EXIT_OK
+    return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
 
 
 def main(argv):
@@ -56,10 +56,10 @@ def main(argv):
     if args.command == "check":
         return check(folder)
     if not (folder / "OUTPUT.tex").exists():
-        raise cli.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
+        raise errors.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
     result = latex.compile_pdf(folder, args.timeout)
     cli.emit(result)
-    return cli.EXIT_OK if result["compiled"] or "how" in result else cli.EXIT_VIOLATIONS
+    return errors.EXIT_OK if result["compiled"] or "how" in result else errors.EXIT_VIOLATIONS
 
 
 if __name__ == "__main__":

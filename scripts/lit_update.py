@@ -45,7 +45,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors, files
 
 bootstrap.ensure()
 
@@ -116,8 +116,8 @@ def main(argv):
 def do_merge(args):
     from mathtools import litmerge
 
-    verified = cli.read_json(args.verified, "verification")
-    relevance = cli.read_json(args.relevance, "relevance") if args.relevance else None
+    verified = files.read_json(args.verified, "verification")
+    relevance = files.read_json(args.relevance, "relevance") if args.relevance else None
     history = {}
     if args.runs:
         with open_store(args, create=False) as store:
@@ -150,7 +150,7 @@ def do_validate(args):
 
     violations = literature.validate(Path(args.path))  # a Path: never taken as the text itself
     cli.acknowledge({"valid": not violations, "violations": violations})
-    return cli.EXIT_VIOLATIONS if violations else cli.EXIT_OK
+    return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
 
 
 def open_store(args, create=True):
@@ -164,16 +164,18 @@ def do_record_run(args):
 
     runs: dict[str, list[dict]] = {}  # source -> its search results, in the order given
     for name in result_files(args.results):
-        data = cli.read_json(name, "search result")
+        data = files.read_json(name, "search result")
         problems = schemas.errors("search_result", data)
         if problems:
-            raise cli.BadInput(f"{name} is not a search result: {problems[0]}")
+            raise errors.BadInput(f"{name} is not a search result: {problems[0]}")
         if not (args.query or data.get("label")):
-            raise cli.BadInput(f"{name} does not say which call made it: give --query")
+            raise errors.BadInput(f"{name} does not say which call made it: give --query")
         runs.setdefault(args.source or data["source"], []).append(data)
     if not runs:
         if not args.source or not args.query:
-            raise cli.BadInput("a run without --results needs --source and --query", code="usage")
+            raise errors.BadInput(
+                "a run without --results needs --source and --query", code="usage"
+            )
         runs[args.source] = []
     feedback = cli.text_arg(args.feedback)
     recorded = []
@@ -200,7 +202,9 @@ def result_files(values):
         if glob.has_magic(value) and not Path(value).exists():
             found = sorted(glob.glob(value), key=natural)
             if not found:
-                raise cli.BadInput(f"no search result file matches {value}", code="file_not_found")
+                raise errors.BadInput(
+                    f"no search result file matches {value}", code="file_not_found"
+                )
             names += found
         else:
             names.append(value)
@@ -210,12 +214,12 @@ def result_files(values):
 def do_judge(args):
     from mathtools import schemas
 
-    judgements = cli.read_json(args.judgements, "judgements")
+    judgements = files.read_json(args.judgements, "judgements")
     if not isinstance(judgements, list):
-        raise cli.BadInput(f"{args.judgements}: judgements must be a JSON list")
+        raise errors.BadInput(f"{args.judgements}: judgements must be a JSON list")
     problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
     if problems:  # unknown labels get the store's clearer message
-        raise cli.BadInput(f"{args.judgements}: {problems[0]}")
+        raise errors.BadInput(f"{args.judgements}: {problems[0]}")
     with open_store(args, create=False) as store:  # its runs must be recorded first
         stored = store.record_judgements(args.run, judgements)
         unjudged = store.unjudged(args.run)

@@ -43,7 +43,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors
 
 bootstrap.ensure()
 
@@ -93,7 +93,7 @@ def do_discover(args):
     search, found = discovery.start(path, focus, args.per_query)
     if not found["runs"] and found["failed"]:
         print_lines(discovery.listing(search, found))
-        raise cli.ServiceError("no service answered: try again later", code="all_failed")
+        raise errors.ServiceError("no service answered: try again later", code="all_failed")
     show_iteration(search, found)
 
 
@@ -115,7 +115,7 @@ def do_refine(args):
         earlier = [run["query"] for run in store.prior_queries(search.problem)]
     decided = judging.decide(search, runs, judgements)
     if decided["decision"] == "stop":
-        raise cli.BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
+        raise errors.BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
     checked = refinement.check_refined(args.query, earlier)
     if checked.stop:
         return cli.acknowledge({"decision": "stop", "reason": checked.reason})
@@ -170,7 +170,7 @@ def do_finish(args):
         strategy=args.strategy,
     )
     cli.acknowledge(done)
-    return cli.EXIT_OK if done["valid"] else cli.EXIT_VIOLATIONS
+    return errors.EXIT_OK if done["valid"] else errors.EXIT_VIOLATIONS
 
 
 def print_lines(lines):

@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors, files
 
 bootstrap.ensure()
 
@@ -110,7 +110,7 @@ class Iteration:
         problems = {run["problem"] for run in runs}
         numbers = {run["iteration"] for run in runs}
         if len(problems) > 1 or len(numbers) > 1:
-            raise cli.BadInput(
+            raise errors.BadInput(
                 "--runs must name the runs of ONE iteration of ONE problem; got "
                 + ", ".join(
                     f"run {r['run_id']} ({r['problem']}, iteration {r['iteration']})" for r in runs
@@ -122,7 +122,7 @@ class Iteration:
             unjudged = store.unjudged(run["run_id"])
             if unjudged:  # an unjudged paper would silently drop out of the loop and of `keep`
                 shown = ", ".join(unjudged[:5]) + (", ..." if len(unjudged) > 5 else "")
-                raise cli.BadInput(
+                raise errors.BadInput(
                     f"run {run['run_id']}: {len(unjudged)} of its {run['result_count']} papers "
                     f"are not judged ({shown}): judge every paper with lit_update.py judge first",
                     code="not_judged",
@@ -149,7 +149,7 @@ def next_iteration(iteration, args, memo, problem):
     }
     if args.run_dir:
         memo_file = Path(args.run_dir) / f"feedback-i{number}.md"
-        cli.write_file(memo_file, memo)
+        files.write_file(memo_file, memo)
         plan["record_run"] = planning.record_run_args(
             iteration.problem, number, args.run_dir, feedback=f"@{memo_file}"
         )

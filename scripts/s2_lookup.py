@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools import bootstrap
+from mathtools import bootstrap, errors
 
 bootstrap.ensure()
 
@@ -156,7 +156,9 @@ def batch_ids(args) -> list[str]:
     if args.ids_file:
         ids += cli.read_items(args.ids_file, s2.s2_id, "ids file")
     if not ids:
-        raise cli.BadInput("batch needs ids: as arguments, --ids-file FILE or '-'", code="bad_id")
+        raise errors.BadInput(
+            "batch needs ids: as arguments, --ids-file FILE or '-'", code="bad_id"
+        )
     return ids
 
 

@@ -20,7 +20,7 @@ from mathtools.arxiv import (
     normalize_id,
     parse_feed,
 )
-from mathtools.cli import BadInput, ServiceError
+from mathtools.errors import BadInput, ServiceError
 from mathtools.http import RequestRejected, build_url
 from support.arxiv_recordings import (
     ATOM_TYPE,

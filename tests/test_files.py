@@ -6,8 +6,9 @@ import os
 import stat
 
 import pytest
-from mathtools.cli import EXIT_ENVIRONMENT, read_json, read_lines
-from mathtools.files import atomic_write, locked
+from mathtools.errors import EXIT_ENVIRONMENT
+from mathtools.files import atomic_write, read_json, read_lines
+from mathtools.locks import locked
 
 
 def mode(path) -> int:

@@ -265,7 +265,7 @@ def test_a_search_result_input_with_a_total_that_is_not_a_number_is_taken(standi
 
 def test_a_trickling_server_is_cut_off_at_the_deadline(monkeypatch):
     """Synthesized: one byte every half second; a read timeout alone would never fire."""
-    from mathtools.cli import ServiceError
+    from mathtools.errors import ServiceError
     from mathtools.http import ServiceClient
     from support.scripted_server import Reply, ScriptedServer
 
@@ -280,7 +280,7 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(monkeypatch):
 
 
 def test_a_huge_retry_after_ends_the_call_at_once(monkeypatch):
-    from mathtools.cli import ServiceError
+    from mathtools.errors import ServiceError
     from mathtools.http import ServiceClient
     from support.scripted_server import Reply, ScriptedServer
 

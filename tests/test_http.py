@@ -15,7 +15,7 @@ from itertools import pairwise
 
 import pytest
 from conftest import DEAD_URL, SCRIPTS
-from mathtools.cli import BadInput, ServiceError
+from mathtools.errors import BadInput, ServiceError
 from mathtools.http import DO_NOT_CACHE, ServiceClient, UnusableBody, build_url
 from support.scripted_server import Reply, ScriptedServer
 
@@ -299,7 +299,7 @@ def test_the_contact_email_comes_from_the_environment_else_the_workspace_config(
     tmp_path, monkeypatch
 ):
     from mathtools import config
-    from mathtools.cli import BadInput, EnvironmentProblem
+    from mathtools.errors import BadInput, EnvironmentProblem
 
     monkeypatch.delenv("MATH_CONTACT_EMAIL", raising=False)
     assert config.contact_email() is None

@@ -15,7 +15,7 @@ import time
 import pytest
 from conftest import SCRIPTS
 from mathtools import literature, litmerge
-from mathtools.cli import BadInput
+from mathtools.errors import BadInput
 from support.verified import (
     ARXIV_URL,
     S2_URL,

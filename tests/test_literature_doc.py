@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import ROOT
 from mathtools import frontmatter, literature, schemas
-from mathtools.cli import BadInput
+from mathtools.errors import BadInput
 
 # A document as a person and the model leave it after some work: hand notes inside and after
 # entries, a wrapped abstract, a person's own subsection and section, Synthesis prose.

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 from mathtools import store
-from mathtools.cli import BadInput, EnvironmentProblem
+from mathtools.errors import BadInput, EnvironmentProblem
 from mathtools.paper import Paper, SearchResult
 from support.verified import paper
 

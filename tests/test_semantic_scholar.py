@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import RECORDINGS
 from mathtools import schemas
-from mathtools.cli import BadInput, ServiceError
+from mathtools.errors import BadInput, ServiceError
 from mathtools.http import RequestRejected
 from mathtools.semantic_scholar import DEFAULT_FIELDS, S2Client, s2_id, to_paper
 

@@ -11,7 +11,7 @@ import time
 import pytest
 from mathtools import frontmatter
 from mathtools import state as machine
-from mathtools.cli import BadInput
+from mathtools.errors import BadInput
 
 LEGAL = {
     ("INTAKE", "LITERATURE_SEARCH"),

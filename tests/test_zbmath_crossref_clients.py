@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import RECORDINGS
 from mathtools import config, crossref, schemas, zbmath
-from mathtools.cli import BadInput, EnvironmentProblem, ServiceError
+from mathtools.errors import BadInput, EnvironmentProblem, ServiceError
 from support.cassettes import load as load_cassette
 from support.scripted_server import Reply, ScriptedServer
 from support.standin import StandIn

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn
 
 from . import config
-from .cli import BadInput, ServiceError
+from .errors import BadInput, ServiceError
 from .matching import venue_parts
 from .paper import Paper, SearchResult
 

@@ -26,7 +26,8 @@ from typing import Any
 
 from . import literature
 from .bibliography import bibtex_identifier, bibtex_names, bibtex_text, parse_bibtex
-from .cli import BadInput, write_file
+from .errors import BadInput
+from .files import write_file
 from .litmerge import ARXIV_CLASS_TAG, TYPE_TAG
 
 # Title words a key skips (the first other word of three letters or more names the paper).

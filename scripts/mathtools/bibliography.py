@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cli import BadInput
+from .errors import BadInput
 from .matching import latex_to_unicode, strip_latex
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a bibliography of 100,000 entries is under 20 MB

@@ -1,17 +1,7 @@
-"""What every script shares at the command line: errors, exit codes and JSON output.
-
-Exit codes (documented in the README, relied on by the agents):
-  0  success
-  1  a `validate` or `check` found violations (listed in the JSON output)
-  2  bad input: arguments, files, ids, JSON the caller gave, an --out that cannot be written,
-     a request the service rejected (HTTP 400)
-  3  a service still failing after the bounded retries, or answering malformed data
-  4  the environment: a contract variable out of range, dependencies could not be installed, a
-     tool is missing, the cache folder is unusable, another process keeps a file locked
-  5  an internal error (a bug: set MATH_DEBUG=1 to see the traceback)
+"""The command line every script shares: argument parsing, running a script's main, and output.
 
 Every error is printed as one line of JSON on stdout, `{"error": {"code": ..., "message": ...}}`,
-never as a traceback.
+never as a traceback; the exit codes are errors.py's.
 """
 
 from __future__ import annotations
@@ -22,18 +12,22 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
-EXIT_OK = 0
-EXIT_VIOLATIONS = 1
-EXIT_BAD_INPUT = 2
-EXIT_SERVICE = 3
-EXIT_ENVIRONMENT = 4
-EXIT_INTERNAL = 5
+from .config import environment
+from .errors import (
+    EXIT_BAD_INPUT,
+    EXIT_ENVIRONMENT,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    BadInput,
+    MathError,
+    printable,
+    redact,
+    shown,
+)
+from .files import check_writable, dumps, marked, numbered_lines, read_source, write_file
 
-# Any input (a file, stdin) is read up to this size: /dev/zero as an input ends with BadInput.
-MAX_INPUT_BYTES = 32 << 20
 # A file-system error about a path the caller named is bad input; any other is the environment.
 _BAD_PATH_ERRNOS = frozenset(
     {
@@ -48,50 +42,6 @@ _BAD_PATH_ERRNOS = frozenset(
         errno.EEXIST,
     }
 )
-
-
-# Values never to be printed (an API key), registered where they are read (config.py): every
-# error line and stderr note passes through redact(), whatever a service echoed back.
-_SECRETS: set[str] = set()
-REDACTED = "[redacted]"
-
-
-def keep_secret(value: str) -> None:
-    _SECRETS.add(value)
-
-
-def redact(text: str) -> str:
-    for secret in _SECRETS:
-        text = text.replace(secret, REDACTED)
-    return text
-
-
-class MathError(Exception):
-    """An error we expect and explain; `code` is a short machine-readable name."""
-
-    exit_code = EXIT_INTERNAL
-    default_code = "error"
-
-    def __init__(self, message: str, code: str | None = None):
-        message = redact(message)  # a service may have echoed a secret into what we quote
-        super().__init__(message)
-        self.message = message
-        self.code = code or self.default_code
-
-
-class BadInput(MathError):
-    exit_code = EXIT_BAD_INPUT
-    default_code = "bad_input"
-
-
-class ServiceError(MathError):
-    exit_code = EXIT_SERVICE
-    default_code = "service_unavailable"
-
-
-class EnvironmentProblem(MathError):
-    exit_code = EXIT_ENVIRONMENT
-    default_code = "environment"
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -144,103 +94,6 @@ def _named_files(parsed: argparse.Namespace, exclude: str) -> list[str]:
     return [value for value in values if isinstance(value, str) and value not in ("", "-")]
 
 
-# The first key of every JSON object an --out FILE receives: only a file carrying it (one this
-# plugin wrote) may be replaced by a later --out. Documented in schemas/README.md.
-OUTPUT_MARKER = ("written_by", "math")
-# An earlier output larger than this is not read to look for the marker (it is refused instead).
-MAX_MARKED_OUTPUT_BYTES = 64 << 20
-
-
-def check_writable(path: str, inputs: Iterable[str] = ()) -> None:
-    """BadInput naming `path` unless a file can be written there (an --out FILE) without losing
-    anything: not a folder or a device, not one of the call's `inputs`, not the workspace's
-    .math/config.json, and not an existing file other than an empty one or an earlier output of
-    this plugin (see _replaceable): a package.json or a PROBLEM.md is kept."""
-    target = Path(path)
-    if target.is_dir():
-        raise BadInput(f"--out {shown(path)} is a folder, not a file", code="cannot_write")
-    if target.name == "config.json" and target.resolve().parent.name == ".math":
-        raise BadInput(
-            f"--out {shown(path)} is the workspace configuration: write the output elsewhere",
-            code="cannot_write",
-        )
-    if target.exists():
-        if not target.is_file():
-            raise BadInput(f"--out {shown(path)} is not a regular file", code="cannot_write")
-        if any(Path(name).is_file() and target.samefile(name) for name in inputs):
-            raise BadInput(
-                f"--out {shown(path)} is also an input of this call: write the output elsewhere",
-                code="cannot_write",
-            )
-        if not _replaceable(target):
-            raise BadInput(
-                f"--out {shown(path)} exists and was not written by this plugin; it would be "
-                "lost: write the output elsewhere",
-                code="cannot_write",
-            )
-    folder = target.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent  # atomic_write creates the missing folders below it
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise BadInput(
-            f"cannot write --out {shown(path)}: {shown(str(folder))} is not a writable folder",
-            "cannot_write",
-        )
-
-
-def shown(text: str, limit: int = 200) -> str:
-    """`text` (a path, an argument) as an error message quotes it: at most `limit` characters,
-    and bytes that are not UTF-8 (they reach argv as lone surrogates) escaped."""
-    text = str(text)
-    if len(text) > limit:
-        text = f"{text[: limit // 2]}...({len(text)} characters)...{text[-limit // 4 :]}"
-    return printable(text)
-
-
-def printable(text: str) -> str:
-    """`text` with lone surrogates (undecodable bytes of argv or a file name) as backslash escapes:
-    printing it never fails."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _replaceable(path: Path) -> bool:
-    """Is `path` empty, or an earlier output of this plugin: a JSON object with OUTPUT_MARKER, or
-    a candidate list (schemas/candidates.schema.json)?"""
-    try:
-        if path.stat().st_size > MAX_MARKED_OUTPUT_BYTES:
-            return False
-        content = path.read_bytes()
-    except OSError:
-        return False
-    if not content.strip():
-        return True
-    try:
-        data = json.loads(content)
-    except (ValueError, RecursionError):
-        return False
-    key, value = OUTPUT_MARKER
-    if isinstance(data, list) and data:
-        # refine.py keep's candidate list: an array carries no marker, so its schema says it
-        from .schemas import errors
-
-        return not errors("candidates", data)
-    return isinstance(data, dict) and data.get(key) == value
-
-
-def marked(data: Any) -> Any:
-    """`data` as an --out file receives it: an object gets OUTPUT_MARKER as its first key."""
-    if not isinstance(data, dict):
-        return data
-    key, value = OUTPUT_MARKER
-    return {key: value, **{k: v for k, v in data.items() if k != key}}
-
-
-def dumps(data: Any) -> str:
-    """The one JSON encoding used everywhere: stable key order, UTF-8, indented; a secret a
-    service echoed into its data is redacted."""
-    return redact(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
-
-
 def print_error(code: str, message: str) -> None:
     message = printable(redact(message))
     print(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False), flush=True)
@@ -250,8 +103,6 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
     """Run a script's main(argv) and turn every failure into a one-line JSON error and exit code."""
     argv = sys.argv[1:] if argv is None else argv
     try:
-        from .config import environment
-
         environment()  # every variable checked once, before any work: one line naming a bad one
         status = main(argv) or EXIT_OK
     except MathError as exc:
@@ -296,67 +147,10 @@ def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None
         sys.stdout.write(line + "\n")
 
 
-def write_file(path: str | Path, text: str) -> None:
-    """Write a file the caller named (--out, a run folder's files); one that cannot be written
-    is BadInput naming it, not an internal error."""
-    from .files import atomic_write
-
-    try:
-        atomic_write(Path(path), text)
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror or exc}", code="cannot_write") from None
-
-
 def acknowledge(data: Any) -> None:
     """Print a short acknowledgement as ONE line of JSON: what the model reads back after a call
     that stored or wrote something it gave (ids and counts, never its own input echoed)."""
     sys.stdout.write(redact(json.dumps(data, ensure_ascii=False)) + "\n")
-
-
-def read_source(source: str, what: str = "input") -> str:
-    """The text of a file, or of stdin when `source` is "-", at most MAX_INPUT_BYTES; BadInput
-    naming what was unreadable."""
-    if source == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            raise too_large(f"{what} on stdin")
-        from .files import universal_newlines
-
-        try:
-            return universal_newlines(data.decode("utf-8-sig"))
-        except UnicodeDecodeError:
-            raise BadInput(f"{what} on stdin is not UTF-8 text", code="unreadable") from None
-    from .files import read_text
-
-    return read_text(source, what)
-
-
-def read_json(source: str, what: str = "input") -> Any:
-    """Read JSON from a path or '-' (stdin); bad JSON is BadInput naming the line."""
-    text = read_source(source, what)
-    name = "stdin" if source == "-" else shown(source)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(
-            f"{what} {name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-            code="bad_json",
-        ) from None
-    except (ValueError, RecursionError):  # a 5,000-digit number; arrays nested 100,000 deep
-        raise BadInput(
-            f"{what} {name} is JSON we do not take: a number of over 4,300 digits or nesting "
-            "thousands of levels deep",
-            code="bad_json",
-        ) from None
-
-
-def too_large(what: str) -> BadInput:
-    return BadInput(f"{what} is larger than {MAX_INPUT_BYTES >> 20} MB", code="too_large")
-
-
-def read_lines(source: str, what: str = "input") -> list[str]:
-    """Non-empty, non-comment lines from a path or '-' (stdin)."""
-    return [line for _, line in _numbered_lines(source, what)]
 
 
 def read_items(
@@ -367,7 +161,7 @@ def read_items(
     number, never quoted: a file given by mistake (a config holding a key, /proc/self/environ)
     is not echoed back."""
     items = []
-    for number, line in _numbered_lines(source, what):
+    for number, line in numbered_lines(source, what):
         for item in line.replace(",", " ").split() if split else [line]:
             try:
                 check(item)
@@ -380,11 +174,6 @@ def read_items(
                 ) from None
             items.append(item)
     return items
-
-
-def _numbered_lines(source: str, what: str) -> list[tuple[int, str]]:
-    lines = (line.strip() for line in read_source(source, what).splitlines())
-    return [(n, line) for n, line in enumerate(lines, 1) if line and not line.startswith("#")]
 
 
 def text_arg(value: str | None) -> str | None:

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from . import frontmatter
-from .files import atomic_write, locked, read_text
+from .files import atomic_write, read_text
+from .locks import locked
 from .sandbox import REPORTED_PACKAGES
 from .workspace import instantiate
 

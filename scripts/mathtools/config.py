@@ -35,7 +35,8 @@ from urllib.parse import urlsplit
 
 from . import __version__
 from .bootstrap import data_dir
-from .cli import BadInput, EnvironmentProblem, keep_secret, shown
+from .errors import BadInput, EnvironmentProblem, keep_secret, shown
+from .files import read_json
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
 S2_API_URL = "https://api.semanticscholar.org/graph/v1"
@@ -292,8 +293,6 @@ def workspace_config(start: Path | None = None) -> dict:
     path = math_dir(start) / "config.json"
     if not path.exists():
         return {}
-    from .cli import read_json
-
     data = read_json(str(path), what="workspace config")
     return data if isinstance(data, dict) else {}
 

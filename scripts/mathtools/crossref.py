@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 from . import config
-from .cli import BadInput, ServiceError
+from .errors import BadInput, ServiceError
 from .http import Response, ServiceClient, UnusableBody, build_url
 from .paper import Paper, SearchResult
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import abstracts, planning, relaxation, rundir, schemas
-from .cli import BadInput, ServiceError
+from .errors import BadInput, ServiceError
 from .files import read_text
 from .http import RequestRejected
 from .litmerge import paper_identity

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .errors import BadInput
+
 
 class Categories(NamedTuple):
     primary: tuple[str, ...]
@@ -62,8 +64,6 @@ MSC: dict[str, tuple[str, ...]] = {
 
 
 def _known(domain: str) -> None:
-    from .cli import BadInput
-
     if domain not in DOMAINS:
         known = ", ".join(DOMAINS)
         raise BadInput(f"unknown domain {domain!r}; known domains: {known}", code="unknown_domain")

@@ -1,12 +1,19 @@
-"""Writing files so that nothing is ever half-written or lost to a concurrent writer."""
+"""Reading and writing files: bounded reads with clear errors, atomic writes, and never replacing a
+file this plugin did not write."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+from .errors import BadInput, redact, shown
+from .schemas import errors as schema_errors
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:
@@ -60,29 +67,6 @@ def _umask() -> int:
     return mask
 
 
-@contextlib.contextmanager
-def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
-    """Hold an exclusive cross-process lock for `path` (on the side file `<path>.lock`); a writer
-    waits MATH_LOCK_TIMEOUT seconds for another process's lock before giving up clearly."""
-    from filelock import FileLock, Timeout
-
-    from .cli import EnvironmentProblem
-    from .config import lock_timeout
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(path) + ".lock", timeout=lock_timeout() if timeout is None else timeout)
-    try:
-        with lock:
-            yield
-    except Timeout:
-        raise EnvironmentProblem(
-            f"another process has held the lock on {path} for over {lock.timeout:g} s; "
-            "try again once it has finished",
-            code="locked",
-        ) from None
-
-
 def universal_newlines(text: str) -> str:
     """`text` with CRLF and CR line ends as LF, as a file opened in text mode reads."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -91,8 +75,6 @@ def universal_newlines(text: str) -> str:
 def read_text(path: Path | str, what: str = "file") -> str:
     """A UTF-8 text file, without the byte-order mark some Windows editors put first; a missing or
     unreadable one is BadInput naming `what` and the path."""
-    from .cli import MAX_INPUT_BYTES, BadInput, shown, too_large
-
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_INPUT_BYTES + 1)  # /dev/zero, a FIFO: never unbounded
@@ -104,3 +86,143 @@ def read_text(path: Path | str, what: str = "file") -> str:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
         raise BadInput(f"cannot read {what} {shown(str(path))}: {reason}", "unreadable") from None
+
+
+# Any input (a file, stdin) is read up to this size: /dev/zero as an input ends with BadInput.
+MAX_INPUT_BYTES = 32 << 20
+
+
+# The first key of every JSON object an --out FILE receives: only a file carrying it (one this
+# plugin wrote) may be replaced by a later --out. Documented in schemas/README.md.
+OUTPUT_MARKER = ("written_by", "math")
+# An earlier output larger than this is not read to look for the marker (it is refused instead).
+MAX_MARKED_OUTPUT_BYTES = 64 << 20
+
+
+def check_writable(path: str, inputs: Iterable[str] = ()) -> None:
+    """BadInput naming `path` unless a file can be written there (an --out FILE) without losing
+    anything: not a folder or a device, not one of the call's `inputs`, not the workspace's
+    .math/config.json, and not an existing file other than an empty one or an earlier output of
+    this plugin (see _replaceable): a package.json or a PROBLEM.md is kept."""
+    target = Path(path)
+    if target.is_dir():
+        raise BadInput(f"--out {shown(path)} is a folder, not a file", code="cannot_write")
+    if target.name == "config.json" and target.resolve().parent.name == ".math":
+        raise BadInput(
+            f"--out {shown(path)} is the workspace configuration: write the output elsewhere",
+            code="cannot_write",
+        )
+    if target.exists():
+        if not target.is_file():
+            raise BadInput(f"--out {shown(path)} is not a regular file", code="cannot_write")
+        if any(Path(name).is_file() and target.samefile(name) for name in inputs):
+            raise BadInput(
+                f"--out {shown(path)} is also an input of this call: write the output elsewhere",
+                code="cannot_write",
+            )
+        if not _replaceable(target):
+            raise BadInput(
+                f"--out {shown(path)} exists and was not written by this plugin; it would be "
+                "lost: write the output elsewhere",
+                code="cannot_write",
+            )
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # atomic_write creates the missing folders below it
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise BadInput(
+            f"cannot write --out {shown(path)}: {shown(str(folder))} is not a writable folder",
+            "cannot_write",
+        )
+
+
+def _replaceable(path: Path) -> bool:
+    """Is `path` empty, or an earlier output of this plugin: a JSON object with OUTPUT_MARKER, or
+    a candidate list (schemas/candidates.schema.json)?"""
+    try:
+        if path.stat().st_size > MAX_MARKED_OUTPUT_BYTES:
+            return False
+        content = path.read_bytes()
+    except OSError:
+        return False
+    if not content.strip():
+        return True
+    try:
+        data = json.loads(content)
+    except (ValueError, RecursionError):
+        return False
+    key, value = OUTPUT_MARKER
+    if isinstance(data, list) and data:
+        # refine.py keep's candidate list: an array carries no marker, so its schema says it
+        return not schema_errors("candidates", data)
+    return isinstance(data, dict) and data.get(key) == value
+
+
+def marked(data: Any) -> Any:
+    """`data` as an --out file receives it: an object gets OUTPUT_MARKER as its first key."""
+    if not isinstance(data, dict):
+        return data
+    key, value = OUTPUT_MARKER
+    return {key: value, **{k: v for k, v in data.items() if k != key}}
+
+
+def dumps(data: Any) -> str:
+    """The one JSON encoding used everywhere: stable key order, UTF-8, indented; a secret a
+    service echoed into its data is redacted."""
+    return redact(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
+
+
+def write_file(path: str | Path, text: str) -> None:
+    """Write a file the caller named (--out, a run folder's files); one that cannot be written
+    is BadInput naming it, not an internal error."""
+    try:
+        atomic_write(Path(path), text)
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror or exc}", code="cannot_write") from None
+
+
+def read_source(source: str, what: str = "input") -> str:
+    """The text of a file, or of stdin when `source` is "-", at most MAX_INPUT_BYTES; BadInput
+    naming what was unreadable."""
+    if source == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise too_large(f"{what} on stdin")
+        try:
+            return universal_newlines(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            raise BadInput(f"{what} on stdin is not UTF-8 text", code="unreadable") from None
+    return read_text(source, what)
+
+
+def read_json(source: str, what: str = "input") -> Any:
+    """Read JSON from a path or '-' (stdin); bad JSON is BadInput naming the line."""
+    text = read_source(source, what)
+    name = "stdin" if source == "-" else shown(source)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(
+            f"{what} {name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            code="bad_json",
+        ) from None
+    except (ValueError, RecursionError):  # a 5,000-digit number; arrays nested 100,000 deep
+        raise BadInput(
+            f"{what} {name} is JSON we do not take: a number of over 4,300 digits or nesting "
+            "thousands of levels deep",
+            code="bad_json",
+        ) from None
+
+
+def too_large(what: str) -> BadInput:
+    return BadInput(f"{what} is larger than {MAX_INPUT_BYTES >> 20} MB", code="too_large")
+
+
+def read_lines(source: str, what: str = "input") -> list[str]:
+    """Non-empty, non-comment lines from a path or '-' (stdin)."""
+    return [line for _, line in numbered_lines(source, what)]
+
+
+def numbered_lines(source: str, what: str) -> list[tuple[int, str]]:
+    lines = (line.strip() for line in read_source(source, what).splitlines())
+    return [(n, line) for n, line in enumerate(lines, 1) if line and not line.startswith("#")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cli import BadInput
+from .errors import BadInput
 
 FENCE = "---"
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from urllib.parse import quote_plus, urlencode
 
 from . import config
-from .cli import (
+from .errors import (
     EXIT_BAD_INPUT,
     BadInput,
     EnvironmentProblem,
@@ -44,6 +44,8 @@ from .cli import (
     printable,
     redact,
 )
+from .files import atomic_write
+from .locks import locked
 
 Check = Callable[["Response"], object]  # see ServiceClient.request
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -179,8 +181,6 @@ class RateLimiter:
     def wait_turn(self) -> None:
         """Reserve the next free start time (under the lock, for a moment), then wait for it
         without holding anything."""
-        from .files import atomic_write, locked
-
         with locked(self.stamp, timeout=LIMITER_LOCK_TIMEOUT_S):
             now = time.time()
             free, written = self._read()

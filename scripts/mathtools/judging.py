@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import refinement, rundir, schemas
-from .cli import BadInput, read_json
 from .discovery import Search, _identity, earlier_identities, iteration_papers
+from .errors import BadInput
+from .files import read_json
 from .store import LABELS
 
 MEMORY = "memory.json"

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .bibliography import unsafe_commands
-from .cli import BadInput
+from .errors import BadInput
 
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
 # A declared environment named (or titled, by its first word) one of these states no claim.

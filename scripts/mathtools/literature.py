@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import frontmatter
-from .cli import BadInput
+from .errors import BadInput
 from .files import read_text
 
 SEARCH_HISTORY = "Search History"

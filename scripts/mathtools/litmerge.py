@@ -28,8 +28,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import files, schemas
-from .cli import BadInput
+from . import files, locks, schemas
+from .errors import BadInput
 from .literature import (
     BOTH,
     CONFIRMED,
@@ -550,7 +550,7 @@ def merge_file(
     """
     path = Path(path)
     check_inputs(verified, relevance)  # before the lock: refused input leaves no folder or lock
-    with files.locked(path):
+    with locks.locked(path):
         created = not path.exists()
         old = (
             template(problem or path.parent.name, title)

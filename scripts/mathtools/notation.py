@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from . import frontmatter
-from .cli import BadInput
-from .files import atomic_write, locked, read_text
+from .errors import BadInput
+from .files import atomic_write, read_text
+from .locks import locked
 
 CUSTOM = "custom"
 GENERAL = (

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from . import domains, frontmatter
-from .cli import BadInput
+from .errors import BadInput
 from .files import read_text
 
 APIS = ("arxiv", "semantic_scholar")  # the discovery sources; every search of theirs relaxes

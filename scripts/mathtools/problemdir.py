@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .cli import BadInput
+from .errors import BadInput
 from .workspace import Workspace, check_slug
 
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import files, literature, litmerge
-from .cli import BadInput, read_json
+from . import files, literature, litmerge, locks
 from .confirmation import VERIFIED
 from .discovery import Search
+from .errors import BadInput
+from .files import read_json
 
 RELEVANCE = "relevance.json"
 SYNTHESIS = "synthesis.md"
@@ -58,7 +59,7 @@ def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
 
 def install_synthesis(path: Path, text: str) -> None:
     """Replace the `## Synthesis` section's text of LITERATURE.md at `path` (under its lock)."""
-    with files.locked(path):
+    with locks.locked(path):
         doc = literature.parse(files.read_text(path, "LITERATURE.md"), str(path))
         section = doc.section(literature.SYNTHESIS)
         section.blocks = [["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]]

@@ -28,7 +28,7 @@ from .bibliography import (
     read_bibitems,
     read_file,
 )
-from .cli import BadInput
+from .errors import BadInput
 from .latex import cited_keys, strip_comments
 from .matching import normalise_title
 from .paper import summary_line

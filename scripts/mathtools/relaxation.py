@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import domains, zbmath
-from .cli import BadInput
+from .errors import BadInput
 from .paper import SearchResult
 from .planning import label, split_options
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from . import config
-from .cli import BadInput, dumps, write_file
+from .errors import BadInput
+from .files import dumps, write_file
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
 

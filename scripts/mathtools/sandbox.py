@@ -41,7 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .cli import BadInput
+from .errors import BadInput
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048

@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 from . import arxiv, config
-from .cli import BadInput, ServiceError, keep_secret
+from .errors import BadInput, ServiceError, keep_secret
 from .files import atomic_write
 from .http import RequestRejected, Response, ServiceClient, UnusableBody, build_url, say
 from .matching import is_preprint_venue

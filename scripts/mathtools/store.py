@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .cli import BadInput, EnvironmentProblem
+from .errors import BadInput, EnvironmentProblem
 
 SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
 # The largest integer SQLite stores: a run id or iteration beyond it cannot name anything.

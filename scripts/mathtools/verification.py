@@ -56,7 +56,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cli import BadInput, ServiceError, read_json
+from .errors import BadInput, ServiceError
+from .files import read_json
 from .matching import (
     Match,
     compare,

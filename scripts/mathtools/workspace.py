@@ -30,9 +30,10 @@ from typing import Any
 from . import config, frontmatter
 from . import models as agent_models
 from .bootstrap import PLUGIN_ROOT
-from .cli import BadInput, dumps, read_json
 from .domains import DOMAINS
-from .files import atomic_write, locked, read_text
+from .errors import BadInput
+from .files import atomic_write, dumps, read_json, read_text
+from .locks import locked
 
 TEMPLATES = PLUGIN_ROOT / "templates"
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")

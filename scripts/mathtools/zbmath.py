@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import arxiv, config
-from .cli import BadInput, ServiceError
+from .errors import BadInput, ServiceError
 from .http import Response, ServiceClient, UnusableBody, build_url
 from .paper import Paper, SearchResult
 

@@ -317,7 +317,7 @@ class ArxivStandin:
         self.queries: list[str] = []
 
     def search(self, query, start=0, max_results=10, sort="relevance", order="descending"):
-        from mathtools.cli import BadInput
+        from mathtools.errors import BadInput
 
         self.queries.append(query)
         try:

@@ -1,0 +1,30 @@
+"""Cross-process locks: one writer at a time for a file, across every script running at once."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from .config import lock_timeout
+from .errors import EnvironmentProblem
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold an exclusive cross-process lock for `path` (on the side file `<path>.lock`); a writer
+    waits MATH_LOCK_TIMEOUT seconds for another process's lock before giving up clearly."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(path) + ".lock", timeout=lock_timeout() if timeout is None else timeout)
+    try:
+        with lock:
+            yield
+    except Timeout:
+        raise EnvironmentProblem(
+            f"another process has held the lock on {path} for over {lock.timeout:g} s; "
+            "try again once it has finished",
+            code="locked",
+        ) from None
