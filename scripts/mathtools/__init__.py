@@ -4,4 +4,11 @@ The scripts in scripts/ are thin command-line front doors over these modules; da
 boundary as JSON described by a schema in schemas/.
 """
 
-__version__ = "0.1.0"
+import json
+from pathlib import Path
+
+# The plugin's version has one home, .claude-plugin/plugin.json (what Claude Code reads);
+# pyproject.toml cannot read it without a build backend, so tests/test_version.py holds it equal.
+__version__: str = json.loads(
+    (Path(__file__).resolve().parents[2] / ".claude-plugin" / "plugin.json").read_text("utf-8")
+)["version"]

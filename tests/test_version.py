@@ -1,0 +1,43 @@
+"""One version: .claude-plugin/plugin.json holds it; mathtools reads it; pyproject.toml repeats it.
+
+pyproject.toml cannot read another file without a build backend (the plugin has none), so this
+test is what keeps it equal (CONTRIBUTING.md, "Release")."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import ROOT
+
+import mathtools
+
+PLUGIN = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
+
+
+def test_the_plugin_manifest_holds_a_semantic_version():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", PLUGIN["version"])
+
+
+def test_the_library_reads_the_manifests_version():
+    assert mathtools.__version__ == PLUGIN["version"]
+
+
+def test_pyproject_repeats_the_manifests_version():
+    # tomllib is Python 3.11+; the [project] table's first lines are plain enough to read
+    project = (ROOT / "pyproject.toml").read_text(encoding="utf-8").split("\n[", 1)[0]
+    assert re.findall(r'^version = "([^"]*)"$', project, re.M) == [PLUGIN["version"]]
+
+
+def test_the_marketplace_entry_names_no_other_version():
+    marketplace = json.loads(
+        (ROOT / ".claude-plugin" / "marketplace.json").read_text(encoding="utf-8")
+    )
+    for plugin in marketplace["plugins"]:
+        assert plugin.get("version", PLUGIN["version"]) == PLUGIN["version"]
+
+
+def test_the_changelog_has_an_entry_for_the_version():
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    heading = rf"^## \[{re.escape(PLUGIN['version'])}\] - \d{{4}}-\d{{2}}-\d{{2}}$"
+    assert re.search(heading, changelog, re.M)
