@@ -8,9 +8,8 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import ROOT
-
 import mathtools
+from conftest import ROOT
 
 PLUGIN = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
 
