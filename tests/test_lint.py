@@ -1,4 +1,5 @@
-"""The code base is clean by ruff's rules, formatted by ruff, and runs on Python 3.10 (vermin)."""
+"""The code base is clean by ruff's rules, formatted by ruff, type-checked by mypy and runs on
+Python 3.10 (vermin)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ def test_ruff_check():
 
 def test_ruff_format():
     run = _ruff("format", "--check", ".")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy():
+    """mypy checks the library and the scripts as pyproject.toml's [tool.mypy] configures them
+    (which files, how strict); its cache (.mypy_cache) keeps a warm run near a second."""
+    run = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
