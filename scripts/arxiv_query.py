@@ -24,7 +24,9 @@ be written), 3 arXiv still failing after retries, 4 environment (dependencies co
 installed, the cache folder is unusable), 5 internal error.
 """
 
+import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,14 +34,13 @@ from mathtools import bootstrap, errors
 
 bootstrap.ensure()
 
-import argparse  # noqa: E402
 
 from mathtools import cli, domains  # noqa: E402
 
 
 def build_parser() -> cli.ArgumentParser:
     parser = cli.ArgumentParser(description=__doc__)
-    common = argparse.ArgumentParser(add_help=False)
+    common = cli.ArgumentParser(add_help=False)
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="ask arXiv even if cached")
     commands = parser.add_commands()
@@ -90,7 +91,7 @@ def build_parser() -> cli.ArgumentParser:
     return parser
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     from mathtools.arxiv import ArxivClient
@@ -126,7 +127,7 @@ def main(argv):
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 
-def _asked_ids(args) -> list[str]:
+def _asked_ids(args: argparse.Namespace) -> list[str]:
     """Ids from --ids-file, the arguments and `-` (stdin); a file line may hold several."""
     asked = _ids_in(args.ids_file) if args.ids_file else []
     for arg in args.ids:

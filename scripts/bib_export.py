@@ -27,6 +27,7 @@ error.
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,7 +38,7 @@ bootstrap.ensure()
 from mathtools import bib, cli, problemdir  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     problemdir.add_arguments(parser)
     args = parser.parse_args(argv)

@@ -31,6 +31,7 @@ write), 4 environment, 5 internal error.
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -41,7 +42,7 @@ bootstrap.ensure()
 from mathtools import cli  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     # nargs="*", not "+": an unknown option is then reported before a missing FILE
     parser.add_argument("files", nargs="*", metavar="FILE", help="a .bib, .bbl or .tex file")

@@ -27,6 +27,7 @@ Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad inpu
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,7 +40,7 @@ from mathtools import cli, computation, config, problemdir, sandbox  # noqa: E40
 sandbox.without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     run = commands.add_parser("run", help="run a snippet in the sandbox and record it")

@@ -24,8 +24,8 @@ Exit codes: 0 success, 2 bad input, 3 the service still failing after retries, 4
 5 internal error (a bug). Errors are one JSON line {"error": {"code", "message"}}.
 """
 
-import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,9 +37,9 @@ from mathtools import cli, crossref  # noqa: E402
 from mathtools.paper import SearchResult  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
-    common = argparse.ArgumentParser(add_help=False)
+    common = cli.ArgumentParser(add_help=False)
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
     commands = parser.add_commands()

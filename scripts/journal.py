@@ -29,6 +29,7 @@ or outcome, empty insight, a malformed JOURNAL.md, which is then left untouched)
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,7 +45,7 @@ def _names(value: str) -> list[str]:
     return [name.strip() for name in value.split(",") if name.strip()]
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     sub = parser.add_commands()
     strategies = ", ".join(journal.ALL_STRATEGIES)
@@ -99,7 +100,7 @@ def main(argv):
             timestamp=args.timestamp,
         )
         # The caller wrote the entry: acknowledge it by number, do not echo it back.
-        return cli.acknowledge(
+        cli.acknowledge(
             {
                 "id": result["id"],
                 "problem": result["problem"],
@@ -107,6 +108,7 @@ def main(argv):
                 "total_entries": result["total_entries"],
             }
         )
+        return errors.EXIT_OK
     elif args.command == "check":
         result = journal.check(args.strategy, parse_tags(args.tags), problem=args.problem)
         cli.emit(result)
@@ -124,6 +126,7 @@ def main(argv):
             "strategies": journal.STRATEGIES,
         }
     cli.emit(result)
+    return errors.EXIT_OK
 
 
 if __name__ == "__main__":

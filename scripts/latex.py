@@ -21,6 +21,7 @@ Exit codes: 0 ok, 1 violations or a failed compilation (listed in the output), 2
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,7 +47,7 @@ def check(folder: Path) -> int:
     return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     commands.add_parser("check", help="check citations, [~] claims and completeness")

@@ -39,8 +39,11 @@ listed), 2 bad input (a file to fix, a call to correct), 3 every service failing
 retries, 4 environment, 5 internal error.
 """
 
+import argparse
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mathtools import bootstrap, errors
@@ -49,8 +52,11 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 
+if TYPE_CHECKING:  # discovery loads the whole search stack: only the command that needs it does
+    from mathtools.discovery import Search
 
-def main(argv):
+
+def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     discover = commands.add_parser("discover", help="plan, search, record, list the papers")
@@ -86,7 +92,7 @@ def main(argv):
     return COMMANDS[args.command](args)
 
 
-def do_discover(args):
+def do_discover(args: argparse.Namespace) -> None:
     from mathtools import discovery
 
     path, focus = discovery.problem_path(args.words)
@@ -97,13 +103,13 @@ def do_discover(args):
     show_iteration(search, found)
 
 
-def do_judge(args):
+def do_judge(args: argparse.Namespace) -> None:
     from mathtools import discovery, judging
 
     cli.acknowledge(judging.judge(discovery.Search.load(args.run_dir)))
 
 
-def do_refine(args):
+def do_refine(args: argparse.Namespace) -> int | None:
     from mathtools import discovery, judging, refinement
     from mathtools.store import open_store
 
@@ -118,11 +124,13 @@ def do_refine(args):
         raise errors.BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
     checked = refinement.check_refined(args.query, earlier)
     if checked.stop:
-        return cli.acknowledge({"decision": "stop", "reason": checked.reason})
+        cli.acknowledge({"decision": "stop", "reason": checked.reason})
+        return None
     show_iteration(search, discovery.refine(search, args.query, decided["memo"]))
+    return None
 
 
-def show_iteration(search, found):
+def show_iteration(search: "Search", found: dict[str, Any]) -> None:
     """A later iteration's new papers; when it found none, the loop's decision at once (the
     labels of the papers found again carry over: there is nothing to judge)."""
     from mathtools import discovery, judging
@@ -132,7 +140,7 @@ def show_iteration(search, found):
         cli.acknowledge(judging.judge(search))
 
 
-def do_chase(args):
+def do_chase(args: argparse.Namespace) -> None:
     from mathtools import discovery, judging, semantic_scholar
     from mathtools.store import open_store
 
@@ -143,21 +151,21 @@ def do_chase(args):
     show_iteration(search, discovery.chase(search, args.key, args.limit))
 
 
-def do_verify(args):
+def do_verify(args: argparse.Namespace) -> None:
     from mathtools import confirmation, discovery
 
     _, lines = confirmation.verify(discovery.Search.load(args.run_dir))
     print_lines(lines)
 
 
-def do_merge(args):
+def do_merge(args: argparse.Namespace) -> None:
     from mathtools import discovery, recording
 
     _, lines = recording.merge(discovery.Search.load(args.run_dir))
     print_lines(lines)
 
 
-def do_finish(args):
+def do_finish(args: argparse.Namespace) -> int | None:
     from mathtools import discovery, recording
 
     done = recording.finish(
@@ -173,11 +181,11 @@ def do_finish(args):
     return errors.EXIT_OK if done["valid"] else errors.EXIT_VIOLATIONS
 
 
-def print_lines(lines):
+def print_lines(lines: Iterable[str]) -> None:
     sys.stdout.write("".join(line + "\n" for line in lines))
 
 
-COMMANDS = {
+COMMANDS: dict[str, Callable[[argparse.Namespace], int | None]] = {
     "discover": do_discover,
     "judge": do_judge,
     "refine": do_refine,

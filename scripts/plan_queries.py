@@ -28,7 +28,9 @@ cannot be written), 4 environment (dependencies could not be installed), 5 inter
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mathtools import bootstrap
@@ -38,7 +40,7 @@ bootstrap.ensure()
 from mathtools import cli, planning, rundir  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--problem", help="path to PROBLEM.md, or a problem slug (default: the current problem)"
@@ -76,7 +78,7 @@ def main(argv):
     cli.emit(plan, out, summary_lines(plan))
 
 
-def summary_lines(plan):
+def summary_lines(plan: dict[str, Any]) -> list[str]:
     """The plan as the model reads it: a header, the run folder once, the command lines."""
     counts = {api: len(plan["queries"][api]) for api in planning.PLAN_APIS}
     lines = [

@@ -33,6 +33,7 @@ Errors are one JSON line {"error": {"code", "message"}}.
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -42,11 +43,12 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools import semantic_scholar as s2  # noqa: E402
+from mathtools.paper import SearchResult  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
-    common = argparse.ArgumentParser(add_help=False)
+    common = cli.ArgumentParser(add_help=False)
     common.add_argument("--fields", help="API fields to request, comma separated")
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
@@ -101,7 +103,7 @@ def main(argv):
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 
-def check_input(args) -> None:
+def check_input(args: argparse.Namespace) -> None:
     """Refuse bad input before the client exists (creating it prints the no-key note): limits,
     filters and every id; batch ids are read from stdin or --ids-file here, once."""
     if args.command == "search":
@@ -118,7 +120,7 @@ def check_input(args) -> None:
             s2.s2_id(paper_id)
 
 
-def run_command(client, args):
+def run_command(client: s2.S2Client, args: argparse.Namespace) -> SearchResult:
     if args.command == "search":
         from mathtools import relaxation
 
@@ -149,7 +151,7 @@ def run_command(client, args):
     return graph(args.id, limit=args.limit, fields=args.fields, page_size=args.page_size)
 
 
-def batch_ids(args) -> list[str]:
+def batch_ids(args: argparse.Namespace) -> list[str]:
     ids = list(args.ids)
     if ids == ["-"]:
         ids = cli.read_items("-", s2.s2_id, "ids file")

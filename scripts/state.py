@@ -27,6 +27,7 @@ latex_check_failed, not_done), 4 environment, 5 internal error.
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -38,7 +39,7 @@ from mathtools import cli, problemdir  # noqa: E402
 from mathtools import state as machine  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     commands.add_parser("show", help="STATE.md as JSON")

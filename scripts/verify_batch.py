@@ -34,6 +34,7 @@ installed, the cache folder is unusable), 5 internal error.
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,7 +45,7 @@ bootstrap.ensure()
 from mathtools import cli  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     parser.add_argument(
         "files", nargs="*", metavar="FILE", help="candidates or search-result JSON ('-': stdin)"

@@ -35,6 +35,7 @@ Exit codes: 0 ok, 2 bad input (unknown problem, unsafe slug, no workspace), 4 en
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,7 +47,7 @@ from mathtools import cli, notation  # noqa: E402
 from mathtools import workspace as ws  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     sub = parser.add_commands()
 

@@ -29,6 +29,7 @@ Exit codes: 0 success, 2 bad input, 3 the service still failing after retries, 4
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,9 +40,9 @@ bootstrap.ensure()
 from mathtools import cli, zbmath  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
-    common = argparse.ArgumentParser(add_help=False)
+    common = cli.ArgumentParser(add_help=False)
     common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
     common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
     commands = parser.add_commands()
@@ -64,7 +65,7 @@ def main(argv):
     references.add_argument("--limit", type=int, default=20, help="documents to fetch (20)")
 
     args = parser.parse_args(argv)
-    query = search_string(args) if args.command == "search" else None
+    query = search_string(args) if args.command == "search" else ""
     if args.command == "search":
         zbmath.check_page(args.limit, args.page)
     asked = [zbmath.identifier(i) for i in args.ids] if args.command == "get" else []
@@ -83,7 +84,7 @@ def main(argv):
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 
-def search_string(args) -> str:
+def search_string(args: argparse.Namespace) -> str:
     """--query and the field options as one search string (zbmath.search_query)."""
     return zbmath.search_query(args.query, args.title, args.author, args.msc, args.year, args.type)
 

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, overload
 
 from .config import environment
 from .errors import (
@@ -48,20 +48,23 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse that reports usage errors as our one-line JSON error (exit 2), and prints the
     script's docstring (its `description`) as written: examples and tables keep their lines."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise BadInput(f"{self.prog}: {message} (see --help)", code="usage")
 
-    def add_commands(self) -> argparse._SubParsersAction:
+    def add_commands(self) -> argparse._SubParsersAction[ArgumentParser]:
         """Subcommands, stored in `args.command`. A missing one is reported by parse_args, after
         unknown options (argparse's required=True would report it first and hide them)."""
         self._commands = self.add_subparsers(dest="command", metavar="COMMAND")
         return self._commands
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    # argparse's own signature is overloaded on a caller's namespace class; ours never takes one.
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
         for number, arg in enumerate(sys.argv[1:] if args is None else args, 1):
             if not printable(arg) == arg:  # bytes that are not UTF-8 arrive as lone surrogates
                 raise BadInput(f"argument {number} is not valid UTF-8 text", code="bad_argument")
@@ -176,6 +179,10 @@ def read_items(
     return items
 
 
+@overload
+def text_arg(value: str) -> str: ...
+@overload
+def text_arg(value: None) -> None: ...
 def text_arg(value: str | None) -> str | None:
     """An option's text as given, or read from stdin ('-') or a file ('@FILE'): long or multi-line
     text (LaTeX especially) then needs no shell quoting."""
