@@ -24,12 +24,17 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import config
 from .errors import BadInput, ServiceError
 from .matching import venue_parts
 from .paper import Paper, SearchResult
+
+if TYPE_CHECKING:  # lxml and the HTTP layer load only when a call reaches arXiv
+    from lxml import etree
+
+    from .http import Response
 
 MAX_PAGE = 2000  # entries one call may return
 MAX_RESULTS = 30000  # entries one query may return in all
@@ -234,16 +239,16 @@ def parse_feed(content: bytes) -> tuple[int | None, list[Paper]]:
             papers.append(_paper(child))
         elif tag == _TOTAL:
             try:
-                total = int(child.text)
+                total = int(child.text or "")  # None, like "", is no number
             except (TypeError, ValueError):
                 raise MalformedFeed(f"totalResults is not a number: {child.text!r}") from None
     return total, papers
 
 
-_PARSER = None
+_PARSER: etree.XMLParser | None = None
 
 
-def _parser():
+def _parser() -> etree.XMLParser:
     global _PARSER
     if _PARSER is None:
         from lxml import etree
@@ -255,7 +260,7 @@ def _parser():
     return _PARSER
 
 
-def _paper(entry) -> Paper:
+def _paper(entry: etree._Element) -> Paper:
     """One `<entry>` as a Paper, in a single pass over its children (the hot loop: a dict look-up
     per child beats a chain of comparisons between long namespaced tags)."""
     text: dict[str, str | None] = {}
@@ -282,8 +287,8 @@ def _paper(entry) -> Paper:
         field = _TEXT_FIELDS.get(tag)
         if field is not None:
             text[field] = child.text
-        elif tag == _CATEGORY and child.get("term"):
-            cats.append(child.get("term"))
+        elif tag == _CATEGORY and (term := child.get("term")):
+            cats.append(term)
         elif tag == _LINK:
             href = child.get("href") or ""
             if "/pdf/" in href:
@@ -413,7 +418,9 @@ class ArxivClient:
             params.update(sortBy=sort, sortOrder=order)
             known = result.total_results
 
-            def results_expected(total, offset=offset, known=known):
+            def results_expected(
+                total: int | None, offset: int = offset, known: int | None = known
+            ) -> bool:
                 total = known if known is not None else total
                 return total is None or offset < total
 
@@ -447,7 +454,8 @@ class ArxivClient:
             chunk = [id_text(*pair) for pair in asked[first : first + ID_CHUNK]]
             params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
             total, papers = self._feed(params, result)
-            result.total_results += total or 0
+            # started at 0: only the type checker cannot know it is never None here
+            result.total_results = (result.total_results or 0) + (total or 0)
             result.papers += papers
         returned = {(p.arxiv_id, p.arxiv_version) for p in result.papers}
         returned_bare = {arxiv_id for arxiv_id, _ in returned}
@@ -462,7 +470,7 @@ class ArxivClient:
 
     def _feed(
         self,
-        params: dict,
+        params: dict[str, Any],
         result: SearchResult,
         results_expected: Callable[[int | None], bool] | None = None,
     ) -> tuple[int | None, list[Paper]]:
@@ -479,7 +487,7 @@ class ArxivClient:
             total, papers = feed
             return not papers and results_expected is not None and results_expected(total)
 
-        def check(response) -> object:
+        def check(response: Response) -> object:
             try:
                 parsed.append(parse_feed(response.content))
             except MalformedFeed as exc:
@@ -501,7 +509,7 @@ class ArxivClient:
         return feed
 
 
-def _refuse(response, url: str) -> NoReturn:
+def _refuse(response: Response, url: str) -> NoReturn:
     """The error for an arXiv answer other than 200: RequestRejected for a 400 (bad input at the
     command line, a failing source for the gate), else ServiceError."""
     from .http import RequestRejected

@@ -50,6 +50,13 @@ import sys
 import time
 from pathlib import Path
 
+# `typing` costs milliseconds at every script start, before the venv is known to be needed: the
+# type checker alone reads these names (it takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import IO, NoReturn
+
 PLUGIN_ROOT = Path(__file__).resolve().parents[2]
 REQUIREMENTS = PLUGIN_ROOT / "requirements.txt"
 # The import names of what requirements.txt pins.
@@ -138,7 +145,7 @@ def _error_line(message: str) -> str:
     return json.dumps({"error": {"code": "environment", "message": message}})
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     # One line, the same JSON shape as every other error the scripts print.
     print(_error_line(message), flush=True)
     raise SystemExit(EXIT_ENVIRONMENT)
@@ -151,15 +158,16 @@ def failure_marker(venv: Path) -> Path:
     return venv.parent / FAILURE_MARKER
 
 
-def recent_failure(venv: Path, now: float | None = None) -> dict | None:
-    """The failed install recorded beside `venv` if it is younger than RETRY_AFTER, else None."""
+def recent_failure(venv: Path, now: float | None = None) -> tuple[str, float] | None:
+    """The failed install recorded beside `venv`, as (its message, its age in seconds), if it is
+    younger than RETRY_AFTER; else None."""
     try:
         failure = json.loads(failure_marker(venv).read_text(encoding="utf-8"))
         age = (now or time.time()) - float(failure["time"])
         message = str(failure["error"])
     except (OSError, ValueError, KeyError, TypeError):
         return None  # none, or not one we wrote: try again
-    return {"error": message, "age": age} if 0 <= age < RETRY_AFTER else None
+    return (message, age) if 0 <= age < RETRY_AFTER else None
 
 
 def _record_failure(venv: Path, message: str) -> None:
@@ -172,10 +180,10 @@ def _record_failure(venv: Path, message: str) -> None:
         pass  # a full disk may be the very cause: the error is reported all the same
 
 
-def _failure_notice(failure: dict) -> str:
-    minutes = max(1, round((RETRY_AFTER - failure["age"]) / 60))
+def _failure_notice(message: str, age: float) -> str:
+    minutes = max(1, round((RETRY_AFTER - age) / 60))
     return (
-        f"{failure['error']} (this failed {round(failure['age'])} s ago; it is tried again in "
+        f"{message} (this failed {round(age)} s ago; it is tried again in "
         f"{minutes} min or by the next session, or now with: python3 "
         f"{shlex.quote(str(Path(__file__).resolve()))} install)"
     )
@@ -280,7 +288,7 @@ def _install(
         return python
     failure = None if retry else recent_failure(venv)
     if failure:
-        raise InstallFailed(_failure_notice(failure))
+        raise InstallFailed(_failure_notice(*failure))
     venv.parent.mkdir(parents=True, exist_ok=True)
     with _exclusive(venv.parent / "venv.lock", None if quiet else what):
         # Another process may have finished (or failed) the install while we waited for the lock.
@@ -288,7 +296,7 @@ def _install(
             return python
         failure = None if retry else recent_failure(venv)
         if failure:
-            raise InstallFailed(_failure_notice(failure))
+            raise InstallFailed(_failure_notice(*failure))
         if not quiet:
             print(
                 f"math: installing the plugin's {what} into {venv} (once)...",
@@ -368,11 +376,12 @@ class _exclusive:
     goes to stderr before waiting.
     """
 
-    def __init__(self, path: Path, waiting_for: str | None = None):
+    def __init__(self, path: Path, waiting_for: str | None = None) -> None:
         self.path = path
         self.waiting_for = waiting_for
+        self.handle: IO[str]
 
-    def __enter__(self):
+    def __enter__(self) -> _exclusive:
         self.handle = open(self.path, "a+")
         try:
             import fcntl
@@ -391,7 +400,12 @@ class _exclusive:
             fcntl.flock(self.handle, fcntl.LOCK_EX)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.handle.close()
 
 

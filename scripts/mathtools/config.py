@@ -31,6 +31,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from . import __version__
@@ -74,7 +75,7 @@ class Environment:
     contact_email: str | None  # from the environment only (see contact_email())
 
 
-_checked: tuple[tuple, Environment] | None = None
+_checked: tuple[tuple[str | None, ...], Environment] | None = None
 NAMES = (
     "MATH_ARXIV_API_URL",
     "MATH_S2_API_URL",
@@ -140,7 +141,12 @@ def _bad(name: str, raw: str | None, wanted: str) -> EnvironmentProblem:
 
 
 def _number(
-    name: str, default: float, low: float, high: float, integer=False, above_low=False
+    name: str,
+    default: float,
+    low: float,
+    high: float,
+    integer: bool = False,
+    above_low: bool = False,
 ) -> float:
     """A finite number in [low, high] (above `low` when `above_low`); unset or empty: default."""
     raw = os.environ.get(name)
@@ -275,8 +281,9 @@ def cache_ttl() -> float:
 def workspace_root(start: Path | None = None) -> Path:
     """The folder holding `.math/`: $MATH_WORKSPACE, else the nearest ancestor of cwd that has one,
     else cwd itself (where `/math:init` would create it)."""
-    if environment().workspace is not None:
-        return environment().workspace.resolve()
+    workspace = environment().workspace
+    if workspace is not None:
+        return workspace.resolve()
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         if (folder / ".math").is_dir():
@@ -288,7 +295,7 @@ def math_dir(start: Path | None = None) -> Path:
     return workspace_root(start) / ".math"
 
 
-def workspace_config(start: Path | None = None) -> dict:
+def workspace_config(start: Path | None = None) -> dict[str, Any]:
     """`.math/config.json`, or {} when there is none (a broken one is BadInput naming the file)."""
     path = math_dir(start) / "config.json"
     if not path.exists():

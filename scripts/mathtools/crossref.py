@@ -59,7 +59,7 @@ def _first(value: Any) -> str | None:
     return next((text for item in items if (text := _plain(item))), None)
 
 
-def _year(item: dict) -> int | None:
+def _year(item: dict[str, Any]) -> int | None:
     for name in ("issued", "published", "published-print", "published-online", "created"):
         parts = (
             (item.get(name) or {}).get("date-parts") if isinstance(item.get(name), dict) else None
@@ -91,7 +91,7 @@ def to_paper(item: Any) -> Paper | None:
     subtitle = _first(item.get("subtitle"))
     if subtitle and subtitle.lower() not in title.lower():
         title = f"{title}: {subtitle}"
-    people = item.get("author") if isinstance(item.get("author"), list) else []
+    people = item["author"] if isinstance(item.get("author"), list) else []
     if not people and isinstance(item.get("editor"), list):  # an edited book names its editors
         people = item["editor"]
     return Paper(
@@ -106,7 +106,7 @@ def to_paper(item: Any) -> Paper | None:
         venue_aliases=[
             name
             for key in ("container-title", "short-container-title")
-            for value in (item.get(key) if isinstance(item.get(key), list) else [])
+            for value in (item[key] if isinstance(item.get(key), list) else [])
             if (name := _plain(value))
         ],
         volume=_plain(item.get("volume")),
@@ -216,8 +216,8 @@ class CrossrefClient:
             safe=":,",
         )
         data = self._get(self._list, url) or {}
-        message = data.get("message") if isinstance(data.get("message"), dict) else {}
-        items = message.get("items") if isinstance(message.get("items"), list) else []
+        message = data["message"] if isinstance(data.get("message"), dict) else {}
+        items = message["items"] if isinstance(message.get("items"), list) else []
         papers = [paper for item in items if (paper := to_paper(item)) is not None]
         total = message.get("total-results")
         return SearchResult(
@@ -229,12 +229,13 @@ class CrossrefClient:
             total_results=total if isinstance(total, int) else len(papers),
         )
 
-    def _get(self, http: ServiceClient, url: str) -> dict | None:
+    def _get(self, http: ServiceClient, url: str) -> dict[str, Any] | None:
         """The parsed answer, or None for a 404 ("Resource not found.")."""
         # A 404 ("Resource not found.") is an answer for a DOI Crossref does not know: cached.
         response = http.get(url, check=_json_answer, cache_not_found=True)
         if response.status == 200:
-            return response.json()
+            answer: dict[str, Any] = response.json()  # _json_answer checked it is an object
+            return answer
         if response.status == 404:
             return None
         message = _api_message(response)

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus, urlencode
 
 from . import config
@@ -46,6 +47,9 @@ from .errors import (
 )
 from .files import atomic_write
 from .locks import locked
+
+if TYPE_CHECKING:  # requests is imported on a cache miss only (see above)
+    import requests
 
 Check = Callable[["Response"], object]  # see ServiceClient.request
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -77,7 +81,7 @@ class Response:
     def text(self) -> str:
         return self.content.decode("utf-8", errors="replace")
 
-    def json(self):
+    def json(self) -> Any:
         return json.loads(self.content)
 
 
@@ -226,7 +230,7 @@ class ServiceClient:
         self.backoff = config.http_backoff()
         self.deadline = config.http_timeout()  # seconds for one request, first to last byte
         self.network_calls = 0
-        self._session = None
+        self._session: requests.Session | None = None
 
     def get(self, url: str, check: Check | None = None, cache_not_found: bool = False) -> Response:
         return self.request("GET", url, check=check, cache_not_found=cache_not_found)
@@ -358,14 +362,14 @@ class DeadlineExceeded(Exception):
     """A request's answer did not arrive in full before its deadline (retried like a timeout)."""
 
 
-def _read_body(reply, deadline: float, label: str) -> bytes:
+def _read_body(reply: requests.Response, deadline: float, label: str) -> bytes:
     """The body of a streamed requests answer, read as it arrives until `deadline` (a
     time.monotonic() value): a trickle of bytes, each within the read timeout, still ends there."""
     import requests
     from urllib3.exceptions import HTTPError, ReadTimeoutError
     from urllib3.response import HTTPResponse
 
-    raw = reply.raw
+    raw: Any = reply.raw  # urllib3 1 or 2, or vcrpy's replay: no one type fits them all
     if isinstance(raw, HTTPResponse) and hasattr(raw, "read1"):
 
         def read() -> bytes:  # urllib3 2: whatever has arrived, without waiting for more
@@ -376,7 +380,8 @@ def _read_body(reply, deadline: float, label: str) -> bytes:
         def read() -> bytes:
             return next(pieces, b"")
 
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -405,14 +410,20 @@ def _read_body(reply, deadline: float, label: str) -> bytes:
 SECRET_HEADERS = ("x-api-key",)
 
 
-def _session():
+def _session() -> requests.Session:
     """A requests Session that never forwards a secret header to another host."""
     import requests
 
     class Session(requests.Session):
-        def rebuild_auth(self, prepared_request, response):
-            super().rebuild_auth(prepared_request, response)
-            if self.should_strip_auth(response.request.url, prepared_request.url):
+        def rebuild_auth(
+            self, prepared_request: requests.PreparedRequest, response: requests.Response
+        ) -> None:
+            # types-requests leaves these two methods unannotated
+            super().rebuild_auth(prepared_request, response)  # type: ignore[no-untyped-call]
+            strip = self.should_strip_auth(  # type: ignore[no-untyped-call]
+                response.request.url, prepared_request.url
+            )
+            if strip:
                 for name in SECRET_HEADERS:
                     prepared_request.headers.pop(name, None)
 

@@ -161,7 +161,9 @@ def _citations(tex: str) -> dict[str, int]:
 # ----------------------------------------------------------------------------- checking
 
 
-def check(bibliography: Bibliography, verifier: Any, progress: Callable[[str], None]) -> dict:
+def check(
+    bibliography: Bibliography, verifier: Any, progress: Callable[[str], None]
+) -> dict[str, Any]:
     """The check_refs document (schemas/check_refs.schema.json) for what `load` read."""
     references = bibliography.references
     candidates = [
@@ -223,12 +225,12 @@ def check(bibliography: Bibliography, verifier: Any, progress: Callable[[str], N
 _STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
 
 
-def _pending(entry: dict) -> bool:
+def _pending(entry: dict[str, Any]) -> bool:
     """An entry no answering service could check (verification.PENDING)."""
     return entry["reason"].startswith(PENDING)
 
 
-def duplicates(entries: list[dict], repeated: list[Reference]) -> list[dict[str, Any]]:
+def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list[dict[str, Any]]:
     """Groups of entries for one work: the same DOI, arXiv id or title as cited, or confirmed as
     the same record (a preprint and its journal version); and keys used twice."""
     signals: dict[tuple[str, str], list[str]] = {}
@@ -279,7 +281,7 @@ def duplicates(entries: list[dict], repeated: list[Reference]) -> list[dict[str,
 # ----------------------------------------------------------------------------- showing it
 
 
-def table_lines(document: dict) -> list[str]:
+def table_lines(document: dict[str, Any]) -> list[str]:
     """The terminal view: one row per entry (KEY  STATUS  what was found), the corrections and
     suggestions indented below their row, then duplicates, missing keys and the counts."""
     entries = document["entries"]
@@ -304,7 +306,7 @@ def table_lines(document: dict) -> list[str]:
     return lines
 
 
-def summary_text(document: dict) -> str:
+def summary_text(document: dict[str, Any]) -> str:
     s = document["summary"]
     text = (
         f"{s['entries']} entries: {s['confirmed']} CONFIRMED, {s['corrected']} CORRECTED, "
@@ -318,7 +320,7 @@ def summary_text(document: dict) -> str:
     return text
 
 
-def _details(entry: dict) -> list[str]:
+def _details(entry: dict[str, Any]) -> list[str]:
     result = entry["verification"]
     if entry["status"] == "CONFIRMED":
         return [summary_line(result["paper"], width=70)]
@@ -332,7 +334,7 @@ def _details(entry: dict) -> list[str]:
     return lines
 
 
-def _diff_line(discrepancy: dict) -> str:
+def _diff_line(discrepancy: dict[str, Any]) -> str:
     """`field: as cited -> as recorded`, or `field: note` when the record has no value (a
     journal cited for a paper the record knows only as a preprint, an id that does not exist)."""
     name, record = discrepancy["field"], discrepancy.get("record")
@@ -350,7 +352,7 @@ def _shown(value: Any, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def markdown(document: dict) -> str:
+def markdown(document: dict[str, Any]) -> str:
     """The Markdown report: counts, one table row per entry, each correction as a field table,
     each unconfirmed entry's reason and suggestion, duplicates and missing keys."""
     cell = _cell
@@ -421,7 +423,7 @@ def _cell(text: str) -> str:
 # ----------------------------------------------------------------------------- the corrected copy
 
 
-def fix_updates(document: dict, bib: BibFile) -> dict[str, dict[str, str | None]]:
+def fix_updates(document: dict[str, Any], bib: BibFile) -> dict[str, dict[str, str | None]]:
     """key -> {BibTeX field -> new value} for the entries of `bib`: CORRECTED entries get the
     record's value for every field that differs, UNCONFIRMED ones a note saying why."""
     by_key = {reference.key: reference for reference in bib.references}
@@ -438,7 +440,7 @@ def fix_updates(document: dict, bib: BibFile) -> dict[str, dict[str, str | None]
     return updates
 
 
-def _corrections(result: dict, reference: Reference) -> dict[str, str | None]:
+def _corrections(result: dict[str, Any], reference: Reference) -> dict[str, str | None]:
     changes: dict[str, str | None] = {}
     paper = result["paper"]
     for d in result.get("discrepancies") or []:
@@ -497,7 +499,7 @@ def default_fix_path(bib: BibFile) -> Path:
     return bib.path.with_name(f"{bib.path.stem}.checked.bib")
 
 
-def fix_lines(document: dict, asked: str | None) -> list[str]:
+def fix_lines(document: dict[str, Any], asked: str | None) -> list[str]:
     """What the table says about the corrected copy (`asked`: the --fix value, "" alone)."""
     if asked is None:
         return []
@@ -513,7 +515,7 @@ def fix_lines(document: dict, asked: str | None) -> list[str]:
     return [f"corrected copy: {fix['file']} ({changed} entries changed; the original is unchanged)"]
 
 
-def fix_header(bib: BibFile, updates: dict[str, dict]) -> str:
+def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:
     corrected = sum("note" not in changes for changes in updates.values())
     return (
         f"{FIX_MARK} {bib.path.name}: {corrected} entries corrected from the sources' records, "

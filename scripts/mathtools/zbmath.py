@@ -63,9 +63,10 @@ class Identifier:
     def carried_by(self, paper: Paper) -> bool:
         if self.kind == "document":
             return str(paper.external_ids.get("zbMATH")) == self.value
-        return getattr(paper, {"zbl": "zbl", "doi": "doi", "arxiv": "arxiv_id"}[self.kind]) == (
-            self.value
+        carried: object = getattr(
+            paper, {"zbl": "zbl", "doi": "doi", "arxiv": "arxiv_id"}[self.kind]
         )
+        return carried == self.value
 
 
 def identifier(text: str) -> Identifier:
@@ -109,11 +110,11 @@ def _text(value: Any) -> str | None:
     return text
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return [item for item in value if item is not None] if isinstance(value, list) else []
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
@@ -250,7 +251,9 @@ class ZbmathClient:
         )
         return self._list("search", text, url)
 
-    def structured_search(self, fields: dict[str, str], limit: int = 10, page: int = 0):
+    def structured_search(
+        self, fields: dict[str, str], limit: int = 10, page: int = 0
+    ) -> SearchResult:
         """One page of GET /document/_structured_search; `fields` as the API names them
         ("Title", "Contributor name", "MSC", "Year", "Source", "DOI", ...)."""
         check_page(limit, page)
@@ -264,7 +267,7 @@ class ZbmathClient:
         query = " & ".join(f"{name}: {value}" for name, value in asked.items())
         return self._list("structured", query, url)
 
-    def document(self, number: int | str) -> tuple[Paper | None, dict | None, str]:
+    def document(self, number: int | str) -> tuple[Paper | None, dict[str, Any] | None, str]:
         """GET /document/{number}: (the Paper, the raw record, the URL); (None, None, url) when
         zbMATH has no such document."""
         url = f"{self.base}/document/{int(number)}"
@@ -312,6 +315,7 @@ class ZbmathClient:
             raise BadInput(f"--limit must be at least 1 (got {limit})", code="bad_limit")
         ident = identifier(asked)
         result = SearchResult(source=SOURCE, command="references", query=asked)
+        number: int | str | None
         if ident.kind == "document":
             number = int(ident.value)
         else:
@@ -351,14 +355,15 @@ class ZbmathClient:
             total_results=total if isinstance(total, int) else len(papers),
         )
 
-    def _get(self, url: str, any_404: bool = False) -> dict | None:
+    def _get(self, url: str, any_404: bool = False) -> dict[str, Any] | None:
         """The parsed envelope, or None for the 404 that means "no result": a search's carries
         the envelope's status (another 404, a wrong MATH_ZBMATH_API_URL say, is an error); any
         404 of /document/{id} means no such document."""
         # A 404 is zbMATH's "no result": an answer, cached like one.
         response = self._http.get(url, check=_envelope, cache_not_found=True)
         if response.status == 200:
-            return response.json()
+            envelope: dict[str, Any] = response.json()  # _envelope checked it is an object
+            return envelope
         if response.status == 404 and (any_404 or _has_status(response)):
             return None
         message = response.text.strip()[:200] or "(empty body)"
