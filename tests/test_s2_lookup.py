@@ -186,6 +186,14 @@ def test_get_a_non_id_is_bad_input(script):
     assert error["code"] == "bad_id" and "'0'" in error["message"]
 
 
+def test_an_empty_relaxed_query_is_bad_input(script):
+    """`--relax` has no form of an empty query to ask (it was an internal error, exit 5)."""
+    run = script("s2_lookup.py", "search", "--query", "", "--relax")
+    assert run.returncode == 2
+    error = one_error(run)
+    assert error["code"] == "bad_query" and "empty" in error["message"]
+
+
 def test_recorded_400_bad_field_exits_2(serve, script):
     with serve(load(S2 / "test_bad_query_parameters.yaml")):
         run = script("s2_lookup.py", "get", "10.1093/mind/lix.236.433", "--fields", "unknown")

@@ -284,10 +284,10 @@ class BibFile:
 def parse_bibtex(text: str) -> Any:
     """bibtexparser's blocks for `text`, values as written (no middleware: `@string` references,
     braces and quotes kept, so that a block can be written back as it was)."""
-    import bibtexparser
+    from bibtexparser.entrypoint import parse_string
 
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # the caller says what failed
-    return bibtexparser.parse_string(text, parse_stack=[])
+    return parse_string(text, parse_stack=[])
 
 
 def read_bib(path: str | Path) -> BibFile:
@@ -435,6 +435,8 @@ def corrected_copy(bib: BibFile, updates: dict[str, dict[str, str | None]], head
     for block in bib.library.blocks:
         if not isinstance(block, Entry) or block.key not in updates or block.key in done:
             continue
+        if block.raw is None:  # never so for a parsed entry; a built one has no text to replace
+            continue
         done.add(block.key)  # a repeated key: only the first entry was checked
         begin = bib.text.index(block.raw, max(cursor, starts[block.start_line or 0]))
         pieces += [bib.text[cursor:begin], _entry_text(block, updates[block.key])]
@@ -448,7 +450,7 @@ def _entry_text(block: Any, changes: dict[str, str | None]) -> str:
     indent = layout.group(1) if layout else "  "
     # the column of the `=` the entry's first field uses, so that aligned values stay aligned
     aligned = layout and len(layout.group(3)) > 1
-    width = len(layout.group(2) + layout.group(3)) - 1 if aligned else 0
+    width = len(layout.group(2) + layout.group(3)) - 1 if layout and aligned else 0
     written_type = re.match(r"@\s*(\w+)", block.raw)
     entry_type = written_type.group(1) if written_type else block.entry_type
     pending = {name.lower(): (name, value) for name, value in changes.items()}

@@ -25,13 +25,21 @@ by the model) is never rewritten.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import domains, zbmath
 from .errors import BadInput
 from .paper import SearchResult
 from .planning import label, split_options
+
+if TYPE_CHECKING:
+    from .arxiv import ArxivClient
+    from .semantic_scholar import S2Client
+
+# (step, query, dropped word): one form of a query; step None is the query as given.
+Form = tuple[str | None, str, str | None]
 
 ARXIV_TEXT_FIELDS = {"--title": "title", "--abstract": "abstract", "--all": "all_terms"}
 STEP_NOTES = {
@@ -70,10 +78,10 @@ class ArxivRequest:
         )
 
 
-def arxiv_forms(request: ArxivRequest) -> list[tuple[str | None, str, str | None]]:
+def arxiv_forms(request: ArxivRequest) -> list[Form]:
     """(step, query, dropped word) for the query as planned, then each looser form that
     differs from the one before; none for a raw query or a search without text terms."""
-    forms: list[tuple[str | None, str, str | None]] = [(None, request.query(), None)]
+    forms: list[Form] = [(None, request.query(), None)]
     if request.raw or not request.terms:
         return forms
     words = [(name, word) for name, text in request.terms for word in _words(text)]
@@ -103,19 +111,19 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[^\W_][\w'\-]*", text) if len(w) > 1]
 
 
-def _distinct(forms: list) -> list:
+def _distinct(forms: list[Form]) -> list[Form]:
     """The forms without one that repeats an earlier query (dropping quotes from a query that
     had none changes nothing)."""
-    kept: list = []
+    kept: list[Form] = []
     for form in forms:
         if form[1].strip() and form[1] not in {query for _, query, _ in kept}:
             kept.append(form)
     return kept
 
 
-def s2_forms(text: str) -> list[tuple[str | None, str, str | None]]:
+def s2_forms(text: str) -> list[Form]:
     """(step, query, dropped word) for a Semantic Scholar query and its looser forms."""
-    forms: list[tuple[str | None, str, str | None]] = [(None, text, None)]
+    forms: list[Form] = [(None, text, None)]
     words = text.replace('"', " ").split()
     forms.append(("unquoted", " ".join(words), None))
     if len(words) > 1:
@@ -124,10 +132,11 @@ def s2_forms(text: str) -> list[tuple[str | None, str, str | None]]:
     return _distinct(forms)
 
 
-def relaxed(forms, search) -> SearchResult:
+def relaxed(forms: Sequence[Form], search: Callable[[str], SearchResult]) -> SearchResult:
     """Ask `search(query)` for each form in turn; the first result with papers (else the last
     one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered."""
-    result = None
+    if not forms:  # the query had no words (say `""`): nothing to ask
+        raise BadInput("the query is empty", code="bad_query")
     for step, query, dropped in forms:
         result = search(query)
         if result.papers:
@@ -136,12 +145,18 @@ def relaxed(forms, search) -> SearchResult:
                 if dropped:
                     result.relaxation["dropped"] = dropped
             return result
-    if result is not None and len(forms) > 1:
+    if len(forms) > 1:
         result.relaxation = {"step": "exhausted", "query": forms[-1][1]}
     return result
 
 
-def search_arxiv(client, request: ArxivRequest, start=0, sort="relevance", order="descending"):
+def search_arxiv(
+    client: ArxivClient,
+    request: ArxivRequest,
+    start: int = 0,
+    sort: str = "relevance",
+    order: str = "descending",
+) -> SearchResult:
     """ArxivClient.search for `request`, relaxed when empty."""
     return relaxed(
         arxiv_forms(request),
@@ -149,7 +164,7 @@ def search_arxiv(client, request: ArxivRequest, start=0, sort="relevance", order
     )
 
 
-def search_s2(client, text: str, **options: Any) -> SearchResult:
+def search_s2(client: S2Client, text: str, **options: Any) -> SearchResult:
     """S2Client.search for `text` (and its options), relaxed when empty."""
     return relaxed(s2_forms(text), lambda query: client.search(query, **options))
 
@@ -164,10 +179,12 @@ PLANNED_OPTIONS = {
 }  # fmt: skip
 
 
-def planned_options(args: list[str]) -> list[tuple[str, str | None]]:
-    """(option, value) pairs of a plan entry's `args` (after the `search` subcommand)."""
+def planned_options(args: list[str]) -> list[tuple[str, str]]:
+    """(option, value) pairs of a plan entry's `args` (after the `search` subcommand); a flag's
+    value is ""."""
     tokens = split_options(args[1:] if args[:1] == ["search"] else list(args))
-    pairs, at = [], 0
+    pairs: list[tuple[str, str]] = []
+    at = 0
     while at < len(tokens):
         name = tokens[at]
         if name not in PLANNED_OPTIONS:
@@ -178,7 +195,7 @@ def planned_options(args: list[str]) -> list[tuple[str, str | None]]:
             pairs.append((name, tokens[at + 1]))
             at += 2
         else:
-            pairs.append((name, None))
+            pairs.append((name, ""))
             at += 1
     return pairs
 
@@ -206,7 +223,7 @@ def arxiv_request(args: list[str]) -> ArxivRequest:
     return request
 
 
-def run_planned(api: str, entry: dict[str, Any], client) -> SearchResult:
+def run_planned(api: str, entry: dict[str, Any], client: Any) -> SearchResult:
     """One plan entry's search through `client` (ArxivClient, S2Client or ZbmathClient), relaxed
     when empty (arXiv and Semantic Scholar); the result carries the entry's label and, when a
     looser form answered, `relaxation`."""

@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -179,7 +179,9 @@ def pid_namespace() -> bool:
     return "--pid" in (namespace_prefix() or ())
 
 
-def _hiding(prefix: tuple[str, ...], files: list[str], folders: list[str] = ()) -> list[str]:
+def _hiding(
+    prefix: tuple[str, ...], files: Sequence[str], folders: Sequence[str] = ()
+) -> list[str]:
     """The command prefix that runs a program with `files` reading as empty and `folders`
     read-only."""
     return [
@@ -248,7 +250,7 @@ def _user_processes() -> int | None:
     return count
 
 
-def _limit(memory_mb: int, timeout: float, processes: int | None):
+def _limit(memory_mb: int, timeout: float, processes: int | None) -> Callable[[], None] | None:
     """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX)."""
     try:
         import resource

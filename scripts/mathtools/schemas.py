@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # jsonschema loads on the first validation only
+    from jsonschema.protocols import Validator
+    from referencing import Registry
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 
 @cache
-def _registry():
+def _registry() -> Registry[Any]:
     from referencing import Registry, Resource
 
     resources = []
@@ -22,7 +26,7 @@ def _registry():
 
 
 @cache
-def _validator(name: str):
+def _validator(name: str) -> Validator:
     from jsonschema import Draft202012Validator
 
     schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
