@@ -183,7 +183,7 @@ def kept_by_hand(path: Path, ours: dict[str, str]) -> tuple[str, list[str]]:
                 pieces.append("\n".join(lines).strip("\n"))
             continue
         if isinstance(block, DuplicateBlockKeyBlock | Entry):
-            if not labelled:
+            if not labelled and block.raw is not None:  # parsed blocks always carry their text
                 pieces.append(block.raw)
                 keys.append(block.key)
         elif isinstance(block, ParsingFailedBlock):

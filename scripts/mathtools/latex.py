@@ -278,16 +278,16 @@ def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
         f"{folder}: latexmk -pdf OUTPUT.tex (or pdflatex OUTPUT; bibtex OUTPUT; pdflatex OUTPUT; "
         "pdflatex OUTPUT), or upload OUTPUT.tex and references.bib to Overleaf"
     )
-    if not (latexmk or pdflatex):
-        return {"compiled": False, "tool": None, "pdf": None, "how": how}
     flags = ["-interaction=nonstopmode", "-halt-on-error"]
     if latexmk:
         runs = [[latexmk, "-pdf", *flags, "OUTPUT.tex"]]
-    else:
+    elif pdflatex:
         runs = [[pdflatex, *flags, "OUTPUT.tex"]]
         if bibtex:
             runs.append([bibtex, "OUTPUT"])
         runs += [[pdflatex, *flags, "OUTPUT.tex"]] * 2
+    else:
+        return {"compiled": False, "tool": None, "pdf": None, "how": how}
     tool = Path(runs[0][0]).name
     for argv in runs:
         try:

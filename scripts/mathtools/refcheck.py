@@ -135,7 +135,7 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
     return result
 
 
-def _add_bib(result: Bibliography, path: Path, add: Callable) -> None:
+def _add_bib(result: Bibliography, path: Path, add: Callable[[list[Reference]], None]) -> None:
     bib = read_bib(path)
     result.bibs.append(bib)
     add(bib.references)
@@ -227,7 +227,8 @@ _STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
 
 def _pending(entry: dict[str, Any]) -> bool:
     """An entry no answering service could check (verification.PENDING)."""
-    return entry["reason"].startswith(PENDING)
+    reason: str = entry["reason"]
+    return reason.startswith(PENDING)
 
 
 def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list[dict[str, Any]]:
@@ -236,19 +237,22 @@ def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list
     signals: dict[tuple[str, str], list[str]] = {}
     for entry in entries:
         cited, result = entry["cited"], entry["verification"]
-        found = [("DOI", (cited.get("doi") or "").lower()), ("arXiv id", cited.get("arxiv_id"))]
+        identifiers = [
+            ("DOI", (cited.get("doi") or "").lower()),
+            ("arXiv id", cited.get("arxiv_id")),
+        ]
         title = normalise_title(cited.get("title") or "")
-        found.append(("title", title if len(title.split()) >= 3 else None))
+        identifiers.append(("title", title if len(title.split()) >= 3 else None))
         if result.get("paper"):
-            found.append(("record", result["paper"]["key"]))
-        for kind, value in found:
+            identifiers.append(("record", result["paper"]["key"]))
+        for kind, value in identifiers:
             if value:
                 signals.setdefault((kind, value), []).append(entry["key"])
     groups: list[tuple[list[str], list[str]]] = []  # (keys, why)
     for (kind, value), keys in signals.items():
         if len(keys) < 2:
             continue
-        why = {
+        reason = {
             "DOI": f"the same DOI {value}",
             "arXiv id": f"the same arXiv id {value}",
             "title": "the same title",
@@ -256,10 +260,10 @@ def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list
         }[kind]
         overlapping = [g for g in groups if set(g[0]) & set(keys)]
         merged_keys = list(dict.fromkeys([k for g in overlapping for k in g[0]] + keys))
-        merged_why = list(dict.fromkeys([w for g in overlapping for w in g[1]] + [why]))
+        merged_why = list(dict.fromkeys([w for g in overlapping for w in g[1]] + [reason]))
         groups = [g for g in groups if g not in overlapping] + [(merged_keys, merged_why)]
     by_key = {entry["key"]: entry for entry in entries}
-    found = []
+    found: list[dict[str, Any]] = []
     for keys, why in groups:
         cited = [by_key[k]["cited"] for k in keys]
         preprint = any(c.get("arxiv_id") and not c.get("venue") for c in cited)
