@@ -26,7 +26,7 @@ def test_ruff_format():
 
 
 def test_mypy():
-    """mypy checks the library and the scripts as pyproject.toml's [tool.mypy] configures them
+    """mypy checks what ships (library, scripts, hooks) as pyproject.toml's [tool.mypy] says
     (which files, how strict); its cache (.mypy_cache) keeps a warm run near a second."""
     run = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
