@@ -62,7 +62,8 @@ def batched_script(standin, path: Path) -> tuple[dict, float, int]:
 
 
 def in_process(standin, path: Path, one_by_one: bool) -> tuple[dict, float, int]:
-    from mathtools.verification import Verifier, load_candidates
+    from mathtools.candidates import load_candidates
+    from mathtools.verification import Verifier
 
     candidates, _ = load_candidates([str(path)])
     groups = [[c] for c in candidates] if one_by_one else [candidates]

@@ -54,7 +54,8 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     args = parser.parse_args(argv)
 
-    from mathtools.verification import Verifier, load_candidates, summary_lines
+    from mathtools.candidates import load_candidates
+    from mathtools.verification import Verifier, summary_lines
 
     candidates, inputs = load_candidates(args.files or ["-"])
     document = Verifier(use_cache=not args.no_cache).verify(candidates, inputs)

@@ -49,8 +49,9 @@ def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], s
 
 def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
     """Verify the search's candidates; (the verification document, the lines to print)."""
+    from .candidates import load_candidates
     from .store import open_store
-    from .verification import Verifier, load_candidates
+    from .verification import Verifier
 
     with open_store(create=False) as store:
         check_judged(store, search, "verifying")

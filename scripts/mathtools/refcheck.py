@@ -28,11 +28,13 @@ from .bibliography import (
     read_bibitems,
     read_file,
 )
+from .candidates import candidate
 from .errors import BadInput
 from .latex import cited_keys, strip_comments
+from .lookups import LABELS
 from .matching import normalise_title
 from .paper import summary_line
-from .verification import LABELS, PENDING, candidate
+from .verification import PENDING
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex"}
 FIX_MARK = "% check_refs.py: corrected copy of"
