@@ -146,9 +146,9 @@ def do_merge(args):
 
 
 def do_validate(args):
-    from mathtools import literature
+    from mathtools import litcheck
 
-    violations = literature.validate(Path(args.path))  # a Path: never taken as the text itself
+    violations = litcheck.validate(Path(args.path))  # a Path: never taken as the text itself
     cli.acknowledge({"valid": not violations, "violations": violations})
     return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 from conftest import SCRIPTS
-from mathtools import literature, litmerge
+from mathtools import litcheck, literature, litmerge
 from mathtools.errors import BadInput
 from support.verified import (
     ARXIV_URL,
@@ -155,7 +155,7 @@ def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(l
         "(checked against arXiv only; Semantic Scholar unavailable)"
     )
     assert ref.verified_via == [ARXIV_URL.format(paper(1)["arxiv_id"])]
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
     # A later search with both services keeps S2 among the sources; one without S2 adds nothing.
     merge(lit, [confirmed(paper(2, "semantic_scholar"))], verified_at="2026-02-12T12:00:00Z")
@@ -199,7 +199,7 @@ def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
     assert uref.reason == "arXiv API returned no results for ID 1901.00001"
     assert uref.status == "Unconfirmed -- do not cite as established reference"
     assert uref.field("Suggestion").startswith(f"{real['key']} | {real['year']} | Lovelace3")
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_numbers_continue_and_are_never_reused(lit):
@@ -263,7 +263,7 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.field("First verified") == "2026-02-10T12:00:00Z"  # when it entered the file
     assert ref.title == first["title"]  # what is there is not overwritten
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_an_older_verification_does_not_replace_a_newer_one(lit):
@@ -289,7 +289,7 @@ def test_the_first_verified_time_never_moves_and_sits_before_verified(lit):
     assert ref.verified_at == "2026-02-28T12:00:00Z"
     lines = [line.split(":**")[0] for line in ref.lines if line.startswith("- **")]
     assert lines.index("- **First verified") == lines.index("- **Verified") - 1
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_every_verification_url_stays_on_the_verified_line(lit):
@@ -308,7 +308,7 @@ def test_every_verification_url_stays_on_the_verified_line(lit):
     (ref,) = literature.load(lit).confirmed
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.verified_via == [arxiv_url, s2_url, older["verified_via"][0]]
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
@@ -423,7 +423,7 @@ def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
     report = merge(lit, [first, second], relevance=assessed([first]))
     assert report["unassessed"] == ["REF-002"]
     assert litmerge.summary_lines(report)[-1].startswith("not yet assessed: REF-002 -- ")
-    violations = literature.validate(lit)
+    violations = litcheck.validate(lit)
     assert len(violations) == 1
     assert violations[0].startswith("REF-002 (line ")
     assert "confidence '(not yet assessed)' has no tier" in violations[0]
@@ -431,7 +431,7 @@ def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
     report = merge(lit, [second], assessed([second]), summary="assessed now")
     assert report["unassessed"] == []
     assert not any("not yet assessed" in line for line in litmerge.summary_lines(report))
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_relevance_for_an_unknown_key_is_an_error_and_nothing_is_written(lit):
@@ -484,7 +484,7 @@ def test_counts_are_recomputed_from_the_body(lit):
     lit.write_text(lit.read_text().replace("confirmed_count: 1", "confirmed_count: 7"))
     merge(lit, [confirmed(paper(2))], summary="second")
     assert literature.load(lit).frontmatter["confirmed_count"] == 2
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_hand_edits_survive_a_merge(lit):
@@ -505,7 +505,7 @@ def test_hand_edits_survive_a_merge(lit):
     doc = literature.load(lit)
     assert [e.label for e in doc.confirmed] == ["REF-002", "REF-004", "REF-005"]
     assert after.index("### REF-005") < after.index("### Reading plan (mine)")
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_the_same_merge_twice_changes_nothing(script, lit, tmp_path):
@@ -649,7 +649,7 @@ def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_pat
     )
     assert sorted(r["Query Summary"] for r in doc.history) == sorted(f"q{n}" for n in range(10))
     assert sorted(o["added"][0]["ref"] for o in outputs) == [f"REF-{n:03d}" for n in range(1, 11)]
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []
 
 
 def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_path):
@@ -669,7 +669,7 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
         if after == before:  # killed before the rename: finish this merge for the next round
             merge(lit, [confirmed(paper(1000 + attempt))])
         else:
-            assert literature.validate(after) == []
+            assert litcheck.validate(after) == []
             assert (
                 len(literature.parse(after).confirmed)
                 == len(literature.parse(before).confirmed) + 1
@@ -823,4 +823,4 @@ def test_a_corrected_citation_enters_with_the_api_metadata_and_says_how_it_was_w
     )
     assert ref.relevance == "Bounds it."
     assert doc.frontmatter["confirmed_count"] == 1
-    assert literature.validate(lit) == []
+    assert litcheck.validate(lit) == []

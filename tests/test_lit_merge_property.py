@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mathtools import literature, litmerge
+from mathtools import litcheck, literature, litmerge
 from support.verified import confirmed, paper, unconfirmed, verification
 
 POOL = 12
@@ -86,7 +86,7 @@ def test_random_merges_keep_the_document_valid(merges, repeat):
             assert again.render() == new_text
         text = new_text
 
-        assert literature.validate(text) == []
+        assert litcheck.validate(text) == []
         doc = literature.parse(text)
         assert doc.render() == text
         ever_confirmed |= {n for status, n, _ in results if status == "CONFIRMED"}

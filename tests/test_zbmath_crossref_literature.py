@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools import bib, literature, litmerge
+from mathtools import bib, litcheck, literature, litmerge
 from support.standin import StandIn
 from test_verify_zbmath_crossref import BOOK, CROSSREF_ARTICLE, ZBMATH_ARTICLE
 
@@ -37,7 +37,7 @@ def test_literature_carries_zbl_and_msc_and_stays_valid(verified, tmp_path):
     article = doc.confirmed[0].to_dict()
     assert (article["zbl"], article["msc"]) == ("1409.11141", ["11Y40", "11R16", "11R27"])
     # Every entry passes the schema once assessed (the merge leaves relevance for the model).
-    problems = literature.validate(path)
+    problems = litcheck.validate(path)
     assert problems and all("confidence" in p for p in problems), problems
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import literature
+from . import litentry, literature
 from .bibliography import bibtex_identifier, bibtex_names, bibtex_text, parse_bibtex
 from .errors import BadInput
 from .files import write_file
@@ -48,7 +48,7 @@ def _ascii_word(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", decomposed.encode("ascii", "ignore").decode().lower())
 
 
-def base_key(entry: literature.Entry) -> str:
+def base_key(entry: litentry.Entry) -> str:
     """`family` + `year` + `word`, ASCII lower case: the key before disambiguation."""
     authors = entry.authors
     family = _ascii_word(authors[0].split()[-1]) if authors and authors[0].split() else ""
@@ -107,7 +107,7 @@ class BibEntry:
         }
 
 
-def verified(doc: literature.LiteratureDoc) -> list[literature.Entry]:
+def verified(doc: literature.LiteratureDoc) -> list[litentry.Entry]:
     """The confirmed entries that carry their verification stamp (a REF entry typed in by hand
     without one has not been through verify_batch.py, and is never cited)."""
     return [entry for entry in doc.confirmed if entry.verified_at]
@@ -145,7 +145,7 @@ def render(entries: list[BibEntry]) -> str:
     return HEADER + "".join("\n" + entry.render() for entry in entries)
 
 
-def arxiv_class(entry: literature.Entry) -> str | None:
+def arxiv_class(entry: litentry.Entry) -> str | None:
     """The arXiv primary category lit_update.py recorded in the entry's ids comment."""
     prefix = f"{ARXIV_CLASS_TAG}:"
     return next((tag[len(prefix) :] for tag in entry.ids if tag.startswith(prefix)), None)

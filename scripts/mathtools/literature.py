@@ -39,6 +39,7 @@ from typing import Any
 from . import frontmatter
 from .errors import BadInput
 from .files import read_text
+from .litentry import ENTRY_HEADING, Entry, label, one_line
 
 SEARCH_HISTORY = "Search History"
 CONFIRMED = "Confirmed References"
@@ -47,26 +48,6 @@ UNCONFIRMED = "Unconfirmed References"
 SECTIONS = (SEARCH_HISTORY, CONFIRMED, SYNTHESIS, UNCONFIRMED)
 ENTRY_SECTION = {"REF": CONFIRMED, "UREF": UNCONFIRMED}
 
-REF_FIELDS = (
-    "Authors",
-    "Year",
-    "Source",
-    "arXiv ID",
-    "DOI",
-    "Zbl",
-    "MSC",
-    "Venue",
-    "Corrected",
-    "Abstract",
-    "Relevance",
-    "Key Results",
-    "Confidence",
-    "First verified",
-    "Verified",
-    "Moved from",
-)
-UREF_FIELDS = ("Authors", "Year", "Source", "Reason", "Relevance", "Suggestion", "Status")
-FIELD_ORDER = {"REF": REF_FIELDS, "UREF": UREF_FIELDS}
 HISTORY_COLUMNS = ("Date", "Query Summary", "arXiv Results", "S2 Results", "New Confirmed")
 
 FRONTMATTER_FIELDS = (
@@ -94,223 +75,12 @@ TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "LITERATURE.md"
 
 _SECTION_HEADING = re.compile(r"## (?P<name>.+?)\s*$")
 _ENTRY_LIKE = re.compile(r"###\s*U?REF\b")
-_ENTRY_HEADING = re.compile(r"### (?P<kind>U?REF)-(?P<number>\d{3,}): (?P<title>.*\S)\s*$")
-_FIELD = re.compile(r"- \*\*(?P<name>[^*]+?):\*\*(?: (?P<value>.*?))?\s*$")
-_IDS = re.compile(r"<!-- ids: (?P<ids>.*?) -->\s*$")
 _STATE = re.compile(
     r"<!-- lit_update: last REF-(?P<ref>\d+), last UREF-(?P<uref>\d+); merges:(?P<merges>[ \w]*)-->"
 )
 _STATE_LIKE = re.compile(r"<!--\s*lit_update(?![.\w])")  # a state comment, readable or not
-_URL = re.compile(r"https?://\S+")
-_FENCE = re.compile(r"(```|~~~)")
-_CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
-_TIER = re.compile(r"\[(V|S|~)\]", re.I)
-_TIER_FIRST = re.compile(r"\[(V|S|~)\]")
-_UNIT_START = re.compile(r"\s*([-*+]|\d+[.)]|#+)\s")  # a bullet, numbered item or heading
-
-
-def label(kind: str, number: int) -> str:
-    """`REF-007`, `UREF-012`: at least three digits, more once past 999."""
-    return f"{kind}-{number:03d}"
-
-
-def one_line(text: Any) -> str:
-    """A value as it goes on a field line: all whitespace (newlines too) collapsed to one space."""
-    return " ".join(str(text).split())
-
-
-def _field_value(name: str) -> property:
-    """A read-only attribute for one field: its value, or None when absent or empty."""
-    return property(lambda entry: entry.field(name) or None, doc=f"The {name} field, or None.")
-
-
-class Entry:
-    """One REF-NNN or UREF-NNN entry, kept as its original lines (heading first).
-
-    Field values are read from the lines; `set_field` replaces one field's line (or inserts it in
-    the protocol's order), leaving every other line, including a person's notes, as it was.
-    """
-
-    def __init__(self, kind: str, number: int, lines: list[str], line_no: int = 0):
-        self.kind = kind
-        self.number = number
-        self.lines = lines
-        self.line_no = line_no
-        self._fields: dict[str, tuple[int, int]] | None = None
-
-    @classmethod
-    def new(cls, kind: str, number: int, title: str, values: dict[str, str], ids: list[str]):
-        lines = [f"### {label(kind, number)}: {one_line(title)}\n"]
-        lines += [
-            f"- **{name}:** {one_line(values[name])}\n"
-            for name in FIELD_ORDER[kind]
-            if values.get(name) not in (None, "")
-        ]
-        if ids:
-            lines.append(f"<!-- ids: {' '.join(ids)} -->\n")
-        lines.append("\n")
-        return cls(kind, number, lines)
-
-    @property
-    def label(self) -> str:
-        return label(self.kind, self.number)
-
-    @property
-    def title(self) -> str:
-        return _ENTRY_HEADING.match(self.lines[0]).group("title")
-
-    def _index(self) -> dict[str, tuple[int, int]]:
-        """Field name -> (first line, end line) of its bullet and continuation lines."""
-        if self._fields is None:
-            found: dict[str, tuple[int, int]] = {}
-            current = None
-            for i, line in enumerate(self.lines[1:], start=1):
-                match = _FIELD.match(line)
-                if match:
-                    name = match.group("name").strip()
-                    current = None if name in found else name  # a repeated field: first counts
-                    if current:
-                        found[current] = (i, i + 1)
-                elif current and line[:1] in (" ", "\t") and line.strip():
-                    found[current] = (found[current][0], i + 1)
-                else:
-                    current = None
-            self._fields = found
-        return self._fields
-
-    def field(self, name: str) -> str | None:
-        """The field's value (continuation lines joined), or None when the entry lacks it."""
-        span = self._index().get(name)
-        if span is None:
-            return None
-        first = _FIELD.match(self.lines[span[0]]).group("value") or ""
-        return one_line(" ".join([first, *self.lines[span[0] + 1 : span[1]]]))
-
-    def set_field(self, name: str, value: str) -> bool:
-        """Set one field; True if the entry changed."""
-        value = one_line(value)
-        if self.field(name) == value:
-            return False
-        line = f"- **{name}:** {value}\n"
-        index = self._index()
-        if name in index:
-            start, end = index[name]
-            self.lines[start:end] = [line]
-        else:
-            self.lines.insert(self._insert_at(name), line)
-        self._fields = None
-        return True
-
-    def _insert_at(self, name: str) -> int:
-        order = FIELD_ORDER[self.kind]
-        index = self._index()
-        before = order[: order.index(name)] if name in order else order
-        ends = [index[other][1] for other in before if other in index]
-        if ends:
-            return max(ends)
-        after = [index[other][0] for other in order if other in index]
-        return min(after) if after else 1
-
-    @property
-    def ids(self) -> list[str]:
-        """Identifiers from the `<!-- ids: ... -->` line, e.g. ["arXiv:2104.12255", "S2:abc"]."""
-        for line in reversed(self.lines):
-            match = _IDS.match(line)
-            if match:
-                return match.group("ids").split()
-        return []
-
-    def set_ids(self, ids: list[str]) -> bool:
-        if ids == self.ids:
-            return False
-        line = f"<!-- ids: {' '.join(ids)} -->\n"
-        for i in range(len(self.lines) - 1, 0, -1):
-            if _IDS.match(self.lines[i]):
-                self.lines[i] = line
-                break
-        else:
-            end = len(self.lines)
-            while end > 1 and not self.lines[end - 1].strip():
-                end -= 1
-            self.lines.insert(end, line)
-        self._fields = None
-        return True
-
-    # The attributes other scripts read (bib_export reads confirmed entries through these).
-    @property
-    def authors(self) -> list[str]:
-        value = self.field("Authors")
-        return [name.strip() for name in value.split(",") if name.strip()] if value else []
-
-    @property
-    def year(self) -> int | None:
-        value = self.field("Year")
-        return int(value) if value and value.isdigit() else None
-
-    source = _field_value("Source")
-    arxiv_id = _field_value("arXiv ID")
-    doi = _field_value("DOI")
-    zbl = _field_value("Zbl")
-    abstract = _field_value("Abstract")
-    relevance = _field_value("Relevance")
-    key_results = _field_value("Key Results")
-    confidence = _field_value("Confidence")
-    reason = _field_value("Reason")
-    status = _field_value("Status")
-
-    @property
-    def msc(self) -> list[str]:
-        value = self.field("MSC")
-        return [code.strip() for code in value.split(",") if code.strip()] if value else []
-
-    @property
-    def assessed(self) -> bool:
-        """True when the Confidence line starts with a tier: [V], [S] or [~]."""
-        return bool(_TIER_FIRST.match(self.confidence or ""))
-
-    @property
-    def verified_at(self) -> str | None:
-        value = self.field("Verified")
-        return value.split(" via ", 1)[0].strip() or None if value else None
-
-    @property
-    def verified_via(self) -> list[str]:
-        value = self.field("Verified")
-        return _URL.findall(value.split(" via ", 1)[1]) if value and " via " in value else []
-
-    def to_dict(self) -> dict[str, Any]:
-        """The entry as schemas/literature_ref (or literature_uref).schema.json describes it."""
-        common = {
-            "label": self.label,
-            "number": self.number,
-            "title": self.title,
-            "authors": self.authors,
-            "year": self.year,
-            "source": self.source,
-            "relevance": self.relevance,
-            "ids": self.ids,
-        }
-        if self.kind == "REF":
-            return {
-                **common,
-                "arxiv_id": self.arxiv_id,
-                "doi": self.doi,
-                "zbl": self.zbl,
-                "msc": self.msc,
-                "venue": self.field("Venue"),
-                "corrected": self.field("Corrected"),
-                "abstract": self.abstract,
-                "key_results": self.key_results,
-                "confidence": self.confidence,
-                "verified_at": self.verified_at,
-                "verified_via": self.verified_via,
-            }
-        return {
-            **common,
-            "reason": self.reason,
-            "suggestion": self.field("Suggestion"),
-            "status": self.status,
-        }
+FENCE = re.compile(r"(```|~~~)")
+CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
 
 
 @dataclass
@@ -390,10 +160,10 @@ class LiteratureDoc:
     @property
     def history(self) -> list[dict[str, str]]:
         """The Search History rows (header and separator excluded), column name -> cell text."""
-        rows = self._history_rows()
+        rows = self.history_rows()
         return [dict(zip(HISTORY_COLUMNS, cells, strict=False)) for _, cells in rows]
 
-    def _history_rows(self) -> list[tuple[int, list[str]]]:
+    def history_rows(self) -> list[tuple[int, list[str]]]:
         section = self.section(SEARCH_HISTORY)
         rows = []
         for offset, line in enumerate(section.lines()[1:], start=1):
@@ -467,7 +237,7 @@ class LiteratureDoc:
         _, match = self._state()
         recorded = int(match.group(kind.lower())) if match else 0
         body = "".join([*self.preamble, *(line for s in self.sections for line in s.lines())])
-        mentioned = [int(n) for k, n in _CITATION.findall(body) if k.upper() == kind]
+        mentioned = [int(n) for k, n in CITATION.findall(body) if k.upper() == kind]
         given_out = 0
         if kind == "REF":
             cells = [row.get("New Confirmed", "") for row in self.history]
@@ -578,7 +348,7 @@ def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
     sections: list[Section] = []
     in_fence = False
     for number, line in enumerate(lines, start=first_body_line):
-        if _FENCE.match(line.lstrip()):
+        if FENCE.match(line.lstrip()):
             in_fence = not in_fence
         heading = None if in_fence else _SECTION_HEADING.match(line)
         if heading:
@@ -630,10 +400,10 @@ def _split_entries(section: Section, name: str) -> list[list[str] | Entry]:
     blocks: list[list[str] | Entry] = [[]]
     in_fence = False
     for number, line in enumerate(section.blocks[0], start=section.line_no + 1):
-        if _FENCE.match(line.lstrip()):
+        if FENCE.match(line.lstrip()):
             in_fence = not in_fence
         if not in_fence and line.startswith("###") and not line.startswith("####"):
-            heading = _ENTRY_HEADING.match(line)
+            heading = ENTRY_HEADING.match(line)
             if heading is None and _ENTRY_LIKE.match(line):
                 raise BadInput(
                     f"{name} line {number}: malformed entry heading {line.strip()!r}; "
@@ -668,143 +438,3 @@ def template(slug: str, title: str | None = None) -> str:
 def load(path: Path | str) -> LiteratureDoc:
     """Read and parse a LITERATURE.md (BadInput naming the line when it is malformed)."""
     return parse(read_text(path, "LITERATURE.md"), str(path))
-
-
-def validate(path_or_text: Path | str) -> list[str]:
-    """Every violation of the schema and the anti-hallucination rules (empty list: valid).
-
-    A str containing a newline is document text; anything else is a path.
-    """
-    folder = None
-    if isinstance(path_or_text, str) and "\n" in path_or_text:
-        text, name = path_or_text, "LITERATURE.md"
-    else:
-        text, name = read_text(path_or_text, "LITERATURE.md"), str(path_or_text)
-        folder = Path(path_or_text).resolve().parent
-    try:
-        doc = parse(text, name)
-    except BadInput as exc:
-        return [exc.message]
-    found = _violations(doc)
-    slug = doc.frontmatter.get("problem")
-    if folder is not None and is_problem_folder(folder) and slug != folder.name:
-        found.insert(
-            0,
-            f"frontmatter: problem is {slug!r} but the file is in the folder of problem "
-            f"{folder.name!r} (the slug must match the folder's name)",
-        )
-    return found
-
-
-def is_problem_folder(folder: Path) -> bool:
-    """A problem's folder: it holds PROBLEM.md, or it sits in a `problems/` folder."""
-    return (folder / "PROBLEM.md").exists() or folder.parent.name == "problems"
-
-
-def _violations(doc: LiteratureDoc) -> list[str]:
-    from . import schemas
-
-    found = [f"frontmatter line {number}: {e}" for number, e in doc.frontmatter_errors()]
-    if problem := doc.state_problem():
-        found.append(problem)
-    counts = {
-        "confirmed_count": len(doc.confirmed),
-        "unconfirmed_count": len(doc.unconfirmed),
-        "total_papers": len(doc.confirmed) + len(doc.unconfirmed),
-    }
-    for key, actual in counts.items():
-        if key in doc.frontmatter and doc.frontmatter[key] != actual:
-            found.append(
-                f"frontmatter: {key} is {doc.frontmatter[key]!r} but the body has {actual}"
-            )
-
-    numbers: dict[str, int] = {}
-    for entry in doc.confirmed + doc.unconfirmed:
-        where = f"{entry.label} (line {entry.line_no})"
-        if entry.label in numbers:
-            found.append(f"{where}: number used twice (also on line {numbers[entry.label]})")
-        numbers.setdefault(entry.label, entry.line_no)
-        if entry.kind == "REF" and not entry.verified_at:
-            found.append(f"{where}: no 'Verified: <ISO timestamp> via <URL>' line")
-        elif entry.kind == "REF" and not entry.verified_via:
-            found.append(f"{where}: the Verified line names no URL")
-        year = entry.field("Year")
-        if entry.kind == "REF" and year is not None and not year.isdigit():
-            found.append(f"{where}: Year {year!r} is not a year")
-        if entry.kind == "REF" and not entry.assessed:
-            found.append(
-                f"{where}: confidence {entry.confidence or '(none)'!r} has no tier; give it "
-                "[V], [S] or [~] (the relevance file of lit_update.py merge, or by hand)"
-            )
-        if entry.kind == "UREF" and entry.status != UREF_STATUS:
-            found.append(f"{where}: no 'Status: {UREF_STATUS}' line")
-        schema = "literature_ref" if entry.kind == "REF" else "literature_uref"
-        found += [
-            f"{where}: {e}"
-            for e in schemas.errors(schema, entry.to_dict())
-            if not e.startswith(("verified_at", "verified_via", "status", "confidence"))  # above
-        ]
-
-    for number, cited, tier in synthesis_citations(doc):
-        if cited.startswith("UREF") and tier == "[V]":
-            found.append(
-                f"Synthesis line {number}: {cited} is unconfirmed and cited as [V]; "
-                "unconfirmed references are never verified sources"
-            )
-        if cited not in numbers:
-            found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
-
-    for number, cells in doc._history_rows():
-        if len(cells) != len(HISTORY_COLUMNS):
-            found.append(
-                f"Search History line {number}: {len(cells)} cells; the columns are "
-                + " | ".join(HISTORY_COLUMNS)
-            )
-        elif not all(cell.isdigit() for cell in cells[2:]):
-            found.append(f"Search History line {number}: result counts must be whole numbers")
-    return found
-
-
-def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]:
-    """(line, label, tier) for every REF/UREF citation in the Synthesis, in any letter case.
-
-    A claim unit is a whole bullet, numbered item or paragraph, its continuation lines included;
-    within a unit claims are split only at tier markers. A unit that opens with a marker
-    (`- [V] The bound holds; see UREF-001.`) gives each marker the text after it; otherwise
-    (`- The bound (see UREF-001) holds [V].`) each marker closes the text before it, and text
-    after the last marker belongs to that marker. A citation in a unit without a marker has no tier.
-    """
-    section = doc.section(SYNTHESIS)
-    units: list[list[tuple[int, str]]] = [[]]
-    in_fence = False
-    for offset, line in enumerate(section.lines()[1:], start=1):
-        fence = bool(_FENCE.match(line.lstrip()))
-        in_fence ^= fence
-        start = _UNIT_START.match(line)
-        if not line.strip() or fence or in_fence or start:
-            units.append([])  # a blank line, code or a new item ends the unit; code is no claim
-        if line.strip() and not fence and not in_fence:
-            units[-1].append((section.line_no + offset, line.rstrip("\n")))
-        if start and start.group(1).startswith("#"):
-            units.append([])  # a heading is a unit of its own
-    found = []
-    for unit in units:
-        text, starts = "", []
-        for number, line in unit:
-            starts.append((len(text), number))
-            text += line + " "
-        markers = [(m.start(), m.end(), f"[{m.group(1).upper()}]") for m in _TIER.finditer(text)]
-        opening = _UNIT_START.match(text)
-        leading = (
-            bool(markers) and not text[opening.end() if opening else 0 : markers[0][0]].strip()
-        )
-        for match in _CITATION.finditer(text):
-            at = match.start()
-            if leading:  # the last marker before the citation
-                tier = next((tier for start, _, tier in reversed(markers) if start < at), None)
-            else:  # the first marker after it, else the last one
-                after = [tier for _, end, tier in markers if end > at]
-                tier = after[0] if after else markers[-1][2] if markers else None
-            number = next(n for start, n in reversed(starts) if start <= at)
-            found.append((number, label(match.group(1).upper(), int(match.group(2))), tier))
-    return found

@@ -30,6 +30,8 @@ from typing import Any
 
 from . import files, locks, schemas
 from .errors import BadInput
+from .litcheck import synthesis_citations
+from .litentry import Entry, one_line
 from .literature import (
     BOTH,
     CONFIRMED,
@@ -37,11 +39,8 @@ from .literature import (
     SOURCE_LABELS,
     UNCONFIRMED,
     UREF_STATUS,
-    Entry,
     LiteratureDoc,
-    one_line,
     parse,
-    synthesis_citations,
     template,
 )
 from .matching import cited_family, normalise_title, split_authors

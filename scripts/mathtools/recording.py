@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import files, literature, litmerge, locks
+from . import files, litcheck, literature, litmerge, locks
 from .confirmation import VERIFIED
 from .discovery import Search
 from .errors import BadInput
@@ -40,7 +40,7 @@ def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
     report, _ = litmerge.merge_file(
         Path(search.literature), verified, relevance, problem=search.problem, **history
     )
-    violations = literature.validate(search.literature)
+    violations = litcheck.validate(search.literature)
     doc = literature.load(search.literature)
     out = litmerge.summary_lines(report)
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
@@ -86,7 +86,7 @@ def finish(
         install_synthesis(path, files.read_text(synthesis, SYNTHESIS))
     elif literature.load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
-    violations = literature.validate(path)
+    violations = litcheck.validate(path)
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
