@@ -28,7 +28,7 @@ from . import litentry, literature
 from .bibliography import bibtex_identifier, bibtex_names, bibtex_text, parse_bibtex
 from .errors import BadInput
 from .files import write_file
-from .litmerge import ARXIV_CLASS_TAG, TYPE_TAG
+from .litidentity import ARXIV_CLASS_TAG, TYPE_TAG
 
 # Title words a key skips (the first other word of three letters or more names the paper).
 STOPWORDS = frozenset(

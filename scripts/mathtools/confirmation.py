@@ -16,7 +16,7 @@ from typing import Any
 from . import abstracts, refinement, rundir
 from .discovery import Search, iteration_papers
 from .judging import check_judged
-from .litmerge import paper_identity
+from .litidentity import paper_identity
 from .paper import summary_line
 
 CANDIDATES = "candidates.json"

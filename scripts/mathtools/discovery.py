@@ -8,7 +8,7 @@ only the folder. Each query's results stay on disk as `i<iteration>-<source>-<n>
 search scripts' --out format), for debugging and for `lit_update.py record-run` by hand.
 
 A paper both sources returned is one line naming both: papers are the same paper when they share
-an identity key (arXiv id, DOI, S2 id, or title + first author + year: litmerge.paper_identity).
+an identity key (arXiv id, DOI, S2 id, or title + first author + year: litidentity.paper_identity).
 The line shows the key of its first record; judging that key judges the paper in every run.
 """
 
@@ -25,7 +25,7 @@ from . import abstracts, planning, relaxation, rundir, schemas
 from .errors import BadInput, ServiceError
 from .files import read_text
 from .http import RequestRejected
-from .litmerge import paper_identity
+from .litidentity import paper_identity
 from .paper import summary_line
 
 MANIFEST = "search.json"

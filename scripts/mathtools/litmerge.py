@@ -23,7 +23,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -43,12 +42,9 @@ from .literature import (
     parse,
     template,
 )
-from .matching import cited_family, normalise_title, split_authors
+from .litidentity import Index, id_tags, identity, paper_identity, paper_tags
 from .paper import summary_line
 
-ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
-ARXIV_CLASS_TAG = "arXivClass"
-TYPE_TAG = "Type"  # the document type (journal-article, book, ...) BibTeX's entry type follows
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
 IDENTIFIED = ("CONFIRMED", "CORRECTED")  # the outcomes that become REF entries
@@ -57,88 +53,6 @@ RELEVANCE_FIELDS = {
     "Key Results": "key_results",
     "Confidence": "confidence",
 }
-
-
-def identity(
-    *, arxiv_id=None, doi=None, s2_paper_id=None, title=None, authors=None, year=None
-) -> list[tuple]:
-    """The keys a paper is recognised by, in de-duplication order."""
-    keys: list[tuple] = []
-    if arxiv_id:
-        keys.append(("arXiv", re.sub(r"v\d+$", "", str(arxiv_id).strip().lower())))
-    if doi:
-        keys.append(("DOI", str(doi).lower()))
-    if s2_paper_id:
-        keys.append(("S2", str(s2_paper_id)))
-    authors = split_authors(authors)
-    if title and authors and str(year or "").isdigit():
-        keys.append(("title", normalise_title(title), cited_family(authors[0]), int(year)))
-    return keys
-
-
-def entry_identity(entry: Entry) -> list[tuple]:
-    ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
-    return identity(
-        arxiv_id=entry.field("arXiv ID") or ids.get("arXiv"),
-        doi=entry.field("DOI") or ids.get("DOI"),
-        s2_paper_id=ids.get("S2"),
-        title=entry.title,
-        authors=entry.authors,
-        year=entry.year,
-    )
-
-
-def id_tags(keys: list[tuple]) -> list[str]:
-    """The `<!-- ids: ... -->` tags for these keys (titles are visible; they need no tag)."""
-    return [f"{key[0]}:{key[1]}" for key in keys if key[0] in ID_KINDS]
-
-
-def paper_tags(paper: dict, keys: list[tuple]) -> list[str]:
-    """A confirmed paper's tags: its ids, and its arXiv primary category (for BibTeX's
-    primaryClass, which the protocol's visible fields do not carry)."""
-    tags = id_tags(keys)
-    if paper.get("arxiv_id") and paper.get("primary_category"):
-        tags.append(f"{ARXIV_CLASS_TAG}:{paper['primary_category']}")
-    if paper.get("document_type"):
-        tags.append(f"{TYPE_TAG}:{paper['document_type']}")
-    return tags
-
-
-class Index:
-    """Lookup of REF and UREF entries by every identity key; updated as the merge edits."""
-
-    def __init__(self, doc: LiteratureDoc):
-        self.by_kind: dict[str, dict[tuple, Entry]] = {"REF": {}, "UREF": {}}
-        for entry in doc.confirmed + doc.unconfirmed:
-            self.add(entry)
-
-    def add(self, entry: Entry, keys: list[tuple] | None = None) -> None:
-        table = self.by_kind[entry.kind]
-        for key in keys if keys is not None else entry_identity(entry):
-            table.setdefault(key, entry)
-
-    def drop(self, entry: Entry) -> None:
-        table = self.by_kind[entry.kind]
-        for key in [key for key, found in table.items() if found is entry]:
-            del table[key]
-
-    def find(self, kind: str, keys: list[tuple]) -> Entry | None:
-        table = self.by_kind[kind]
-        for key in keys:  # already in de-duplication order
-            if key in table:
-                return table[key]
-        return None
-
-
-def paper_identity(paper: dict[str, Any]) -> list[tuple]:
-    return identity(
-        arxiv_id=paper.get("arxiv_id"),
-        doi=paper.get("doi"),
-        s2_paper_id=paper.get("s2_paper_id"),
-        title=paper.get("title"),
-        authors=paper.get("authors"),
-        year=paper.get("year"),
-    )
 
 
 def source_label(sources: set[str]) -> str:
