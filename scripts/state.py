@@ -35,7 +35,7 @@ from mathtools import bootstrap
 
 bootstrap.ensure()
 
-from mathtools import cli, problemdir  # noqa: E402
+from mathtools import cli, problemdir, sessions  # noqa: E402
 from mathtools import state as machine  # noqa: E402
 
 
@@ -67,7 +67,7 @@ def main(argv: Sequence[str]) -> None:
     elif args.command == "transition":
         cli.emit(machine.transition(folder, slug, args.to, args.reason, args.user_approved))
     else:
-        cli.emit(machine.archive_session(folder, slug, args.partial))
+        cli.emit(sessions.archive_session(folder, slug, args.partial))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from mathtools import frontmatter
+from mathtools import frontmatter, sessions
 from mathtools import state as machine
 from mathtools.errors import BadInput
 
@@ -407,7 +407,7 @@ def test_archive_session_snapshots_the_run_and_restarts(problem):
         write_md(problem, leftover)  # what latex.py compile leaves beside OUTPUT.pdf
     (problem / "computations").mkdir()
     (problem / "computations" / "request-1.py").write_text("print(1)\n")
-    first = machine.archive_session(problem, problem.name)
+    first = sessions.archive_session(problem, problem.name)
     snippet = problem / "sessions" / "session-001" / "computations" / "request-1.py"
     assert snippet.read_text() == "print(1)\n" and "computations" in first["moved"]
     assert not (problem / "computations").exists()
@@ -428,9 +428,9 @@ def test_archive_session_snapshots_the_run_and_restarts(problem):
     assert "hand-written note" in body
 
     with pytest.raises(BadInput) as refused:
-        machine.archive_session(problem, problem.name)
+        sessions.archive_session(problem, problem.name)
     assert refused.value.code == "not_done"
-    second = machine.archive_session(problem, problem.name, partial=True)
+    second = sessions.archive_session(problem, problem.name, partial=True)
     assert second["session"] == "session-002" and second["partial"] is True
 
 

@@ -18,7 +18,6 @@ requests of PROOF.md have a run in COMPUTATION.md), never from their mathematics
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -85,8 +84,7 @@ READS = {
         "references.bib",
     ),
 }
-# A finished run: what `archive_session` snapshots, and which of those belong to the run alone
-# (moved out, so the next run starts them afresh) rather than to the problem (kept, they grow).
+# A problem's files, as `show` lists them and sessions.archive_session snapshots them.
 SESSION_FILES = (
     "PROBLEM.md",
     "NOTATION.md",
@@ -99,25 +97,17 @@ SESSION_FILES = (
     "OUTPUT.pdf",
     "references.bib",
 )
-RUN_FILES = ("PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "OUTPUT.pdf", "references.bib")
 USER_OPTIONS = ("continue", "redirect", "accept-partial")
 # The values PROOF.md's routing flags may take (agents/proof.md, "Frontmatter").
 PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stuck")
 PROOF_FLAGS = ("computation_needed", "literature_needed")
-RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
-# What latex.py compile (latexmk, pdflatex, bibtex) leaves beside OUTPUT.pdf: moved with the run,
-# so the next run's folder holds no log or bibliography of this one.
-LATEX_LEFTOVERS = tuple(
-    f"OUTPUT.{ext}"
-    for ext in ("aux", "log", "bbl", "blg", "out", "toc", "fls", "fdb_latexmk", "synctex.gz")
-)
 
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _stamp(moment: datetime) -> str:
+def stamp(moment: datetime) -> str:
     return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
@@ -258,9 +248,9 @@ def transition(
             state.loops[loop] = state.loops.get(loop, 0) + 1
         moment = now()
         note = " [beyond the loop cap, approved by the user]" if user_approved and loop else ""
-        state.history.append(f"{_stamp(moment)[:19]}Z {here} -> {to} ({reason}){note}")
+        state.history.append(f"{stamp(moment)[:19]}Z {here} -> {to} ({reason}){note}")
         state.current_state = to
-        state.updated = state.entered_at = _stamp(moment)
+        state.updated = state.entered_at = stamp(moment)
         save(folder, state, data, body)
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
 
@@ -280,14 +270,14 @@ def record_search(folder: Path, slug: str, what: str) -> str:
         )
         if here == "INTAKE" and defined:
             state.history.append(
-                f"{_stamp(moment)[:19]}Z INTAKE -> LITERATURE_SEARCH (literature searched by "
+                f"{stamp(moment)[:19]}Z INTAKE -> LITERATURE_SEARCH (literature searched by "
                 f"/math:literature: {what})"
             )
             state.current_state = "LITERATURE_SEARCH"
-            state.entered_at = _stamp(moment)
+            state.entered_at = stamp(moment)
         else:
-            state.history.append(f"{_stamp(moment)[:19]}Z {here}: /math:literature search ({what})")
-        state.updated = _stamp(moment)
+            state.history.append(f"{stamp(moment)[:19]}Z {here}: /math:literature search ({what})")
+        state.updated = stamp(moment)
         save(folder, state, data, body)
     return state.current_state
 
@@ -558,58 +548,3 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         action="done", reason="the run is finished; archive it with state.py archive-session"
     )
     return step
-
-
-def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
-    """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
-
-    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.tex, OUTPUT.pdf and what LaTeX left
-    beside it, references.bib, and the computations/ folder of snippets) move into the archive;
-    what belongs to the problem (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is copied
-    and stays, since literature and journal accumulate across runs.
-    """
-    with locked(state_path(folder)):
-        state, data, body = load(folder, slug)
-        if state.current_state != "DONE" and not partial:
-            raise BadInput(
-                f"the run is in {state.current_state}, not DONE; archive it anyway only if the "
-                f"user accepts partial results (--partial)",
-                code="not_done",
-            )
-        sessions = folder / "sessions"
-        taken = [
-            int(p.name.removeprefix("session-"))
-            for p in sessions.glob("session-*")
-            if p.name.removeprefix("session-").isdigit()
-        ]
-        target = sessions / f"session-{max(taken, default=0) + 1:03d}"
-        target.mkdir(parents=True)
-        archived = []
-        for name in SESSION_FILES:
-            if (folder / name).exists():
-                shutil.copy2(folder / name, target / name)
-                archived.append(name)
-        for name in RUN_FILES:
-            (folder / name).unlink(missing_ok=True)
-        for name in (*LATEX_LEFTOVERS, *RUN_FOLDERS):
-            if (folder / name).exists():
-                shutil.move(folder / name, target / name)
-                archived.append(name)
-        ended = state.current_state
-        moment = now()
-        fresh = State(problem=state.problem)
-        fresh.history.append(
-            f"{_stamp(moment)[:19]}Z archived the run ({ended}"
-            f"{', partial' if partial else ''}) as sessions/{target.name}"
-        )
-        fresh.updated = fresh.entered_at = _stamp(moment)
-        save(folder, fresh, data, body)
-    return {
-        "session": target.name,
-        "path": str(target),
-        "archived": archived,
-        "moved": [n for n in (*RUN_FILES, *LATEX_LEFTOVERS, *RUN_FOLDERS) if n in archived],
-        "ended_in": ended,
-        "partial": ended != "DONE",
-        **fresh.to_dict(),
-    }

@@ -1,0 +1,79 @@
+"""A finished run of the research loop, archived: a snapshot of the problem's files in
+sessions/session-NNN/, the run's own products moved there, and STATE.md restarted at INTAKE
+(state.py is the state machine that gets there)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from .errors import BadInput
+from .locks import locked
+from .state import SESSION_FILES, State, load, now, save, stamp, state_path
+
+# Of SESSION_FILES (what `archive_session` snapshots), those that belong to the run alone (moved
+# out, so the next run starts them afresh) rather than to the problem (kept, they grow).
+RUN_FILES = ("PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "OUTPUT.pdf", "references.bib")
+RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
+# What latex.py compile (latexmk, pdflatex, bibtex) leaves beside OUTPUT.pdf: moved with the run,
+# so the next run's folder holds no log or bibliography of this one.
+LATEX_LEFTOVERS = tuple(
+    f"OUTPUT.{ext}"
+    for ext in ("aux", "log", "bbl", "blg", "out", "toc", "fls", "fdb_latexmk", "synctex.gz")
+)
+
+
+def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
+    """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
+
+    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.tex, OUTPUT.pdf and what LaTeX left
+    beside it, references.bib, and the computations/ folder of snippets) move into the archive;
+    what belongs to the problem (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is copied
+    and stays, since literature and journal accumulate across runs.
+    """
+    with locked(state_path(folder)):
+        state, data, body = load(folder, slug)
+        if state.current_state != "DONE" and not partial:
+            raise BadInput(
+                f"the run is in {state.current_state}, not DONE; archive it anyway only if the "
+                f"user accepts partial results (--partial)",
+                code="not_done",
+            )
+        sessions = folder / "sessions"
+        taken = [
+            int(p.name.removeprefix("session-"))
+            for p in sessions.glob("session-*")
+            if p.name.removeprefix("session-").isdigit()
+        ]
+        target = sessions / f"session-{max(taken, default=0) + 1:03d}"
+        target.mkdir(parents=True)
+        archived = []
+        for name in SESSION_FILES:
+            if (folder / name).exists():
+                shutil.copy2(folder / name, target / name)
+                archived.append(name)
+        for name in RUN_FILES:
+            (folder / name).unlink(missing_ok=True)
+        for name in (*LATEX_LEFTOVERS, *RUN_FOLDERS):
+            if (folder / name).exists():
+                shutil.move(folder / name, target / name)
+                archived.append(name)
+        ended = state.current_state
+        moment = now()
+        fresh = State(problem=state.problem)
+        fresh.history.append(
+            f"{stamp(moment)[:19]}Z archived the run ({ended}"
+            f"{', partial' if partial else ''}) as sessions/{target.name}"
+        )
+        fresh.updated = fresh.entered_at = stamp(moment)
+        save(folder, fresh, data, body)
+    return {
+        "session": target.name,
+        "path": str(target),
+        "archived": archived,
+        "moved": [n for n in (*RUN_FILES, *LATEX_LEFTOVERS, *RUN_FOLDERS) if n in archived],
+        "ended_in": ended,
+        "partial": ended != "DONE",
+        **fresh.to_dict(),
+    }
