@@ -43,7 +43,7 @@ from mathtools import bootstrap
 
 bootstrap.ensure()
 
-from mathtools import cli, notation  # noqa: E402
+from mathtools import cli, notation, sessions  # noqa: E402
 from mathtools import workspace as ws  # noqa: E402
 
 
@@ -127,7 +127,7 @@ def main(argv: Sequence[str]) -> None:
     elif args.command == "dashboard":
         result = ws.render_dashboard()
     elif args.command == "resume":
-        result = ws.resume(args.problem, recent=max(args.recent, 0))
+        result = sessions.resume(args.problem, recent=max(args.recent, 0))
     elif args.command == "models":
         result = ws.models(args.set_models, args.reset)
     elif args.list_presets:

@@ -465,7 +465,7 @@ def test_script_refusals_are_one_json_line(problem, script):
 def test_state_md_has_one_body_whoever_writes_it_first(problem):
     """A STATE.md that state.py creates reads like the one new-problem writes (one template)."""
     machine.transition(problem, problem.name, "LITERATURE_SEARCH", "problem defined")
-    from mathtools.workspace import TEMPLATES
+    from mathtools.templates import TEMPLATES
 
     template = (TEMPLATES / "STATE.md").read_text()
     expected = frontmatter.split(template)[1].replace("{{title}}", problem.name)

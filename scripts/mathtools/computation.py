@@ -18,7 +18,7 @@ from . import frontmatter
 from .files import atomic_write, read_text
 from .locks import locked
 from .sandbox import REPORTED_PACKAGES
-from .workspace import instantiate
+from .templates import instantiate
 
 SUMMARY_HEADING = "## Summary for Proof Agent"
 INTERPRETATION_PENDING = (

@@ -33,7 +33,8 @@ from . import frontmatter
 from .errors import BadInput
 from .files import atomic_write, read_text
 from .locks import locked
-from .workspace import Workspace, instantiate, now_iso, parse_tags
+from .templates import instantiate, now_iso
+from .workspace import Workspace, parse_tags
 
 CATEGORIES = {
     "PROOF": "proof attempts",

@@ -15,6 +15,7 @@ from . import frontmatter
 from .errors import BadInput
 from .files import atomic_write, read_text
 from .locks import locked
+from .templates import instantiate, now_iso
 
 CUSTOM = "custom"
 GENERAL = (
@@ -209,8 +210,6 @@ def preset_text(preset: str | None) -> str:
 
 
 def new_notation(slug: str, title: str, preset: str | None) -> str:
-    from .workspace import instantiate, now_iso
-
     return instantiate(
         "NOTATION.md",
         {"title": title, "preset": preset_text(preset), "custom": NO_CUSTOM},
@@ -250,8 +249,6 @@ def custom_entries(body: str) -> list[dict[str, str]]:
 
 def update(path: Path, preset: str | None = None, add: tuple[str, str] | None = None) -> dict:
     """Set the preset and/or add (or redefine) one custom symbol in the NOTATION.md at `path`."""
-    from .workspace import now_iso
-
     with locked(path):
         if not path.exists():
             raise BadInput(f"{path} does not exist", code="file_not_found")

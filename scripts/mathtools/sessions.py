@@ -1,6 +1,7 @@
-"""A finished run of the research loop, archived: a snapshot of the problem's files in
-sessions/session-NNN/, the run's own products moved there, and STATE.md restarted at INTAKE
-(state.py is the state machine that gets there)."""
+"""A research session's ends: `resume`, what a fresh session reads to pick a problem up again,
+and `archive_session`, a finished run archived (a snapshot of the problem's files in
+sessions/session-NNN/, the run's own products moved there, and STATE.md restarted at INTAKE;
+state.py is the state machine that gets there)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInput
+from .journal import DEAD_END_OUTCOMES, read_journal
 from .locks import locked
 from .state import SESSION_FILES, State, load, now, save, stamp, state_path
+from .workspace import (
+    ARTIFACTS,
+    Workspace,
+    frontmatter_of,
+    jsonable,
+    problem_status,
+    render_dashboard,
+)
 
 # Of SESSION_FILES (what `archive_session` snapshots), those that belong to the run alone (moved
 # out, so the next run starts them afresh) rather than to the problem (kept, they grow).
@@ -76,4 +86,27 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
         "ended_in": ended,
         "partial": ended != "DONE",
         **fresh.to_dict(),
+    }
+
+
+def resume(slug: str | None = None, recent: int = 5) -> dict[str, Any]:
+    """What a fresh session needs to pick a problem up again: its state, the journal's latest
+    entries and dead ends, and the artifacts to read, in the order to read them. Rebuilds
+    DASHBOARD.md on the way."""
+    workspace = Workspace.find()
+    slug = workspace.resolve(slug)
+    folder = workspace.problem_dir(slug)
+    render_dashboard(workspace)
+    summary = problem_status(folder, slug)
+    entries = (
+        read_journal(folder / "JOURNAL.md").entries if (folder / "JOURNAL.md").exists() else []
+    )
+    brief = [entry.brief() for entry in entries]
+    return {
+        "problem": summary,
+        "state": jsonable(frontmatter_of(folder / "STATE.md", summary["warnings"]) or {}),
+        "recent_entries": brief[-recent:] if recent else [],
+        "dead_ends": [b for b in brief if b["outcome"] in DEAD_END_OUTCOMES],
+        "in_progress": [b for b in brief if b["outcome"] == "IN_PROGRESS"],
+        "read": [str(folder / name) for name in ARTIFACTS if (folder / name).exists()],
     }

@@ -27,6 +27,7 @@ from . import frontmatter
 from .errors import BadInput
 from .files import atomic_write, read_text
 from .locks import locked
+from .templates import instantiate
 
 STATES = (
     "INTAKE",
@@ -154,8 +155,6 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
     """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE."""
     path = state_path(folder)
     if not path.exists():  # the body new-problem writes, from the one template
-        from .workspace import instantiate
-
         return (
             State(problem=slug),
             {},

@@ -27,15 +27,15 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import config, frontmatter
+from . import config, frontmatter, literature
 from . import models as agent_models
-from .bootstrap import PLUGIN_ROOT
 from .domains import DOMAINS
 from .errors import BadInput
 from .files import atomic_write, dumps, read_json, read_text
 from .locks import locked
+from .notation import new_notation
+from .templates import instantiate, now_iso
 
-TEMPLATES = PLUGIN_ROOT / "templates"
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
 PROBLEM_DOMAINS = (*DOMAINS, "other")
 # The per-problem artifacts a new problem starts with, in the order they are created.
@@ -58,10 +58,6 @@ RESERVED_SLUGS = frozenset(
     {"con", "prn", "aux", "nul"} | {f"{dev}{n}" for dev in ("com", "lpt") for n in range(1, 10)}
 )
 NOTES_HEADING = "## Notes"
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_tags(raw: str | list[str] | None) -> list[str]:
@@ -215,19 +211,6 @@ def init(root: Path | None = None) -> dict[str, Any]:
     }
 
 
-def instantiate(
-    name: str, values: dict[str, Any], fields: dict[str, Any], fill: dict[str, Any] | None = None
-) -> str:
-    """templates/`name` with `{{key}}` placeholders in the body replaced from `values`, the
-    frontmatter keys in `fields` set, and those in `fill` set where the template has them."""
-    data, body = frontmatter.split((TEMPLATES / name).read_text(encoding="utf-8"), name)
-    data.update({key: value for key, value in (fill or {}).items() if key in data})
-    data.update(fields)
-    for key, value in values.items():
-        body = body.replace("{{" + key + "}}", str(value))
-    return frontmatter.render(data, body) if data else body
-
-
 def problem_body(text: str) -> tuple[str, list[str]]:
     """A PROBLEM.md body given by the caller, and the standard sections it lacks.
     `# Problem Statement` is required; the others are reported so the intake can fill them."""
@@ -322,9 +305,6 @@ def _write_starting_artifacts(
     folder: Path, fields: dict[str, Any], body: str | None, statement: str | None
 ) -> list[str]:
     """Write a new problem's artifacts from the templates; returns their paths."""
-    from . import literature
-    from .notation import new_notation
-
     slug, title, created = fields["slug"], fields["title"], fields["created"]
     values = {"title": title, "slug": slug, "statement": statement or "(to be stated)"}
     fill = {"problem": slug, "created": created, "updated": created}
@@ -371,7 +351,7 @@ def archive(slug: str) -> dict[str, Any]:
     return {"archived": slug, "path": str(target), "current_problem": cfg["current_problem"]}
 
 
-def _frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
     """A file's frontmatter, None if it does not exist; a broken one becomes a warning."""
     if not path.exists():
         return None
@@ -388,7 +368,7 @@ def _frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
 def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
     """One problem's state and counts, read from its artifacts' frontmatter only."""
     warnings: list[str] = []
-    meta = {name: _frontmatter_of(folder / name, warnings) for name in ARTIFACTS}
+    meta = {name: frontmatter_of(folder / name, warnings) for name in ARTIFACTS}
     problem = meta["PROBLEM.md"] or {}
     state = meta["STATE.md"] or {}
     literature = meta["LITERATURE.md"] or {}
@@ -551,28 +531,3 @@ def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
 
 def _cell(value: Any) -> str:
     return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def resume(slug: str | None = None, recent: int = 5) -> dict[str, Any]:
-    """What a fresh session needs to pick a problem up again: its state, the journal's latest
-    entries and dead ends, and the artifacts to read, in the order to read them. Rebuilds
-    DASHBOARD.md on the way."""
-    from .journal import DEAD_END_OUTCOMES, read_journal
-
-    workspace = Workspace.find()
-    slug = workspace.resolve(slug)
-    folder = workspace.problem_dir(slug)
-    render_dashboard(workspace)
-    summary = problem_status(folder, slug)
-    entries = (
-        read_journal(folder / "JOURNAL.md").entries if (folder / "JOURNAL.md").exists() else []
-    )
-    brief = [entry.brief() for entry in entries]
-    return {
-        "problem": summary,
-        "state": jsonable(_frontmatter_of(folder / "STATE.md", summary["warnings"]) or {}),
-        "recent_entries": brief[-recent:] if recent else [],
-        "dead_ends": [b for b in brief if b["outcome"] in DEAD_END_OUTCOMES],
-        "in_progress": [b for b in brief if b["outcome"] == "IN_PROGRESS"],
-        "read": [str(folder / name) for name in ARTIFACTS if (folder / name).exists()],
-    }

@@ -1,0 +1,29 @@
+"""The plugin's artifact templates (templates/*.md) filled in for one problem, and the time their
+frontmatter's `created` and `updated` fields carry."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from . import frontmatter
+from .bootstrap import PLUGIN_ROOT
+
+TEMPLATES = PLUGIN_ROOT / "templates"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def instantiate(
+    name: str, values: dict[str, Any], fields: dict[str, Any], fill: dict[str, Any] | None = None
+) -> str:
+    """templates/`name` with `{{key}}` placeholders in the body replaced from `values`, the
+    frontmatter keys in `fields` set, and those in `fill` set where the template has them."""
+    data, body = frontmatter.split((TEMPLATES / name).read_text(encoding="utf-8"), name)
+    data.update({key: value for key, value in (fill or {}).items() if key in data})
+    data.update(fields)
+    for key, value in values.items():
+        body = body.replace("{{" + key + "}}", str(value))
+    return frontmatter.render(data, body) if data else body
