@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from . import abstracts, refinement, rundir
+from .candidates import load_candidates
 from .discovery import Search, iteration_papers
 from .judging import check_judged
 from .litidentity import paper_identity
 from .paper import summary_line
+from .store import open_store
+from .verification import Verifier
 
 CANDIDATES = "candidates.json"
 VERIFIED = "verified.json"
@@ -49,10 +52,6 @@ def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], s
 
 def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
     """Verify the search's candidates; (the verification document, the lines to print)."""
-    from .candidates import load_candidates
-    from .store import open_store
-    from .verification import Verifier
-
     with open_store(create=False) as store:
         check_judged(store, search, "verifying")
         kept, listed = kept_candidates(store, search)

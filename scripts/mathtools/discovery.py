@@ -22,11 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from . import abstracts, planning, relaxation, rundir, schemas
+from .arxiv import ArxivClient
 from .errors import BadInput, ServiceError
 from .files import read_text
 from .http import RequestRejected
 from .litidentity import paper_identity
 from .paper import summary_line
+from .planning import label
+from .refinement import refined_queries
+from .semantic_scholar import S2Client
+from .store import open_store
+from .zbmath import ZbmathClient
 
 MANIFEST = "search.json"
 # How a line names its sources.
@@ -35,29 +41,11 @@ TITLE_WIDTH = 80
 Progress = Callable[[str], None]
 
 
-def _arxiv_client() -> Any:
-    from .arxiv import ArxivClient
-
-    return ArxivClient()
-
-
-def _s2_client() -> Any:
-    from .semantic_scholar import S2Client
-
-    return S2Client()
-
-
-def _zbmath_client() -> Any:
-    from .zbmath import ZbmathClient
-
-    return ZbmathClient()
-
-
 # One client per source for a whole iteration: its queries share the rate limit and the cache.
 CLIENTS: dict[str, Callable[[], Any]] = {
-    "arxiv": _arxiv_client,
-    "semantic_scholar": _s2_client,
-    "zbmath": _zbmath_client,
+    "arxiv": ArxivClient,
+    "semantic_scholar": S2Client,
+    "zbmath": ZbmathClient,
 }
 
 
@@ -264,8 +252,6 @@ def record(
 ) -> dict[str, Any]:
     """Record one run per source of an iteration's results (search_result dicts) in the run
     store and in search.json; what the iteration found (see run_iteration)."""
-    from .store import open_store
-
     recorded = []
     with open_store() as store:
         for api, found in results.items():
@@ -291,8 +277,6 @@ def record(
 def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
     """The papers `key` cites as the search's next iteration: zbMATH Open's reference list for a
     `Zbl:` key (a paper the Semantic Scholar graph lacks), else Semantic Scholar's references."""
-    from .planning import label
-
     number = search.iteration + 1
     api = "zbmath" if key.startswith("Zbl:") else "semantic_scholar"
     args = ["references", key, "--limit", str(limit)]
@@ -348,8 +332,6 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
 
 def refine(search: Search, query: str, memo: str, progress: Progress = stderr_progress):
     """The refined query as the next iteration: one search per source, recorded with the memo."""
-    from .refinement import refined_queries
-
     number = search.iteration + 1
     planned = refined_queries(query, search.domain, search.per_query)
     rundir.write_json(search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query})

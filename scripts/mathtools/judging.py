@@ -16,7 +16,7 @@ from . import refinement, rundir, schemas
 from .discovery import Search, _identity, earlier_identities, iteration_papers
 from .errors import BadInput
 from .files import read_json
-from .store import LABELS
+from .store import LABELS, open_store
 
 MEMORY = "memory.json"
 SHOWN_MISSING = 5
@@ -24,8 +24,6 @@ SHOWN_MISSING = 5
 
 def judge(search: Search) -> dict[str, Any]:
     """Store the current iteration's judgements file; the counts and the loop's decision."""
-    from .store import open_store
-
     path = search.judgements_file()
     # An iteration whose papers were all judged before needs no file: their labels carry over.
     data = read_json(str(path), "judgements") if path.exists() else []

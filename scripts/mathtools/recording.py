@@ -14,11 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import files, litcheck, literature, litmerge, locks
+from . import files, journal, litcheck, literature, litmerge, locks, state
 from .confirmation import VERIFIED
 from .discovery import Search
 from .errors import BadInput
 from .files import read_json
+from .planning import API_NAMES
+from .problemdir import resolve
+from .store import open_store
 
 RELEVANCE = "relevance.json"
 SYNTHESIS = "synthesis.md"
@@ -27,8 +30,6 @@ SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 
 def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
     """Merge and validate; (the merge report with the violations, the lines to print)."""
-    from .store import open_store
-
     folder = search.folder
     if not (folder / VERIFIED).exists():
         raise BadInput(f"no {folder / VERIFIED}: run `literature.py verify` first", code="usage")
@@ -77,9 +78,6 @@ def finish(
     strategy: str | None = None,
 ) -> dict[str, Any]:
     """Put the Synthesis in, validate, and when valid record the journal entry and the state."""
-    from . import journal, state
-    from .problemdir import resolve
-
     path = Path(search.literature)
     synthesis = search.folder / SYNTHESIS
     if synthesis.exists():
@@ -93,9 +91,6 @@ def finish(
         return {"valid": True, "journal": search.journal, "already_recorded": True}
     failed = search.failed()
     run_ids = [run_id for item in search.iterations for run_id in item["runs"]]
-    from .planning import API_NAMES
-    from .store import open_store
-
     with open_store(create=False) as store:
         sources = dict.fromkeys(store.run(run_id)["source"] for run_id in run_ids)
     names = [API_NAMES.get(source, source) for source in sources] or ["no service"]

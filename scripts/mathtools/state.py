@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import frontmatter
+from . import computation, frontmatter, latex
 from .errors import BadInput
 from .files import atomic_write, read_text
 from .locks import locked
@@ -299,8 +299,6 @@ def advance(folder: Path, slug: str) -> dict[str, Any]:
 
 def latex_violations(folder: Path) -> list[dict[str, Any]]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one)."""
-    from . import latex
-
     try:
         return latex.check_folder(folder)[1]
     except BadInput as exc:
@@ -351,8 +349,6 @@ def _answered_since_asked(folder: Path) -> list[int]:
     skips answered requests and writes nothing, so a COMPUTATION.md fresh in this state would never
     come.
     """
-    from . import computation
-
     proof, results = folder / "PROOF.md", folder / "COMPUTATION.md"
     if not (proof.exists() and results.exists()):
         return []
