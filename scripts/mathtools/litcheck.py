@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from . import schemas
 from .errors import BadInput
 from .files import read_text
 from .litentry import label
@@ -56,9 +57,6 @@ def is_problem_folder(folder: Path) -> bool:
 
 
 def _violations(doc: LiteratureDoc) -> list[str]:
-    # schemas loads jsonschema (start-up time): only validating needs it
-    from . import schemas
-
     found = [f"frontmatter line {number}: {e}" for number, e in doc.frontmatter_errors()]
     if problem := doc.state_problem():
         found.append(problem)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import frontmatter
+from . import frontmatter, schemas
 from .errors import BadInput
 from .files import read_text
 from .litentry import ENTRY_HEADING, Entry, label, one_line
@@ -271,8 +271,6 @@ class LiteratureDoc:
     def frontmatter_errors(self) -> list[tuple[int, str]]:
         """(line, message) for every schema violation of the frontmatter: the line of the key
         concerned, else 1 (a required key that is missing)."""
-        from . import schemas
-
         lines = self._fm_raw.splitlines()
         found = []
         for error in schemas.errors("literature_frontmatter", self.frontmatter):
