@@ -15,7 +15,8 @@ from conftest import RECORDINGS
 from mathtools import schemas
 from mathtools.errors import BadInput, ServiceError
 from mathtools.http import RequestRejected
-from mathtools.semantic_scholar import DEFAULT_FIELDS, S2Client, s2_id, to_paper
+from mathtools.s2records import s2_id, to_paper
+from mathtools.semantic_scholar import DEFAULT_FIELDS, S2Client
 
 from tests.support.cassettes import BASE_PATH, load, mismatches, serving_s2
 from tests.support.scripted_server import Reply

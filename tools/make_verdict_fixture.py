@@ -198,7 +198,7 @@ def pool() -> list:
     """The recorded papers with a title, authors and a year: arXiv entries (parsed from the
     recorded feeds) and full Semantic Scholar records, sorted by key."""
     from mathtools.arxiv import parse_feed
-    from mathtools.semantic_scholar import to_paper
+    from mathtools.s2records import to_paper
     from support.standin import load_index
 
     index = load_index()

@@ -14,7 +14,7 @@ from .arxiv import normalize_id
 from .errors import BadInput
 from .files import read_json
 from .matching import split_authors
-from .semantic_scholar import s2_id
+from .s2records import s2_id
 from .zbmath import identifier
 
 MAX_TITLE_CHARS = 1000
