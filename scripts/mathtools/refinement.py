@@ -11,17 +11,23 @@ paper `strong`, `partial` or `irrelevant`. After an iteration:
   - that query stops the loop when it is empty or repeats an earlier query of the problem once
     case, accents, quoting and spacing are ignored; else it is searched as the next iteration.
 
-Everything here works on plain data (runs and judgements as the run store returns them), so the
-rules are tested without a database.
+The rules work on plain data (runs and judgements as the run store returns them), so they are
+tested without a database; `next_step` and `keep` (refine.py's subcommands) read an iteration
+from the run store and apply them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from . import planning, rundir
+from .errors import BadInput
+from .files import write_file
 from .planning import Query, fold, key_terms, label_terms, option, query_summary, strip_latex
+from .store import RunStore
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
@@ -183,3 +189,122 @@ def as_candidate(judgement: dict[str, Any]) -> dict[str, Any]:
     candidate.update({name: record[name] for name in CANDIDATE_FIELDS if record.get(name)})
     candidate["source"] = record.get("source") or "discovery"
     return candidate
+
+
+@dataclass
+class Iteration:
+    """The runs of one iteration of one problem's loop, and their judgements."""
+
+    problem: str
+    number: int
+    runs: list[dict[str, Any]]
+    judgements: list[dict[str, Any]]
+
+    @classmethod
+    def load(cls, store: RunStore, run_ids: list[int]) -> Iteration:
+        runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
+        problems = {run["problem"] for run in runs}
+        numbers = {run["iteration"] for run in runs}
+        if len(problems) > 1 or len(numbers) > 1:
+            raise BadInput(
+                "--runs must name the runs of ONE iteration of ONE problem; got "
+                + ", ".join(
+                    f"run {r['run_id']} ({r['problem']}, iteration {r['iteration']})" for r in runs
+                ),
+                code="mixed_runs",
+            )
+        judgements = []
+        for run in runs:
+            unjudged = store.unjudged(run["run_id"])
+            if unjudged:  # an unjudged paper would silently drop out of the loop and of `keep`
+                shown = ", ".join(unjudged[:5]) + (", ..." if len(unjudged) > 5 else "")
+                raise BadInput(
+                    f"run {run['run_id']}: {len(unjudged)} of its {run['result_count']} papers "
+                    f"are not judged ({shown}): judge every paper with lit_update.py judge first",
+                    code="not_judged",
+                )
+            judgements += store.judgements(run["run_id"])
+        return cls(problems.pop(), numbers.pop(), runs, judgements)
+
+
+def next_step(
+    store: RunStore,
+    run_ids: list[int],
+    query: str | None = None,
+    per_query: int = 5,
+    run_dir: str | None = None,
+) -> dict[str, Any]:
+    """After the iteration of `run_ids`: stop, or (without `query`) the feedback memo for the
+    model, or (with the refined `query` it proposed) stop on a repeat, else the next iteration's
+    command lines."""
+    iteration = Iteration.load(store, run_ids)
+    problem = problem_of(iteration.problem)
+    references = planning.reference_keys(problem) if problem else set()
+    decision = after_iteration(iteration.number, iteration.judgements, references)
+    result: dict[str, Any] = {
+        "iteration": iteration.number,
+        "decision": "stop" if decision.stop else "refine",
+        "reason": decision.reason,  # names the strong hits
+    }
+    if decision.stop:
+        return result
+    feedback = memo(iteration.number, iteration.runs, iteration.judgements)
+    if query is None:
+        return {**result, "memo": feedback}
+    earlier = [run["query"] for run in store.prior_queries(iteration.problem)]
+    decision = check_refined(query, earlier)
+    result["decision"] = "stop" if decision.stop else "search"
+    result["reason"] = decision.reason
+    if not decision.stop:  # the model has read the memo (feedback): it is not printed again
+        result.update(next_iteration(iteration, query, per_query, run_dir, feedback, problem))
+    return result
+
+
+def next_iteration(
+    iteration: Iteration,
+    query: str,
+    per_query: int,
+    run_dir: str | None,
+    feedback: str,
+    problem: planning.Problem | None,
+) -> dict[str, Any]:
+    """The next iteration's number and its command lines: the searches, then the record-run
+    that stores them with the memo (in the run folder's feedback-i<N>.md when there is one)."""
+    number = iteration.number + 1
+    queries = refined_queries(query, problem.domain if problem else None, per_query)
+    plan: dict[str, Any] = {
+        "queries": {
+            api: [
+                planning.query_entry(q, run_dir, planning.results_stem(number, api, n))
+                for n, q in enumerate(found, 1)
+            ]
+            for api, found in queries.items()
+        }
+    }
+    if run_dir:
+        memo_file = Path(run_dir) / f"feedback-i{number}.md"
+        write_file(memo_file, feedback)
+        plan["record_run"] = planning.record_run_args(
+            iteration.problem, number, run_dir, feedback=f"@{memo_file}"
+        )
+    return {"next_iteration": number, "commands": planning.command_lines(plan)}
+
+
+def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, Any]:
+    """Write the strong and partial papers of `run_ids` to `out` as candidates; the counts."""
+    runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
+    judgements = [j for run in runs for j in store.judgements(run["run_id"])]
+    chosen = kept_papers(judgements)
+    rundir.write_json(out, [as_candidate(j) for j in chosen])
+    return {
+        "kept": len(chosen),
+        "strong": sum(j["label"] == "strong" for j in chosen),
+        "partial": sum(j["label"] == "partial" for j in chosen),
+        "judged": len({j["key"] for j in judgements}),
+    }
+
+
+def problem_of(slug: str) -> planning.Problem | None:
+    """The problem's PROBLEM.md in this workspace, read, if there is one."""
+    path = rundir.problem_file(slug)
+    return planning.read_problem(path) if path.exists() else None

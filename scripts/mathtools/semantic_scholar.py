@@ -1,5 +1,5 @@
 """The Semantic Scholar Graph API: relevance search, bulk search, title match, look-ups, batch
-look-ups and the citation graph, mapped to `Paper` records.
+look-ups and the citation graph, mapped to `Paper` records (s2records.py reads them).
 
 Every call goes through the shared HTTP layer (mathtools.http): the cross-process rate limit
 (MATH_S2_MIN_INTERVAL, 1 s), bounded retries with backoff on 429 (this API's 429s carry no
