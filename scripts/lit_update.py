@@ -49,8 +49,7 @@ from mathtools import bootstrap, errors, files
 
 bootstrap.ensure()
 
-from mathtools import cli, config  # noqa: E402
-from mathtools.store import LABELS  # noqa: E402
+from mathtools import cli, config, runrecords  # noqa: E402
 
 
 def main(argv):
@@ -160,102 +159,25 @@ def open_store(args, create=True):
 
 
 def do_record_run(args):
-    from mathtools import schemas
-
-    runs: dict[str, list[dict]] = {}  # source -> its search results, in the order given
-    for name in result_files(args.results):
-        data = files.read_json(name, "search result")
-        problems = schemas.errors("search_result", data)
-        if problems:
-            raise errors.BadInput(f"{name} is not a search result: {problems[0]}")
-        if not (args.query or data.get("label")):
-            raise errors.BadInput(f"{name} does not say which call made it: give --query")
-        runs.setdefault(args.source or data["source"], []).append(data)
-    if not runs:
-        if not args.source or not args.query:
-            raise errors.BadInput(
-                "a run without --results needs --source and --query", code="usage"
-            )
-        runs[args.source] = []
+    runs = runrecords.runs_of(args.results, args.source, args.query)
     feedback = cli.text_arg(args.feedback)
-    recorded = []
     with open_store(args) as store:
-        for source, results in runs.items():
-            query = args.query or "; ".join(dict.fromkeys(r["label"] for r in results))
-            run = store.record_run(args.problem, query, source, args.iteration, feedback, results)
-            recorded.append({k: run[k] for k in ("run_id", "source", "result_count")})
+        recorded = runrecords.record_runs(
+            store, args.problem, args.iteration, runs, args.query, feedback
+        )
     # The model needs the run ids (to judge each run) and how many papers each holds.
     cli.acknowledge({"runs": recorded})
 
 
-def result_files(values):
-    """The --results files: each value a path, or a pattern (`RUN/i1-*.json`) when the shell
-    did not expand it; a pattern matching nothing is an error, never an empty run."""
-    import glob
-    import re
-
-    def natural(name):  # i1-arxiv-2 before i1-arxiv-10
-        return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
-
-    names = []
-    for value in values:
-        if glob.has_magic(value) and not Path(value).exists():
-            found = sorted(glob.glob(value), key=natural)
-            if not found:
-                raise errors.BadInput(
-                    f"no search result file matches {value}", code="file_not_found"
-                )
-            names += found
-        else:
-            names.append(value)
-    return list(dict.fromkeys(names))
-
-
 def do_judge(args):
-    from mathtools import schemas
-
     judgements = files.read_json(args.judgements, "judgements")
-    if not isinstance(judgements, list):
-        raise errors.BadInput(f"{args.judgements}: judgements must be a JSON list")
-    problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
-    if problems:  # unknown labels get the store's clearer message
-        raise errors.BadInput(f"{args.judgements}: {problems[0]}")
+    judgements = runrecords.check_judgements(judgements, args.judgements)
     with open_store(args, create=False) as store:  # its runs must be recorded first
-        stored = store.record_judgements(args.run, judgements)
-        unjudged = store.unjudged(args.run)
+        done = runrecords.record_judgements(store, args.run, judgements)
     # The model wrote these judgements: acknowledge them by count, do not echo them back (the
     # keys are in its file; `judgements RUN --table` shows what the run store holds). Papers
     # still unjudged are named (a few): refine.py feedback waits for every one.
-    by_label = {label: sum(j["label"] == label for j in stored) for label in LABELS}
-    done = {"judged": f"{len(stored)} of {len(stored) + len(unjudged)}"}
-    if unjudged:
-        more = (
-            [f"and {len(unjudged) - SHOWN_UNJUDGED} more"] if len(unjudged) > SHOWN_UNJUDGED else []
-        )
-        done["unjudged"] = unjudged[:SHOWN_UNJUDGED] + more
-    cli.acknowledge({"run_id": args.run, "recorded": len(stored), **by_label, **done})
-
-
-SHOWN_UNJUDGED = 5
-
-
-RUN_COLUMNS = [
-    ("run", lambda r: r["run_id"]),
-    ("problem", lambda r: r["problem"]),
-    ("iter", lambda r: r["iteration"]),
-    ("source", lambda r: r["source"]),
-    ("results", lambda r: r["result_count"]),
-    ("s/p/i", lambda r: "/".join(str(n) for n in r["judged"].values())),
-    ("time", lambda r: r["created_at"]),
-    ("query", lambda r: r["query"]),
-]
-JUDGEMENT_COLUMNS = [
-    ("key", lambda j: j["key"]),
-    ("label", lambda j: j["label"]),
-    ("conf", lambda j: f"{j['confidence']:.2f}"),
-    ("title", lambda j: j["record"].get("title", "")),
-    ("rationale", lambda j: j["rationale"]),
-]
+    cli.acknowledge(done)
 
 
 def do_runs(args):
@@ -264,32 +186,19 @@ def do_runs(args):
     else:
         with open_store(args, create=False) as store:
             found = store.runs(args.problem)
-    show(found, RUN_COLUMNS, args.table)
+    show(found, runrecords.RUN_COLUMNS, args.table)
 
 
 def do_judgements(args):
     with open_store(args, create=False) as store:
-        show(store.judgements(args.run), JUDGEMENT_COLUMNS, args.table)
+        show(store.judgements(args.run), runrecords.JUDGEMENT_COLUMNS, args.table)
 
 
-def show(items, columns, table, width=48):
-    """JSON, or with `table` one padded row per item, long cells cut at `width` characters."""
+def show(items, columns, table):
+    """JSON, or with `table` the readable table."""
     if not table:
         return cli.emit(items)
-
-    def cut(value):
-        text = " ".join(str(value).split())
-        return text if len(text) <= width else text[: width - 1] + "…"
-
-    cells = [[name for name, _ in columns]]
-    cells += [[cut(value(item)) for _, value in columns] for item in items]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
-    for n, row in enumerate(cells):
-        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
-    if not items:
-        print("(none)")
+    sys.stdout.write("".join(line + "\n" for line in runrecords.table(items, columns)))
 
 
 COMMANDS = {
