@@ -34,15 +34,12 @@ from mathtools import bootstrap, errors
 
 bootstrap.ensure()
 
-
 from mathtools import cli, domains  # noqa: E402
 
 
 def build_parser() -> cli.ArgumentParser:
     parser = cli.ArgumentParser(description=__doc__)
-    common = cli.ArgumentParser(add_help=False)
-    common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
-    common.add_argument("--no-cache", action="store_true", help="ask arXiv even if cached")
+    common = cli.lookup_options("ask arXiv even if cached")
     commands = parser.add_commands()
 
     search = commands.add_parser("search", parents=[common], help="search with a built query")

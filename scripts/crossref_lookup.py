@@ -39,9 +39,7 @@ from mathtools.paper import SearchResult  # noqa: E402
 
 def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
-    common = cli.ArgumentParser(add_help=False)
-    common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
-    common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
+    common = cli.lookup_options()
     commands = parser.add_commands()
 
     search = commands.add_parser("search", parents=[common], help="bibliographic search")

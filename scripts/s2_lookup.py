@@ -31,7 +31,6 @@ failing after retries, 4 environment (dependencies, cache folder), 5 internal er
 Errors are one JSON line {"error": {"code", "message"}}.
 """
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,10 +47,8 @@ from mathtools.paper import SearchResult  # noqa: E402
 
 def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
-    common = cli.ArgumentParser(add_help=False)
+    common = cli.lookup_options()
     common.add_argument("--fields", help="API fields to request, comma separated")
-    common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
-    common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
     commands = parser.add_commands()
 
     search = commands.add_parser("search", parents=[common], help="relevance search")

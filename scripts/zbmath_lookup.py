@@ -27,7 +27,6 @@ Exit codes: 0 success, 2 bad input, 3 the service still failing after retries, 4
 5 internal error (a bug). Errors are one JSON line {"error": {"code", "message"}}.
 """
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,9 +41,7 @@ from mathtools import cli, zbmath  # noqa: E402
 
 def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
-    common = cli.ArgumentParser(add_help=False)
-    common.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
-    common.add_argument("--no-cache", action="store_true", help="do not answer from the cache")
+    common = cli.lookup_options()
     commands = parser.add_commands()
 
     search = commands.add_parser("search", parents=[common], help="search documents")

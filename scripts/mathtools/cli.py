@@ -88,6 +88,15 @@ def run_store_option() -> ArgumentParser:
     return parent
 
 
+def lookup_options(no_cache_help: str = "do not answer from the cache") -> ArgumentParser:
+    """A parent parser giving a look-up script's subcommand `--out FILE` (the full JSON there, a
+    summary printed) and `--no-cache`."""
+    parent = ArgumentParser(add_help=False)
+    parent.add_argument("--out", metavar="FILE", help="write the full JSON here; print a summary")
+    parent.add_argument("--no-cache", action="store_true", help=no_cache_help)
+    return parent
+
+
 def _named_files(parsed: argparse.Namespace, exclude: str) -> list[str]:
     """Every argument value (lists too) other than `exclude`: the files the call may read."""
     values = []
