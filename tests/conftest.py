@@ -16,6 +16,8 @@ RECORDINGS = ROOT / "tests" / "recordings"
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))
 
+from support.standin import StandIn  # noqa: E402 (needs scripts/ on the path)
+
 DEAD_URL = "http://127.0.0.1:9"  # the discard port: nothing listens, connections are refused
 
 
@@ -42,6 +44,17 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    """The stand-in services (tests/support/standin.py, replaying the recordings), every service
+    URL pointing at them, one retry per request."""
+    with StandIn() as server:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
+        yield server
 
 
 @dataclass

@@ -15,7 +15,6 @@ import os
 import pytest
 from conftest import run_script
 from support import faults
-from support.standin import StandIn
 
 KEY = "FaultCampaignKey42"
 MARKOV = {  # known to the arXiv stand-in only
@@ -39,12 +38,6 @@ SERVICES = {
     "s2": (("s2_lookup.py", "batch", "DOI:10.1098/rspa.1985.0070"), "deutsch", "markov", "arxiv"),
 }
 CASES = [("arxiv", name) for name in faults.ARXIV] + [("s2", name) for name in S2_FAULTS]
-
-
-@pytest.fixture(scope="module")
-def standin():
-    with StandIn() as server:
-        yield server
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS
+from mathtools import config
 from support.standin import StandIn
 
 SEED = 15
@@ -76,22 +77,6 @@ FILES: dict[str, bytes] = {
     "empty": b"",
     "literature": b"---\nproblem: [\n---\n### REF-001: \xff\n",
 }
-ENVIRONMENT = [
-    "MATH_ARXIV_API_URL",
-    "MATH_S2_API_URL",
-    "SEMANTIC_SCHOLAR_API_KEY",
-    "MATH_CACHE_DIR",
-    "MATH_CACHE_TTL",
-    "MATH_ARXIV_MIN_INTERVAL",
-    "MATH_S2_MIN_INTERVAL",
-    "MATH_HTTP_RETRIES",
-    "MATH_HTTP_BACKOFF",
-    "MATH_HTTP_TIMEOUT",
-    "MATH_LOCK_TIMEOUT",
-    "MATH_LITERATURE_DB",
-    "MATH_WORKSPACE",
-    "MATH_CONTACT_EMAIL",
-]
 ENV_VALUES = ["nan", "inf", "-1", "0", "abc", "9" * 5000, "a\nb", "/proc", "/dev/null", "ftp://x"]
 
 PYTHON = sys.executable
@@ -253,7 +238,7 @@ def _cases(problem: str) -> list[Case]:
         if kind == "value" and values:
             call[rng.choice(values)] = value
         elif kind == "env":
-            changes[rng.choice(ENVIRONMENT)] = rng.choice(ENV_VALUES)
+            changes[rng.choice(config.NAMES)] = rng.choice(ENV_VALUES)
         else:
             call.insert(rng.randrange(first_value, len(call) + 1), value)
         cases.append((call, changes, FILES[rng.choice(sorted(FILES))][:100_000]))

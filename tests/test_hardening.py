@@ -11,18 +11,8 @@ import time
 
 import pytest
 from conftest import run_script
-from support.standin import StandIn
 
 ARXIV_ID = "1605.08386"
-
-
-@pytest.fixture
-def standin(monkeypatch):
-    with StandIn() as server:
-        for name, value in server.env().items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
-        yield server
 
 
 # -- 1. --out replaces only a file this plugin wrote -------------------------------------------

@@ -12,20 +12,10 @@ from pathlib import Path
 
 import pytest
 from mathtools import schemas
-from support.standin import StandIn
 
 FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"
 CASES = json.loads(FIXTURE.read_text(encoding="utf-8"))["cases"]
 PENDING = "API error - verification pending"
-
-
-@pytest.fixture
-def standin(monkeypatch):
-    with StandIn() as server:
-        for name, value in server.env().items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
-        yield server
 
 
 def write(tmp_path, name, data) -> str:

@@ -544,10 +544,12 @@ def check_output(path: str, option: str, inputs: list[Path], marker: str) -> Non
         )
     if target.is_dir():
         raise BadInput(f"{option} {path} is a folder, not a file", code="cannot_write")
+    if target.exists() and not target.is_file():  # a device (/dev/zero) would be read forever
+        raise BadInput(f"{option} {path} is not a regular file", code="cannot_write")
     if target.exists():
         try:
             with open(target, encoding="utf-8", errors="replace") as handle:
-                first = handle.readline()
+                first = handle.read(len(marker))  # never a whole one-line file
         except OSError:
             first = ""
         if not first.startswith(marker):
