@@ -19,16 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
-REAL_INTERVAL_S = {"arxiv": 3.0, "s2": 1.0}
+from standin_calls import ROOT, calls, standin_scratch
 
 
 def braced(text: str) -> str:
@@ -84,28 +80,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--entries", type=int, default=300)
     entries = parser.parse_args().entries
-    with tempfile.TemporaryDirectory() as scratch:
-        os.environ.update(
-            MATH_CACHE_DIR=str(Path(scratch) / "cache"),
-            MATH_ARXIV_MIN_INTERVAL="0",
-            MATH_S2_MIN_INTERVAL="0",
-        )
-        from support.standin import StandIn
-
-        with StandIn() as standin:
-            os.environ.update(standin.env())
-            bib = Path(scratch) / "long.bib"
-            bib.write_text(build_bib(entries), encoding="utf-8")
-            rows = [("first run", *run(standin, bib)), ("second run (cached)", *run(standin, bib))]
+    with standin_scratch() as (standin, scratch):
+        bib = scratch / "long.bib"
+        bib.write_text(build_bib(entries), encoding="utf-8")
+        rows = [("first run", *run(standin, bib)), ("second run (cached)", *run(standin, bib))]
     print(f"check_refs.py on a {entries}-entry .bib (arXiv ids and DOIs) against the stand-in")
     print(
         f"{'run':22} {'arXiv':>6} {'S2':>6} {'calls':>6} {'identified':>10} {'local':>9} "
         f"{'at real rate limits':>20}"
     )
     for name, counts, elapsed, summary in rows:
-        arxiv = sum(n for k, n in counts.items() if k.startswith("arxiv"))
-        s2 = sum(n for k, n in counts.items() if k.startswith("s2"))
-        projected = arxiv * REAL_INTERVAL_S["arxiv"] + s2 * REAL_INTERVAL_S["s2"]
+        arxiv, s2, projected = calls(counts)
         confirmed = summary["confirmed"] + summary["corrected"]  # the paper identified
         print(
             f"{name:22} {arxiv:>6} {s2:>6} {arxiv + s2:>6} {confirmed:>10} "

@@ -20,17 +20,14 @@ Run: .venv/bin/python bench/bench_verify_calls.py
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+from standin_calls import ROOT, calls, standin_scratch
+
 CANDIDATES = 100
-REAL_INTERVAL_S = {"arxiv": 3.0, "s2": 1.0}
 
 
 def build_candidates(standin) -> list[dict]:
@@ -79,32 +76,21 @@ def in_process(standin, path: Path, one_by_one: bool) -> tuple[dict, float, int]
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as scratch:
-        os.environ.update(
-            MATH_CACHE_DIR=str(Path(scratch) / "cache"),
-            MATH_ARXIV_MIN_INTERVAL="0",
-            MATH_S2_MIN_INTERVAL="0",
-        )
-        from support.standin import StandIn
-
-        with StandIn() as standin:
-            os.environ.update(standin.env())
-            path = Path(scratch) / "candidates.json"
-            path.write_text(json.dumps(build_candidates(standin)), encoding="utf-8")
-            rows = [
-                ("batched: verify_batch.py", *batched_script(standin, path)),
-                ("batched: in process", *in_process(standin, path, one_by_one=False)),
-                ("one call per paper: in process", *in_process(standin, path, one_by_one=True)),
-            ]
+    with standin_scratch() as (standin, scratch):
+        path = scratch / "candidates.json"
+        path.write_text(json.dumps(build_candidates(standin)), encoding="utf-8")
+        rows = [
+            ("batched: verify_batch.py", *batched_script(standin, path)),
+            ("batched: in process", *in_process(standin, path, one_by_one=False)),
+            ("one call per paper: in process", *in_process(standin, path, one_by_one=True)),
+        ]
     print(f"Verifying {CANDIDATES} candidates with arXiv ids against the stand-in server")
     print(
         f"{'way':34} {'arXiv':>6} {'S2':>6} {'calls':>6} {'confirmed':>10} {'local':>9} "
         f"{'at real rate limits':>20}"
     )
     for name, counts, elapsed, confirmed in rows:
-        arxiv = sum(n for k, n in counts.items() if k.startswith("arxiv"))
-        s2 = sum(n for k, n in counts.items() if k.startswith("s2"))
-        projected = arxiv * REAL_INTERVAL_S["arxiv"] + s2 * REAL_INTERVAL_S["s2"]
+        arxiv, s2, projected = calls(counts)
         print(
             f"{name:34} {arxiv:>6} {s2:>6} {arxiv + s2:>6} {confirmed:>10} "
             f"{elapsed:>8.2f}s {projected:>19.0f}s"
