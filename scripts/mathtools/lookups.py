@@ -96,7 +96,7 @@ class Sources:
         self.looked_up: set[str] = set()
         self.title_searched: set[str] = set()
 
-    def call(self, source: str, function, *args, **kwargs):
+    def call(self, source: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A client call, or None once `source` has failed in this run."""
         if source in self.errors:
             return None
@@ -109,7 +109,7 @@ class Sources:
             self.errors[source] = exc.message
             return None
 
-    def look_up(self, candidates) -> list[Lookup | None]:
+    def look_up(self, candidates: list[Candidate]) -> list[Lookup | None]:
         """Every source's identifier look-up, one batched call each (None: nothing to ask, or
         the source failed). A new source adds its look-up here; judging is the same for all.
         zbMATH Open comes last: it is asked only for what the others did not return."""
@@ -120,7 +120,7 @@ class Sources:
         ]
         return [*lookups, self._look_up_zbmath(candidates, [x for x in lookups if x])]
 
-    def _look_up_arxiv(self, candidates) -> Lookup | None:
+    def _look_up_arxiv(self, candidates: list[Candidate]) -> Lookup | None:
         ids = list(dict.fromkeys(c.arxiv_id for c in candidates if c.arxiv_id))
         if not ids:
             return None
@@ -135,7 +135,7 @@ class Sources:
             lambda label: [u for u in urls if label.split(":", 1)[1] in u] or urls,
         )
 
-    def _look_up_s2(self, candidates) -> Lookup | None:
+    def _look_up_s2(self, candidates: list[Candidate]) -> Lookup | None:
         labels = {
             s2: label
             for c in candidates
@@ -156,7 +156,7 @@ class Sources:
             lambda label: urls,
         )
 
-    def _look_up_crossref(self, candidates) -> Lookup | None:
+    def _look_up_crossref(self, candidates: list[Candidate]) -> Lookup | None:
         """Every DOI in Crossref, the DOI registry, in filter=doi:... list requests."""
         dois = list(dict.fromkeys(c.doi for c in candidates if c.doi))
         if not dois:
@@ -168,7 +168,7 @@ class Sources:
         papers, urls = result
         return Lookup("crossref", {f"DOI:{d}": p for d, p in papers.items()}, lambda label: urls)
 
-    def _look_up_zbmath(self, candidates, earlier: list[Lookup]) -> Lookup | None:
+    def _look_up_zbmath(self, candidates: list[Candidate], earlier: list[Lookup]) -> Lookup | None:
         """zbMATH Open for what the others lack: every Zbl number, and every DOI or arXiv id no
         earlier look-up returned a record for, in `|`-joined searches."""
         asked: dict[str, Identifier] = {}
