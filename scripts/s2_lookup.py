@@ -31,6 +31,7 @@ failing after retries, 4 environment (dependencies, cache folder), 5 internal er
 Errors are one JSON line {"error": {"code", "message"}}.
 """
 
+import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path

@@ -27,6 +27,7 @@ Exit codes: 0 success, 2 bad input, 3 the service still failing after retries, 4
 5 internal error (a bug). Errors are one JSON line {"error": {"code", "message"}}.
 """
 
+import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
