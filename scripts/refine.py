@@ -36,6 +36,7 @@ be installed, the run store is unusable), 5 internal error.
 """
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -47,7 +48,7 @@ from mathtools import cli, planning, refinement  # noqa: E402
 from mathtools.store import open_store  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
     db_parent = cli.run_store_option()

@@ -59,7 +59,7 @@ class Candidate:
     def identifiers(self) -> list[tuple[str, str | None, str]]:
         """(label, arXiv id to ask arXiv or None, id to ask S2) for each identifier given; a Zbl
         number's third part is `ZBL:<number>`, which only zbMATH Open is asked for."""
-        found = []
+        found: list[tuple[str, str | None, str]] = []
         if self.s2_id:
             found.append((f"S2:{self.s2_id}", None, self.s2_id))
         if self.doi:
@@ -89,6 +89,7 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
     for source in sources:
         name = "stdin" if source == "-" else source
         data = read_json(source, what="candidates")
+        entries: list[tuple[Any, dict[str, Any] | None]]
         if isinstance(data, list):
             entries = [(item, None) for item in data]
         elif isinstance(data, dict) and isinstance(data.get("papers"), list) and "source" in data:
@@ -156,7 +157,7 @@ def candidate(item: dict[str, Any], number: int, where: str) -> Candidate:
         return _rejected(item, number, exc.message)
 
 
-def _candidate(item: Any, result: dict | None, number: int, where: str) -> Candidate:
+def _candidate(item: Any, result: dict[str, Any] | None, number: int, where: str) -> Candidate:
     if not isinstance(item, dict):
         raise BadInput(f"{where}: expected an object, got {type(item).__name__}", "bad_candidate")
     if result is not None:

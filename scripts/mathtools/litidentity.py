@@ -18,10 +18,16 @@ TYPE_TAG = "Type"  # the document type (journal-article, book, ...) BibTeX's ent
 
 
 def identity(
-    *, arxiv_id=None, doi=None, s2_paper_id=None, title=None, authors=None, year=None
-) -> list[tuple]:
+    *,
+    arxiv_id: Any = None,
+    doi: Any = None,
+    s2_paper_id: Any = None,
+    title: Any = None,
+    authors: Any = None,
+    year: Any = None,
+) -> list[tuple[Any, ...]]:
     """The keys a paper is recognised by, in de-duplication order."""
-    keys: list[tuple] = []
+    keys: list[tuple[Any, ...]] = []
     if arxiv_id:
         keys.append(("arXiv", re.sub(r"v\d+$", "", str(arxiv_id).strip().lower())))
     if doi:
@@ -34,7 +40,7 @@ def identity(
     return keys
 
 
-def entry_identity(entry: Entry) -> list[tuple]:
+def entry_identity(entry: Entry) -> list[tuple[Any, ...]]:
     ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
     return identity(
         arxiv_id=entry.field("arXiv ID") or ids.get("arXiv"),
@@ -46,12 +52,12 @@ def entry_identity(entry: Entry) -> list[tuple]:
     )
 
 
-def id_tags(keys: list[tuple]) -> list[str]:
+def id_tags(keys: list[tuple[Any, ...]]) -> list[str]:
     """The `<!-- ids: ... -->` tags for these keys (titles are visible; they need no tag)."""
     return [f"{key[0]}:{key[1]}" for key in keys if key[0] in ID_KINDS]
 
 
-def paper_tags(paper: dict, keys: list[tuple]) -> list[str]:
+def paper_tags(paper: dict[str, Any], keys: list[tuple[Any, ...]]) -> list[str]:
     """A confirmed paper's tags: its ids, and its arXiv primary category (for BibTeX's
     primaryClass, which the protocol's visible fields do not carry)."""
     tags = id_tags(keys)
@@ -66,11 +72,11 @@ class Index:
     """Lookup of REF and UREF entries by every identity key; updated as the merge edits."""
 
     def __init__(self, doc: LiteratureDoc):
-        self.by_kind: dict[str, dict[tuple, Entry]] = {"REF": {}, "UREF": {}}
+        self.by_kind: dict[str, dict[tuple[Any, ...], Entry]] = {"REF": {}, "UREF": {}}
         for entry in doc.confirmed + doc.unconfirmed:
             self.add(entry)
 
-    def add(self, entry: Entry, keys: list[tuple] | None = None) -> None:
+    def add(self, entry: Entry, keys: list[tuple[Any, ...]] | None = None) -> None:
         table = self.by_kind[entry.kind]
         for key in keys if keys is not None else entry_identity(entry):
             table.setdefault(key, entry)
@@ -80,7 +86,7 @@ class Index:
         for key in [key for key, found in table.items() if found is entry]:
             del table[key]
 
-    def find(self, kind: str, keys: list[tuple]) -> Entry | None:
+    def find(self, kind: str, keys: list[tuple[Any, ...]]) -> Entry | None:
         table = self.by_kind[kind]
         for key in keys:  # already in de-duplication order
             if key in table:
@@ -88,7 +94,7 @@ class Index:
         return None
 
 
-def paper_identity(paper: dict[str, Any]) -> list[tuple]:
+def paper_identity(paper: dict[str, Any]) -> list[tuple[Any, ...]]:
     return identity(
         arxiv_id=paper.get("arxiv_id"),
         doi=paper.get("doi"),

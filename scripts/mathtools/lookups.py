@@ -251,7 +251,9 @@ class Sources:
             self.title_searched.add(source)
             _add_leads(source, candidates, chunk, result, leads)
 
-    def _crossref_titles(self, candidates, positions, leads) -> None:
+    def _crossref_titles(
+        self, candidates: list[Candidate], positions: list[int], leads: dict[int, list[Finding]]
+    ) -> None:
         """A Crossref query.bibliographic search (title, first author, year) per title."""
         for position in positions:
             candidate = candidates[position]
@@ -274,7 +276,13 @@ def _identifying(leads: list[Finding]) -> bool:
     return any(f.match.identifies(by_identifier=False) for f in leads)
 
 
-def _add_leads(source, candidates, positions, result, leads) -> None:
+def _add_leads(
+    source: str,
+    candidates: list[Candidate],
+    positions: list[int],
+    result: SearchResult,
+    leads: dict[int, list[Finding]],
+) -> None:
     """Title-search hits similar enough to identify the paper or be a suggestion, as leads."""
     for position in positions:
         for paper in result.papers:

@@ -18,7 +18,7 @@ from the run store and apply them.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -133,7 +133,7 @@ def memo(iteration: int, runs: list[dict[str, Any]], judgements: list[dict[str, 
     return "\n".join(lines)
 
 
-def _ranked(judgements) -> list[dict[str, Any]]:
+def _ranked(judgements: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Most confident first; equal confidence in key order (so the memo is deterministic)."""
     return sorted(judgements, key=lambda j: (-float(j["confidence"]), j["key"]))
 

@@ -62,7 +62,7 @@ def runs_of(
 ) -> dict[str, list[dict[str, Any]]]:
     """The search results of the `results` files by source (all of them `source`'s when given),
     each checked: a search result that says which call made it (unless `query` names it)."""
-    runs: dict[str, list[dict]] = {}  # source -> its search results, in the order given
+    runs: dict[str, list[dict[str, Any]]] = {}  # source -> its search results, in the order given
     for name in result_files(results):
         data = read_json(name, "search result")
         problems = schemas.errors("search_result", data)

@@ -154,7 +154,7 @@ def malformed(what: str) -> ServiceError:
     return ServiceError(f"{LABEL} sent a malformed answer: {what}", code="malformed_answer")
 
 
-def typed(record: dict, name: str, kind: type | tuple[type, ...]) -> Any:
+def typed(record: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     """`record[name]` if it is of `kind` (never a bool for int), None if absent or null."""
     value = record.get(name)
     if value is None:
