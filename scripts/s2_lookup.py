@@ -44,6 +44,7 @@ bootstrap.ensure()
 from mathtools import cli  # noqa: E402
 from mathtools import semantic_scholar as s2  # noqa: E402
 from mathtools.paper import SearchResult  # noqa: E402
+from mathtools.s2records import s2_id  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -115,7 +116,7 @@ def check_input(args: argparse.Namespace) -> None:
         args.ids = batch_ids(args)
     for paper_id in [args.id] if "id" in args else getattr(args, "ids", []):
         if paper_id.strip():
-            s2.s2_id(paper_id)
+            s2_id(paper_id)
 
 
 def run_command(client: s2.S2Client, args: argparse.Namespace) -> SearchResult:
@@ -152,9 +153,9 @@ def run_command(client: s2.S2Client, args: argparse.Namespace) -> SearchResult:
 def batch_ids(args: argparse.Namespace) -> list[str]:
     ids = list(args.ids)
     if ids == ["-"]:
-        ids = cli.read_items("-", s2.s2_id, "ids file")
+        ids = cli.read_items("-", s2_id, "ids file")
     if args.ids_file:
-        ids += cli.read_items(args.ids_file, s2.s2_id, "ids file")
+        ids += cli.read_items(args.ids_file, s2_id, "ids file")
     if not ids:
         raise errors.BadInput(
             "batch needs ids: as arguments, --ids-file FILE or '-'", code="bad_id"
