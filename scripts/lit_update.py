@@ -41,8 +41,11 @@ with its line and left untouched), 4 environment (the run store is unusable, dep
 not be installed, LITERATURE.md locked by another process), 5 internal error.
 """
 
+import argparse
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mathtools import bootstrap, errors, files
@@ -50,9 +53,10 @@ from mathtools import bootstrap, errors, files
 bootstrap.ensure()
 
 from mathtools import cli, config, runrecords  # noqa: E402
+from mathtools.store import RunStore  # noqa: E402
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
 
@@ -112,7 +116,7 @@ def main(argv):
     return COMMANDS[args.command](args)
 
 
-def do_merge(args):
+def do_merge(args: argparse.Namespace) -> None:
     from mathtools import litmerge
 
     verified = files.read_json(args.verified, "verification")
@@ -144,7 +148,7 @@ def do_merge(args):
         sys.stdout.write("".join(line + "\n" for line in litmerge.summary_lines(report)))
 
 
-def do_validate(args):
+def do_validate(args: argparse.Namespace) -> int:
     from mathtools import litcheck
 
     violations = litcheck.validate(Path(args.path))  # a Path: never taken as the text itself
@@ -152,13 +156,13 @@ def do_validate(args):
     return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
 
 
-def open_store(args, create=True):
+def open_store(args: argparse.Namespace, create: bool = True) -> RunStore:
     from mathtools import store
 
     return store.open_store(args.db, create)
 
 
-def do_record_run(args):
+def do_record_run(args: argparse.Namespace) -> None:
     runs = runrecords.runs_of(args.results, args.source, args.query)
     feedback = cli.text_arg(args.feedback)
     with open_store(args) as store:
@@ -169,7 +173,7 @@ def do_record_run(args):
     cli.acknowledge({"runs": recorded})
 
 
-def do_judge(args):
+def do_judge(args: argparse.Namespace) -> None:
     judgements = files.read_json(args.judgements, "judgements")
     judgements = runrecords.check_judgements(judgements, args.judgements)
     with open_store(args, create=False) as store:  # its runs must be recorded first
@@ -180,7 +184,7 @@ def do_judge(args):
     cli.acknowledge(done)
 
 
-def do_runs(args):
+def do_runs(args: argparse.Namespace) -> None:
     if args.db is None and not config.literature_db().exists():
         found = []  # nothing searched in this workspace yet; a --db naming no store is refused
     else:
@@ -189,19 +193,20 @@ def do_runs(args):
     show(found, runrecords.RUN_COLUMNS, args.table)
 
 
-def do_judgements(args):
+def do_judgements(args: argparse.Namespace) -> None:
     with open_store(args, create=False) as store:
         show(store.judgements(args.run), runrecords.JUDGEMENT_COLUMNS, args.table)
 
 
-def show(items, columns, table):
+def show(items: list[dict[str, Any]], columns: runrecords.Columns, table: bool) -> None:
     """JSON, or with `table` the readable table."""
     if not table:
-        return cli.emit(items)
+        cli.emit(items)
+        return
     sys.stdout.write("".join(line + "\n" for line in runrecords.table(items, columns)))
 
 
-COMMANDS = {
+COMMANDS: dict[str, Callable[[argparse.Namespace], int | None]] = {
     "merge": do_merge,
     "validate": do_validate,
     "record-run": do_record_run,
