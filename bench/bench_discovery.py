@@ -41,8 +41,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT))
 
-from mathtools import planning, relaxation  # noqa: E402
+from mathtools import planning, problemfile, relaxation  # noqa: E402
 from mathtools.arxiv import build_query  # noqa: E402
+from mathtools.sources import DISCOVERY, NAMES  # noqa: E402
+from mathtools.text import strip_latex  # noqa: E402
 
 from tests.support import corpus_search  # noqa: E402
 
@@ -52,12 +54,11 @@ SETS = {
 }
 BASELINE_WORDS = 8
 TARGET_FOUND, TARGET_EMPTY = 0.90, 0.10
-NAMES = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
 
 
-def baseline_query(problem: planning.Problem) -> str:
+def baseline_query(problem: problemfile.Problem) -> str:
     """The statement's first words, LaTeX turned into words, as one query."""
-    words = re.findall(r"[^\W_][\w'-]*", planning.strip_latex(problem.statement))
+    words = re.findall(r"[^\W_][\w'-]*", strip_latex(problem.statement, for_search=True))
     return " ".join(words[:BASELINE_WORDS])
 
 
@@ -69,14 +70,14 @@ def run(data: Path, per_query: int, only: str | None, verbose: bool) -> dict:
     figures = {
         (method, api): dict.fromkeys(counts, 0)
         for method in ("plan", "baseline")
-        for api in planning.APIS
+        for api in DISCOVERY
     }
     for slug, wanted in sorted(targets.items()):
         if only and slug != only:
             continue
-        problem = planning.read_problem(data / "problems" / f"{slug}.md")
+        problem = problemfile.read_problem(data / "problems" / f"{slug}.md")
         plan = planning.plan(problem, per_query=per_query)
-        for api in planning.APIS:
+        for api in DISCOVERY:
             found: dict[str, None] = {}
             row = figures["plan", api]
             for entry in plan["queries"][api]:
@@ -158,7 +159,7 @@ def main() -> int:
 
 def print_table(figures: dict) -> None:
     print(f"{'':28}{'targets found':>15}{'empty':>8}{'empty relaxed':>15}{'candidates':>12}")
-    for api in planning.APIS:
+    for api in DISCOVERY:
         for method in ("plan", "baseline"):
             row = figures[method, api]
             found = share(row["found"], row["targets"])
@@ -174,7 +175,7 @@ def print_table(figures: dict) -> None:
 def judge(figures: dict) -> bool:
     """Are issue 21's targets met by these figures?"""
     met = True
-    for api in planning.APIS:
+    for api in DISCOVERY:
         plan, base = figures["plan", api], figures["baseline", api]
         met &= share(plan["found"], plan["targets"]) > share(base["found"], base["targets"])
         met &= plan["empty_after"] == 0

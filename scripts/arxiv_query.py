@@ -118,7 +118,7 @@ def main(argv: Sequence[str]) -> None:
             result = client.search(query, args.start, args.max_results, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
-    from mathtools.planning import label
+    from mathtools.searchlabels import label
 
     result.label = label("arxiv", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
@@ -135,9 +135,9 @@ def _asked_ids(args: argparse.Namespace) -> list[str]:
 
 
 def _ids_in(source: str) -> list[str]:
-    from mathtools.arxiv import normalize_id
+    from mathtools.identifiers import normalise_arxiv_id
 
-    return cli.read_items(source, normalize_id, "ids file", split=True)
+    return cli.read_items(source, normalise_arxiv_id, "ids file", split=True)
 
 
 if __name__ == "__main__":

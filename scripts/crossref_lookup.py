@@ -34,6 +34,7 @@ from mathtools import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli, crossref  # noqa: E402
+from mathtools.identifiers import normalise_doi  # noqa: E402
 from mathtools.paper import SearchResult  # noqa: E402
 
 
@@ -56,7 +57,7 @@ def main(argv: Sequence[str]) -> None:
     args = parser.parse_args(argv)
     if args.command == "search":
         crossref.check_rows(args.rows, args.offset)
-    dois = [crossref.normalise_doi(doi) for doi in args.dois] if args.command == "get" else []
+    dois = [normalise_doi(doi) for doi in args.dois] if args.command == "get" else []
     client = crossref.CrossrefClient(use_cache=not args.no_cache)
     if args.command == "search":
         result = client.search(
@@ -78,7 +79,7 @@ def main(argv: Sequence[str]) -> None:
                 asked for asked, doi in zip(args.dois, dois, strict=True) if doi not in found
             ],
         )
-    from mathtools.planning import label
+    from mathtools.searchlabels import label
 
     result.label = label("crossref", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())

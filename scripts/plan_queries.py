@@ -37,7 +37,17 @@ from mathtools import bootstrap
 
 bootstrap.ensure()
 
-from mathtools import cli, planning, rundir  # noqa: E402
+from mathtools import (  # noqa: E402
+    cli,
+    commandlines,
+    planning,
+    problemdir,
+    problemfile,
+    rundir,
+    searchlabels,
+)
+from mathtools.sources import PLANNED  # noqa: E402
+from mathtools.store import stored_labels  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -55,15 +65,15 @@ def main(argv: Sequence[str]) -> None:
     )
     parser.add_argument("--out", help="write the full JSON here and print a compact summary")
     args = parser.parse_args(argv)
-    planning.check_per_query(args.per_query)
+    commandlines.check_per_query(args.per_query)
 
-    problem_path = rundir.problem_file(args.problem or rundir.current_slug())
+    problem_path = problemdir.problem_file(args.problem or problemdir.current_slug())
     literature = Path(args.literature) if args.literature else problem_path.parent / "LITERATURE.md"
     run_dir = rundir.new_run_dir(problem_path.parent) if args.new_run else args.run_dir
-    problem = planning.read_problem(problem_path)
+    problem = problemfile.read_problem(problem_path)
     plan = planning.plan(
         problem,
-        searched=planning.searched_labels(literature) | planning.stored_labels(problem.slug),
+        searched=searchlabels.searched_labels(literature) | stored_labels(problem.slug),
         focus=" ".join(args.focus) if args.focus else None,
         per_query=args.per_query,
         run_dir=str(run_dir) if run_dir else None,
@@ -80,7 +90,7 @@ def main(argv: Sequence[str]) -> None:
 
 def summary_lines(plan: dict[str, Any]) -> list[str]:
     """The plan as the model reads it: a header, the run folder once, the command lines."""
-    counts = {api: len(plan["queries"][api]) for api in planning.PLAN_APIS}
+    counts = {api: len(plan["queries"][api]) for api in PLANNED}
     lines = [
         f"plan for {plan['problem']} ({'first search' if plan['first_search'] else 'follow-up'}):"
         f" {counts['arxiv']} arXiv + {counts['semantic_scholar']} Semantic Scholar"
@@ -90,7 +100,7 @@ def summary_lines(plan: dict[str, Any]) -> list[str]:
     if plan["run_dir"]:
         lines.append(f"run folder: {plan['run_dir']}")
     lines += plan["notes"]
-    lines += planning.command_lines(plan)
+    lines += commandlines.command_lines(plan)
     if plan["reference_candidates_file"]:
         lines.append(
             f"{len(plan['reference_candidates'])} PROBLEM.md references to verify: "

@@ -44,7 +44,7 @@ from mathtools import bootstrap
 
 bootstrap.ensure()
 
-from mathtools import cli, planning, refinement  # noqa: E402
+from mathtools import cli, commandlines, refinement  # noqa: E402
 from mathtools.store import open_store  # noqa: E402
 
 
@@ -70,7 +70,7 @@ def main(argv: Sequence[str]) -> None:
     keep.add_argument("--out", required=True, help="the candidate list to write")
     args = parser.parse_args(argv)
     if args.command == "next":
-        planning.check_per_query(args.per_query)
+        commandlines.check_per_query(args.per_query)
     with open_store(args.db, create=False) as store:
         if args.command == "keep":
             return cli.acknowledge(refinement.keep(store, args.runs, Path(args.out)))

@@ -96,7 +96,7 @@ def main(argv: Sequence[str]) -> None:
     check_input(args)
     client = s2.S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
-    from mathtools.planning import label
+    from mathtools.searchlabels import label
 
     result.label = label("semantic_scholar", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())

@@ -27,8 +27,10 @@ Example:
   workspace.py models --set literature-search=sonnet --reset session-manager
 
 The workspace is $MATH_WORKSPACE, else the nearest folder at or above the working directory that
-holds .math/ (init creates it in the working directory). Slugs are lowercase letters, digits and
-hyphens; anything else (paths, '..', spaces) is refused.
+holds .math/ (init creates it in the working directory). Slugs are lowercase letters and digits in
+words joined by single hyphens, at most 64 characters, never a Windows device name (con, nul,
+...): one rule for every script (mathtools/slugs.py); anything else (paths, '..', spaces, a--b)
+is refused (bad_slug).
 
 Exit codes: 0 ok, 2 bad input (unknown problem, unsafe slug, no workspace), 4 environment
 (dependencies could not be installed, a file locked by another process), 5 internal error.

@@ -76,7 +76,7 @@ def main(argv: Sequence[str]) -> None:
         result = client.lookup(asked).to_search_result(list(args.ids))
     else:
         result = client.references(args.id, limit=args.limit)
-    from mathtools.planning import label
+    from mathtools.searchlabels import label
 
     result.label = label("zbmath", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())

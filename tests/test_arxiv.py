@@ -17,11 +17,11 @@ from mathtools.arxiv import (
     ArxivClient,
     MalformedFeed,
     build_query,
-    normalize_id,
     parse_feed,
 )
 from mathtools.errors import BadInput, ServiceError
 from mathtools.http import RequestRejected, build_url
+from mathtools.identifiers import normalise_arxiv_id
 from support.arxiv_recordings import (
     ATOM_TYPE,
     all_recordings,
@@ -76,8 +76,8 @@ def arxiv_server(monkeypatch):
         ("https://arxiv.org/abs/hep-th/9901001", ("hep-th/9901001", None)),
     ],
 )
-def test_normalize_id_accepts_every_common_form(text, expected):
-    assert normalize_id(text) == expected
+def test_normalise_arxiv_id_accepts_every_common_form(text, expected):
+    assert normalise_arxiv_id(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -85,9 +85,9 @@ def test_normalize_id_accepts_every_common_form(text, expected):
     ["abc", "", "2104.123", "2104.123456", "math/060100", "10.1000/xyz.2104.12255",
      "https://example.org/abs/2104.12255", "2104.12255v", "math.AG.0601001"],
 )  # fmt: skip
-def test_normalize_id_rejects_and_names_the_bad_id(text):
+def test_normalise_arxiv_id_rejects_and_names_the_bad_id(text):
     with pytest.raises(BadInput) as caught:
-        normalize_id(text)
+        normalise_arxiv_id(text)
     assert caught.value.code == "bad_id"
     assert repr(text.strip()) in caught.value.message
 

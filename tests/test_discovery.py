@@ -14,8 +14,10 @@ import re
 
 import pytest
 from conftest import ROOT
-from mathtools import domains, planning, relaxation, schemas
+from mathtools import domains, keyterms, planning, problemfile, relaxation, schemas, searchlabels
+from mathtools.sources import DISCOVERY
 from mathtools.store import RunStore
+from mathtools.text import fold, strip_latex
 from support import corpus_search
 from support.standin import StandIn
 
@@ -26,7 +28,7 @@ SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
 
 @pytest.fixture(scope="module")
 def plans():
-    return {path.stem: planning.plan(planning.read_problem(path)) for path in PROBLEMS}
+    return {path.stem: planning.plan(problemfile.read_problem(path)) for path in PROBLEMS}
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +44,7 @@ def queries(plan, api):
 
 
 def values(query) -> list[str]:
-    return [value for _, value in planning.label_terms(query["label"])]
+    return [value for _, value in searchlabels.label_terms(query["label"])]
 
 
 # --- queries an expert would type ---------------------------------------------------------------
@@ -51,7 +53,7 @@ def values(query) -> list[str]:
 def test_the_benchmark_covers_the_new_domains_and_twenty_problems():
     targets = json.loads((BENCH / "targets.json").read_text(encoding="utf-8"))["targets"]
     assert len(PROBLEMS) >= 20 and {p.stem for p in PROBLEMS} == set(targets)
-    used = {planning.read_problem(p).domain for p in PROBLEMS}
+    used = {problemfile.read_problem(p).domain for p in PROBLEMS}
     assert {"theoretical-computer-science", "statistics", "mathematical-physics"} <= used
     assert {"numerical-analysis", "optimization-control", "dynamical-systems"} <= used
     assert "information-theory" in used
@@ -63,7 +65,7 @@ def test_no_query_is_a_sentence_fragment_with_a_verb(plans):
     algorithm finds"; a query holds the named objects only."""
     verbs = {"computed", "finds", "constructed", "proved", "showed", "gives", "depends", "whose"}
     for name, plan in plans.items():
-        for api in planning.APIS:
+        for api in DISCOVERY:
             for query in queries(plan, api):
                 words = {w.lower() for v in values(query) for w in re.findall(r"[\w'-]+", v)}
                 assert not words & verbs, (name, query["label"])
@@ -72,15 +74,15 @@ def test_no_query_is_a_sentence_fragment_with_a_verb(plans):
 def test_a_negated_known_result_is_no_query():
     """The sample problem's "Non-tolerant uniformity testing needs ..." is what the problem sets
     itself against, not a search (issue 19)."""
-    plan = planning.plan(planning.read_problem(SAMPLE))
-    labels = [q["label"] for api in planning.APIS for q in queries(plan, api)]
+    plan = planning.plan(problemfile.read_problem(SAMPLE))
+    labels = [q["label"] for api in DISCOVERY for q in queries(plan, api)]
     assert not [label for label in labels if "non-tolerant" in label.lower()]
     assert any("Good-Turing estimation" in label for label in labels)  # a named result stays
 
 
 def test_semantic_scholar_queries_get_no_domain_word(plans):
     """`... tester probability`: the domain's name only diluted the S2 query (issue 19)."""
-    sample = planning.plan(planning.read_problem(SAMPLE))
+    sample = planning.plan(problemfile.read_problem(SAMPLE))
     assert not [q for q in queries(sample, "semantic_scholar") if "probability" in q["label"]]
     for plan in plans.values():
         domain = plan["domain"].replace("-", " ")
@@ -90,23 +92,23 @@ def test_semantic_scholar_queries_get_no_domain_word(plans):
 
 def test_arxiv_queries_have_at_most_three_and_ed_words_and_quote_only_named_results(plans):
     for name, plan in plans.items():
-        problem = planning.read_problem(BENCH / "problems" / f"{name}.md")
-        named = {planning.fold(n) for n in planning._query_names(problem)}
+        problem = problemfile.read_problem(BENCH / "problems" / f"{name}.md")
+        named = {fold(n) for n in planning._query_names(problem)}
         for query in queries(plan, "arxiv"):
-            terms = [v for o, v in planning.label_terms(query["label"]) if o != "--author"]
+            terms = [v for o, v in searchlabels.label_terms(query["label"]) if o != "--author"]
             phrases = [v for v in terms if " " in v]
-            assert all(planning.fold(p) in named for p in phrases), (name, query["label"])
+            assert all(fold(p) in named for p in phrases), (name, query["label"])
             if not phrases:
                 assert len(terms) <= planning.MAX_ARXIV_WORDS, (name, query["label"])
 
 
 def test_an_author_query_always_carries_a_topic_word(plans):
-    sample = planning.plan(planning.read_problem(SAMPLE))
+    sample = planning.plan(problemfile.read_problem(SAMPLE))
     for plan in [sample, *plans.values()]:
-        for api in planning.APIS:
+        for api in DISCOVERY:
             for query in [q for q in queries(plan, api) if q["origin"] == "authors"]:
                 if api == "arxiv":
-                    options = [o for o, _ in planning.label_terms(query["label"])]
+                    options = [o for o, _ in searchlabels.label_terms(query["label"])]
                     assert "--author" in options and "--all" in options, query["label"]
                 else:
                     assert len(values(query)[0].split()) >= 2, query["label"]
@@ -135,8 +137,8 @@ def test_latex_becomes_words_and_the_named_object(tmp_path):
         "- **Piatetski-Shapiro prime number theorem** for $c < 12/11$ (1953).\n",
         encoding="utf-8",
     )
-    plan = planning.plan(planning.read_problem(tmp_path / "PROBLEM.md"))
-    searched = [v for api in planning.APIS for q in queries(plan, api) for v in values(q)]
+    plan = planning.plan(problemfile.read_problem(tmp_path / "PROBLEM.md"))
+    searched = [v for api in DISCOVERY for q in queries(plan, api) for v in values(q)]
     assert not [v for v in searched if "form floor" in v.lower() or "\\" in v or "$" in v]
     assert any(v == "floor" for v in searched)
     assert any("Piatetski-Shapiro" in v for v in searched)
@@ -144,9 +146,9 @@ def test_latex_becomes_words_and_the_named_object(tmp_path):
 
 def test_a_reference_title_loses_its_closing_year_and_venue():
     """Issue 19: "(2008)" stayed at the end of a reference's title."""
-    ref = planning.parse_reference("R. Baker, The Piatetski-Shapiro prime number theorem (2008)")
+    ref = problemfile.parse_reference("R. Baker, The Piatetski-Shapiro prime number theorem (2008)")
     assert ref.title == "The Piatetski-Shapiro prime number theorem" and ref.year == 2008
-    ref = planning.parse_reference(
+    ref = problemfile.parse_reference(
         "A. Orlitsky and A. T. Suresh, Competitive distribution estimation: Why is Good-Turing "
         "good, NeurIPS (2015)."
     )
@@ -162,12 +164,12 @@ def test_new_domains_give_their_categories(plans):
     assert tcs == ["cs.DS", "cs.CC", "cs.DM", "cs.IT"]
     assert plans["six-vertex-arctic-curve"]["categories"] == ["math-ph", "math.MP"]
     for path in PROBLEMS:
-        names = planning._proper_names(planning.read_problem(path))
+        names = planning._proper_names(problemfile.read_problem(path))
         for query in queries(plans[path.stem], "arxiv"):
             # Only a named object ("Jones polynomial", "Hartree equation") leaves the domain's
             # categories; a person beside a topic word keeps them (namesakes).
             words = values(query)
-            named = any(planning.fold(w) in names for v in words for w in v.split())
+            named = any(fold(w) in names for v in words for w in v.split())
             person = query["origin"] == "authors" or (
                 query["origin"] == "known" and len(words) == 2 and " " not in words[0]
             )
@@ -179,7 +181,7 @@ def test_a_named_object_is_searched_in_every_category(plans, corpus):
     """The Hartree equation is studied in math.AP and math-ph, neither an analysis category of
     the domain table: a named object is specific enough anywhere (held-out problem)."""
     path = ROOT / "bench" / "data" / "discovery-held-out" / "problems"
-    plan = planning.plan(planning.read_problem(path / "hartree-energy-critical-scattering.md"))
+    plan = planning.plan(problemfile.read_problem(path / "hartree-energy-critical-scattering.md"))
     labels = [q["label"] for q in queries(plan, "arxiv")]
     assert "arxiv --all critical --all Hartree --all equation" in labels
     assert "arxiv --all equation --author Kenig --domain analysis" in labels
@@ -202,7 +204,7 @@ def test_problem_md_names_extra_categories(plans, tmp_path):
         text.replace("domain: differential-geometry", "domain: symplectic-geometry"),
         encoding="utf-8",
     )
-    custom = planning.plan(planning.read_problem(tmp_path / "PROBLEM.md"))
+    custom = planning.plan(problemfile.read_problem(tmp_path / "PROBLEM.md"))
     assert custom["domain"] is None and custom["categories"] == ["math.SG"]
     arxiv = queries(custom, "arxiv")
     assert arxiv and all("--category" in q["args"] and "--domain" not in q["args"] for q in arxiv)
@@ -290,7 +292,7 @@ def test_semantic_scholar_relaxes_by_words(corpus):
 def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(plans, corpus):
     clients = {"arxiv": corpus_search.ArxivStandin(), "semantic_scholar": corpus_search.S2Standin()}
     for name, plan in plans.items():
-        for api in planning.APIS:
+        for api in DISCOVERY:
             for entry in queries(plan, api):
                 result = relaxation.run_planned(api, entry, clients[api])
                 assert result.papers, (name, entry["label"], result.relaxation)
@@ -369,7 +371,7 @@ def test_a_long_phrase_keeps_its_head_noun():
     """RAKE cuts a long run of content words: the cut keeps the end, where an English noun
     phrase has its head ("... fully residually free groups", not "finitely generated fully
     residually")."""
-    terms = planning.key_terms("Limit groups (finitely generated fully residually free groups).")
+    terms = keyterms.key_terms("Limit groups (finitely generated fully residually free groups).")
     assert "fully residually free groups" in terms
 
 
@@ -387,5 +389,5 @@ def test_an_empty_search_in_the_domain_is_widened_to_every_category(corpus):
 
 def test_a_symbol_of_several_meanings_is_no_word():
     """$\\nabla_L(z)$ is the Conway polynomial of a pretzel link, not a gradient."""
-    assert "gradient" not in planning.strip_latex(r"the Conway polynomial $\nabla_L(z)$")
-    assert planning.strip_latex(r"$\lfloor n^c \rfloor$") == "floor n^c"
+    assert "gradient" not in strip_latex(r"the Conway polynomial $\nabla_L(z)$", for_search=True)
+    assert strip_latex(r"$\lfloor n^c \rfloor$", for_search=True) == "floor n^c"

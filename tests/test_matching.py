@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from mathtools.authors import check_authors, cited_family, given_agrees, split_authors
 from mathtools.matching import (
     TITLE_THRESHOLD,
-    check_authors,
-    cited_family,
     compare,
     describe,
-    given_agrees,
-    latex_to_unicode,
     main_title,
     misspelled,
     normalise_title,
-    split_authors,
-    strip_latex,
     title_score,
     venue_agrees,
     venue_parts,
 )
 from mathtools.paper import Paper
+from mathtools.text import latex_to_unicode, strip_latex
 
 
 def matched_authors(cited, record) -> list[str]:

@@ -11,7 +11,17 @@ from pathlib import Path
 
 import pytest
 from conftest import RECORDINGS, ROOT
-from mathtools import domains, planning, schemas
+from mathtools import (
+    commandlines,
+    domains,
+    keyterms,
+    planning,
+    problemfile,
+    schemas,
+    searchlabels,
+)
+from mathtools.sources import DISCOVERY, LABEL_WORDS
+from mathtools.text import fold, strip_latex
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette
@@ -52,7 +62,7 @@ def literature_with_history(path: Path, summaries: list[str]) -> Path:
     ],
 )
 def test_strip_latex_leaves_searchable_words(latex, plain):
-    assert planning.strip_latex(latex) == plain
+    assert strip_latex(latex, for_search=True) == plain
 
 
 @pytest.mark.parametrize(
@@ -105,7 +115,7 @@ def test_strip_latex_leaves_searchable_words(latex, plain):
     ],
 )
 def test_references_are_read_from_common_citation_shapes(text, authors, title, year, arxiv_id, doi):
-    ref = planning.parse_reference(text)
+    ref = problemfile.parse_reference(text)
     assert ref.authors == authors
     assert ref.title == title
     assert ref.year == year
@@ -114,8 +124,8 @@ def test_references_are_read_from_common_citation_shapes(text, authors, title, y
 
 
 def test_key_terms_merge_plurals_and_skip_stopwords():
-    terms = planning.key_terms("Fixed points of maps. Every fixed point is a fixed point.")
-    assert [planning.same_stem(t) for t in terms].count("fixed point") == 1
+    terms = keyterms.key_terms("Fixed points of maps. Every fixed point is a fixed point.")
+    assert [keyterms.same_stem(t) for t in terms].count("fixed point") == 1
     assert not {"of", "every", "is"} & {t.lower() for t in terms}
 
 
@@ -214,7 +224,7 @@ def test_queries_in_the_run_store_are_not_repeated(script, tmp_path):
             "--iteration", "1", "--query", query,
         )  # fmt: skip
         assert recorded.returncode == 0, recorded.stdout
-    summary = planning.query_summary(labels)
+    summary = searchlabels.query_summary(labels)
     literature = literature_with_history(tmp_path / "LITERATURE.md", [summary])
     second = plan_for("fixed-points.md", "--literature", str(literature), script=script)
     assert {s["label"] for s in second["skipped"]} == set(labels)
@@ -229,13 +239,13 @@ def test_the_query_summary_is_short_and_readable():
         "arxiv --category math.PR",
         "conditional sampling",  # a refined query recorded as typed
     ]
-    assert planning.query_summary(labels) == (
+    assert searchlabels.query_summary(labels) == (
         '"distribution testing" tolerant; by Canonne; "Tolerant distribution testing"; '
         "--category math.PR; conditional sampling"
     )
     many = [f's2 --query "topic number {n}"' for n in range(30)]
-    cut = planning.query_summary(many)
-    assert len(cut) <= planning.SUMMARY_CHARS + len("; (+30 more)")
+    cut = searchlabels.query_summary(many)
+    assert len(cut) <= searchlabels.SUMMARY_CHARS + len("; (+30 more)")
     assert cut.startswith('"topic number 0"; "topic number 1"') and cut.endswith(" more)")
 
 
@@ -270,13 +280,13 @@ def test_focus_words_become_two_or_three_queries_of_and_ed_key_terms(script, tmp
         values = search_values(query)
         assert all(" " not in v for v in values) and len(values) <= planning.MAX_ARXIV_WORDS
         assert {"uniformity", "testing", "epsilon", "squared"} & set(values)
-    labels = [q["label"] for api in planning.APIS for q in plan["queries"][api]]
+    labels = [q["label"] for api in DISCOVERY for q in plan["queries"][api]]
     again = plan_for(
         str(SAMPLE), "--focus", focus, "--literature",
         str(literature_with_history(tmp_path / "LITERATURE.md", ["; ".join(labels)])),
         script=script,
     )  # fmt: skip
-    assert not [q for api in planning.APIS for q in again["queries"][api] if q["origin"] == "focus"]
+    assert not [q for api in DISCOVERY for q in again["queries"][api] if q["origin"] == "focus"]
     assert any("no new query for the focus" in note for note in again["notes"])
 
 
@@ -295,7 +305,7 @@ def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
     # What the search scripts write as their call's label is the plan's label: record-run
     # stores it, and Search History compares it with the next plan's.
     for api, queries in plan["queries"].items():
-        assert all(planning.label(api, q["args"]) == q["label"] for q in queries)
+        assert all(searchlabels.label(api, q["args"]) == q["label"] for q in queries)
     refs = json.loads(Path(plan["reference_candidates_file"]).read_text())
     assert refs == plan["reference_candidates"]
     # The compact summary names the run folder and gives each command line once; one record-run
@@ -333,6 +343,15 @@ def test_unsafe_slug_is_refused(script):
     assert run.returncode == 2
 
 
+@pytest.mark.parametrize("slug", ["x--y", "nul", "a" * 65])
+def test_the_literature_scripts_follow_the_workspace_slug_rule(script, slug):
+    """One slug rule (mathtools/slugs.py): a slug the workspace refuses (a double hyphen, a
+    device name, over 64 characters) is refused here too, before any file is looked for."""
+    run = script("plan_queries.py", "--problem", slug)
+    assert run.returncode == 2
+    assert json.loads(run.stdout)["error"]["code"] == "bad_slug"
+
+
 def test_placeholders_of_the_template_and_the_intake_are_not_read_as_content(script, tmp_path):
     """The template's (guidance) paragraphs and the intake agent's "None given" lines, as
     agents/math-intake.md writes them, give no known results, queries or references."""
@@ -361,12 +380,12 @@ def test_placeholders_of_the_template_and_the_intake_are_not_read_as_content(scr
     "item", ["None of the classical bounds is tight for k = 5.", "Nonetheless R(4,4) = 18."]
 )
 def test_a_result_that_starts_with_none_is_kept(item):
-    assert planning.list_items(f"- {item}") == [item]
+    assert problemfile.list_items(f"- {item}") == [item]
 
 
 def test_a_list_that_opens_and_ends_with_parentheses_is_kept():
     text = "(1) Erdős proved the lower bound (1947)."
-    assert planning.list_items(text) == [text]
+    assert problemfile.list_items(text) == [text]
 
 
 @pytest.mark.parametrize("damage", ["folder", "latin-1"])
@@ -409,11 +428,11 @@ STATEMENT_VERBS = {"prove", "show", "determine", "decide", "relate", "computed",
 
 
 def words_of(text: str) -> list[str]:
-    return planning.same_stem(text.replace("'s ", " ")).split()
+    return keyterms.same_stem(text.replace("'s ", " ")).split()
 
 
 def search_values(query) -> list[str]:
-    return [value for _, value in planning.label_terms(query["label"])]
+    return [value for _, value in searchlabels.label_terms(query["label"])]
 
 
 @pytest.fixture(scope="module")
@@ -422,7 +441,7 @@ def plans():
     tests above run it as a subprocess)."""
     return {
         path.stem if path.stem != "PROBLEM" else path.parent.name: planning.plan(
-            planning.read_problem(path)
+            problemfile.read_problem(path)
         )
         for path in ALL_PROBLEMS
     }
@@ -444,7 +463,7 @@ def test_the_test_problems_cover_the_protocol_domains(plans):
 def test_no_query_is_a_generic_word_or_a_statement_verb(plans):
     """No query searches a generic word alone, and none holds a verb of the statement."""
     for name, _, query in all_queries(plans):
-        values = [planning.fold(v) for v in search_values(query) if " " not in v]
+        values = [fold(v) for v in search_values(query) if " " not in v]
         if values and len(values) == len(search_values(query)):
             assert not set(values) <= TOO_GENERIC_ALONE, (name, query["label"])
         words = set(words_of(" ".join(search_values(query))))
@@ -517,7 +536,7 @@ def test_the_sample_problems_core_query_keeps_its_loose_form(plans):
 def test_a_companion_term_is_one_the_problem_repeats(plans):
     """Groups of polynomial growth: "virtually nilpotent" (the tags and the statement repeat
     nilpotent), not the statement's longest phrase "finite symmetric set"."""
-    problem = planning.read_problem(PROBLEMS / "polynomial-growth.md")
+    problem = problemfile.read_problem(PROBLEMS / "polynomial-growth.md")
     terms = planning._terms(problem)
     title_terms = planning._title_terms(problem)
     companion = planning._companion(problem, title_terms[0], title_terms, terms)
@@ -556,34 +575,38 @@ def test_arxiv_author_queries_skip_authors_older_than_arxiv(plans):
 
 
 def test_statement_verbs_end_a_known_result_phrase():
-    assert planning.result_names("Enflo and Read built operators on Banach spaces.") == [
+    assert keyterms.result_names("Enflo and Read built operators on Banach spaces.") == [
         "Banach spaces"
     ]
-    assert planning.result_names("Erdős's random colouring gives a lower bound.") == [
+    assert keyterms.result_names("Erdős's random colouring gives a lower bound.") == [
         "Erdős's random colouring"
     ]
 
 
 def test_a_value_starting_with_a_dash_is_joined_to_its_option_and_labels_alike():
-    assert planning.option("--all", "fixed point", "-abc") == ["--all", "fixed point", "--all=-abc"]
+    assert commandlines.option("--all", "fixed point", "-abc") == [
+        "--all",
+        "fixed point",
+        "--all=-abc",
+    ]
     ordinary = ["search", "--all", "fixed point", "--domain", "analysis", "--max-results", "5"]
-    assert planning.label("arxiv", ordinary) == 'arxiv --all "fixed point" --domain analysis'
+    assert searchlabels.label("arxiv", ordinary) == 'arxiv --all "fixed point" --domain analysis'
     for spelling in (["--query=-abc"], ["--query", "-abc"]):
-        assert planning.label("semantic_scholar", ["search", *spelling, "--limit=5"]) == (
+        assert searchlabels.label("semantic_scholar", ["search", *spelling, "--limit=5"]) == (
             "s2 --query -abc"
         )
     # A label recorded as `--query=x` (before labels split it) is the same query as `--query x`.
-    assert planning.normalise_label("s2 --query=-abc") == planning.normalise_label(
+    assert searchlabels.normalise_label("s2 --query=-abc") == searchlabels.normalise_label(
         "s2 --query -abc"
     )
-    assert planning.label_terms("s2 --query=-abc") == [("--query", "-abc")]
+    assert searchlabels.label_terms("s2 --query=-abc") == [("--query", "-abc")]
 
 
 def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, tmp_path):
     """The focus searches' command lines run as printed (arXiv and S2 answer from recordings),
     and the label each writes is the plan's label for it."""
     plan = plan_for("fixed-points.md", "--focus=-abc", "--run-dir", "R", script=script)
-    lines = planning.command_lines(plan)
+    lines = commandlines.command_lines(plan)
     s2_search = load_cassette(RECORDINGS / "s2" / "test_search_paper.yaml")[0]
     for line, api, answer, url in (
         (lines[0], "arxiv", arxiv_reply("q_testing_s0_m10_"), "MATH_ARXIV_API_URL"),
@@ -600,7 +623,7 @@ def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, 
             env = {**os.environ, url: server.url + ("/api/query" if api == "arxiv" else BASE_PATH)}
             run = script(*shlex.split(line), env=env)
         assert run.returncode == 0, run.stdout + run.stderr
-        written = tmp_path / "R" / f"i1-{planning.API_LABELS[api]}-1.json"
+        written = tmp_path / "R" / f"i1-{LABEL_WORDS[api]}-1.json"
         assert json.loads(written.read_text(encoding="utf-8"))["label"] == focus["label"]
 
 
@@ -613,7 +636,9 @@ def test_a_number_theory_plan_searches_zbmath_in_msc_class_11(script):
         args = query["args"]
         assert args[0] == "search" and args[args.index("--msc") + 1] == "11"
         assert query["label"].startswith("zbmath ") and "--msc 11" in query["label"]
-    assert any(line.startswith("zbmath_lookup.py search ") for line in planning.command_lines(plan))
+    assert any(
+        line.startswith("zbmath_lookup.py search ") for line in commandlines.command_lines(plan)
+    )
 
 
 def test_every_domain_has_msc_classes():

@@ -12,6 +12,8 @@ from conftest import SCRIPTS
 from mathtools import frontmatter, journal
 from mathtools import workspace as ws
 from mathtools.domains import DOMAINS
+from mathtools.errors import BadInput
+from mathtools.slugs import check_slug, is_slug
 
 STATEMENT_BODY = r"""# Problem Statement
 
@@ -204,7 +206,7 @@ def test_slugs_derived_from_titles_are_path_safe(root, script, title, slug):
     out = new(script, "--title", title).json()
     assert out["slug"] == slug
     assert Path(out["path"]).parent == root / ".math" / "problems"
-    assert ws.SLUG_RE.match(out["slug"])
+    assert is_slug(out["slug"])
 
 
 def test_slugs_are_unique_across_problems_and_archive(root, script):
@@ -431,3 +433,10 @@ def test_a_broken_artifact_is_named_once_in_its_warning(root, script):
     (problem,) = script("workspace.py", "status").json()["problems"]
     warning = problem["warnings"][0]
     assert warning.startswith("PROBLEM.md: ") and "PROBLEM.md: PROBLEM.md" not in warning
+
+
+@pytest.mark.parametrize("slug", [*UNSAFE, "ok\n", "ok\n-x"])
+def test_is_slug_is_the_same_rule_as_check_slug(slug):
+    assert not is_slug(slug)
+    with pytest.raises(BadInput):
+        check_slug(slug)

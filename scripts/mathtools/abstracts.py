@@ -4,14 +4,14 @@
 An abstract often opens with background ("Distribution testing is a central problem ..."); what a
 judge needs is what the paper does, so both views start at the first sentence that says so ("We
 show ...", "In this paper ...", "Here ...") when there is one. LaTeX goes the way the matching
-rules strip it (matching.strip_latex), so `$\\varepsilon_2$` reads "epsilon2".
+rules strip it (text.strip_latex), so `$\\varepsilon_2$` reads "epsilon2".
 """
 
 from __future__ import annotations
 
 import re
 
-from .matching import strip_latex
+from .text import strip_latex
 
 GIST_WORDS = 25
 EXCERPT_CHARS = 220  # two to three lines

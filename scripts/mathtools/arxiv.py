@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import config
 from .errors import BadInput, ServiceError
+from .identifiers import arxiv_id_text, is_arxiv_id, normalise_arxiv_id
 from .matching import venue_parts
 from .paper import Paper, SearchResult
 
@@ -71,13 +72,6 @@ _TEXT_FIELDS = {
     _ATOM + name: name for name in ("id", "title", "summary", "published", "updated")
 } | {_ARXIV + name: name for name in ("doi", "journal_ref", "comment")}
 
-_NEW_ID = re.compile(r"(\d{4}\.\d{4,5})(?:v(\d+))?")
-_OLD_ID = re.compile(r"([a-z]+(?:-[a-z]+)?)(?:\.[a-z]{2})?/(\d{7})(?:v(\d+))?", re.IGNORECASE)
-_ID_WRAPPERS = re.compile(
-    r"^(?:arxiv:|(?:https?://)?(?:dx\.)?doi\.org/|10\.48550/arxiv\."
-    r"|(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/)",
-    re.IGNORECASE,
-)
 _CATEGORY_NAME = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z-]{2,})?")
 _DATE = re.compile(r"(\d{4})(?:-?(\d{2}))?(?:-?(\d{2}))?(?:[T ]?(\d{2}):?(\d{2}))?")
 _BAD_ID_MESSAGE = re.compile(r"incorrect id format for (\S+)")
@@ -85,41 +79,6 @@ _BAD_ID_MESSAGE = re.compile(r"incorrect id format for (\S+)")
 
 class MalformedFeed(ValueError):
     """The bytes are not an arXiv Atom feed (truncated XML, an HTML error page, ...)."""
-
-
-# --- identifiers ---------------------------------------------------------------------------------
-
-
-def normalize_id(text: str) -> tuple[str, int | None]:
-    """The arXiv id (without version) and the version, from any way people write an id.
-
-    Accepts `2104.12255`, `2104.12255v1`, `arXiv:2104.12255`, `math/0601001`, `math.AG/0601001`
-    (becomes `math/0601001`), abs and pdf URLs (`https://arxiv.org/pdf/2104.12255v1.pdf`) and
-    arXiv DOIs (`10.48550/arXiv.2104.12255`, also as a doi.org URL). Raises BadInput (code
-    "bad_id") naming the text otherwise.
-    """
-    raw = text.strip()
-    core = raw
-    # At most two wrappers: a DOI URL around the DOI prefix.
-    for _ in range(2):
-        core = _ID_WRAPPERS.sub("", core, count=1)
-    core = core.rstrip("/")
-    if core.lower().endswith(".pdf"):
-        core = core[:-4]
-    match = _NEW_ID.fullmatch(core)
-    if match:
-        version = match.group(2)
-        return match.group(1), int(version) if version else None
-    match = _OLD_ID.fullmatch(core)
-    if match:
-        version = match.group(3)
-        return f"{match.group(1).lower()}/{match.group(2)}", int(version) if version else None
-    raise BadInput(f"not an arXiv id: {raw!r}", code="bad_id")
-
-
-def id_text(arxiv_id: str, version: int | None) -> str:
-    """`2104.12255v1`, or the bare id when no version is meant."""
-    return f"{arxiv_id}v{version}" if version else arxiv_id
 
 
 # --- queries -------------------------------------------------------------------------------------
@@ -301,10 +260,10 @@ def _paper(entry: etree._Element) -> Paper:
     if entry_id.startswith(ERROR_ID_PREFIX):
         _raise_error_entry(text.get("summary") or entry_id)
     arxiv_id, version = _split_entry_id(entry_id)
-    if not (_NEW_ID.fullmatch(arxiv_id) or _OLD_ID.fullmatch(arxiv_id)):
+    if not is_arxiv_id(arxiv_id):
         # what identifies the record is missing: it may never confirm anything
         raise MalformedFeed(f"an entry without an arXiv id ({entry_id[:80]!r})")
-    versioned = id_text(arxiv_id, version)
+    versioned = arxiv_id_text(arxiv_id, version)
     published = _squash(text.get("published") or "") or None
     if published and not _DATE.match(published):
         raise MalformedFeed(f"an entry's published date is not a date ({published[:40]!r})")
@@ -446,12 +405,12 @@ class ArxivClient:
         Ids are normalised first (BadInput names the first bad one) and de-duplicated; a bare id
         matches any version, `<id>v<n>` only that version. `not_found` lists normalised ids.
         """
-        asked = list(dict.fromkeys(normalize_id(text) for text in ids))
+        asked = list(dict.fromkeys(normalise_arxiv_id(text) for text in ids))
         if not asked:
             raise BadInput("no arXiv ids given", code="no_ids")
         result = SearchResult(source="arxiv", command="ids", total_results=0)
         for first in range(0, len(asked), ID_CHUNK):
-            chunk = [id_text(*pair) for pair in asked[first : first + ID_CHUNK]]
+            chunk = [arxiv_id_text(*pair) for pair in asked[first : first + ID_CHUNK]]
             params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
             total, papers = self._feed(params, result)
             # started at 0: only the type checker cannot know it is never None here
@@ -460,7 +419,7 @@ class ArxivClient:
         returned = {(p.arxiv_id, p.arxiv_version) for p in result.papers}
         returned_bare = {arxiv_id for arxiv_id, _ in returned}
         result.not_found = [
-            id_text(arxiv_id, version)
+            arxiv_id_text(arxiv_id, version)
             for arxiv_id, version in asked
             if not (
                 arxiv_id in returned_bare if version is None else (arxiv_id, version) in returned

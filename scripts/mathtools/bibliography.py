@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInput
-from .matching import latex_to_unicode, strip_latex
+from .identifiers import normalise_arxiv_id
+from .text import latex_to_unicode, strip_latex
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a bibliography of 100,000 entries is under 20 MB
 MONTHS = {
@@ -82,7 +83,7 @@ def bibtex_text(text: str) -> str:
     """Text (a title, a name, a venue, a reason) as the inside of a braced BibTeX value that can
     neither break the file nor run anything in LaTeX.
 
-    LaTeX accents become the letters they write (matching.latex_to_unicode); `$...$` math is kept
+    LaTeX accents become the letters they write (text.latex_to_unicode); `$...$` math is kept
     as written when its braces pair up, none is escaped (`\\{`), and it holds no unsafe command,
     no `%`, `#`, `@` or `^^`
     (TeX's way of writing any character); everywhere else `\\`, `~`, `^`, `& % # _ $` and
@@ -211,8 +212,6 @@ class Reference:
         return {name: value for name, value in found.items() if value not in (None, "")}
 
     def arxiv_id(self) -> str | None:
-        from .arxiv import normalize_id
-
         fields = self.fields
         prefix = fields.get("archiveprefix", fields.get("eprinttype", "arxiv")).lower()
         direct = [fields.get("arxiv"), fields.get("arxivid")]
@@ -221,13 +220,13 @@ class Reference:
         for value in direct:
             if value:
                 try:
-                    return normalize_id(value)[0]
+                    return normalise_arxiv_id(value)[0]
                 except BadInput:
                     pass
         for name in ("url", "journal", "note", "howpublished", "publisher", "text"):
             found = _ARXIV_IN_TEXT.search(fields.get(name) or "")
             if found:
-                return normalize_id(found.group(1))[0]
+                return normalise_arxiv_id(found.group(1))[0]
         return None
 
     def doi(self) -> str | None:

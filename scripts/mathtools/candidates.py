@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .arxiv import normalize_id
+from .authors import split_authors
 from .errors import BadInput
 from .files import read_json
-from .matching import split_authors
+from .identifiers import doi_text, normalise_arxiv_id
 from .s2records import s2_id
 from .zbmath import identifier
 
@@ -238,7 +238,7 @@ def _arxiv_id(value: str | None, where: str) -> str | None:
     if not value:
         return None
     try:
-        return normalize_id(value)[0]
+        return normalise_arxiv_id(value)[0]
     except BadInput as exc:
         raise BadInput(f"{where}: {exc.message}", code=exc.code) from None
 
@@ -246,8 +246,7 @@ def _arxiv_id(value: str | None, where: str) -> str | None:
 def _doi(value: str | None) -> str | None:
     if not value:
         return None
-    doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", value.strip(), flags=re.I)
-    return doi.lower() or None
+    return doi_text(value) or None
 
 
 def _s2_id(value: str | None, where: str) -> str | None:

@@ -10,11 +10,12 @@ run), `last_run` and `computations`, which the orchestrator routes on.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from . import frontmatter
+from .clock import now, stamp
 from .files import atomic_write, read_text
 from .locks import locked
 from .sandbox import REPORTED_PACKAGES
@@ -79,7 +80,7 @@ def section(
         "",
         f"**Request from:** {origin}",
         *([f"**Purpose:** {purpose}"] if purpose else []),
-        f"**Run:** {moment.strftime('%Y-%m-%dT%H:%M:%SZ')} · outcome {result['outcome']} "
+        f"**Run:** {stamp(moment)} · outcome {result['outcome']} "
         f"({status}) · {result['wall_time_s']:.2f} s",
         "",
         "### Code",
@@ -118,7 +119,7 @@ def record(
 ) -> dict[str, Any]:
     """Append one run to folder/COMPUTATION.md (created from the template); returns where."""
     path = folder / "COMPUTATION.md"
-    moment = datetime.now(timezone.utc)
+    moment = now()
     with locked(path):
         if path.exists():
             text = read_text(path, path.name)
@@ -135,7 +136,7 @@ def record(
         data.update(
             status="complete" if result["outcome"] == "ok" else "error",
             runtime=data.get("runtime") or "python",
-            last_run=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            last_run=stamp(moment),
             computations=number,
         )
         atomic_write(path, frontmatter.render(data, body))

@@ -19,13 +19,13 @@ from .discovery import Search, iteration_papers
 from .judging import check_judged
 from .litidentity import paper_identity
 from .paper import summary_line
+from .sources import NAMES
 from .store import open_store
 from .verification import Verifier
 
 CANDIDATES = "candidates.json"
 VERIFIED = "verified.json"
 SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (issue-16's CORRECTED)
-SOURCE_NAMES = {"arxiv": "arXiv", "semantic_scholar": "Semantic Scholar"}
 REASON_CHARS = 200
 
 
@@ -105,5 +105,5 @@ def lines(document: dict[str, Any], listed: set[str], kept: int) -> list[str]:
                 reason = reason[: REASON_CHARS - 1] + "…"
             out.append(f"UNCONFIRMED {key}" + (f' "{given}"' if given else "") + f": {reason}")
     for source, message in document.get("source_errors", {}).items():
-        out.append(f"{SOURCE_NAMES.get(source, source)} unavailable: {message}")
+        out.append(f"{NAMES.get(source, source)} unavailable: {message}")
     return out

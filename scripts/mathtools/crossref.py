@@ -25,22 +25,15 @@ from urllib.parse import quote
 from . import config
 from .errors import BadInput, ServiceError
 from .http import Response, ServiceClient, UnusableBody, build_url
+from .identifiers import DOI, normalise_doi
 from .paper import Paper, SearchResult
+from .sources import NAMES
 
 SOURCE = "crossref"
-LABEL = "Crossref"
+LABEL = NAMES["crossref"]
 MAX_ROWS = 1000  # /works: rows <= 1000
 DOI_FILTER_CHUNK = 50  # DOIs per filter=doi:... list request: keeps the URL short
-DOI = re.compile(r"(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)", re.I)
 TAG = re.compile(r"<[^>]+>")
-
-
-def normalise_doi(text: str) -> str:
-    """A DOI, lower case, without `doi:` or a doi.org prefix; BadInput (bad_id) otherwise."""
-    match = DOI.fullmatch(text.strip())
-    if not match:
-        raise BadInput(f"not a DOI: {text!r} (a DOI starts with 10.)", code="bad_id")
-    return match.group(1).lower()
 
 
 # ----------------------------------------------------------------------------- parsing

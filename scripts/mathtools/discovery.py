@@ -21,22 +21,32 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import abstracts, planning, relaxation, rundir, schemas
+from . import (
+    abstracts,
+    commandlines,
+    planning,
+    problemdir,
+    problemfile,
+    relaxation,
+    rundir,
+    schemas,
+    searchlabels,
+)
 from .arxiv import ArxivClient
 from .errors import BadInput, ServiceError
 from .files import read_text
 from .http import RequestRejected
 from .litidentity import paper_identity
 from .paper import summary_line
-from .planning import label
 from .refinement import refined_queries
 from .semantic_scholar import S2Client
-from .store import open_store
+from .slugs import is_slug
+from .sources import NAMES, PLANNED, TAGS
+from .store import open_store, stored_labels
 from .zbmath import ZbmathClient
 
 MANIFEST = "search.json"
 # How a line names its sources.
-SOURCE_TAGS = {"arxiv": "arXiv", "semantic_scholar": "S2", "zbmath": "zbMATH"}
 TITLE_WIDTH = 80
 Progress = Callable[[str], None]
 
@@ -123,7 +133,7 @@ class Paper:
     members: list[tuple[int, str]] = field(default_factory=list)  # (run_id, key in that run)
 
     def line(self) -> str:
-        tags = "+".join(SOURCE_TAGS.get(s, s) for s in self.sources)
+        tags = "+".join(TAGS.get(s, s) for s in self.sources)
         head = summary_line({**self.record, "key": self.key}, TITLE_WIDTH)
         said = abstracts.gist(self.record.get("abstract"))
         return f"{head} [{tags}]" + (f" — {said}" if said else " — (no abstract)")
@@ -166,10 +176,10 @@ def start(
 ) -> tuple[Search, dict[str, Any]]:
     """Plan a new search of the problem in a fresh run folder and run its first iteration;
     returns the search and what the iteration found (see run_iteration)."""
-    planning.check_per_query(per_query)
-    problem = planning.read_problem(problem_path)
+    commandlines.check_per_query(per_query)
+    problem = problemfile.read_problem(problem_path)
     literature = literature or problem_path.parent / "LITERATURE.md"
-    searched = planning.searched_labels(literature) | planning.stored_labels(problem.slug)
+    searched = searchlabels.searched_labels(literature) | stored_labels(problem.slug)
     run_dir = rundir.new_run_dir(problem_path.parent)
     plan = planning.plan(problem, searched, focus, per_query, str(run_dir))
     rundir.write_json(run_dir / "plan.json", plan)
@@ -186,7 +196,7 @@ def start(
         rundir.write_json(Path(search.references), plan["reference_candidates"])
     # The first iteration runs every planned source, zbMATH Open included; refined iterations
     # search arXiv and Semantic Scholar.
-    queries = {api: [q["args"] for q in plan["queries"].get(api, [])] for api in planning.PLAN_APIS}
+    queries = {api: [q["args"] for q in plan["queries"].get(api, [])] for api in PLANNED}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
     if plan["skipped"]:
@@ -215,19 +225,19 @@ def run_iteration(
     for api, planned in queries.items():
         for n, args in enumerate(planned, 1):
             done += 1
-            name, tag = planning.API_NAMES[api], SOURCE_TAGS[api]  # progress lines use the tag
+            name, tag = NAMES[api], TAGS[api]  # progress lines use the tag
             if api in failed:
                 progress(f"[{done}/{total}] {tag} skipped: failing")
                 continue
-            out = search.folder / f"{planning.results_stem(number, api, n)}.json"
-            args = [*args, *planning.option("--out", str(out))] if "--out" not in args else args
+            out = search.folder / f"{commandlines.results_stem(number, api, n)}.json"
+            args = [*args, *commandlines.option("--out", str(out))] if "--out" not in args else args
             try:
                 if api not in clients:
                     clients[api] = CLIENTS[api]()
                 # The one per-source dispatch of a planned search, relaxed when it finds nothing.
                 result = relaxation.run_planned(api, {"args": args}, clients[api])
             except (BadInput, RequestRejected) as exc:  # this query only: the others still run
-                refused.append(f"{name} refused {planning.label(api, args)}: {exc.message}")
+                refused.append(f"{name} refused {searchlabels.label(api, args)}: {exc.message}")
                 progress(f"[{done}/{total}] {tag} refused")
                 continue
             except ServiceError as exc:
@@ -284,7 +294,7 @@ def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
         result = CLIENTS[api]().references(key, limit=limit)
     except ServiceError as exc:
         return record(search, number, {}, {api: exc.message}, None)
-    result.label = label(api, args)
+    result.label = searchlabels.label(api, args)
     data = result.to_dict()
     stem = "zbmath" if api == "zbmath" else "s2"
     rundir.write_json(search.folder / f"i{number}-{stem}-references.json", data)
@@ -313,8 +323,7 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     """What the model reads after discovery or a refined search: where things are, the runs,
     one line per new distinct paper, and what to write next."""
     runs = ", ".join(
-        f"{planning.API_NAMES[r['source']]} run {r['run_id']}: {r['result_count']}"
-        for r in found["runs"]
+        f"{NAMES[r['source']]} run {r['run_id']}: {r['result_count']}" for r in found["runs"]
     )
     kind = "first search" if search.first_search else "follow-up search"
     lines = [
@@ -324,7 +333,7 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     ]
     lines += found.get("notes", [])
     for source, why in found["failed"].items():
-        lines.append(f"{planning.API_NAMES[source]} unavailable: {why}")
+        lines.append(f"{NAMES[source]} unavailable: {why}")
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
     return lines + [paper.line() for paper in found["papers"]]
@@ -342,9 +351,9 @@ def refine(search: Search, query: str, memo: str, progress: Progress = stderr_pr
 def problem_path(words: list[str]) -> tuple[Path, str | None]:
     """(PROBLEM.md, focus) from /math:literature's arguments: the first word is the problem when
     a problem folder of that slug exists, else every word is focus on the current problem."""
-    if words and rundir.SLUG.fullmatch(words[0]) and rundir.problem_dir(words[0]).is_dir():
-        return rundir.problem_file(words[0]), " ".join(words[1:]) or None
-    path = rundir.problem_file(rundir.current_slug())
+    if words and is_slug(words[0]) and problemdir.problem_dir(words[0]).is_dir():
+        return problemdir.problem_file(words[0]), " ".join(words[1:]) or None
+    path = problemdir.problem_file(problemdir.current_slug())
     if not path.exists():
         raise BadInput(f"{path} does not exist: describe the problem with /math:problem")
     return path, " ".join(words) or None

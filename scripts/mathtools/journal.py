@@ -29,11 +29,11 @@ from datetime import date, datetime, time, timezone
 from pathlib import Path
 from typing import Any
 
-from . import frontmatter
+from . import clock, frontmatter
 from .errors import BadInput
 from .files import atomic_write, read_text
 from .locks import locked
-from .templates import instantiate, now_iso
+from .templates import instantiate
 from .workspace import Workspace, parse_tags
 
 CATEGORIES = {
@@ -127,13 +127,11 @@ class When:
         match = ISO_DATE.search(str(value or ""))
         if match is None:
             return None
-        text = match.group(0).replace("Z", "+00:00")
         try:
-            moment = datetime.fromisoformat(text)
+            moment = clock.parse(match.group(0))
         except ValueError:
             return None
-        precise = len(match.group(0)) > len("2026-01-01")
-        return cls(moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc), precise)
+        return cls(moment, len(match.group(0)) > len("2026-01-01"))
 
     def after(self, other: When) -> bool:
         if self.precise and other.precise:
@@ -143,7 +141,7 @@ class When:
     def __str__(self) -> str:
         if not self.precise:
             return self.moment.date().isoformat()
-        return self.moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return clock.stamp(self.moment)
 
 
 @dataclass
@@ -432,7 +430,7 @@ def add(
     with locked(path):
         if not path.exists():
             fresh = instantiate(
-                "JOURNAL.md", {"title": slug}, {}, {"problem": slug, "created": now_iso()}
+                "JOURNAL.md", {"title": slug}, {}, {"problem": slug, "created": clock.stamp()}
             )
             atomic_write(path, fresh)
         journal = read_journal(path)
@@ -447,7 +445,7 @@ def add(
             )
         entry_id = journal.next_id(category)
         values = {
-            "timestamp": str(when) if when else now_iso(),
+            "timestamp": str(when) if when else clock.stamp(),
             "agent": _one_line("the agent", agent) or "user",
             "strategy": strategy,
             "tags": "[" + ", ".join(tags or []) + "]",

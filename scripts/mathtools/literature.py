@@ -58,12 +58,6 @@ FRONTMATTER_FIELDS = (
     "last_search",
     "sources_queried",
 )
-SOURCE_LABELS = {
-    "arxiv": "arXiv",
-    "semantic_scholar": "Semantic Scholar",
-    "zbmath": "zbMATH Open",
-    "crossref": "Crossref",
-}
 BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
 NOT_ASSESSED = "(not yet assessed)"

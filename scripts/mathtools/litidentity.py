@@ -5,12 +5,13 @@ document's entries by every key."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from .authors import cited_family, split_authors
+from .identifiers import unversioned
 from .litentry import Entry
 from .literature import LiteratureDoc
-from .matching import cited_family, normalise_title, split_authors
+from .matching import normalise_title
 
 ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
 ARXIV_CLASS_TAG = "arXivClass"
@@ -29,7 +30,7 @@ def identity(
     """The keys a paper is recognised by, in de-duplication order."""
     keys: list[tuple[Any, ...]] = []
     if arxiv_id:
-        keys.append(("arXiv", re.sub(r"v\d+$", "", str(arxiv_id).strip().lower())))
+        keys.append(("arXiv", unversioned(str(arxiv_id).strip().lower())))
     if doi:
         keys.append(("DOI", str(doi).lower()))
     if s2_paper_id:

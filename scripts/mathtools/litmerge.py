@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import files, locks, schemas
+from . import clock, files, locks, schemas
 from .errors import BadInput
 from .litcheck import synthesis_citations
 from .litentry import Entry, one_line
@@ -35,7 +35,6 @@ from .literature import (
     BOTH,
     CONFIRMED,
     NOT_ASSESSED,
-    SOURCE_LABELS,
     UNCONFIRMED,
     UREF_STATUS,
     LiteratureDoc,
@@ -44,6 +43,7 @@ from .literature import (
 )
 from .litidentity import Index, id_tags, identity, paper_identity, paper_tags
 from .paper import summary_line
+from .sources import NAMES
 
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
@@ -57,10 +57,10 @@ RELEVANCE_FIELDS = {
 
 def source_label(sources: set[str]) -> str:
     """`arXiv`, `Semantic Scholar` or `both` for a set of source names (API or label spelling)."""
-    names = {SOURCE_LABELS.get(s, s) for s in sources if s}
-    if BOTH in names or len(names & set(SOURCE_LABELS.values())) > 1:
+    names = {NAMES.get(s, s) for s in sources if s}
+    if BOTH in names or len(names & set(NAMES.values())) > 1:
         return BOTH
-    return next(iter(names & set(SOURCE_LABELS.values())), BOTH)
+    return next(iter(names & set(NAMES.values())), BOTH)
 
 
 def _agreeing(result: dict, paper: dict) -> set[str]:
@@ -76,10 +76,9 @@ def _later(new: str, old: str | None) -> bool:
 def _time(stamp: str) -> datetime:
     """An ISO 8601 time as an aware datetime; a hand-written one that does not parse sorts first."""
     try:
-        when = datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
+        return clock.parse(stamp)
     except ValueError:
         return datetime.min.replace(tzinfo=timezone.utc)
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def fingerprint(*parts: Any) -> str:
@@ -342,8 +341,8 @@ def degraded_note(verified: dict) -> str:
     down = unavailable(verified)
     if not down:
         return ""
-    checked = [SOURCE_LABELS.get(s, s) for s in verified["sources_queried"] if s not in down]
-    missing = " and ".join(SOURCE_LABELS.get(s, s) for s in down)
+    checked = [NAMES.get(s, s) for s in verified["sources_queried"] if s not in down]
+    missing = " and ".join(NAMES.get(s, s) for s in down)
     return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
 
 
@@ -390,7 +389,7 @@ def merge(
     summary = one_line(summary or "(not given)")
     down = unavailable(verified)
     if down:  # protocol section 10: note the unavailable service in the Search History
-        summary += f" ({' and '.join(SOURCE_LABELS.get(s, s) for s in down)} unavailable)"
+        summary += f" ({' and '.join(NAMES.get(s, s) for s in down)} unavailable)"
     merge_id = fingerprint(verified, relevance, summary, arxiv, s2)
     if merge_id in doc.merges:
         return {"merge_id": merge_id, "already_merged": True}

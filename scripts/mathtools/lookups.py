@@ -26,10 +26,11 @@ from functools import partial
 from typing import Any
 
 from .arxiv import ArxivClient
+from .authors import split_authors
 from .candidates import Candidate
 from .crossref import CrossrefClient
 from .errors import BadInput, ServiceError
-from .matching import Match, compare, normalise_title, split_authors
+from .matching import Match, compare, normalise_title
 from .paper import Paper, SearchResult
 from .semantic_scholar import S2Client
 from .zbmath import MAX_PER_PAGE, Identifier, ZbmathClient

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from . import frontmatter
+from .clock import stamp
 from .errors import BadInput
 from .files import atomic_write, read_text
 from .locks import locked
-from .templates import instantiate, now_iso
+from .templates import instantiate
 
 CUSTOM = "custom"
 GENERAL = (
@@ -213,7 +214,7 @@ def new_notation(slug: str, title: str, preset: str | None) -> str:
     return instantiate(
         "NOTATION.md",
         {"title": title, "preset": preset_text(preset), "custom": NO_CUSTOM},
-        {"problem": slug, "preset": preset or CUSTOM, "updated": now_iso()},
+        {"problem": slug, "preset": preset or CUSTOM, "updated": stamp()},
     )
 
 
@@ -268,7 +269,7 @@ def update(path: Path, preset: str | None = None, add: tuple[str, str] | None = 
             content = "\n".join(_bullet(e["symbol"], e["meaning"]) for e in entries)
             body = _replace_custom(body, content)
         if preset is not None or add is not None:
-            data["updated"] = now_iso()
+            data["updated"] = stamp()
             atomic_write(path, frontmatter.render(data, body))
     return show(path)
 

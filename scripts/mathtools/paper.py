@@ -11,12 +11,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
-
 
 @dataclass
 class Paper:
-    source: str  # one of SOURCES
+    source: str  # one of sources.SOURCES
     title: str
     authors: list[str] = field(default_factory=list)  # in order, "Given Family" as the source wrote
     year: int | None = None
@@ -95,7 +93,7 @@ class SearchResult:
     not_found: list[str] = field(default_factory=list)  # asked ids the service did not return
     total_results: int | None = None
     query: str | None = None
-    label: str | None = None  # the script call that produced it (planning.label)
+    label: str | None = None  # the script call that produced it (searchlabels.label)
     relaxation: dict[str, Any] | None = None  # the looser form that answered (relaxation.py)
 
     def to_dict(self) -> dict[str, Any]:

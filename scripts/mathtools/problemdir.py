@@ -1,5 +1,5 @@
-"""Which problem folder a research-loop script works on: `--problem SLUG`, `--dir PATH`, or the
-workspace's current problem.
+"""Which problem a script works on: `--problem SLUG`, `--dir PATH`, a PROBLEM.md path, or the
+workspace's current problem (the one resolver; the slug rule is slugs.py's).
 
 A problem lives in `<workspace>/.math/problems/<slug>/` with PROBLEM.md, LITERATURE.md, JOURNAL.md,
 STATE.md, PROOF.md, COMPUTATION.md, OUTPUT.tex and references.bib.
@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from . import config
 from .errors import BadInput
-from .workspace import Workspace, check_slug
+from .slugs import check_slug
+from .workspace import Workspace
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,3 +53,29 @@ def resolve(problem: str | None = None, directory: str | None = None) -> tuple[s
     space = Workspace.find()
     slug = space.resolve(problem)
     return slug, space.problem_dir(slug)
+
+
+def problem_dir(slug: str) -> Path:
+    """`.math/problems/<slug>/` of the current workspace (the slug must follow the slug rule)."""
+    return config.math_dir() / "problems" / check_slug(slug)
+
+
+def current_slug() -> str:
+    """The current problem named in `.math/config.json`."""
+    slug = config.workspace_config().get("current_problem")
+    if not slug:
+        raise BadInput(
+            "no current problem in .math/config.json: name one, or create one with /math:problem",
+            code="no_current_problem",
+        )
+    return str(slug)
+
+
+def problem_file(problem: str) -> Path:
+    """PROBLEM.md from a path (a file or its folder) or a slug of the current workspace."""
+    path = Path(problem)
+    if path.is_dir():
+        path = path / "PROBLEM.md"
+    if path.exists() or "/" in problem or problem.endswith(".md"):
+        return path
+    return problem_dir(problem) / "PROBLEM.md"

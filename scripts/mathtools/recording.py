@@ -19,8 +19,8 @@ from .confirmation import VERIFIED
 from .discovery import Search
 from .errors import BadInput
 from .files import read_json
-from .planning import API_NAMES
 from .problemdir import resolve
+from .sources import NAMES
 from .store import open_store
 
 RELEVANCE = "relevance.json"
@@ -93,7 +93,7 @@ def finish(
     run_ids = [run_id for item in search.iterations for run_id in item["runs"]]
     with open_store(create=False) as store:
         sources = dict.fromkeys(store.run(run_id)["source"] for run_id in run_ids)
-    names = [API_NAMES.get(source, source) for source in sources] or ["no service"]
+    names = [NAMES.get(source, source) for source in sources] or ["no service"]
     names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
     tried = f"{len(run_ids)} runs on {names}, {search.iteration} iteration(s)" + (
         f"; unavailable: {', '.join(failed)}" if failed else ""

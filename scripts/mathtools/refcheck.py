@@ -11,13 +11,13 @@ bibliography.corrected_copy).
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import clock
 from .bibliography import (
     BibFile,
     Reference,
@@ -200,7 +200,7 @@ def check(
     doubles = duplicates(entries, bibliography.repeated)
     counts = {status: sum(e["status"] == status for e in entries) for status in _STATUSES}
     document: dict[str, Any] = {
-        "checked_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "checked_at": clock.stamp(),
         "inputs": bibliography.files,
         "sources_queried": verification.get("sources_queried", []),
     }

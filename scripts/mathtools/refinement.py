@@ -23,11 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import planning, rundir
+from . import commandlines, problemdir, problemfile, rundir
+from .commandlines import Query, option
 from .errors import BadInput
 from .files import write_file
-from .planning import Query, fold, key_terms, label_terms, option, query_summary, strip_latex
+from .keyterms import key_terms
+from .searchlabels import label_terms, query_summary
 from .store import RunStore
+from .text import fold, strip_latex
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
@@ -82,7 +85,7 @@ def check_refined(refined: str, earlier_queries: list[str]) -> Decision:
 
 def normalise_query(text: str) -> str:
     """Case, accents, LaTeX, quotes, punctuation and spacing do not make a query new."""
-    plain = strip_latex(text or "")
+    plain = strip_latex(text or "", for_search=True)
     return " ".join(fold(plain).replace('"', " ").replace("'", " ").strip(" .,;:!?").split())
 
 
@@ -143,7 +146,7 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
     takes every key phrase of it, whole and each required, inside the domain's categories (the
     model chose each word: none is cut; only stopwords fall between the phrases). Both relax
     when they find nothing (relaxation.py)."""
-    text = " ".join(strip_latex(refined).split())
+    text = " ".join(strip_latex(refined, for_search=True).split())
     terms = key_terms(text, limit=None, max_words=None) or [text]
     arxiv_args = ["search", *option("--all", *terms)]
     if domain:
@@ -239,7 +242,7 @@ def next_step(
     command lines."""
     iteration = Iteration.load(store, run_ids)
     problem = problem_of(iteration.problem)
-    references = planning.reference_keys(problem) if problem else set()
+    references = problemfile.reference_keys(problem) if problem else set()
     decision = after_iteration(iteration.number, iteration.judgements, references)
     result: dict[str, Any] = {
         "iteration": iteration.number,
@@ -266,7 +269,7 @@ def next_iteration(
     per_query: int,
     run_dir: str | None,
     feedback: str,
-    problem: planning.Problem | None,
+    problem: problemfile.Problem | None,
 ) -> dict[str, Any]:
     """The next iteration's number and its command lines: the searches, then the record-run
     that stores them with the memo (in the run folder's feedback-i<N>.md when there is one)."""
@@ -275,7 +278,7 @@ def next_iteration(
     plan: dict[str, Any] = {
         "queries": {
             api: [
-                planning.query_entry(q, run_dir, planning.results_stem(number, api, n))
+                commandlines.query_entry(q, run_dir, commandlines.results_stem(number, api, n))
                 for n, q in enumerate(found, 1)
             ]
             for api, found in queries.items()
@@ -284,10 +287,10 @@ def next_iteration(
     if run_dir:
         memo_file = Path(run_dir) / f"feedback-i{number}.md"
         write_file(memo_file, feedback)
-        plan["record_run"] = planning.record_run_args(
+        plan["record_run"] = commandlines.record_run_args(
             iteration.problem, number, run_dir, feedback=f"@{memo_file}"
         )
-    return {"next_iteration": number, "commands": planning.command_lines(plan)}
+    return {"next_iteration": number, "commands": commandlines.command_lines(plan)}
 
 
 def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, Any]:
@@ -304,7 +307,7 @@ def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, Any]:
     }
 
 
-def problem_of(slug: str) -> planning.Problem | None:
+def problem_of(slug: str) -> problemfile.Problem | None:
     """The problem's PROBLEM.md in this workspace, read, if there is one."""
-    path = rundir.problem_file(slug)
-    return planning.read_problem(path) if path.exists() else None
+    path = problemdir.problem_file(slug)
+    return problemfile.read_problem(path) if path.exists() else None

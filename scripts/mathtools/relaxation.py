@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from . import domains, zbmath
 from .errors import BadInput
 from .paper import SearchResult
-from .planning import label, split_options
+from .searchlabels import label, split_options
 
 if TYPE_CHECKING:
     from .arxiv import ArxivClient

@@ -1,49 +1,17 @@
-"""Where a problem's files and a literature run's working files live.
+"""Where a literature run's working files live (which problem: problemdir.py).
 
-A problem's files are in `.math/problems/<slug>/`. Each literature search gets its own run folder
+Each literature search gets its own run folder
 `.math/problems/<slug>/literature-runs/<N>/` (1, 2, ...) for the discovery and verification files
 (never the plugin folder, which may be read-only and is shared by every workspace).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-from . import config
 from .errors import BadInput
 from .files import dumps, write_file
-
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
-
-
-def problem_dir(slug: str) -> Path:
-    """`.math/problems/<slug>/` of the current workspace (the slug must be path-safe)."""
-    if not SLUG.fullmatch(slug):
-        raise BadInput(f"not a problem slug: {slug!r}", code="bad_slug")
-    return config.math_dir() / "problems" / slug
-
-
-def current_slug() -> str:
-    """The current problem named in `.math/config.json`."""
-    slug = config.workspace_config().get("current_problem")
-    if not slug:
-        raise BadInput(
-            "no current problem in .math/config.json: name one, or create one with /math:problem",
-            code="no_current_problem",
-        )
-    return str(slug)
-
-
-def problem_file(problem: str) -> Path:
-    """PROBLEM.md from a path (a file or its folder) or a slug of the current workspace."""
-    path = Path(problem)
-    if path.is_dir():
-        path = path / "PROBLEM.md"
-    if path.exists() or "/" in problem or problem.endswith(".md"):
-        return path
-    return problem_dir(problem) / "PROBLEM.md"
 
 
 def new_run_dir(problem_folder: Path) -> Path:

@@ -8,8 +8,8 @@ import contextlib
 import re
 from typing import Any
 
-from . import arxiv
 from .errors import BadInput, ServiceError
+from .identifiers import normalise_arxiv_id, unversioned
 from .matching import is_preprint_venue
 from .paper import Paper
 
@@ -31,7 +31,6 @@ NUMERIC_PREFIXES = ("CorpusId", "MAG", "PMID")
 PAPER_ID = re.compile(r"[0-9a-fA-F]{40}")
 DOI = re.compile(r"10\.\d{4,9}/\S+")
 DOI_URL = re.compile(r"https?://(?:dx\.)?doi\.org/(10\..+)$", re.I)
-VERSION = re.compile(r"v\d+$")
 
 
 def s2_id(text: str) -> str:
@@ -51,7 +50,7 @@ def s2_id(text: str) -> str:
     if canonical and value.strip():
         value = value.strip()
         if canonical == "ARXIV":
-            return f"ARXIV:{arxiv.normalize_id(value)[0]}"
+            return f"ARXIV:{normalise_arxiv_id(value)[0]}"
         if canonical == "DOI":
             match = DOI_URL.match(value)
             return f"DOI:{match.group(1) if match else value}"
@@ -61,7 +60,7 @@ def s2_id(text: str) -> str:
     if PAPER_ID.fullmatch(raw):
         return raw.lower()
     with contextlib.suppress(BadInput):  # a bare id, an arxiv.org link or an arXiv DOI
-        return f"ARXIV:{arxiv.normalize_id(raw)[0]}"
+        return f"ARXIV:{normalise_arxiv_id(raw)[0]}"
     if DOI.fullmatch(raw):
         return f"DOI:{raw}"
     if match := DOI_URL.match(raw):
@@ -122,7 +121,7 @@ def to_paper(record: object, unresolved: bool = False) -> Paper:
         title=" ".join((typed(record, "title", str) or "").split()),
         authors=[a["name"] for a in authors if a.get("name")],
         year=typed(record, "year", int),
-        arxiv_id=VERSION.sub("", arxiv_id) if arxiv_id else None,
+        arxiv_id=unversioned(arxiv_id) if arxiv_id else None,
         doi=doi.lower() if doi else None,
         abstract=typed(record, "abstract", str),
         url=typed(record, "url", str),

@@ -9,10 +9,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from . import clock
 from .errors import BadInput
 from .journal import DEAD_END_OUTCOMES, read_journal
 from .locks import locked
-from .state import SESSION_FILES, State, load, now, save, stamp, state_path
+from .state import SESSION_FILES, State, load, save, state_path
 from .workspace import (
     ARTIFACTS,
     Workspace,
@@ -70,13 +71,13 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
                 shutil.move(folder / name, target / name)
                 archived.append(name)
         ended = state.current_state
-        moment = now()
+        moment = clock.now()
         fresh = State(problem=state.problem)
         fresh.history.append(
-            f"{stamp(moment)[:19]}Z archived the run ({ended}"
+            f"{clock.stamp(moment)} archived the run ({ended}"
             f"{', partial' if partial else ''}) as sessions/{target.name}"
         )
-        fresh.updated = fresh.entered_at = stamp(moment)
+        fresh.updated = fresh.entered_at = clock.stamp(moment, microseconds=True)
         save(folder, fresh, data, body)
     return {
         "session": target.name,

@@ -19,11 +19,11 @@ requests of PROOF.md have a run in COMPUTATION.md), never from their mathematics
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import computation, frontmatter, latex
+from . import clock, computation, frontmatter, latex
 from .errors import BadInput
 from .files import atomic_write, read_text
 from .locks import locked
@@ -104,14 +104,6 @@ PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stu
 PROOF_FLAGS = ("computation_needed", "literature_needed")
 
 
-def now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def stamp(moment: datetime) -> str:
-    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
 @dataclass
 class State:
     """STATE.md's frontmatter."""
@@ -128,7 +120,7 @@ class State:
         if not self.entered_at:
             return 0.0
         try:
-            return datetime.fromisoformat(self.entered_at.replace("Z", "+00:00")).timestamp()
+            return clock.parse(self.entered_at).timestamp()
         except ValueError:
             raise BadInput(
                 f"STATE.md: entered_at {self.entered_at!r} is not an ISO 8601 time",
@@ -245,11 +237,11 @@ def transition(
                 )
         if loop:
             state.loops[loop] = state.loops.get(loop, 0) + 1
-        moment = now()
+        moment = clock.now()
         note = " [beyond the loop cap, approved by the user]" if user_approved and loop else ""
-        state.history.append(f"{stamp(moment)[:19]}Z {here} -> {to} ({reason}){note}")
+        state.history.append(f"{clock.stamp(moment)} {here} -> {to} ({reason}){note}")
         state.current_state = to
-        state.updated = state.entered_at = stamp(moment)
+        state.updated = state.entered_at = clock.stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
 
@@ -260,7 +252,7 @@ def record_search(folder: Path, slug: str, what: str) -> str:
     the search already made); in any other state a line in the history. Returns the state."""
     with locked(state_path(folder)):
         state, data, body = load(folder, slug)
-        moment = now()
+        moment = clock.now()
         here = state.current_state
         problem = _artifact(folder, "PROBLEM.md")
         defined = problem is not None and str(problem.get("status", "")).lower() not in (
@@ -269,14 +261,14 @@ def record_search(folder: Path, slug: str, what: str) -> str:
         )
         if here == "INTAKE" and defined:
             state.history.append(
-                f"{stamp(moment)[:19]}Z INTAKE -> LITERATURE_SEARCH (literature searched by "
+                f"{clock.stamp(moment)} INTAKE -> LITERATURE_SEARCH (literature searched by "
                 f"/math:literature: {what})"
             )
             state.current_state = "LITERATURE_SEARCH"
-            state.entered_at = stamp(moment)
+            state.entered_at = clock.stamp(moment, microseconds=True)
         else:
-            state.history.append(f"{stamp(moment)[:19]}Z {here}: /math:literature search ({what})")
-        state.updated = stamp(moment)
+            state.history.append(f"{clock.stamp(moment)} {here}: /math:literature search ({what})")
+        state.updated = clock.stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return state.current_state
 

@@ -25,13 +25,15 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterable, Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .clock import stamp
 from .errors import BadInput, EnvironmentProblem
+from .searchlabels import normalise_label, query_summary
+from .slugs import check_slug
+from .sources import SOURCES
 
-SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
 # The largest integer SQLite stores: a run id or iteration beyond it cannot name anything.
 SQLITE_MAX_INT = 2**63 - 1
 LABELS = ("strong", "partial", "irrelevant")
@@ -98,10 +100,6 @@ MIGRATIONS: list[str] = [
 ]
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
 def clamp(value: float) -> float:
     return min(max(float(value), 0.0), 1.0)
 
@@ -116,9 +114,27 @@ def _empty(path: Path) -> bool:
 def open_store(override: str | None = None, create: bool = True) -> RunStore:
     """The workspace's run store: `override` (a --db flag), else MATH_LITERATURE_DB, else
     <workspace>/.math/literature.db. `create=False` for a use that only reads it."""
-    from . import config
+    from . import (
+        config,  # config costs 60 ms at start-up: only opening the workspace's store needs it
+    )
 
     return RunStore(config.literature_db(override), create)
+
+
+def stored_labels(slug: str, db: Path | None = None) -> set[str]:
+    """Normalised query labels of the problem's runs in the run store (empty when there is no
+    store: reading never creates one). The Search History shows a short summary; the run store
+    keeps every label in full."""
+    from . import (
+        config,  # config costs 60 ms at start-up: only opening the workspace's store needs it
+    )
+
+    path = config.literature_db(str(db) if db else None)
+    if not path.exists():
+        return set()
+    with RunStore(path) as store:
+        queries = [run["query"] for run in store.prior_queries(slug)]
+    return {normalise_label(part) for query in queries for part in query.split(";") if part.strip()}
 
 
 class RunStore:
@@ -207,8 +223,6 @@ class RunStore:
         results: Iterable[dict] = (),
     ) -> dict[str, Any]:
         """Store one run and the papers its search_result files hold; returns the run."""
-        from .workspace import check_slug
-
         check_slug(problem)  # the loop finds the problem's files, and its runs, by this slug
         if source not in SOURCES:
             raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
@@ -229,7 +243,7 @@ class RunStore:
             cursor = self.db.execute(
                 "INSERT INTO runs (problem, query, source, iteration, feedback, created_at,"
                 " result_count, total_results, relaxations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (problem, query, source, iteration, feedback, now(), len(papers), total, relaxed),
+                (problem, query, source, iteration, feedback, stamp(), len(papers), total, relaxed),
             )
             run_id = cursor.lastrowid
             self.db.executemany(
@@ -273,11 +287,10 @@ class RunStore:
 
     def history_row(self, run_ids: Iterable[int]) -> dict[str, Any]:
         """What LITERATURE.md's Search History records for a search made of these runs: a short
-        readable query summary (planning.query_summary: each query's search words, and how an
-        empty one was relaxed; the full labels stay here) and the papers each source returned
+        readable query summary (searchlabels.query_summary: each query's search words, and how
+        an empty one was relaxed; the full labels stay here) and the papers each source returned
         (lit_update.py merge's summary, arxiv_results and s2_results)."""
-        from .planning import query_summary
-        from .relaxation import describe
+        from .relaxation import describe  # 190 ms (the arXiv and zbMATH clients): only here
 
         runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
         found = dict.fromkeys(SOURCES, 0)
@@ -335,7 +348,7 @@ class RunStore:
             confidence = clamp(confidence)
             record = json.dumps(papers[key], ensure_ascii=False)
             rows.append(
-                (run_id, key, label, confidence, item.get("rationale") or "", record, now())
+                (run_id, key, label, confidence, item.get("rationale") or "", record, stamp())
             )
         with self.transaction():
             self.db.executemany(

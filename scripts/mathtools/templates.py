@@ -3,17 +3,12 @@ frontmatter's `created` and `updated` fields carry."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
 from . import frontmatter
 from .bootstrap import PLUGIN_ROOT
 
 TEMPLATES = PLUGIN_ROOT / "templates"
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def instantiate(

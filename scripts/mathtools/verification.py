@@ -37,13 +37,14 @@ apart from `verified_at`.
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import clock
+from .authors import split_authors
 from .candidates import Candidate
 from .lookups import LABELS, SOURCES, Finding, Lookup, Sources, comparable
-from .matching import Match, compare, describe, split_authors
+from .matching import Match, compare, describe
 from .paper import Paper, summary_line
 
 PENDING = "API error - verification pending"
@@ -96,7 +97,7 @@ class Verifier:
         ]
         counts = {status: sum(r["status"] == status for r in results) for status in STATUSES}
         document: dict[str, Any] = {
-            "verified_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+            "verified_at": clock.stamp(),
             "sources_queried": [s for s in SOURCES if s in self.sources.queried],
         }
         if self.sources.errors:

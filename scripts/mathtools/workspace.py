@@ -21,20 +21,21 @@ from __future__ import annotations
 import contextlib
 import re
 import shutil
-import unicodedata
 from collections.abc import Iterator
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from . import config, frontmatter, literature
 from . import models as agent_models
+from .clock import stamp
 from .domains import DOMAINS
 from .errors import BadInput
 from .files import atomic_write, dumps, read_json, read_text
 from .locks import locked
 from .notation import new_notation
-from .templates import instantiate, now_iso
+from .slugs import RESERVED_SLUGS, check_slug, is_slug, slugify
+from .templates import instantiate
 
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
 PROBLEM_DOMAINS = (*DOMAINS, "other")
@@ -50,13 +51,6 @@ PROBLEM_SECTIONS = (
     "## Goals",
 )
 
-SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-MAX_SLUG = 64
-DERIVED_SLUG_LENGTH = 48
-# Folder names Windows refuses, whatever the extension: never a slug.
-RESERVED_SLUGS = frozenset(
-    {"con", "prn", "aux", "nul"} | {f"{dev}{n}" for dev in ("com", "lpt") for n in range(1, 10)}
-)
 NOTES_HEADING = "## Notes"
 
 
@@ -69,32 +63,6 @@ def parse_tags(raw: str | list[str] | None) -> list[str]:
         if tag and tag not in tags:
             tags.append(tag)
     return tags
-
-
-def slugify(title: str) -> str:
-    """A path-safe slug from a title: ASCII letters and digits joined by hyphens (48 at most)."""
-    # Accents go (ő -> o); any other non-ASCII character (a dash, a symbol) separates words.
-    ascii_title = "".join(
-        c if c.isascii() else "" if unicodedata.combining(c) else " "
-        for c in unicodedata.normalize("NFKD", title)
-    )
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")
-    if len(slug) > DERIVED_SLUG_LENGTH:
-        slug = slug[:DERIVED_SLUG_LENGTH].rsplit("-", 1)[0] or slug[:DERIVED_SLUG_LENGTH]
-    return slug or "problem"
-
-
-def check_slug(slug: str) -> str:
-    """`slug` if it can safely name a folder under .math/, else BadInput saying why."""
-    if not isinstance(slug, str) or not SLUG_RE.match(slug) or len(slug) > MAX_SLUG:
-        raise BadInput(
-            f"unsafe problem slug {slug!r}: use lowercase letters, digits and single hyphens "
-            f"(at most {MAX_SLUG} characters), no paths",
-            code="bad_slug",
-        )
-    if slug in RESERVED_SLUGS:
-        raise BadInput(f"problem slug {slug!r} is a reserved device name", code="bad_slug")
-    return slug
 
 
 class Workspace:
@@ -269,7 +237,7 @@ def new_problem(
             while slug in taken:
                 n += 1
                 slug = f"{base}-{n}"
-        created = now_iso()
+        created = stamp()
         fields = {
             "title": title,
             "slug": slug,
@@ -416,7 +384,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             return value.isoformat()
-        return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return stamp(value)
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
@@ -436,7 +404,7 @@ def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[st
     problems = []
     for slug in cfg["problems"]:
         folder = workspace.problems_dir / slug
-        if SLUG_RE.match(slug) and folder.is_dir():
+        if is_slug(slug) and folder.is_dir():
             problems.append(problem_status(folder, cfg["current_problem"]))
         else:
             problems.append({"slug": slug, "warnings": [f"folder {folder} is missing"]})
@@ -513,7 +481,7 @@ def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
                 "archived_list": archived,
             },
             {
-                "updated": now_iso(),
+                "updated": stamp(),
                 "current_problem": current,
                 "problems": len(report["problems"]),
                 "archived": len(report["archived"]),

@@ -25,20 +25,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import arxiv, config
+from . import config
 from .errors import BadInput, ServiceError
 from .http import Response, ServiceClient, UnusableBody, build_url
+from .identifiers import ARXIV_DOI_PREFIX, DOI, ZBL, normalise_arxiv_id
 from .paper import Paper, SearchResult
+from .sources import NAMES
 
 SOURCE = "zbmath"
-LABEL = "zbMATH Open"
+LABEL = NAMES["zbmath"]
 LICENCE_SENTENCE = "zbMATH Open Web Interface contents unavailable due to conflicting licenses."
 MAX_PER_PAGE = 100
 LOOKUP_CHUNK = 20  # identifiers per `|`-joined search: keeps the URL short
 # zbMATH's document types, in the Crossref names Paper.document_type uses.
 DOCUMENT_TYPES = {"j": "journal-article", "a": "book-chapter", "b": "book"}
-ZBL = re.compile(r"(?:zbl\s*:?\s*)?(\d{4}\.\d{5})", re.I)
-DOI = re.compile(r"(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)", re.I)
 # Characters that would end a `doi:` term in a search string: such DOIs go to _structured_search.
 QUERY_SYNTAX = re.compile(r"[\s()|&!\"]")
 
@@ -81,13 +81,13 @@ def identifier(text: str) -> Identifier:
         return Identifier("zbl", match.group(1))
     if match := DOI.fullmatch(raw):
         doi = match.group(1).lower()
-        if not doi.startswith("10.48550/arxiv."):
+        if not doi.startswith(ARXIV_DOI_PREFIX):
             return Identifier("doi", doi)
-        raw = doi.split("arxiv.", 1)[1]
+        raw = doi.removeprefix(ARXIV_DOI_PREFIX)
     if sep and prefix.strip().lower() == "arxiv":
         raw = value
     try:
-        return Identifier("arxiv", arxiv.normalize_id(raw)[0])
+        return Identifier("arxiv", normalise_arxiv_id(raw)[0])
     except BadInput:
         pass
     raise BadInput(
@@ -147,7 +147,7 @@ def to_paper(record: Any) -> Paper | None:
     arxiv_id = None
     if arxiv_link:
         try:
-            arxiv_id = arxiv.normalize_id(arxiv_link)[0]
+            arxiv_id = normalise_arxiv_id(arxiv_link)[0]
         except BadInput:
             arxiv_id = None
     return Paper(
