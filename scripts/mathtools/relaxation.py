@@ -62,7 +62,7 @@ class ArxivRequest:
     max_results: int = 10
 
     def query(self) -> str:
-        from .arxiv import build_query
+        from .arxiv import build_query  # the arXiv client loads lxml (~90 ms): arXiv's path only
 
         by_field: dict[str, list[str]] = {"title": [], "abstract": [], "all_terms": []}
         for name, words in self.terms:

@@ -114,9 +114,8 @@ def _empty(path: Path) -> bool:
 def open_store(override: str | None = None, create: bool = True) -> RunStore:
     """The workspace's run store: `override` (a --db flag), else MATH_LITERATURE_DB, else
     <workspace>/.math/literature.db. `create=False` for a use that only reads it."""
-    from . import (
-        config,  # config costs 60 ms at start-up: only opening the workspace's store needs it
-    )
+    # config costs 60 ms at start-up: only opening the workspace's store needs it
+    from . import config
 
     return RunStore(config.literature_db(override), create)
 
@@ -125,9 +124,8 @@ def stored_labels(slug: str, db: Path | None = None) -> set[str]:
     """Normalised query labels of the problem's runs in the run store (empty when there is no
     store: reading never creates one). The Search History shows a short summary; the run store
     keeps every label in full."""
-    from . import (
-        config,  # config costs 60 ms at start-up: only opening the workspace's store needs it
-    )
+    # config costs 60 ms at start-up: only opening the workspace's store needs it
+    from . import config
 
     path = config.literature_db(str(db) if db else None)
     if not path.exists():
