@@ -130,7 +130,7 @@ def result_names(item: str, phrase: bool = True) -> list[str]:
     names += [f"{m.group(1)} {m.group(2)}" for m in NAMED_RESULT.finditer(plain)]
     if not names and phrase:
         names = problem_terms(item, limit=1)
-    cleaned = []
+    cleaned: list[str] = []
     for name in names:
         name = " ".join(strip_latex(name, for_search=True).replace("\u2019", "'").split()).strip(
             " .,:"

@@ -140,7 +140,7 @@ def latex_to_unicode(text: str) -> str:
     return re.sub(r"\{([^\W\d_A-Za-z])\}", r"\1", unicodedata.normalize("NFC", text))
 
 
-def _accented(match: re.Match) -> str:
+def _accented(match: re.Match[str]) -> str:
     accent = match.group(1) or match.group(4)
     base = match.group(2) or match.group(3) or match.group(5) or match.group(6)
     base = base[-1]  # \i and \j are i and j
@@ -184,8 +184,8 @@ def _search_words(text: str) -> str:
     return " ".join(text.split())
 
 
-def _greek_command(match: re.Match) -> str:
-    name = match.group(1).lower()
+def _greek_command(match: re.Match[str]) -> str:
+    name: str = match.group(1).lower()
     return name[3:] if name.startswith("var") else name
 
 
