@@ -28,14 +28,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import config
 from .errors import BadInput, ServiceError
+from .http import DO_NOT_CACHE, RequestRejected, Response, ServiceClient, UnusableBody, build_url
 from .identifiers import arxiv_id_text, is_arxiv_id, normalise_arxiv_id
 from .matching import venue_parts
 from .paper import Paper, SearchResult
 
-if TYPE_CHECKING:  # lxml and the HTTP layer load only when a call reaches arXiv
+if TYPE_CHECKING:  # lxml loads only when a call reaches arXiv
     from lxml import etree
-
-    from .http import Response
 
 MAX_PAGE = 2000  # entries one call may return
 MAX_RESULTS = 30000  # entries one query may return in all
@@ -313,8 +312,6 @@ def _split_entry_id(entry_id: str) -> tuple[str, int | None]:
 
 
 def _raise_error_entry(message: str) -> None:
-    from .http import RequestRejected
-
     message = " ".join(message.split())
     bad = _BAD_ID_MESSAGE.search(message)
     if bad:
@@ -334,8 +331,6 @@ class ArxivClient:
     page_size = MAX_PAGE  # entries asked per call when paging a search
 
     def __init__(self, use_cache: bool = True):
-        from .http import ServiceClient
-
         self.base_url = config.arxiv_api_url()
         self.http = ServiceClient(
             "arxiv", "arXiv", config.arxiv_min_interval(), use_cache=use_cache
@@ -436,8 +431,6 @@ class ArxivClient:
         """GET one page, parsed. Unusable answers are retried by the HTTP layer; an empty page where
         results were expected is never cached and is asked again EMPTY_PAGE_RETRIES times (a budget
         of its own, apart from the HTTP retries) before it is believed."""
-        from .http import DO_NOT_CACHE, UnusableBody, build_url
-
         url = build_url(self.base_url, params, safe=URL_SAFE)
         result.request_urls.append(url)
         parsed: list[tuple[int | None, list[Paper]]] = []
@@ -471,8 +464,6 @@ class ArxivClient:
 def _refuse(response: Response, url: str) -> NoReturn:
     """The error for an arXiv answer other than 200: RequestRejected for a 400 (bad input at the
     command line, a failing source for the gate), else ServiceError."""
-    from .http import RequestRejected
-
     if response.status == 400:
         with contextlib.suppress(MalformedFeed):
             parse_feed(response.content)  # raises RequestRejected when arXiv sent its Error entry

@@ -28,8 +28,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from . import bib, literature
 from .bibliography import unsafe_commands
 from .errors import BadInput
+from .sandbox import check_timeout, environment_without_secrets
 
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
 # A declared environment named (or titled, by its first word) one of these states no claim.
@@ -252,8 +254,6 @@ def _read(path: Path) -> str | None:
 def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
     """(OUTPUT.tex, its violations) for a problem folder: the citations against references.bib
     and LITERATURE.md's confirmed references, the claims against PROOF.md."""
-    from . import bib, literature
-
     tex = _read(folder / "OUTPUT.tex")
     if tex is None:
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
@@ -268,8 +268,6 @@ def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
 def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
     """Compile folder/OUTPUT.tex to OUTPUT.pdf with latexmk, else pdflatex + bibtex, each run
     given `timeout` seconds (BadInput unless sandbox.check_timeout accepts it)."""
-    from .sandbox import check_timeout, environment_without_secrets
-
     check_timeout(timeout)  # before looking for LaTeX: a bad value is refused on every machine
     latexmk, pdflatex, bibtex = (shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex"))
     how = (
