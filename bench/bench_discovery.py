@@ -89,7 +89,7 @@ def run(data: Path, per_query: int, only: str | None, verbose: bool) -> dict:
                 found.update(dict.fromkeys(p.arxiv_id for p in result.papers))
                 if verbose:
                     note = f" {relaxation.describe(relaxed)}" if relaxed else ""
-                    print(f"  {slug} {entry['label']}: {len(result.papers)}{note}")
+                    print(f"  {slug} {entry['query_line']}: {len(result.papers)}{note}")
             _count(row, wanted, found)
             if verbose:
                 missed = [t for t in wanted if t not in found]

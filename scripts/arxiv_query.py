@@ -118,9 +118,9 @@ def main(argv: Sequence[str]) -> None:
             result = client.search(query, args.start, args.max_results, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
-    from mathtools.searchlabels import label
+    from mathtools.querylines import query_line
 
-    result.label = label("arxiv", list(argv))
+    result.query_line = query_line("arxiv", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

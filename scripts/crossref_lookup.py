@@ -79,9 +79,9 @@ def main(argv: Sequence[str]) -> None:
                 asked for asked, doi in zip(args.dois, dois, strict=True) if doi not in found
             ],
         )
-    from mathtools.searchlabels import label
+    from mathtools.querylines import query_line
 
-    result.label = label("crossref", list(argv))
+    result.query_line = query_line("crossref", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

@@ -43,11 +43,11 @@ from mathtools import (  # noqa: E402
     planning,
     problemdir,
     problemfile,
+    querylines,
     rundir,
-    searchlabels,
 )
 from mathtools.sources import PLANNED  # noqa: E402
-from mathtools.store import stored_labels  # noqa: E402
+from mathtools.store import stored_query_lines  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -73,7 +73,7 @@ def main(argv: Sequence[str]) -> None:
     problem = problemfile.read_problem(problem_path)
     plan = planning.plan(
         problem,
-        searched=searchlabels.searched_labels(literature) | stored_labels(problem.slug),
+        searched=querylines.searched_query_lines(literature) | stored_query_lines(problem.slug),
         focus=" ".join(args.focus) if args.focus else None,
         per_query=args.per_query,
         run_dir=str(run_dir) if run_dir else None,

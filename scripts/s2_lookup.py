@@ -96,9 +96,9 @@ def main(argv: Sequence[str]) -> None:
     check_input(args)
     client = s2.S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
-    from mathtools.searchlabels import label
+    from mathtools.querylines import query_line
 
-    result.label = label("semantic_scholar", list(argv))
+    result.query_line = query_line("semantic_scholar", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

@@ -76,9 +76,9 @@ def main(argv: Sequence[str]) -> None:
         result = client.lookup(asked).to_search_result(list(args.ids))
     else:
         result = client.references(args.id, limit=args.limit)
-    from mathtools.searchlabels import label
+    from mathtools.querylines import query_line
 
-    result.label = label("zbmath", list(argv))
+    result.query_line = query_line("zbmath", list(argv))
     cli.emit(result.to_dict(), args.out, result.summary_lines())
 
 

@@ -33,7 +33,7 @@ def test_ids_with_out_writes_the_json_and_prints_a_short_summary(run_against, tm
     assert lines[0] == "arxiv ids: 1 papers of 1 matches"
     assert lines[1].startswith("arXiv:1707.08567 | 2017 | Immink et al. | ")
     assert lines[2:] == ["not found: 0808.05394"]  # the file is the one --out named
-    assert data["label"] == "arxiv ids 0808.05394 arXiv:1707.08567"  # the call, for record-run
+    assert data["query_line"] == "arxiv ids 0808.05394 arXiv:1707.08567"  # the call, for record-run
     assert len(run.stdout) < 400  # the abstracts and 34 authors stay in the file
 
 

@@ -14,7 +14,7 @@ import re
 
 import pytest
 from conftest import ROOT
-from mathtools import domains, keyterms, planning, problemfile, relaxation, schemas, searchlabels
+from mathtools import domains, keyterms, planning, problemfile, relaxation, schemas, querylines
 from mathtools.sources import DISCOVERY
 from mathtools.store import RunStore
 from mathtools.text import fold, strip_latex
@@ -44,7 +44,7 @@ def queries(plan, api):
 
 
 def values(query) -> list[str]:
-    return [value for _, value in searchlabels.label_terms(query["label"])]
+    return [value for _, value in querylines.query_line_terms(query["query_line"])]
 
 
 # --- queries an expert would type ---------------------------------------------------------------
@@ -68,14 +68,14 @@ def test_no_query_is_a_sentence_fragment_with_a_verb(plans):
         for api in DISCOVERY:
             for query in queries(plan, api):
                 words = {w.lower() for v in values(query) for w in re.findall(r"[\w'-]+", v)}
-                assert not words & verbs, (name, query["label"])
+                assert not words & verbs, (name, query["query_line"])
 
 
 def test_a_negated_known_result_is_no_query():
     """The sample problem's "Non-tolerant uniformity testing needs ..." is what the problem sets
     itself against, not a search (issue 19)."""
     plan = planning.plan(problemfile.read_problem(SAMPLE))
-    labels = [q["label"] for api in DISCOVERY for q in queries(plan, api)]
+    labels = [q["query_line"] for api in DISCOVERY for q in queries(plan, api)]
     assert not [label for label in labels if "non-tolerant" in label.lower()]
     assert any("Good-Turing estimation" in label for label in labels)  # a named result stays
 
@@ -83,11 +83,11 @@ def test_a_negated_known_result_is_no_query():
 def test_semantic_scholar_queries_get_no_domain_word(plans):
     """`... tester probability`: the domain's name only diluted the S2 query (issue 19)."""
     sample = planning.plan(problemfile.read_problem(SAMPLE))
-    assert not [q for q in queries(sample, "semantic_scholar") if "probability" in q["label"]]
+    assert not [q for q in queries(sample, "semantic_scholar") if "probability" in q["query_line"]]
     for plan in plans.values():
         domain = plan["domain"].replace("-", " ")
         for query in queries(plan, "semantic_scholar"):
-            assert " " not in domain or domain not in values(query)[0].lower(), query["label"]
+            assert " " not in domain or domain not in values(query)[0].lower(), query["query_line"]
 
 
 def test_arxiv_queries_have_at_most_three_and_ed_words_and_quote_only_named_results(plans):
@@ -95,11 +95,13 @@ def test_arxiv_queries_have_at_most_three_and_ed_words_and_quote_only_named_resu
         problem = problemfile.read_problem(BENCH / "problems" / f"{name}.md")
         named = {fold(n) for n in planning._query_names(problem)}
         for query in queries(plan, "arxiv"):
-            terms = [v for o, v in searchlabels.label_terms(query["label"]) if o != "--author"]
+            terms = [
+                v for o, v in querylines.query_line_terms(query["query_line"]) if o != "--author"
+            ]
             phrases = [v for v in terms if " " in v]
-            assert all(fold(p) in named for p in phrases), (name, query["label"])
+            assert all(fold(p) in named for p in phrases), (name, query["query_line"])
             if not phrases:
-                assert len(terms) <= planning.MAX_ARXIV_WORDS, (name, query["label"])
+                assert len(terms) <= planning.MAX_ARXIV_WORDS, (name, query["query_line"])
 
 
 def test_an_author_query_always_carries_a_topic_word(plans):
@@ -108,13 +110,13 @@ def test_an_author_query_always_carries_a_topic_word(plans):
         for api in DISCOVERY:
             for query in [q for q in queries(plan, api) if q["origin"] == "authors"]:
                 if api == "arxiv":
-                    options = [o for o, _ in searchlabels.label_terms(query["label"])]
-                    assert "--author" in options and "--all" in options, query["label"]
+                    options = [o for o, _ in querylines.query_line_terms(query["query_line"])]
+                    assert "--author" in options and "--all" in options, query["query_line"]
                 else:
-                    assert len(values(query)[0].split()) >= 2, query["label"]
+                    assert len(values(query)[0].split()) >= 2, query["query_line"]
     for plan in [sample, *plans.values()]:  # zbMATH: the author with the core term as --query
         for query in [q for q in queries(plan, "zbmath") if q["origin"] == "authors"]:
-            assert {"--author", "--query"} <= set(query["args"]), query["label"]
+            assert {"--author", "--query"} <= set(query["args"]), query["query_line"]
 
 
 def test_a_common_surname_on_arxiv_comes_with_the_topic(plans):
@@ -174,7 +176,7 @@ def test_new_domains_give_their_categories(plans):
                 query["origin"] == "known" and len(words) == 2 and " " not in words[0]
             )
             if "--domain" not in query["args"]:
-                assert named and not person, query["label"]
+                assert named and not person, query["query_line"]
 
 
 def test_a_named_object_is_searched_in_every_category(plans, corpus):
@@ -182,7 +184,7 @@ def test_a_named_object_is_searched_in_every_category(plans, corpus):
     the domain table: a named object is specific enough anywhere (held-out problem)."""
     path = ROOT / "bench" / "data" / "discovery-held-out" / "problems"
     plan = planning.plan(problemfile.read_problem(path / "hartree-energy-critical-scattering.md"))
-    labels = [q["label"] for q in queries(plan, "arxiv")]
+    labels = [q["query_line"] for q in queries(plan, "arxiv")]
     assert "arxiv --all critical --all Hartree --all equation" in labels
     assert "arxiv --all equation --author Kenig --domain analysis" in labels
     entry = queries(plan, "arxiv")[
@@ -230,7 +232,7 @@ def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
     assert result.relaxation["step"] == "unquoted"
     assert "0704.0853" in [p.arxiv_id for p in result.papers]
     assert client.queries[0] == 'all:"normalized Ricci flow on surfaces" AND cat:math.DG'
-    assert result.label == 'arxiv --all "normalized Ricci flow on surfaces" --domain ' + (
+    assert result.query_line == 'arxiv --all "normalized Ricci flow on surfaces" --domain ' + (
         "differential-geometry"
     )
     assert schemas.errors("search_result", result.to_dict()) == []
@@ -295,7 +297,7 @@ def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(
         for api in DISCOVERY:
             for entry in queries(plan, api):
                 result = relaxation.run_planned(api, entry, clients[api])
-                assert result.papers, (name, entry["label"], result.relaxation)
+                assert result.papers, (name, entry["query_line"], result.relaxation)
 
 
 # --- recorded in the run, shown in the Search History ------------------------------------------
@@ -309,10 +311,10 @@ def test_the_relaxation_is_recorded_in_the_run_and_shown_in_the_search_history(t
     )
     with RunStore(tmp_path / "runs.db") as store:
         run = store.record_run(
-            "kripke", f"{result.label}; {plain.label}", "arxiv", 1,
+            "kripke", f"{result.query_line}; {plain.query_line}", "arxiv", 1,
             results=[result.to_dict(), plain.to_dict()],
         )  # fmt: skip
-        assert run["relaxations"] == [{"label": result.label, **result.relaxation}]
+        assert run["relaxations"] == [{"query_line": result.query_line, **result.relaxation}]
         summary = store.history_row([run["run_id"]])["summary"]
     assert summary == "Kripke frames (relaxed: weakest word left out (frames)); sandpile"
 
@@ -331,7 +333,7 @@ def test_the_search_scripts_relax_as_the_plan_prints_them(script, tmp_path):
         data = json.loads(out.read_text(encoding="utf-8"))
         assert data["relaxation"]["step"] == "dropped" and data["relaxation"]["dropped"] == "zzzz"
         assert [p["arxiv_id"] for p in data["papers"]] == ["1605.08386"]
-        assert data["label"] == 'arxiv --all "Heat-bath random walks zzzz"'
+        assert data["query_line"] == 'arxiv --all "Heat-bath random walks zzzz"'
         assert schemas.errors("search_result", data) == []
         plain = script("arxiv_query.py", "search", "--all", "Heat-bath random walks zzzz", env=env)
         assert json.loads(plain.stdout)["papers"] == []  # without --relax: as asked
@@ -364,7 +366,7 @@ def test_a_tag_naming_a_field_is_left_to_the_category_on_arxiv(plans):
     Semantic Scholar, whose search ranks rather than filters, the tag stays."""
     plan = plans["amphicheiral-odd-crossing"]
     assert not any("theory" in values(q) for q in queries(plan, "arxiv"))
-    assert any("knot theory" in q["label"] for q in queries(plan, "semantic_scholar"))
+    assert any("knot theory" in q["query_line"] for q in queries(plan, "semantic_scholar"))
 
 
 def test_a_long_phrase_keeps_its_head_noun():

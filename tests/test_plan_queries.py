@@ -18,9 +18,9 @@ from mathtools import (
     planning,
     problemfile,
     schemas,
-    searchlabels,
+    querylines,
 )
-from mathtools.sources import DISCOVERY, LABEL_WORDS
+from mathtools.sources import DISCOVERY, QUERY_LINE_WORDS
 from mathtools.text import fold, strip_latex
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
@@ -205,10 +205,10 @@ def test_queries_in_search_history_are_not_repeated(script, tmp_path):
     first = plan_for("fixed-points.md", script=script)
     literature = literature_with_history(tmp_path / "LITERATURE.md", [first["query_summary"]])
     second = plan_for("fixed-points.md", "--literature", str(literature), script=script)
-    before = {q["label"] for api in first["queries"] for q in first["queries"][api]}
-    after = {q["label"] for api in second["queries"] for q in second["queries"][api]}
+    before = {q["query_line"] for api in first["queries"] for q in first["queries"][api]}
+    after = {q["query_line"] for api in second["queries"] for q in second["queries"][api]}
     assert not before & after
-    assert {s["label"] for s in second["skipped"]} == before
+    assert {s["query_line"] for s in second["skipped"]} == before
     assert second["first_search"] is False
     assert after, "a follow-up search still has new angles to try"
 
@@ -216,7 +216,9 @@ def test_queries_in_search_history_are_not_repeated(script, tmp_path):
 def test_queries_in_the_run_store_are_not_repeated(script, tmp_path):
     """The Search History shows a short summary; the run store keeps the labels it compares."""
     first = plan_for("fixed-points.md", script=script)
-    labels = [q["label"] for api in ("arxiv", "semantic_scholar") for q in first["queries"][api]]
+    labels = [
+        q["query_line"] for api in ("arxiv", "semantic_scholar") for q in first["queries"][api]
+    ]
     for source, prefix in (("arxiv", "arxiv "), ("semantic_scholar", "s2 ")):
         query = "; ".join(label for label in labels if label.startswith(prefix))
         recorded = script(
@@ -224,10 +226,10 @@ def test_queries_in_the_run_store_are_not_repeated(script, tmp_path):
             "--iteration", "1", "--query", query,
         )  # fmt: skip
         assert recorded.returncode == 0, recorded.stdout
-    summary = searchlabels.query_summary(labels)
+    summary = querylines.query_summary(labels)
     literature = literature_with_history(tmp_path / "LITERATURE.md", [summary])
     second = plan_for("fixed-points.md", "--literature", str(literature), script=script)
-    assert {s["label"] for s in second["skipped"]} == set(labels)
+    assert {s["query_line"] for s in second["skipped"]} == set(labels)
     assert second["first_search"] is False
 
 
@@ -239,23 +241,23 @@ def test_the_query_summary_is_short_and_readable():
         "arxiv --category math.PR",
         "conditional sampling",  # a refined query recorded as typed
     ]
-    assert searchlabels.query_summary(labels) == (
+    assert querylines.query_summary(labels) == (
         '"distribution testing" tolerant; by Canonne; "Tolerant distribution testing"; '
         "--category math.PR; conditional sampling"
     )
     many = [f's2 --query "topic number {n}"' for n in range(30)]
-    cut = searchlabels.query_summary(many)
-    assert len(cut) <= searchlabels.SUMMARY_CHARS + len("; (+30 more)")
+    cut = querylines.query_summary(many)
+    assert len(cut) <= querylines.SUMMARY_CHARS + len("; (+30 more)")
     assert cut.startswith('"topic number 0"; "topic number 1"') and cut.endswith(" more)")
 
 
 def test_history_matching_ignores_case_and_quoting(script, tmp_path):
     first = plan_for("fixed-points.md", script=script)
-    label = first["queries"]["semantic_scholar"][0]["label"]
+    label = first["queries"]["semantic_scholar"][0]["query_line"]
     altered = label.upper().replace('"', "'")
     literature = literature_with_history(tmp_path / "LITERATURE.md", [f"{altered}; other"])
     second = plan_for("fixed-points.md", "--literature", str(literature), script=script)
-    assert label in {s["label"] for s in second["skipped"]}
+    assert label in {s["query_line"] for s in second["skipped"]}
 
 
 def test_focus_words_lead_the_plan(script):
@@ -280,7 +282,7 @@ def test_focus_words_become_two_or_three_queries_of_and_ed_key_terms(script, tmp
         values = search_values(query)
         assert all(" " not in v for v in values) and len(values) <= planning.MAX_ARXIV_WORDS
         assert {"uniformity", "testing", "epsilon", "squared"} & set(values)
-    labels = [q["label"] for api in DISCOVERY for q in plan["queries"][api]]
+    labels = [q["query_line"] for api in DISCOVERY for q in plan["queries"][api]]
     again = plan_for(
         str(SAMPLE), "--focus", focus, "--literature",
         str(literature_with_history(tmp_path / "LITERATURE.md", ["; ".join(labels)])),
@@ -305,7 +307,7 @@ def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
     # What the search scripts write as their call's label is the plan's label: record-run
     # stores it, and Search History compares it with the next plan's.
     for api, queries in plan["queries"].items():
-        assert all(searchlabels.label(api, q["args"]) == q["label"] for q in queries)
+        assert all(querylines.query_line(api, q["args"]) == q["query_line"] for q in queries)
     refs = json.loads(Path(plan["reference_candidates_file"]).read_text())
     assert refs == plan["reference_candidates"]
     # The compact summary names the run folder and gives each command line once; one record-run
@@ -372,7 +374,7 @@ def test_placeholders_of_the_template_and_the_intake_are_not_read_as_content(scr
         plan = plan_for(str(tmp_path / name / "PROBLEM.md"), script=script)
         assert plan["known_results"] == [], name
         assert plan["reference_candidates"] == [], name
-        labels = [q["label"] for api in plan["queries"] for q in plan["queries"][api]]
+        labels = [q["query_line"] for api in plan["queries"] for q in plan["queries"][api]]
         assert not any("None" in label or "relatives" in label for label in labels), labels
 
 
@@ -432,7 +434,7 @@ def words_of(text: str) -> list[str]:
 
 
 def search_values(query) -> list[str]:
-    return [value for _, value in searchlabels.label_terms(query["label"])]
+    return [value for _, value in querylines.query_line_terms(query["query_line"])]
 
 
 @pytest.fixture(scope="module")
@@ -465,9 +467,9 @@ def test_no_query_is_a_generic_word_or_a_statement_verb(plans):
     for name, _, query in all_queries(plans):
         values = [fold(v) for v in search_values(query) if " " not in v]
         if values and len(values) == len(search_values(query)):
-            assert not set(values) <= TOO_GENERIC_ALONE, (name, query["label"])
+            assert not set(values) <= TOO_GENERIC_ALONE, (name, query["query_line"])
         words = set(words_of(" ".join(search_values(query))))
-        assert not words & STATEMENT_VERBS, (name, query["label"])
+        assert not words & STATEMENT_VERBS, (name, query["query_line"])
 
 
 def test_no_query_repeats_a_term(plans):
@@ -477,10 +479,10 @@ def test_no_query_repeats_a_term(plans):
         values = [set(words_of(v)) for v in search_values(query)]
         for i, one in enumerate(values):
             for other in values[i + 1 :]:
-                assert not (one <= other or other <= one), (name, query["label"])
+                assert not (one <= other or other <= one), (name, query["query_line"])
         if api == "semantic_scholar":
             words = words_of(search_values(query)[0])
-            assert len(words) == len(set(words)), (name, query["label"])
+            assert len(words) == len(set(words)), (name, query["query_line"])
 
 
 def test_every_query_has_a_term_of_the_problem(plans):
@@ -493,14 +495,14 @@ def test_every_query_has_a_term_of_the_problem(plans):
             problem_words.update(words_of(text.replace("-", " ")))
         problem_words.update(words_of(" ".join(plan["reference_authors"])))
         query_words = set(words_of(" ".join(search_values(query)).replace("-", " ")))
-        assert query_words & problem_words, (name, query["label"])
+        assert query_words & problem_words, (name, query["query_line"])
 
 
 def test_no_query_holds_latex_or_bare_notation(plans):
     for name, _, query in all_queries(plans):
         for value in search_values(query):
-            assert not set(value) & set("\\${}_"), (name, query["label"])
-            assert re.search(r"[^\W\d_]{3}", value), (name, query["label"])  # a word, not T^n
+            assert not set(value) & set("\\${}_"), (name, query["query_line"])
+            assert re.search(r"[^\W\d_]{3}", value), (name, query["query_line"])  # a word, not T^n
     for name, plan in plans.items():
         assert not {"varepsilon", "gamma", "R^n", "T^n", "P^5"} & set(plan["terms"]), name
 
@@ -508,7 +510,9 @@ def test_no_query_holds_latex_or_bare_notation(plans):
 def test_a_one_word_title_is_searched_as_the_statement_phrase_that_holds_it(plans):
     """The brief's example: title "Mixing", statement "Bound the mixing time."."""
     labels = [
-        q["label"] for api in ("arxiv", "semantic_scholar") for q in plans["mixing"]["queries"][api]
+        q["query_line"]
+        for api in ("arxiv", "semantic_scholar")
+        for q in plans["mixing"]["queries"][api]
     ]
     assert labels[0] == "arxiv --all mixing --all time"
     assert 's2 --query "mixing time"' in labels
@@ -529,7 +533,7 @@ def test_the_title_subject_leads_and_its_setting_follows(plans):
 def test_the_sample_problems_core_query_keeps_its_loose_form(plans):
     """The title phrase's words AND-ed, not quoted: Canonne et al.'s "The Price of Tolerance in
     Distribution Testing" has no "tolerant distribution testing"."""
-    core = plans["sample-problem"]["queries"]["arxiv"][0]["label"]
+    core = plans["sample-problem"]["queries"]["arxiv"][0]["query_line"]
     assert core == "arxiv --all tolerant --all distribution --all testing --domain probability"
 
 
@@ -544,10 +548,10 @@ def test_a_companion_term_is_one_the_problem_repeats(plans):
 
 
 def test_a_theorem_named_only_by_a_person_gets_the_problems_term(plans):
-    labels = [q["label"] for q in plans["polynomial-growth"]["queries"]["semantic_scholar"]]
+    labels = [q["query_line"] for q in plans["polynomial-growth"]["queries"]["semantic_scholar"]]
     assert 's2 --query "Gromov\'s theorem polynomial growth"' in labels
     known = [
-        q["label"] for q in plans["fixed-points"]["queries"]["arxiv"] if q["origin"] == "known"
+        q["query_line"] for q in plans["fixed-points"]["queries"]["arxiv"] if q["origin"] == "known"
     ]
     assert 'arxiv --all "Banach fixed point theorem"' in known  # named enough, in any category
     assert "arxiv --all Browder --all points --domain analysis" in known  # a person: namesakes
@@ -590,16 +594,16 @@ def test_a_value_starting_with_a_dash_is_joined_to_its_option_and_labels_alike()
         "--all=-abc",
     ]
     ordinary = ["search", "--all", "fixed point", "--domain", "analysis", "--max-results", "5"]
-    assert searchlabels.label("arxiv", ordinary) == 'arxiv --all "fixed point" --domain analysis'
+    assert querylines.query_line("arxiv", ordinary) == 'arxiv --all "fixed point" --domain analysis'
     for spelling in (["--query=-abc"], ["--query", "-abc"]):
-        assert searchlabels.label("semantic_scholar", ["search", *spelling, "--limit=5"]) == (
+        assert querylines.query_line("semantic_scholar", ["search", *spelling, "--limit=5"]) == (
             "s2 --query -abc"
         )
     # A label recorded as `--query=x` (before labels split it) is the same query as `--query x`.
-    assert searchlabels.normalise_label("s2 --query=-abc") == searchlabels.normalise_label(
+    assert querylines.normalise_query_line("s2 --query=-abc") == querylines.normalise_query_line(
         "s2 --query -abc"
     )
-    assert searchlabels.label_terms("s2 --query=-abc") == [("--query", "-abc")]
+    assert querylines.query_line_terms("s2 --query=-abc") == [("--query", "-abc")]
 
 
 def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, tmp_path):
@@ -623,8 +627,8 @@ def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, 
             env = {**os.environ, url: server.url + ("/api/query" if api == "arxiv" else BASE_PATH)}
             run = script(*shlex.split(line), env=env)
         assert run.returncode == 0, run.stdout + run.stderr
-        written = tmp_path / "R" / f"i1-{LABEL_WORDS[api]}-1.json"
-        assert json.loads(written.read_text(encoding="utf-8"))["label"] == focus["label"]
+        written = tmp_path / "R" / f"i1-{QUERY_LINE_WORDS[api]}-1.json"
+        assert json.loads(written.read_text(encoding="utf-8"))["query_line"] == focus["query_line"]
 
 
 def test_a_number_theory_plan_searches_zbmath_in_msc_class_11(script):
@@ -635,7 +639,7 @@ def test_a_number_theory_plan_searches_zbmath_in_msc_class_11(script):
     for query in zbmath:
         args = query["args"]
         assert args[0] == "search" and args[args.index("--msc") + 1] == "11"
-        assert query["label"].startswith("zbmath ") and "--msc 11" in query["label"]
+        assert query["query_line"].startswith("zbmath ") and "--msc 11" in query["query_line"]
     assert any(
         line.startswith("zbmath_lookup.py search ") for line in commandlines.command_lines(plan)
     )

@@ -21,13 +21,19 @@ from support.scripted_server import ScriptedServer
 PROBLEM = "fixed-points"
 
 
-def result_file(path: Path, source: str, titles: dict[str, str], label: str | None = None) -> str:
+def result_file(
+    path: Path, source: str, titles: dict[str, str], query_line: str | None = None
+) -> str:
     papers = [
         Paper(source=source, title=title, authors=["A. Author"], year=2020, arxiv_id=key)
         for key, title in titles.items()
     ]
     result = SearchResult(
-        source=source, command="search", papers=papers, total_results=len(papers), label=label
+        source=source,
+        command="search",
+        papers=papers,
+        total_results=len(papers),
+        query_line=query_line,
     )
     path.write_text(json.dumps(result.to_dict()), encoding="utf-8")
     return str(path)
@@ -150,11 +156,11 @@ def test_a_new_refined_query_gives_the_next_iteration_and_its_record_commands(sc
     )
     assert (tmp_path / "R" / "feedback-i2.md").read_text(encoding="utf-8") == memo
     # The record-run line as printed stores one run per source, each with the memo and the
-    # labels its files carry (what the searches would have written).
+    # query lines its files carry (what the searches would have written).
     for api, key in (("arxiv", "2002.00001"), ("semantic_scholar", "2002.00002")):
         tag = "s2" if api == "semantic_scholar" else "arxiv"
-        label = f"{tag} Opial property"
-        result_file(tmp_path / "R" / f"i2-{tag}-1.json", api, {key: "Opial's condition"}, label)
+        line = f"{tag} Opial property"
+        result_file(tmp_path / "R" / f"i2-{tag}-1.json", api, {key: "Opial's condition"}, line)
     run = script("lit_update.py", *shlex.split(record_line)[1:])
     assert run.returncode == 0, run.stdout
     runs = run.json()["runs"]
@@ -271,7 +277,7 @@ def test_merge_takes_the_search_history_row_from_the_runs(script, tmp_path):
     args = ["merge", "--literature", str(literature), "--verified", str(verified)]
     run = script("lit_update.py", *args, "--runs", str(a), str(s))
     assert run.returncode == 0, run.stdout
-    # a short readable summary: the search words of each query (the labels stay in the store)
+    # a short readable summary: the search words of each query (the query lines stay in the store)
     row = '| "fixed point"; "nonexpansive maps" | 1 | 1 | 1 |'
     assert row in literature.read_text(encoding="utf-8")
     unknown = script("lit_update.py", *args, "--runs", "99")
@@ -292,7 +298,7 @@ def test_without_a_command_every_command_is_named_and_db_goes_after_it(script, t
 
 def test_a_refined_query_starting_with_a_dash_prints_a_search_that_runs(script, tmp_path):
     """`--query=-abc`: the printed S2 search runs as printed (answered from a recording) and
-    writes the label the plan gives it."""
+    writes the query line the plan gives it."""
     a, s = first_iteration(script, tmp_path)
     step = refine(script, "next", "--runs", str(a), str(s), "--query=-abc", "--run-dir", "R")
     search_s2 = step["commands"][1]
@@ -303,4 +309,4 @@ def test_a_refined_query_starting_with_a_dash_prints_a_search_that_runs(script, 
         run = script(*shlex.split(search_s2), env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     written = json.loads((tmp_path / "R" / "i2-s2-1.json").read_text(encoding="utf-8"))
-    assert written["label"] == "s2 --query -abc"
+    assert written["query_line"] == "s2 --query -abc"

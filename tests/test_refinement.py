@@ -98,7 +98,7 @@ def test_a_refined_query_that_repeats_an_earlier_one_stops_the_loop(refined):
     assert decision.reason.startswith("the refined query repeats an earlier one")
 
 
-def test_repeating_the_words_of_a_planned_query_label_is_a_repeat():
+def test_repeating_the_words_of_a_planned_query_line_is_a_repeat():
     earlier = ['arxiv --all "fixed point" --domain analysis; s2 --query "Fixed point theorem"']
     assert refinement.check_refined("fixed point theorem", earlier).stop
     assert refinement.check_refined("fixed point", earlier).stop
@@ -120,7 +120,7 @@ def test_a_new_refined_query_is_searched():
     assert not decision.stop
 
 
-def test_a_malformed_recorded_label_does_not_break_the_check():
+def test_a_malformed_recorded_query_line_does_not_break_the_check():
     earlier = ['s2 --query "unbalanced quote']
     assert not refinement.check_refined("something else", earlier).stop
 

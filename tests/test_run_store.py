@@ -75,7 +75,7 @@ def test_record_run_counts_the_results_files(script, results_file, tmp_path):
 
 def test_record_run_takes_a_pattern_and_records_one_run_per_source(script, tmp_path):
     """The runbook's record-run: no --query, no --source; the files say which call made them."""
-    for name, numbers, source, label in (
+    for name, numbers, source, line in (
         ("i1-arxiv-1.json", [1, 2], "arxiv", 'arxiv --all "spectral gap"'),
         ("i1-s2-1.json", [2, 3], "semantic_scholar", 's2 --query "spectral gap"'),
         ("i1-arxiv-2.json", [4], "arxiv", "arxiv --author Alon"),
@@ -83,7 +83,7 @@ def test_record_run_takes_a_pattern_and_records_one_run_per_source(script, tmp_p
         ("i2-arxiv-1.json", [6], "arxiv", "arxiv later"),  # another iteration: not matched
     ):
         result = search_result(numbers, source=source)
-        result.label = label
+        result.query_line = line
         (tmp_path / name).write_text(json.dumps(result.to_dict()))
     pattern = str(tmp_path / "i1-*.json")  # as the shell passes it when quoted
     run = script("lit_update.py", "record-run", "--problem", "p", "--iteration", "1",
@@ -105,13 +105,13 @@ def write_memo(tmp_path):
     return path
 
 
-def test_record_run_refuses_an_empty_pattern_and_a_file_without_a_label(script, tmp_path):
+def test_record_run_refuses_an_empty_pattern_and_a_file_without_a_query_line(script, tmp_path):
     args = ["record-run", "--problem", "p", "--iteration", "1", "--results"]
     run = script("lit_update.py", *args, str(tmp_path / "i9-*.json"))
     assert run.returncode == 2 and run.json()["error"]["code"] == "file_not_found"
-    unlabelled = tmp_path / "old.json"
-    unlabelled.write_text(json.dumps(search_result([1]).to_dict()))
-    run = script("lit_update.py", *args, str(unlabelled))
+    without_line = tmp_path / "old.json"
+    without_line.write_text(json.dumps(search_result([1]).to_dict()))
+    run = script("lit_update.py", *args, str(without_line))
     assert run.returncode == 2 and "give --query" in run.json()["error"]["message"]
     assert script("lit_update.py", "runs").json() == []
 
@@ -393,6 +393,27 @@ def test_a_version_1_store_takes_zbmath_and_crossref_runs_after_migrating(tmp_pa
         for source in ("zbmath", "crossref"):
             assert runs.record_run("p", f"{source} q", source, 1)["source"] == source
         assert runs.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_a_version_3_store_names_a_relaxation_by_its_query_line_after_migrating(tmp_path):
+    """Schema 3 stored a relaxation under "label"; schema 4 calls it "query_line" (the
+    glossary's word), so a search recorded before the rename still shows how it was relaxed.
+    A quote inside a value is escaped in the JSON, so a query holding `"label": ` is kept."""
+    path = tmp_path / "s.db"
+    old = sqlite3.connect(path)
+    old.executescript(";".join(store.MIGRATIONS[:3]) + "; PRAGMA user_version = 3;")
+    relaxed = [{"label": 'arxiv --all "x"', "step": "unquoted", "query": 'q "label": y'}]
+    old.execute(
+        "INSERT INTO runs VALUES (1, 'p', 'arxiv --all \"x\"', 'arxiv', 1, NULL, 'now', 1, 1, ?)",
+        (json.dumps(relaxed, ensure_ascii=False),),
+    )
+    old.commit()
+    old.close()
+    with store.RunStore(path) as runs:
+        assert runs.version == len(store.MIGRATIONS)
+        assert runs.runs()[0]["relaxations"] == [
+            {"query_line": 'arxiv --all "x"', "step": "unquoted", "query": 'q "label": y'}
+        ]
 
 
 def test_a_store_from_a_newer_plugin_is_refused(script, tmp_path):

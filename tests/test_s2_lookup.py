@@ -62,8 +62,8 @@ def test_out_writes_the_file_and_prints_a_summary(serve, script, tmp_path):
     assert lines[0] == "semantic_scholar batch: 3 papers"
     assert "not found: CorpusId:211530585" in lines
     assert str(out) not in run.stdout  # the caller named the file
-    assert data["label"].startswith("s2 batch " + " ".join(recorded[0].json_body["ids"]))
-    assert "--out" not in data["label"]
+    assert data["query_line"].startswith("s2 batch " + " ".join(recorded[0].json_body["ids"]))
+    assert "--out" not in data["query_line"]
     assert "DOI:10.2139/ssrn.288970 | 2001 | Bertrand et al. |" in run.stdout
 
 
@@ -145,7 +145,7 @@ def test_bulk_follows_the_token_from_the_command_line(serve, script):
     counts = [p["citation_count"] for p in data["papers"]]
     assert counts == sorted(counts, reverse=True)
     assert data["total_results"] == pages[0]["total"]
-    assert data["label"].startswith("s2 bulk --query kubernetes")
+    assert data["query_line"].startswith("s2 bulk --query kubernetes")
 
 
 FILTER_CASES = [

@@ -236,7 +236,7 @@ def test_the_contact_email_comes_from_the_environment_then_the_workspace(monkeyp
 # ----------------------------------------------------------------------------- the scripts
 
 
-def test_zbmath_lookup_builds_the_search_string_and_labels_the_call(script, standin):
+def test_zbmath_lookup_builds_the_search_string_and_the_query_line(script, standin):
     run = script(
         "zbmath_lookup.py",
         "search",
@@ -250,7 +250,7 @@ def test_zbmath_lookup_builds_the_search_string_and_labels_the_call(script, stan
     assert run.returncode == 0, run.stdout + run.stderr
     result = run.json()
     assert result["query"] == 'ti:"cubic fields" & py:2010-2020 & cc:11R'
-    assert result["label"] == 'zbmath --title "cubic fields" --msc 11R --year 2010-2020'
+    assert result["query_line"] == 'zbmath --title "cubic fields" --msc 11R --year 2010-2020'
     assert [p["zbl"] for p in result["papers"]] == ["1409.11141"]
     assert schemas.errors("search_result", result) == []
 

@@ -11,21 +11,21 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInput
-from .searchlabels import label
-from .sources import LABEL_WORDS, PLANNED
+from .querylines import query_line
+from .sources import PLANNED, QUERY_LINE_WORDS
 
 MAX_PER_QUERY = 100  # results per search: Semantic Scholar's relevance search gives 100 at most
 
 
 @dataclass
 class Query:
-    api: str  # "arxiv" or "semantic_scholar"
+    source: str  # a planned source (sources.PLANNED)
     origin: str  # keywords, tags, known, authors, browse, focus
     args: list[str]  # the script's arguments after the subcommand, without --out
 
     @property
-    def label(self) -> str:
-        return label(self.api, self.args)
+    def query_line(self) -> str:
+        return query_line(self.source, self.args)
 
 
 def option(name: str, *values: str) -> list[str]:
@@ -51,7 +51,7 @@ def check_per_query(per_query: int) -> None:
 def results_stem(iteration: int, api: str, number: int) -> str:
     """The name of a search's --out file in the run folder, without `.json`: `i1-arxiv-2`. The
     iteration comes first so that one pattern, `i1-*.json`, names all of an iteration's files."""
-    return f"i{iteration}-{LABEL_WORDS[api]}-{number}"
+    return f"i{iteration}-{QUERY_LINE_WORDS[api]}-{number}"
 
 
 def record_run_args(
@@ -59,7 +59,7 @@ def record_run_args(
 ) -> list[str]:
     """`lit_update.py record-run` arguments storing an iteration's searches, one run per source:
     the results are the iteration's --out files in `run_dir` (a pattern record-run expands), the
-    queries the labels those files carry. `feedback` is the memo, or `@FILE` holding it."""
+    queries the query lines those files carry. `feedback` is the memo, or `@FILE` holding it."""
     args = ["record-run", *option("--problem", slug), "--iteration", str(iteration)]
     if feedback:
         args += option("--feedback", feedback)
@@ -71,7 +71,7 @@ def query_entry(query: Query, run_dir: str | None, stem: str) -> dict[str, Any]:
     args = list(query.args)
     if run_dir:
         args += option("--out", str(Path(run_dir) / f"{stem}.json"))
-    return {"origin": query.origin, "label": query.label, "args": args}
+    return {"origin": query.origin, "query_line": query.query_line, "args": args}
 
 
 def command_lines(plan_data: dict[str, Any]) -> list[str]:

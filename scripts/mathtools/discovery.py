@@ -27,10 +27,10 @@ from . import (
     planning,
     problemdir,
     problemfile,
+    querylines,
     relaxation,
     rundir,
     schemas,
-    searchlabels,
 )
 from .arxiv import ArxivClient
 from .errors import BadInput, ServiceError
@@ -42,7 +42,7 @@ from .refinement import refined_queries
 from .semantic_scholar import S2Client
 from .slugs import is_slug
 from .sources import NAMES, PLANNED, TAGS
-from .store import open_store, stored_labels
+from .store import open_store, stored_query_lines
 from .zbmath import ZbmathClient
 
 MANIFEST = "search.json"
@@ -179,7 +179,7 @@ def start(
     commandlines.check_per_query(per_query)
     problem = problemfile.read_problem(problem_path)
     literature = literature or problem_path.parent / "LITERATURE.md"
-    searched = searchlabels.searched_labels(literature) | stored_labels(problem.slug)
+    searched = querylines.searched_query_lines(literature) | stored_query_lines(problem.slug)
     run_dir = rundir.new_run_dir(problem_path.parent)
     plan = planning.plan(problem, searched, focus, per_query, str(run_dir))
     rundir.write_json(run_dir / "plan.json", plan)
@@ -237,7 +237,7 @@ def run_iteration(
                 # The one per-source dispatch of a planned search, relaxed when it finds nothing.
                 result = relaxation.run_planned(api, {"args": args}, clients[api])
             except (BadInput, RequestRejected) as exc:  # this query only: the others still run
-                refused.append(f"{name} refused {searchlabels.label(api, args)}: {exc.message}")
+                refused.append(f"{name} refused {querylines.query_line(api, args)}: {exc.message}")
                 progress(f"[{done}/{total}] {tag} refused")
                 continue
             except ServiceError as exc:
@@ -265,7 +265,7 @@ def record(
     recorded = []
     with open_store() as store:
         for api, found in results.items():
-            query = "; ".join(dict.fromkeys(item["label"] for item in found))
+            query = "; ".join(dict.fromkeys(item["query_line"] for item in found))
             run = store.record_run(search.problem, query, api, number, feedback, found)
             recorded.append({k: run[k] for k in ("run_id", "source", "result_count")})
         search.iterations.append(
@@ -294,7 +294,7 @@ def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
         result = CLIENTS[api]().references(key, limit=limit)
     except ServiceError as exc:
         return record(search, number, {}, {api: exc.message}, None)
-    result.label = searchlabels.label(api, args)
+    result.query_line = querylines.query_line(api, args)
     data = result.to_dict()
     stem = "zbmath" if api == "zbmath" else "s2"
     rundir.write_json(search.folder / f"i{number}-{stem}-references.json", data)

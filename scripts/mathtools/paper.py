@@ -93,17 +93,17 @@ class SearchResult:
     not_found: list[str] = field(default_factory=list)  # asked ids the service did not return
     total_results: int | None = None
     query: str | None = None
-    label: str | None = None  # the script call that produced it (searchlabels.label)
+    query_line: str | None = None  # the script call that produced it (querylines.query_line)
     relaxation: dict[str, Any] | None = None  # the looser form that answered (relaxation.py)
 
     def to_dict(self) -> dict[str, Any]:
-        label = {"label": self.label} if self.label else {}
+        query_line = {"query_line": self.query_line} if self.query_line else {}
         relaxation = {"relaxation": self.relaxation} if self.relaxation else {}
         return {
             "source": self.source,
             "command": self.command,
             "query": self.query,
-            **label,
+            **query_line,
             **relaxation,
             "request_url": self.request_urls[0] if self.request_urls else "",
             "request_urls": list(self.request_urls),

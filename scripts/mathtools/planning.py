@@ -11,12 +11,12 @@ Each query is drawn from one of the protocol's five sources:
 
 and is given as the exact argument list of `arxiv_query.py`, `s2_lookup.py` or `zbmath_lookup.py`
 (zbMATH Open queries are restricted to the domain's MSC classes, domains.MSC). Every query also
-has a `label`, the one-line form the run store records (LITERATURE.md's Search History shows a
-short summary of it); a query whose label the problem's runs, or the Search History, already hold
-is skipped (the incremental rule: never re-run an identical query).
+has a `query_line`, the one-line form the run store records (LITERATURE.md's Search History shows
+a short summary of it); a query whose query line the problem's runs, or the Search History,
+already hold is skipped (the incremental rule: never re-run an identical query).
 
-PROBLEM.md is read by problemfile, its key terms found by keyterms, a label written by
-searchlabels and a query's command line by commandlines; this module chooses the queries.
+PROBLEM.md is read by problemfile, its key terms found by keyterms, a query line written by
+querylines and a query's command line by commandlines; this module chooses the queries.
 Identifiers in `## References` (arXiv ids, DOIs) are not queries: they become candidates that go
 straight to verification.
 """
@@ -30,7 +30,7 @@ from . import domains
 from .commandlines import Query, option, query_entry, record_run_args, results_stem
 from .keyterms import GENERIC, distinct, is_notation, problem_terms, result_names, same_stem
 from .problemfile import Problem, Reference, reference_candidates
-from .searchlabels import normalise_label
+from .querylines import normalise_query_line
 from .sources import NAMES, PLANNED
 from .text import fold, strip_latex
 
@@ -61,21 +61,23 @@ def plan(
         chosen: list[Query] = []
         seen: set[str] = set()
         for query in candidates:
-            label = normalise_label(query.label)
-            if label in seen:
+            line = normalise_query_line(query.query_line)
+            if line in seen:
                 continue
-            seen.add(label)
-            if label in searched:
-                skipped.append({"api": api, "label": query.label, "reason": "in Search History"})
+            seen.add(line)
+            if line in searched:
+                skipped.append(
+                    {"source": api, "query_line": query.query_line, "reason": "in Search History"}
+                )
             elif len(chosen) < (MAX_ZBMATH_QUERIES if api == "zbmath" else MAX_QUERIES):
                 chosen.append(query)
         queries[api] = chosen
-    skipped_apis = {item["api"] for item in skipped}
+    skipped_sources = {item["source"] for item in skipped}
     notes = [
         f"only {len(queries[api])} {NAMES[api]} queries: PROBLEM.md gives few search terms; "
         "tags, known results or references in it would give more"
         for api in PLANNED
-        if len(queries[api]) < MIN_QUERIES and api not in skipped_apis and api != "zbmath"
+        if len(queries[api]) < MIN_QUERIES and api not in skipped_sources and api != "zbmath"
     ]
     if (
         focus
@@ -109,7 +111,7 @@ def plan(
         "skipped": skipped,
         "notes": notes,
         "reference_candidates": reference_candidates(problem),
-        "query_summary": "; ".join(q.label for api in PLANNED for q in queries[api]),
+        "query_summary": "; ".join(q.query_line for api in PLANNED for q in queries[api]),
         "first_search": not searched,
     }
     if run_dir and any(result["queries"].values()):

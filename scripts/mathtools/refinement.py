@@ -28,7 +28,7 @@ from .commandlines import Query, option
 from .errors import BadInput
 from .files import write_file
 from .keyterms import key_terms
-from .searchlabels import label_terms, query_summary
+from .querylines import query_line_terms, query_summary
 from .store import RunStore
 from .text import fold, strip_latex
 
@@ -98,7 +98,7 @@ def query_texts(recorded: str) -> set[str]:
     texts = {normalise_query(recorded)}
     for part in recorded.split(";"):
         texts.add(normalise_query(part))
-        terms = label_terms(part)
+        terms = query_line_terms(part)
         if terms is not None:
             texts.add(normalise_query(" ".join(value for _, value in terms)))
     texts.discard("")

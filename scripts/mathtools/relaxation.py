@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from . import domains, zbmath
 from .errors import BadInput
 from .paper import SearchResult
-from .searchlabels import label, split_options
+from .querylines import query_line, split_options
 
 if TYPE_CHECKING:
     from .arxiv import ArxivClient
@@ -245,7 +245,7 @@ def run_planned(api: str, entry: dict[str, Any], client: Any) -> SearchResult:
         if not options.get("--query"):
             raise BadInput("a planned Semantic Scholar search needs --query", code="bad_plan")
         result = search_s2(client, options["--query"], limit=int(options.get("--limit") or 10))
-    result.label = label(api, args)
+    result.query_line = query_line(api, args)
     return result
 
 

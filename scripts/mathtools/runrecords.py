@@ -68,7 +68,7 @@ def runs_of(
         problems = schemas.errors("search_result", data)
         if problems:
             raise BadInput(f"{name} is not a search result: {problems[0]}")
-        if not (query or data.get("label")):
+        if not (query or data.get("query_line")):
             raise BadInput(f"{name} does not say which call made it: give --query")
         runs.setdefault(source or data["source"], []).append(data)
     if not runs:
@@ -90,7 +90,7 @@ def record_runs(
     its results (or `query`); each run's id, source and result count."""
     recorded = []
     for source, found in runs.items():
-        asked = query or "; ".join(dict.fromkeys(r["label"] for r in found))
+        asked = query or "; ".join(dict.fromkeys(r["query_line"] for r in found))
         run = store.record_run(problem, asked, source, iteration, feedback, found)
         recorded.append({k: run[k] for k in ("run_id", "source", "result_count")})
     return recorded

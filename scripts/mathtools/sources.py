@@ -1,7 +1,7 @@
 """The bibliographic sources: their ids, and how each is named where people read it.
 
 One table per use: NAMES in sentences ("zbMATH Open unavailable: ..."), TAGS in the short
-progress lines of a discovery run, LABEL_WORDS in a search label and in a results file's name
+progress lines of a discovery run, QUERY_LINE_WORDS in a query line and in a results file's name
 ("s2 ...", "i1-s2-1.json"). SOURCES is also the order findings are reported in.
 """
 
@@ -19,7 +19,7 @@ NAMES = {
     "crossref": "Crossref",
 }
 TAGS = {"arxiv": "arXiv", "semantic_scholar": "S2", "zbmath": "zbMATH", "crossref": "Crossref"}
-LABEL_WORDS = {
+QUERY_LINE_WORDS = {
     "arxiv": "arxiv",
     "semantic_scholar": "s2",
     "zbmath": "zbmath",

@@ -30,7 +30,7 @@ from typing import Any
 
 from .clock import stamp
 from .errors import BadInput, EnvironmentProblem
-from .searchlabels import normalise_label, query_summary
+from .querylines import normalise_query_line, query_summary
 from .slugs import check_slug
 from .sources import SOURCES
 
@@ -72,7 +72,7 @@ MIGRATIONS: list[str] = [
     );
     """,
     # 1 -> 2: which looser form answered a run's empty searches (relaxation.py), a JSON list of
-    # {"label", "step", "query", "dropped"?}; NULL when every search answered as planned.
+    # {"query_line", "step", "query", "dropped"?}; NULL when every search answered as planned.
     """
     ALTER TABLE runs ADD COLUMN relaxations TEXT
     """,
@@ -97,6 +97,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE runs_new RENAME TO runs;
     CREATE INDEX runs_by_problem ON runs (problem, run_id);
     """,
+    # 3 -> 4: a relaxation names its query's query line "query_line" (it was "label"). The JSON is
+    # ours (json.dumps: `"key": value`), and a quote inside a value is escaped, so only keys match.
+    """
+    UPDATE runs SET relaxations = REPLACE(relaxations, '"label": ', '"query_line": ')
+    WHERE relaxations IS NOT NULL
+    """,
 ]
 
 
@@ -120,10 +126,10 @@ def open_store(override: str | None = None, create: bool = True) -> RunStore:
     return RunStore(config.literature_db(override), create)
 
 
-def stored_labels(slug: str, db: Path | None = None) -> set[str]:
-    """Normalised query labels of the problem's runs in the run store (empty when there is no
+def stored_query_lines(slug: str, db: Path | None = None) -> set[str]:
+    """Normalised query lines of the problem's runs in the run store (empty when there is no
     store: reading never creates one). The Search History shows a short summary; the run store
-    keeps every label in full."""
+    keeps every query line in full."""
     # config costs 60 ms at start-up: only opening the workspace's store needs it
     from . import config
 
@@ -132,7 +138,9 @@ def stored_labels(slug: str, db: Path | None = None) -> set[str]:
         return set()
     with RunStore(path) as store:
         queries = [run["query"] for run in store.prior_queries(slug)]
-    return {normalise_label(part) for query in queries for part in query.split(";") if part.strip()}
+    return {
+        normalise_query_line(part) for query in queries for part in query.split(";") if part.strip()
+    }
 
 
 class RunStore:
@@ -234,7 +242,9 @@ class RunStore:
             for paper in result.get("papers", []):
                 papers.setdefault(paper["key"], paper)
             if result.get("relaxation"):
-                relaxations.append({"label": result.get("label") or query, **result["relaxation"]})
+                relaxations.append(
+                    {"query_line": result.get("query_line") or query, **result["relaxation"]}
+                )
         total = sum(totals) if totals and None not in totals else None
         relaxed = json.dumps(relaxations, ensure_ascii=False) if relaxations else None
         with self.transaction():
@@ -285,8 +295,9 @@ class RunStore:
 
     def history_row(self, run_ids: Iterable[int]) -> dict[str, Any]:
         """What LITERATURE.md's Search History records for a search made of these runs: a short
-        readable query summary (searchlabels.query_summary: each query's search words, and how
-        an empty one was relaxed; the full labels stay here) and the papers each source returned
+        readable query summary (querylines.query_summary: each query's search words, and how
+        an empty one was relaxed; the full query lines stay here) and the papers each source
+        returned
         (lit_update.py merge's summary, arxiv_results and s2_results)."""
         from .relaxation import describe  # 190 ms (the arXiv and zbMATH clients): only here
 
@@ -294,10 +305,12 @@ class RunStore:
         found = dict.fromkeys(SOURCES, 0)
         for run in runs:
             found[run["source"]] += run["result_count"]
-        labels = [part.strip() for run in runs for part in run["query"].split(";")]
-        relaxed = {item["label"]: describe(item) for run in runs for item in run["relaxations"]}
+        lines = [part.strip() for run in runs for part in run["query"].split(";")]
+        relaxed = {
+            item["query_line"]: describe(item) for run in runs for item in run["relaxations"]
+        }
         return {
-            "summary": query_summary([label for label in labels if label], relaxed),
+            "summary": query_summary([line for line in lines if line], relaxed),
             "arxiv_results": found["arxiv"],
             "s2_results": found["semantic_scholar"],
         }

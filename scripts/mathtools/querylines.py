@@ -1,4 +1,4 @@
-"""The search-label format: the one-line form of a search script's call (`arxiv --all "fixed
+"""The query line: the one-line form of a search script's call (`arxiv --all "fixed
 point" --domain analysis`) that the run store records and a later plan compares against (the
 incremental rule: never re-run an identical query), and the short Query Summary LITERATURE.md's
 Search History shows for it.
@@ -14,31 +14,33 @@ from pathlib import Path
 from . import frontmatter
 from .files import read_text
 from .problemfile import split_sections
-from .sources import LABEL_WORDS
+from .sources import QUERY_LINE_WORDS
 from .text import fold
 
-# Options a label leaves out, and whether each takes a value.
+# Options a query line leaves out, and whether each takes a value.
 LEFT_OUT = {
     "--max-results": True, "--limit": True, "--rows": True, "--out": True, "--no-cache": False,
     "--relax": False,
 }  # fmt: skip
 
 
-TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")  # a label's search words
+# The options whose values are a query line's search words.
+TEXT_OPTIONS = ("--query", "--all", "--title", "--abstract", "--author")
 
 
-OPTION_WITH_VALUE = re.compile(r"(?<!\S)(--[a-z][a-z-]*)=")  # `--query=` in a label
+OPTION_WITH_VALUE = re.compile(r"(?<!\S)(--[a-z][a-z-]*)=")  # `--query=` in a query line
 
 
 SUMMARY_CHARS = 160  # a Search History Query Summary, at most (then "(+N more)")
 
 
-def label(api: str, args: list[str]) -> str:
+def query_line(source: str, args: list[str]) -> str:
     """The one-line form of a search script's call recorded in Search History and the run store:
     `arxiv --all "fixed point" --domain analysis` for `arxiv_query.py search --all 'fixed point'
     --domain analysis --max-results 5 --out F`. The `search` subcommand, result counts (the same
     query with more results is the same query), --out and --no-cache are left out, and so is
-    '|', so that a label fits a table cell. `--query=-abc` and `--query -abc` give one label."""
+    '|', so that a query line fits a table cell. `--query=-abc` and `--query -abc` give one
+    query line."""
     shown, skip = [], False
     for arg in split_options(args[1:] if args[:1] == ["search"] else args):
         if skip:
@@ -47,15 +49,15 @@ def label(api: str, args: list[str]) -> str:
             skip = LEFT_OUT[arg]
         else:
             shown.append(f'"{arg}"' if " " in arg or "'" in arg else arg)  # shlex reads it back
-    return f"{LABEL_WORDS[api]} {' '.join(shown)}".replace("|", "/")
+    return f"{QUERY_LINE_WORDS[source]} {' '.join(shown)}".replace("|", "/")
 
 
-def label_terms(label: str) -> list[tuple[str, str]] | None:
-    """The (option, search words) pairs of a query label: `arxiv --all "fixed point" --domain
-    analysis` -> [("--all", "fixed point")]; None for text that is not a label (a refined query
+def query_line_terms(line: str) -> list[tuple[str, str]] | None:
+    """The (option, search words) pairs of a query line: `arxiv --all "fixed point" --domain
+    analysis` -> [("--all", "fixed point")]; None for text that is not a query line (a refined query
     recorded as typed)."""
-    words = label.strip().split(maxsplit=1)
-    if len(words) != 2 or words[0] not in LABEL_WORDS.values():
+    words = line.strip().split(maxsplit=1)
+    if len(words) != 2 or words[0] not in QUERY_LINE_WORDS.values():
         return None
     try:
         tokens = split_options(shlex.split(words[1]))
@@ -64,32 +66,32 @@ def label_terms(label: str) -> list[tuple[str, str]] | None:
     return [(option, value) for option, value in pairwise(tokens) if option in TEXT_OPTIONS]
 
 
-def readable_query(label: str) -> str:
-    """What a label searched, for a person: `"distribution testing" tolerant` for `arxiv --title
-    "distribution testing" --abstract tolerant --domain probability`, `by Canonne` for an author
-    search; the label itself when it has no search words (a category browse)."""
-    terms = label_terms(label)
+def readable_query(line: str) -> str:
+    """What a query line searched, for a person: `"distribution testing" tolerant` for `arxiv
+    --title "distribution testing" --abstract tolerant --domain probability`, `by Canonne` for
+    an author search; the query line itself when it has no search words (a category browse)."""
+    terms = query_line_terms(line)
     if terms is None:
-        return " ".join(label.split())
+        return " ".join(line.split())
     shown = [
         ("by " if option == "--author" else "") + (f'"{value}"' if " " in value else value)
         for option, value in terms
     ]
-    return " ".join(shown) or " ".join(label.split()[1:]) or label.strip()
+    return " ".join(shown) or " ".join(line.split()[1:]) or line.strip()
 
 
 def query_summary(
-    labels: list[str], notes: dict[str, str] | None = None, width: int = SUMMARY_CHARS
+    lines: list[str], notes: dict[str, str] | None = None, width: int = SUMMARY_CHARS
 ) -> str:
-    """A short Search History Query Summary for a search's query labels: each search's words
-    once (case ignored), with its note in parentheses (`notes`: label -> how an empty search
-    was relaxed), '; '-joined, cut after `width` characters with "(+N more)". The full labels
+    """A short Search History Query Summary for a search's query lines: each search's words
+    once (case ignored), with its note in parentheses (`notes`: query line -> how an empty search
+    was relaxed), '; '-joined, cut after `width` characters with "(+N more)". The full query lines
     stay in the run store, which is what later plans compare against."""
     items: list[str] = []
-    for label in labels:
-        item = readable_query(label)
-        if notes and notes.get(label):
-            item += f" ({notes[label]})"
+    for line in lines:
+        item = readable_query(line)
+        if notes and notes.get(line):
+            item += f" ({notes[line]})"
         if item and fold(item) not in {fold(known) for known in items}:
             items.append(item)
     summary = ""
@@ -101,17 +103,17 @@ def query_summary(
     return summary
 
 
-def normalise_label(label: str) -> str:
+def normalise_query_line(line: str) -> str:
     """How two recorded queries are compared: case, quotes, whitespace and the spelling of an
-    option's value (`--query=x`, as labels recorded before label() split it, or `--query x`) do
-    not count."""
-    label = OPTION_WITH_VALUE.sub(r"\1 ", fold(label))
-    return " ".join(label.replace("'", " ").replace('"', " ").split())
+    option's value (`--query=x`, as query lines recorded before query_line() split it, or
+    `--query x`) do not count."""
+    line = OPTION_WITH_VALUE.sub(r"\1 ", fold(line))
+    return " ".join(line.replace("'", " ").replace('"', " ").split())
 
 
 def split_options(args: list[str]) -> list[str]:
     """The arguments with every `--name=value` written as `--name`, `value` (option() writes
-    either spelling; a label shows one)."""
+    either spelling; a query line shows one)."""
     split = []
     for arg in args:
         name, equals, value = arg.partition("=")
@@ -119,20 +121,20 @@ def split_options(args: list[str]) -> list[str]:
     return split
 
 
-def searched_labels(literature: Path | None) -> set[str]:
-    """Normalised query labels from LITERATURE.md's Search History (empty when there is none).
+def searched_query_lines(literature: Path | None) -> set[str]:
+    """Normalised query lines from LITERATURE.md's Search History (empty when there is none).
 
-    A row's Query Summary may hold labels separated by '; ' (a summary given with
+    A row's Query Summary may hold query lines separated by '; ' (a summary given with
     `lit_update.py merge --query-summary`, or an older file); merges from the run store write a
-    readable summary instead, and stored_labels gives their labels."""
+    readable summary instead, and store.stored_query_lines gives their query lines."""
     if literature is None or not literature.exists():
         return set()
     body = frontmatter.split(read_text(literature, "LITERATURE.md"), str(literature))[1]
     history = split_sections(body).get("search history", "")
-    labels: set[str] = set()
+    lines: set[str] = set()
     for line in history.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if len(cells) < 2 or set(cells[0]) <= set("-: ") or cells[0].lower() == "date":
             continue
-        labels.update(normalise_label(part) for part in cells[1].split(";") if part.strip())
-    return labels
+        lines.update(normalise_query_line(part) for part in cells[1].split(";") if part.strip())
+    return lines
