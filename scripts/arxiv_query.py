@@ -12,7 +12,7 @@ Examples:
   arxiv_query.py ids --ids-file candidates.txt          (or `-` to read ids from stdin)
 
 With --out FILE the full JSON goes to FILE and stdout gets one short line per paper
-(id | year | first author | title). The JSON's `label` is the call in Search History form
+(id | year | first author | title). The JSON's `query_line` is the call in Search History form
 (`arxiv --all "fixed point" --domain analysis`), which lit_update.py record-run stores.
 With --relax (every search a plan prints carries it) an empty search is asked again in looser
 forms: without quotes, without its weakest term, then with its words OR-ed; the JSON's

@@ -19,7 +19,7 @@ Subcommands:
 Ids: ARXIV:, DOI:, CorpusId:, MAG:, PMID:, URL: prefixes, a 40-hex paperId (bare or S2:), or a
 bare arXiv id or DOI (the prefix is inferred); so every record's `key` is an id. Every
 subcommand takes --fields (the API's field names, comma separated), --out FILE (full JSON to
-FILE, a compact summary on stdout) and --no-cache. The JSON's `label` is the call in Search
+FILE, a compact summary on stdout) and --no-cache. The JSON's `query_line` is the call in Search
 History form (`s2 --query "fixed point"`), which lit_update.py record-run stores.
 
 The API key comes from SEMANTIC_SCHOLAR_API_KEY or .math/config.json semantic_scholar_api_key and

@@ -18,7 +18,7 @@ Every paper carries `zbl` (the Zbl number), `msc` (MSC 2020 codes) and `document
 (journal-article, book-chapter, book). Fields zbMATH withholds for licence reasons ("zbMATH Open
 Web Interface contents unavailable due to conflicting licenses.") are left empty. Every subcommand
 takes --out FILE (full JSON to FILE, a compact summary on stdout) and --no-cache. The JSON's
-`label` is the call in Search History form (`zbmath --query "p-adic regulators" --msc 11`).
+`query_line` is the call in Search History form (`zbmath --query "p-adic regulators" --msc 11`).
 Base URL: MATH_ZBMATH_API_URL; requests are spaced by MATH_ZBMATH_MIN_INTERVAL (1 s) across
 processes. Example:
   zbmath_lookup.py search --title "cyclic cubic fields" --msc 11R --year 2010-2020 --limit 20
