@@ -8,11 +8,15 @@ every Atom/JSON response the same run fetched (the HTTP cache holds each one), d
 a model calling arXiv and Semantic Scholar with a web-fetch tool would have read to do the same
 work.
 
-Two runs by default: the README's sample problem (few candidates: the recordings hold few papers
-on it), and a bigger one, bench/data/turing-patterns/PROBLEM.md with 10 results per search,
-which the recorded Semantic Scholar records answer with a few dozen candidates. Part of what the
-scripts print is paid once per run (the plan, the acknowledgements), part once per candidate;
-the bigger run shows what a realistic search costs per candidate.
+Three runs by default: the README's sample problem (few candidates: the recordings hold few
+papers on it); the same problem with one refinement (the STAND-IN of bench_literature_turns.py,
+which finds no strong hit in iteration 1 and refines once); and a bigger one,
+bench/data/turing-patterns/PROBLEM.md with 10 results per search, which the recorded Semantic
+Scholar records answer with a few dozen candidates. Part of what the scripts print is paid once
+per run (the plan, the acknowledgements), part once per candidate; the bigger run shows what a
+realistic search costs per candidate. A refinement adds a cost per iteration: `judge` answers
+`refine` with the memo, which gives back the partial matches' rationales (up to eight) so that
+the model aims its query at what they lack, and `refine` prints its listing's header.
 
   .venv/bin/python bench/bench_literature_tokens.py [--live] [--problem PROBLEM.md]
       [--per-query N]
@@ -24,7 +28,8 @@ unconfirmed is one more. Abstract gists and excerpts are included.
 Target: at most 150 tokens per distinct paper through the scripts. Before the one-call phases
 (issue 19), with the plan of that time, the sample run cost 1162 tokens for its 6 distinct
 papers, 193.7 each (145.2 when its 8 candidate lines were counted, duplicates included), and
-showed no abstract.
+showed no abstract. A run with one refinement was not measured then (about 173 per distinct
+paper was estimated before the plan changes of issue 21).
 """
 
 from __future__ import annotations
@@ -37,7 +42,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from demo_pipeline import SAMPLE, TARGET_TOKENS_PER_CANDIDATE, run_demo  # noqa: E402
+from demo_pipeline import (  # noqa: E402
+    SAMPLE,
+    TARGET_TOKENS_PER_CANDIDATE,
+    refining_model,
+    run_demo,
+)
 
 BIGGER = (ROOT / "bench" / "data" / "turing-patterns" / "PROBLEM.md", 10)
 BEFORE = {"sample-problem": 1162 / 6}  # tokens per distinct paper, main at 344b41c
@@ -49,21 +59,30 @@ def main() -> int:
     parser.add_argument("--problem", type=Path, help="only this PROBLEM.md (default: both runs)")
     parser.add_argument("--per-query", type=int, help="results per search (plan_queries.py)")
     args = parser.parse_args()
-    runs = [(args.problem, args.per_query)] if args.problem else [(SAMPLE, args.per_query), BIGGER]
+    # (problem, results per search, whether the STAND-IN refines once)
+    runs = [(args.problem, args.per_query, False)]
+    if not args.problem:
+        runs = [(SAMPLE, args.per_query, False), (SAMPLE, args.per_query, True), (*BIGGER, False)]
     met = True
-    for problem, per_query in runs:
+    for problem, per_query, refines in runs:
         with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
             figures = run_demo(
-                Path(folder) / "ws", problem, args.live, say=lambda _line: None, per_query=per_query
+                Path(folder) / "ws",
+                problem,
+                args.live,
+                say=lambda _line: None,
+                per_query=per_query,
+                model=refining_model() if refines else None,
             )
-        met = report(problem, per_query, figures) and met
+        met = report(problem, per_query, figures, refines) and met
     return 0 if met else 1
 
 
-def report(problem: Path, per_query: int | None, figures: dict) -> bool:
+def report(problem: Path, per_query: int | None, figures: dict, refines: bool = False) -> bool:
     n = max(figures["candidates"], 1)
     per = f" (--per-query {per_query})" if per_query else ""
-    print(f"one /math:literature run on {problem.parent.name}{per}:")
+    kind = ", with one refinement" if refines else ""
+    print(f"one /math:literature run on {problem.parent.name}{per}{kind}:")
     print(
         f"  {figures['candidates']} distinct papers, {figures['script_calls']} script calls,"
         f" {figures['raw_responses']} API responses,"
@@ -79,7 +98,7 @@ def report(problem: Path, per_query: int | None, figures: dict) -> bool:
     met = figures["output_tokens"] / n <= TARGET_TOKENS_PER_CANDIDATE
     verdict = "met" if met else "NOT met"
     before = BEFORE.get(problem.parent.name)
-    if before and per_query is None:
+    if before and per_query is None and not refines:
         print(f"{'before (no abstracts)':24}{'':>10}{before:>16.1f}")
     print(f"raw / scripts {ratio:.1f}x; target <= {TARGET_TOKENS_PER_CANDIDATE} each: {verdict}")
     for script, size in sorted(figures["output_bytes"].items(), key=lambda item: -item[1]):

@@ -4,15 +4,16 @@ side by side with the runbook as it was before the one-call phases (issue 19).
 
 The runbook is played as the demo plays it (tools/literature_runbook.py: every call the agent's
 runbook prescribes, with the deterministic STAND-IN judging), offline, on the README's sample
-problem, twice: a search that stops after its first iteration, and one whose first iteration
-finds no strong hit, so that the loop refines once. A call is one tool call (a script, a read, a
-write); a turn is the calls that may run together, counted once. The command's hand-off to the
-agent (one Agent call) is counted too.
+problem, three times: a search that stops after its first iteration, one whose first iteration
+finds no strong hit, so that the loop refines once, and a search for PROOF.md's next
+reference-needed gap (bench/data/gap-search/PROOF.md), the task after a proof loop. A call is
+one tool call (a script, a read, a write); a turn is the calls that may run together, counted
+once. The command's hand-off to the agent (one Agent call) is counted too.
 
   .venv/bin/python bench/bench_literature_turns.py [--live]
 
 Targets: at most 10 tool calls for one iteration (Synthesis and journal entry included), 14 with
-one refinement.
+one refinement; a gap search is one iteration too.
 """
 
 from __future__ import annotations
@@ -35,13 +36,19 @@ from literature_runbook import StandInModel  # noqa: E402
 # A real model following it took 31 calls (issue 19): it also read .math/config.json and
 # LITERATURE.md more than once.
 BEFORE = {"one iteration": (29, 17), "one refinement": (38, 23)}
-TARGET = {"one iteration": 10, "one refinement": 14}
+# A gap search before `discover --gap`: the same calls, after a read of PROOF.md in a turn of its
+# own (the model took the first open gap's Suggested resolution as its focus words).
+GAP_READ = (1, 1)
+TARGET = {"one iteration": 10, "one refinement": 14, "a gap search": 10}
+PROOF = ROOT / "bench" / "data" / "gap-search" / "PROOF.md"
 
 
-def models() -> dict[str, StandInModel]:
+def runs() -> dict[str, tuple[StandInModel, Path | None]]:
+    """Each run's STAND-IN and the PROOF.md whose next gap it searches (None: the problem)."""
     return {
-        "one iteration": StandInModel(recalled=PLANTED),
-        "one refinement": refining_model(),
+        "one iteration": (StandInModel(recalled=PLANTED), None),
+        "one refinement": (refining_model(), None),
+        "a gap search": (StandInModel(recalled=PLANTED), PROOF),
     }
 
 
@@ -52,19 +59,23 @@ def main() -> int:
     print(f"/math:literature on {SAMPLE.parent.name}, from the command's start to the report:")
     print(f"{'':16}{'before':>14}{'now':>14}{'iterations':>12}{'target':>14}")
     met = True
-    for name, model in models().items():
+    for name, (model, proof) in runs().items():
         with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
-            figures = run_demo(Path(folder) / "ws", SAMPLE, args.live, lambda _l: None, None, model)
+            figures = run_demo(
+                Path(folder) / "ws", SAMPLE, args.live, lambda _l: None, None, model, proof
+            )
         calls, turns = figures["tool_calls"], figures["turns"]
         ok = calls <= TARGET[name]
         met = met and ok
-        before = f"{BEFORE[name][0]} in {BEFORE[name][1]}"
+        was = BEFORE.get(name) or (calls + GAP_READ[0], turns + GAP_READ[1])
+        before = f"{was[0]} in {was[1]}"
         print(
             f"{name:16}{before:>14}{f'{calls} in {turns}':>14}"
             f"{figures['summary']['iterations']:>12}"
             f"{f'<= {TARGET[name]} calls':>14} {'met' if ok else 'NOT met'}"
         )
-    print("(calls in turns: calls that may run together count as one turn)")
+    print("(calls in turns: calls that may run together count as one turn; a gap search before")
+    print(" `discover --gap` read PROOF.md first, in a turn of its own)")
     return 0 if met else 1
 
 

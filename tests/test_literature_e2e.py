@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_script
+from mathtools import gaps
 from support.standin import StandIn
 
 # The Claude Code harness comes from the foundation issue's branch; until it is merged, say so.
@@ -43,13 +44,14 @@ READ_LINE = re.compile(r"^ *\d+\t", re.M)
 class RunbookPlayer:
     """The agent's side of the conversation: the runbook generator, turned into tool calls."""
 
-    def __init__(self, model: StandInModel, cwd: Path):
-        self.steps = runbook(SLUG, model)
+    def __init__(self, model: StandInModel, cwd: Path, gap: bool = False):
+        self.steps = runbook(SLUG, model, gap=gap)
         self.cwd = cwd
         self.turns = 0
         self.turn: list = []
         self.summary: dict | None = None
         self.failed_calls: list[str] = []
+        self.calls: list = []  # every call the agent made, in order
 
     def __call__(self, request):
         if not self.turns:
@@ -68,6 +70,7 @@ class RunbookPlayer:
                 self.summary = done.value
                 return [text(f"Literature search done: {len(done.value['refs'])} new REF.")]
         self.turns += 1
+        self.calls += self.turn
         return [self.block(call, self.block_id(n)) for n, call in enumerate(self.turn)]
 
     def block_id(self, number: int) -> str:
@@ -181,6 +184,29 @@ def test_math_literature_runs_the_whole_runbook_in_claude_code(tmp_path):
     ]
     assert judged == papers  # every paper of every run judged, one file an iteration
     assert all(memo and "Iteration 1" in memo for (memo,) in feedback)
+
+
+def test_a_search_for_proof_gaps_takes_the_next_unsearched_gap_and_marks_it(tmp_path):
+    """The task after a proof loop: `discover --gap`, without bypass, takes Gap 1 of the bench's
+    PROOF.md (no read of PROOF.md by the agent) and marks it searched; the next search would
+    take Gap 2."""
+    cwd = workspace(tmp_path)
+    proof = cwd / ".math" / "problems" / SLUG / "PROOF.md"
+    proof.write_text((ROOT / "bench" / "data" / "gap-search" / "PROOF.md").read_text())
+    player = RunbookPlayer(StandInModel(recalled=PLANTED), cwd, gap=True)
+    with StandIn() as standin:
+        env = {**standin.env(), "MATH_LITERATURE_DB": str(cwd / ".math" / "literature.db")}
+        env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
+        main = main_conversation(f"Search for PROOF.md's reference-needed gaps. Slug: `{SLUG}`.")
+        run = math_literature(tmp_path, cwd, main, player, env=env, bypass=False, timeout=600)
+    assert run.exit_code == 0, run.describe()
+    assert player.summary is not None and player.failed_calls == [], run.describe()
+    assert player.summary["gap"] == "Gap 1: an estimator of the distance to uniform"
+    assert player.summary["finish"]["valid"] is True
+    marked = {gap.number: gap.searched for gap in gaps.read(proof)}
+    run_number = player.summary["run_dir"].rsplit("/", 1)[1]
+    assert marked[1][0].endswith(f" · literature run {run_number}") and marked[2] == []
+    assert not any(isinstance(call, Read) and "PROOF" in call.path for call in player.calls)
 
 
 def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):

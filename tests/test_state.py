@@ -536,6 +536,7 @@ def test_the_literature_agent_sent_back_by_the_proof_is_asked_for_the_gaps(probl
     step = machine.advance(problem, problem.name)
     assert step["spawn"] == "math:literature-search" and step["state"] == "LITERATURE_SEARCH"
     assert "reference-needed gaps" in step["task"]
+    assert f"discover {problem.name} --gap" in step["task"]  # the next unsearched gap, marked
     assert "literature_needed" not in step["task"]
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -171,10 +172,15 @@ def create_problem(workspace: Workspace, problem_file: Path) -> str:
 
 
 def play(
-    workspace: Workspace, slug: str, model: StandInModel, say=print, per_query: int | None = None
+    workspace: Workspace,
+    slug: str,
+    model: StandInModel,
+    say=print,
+    per_query: int | None = None,
+    gap: bool = False,
 ) -> dict:
     """Drive the runbook to its end, carrying out each call; returns its summary."""
-    steps = runbook(slug, model, per_query=per_query)
+    steps = runbook(slug, model, per_query=per_query, gap=gap)
     outputs = None
     while True:
         try:
@@ -213,10 +219,12 @@ def run_demo(
     say=print,
     per_query: int | None = None,
     model: StandInModel | None = None,
+    proof: Path | None = None,
 ) -> dict:
     """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
     discover's results per search (default: the runbook's); `model` the STAND-IN to play (default:
-    one that recalls the planted fabrications)."""
+    one that recalls the planted fabrications); `proof` a PROOF.md whose next reference-needed gap
+    the search takes (the runbook's task after a proof loop)."""
     import os
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -235,7 +243,9 @@ def run_demo(
         slug = create_problem(workspace, problem_file)
         model = model or StandInModel(recalled=PLANTED + CLASSICS)
         started = time.monotonic()
-        summary = play(workspace, slug, model, say, per_query)
+        if proof:
+            shutil.copyfile(proof, folder / ".math" / "problems" / slug / "PROOF.md")
+        summary = play(workspace, slug, model, say, per_query, gap=proof is not None)
         elapsed = time.monotonic() - started
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
     printed = sum(workspace.output_bytes.values())

@@ -159,24 +159,30 @@ def content_words(text: str) -> list[str]:
 
 
 def runbook(
-    slug: str, model: StandInModel, focus: str | None = None, per_query: int | None = None
+    slug: str,
+    model: StandInModel,
+    focus: str | None = None,
+    per_query: int | None = None,
+    gap: bool = False,
 ) -> Generator[Turn, list[str], dict[str, Any]]:
     """agents/literature-search.md steps 1-7, one turn of calls at a time; returns a summary.
 
     Each `yield` hands over a turn (calls that may run together); the driver sends back their
     outputs as text, in order: a script's stdout (and stderr, as a Bash result carries both), a
     file's content, "" for a write. `per_query` is discover's --per-query (results per search),
-    which the runbook leaves at its default: benchmarks set it to scale a run's candidates."""
+    which the runbook leaves at its default: benchmarks set it to scale a run's candidates.
+    `gap`: the task is PROOF.md's reference-needed gaps (`discover --gap` takes the next one)."""
     problem_dir = f".math/problems/{slug}"
 
     # 1. Discover (and read the problem, in the same turn).
-    discover_args = ["discover", slug, *(focus.split() if focus else [])]
+    discover_args = ["discover", slug, *(["--gap"] if gap else focus.split() if focus else [])]
     discover_args += ["--per-query", str(per_query)] if per_query else []
     problem_md, listing = yield [
         Read(f"{problem_dir}/PROBLEM.md"),
         Script("literature.py", discover_args),
     ]
     model.learn_problem(problem_md)
+    searched_gap = re.search(r"^gap: (.+)$", listing, re.M)
     run_dir = re.search(r"^run folder: (.+)$", listing, re.M).group(1)
     first_search = bool(re.search(r"^\S+, first search, iteration", listing, re.M))
 
@@ -248,6 +254,7 @@ def runbook(
     (finished,) = yield [Script("literature.py", finish_args)]
     return {
         "run_dir": run_dir,
+        "gap": searched_gap.group(1) if searched_gap else None,
         "first_search": first_search,
         "iterations": iteration,
         "listed": len(labels),

@@ -362,8 +362,9 @@ def task(in_state: str, folder: Path, state: State) -> str:
     if in_state == "LITERATURE_SEARCH":
         if state.loops.get("proof-literature", 0):
             return (
-                "Search for the references that PROOF.md's reference-needed gaps ask for; add "
-                "them to LITERATURE.md."
+                "Search for the references that PROOF.md's reference-needed gaps ask for, one "
+                f"gap per search: `literature.py discover {folder.name} --gap` takes the next "
+                "gap not yet searched and marks it; add them to LITERATURE.md."
             )
         return "Find, verify and record the prior work on the problem in LITERATURE.md."
     if in_state == "PROOF_DEVELOPMENT":
