@@ -14,7 +14,7 @@ import re
 
 import pytest
 from conftest import ROOT
-from mathtools import domains, keyterms, planning, problemfile, relaxation, schemas, querylines
+from mathtools import domains, keyterms, planning, problemfile, querylines, relaxation, schemas
 from mathtools.sources import DISCOVERY
 from mathtools.store import RunStore
 from mathtools.text import fold, strip_latex

@@ -177,6 +177,13 @@ def test_refine_searches_the_query_as_the_next_iteration_and_stops_on_a_repeat(s
     listing = session.discover(SLUG)
     decided = session.judge_all(listing, label=lambda n: "partial")
     assert decided["decision"] == "refine" and "Partial matches" in decided["memo"]
+    # The model is pointed to the rationales it wrote, not shown them again; the run store keeps
+    # them in the memo it records with the next iteration.
+    count = len(listed(listing))
+    assert decided["memo"].endswith(
+        f"your rationales for these {count} papers, in R/judgements-i1.json"
+    )
+    assert ": test" not in decided["memo"]  # the rationale each judgement gave
     done = session.run("refine", session.run_dir, "--query", "tolerant testing")
     assert done.returncode == 0, done.stdout
     assert done.stdout.startswith(f"{SLUG}, first search, iteration 2: ")
@@ -186,6 +193,7 @@ def test_refine_searches_the_query_as_the_next_iteration_and_stops_on_a_repeat(s
     with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
         memos = db.execute("SELECT feedback FROM runs WHERE iteration = 2").fetchall()
     assert memos and all(memo.startswith("Iteration 1 (") for (memo,) in memos)
+    assert all(": test" in memo for (memo,) in memos)  # each partial match's rationale
     again = session.judge_all(done.stdout, label=lambda n: "partial", iteration=2)
     assert again["iteration"] == 2 and again["decision"] == "refine"
     repeat = session.run("refine", session.run_dir, "--query", "Tolerant  Testing")

@@ -17,8 +17,8 @@ from mathtools import (
     keyterms,
     planning,
     problemfile,
-    schemas,
     querylines,
+    schemas,
 )
 from mathtools.sources import DISCOVERY, QUERY_LINE_WORDS
 from mathtools.text import fold, strip_latex

@@ -76,7 +76,7 @@ def judge(search: Search) -> dict[str, Any]:
     result.update({label: sum(v == label for v in labels.values()) for label in LABELS})
     if remembered:
         result["remembered"] = len(remembered)
-    result.update(decide(search, runs, stored))
+    result.update(decide(search, runs, stored, for_model=True))
     return result
 
 
@@ -110,10 +110,15 @@ def check_judged(store: Any, search: Search, then: str) -> None:
             )
 
 
-def decide(search: Search, runs: list[dict], judgements: list[dict]) -> dict[str, Any]:
-    """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo."""
+def decide(
+    search: Search, runs: list[dict], judgements: list[dict], for_model: bool = False
+) -> dict[str, Any]:
+    """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the
+    model's, pointing to its own rationales, when `for_model`)."""
     decision = refinement.after_iteration(search.iteration, judgements)
     if decision.stop:
         return {"decision": "stop", "reason": decision.reason}
-    memo = refinement.memo(search.iteration, runs, judgements)
+    written = search.judgements_file()  # none when every paper's judgement carried over
+    rationales = f"R/{written.name}" if for_model and written.exists() else None
+    memo = refinement.memo(search.iteration, runs, judgements, rationales)
     return {"decision": "refine", "reason": decision.reason, "memo": memo}

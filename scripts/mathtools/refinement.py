@@ -105,8 +105,15 @@ def query_texts(recorded: str) -> set[str]:
     return texts
 
 
-def memo(iteration: int, runs: list[dict[str, Any]], judgements: list[dict[str, Any]]) -> str:
-    """The compact feedback memo built from an iteration's non-strong judgements."""
+def memo(
+    iteration: int,
+    runs: list[dict[str, Any]],
+    judgements: list[dict[str, Any]],
+    rationales: str | None = None,
+) -> str:
+    """The compact feedback memo built from an iteration's non-strong judgements, as the run
+    store records it. With `rationales` (the judgements file's name) the memo is the model's:
+    it wrote those rationales a turn ago, so it is pointed to them rather than shown them again."""
     counts = {label: 0 for label in ("strong", "partial", "irrelevant")}
     for judgement in judgements:
         counts[judgement["label"]] += 1
@@ -126,6 +133,9 @@ def memo(iteration: int, runs: list[dict[str, Any]], judgements: list[dict[str, 
         chosen = _ranked(j for j in judgements if j["label"] == "irrelevant")
     if not chosen:
         lines.append("- the queries returned no papers at all")
+    elif rationales:
+        lines.append(f"- your rationales for these {len(chosen)} papers, in {rationales}")
+        return "\n".join(lines)
     for judgement in chosen[:MEMO_ITEMS]:
         rationale = " ".join(str(judgement.get("rationale") or "no rationale").split())
         if len(rationale) > RATIONALE_CHARS:
