@@ -7,7 +7,7 @@
                                 gist of its abstract (when it lists none, the loop's decision
                                 as judge prints it). The first word is the problem when a
                                 problem of that slug exists, else the current problem's focus.
-                                Creates the run folder RUN, which it prints.
+                                Creates the search folder RUN, which it prints.
                                 With --gap, the focus is PROOF.md's first reference-needed
                                 gap not yet searched (its Suggested resolution, LaTeX
                                 stripped): it prints `gap: Gap N: ...` first and marks the
@@ -84,7 +84,7 @@ def main(argv: Sequence[str]) -> int | None:
         ("finish", "install the Synthesis, validate, record the journal entry and state"),
     ):
         sub = commands.add_parser(name, help=what)
-        sub.add_argument("run_dir", metavar="RUN", help="the run folder discover printed")
+        sub.add_argument("run_dir", metavar="RUN", help="the search folder discover printed")
         if name == "chase":
             sub.add_argument("key", help="a paper's key, as a listing showed it")
             sub.add_argument("--limit", type=int, default=20, help="references to list (20)")

@@ -13,7 +13,7 @@ PROBLEM may be a path to PROBLEM.md or a problem slug of the current workspace
 (.math/problems/SLUG/PROBLEM.md); without --problem, the current problem of .math/config.json.
 LITERATURE.md defaults to the one next to PROBLEM.md.
 
-With --new-run, a run folder PROBLEM_DIR/literature-runs/<N>/ is created (N = 1, 2, ...); every
+With --new-run, a search folder PROBLEM_DIR/literature-runs/<N>/ is created (N = 1, 2, ...); every
 query then writes its results there (--out i1-arxiv-1.json, ...), the references to verify go to
 problem-references.json in it, and the plan itself to plan.json in it (unless --out says
 otherwise). The last command line records all of the searches in the run store, one run per API:
@@ -89,7 +89,7 @@ def main(argv: Sequence[str]) -> None:
 
 
 def summary_lines(plan: dict[str, Any]) -> list[str]:
-    """The plan as the model reads it: a header, the run folder once, the command lines."""
+    """The plan as the model reads it: a header, the search folder once, the command lines."""
     counts = {api: len(plan["queries"][api]) for api in PLANNED}
     lines = [
         f"plan for {plan['problem']} ({'first search' if plan['first_search'] else 'follow-up'}):"
@@ -98,7 +98,7 @@ def summary_lines(plan: dict[str, Any]) -> list[str]:
         f" {len(plan['skipped'])} skipped (in Search History)"
     ]
     if plan["run_dir"]:
-        lines.append(f"run folder: {plan['run_dir']}")
+        lines.append(f"search folder: {plan['run_dir']}")
     lines += plan["notes"]
     lines += commandlines.command_lines(plan)
     if plan["reference_candidates_file"]:

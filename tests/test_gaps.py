@@ -172,8 +172,8 @@ def test_discover_gap_takes_gap_2_then_gap_3_then_says_none_is_left(session):  #
     assert listed(first)
     run_1 = session.run_dir
     plan = json.loads((session.runs / "plan.json").read_text())
-    focused = [q["label"] for qs in plan["queries"].values() for q in qs if q["origin"] == "focus"]
-    assert focused and all("uniformity" in label or "lower" in label for label in focused)
+    focused = [q["query_line"] for qs in plan["queries"].values() for q in qs if q["origin"] == "focus"]
+    assert focused and all("uniformity" in line or "lower" in line for line in focused)
     second = session.discover(SLUG, "--gap")
     assert second.splitlines()[0] == "gap: Gap 3: the $\\ell_1$ learning bound"
     run_2 = session.run_dir
@@ -192,7 +192,7 @@ def test_discover_gap_takes_gap_2_then_gap_3_then_says_none_is_left(session):  #
     assert line.startswith("no gap to search: ") and "(Gap 2, Gap 3)" in line
     assert proof.read_bytes() == before
     runs = session.folder / ".math" / "problems" / SLUG / "literature-runs"
-    assert len(list(runs.iterdir())) == 2  # no search, no run folder
+    assert len(list(runs.iterdir())) == 2  # no search, no search folder
 
 
 def test_a_gap_whose_focus_queries_find_nothing_is_still_marked(session):  # noqa: F811

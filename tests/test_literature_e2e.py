@@ -3,7 +3,7 @@
 The model is scripted: the main conversation hands off to the `math:literature-search` agent, and
 the agent's side is tools/literature_runbook.py, which issues exactly the calls
 agents/literature-search.md prescribes (Bash calls of literature.py's phases, the read of
-PROBLEM.md, the writes of the run folder's files) and reads their results as Claude Code sends
+PROBLEM.md, the writes of the search folder's files) and reads their results as Claude Code sends
 them back. Claude Code runs in its default permission mode: every call must pass because the
 command's allowed-tools rules let it, as for a user. Its judgement steps are the deterministic
 STAND-IN. arXiv and Semantic Scholar are tests/support/standin.py, answering from the real
@@ -225,7 +225,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     problem = cwd / ".math" / "problems" / SLUG
     run_dir = problem / "literature-runs" / "1"
     literature = problem / "LITERATURE.md"
-    # The runbook's writes: files in the run folder. Anything else the agent writes needs the
+    # The runbook's writes: files in the search folder. Anything else the agent writes needs the
     # user's approval, except LITERATURE.md (an older REF's assessment, by hand).
     writes = {
         "toolu_write_run": ("Write", run_dir / "judgements-i1.json", "[]\n"),

@@ -41,7 +41,7 @@ class Session:
     def discover(self, *words: str) -> str:
         done = self.run("discover", *words)
         assert done.returncode == 0, done.stdout + done.stderr
-        self.run_dir = re.search(r"^run folder: (.+)$", done.stdout, re.M).group(1)
+        self.run_dir = re.search(r"^search folder: (.+)$", done.stdout, re.M).group(1)
         self.stderr = done.stderr
         return done.stdout
 

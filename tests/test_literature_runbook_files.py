@@ -14,7 +14,7 @@ TIERS = ROOT / "protocols" / "confidence-tiers.md"
 RULE = re.compile(r'^Bash\(python3 "\$\{CLAUDE_PLUGIN_ROOT\}/scripts/([a-z_0-9]+\.py)":\*\)$')
 
 
-# The runbook's own writes: its run folders, and LITERATURE.md when an older REF's assessment
+# The runbook's own writes: its search folders, and LITERATURE.md when an older REF's assessment
 # changes (an Edit rule covers Write).
 FILE_RULES = ["Edit(.math/problems/*/literature-runs/**)", "Edit(.math/problems/*/LITERATURE.md)"]
 

@@ -310,10 +310,10 @@ def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
         assert all(querylines.query_line(api, q["args"]) == q["query_line"] for q in queries)
     refs = json.loads(Path(plan["reference_candidates_file"]).read_text())
     assert refs == plan["reference_candidates"]
-    # The compact summary names the run folder and gives each command line once; one record-run
+    # The compact summary names the search folder and gives each command line once; one record-run
     # stores every search of the iteration (the pattern names their --out files).
     lines = run.stdout.splitlines()
-    assert f"run folder: {run_dir}" in lines
+    assert f"search folder: {run_dir}" in lines
     assert run.stdout.count("arxiv_query.py search") == len(plan["queries"]["arxiv"])
     assert [line for line in lines if "record-run" in line] == [
         "lit_update.py record-run --problem fixed-points --iteration 1 --results"
@@ -322,7 +322,8 @@ def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
     assert len(run.stdout) < 2600  # ten searches, one record, one header: ~650 tokens
     # The next search of the problem gets the next number.
     again = script("plan_queries.py", "--problem", "fixed-points", "--new-run")
-    assert "run folder: .math/problems/fixed-points/literature-runs/2" in again.stdout.splitlines()
+    folder = "search folder: .math/problems/fixed-points/literature-runs/2"
+    assert folder in again.stdout.splitlines()
     assert (run_dir.parent / "2" / "plan.json").exists()
 
 

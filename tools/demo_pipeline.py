@@ -10,7 +10,7 @@ are a deterministic STAND-IN, marked as such in everything it writes. By default
 Semantic Scholar are a local stand-in server answering from the real recordings
 (tests/support/standin.py), so the demo runs offline; --live uses the real APIs.
 
-At the end it prints where LITERATURE.md, JOURNAL.md, the run store and the run folder are, and
+At the end it prints where LITERATURE.md, JOURNAL.md, the run store and the search folder are, and
 how many tool calls and turns the run took, and what it cost in model-read tokens: the bytes of
 everything the runbook's script calls printed, stdout and stderr (a Bash tool result carries
 both), divided by 4, per distinct paper the model read about, against
@@ -288,7 +288,7 @@ def report(figures: dict) -> list[str]:
         f" {valid}",
         f"  JOURNAL.md     {figures['journal']}  ({summary['finish'].get('journal', 'no entry')})",
         f"  run store      {figures['run_store']}  ({summary['iterations']} iteration(s))",
-        f"  run folder     {figures['run_dir']}",
+        f"  search folder     {figures['run_dir']}",
         f"  zbMATH Open    confirmed {', '.join(figures['confirmed_by']['zbmath']) or 'none'}",
         f"  Crossref       confirmed {', '.join(figures['confirmed_by']['crossref']) or 'none'}",
         "",

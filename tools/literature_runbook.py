@@ -183,7 +183,7 @@ def runbook(
     ]
     model.learn_problem(problem_md)
     searched_gap = re.search(r"^gap: (.+)$", listing, re.M)
-    run_dir = re.search(r"^run folder: (.+)$", listing, re.M).group(1)
+    run_dir = re.search(r"^search folder: (.+)$", listing, re.M).group(1)
     first_search = bool(re.search(r"^\S+, first search, iteration", listing, re.M))
 
     # 2. Judge every listed paper (and recall papers no search returned); the script decides.

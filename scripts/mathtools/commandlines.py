@@ -1,5 +1,5 @@
 """The planned script calls: a query as the arguments of `arxiv_query.py`, `s2_lookup.py` or
-`zbmath_lookup.py`, the --out file it writes in the run folder, the `lit_update.py record-run`
+`zbmath_lookup.py`, the --out file it writes in the search folder, the `lit_update.py record-run`
 call that stores an iteration, and the command lines the runbook runs.
 """
 
@@ -49,7 +49,7 @@ def check_per_query(per_query: int) -> None:
 
 
 def results_stem(iteration: int, api: str, number: int) -> str:
-    """The name of a search's --out file in the run folder, without `.json`: `i1-arxiv-2`. The
+    """The name of a search's --out file in the search folder, without `.json`: `i1-arxiv-2`. The
     iteration comes first so that one pattern, `i1-*.json`, names all of an iteration's files."""
     return f"i{iteration}-{QUERY_LINE_WORDS[api]}-{number}"
 

@@ -5,7 +5,7 @@ excerpt of its abstract, per unconfirmed candidate the title it was given and wh
 
 The kept papers come from the run store (records as the services gave them: nothing retyped), one
 per distinct paper under the key the discovery listing showed. `candidates.json` and
-`verified.json` stay in the run folder (lit_update.py merge reads the latter).
+`verified.json` stay in the search folder (lit_update.py merge reads the latter).
 """
 
 from __future__ import annotations

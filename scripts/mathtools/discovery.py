@@ -1,7 +1,7 @@
 """Discovery, one call: plan the queries, run every one under the rate limits, record the runs,
 and list the distinct papers with a gist of each abstract (agents/literature-search.md, step 2).
 
-One literature search lives in its run folder (`.math/problems/<slug>/literature-runs/<N>/`,
+One literature search lives in its search folder (`.math/problems/<slug>/literature-runs/<N>/`,
 rundir.py). `search.json` there says which problem it is for and which runs each iteration of
 the refinement loop recorded; the later phases (judging.py, confirmation.py, recording.py) take
 only the folder. Each query's results stay on disk as `i<iteration>-<source>-<n>.json` (the
@@ -65,7 +65,7 @@ def stderr_progress(line: str) -> None:
 
 @dataclass
 class Search:
-    """One literature search: its problem, run folder and the runs of each iteration
+    """One literature search: its problem, search folder and the runs of each iteration
     (schemas/search.schema.json)."""
 
     problem: str
@@ -109,7 +109,7 @@ class Search:
         path = Path(run_dir) / MANIFEST
         if not path.exists():
             raise BadInput(
-                f"{run_dir} is not a search's run folder (no {MANIFEST}): give the folder "
+                f"{run_dir} is not a search's search folder (no {MANIFEST}): give the folder "
                 "`literature.py discover` printed",
                 code="not_a_search",
             )
@@ -174,7 +174,7 @@ def start(
     literature: Path | None = None,
     progress: Progress = stderr_progress,
 ) -> tuple[Search, dict[str, Any]]:
-    """Plan a new search of the problem in a fresh run folder and run its first iteration;
+    """Plan a new search of the problem in a fresh search folder and run its first iteration;
     returns the search and what the iteration found (see run_iteration)."""
     commandlines.check_per_query(per_query)
     problem = problemfile.read_problem(problem_path)
@@ -211,7 +211,7 @@ def run_iteration(
     feedback: str | None,
     progress: Progress = stderr_progress,
 ) -> dict[str, Any]:
-    """Run an iteration's queries (args per source; each gets `--out` into the run folder),
+    """Run an iteration's queries (args per source; each gets `--out` into the search folder),
     record one run per source that answered, and return {"iteration", "runs", "failed",
     "papers" (the distinct papers not judged in an earlier iteration), "carried" (how many
     were)}. A source that keeps failing is skipped for the rest of the iteration; the other
@@ -329,7 +329,7 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     lines = [
         f"{search.problem}, {kind}, iteration {found['iteration']}: "
         f"{len(found['papers'])} distinct papers ({runs or 'no runs'})",
-        f"run folder: {search.run_dir}",
+        f"search folder: {search.run_dir}",
     ]
     lines += found.get("notes", [])
     for source, why in found["failed"].items():

@@ -173,7 +173,7 @@ def dumps(data: Any) -> str:
 
 
 def write_file(path: str | Path, text: str) -> None:
-    """Write a file the caller named (--out, a run folder's files); one that cannot be written
+    """Write a file the caller named (--out, a search folder's files); one that cannot be written
     is BadInput naming it, not an internal error."""
     try:
         atomic_write(Path(path), text)

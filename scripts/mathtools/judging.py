@@ -1,6 +1,6 @@
 """Judging, one call: store the model's judgements of an iteration and answer the loop's question.
 
-The model writes one file per iteration, `judgements-i<N>.json` in the run folder
+The model writes one file per iteration, `judgements-i<N>.json` in the search folder
 (schemas/iteration_judgements.schema.json): a label for every paper the iteration listed, by
 the key its line shows. Storing it labels that paper in every run that returned it (a paper both
 services found is judged once), keeps the label of a paper judged in an earlier iteration, and

@@ -1,8 +1,8 @@
 """The end of a literature search, in two calls: merge, then finish.
 
-merge   the run folder's verified.json and relevance.json into LITERATURE.md (litmerge.py, the
+merge   the search folder's verified.json and relevance.json into LITERATURE.md (litmerge.py, the
         Search History row from the search's runs), validated in the same call; it names what
-        the model must still write: the Synthesis (into `synthesis.md` in the run folder), and
+        the model must still write: the Synthesis (into `synthesis.md` in the search folder), and
         the tier of any REF still unassessed.
 finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section, validates the file, and
         only when it is valid records the search: the LIT journal entry (strategy, what was

@@ -282,7 +282,7 @@ def next_iteration(
     problem: problemfile.Problem | None,
 ) -> dict[str, Any]:
     """The next iteration's number and its command lines: the searches, then the record-run
-    that stores them with the memo (in the run folder's feedback-i<N>.md when there is one)."""
+    that stores them with the memo (in the search folder's feedback-i<N>.md when there is one)."""
     number = iteration.number + 1
     queries = refined_queries(query, problem.domain if problem else None, per_query)
     plan: dict[str, Any] = {

@@ -1,6 +1,6 @@
 """Where a literature run's working files live (which problem: problemdir.py).
 
-Each literature search gets its own run folder
+Each literature search gets its own search folder
 `.math/problems/<slug>/literature-runs/<N>/` (1, 2, ...) for the discovery and verification files
 (never the plugin folder, which may be read-only and is shared by every workspace).
 """
@@ -15,9 +15,9 @@ from .files import dumps, write_file
 
 
 def new_run_dir(problem_folder: Path) -> Path:
-    """Create and return a fresh run folder `problem_folder/literature-runs/<N>/`, N one more than
-    the highest there, relative to the working directory when it lies below it. Short names on
-    purpose: the model reads and types this path in every call of the run."""
+    """Create and return a fresh search folder `problem_folder/literature-runs/<N>/`, N one more
+    than the highest there, relative to the working directory when it lies below it. Short names
+    on purpose: the model reads and types this path in every call of the search."""
     base = problem_folder / "literature-runs"
     base.mkdir(parents=True, exist_ok=True)
     taken = [int(p.name) for p in base.iterdir() if p.name.isdigit()]
@@ -28,7 +28,7 @@ def new_run_dir(problem_folder: Path) -> Path:
             return shorter(folder)
         except FileExistsError:
             continue
-    raise BadInput(f"cannot create a run folder under {base}", code="run_dir")
+    raise BadInput(f"cannot create a search folder under {base}", code="run_dir")
 
 
 def write_json(path: Path, data: Any) -> None:
