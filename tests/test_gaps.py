@@ -172,7 +172,9 @@ def test_discover_gap_takes_gap_2_then_gap_3_then_says_none_is_left(session):  #
     assert listed(first)
     run_1 = session.run_dir
     plan = json.loads((session.runs / "plan.json").read_text())
-    focused = [q["query_line"] for qs in plan["queries"].values() for q in qs if q["origin"] == "focus"]
+    focused = [
+        q["query_line"] for qs in plan["queries"].values() for q in qs if q["origin"] == "focus"
+    ]
     assert focused and all("uniformity" in line or "lower" in line for line in focused)
     second = session.discover(SLUG, "--gap")
     assert second.splitlines()[0] == "gap: Gap 3: the $\\ell_1$ learning bound"
