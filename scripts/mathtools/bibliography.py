@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInput
-from .identifiers import normalise_arxiv_id
+from .identifiers import ARXIV_ID_CITED, DOI_CITED, normalise_arxiv_id
 from .text import latex_to_unicode, strip_latex
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a bibliography of 100,000 entries is under 20 MB
@@ -30,12 +30,6 @@ MONTHS = {
     for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)  # noqa: SIM905
 }
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
-_ARXIV_IN_TEXT = re.compile(
-    r"(?:arxiv(?:\s*preprint)?\s*[:.]?\s*(?:arxiv\s*:\s*)?|arxiv\.org/(?:abs|pdf)/)"
-    r"([a-z.-]+/\d{7}|\d{4}\.\d{4,5})(v\d+)?",
-    re.IGNORECASE,
-)
-_DOI_IN_TEXT = re.compile(r"(?:doi\.org/|doi\s*[:=]?\s*\{?)(10\.\d{4,9}/[^\s{}\\,\"]+)", re.I)
 _VOLUME_PAGES = re.compile(r"\b(\d+)\s*(?:\(\d+\))?\s*:\s*(\d+(?:\s*-+\s*\d+)?)")  # 6(2):290--297
 _VOLUME = re.compile(r"\bvol(?:ume)?\.?\s*(\d+)", re.I)
 _PAGES = re.compile(r"\bpp?\.\s*(\d+(?:\s*-+\s*\d+)?)")
@@ -224,7 +218,7 @@ class Reference:
                 except BadInput:
                     pass
         for name in ("url", "journal", "note", "howpublished", "publisher", "text"):
-            found = _ARXIV_IN_TEXT.search(fields.get(name) or "")
+            found = ARXIV_ID_CITED.search(fields.get(name) or "")
             if found:
                 return normalise_arxiv_id(found.group(1))[0]
         return None
@@ -233,7 +227,7 @@ class Reference:
         if self.fields.get("doi"):
             return self.fields["doi"].strip()
         for name in ("url", "note", "text"):
-            found = _DOI_IN_TEXT.search(self.fields.get(name) or "")
+            found = DOI_CITED.search(self.fields.get(name) or "")
             if found:
                 return found.group(1).rstrip(".")
         return None
@@ -386,8 +380,8 @@ def _bibitem_fields(text: str) -> dict[str, str]:
         authors, rest = text[: quoted.start()], text[quoted.end() :]
     fields["title"] = title.strip(" .,")
     fields["author"] = " and ".join(_bibitem_names(authors))
-    rest = _ARXIV_IN_TEXT.sub(" ", _DOI_IN_TEXT.sub(" ", rest))  # an id's digits are no year
-    year = _YEAR.findall(rest) or _YEAR.findall(_ARXIV_IN_TEXT.sub(" ", authors))
+    rest = ARXIV_ID_CITED.sub(" ", DOI_CITED.sub(" ", rest))  # an id's digits are no year
+    year = _YEAR.findall(rest) or _YEAR.findall(ARXIV_ID_CITED.sub(" ", authors))
     if year:
         fields["year"] = year[-1]
     rest = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())

@@ -25,12 +25,21 @@ ARXIV_VERSION = re.compile(r"v\d+$")
 # An arXiv id inside running text (a PROBLEM.md reference line), version dropped.
 ARXIV_NEW_ID_IN_TEXT = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
 ARXIV_OLD_ID_IN_TEXT = re.compile(r"\b([a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
+# An arXiv id a bibliography entry announces (`arXiv:2101.00001v2`, `arXiv preprint math/0211159`,
+# an arxiv.org URL): the id and its version suffix. Bare digits in an entry may be pages.
+ARXIV_ID_CITED = re.compile(
+    r"(?:arxiv(?:\s*preprint)?\s*[:.]?\s*(?:arxiv\s*:\s*)?|arxiv\.org/(?:abs|pdf)/)"
+    r"([a-z.-]+/\d{7}|\d{4}\.\d{4,5})(v\d+)?",
+    re.IGNORECASE,
+)
 ARXIV_DOI_PREFIX = "10.48550/arxiv."  # arXiv's own DOIs: 10.48550/arXiv.<id>
 
 DOI_WRAPPER = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
 DOI = re.compile(r"(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)", re.IGNORECASE)
 # A DOI inside running text: it ends before a quote, bracket, comma or a closing full stop.
 DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+[^\s\"<>,;.)])", re.IGNORECASE)
+# A DOI a bibliography entry announces (`doi:`, `doi = {`, a doi.org URL), up to BibTeX syntax.
+DOI_CITED = re.compile(r"(?:doi\.org/|doi\s*[:=]?\s*\{?)(10\.\d{4,9}/[^\s{}\\,\"]+)", re.I)
 
 ZBL = re.compile(r"(?:zbl\s*:?\s*)?(\d{4}\.\d{5})", re.IGNORECASE)
 
