@@ -138,25 +138,15 @@ def do_judge(args: argparse.Namespace) -> None:
     cli.acknowledge(judging.judge(discovery.Search.load(args.run_dir)))
 
 
-def do_refine(args: argparse.Namespace) -> int | None:
-    from mathtools import discovery, judging, refinement
-    from mathtools.store import open_store
+def do_refine(args: argparse.Namespace) -> None:
+    from mathtools import discovery, judging
 
     search = discovery.Search.load(args.run_dir)
-    with open_store(create=False) as store:
-        judging.check_judged(store, search, "refining")
-        runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
-        judgements = [j for run in runs for j in store.judgements(run["run_id"])]
-        earlier = [run["query"] for run in store.prior_queries(search.problem)]
-    decided = judging.decide(search, runs, judgements)
-    if decided["decision"] == "stop":
-        raise errors.BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
-    checked = refinement.check_refined(args.query, earlier)
-    if checked.stop:
-        cli.acknowledge({"decision": "stop", "reason": checked.reason})
-        return None
-    show_iteration(search, discovery.refine(search, args.query, decided["memo"]))
-    return None
+    repeated, found = judging.refine(search, args.query)
+    if repeated is not None:
+        cli.acknowledge({"decision": "stop", "reason": repeated})
+    else:
+        show_iteration(search, found)
 
 
 def show_iteration(search: "Search", found: dict[str, Any]) -> None:

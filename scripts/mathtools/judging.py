@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import refinement, rundir, schemas
+from . import discovery, refinement, rundir, schemas
 from .discovery import Search, _identity, earlier_identities, iteration_papers
 from .errors import BadInput
 from .files import read_json
@@ -108,6 +108,24 @@ def check_judged(store: Any, search: Search, then: str) -> None:
                 f"{search.judgements_file()} and run `literature.py judge` before {then}",
                 code="not_judged",
             )
+
+
+def refine(search: Search, query: str) -> tuple[str | None, dict[str, Any]]:
+    """The model's refined query as the search's next iteration, when the loop's rule allows it:
+    (None, what the new searches found); (why, {}) when the query repeats an earlier one, which
+    ends the loop. BadInput when the loop has already stopped, or papers are still unjudged."""
+    with open_store(create=False) as store:
+        check_judged(store, search, "refining")
+        runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
+        judgements = [j for run in runs for j in store.judgements(run["run_id"])]
+        earlier = [run["query"] for run in store.prior_queries(search.problem)]
+    decided = decide(search, runs, judgements)
+    if decided["decision"] == "stop":
+        raise BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
+    checked = refinement.check_refined(query, earlier)
+    if checked.stop:
+        return checked.reason, {}
+    return None, discovery.refine(search, query, decided["memo"])
 
 
 def decide(
