@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Check the bibliography of an existing paper against arXiv and Semantic Scholar.
+"""Check the bibliography of an existing paper against arXiv, Semantic Scholar, zbMATH Open and
+Crossref.
 
 FILE is a .bib, a .bbl, or a .tex (its \\bibitems, or the .bib files its \\bibliography{...} /
 \\addbibresource{...} name). Every entry goes through the verification gate (verify_batch.py's:
-one batch per service for the entries with an arXiv id or DOI, a title search for the others) and
-is reported, by key, as:
+one batch per source for the entries with an arXiv id, DOI or Zbl number, a title search for the
+others) and is reported, by key, as:
   CONFIRMED    the sources hold this paper as cited;
   CORRECTED    a real paper, cited wrong: each field that differs (title, authors, year, venue,
                volume, pages, DOI, a published version of a preprint), as cited -> as recorded;
