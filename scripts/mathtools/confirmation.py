@@ -32,7 +32,7 @@ REASON_CHARS = 200
 def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], set[str]]:
     """The strong and partial papers of every run of the search, best first, one per distinct
     paper under its listed key; and the keys the listings showed (their gist was read)."""
-    shown: dict[tuple, str] = {}
+    shown: dict[tuple[Any, ...], str] = {}
     listed: set[str] = set()
     for item in search.iterations:
         for paper in iteration_papers(store, search, item["number"]):
@@ -42,8 +42,8 @@ def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], s
     judgements = [j for run_id in search.run_ids() for j in store.judgements(run_id)]
     candidates, taken = [], set()
     for judgement in refinement.kept_papers(judgements):
-        identity = paper_identity(judgement["record"]) or [("key", judgement["key"])]
-        key = next((shown[i] for i in identity if i in shown), judgement["key"])
+        identities = paper_identity(judgement["record"]) or [("key", judgement["key"])]
+        key = next((shown[i] for i in identities if i in shown), judgement["key"])
         if key not in taken:
             taken.add(key)
             candidates.append({**refinement.as_candidate(judgement), "key": key})

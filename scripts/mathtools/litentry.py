@@ -65,7 +65,9 @@ class Entry:
         self._fields: dict[str, tuple[int, int]] | None = None
 
     @classmethod
-    def new(cls, kind: str, number: int, title: str, values: dict[str, str], ids: list[str]):
+    def new(
+        cls, kind: str, number: int, title: str, values: dict[str, str], ids: list[str]
+    ) -> Entry:
         lines = [f"### {label(kind, number)}: {one_line(title)}\n"]
         lines += [
             f"- **{name}:** {one_line(values[name])}\n"
@@ -83,7 +85,9 @@ class Entry:
 
     @property
     def title(self) -> str:
-        return ENTRY_HEADING.match(self.lines[0]).group("title")
+        heading = ENTRY_HEADING.match(self.lines[0])
+        assert heading is not None, "an entry's first line is its heading (new() and the parser)"
+        return heading.group("title")
 
     def _index(self) -> dict[str, tuple[int, int]]:
         """Field name -> (first line, end line) of its bullet and continuation lines."""
@@ -109,7 +113,9 @@ class Entry:
         span = self._index().get(name)
         if span is None:
             return None
-        first = _FIELD.match(self.lines[span[0]]).group("value") or ""
+        bullet = _FIELD.match(self.lines[span[0]])
+        assert bullet is not None, "_index() spans start at a field line"
+        first = bullet.group("value") or ""
         return one_line(" ".join([first, *self.lines[span[0] + 1 : span[1]]]))
 
     def set_field(self, name: str, value: str) -> bool:

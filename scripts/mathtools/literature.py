@@ -79,18 +79,20 @@ CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
 
 @dataclass
 class Section:
-    """A `## ` section: its heading line and its blocks (lists of raw lines, or entries)."""
+    """A `## ` section: its heading line, its intro (the raw lines before any `### ` heading)
+    and the blocks after it (entries, or the raw lines from a `### ` heading that is no entry)."""
 
     name: str
     heading: str
     line_no: int
+    intro: list[str] = field(default_factory=list)
     blocks: list[list[str] | Entry] = field(default_factory=list)
 
     def entries(self) -> list[Entry]:
         return [block for block in self.blocks if isinstance(block, Entry)]
 
     def lines(self) -> list[str]:
-        out = [self.heading]
+        out = [self.heading, *self.intro]
         for block in self.blocks:
             out += block.lines if isinstance(block, Entry) else block
         return out
@@ -98,18 +100,18 @@ class Section:
     def add_entry(self, entry: Entry) -> None:
         """Add after the section's last entry (so a closing note stays last), replacing the
         "(No ... yet)" placeholder; a blank line always separates it from what comes before."""
-        intro = self.blocks[0]
+        intro = self.intro
         placeholder = PLACEHOLDERS[self.name]
         for i, line in enumerate(intro):
             if line.strip() == placeholder:
                 del intro[i : i + 2 if intro[i + 1 : i + 2] == ["\n"] else i + 1]
                 break
         last_entry = next(
-            (i for i in range(len(self.blocks) - 1, 0, -1) if isinstance(self.blocks[i], Entry)),
+            (i for i in range(len(self.blocks) - 1, -1, -1) if isinstance(self.blocks[i], Entry)),
             None,
         )
         at = len(self.blocks) if last_entry is None else last_entry + 1
-        before = self.blocks[at - 1]
+        before = self.blocks[at - 1] if at else intro
         before_lines = before.lines if isinstance(before, Entry) else before
         if not self.heading.endswith("\n"):
             self.heading += "\n"
@@ -121,14 +123,21 @@ class Section:
 
     def remove_entry(self, entry: Entry) -> None:
         self.blocks.remove(entry)
-        if not self.entries() and not any(line.strip() for line in self.blocks[0]):
-            self.blocks[0][:] = ["\n", PLACEHOLDERS[self.name] + "\n", "\n"]
+        if not self.entries() and not any(line.strip() for line in self.intro):
+            self.intro[:] = ["\n", PLACEHOLDERS[self.name] + "\n", "\n"]
 
 
 class LiteratureDoc:
     """A parsed LITERATURE.md; `render()` gives the text back."""
 
-    def __init__(self, name, fm_raw, fm, preamble, sections):
+    def __init__(
+        self,
+        name: str,
+        fm_raw: str,
+        fm: dict[str, Any],
+        preamble: list[str],
+        sections: list[Section],
+    ) -> None:
         self.name = name
         self.frontmatter: dict[str, Any] = fm
         self._fm_raw = fm_raw
@@ -169,7 +178,7 @@ class LiteratureDoc:
 
     def append_history(self, cells: list[str]) -> None:
         """Add a row after the last line of the Search History table (a header if none)."""
-        block = self.section(SEARCH_HISTORY).blocks[0]
+        block = self.section(SEARCH_HISTORY).intro
         row = "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |\n"
         last = max(
             (i for i, line in enumerate(block) if line.lstrip().startswith("|")), default=None
@@ -186,7 +195,7 @@ class LiteratureDoc:
             block.insert(last + 1, row)
 
     # The numbering high-water marks and the applied merges, from the preamble's state comment.
-    def _state(self) -> tuple[int | None, re.Match | None]:
+    def _state(self) -> tuple[int | None, re.Match[str] | None]:
         """The state comment's preamble index and match; BadInput when it cannot be read (a
         merge would then add a second comment and forget which merges were applied)."""
         problem = self.state_problem()
@@ -344,16 +353,16 @@ def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
             in_fence = not in_fence
         heading = None if in_fence else _SECTION_HEADING.match(line)
         if heading:
-            sections.append(Section(heading.group("name"), line, number, [[]]))
+            sections.append(Section(heading.group("name"), line, number))
         elif sections:
-            sections[-1].blocks[0].append(line)
+            sections[-1].intro.append(line)
         else:
             preamble.append(line)
 
     _check_sections(sections, name)
     for section in sections:
         if section.name in (CONFIRMED, UNCONFIRMED):
-            section.blocks = _split_entries(section, name)
+            section.intro, section.blocks = _split_entries(section, name)
     return LiteratureDoc(name, fm_raw, fm, preamble, sections)
 
 
@@ -386,12 +395,14 @@ def _check_sections(sections: list[Section], name: str) -> None:
         )
 
 
-def _split_entries(section: Section, name: str) -> list[list[str] | Entry]:
-    """Cut a references section at its `### ` headings into raw blocks and entries."""
+def _split_entries(section: Section, name: str) -> tuple[list[str], list[list[str] | Entry]]:
+    """Cut a references section's lines at its `### ` headings: (the intro, the raw blocks and
+    entries after it)."""
     expected = "REF" if section.name == CONFIRMED else "UREF"
-    blocks: list[list[str] | Entry] = [[]]
+    intro: list[str] = []
+    blocks: list[list[str] | Entry] = []
     in_fence = False
-    for number, line in enumerate(section.blocks[0], start=section.line_no + 1):
+    for number, line in enumerate(section.intro, start=section.line_no + 1):
         if FENCE.match(line.lstrip()):
             in_fence = not in_fence
         if not in_fence and line.startswith("###") and not line.startswith("####"):
@@ -414,9 +425,9 @@ def _split_entries(section: Section, name: str) -> list[list[str] | Entry]:
                 )
             blocks.append(Entry(expected, int(heading.group("number")), [line], number))
             continue
-        last = blocks[-1]
+        last = blocks[-1] if blocks else intro
         (last.lines if isinstance(last, Entry) else last).append(line)
-    return blocks
+    return intro, blocks
 
 
 def template(slug: str, title: str | None = None) -> str:

@@ -63,7 +63,8 @@ def install_synthesis(path: Path, text: str) -> None:
     with locks.locked(path):
         doc = literature.parse(files.read_text(path, "LITERATURE.md"), str(path))
         section = doc.section(literature.SYNTHESIS)
-        section.blocks = [["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]]
+        section.intro = ["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]
+        section.blocks = []
         files.atomic_write(path, doc.render())
 
 
