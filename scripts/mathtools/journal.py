@@ -224,7 +224,9 @@ class Journal:
         return f"{category}-{max(numbers, default=0) + 1:03d}"
 
 
-def _violation(line: int | None, entry: str | None, message: str, kind: str = "entry") -> dict:
+def _violation(
+    line: int | None, entry: str | None, message: str, kind: str = "entry"
+) -> dict[str, Any]:
     return {"line": line, "entry": entry, "kind": kind, "message": message}
 
 

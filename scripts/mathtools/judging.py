@@ -82,7 +82,8 @@ def judge(search: Search) -> dict[str, Any]:
 
 def _label(paper: Any, stored: list[dict[str, Any]]) -> str:
     keys = {key for _, key in paper.members}
-    return next(j["label"] for j in stored if j["key"] in keys)
+    label: str = next(j["label"] for j in stored if j["key"] in keys)
+    return label
 
 
 def _remembered(search: Search, remembered: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -129,7 +130,10 @@ def refine(search: Search, query: str) -> tuple[str | None, dict[str, Any]]:
 
 
 def decide(
-    search: Search, runs: list[dict], judgements: list[dict], for_model: bool = False
+    search: Search,
+    runs: list[dict[str, Any]],
+    judgements: list[dict[str, Any]],
+    for_model: bool = False,
 ) -> dict[str, Any]:
     """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the
     model's, pointing to its own rationales, when `for_model`)."""

@@ -63,7 +63,7 @@ def source_label(sources: set[str]) -> str:
     return next(iter(names & set(NAMES.values())), BOTH)
 
 
-def _agreeing(result: dict, paper: dict) -> set[str]:
+def _agreeing(result: dict[str, Any], paper: dict[str, Any]) -> set[str]:
     """The services whose records confirmed a result (`sources`; before there were four, the
     one `source`)."""
     return set(result.get("sources") or [result.get("source") or paper["source"]])
@@ -90,14 +90,17 @@ def fingerprint(*parts: Any) -> str:
 class Merge:
     """One merge of a verification result into a parsed document (edits `doc` in place)."""
 
-    def __init__(self, doc: LiteratureDoc, verified: dict, relevance: dict | None):
+    def __init__(
+        self, doc: LiteratureDoc, verified: dict[str, Any], relevance: dict[str, Any] | None
+    ):
         self.doc = doc
         self.verified = verified
-        self.relevance = relevance or {}
+        # schemas/relevance: each key's fields are strings
+        self.relevance: dict[str, dict[str, str]] = relevance or {}
         self.index = Index(doc)
         self.note = degraded_note(verified)
         self.last = {kind: doc.high_water(kind) for kind in ("REF", "UREF")}
-        self.report: dict[str, list] = {
+        self.report: dict[str, list[dict[str, Any]]] = {
             "added": [],
             "updated": [],
             "promoted": [],
@@ -106,7 +109,7 @@ class Merge:
             "skipped": [],
         }
 
-    def assessment(self, result: dict) -> dict[str, str]:
+    def assessment(self, result: dict[str, Any]) -> dict[str, str]:
         """The model's relevance for a result, looked up by candidate key, then (CONFIRMED and
         CORRECTED only) by the identified paper's key. An UNCONFIRMED result is not the paper
         any identifier of it points to, so it never takes relevance written for another key."""
@@ -132,7 +135,7 @@ class Merge:
             else:
                 self.unconfirmed(result)
 
-    def confirmed(self, result: dict) -> None:
+    def confirmed(self, result: dict[str, Any]) -> None:
         paper = result.get("paper")
         if not paper:
             raise BadInput(
@@ -192,7 +195,13 @@ class Merge:
         else:
             self.report["added"].append(item)
 
-    def update_ref(self, entry: Entry, paper, result, keys) -> list[str]:
+    def update_ref(
+        self,
+        entry: Entry,
+        paper: dict[str, Any],
+        result: dict[str, Any],
+        keys: list[tuple[Any, ...]],
+    ) -> list[str]:
         changed = []
         sources = {entry.source or "", *_agreeing(result, paper)}
         if entry.set_field("Source", source_label(sources)):
@@ -219,7 +228,7 @@ class Merge:
         self.index.add(entry, keys)
         return changed
 
-    def verified_value(self, entry: Entry, result: dict) -> str:
+    def verified_value(self, entry: Entry, result: dict[str, Any]) -> str:
         """An existing REF's Verified line after this verification: every URL it was ever
         verified through (old first), the latest timestamp, and the latest verification's note
         on an unavailable service."""
@@ -237,10 +246,14 @@ class Merge:
         """When this REF was first verified, kept on a `First verified:` line once the Verified
         time moves on: the date a reference entered the document never changes, and journal.py
         check dates that evidence by it (a re-check is not new evidence)."""
-        times = [entry.field("First verified"), entry.verified_at, self.verified["verified_at"]]
+        times: list[str | None] = [
+            entry.field("First verified"),
+            entry.verified_at,
+            self.verified["verified_at"],
+        ]
         return min((t for t in times if t), key=_time)
 
-    def unconfirmed(self, result: dict) -> None:
+    def unconfirmed(self, result: dict[str, Any]) -> None:
         candidate = result.get("candidate") or {}
         fields = _candidate_fields(candidate)
         keys = identity(**fields)
@@ -291,16 +304,16 @@ class Merge:
         )
 
 
-def venue_text(paper: dict) -> str:
+def venue_text(paper: dict[str, Any]) -> str:
     """`Journal of Number Theory 169, 86-102`: the API's venue, volume and pages ("" when the
     API knows no venue)."""
     if not paper.get("venue"):
         return ""
-    text = paper["venue"] + (f" {paper['volume']}" if paper.get("volume") else "")
+    text: str = paper["venue"] + (f" {paper['volume']}" if paper.get("volume") else "")
     return text + (f", {paper['pages']}" if paper.get("pages") else "")
 
 
-def corrected_text(result: dict) -> str:
+def corrected_text(result: dict[str, Any]) -> str:
     """A CORRECTED result's line: how the citation was wrong, field by field ("" otherwise)."""
     if result["status"] != "CORRECTED":
         return ""
@@ -308,7 +321,7 @@ def corrected_text(result: dict) -> str:
     return f"cited wrongly as {result['key']} ({wrong}); this entry is the API's record"
 
 
-def _paper_key(result: dict) -> str | None:
+def _paper_key(result: dict[str, Any]) -> str | None:
     """The key of the paper a CONFIRMED or CORRECTED result identified; None for an
     UNCONFIRMED one."""
     if result["status"] not in IDENTIFIED:
@@ -316,7 +329,7 @@ def _paper_key(result: dict) -> str | None:
     return (result.get("paper") or {}).get("key")
 
 
-def _candidate_fields(candidate: dict) -> dict[str, Any]:
+def _candidate_fields(candidate: dict[str, Any]) -> dict[str, Any]:
     return {
         "arxiv_id": candidate.get("arxiv_id"),
         "doi": candidate.get("doi"),
@@ -327,7 +340,7 @@ def _candidate_fields(candidate: dict) -> dict[str, Any]:
     }
 
 
-def unavailable(verified: dict) -> list[str]:
+def unavailable(verified: dict[str, Any]) -> list[str]:
     """The sources that failed during the verification (`source_errors`), in source order."""
     errors = verified.get("source_errors") or {}
     return [source for source in SOURCE_ORDER if source in errors] + sorted(
@@ -335,7 +348,7 @@ def unavailable(verified: dict) -> list[str]:
     )
 
 
-def degraded_note(verified: dict) -> str:
+def degraded_note(verified: dict[str, Any]) -> str:
     """What a Verified line adds when a service was down (protocol section 10):
     ` (checked against arXiv only; Semantic Scholar unavailable)`; "" when none was."""
     down = unavailable(verified)
@@ -346,7 +359,7 @@ def degraded_note(verified: dict) -> str:
     return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
 
 
-def result_counts(verified: dict) -> tuple[int, int]:
+def result_counts(verified: dict[str, Any]) -> tuple[int, int]:
     """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
     result no source returned (source null) for neither."""
     arxiv = sum(1 for r in verified["results"] if r.get("source") in ("arxiv", BOTH))
@@ -374,8 +387,8 @@ def check_inputs(verified: Any, relevance: Any) -> None:
 
 def merge(
     doc: LiteratureDoc,
-    verified: dict,
-    relevance: dict | None = None,
+    verified: dict[str, Any],
+    relevance: dict[str, Any] | None = None,
     summary: str | None = None,
     arxiv_results: int | None = None,
     s2_results: int | None = None,
@@ -427,7 +440,7 @@ def merge(
     }
 
 
-def stale_citations(doc: LiteratureDoc, promoted: list[dict]) -> list[dict[str, Any]]:
+def stale_citations(doc: LiteratureDoc, promoted: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The Synthesis lines (numbered as the merged file will have them) that still cite a UREF
     this merge moved to Confirmed References, with its new REF number. The prose is the model's
     or the person's: it is reported, never rewritten."""
@@ -444,8 +457,8 @@ def stale_citations(doc: LiteratureDoc, promoted: list[dict]) -> list[dict[str, 
 
 def merge_file(
     path: Path,
-    verified: dict,
-    relevance: dict | None = None,
+    verified: dict[str, Any],
+    relevance: dict[str, Any] | None = None,
     *,
     dry_run: bool = False,
     problem: str | None = None,

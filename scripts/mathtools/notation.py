@@ -248,7 +248,9 @@ def custom_entries(body: str) -> list[dict[str, str]]:
     return [{"symbol": m["symbol"], "meaning": m["meaning"]} for m in found if m]
 
 
-def update(path: Path, preset: str | None = None, add: tuple[str, str] | None = None) -> dict:
+def update(
+    path: Path, preset: str | None = None, add: tuple[str, str] | None = None
+) -> dict[str, Any]:
     """Set the preset and/or add (or redefine) one custom symbol in the NOTATION.md at `path`."""
     with locked(path):
         if not path.exists():

@@ -37,6 +37,7 @@ apart from `verified_at`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,7 +72,9 @@ class Verifier:
     def __init__(self, use_cache: bool = True):
         self.sources = Sources(use_cache=use_cache)
 
-    def verify(self, candidates: list[Candidate], inputs: dict | None = None) -> dict[str, Any]:
+    def verify(
+        self, candidates: list[Candidate], inputs: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The verification document (schemas/verification.schema.json) for `candidates`."""
         lookups = [lookup for lookup in self.sources.look_up(candidates) if lookup is not None]
         outcomes: list[Outcome | None] = []
@@ -117,7 +120,7 @@ class Verifier:
     # -- calls ----------------------------------------------------------------------------
     # -- judging --------------------------------------------------------------------------
 
-    def _judge_identifiers(self, candidate, lookups: list[Lookup]) -> Outcome | None:
+    def _judge_identifiers(self, candidate: Candidate, lookups: list[Lookup]) -> Outcome | None:
         """The outcome from the identifier look-ups, or None when no identifier resolved."""
         identifiers = candidate.identifiers()
         if not identifiers:
@@ -187,7 +190,9 @@ class Verifier:
             sources=sources,
         )
 
-    def _missing(self, unresolved, found: Finding, how: str) -> Outcome | None:
+    def _missing(
+        self, unresolved: list[tuple[str, str | None, str]], found: Finding, how: str
+    ) -> Outcome | None:
         """What an identifier that came back from no source, and that the identified record
         (`found`, which `how` introduces in the reason) does not list, does to the verdict.
         Pending (UNCONFIRMED) when the service that holds such ids failed. When it answered, the
@@ -259,7 +264,9 @@ class Verifier:
                 return holder
         return None
 
-    def _title_searches(self, candidates, outcomes, positions) -> None:
+    def _title_searches(
+        self, candidates: list[Candidate], outcomes: list[Outcome | None], positions: list[int]
+    ) -> None:
         """Judges the candidates at `positions` on what the title searches found."""
         leads = self.sources.title_leads(candidates, positions)
         for position in positions:
@@ -267,7 +274,9 @@ class Verifier:
                 candidates[position], outcomes[position], leads[position]
             )
 
-    def _judge_title_search(self, candidate, earlier, leads) -> Outcome | None:
+    def _judge_title_search(
+        self, candidate: Candidate, earlier: Outcome | None, leads: list[Finding]
+    ) -> Outcome | None:
         """A paper found by title identifies the candidate when the title is exact and the
         year agrees (matching.Match.identifies); two different such papers are ambiguous."""
         papers: dict[str, list[Finding]] = {}
@@ -284,8 +293,8 @@ class Verifier:
                 if identified and _carries(found.paper, candidate)
                 else ""
             )
-            missing = self._missing(candidate.identifiers(), found, "a title search found")
-            return missing or self._identified(found, how)
+            id_verdict = self._missing(candidate.identifiers(), found, "a title search found")
+            return id_verdict or self._identified(found, how)
         if len(chosen) > 1:
             named = "; ".join(describe(group[0].paper) for group in chosen[:3])
             best = chosen[0][0]
@@ -300,19 +309,19 @@ class Verifier:
         if not leads:
             return earlier
         best = max(leads, key=lambda f: f.match.title_score or 0.0)
-        found = f"{describe(best.paper)} ({best.match.reason}), offered as a suggestion"
+        closest = f"{describe(best.paper)} ({best.match.reason}), offered as a suggestion"
         missing, unchecked = self._unresolved_ids(candidate)
         if unchecked:
             what = [f"{', '.join(missing)} not found"] if missing else []
             what += [
                 f"{', '.join(unchecked)} could not be checked",
-                f"a title search found {found}",
+                f"a title search found {closest}",
             ]
             reason = f"{PENDING} ({_named(unchecked.values())} unavailable; {'; '.join(what)})"
         elif missing:
-            reason = f"{', '.join(missing)} not found; a title search found {found}"
+            reason = f"{', '.join(missing)} not found; a title search found {closest}"
         else:
-            reason = f"no paper matches; the closest title found is {found}"
+            reason = f"no paper matches; the closest title found is {closest}"
             reason += self._degraded_note()
         return Outcome(
             "UNCONFIRMED",
@@ -416,7 +425,7 @@ def _identity(paper: Paper, groups: dict[str, list[Finding]]) -> str:
     return paper.key
 
 
-def _named(sources, conjunction: str = "and") -> str:
+def _named(sources: Iterable[str], conjunction: str = "and") -> str:
     """Services named in a fixed order: "arXiv and Semantic Scholar", "arXiv, Semantic Scholar
     and zbMATH Open" (or "or")."""
     given = set(sources)
