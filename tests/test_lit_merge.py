@@ -202,6 +202,17 @@ def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
     assert litcheck.validate(lit) == []
 
 
+def test_an_unconfirmed_candidate_with_a_blank_title_is_headed_by_its_key(lit):
+    """A whitespace-only title (the schema allows it) once made the UREF heading `### UREF-001: `,
+    which reading the entry's title back crashed on; the candidate's key now heads it."""
+    candidate = {"title": " \t ", "arxiv_id": "1901.00001", "source": "memory"}
+    report = merge(lit, [unconfirmed(candidate, "arXiv API returned no results for ID 1901.00001")])
+    assert report["unconfirmed_added"][0]["title"] == "arXiv:1901.00001"
+    (uref,) = literature.load(lit).unconfirmed
+    assert (uref.label, uref.title) == ("UREF-001", "arXiv:1901.00001")
+    assert litcheck.validate(lit) == []
+
+
 def test_numbers_continue_and_are_never_reused(lit):
     merge(lit, [confirmed(paper(n)) for n in (1, 2, 3)], summary="first")
     merge(lit, [unconfirmed({"title": f"Believed {n}", "key": f"cand-{n}"}) for n in (1, 2)])

@@ -294,7 +294,8 @@ class Merge:
             "Status": UREF_STATUS,
         }
         number = self.last["UREF"] = self.last["UREF"] + 1
-        title = fields["title"] or result["key"]
+        # A blank title would make a heading the parser cannot read back: the key stands in.
+        title = one_line(fields["title"] or "") or result["key"]
         entry = Entry.new("UREF", number, title, values, id_tags(keys))
         self.fill_assessment(entry, self.assessment(result))
         self.doc.section(UNCONFIRMED).add_entry(entry)
