@@ -139,12 +139,12 @@ class Paper:
         return f"{head} [{tags}]" + (f" — {said}" if said else " — (no abstract)")
 
 
-def distinct(papers_by_run: list[tuple[int, str, dict[str, dict]]]) -> list[Paper]:
+def distinct(papers_by_run: list[tuple[int, str, dict[str, dict[str, Any]]]]) -> list[Paper]:
     """The distinct papers of runs given as (run_id, source, key -> record), in order of first
     appearance: records sharing an identity key are one paper (its gist from the first record
     that has an abstract)."""
     found: list[Paper] = []
-    by_identity: dict[tuple, Paper] = {}
+    by_identity: dict[tuple[Any, ...], Paper] = {}
     for run_id, source, papers in papers_by_run:
         for key, record in papers.items():
             identity = paper_identity(record) or [("key", key)]
@@ -217,7 +217,7 @@ def run_iteration(
     were)}. A source that keeps failing is skipped for the rest of the iteration; the other
     goes on."""
     clients: dict[str, Any] = {}
-    results: dict[str, list[dict]] = {}
+    results: dict[str, list[dict[str, Any]]] = {}
     failed: dict[str, str] = {}
     refused: list[str] = []  # a query a service refused: its own note, the others go on
     total = sum(len(args) for args in queries.values())
@@ -256,7 +256,7 @@ def run_iteration(
 def record(
     search: Search,
     number: int,
-    results: dict[str, list[dict]],
+    results: dict[str, list[dict[str, Any]]],
     failed: dict[str, str],
     feedback: str | None,
 ) -> dict[str, Any]:
@@ -301,14 +301,16 @@ def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
     return record(search, number, {api: [data]}, {}, f"references of {key}")
 
 
-def _identity(paper: Paper) -> list[tuple]:
+def _identity(paper: Paper) -> list[tuple[Any, ...]]:
     return paper_identity(paper.record) or [("key", paper.key)]
 
 
-def earlier_identities(store: Any, search: Search, number: int) -> dict[tuple, dict[str, Any]]:
+def earlier_identities(
+    store: Any, search: Search, number: int
+) -> dict[tuple[Any, ...], dict[str, Any]]:
     """Identity key -> judgement, for the papers judged in this search's iterations before
     `number` (a paper found again is not judged again: its label carries over)."""
-    judged: dict[tuple, dict[str, Any]] = {}
+    judged: dict[tuple[Any, ...], dict[str, Any]] = {}
     for item in search.iterations:
         if item["number"] >= number:
             continue
@@ -339,7 +341,9 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     return lines + [paper.line() for paper in found["papers"]]
 
 
-def refine(search: Search, query: str, memo: str, progress: Progress = stderr_progress):
+def refine(
+    search: Search, query: str, memo: str, progress: Progress = stderr_progress
+) -> dict[str, Any]:
     """The refined query as the next iteration: one search per source, recorded with the memo."""
     number = search.iteration + 1
     planned = refined_queries(query, search.domain, search.per_query)

@@ -24,6 +24,7 @@ straight to verification.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence, Set
 from typing import Any
 
 from . import domains
@@ -46,7 +47,7 @@ SETTING = re.compile(r"\s(?:on|in|over|inside|of\s+the\s+form)\s", re.IGNORECASE
 
 def plan(
     problem: Problem,
-    searched: set[str] = frozenset(),
+    searched: Set[str] = frozenset(),
     focus: str | None = None,
     per_query: int = 5,
     run_dir: str | None = None,
@@ -88,6 +89,12 @@ def plan(
             f"no new query for the focus {focus.strip()!r}: each of its queries is in the "
             "Search History; refine with other key terms"
         )
+    planned = {
+        api: [
+            query_entry(q, run_dir, results_stem(1, api, n)) for n, q in enumerate(queries[api], 1)
+        ]
+        for api in PLANNED
+    }
     result = {
         "problem": problem.slug,
         "domain": problem.domain,
@@ -101,20 +108,14 @@ def plan(
         "tags": problem.tags,
         "known_results": [n for item in problem.known_results for n in result_names(item)],
         "reference_authors": _reference_authors(problem),
-        "queries": {
-            api: [
-                query_entry(q, run_dir, results_stem(1, api, n))
-                for n, q in enumerate(queries[api], 1)
-            ]
-            for api in PLANNED
-        },
+        "queries": planned,
         "skipped": skipped,
         "notes": notes,
         "reference_candidates": reference_candidates(problem),
         "query_summary": "; ".join(q.query_line for api in PLANNED for q in queries[api]),
         "first_search": not searched,
     }
-    if run_dir and any(result["queries"].values()):
+    if run_dir and any(planned.values()):
         result["record_run"] = record_run_args(problem.slug, 1, run_dir)
     return result
 
@@ -209,7 +210,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         origin: str,
         arxiv_terms: list[str],
         s2_text: str,
-        extra: list[str] = (),
+        extra: Sequence[str] = (),
         person: bool = False,
     ) -> None:
         """One query: arXiv ANDs `arxiv_terms` in any field, with `extra` options (categories,
@@ -256,7 +257,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             name = known[rank]
             # "Gromov's theorem" alone names many theorems: the person and the topic say which.
             if EPONYM.fullmatch(name):
-                person = re.match(r"[^\s']+", name.replace("\u2019", "'")).group()
+                person = re.split(r"[\s']", name.replace("\u2019", "'"), maxsplit=1)[0]
                 add("known", [person, topic], f"{name} {core}", domain_args, person=True)
             else:
                 add("known", [name], name, domain_args)
@@ -285,7 +286,8 @@ def _proper_names(problem: Problem) -> set[str]:
     """Words PROBLEM.md writes as proper names (folded): capitalised inside a sentence of the
     statement or Known Results ("the Hartree equation", "Euler-Lagrange"), never lower case. A
     title capitalises every word, and a sentence its first: neither says anything."""
-    capital, lower = set(), set()
+    capital: set[str] = set()
+    lower: set[str] = set()
     for text in [problem.statement, *problem.known_results]:
         for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", strip_latex(text, for_search=True)):
             for word in re.findall(r"[^\W\d_][\w'\u2019\-]*", sentence)[1:]:

@@ -172,12 +172,12 @@ class RunStore:
     def __enter__(self) -> RunStore:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
     def version(self) -> int:
-        return self.db.execute("PRAGMA user_version").fetchone()[0]
+        return int(self.db.execute("PRAGMA user_version").fetchone()[0])
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -226,7 +226,7 @@ class RunStore:
         source: str,
         iteration: int,
         feedback: str | None = None,
-        results: Iterable[dict] = (),
+        results: Iterable[dict[str, Any]] = (),
     ) -> dict[str, Any]:
         """Store one run and the papers its search_result files hold; returns the run."""
         check_slug(problem)  # the loop finds the problem's files, and its runs, by this slug
@@ -234,7 +234,7 @@ class RunStore:
             raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
         if not 1 <= iteration <= SQLITE_MAX_INT:
             raise BadInput(f"iteration counts from 1, not {iteration}")
-        papers: dict[str, dict] = {}
+        papers: dict[str, dict[str, Any]] = {}
         totals = []
         relaxations = []
         for result in results:
@@ -245,7 +245,8 @@ class RunStore:
                 relaxations.append(
                     {"query_line": result.get("query_line") or query, **result["relaxation"]}
                 )
-        total = sum(totals) if totals and None not in totals else None
+        known = [count for count in totals if count is not None]
+        total = sum(known) if known and len(known) == len(totals) else None
         relaxed = json.dumps(relaxations, ensure_ascii=False) if relaxations else None
         with self.transaction():
             cursor = self.db.execute(
@@ -254,6 +255,7 @@ class RunStore:
                 (problem, query, source, iteration, feedback, stamp(), len(papers), total, relaxed),
             )
             run_id = cursor.lastrowid
+            assert run_id is not None  # an INSERT into a rowid table always sets it
             self.db.executemany(
                 "INSERT INTO run_papers (run_id, position, key, record) VALUES (?, ?, ?, ?)",
                 [
@@ -315,7 +317,7 @@ class RunStore:
             "s2_results": found["semantic_scholar"],
         }
 
-    def papers(self, run_id: int) -> dict[str, dict]:
+    def papers(self, run_id: int) -> dict[str, dict[str, Any]]:
         """The papers a run returned, key -> raw record, in the order the source gave them."""
         self.run(run_id)
         rows = self.db.execute(
@@ -323,7 +325,9 @@ class RunStore:
         )
         return {key: json.loads(record) for key, record in rows}
 
-    def record_judgements(self, run_id: int, judgements: list[dict]) -> list[dict[str, Any]]:
+    def record_judgements(
+        self, run_id: int, judgements: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         """Store labels for papers of run `run_id` (a key judged again is replaced).
 
         Every judgement is checked before any is stored: an unknown label or a key the run did not
