@@ -381,7 +381,7 @@ class Match:
     authors_contradicted: bool = False  # authors cited, none of them an author of the record
     year_diff: int | None = None
     year_ok: bool | None = None
-    discrepancies: list[dict] = field(default_factory=list)
+    discrepancies: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def reason(self) -> str:
@@ -408,7 +408,7 @@ class Match:
             return self.year_ok
         return not self.authors_contradicted
 
-    def checks(self) -> dict:
+    def checks(self) -> dict[str, Any]:
         return {
             "title_score": self.title_score,
             "matched_authors": list(self.matched_authors),
@@ -416,7 +416,7 @@ class Match:
         }
 
 
-def compare(candidate: dict, paper: Paper) -> Match:
+def compare(candidate: dict[str, Any], paper: Paper) -> Match:
     """Check what the candidate gives (title, authors, year, venue, volume, pages) against a
     record the API returned."""
     match = Match()
@@ -434,9 +434,11 @@ def compare(candidate: dict, paper: Paper) -> Match:
         check = check_authors(authors, paper.authors)
         match.matched_authors = check.matched
         match.authors_contradicted = not check.matched
-        note = check.note(len(paper.authors), len(cited))
-        if note:
-            match.discrepancies.append(_discrepancy("authors", authors, paper.authors, note))
+        authors_note = check.note(len(paper.authors), len(cited))
+        if authors_note:
+            match.discrepancies.append(
+                _discrepancy("authors", authors, paper.authors, authors_note)
+            )
     year = candidate.get("year")
     if year is not None and paper.year is not None:
         match.year_diff = paper.year - int(year)
@@ -451,11 +453,11 @@ def compare(candidate: dict, paper: Paper) -> Match:
     return match
 
 
-def _discrepancy(name: str, cited: Any, record: Any, note: str) -> dict:
+def _discrepancy(name: str, cited: Any, record: Any, note: str) -> dict[str, Any]:
     return {"field": name, "cited": cited, "record": record, "note": note}
 
 
-def _venue_discrepancies(candidate: dict, paper: Paper) -> list[dict]:
+def _venue_discrepancies(candidate: dict[str, Any], paper: Paper) -> list[dict[str, Any]]:
     """The venue, volume and pages the candidate gives, against the record's. A preprint
     server cited for a published paper is a `version` discrepancy; a journal cited for a paper
     the record knows only as a preprint is a `venue` one."""

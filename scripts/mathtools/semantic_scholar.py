@@ -44,7 +44,6 @@ GRAPH_MAX_PAGE = 1000  # /paper/{id}/citations and /references: limit <= 1000
 
 YEAR_RANGE = re.compile(r"(\d{4})|(\d{4})?-(\d{4})?")  # 2019 | 2010-2020, 2010-, -2015
 
-_FROM_CONFIG = object()
 _told_no_key = False
 NO_KEY_MARKER = "s2-no-key-noted"  # in the cache folder: the day the note was last shown
 
@@ -75,9 +74,8 @@ class BatchResult:
 class S2Client:
     """The Graph API over the shared HTTP layer. `network_calls` counts real HTTP requests."""
 
-    def __init__(self, use_cache: bool = True, api_key: str | object | None = _FROM_CONFIG):
-        """`api_key` defaults to config.s2_api_key(); pass None to go without one."""
-        key = config.s2_api_key() if api_key is _FROM_CONFIG else api_key
+    def __init__(self, use_cache: bool = True):
+        key = config.s2_api_key()
         if key:
             keep_secret(key)  # whatever a service echoes back, errors never show it
         self.base = config.s2_api_url()
@@ -237,18 +235,34 @@ class S2Client:
         return result
 
     def references(
-        self, paper_id: str, limit: int = 100, fields=None, page_size: int = 100
+        self,
+        paper_id: str,
+        limit: int = 100,
+        fields: str | Sequence[str] | None = None,
+        page_size: int = 100,
     ) -> SearchResult:
         """The papers `paper_id` cites (GET /paper/{id}/references), paged, up to `limit`."""
         return self._graph("references", "citedPaper", paper_id, limit, fields, page_size)
 
     def citations(
-        self, paper_id: str, limit: int = 100, fields=None, page_size: int = 100
+        self,
+        paper_id: str,
+        limit: int = 100,
+        fields: str | Sequence[str] | None = None,
+        page_size: int = 100,
     ) -> SearchResult:
         """The papers citing `paper_id` (GET /paper/{id}/citations), paged, up to `limit`."""
         return self._graph("citations", "citingPaper", paper_id, limit, fields, page_size)
 
-    def _graph(self, edge, side, paper_id, limit, fields, page_size) -> SearchResult:
+    def _graph(
+        self,
+        edge: str,
+        side: str,
+        paper_id: str,
+        limit: int,
+        fields: str | Sequence[str] | None,
+        page_size: int,
+    ) -> SearchResult:
         check_graph_window(limit, page_size)
         result = SearchResult(source=SOURCE, command=edge, query=paper_id)
         base = f"{self.base}/paper/{_path_id(s2_id(paper_id))}/{edge}"
@@ -419,7 +433,7 @@ def _papers(records: Iterable[object]) -> list[Paper]:
     return [to_paper(record) for record in records]
 
 
-def _list(page: dict, name: str) -> list:
+def _list(page: dict[str, Any], name: str) -> list[Any]:
     return typed(page, name, list) or []
 
 
