@@ -8,7 +8,9 @@ STATE.md, PROOF.md, COMPUTATION.md, OUTPUT.tex and references.bib.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import config
 from .errors import BadInput
@@ -28,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse(
-    parser: argparse.ArgumentParser, commands: argparse._SubParsersAction, argv
+    parser: argparse.ArgumentParser,
+    commands: argparse._SubParsersAction[Any],
+    argv: Sequence[str] | None,
 ) -> tuple[argparse.Namespace, str, Path]:
     """Parse a script with subcommands that each work on one problem: (args, slug, folder).
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -343,7 +343,7 @@ def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
     journal = meta["JOURNAL.md"] or {}
     if meta["PROBLEM.md"] is None:
         warnings.append("PROBLEM.md is missing")
-    return jsonable(
+    return jsonable_mapping(
         {
             "slug": folder.name,
             "current": folder.name == current,
@@ -388,10 +388,15 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
+        return jsonable_mapping(value)
     if isinstance(value, list):
         return [jsonable(v) for v in value]
     return value
+
+
+def jsonable_mapping(value: dict[Any, Any]) -> dict[str, Any]:
+    """A frontmatter mapping as JSON can carry it: text keys, dates as ISO text."""
+    return {str(k): jsonable(v) for k, v in value.items()}
 
 
 def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[str, Any]:
@@ -418,7 +423,7 @@ def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[st
     }
 
 
-def models(set_models: list[str] = (), reset: list[str] = ()) -> dict[str, Any]:
+def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, Any]:
     """The model each agent runs on; `set_models` ("AGENT=MODEL") and `reset` (AGENT) first change
     the workspace's overrides in config.json. Without a workspace, only reading works."""
     agents = agent_models.declared()
