@@ -222,6 +222,35 @@ def test_arxiv_query_script_knows_the_new_domains(script):
 # --- relaxation ---------------------------------------------------------------------------------
 
 
+def test_a_british_spelling_is_searched_in_both_spellings(corpus):
+    """The held-out problem "Colourings of ordinals by reals" writes "colouring"; its paper is
+    Brendle and Fuchino's "Coloring ordinals by reals" (math.LO). arXiv folds neither spelling,
+    so each planned search ORs the two, and finds it without relaxation."""
+    path = ROOT / "bench" / "data" / "discovery-held-out" / "problems"
+    plan = planning.plan(problemfile.read_problem(path / "ordinal-colorings-reals.md"))
+    entries = [q for q in queries(plan, "arxiv") if "colouring" in q["query_line"]]
+    assert entries  # the plan keeps the problem's own spelling in its query lines
+    for entry in entries:
+        client = corpus_search.ArxivStandin()
+        found = relaxation.run_planned("arxiv", entry, client)
+        assert "(all:colouring OR all:coloring)" in client.queries[0], entry["query_line"]
+        assert found.relaxation is None and "0704.1884" in [p.arxiv_id for p in found.papers]
+
+
+def test_only_a_british_spelling_gets_a_second_spelling_and_never_a_name():
+    from mathtools.arxiv import build_query  # lxml: only this test needs the arXiv client
+
+    assert build_query(all_terms=["graph colouring"], categories=["math.CO"]) == (
+        '(all:"graph colouring" OR all:"graph coloring") AND cat:math.CO'
+    )
+    assert build_query(title=["Normalised Ricci flow"]) == (
+        '(ti:"Normalised Ricci flow" OR ti:"normalized ricci flow")'
+    )
+    assert build_query(all_terms=["coloring", "four"], author=["Colour"]) == (
+        "au:Colour AND all:coloring AND all:four"
+    )
+
+
 def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
     """ "normalized Ricci flow on surfaces" is no phrase of Hao Yin's "Normalized Ricci flow on
     nonparabolic surfaces"; its words are all there."""

@@ -30,7 +30,7 @@ from . import config
 from .errors import BadInput, ServiceError
 from .http import DO_NOT_CACHE, RequestRejected, Response, ServiceClient, UnusableBody, build_url
 from .identifiers import arxiv_id_text, is_arxiv_id, normalise_arxiv_id
-from .matching import venue_parts
+from .matching import american_spelling, venue_parts
 from .paper import Paper, SearchResult
 
 if TYPE_CHECKING:  # lxml loads only when a call reaches arXiv
@@ -107,7 +107,10 @@ def build_query(
     parts = []
     fields = {"title": title, "abstract": abstract, "author": author, "all_terms": all_terms}
     for name, terms in fields.items():
-        parts += [f"{FIELD_PREFIX[name]}:{_term(term, name)}" for term in terms]
+        if name == "author":
+            parts += [f"{FIELD_PREFIX[name]}:{_term(term, name)}" for term in terms]
+        else:
+            parts += [field_term(FIELD_PREFIX[name], term, name) for term in terms]
     cats = list(dict.fromkeys(categories))
     for cat in cats:
         if not _CATEGORY_NAME.fullmatch(cat):
@@ -124,6 +127,18 @@ def build_query(
     if not parts:
         raise BadInput("nothing to search for: give a query, a term or a category", code="no_query")
     return " AND ".join(parts)
+
+
+def field_term(prefix: str, term: str, field: str = "all_terms") -> str:
+    """`prefix:term`, or, when the term holds a British spelling, both spellings OR-ed
+    (`(all:colouring OR all:coloring)`): arXiv's search folds neither, and most of its papers
+    spell the American way ("Colourings of ordinals" finds "Coloring ordinals by reals")."""
+    text = _term(term, field)
+    words = term.replace('"', " ").lower().split()
+    american = " ".join(american_spelling(word) for word in words)
+    if american == " ".join(words):
+        return f"{prefix}:{text}"
+    return f"({prefix}:{text} OR {prefix}:{_term(american, field)})"
 
 
 def _term(term: str, field: str) -> str:

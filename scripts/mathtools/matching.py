@@ -65,12 +65,19 @@ FUNCTION_WORDS = frozenset(
 SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 
 
-def _stem(word: str) -> str:
-    """Fold English plurals and British spellings so that variants of one word compare equal."""
+def american_spelling(word: str) -> str:
+    """A lower-case word's British spelling in its American form ("normalised" -> "normalized",
+    "modelling" -> "modeling", "colouring" -> "coloring"); other words as they are. The rules are
+    blunt ("precise" -> "precize"): a variant no text holds only ever fails to match."""
     word = re.sub(r"is(e|ed|es|ing|ation|ations)$", r"iz\1", word)
     word = re.sub(r"(?<=[aeiou])ll(ing|ed|er)$", r"l\1", word)  # modelling, labelled
-    if len(word) > 5 and word.endswith("our"):
-        word = word[:-3] + "or"  # behaviour, neighbour
+    # behaviour, neighbourhood, colourings (not "four", "hours": the stem has three letters)
+    return re.sub(r"(?<=\w{3})our(s|ed|ing|ings|hood|hoods)?$", r"or\1", word)
+
+
+def _stem(word: str) -> str:
+    """Fold English plurals and British spellings so that variants of one word compare equal."""
+    word = american_spelling(word)
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith("s") and len(word) > 3 and not word.endswith(("ss", "us", "is")):

@@ -95,8 +95,9 @@ def arxiv_forms(request: ArxivRequest) -> list[Form]:
         forms.append(("dropped", replace(request, terms=words[:-1]).query(), words[-1][1]))
     loosest = replace(loose, authors=[])
     if len(words) > 1:
-        prefix = {"title": "ti", "abstract": "abs", "all_terms": "all"}
-        either = " OR ".join(f"{prefix[name]}:{word}" for name, word in words)
+        from .arxiv import FIELD_PREFIX, field_term  # lxml (~90 ms), as in query(): arXiv only
+
+        either = " OR ".join(field_term(FIELD_PREFIX[name], word, name) for name, word in words)
         loosest = replace(request, terms=[], authors=[], raw=either)
         forms.append(("any", loosest.query(), None))
     if request.categories:  # the subject may live in a category the domain does not name
