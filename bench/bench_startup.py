@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 SCRIPT = ROOT / "scripts" / "arxiv_query.py"
 RECORDING = ROOT / "tests/recordings/arxiv/q_testing_s0_m10_bc5a6c384fe9.json"
-QUERY = ["search", "--query", "testing", "--max-results", "10", "--out", "result.json"]
+QUERY = ["search", "--query", "testing", "--limit", "10", "--out", "result.json"]
 TARGET_MS = 250.0
 
 

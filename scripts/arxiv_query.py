@@ -2,18 +2,21 @@
 """Search arXiv, or look papers up by id, and print the results as JSON (one record per paper).
 
   search   build a query from options (terms AND-ed, categories OR-ed) and page through results
-  ids      look ids up with id_list; ids arXiv silently dropped are listed in "not_found"
+  get      look ids up with id_list; ids arXiv silently dropped are listed in "not_found"
+           (`ids`, its former name, still works: a deprecated alias)
 
 Examples:
-  arxiv_query.py search --title "heat-bath random walk" --domain combinatorics --max-results 20
+  arxiv_query.py search --title "heat-bath random walk" --domain combinatorics --limit 20
   arxiv_query.py search --query 'au:del_maestro ANDNOT ti:checkerboard' --sort submittedDate
   arxiv_query.py search --all "Links-Gould invariant" --domain topology --relax
-  arxiv_query.py ids 2104.12255v1 math.AG/0601001 arXiv:1605.08386 --out found.json
-  arxiv_query.py ids --ids-file candidates.txt          (or `-` to read ids from stdin)
+  arxiv_query.py get 2104.12255v1 math.AG/0601001 arXiv:1605.08386 --out found.json
+  arxiv_query.py get --ids-file candidates.txt          (or `-` to read ids from stdin)
 
-With --out FILE the full JSON goes to FILE and stdout gets one short line per paper
-(id | year | first author | title). The JSON's `query_line` is the call in Search History form
-(`arxiv --all "fixed point" --domain analysis`), which lit_update.py record-run stores.
+Paging: --limit papers from --offset (0-based); their former names --max-results and --start
+still work as deprecated aliases. With --out FILE the full JSON goes to FILE and stdout gets one
+short line per paper (id | year | first author | title). The JSON's `query_line` is the call in
+Search History form (`arxiv --all "fixed point" --domain analysis`), which lit_update.py
+record-run stores.
 With --relax (every search a plan prints carries it) an empty search is asked again in looser
 forms: without quotes, without its weakest term, then with its words OR-ed; the JSON's
 `relaxation` names the form that answered. Requests are cached (--no-cache asks arXiv again)
@@ -66,12 +69,14 @@ def build_parser() -> cli.ArgumentParser:
         "the words OR-ed; the JSON's relaxation says which form answered",
     )  # fmt: skip
     search.add_argument(
-        "--max-results", type=int, default=10, metavar="N",
-        help="papers to return (default %(default)s); start + N may not pass 30,000, arXiv's cap",
+        "--limit", "--max-results", dest="limit", type=int, default=10, metavar="N",
+        help="papers to return (default %(default)s); offset + N may not pass 30,000, arXiv's "
+        "cap (--max-results: deprecated alias)",
     )  # fmt: skip
     search.add_argument(
-        "--start", type=int, default=0, metavar="N",
-        help="0-based position of the first result (default %(default)s)",
+        "--offset", "--start", dest="offset", type=int, default=0, metavar="N",
+        help="0-based position of the first result (default %(default)s; --start: deprecated "
+        "alias)",
     )  # fmt: skip
     search.add_argument(
         "--sort", default="relevance", choices=["relevance", "lastUpdatedDate", "submittedDate"],
@@ -82,9 +87,12 @@ def build_parser() -> cli.ArgumentParser:
         help="sort direction (default %(default)s)",
     )  # fmt: skip
 
-    ids = commands.add_parser("ids", parents=[common], help="look papers up by arXiv id")
-    ids.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, or - to read them from stdin")
-    ids.add_argument("--ids-file", metavar="FILE", help="read ids from FILE (one or more a line)")
+    get = commands.add_parser(
+        "get", aliases=["ids"], parents=[common],
+        help="look papers up by arXiv id (ids: deprecated alias)",
+    )  # fmt: skip
+    get.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, or - to read them from stdin")
+    get.add_argument("--ids-file", metavar="FILE", help="read ids from FILE (one or more a line)")
     return parser
 
 
@@ -109,13 +117,13 @@ def main(argv: Sequence[str]) -> None:
             categories=categories,
             raw=args.query,
             submitted=args.submitted,
-            max_results=args.max_results,
+            max_results=args.limit,
         )  # fmt: skip
         if args.relax:
-            result = relaxation.search_arxiv(client, request, args.start, args.sort, args.order)
+            result = relaxation.search_arxiv(client, request, args.offset, args.sort, args.order)
         else:
             query = request.query()
-            result = client.search(query, args.start, args.max_results, args.sort, args.order)
+            result = client.search(query, args.offset, args.limit, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
     from mathtools.querylines import query_line

@@ -9,7 +9,8 @@ Subcommands:
   search --query TEXT     GET /works?query.bibliographic=TEXT (title, authors, venue and year
                           words of a citation); --author NAME, --year 2019 or 2010-2020,
                           --type (journal-article, book, book-chapter, proceedings-article, ...),
-                          --rows 1..1000 (10), --offset. A real-word query matches millions of
+                          --limit 1..1000 (10), --offset (first work, from 0; --rows is a
+                          deprecated alias of --limit). A real-word query matches millions of
                           works and the first can be another paper: compare titles.
   get DOI [DOI ...]       the works behind DOIs, in one filter=doi:A,doi:B request (50 a call);
                           DOIs Crossref does not know -> not_found
@@ -48,21 +49,24 @@ def main(argv: Sequence[str]) -> None:
     search.add_argument("--author", help="an author's name (query.author)")
     search.add_argument("--year", help="2019, 2010-2020, 2010- or -2015")
     search.add_argument("--type", dest="work_type", help="journal-article, book, ...")
-    search.add_argument("--rows", type=int, default=10, help="1..1000 (default 10)")
-    search.add_argument("--offset", type=int, default=0)
+    search.add_argument(
+        "--limit", "--rows", dest="limit", type=int, default=10,
+        help="works to return, 1..1000 (default 10; --rows: deprecated alias)",
+    )  # fmt: skip
+    search.add_argument("--offset", type=int, default=0, help="first work, from 0")
 
     get = commands.add_parser("get", parents=[common], help="look works up by DOI")
     get.add_argument("dois", nargs="+", metavar="DOI")
 
     args = parser.parse_args(argv)
     if args.command == "search":
-        crossref.check_rows(args.rows, args.offset)
+        crossref.check_window(args.limit, args.offset)
     dois = [normalise_doi(doi) for doi in args.dois] if args.command == "get" else []
     client = crossref.CrossrefClient(use_cache=not args.no_cache)
     if args.command == "search":
         result = client.search(
             args.query,
-            rows=args.rows,
+            rows=args.limit,
             offset=args.offset,
             author=args.author,
             year=args.year,

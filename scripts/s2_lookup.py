@@ -16,6 +16,12 @@ Subcommands:
   references ID           the papers ID cites, paged (--limit, --page-size)
   citations ID            the papers citing ID, paged (--limit, --page-size)
 
+`get` and `batch` are both look-ups; batch stays a command of its own (get does not switch to it)
+because each command names one endpoint, so what a call costs is plain: get sends one request
+per id, batch one request per 500 ids and reads ids from a file or stdin. Use batch for more
+than a few ids. Paging: --limit (papers wanted, or per page for search), --offset (first paper),
+--max (bulk's total), as in the other look-up scripts.
+
 Ids: ARXIV:, DOI:, CorpusId:, MAG:, PMID:, URL: prefixes, a 40-hex paperId (bare or S2:), or a
 bare arXiv id or DOI (the prefix is inferred); so every record's `key` is an id. Every
 subcommand takes --fields (the API's field names, comma separated), --out FILE (full JSON to
@@ -79,10 +85,14 @@ def main(argv: Sequence[str]) -> None:
     match = commands.add_parser("match", parents=[common], help="best title match")
     match.add_argument("--title", required=True)
 
-    get = commands.add_parser("get", parents=[common], help="look papers up one by one")
+    get = commands.add_parser(
+        "get", parents=[common], help="look papers up, a request each (GET /paper/{id})"
+    )
     get.add_argument("ids", nargs="+", metavar="ID")
 
-    batch = commands.add_parser("batch", parents=[common], help="look papers up in batches")
+    batch = commands.add_parser(
+        "batch", parents=[common], help="look papers up 500 a request (POST /paper/batch)"
+    )
     batch.add_argument("ids", nargs="*", metavar="ID", help="ids, or '-' to read them from stdin")
     batch.add_argument("--ids-file", metavar="FILE", help="one id a line ('-' for stdin)")
 

@@ -422,3 +422,10 @@ def test_a_symbol_of_several_meanings_is_no_word():
     """$\\nabla_L(z)$ is the Conway polynomial of a pretzel link, not a gradient."""
     assert "gradient" not in strip_latex(r"the Conway polynomial $\nabla_L(z)$", for_search=True)
     assert strip_latex(r"$\lfloor n^c \rfloor$", for_search=True) == "floor n^c"
+
+
+@pytest.mark.parametrize("flag", ["--limit", "--max-results"])
+def test_a_planned_arxiv_search_reads_limit_and_its_former_name(flag):
+    """--limit is arxiv_query.py's name; plans written with --max-results keep working."""
+    request = relaxation.arxiv_request(["search", "--all", "x", flag, "7"])
+    assert request.max_results == 7

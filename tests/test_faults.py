@@ -34,7 +34,7 @@ DEUTSCH = {  # known to the Semantic Scholar stand-in only
 S2_FAULTS = {**faults.S2, "error_echoing_key": faults.s2_error_echoing_key(KEY)}
 # service -> (the direct call of its script, the candidate only it knows, the other one's)
 SERVICES = {
-    "arxiv": (("arxiv_query.py", "ids", "1605.08386"), "markov", "deutsch", "semantic_scholar"),
+    "arxiv": (("arxiv_query.py", "get", "1605.08386"), "markov", "deutsch", "semantic_scholar"),
     "s2": (("s2_lookup.py", "batch", "DOI:10.1098/rspa.1985.0070"), "deutsch", "markov", "arxiv"),
 }
 CASES = [("arxiv", name) for name in faults.ARXIV] + [("s2", name) for name in S2_FAULTS]

@@ -82,8 +82,8 @@ ENV_VALUES = ["nan", "inf", "-1", "0", "abc", "9" * 5000, "a\nb", "/proc", "/dev
 PYTHON = sys.executable
 # A valid call of every script and subcommand ({problem} is the workspace's problem).
 CALLS: list[list[str]] = [
-    ["arxiv_query.py", "search", "--title", "heat-bath random walk", "--max-results", "3"],
-    ["arxiv_query.py", "ids", "1605.08386", "--out", "found.json"],
+    ["arxiv_query.py", "search", "--title", "heat-bath random walk", "--limit", "3"],
+    ["arxiv_query.py", "get", "1605.08386", "--out", "found.json"],
     ["s2_lookup.py", "search", "--query", "quantum computer", "--limit", "3"],
     ["s2_lookup.py", "bulk", "--query", "quantum", "--max", "5"],
     ["s2_lookup.py", "match", "--title", "Quantum theory, the Church-Turing principle"],

@@ -26,7 +26,7 @@ def test_out_refuses_a_json_file_the_plugin_did_not_write(standin, tmp_path, nam
     if name == "list.json":
         original = "[1, 2, 3]\n"
     target.write_text(original, encoding="utf-8")
-    run = run_script("arxiv_query.py", "ids", ARXIV_ID, "--out", str(target))
+    run = run_script("arxiv_query.py", "get", ARXIV_ID, "--out", str(target))
     assert run.returncode == 2, run.stdout
     assert json.loads(run.stdout)["error"]["code"] == "cannot_write"
     assert target.read_text(encoding="utf-8") == original
@@ -35,7 +35,7 @@ def test_out_refuses_a_json_file_the_plugin_did_not_write(standin, tmp_path, nam
 def test_out_replaces_its_own_earlier_output_which_carries_the_marker(standin, tmp_path):
     target = tmp_path / "found.json"
     for _ in range(2):  # the second call replaces the first call's file
-        run = run_script("arxiv_query.py", "ids", ARXIV_ID, "--out", str(target))
+        run = run_script("arxiv_query.py", "get", ARXIV_ID, "--out", str(target))
         assert run.returncode == 0, run.stdout
     document = json.loads(target.read_text(encoding="utf-8"))
     assert document["written_by"] == "math"
@@ -46,7 +46,7 @@ def test_out_never_replaces_the_workspace_config_even_with_the_marker(standin, t
     config = tmp_path / ".math" / "config.json"
     config.parent.mkdir()
     config.write_text('{"written_by": "math"}\n', encoding="utf-8")
-    run = run_script("arxiv_query.py", "ids", ARXIV_ID, "--out", str(config))
+    run = run_script("arxiv_query.py", "get", ARXIV_ID, "--out", str(config))
     assert run.returncode == 2
     assert config.read_text(encoding="utf-8") == '{"written_by": "math"}\n'
 
@@ -114,7 +114,7 @@ def _env(**changes):
 )
 @pytest.mark.parametrize("script_name", ["arxiv_query.py", "journal.py", "lit_update.py"])
 def test_a_bad_environment_variable_is_one_line_naming_it(name, value, script_name):
-    args = {"arxiv_query.py": ["ids", ARXIV_ID], "journal.py": ["list"], "lit_update.py": ["runs"]}
+    args = {"arxiv_query.py": ["get", ARXIV_ID], "journal.py": ["list"], "lit_update.py": ["runs"]}
     run = run_script(script_name, *args[script_name], env=_env(**{name: value}))
     assert run.returncode == 4, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
@@ -165,7 +165,7 @@ def test_an_ids_file_line_that_is_not_an_id_is_named_not_quoted(tmp_path, script
     (tmp_path / ".math").mkdir()
     config = tmp_path / ".math" / "config.json"
     config.write_text(json.dumps({"semantic_scholar_api_key": SECRET}), encoding="utf-8")
-    command = "batch" if script_name == "s2_lookup.py" else "ids"
+    command = "batch" if script_name == "s2_lookup.py" else "get"
     for source in (str(config), "/proc/self/environ"):
         run = run_script(script_name, command, "--ids-file", source, env=_env(LEAK=SECRET))
         assert run.returncode == 2, run.stdout
@@ -242,7 +242,7 @@ def test_a_record_without_its_identifiers_never_confirms_a_title(standin):
 
 
 def test_a_search_result_input_with_a_total_that_is_not_a_number_is_taken(standin, tmp_path):
-    found = run_script("arxiv_query.py", "ids", ARXIV_ID)
+    found = run_script("arxiv_query.py", "get", ARXIV_ID)
     document = {**json.loads(found.stdout), "total_results": "many"}
     (tmp_path / "found.json").write_text(json.dumps(document), encoding="utf-8")
     run = run_script("verify_batch.py", str(tmp_path / "found.json"))
@@ -321,7 +321,7 @@ def test_a_slow_transfer_does_not_hold_other_processes(tmp_path):
 def test_an_unusable_cache_folder_fails_at_once(tmp_path):
     started = time.monotonic()
     run = run_script(
-        "arxiv_query.py", "ids", ARXIV_ID, env=_env(MATH_CACHE_DIR="/proc"), timeout=30
+        "arxiv_query.py", "get", ARXIV_ID, env=_env(MATH_CACHE_DIR="/proc"), timeout=30
     )
     assert run.returncode == 4, run.stdout
     assert json.loads(run.stdout)["error"]["code"] == "cache_unusable"

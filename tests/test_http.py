@@ -245,7 +245,7 @@ def test_service_failure_is_exit_3_with_one_json_line_at_the_cli(script):
     with ScriptedServer(default=Reply(503, "down")) as server:
         env = {**os.environ, "MATH_ARXIV_API_URL": f"{server.url}/api/query"}
         env["MATH_HTTP_RETRIES"] = "1"
-        run = script("arxiv_query.py", "ids", "1605.08386", env=env)
+        run = script("arxiv_query.py", "get", "1605.08386", env=env)
     assert run.returncode == 3
     [line] = run.stdout.splitlines()
     assert json.loads(line)["error"]["code"] == "service_unavailable"

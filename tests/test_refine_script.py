@@ -145,7 +145,7 @@ def test_a_new_refined_query_gives_the_next_iteration_and_its_record_commands(sc
     assert "memo" not in step  # the model read it from `feedback`
     search_arxiv, search_s2, record_line = step["commands"]
     assert search_arxiv.startswith("arxiv_query.py search --all 'Opial property'")
-    assert search_arxiv.endswith("--max-results 5 --relax --out R/i2-arxiv-1.json")
+    assert search_arxiv.endswith("--limit 5 --relax --out R/i2-arxiv-1.json")
     assert (
         search_s2
         == "s2_lookup.py search --query 'Opial property' --limit 5 --relax --out R/i2-s2-1.json"

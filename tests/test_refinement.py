@@ -172,7 +172,7 @@ def test_a_refined_query_becomes_one_search_per_api():
     ]  # fmt: skip
     arxiv = queries["arxiv"][0]
     assert arxiv.args[0] == "search" and arxiv.args[-5:] == [
-        "--domain", "analysis", "--max-results", "5", "--relax",
+        "--domain", "analysis", "--limit", "5", "--relax",
     ]  # fmt: skip
     assert "Opial property" in arxiv.args
 

@@ -150,7 +150,7 @@ def test_output_is_deterministic_apart_from_the_timestamp(script, standin, tmp_p
 
 def test_search_result_files_are_taken_as_they_are(script, standin, tmp_path):
     arxiv_out, s2_out = str(tmp_path / "arxiv.json"), str(tmp_path / "s2.json")
-    found = script("arxiv_query.py", "ids", "1605.08386", "astro-ph/0601001", "--out", arxiv_out)
+    found = script("arxiv_query.py", "get", "1605.08386", "astro-ph/0601001", "--out", arxiv_out)
     assert found.returncode == 0, found.stdout
     found = script(
         "s2_lookup.py", "batch", "10.1098/rspa.1985.0070", "ARXIV:1410.5401", "--out", s2_out
@@ -176,7 +176,7 @@ def test_search_result_files_are_taken_as_they_are(script, standin, tmp_path):
     ]
     assert document["inputs"]["duplicates_merged"] == 2
     assert list(document["inputs"]["files"].values()) == [2, 2]
-    assert document["results"][0]["candidate"]["source"] == "arxiv ids"
+    assert document["results"][0]["candidate"]["source"] == "arxiv get"
 
 
 def test_candidates_from_stdin_get_keys(script, standin):

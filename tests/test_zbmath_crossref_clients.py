@@ -279,12 +279,22 @@ def test_crossref_lookup_get(script, standin):
         (["zbmath_lookup.py", "search"], "bad_query"),
         (["zbmath_lookup.py", "search", "--query", "x", "--limit", "101"], "bad_limit"),
         (["crossref_lookup.py", "get", "nonsense"], "bad_id"),
-        (["crossref_lookup.py", "search", "--query", "x", "--rows", "0"], "bad_limit"),
+        (["crossref_lookup.py", "search", "--query", "x", "--limit", "0"], "bad_limit"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(script, args, code):
     run = script(*args)
     assert run.returncode == 2 and run.json()["error"]["code"] == code
+
+
+@pytest.mark.parametrize("flag", ["--limit", "--rows"])
+def test_crossref_rows_is_a_deprecated_alias_of_limit(script, flag):
+    """--rows (the former name) lands where --limit does: the same check reads its value."""
+    run = script("crossref_lookup.py", "search", "--query", "x", flag, "1001")
+    assert run.returncode == 2
+    assert run.json()["error"]["message"] == "--limit must be 1..1000 (got 1001)"
+    help_text = " ".join(script("crossref_lookup.py", "search", "--help").stdout.split())
+    assert "--limit LIMIT, --rows LIMIT" in help_text and "--rows: deprecated alias" in help_text
 
 
 @pytest.mark.parametrize("service", ["zbmath", "crossref"])

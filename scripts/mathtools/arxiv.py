@@ -418,7 +418,7 @@ class ArxivClient:
         asked = list(dict.fromkeys(normalise_arxiv_id(text) for text in ids))
         if not asked:
             raise BadInput("no arXiv ids given", code="no_ids")
-        result = SearchResult(source="arxiv", command="ids", total_results=0)
+        result = SearchResult(source="arxiv", command="get", total_results=0)
         for first in range(0, len(asked), ID_CHUNK):
             chunk = [arxiv_id_text(*pair) for pair in asked[first : first + ID_CHUNK]]
             params = {"id_list": ",".join(chunk), "max_results": len(chunk)}

@@ -180,7 +180,7 @@ class CrossrefClient:
     ) -> SearchResult:
         """GET /works?query.bibliographic=QUERY (title, authors, venue, year words), optionally
         with query.author, a year or range (from-pub-date/until-pub-date) and a type filter."""
-        check_rows(rows, offset)
+        check_window(rows, offset)
         text = " ".join(query.split())
         if not text:
             raise BadInput("the query is empty", code="bad_query")
@@ -239,9 +239,10 @@ class CrossrefClient:
         )
 
 
-def check_rows(rows: int, offset: int) -> None:
+def check_window(rows: int, offset: int) -> None:
+    """Refuse a search page Crossref would reject: `rows` (the script's --limit) and `offset`."""
     if not 1 <= rows <= MAX_ROWS:
-        raise BadInput(f"--rows must be 1..{MAX_ROWS} (got {rows})", code="bad_limit")
+        raise BadInput(f"--limit must be 1..{MAX_ROWS} (got {rows})", code="bad_limit")
     if offset < 0:
         raise BadInput(f"--offset must be 0 or more (got {offset})", code="bad_limit")
 

@@ -163,7 +163,7 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
         arxiv_args += ["--domain", domain]
     return {
         "arxiv": [
-            Query("arxiv", "refined", [*arxiv_args, "--max-results", str(per_query), "--relax"])
+            Query("arxiv", "refined", [*arxiv_args, "--limit", str(per_query), "--relax"])
         ],
         "semantic_scholar": [
             Query(

@@ -217,7 +217,7 @@ def arxiv_request(args: list[str]) -> ArxivRequest:
             secondary = True
         elif name == "--query":
             request.raw = value
-        elif name == "--max-results":
+        elif name in ("--limit", "--max-results"):  # --max-results: arxiv_query.py's former name
             request.max_results = int(value)
     if domain:
         request.categories += domains.categories(domain, secondary)
