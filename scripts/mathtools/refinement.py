@@ -162,9 +162,7 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
     if domain:
         arxiv_args += ["--domain", domain]
     return {
-        "arxiv": [
-            Query("arxiv", "refined", [*arxiv_args, "--limit", str(per_query), "--relax"])
-        ],
+        "arxiv": [Query("arxiv", "refined", [*arxiv_args, "--limit", str(per_query), "--relax"])],
         "semantic_scholar": [
             Query(
                 "semantic_scholar",
