@@ -16,7 +16,8 @@ Subcommands (each prints JSON):
   notation      show or change a problem's NOTATION.md: a domain preset, custom symbols
   models        the model each agent runs on: its agent file's `model:`, or the workspace's
                 override in config.json ("models"), which --set AGENT=MODEL and --reset AGENT
-                change (MODEL: opus, sonnet, haiku or fable)
+                change (MODEL: opus, sonnet, haiku or fable); an agent's former name
+                (session-manager, now journal-keeper) is still accepted, deprecated
 
 Example:
   workspace.py init
@@ -24,7 +25,7 @@ Example:
       --domain analysis --subdomain "operator theory" --type proof --tags spectral-radius,compact \\
       --body - < statement.md
   workspace.py notation --preset analysis --add '\\mathcal{H}' 'a separable Hilbert space'
-  workspace.py models --set literature-search=sonnet --reset session-manager
+  workspace.py models --set literature-search=sonnet --reset journal-keeper
 
 The workspace is $MATH_WORKSPACE, else the nearest folder at or above the working directory that
 holds .math/ (init creates it in the working directory). Slugs are lowercase letters and digits in

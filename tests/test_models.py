@@ -59,7 +59,7 @@ def test_the_readme_gives_every_agent_its_declared_model_and_a_reason():
 def test_the_roles_the_issue_names_get_the_models_their_jobs_need():
     declared = models.declared()
     assert declared["proof"] == declared["literature-search"] == "opus"  # strongest reasoning
-    assert declared["session-manager"] == "haiku"  # bookkeeping through journal.py
+    assert declared["journal-keeper"] == "haiku"  # bookkeeping through journal.py
     assert declared["math-intake"] != "opus"
 
 
@@ -166,11 +166,11 @@ def test_the_hook_is_registered_for_the_agent_tool():
 
 def test_in_use_shows_overrides_and_notes(monkeypatch):
     monkeypatch.delenv(models.ENV_SUBAGENT_MODEL, raising=False)
-    declared = {"proof": "opus", "session-manager": "haiku", "old": None}
-    cfg = {"models": {"session-manager": "sonnet", "proof": "gpt", "ghost": "opus"}}
+    declared = {"proof": "opus", "journal-keeper": "haiku", "old": None}
+    cfg = {"models": {"journal-keeper": "sonnet", "proof": "gpt", "ghost": "opus"}}
     report = models.in_use(cfg, declared)
-    assert report["agents"] == {"proof": "opus", "session-manager": "sonnet", "old": "inherit"}
-    assert report["set_in_config"] == ["session-manager"]
+    assert report["agents"] == {"proof": "opus", "journal-keeper": "sonnet", "old": "inherit"}
+    assert report["set_in_config"] == ["journal-keeper"]
     assert report["notes"] == [
         "ignored: proof='gpt': the model must be one of opus, sonnet, haiku, fable",
         "ignored: no agent 'ghost'",
@@ -204,6 +204,43 @@ def test_workspace_models_sets_and_resets_overrides_and_keeps_the_rest_of_the_co
     assert json.loads(config_path.read_text())["models"] == {"literature-search": "sonnet"}
     status = run_script("workspace.py", "status").json()
     assert status["models"] == {key: reset[key] for key in ("agents", "set_in_config", "notes")}
+
+
+# -- session-manager, the journal-keeper's former name: a deprecated alias for one release
+
+
+def test_an_override_saved_under_the_former_name_reaches_the_renamed_agents_call(tmp_path):
+    cwd = _workspace(tmp_path, {"session-manager": "sonnet"})
+    answer = models.agent_call_update(_event(cwd, subagent_type="math:journal-keeper"))
+    assert answer["hookSpecificOutput"]["updatedInput"]["model"] == "sonnet"
+    report = models.in_use({"models": {"session-manager": "sonnet"}})
+    assert report["agents"]["journal-keeper"] == "sonnet"
+    assert (
+        report["set_in_config"] == ["journal-keeper"] and "session-manager" not in report["agents"]
+    )
+    assert any("former name of 'journal-keeper'" in note for note in report["notes"])
+
+
+def test_the_new_name_wins_over_the_former_one(tmp_path):
+    cwd = _workspace(tmp_path, {"session-manager": "sonnet", "journal-keeper": "opus"})
+    answer = models.agent_call_update(_event(cwd, subagent_type="math:journal-keeper"))
+    assert answer["hookSpecificOutput"]["updatedInput"]["model"] == "opus"
+
+
+def test_workspace_models_takes_the_former_name_and_saves_the_new_one(tmp_path):
+    assert run_script("workspace.py", "init").returncode == 0
+    config_path = tmp_path / ".math" / "config.json"
+    cfg = json.loads(config_path.read_text())
+    config_path.write_text(json.dumps({**cfg, "models": {"session-manager": "opus"}}))
+    changed = run_script("workspace.py", "models", "--set", "session-manager=sonnet")
+    assert changed.returncode == 0, changed.stdout
+    assert changed.json()["agents"]["journal-keeper"] == "sonnet"
+    assert json.loads(config_path.read_text())["models"] == {"journal-keeper": "sonnet"}
+    config_path.write_text(json.dumps({**cfg, "models": {"session-manager": "opus"}}))
+    reset = run_script("workspace.py", "models", "--reset", "session-manager")
+    assert reset.returncode == 0, reset.stdout
+    assert json.loads(config_path.read_text())["models"] == {}
+    assert reset.json()["agents"]["journal-keeper"] == models.declared()["journal-keeper"]
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ def test_an_override_set_with_math_models_changes_the_model_in_the_requests(tmp_
     main = [
         [
             proof,
-            agent("math:session-manager", "Record a NOTE entry."),
+            agent("math:journal-keeper", "Record a NOTE entry."),
             agent("math:literature-search", "Literature search for the problem."),
         ],
         text("done"),
@@ -90,7 +90,7 @@ def test_an_override_set_with_math_models_changes_the_model_in_the_requests(tmp_
     declared = models.declared()
     assert _models_by_agent(run) == {
         "math:proof": {MODEL_IDS["haiku"]},
-        "math:session-manager": {MODEL_IDS[declared["session-manager"]]},
+        "math:journal-keeper": {MODEL_IDS[declared["journal-keeper"]]},
         "math:literature-search": {MODEL_IDS["sonnet"]},
     }, run.describe()
     assert declared["proof"] != "haiku" and declared["literature-search"] != "sonnet"

@@ -24,7 +24,7 @@ COMMANDS = [
     "check-refs",
     "models",
 ]
-AGENTS = ["math-intake", "session-manager"]
+AGENTS = ["math-intake", "journal-keeper"]
 ALL_COMMANDS = [*COMMANDS, "help", "literature", "research", "prove", "compute", "write"]
 FILES = [f"commands/{c}.md" for c in COMMANDS] + [f"agents/{a}.md" for a in AGENTS]
 CALL = re.compile(r'scripts/(?P<script>[a-z_]+\.py)"?(?P<rest> [^\n`|]*)')

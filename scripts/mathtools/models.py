@@ -4,13 +4,15 @@ Each agent declares its model in its own file (`model:` in agents/<name>.md fron
 the one home of the default, and Claude Code reads it when it starts the agent. The user may put
 an agent on another model for one workspace in `.math/config.json`:
 
-    "models": {"literature-search": "sonnet", "session-manager": "sonnet"}
+    "models": {"literature-search": "sonnet", "journal-keeper": "sonnet"}
 
-(`workspace.py models --set literature-search=sonnet` writes it). Claude Code gives no way to
-choose an agent's model from outside its file except the Agent tool call's `model` parameter, so
-the plugin's PreToolUse hook on that tool (hooks/agent_model.py) puts the override there: it
-replaces whatever model the call asked for, and Claude Code ranks the call's `model` above the
-agent file's. A call to an agent without an override is left alone.
+(`workspace.py models --set literature-search=sonnet` writes it). An agent's former name (see
+FORMER_NAMES) still names it there and in `workspace.py models`, for one release.
+
+Claude Code gives no way to choose an agent's model from outside its file except the Agent tool
+call's `model` parameter, so the plugin's PreToolUse hook on that tool (hooks/agent_model.py) puts
+the override there: it replaces whatever model the call asked for, and Claude Code ranks the
+call's `model` above the agent file's. A call to an agent without an override is left alone.
 
 Standard library only: the hook imports this module on every Agent call, before (and without)
 the plugin's bootstrap. Nothing here raises for bad data: a problem comes back as a message the
@@ -34,6 +36,14 @@ CONFIG_KEY = "models"
 MODEL_NAMES = ("opus", "sonnet", "haiku", "fable")
 AGENT_TOOLS = ("Agent", "Task")  # Claude Code 2.x names the tool Agent; 1.x named it Task
 ENV_SUBAGENT_MODEL = "CLAUDE_CODE_SUBAGENT_MODEL"
+# Renamed agents: former name -> name. Users typed the former names into .math/config.json
+# "models", so they keep naming the agent for one release (deprecated; `--set` saves the new one).
+FORMER_NAMES = {"session-manager": "journal-keeper"}
+
+
+def current_name(agent: str) -> str:
+    """The agent's name now: a former (deprecated) name gives the agent's new one."""
+    return FORMER_NAMES.get(agent, agent)
 
 
 def declared(agents_dir: Path = AGENTS_DIR) -> dict[str, str | None]:
@@ -50,7 +60,7 @@ def declared(agents_dir: Path = AGENTS_DIR) -> dict[str, str | None]:
 def check(agent: str, model: Any, agents: dict[str, Any] | None = None) -> str | None:
     """Why `agent=model` cannot be an override (None when it can). `agents` (from `declared()`)
     also checks that the agent exists."""
-    if agents is not None and agent not in agents:
+    if agents is not None and current_name(agent) not in agents:
         return f"no agent {agent!r}; agents: {', '.join(agents)}"
     if model not in MODEL_NAMES:
         return f"{agent}={model!r}: the model must be one of {', '.join(MODEL_NAMES)}"
@@ -59,13 +69,17 @@ def check(agent: str, model: Any, agents: dict[str, Any] | None = None) -> str |
 
 def overrides(cfg: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
     """(valid overrides, why each invalid entry of the config's `models` is ignored, by agent;
-    under "" when `models` itself is not a mapping)."""
+    under "" when `models` itself is not a mapping). Both are keyed by the agents' current names:
+    an entry under a former name counts for the agent, unless its new name has one too."""
     raw = cfg.get(CONFIG_KEY) or {}
     if not isinstance(raw, dict):
         return {}, {"": f"'{CONFIG_KEY}' in .math/config.json must map agent names to models"}
     valid, problems = {}, {}
-    for agent, model in raw.items():
-        problem = check(agent, model)
+    for saved_as, model in raw.items():
+        agent = current_name(saved_as)
+        if agent != saved_as and agent in raw:
+            continue  # the entry under the new name wins
+        problem = check(saved_as, model)
         if problem:
             problems[agent] = problem
         else:
@@ -81,6 +95,13 @@ def in_use(cfg: dict[str, Any], agents: dict[str, str | None] | None = None) -> 
     table = {agent: chosen.get(agent) or model or "inherit" for agent, model in agents.items()}
     notes = [f"ignored: {problem}" for problem in problems.values()]
     notes += [f"ignored: no agent {name!r}" for name in chosen if name not in agents]
+    saved = cfg.get(CONFIG_KEY)
+    notes += [
+        f"{former!r} in .math/config.json is the former name of {new!r} (deprecated: "
+        f"`workspace.py models --set {new}=MODEL` saves it under the new name)"
+        for former, new in FORMER_NAMES.items()
+        if isinstance(saved, dict) and former in saved
+    ]
     if os.environ.get(ENV_SUBAGENT_MODEL):
         notes.append(
             f"{ENV_SUBAGENT_MODEL} is set: Claude Code 2.1.197 runs every agent on it, whatever "

@@ -428,6 +428,7 @@ def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[st
     the workspace's overrides in config.json. Without a workspace, only reading works."""
     agents = agent_models.declared()
     changes = [_model_assignment(text, agents) for text in set_models]
+    reset = [agent_models.current_name(agent) for agent in reset]
     for agent in reset:
         if agent not in agents:
             raise BadInput(f"no agent {agent!r}; agents: {', '.join(agents)}", code="unknown_agent")
@@ -442,6 +443,10 @@ def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[st
         chosen.update(changes)
         for agent in reset:
             chosen.pop(agent, None)
+        changed = {agent for agent, _ in changes} | set(reset)
+        for saved_as in [name for name in chosen if agent_models.current_name(name) != name]:
+            if agent_models.current_name(saved_as) in changed:
+                del chosen[saved_as]  # a former name's entry gives way to the one just saved
         cfg[agent_models.CONFIG_KEY] = chosen
     return {"workspace": str(workspace.root), **agent_models.in_use(cfg, agents)}
 
@@ -451,7 +456,7 @@ def _model_assignment(text: str, agents: dict[str, Any]) -> tuple[str, str]:
     problem = agent_models.check(agent.strip(), model.strip(), agents) if sep else None
     if not sep or problem:
         raise BadInput(problem or f"{text!r} is not AGENT=MODEL", code="bad_model")
-    return agent.strip(), model.strip()
+    return agent_models.current_name(agent.strip()), model.strip()
 
 
 def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
