@@ -429,11 +429,11 @@ def test_proof_steps_and_computations_are_dated_evidence(problem, script):
 
 
 def test_a_bare_date_on_the_same_day_is_not_newer():
-    attempt = jr.When.parse("2026-02-01T10:00:00Z")
-    assert not jr.When.parse("2026-02-01").after(attempt)
-    assert jr.When.parse("2026-02-02").after(attempt)
-    assert jr.When.parse("2026-02-01T10:00:01+00:00").after(attempt)
-    assert not jr.When.parse("2026-02-01T11:00:00+02:00").after(attempt)
+    attempt = jr.EntryTime.parse("2026-02-01T10:00:00Z")
+    assert not jr.EntryTime.parse("2026-02-01").after(attempt)
+    assert jr.EntryTime.parse("2026-02-02").after(attempt)
+    assert jr.EntryTime.parse("2026-02-01T10:00:01+00:00").after(attempt)
+    assert not jr.EntryTime.parse("2026-02-01T11:00:00+02:00").after(attempt)
 
 
 def test_taxonomy_lists_what_add_accepts(script):

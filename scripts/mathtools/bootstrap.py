@@ -290,7 +290,7 @@ def _install(
     if failure:
         raise InstallFailed(_failure_notice(*failure))
     venv.parent.mkdir(parents=True, exist_ok=True)
-    with _exclusive(venv.parent / "venv.lock", None if quiet else what):
+    with _VenvInstallLock(venv.parent / "venv.lock", None if quiet else what):
         # Another process may have finished (or failed) the install while we waited for the lock.
         if _ready(python, stamp, want):
             return python
@@ -369,8 +369,9 @@ def ensure() -> None:
     os.execve(str(python), argv, env)
 
 
-class _exclusive:
-    """An exclusive lock on a file, across processes (stdlib only, POSIX; a no-op elsewhere).
+class _VenvInstallLock:
+    """The lock that lets one process at a time install the plugin's virtual environment: an
+    exclusive lock on `path`, across processes (stdlib only, POSIX; a no-op elsewhere).
 
     When another process holds it and `waiting_for` names what it installs, one progress line
     goes to stderr before waiting.
@@ -381,7 +382,7 @@ class _exclusive:
         self.waiting_for = waiting_for
         self.handle: IO[str]
 
-    def __enter__(self) -> _exclusive:
+    def __enter__(self) -> _VenvInstallLock:
         self.handle = open(self.path, "a+")
         try:
             import fcntl

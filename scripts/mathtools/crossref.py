@@ -30,7 +30,7 @@ from .paper import Paper, SearchResult
 from .sources import NAMES
 
 SOURCE = "crossref"
-LABEL = NAMES["crossref"]
+SOURCE_NAME = NAMES["crossref"]  # the source as a person reads it, in messages
 MAX_ROWS = 1000  # /works: rows <= 1000
 DOI_FILTER_CHUNK = 50  # DOIs per filter=doi:... list request: keeps the URL short
 TAG = re.compile(r"<[^>]+>")
@@ -127,8 +127,8 @@ class CrossrefClient:
         single, listing = config.crossref_intervals(polite=self.polite)
         # Two clients named alike share one limiter: each request holds the next start of either
         # kind back by its own kind's interval.
-        self._single = ServiceClient("crossref", LABEL, single, use_cache=use_cache)
-        self._list = ServiceClient("crossref", LABEL, listing, use_cache=use_cache)
+        self._single = ServiceClient("crossref", SOURCE_NAME, single, use_cache=use_cache)
+        self._list = ServiceClient("crossref", SOURCE_NAME, listing, use_cache=use_cache)
 
     @property
     def network_calls(self) -> int:
@@ -233,9 +233,10 @@ class CrossrefClient:
             return None
         message = _api_message(response)
         if response.status == 400:
-            raise BadInput(f"{LABEL} rejected the request: {message} ({url})", "bad_request")
+            raise BadInput(f"{SOURCE_NAME} rejected the request: {message} ({url})", "bad_request")
         raise ServiceError(
-            f"{LABEL} answered HTTP {response.status}: {message} ({url})", code="service_error"
+            f"{SOURCE_NAME} answered HTTP {response.status}: {message} ({url})",
+            code="service_error",
         )
 
 

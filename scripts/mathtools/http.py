@@ -176,8 +176,8 @@ class ResponseCache:
 class RateLimiter:
     """At most one request start per `interval` seconds for one service, across every process."""
 
-    def __init__(self, name: str, label: str, interval: float, state_dir: Path):
-        self.label = label
+    def __init__(self, name: str, source_name: str, interval: float, state_dir: Path):
+        self.source_name = source_name
         self.interval = interval
         # "<next free start> <when written>", both time.time(): a reservation, not a lock
         self.stamp = state_dir / f"ratelimit-{name}.next"
@@ -196,7 +196,7 @@ class RateLimiter:
         wait = start - time.time()
         if wait > 0:
             if wait >= ANNOUNCED_WAIT_S:
-                say(f"waiting {wait:.1f} s to respect {self.label}'s rate limit")
+                say(f"waiting {wait:.1f} s to respect {self.source_name}'s rate limit")
             time.sleep(wait)
 
     def _read(self) -> tuple[float, float]:
@@ -214,17 +214,17 @@ class ServiceClient:
     def __init__(
         self,
         name: str,
-        label: str,
+        source_name: str,
         min_interval: float,
         headers: Mapping[str, str] | None = None,
         use_cache: bool = True,
     ):
         self.name = name
-        self.label = label
+        self.source_name = source_name
         self.headers = {"User-Agent": config.user_agent(), **(headers or {})}
         self.use_cache = use_cache
         state = _usable_cache_dir()
-        self.limiter = RateLimiter(name, label, min_interval, state)
+        self.limiter = RateLimiter(name, source_name, min_interval, state)
         self.cache = ResponseCache(state / "http-cache.sqlite", config.cache_ttl())
         self.retries = config.http_retries()
         self.backoff = config.http_backoff()
@@ -262,7 +262,7 @@ class ServiceClient:
             if attempt:
                 if retry_after is not None and retry_after > MAX_RETRY_AFTER_S:
                     raise ServiceError(
-                        f"{self.label} asks to retry after {retry_after:g} s ({problem}); "
+                        f"{self.source_name} asks to retry after {retry_after:g} s ({problem}); "
                         f"not waiting that long: {url}",
                         code="service_unavailable",
                     )
@@ -281,7 +281,7 @@ class ServiceClient:
                 # A malformed base URL (e.g. MATH_ARXIV_API_URL without https://) is the
                 # caller's input, not a bug and not worth retrying.
                 raise BadInput(
-                    f"{self.label}: cannot request {url}: {exc}", code="bad_url"
+                    f"{self.source_name}: cannot request {url}: {exc}", code="bad_url"
                 ) from None
             if response.status in RETRY_STATUSES:
                 problem = f"HTTP {response.status}"
@@ -300,7 +300,8 @@ class ServiceClient:
                 self.cache.put(key, response)
             return response
         raise ServiceError(
-            f"{self.label} still failing after {self.retries + 1} attempts ({problem}): {url}",
+            f"{self.source_name} still failing after {self.retries + 1} attempts ({problem}): "
+            f"{url}",
             code="service_unavailable",
         )
 
@@ -324,7 +325,7 @@ class ServiceClient:
             stream=True,
         )
         try:
-            content = _read_body(reply, deadline, self.label)
+            content = _read_body(reply, deadline, self.source_name)
         finally:
             reply.close()
         return Response(
@@ -351,7 +352,7 @@ class ServiceClient:
             return False
         if delay >= 0.05:
             say(
-                f"{self.label}: {problem}; retrying in {delay:.1f} s "
+                f"{self.source_name}: {problem}; retrying in {delay:.1f} s "
                 f"(retry {attempt} of {self.retries if budget is None else budget})"
             )
         time.sleep(delay)
@@ -362,7 +363,7 @@ class DeadlineExceeded(Exception):
     """A request's answer did not arrive in full before its deadline (retried like a timeout)."""
 
 
-def _read_body(reply: requests.Response, deadline: float, label: str) -> bytes:
+def _read_body(reply: requests.Response, deadline: float, source_name: str) -> bytes:
     """The body of a streamed requests answer, read as it arrives until `deadline` (a
     time.monotonic() value): a trickle of bytes, each within the read timeout, still ends there."""
     import requests
@@ -400,7 +401,7 @@ def _read_body(reply: requests.Response, deadline: float, label: str) -> bytes:
         size += len(chunk)
         if size > MAX_BODY_BYTES:
             raise ServiceError(
-                f"{label} sent an answer larger than {MAX_BODY_BYTES >> 20} MB: {reply.url}",
+                f"{source_name} sent an answer larger than {MAX_BODY_BYTES >> 20} MB: {reply.url}",
                 code="service_unavailable",
             )
 

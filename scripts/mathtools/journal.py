@@ -111,14 +111,15 @@ def check_strategy(strategy: str) -> str:
 
 
 @dataclass(frozen=True)
-class When:
-    """A point in time as written: `precise` is False for a bare date (compared by day only)."""
+class EntryTime:
+    """A journal entry's timestamp (or an attempt's, a file's date) as written, with or without a
+    time: `precise` is False for a bare date, which is compared by day only."""
 
     moment: datetime
     precise: bool
 
     @classmethod
-    def parse(cls, value: Any) -> When | None:
+    def parse(cls, value: Any) -> EntryTime | None:
         if isinstance(value, datetime):
             moment = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
             return cls(moment, True)
@@ -133,7 +134,7 @@ class When:
             return None
         return cls(moment, len(match.group(0)) > len("2026-01-01"))
 
-    def after(self, other: When) -> bool:
+    def after(self, other: EntryTime) -> bool:
         if self.precise and other.precise:
             return self.moment > other.moment
         return self.moment.date() > other.moment.date()
@@ -169,8 +170,8 @@ class Entry:
         return parse_tags(self.fields.get("tags", "").strip().strip("[]"))
 
     @property
-    def when(self) -> When | None:
-        return When.parse(self.fields.get("timestamp"))
+    def when(self) -> EntryTime | None:
+        return EntryTime.parse(self.fields.get("timestamp"))
 
     def brief(self) -> dict[str, Any]:
         when = self.when
@@ -425,7 +426,7 @@ def add(
     title = _one_line("the title", title)
     if not title:
         raise BadInput("the entry needs a title", code="bad_entry")
-    when = When.parse(timestamp) if timestamp else None
+    when = EntryTime.parse(timestamp) if timestamp else None
     if timestamp and (when is None or not when.precise):
         raise BadInput(f"timestamp {timestamp!r} is not an ISO 8601 date and time", "bad_timestamp")
     slug, path = journal_path(problem)
@@ -494,7 +495,7 @@ def evidence(folder: Path) -> list[dict[str, Any]]:
         found = _dated_sections(name, body, heading)
         if not found and fallback:
             for key in ("updated", "last_updated", "last_run"):
-                when = When.parse(meta.get(key))
+                when = EntryTime.parse(meta.get(key))
                 if when:
                     found.append({"file": name, "item": f"{name} ({key})", "when": when})
                     break
@@ -520,7 +521,7 @@ def _dated_sections(name: str, body: str, heading: re.Pattern[str]) -> list[dict
             title = None
             continue
         dated = DATE_LABEL.search(line) if title else None
-        when = When.parse(dated["value"]) if dated else None
+        when = EntryTime.parse(dated["value"]) if dated else None
         if when:
             found.append({"file": name, "item": title, "when": when})
             title = None  # one date per section: the first one given

@@ -36,19 +36,13 @@ from .semantic_scholar import S2Client
 from .zbmath import MAX_PER_PAGE, Identifier, ZbmathClient
 
 SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
-LABELS = {
-    "arxiv": "arXiv",
-    "semantic_scholar": "Semantic Scholar",
-    "zbmath": "zbMATH Open",
-    "crossref": "Crossref",
-}
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
 SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion
 
 
 @dataclass
-class Finding:
+class ComparedRecord:
     """A record one source returned for one identifier or title search, and how it compares."""
 
     source: str
@@ -197,12 +191,12 @@ class Sources:
 
     def title_leads(
         self, candidates: list[Candidate], positions: list[int]
-    ) -> dict[int, list[Finding]]:
+    ) -> dict[int, list[ComparedRecord]]:
         """The records a title search found for each candidate at `positions`: S2 title match
         for each, then arXiv `ti:` searches for those it did not identify, then zbMATH Open `ti:`
         searches and Crossref bibliographic searches for those still unidentified (the classic
         papers and books the first two lack)."""
-        leads: dict[int, list[Finding]] = {p: [] for p in positions}
+        leads: dict[int, list[ComparedRecord]] = {p: [] for p in positions}
         unmatched = []
         for position in positions:
             candidate = candidates[position]
@@ -211,7 +205,7 @@ class Sources:
                 self.title_searched.add("semantic_scholar")
                 for paper in result.papers:
                     leads[position].append(
-                        Finding(
+                        ComparedRecord(
                             "semantic_scholar",
                             paper,
                             compare(candidate.cited(), paper),
@@ -236,7 +230,7 @@ class Sources:
         joiner: str,
         candidates: list[Candidate],
         positions: list[int],
-        leads: dict[int, list[Finding]],
+        leads: dict[int, list[ComparedRecord]],
     ) -> None:
         """One search of `source` per TITLE_SEARCH_CHUNK titles: their `ti:"..."` phrases joined
         with `joiner` (the service's OR)."""
@@ -253,7 +247,10 @@ class Sources:
             _add_leads(source, candidates, chunk, result, leads)
 
     def _crossref_titles(
-        self, candidates: list[Candidate], positions: list[int], leads: dict[int, list[Finding]]
+        self,
+        candidates: list[Candidate],
+        positions: list[int],
+        leads: dict[int, list[ComparedRecord]],
     ) -> None:
         """A Crossref query.bibliographic search (title, first author, year) per title."""
         for position in positions:
@@ -273,7 +270,7 @@ def _phrase(title: str) -> str:
     return normalise_title(title)
 
 
-def _identifying(leads: list[Finding]) -> bool:
+def _identifying(leads: list[ComparedRecord]) -> bool:
     return any(f.match.identifies(by_identifier=False) for f in leads)
 
 
@@ -282,11 +279,13 @@ def _add_leads(
     candidates: list[Candidate],
     positions: list[int],
     result: SearchResult,
-    leads: dict[int, list[Finding]],
+    leads: dict[int, list[ComparedRecord]],
 ) -> None:
     """Title-search hits similar enough to identify the paper or be a suggestion, as leads."""
     for position in positions:
         for paper in result.papers:
             match = compare(candidates[position].cited(), paper)
             if match.title_score and match.title_score >= SUGGESTION_MIN_SCORE:
-                leads[position].append(Finding(source, paper, match, list(result.request_urls)))
+                leads[position].append(
+                    ComparedRecord(source, paper, match, list(result.request_urls))
+                )

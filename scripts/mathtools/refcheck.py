@@ -31,9 +31,9 @@ from .bibliography import (
 from .candidates import candidate
 from .errors import BadInput
 from .latex import cited_keys, strip_comments
-from .lookups import LABELS
 from .matching import normalise_title
 from .paper import summary_line
+from .sources import NAMES
 from .verification import PENDING
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex"}
@@ -307,7 +307,7 @@ def table_lines(document: dict[str, Any]) -> list[str]:
             "but in no bibliography"
         )
     for source, message in document.get("source_errors", {}).items():
-        lines.append(f"{LABELS.get(source, source)} unavailable: {message}")
+        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
     lines.append(summary_text(document))
     return lines
 

@@ -12,9 +12,10 @@ from .errors import BadInput, ServiceError
 from .identifiers import normalise_arxiv_id, unversioned
 from .matching import is_preprint_venue
 from .paper import Paper
+from .sources import NAMES
 
 SOURCE = "semantic_scholar"
-LABEL = "Semantic Scholar"
+SOURCE_NAME = NAMES["semantic_scholar"]  # the source as a person reads it, in messages
 
 # Id prefixes the API understands, by lower-cased spelling -> the API's spelling.
 ID_PREFIXES = {
@@ -150,7 +151,7 @@ def _text(value: Any) -> str | None:
 
 def malformed(what: str) -> ServiceError:
     """A malformed answer: the service is treated as failing (exit 3; the gate's source_errors)."""
-    return ServiceError(f"{LABEL} sent a malformed answer: {what}", code="malformed_answer")
+    return ServiceError(f"{SOURCE_NAME} sent a malformed answer: {what}", code="malformed_answer")
 
 
 def typed(record: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:

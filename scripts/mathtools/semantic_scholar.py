@@ -31,7 +31,7 @@ from .errors import BadInput, ServiceError, keep_secret
 from .files import atomic_write
 from .http import RequestRejected, Response, ServiceClient, UnusableBody, build_url, say
 from .paper import Paper, SearchResult
-from .s2records import LABEL, SOURCE, malformed, s2_id, to_paper, typed
+from .s2records import SOURCE, SOURCE_NAME, malformed, s2_id, to_paper, typed
 
 DEFAULT_FIELDS = (
     "paperId,corpusId,externalIds,title,abstract,authors,year,venue,journal,publicationVenue,"
@@ -81,7 +81,7 @@ class S2Client:
         self.base = config.s2_api_url()
         self._http = ServiceClient(
             "semantic_scholar",
-            LABEL,
+            SOURCE_NAME,
             config.s2_min_interval(),
             headers={"x-api-key": key} if key else None,
             use_cache=use_cache,
@@ -308,7 +308,7 @@ class S2Client:
                 response = self._http.get(url, check=check, cache_not_found=not_found_ok)
             if response.status == 403 and self.has_key:
                 say(
-                    f"{LABEL} rejected the API key (HTTP 403: {_api_message(response)}); "
+                    f"{SOURCE_NAME} rejected the API key (HTTP 403: {_api_message(response)}); "
                     "check SEMANTIC_SCHOLAR_API_KEY or .math/config.json. "
                     "Retrying without the key."
                 )
@@ -321,9 +321,12 @@ class S2Client:
         if response.status == 404 and not_found_ok:
             return None
         if response.status in (400, 404):
-            raise RequestRejected(f"{LABEL} rejected the request: {message} ({url})", "bad_request")
+            raise RequestRejected(
+                f"{SOURCE_NAME} rejected the request: {message} ({url})", "bad_request"
+            )
         raise ServiceError(
-            f"{LABEL} answered HTTP {response.status}: {message} ({url})", code="service_error"
+            f"{SOURCE_NAME} answered HTTP {response.status}: {message} ({url})",
+            code="service_error",
         )
 
 
@@ -390,7 +393,7 @@ def _note_no_key() -> None:
         if marker.read_text(encoding="utf-8").strip() == today:
             return
     say(
-        f"no {LABEL} API key (SEMANTIC_SCHOLAR_API_KEY or .math/config.json "
+        f"no {SOURCE_NAME} API key (SEMANTIC_SCHOLAR_API_KEY or .math/config.json "
         "semantic_scholar_api_key); using the shared unauthenticated rate limit"
     )
     with contextlib.suppress(OSError):  # unwritable: the note is just said again next time

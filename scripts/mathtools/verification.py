@@ -44,16 +44,19 @@ from typing import Any
 from . import clock
 from .authors import split_authors
 from .candidates import Candidate
-from .lookups import LABELS, SOURCES, Finding, Lookup, Sources, comparable
+from .lookups import SOURCES, ComparedRecord, Lookup, Sources, comparable
 from .matching import Match, compare, describe
 from .paper import Paper, summary_line
+from .sources import NAMES
 
 PENDING = "API error - verification pending"
 STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")  # protocols/matching-rules.md
 
 
 @dataclass
-class Outcome:
+class Verdict:
+    """The gate's answer for one candidate: its status (STATUSES), why, the records behind it."""
+
     status: str
     reason: str
     source: str | None = None
@@ -77,11 +80,11 @@ class Verifier:
     ) -> dict[str, Any]:
         """The verification document (schemas/verification.schema.json) for `candidates`."""
         lookups = [lookup for lookup in self.sources.look_up(candidates) if lookup is not None]
-        outcomes: list[Outcome | None] = []
+        outcomes: list[Verdict | None] = []
         searches: list[int] = []
         for position, candidate in enumerate(candidates):
             if candidate.problem:
-                outcomes.append(Outcome("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
+                outcomes.append(Verdict("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
                 continue
             outcome = self._judge_identifiers(candidate, lookups)
             if outcome is None and candidate.title:
@@ -120,16 +123,16 @@ class Verifier:
     # -- calls ----------------------------------------------------------------------------
     # -- judging --------------------------------------------------------------------------
 
-    def _judge_identifiers(self, candidate: Candidate, lookups: list[Lookup]) -> Outcome | None:
+    def _judge_identifiers(self, candidate: Candidate, lookups: list[Lookup]) -> Verdict | None:
         """The outcome from the identifier look-ups, or None when no identifier resolved."""
         identifiers = candidate.identifiers()
         if not identifiers:
             return None
-        identified: list[Finding] = []
+        identified: list[ComparedRecord] = []
         unresolved = []  # identifiers no record came back for
         for label, arxiv_id, s2_key in identifiers:
             findings = [
-                Finding(
+                ComparedRecord(
                     lookup.source,
                     lookup.papers[label],
                     compare(
@@ -143,7 +146,7 @@ class Verifier:
             agreeing = [f for f in findings if f.match.identifies(by_identifier=True)]
             if findings and not agreeing:
                 wrong = findings[0]
-                return Outcome(
+                return Verdict(
                     "UNCONFIRMED",
                     f"{label} is {describe(wrong.paper)}, not the cited paper "
                     f"({wrong.match.reason})",
@@ -162,7 +165,7 @@ class Verifier:
         missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
         return missing or self._identified(found, candidate.labels())
 
-    def _found(self, candidate: Candidate, findings: list[Finding]) -> Finding:
+    def _found(self, candidate: Candidate, findings: list[ComparedRecord]) -> ComparedRecord:
         """One paper from the findings that identify it: the sources' records merged, and the
         candidate compared with the merged record (every year and venue name either gives)."""
         paper = _canonical(findings)
@@ -171,16 +174,16 @@ class Verifier:
         # publication year where the canonical record, arXiv's, has the preprint's).
         if any(f.match.year_ok for f in findings):
             match.discrepancies = [d for d in match.discrepancies if d["field"] != "year"]
-        return Finding(
+        return ComparedRecord(
             _source_of(findings), paper, match, _urls_of(findings), _sources_of(findings)
         )
 
-    def _identified(self, found: Finding, how: str) -> Outcome:
+    def _identified(self, found: ComparedRecord, how: str) -> Verdict:
         """The paper is identified: CONFIRMED when it is as cited, else CORRECTED with the
         discrepancies. Either way the API's record replaces the candidate's metadata."""
         status = "CORRECTED" if found.match.discrepancies else "CONFIRMED"
         sources = found.sources or [found.source]
-        return Outcome(
+        return Verdict(
             status,
             f"{how}: {found.match.reason} (via {_named(sources)})",
             source=found.source,
@@ -191,8 +194,8 @@ class Verifier:
         )
 
     def _missing(
-        self, unresolved: list[tuple[str, str | None, str]], found: Finding, how: str
-    ) -> Outcome | None:
+        self, unresolved: list[tuple[str, str | None, str]], found: ComparedRecord, how: str
+    ) -> Verdict | None:
         """What an identifier that came back from no source, and that the identified record
         (`found`, which `how` introduces in the reason) does not list, does to the verdict.
         Pending (UNCONFIRMED) when the service that holds such ids failed. When it answered, the
@@ -237,7 +240,7 @@ class Verifier:
                 for label, _, arxiv_id, key in absent
             )
             reason = f"{which}; {how} {describe(paper)}"
-        return Outcome(
+        return Verdict(
             "UNCONFIRMED",
             reason,
             source=found.source,
@@ -265,7 +268,7 @@ class Verifier:
         return None
 
     def _title_searches(
-        self, candidates: list[Candidate], outcomes: list[Outcome | None], positions: list[int]
+        self, candidates: list[Candidate], outcomes: list[Verdict | None], positions: list[int]
     ) -> None:
         """Judges the candidates at `positions` on what the title searches found."""
         leads = self.sources.title_leads(candidates, positions)
@@ -275,11 +278,11 @@ class Verifier:
             )
 
     def _judge_title_search(
-        self, candidate: Candidate, earlier: Outcome | None, leads: list[Finding]
-    ) -> Outcome | None:
+        self, candidate: Candidate, earlier: Verdict | None, leads: list[ComparedRecord]
+    ) -> Verdict | None:
         """A paper found by title identifies the candidate when the title is exact and the
         year agrees (matching.Match.identifies); two different such papers are ambiguous."""
-        papers: dict[str, list[Finding]] = {}
+        papers: dict[str, list[ComparedRecord]] = {}
         for lead in leads:
             if lead.match.identifies(by_identifier=False):
                 papers.setdefault(_identity(lead.paper, papers), []).append(lead)
@@ -298,7 +301,7 @@ class Verifier:
         if len(chosen) > 1:
             named = "; ".join(describe(group[0].paper) for group in chosen[:3])
             best = chosen[0][0]
-            return Outcome(
+            return Verdict(
                 "UNCONFIRMED",
                 f"ambiguous: {len(chosen)} papers have this title ({named})",
                 source=best.source,
@@ -323,7 +326,7 @@ class Verifier:
         else:
             reason = f"no paper matches; the closest title found is {closest}"
             reason += self._degraded_note()
-        return Outcome(
+        return Verdict(
             "UNCONFIRMED",
             reason,
             source=best.source,
@@ -332,7 +335,7 @@ class Verifier:
             suggestion=best.paper,
         )
 
-    def _nothing_found(self, candidate: Candidate) -> Outcome:
+    def _nothing_found(self, candidate: Candidate) -> Verdict:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         missing, unchecked = self._unresolved_ids(candidate)
         searched = (
@@ -346,14 +349,14 @@ class Verifier:
         if searched:
             what.append(f"no paper with this title in {_named(searched, 'or')}")
         if not what:
-            return Outcome("UNCONFIRMED", PENDING)
+            return Verdict("UNCONFIRMED", PENDING)
         failed = [s for s in SOURCES if s in self.sources.errors] if candidate.title else []
         if not unchecked and not failed:
-            return Outcome("UNCONFIRMED", "; ".join(what))
+            return Verdict("UNCONFIRMED", "; ".join(what))
         if unchecked:
             what.append(f"{', '.join(unchecked)} could not be checked")
         unavailable = _named([*unchecked.values(), *failed])
-        return Outcome("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
+        return Verdict("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
 
     def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
         """A candidate's identifiers (none of which resolved): the labels the service holding
@@ -376,7 +379,7 @@ class Verifier:
 # ----------------------------------------------------------------------------- helpers
 
 
-def _fill_withheld(outcome: Outcome, candidate: Candidate) -> None:
+def _fill_withheld(outcome: Verdict, candidate: Candidate) -> None:
     """A record identified by its identifiers whose title or authors zbMATH withholds (licence)
     keeps the citation's, and the reason says so: LITERATURE.md needs a title, and no record
     contradicts it."""
@@ -392,7 +395,7 @@ def _fill_withheld(outcome: Outcome, candidate: Candidate) -> None:
     if kept:
         outcome.paper = paper
         outcome.reason += (
-            f"; the {' and '.join(kept)} as cited ({LABELS[paper.source]} withholds them)"
+            f"; the {' and '.join(kept)} as cited ({NAMES[paper.source]} withholds them)"
         )
 
 
@@ -407,7 +410,7 @@ def _id_field(label: str) -> str | None:
     return {"arXiv": "arxiv_id", "DOI": "doi"}.get(label.split(":", 1)[0])
 
 
-def _identity(paper: Paper, groups: dict[str, list[Finding]]) -> str:
+def _identity(paper: Paper, groups: dict[str, list[ComparedRecord]]) -> str:
     """The key of the group of findings that hold the same paper as `paper` (a shared arXiv
     id, DOI or paperId), else the paper's own key."""
     for key, group in groups.items():
@@ -429,7 +432,7 @@ def _named(sources: Iterable[str], conjunction: str = "and") -> str:
     """Services named in a fixed order: "arXiv and Semantic Scholar", "arXiv, Semantic Scholar
     and zbMATH Open" (or "or")."""
     given = set(sources)
-    named = [LABELS[s] for s in SOURCES if s in given]
+    named = [NAMES[s] for s in SOURCES if s in given]
     if len(named) < 3:
         return f" {conjunction} ".join(named)
     return f"{', '.join(named[:-1])} {conjunction} {named[-1]}"
@@ -470,20 +473,20 @@ def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
     return listed is not None and listed.lower() == value.lower()
 
 
-def _sources_of(findings: list[Finding]) -> list[str]:
+def _sources_of(findings: list[ComparedRecord]) -> list[str]:
     """The sources of `findings`, in SOURCES order."""
     found = {f.source for f in findings}
     return [s for s in SOURCES if s in found]
 
 
-def _source_of(findings: list[Finding]) -> str:
+def _source_of(findings: list[ComparedRecord]) -> str:
     """`source` as before there were four: "both" when arXiv and Semantic Scholar agree, else
     the first source (in SOURCES order); `sources` names them all."""
     sources = _sources_of(findings)
     return "both" if sources[:2] == ["arxiv", "semantic_scholar"] else sources[0]
 
 
-def _urls_of(findings: list[Finding]) -> list[str]:
+def _urls_of(findings: list[ComparedRecord]) -> list[str]:
     return list(dict.fromkeys(url for f in findings for url in f.urls))
 
 
@@ -504,12 +507,12 @@ COMPLETED_FIELDS = (
 )
 
 
-def _canonical(findings: list[Finding]) -> Paper:
+def _canonical(findings: list[ComparedRecord]) -> Paper:
     """The identifying record of the first source in SOURCES order that has a title (arXiv's
     when it identified the paper; a licence-restricted zbMATH record has none), its empty fields
     completed from the other sources' records: identifiers, venue, Zbl number and MSC codes (all
     records the APIs returned)."""
-    first: dict[str, Finding] = {}
+    first: dict[str, ComparedRecord] = {}
     for finding in findings:
         first.setdefault(finding.source, finding)
     ordered = sorted(first.values(), key=lambda f: (not f.paper.title, SOURCES.index(f.source)))
@@ -528,7 +531,7 @@ def _canonical(findings: list[Finding]) -> Paper:
     return merged
 
 
-def _result(candidate: Candidate, outcome: Outcome) -> dict[str, Any]:
+def _result(candidate: Candidate, outcome: Verdict) -> dict[str, Any]:
     match = outcome.match or Match()
     result: dict[str, Any] = {
         "key": candidate.key,
@@ -586,5 +589,5 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
             reason = reason if len(reason) <= 200 else reason[:199] + "…"
             lines.append(f"UNCONFIRMED {result['key']}: {reason}")
     for source, message in document.get("source_errors", {}).items():
-        lines.append(f"{LABELS[source]} unavailable: {message}")
+        lines.append(f"{NAMES[source]} unavailable: {message}")
     return lines

@@ -33,7 +33,7 @@ from .paper import Paper, SearchResult
 from .sources import NAMES
 
 SOURCE = "zbmath"
-LABEL = NAMES["zbmath"]
+SOURCE_NAME = NAMES["zbmath"]  # the source as a person reads it, in messages
 LICENCE_SENTENCE = "zbMATH Open Web Interface contents unavailable due to conflicting licenses."
 MAX_PER_PAGE = 100
 LOOKUP_CHUNK = 20  # identifiers per `|`-joined search: keeps the URL short
@@ -229,7 +229,7 @@ class ZbmathClient:
         self.base = config.zbmath_api_url()
         self._http = ServiceClient(
             "zbmath",
-            LABEL,
+            SOURCE_NAME,
             config.zbmath_min_interval(),
             headers={"Accept": "application/json"},
             use_cache=use_cache,
@@ -368,9 +368,10 @@ class ZbmathClient:
             return None
         message = response.text.strip()[:200] or "(empty body)"
         if response.status == 400:
-            raise BadInput(f"{LABEL} rejected the request: {message} ({url})", "bad_request")
+            raise BadInput(f"{SOURCE_NAME} rejected the request: {message} ({url})", "bad_request")
         raise ServiceError(
-            f"{LABEL} answered HTTP {response.status}: {message} ({url})", code="service_error"
+            f"{SOURCE_NAME} answered HTTP {response.status}: {message} ({url})",
+            code="service_error",
         )
 
 
