@@ -193,7 +193,7 @@ def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
     }
     merge(lit, [unconfirmed(candidate, "arXiv API returned no results for ID 1901.00001", real)])
     (uref,) = literature.load(lit).unconfirmed
-    assert (uref.label, uref.title, uref.year) == ("UREF-001", "A folklore gap bound", 2019)
+    assert (uref.entry_number, uref.title, uref.year) == ("UREF-001", "A folklore gap bound", 2019)
     assert uref.authors == ["A. Smith and B. Jones"]
     assert uref.source == "memory"
     assert uref.reason == "arXiv API returned no results for ID 1901.00001"
@@ -223,8 +223,8 @@ def test_numbers_continue_and_are_never_reused(lit):
     lit.write_text(doc.render())
     merge(lit, [confirmed(paper(4)), unconfirmed({"title": "Believed 3", "key": "cand-3"})])
     doc = literature.load(lit)
-    assert [e.label for e in doc.confirmed] == ["REF-001", "REF-002", "REF-004"]
-    assert [e.label for e in doc.unconfirmed] == ["UREF-001", "UREF-003"]
+    assert [e.entry_number for e in doc.confirmed] == ["REF-001", "REF-002", "REF-004"]
+    assert [e.entry_number for e in doc.unconfirmed] == ["UREF-001", "UREF-003"]
 
 
 def test_the_high_water_mark_survives_deleting_every_entry(lit):
@@ -234,7 +234,7 @@ def test_the_high_water_mark_survives_deleting_every_entry(lit):
     lit.write_text(doc.render())
     assert "(No confirmed references yet)" in lit.read_text()
     merge(lit, [confirmed(paper(2))])
-    assert [e.label for e in literature.load(lit).confirmed] == ["REF-002"]
+    assert [e.entry_number for e in literature.load(lit).confirmed] == ["REF-002"]
 
 
 @pytest.mark.parametrize(
@@ -351,7 +351,7 @@ def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
     assert doc.history[-1]["New Confirmed"] == "1"
     assert doc.high_water("UREF") == 1
     merge(lit, [unconfirmed({"title": "Another", "key": "cand-9"})], summary="more")
-    assert literature.load(lit).unconfirmed[0].label == "UREF-002"
+    assert literature.load(lit).unconfirmed[0].entry_number == "UREF-002"
 
 
 def test_synthesis_lines_citing_a_moved_uref_are_reported_not_rewritten(lit):
@@ -514,7 +514,7 @@ def test_hand_edits_survive_a_merge(lit):
     ):
         assert kept in after
     doc = literature.load(lit)
-    assert [e.label for e in doc.confirmed] == ["REF-002", "REF-004", "REF-005"]
+    assert [e.entry_number for e in doc.confirmed] == ["REF-002", "REF-004", "REF-005"]
     assert after.index("### REF-005") < after.index("### Reading plan (mine)")
     assert litcheck.validate(lit) == []
 
@@ -747,7 +747,7 @@ def test_promoting_the_highest_uref_of_a_hand_made_file_does_not_free_its_number
     report = merge(lit, [confirmed(found)])
     assert report["promoted"][0]["from"] == "UREF-001" and report["promoted"][0]["to"] == "REF-005"
     merge(lit, [unconfirmed({"title": "Another belief", "key": "cand-1"})], summary="next")
-    assert [e.label for e in literature.load(lit).unconfirmed] == ["UREF-002"]
+    assert [e.entry_number for e in literature.load(lit).unconfirmed] == ["UREF-002"]
 
 
 def test_last_search_is_the_most_recent_search(lit):

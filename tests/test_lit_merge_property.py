@@ -99,5 +99,5 @@ def test_random_merges_keep_the_document_valid(merges, repeat):
         numbers = [entry.number for entry in doc.confirmed]
         assert numbers == sorted(set(numbers))
         for entry in doc.confirmed + doc.unconfirmed:
-            assert owner.setdefault(entry.label, entry.title) == entry.title
+            assert owner.setdefault(entry.entry_number, entry.title) == entry.title
         assert len(doc.history) == step + 1

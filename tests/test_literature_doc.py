@@ -137,7 +137,7 @@ def test_an_untouched_document_round_trips_byte_for_byte(text):
 def test_entries_expose_their_fields():
     doc = literature.parse(HAND_EDITED)
     first, second = doc.confirmed
-    assert (first.number, first.label, first.title) == (
+    assert (first.number, first.entry_number, first.title) == (
         2,
         "REF-002",
         "Polynomial-time approximation of the spectral gap",
@@ -157,7 +157,7 @@ def test_entries_expose_their_fields():
     assert first.ids == ["arXiv:2104.12255", "DOI:10.1000/xyz.1", "S2:649def34"]
     assert second.doi is None and second.arxiv_id == "cs/0502084"
     (uref,) = doc.unconfirmed
-    assert (uref.label, uref.reason) == (
+    assert (uref.entry_number, uref.reason) == (
         "UREF-001",
         "arXiv API returned no results for ID 1901.00001",
     )

@@ -12,7 +12,7 @@ ids comment, `Type:book`) is a `@book`; everything else stays `@misc`.
 The file has no timestamp: the same confirmed references give the same bytes.
 
     >>> doc = literature.load("LITERATURE.md")
-    >>> [(e.key, e.label) for e in bib_entries(doc)]
+    >>> [(e.key, e.entry_number) for e in bib_entries(doc)]
     [('lovelace2021spectral', 'REF-001')]
 """
 
@@ -61,7 +61,7 @@ def base_key(entry: litentry.Entry) -> str:
 @dataclass
 class BibEntry:
     key: str
-    label: str  # REF-NNN
+    entry_number: str  # REF-NNN
     title: str
     authors: list[str]
     year: int | None
@@ -90,14 +90,14 @@ class BibEntry:
                 else (f"https://doi.org/{self.doi}" if self.doi else "")
             ),
         }
-        lines = [f"% {self.label}", f"@{self.entry_type}{{{self.key},"]
+        lines = [f"% {self.entry_number}", f"@{self.entry_type}{{{self.key},"]
         lines += [f"  {name} = {{{value}}}," for name, value in values.items() if value]
         return "\n".join(lines) + "\n}\n"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "key": self.key,
-            "ref": self.label,
+            "ref": self.entry_number,
             "title": self.title,
             "arxiv_id": self.arxiv_id,
             "doi": self.doi,
@@ -126,7 +126,7 @@ def bib_entries(doc: literature.LiteratureDoc) -> list[BibEntry]:
         result.append(
             BibEntry(
                 key=base + suffix,
-                label=entry.label,
+                entry_number=entry.entry_number,
                 title=entry.title,
                 authors=entry.authors,
                 year=entry.year,
@@ -155,9 +155,9 @@ def kept_by_hand(path: Path, ours: dict[str, str]) -> tuple[str, list[str]]:
     """What a person added to an existing references.bib, to be kept: the text of every block
     bib_export.py did not write (entries, @string, @preamble, @comment, comment lines), in
     order, and the keys of the entries among them. An entry is ours when the line before it is
-    its `% REF-NNN` label. BadInput (the file is left alone) when the file cannot be parsed, or
-    when an entry added by hand has a key the export now gives a confirmed reference (`ours`:
-    key -> REF label), or sits in a file that is not UTF-8."""
+    its `% REF-NNN` entry number. BadInput (the file is left alone) when the file cannot be
+    parsed, or when an entry added by hand has a key the export now gives a confirmed reference
+    (`ours`: key -> REF entry number), or sits in a file that is not UTF-8."""
     from bibtexparser.model import (
         DuplicateBlockKeyBlock,
         Entry,
@@ -224,7 +224,7 @@ def export(folder: Path) -> dict[str, Any]:
     doc = literature.load(folder / "LITERATURE.md")
     entries = bib_entries(doc)
     path = folder / "references.bib"
-    kept, kept_keys = kept_by_hand(path, {entry.key: entry.label for entry in entries})
+    kept, kept_keys = kept_by_hand(path, {entry.key: entry.entry_number for entry in entries})
     text = render(entries) + (f"\n{HAND_ADDED}\n{kept}\n" if kept else "")
     # Compared as bytes: a damaged file (not UTF-8) is simply replaced, as any stale one is.
     changed = not path.is_file() or path.read_bytes() != text.encode("utf-8")
@@ -236,8 +236,8 @@ def export(folder: Path) -> dict[str, Any]:
         "entries": [e.to_dict() for e in entries],
         "count": len(entries),
         "kept_by_hand": kept_keys,
-        "left_out_unconfirmed": [e.label for e in doc.unconfirmed],
-        "left_out_unverified": [e.label for e in doc.confirmed if not e.verified_at],
+        "left_out_unconfirmed": [e.entry_number for e in doc.unconfirmed],
+        "left_out_unverified": [e.entry_number for e in doc.confirmed if not e.verified_at],
         "arxiv_without_primary_class": [
             e.key for e in entries if e.arxiv_id and not e.primary_class
         ],

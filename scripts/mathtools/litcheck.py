@@ -10,7 +10,7 @@ from pathlib import Path
 from . import schemas
 from .errors import BadInput
 from .files import read_text
-from .litentry import label
+from .litentry import entry_number
 from .literature import (
     CITATION,
     FENCE,
@@ -73,10 +73,10 @@ def _violations(doc: LiteratureDoc) -> list[str]:
 
     numbers: dict[str, int] = {}
     for entry in doc.confirmed + doc.unconfirmed:
-        where = f"{entry.label} (line {entry.line_no})"
-        if entry.label in numbers:
-            found.append(f"{where}: number used twice (also on line {numbers[entry.label]})")
-        numbers.setdefault(entry.label, entry.line_no)
+        where = f"{entry.entry_number} (line {entry.line_no})"
+        if entry.entry_number in numbers:
+            found.append(f"{where}: number used twice (also on line {numbers[entry.entry_number]})")
+        numbers.setdefault(entry.entry_number, entry.line_no)
         if entry.kind == "REF" and not entry.verified_at:
             found.append(f"{where}: no 'Verified: <ISO timestamp> via <URL>' line")
         elif entry.kind == "REF" and not entry.verified_via:
@@ -119,7 +119,7 @@ def _violations(doc: LiteratureDoc) -> list[str]:
 
 
 def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]:
-    """(line, label, tier) for every REF/UREF citation in the Synthesis, in any letter case.
+    """(line, entry number, tier) for every REF/UREF citation in the Synthesis, in any letter case.
 
     A claim unit is a whole bullet, numbered item or paragraph, its continuation lines included;
     within a unit claims are split only at tier markers. A unit that opens with a marker
@@ -159,5 +159,5 @@ def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]
                 after = [tier for _, end, tier in markers if end > at]
                 tier = after[0] if after else markers[-1][2] if markers else None
             number = next(n for start, n in reversed(starts) if start <= at)
-            found.append((number, label(match.group(1).upper(), int(match.group(2))), tier))
+            found.append((number, entry_number(match.group(1).upper(), int(match.group(2))), tier))
     return found

@@ -35,7 +35,7 @@ _URL = re.compile(r"https?://\S+")
 _TIER_FIRST = re.compile(r"\[(V|S|~)\]")
 
 
-def label(kind: str, number: int) -> str:
+def entry_number(kind: str, number: int) -> str:
     """`REF-007`, `UREF-012`: at least three digits, more once past 999."""
     return f"{kind}-{number:03d}"
 
@@ -68,7 +68,7 @@ class Entry:
     def new(
         cls, kind: str, number: int, title: str, values: dict[str, str], ids: list[str]
     ) -> Entry:
-        lines = [f"### {label(kind, number)}: {one_line(title)}\n"]
+        lines = [f"### {entry_number(kind, number)}: {one_line(title)}\n"]
         lines += [
             f"- **{name}:** {one_line(values[name])}\n"
             for name in FIELD_ORDER[kind]
@@ -80,8 +80,8 @@ class Entry:
         return cls(kind, number, lines)
 
     @property
-    def label(self) -> str:
-        return label(self.kind, self.number)
+    def entry_number(self) -> str:
+        return entry_number(self.kind, self.number)
 
     @property
     def title(self) -> str:
@@ -213,7 +213,7 @@ class Entry:
     def to_dict(self) -> dict[str, Any]:
         """The entry as schemas/literature_ref (or literature_uref).schema.json describes it."""
         common = {
-            "label": self.label,
+            "entry_number": self.entry_number,
             "number": self.number,
             "title": self.title,
             "authors": self.authors,

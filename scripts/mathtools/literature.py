@@ -39,7 +39,7 @@ from typing import Any
 from . import frontmatter, schemas
 from .errors import BadInput
 from .files import read_text
-from .litentry import ENTRY_HEADING, Entry, label, one_line
+from .litentry import ENTRY_HEADING, Entry, entry_number, one_line
 
 SEARCH_HISTORY = "Search History"
 CONFIRMED = "Confirmed References"
@@ -257,7 +257,7 @@ class LiteratureDoc:
         out, which may belong to an entry it has since moved or removed)."""
         ref, uref = (max(self.high_water(kind), used.get(kind, 0)) for kind in ("REF", "UREF"))
         line = (
-            f"<!-- lit_update: last {label('REF', ref)}, last {label('UREF', uref)}; "
+            f"<!-- lit_update: last {entry_number('REF', ref)}, last {entry_number('UREF', uref)}; "
             f"merges: {' '.join(merges)} -->\n"
         )
         index, _ = self._state()

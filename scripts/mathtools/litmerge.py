@@ -153,7 +153,7 @@ class Merge:
             changed = self.update_ref(existing, paper, result, keys)
             if changed:
                 self.report["updated"].append(
-                    {"ref": existing.label, "key": result["key"], "fields": changed}
+                    {"ref": existing.entry_number, "key": result["key"], "fields": changed}
                 )
             return
         candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
@@ -179,19 +179,21 @@ class Merge:
         if was is not None:
             values["Relevance"] = was.relevance or NOT_ASSESSED
             values["Moved from"] = (
-                f"{was.label} (unconfirmed until {self.verified['verified_at'][:10]})"
+                f"{was.entry_number} (unconfirmed until {self.verified['verified_at'][:10]})"
             )
         entry = Entry.new("REF", number, paper["title"], values, paper_tags(paper, keys))
         self.fill_assessment(entry, self.assessment(result))
         self.doc.section(CONFIRMED).add_entry(entry)
         self.index.add(entry, keys)
-        item = {"ref": entry.label, "key": result["key"], "title": entry.title}
+        item = {"ref": entry.entry_number, "key": result["key"], "title": entry.title}
         if result["status"] == "CORRECTED":
             item["corrected"] = [d["field"] for d in result["discrepancies"]]
         if was is not None:
             self.doc.section(UNCONFIRMED).remove_entry(was)
             self.index.drop(was)
-            self.report["promoted"].append({"from": was.label, "to": entry.label, **item})
+            self.report["promoted"].append(
+                {"from": was.entry_number, "to": entry.entry_number, **item}
+            )
         else:
             self.report["added"].append(item)
 
@@ -260,7 +262,7 @@ class Merge:
         confirmed = self.index.find("REF", keys)
         if confirmed is not None:
             self.report["skipped"].append(
-                {"key": result["key"], "reason": f"already confirmed as {confirmed.label}"}
+                {"key": result["key"], "reason": f"already confirmed as {confirmed.entry_number}"}
             )
             return
         suggestion = result.get("suggestion")
@@ -280,7 +282,7 @@ class Merge:
             changed += self.fill_assessment(existing, self.assessment(result))
             if changed:
                 self.report["unconfirmed_updated"].append(
-                    {"uref": existing.label, "key": result["key"], "fields": changed}
+                    {"uref": existing.entry_number, "key": result["key"], "fields": changed}
                 )
             return
         authors = fields["authors"]
@@ -301,7 +303,7 @@ class Merge:
         self.doc.section(UNCONFIRMED).add_entry(entry)
         self.index.add(entry, keys)
         self.report["unconfirmed_added"].append(
-            {"uref": entry.label, "key": result["key"], "title": entry.title}
+            {"uref": entry.entry_number, "key": result["key"], "title": entry.title}
         )
 
 
@@ -502,7 +504,7 @@ def merge_file(
     counts = {
         k: doc.frontmatter[k] for k in ("total_papers", "confirmed_count", "unconfirmed_count")
     }
-    report["unassessed"] = [entry.label for entry in doc.confirmed if not entry.assessed]
+    report["unassessed"] = [entry.entry_number for entry in doc.confirmed if not entry.assessed]
     return {
         "literature": str(path),
         "created": created,

@@ -45,7 +45,7 @@ def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
     doc = literature.load(search.literature)
     out = litmerge.summary_lines(report)
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
-    unassessed = {entry.label for entry in doc.confirmed if not entry.assessed}
+    unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
     out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]
     current = doc.synthesis
     if current.startswith(SYNTHESIS_PLACEHOLDER):
