@@ -75,8 +75,8 @@ def build_parser() -> cli.ArgumentParser:
     )  # fmt: skip
     search.add_argument(
         "--offset", "--start", dest="offset", type=int, default=0, metavar="N",
-        help="0-based position of the first result (default %(default)s; --start: deprecated "
-        "alias)",
+        help="0-based position of the first result (default %(default)s); --start: deprecated "
+        "alias",
     )  # fmt: skip
     search.add_argument(
         "--sort", default="relevance", choices=["relevance", "lastUpdatedDate", "submittedDate"],
