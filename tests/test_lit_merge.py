@@ -209,7 +209,7 @@ def test_an_unconfirmed_candidate_with_a_blank_title_is_headed_by_its_key(lit):
     report = merge(lit, [unconfirmed(candidate, "arXiv API returned no results for ID 1901.00001")])
     assert report["unconfirmed_added"][0]["title"] == "arXiv:1901.00001"
     (uref,) = literature.load(lit).unconfirmed
-    assert (uref.label, uref.title) == ("UREF-001", "arXiv:1901.00001")
+    assert (uref.entry_number, uref.title) == ("UREF-001", "arXiv:1901.00001")
     assert litcheck.validate(lit) == []
 
 
