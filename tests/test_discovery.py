@@ -255,7 +255,7 @@ def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
     """ "normalized Ricci flow on surfaces" is no phrase of Hao Yin's "Normalized Ricci flow on
     nonparabolic surfaces"; its words are all there."""
     entry = {"args": ["search", "--all", "normalized Ricci flow on surfaces", "--domain",
-                      "differential-geometry", "--max-results", "5", "--relax"]}  # fmt: skip
+                      "differential-geometry", "--limit", "5", "--relax"]}  # fmt: skip
     client = corpus_search.ArxivStandin()
     result = relaxation.run_planned("arxiv", entry, client)
     assert result.relaxation["step"] == "unquoted"
@@ -356,7 +356,7 @@ def test_the_search_scripts_relax_as_the_plan_prints_them(script, tmp_path):
         out = tmp_path / "i1-arxiv-1.json"
         run = script(
             "arxiv_query.py", "search", "--all", "Heat-bath random walks zzzz", "--relax",
-            "--max-results", "5", "--out", str(out), env=env,
+            "--limit", "5", "--out", str(out), env=env,
         )  # fmt: skip
         assert run.returncode == 0, run.stdout + run.stderr
         data = json.loads(out.read_text(encoding="utf-8"))

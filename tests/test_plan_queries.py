@@ -142,7 +142,7 @@ def test_plan_draws_three_to_five_queries_per_api_from_the_five_sources(script):
     # Every query keeps to the domain's categories but the named theorem, which is specific in
     # any category (a person's name beside a topic word keeps them: namesakes).
     unfiltered = [args for args in arxiv_args if "--domain" not in args]
-    assert unfiltered == [["search", "--all", "Banach fixed point theorem", "--max-results", "5",
+    assert unfiltered == [["search", "--all", "Banach fixed point theorem", "--limit", "5",
                            "--relax"]]  # fmt: skip
     assert all(args[0] == "search" for args in arxiv_args)
     # The author query names the author of the reference on arXiv (Reich's paper), with a topic

@@ -55,8 +55,9 @@ RELEVANCE_FIELDS = {
 }
 
 
-def source_label(sources: set[str]) -> str:
-    """`arXiv`, `Semantic Scholar` or `both` for a set of source names (API or label spelling)."""
+def source_field(sources: set[str]) -> str:
+    """The Source field, `arXiv`, `Semantic Scholar` or `both`, for a set of sources (ids or
+    display names)."""
     names = {NAMES.get(s, s) for s in sources if s}
     if BOTH in names or len(names & set(NAMES.values())) > 1:
         return BOTH
@@ -162,7 +163,7 @@ class Merge:
         values = {
             "Authors": ", ".join(paper.get("authors") or []) or "(not given by the API)",
             "Year": paper.get("year") or "",
-            "Source": source_label(_agreeing(result, paper)),
+            "Source": source_field(_agreeing(result, paper)),
             "arXiv ID": paper.get("arxiv_id") or "",
             "DOI": paper.get("doi") or "",
             "Zbl": paper.get("zbl") or "",
@@ -206,7 +207,7 @@ class Merge:
     ) -> list[str]:
         changed = []
         sources = {entry.source or "", *_agreeing(result, paper)}
-        if entry.set_field("Source", source_label(sources)):
+        if entry.set_field("Source", source_field(sources)):
             changed.append("Source")
         for name, value in (
             ("arXiv ID", paper.get("arxiv_id")),

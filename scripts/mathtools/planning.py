@@ -223,7 +223,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             if extra == domain_args and not person and _named(arxiv_terms, proper):
                 extra = []  # a named object is specific in any field: no category hides it
             if arxiv_terms or extra:
-                args = [*option("--all", *arxiv_terms), *extra, "--max-results", str(per_query)]
+                args = [*option("--all", *arxiv_terms), *extra, "--limit", str(per_query)]
                 out.append(Query(api, origin, ["search", *args, "--relax"]))
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
