@@ -7,7 +7,7 @@
                                 gist of its abstract (when it lists none, the loop's decision
                                 as judge prints it). The first word is the problem when a
                                 problem of that slug exists, else the current problem's focus.
-                                Creates the search folder RUN, which it prints.
+                                Creates the search folder R, which it prints.
                                 With --gap, the focus is PROOF.md's first reference-needed
                                 gap not yet searched (its Suggested resolution, LaTeX
                                 stripped): it prints `gap: Gap N: ...` first and marks the
@@ -15,25 +15,25 @@
                                 when the search finds nothing, so the next call takes the
                                 next gap); when every such gap was searched, it says so and
                                 searches nothing
-  judge RUN                     store RUN/judgements-i<N>.json (every listed paper labelled
+  judge R                       store R/judgements-i<N>.json (every listed paper labelled
                                 strong, partial or irrelevant; `remembered` papers go to
                                 verification) and print the loop's decision: stop, or refine
                                 with the memo
-  refine RUN --query TEXT       search the refined query as the next iteration (stops when it is
+  refine R --query TEXT         search the refined query as the next iteration (stops when it is
                                 empty or repeats an earlier one) and list its new papers; when
                                 there are none, the loop's decision as judge prints it
-  chase RUN KEY                 list the papers KEY cites (Semantic Scholar's references) as
+  chase R KEY                   list the papers KEY cites (Semantic Scholar's references) as
                                 one more iteration, to judge like the others
-  verify RUN                    (once every listed paper is judged, as refine and chase)
+  verify R                      (once every listed paper is judged, as refine and chase)
                                 verify the strong and partial papers, PROBLEM.md's references
                                 and the remembered papers; per confirmed paper its title and an
                                 abstract excerpt, per unconfirmed one the title given and why
-  merge RUN                     merge RUN/verified.json with RUN/relevance.json into
+  merge R                       merge R/verified.json with R/relevance.json into
                                 LITERATURE.md, validate it, and name what is still to write
-  finish RUN --outcome O ...    put RUN/synthesis.md in as the Synthesis, validate, and record
+  finish R --outcome O ...      put R/synthesis.md in as the Synthesis, validate, and record
                                 the search: the LIT journal entry and STATE.md
 
-Files in RUN: search.json (the search's problem and runs), plan.json, i<N>-<source>-<n>.json
+Files in R: search.json (the search's problem and runs), plan.json, i<N>-<source>-<n>.json
 (each query's results), problem-references.json, judgements-i<N>.json, memory.json,
 candidates.json, verified.json, relevance.json, synthesis.md.
 
@@ -84,7 +84,7 @@ def main(argv: Sequence[str]) -> int | None:
         ("finish", "install the Synthesis, validate, record the journal entry and state"),
     ):
         sub = commands.add_parser(name, help=what)
-        sub.add_argument("run_dir", metavar="RUN", help="the search folder discover printed")
+        sub.add_argument("search_folder", metavar="R", help="the search folder discover printed")
         if name == "chase":
             sub.add_argument("key", help="a paper's key, as a listing showed it")
             sub.add_argument("--limit", type=int, default=20, help="references to list (20)")
@@ -135,13 +135,13 @@ def do_discover(args: argparse.Namespace) -> None:
 def do_judge(args: argparse.Namespace) -> None:
     from mathtools import discovery, judging
 
-    cli.acknowledge(judging.judge(discovery.Search.load(args.run_dir)))
+    cli.acknowledge(judging.judge(discovery.Search.load(args.search_folder)))
 
 
 def do_refine(args: argparse.Namespace) -> None:
     from mathtools import discovery, judging
 
-    search = discovery.Search.load(args.run_dir)
+    search = discovery.Search.load(args.search_folder)
     repeated, found = judging.refine(search, args.query)
     if repeated is not None:
         cli.acknowledge({"decision": "stop", "reason": repeated})
@@ -164,7 +164,7 @@ def do_chase(args: argparse.Namespace) -> None:
     from mathtools.store import open_store
 
     semantic_scholar.check_graph_window(args.limit, 100)
-    search = discovery.Search.load(args.run_dir)
+    search = discovery.Search.load(args.search_folder)
     with open_store(create=False) as store:
         judging.check_judged(store, search, "chasing references")
     show_iteration(search, discovery.chase(search, args.key, args.limit))
@@ -173,14 +173,14 @@ def do_chase(args: argparse.Namespace) -> None:
 def do_verify(args: argparse.Namespace) -> None:
     from mathtools import confirmation, discovery
 
-    _, lines = confirmation.verify(discovery.Search.load(args.run_dir))
+    _, lines = confirmation.verify(discovery.Search.load(args.search_folder))
     print_lines(lines)
 
 
 def do_merge(args: argparse.Namespace) -> None:
     from mathtools import discovery, recording
 
-    _, lines = recording.merge(discovery.Search.load(args.run_dir))
+    _, lines = recording.merge(discovery.Search.load(args.search_folder))
     print_lines(lines)
 
 
@@ -188,7 +188,7 @@ def do_finish(args: argparse.Namespace) -> int | None:
     from mathtools import discovery, recording
 
     done = recording.finish(
-        discovery.Search.load(args.run_dir),
+        discovery.Search.load(args.search_folder),
         outcome=args.outcome,
         title=args.title,
         reasoning=args.reasoning,

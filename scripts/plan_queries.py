@@ -17,7 +17,7 @@ With --new-run, a search folder PROBLEM_DIR/literature-runs/<N>/ is created (N =
 query then writes its results there (--out i1-arxiv-1.json, ...), the references to verify go to
 problem-references.json in it, and the plan itself to plan.json in it (unless --out says
 otherwise). The last command line records all of the searches in the run store, one run per API:
-`lit_update.py record-run ... --results 'RUN/i1-*.json'`.
+`lit_update.py record-run ... --results 'R/i1-*.json'`.
 
 Example:
   plan_queries.py --problem banach-fixed-points --new-run --out plan.json
@@ -44,7 +44,7 @@ from mathtools import (  # noqa: E402
     problemdir,
     problemfile,
     querylines,
-    rundir,
+    searchfolder,
 )
 from mathtools.sources import PLANNED  # noqa: E402
 from mathtools.store import stored_query_lines  # noqa: E402
@@ -59,7 +59,12 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--focus", nargs="+", help="extra focus words from the user (a query)")
     parser.add_argument("--per-query", type=int, default=5, help="results per query (default 5)")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--run-dir", help="folder the queries' --out files go to")
+    where.add_argument(
+        "--search-folder",
+        "--run-dir",  # its former name, a deprecated alias
+        dest="search_folder",
+        help="folder the queries' --out files go to (--run-dir: deprecated alias)",
+    )
     where.add_argument(
         "--new-run", action="store_true", help="create PROBLEM_DIR/literature-runs/<N>/"
     )
@@ -69,22 +74,24 @@ def main(argv: Sequence[str]) -> None:
 
     problem_path = problemdir.problem_file(args.problem or problemdir.current_slug())
     literature = Path(args.literature) if args.literature else problem_path.parent / "LITERATURE.md"
-    run_dir = rundir.new_run_dir(problem_path.parent) if args.new_run else args.run_dir
+    search_folder = (
+        searchfolder.new_search_folder(problem_path.parent) if args.new_run else args.search_folder
+    )
     problem = problemfile.read_problem(problem_path)
     plan = planning.plan(
         problem,
         searched=querylines.searched_query_lines(literature) | stored_query_lines(problem.slug),
         focus=" ".join(args.focus) if args.focus else None,
         per_query=args.per_query,
-        run_dir=str(run_dir) if run_dir else None,
+        search_folder=str(search_folder) if search_folder else None,
     )
-    plan["run_dir"] = str(run_dir) if run_dir else None
+    plan["search_folder"] = str(search_folder) if search_folder else None
     plan["reference_candidates_file"] = None
-    if run_dir and plan["reference_candidates"]:
-        path = Path(run_dir) / "problem-references.json"
-        rundir.write_json(path, plan["reference_candidates"])
+    if search_folder and plan["reference_candidates"]:
+        path = Path(search_folder) / "problem-references.json"
+        searchfolder.write_json(path, plan["reference_candidates"])
         plan["reference_candidates_file"] = str(path)
-    out = args.out or (str(Path(run_dir) / "plan.json") if args.new_run else None)
+    out = args.out or (str(Path(search_folder) / "plan.json") if args.new_run else None)
     cli.emit(plan, out, summary_lines(plan))
 
 
@@ -97,8 +104,8 @@ def summary_lines(plan: dict[str, Any]) -> list[str]:
         f" + {counts['zbmath']} zbMATH Open queries,"
         f" {len(plan['skipped'])} skipped (in Search History)"
     ]
-    if plan["run_dir"]:
-        lines.append(f"search folder: {plan['run_dir']}")
+    if plan["search_folder"]:
+        lines.append(f"search folder: {plan['search_folder']}")
     lines += plan["notes"]
     lines += commandlines.command_lines(plan)
     if plan["reference_candidates_file"]:

@@ -11,8 +11,8 @@ judge), `feedback` reads them from the run store and decides:
 `next` checks that refined query: it stops the loop when the query is empty or repeats an
 earlier query of the problem (case, accents, quotes and spacing ignored), and otherwise prints
 the next iteration's command lines: its searches (arxiv_query.py and s2_lookup.py) and the
-lit_update.py record-run that stores them with the memo (written to RUN_DIR/feedback-i<N>.md
-with --run-dir, whose searches write RUN_DIR/i<N>-arxiv-1.json and RUN_DIR/i<N>-s2-1.json).
+lit_update.py record-run that stores them with the memo (written to R/feedback-i<N>.md
+with --search-folder, whose searches write R/i<N>-arxiv-1.json and R/i<N>-s2-1.json).
 
 `keep`, once the loop has stopped, writes the papers judged strong or partial in a search's
 runs as a verify_batch.py candidate list (records from the run store, so nothing is retyped and
@@ -27,8 +27,8 @@ Subcommands:
 
 Example:
   refine.py feedback --runs 3 4
-  refine.py next --runs 3 4 --query "Opial property nonexpansive" --run-dir RUN_DIR
-  refine.py keep --runs 3 4 5 6 --out RUN_DIR/candidates.json
+  refine.py next --runs 3 4 --query "Opial property nonexpansive" --search-folder R
+  refine.py keep --runs 3 4 5 6 --out R/candidates.json
 
 Exit codes: 0 decided (see "decision"), 2 bad input (unknown run, no run store there, a paper
 of the runs not judged, an --out that cannot be written), 4 environment (dependencies could not
@@ -62,7 +62,12 @@ def main(argv: Sequence[str]) -> None:
     following.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
     following.add_argument("--query", required=True, help="the refined query the model proposes")
     following.add_argument("--per-query", type=int, default=5, help="results per search (5)")
-    following.add_argument("--run-dir", help="folder the searches' --out files go to")
+    following.add_argument(
+        "--search-folder",
+        "--run-dir",  # its former name, a deprecated alias
+        dest="search_folder",
+        help="folder the searches' --out files go to (--run-dir: deprecated alias)",
+    )
     keep = commands.add_parser(
         "keep", parents=[db_parent], help="write the strong and partial papers to verify"
     )
@@ -76,7 +81,9 @@ def main(argv: Sequence[str]) -> None:
             return cli.acknowledge(refinement.keep(store, args.runs, Path(args.out)))
         if args.command == "feedback":
             return cli.acknowledge(refinement.next_step(store, args.runs))
-        step = refinement.next_step(store, args.runs, args.query, args.per_query, args.run_dir)
+        step = refinement.next_step(
+            store, args.runs, args.query, args.per_query, args.search_folder
+        )
     cli.acknowledge(step)
 
 

@@ -170,7 +170,7 @@ def test_discover_gap_takes_gap_2_then_gap_3_then_says_none_is_left(session):  #
     first = session.discover(SLUG, "--gap")
     assert first.splitlines()[0] == "gap: Gap 2: a lower bound for tolerant testing"
     assert listed(first)
-    run_1 = session.run_dir
+    run_1 = session.search_folder
     plan = json.loads((session.runs / "plan.json").read_text())
     focused = [
         q["query_line"] for qs in plan["queries"].values() for q in qs if q["origin"] == "focus"
@@ -178,7 +178,7 @@ def test_discover_gap_takes_gap_2_then_gap_3_then_says_none_is_left(session):  #
     assert focused and all("uniformity" in line or "lower" in line for line in focused)
     second = session.discover(SLUG, "--gap")
     assert second.splitlines()[0] == "gap: Gap 3: the $\\ell_1$ learning bound"
-    run_2 = session.run_dir
+    run_2 = session.search_folder
     assert run_1 != run_2
     marks = {gap.number: gap.searched for gap in gaps.read(proof)}
     assert [m.split(" · ")[1] for m in marks[2] + marks[3]] == [

@@ -204,7 +204,7 @@ def test_a_search_for_proof_gaps_takes_the_next_unsearched_gap_and_marks_it(tmp_
     assert player.summary["gap"] == "Gap 1: an estimator of the distance to uniform"
     assert player.summary["finish"]["valid"] is True
     marked = {gap.number: gap.searched for gap in gaps.read(proof)}
-    run_number = player.summary["run_dir"].rsplit("/", 1)[1]
+    run_number = player.summary["search_folder"].rsplit("/", 1)[1]
     assert marked[1][0].endswith(f" · literature run {run_number}") and marked[2] == []
     assert not any(isinstance(call, Read) and "PROOF" in call.path for call in player.calls)
 
@@ -223,13 +223,13 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     }
 
     problem = cwd / ".math" / "problems" / SLUG
-    run_dir = problem / "literature-runs" / "1"
+    search_folder = problem / "literature-runs" / "1"
     literature = problem / "LITERATURE.md"
     # The runbook's writes: files in the search folder. Anything else the agent writes needs the
     # user's approval, except LITERATURE.md (an older REF's assessment, by hand).
     writes = {
-        "toolu_write_run": ("Write", run_dir / "judgements-i1.json", "[]\n"),
-        "toolu_write_nested": ("Write", run_dir / "sub" / "relevance.json", "{}\n"),
+        "toolu_write_run": ("Write", search_folder / "judgements-i1.json", "[]\n"),
+        "toolu_write_nested": ("Write", search_folder / "sub" / "relevance.json", "{}\n"),
         "toolu_edit_literature": ("Edit", literature, ("(No synthesis yet", "(Nothing yet")),
         "toolu_write_problem": ("Write", problem / "PROBLEM.md", "replaced\n"),
         "toolu_edit_journal": ("Edit", problem / "JOURNAL.md", (f"problem: {SLUG}", "problem: x")),
@@ -289,8 +289,8 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
 
     for block_id in ("toolu_write_run", "toolu_write_nested", "toolu_edit_literature"):
         assert not results[block_id].get("is_error"), results[block_id]
-    assert (run_dir / "judgements-i1.json").read_text() == "[]\n"
-    assert (run_dir / "sub" / "relevance.json").read_text() == "{}\n"
+    assert (search_folder / "judgements-i1.json").read_text() == "[]\n"
+    assert (search_folder / "sub" / "relevance.json").read_text() == "{}\n"
     assert "(Nothing yet" in literature.read_text(encoding="utf-8")
     for block_id in ("toolu_write_problem", "toolu_edit_journal", "toolu_write_outside"):
         assert refused(results[block_id]), results[block_id]

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_script
 from mathtools import frontmatter
+from mathtools.discovery import MANIFEST, Search
 from support.standin import StandIn
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -31,7 +32,7 @@ class Session:
     def __init__(self, folder: Path, standin: StandIn):
         self.folder = folder
         self.standin = standin
-        self.run_dir = ""
+        self.search_folder = ""
 
     def run(self, *args: str):
         done = run_script("literature.py", *args, cwd=self.folder)
@@ -41,13 +42,13 @@ class Session:
     def discover(self, *words: str) -> str:
         done = self.run("discover", *words)
         assert done.returncode == 0, done.stdout + done.stderr
-        self.run_dir = re.search(r"^search folder: (.+)$", done.stdout, re.M).group(1)
+        self.search_folder = re.search(r"^search folder: (.+)$", done.stdout, re.M).group(1)
         self.stderr = done.stderr
         return done.stdout
 
     @property
     def runs(self) -> Path:
-        return self.folder / self.run_dir
+        return self.folder / self.search_folder
 
     def write(self, name: str, data) -> None:
         text = data if isinstance(data, str) else json.dumps(data)
@@ -59,7 +60,7 @@ class Session:
             for n, key in enumerate(listed(listing))
         ]
         self.write(f"judgements-i{extra.pop('iteration', 1)}.json", {"judgements": judged, **extra})
-        done = self.run("judge", self.run_dir)
+        done = self.run("judge", self.search_folder)
         assert done.returncode == 0, done.stdout
         return done.json()
 
@@ -164,10 +165,10 @@ def test_judge_refuses_a_key_not_listed_and_a_paper_left_unjudged(session):
     keys = listed(session.discover(SLUG))
     entry = {"label": "partial", "confidence": 0.5, "rationale": "x"}
     session.write("judgements-i1.json", [{"key": k, **entry} for k in keys[1:]])
-    done = session.run("judge", session.run_dir)
+    done = session.run("judge", session.search_folder)
     assert done.returncode == 2 and f"not judged: {keys[0]}" in done.stdout
     session.write("judgements-i1.json", [{"key": k, **entry} for k in [*keys, "arXiv:9999.99999"]])
-    done = session.run("judge", session.run_dir)
+    done = session.run("judge", session.search_folder)
     assert done.returncode == 2 and "arXiv:9999.99999" in done.json()["error"]["message"]
     with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
         assert db.execute("SELECT COUNT(*) FROM judgements").fetchone() == (0,)
@@ -184,7 +185,7 @@ def test_refine_searches_the_query_as_the_next_iteration_and_stops_on_a_repeat(s
         f"your rationales for these {count} papers, in R/judgements-i1.json"
     )
     assert ": test" not in decided["memo"]  # the rationale each judgement gave
-    done = session.run("refine", session.run_dir, "--query", "tolerant testing")
+    done = session.run("refine", session.search_folder, "--query", "tolerant testing")
     assert done.returncode == 0, done.stdout
     assert done.stdout.startswith(f"{SLUG}, first search, iteration 2: ")
     new = listed(done.stdout)
@@ -196,13 +197,13 @@ def test_refine_searches_the_query_as_the_next_iteration_and_stops_on_a_repeat(s
     assert all(": test" in memo for (memo,) in memos)  # each partial match's rationale
     again = session.judge_all(done.stdout, label=lambda n: "partial", iteration=2)
     assert again["iteration"] == 2 and again["decision"] == "refine"
-    repeat = session.run("refine", session.run_dir, "--query", "Tolerant  Testing")
+    repeat = session.run("refine", session.search_folder, "--query", "Tolerant  Testing")
     assert repeat.json()["decision"] == "stop" and "repeats" in repeat.json()["reason"]
 
 
 def test_an_iteration_with_no_new_paper_is_decided_at_once(session):
     session.judge_all(session.discover(SLUG), label=lambda n: "partial")
-    done = session.run("refine", session.run_dir, "--query", "uniformity testing")
+    done = session.run("refine", session.search_folder, "--query", "uniformity testing")
     assert done.returncode == 0, done.stdout
     assert "0 distinct papers" in done.stdout and "judged in an earlier iteration" in done.stdout
     decided = json.loads(done.stdout.splitlines()[-1])
@@ -213,7 +214,7 @@ def test_an_iteration_with_no_new_paper_is_decided_at_once(session):
 def test_verify_prints_titles_and_excerpts_and_why_a_candidate_is_unconfirmed(session):
     listing = session.discover(SLUG)
     session.judge_all(listing, remembered=list(PLANTED))
-    done = session.run("verify", session.run_dir)
+    done = session.run("verify", session.search_folder)
     assert done.returncode == 0, done.stdout
     out = done.stdout
     assert re.match(r"verified \d+ \(\d+ kept from the search\): \d+ CONFIRMED, 2 UNCONFIRMED", out)
@@ -261,19 +262,19 @@ def test_a_corrected_result_prints_what_the_record_corrects():
 def finished(session, synthesis: str):
     listing = session.discover(SLUG)
     session.judge_all(listing, remembered=list(PLANTED))
-    assert session.run("verify", session.run_dir).returncode == 0
+    assert session.run("verify", session.search_folder).returncode == 0
     verified = json.loads((session.runs / "verified.json").read_text())
     tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
     session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
-    merged = session.run("merge", session.run_dir)
+    merged = session.run("merge", session.search_folder)
     assert merged.returncode == 0, merged.stdout
     assert merged.stdout.splitlines()[-1] == (
-        f"to write: the Synthesis, in {session.run_dir}/synthesis.md"
+        f"to write: the Synthesis, in {session.search_folder}/synthesis.md"
     )
     assert "not yet assessed" not in merged.stdout
     session.write("synthesis.md", synthesis)
     return session.run(
-        "finish", session.run_dir, "--outcome", "SUCCEEDED", "--title", "Survey",
+        "finish", session.search_folder, "--outcome", "SUCCEEDED", "--title", "Survey",
         "--reasoning", "what", "--insight", "one observation", "--tags", "testing",
     )  # fmt: skip
 
@@ -301,7 +302,7 @@ def test_merge_then_finish_records_the_search_in_the_journal_and_the_state(sessi
         "INTAKE -> LITERATURE_SEARCH (literature searched by /math:literature: LIT-001"
         in (history[-1])
     )
-    again = session.run("finish", session.run_dir, "--outcome", "SUCCEEDED", "--title", "x",
+    again = session.run("finish", session.search_folder, "--outcome", "SUCCEEDED", "--title", "x",
                         "--reasoning", "r", "--insight", "i")  # fmt: skip
     assert again.json() == {"valid": True, "journal": "LIT-001", "already_recorded": True}
     assert (problem / "JOURNAL.md").read_text() == journal
@@ -380,18 +381,19 @@ def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(sessi
     listing = session.discover(SLUG, "uniformity", "testing")
     assert listing.startswith(f"{SLUG}, follow-up search, iteration 1: ")
     session.judge_all(listing)
-    assert session.run("verify", session.run_dir).returncode == 0
+    assert session.run("verify", session.search_folder).returncode == 0
     verified = json.loads((session.runs / "verified.json").read_text())
     tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
     session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
-    merged = session.run("merge", session.run_dir).stdout.splitlines()
+    merged = session.run("merge", session.search_folder).stdout.splitlines()
     at = merged.index(
-        f"to write: the whole Synthesis, this one extended, in {session.run_dir}/synthesis.md; now:"
+        "to write: the whole Synthesis, this one extended, in "
+        f"{session.search_folder}/synthesis.md; now:"
     )
     assert merged[at + 1 :] == ["### Gaps in Literature", "- [~] The first gap."]
     session.write("synthesis.md", "### Gaps in Literature\n- [~] The first gap.\n- [~] Another.\n")
     done = session.run(
-        "finish", session.run_dir, "--outcome", "PARTIAL", "--title", "Follow-up",
+        "finish", session.search_folder, "--outcome", "PARTIAL", "--title", "Follow-up",
         "--reasoning", "what", "--insight", "one more observation",
     )  # fmt: skip
     assert done.returncode == 0 and done.json()["journal"] == "LIT-002", done.stdout
@@ -409,7 +411,7 @@ def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(sessi
 @pytest.mark.parametrize("phase", [("verify",), ("refine", "--query", "uniformity testing")])
 def test_a_phase_after_judging_waits_for_the_judgements(session, phase):
     session.discover(SLUG)
-    done = session.run(phase[0], session.run_dir, *phase[1:])
+    done = session.run(phase[0], session.search_folder, *phase[1:])
     assert done.returncode == 2 and done.json()["error"]["code"] == "not_judged"
     assert "judgements-i1.json" in done.json()["error"]["message"]
 
@@ -417,10 +419,10 @@ def test_a_phase_after_judging_waits_for_the_judgements(session, phase):
 def test_a_damaged_search_json_is_bad_input(session):
     session.discover(SLUG)
     session.write("search.json", {"problem": SLUG})
-    done = session.run("verify", session.run_dir)
+    done = session.run("verify", session.search_folder)
     assert done.returncode == 2 and done.json()["error"]["code"] == "bad_search"
     session.write("search.json", "{not json")
-    assert session.run("merge", session.run_dir).json()["error"]["code"] == "bad_search"
+    assert session.run("merge", session.search_folder).json()["error"]["code"] == "bad_search"
 
 
 def test_a_query_a_service_refuses_is_noted_and_the_others_run(session):
@@ -441,9 +443,20 @@ def test_a_remembered_paper_the_gate_corrects_is_printed_with_what_was_wrong(ses
         "arxiv_id": "2007.09895",
     }
     session.judge_all(listing, label=lambda n: "irrelevant", remembered=[miscited])
-    out = session.run("verify", session.run_dir).stdout
+    out = session.run("verify", session.search_folder).stdout
     corrected = re.search(r"^CORRECTED memory-1 = arXiv:2007\.09895 \| 2020 \| Narayanan \| .*\n"
                           r"((?:  .*\n)+)", out, re.M)  # fmt: skip
     assert corrected, out
     assert re.search(r"^  corrected authors: ", corrected.group(1), re.M), out
     assert ", 1 CORRECTED, " in out.splitlines()[0]
+
+
+def test_a_search_json_written_before_the_search_folder_rename_still_loads(tmp_path):
+    """search.json named its folder `run_dir` before the glossary's word: a search begun then is
+    finished with today's scripts."""
+    search = Search("p", str(tmp_path), "LITERATURE.md", None, True, 5)
+    search.save()
+    data = json.loads((tmp_path / MANIFEST).read_text())
+    data = {"run_dir" if key == "search_folder" else key: value for key, value in data.items()}
+    (tmp_path / MANIFEST).write_text(json.dumps(data))
+    assert Search.load(str(tmp_path)) == search

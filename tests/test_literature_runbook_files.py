@@ -58,7 +58,7 @@ def test_the_agent_lists_its_tools_and_keeps_files_out_of_the_plugin_folder():
     meta, body = frontmatter.split(AGENT.read_text(encoding="utf-8"))
     assert meta["name"] == "literature-search"
     assert {tool.strip() for tool in meta["tools"].split(",")} == {"Bash", "Read", "Write", "Edit"}
-    assert "literature-runs/" in (ROOT / "scripts" / "mathtools" / "rundir.py").read_text()
+    assert "literature-runs/" in (ROOT / "scripts" / "mathtools" / "searchfolder.py").read_text()
     assert "Never write into the plugin folder" in body
     for step in range(1, 9):
         assert re.search(rf"^## {step}\. .*\(protocol", body, re.M), f"step {step} names no rules"

@@ -299,11 +299,11 @@ def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
     run = script("plan_queries.py", "--problem", "fixed-points", "--new-run", "--out", "plan.json")
     assert run.returncode == 0, run.stdout + run.stderr
     plan = json.loads((tmp_path / "plan.json").read_text())
-    run_dir = Path(plan["run_dir"])
-    assert run_dir == Path(".math/problems/fixed-points/literature-runs/1")
-    assert run_dir.is_dir()
+    search_folder = Path(plan["search_folder"])
+    assert search_folder == Path(".math/problems/fixed-points/literature-runs/1")
+    assert search_folder.is_dir()
     outs = [q["args"][q["args"].index("--out") + 1] for q in plan["queries"]["arxiv"]]
-    assert outs[0] == str(run_dir / "i1-arxiv-1.json")
+    assert outs[0] == str(search_folder / "i1-arxiv-1.json")
     # What the search scripts write as their call's label is the plan's label: record-run
     # stores it, and Search History compares it with the next plan's.
     for api, queries in plan["queries"].items():
@@ -313,18 +313,18 @@ def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
     # The compact summary names the search folder and gives each command line once; one record-run
     # stores every search of the iteration (the pattern names their --out files).
     lines = run.stdout.splitlines()
-    assert f"search folder: {run_dir}" in lines
+    assert f"search folder: {search_folder}" in lines
     assert run.stdout.count("arxiv_query.py search") == len(plan["queries"]["arxiv"])
     assert [line for line in lines if "record-run" in line] == [
         "lit_update.py record-run --problem fixed-points --iteration 1 --results"
-        f" '{run_dir}/i1-*.json'"
+        f" '{search_folder}/i1-*.json'"
     ]
     assert len(run.stdout) < 2600  # ten searches, one record, one header: ~650 tokens
     # The next search of the problem gets the next number.
     again = script("plan_queries.py", "--problem", "fixed-points", "--new-run")
     folder = "search folder: .math/problems/fixed-points/literature-runs/2"
     assert folder in again.stdout.splitlines()
-    assert (run_dir.parent / "2" / "plan.json").exists()
+    assert (search_folder.parent / "2" / "plan.json").exists()
 
 
 def test_a_problem_without_a_known_domain_gets_no_categories(script, tmp_path):
@@ -610,7 +610,7 @@ def test_a_value_starting_with_a_dash_is_joined_to_its_option_and_labels_alike()
 def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, tmp_path):
     """The focus searches' command lines run as printed (arXiv and S2 answer from recordings),
     and the label each writes is the plan's label for it."""
-    plan = plan_for("fixed-points.md", "--focus=-abc", "--run-dir", "R", script=script)
+    plan = plan_for("fixed-points.md", "--focus=-abc", "--search-folder", "R", script=script)
     lines = commandlines.command_lines(plan)
     s2_search = load_cassette(RECORDINGS / "s2" / "test_search_paper.yaml")[0]
     for line, api, answer, url in (

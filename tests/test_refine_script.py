@@ -139,8 +139,9 @@ def test_a_new_refined_query_gives_the_next_iteration_and_its_record_commands(sc
     a, s = first_iteration(script, tmp_path)
     memo = refine(script, "feedback", "--runs", str(a), str(s))["memo"]
     step = refine(
-        script, "next", "--runs", str(a), str(s), "--query", "Opial property", "--run-dir", "R"
-    )
+        script, "next", "--runs", str(a), str(s), "--query", "Opial property",
+        "--search-folder", "R",
+    )  # fmt: skip
     assert step["decision"] == "search" and step["next_iteration"] == 2
     assert "memo" not in step  # the model read it from `feedback`
     search_arxiv, search_s2, record_line = step["commands"]

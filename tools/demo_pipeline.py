@@ -250,7 +250,7 @@ def run_demo(
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
     printed = sum(workspace.output_bytes.values())
     problem_dir = folder / ".math" / "problems" / slug
-    verified = json.loads((folder / summary["run_dir"] / "verified.json").read_text())
+    verified = json.loads((folder / summary["search_folder"] / "verified.json").read_text())
     return {
         "confirmed_by": {
             source: [r["key"] for r in verified["results"] if source in r.get("sources", [])]
@@ -260,7 +260,7 @@ def run_demo(
         "literature": str(problem_dir / "LITERATURE.md"),
         "journal": str(problem_dir / "JOURNAL.md"),
         "run_store": str(folder / ".math" / "literature.db"),
-        "run_dir": str(folder / summary["run_dir"]),
+        "search_folder": str(folder / summary["search_folder"]),
         "summary": summary,
         "script_calls": workspace.calls,
         # From the command's start: its hand-off to the agent is one more call and turn.
@@ -288,7 +288,7 @@ def report(figures: dict) -> list[str]:
         f" {valid}",
         f"  JOURNAL.md     {figures['journal']}  ({summary['finish'].get('journal', 'no entry')})",
         f"  run store      {figures['run_store']}  ({summary['iterations']} iteration(s))",
-        f"  search folder     {figures['run_dir']}",
+        f"  search folder     {figures['search_folder']}",
         f"  zbMATH Open    confirmed {', '.join(figures['confirmed_by']['zbmath']) or 'none'}",
         f"  Crossref       confirmed {', '.join(figures['confirmed_by']['crossref']) or 'none'}",
         "",

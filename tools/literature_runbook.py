@@ -183,7 +183,7 @@ def runbook(
     ]
     model.learn_problem(problem_md)
     searched_gap = re.search(r"^gap: (.+)$", listing, re.M)
-    run_dir = re.search(r"^search folder: (.+)$", listing, re.M).group(1)
+    search_folder = re.search(r"^search folder: (.+)$", listing, re.M).group(1)
     first_search = bool(re.search(r"^\S+, first search, iteration", listing, re.M))
 
     # 2. Judge every listed paper (and recall papers no search returned); the script decides.
@@ -201,21 +201,21 @@ def runbook(
             content: Any = judged
             if iteration == 1 and model.recalled:
                 content = {"judgements": judged, "remembered": list(model.recalled)}
-            path = f"{run_dir}/judgements-i{iteration}.json"
+            path = f"{search_folder}/judgements-i{iteration}.json"
             yield [Write(path, json.dumps(content, indent=1) + "\n")]
-            (decision,) = yield [Script("literature.py", ["judge", run_dir])]
+            (decision,) = yield [Script("literature.py", ["judge", search_folder])]
             decision = json_of(decision)
         if decision["decision"] == "stop":
             break
         # 3. Refine: one query aimed at what the memo says the partial matches lack. It stops
         # (a query repeated) or lists the next iteration's new papers.
         query = model.refined_query(decision["memo"])
-        (listing,) = yield [Script("literature.py", ["refine", run_dir, "--query", query])]
+        (listing,) = yield [Script("literature.py", ["refine", search_folder, "--query", query])]
         if decision_in(listing) is None or "iteration" in decision_in(listing):
             iteration += 1
 
     # 4. Verify.
-    (verified,) = yield [Script("literature.py", ["verify", run_dir])]
+    (verified,) = yield [Script("literature.py", ["verify", search_folder])]
     confirmed = confirmed_papers(verified)
     unconfirmed = re.findall(r"^UNCONFIRMED (\S+)", verified, re.M)
     papers = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)(?: = (\S+))?", verified, re.M)
@@ -233,19 +233,19 @@ def runbook(
             if key.startswith("memory-")
         }
     )
-    yield [Write(f"{run_dir}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
+    yield [Write(f"{search_folder}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
 
     # 6. Merge (validated in the same call), then the Synthesis.
-    (merged,) = yield [Script("literature.py", ["merge", run_dir])]
+    (merged,) = yield [Script("literature.py", ["merge", search_folder])]
     refs = re.findall(r"^(REF-\d+) added:", merged, re.M)
     urefs = re.findall(r"^(UREF-\d+) added:", merged, re.M)
-    yield [Write(f"{run_dir}/synthesis.md", model.synthesis(refs, urefs))]
+    yield [Write(f"{search_folder}/synthesis.md", model.synthesis(refs, urefs))]
 
     # 7. Finish: the Synthesis goes in, the file is validated, the journal entry and the state
     # are recorded.
     outcome = "SUCCEEDED" if refs else "FAILED"
     finish_args = [
-        "finish", run_dir, "--outcome", outcome,
+        "finish", search_folder, "--outcome", outcome,
         "--title", f"{STAND_IN} literature search ({iteration} iteration(s))",
         "--reasoning", f"{len(confirmed)} papers confirmed ({len(refs)} new REFs), "
         f"{len(unconfirmed)} unconfirmed ({len(urefs)} new UREFs)",
@@ -253,7 +253,7 @@ def runbook(
     ]  # fmt: skip
     (finished,) = yield [Script("literature.py", finish_args)]
     return {
-        "run_dir": run_dir,
+        "search_folder": search_folder,
         "gap": searched_gap.group(1) if searched_gap else None,
         "first_search": first_search,
         "iterations": iteration,

@@ -55,22 +55,24 @@ def results_stem(iteration: int, api: str, number: int) -> str:
 
 
 def record_run_args(
-    slug: str, iteration: int, run_dir: str, feedback: str | None = None
+    slug: str, iteration: int, search_folder: str, feedback: str | None = None
 ) -> list[str]:
     """`lit_update.py record-run` arguments storing an iteration's searches, one run per source:
-    the results are the iteration's --out files in `run_dir` (a pattern record-run expands), the
-    queries the query lines those files carry. `feedback` is the memo, or `@FILE` holding it."""
+    the results are the iteration's --out files in `search_folder` (a pattern record-run
+    expands), the queries the query lines those files carry. `feedback` is the memo, or `@FILE`
+    holding it."""
     args = ["record-run", *option("--problem", slug), "--iteration", str(iteration)]
     if feedback:
         args += option("--feedback", feedback)
-    return [*args, *option("--results", str(Path(run_dir) / f"i{iteration}-*.json"))]
+    return [*args, *option("--results", str(Path(search_folder) / f"i{iteration}-*.json"))]
 
 
-def query_entry(query: Query, run_dir: str | None, stem: str) -> dict[str, Any]:
-    """A query as the plan gives it; with `run_dir`, its args end with `--out run_dir/stem.json`."""
+def query_entry(query: Query, search_folder: str | None, stem: str) -> dict[str, Any]:
+    """A query as the plan gives it; with `search_folder`, its args end with
+    `--out <search_folder>/<stem>.json`."""
     args = list(query.args)
-    if run_dir:
-        args += option("--out", str(Path(run_dir) / f"{stem}.json"))
+    if search_folder:
+        args += option("--out", str(Path(search_folder) / f"{stem}.json"))
     return {"origin": query.origin, "query_line": query.query_line, "args": args}
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import abstracts, refinement, rundir
+from . import abstracts, refinement, searchfolder
 from .candidates import load_candidates
 from .discovery import Search, iteration_papers
 from .judging import check_judged
@@ -57,7 +57,7 @@ def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
         kept, listed = kept_candidates(store, search)
     files = []
     if kept:
-        rundir.write_json(search.folder / CANDIDATES, kept)
+        searchfolder.write_json(search.folder / CANDIDATES, kept)
         files.append(str(search.folder / CANDIDATES))
     for extra in (search.references, str(search.folder / "memory.json")):
         if extra and Path(extra).exists():
@@ -69,7 +69,7 @@ def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
         ]
     candidates, inputs = load_candidates(files)
     document = Verifier().verify(candidates, inputs)
-    rundir.write_json(search.folder / VERIFIED, document)
+    searchfolder.write_json(search.folder / VERIFIED, document)
     return document, lines(document, listed, len(kept))
 
 

@@ -2,7 +2,7 @@
 and list the distinct papers with a gist of each abstract (agents/literature-search.md, step 2).
 
 One literature search lives in its search folder (`.math/problems/<slug>/literature-runs/<N>/`,
-rundir.py). `search.json` there says which problem it is for and which runs each iteration of
+searchfolder.py). `search.json` there says which problem it is for and which runs each iteration of
 the refinement loop recorded; the later phases (judging.py, confirmation.py, recording.py) take
 only the folder. Each query's results stay on disk as `i<iteration>-<source>-<n>.json` (the
 search scripts' --out format), for debugging and for `lit_update.py record-run` by hand.
@@ -29,8 +29,8 @@ from . import (
     problemfile,
     querylines,
     relaxation,
-    rundir,
     schemas,
+    searchfolder,
 )
 from .arxiv import ArxivClient
 from .errors import BadInput, ServiceError
@@ -69,7 +69,7 @@ class Search:
     (schemas/search.schema.json)."""
 
     problem: str
-    run_dir: str
+    search_folder: str
     literature: str
     domain: str | None
     first_search: bool
@@ -80,7 +80,7 @@ class Search:
 
     @property
     def folder(self) -> Path:
-        return Path(self.run_dir)
+        return Path(self.search_folder)
 
     @property
     def iteration(self) -> int:
@@ -102,14 +102,14 @@ class Search:
         return self.folder / f"judgements-i{iteration or self.iteration}.json"
 
     def save(self) -> None:
-        rundir.write_json(self.folder / MANIFEST, asdict(self))
+        searchfolder.write_json(self.folder / MANIFEST, asdict(self))
 
     @classmethod
-    def load(cls, run_dir: str) -> Search:
-        path = Path(run_dir) / MANIFEST
+    def load(cls, search_folder: str) -> Search:
+        path = Path(search_folder) / MANIFEST
         if not path.exists():
             raise BadInput(
-                f"{run_dir} is not a search's search folder (no {MANIFEST}): give the folder "
+                f"{search_folder} is not a search's search folder (no {MANIFEST}): give the folder "
                 "`literature.py discover` printed",
                 code="not_a_search",
             )
@@ -117,6 +117,10 @@ class Search:
             data = json.loads(read_text(path, MANIFEST))
         except ValueError as exc:
             raise BadInput(f"{path} is damaged: {exc}", code="bad_search") from None
+        if (
+            isinstance(data, dict) and "run_dir" in data
+        ):  # a search.json from before the rename (issue 14)
+            data["search_folder"] = data.pop("run_dir")
         problems = schemas.errors("search", data)
         if problems:
             raise BadInput(f"{path} is damaged: {problems[0]}", code="bad_search")
@@ -180,20 +184,20 @@ def start(
     problem = problemfile.read_problem(problem_path)
     literature = literature or problem_path.parent / "LITERATURE.md"
     searched = querylines.searched_query_lines(literature) | stored_query_lines(problem.slug)
-    run_dir = rundir.new_run_dir(problem_path.parent)
-    plan = planning.plan(problem, searched, focus, per_query, str(run_dir))
-    rundir.write_json(run_dir / "plan.json", plan)
+    search_folder = searchfolder.new_search_folder(problem_path.parent)
+    plan = planning.plan(problem, searched, focus, per_query, str(search_folder))
+    searchfolder.write_json(search_folder / "plan.json", plan)
     search = Search(
         problem=problem.slug,
-        run_dir=str(run_dir),
-        literature=str(rundir.shorter(literature)),
+        search_folder=str(search_folder),
+        literature=str(searchfolder.shorter(literature)),
         domain=problem.domain,
         first_search=plan["first_search"],
         per_query=per_query,
     )
     if plan["reference_candidates"]:
-        search.references = str(run_dir / "problem-references.json")
-        rundir.write_json(Path(search.references), plan["reference_candidates"])
+        search.references = str(search_folder / "problem-references.json")
+        searchfolder.write_json(Path(search.references), plan["reference_candidates"])
     # The first iteration runs every planned source, zbMATH Open included; refined iterations
     # search arXiv and Semantic Scholar.
     queries = {api: [q["args"] for q in plan["queries"].get(api, [])] for api in PLANNED}
@@ -245,7 +249,7 @@ def run_iteration(
                 progress(f"[{done}/{total}] {tag} failing: {exc.message}")
                 continue
             data = result.to_dict()
-            rundir.write_json(out, data)
+            searchfolder.write_json(out, data)
             results.setdefault(api, []).append(data)
             progress(f"[{done}/{total}] {tag} {len(result.papers)}")
     found = record(search, number, results, failed, feedback)
@@ -297,7 +301,7 @@ def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
     result.query_line = querylines.query_line(api, args)
     data = result.to_dict()
     stem = "zbmath" if api == "zbmath" else "s2"
-    rundir.write_json(search.folder / f"i{number}-{stem}-references.json", data)
+    searchfolder.write_json(search.folder / f"i{number}-{stem}-references.json", data)
     return record(search, number, {api: [data]}, {}, f"references of {key}")
 
 
@@ -331,7 +335,7 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     lines = [
         f"{search.problem}, {kind}, iteration {found['iteration']}: "
         f"{len(found['papers'])} distinct papers ({runs or 'no runs'})",
-        f"search folder: {search.run_dir}",
+        f"search folder: {search.search_folder}",
     ]
     lines += found.get("notes", [])
     for source, why in found["failed"].items():
@@ -347,7 +351,9 @@ def refine(
     """The refined query as the next iteration: one search per source, recorded with the memo."""
     number = search.iteration + 1
     planned = refined_queries(query, search.domain, search.per_query)
-    rundir.write_json(search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query})
+    searchfolder.write_json(
+        search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query}
+    )
     queries = {api: [q.args for q in found] for api, found in planned.items()}
     return run_iteration(search, number, queries, memo, progress)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import discovery, refinement, rundir, schemas
+from . import discovery, refinement, schemas, searchfolder
 from .discovery import Search, _identity, earlier_identities, iteration_papers
 from .errors import BadInput
 from .files import read_json
@@ -70,7 +70,7 @@ def judge(search: Search) -> dict[str, Any]:
         ]
         runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
     if remembered:
-        rundir.write_json(search.folder / MEMORY, _remembered(search, remembered))
+        searchfolder.write_json(search.folder / MEMORY, _remembered(search, remembered))
     labels = {paper.key: _label(paper, stored) for paper in papers}
     result: dict[str, Any] = {"iteration": search.iteration, "papers": len(papers)}
     result.update({label: sum(v == label for v in labels.values()) for label in LABELS})

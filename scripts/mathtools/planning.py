@@ -50,11 +50,12 @@ def plan(
     searched: Set[str] = frozenset(),
     focus: str | None = None,
     per_query: int = 5,
-    run_dir: str | None = None,
+    search_folder: str | None = None,
 ) -> dict[str, Any]:
     """The plan: up to five queries per API, new ones only, and the references to verify.
 
-    With `run_dir`, every query's `args` end with `--out <run_dir>/i1-<api>-<n>.json`."""
+    With `search_folder`, every query's `args` end with
+    `--out <search_folder>/i1-<api>-<n>.json`."""
     proposals = {api: _proposals(problem, api, focus, per_query) for api in PLANNED}
     queries: dict[str, list[Query]] = {}
     skipped = []
@@ -91,7 +92,8 @@ def plan(
         )
     planned = {
         api: [
-            query_entry(q, run_dir, results_stem(1, api, n)) for n, q in enumerate(queries[api], 1)
+            query_entry(q, search_folder, results_stem(1, api, n))
+            for n, q in enumerate(queries[api], 1)
         ]
         for api in PLANNED
     }
@@ -115,8 +117,8 @@ def plan(
         "query_summary": "; ".join(q.query_line for api in PLANNED for q in queries[api]),
         "first_search": not searched,
     }
-    if run_dir and any(planned.values()):
-        result["record_run"] = record_run_args(problem.slug, 1, run_dir)
+    if search_folder and any(planned.values()):
+        result["record_run"] = record_run_args(problem.slug, 1, search_folder)
     return result
 
 

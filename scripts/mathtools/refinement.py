@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import commandlines, problemdir, problemfile, rundir
+from . import commandlines, problemdir, problemfile, searchfolder
 from .commandlines import Query, option
 from .errors import BadInput
 from .files import write_file
@@ -243,7 +243,7 @@ def next_step(
     run_ids: list[int],
     query: str | None = None,
     per_query: int = 5,
-    run_dir: str | None = None,
+    search_folder: str | None = None,
 ) -> dict[str, Any]:
     """After the iteration of `run_ids`: stop, or (without `query`) the feedback memo for the
     model, or (with the refined `query` it proposed) stop on a repeat, else the next iteration's
@@ -267,7 +267,7 @@ def next_step(
     result["decision"] = "stop" if decision.stop else "search"
     result["reason"] = decision.reason
     if not decision.stop:  # the model has read the memo (feedback): it is not printed again
-        result.update(next_iteration(iteration, query, per_query, run_dir, feedback, problem))
+        result.update(next_iteration(iteration, query, per_query, search_folder, feedback, problem))
     return result
 
 
@@ -275,7 +275,7 @@ def next_iteration(
     iteration: Iteration,
     query: str,
     per_query: int,
-    run_dir: str | None,
+    search_folder: str | None,
     feedback: str,
     problem: problemfile.Problem | None,
 ) -> dict[str, Any]:
@@ -286,17 +286,19 @@ def next_iteration(
     plan: dict[str, Any] = {
         "queries": {
             api: [
-                commandlines.query_entry(q, run_dir, commandlines.results_stem(number, api, n))
+                commandlines.query_entry(
+                    q, search_folder, commandlines.results_stem(number, api, n)
+                )
                 for n, q in enumerate(found, 1)
             ]
             for api, found in queries.items()
         }
     }
-    if run_dir:
-        memo_file = Path(run_dir) / f"feedback-i{number}.md"
+    if search_folder:
+        memo_file = Path(search_folder) / f"feedback-i{number}.md"
         write_file(memo_file, feedback)
         plan["record_run"] = commandlines.record_run_args(
-            iteration.problem, number, run_dir, feedback=f"@{memo_file}"
+            iteration.problem, number, search_folder, feedback=f"@{memo_file}"
         )
     return {"next_iteration": number, "commands": commandlines.command_lines(plan)}
 
@@ -306,7 +308,7 @@ def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, Any]:
     runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
     judgements = [j for run in runs for j in store.judgements(run["run_id"])]
     chosen = kept_papers(judgements)
-    rundir.write_json(out, [as_candidate(j) for j in chosen])
+    searchfolder.write_json(out, [as_candidate(j) for j in chosen])
     return {
         "kept": len(chosen),
         "strong": sum(j["label"] == "strong" for j in chosen),

@@ -14,7 +14,7 @@ from .errors import BadInput
 from .files import dumps, write_file
 
 
-def new_run_dir(problem_folder: Path) -> Path:
+def new_search_folder(problem_folder: Path) -> Path:
     """Create and return a fresh search folder `problem_folder/literature-runs/<N>/`, N one more
     than the highest there, relative to the working directory when it lies below it. Short names
     on purpose: the model reads and types this path in every call of the search."""
@@ -28,7 +28,7 @@ def new_run_dir(problem_folder: Path) -> Path:
             return shorter(folder)
         except FileExistsError:
             continue
-    raise BadInput(f"cannot create a search folder under {base}", code="run_dir")
+    raise BadInput(f"cannot create a search folder under {base}", code="search_folder")
 
 
 def write_json(path: Path, data: Any) -> None:
