@@ -126,10 +126,7 @@ def main(argv: Sequence[str]) -> None:
             result = client.search(query, args.offset, args.limit, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
-    from mathtools.querylines import query_line
-
-    result.query_line = query_line("arxiv", list(argv))
-    cli.emit(result.to_dict(), args.out, result.summary_lines())
+    cli.emit_search_result(result, "arxiv", argv, args.out)
 
 
 def _asked_ids(args: argparse.Namespace) -> list[str]:

@@ -83,10 +83,7 @@ def main(argv: Sequence[str]) -> None:
                 asked for asked, doi in zip(args.dois, dois, strict=True) if doi not in found
             ],
         )
-    from mathtools.querylines import query_line
-
-    result.query_line = query_line("crossref", list(argv))
-    cli.emit(result.to_dict(), args.out, result.summary_lines())
+    cli.emit_search_result(result, "crossref", argv, args.out)
 
 
 if __name__ == "__main__":

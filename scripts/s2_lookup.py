@@ -106,10 +106,7 @@ def main(argv: Sequence[str]) -> None:
     check_input(args)
     client = s2.S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
-    from mathtools.querylines import query_line
-
-    result.query_line = query_line("semantic_scholar", list(argv))
-    cli.emit(result.to_dict(), args.out, result.summary_lines())
+    cli.emit_search_result(result, "semantic_scholar", argv, args.out)
 
 
 def check_input(args: argparse.Namespace) -> None:

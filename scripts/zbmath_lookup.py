@@ -76,10 +76,7 @@ def main(argv: Sequence[str]) -> None:
         result = client.lookup(asked).to_search_result(list(args.ids))
     else:
         result = client.references(args.id, limit=args.limit)
-    from mathtools.querylines import query_line
-
-    result.query_line = query_line("zbmath", list(argv))
-    cli.emit(result.to_dict(), args.out, result.summary_lines())
+    cli.emit_search_result(result, "zbmath", argv, args.out)
 
 
 def search_string(args: argparse.Namespace) -> str:

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NoReturn, overload
+from typing import TYPE_CHECKING, Any, NoReturn, overload
 
 from .config import environment
 from .errors import (
@@ -27,6 +27,9 @@ from .errors import (
     shown,
 )
 from .files import check_writable, dumps, marked, numbered_lines, read_source, write_file
+
+if TYPE_CHECKING:
+    from .paper import SearchResult
 
 # A file-system error about a path the caller named is bad input; any other is the environment.
 _BAD_PATH_ERRNOS = frozenset(
@@ -157,6 +160,17 @@ def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None
     write_file(out, dumps(marked(data)))
     for line in summary:
         sys.stdout.write(line + "\n")
+
+
+def emit_search_result(
+    result: SearchResult, source: str, argv: Sequence[str], out: str | None
+) -> None:
+    """A look-up script's answer: the result carrying its call as a query line (what
+    lit_update.py record-run stores as the run's query), emitted as emit() does."""
+    from .querylines import query_line  # PROBLEM.md parsing behind it: only the look-ups need it
+
+    result.query_line = query_line(source, list(argv))
+    emit(result.to_dict(), out, result.summary_lines())
 
 
 def acknowledge(data: Any) -> None:
