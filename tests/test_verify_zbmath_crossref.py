@@ -9,7 +9,6 @@ import json
 
 import pytest
 from mathtools import schemas
-from support.standin import StandIn
 
 PENDING = "API error - verification pending"
 
@@ -45,15 +44,6 @@ RESTRICTED = {
     "year": 1952,
     "doi": "10.2307/2306804",
 }
-
-
-@pytest.fixture
-def standin(monkeypatch):
-    with StandIn() as server:
-        for name, value in server.env().items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
-        yield server
 
 
 def verify(script, candidates):

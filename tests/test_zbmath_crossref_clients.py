@@ -13,7 +13,6 @@ from mathtools import config, crossref, schemas, zbmath
 from mathtools.errors import BadInput, EnvironmentProblem, ServiceError
 from support.cassettes import load as load_cassette
 from support.scripted_server import Reply, ScriptedServer
-from support.standin import StandIn
 
 ZBMATH = RECORDINGS / "zbmath"
 CROSSREF = RECORDINGS / "crossref"
@@ -111,15 +110,6 @@ def test_a_bad_identifier_is_bad_input():
 
 
 # ----------------------------------------------------------------------------- zbMATH client
-
-
-@pytest.fixture
-def standin(monkeypatch):
-    with StandIn() as server:
-        for name, value in server.env().items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
-        yield server
 
 
 def test_identifiers_of_every_kind_cost_one_search(standin):
