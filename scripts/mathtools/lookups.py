@@ -35,7 +35,6 @@ from .paper import Paper, SearchResult
 from .semantic_scholar import S2Client
 from .zbmath import MAX_PER_PAGE, Identifier, ZbmathClient
 
-SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
 SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion

@@ -44,10 +44,10 @@ from typing import Any
 from . import clock
 from .authors import split_authors
 from .candidates import Candidate
-from .lookups import SOURCES, ComparedRecord, Lookup, Sources, comparable
+from .lookups import ComparedRecord, Lookup, Sources, comparable
 from .matching import Match, compare, describe
 from .paper import Paper, summary_line
-from .sources import NAMES
+from .sources import NAMES, SOURCES
 
 PENDING = "API error - verification pending"
 STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")  # protocols/matching-rules.md
