@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HOOK = ROOT / "hooks" / "agent_model.py"
+PLUGIN = ROOT / "plugin"
+HOOK = PLUGIN / "hooks" / "agent_model.py"
 TARGET_MS = 150.0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Parse the real 100-entry arXiv page with mathtools.arxiv.parse_feed and with the `arxiv`
+"""Parse the real 100-entry arXiv page with mathtools.services.arxiv.parse_feed and with the `arxiv`
 package (PyPI, a bench-only dependency) side by side, on the very same bytes; print median ms.
 
 arxiv 4.x parses with its own lxml code (arxiv/_feed.py; earlier versions used feedparser) and
@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
+PLUGIN = ROOT / "plugin"
+sys.path.insert(0, str(PLUGIN / "scripts"))
 PAGE = ROOT / "tests/recordings/arxiv/q_testing_s0_m100_cfe7536492ca.json"
 TARGET = 5.0
 
@@ -43,7 +44,7 @@ def main() -> int:
     rounds = parser.parse_args().rounds
 
     from lxml import etree
-    from mathtools.arxiv import _parser, parse_feed
+    from mathtools.services.arxiv import _parser, parse_feed
 
     # The recording keeps the response bytes as latin-1 text (see its README).
     content = json.loads(PAGE.read_text(encoding="utf-8"))["body"].encode("latin-1")
@@ -69,7 +70,7 @@ def main() -> int:
     version = getattr(arxiv, "__version__", None) or _version("arxiv")
     print(f"page: {PAGE.name} ({len(content) / 1024:.0f} KiB, {len(papers)} entries)")
     print(f"{'parser':<36}{'median ms':>10}")
-    print(f"{'mathtools.arxiv.parse_feed':<36}{ours_ms:>10.2f}")
+    print(f"{'mathtools.services.arxiv.parse_feed':<36}{ours_ms:>10.2f}")
     print(f"{f'arxiv {version} (_feed.parse)':<36}{theirs_ms:>10.2f}")
     verdict = "meets" if speedup >= TARGET else "misses"
     print(f"speed-up: {speedup:.1f}x ({verdict} the {TARGET:.0f}x target), rounds={rounds}")

@@ -24,18 +24,18 @@ import sys
 import time
 from pathlib import Path
 
-from standin_calls import ROOT, calls, standin_scratch
+from standin_calls import PLUGIN, calls, standin_scratch
 
 
 def braced(text: str) -> str:
     """Recorded text as a BibTeX value (bibliography.bibtex_text: the plugin's own escaping)."""
-    from mathtools.bibliography import bibtex_names, bibtex_text
+    from mathtools.gate.bibliography import bibtex_names, bibtex_text
 
     return "{" + (bibtex_names(text) if isinstance(text, list) else bibtex_text(text)) + "}"
 
 
 def build_bib(entries: int) -> str:
-    from mathtools.arxiv import ArxivClient
+    from mathtools.services.arxiv import ArxivClient
     from support.standin import load_index
 
     index = load_index()
@@ -67,7 +67,7 @@ def run(standin, bib: Path) -> tuple[dict, float, dict]:
     standin.counts.clear()
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "check_refs.py"), str(bib), "--json"],
+        [sys.executable, str(PLUGIN / "scripts" / "check_refs.py"), str(bib), "--json"],
         capture_output=True,
         text=True,
         check=True,

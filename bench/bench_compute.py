@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from mathtools import sandbox
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugin" / "scripts"))
+from mathtools.research import sandbox
 
 CODE = "print(sum(range(1000)))\n"
 

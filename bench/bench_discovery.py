@@ -38,13 +38,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
+PLUGIN = ROOT / "plugin"
+sys.path.insert(0, str(PLUGIN / "scripts"))
 sys.path.insert(0, str(ROOT))
 
-from mathtools import planning, problemfile, relaxation  # noqa: E402
-from mathtools.arxiv import build_query  # noqa: E402
-from mathtools.sources import DISCOVERY, NAMES  # noqa: E402
-from mathtools.text import strip_latex  # noqa: E402
+from mathtools.core.sources import DISCOVERY, NAMES  # noqa: E402
+from mathtools.core.text import strip_latex  # noqa: E402
+from mathtools.research import problemfile  # noqa: E402
+from mathtools.search import planning, relaxation  # noqa: E402
+from mathtools.services.arxiv import build_query  # noqa: E402
 
 from tests.support import corpus_search  # noqa: E402
 

@@ -46,7 +46,7 @@ def measure(version: str) -> dict:
     os.environ[VERSION_VARIABLE] = version
     with tempfile.TemporaryDirectory() as work:
         without, _ = largest_request(None, Path(work) / "without")
-        with_plugin, request = largest_request(ROOT, Path(work) / "with")
+        with_plugin, request = largest_request(ROOT / "plugin", Path(work) / "with")
     agents = {k: v for k, v in request.agent_types().items() if k.startswith("math:")}
     skills = {k: v for k, v in request.skills().items() if k.startswith("math:")}
     listed = sum(len(f"- {name}: {text}\n") for name, text in agents.items())

@@ -19,9 +19,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+PLUGIN = ROOT / "plugin"
+sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 
-from mathtools import literature, litmerge  # noqa: E402
+from mathtools.litdoc import literature, merging  # noqa: E402
 from support.verified import confirmed, paper, unconfirmed, verification  # noqa: E402
 
 NEW = 100
@@ -35,7 +36,7 @@ def document(size: int) -> str:
         unconfirmed({"key": f"cand-{n}", "title": f"Believed {n}"}) for n in range(size // 10)
     ]
     doc = literature.parse(literature.template("bench"))
-    litmerge.merge(doc, verification(results), summary="seed")
+    merging.merge(doc, verification(results), summary="seed")
     return doc.render()
 
 
@@ -44,7 +45,7 @@ def time_merge(text: str, size: int, folder: Path) -> float:
     path.write_text(text, encoding="utf-8")
     new = verification([confirmed(paper(size + n)) for n in range(NEW)], "2026-03-01T00:00:00Z")
     start = time.perf_counter()
-    report, _ = litmerge.merge_file(path, new, summary="bench")
+    report, _ = merging.merge_file(path, new, summary="bench")
     elapsed = time.perf_counter() - start
     assert len(report["added"]) == NEW
     return elapsed
@@ -58,7 +59,7 @@ def time_script(text: str, size: int, folder: Path) -> float:
     new.write_text(json.dumps(verification([confirmed(paper(size + n)) for n in range(NEW)])))
     command = [
         sys.executable,
-        str(ROOT / "scripts" / "lit_update.py"),
+        str(PLUGIN / "scripts" / "lit_update.py"),
         "merge",
         "--literature",
         str(path),

@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+PLUGIN = ROOT / "plugin"
 sys.path.insert(0, str(ROOT / "tests"))
-SCRIPT = ROOT / "scripts" / "arxiv_query.py"
+SCRIPT = PLUGIN / "scripts" / "arxiv_query.py"
 RECORDING = ROOT / "tests/recordings/arxiv/q_testing_s0_m10_bc5a6c384fe9.json"
 QUERY = ["search", "--query", "testing", "--limit", "10", "--out", "result.json"]
 TARGET_MS = 250.0

@@ -27,7 +27,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+PLUGIN = ROOT / "plugin"
+sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 FIXTURE = ROOT / "tests" / "data" / "verdict_fixture.json"
 FLAG_TARGET = 0.95
 REAL_CONFIRMED_TARGET = 0.97
@@ -49,7 +50,7 @@ def run(cases: list[dict]) -> list[dict]:
         }
         env.pop("SEMANTIC_SCHOLAR_API_KEY", None)
         done = subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "verify_batch.py"), str(path), "--no-cache"],
+            [sys.executable, str(PLUGIN / "scripts" / "verify_batch.py"), str(path), "--no-cache"],
             capture_output=True,
             text=True,
             env=env,

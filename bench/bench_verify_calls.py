@@ -25,13 +25,13 @@ import sys
 import time
 from pathlib import Path
 
-from standin_calls import ROOT, calls, standin_scratch
+from standin_calls import PLUGIN, calls, standin_scratch
 
 CANDIDATES = 100
 
 
 def build_candidates(standin) -> list[dict]:
-    from mathtools.arxiv import ArxivClient
+    from mathtools.services.arxiv import ArxivClient
     from support.standin import load_index
 
     ids = sorted(load_index().arxiv)[:CANDIDATES]
@@ -46,7 +46,7 @@ def build_candidates(standin) -> list[dict]:
 def batched_script(standin, path: Path) -> tuple[dict, float, int]:
     started = time.perf_counter()
     run = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "verify_batch.py"), str(path), "--no-cache"],
+        [sys.executable, str(PLUGIN / "scripts" / "verify_batch.py"), str(path), "--no-cache"],
         capture_output=True,
         text=True,
         check=True,
@@ -59,8 +59,8 @@ def batched_script(standin, path: Path) -> tuple[dict, float, int]:
 
 
 def in_process(standin, path: Path, one_by_one: bool) -> tuple[dict, float, int]:
-    from mathtools.candidates import load_candidates
-    from mathtools.verification import Verifier
+    from mathtools.gate.candidates import load_candidates
+    from mathtools.gate.verification import Verifier
 
     candidates, _ = load_candidates([str(path)])
     groups = [[c] for c in candidates] if one_by_one else [candidates]

@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+PLUGIN = ROOT / "plugin"
+sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 REAL_INTERVAL_S = {"arxiv": 3.0, "s2": 1.0}
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ROOT / "scripts"
+PLUGIN = ROOT / "plugin"  # what ships: the marketplace installs this folder
+SCRIPTS = PLUGIN / "scripts"
 RECORDINGS = ROOT / "tests" / "recordings"
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))

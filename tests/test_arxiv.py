@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ROOT
-from mathtools import domains, schemas
-from mathtools.arxiv import (
+from conftest import PLUGIN
+from mathtools.core import domains, schemas
+from mathtools.core.errors import BadInput, ServiceError
+from mathtools.core.identifiers import normalise_arxiv_id
+from mathtools.services.arxiv import (
     ID_CHUNK,
     URL_SAFE,
     ArxivClient,
@@ -19,9 +21,7 @@ from mathtools.arxiv import (
     build_query,
     parse_feed,
 )
-from mathtools.errors import BadInput, ServiceError
-from mathtools.http import RequestRejected, build_url
-from mathtools.identifiers import normalise_arxiv_id
+from mathtools.services.http import RequestRejected, build_url
 from support.arxiv_recordings import (
     ATOM_TYPE,
     all_recordings,
@@ -153,7 +153,7 @@ def test_the_domain_map_is_the_protocols_table():
     assert list(domains.DOMAINS) == list(PROTOCOL_DOMAINS)
     for domain, (primary, secondary) in PROTOCOL_DOMAINS.items():
         assert domains.DOMAINS[domain] == (tuple(primary.split(", ")), tuple(secondary.split(", ")))
-    doc = (ROOT / "protocols" / "literature-protocol.md").read_text(encoding="utf-8")
+    doc = (PLUGIN / "protocols" / "literature-protocol.md").read_text(encoding="utf-8")
     for domain, (primary, secondary) in PROTOCOL_DOMAINS.items():
         assert f"| `{domain}` | {primary} | {secondary} |" in doc
 
@@ -299,7 +299,7 @@ def test_old_style_id_with_affiliations_and_journal_ref():
         ["Warsaw University Observatory"],
     ]
     assert paper.journal_ref == "ActaAstron.56:1-50,2006"
-    # the journal reference read as venue, volume and pages (mathtools.matching.venue_parts)
+    # the journal reference read as venue, volume and pages (mathtools.core.venues.venue_parts)
     assert (paper.venue, paper.volume, paper.pages) == ("ActaAstron.", "56", "1-50")
     assert paper.venue_aliases == ["ActaAstron.56:1-50,2006"]
     assert paper.comment.startswith("62 pages including 16 figures")

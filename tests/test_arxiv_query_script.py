@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from mathtools import schemas
+from mathtools.core import schemas
 from support.arxiv_recordings import query_params, reply
 from support.scripted_server import ScriptedServer
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools import bib, bibliography, literature, litmerge
+from mathtools.gate import bibliography
+from mathtools.litdoc import bibexport, literature, merging
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 
@@ -21,7 +22,7 @@ def problem(tmp_path):
 
 
 def merge(folder, results, verified_at="2026-02-10T12:00:00Z"):
-    litmerge.merge_file(folder / "LITERATURE.md", verification(results, verified_at))
+    merging.merge_file(folder / "LITERATURE.md", verification(results, verified_at))
 
 
 ARXIV = paper(1, authors=["Paul Erdős", "Alfréd Rényi"], title="On the evolution of random graphs")
@@ -54,7 +55,7 @@ def test_a_corrected_reference_is_exported_as_the_api_gives_it(problem):
     wrong = {"key": "mine", "title": ARXIV["title"], "authors": ["P. Erdős"], "year": 1959}
     note = {"field": "year", "cited": 1959, "record": 2001, "note": "cited 1959"}
     merge(problem, [corrected(ARXIV, wrong, [note])])
-    result = bib.export(problem)
+    result = bibexport.export(problem)
     assert [e["ref"] for e in result["entries"]] == ["REF-001"]
     text = (problem / "references.bib").read_text()
     assert "  author = {Paul Erdős and Alfréd Rényi}," in text and "1959" not in text
@@ -62,7 +63,7 @@ def test_a_corrected_reference_is_exported_as_the_api_gives_it(problem):
 
 def test_arxiv_and_doi_fields(problem):
     merge(problem, [confirmed({**ARXIV, "primary_category": "math.CO"}), confirmed(S2_ONLY)])
-    bib.export(problem)
+    bibexport.export(problem)
     text = (problem / "references.bib").read_text()
     erdos, chung = text.split("@misc{")[1:]
     assert erdos.startswith("erdos2001evolution,")  # ASCII key from "Erdős"; year 2000 + 1
@@ -76,7 +77,7 @@ def test_arxiv_and_doi_fields(problem):
 
 def test_an_arxiv_paper_without_a_known_category_is_reported(problem):
     merge(problem, [confirmed({**ARXIV, "primary_category": None})])
-    result = bib.export(problem)
+    result = bibexport.export(problem)
     assert result["arxiv_without_primary_class"] == ["erdos2001evolution"]
     assert "primaryClass" not in (problem / "references.bib").read_text()
 
@@ -84,14 +85,14 @@ def test_an_arxiv_paper_without_a_known_category_is_reported(problem):
 def test_keys_are_stable_across_runs_and_new_references(problem):
     twin = paper(7, authors=["Paul Erdős"], title="The evolution of random graphs II", year=2001)
     merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY)])
-    first = bib.export(problem)
+    first = bibexport.export(problem)
     before = (problem / "references.bib").read_bytes()
-    again = bib.export(problem)
+    again = bibexport.export(problem)
     assert again["changed"] is False and (problem / "references.bib").read_bytes() == before
     assert [e["key"] for e in first["entries"]] == ["erdos2001evolution", "chung1997spectral"]
 
     merge(problem, [confirmed(twin)], verified_at="2026-03-01T09:00:00Z")
-    later = bib.export(problem)
+    later = bibexport.export(problem)
     assert [e["key"] for e in later["entries"]] == [
         "erdos2001evolution",
         "chung1997spectral",
@@ -106,7 +107,7 @@ def test_a_confirmed_entry_without_a_verification_stamp_is_left_out(problem):
     hand_typed = next(e for e in doc.confirmed if e.entry_number == "REF-002")
     hand_typed.lines = [line for line in hand_typed.lines if "**Verified:**" not in line]
     path.write_text(doc.render())
-    result = bib.export(problem)
+    result = bibexport.export(problem)
     assert [e["ref"] for e in result["entries"]] == ["REF-001"]
     assert result["left_out_unverified"] == ["REF-002"]
 
@@ -147,7 +148,7 @@ def test_a_record_cannot_inject_fields_or_commands_into_references_bib(problem, 
     """Issue 15 item 7: a title holding `} , note = {z` and `\\input{/etc/passwd}` was written
     unescaped, adding a field and a command LaTeX runs; latex.py check passed."""
     merge(problem, [confirmed(EVIL)])
-    result = bib.export(problem)
+    result = bibexport.export(problem)
     text = (problem / "references.bib").read_text(encoding="utf-8")
     library = bibliography.parse_bibtex(text)
     assert library.failed_blocks == []
@@ -198,7 +199,7 @@ def test_entries_added_by_hand_are_kept(problem, script):
     """Issue 15 item 8: bib_export.py dropped entries the user added to references.bib and
     reported only "changed": true."""
     merge(problem, [confirmed(ARXIV)])
-    bib.export(problem)
+    bibexport.export(problem)
     path = problem / "references.bib"
     path.write_text(path.read_text(encoding="utf-8") + HAND_ADDED, encoding="utf-8")
 
@@ -213,13 +214,13 @@ def test_entries_added_by_hand_are_kept(problem, script):
         "chung1997spectral",
         "wiles1995modular",
     ]
-    again = bib.export(problem)  # the kept section is read back as hand-added, and only once
+    again = bibexport.export(problem)  # the kept section is read back as hand-added, and only once
     assert again["changed"] is False and again["kept_by_hand"] == ["wiles1995modular"]
 
 
 def test_a_hand_added_entry_that_cannot_be_kept_is_refused_naming_it(problem, script):
     merge(problem, [confirmed(ARXIV)])
-    bib.export(problem)
+    bibexport.export(problem)
     path = problem / "references.bib"
     clash = path.read_text(encoding="utf-8") + "\n@misc{chung1997spectral, title = {Mine}}\n"
     path.write_text(clash, encoding="utf-8")

@@ -1,4 +1,4 @@
-"""mathtools.bibliography: values written into BibTeX cannot break the file or run LaTeX, and
+"""mathtools.gate.bibliography: values written into BibTeX cannot break the file or run LaTeX, and
 bibliographies are read as people write them."""
 
 from __future__ import annotations
@@ -6,8 +6,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mathtools import bibliography
-from mathtools.bibliography import bibtex_identifier, bibtex_names, bibtex_text, unsafe_commands
+from mathtools.gate import bibliography
+from mathtools.gate.bibliography import (
+    bibtex_identifier,
+    bibtex_names,
+    bibtex_text,
+    unsafe_commands,
+)
 
 # Text with every character BibTeX and TeX treat specially, and the words of unsafe commands.
 TRICKY = st.lists(

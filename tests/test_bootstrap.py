@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SCRIPTS
-from mathtools import bootstrap
+from conftest import PLUGIN, SCRIPTS
+from mathtools.core import bootstrap
 from support import venvs
 
 ANY_SCRIPT = sorted(SCRIPTS.glob("*.py"))[0]
@@ -84,7 +84,7 @@ def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     assert run.returncode == bootstrap.EXIT_ENVIRONMENT
     message = _error(run)
     assert "refused the connection" in message  # the cause, not "no matching distribution"
-    assert "pip install -r" in message and str(ROOT / "requirements.txt") in message
+    assert "pip install -r" in message and str(PLUGIN / "requirements.txt") in message
     assert "installing the plugin's Python dependencies" in run.stderr
 
     # The next call within RETRY_AFTER does not try again: the same cause, at once.
@@ -202,12 +202,12 @@ def _python(version: str) -> Path:
 
 def test_session_start_hooks_export_the_data_dir_and_report_a_failed_install(tmp_path):
     """hooks/hooks.json's two commands, run as Claude Code runs them (synthesized environment)."""
-    hooks = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]["SessionStart"]
+    hooks = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())["hooks"]["SessionStart"]
     commands = [hook for entry in hooks for hook in entry["hooks"]]
     export, install = commands
     assert not export.get("async") and install.get("async") is True
     env_file = tmp_path / "env.sh"
-    env = _offline(tmp_path / "data", CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_ENV_FILE=str(env_file))
+    env = _offline(tmp_path / "data", CLAUDE_PLUGIN_ROOT=str(PLUGIN), CLAUDE_ENV_FILE=str(env_file))
     env.pop("MATH_PLUGIN_DATA", None)
     env["PATH"] = f"{Path(venvs.bare_python(tmp_path / 'bare')).parent}:/usr/bin:/bin"
 
@@ -239,7 +239,7 @@ def test_fast_path_costs_no_imports(tmp_path):
     """With the dependencies importable, ensure() only looks them up: nothing heavy is imported."""
     code = (
         f"import sys, time; sys.path.insert(0, {str(SCRIPTS)!r}); t = time.perf_counter();"
-        "from mathtools import bootstrap; bootstrap.ensure();"
+        "from mathtools.core import bootstrap; bootstrap.ensure();"
         "print(time.perf_counter() - t, 'requests' in sys.modules, 'lxml' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -337,7 +337,7 @@ def test_an_extra_that_cannot_install_fails_in_one_json_line(monkeypatch, tmp_pa
 
 
 def test_the_compute_extra_is_pinned_in_its_own_file():
-    pins = (ROOT / "requirements-compute.txt").read_text()
+    pins = (PLUGIN / "requirements-compute.txt").read_text()
     assert "sympy==" in pins
     assert set(bootstrap.EXTRAS["compute"]) == {"sympy", "mpmath"}
 
@@ -378,7 +378,7 @@ def test_uv_on_path_builds_the_venv_instead_of_pip(bare_python, tmp_path):
     venv = tmp_path / "data" / "venv"
     assert log.read_text().splitlines() == [
         f"venv --quiet --python {bare_python} {venv}",
-        f"pip install --quiet --python {venv / 'bin' / 'python'} -r {ROOT / 'requirements.txt'}",
+        f"pip install --quiet --python {venv / 'bin' / 'python'} -r {PLUGIN / 'requirements.txt'}",
     ]
     assert (venv / ".requirements.sha256").read_text().strip() == bootstrap.requirements_digest()
 

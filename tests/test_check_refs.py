@@ -12,7 +12,8 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
-from mathtools import bibliography, refcheck, schemas
+from mathtools.core import schemas
+from mathtools.gate import bibliography, refcheck
 from support.standin import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"

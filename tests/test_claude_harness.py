@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
-from mathtools import bootstrap, frontmatter
+from conftest import PLUGIN, ROOT
+from mathtools.core import bootstrap, frontmatter
 from support import venvs
 from support.claude_code import running_version
 from support.claude_harness import (
@@ -24,7 +24,7 @@ from support.claude_harness import (
     text,
 )
 
-WORKSPACE_SCRIPT = ROOT / "scripts" / "workspace.py"
+WORKSPACE_SCRIPT = PLUGIN / "scripts" / "workspace.py"
 
 
 def _body(path) -> str:
@@ -34,7 +34,7 @@ def _body(path) -> str:
 def _agents() -> dict[str, dict]:
     """agents/*.md by the name Claude Code registers them under: frontmatter `name`, else stem."""
     found = {}
-    for path in sorted((ROOT / "agents").glob("*.md")):
+    for path in sorted((PLUGIN / "agents").glob("*.md")):
         meta = frontmatter.read(path.read_text(), str(path))
         found[meta.get("name") or path.stem] = meta
     return found
@@ -51,15 +51,15 @@ def test_help_expands_with_its_arguments(tmp_path):
     assert "Here is the help." in run.stdout
     first = run.main_requests()[0]
     expected = (
-        _body(ROOT / "commands" / "help.md")
+        _body(PLUGIN / "commands" / "help.md")
         .replace("$ARGUMENTS", "literature")
-        .replace("${CLAUDE_PLUGIN_ROOT}", str(ROOT))
+        .replace("${CLAUDE_PLUGIN_ROOT}", str(PLUGIN))
     )
     assert first.command_body("/math:help").strip() == expected.strip()
     assert "<command-args>literature</command-args>" in "\n".join(first.user_texts())
     # Every command is offered to the model as a Skill entry with its description.
     skills = first.skills()
-    for path in sorted((ROOT / "commands").glob("*.md")):
+    for path in sorted((PLUGIN / "commands").glob("*.md")):
         meta = frontmatter.read(path.read_text(), str(path))
         assert skills.get(f"math:{path.stem}") == meta["description"], path.stem
 
@@ -103,7 +103,7 @@ def test_bash_runs_a_plugin_script_through_the_substituted_root(tmp_path):
 
     run = run_claude("/math:help", model, home=tmp_path)
     assert run.exit_code == 0, run.describe()
-    assert run.main_requests()[0].plugin_root() == str(ROOT)
+    assert run.main_requests()[0].plugin_root() == str(PLUGIN)
     result = run.tool_result("toolu_help")
     assert not result.get("is_error"), result
     assert "usage: workspace.py" in result_text(result)
@@ -283,10 +283,10 @@ def test_fake_api_streams_well_formed_events_and_answers_plain_json():
 
 
 def test_help_lists_every_command():
-    table = (ROOT / "commands" / "help.md").read_text()
+    table = (PLUGIN / "commands" / "help.md").read_text()
     missing = [
         path.stem
-        for path in sorted((ROOT / "commands").glob("*.md"))
+        for path in sorted((PLUGIN / "commands").glob("*.md"))
         if f"`/math:{path.stem}" not in table
     ]
     assert not missing, f"commands/help.md does not list: {missing}"

@@ -6,7 +6,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from mathtools import clock
+from mathtools.core import clock
 
 STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 

@@ -14,7 +14,8 @@ import sys
 import time
 
 import pytest
-from mathtools import frontmatter, sandbox
+from mathtools.core import frontmatter
+from mathtools.research import sandbox
 
 PYTHON = sys.executable
 
@@ -290,10 +291,10 @@ def test_a_fork_burst_is_capped_and_its_processes_end_with_the_snippet():
     with the system's Python (this test run's may live where `nobody` cannot read)."""
     program = (
         "import json, os, sys\n"
-        f"sys.path.insert(0, {str(sandbox.Path(sandbox.__file__).parent.parent)!r})\n"
+        f"sys.path.insert(0, {str(sandbox.Path(sandbox.__file__).parents[2])!r})\n"
         "if os.geteuid() == 0:\n"
         "    os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
-        "from mathtools import sandbox\n"
+        "from mathtools.research import sandbox\n"
         f"print(json.dumps(sandbox.run({FORK_BURST!r}, sys.executable, timeout=20)))\n"
     )
     python = "/usr/bin/python3" if os.geteuid() == 0 else PYTHON

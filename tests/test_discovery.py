@@ -14,10 +14,12 @@ import re
 
 import pytest
 from conftest import ROOT
-from mathtools import domains, keyterms, planning, problemfile, querylines, relaxation, schemas
-from mathtools.sources import DISCOVERY
-from mathtools.store import RunStore
-from mathtools.text import fold, strip_latex
+from mathtools.core import domains, schemas
+from mathtools.core.sources import DISCOVERY
+from mathtools.core.text import fold, strip_latex
+from mathtools.research import problemfile
+from mathtools.search import keyterms, planning, querylines, relaxation
+from mathtools.search.store import RunStore
 from support import corpus_search
 from support.standin import StandIn
 
@@ -238,7 +240,7 @@ def test_a_british_spelling_is_searched_in_both_spellings(corpus):
 
 
 def test_only_a_british_spelling_gets_a_second_spelling_and_never_a_name():
-    from mathtools.arxiv import build_query  # lxml: only this test needs the arXiv client
+    from mathtools.services.arxiv import build_query
 
     assert build_query(all_terms=["graph colouring"], categories=["math.CO"]) == (
         '(all:"graph colouring" OR all:"graph coloring") AND cat:math.CO'

@@ -6,9 +6,9 @@ import os
 import stat
 
 import pytest
-from mathtools.errors import EXIT_ENVIRONMENT
-from mathtools.files import atomic_write, read_json, read_lines
-from mathtools.locks import locked
+from mathtools.core.errors import EXIT_ENVIRONMENT
+from mathtools.core.files import atomic_write, read_json, read_lines
+from mathtools.core.locks import locked
 
 
 def mode(path) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS
-from mathtools import config
+from mathtools.core import config
 from support.standin import StandIn
 
 SEED = 15

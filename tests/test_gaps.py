@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-from mathtools import gaps
-from mathtools.errors import BadInput
+from mathtools.core.errors import BadInput
+from mathtools.research import gaps
 from test_literature_phases import SLUG, listed, session  # noqa: F401 (session: the fixture)
 
 PROOF = """\

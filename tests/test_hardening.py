@@ -255,8 +255,8 @@ def test_a_search_result_input_with_a_total_that_is_not_a_number_is_taken(standi
 
 def test_a_trickling_server_is_cut_off_at_the_deadline(monkeypatch):
     """Synthesized: one byte every half second; a read timeout alone would never fire."""
-    from mathtools.errors import ServiceError
-    from mathtools.http import ServiceClient
+    from mathtools.core.errors import ServiceError
+    from mathtools.services.http import ServiceClient
     from support.scripted_server import Reply, ScriptedServer
 
     monkeypatch.setenv("MATH_HTTP_TIMEOUT", "1")
@@ -270,8 +270,8 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(monkeypatch):
 
 
 def test_a_huge_retry_after_ends_the_call_at_once(monkeypatch):
-    from mathtools.errors import ServiceError
-    from mathtools.http import ServiceClient
+    from mathtools.core.errors import ServiceError
+    from mathtools.services.http import ServiceClient
     from support.scripted_server import Reply, ScriptedServer
 
     with ScriptedServer(default=Reply(429, "later", {"Retry-After": "100000"})) as server:
@@ -286,7 +286,7 @@ def test_a_huge_retry_after_ends_the_call_at_once(monkeypatch):
 HTTP_CLIENT = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from mathtools.http import ServiceClient
+from mathtools.services.http import ServiceClient
 started = time.monotonic()
 ServiceClient("test", "Test", 0.2, use_cache=False).get(sys.argv[2])
 print(time.monotonic() - started)
@@ -389,7 +389,7 @@ def _compute(*args, code: str, env=None, cwd=None):
 
 
 def test_the_workspace_is_read_only_to_the_snippet(tmp_path):
-    from mathtools import sandbox
+    from mathtools.research import sandbox
 
     (tmp_path / ".math").mkdir()
     literature = tmp_path / "LITERATURE.md"
@@ -404,7 +404,7 @@ def test_the_workspace_is_read_only_to_the_snippet(tmp_path):
 
 
 def test_the_snippet_sees_no_process_of_the_host():
-    from mathtools import sandbox
+    from mathtools.research import sandbox
 
     code = (
         "import os\n"
@@ -441,7 +441,7 @@ def test_no_process_the_snippet_can_read_holds_the_key(tmp_path):
 def test_output_flooding_is_the_output_limit():
     import sys
 
-    from mathtools import sandbox
+    from mathtools.research import sandbox
 
     code = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n"
     result = sandbox.run(code, sys.executable, timeout=60)
@@ -514,7 +514,7 @@ def test_binary_data_as_a_snippet_on_stdin_is_bad_input():
 
 def test_latex_runs_without_the_key_in_its_environment(tmp_path, monkeypatch):
     """A stand-in pdflatex (no TeX here) records the environment it was given."""
-    from mathtools import latex
+    from mathtools.research import latex
 
     seen = tmp_path / "seen-env"
     fake = tmp_path / "bin" / "pdflatex"

@@ -15,8 +15,8 @@ from itertools import pairwise
 
 import pytest
 from conftest import DEAD_URL, SCRIPTS
-from mathtools.errors import BadInput, ServiceError
-from mathtools.http import DO_NOT_CACHE, ServiceClient, UnusableBody, build_url
+from mathtools.core.errors import BadInput, ServiceError
+from mathtools.services.http import DO_NOT_CACHE, ServiceClient, UnusableBody, build_url
 from support.scripted_server import Reply, ScriptedServer
 
 OK = Reply(200, "ok", {"Content-Type": "text/plain"})
@@ -29,7 +29,7 @@ def client(interval: float = 0.0, **kwargs) -> ServiceClient:
 CLIENT_PROCESS = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from mathtools.http import ServiceClient
+from mathtools.services.http import ServiceClient
 service = ServiceClient("test", "Test service", float(sys.argv[3]), use_cache=False)
 for n in range(int(sys.argv[4])):
     service.get(f"{sys.argv[2]}/{sys.argv[5]}/{n}")
@@ -284,7 +284,7 @@ def test_the_limiter_stamp_is_replaced_in_one_step(tmp_path):
 
 def test_the_user_agent_names_the_product_and_the_configured_contact(tmp_path, monkeypatch):
     """No URL of a repository in it; the address comes from MATH_CONTACT_EMAIL or config.json."""
-    from mathtools import config
+    from mathtools.core import config
 
     with ScriptedServer([OK, OK]) as server:
         client().get(f"{server.url}/x")
@@ -298,8 +298,8 @@ def test_the_user_agent_names_the_product_and_the_configured_contact(tmp_path, m
 def test_the_contact_email_comes_from_the_environment_else_the_workspace_config(
     tmp_path, monkeypatch
 ):
-    from mathtools import config
-    from mathtools.errors import BadInput, EnvironmentProblem
+    from mathtools.core import config
+    from mathtools.core.errors import BadInput, EnvironmentProblem
 
     monkeypatch.delenv("MATH_CONTACT_EMAIL", raising=False)
     assert config.contact_email() is None

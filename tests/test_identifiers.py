@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from mathtools import identifiers
-from mathtools.errors import BadInput
+from mathtools.core import identifiers
+from mathtools.core.errors import BadInput
 
 
 def test_an_arxiv_id_loses_only_a_trailing_version():

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from mathtools import bootstrap
+from mathtools.core import bootstrap
 from support import venvs
 from support.claude_code import claude_binary, running_version
 from support.claude_harness import (

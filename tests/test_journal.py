@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS
-from mathtools import frontmatter, litmerge
-from mathtools import journal as jr
-from mathtools import workspace as ws
+from mathtools.core import frontmatter
+from mathtools.litdoc import merging
+from mathtools.research import journal as jr
+from mathtools.research import workspace as ws
 from support.verified import confirmed, paper, verification
 
 SEED_EXAMPLE = """
@@ -393,13 +394,13 @@ def test_a_reference_checked_again_is_not_newer_evidence(problem, script):
     record = paper(1)
     for when in ("2026-01-05T09:00:00Z", "2026-03-01T12:00:00Z"):
         verified = verification([confirmed(record)], when)
-        litmerge.merge_file(lit, verified, {record["key"]: {"relevance": "r", "confidence": "[S]"}})
+        merging.merge_file(lit, verified, {record["key"]: {"relevance": "r", "confidence": "[S]"}})
     entry(strategy="induction", timestamp="2026-02-01T00:00:00Z")
     status, out = check(script, "induction")
     assert status == 1 and out["verdict"] == "dead-end"
     assert out["dead_ends"][0]["evidence"] == []
     # A reference first verified after the attempt is new evidence.
-    litmerge.merge_file(
+    merging.merge_file(
         lit, verification([confirmed(paper(2))], "2026-03-02T00:00:00Z"), {}, summary="more"
     )
     status, out = check(script, "induction")

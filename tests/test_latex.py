@@ -6,7 +6,10 @@ import json
 import os
 
 import pytest
-from mathtools import bib, latex, litmerge
+from conftest import PLUGIN
+from mathtools.core.tex import cited_keys
+from mathtools.litdoc import bibexport, merging
+from mathtools.research import latex
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 ERDOS = paper(1, authors=["Paul Erdős"], title="On the evolution of random graphs", year=1960)
@@ -50,10 +53,10 @@ def article(body, cite="erdos1960evolution"):
 def problem(tmp_path):
     folder = tmp_path / ".math" / "problems" / "giant-component"
     folder.mkdir(parents=True)
-    litmerge.merge_file(
+    merging.merge_file(
         folder / "LITERATURE.md", verification([confirmed(ERDOS), unconfirmed(GHOST)])
     )
-    bib.export(folder)
+    bibexport.export(folder)
     (folder / "PROOF.md").write_text(PROOF_MD)
     return folder
 
@@ -83,8 +86,8 @@ def test_citing_a_corrected_paper_passes(script, tmp_path):
     folder.mkdir(parents=True)
     wrong = {"key": "mine", "title": ERDOS["title"], "authors": ["Erdős"], "year": 1962}
     note = {"field": "year", "cited": 1962, "record": 1960, "note": "cited 1962"}
-    litmerge.merge_file(folder / "LITERATURE.md", verification([corrected(ERDOS, wrong, [note])]))
-    bib.export(folder)
+    merging.merge_file(folder / "LITERATURE.md", verification([corrected(ERDOS, wrong, [note])]))
+    bibexport.export(folder)
     (folder / "PROOF.md").write_text(PROOF_MD)
     run = check(script, folder, article(""))
     assert run.returncode == 0, run.stdout
@@ -162,13 +165,12 @@ def test_steps_and_labels_are_read_from_proof_md():
         "pf:lemma-2": "Lemma 2",
         "pf:main-theorem": "Main Theorem",
     }
-    assert latex.cited_keys("\\citep[p.~3]{a, b}\\nocite{*}\\textcite{c}") == ["a", "b", "c"]
+    assert cited_keys("\\citep[p.~3]{a, b}\\nocite{*}\\textcite{c}") == ["a", "b", "c"]
 
 
 def test_the_template_checks_clean_once_filled(script, problem):
-    from conftest import ROOT
 
-    tex = (ROOT / "templates" / "OUTPUT.tex").read_text().replace("\\cite{KEY}", "")
+    tex = (PLUGIN / "templates" / "OUTPUT.tex").read_text().replace("\\cite{KEY}", "")
     run = check(script, problem, tex)  # PROOF.md still has its Main Theorem at [~]
     assert run.returncode == 1 and run.json()["violations"][0]["labels"] == ["pf:main-theorem"]
     (problem / "PROOF.md").write_text(PROOF_MD.replace("[~]", "[V]"))

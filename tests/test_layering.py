@@ -1,7 +1,15 @@
-"""The library's layering, read from its source with ast: mathtools/ is a set of modules, one per
-concept, that never import the command line (cli.py), never import each other in a circle (an
-import inside a function is an edge too: it only hides the circle from Python's start-up), say why
-they import inside a function, and stay under 600 lines each."""
+"""The library's architecture, read from its source with ast.
+
+mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules, one per concept:
+- a module imports only its own wing and the wings below it: core imports no wing, a service
+  client never imports the gate, nothing imports back up;
+- the search phases (PHASES) stand side by side: none imports another, they share the search
+  folder model (search/searchfolder.py) and the run store;
+- no library module imports the command line (cli.py), no modules import each other in a circle
+  (an import inside a function is an edge too: it only hides the circle from Python's start-up),
+  every import inside a function says why, and no module reaches 600 lines;
+- every wing's __init__ names its modules in __all__ and imports nothing.
+"""
 
 from __future__ import annotations
 
@@ -12,41 +20,60 @@ from conftest import SCRIPTS
 
 LIBRARY = SCRIPTS / "mathtools"
 MAX_LINES = 600
+WINGS = ("core", "services", "gate", "litdoc", "research", "search")
+PHASES = ("search.discovery", "search.judging", "search.confirmation", "search.recording")
 
 
 def _modules() -> dict[str, Path]:
-    return {path.stem: path for path in sorted(LIBRARY.glob("*.py")) if path.stem != "__init__"}
+    """Every library module by its dotted name below mathtools ("core.errors", "cli")."""
+    modules = {}
+    for path in sorted(LIBRARY.rglob("*.py")):
+        parts = path.relative_to(LIBRARY).with_suffix("").parts
+        if parts[-1] != "__init__":
+            modules[".".join(parts)] = path
+    return modules
 
 
-def _imported_modules(node: ast.AST, known: set[str]) -> list[str]:
-    """The library modules one import statement names (`from mathtools import a, b`,
-    `from mathtools.a import x`, `from . import a`, `from .a import x`, `import mathtools.a`)."""
+def _package(module: str) -> str:
+    return module.rsplit(".", 1)[0] if "." in module else ""
+
+
+def _resolve(module: str, node: ast.ImportFrom | ast.Import, known: set[str]) -> list[str]:
+    """The library modules one import statement in `module` names."""
     if isinstance(node, ast.Import):
-        names = [alias.name for alias in node.names if alias.name.startswith("mathtools.")]
-        return [name.split(".")[1] for name in names if name.split(".")[1] in known]
-    if not isinstance(node, ast.ImportFrom):
+        names = [alias.name.removeprefix("mathtools.") for alias in node.names]
+        return [name for name in names if name in known]
+    if node.level:
+        base = _package(module).split(".") if _package(module) else []
+        base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+        prefix = ".".join([*base, *([node.module] if node.module else [])])
+    elif node.module == "mathtools" or (node.module or "").startswith("mathtools."):
+        prefix = (node.module or "").removeprefix("mathtools").lstrip(".")
+    else:
         return []
-    module = node.module or ""
-    if node.level == 0 and not (module == "mathtools" or module.startswith("mathtools.")):
-        return []
-    inside = module.removeprefix("mathtools").lstrip(".")
-    if inside:
-        head = inside.split(".")[0]
-        return [head] if head in known else []
-    return [alias.name for alias in node.names if alias.name in known]
+    if prefix in known:
+        return [prefix]
+    found = []
+    for alias in node.names:
+        name = f"{prefix}.{alias.name}" if prefix else alias.name
+        if name in known:
+            found.append(name)
+    return found
 
 
-def _imports(path: Path, known: set[str]) -> tuple[set[str], list[tuple[str, int]]]:
+def _imports(module: str, path: Path, known: set[str]) -> tuple[set[str], list[tuple[str, int]]]:
     """(modules imported at the top level, [(module, line) imported inside a function or class])."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     top: set[str] = set()
     for node in tree.body:
-        top.update(_imported_modules(node, known))
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            top.update(_resolve(module, node, known))
     inner: set[tuple[str, int]] = set()
     for parent in ast.walk(tree):
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for node in ast.walk(parent):
-                inner.update((name, node.lineno) for name in _imported_modules(node, known))
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    inner.update((name, node.lineno) for name in _resolve(module, node, known))
     return top, sorted(inner)
 
 
@@ -55,7 +82,7 @@ def _graph() -> dict[str, set[str]]:
     known = set(modules)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        top, inner = _imports(path, known)
+        top, inner = _imports(name, path, known)
         graph[name] = (top | {module for module, _ in inner}) - {name}
     return graph
 
@@ -95,11 +122,81 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return components
 
 
-def test_no_library_module_imports_the_command_line():
+def _wing(module: str) -> str:
+    return module.split(".")[0] if "." in module else ""
+
+
+def test_every_library_module_lives_in_a_wing():
+    loose = [name for name in _modules() if _wing(name) not in WINGS and name != "cli"]
+    assert loose == []
+    assert sorted(
+        path.name for path in LIBRARY.iterdir() if path.is_dir() and path.name[0] != "_"
+    ) == sorted(WINGS)
+
+
+def test_every_wing_names_its_modules_and_imports_nothing():
+    for wing in WINGS:
+        init = LIBRARY / wing / "__init__.py"
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{wing}/__init__.py says nothing of its wing"
+        assert not [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+        exported = next(
+            ast.literal_eval(node.value)
+            for node in tree.body
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
+        )
+        modules = sorted(path.stem for path in (LIBRARY / wing).glob("*.py"))
+        assert sorted(exported) == [name for name in modules if name != "__init__"], wing
+
+
+def test_a_wing_imports_only_itself_and_the_wings_below_it():
+    upward = []
+    for name, targets in _graph().items():
+        if name == "cli":
+            continue
+        rank = WINGS.index(_wing(name))
+        upward += [
+            f"{name} -> {target}"
+            for target in sorted(targets)
+            if target == "cli" or WINGS.index(_wing(target)) > rank
+        ]
+    assert upward == []
+
+
+def test_core_imports_no_wing_and_no_client_imports_the_gate():
     graph = _graph()
-    assert (
-        sorted(name for name, targets in graph.items() if "cli" in targets and name != "cli") == []
-    )
+    assert {
+        f"{n} -> {t}"
+        for n, ts in graph.items()
+        if _wing(n) == "core"
+        for t in ts
+        if _wing(t) != "core"
+    } == set()
+    assert {
+        f"{n} -> {t}"
+        for n, ts in graph.items()
+        if _wing(n) == "services"
+        for t in ts
+        if _wing(t) == "gate"
+    } == set()
+
+
+def test_the_search_phases_stand_side_by_side():
+    graph = _graph()
+    chained = [
+        f"{phase} -> {target}"
+        for phase in PHASES
+        for target in sorted(graph[phase])
+        if target in PHASES
+    ]
+    assert chained == []
+
+
+def test_the_layer_rule_sees_an_import_back_up():
+    """The rule's own check, on a synthesized module that imports upward."""
+    node = ast.parse("from ..search import discovery").body[0]
+    assert isinstance(node, ast.ImportFrom)
+    assert _resolve("core.text", node, set(_modules())) == ["search.discovery"]
 
 
 def test_no_import_cycle_in_the_library():
@@ -118,10 +215,10 @@ def test_every_import_inside_a_function_says_why():
     silent = []
     for name, path in modules.items():
         lines = path.read_text(encoding="utf-8").splitlines()
-        for module, line in _imports(path, set(modules))[1]:
+        for module, line in _imports(name, path, set(modules))[1]:
             said = "#" in lines[line - 1] or lines[line - 2].strip().startswith("#")
             if not said:
-                silent.append(f"{name}.py:{line} imports {module}")
+                silent.append(f"{name}:{line} imports {module}")
     assert silent == []
 
 

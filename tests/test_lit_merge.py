@@ -14,8 +14,8 @@ import time
 
 import pytest
 from conftest import SCRIPTS
-from mathtools import litcheck, literature, litmerge
-from mathtools.errors import BadInput
+from mathtools.core.errors import BadInput
+from mathtools.litdoc import checks, literature, merging
 from support.verified import (
     ARXIV_URL,
     S2_URL,
@@ -50,7 +50,7 @@ def assessed(results) -> dict:
 def merge(lit, results, relevance=None, summary="q", verified_at="2026-02-10T12:00:00Z", **kw):
     """A merge with `relevance`, else with every confirmed result assessed."""
     relevance = assessed(results) if relevance is None else relevance
-    report, _ = litmerge.merge_file(
+    report, _ = merging.merge_file(
         lit, verification(results, verified_at), relevance, summary=summary, **kw
     )
     return report
@@ -143,7 +143,7 @@ def degraded(results, verified_at="2026-02-11T12:00:00Z", down="semantic_scholar
 
 def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(lit):
     assessed = {paper(1)["key"]: {"relevance": "The bound.", "confidence": "[S]"}}
-    report, _ = litmerge.merge_file(
+    report, _ = merging.merge_file(
         lit, degraded([confirmed(paper(1))]), assessed, summary="gap bound"
     )
     doc = literature.load(lit)
@@ -155,11 +155,11 @@ def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(l
         "(checked against arXiv only; Semantic Scholar unavailable)"
     )
     assert ref.verified_via == [ARXIV_URL.format(paper(1)["arxiv_id"])]
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
     # A later search with both services keeps S2 among the sources; one without S2 adds nothing.
     merge(lit, [confirmed(paper(2, "semantic_scholar"))], verified_at="2026-02-12T12:00:00Z")
-    litmerge.merge_file(lit, degraded([confirmed(paper(3))], "2026-02-13T12:00:00Z"), summary="x")
+    merging.merge_file(lit, degraded([confirmed(paper(3))], "2026-02-13T12:00:00Z"), summary="x")
     doc = literature.load(lit)
     assert doc.frontmatter["sources_queried"] == ["arxiv", "semantic_scholar"]
     assert [row["Query Summary"] for row in doc.history] == [
@@ -172,7 +172,7 @@ def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(l
 
 def test_with_arxiv_down_the_note_names_semantic_scholar_as_the_only_check(lit):
     record = paper(4, "semantic_scholar")
-    litmerge.merge_file(lit, degraded([confirmed(record)], down="arxiv"), summary="q")
+    merging.merge_file(lit, degraded([confirmed(record)], down="arxiv"), summary="q")
     doc = literature.load(lit)
     assert doc.frontmatter["sources_queried"] == ["semantic_scholar"]
     assert (
@@ -199,7 +199,7 @@ def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
     assert uref.reason == "arXiv API returned no results for ID 1901.00001"
     assert uref.status == "Unconfirmed -- do not cite as established reference"
     assert uref.field("Suggestion").startswith(f"{real['key']} | {real['year']} | Lovelace3")
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_an_unconfirmed_candidate_with_a_blank_title_is_headed_by_its_key(lit):
@@ -210,7 +210,7 @@ def test_an_unconfirmed_candidate_with_a_blank_title_is_headed_by_its_key(lit):
     assert report["unconfirmed_added"][0]["title"] == "arXiv:1901.00001"
     (uref,) = literature.load(lit).unconfirmed
     assert (uref.entry_number, uref.title) == ("UREF-001", "arXiv:1901.00001")
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_numbers_continue_and_are_never_reused(lit):
@@ -274,7 +274,7 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.field("First verified") == "2026-02-10T12:00:00Z"  # when it entered the file
     assert ref.title == first["title"]  # what is there is not overwritten
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_an_older_verification_does_not_replace_a_newer_one(lit):
@@ -300,7 +300,7 @@ def test_the_first_verified_time_never_moves_and_sits_before_verified(lit):
     assert ref.verified_at == "2026-02-28T12:00:00Z"
     lines = [line.split(":**")[0] for line in ref.lines if line.startswith("- **")]
     assert lines.index("- **First verified") == lines.index("- **Verified") - 1
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_every_verification_url_stays_on_the_verified_line(lit):
@@ -319,7 +319,7 @@ def test_every_verification_url_stays_on_the_verified_line(lit):
     (ref,) = literature.load(lit).confirmed
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.verified_via == [arxiv_url, s2_url, older["verified_via"][0]]
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
@@ -373,7 +373,7 @@ def test_synthesis_lines_citing_a_moved_uref_are_reported_not_rewritten(lit):
     assert "uref-001 suggests" in lines[stale[1]["line"] - 1]
     assert (
         f"Synthesis line {stale[0]['line']} cites UREF-001, now REF-002: update the citation"
-        in litmerge.summary_lines(report)
+        in merging.summary_lines(report)
     )
 
 
@@ -410,7 +410,7 @@ def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
         ],
         summary="second",
     )
-    assert litmerge.summary_lines(report) == [
+    assert merging.summary_lines(report) == [
         "LITERATURE.md updated: 1 new REF, 1 new UREF; now 2 confirmed, 2 unconfirmed",
         "REF-002 added: arXiv:2100.00005 (moved from UREF-001)",
         "REF-001 updated (Source, DOI, ids, Verified): arXiv:2100.00001",
@@ -433,16 +433,16 @@ def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
     first, second = confirmed(paper(1)), confirmed(paper(2))
     report = merge(lit, [first, second], relevance=assessed([first]))
     assert report["unassessed"] == ["REF-002"]
-    assert litmerge.summary_lines(report)[-1].startswith("not yet assessed: REF-002 -- ")
-    violations = litcheck.validate(lit)
+    assert merging.summary_lines(report)[-1].startswith("not yet assessed: REF-002 -- ")
+    violations = checks.validate(lit)
     assert len(violations) == 1
     assert violations[0].startswith("REF-002 (line ")
     assert "confidence '(not yet assessed)' has no tier" in violations[0]
 
     report = merge(lit, [second], assessed([second]), summary="assessed now")
     assert report["unassessed"] == []
-    assert not any("not yet assessed" in line for line in litmerge.summary_lines(report))
-    assert litcheck.validate(lit) == []
+    assert not any("not yet assessed" in line for line in merging.summary_lines(report))
+    assert checks.validate(lit) == []
 
 
 def test_relevance_for_an_unknown_key_is_an_error_and_nothing_is_written(lit):
@@ -495,7 +495,7 @@ def test_counts_are_recomputed_from_the_body(lit):
     lit.write_text(lit.read_text().replace("confirmed_count: 1", "confirmed_count: 7"))
     merge(lit, [confirmed(paper(2))], summary="second")
     assert literature.load(lit).frontmatter["confirmed_count"] == 2
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_hand_edits_survive_a_merge(lit):
@@ -516,7 +516,7 @@ def test_hand_edits_survive_a_merge(lit):
     doc = literature.load(lit)
     assert [e.entry_number for e in doc.confirmed] == ["REF-002", "REF-004", "REF-005"]
     assert after.index("### REF-005") < after.index("### Reading plan (mine)")
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_the_same_merge_twice_changes_nothing(script, lit, tmp_path):
@@ -660,7 +660,7 @@ def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_pat
     )
     assert sorted(r["Query Summary"] for r in doc.history) == sorted(f"q{n}" for n in range(10))
     assert sorted(o["added"][0]["ref"] for o in outputs) == [f"REF-{n:03d}" for n in range(1, 11)]
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []
 
 
 def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_path):
@@ -680,7 +680,7 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
         if after == before:  # killed before the rename: finish this merge for the next round
             merge(lit, [confirmed(paper(1000 + attempt))])
         else:
-            assert litcheck.validate(after) == []
+            assert checks.validate(after) == []
             assert (
                 len(literature.parse(after).confirmed)
                 == len(literature.parse(before).confirmed) + 1
@@ -834,4 +834,4 @@ def test_a_corrected_citation_enters_with_the_api_metadata_and_says_how_it_was_w
     )
     assert ref.relevance == "Bounds it."
     assert doc.frontmatter["confirmed_count"] == 1
-    assert litcheck.validate(lit) == []
+    assert checks.validate(lit) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mathtools import litcheck, literature, litmerge
+from mathtools.litdoc import checks, literature, merging
 from support.verified import confirmed, paper, unconfirmed, verification
 
 POOL = 12
@@ -78,15 +78,15 @@ def test_random_merges_keep_the_document_valid(merges, repeat):
             if r["status"] == "CONFIRMED"
         }
         doc = literature.parse(text)
-        litmerge.merge(doc, verified, relevance, summary=f"step {step}")
+        merging.merge(doc, verified, relevance, summary=f"step {step}")
         new_text = doc.render()
         if repeat[step]:  # the same merge again changes nothing
             again = literature.parse(new_text)
-            litmerge.merge(again, verified, relevance, summary=f"step {step}")
+            merging.merge(again, verified, relevance, summary=f"step {step}")
             assert again.render() == new_text
         text = new_text
 
-        assert litcheck.validate(text) == []
+        assert checks.validate(text) == []
         doc = literature.parse(text)
         assert doc.render() == text
         ever_confirmed |= {n for status, n, _ in results if status == "CONFIRMED"}

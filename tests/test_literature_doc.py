@@ -6,9 +6,10 @@ import difflib
 import json
 
 import pytest
-from conftest import ROOT
-from mathtools import frontmatter, litcheck, literature, schemas
-from mathtools.errors import BadInput
+from conftest import PLUGIN
+from mathtools.core import frontmatter, schemas
+from mathtools.core.errors import BadInput
+from mathtools.litdoc import checks, literature
 
 # A document as a person and the model leave it after some work: hand notes inside and after
 # entries, a wrapped abstract, a person's own subsection and section, Synthesis prose.
@@ -96,9 +97,9 @@ Nothing on weighted graphs [~].
 
 
 def test_the_template_has_the_protocol_schema():
-    text = (ROOT / "templates" / "LITERATURE.md").read_text()
+    text = (PLUGIN / "templates" / "LITERATURE.md").read_text()
     data, body = frontmatter.split(text)
-    schema = json.loads((ROOT / "schemas" / "literature_frontmatter.schema.json").read_text())
+    schema = json.loads((PLUGIN / "schemas" / "literature_frontmatter.schema.json").read_text())
     # the protocol's six fields, in its order: the template, the renderer and the schema agree
     assert list(data) == list(literature.FRONTMATTER_FIELDS) == schema["required"]
     assert len(data) == 6
@@ -111,7 +112,7 @@ def test_the_template_has_the_protocol_schema():
     ]
     assert "| Date | Query Summary | arXiv Results | S2 Results | New Confirmed |" in body
     filled = literature.template("spectral-gap", "Spectral gap")
-    assert litcheck.validate(filled) == []
+    assert checks.validate(filled) == []
     assert literature.parse(filled).frontmatter["problem"] == "spectral-gap"
 
 
@@ -224,7 +225,7 @@ def test_malformed_documents_are_named_with_the_line(edit, line, words):
     assert words in caught.value.message
     if line is not None:
         assert f"line {line}" in caught.value.message
-    assert litcheck.validate(text)[0].startswith("LITERATURE.md")
+    assert checks.validate(text)[0].startswith("LITERATURE.md")
 
 
 def test_sections_out_of_order_are_malformed():
@@ -249,7 +250,7 @@ def test_headings_inside_code_fences_are_prose():
 
 
 def test_the_hand_edited_document_is_valid():
-    assert litcheck.validate(HAND_EDITED) == []
+    assert checks.validate(HAND_EDITED) == []
 
 
 @pytest.mark.parametrize(
@@ -290,7 +291,7 @@ def test_the_hand_edited_document_is_valid():
     ],
 )
 def test_validate_names_each_violation(edit, violation):
-    found = litcheck.validate(HAND_EDITED.replace(*edit))
+    found = checks.validate(HAND_EDITED.replace(*edit))
     if violation is None:
         assert found == []
     else:
@@ -300,8 +301,8 @@ def test_validate_names_each_violation(edit, violation):
 def test_validate_reads_a_path(tmp_path):
     path = tmp_path / "LITERATURE.md"
     path.write_text(HAND_EDITED.replace("confirmed_count: 2", "confirmed_count: 1"))
-    assert litcheck.validate(path) == ["frontmatter: confirmed_count is 1 but the body has 2"]
-    assert litcheck.validate(str(path)) == litcheck.validate(path)
+    assert checks.validate(path) == ["frontmatter: confirmed_count is 1 but the body has 2"]
+    assert checks.validate(str(path)) == checks.validate(path)
     assert literature.load(path).confirmed[0].number == 2
 
 
@@ -322,7 +323,7 @@ SHARPEN = "- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].\n"
     ],
 )
 def test_a_uref_cited_as_verified_is_caught_however_the_claim_is_written(claim):
-    found = litcheck.validate(HAND_EDITED.replace(SHARPEN, claim))
+    found = checks.validate(HAND_EDITED.replace(SHARPEN, claim))
     assert any("UREF-001 is unconfirmed and cited as [V]" in item for item in found), found
 
 
@@ -338,11 +339,11 @@ def test_a_uref_cited_as_verified_is_caught_however_the_claim_is_written(claim):
     ],
 )
 def test_a_uref_in_a_speculative_claim_is_allowed(claim):
-    assert litcheck.validate(HAND_EDITED.replace(SHARPEN, claim)) == []
+    assert checks.validate(HAND_EDITED.replace(SHARPEN, claim)) == []
 
 
 def test_a_lower_case_citation_of_a_missing_entry_is_caught():
-    found = litcheck.validate(HAND_EDITED.replace("- REF-002 proves", "- ref-007 proves"))
+    found = checks.validate(HAND_EDITED.replace("- REF-002 proves", "- ref-007 proves"))
     assert any("Synthesis line 57: cites REF-007" in item for item in found), found
 
 
@@ -357,10 +358,10 @@ def test_validate_checks_the_problem_slug_against_its_folder(tmp_path, layout):
         (folder / "PROBLEM.md").write_text("---\nslug: gap-bounds\n---\n")
     path = folder / "LITERATURE.md"
     path.write_text(HAND_EDITED)
-    assert litcheck.validate(path) == [
+    assert checks.validate(path) == [
         "frontmatter: problem is 'spectral-gap' but the file is in the folder of problem "
         "'gap-bounds' (the slug must match the folder's name)"
     ]
     path.write_text(HAND_EDITED.replace('"spectral-gap"', '"gap-bounds"', 1))
-    assert litcheck.validate(path) == []
-    assert litcheck.validate(path.read_text()) == []  # text alone: no folder to check
+    assert checks.validate(path) == []
+    assert checks.validate(path.read_text()) == []  # text alone: no folder to check

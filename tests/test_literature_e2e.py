@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_script
-from mathtools import gaps
+from conftest import PLUGIN, ROOT, run_script
+from mathtools.research import gaps
 from support.standin import StandIn
 
 # The Claude Code harness comes from the foundation issue's branch; until it is merged, say so.
@@ -78,7 +78,7 @@ class RunbookPlayer:
 
     def block(self, call, block_id: str) -> dict:
         if isinstance(call, Script):
-            return bash(call.command(str(ROOT)), id=block_id)
+            return bash(call.command(str(PLUGIN)), id=block_id)
         path = str(self.cwd / call.path)
         if isinstance(call, Read):
             return tool_use("Read", {"file_path": path}, block_id)
@@ -212,7 +212,7 @@ def test_a_search_for_proof_gaps_takes_the_next_unsearched_gap_and_marks_it(tmp_
 def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     """Default permission mode: only the command's allowed-tools rules let a call run."""
     cwd = workspace(tmp_path)
-    root = str(ROOT)
+    root = str(PLUGIN)
     script = f'python3 "{root}/scripts/literature.py"'
     calls = {
         "toolu_help": f"{script} --help",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_script
-from mathtools import frontmatter
-from mathtools.discovery import MANIFEST, Search
+from mathtools.core import frontmatter
+from mathtools.search.searchfolder import MANIFEST, Search
 from support.standin import StandIn
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -117,7 +117,7 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
 
 
 def test_a_paper_both_services_returned_is_one_line_naming_both():
-    from mathtools.discovery import distinct
+    from mathtools.search.searchfolder import distinct
 
     arxiv = {
         "title": "Testing uniformity",
@@ -234,7 +234,7 @@ def test_verify_prints_titles_and_excerpts_and_why_a_candidate_is_unconfirmed(se
 
 def test_a_corrected_result_prints_what_the_record_corrects():
     """Synthesized verification document: issue-16's CORRECTED outcome (paper + discrepancies)."""
-    from mathtools.confirmation import lines
+    from mathtools.search.confirmation import lines
 
     paper = {"key": "arXiv:2001.1", "title": "Testing uniformity", "authors": ["A. Ba"],
              "year": 2020, "abstract": "We prove that n samples suffice. Then more."}  # fmt: skip
@@ -353,7 +353,7 @@ def test_judge_and_verify_refuse_a_folder_that_is_no_search(session, tmp_path):
 
 
 def test_a_gist_starts_where_the_paper_says_what_it_does():
-    from mathtools.abstracts import excerpt, gist
+    from mathtools.search.abstracts import excerpt, gist
 
     abstract = (
         "Testing is central to statistics and has a long history. "

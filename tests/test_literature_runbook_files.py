@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from conftest import ROOT, SCRIPTS
-from mathtools import frontmatter
+from conftest import PLUGIN, ROOT, SCRIPTS
+from mathtools.core import frontmatter
 
-COMMAND = ROOT / "commands" / "literature.md"
-AGENT = ROOT / "agents" / "literature-search.md"
-PROTOCOL = ROOT / "protocols" / "literature-protocol.md"
-TIERS = ROOT / "protocols" / "confidence-tiers.md"
+COMMAND = PLUGIN / "commands" / "literature.md"
+AGENT = PLUGIN / "agents" / "literature-search.md"
+PROTOCOL = PLUGIN / "protocols" / "literature-protocol.md"
+TIERS = PLUGIN / "protocols" / "confidence-tiers.md"
 RULE = re.compile(r'^Bash\(python3 "\$\{CLAUDE_PLUGIN_ROOT\}/scripts/([a-z_0-9]+\.py)":\*\)$')
 
 
@@ -58,7 +58,8 @@ def test_the_agent_lists_its_tools_and_keeps_files_out_of_the_plugin_folder():
     meta, body = frontmatter.split(AGENT.read_text(encoding="utf-8"))
     assert meta["name"] == "literature-search"
     assert {tool.strip() for tool in meta["tools"].split(",")} == {"Bash", "Read", "Write", "Edit"}
-    assert "literature-runs/" in (ROOT / "scripts" / "mathtools" / "searchfolder.py").read_text()
+    folder_model = PLUGIN / "scripts" / "mathtools" / "search" / "searchfolder.py"
+    assert "literature-runs/" in folder_model.read_text()
     assert "Never write into the plugin folder" in body
     for step in range(1, 9):
         assert re.search(rf"^## {step}\. .*\(protocol", body, re.M), f"step {step} names no rules"
@@ -70,7 +71,7 @@ def test_the_protocol_has_its_ten_sections_and_names_scripts_not_urls():
         assert re.search(rf"^## {number}\. ", text, re.M), f"section {number} missing"
     assert "curl -" not in text and "api/query?" not in text and "graph/v1/paper/" not in text
     assert "[matching-rules.md](matching-rules.md)" in text
-    assert (ROOT / "protocols" / "matching-rules.md").exists()
+    assert (PLUGIN / "protocols" / "matching-rules.md").exists()
 
 
 def test_the_speculative_warning_is_the_one_the_runbook_player_writes():

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from mathtools.authors import check_authors, cited_family, given_agrees, split_authors
-from mathtools.matching import (
+from mathtools.core.authors import check_authors, cited_family, given_agrees, split_authors
+from mathtools.core.records import Paper
+from mathtools.core.text import latex_to_unicode, strip_latex
+from mathtools.core.venues import venue_parts
+from mathtools.gate.matching import (
     TITLE_THRESHOLD,
     compare,
     describe,
@@ -13,10 +16,7 @@ from mathtools.matching import (
     normalise_title,
     title_score,
     venue_agrees,
-    venue_parts,
 )
-from mathtools.paper import Paper
-from mathtools.text import latex_to_unicode, strip_latex
 
 
 def matched_authors(cited, record) -> list[str]:

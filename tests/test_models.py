@@ -12,10 +12,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, run_script
-from mathtools import frontmatter, models
+from conftest import PLUGIN, ROOT, run_script
+from mathtools.core import frontmatter
+from mathtools.research import models
 
-HOOK = ROOT / "hooks" / "agent_model.py"
+HOOK = PLUGIN / "hooks" / "agent_model.py"
 
 
 def _agents_in_readme() -> dict[str, tuple[str, str]]:
@@ -46,7 +47,7 @@ def _workspace(tmp_path, models_value=None):
 
 def test_every_agent_declares_a_model_the_agent_tool_accepts():
     declared = models.declared()
-    assert set(declared) == {p.stem for p in (ROOT / "agents").glob("*.md")}
+    assert set(declared) == {p.stem for p in (PLUGIN / "agents").glob("*.md")}
     assert all(model in models.MODEL_NAMES for model in declared.values()), declared
 
 
@@ -64,12 +65,12 @@ def test_the_roles_the_issue_names_get_the_models_their_jobs_need():
 
 
 def test_the_judgement_is_a_rubric_bound_step_of_its_own_with_its_rubric_in_one_place():
-    search = (ROOT / "agents" / "literature-search.md").read_text()
+    search = (PLUGIN / "agents" / "literature-search.md").read_text()
     step = search[search.index("## 2. Judge") : search.index("## 3.")]
     for label in ("**strong**", "**partial**", "**irrelevant**"):
         assert label in step and search.count(label) == 1  # the rubric lives in this step only
     assert "0.9" in step and "0.5" in step and "**lower**" in step  # the scale and the tie rule
-    protocol = (ROOT / "protocols" / "literature-protocol.md").read_text()
+    protocol = (PLUGIN / "protocols" / "literature-protocol.md").read_text()
     assert "agents/literature-search.md` step 2" in protocol
     assert "**strong**" not in protocol
 
@@ -156,7 +157,7 @@ def test_the_hook_script_needs_only_the_standard_library_and_always_exits_0(tmp_
 
 
 def test_the_hook_is_registered_for_the_agent_tool():
-    hooks = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]["PreToolUse"]
+    hooks = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())["hooks"]["PreToolUse"]
     (entry,) = [h for h in hooks if "agent_model.py" in h["hooks"][0]["command"]]
     assert set(entry["matcher"].split("|")) == set(models.AGENT_TOOLS)
 
@@ -269,6 +270,6 @@ def test_models_without_a_workspace_shows_the_declared_ones_and_refuses_a_change
 
 @pytest.mark.parametrize("command", ["status", "help"])
 def test_status_and_help_show_the_models_from_the_status_json(command):
-    body = frontmatter.split((ROOT / "commands" / f"{command}.md").read_text())[1]
+    body = frontmatter.split((PLUGIN / "commands" / f"{command}.md").read_text())[1]
     assert "models.agents" in body and "models.set_in_config" in body
     assert 'scripts/workspace.py" status' in body

@@ -11,7 +11,7 @@ import json
 
 import pytest
 from conftest import run_script
-from mathtools import models
+from mathtools.research import models
 from support.claude_harness import agent, bash, bash_result, run_claude, text
 
 pytestmark = pytest.mark.claude

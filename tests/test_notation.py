@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from mathtools import frontmatter, notation
-from mathtools import workspace as ws
-from mathtools.domains import DOMAINS
+from mathtools.core import frontmatter
+from mathtools.core.domains import DOMAINS
+from mathtools.research import notation
+from mathtools.research import workspace as ws
 
 
 @pytest.fixture

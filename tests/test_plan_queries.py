@@ -1,4 +1,4 @@
-"""plan_queries.py and mathtools.planning: queries from PROBLEM.md, the incremental rule."""
+"""plan_queries.py and mathtools.search.planning: queries from PROBLEM.md, the incremental rule."""
 
 from __future__ import annotations
 
@@ -10,18 +10,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import RECORDINGS, ROOT
-from mathtools import (
-    commandlines,
-    domains,
-    keyterms,
-    planning,
-    problemfile,
-    querylines,
-    schemas,
-)
-from mathtools.sources import DISCOVERY, QUERY_LINE_WORDS
-from mathtools.text import fold, strip_latex
+from conftest import PLUGIN, RECORDINGS, ROOT
+from mathtools.core import domains, schemas
+from mathtools.core.sources import DISCOVERY, QUERY_LINE_WORDS
+from mathtools.core.text import fold, strip_latex
+from mathtools.research import problemfile
+from mathtools.search import commandlines, keyterms, planning, querylines
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette
@@ -358,7 +352,7 @@ def test_the_literature_scripts_follow_the_workspace_slug_rule(script, slug):
 def test_placeholders_of_the_template_and_the_intake_are_not_read_as_content(script, tmp_path):
     """The template's (guidance) paragraphs and the intake agent's "None given" lines, as
     agents/math-intake.md writes them, give no known results, queries or references."""
-    template = (ROOT / "templates" / "PROBLEM.md").read_text(encoding="utf-8")
+    template = (PLUGIN / "templates" / "PROBLEM.md").read_text(encoding="utf-8")
     from_template = template.replace('title: ""', "title: Diagonal Ramsey numbers").replace(
         "{{statement}}", "Bound $R(k,k)$ from above."
     )

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import ROOT
+from conftest import PLUGIN, ROOT
 from support.claude_code import ClaudeCodeUnavailable, claude_binary
 
 pytestmark = pytest.mark.claude
@@ -39,7 +39,7 @@ def test_marketplace_validates_strictly(tmp_path):
 
 
 def test_plugin_with_its_commands_agents_and_hooks_validates_strictly(tmp_path):
-    run = validate(ROOT / ".claude-plugin" / "plugin.json", tmp_path)
+    run = validate(PLUGIN / ".claude-plugin" / "plugin.json", tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Validation passed" in run.stdout
 

@@ -67,7 +67,7 @@ def standin():
 
 @pytest.mark.parametrize("block", console_blocks(), ids=_block_id)
 def test_a_readme_console_example_runs_as_printed(block, standin, tmp_path, monkeypatch):
-    for name in ("scripts", "examples"):
+    for name in ("plugin", "examples"):
         (tmp_path / name).symlink_to(ROOT / name)
     for name, value in standin.env().items():
         monkeypatch.setenv(name, value)

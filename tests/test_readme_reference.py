@@ -3,7 +3,7 @@ writes it: a changed flag or docstring fails here until the tool is run again.""
 
 from __future__ import annotations
 
-from conftest import ROOT
+from conftest import PLUGIN, ROOT
 
 from tools import make_readme_reference as reference
 
@@ -17,7 +17,7 @@ def test_the_readme_reference_is_what_the_scripts_help_says():
 
 def test_every_script_has_its_generated_section_with_each_command():
     section = README.split(reference.BEGIN, 1)[1].split(reference.END, 1)[0]
-    for script in sorted(path.name for path in (ROOT / "scripts").glob("*.py")):
+    for script in sorted(path.name for path in (PLUGIN / "scripts").glob("*.py")):
         assert f"### `{script}`\n" in section
     for command in ("discover", "judge", "refine", "chase", "verify", "merge", "finish"):
         assert f"\nliterature.py {command} " in section

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import RECORDINGS
-from mathtools.paper import Paper, SearchResult
+from mathtools.core.records import Paper, SearchResult
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette
 from support.scripted_server import ScriptedServer

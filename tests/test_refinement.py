@@ -1,11 +1,12 @@
-"""The refinement loop's stop rules and feedback memo (mathtools.refinement), on plain data."""
+"""The refinement loop's stop rules and feedback memo (mathtools.search.refinement), on plain
+data."""
 
 from __future__ import annotations
 
 from itertools import pairwise
 
 import pytest
-from mathtools import refinement
+from mathtools.search import refinement
 
 
 def judgement(key, label, confidence=0.5, rationale="because"):

@@ -19,8 +19,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_script
-from mathtools import bootstrap, frontmatter
+from conftest import PLUGIN, ROOT, run_script
+from mathtools.core import bootstrap, frontmatter
 from support import venvs
 from support.claude_harness import (
     agent,
@@ -218,7 +218,7 @@ def compute_ready(home: Path) -> None:
     """The plugin venv as the bootstrap leaves it, compute extras included, without installing
     anything: its python is this test run's interpreter."""
     venv = venvs.ready_venv(plugin_data_dir(home), bootstrap.requirements_digest())
-    extras = bootstrap.requirements_digest(ROOT / "requirements-compute.txt")
+    extras = bootstrap.requirements_digest(PLUGIN / "requirements-compute.txt")
     (venv / ".requirements-compute.sha256").write_text(extras + "\n")
 
 
@@ -239,7 +239,7 @@ def research(home: Path, cwd: Path, orchestrator, subagents: dict):
 def assert_offered_its_tools(run, name: str) -> None:
     """The agent's conversation offers exactly the tools of its `tools:` list that this Claude
     Code has (2.1.197 has no Glob or Grep tool: searching goes through Bash)."""
-    meta = frontmatter.read((ROOT / "agents" / f"{name}.md").read_text(), name)
+    meta = frontmatter.read((PLUGIN / "agents" / f"{name}.md").read_text(), name)
     declared = {tool.strip() for tool in meta["tools"].split(",")}
     available = set(run.main_requests()[0].tool_names())
     conversation = run.subagent_requests(f"math:{name}")
@@ -325,12 +325,12 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
 def test_a_command_pre_approves_every_script_call_of_the_agents_it_spawns(command):
     """Subagents run under the invoking command's allowed-tools rules: a script an agent calls
     that the command does not pre-approve asks the user (and fails in -p mode)."""
-    meta, body = frontmatter.split((ROOT / "commands" / f"{command}.md").read_text(), command)
+    meta, body = frontmatter.split((PLUGIN / "commands" / f"{command}.md").read_text(), command)
     rules = {rule.strip() for rule in meta["allowed-tools"].split(", ")}
     spawned = set(re.findall(r"`math:([a-z-]+)`", body))
     assert spawned, f"/math:{command} names no agent"
     for name in spawned:
-        agent = (ROOT / "agents" / f"{name}.md").read_text()
+        agent = (PLUGIN / "agents" / f"{name}.md").read_text()
         calls = set(CALL.findall(agent))
         missing = {call for call in calls if f"Bash({call}:*)" not in rules}
         # the clock, for **Updated:** times: pre-approved as the exact command the agent runs
@@ -345,7 +345,7 @@ def test_research_pre_approves_what_the_commands_of_its_agents_pre_approve():
     that starts it alone: /math:research's rules hold every rule of those commands."""
 
     def rules(command: str) -> set[str]:
-        meta = frontmatter.read((ROOT / "commands" / f"{command}.md").read_text(), command)
+        meta = frontmatter.read((PLUGIN / "commands" / f"{command}.md").read_text(), command)
         return {rule.strip() for rule in meta["allowed-tools"].split(", ")}
 
     research = rules("research")

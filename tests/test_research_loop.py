@@ -10,7 +10,8 @@ import json
 import sys
 import time
 
-from mathtools import frontmatter, litmerge
+from mathtools.core import frontmatter
+from mathtools.litdoc import merging
 from support.verified import confirmed, paper, unconfirmed, verification
 
 PROOF_BODY = """
@@ -67,7 +68,7 @@ def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
     spawned.append(step["spawn"])
     gauss = paper(3, authors=["Carl Friedrich Gauss"], title="Disquisitiones arithmeticae")
     ghost = {"title": "A lost letter on sums", "arxiv_id": "9901.00001"}
-    litmerge.merge_file(
+    merging.merge_file(
         folder / "LITERATURE.md", verification([confirmed(gauss), unconfirmed(ghost)])
     )
 

@@ -7,9 +7,9 @@ import json
 import sqlite3
 
 import pytest
-from mathtools import store
-from mathtools.errors import BadInput, EnvironmentProblem
-from mathtools.paper import Paper, SearchResult
+from mathtools.core.errors import BadInput, EnvironmentProblem
+from mathtools.core.records import Paper, SearchResult
+from mathtools.search import store
 from support.verified import paper
 
 

@@ -10,7 +10,7 @@ import os
 
 import pytest
 from conftest import RECORDINGS
-from mathtools import schemas
+from mathtools.core import schemas
 
 from tests.support.cassettes import load, mismatches, serving_s2
 from tests.support.scripted_server import Reply

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 import vcr
 from conftest import RECORDINGS
-from mathtools.semantic_scholar import S2Client
+from mathtools.services.semantic_scholar import S2Client
 from support.cassettes import Interaction, mismatches
 from support.scripted_server import Received
 from vcr.errors import CannotOverwriteExistingCassetteException

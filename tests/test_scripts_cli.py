@@ -65,7 +65,7 @@ def test_unknown_option_is_one_json_line(script, name):
     assert "Traceback" not in run.stderr
 
 
-EXECUTABLES = [f"scripts/{name}" for name in ALL_SCRIPTS] + [
+EXECUTABLES = [f"plugin/scripts/{name}" for name in ALL_SCRIPTS] + [
     ".ci/run",
     "tools/run-tests",
     "tools/run-demo",

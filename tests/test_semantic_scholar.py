@@ -1,4 +1,4 @@
-"""mathtools.semantic_scholar against every recorded Semantic Scholar interaction.
+"""mathtools.services.semantic_scholar against every recorded Semantic Scholar interaction.
 
 Each replay serves a cassette from tests/recordings/s2/ through a local server, checks that the
 client sent the recorded request (tests/support/cassettes.py: `mismatches`) and asserts on the
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from conftest import RECORDINGS
-from mathtools import schemas
-from mathtools.errors import BadInput, ServiceError
-from mathtools.http import RequestRejected
-from mathtools.s2records import s2_id, to_paper
-from mathtools.semantic_scholar import DEFAULT_FIELDS, S2Client
+from mathtools.core import schemas
+from mathtools.core.errors import BadInput, ServiceError
+from mathtools.services.http import RequestRejected
+from mathtools.services.s2records import s2_id, to_paper
+from mathtools.services.semantic_scholar import DEFAULT_FIELDS, S2Client
 
 from tests.support.cassettes import BASE_PATH, load, mismatches, serving_s2
 from tests.support.scripted_server import Reply

@@ -9,9 +9,10 @@ import sys
 import time
 
 import pytest
-from mathtools import frontmatter, sessions
-from mathtools import state as machine
-from mathtools.errors import BadInput
+from mathtools.core import frontmatter
+from mathtools.core.errors import BadInput
+from mathtools.research import sessions
+from mathtools.research import state as machine
 
 LEGAL = {
     ("INTAKE", "LITERATURE_SEARCH"),
@@ -465,7 +466,7 @@ def test_script_refusals_are_one_json_line(problem, script):
 def test_state_md_has_one_body_whoever_writes_it_first(problem):
     """A STATE.md that state.py creates reads like the one new-problem writes (one template)."""
     machine.transition(problem, problem.name, "LITERATURE_SEARCH", "problem defined")
-    from mathtools.templates import TEMPLATES
+    from mathtools.core.templates import TEMPLATES
 
     template = (TEMPLATES / "STATE.md").read_text()
     expected = frontmatter.split(template)[1].replace("{{title}}", problem.name)

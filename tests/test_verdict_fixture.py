@@ -14,8 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from mathtools import schemas
+from conftest import PLUGIN, ROOT
+from mathtools.core import schemas
 from support.standin import StandIn
 
 FIXTURE = Path(__file__).parent / "data" / "verdict_fixture.json"
@@ -39,7 +39,7 @@ def verdicts(tmp_path_factory):
             "MATH_HTTP_RETRIES": "1",
         }
         run = subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "verify_batch.py"), str(path)],
+            [sys.executable, str(PLUGIN / "scripts" / "verify_batch.py"), str(path)],
             capture_output=True,
             text=True,
             env=env,

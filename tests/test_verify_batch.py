@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mathtools import schemas
+from mathtools.core import schemas
 
 FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"
 CASES = json.loads(FIXTURE.read_text(encoding="utf-8"))["cases"]

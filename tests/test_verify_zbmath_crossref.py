@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools import schemas
+from mathtools.core import schemas
 
 PENDING = "API error - verification pending"
 

@@ -9,9 +9,9 @@ import json
 import re
 
 import mathtools
-from conftest import ROOT
+from conftest import PLUGIN, ROOT
 
-PLUGIN = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
+PLUGIN = json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
 
 
 def test_the_plugin_manifest_holds_a_semantic_version():

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS
-from mathtools import frontmatter, journal
-from mathtools import workspace as ws
-from mathtools.domains import DOMAINS
-from mathtools.errors import BadInput
-from mathtools.slugs import check_slug, is_slug
+from mathtools.core import frontmatter
+from mathtools.core.domains import DOMAINS
+from mathtools.core.errors import BadInput
+from mathtools.core.slugs import check_slug, is_slug
+from mathtools.research import journal
+from mathtools.research import workspace as ws
 
 STATEMENT_BODY = r"""# Problem Statement
 

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_script
+from conftest import PLUGIN, ROOT, run_script
 from support.claude_harness import (
     bash,
     bash_result,
@@ -90,7 +90,7 @@ def status_answer(status: int, data: dict) -> str:
     return "\n".join([*rows, f"Dashboard: {data['dashboard']}"])
 
 
-def slash(command: str, answer, home: Path, cwd: Path, plugin_dir: Path = ROOT):
+def slash(command: str, answer, home: Path, cwd: Path, plugin_dir: Path = PLUGIN):
     model = FollowCommand(command, answer)
     run = run_claude(command, model, home=home, cwd=cwd, bypass=False, plugin_dir=plugin_dir)
     assert run.exit_code == 0, run.describe()

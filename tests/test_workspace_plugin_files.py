@@ -10,8 +10,8 @@ import re
 from functools import cache
 
 import pytest
-from conftest import ROOT, SCRIPTS, run_script
-from mathtools import frontmatter
+from conftest import PLUGIN, ROOT, SCRIPTS, run_script
+from mathtools.core import frontmatter
 
 COMMANDS = [
     "init",
@@ -26,7 +26,7 @@ COMMANDS = [
 ]
 AGENTS = ["math-intake", "journal-keeper"]
 ALL_COMMANDS = [*COMMANDS, "help", "literature", "research", "prove", "compute", "write"]
-FILES = [f"commands/{c}.md" for c in COMMANDS] + [f"agents/{a}.md" for a in AGENTS]
+FILES = [f"plugin/commands/{c}.md" for c in COMMANDS] + [f"plugin/agents/{a}.md" for a in AGENTS]
 CALL = re.compile(r'scripts/(?P<script>[a-z_]+\.py)"?(?P<rest> [^\n`|]*)')
 
 
@@ -47,13 +47,13 @@ def usage(script: str, rest: str) -> str:
 
 
 def test_every_file_exists():
-    for name in [*FILES, "protocols/journal-protocol.md"]:
+    for name in [*FILES, "plugin/protocols/journal-protocol.md"]:
         assert (ROOT / name).is_file(), name
 
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_command_frontmatter(name):
-    meta, body = frontmatter.split((ROOT / f"commands/{name}.md").read_text(), name)
+    meta, body = frontmatter.split((PLUGIN / f"commands/{name}.md").read_text(), name)
     assert meta["description"].strip()
     assert "argument-hint" in meta
     for tool in (t.strip() for t in meta["allowed-tools"].split(",")):
@@ -71,7 +71,7 @@ def test_command_frontmatter(name):
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_agent_frontmatter(name):
-    meta = frontmatter.read((ROOT / f"agents/{name}.md").read_text(), name)
+    meta = frontmatter.read((PLUGIN / f"agents/{name}.md").read_text(), name)
     assert meta["name"] == name
     assert len(meta["description"]) > 40
     tools = [t.strip() for t in meta["tools"].split(",")]
@@ -83,7 +83,7 @@ MARKDOWN = [
     *sorted(
         str(path.relative_to(ROOT))
         for folder in ("commands", "agents", "protocols")
-        for path in (ROOT / folder).glob("*.md")
+        for path in (PLUGIN / folder).glob("*.md")
     ),
     "README.md",
 ]
@@ -101,7 +101,7 @@ def test_every_script_call_uses_real_subcommands_and_options(name):
 
 
 def test_the_intake_agent_is_the_one_the_problem_command_launches():
-    body = (ROOT / "commands/problem.md").read_text()
+    body = (PLUGIN / "commands/problem.md").read_text()
     assert "`math:math-intake`" in body
 
 

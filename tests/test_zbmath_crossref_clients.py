@@ -1,5 +1,5 @@
-"""mathtools.zbmath and mathtools.crossref: the parsers on the real recorded answers, the clients
-against local servers replaying them, and the scripts' front doors."""
+"""mathtools.services.zbmath and mathtools.services.crossref: the parsers on the real recorded
+answers, the clients against local servers replaying them, and the scripts' front doors."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 from conftest import RECORDINGS
-from mathtools import config, crossref, schemas, zbmath
-from mathtools.errors import BadInput, EnvironmentProblem, ServiceError
+from mathtools.core import config, schemas
+from mathtools.core.errors import BadInput, EnvironmentProblem, ServiceError
+from mathtools.services import crossref, zbmath
 from support.cassettes import load as load_cassette
 from support.scripted_server import Reply, ScriptedServer
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools import bib, litcheck, literature, litmerge
+from mathtools.litdoc import bibexport, checks, literature, merging
 from support.standin import StandIn
 from test_verify_zbmath_crossref import BOOK, CROSSREF_ARTICLE, ZBMATH_ARTICLE
 
@@ -26,7 +26,7 @@ def verified(script, monkeypatch, tmp_path):
 
 def test_literature_carries_zbl_and_msc_and_stays_valid(verified, tmp_path):
     path = tmp_path / "LITERATURE.md"
-    litmerge.merge_file(path, verified)
+    merging.merge_file(path, verified)
     text = path.read_text(encoding="utf-8")
     assert "- **Zbl:** 1409.11141" in text
     assert "- **MSC:** 11Y40, 11R16, 11R27" in text
@@ -37,13 +37,13 @@ def test_literature_carries_zbl_and_msc_and_stays_valid(verified, tmp_path):
     article = doc.confirmed[0].to_dict()
     assert (article["zbl"], article["msc"]) == ("1409.11141", ["11Y40", "11R16", "11R27"])
     # Every entry passes the schema once assessed (the merge leaves relevance for the model).
-    problems = litcheck.validate(path)
+    problems = checks.validate(path)
     assert problems and all("confidence" in p for p in problems), problems
 
 
 def test_bibtex_writes_zbl_and_doi_and_books_as_book(verified, tmp_path):
-    litmerge.merge_file(tmp_path / "LITERATURE.md", verified)
-    bib.export(tmp_path)
+    merging.merge_file(tmp_path / "LITERATURE.md", verified)
+    bibexport.export(tmp_path)
     text = (tmp_path / "references.bib").read_text(encoding="utf-8")
     entries = {chunk.split(",", 1)[0]: chunk for chunk in text.split("\n@")[1:]}
     article = next(e for k, e in entries.items() if k.startswith("misc{hofmann"))

@@ -33,7 +33,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests"), str(ROOT / "tools")]
+PLUGIN = ROOT / "plugin"
+sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests"), str(ROOT / "tools")]
 
 from literature_runbook import (  # noqa: E402
     STAND_IN,
@@ -113,7 +114,7 @@ class Workspace:
 
     def run_script(self, name: str, args: list[str], counted: bool = True) -> str:
         proc = subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / name), *args],
+            [sys.executable, str(PLUGIN / "scripts" / name), *args],
             cwd=self.folder,
             env=self.env,
             capture_output=True,
@@ -136,7 +137,7 @@ class Workspace:
         path = self.folder / call.path
         if isinstance(call, Read):
             return path.read_text(encoding="utf-8") if path.exists() else ""
-        from mathtools.files import atomic_write
+        from mathtools.core.files import atomic_write
 
         assert isinstance(call, Write)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,7 +147,7 @@ class Workspace:
 
 def create_problem(workspace: Workspace, problem_file: Path) -> str:
     """workspace.py init and new-problem from a PROBLEM.md (the user's intake, not counted)."""
-    from mathtools import frontmatter
+    from mathtools.core import frontmatter
 
     meta, body = frontmatter.split(problem_file.read_text(encoding="utf-8"), str(problem_file))
     body_file = workspace.folder / ".demo-problem-body.md"

@@ -25,7 +25,8 @@ from pathlib import Path
 from textwrap import fill
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ROOT / "scripts"
+PLUGIN = ROOT / "plugin"
+SCRIPTS = PLUGIN / "scripts"
 README = ROOT / "README.md"
 BEGIN = (
     "<!-- BEGIN script reference: written by tools/make_readme_reference.py from each script's"

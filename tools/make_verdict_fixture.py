@@ -24,7 +24,8 @@ import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+PLUGIN = ROOT / "plugin"
+sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 OUT = ROOT / "tests" / "data" / "verdict_fixture.json"
 SEED = 16
 PER_KIND = 24
@@ -86,7 +87,7 @@ INVENTED_VENUES = [
     "Review of Probabilistic Verification Sciences",
 ]
 # ISO 4 (LTWA) word abbreviations, as people write journal names: the fixture's own list, kept
-# apart from the gate's general abbreviation rule (mathtools.matching) so that neither is tuned
+# apart from the gate's general abbreviation rule (mathtools.gate.matching) so that neither is tuned
 # to the other.
 LTWA = {
     "journal": "J.",
@@ -197,8 +198,8 @@ WORD_SWAPS = {
 def pool() -> list:
     """The recorded papers with a title, authors and a year: arXiv entries (parsed from the
     recorded feeds) and full Semantic Scholar records, sorted by key."""
-    from mathtools.arxiv import parse_feed
-    from mathtools.s2records import to_paper
+    from mathtools.services.arxiv import parse_feed
+    from mathtools.services.s2records import to_paper
     from support.standin import load_index
 
     index = load_index()

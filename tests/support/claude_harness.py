@@ -111,6 +111,8 @@ from typing import Any
 
 from .claude_code import ROOT, claude_binary
 
+PLUGIN = ROOT / "plugin"  # what ships, as the marketplace installs it
+
 DUMMY_API_KEY = "sk-ant-offline-harness-0000"
 AGENT_LISTING = "Available agent types for the Agent tool:"
 SKILL_LISTING = "The following skills are available for use with the Skill tool:"
@@ -712,7 +714,7 @@ def run_claude(
     extra_args: list[str] | None = None,
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
-    plugin_dir: Path | None = ROOT,
+    plugin_dir: Path | None = PLUGIN,
     timeout: float = 120,
 ) -> Run:
     """Run `claude -p --plugin-dir <plugin_dir> <prompt>` against a scripted model (module doc).

@@ -17,8 +17,9 @@ queries find the papers that matter (recall) and how many come back empty, offli
   category or a theoretical computer science one (cs.CC, cs.DS, cs.DM, cs.IT, cs.LO, cs.GT).
 
 `ArxivStandin` and `S2Standin` give the two engines the `search` method of the real clients
-(mathtools.arxiv.ArxivClient, mathtools.semantic_scholar.S2Client), returning SearchResults of
-Paper records, so library code that takes a client runs against the corpus unchanged.
+(mathtools.services.arxiv.ArxivClient, mathtools.services.semantic_scholar.S2Client),
+returning SearchResults of Paper records, so library code that takes a client runs against the
+corpus unchanged.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from email.utils import parsedate_to_datetime
 from functools import cache
 from pathlib import Path
 
-from mathtools.paper import Paper, SearchResult
+from mathtools.core.records import Paper, SearchResult
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -317,7 +318,7 @@ class ArxivStandin:
         self.queries: list[str] = []
 
     def search(self, query, start=0, max_results=10, sort="relevance", order="descending"):
-        from mathtools.errors import BadInput
+        from mathtools.core.errors import BadInput
 
         self.queries.append(query)
         try:

@@ -76,8 +76,9 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from xml.sax.saxutils import escape
 
 ROOT = Path(__file__).resolve().parents[2]
+PLUGIN = ROOT / "plugin"
 if __name__ == "__main__":  # run as a script: make `support` and `mathtools` importable
-    sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests")]
+    sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 
 from support import corpus_search  # noqa: E402
 from support.scripted_server import Received, Reply, ScriptedServer  # noqa: E402
@@ -821,7 +822,7 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    from mathtools import bootstrap
+    from mathtools.core import bootstrap
 
     bootstrap.ensure()  # pyyaml, for the Semantic Scholar cassettes
     main()

@@ -4,7 +4,7 @@ verify_batch.py writes; the papers are real arXiv/S2 metadata or numbered stand-
 
 from __future__ import annotations
 
-from mathtools.paper import Paper
+from mathtools.core.records import Paper
 
 ARXIV_URL = "https://export.arxiv.org/api/query?id_list={}"
 S2_URL = "https://api.semanticscholar.org/graph/v1/paper/{}"

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Search arXiv, or look papers up by id, and print the results as JSON (one record per paper).
+
+  search   build a query from options (terms AND-ed, categories OR-ed) and page through results
+  get      look ids up with id_list; ids arXiv silently dropped are listed in "not_found"
+           (`ids`, its former name, still works: a deprecated alias)
+
+Examples:
+  arxiv_query.py search --title "heat-bath random walk" --domain combinatorics --limit 20
+  arxiv_query.py search --query 'au:del_maestro ANDNOT ti:checkerboard' --sort submittedDate
+  arxiv_query.py search --all "Links-Gould invariant" --domain topology --relax
+  arxiv_query.py get 2104.12255v1 math.AG/0601001 arXiv:1605.08386 --out found.json
+  arxiv_query.py get --ids-file candidates.txt          (or `-` to read ids from stdin)
+
+Paging: --limit papers from --offset (0-based); their former names --max-results and --start
+still work as deprecated aliases. With --out FILE the full JSON goes to FILE and stdout gets one
+short line per paper (id | year | first author | title). The JSON's `query_line` is the call in
+Search History form (`arxiv --all "fixed point" --domain analysis`), which lit_update.py
+record-run stores.
+With --relax (every search a plan prints carries it) an empty search is asked again in looser
+forms: without quotes, without its weakest term, then with its words OR-ed; the JSON's
+`relaxation` names the form that answered. Requests are cached (--no-cache asks arXiv again)
+and spaced at least 3 s apart across all running scripts (MATH_ARXIV_MIN_INTERVAL).
+
+Exit codes: 0 success, 2 bad input (arguments, ids, a query arXiv rejects, an --out that cannot
+be written), 3 arXiv still failing after retries, 4 environment (dependencies could not be
+installed, the cache folder is unusable), 5 internal error.
+"""
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools.core import bootstrap, errors
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+from mathtools.core import domains  # noqa: E402
+
+
+def build_parser() -> cli.ArgumentParser:
+    parser = cli.ArgumentParser(description=__doc__)
+    common = cli.lookup_options("ask arXiv even if cached")
+    commands = parser.add_commands()
+
+    search = commands.add_parser("search", parents=[common], help="search with a built query")
+    search.add_argument("--query", metavar="TEXT", help="raw arXiv query syntax, passed through")
+    for name, what in (("title", "title"), ("abstract", "abstract"), ("author", "author")):
+        search.add_argument(
+            f"--{name}", action="append", default=[], metavar="TERM", help=f"{what} term or phrase"
+        )
+    search.add_argument(
+        "--all", dest="all_terms", action="append", default=[], metavar="TERM",
+        help="term or phrase in any field",
+    )  # fmt: skip
+    search.add_argument(
+        "--category", action="append", default=[], metavar="CAT", help="arXiv category (repeatable)"
+    )
+    search.add_argument(
+        "--domain", choices=list(domains.DOMAINS), help="the protocol domain's categories"
+    )
+    search.add_argument("--secondary", action="store_true", help="add the domain's secondary ones")
+    search.add_argument("--submitted", metavar="FROM..TO", help="e.g. 2020..2024-06, ..2019-12-31")
+    search.add_argument(
+        "--relax", action="store_true",
+        help="if nothing is found, ask again without quotes, without the weakest term, then with "
+        "the words OR-ed; the JSON's relaxation says which form answered",
+    )  # fmt: skip
+    search.add_argument(
+        "--limit", "--max-results", dest="limit", type=int, default=10, metavar="N",
+        help="papers to return (default %(default)s); offset + N may not pass 30,000, arXiv's "
+        "cap (--max-results: deprecated alias)",
+    )  # fmt: skip
+    search.add_argument(
+        "--offset", "--start", dest="offset", type=int, default=0, metavar="N",
+        help="0-based position of the first result (default %(default)s); --start: deprecated "
+        "alias",
+    )  # fmt: skip
+    search.add_argument(
+        "--sort", default="relevance", choices=["relevance", "lastUpdatedDate", "submittedDate"],
+        help="result order (default %(default)s)",
+    )  # fmt: skip
+    search.add_argument(
+        "--order", default="descending", choices=["ascending", "descending"],
+        help="sort direction (default %(default)s)",
+    )  # fmt: skip
+
+    get = commands.add_parser(
+        "get", aliases=["ids"], parents=[common],
+        help="look papers up by arXiv id (ids: deprecated alias)",
+    )  # fmt: skip
+    get.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, or - to read them from stdin")
+    get.add_argument("--ids-file", metavar="FILE", help="read ids from FILE (one or more a line)")
+    return parser
+
+
+def main(argv: Sequence[str]) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from mathtools.services.arxiv import ArxivClient
+
+    client = ArxivClient(use_cache=not args.no_cache)
+    if args.command == "search":
+        categories = list(args.category)
+        if args.domain:
+            categories += domains.categories(args.domain, args.secondary)
+        elif args.secondary:
+            raise errors.BadInput("--secondary needs --domain", code="usage")
+        from mathtools.search import relaxation
+
+        request = relaxation.ArxivRequest(
+            terms=[(name, term) for name in ("title", "abstract", "all_terms")
+                   for term in getattr(args, name)],
+            authors=args.author,
+            categories=categories,
+            raw=args.query,
+            submitted=args.submitted,
+            max_results=args.limit,
+        )  # fmt: skip
+        if args.relax:
+            result = relaxation.search_arxiv(client, request, args.offset, args.sort, args.order)
+        else:
+            query = request.query()
+            result = client.search(query, args.offset, args.limit, args.sort, args.order)
+    else:
+        result = client.fetch_ids(_asked_ids(args))
+    cli.emit_search_result(result, "arxiv", argv, args.out)
+
+
+def _asked_ids(args: argparse.Namespace) -> list[str]:
+    """Ids from --ids-file, the arguments and `-` (stdin); a file line may hold several."""
+    asked = _ids_in(args.ids_file) if args.ids_file else []
+    for arg in args.ids:
+        asked += _ids_in("-") if arg == "-" else [arg]
+    if not asked:
+        raise errors.BadInput("no ids: give ID arguments, --ids-file FILE or -", code="no_ids")
+    return asked
+
+
+def _ids_in(source: str) -> list[str]:
+    from mathtools.core.identifiers import normalise_arxiv_id
+
+    return cli.read_items(source, normalise_arxiv_id, "ids file", split=True)
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Run a Python/SymPy snippet in a sandbox and record it in the problem's COMPUTATION.md.
+
+The snippet runs in a separate process in a temporary folder, with a wall-time limit (in its own
+PID namespace where the OS allows one, so every process it starts ends with it; else its process
+group is killed), a memory limit per process, a cap on new processes, no network (an empty
+network namespace where the OS allows one, else a best-effort Python guard), the workspace's
+.math/config.json hidden and the workspace read-only (where namespaces allow), no API key in
+any environment the snippet can read, and bounded output; `isolation` in the output
+says which of these held. The
+result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
+output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
+environment are appended to COMPUTATION.md under the PROOF.md request the run answers.
+
+SymPy is installed into the plugin's environment on the first computation
+(requirements-compute.txt); --python runs the snippet with another interpreter instead (one with
+Sage, say) and installs nothing.
+
+subcommands:
+  run CODE   CODE is a file, or - for stdin
+
+example:
+  compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
+
+Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad input, 4 environment
+(the computation libraries could not be installed), 5 internal error.
+"""
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools.core import bootstrap, errors, files
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+from mathtools.core import config  # noqa: E402
+from mathtools.research import computation, problemdir, sandbox  # noqa: E402
+
+sandbox.without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
+
+
+def main(argv: Sequence[str]) -> None:
+    parser = cli.ArgumentParser(description=__doc__)
+    commands = parser.add_commands()
+    run = commands.add_parser("run", help="run a snippet in the sandbox and record it")
+    run.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")
+    run.add_argument("--title", help="a short description (required unless --no-record)")
+    run.add_argument("--request", type=int, metavar="N", help="the PROOF.md request it answers")
+    run.add_argument("--purpose", help="why this computation helps")
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=sandbox.DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help="wall-time limit in seconds (default %(default)g)",
+    )
+    run.add_argument(
+        "--memory-mb",
+        type=int,
+        default=sandbox.DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help="memory limit (default %(default)d)",
+    )
+    run.add_argument("--python", metavar="PATH", help="run with this interpreter; install nothing")
+    run.add_argument("--no-record", action="store_true", help="run only; leave COMPUTATION.md")
+    problemdir.add_arguments(run)
+    args = parser.parse_args(argv)
+
+    sandbox.check_limits(args.timeout, args.memory_mb)
+    if not args.no_record and not (args.title and args.title.strip()):
+        raise errors.BadInput("--title is required to record the run (or pass --no-record)")
+    if args.request is not None and args.request < 1:
+        raise errors.BadInput("--request is a request number from PROOF.md (1, 2, ...)")
+    folder = None
+    if not args.no_record:  # resolve first: a bad problem must not cost a computation
+        slug, folder = problemdir.resolve(args.problem, args.dir)
+    try:
+        code = files.read_source(args.code, "snippet")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise errors.BadInput(
+            f"cannot read the snippet {args.code}: {exc}", code="file_not_found"
+        ) from None
+    if not code.strip():
+        raise errors.BadInput("the snippet is empty")
+    python = sandbox.interpreter(args.python) if args.python else bootstrap.extra_python("compute")
+
+    if folder is not None:  # unreadable: refused before the computation, not after it
+        computation.check_recordable(folder)
+    # The workspace config may hold the Semantic Scholar key: the snippet has no business with it;
+    # nor with writing LITERATURE.md or anything else of the workspace.
+    workspace_config = config.math_dir(folder) / "config.json"
+    result = sandbox.run(
+        code,
+        python,
+        timeout=args.timeout,
+        memory_mb=args.memory_mb,
+        hidden=[workspace_config],
+        read_only=[config.workspace_root(folder)],
+    )
+    result["recorded"] = None
+    if folder is not None:
+        result["recorded"] = computation.record(
+            folder, slug, code, result, " ".join(args.title.split()), args.request, args.purpose
+        )
+    cli.emit(result)
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Keep a problem's research journal (JOURNAL.md): append entries, detect dead ends, validate.
+
+Subcommands (each prints JSON):
+  add       append an entry, numbered next in its category (LIT-001, PROOF-002, ...), and bring
+            the frontmatter (total_entries, last_entry, strategies_tried) up to date
+  check     dead-end detection before an attempt: earlier FAILED or ABANDONED entries with the
+            same strategy or two or more shared tags, and for each whether conditions changed
+            since (newer LITERATURE.md references, PROOF.md steps, COMPUTATION.md results)
+  validate  check a JOURNAL.md against the journal protocol
+  taxonomy  the categories, outcomes and strategy types the journal accepts
+
+Example:
+  journal.py add --category LIT --strategy broad-survey --outcome SUCCEEDED \\
+      --title "Initial survey of operator norm convergence" --tags operator-norm,banach-space \\
+      --tried "5 queries across arXiv and Semantic Scholar" \\
+      --reasoning "7 confirmed papers address the question directly" \\
+      --artifacts LITERATURE.md --insight "Two schools: spectral methods and Neumann series" \\
+      --agent literature-search
+  journal.py check --strategy induction --tags spectral-radius,compact-operator
+
+Every text option accepts '-' (read stdin) or '@FILE' (read a file) for long or multi-line text.
+--problem defaults to the current problem in .math/config.json.
+
+Exit codes: 0 ok (check: no blind retry), 1 validate found violations / check found a dead end
+whose conditions have not changed (verdict "dead-end"), 2 bad input (unknown category, strategy
+or outcome, empty insight, a malformed JOURNAL.md, which is then left untouched), 4 environment
+(dependencies could not be installed, JOURNAL.md locked by another process), 5 internal error.
+"""
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools.core import bootstrap, errors
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+from mathtools.research import journal  # noqa: E402
+from mathtools.research.workspace import parse_tags  # noqa: E402
+
+
+def _names(value: str) -> list[str]:
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def main(argv: Sequence[str]) -> int | None:
+    parser = cli.ArgumentParser(description=__doc__)
+    sub = parser.add_commands()
+    strategies = ", ".join(journal.ALL_STRATEGIES)
+
+    add = sub.add_parser(
+        "add",
+        help="append an entry",
+        description="Append a journal entry. --title, --tried, --reasoning and --insight also "
+        "take '-' (stdin) or '@FILE'.",
+    )
+    add.add_argument("--problem", metavar="SLUG", help="default: the current problem")
+    add.add_argument("--category", required=True, help=", ".join(journal.CATEGORIES))
+    add.add_argument("--strategy", required=True, help=f"one of: {strategies}")
+    add.add_argument("--outcome", required=True, help=", ".join(journal.OUTCOMES))
+    add.add_argument("--title", required=True, help="one line: what this attempt was")
+    add.add_argument("--tags", default="", help="comma-separated: operator-norm,banach-space")
+    add.add_argument("--tried", required=True, help="what was tried (queries, proof idea, code)")
+    add.add_argument("--reasoning", default="", help="why the outcome is what it is")
+    add.add_argument("--artifacts", default="", help="files produced, comma-separated")
+    add.add_argument("--related", default="", help="files consulted, comma-separated")
+    add.add_argument("--insight", required=True, help="what this taught (required, non-empty)")
+    add.add_argument("--agent", default="user", help="who made the attempt (default: user)")
+    add.add_argument("--timestamp", help="ISO 8601 time of the attempt (default: now)")
+
+    chk = sub.add_parser("check", help="dead-end detection before trying a strategy")
+    chk.add_argument("--problem", metavar="SLUG", help="default: the current problem")
+    chk.add_argument("--strategy", required=True, help="the strategy about to be tried")
+    chk.add_argument("--tags", default="", help="the planned attempt's tags, comma-separated")
+
+    val = sub.add_parser("validate", help="check a JOURNAL.md")
+    where = val.add_mutually_exclusive_group()
+    where.add_argument("--problem", metavar="SLUG", help="default: the current problem")
+    where.add_argument("--file", help="a JOURNAL.md anywhere")
+
+    sub.add_parser("taxonomy", help="categories, outcomes and strategy types")
+
+    args = parser.parse_args(argv)
+    if args.command == "add":
+        result = journal.add(
+            problem=args.problem,
+            category=args.category,
+            strategy=args.strategy,
+            outcome=args.outcome,
+            title=cli.text_arg(args.title),
+            tags=parse_tags(args.tags),
+            tried=cli.text_arg(args.tried),
+            reasoning=cli.text_arg(args.reasoning),
+            artifacts=_names(args.artifacts),
+            related=_names(args.related),
+            insight=cli.text_arg(args.insight),
+            agent=args.agent,
+            timestamp=args.timestamp,
+        )
+        # The caller wrote the entry: acknowledge it by number, do not echo it back.
+        cli.acknowledge(
+            {
+                "id": result["id"],
+                "problem": result["problem"],
+                "timestamp": result["entry"]["timestamp"],
+                "total_entries": result["total_entries"],
+            }
+        )
+        return errors.EXIT_OK
+    elif args.command == "check":
+        result = journal.check(args.strategy, parse_tags(args.tags), problem=args.problem)
+        cli.emit(result)
+        return errors.EXIT_VIOLATIONS if result["verdict"] == "dead-end" else errors.EXIT_OK
+    elif args.command == "validate":
+        path = Path(args.file) if args.file else journal.journal_path(args.problem)[1]
+        result = journal.validate(path)
+        cli.emit(result)
+        return errors.EXIT_OK if result["valid"] else errors.EXIT_VIOLATIONS
+    else:
+        result = {
+            "categories": journal.CATEGORIES,
+            "outcomes": journal.OUTCOMES,
+            "dead_end_outcomes": journal.DEAD_END_OUTCOMES,
+            "strategies": journal.STRATEGIES,
+        }
+    cli.emit(result)
+    return errors.EXIT_OK
+
+
+if __name__ == "__main__":
+    cli.run(main)

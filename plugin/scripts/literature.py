@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""/math:literature's phases, one call each (agents/literature-search.md plays them in order).
+
+  discover [SLUG] [FOCUS ...]   plan the queries from PROBLEM.md, run every one (arXiv and
+                                Semantic Scholar, under their rate limits, progress on stderr),
+                                record the runs, and print one line per distinct paper with a
+                                gist of its abstract (when it lists none, the loop's decision
+                                as judge prints it). The first word is the problem when a
+                                problem of that slug exists, else the current problem's focus.
+                                Creates the search folder R, which it prints.
+                                With --gap, the focus is PROOF.md's first reference-needed
+                                gap not yet searched (its Suggested resolution, LaTeX
+                                stripped): it prints `gap: Gap N: ...` first and marks the
+                                gap searched (a `**Searched:**` line under its fields, even
+                                when the search finds nothing, so the next call takes the
+                                next gap); when every such gap was searched, it says so and
+                                searches nothing
+  judge R                       store R/judgements-i<N>.json (every listed paper labelled
+                                strong, partial or irrelevant; `remembered` papers go to
+                                verification) and print the loop's decision: stop, or refine
+                                with the memo
+  refine R --query TEXT         search the refined query as the next iteration (stops when it is
+                                empty or repeats an earlier one) and list its new papers; when
+                                there are none, the loop's decision as judge prints it
+  chase R KEY                   list the papers KEY cites (Semantic Scholar's references) as
+                                one more iteration, to judge like the others
+  verify R                      (once every listed paper is judged, as refine and chase)
+                                verify the strong and partial papers, PROBLEM.md's references
+                                and the remembered papers; per confirmed paper its title and an
+                                abstract excerpt, per unconfirmed one the title given and why
+  merge R                       merge R/verified.json with R/relevance.json into
+                                LITERATURE.md, validate it, and name what is still to write
+  finish R --outcome O ...      put R/synthesis.md in as the Synthesis, validate, and record
+                                the search: the LIT journal entry and STATE.md
+
+Files in R: search.json (the search's problem and runs), plan.json, i<N>-<source>-<n>.json
+(each query's results), problem-references.json, judgements-i<N>.json, memory.json,
+candidates.json, verified.json, relevance.json, synthesis.md.
+
+Example:
+  literature.py discover tolerant-testing
+  literature.py discover tolerant-testing --gap
+  literature.py judge .math/problems/tolerant-testing/literature-runs/1
+
+Exit codes: 0 done, 1 finish found LITERATURE.md invalid (nothing recorded; the violations are
+listed), 2 bad input (a file to fix, a call to correct), 3 every service failing after
+retries, 4 environment, 5 internal error.
+"""
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools.core import bootstrap, errors
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+
+if TYPE_CHECKING:  # the search stack loads only in the commands that need it
+    from mathtools.search.searchfolder import Search
+
+
+def main(argv: Sequence[str]) -> int | None:
+    parser = cli.ArgumentParser(description=__doc__)
+    commands = parser.add_commands()
+    discover = commands.add_parser("discover", help="plan, search, record, list the papers")
+    discover.add_argument("words", nargs="*", metavar="WORD", help="[SLUG] [FOCUS ...]")
+    discover.add_argument("--per-query", type=int, default=5, help="results per query (5)")
+    discover.add_argument(
+        "--gap",
+        action="store_true",
+        help="search PROOF.md's next unsearched reference-needed gap, and mark it searched",
+    )
+    for name, what in (
+        ("judge", "store the iteration's judgements; stop or refine"),
+        ("refine", "search a refined query as the next iteration"),
+        ("chase", "the papers a strong hit cites, as the next iteration"),
+        ("verify", "verify the kept papers and the other candidates"),
+        ("merge", "merge into LITERATURE.md and validate"),
+        ("finish", "install the Synthesis, validate, record the journal entry and state"),
+    ):
+        sub = commands.add_parser(name, help=what)
+        sub.add_argument("search_folder", metavar="R", help="the search folder discover printed")
+        if name == "chase":
+            sub.add_argument("key", help="a paper's key, as a listing showed it")
+            sub.add_argument("--limit", type=int, default=20, help="references to list (20)")
+        if name == "refine":
+            sub.add_argument("--query", required=True, help="ONE refined query, plain words")
+        if name == "finish":
+            sub.add_argument("--outcome", required=True, choices=["SUCCEEDED", "PARTIAL", "FAILED"])
+            sub.add_argument("--title", required=True, help="the journal entry's one-line title")
+            sub.add_argument("--reasoning", required=True, help="what was confirmed, what not")
+            sub.add_argument("--insight", required=True, help="one observation on the literature")
+            sub.add_argument("--tags", default="literature", help="comma separated")
+            sub.add_argument(
+                "--strategy",
+                help="default: broad-survey on a first search, else "
+                "targeted-search (citation-chase for a chase of references)",
+            )
+    args = parser.parse_args(argv)
+    return COMMANDS[args.command](args)
+
+
+def do_discover(args: argparse.Namespace) -> None:
+    from mathtools.research import gaps
+    from mathtools.search import discovery
+
+    path, focus = discovery.problem_path(args.words)
+    gap = None
+    if args.gap:
+        if focus:
+            raise errors.BadInput(
+                "--gap takes its focus from PROOF.md's gap: give the slug and no focus words",
+                code="gap_and_focus",
+            )
+        gap, wanted = gaps.next_to_search(path.parent / "PROOF.md")
+        if gap is None:
+            print_lines([gaps.none_left(wanted, path.parent.name)])
+            return
+        focus = gap.focus()
+    search, found = discovery.start(path, focus, args.per_query)
+    named = [f"gap: {gap.name}"] if gap else []
+    if not found["runs"] and found["failed"]:  # nothing searched: the gap stays unmarked
+        print_lines(named + discovery.listing(search, found))
+        raise errors.ServiceError("no service answered: try again later", code="all_failed")
+    if gap is not None:  # searched, whatever it found: the next call takes the next gap
+        gaps.mark(path.parent / "PROOF.md", gap.number, search.folder.name)
+    print_lines(named)
+    show_iteration(search, found)
+
+
+def do_judge(args: argparse.Namespace) -> None:
+    from mathtools.search import judging, searchfolder
+
+    cli.acknowledge(judging.judge(searchfolder.Search.load(args.search_folder)))
+
+
+def do_refine(args: argparse.Namespace) -> None:
+    from mathtools.search import discovery, judging, searchfolder
+
+    search = searchfolder.Search.load(args.search_folder)
+    repeated, memo = judging.check_refined(search, args.query)
+    if repeated is not None:
+        cli.acknowledge({"decision": "stop", "reason": repeated})
+    else:
+        show_iteration(search, discovery.refine(search, args.query, memo))
+
+
+def show_iteration(search: "Search", found: dict[str, Any]) -> None:
+    """A later iteration's new papers; when it found none, the loop's decision at once (the
+    labels of the papers found again carry over: there is nothing to judge)."""
+    from mathtools.search import discovery, judging
+
+    print_lines(discovery.listing(search, found))
+    if not found["papers"]:
+        cli.acknowledge(judging.judge(search))
+
+
+def do_chase(args: argparse.Namespace) -> None:
+    from mathtools.search import discovery, searchfolder
+    from mathtools.search.store import open_store
+    from mathtools.services import semantic_scholar
+
+    semantic_scholar.check_graph_window(args.limit, 100)
+    search = searchfolder.Search.load(args.search_folder)
+    with open_store(create=False) as store:
+        searchfolder.check_judged(store, search, "chasing references")
+    show_iteration(search, discovery.chase(search, args.key, args.limit))
+
+
+def do_verify(args: argparse.Namespace) -> None:
+    from mathtools.search import confirmation, searchfolder
+
+    _, lines = confirmation.verify(searchfolder.Search.load(args.search_folder))
+    print_lines(lines)
+
+
+def do_merge(args: argparse.Namespace) -> None:
+    from mathtools.search import recording, searchfolder
+
+    _, lines = recording.merge(searchfolder.Search.load(args.search_folder))
+    print_lines(lines)
+
+
+def do_finish(args: argparse.Namespace) -> int | None:
+    from mathtools.search import recording, searchfolder
+
+    done = recording.finish(
+        searchfolder.Search.load(args.search_folder),
+        outcome=args.outcome,
+        title=args.title,
+        reasoning=args.reasoning,
+        insight=args.insight,
+        tags=[tag.strip() for tag in args.tags.split(",") if tag.strip()],
+        strategy=args.strategy,
+    )
+    cli.acknowledge(done)
+    return errors.EXIT_OK if done["valid"] else errors.EXIT_VIOLATIONS
+
+
+def print_lines(lines: Iterable[str]) -> None:
+    sys.stdout.write("".join(line + "\n" for line in lines))
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int | None]] = {
+    "discover": do_discover,
+    "judge": do_judge,
+    "refine": do_refine,
+    "chase": do_chase,
+    "verify": do_verify,
+    "merge": do_merge,
+    "finish": do_finish,
+}
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -1,0 +1,483 @@
+"""Make the pinned dependencies importable, installing them once into a private virtual environment.
+
+Standard library only, and Python 3.8 syntax: this module runs before anything from
+requirements.txt can be imported, possibly under a `python3` older than the 3.10 the plugin needs
+(macOS's own is 3.9), to say so or to pick a newer interpreter.
+
+Every script calls `ensure()` first. The fast path (Python 3.10+ with the dependencies already
+importable, as in the plugin's own venv or a developer's) costs a few `find_spec` look-ups and no
+imports. Otherwise the script re-executes itself inside `<data dir>/venv`, creating it and
+installing requirements.txt first when the venv is missing or was built from a different
+requirements file.
+
+The data dir is `$CLAUDE_PLUGIN_DATA` inside Claude Code (persistent across plugin updates), else
+`$MATH_PLUGIN_DATA` (the SessionStart hook exports it for the Bash tool), else a per-user cache
+folder (`$XDG_CACHE_HOME/math-plugin`, default `~/.cache/math-plugin`).
+
+The install
+-----------
+- `uv` when it is on PATH (seconds), else `python -m venv` and pip, with a short network timeout
+  (PIP_TIMEOUT / UV_HTTP_TIMEOUT default to 10 s, one retry) so that an offline machine or a dead
+  proxy fails in seconds, not minutes. The package index, proxy and wheel folders are the user's
+  own pip (PIP_INDEX_URL, PIP_FIND_LINKS, ...) or uv (UV_INDEX_URL, UV_FIND_LINKS, ...) settings.
+- The interpreter: this one when it is 3.10 or newer, else the newest of python3.13 ... python3.10
+  on PATH, else one uv provides; else the error says exactly what to install.
+- One install at a time (a lock beside the venv). A script that needs the venv while another
+  process installs it prints one progress line to stderr and waits.
+- A failed install leaves `install-failed.json` (the cause, read from pip's or uv's output:
+  network, proxy, disk, ...; and the time) beside the venv. For RETRY_AFTER seconds every script
+  call fails at once with that cause (exit 4, one JSON line) instead of trying again;
+  `bootstrap.py install` and the next session's hook try again at once.
+
+Inside Claude Code (hooks/hooks.json), at SessionStart:
+- `bootstrap.py export-env` (waited for; instant) writes MATH_PLUGIN_DATA to CLAUDE_ENV_FILE, so
+  later Bash tool calls find the data dir;
+- `bootstrap.py install --hook` runs as an async hook: the session starts at once while it
+  installs. A failure is printed as hook JSON: `systemMessage` (shown to the user) and
+  `additionalContext` (so the model can say what to do). Success prints nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# `typing` costs milliseconds at every script start, before the venv is known to be needed: the
+# type checker alone reads these names (it takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import IO, NoReturn
+
+PLUGIN_ROOT = Path(__file__).resolve().parents[3]
+REQUIREMENTS = PLUGIN_ROOT / "requirements.txt"
+# The import names of what requirements.txt pins.
+REQUIRED_MODULES = ("requests", "lxml", "yaml", "jsonschema", "filelock", "bibtexparser")
+# Extra requirement sets (requirements-<name>.txt) that one feature installs on its first use, and
+# the import names each provides.
+EXTRAS = {"compute": ("sympy", "mpmath")}
+EXIT_ENVIRONMENT = 4
+MIN_PYTHON = (3, 10)
+# Interpreters to build the venv with when this one is older than MIN_PYTHON, best first.
+NEWER_PYTHONS = ("python3.13", "python3.12", "python3.11", "python3.10")
+# How long script calls take a failed install's word for it before trying again, in seconds.
+RETRY_AFTER = 600
+FAILURE_MARKER = "install-failed.json"
+# Short network deadlines unless the user set their own: offline fails in seconds.
+INSTALLER_DEFAULTS = {
+    "PIP_TIMEOUT": "10",
+    "PIP_RETRIES": "1",
+    "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    "UV_HTTP_TIMEOUT": "10",
+}
+_REEXEC_MARKER = "MATH_BOOTSTRAPPED"
+# What pip's and uv's output says when the install failed for a reason outside the plugin,
+# checked in this order (a proxy failure also mentions the connection); lower-case.
+CAUSES = (
+    ("no space left on device", "the disk is full"),
+    ("disk quota exceeded", "the disk quota is exceeded"),
+    ("proxyerror", "the proxy failed"),
+    ("cannot connect to proxy", "the proxy could not be reached"),
+    ("tunnel connection failed", "the proxy refused the connection"),
+    ("407 proxy authentication", "the proxy asks for authentication"),
+    ("certificate verify failed", "the package index's TLS certificate was rejected"),
+    *(
+        (needle, "no network: the package index's name did not resolve")
+        for needle in (
+            "name or service not known",
+            "temporary failure in name resolution",
+            "nodename nor servname",
+            "getaddrinfo failed",
+            "failed to resolve",
+            "dns error",
+        )
+    ),
+    ("network is unreachable", "no network"),
+    ("connection refused", "the package index refused the connection"),
+    ("failed to establish a new connection", "no connection to the package index"),
+    ("timed out", "the package index did not answer in time"),
+    ("operation timed out", "the package index did not answer in time"),
+    ("permission denied", "permission denied"),
+    # pip without retries says only this when it could not reach the index
+    ("(from versions: none)", "the package index listed nothing: no network, or an index without"),
+)
+
+
+class InstallFailed(Exception):
+    """The environment could not be built; str() is the cause, one line."""
+
+
+def data_dir() -> Path:
+    for var in ("CLAUDE_PLUGIN_DATA", "MATH_PLUGIN_DATA"):
+        if os.environ.get(var):
+            return Path(os.environ[var])
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "math-plugin"
+
+
+def venv_dir() -> Path:
+    return data_dir() / "venv"
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def requirements_digest(requirements: Path = REQUIREMENTS) -> str:
+    return hashlib.sha256(requirements.read_bytes()).hexdigest()
+
+
+def dependencies_importable() -> bool:
+    return sys.version_info >= MIN_PYTHON and all(
+        importlib.util.find_spec(name) is not None for name in REQUIRED_MODULES
+    )
+
+
+def _error_line(message: str) -> str:
+    return json.dumps({"error": {"code": "environment", "message": message}})
+
+
+def _fail(message: str) -> NoReturn:
+    # One line, the same JSON shape as every other error the scripts print.
+    print(_error_line(message), flush=True)
+    raise SystemExit(EXIT_ENVIRONMENT)
+
+
+# --------------------------------------------------------------------------- a failed install
+
+
+def failure_marker(venv: Path) -> Path:
+    return venv.parent / FAILURE_MARKER
+
+
+def recent_failure(venv: Path, now: float | None = None) -> tuple[str, float] | None:
+    """The failed install recorded beside `venv`, as (its message, its age in seconds), if it is
+    younger than RETRY_AFTER; else None."""
+    try:
+        failure = json.loads(failure_marker(venv).read_text(encoding="utf-8"))
+        age = (now or time.time()) - float(failure["time"])
+        message = str(failure["error"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # none, or not one we wrote: try again
+    return (message, age) if 0 <= age < RETRY_AFTER else None
+
+
+def _record_failure(venv: Path, message: str) -> None:
+    marker = failure_marker(venv)
+    partial = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
+    try:
+        partial.write_text(json.dumps({"error": message, "time": time.time()}), encoding="utf-8")
+        os.replace(partial, marker)
+    except OSError:
+        pass  # a full disk may be the very cause: the error is reported all the same
+
+
+def _failure_notice(message: str, age: float) -> str:
+    minutes = max(1, round((RETRY_AFTER - age) / 60))
+    return (
+        f"{message} (this failed {round(age)} s ago; it is tried again in "
+        f"{minutes} min or by the next session, or now with: python3 "
+        f"{shlex.quote(str(Path(__file__).resolve()))} install)"
+    )
+
+
+def cause(output: str) -> str:
+    """The reason an install failed, from pip's or uv's output: a known cause and its line."""
+    lines = [line.strip() for line in (output or "").splitlines() if line.strip()]
+    for needle, meaning in CAUSES:
+        for line in lines:
+            if needle in line.lower():
+                return f"{meaning} ({line[:240]})"
+    return lines[-1][:300] if lines else "no output"
+
+
+# ------------------------------------------------------------------------------- the interpreter
+
+
+def base_python() -> str | None:
+    """An interpreter of at least MIN_PYTHON to build the venv with, or None."""
+    if sys.version_info >= MIN_PYTHON:
+        return sys.executable
+    for name in NEWER_PYTHONS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _too_old() -> str:
+    have = ".".join(map(str, sys.version_info[:3]))
+    want = ".".join(map(str, MIN_PYTHON))
+    return (
+        f"the math plugin needs Python {want} or newer, but python3 is {have} and none of "
+        f"{', '.join(NEWER_PYTHONS)} nor uv is on PATH: install Python 3.12 (python.org, or "
+        f"`brew install python@3.12` on macOS) or uv (https://docs.astral.sh/uv/), then start a "
+        f"new session"
+    )
+
+
+# ----------------------------------------------------------------------------------- the install
+
+
+def prepare(venv: Path | None = None, quiet: bool = False, retry: bool = False) -> Path:
+    """Create or refresh the venv when missing or stale; return its python. Concurrency-safe.
+
+    Raises SystemExit (one JSON error line, exit 4) when the install fails, or failed less than
+    RETRY_AFTER ago and `retry` is false.
+    """
+    try:
+        return build(venv, quiet, retry)
+    except InstallFailed as exc:
+        _fail(str(exc))
+
+
+def build(venv: Path | None = None, quiet: bool = False, retry: bool = False) -> Path:
+    """prepare(), raising InstallFailed (the whole message) instead of exiting."""
+    venv = venv or venv_dir()
+    stamp = venv / ".requirements.sha256"
+    return _install(venv, REQUIREMENTS, stamp, "Python dependencies", True, quiet, retry)
+
+
+def extra_python(name: str, venv: Path | None = None) -> Path:
+    """A python that can import the extra requirement set `name` (see EXTRAS).
+
+    This interpreter when it already can; else the plugin's venv, with requirements-<name>.txt
+    installed into it on first use under its own stamp (a changed file reinstalls that set only).
+    """
+    if all(importlib.util.find_spec(module) is not None for module in EXTRAS[name]):
+        return Path(sys.executable)
+    venv = venv or venv_dir()
+    prepare(venv)
+    requirements = PLUGIN_ROOT / f"requirements-{name}.txt"
+    stamp = venv / f".requirements-{name}.sha256"
+    try:
+        return _install(venv, requirements, stamp, f"{name} dependencies", create=False)
+    except InstallFailed as exc:
+        _fail(str(exc))
+
+
+def _ready(python: Path, stamp: Path, want: str) -> bool:
+    try:
+        return python.exists() and stamp.read_text().strip() == want
+    except OSError:
+        return False
+
+
+def _install(
+    venv: Path,
+    requirements: Path,
+    stamp: Path,
+    what: str,
+    create: bool,
+    quiet: bool = False,
+    retry: bool = False,
+) -> Path:
+    """Install `requirements` into `venv` (made afresh first if `create`) unless `stamp` says
+    this very file is installed already; return the venv's python. Raises InstallFailed."""
+    python = venv_python(venv)
+    want = requirements_digest(requirements)
+    if _ready(python, stamp, want):
+        return python
+    failure = None if retry else recent_failure(venv)
+    if failure:
+        raise InstallFailed(_failure_notice(*failure))
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with _VenvInstallLock(venv.parent / "venv.lock", None if quiet else what):
+        # Another process may have finished (or failed) the install while we waited for the lock.
+        if _ready(python, stamp, want):
+            return python
+        failure = None if retry else recent_failure(venv)
+        if failure:
+            raise InstallFailed(_failure_notice(*failure))
+        if not quiet:
+            print(
+                f"math: installing the plugin's {what} into {venv} (once)...",
+                file=sys.stderr,
+                flush=True,
+            )
+        try:
+            _run_installer(venv, requirements, create)
+        except InstallFailed as exc:
+            message = (
+                f"could not install the plugin's {what} into {venv}: {exc}; fix that and start "
+                f"a new session, or install them yourself: python3 -m pip install -r {requirements}"
+            )
+            _record_failure(venv, message)
+            raise InstallFailed(message) from None
+        failure_marker(venv).unlink(missing_ok=True)
+        # Replaced in one step: a concurrent reader sees the old digest or the new, never a part.
+        partial = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+        partial.write_text(want + "\n")
+        os.replace(partial, stamp)
+    return python
+
+
+def _run_installer(venv: Path, requirements: Path, create: bool) -> None:
+    """Make the venv (if `create`) and install `requirements` into it, with uv when on PATH."""
+    uv = shutil.which("uv")
+    base = base_python()
+    if create and base is None and uv is None:
+        raise InstallFailed(_too_old())
+    env = dict(os.environ)
+    for name, value in INSTALLER_DEFAULTS.items():
+        env.setdefault(name, value)
+    env.pop("PYTHONHOME", None)
+    python = str(venv_python(venv))
+    if uv:
+        interpreter = base or ">=" + ".".join(map(str, MIN_PYTHON))
+        steps = [[uv, "pip", "install", "--quiet", "--python", python, "-r", str(requirements)]]
+        if create:
+            if (venv / "pyvenv.cfg").exists():  # uv venv keeps an existing one; start afresh
+                shutil.rmtree(venv, ignore_errors=True)
+            steps.insert(0, [uv, "venv", "--quiet", "--python", interpreter, str(venv)])
+    else:
+        # not --quiet: pip's warnings carry the cause (a refused connection, a proxy error)
+        steps = [[python, "-m", "pip", "install", "-r", str(requirements)]]
+        if create:
+            steps.insert(0, [str(base), "-m", "venv", "--clear", str(venv)])
+    for step in steps:
+        try:
+            subprocess.run(step, check=True, capture_output=True, text=True, env=env)
+        except subprocess.CalledProcessError as exc:
+            raise InstallFailed(cause(f"{exc.stdout}\n{exc.stderr}")) from None
+        except OSError as exc:
+            raise InstallFailed(f"{step[0]} could not run ({exc})") from None
+
+
+def ensure() -> None:
+    """Return when the dependencies are importable; otherwise re-run this script in the venv."""
+    if dependencies_importable():
+        return
+    if os.environ.get(_REEXEC_MARKER):
+        _fail(
+            f"the plugin's virtual environment at {venv_dir()} lacks its dependencies; "
+            f"delete that folder and run again"
+        )
+    python = prepare()
+    env = dict(os.environ, **{_REEXEC_MARKER: "1"})
+    argv = [str(python), *sys.argv]
+    if os.name == "nt":  # no exec on Windows: run and pass the status on
+        raise SystemExit(subprocess.call(argv, env=env))
+    os.execve(str(python), argv, env)
+
+
+class _VenvInstallLock:
+    """The lock that lets one process at a time install the plugin's virtual environment: an
+    exclusive lock on `path`, across processes (stdlib only, POSIX; a no-op elsewhere).
+
+    When another process holds it and `waiting_for` names what it installs, one progress line
+    goes to stderr before waiting.
+    """
+
+    def __init__(self, path: Path, waiting_for: str | None = None) -> None:
+        self.path = path
+        self.waiting_for = waiting_for
+        self.handle: IO[str]
+
+    def __enter__(self) -> _VenvInstallLock:
+        self.handle = open(self.path, "a+")
+        try:
+            import fcntl
+        except ImportError:
+            return self
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            if self.waiting_for:
+                print(
+                    f"math: waiting for the plugin's {self.waiting_for}, being installed "
+                    f"in the background (first use only)...",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            fcntl.flock(self.handle, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.handle.close()
+
+
+# ---------------------------------------------------------------------------- the hook commands
+
+
+def export_env() -> None:
+    """SessionStart (waited for): tell later Bash tool calls where the data dir is.
+
+    Claude Code (2.1.197 and 2.1.330, checked by tests/test_claude_harness.py) runs plugin
+    SessionStart hooks in every mode, -p included, with CLAUDE_PLUGIN_DATA and CLAUDE_ENV_FILE
+    set; the Bash tool gets neither variable but sources the exports written to CLAUDE_ENV_FILE.
+    """
+    env_file = os.environ.get("CLAUDE_ENV_FILE")
+    if env_file and os.environ.get("CLAUDE_PLUGIN_DATA"):
+        with open(env_file, "a") as handle:
+            handle.write(
+                f"export MATH_PLUGIN_DATA={shlex.quote(os.environ['CLAUDE_PLUGIN_DATA'])}\n"
+            )
+
+
+def install(hook: bool) -> int:
+    """Build the venv now unless it is ready (a recorded failure is tried again).
+
+    With `hook`, a failure is printed as SessionStart hook JSON: a systemMessage for the user and
+    additionalContext for the model; otherwise as the scripts' one JSON error line.
+    """
+    if hook and dependencies_importable():
+        return 0  # this python3 has it all (a developer's machine): no venv needed
+    try:
+        build(quiet=hook, retry=True)
+    except InstallFailed as exc:
+        if not hook:
+            _fail(str(exc))
+        message = str(exc)
+        print(
+            json.dumps(
+                {
+                    "systemMessage": f"math plugin: {message}",
+                    "hookSpecificOutput": {
+                        "hookEventName": "SessionStart",
+                        "additionalContext": (
+                            f"The math plugin's Python environment could not be installed: "
+                            f"{message}. Its commands fail until this is fixed; if the user runs "
+                            f"one, tell them this cause and how to fix it."
+                        ),
+                    },
+                }
+            ),
+            flush=True,
+        )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["export-env"]:
+        export_env()
+        return 0
+    if args[:1] == ["install"] and set(args[1:]) <= {"--hook"}:
+        # The hook's stdout is JSON for Claude Code: the "installing" line must not reach it.
+        return install(hook="--hook" in args)
+    print(
+        "usage: bootstrap.py export-env | install [--hook]\n"
+        "  export-env  (SessionStart hook) export MATH_PLUGIN_DATA to CLAUDE_ENV_FILE\n"
+        "  install     build the plugin's Python environment now, trying again after a failure;\n"
+        "              --hook: report a failure as SessionStart hook JSON",
+        file=sys.stderr,
+    )
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

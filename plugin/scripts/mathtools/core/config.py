@@ -1,0 +1,339 @@
+"""The one environment contract every script follows, validated in one place, and where the
+workspace lives.
+
+MATH_ARXIV_API_URL, MATH_S2_API_URL      service base URLs, http(s) (a local server can stand in)
+MATH_ZBMATH_API_URL, MATH_CROSSREF_API_URL  (https://api.zbmath.org/v1, https://api.crossref.org)
+SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
+MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
+MATH_ARXIV_MIN_INTERVAL                  seconds between arXiv requests across processes (3)
+MATH_S2_MIN_INTERVAL                     seconds between S2 requests across processes (1)
+MATH_ZBMATH_MIN_INTERVAL                 seconds between zbMATH Open requests (1)
+MATH_CROSSREF_MIN_INTERVAL               seconds between Crossref requests (by default what its
+                                         pool allows: see crossref_intervals())
+MATH_HTTP_RETRIES, MATH_HTTP_BACKOFF     retries after the first try (4); first backoff (s, 2)
+MATH_HTTP_TIMEOUT                        the most one request may take, first to last byte (s, 60)
+MATH_LOCK_TIMEOUT                        how long a writer waits for another's file lock (s, 60)
+MATH_LITERATURE_DB                       the SQLite run store (<workspace>/.math/literature.db)
+MATH_WORKSPACE                           the folder holding .math/ (else nearest such ancestor)
+MATH_CONTACT_EMAIL                       your address for the services' User-Agent (Crossref's
+                                         mailto), else .math/config.json contact_email; optional
+
+`environment()` reads and checks every variable above at once (cli.run calls it before a script
+does anything): a value out of its range, `nan`, `inf`, a control character in a key or a path,
+or a URL that is not http(s) is an EnvironmentProblem (exit 4) naming the variable, in one line,
+and never quoting a key. The accessors below read that checked object.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from .. import __version__
+from .bootstrap import data_dir
+from .errors import BadInput, EnvironmentProblem, keep_secret, shown
+from .files import read_json
+
+ARXIV_API_URL = "https://export.arxiv.org/api/query"
+S2_API_URL = "https://api.semanticscholar.org/graph/v1"
+ZBMATH_API_URL = "https://api.zbmath.org/v1"
+CROSSREF_API_URL = "https://api.crossref.org"
+# The product token; user_agent() adds the user's contact address when one is configured.
+USER_AGENT = f"math-claude-plugin/{__version__}"
+_EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
+# What an API key may hold: visible ASCII (an HTTP header value; S2 keys are letters and digits).
+API_KEY = re.compile(r"[\x21-\x7e]{1,256}")
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Every variable of the contract, checked; None where a path is not set."""
+
+    arxiv_api_url: str
+    s2_api_url: str
+    s2_api_key: str | None  # from the environment only (see s2_api_key())
+    cache_dir: Path | None
+    cache_ttl: float
+    arxiv_min_interval: float
+    s2_min_interval: float
+    zbmath_api_url: str
+    crossref_api_url: str
+    zbmath_min_interval: float
+    crossref_min_interval: float | None  # None: by Crossref's pool (crossref_intervals)
+    http_retries: int
+    http_backoff: float
+    http_timeout: float
+    lock_timeout: float
+    literature_db: Path | None
+    workspace: Path | None
+    contact_email: str | None  # from the environment only (see contact_email())
+
+
+_checked: tuple[tuple[str | None, ...], Environment] | None = None
+NAMES = (
+    "MATH_ARXIV_API_URL",
+    "MATH_S2_API_URL",
+    "SEMANTIC_SCHOLAR_API_KEY",
+    "MATH_CACHE_DIR",
+    "MATH_CACHE_TTL",
+    "MATH_ARXIV_MIN_INTERVAL",
+    "MATH_S2_MIN_INTERVAL",
+    "MATH_ZBMATH_API_URL",
+    "MATH_CROSSREF_API_URL",
+    "MATH_ZBMATH_MIN_INTERVAL",
+    "MATH_CROSSREF_MIN_INTERVAL",
+    "MATH_HTTP_RETRIES",
+    "MATH_HTTP_BACKOFF",
+    "MATH_HTTP_TIMEOUT",
+    "MATH_LOCK_TIMEOUT",
+    "MATH_LITERATURE_DB",
+    "MATH_WORKSPACE",
+    "MATH_CONTACT_EMAIL",
+)
+
+
+def environment() -> Environment:
+    """The checked environment; checked again only when one of its variables changed."""
+    global _checked
+    raw = tuple(os.environ.get(name) for name in NAMES)
+    if _checked is None or _checked[0] != raw:
+        _checked = (raw, _read())
+    return _checked[1]
+
+
+def _read() -> Environment:
+    return Environment(
+        arxiv_api_url=_url("MATH_ARXIV_API_URL", ARXIV_API_URL),
+        s2_api_url=_url("MATH_S2_API_URL", S2_API_URL).rstrip("/"),
+        s2_api_key=_key(os.environ.get("SEMANTIC_SCHOLAR_API_KEY"), "SEMANTIC_SCHOLAR_API_KEY"),
+        cache_dir=_path("MATH_CACHE_DIR"),
+        cache_ttl=_number("MATH_CACHE_TTL", 86400.0, 0, 10 * 365 * 86400),
+        arxiv_min_interval=_number("MATH_ARXIV_MIN_INTERVAL", 3.0, 0, 3600),
+        s2_min_interval=_number("MATH_S2_MIN_INTERVAL", 1.0, 0, 3600),
+        zbmath_api_url=_url("MATH_ZBMATH_API_URL", ZBMATH_API_URL).rstrip("/"),
+        crossref_api_url=_url("MATH_CROSSREF_API_URL", CROSSREF_API_URL).rstrip("/"),
+        # zbMATH Open publishes no rate limit; one request a second is what we ask of S2 too.
+        zbmath_min_interval=_number("MATH_ZBMATH_MIN_INTERVAL", 1.0, 0, 3600),
+        crossref_min_interval=(
+            _number("MATH_CROSSREF_MIN_INTERVAL", 1.0, 0, 3600)
+            if (os.environ.get("MATH_CROSSREF_MIN_INTERVAL") or "").strip()
+            else None
+        ),
+        http_retries=int(_number("MATH_HTTP_RETRIES", 4, 0, 20, integer=True)),
+        http_backoff=_number("MATH_HTTP_BACKOFF", 2.0, 0, 600),
+        http_timeout=_number("MATH_HTTP_TIMEOUT", 60.0, 0, 3600, above_low=True),
+        lock_timeout=_number("MATH_LOCK_TIMEOUT", 60.0, 0, 86400, above_low=True),
+        literature_db=_path("MATH_LITERATURE_DB"),
+        workspace=_path("MATH_WORKSPACE"),
+        contact_email=_email(os.environ.get("MATH_CONTACT_EMAIL"), "MATH_CONTACT_EMAIL"),
+    )
+
+
+def _bad(name: str, raw: str | None, wanted: str) -> EnvironmentProblem:
+    value = "" if raw is None else f"={shown(raw, 60)!r}"
+    return EnvironmentProblem(f"{name}{value} {wanted}", code="bad_environment")
+
+
+def _number(
+    name: str,
+    default: float,
+    low: float,
+    high: float,
+    integer: bool = False,
+    above_low: bool = False,
+) -> float:
+    """A finite number in [low, high] (above `low` when `above_low`); unset or empty: default."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    wanted = (
+        f"must be {'a whole number' if integer else 'a number'} "
+        f"{'more than' if above_low else 'from'} {low:g} {'and at most' if above_low else 'to'} "
+        f"{high:g}"
+    )
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:  # also a 5,000-digit integer (int() refuses it)
+        raise _bad(name, raw, wanted) from None
+    if not math.isfinite(value) or value < low or value > high or (above_low and value == low):
+        raise _bad(name, raw, wanted)
+    return value
+
+
+def _url(name: str, default: str) -> str:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    parts = urlsplit(raw) if raw.isprintable() and " " not in raw else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _bad(name, raw, "must be an http:// or https:// URL")
+    return raw
+
+
+def _path(name: str) -> Path | None:
+    raw = os.environ.get(name)
+    if not raw:
+        return None
+    if not raw.isprintable() or len(raw) > MAX_PATH_CHARS:
+        raise _bad(name, None, f"must be a path of at most {MAX_PATH_CHARS} printable characters")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _bad(name, None, "must be a path in UTF-8") from None
+    return Path(raw)
+
+
+def _email(raw: object, where: str, problem: type = EnvironmentProblem) -> str | None:
+    """One e-mail address, or None when unset; anything else is `problem` naming `where`."""
+    if raw in (None, ""):
+        return None
+    if not isinstance(raw, str) or not _EMAIL.fullmatch(raw.strip()):
+        shown_value = shown(raw, 60) if isinstance(raw, str) else raw
+        raise problem(f"{where}={shown_value!r} is not an e-mail address", code="bad_environment")
+    return raw.strip()
+
+
+def _key(raw: object, where: str) -> str | None:
+    """A usable API key or None; a malformed one is refused without ever quoting it."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    if not isinstance(raw, str) or not API_KEY.fullmatch(raw.strip()):
+        raise EnvironmentProblem(
+            f"{where} is not a usable API key (it must be 1 to 256 visible ASCII characters: "
+            "no spaces, line breaks or control characters)",
+            code="bad_api_key",
+        )
+    keep_secret(raw.strip())
+    return raw.strip()
+
+
+def arxiv_api_url() -> str:
+    return environment().arxiv_api_url
+
+
+def s2_api_url() -> str:
+    return environment().s2_api_url
+
+
+def zbmath_api_url() -> str:
+    return environment().zbmath_api_url
+
+
+def crossref_api_url() -> str:
+    return environment().crossref_api_url
+
+
+def arxiv_min_interval() -> float:
+    return environment().arxiv_min_interval
+
+
+def s2_min_interval() -> float:
+    return environment().s2_min_interval
+
+
+def zbmath_min_interval() -> float:
+    return environment().zbmath_min_interval
+
+
+def crossref_intervals(polite: bool) -> tuple[float, float]:
+    """Seconds between (single-record, list) Crossref requests. Crossref's published limits
+    (crossref.org/documentation/retrieve-metadata/rest-api/access-and-authentication): the public
+    pool allows 5 single-record requests a second and 1 list request a second, 1 at a time; the
+    polite pool (a mailto) 10, 3 and 3. Both kinds share one limiter, each request holding the
+    next start back by its own kind's interval, so list requests stay within their limit whatever
+    comes between. MATH_CROSSREF_MIN_INTERVAL, when set, is the interval for both kinds."""
+    interval = environment().crossref_min_interval
+    if interval is not None:
+        return interval, interval
+    return (0.1, 1 / 3) if polite else (0.2, 1.0)
+
+
+def http_retries() -> int:
+    return environment().http_retries
+
+
+def http_backoff() -> float:
+    return environment().http_backoff
+
+
+def http_timeout() -> float:
+    return environment().http_timeout
+
+
+def lock_timeout() -> float:
+    return environment().lock_timeout
+
+
+def cache_dir() -> Path:
+    return environment().cache_dir or data_dir() / "cache"
+
+
+def cache_ttl() -> float:
+    return environment().cache_ttl
+
+
+def workspace_root(start: Path | None = None) -> Path:
+    """The folder holding `.math/`: $MATH_WORKSPACE, else the nearest ancestor of cwd that has one,
+    else cwd itself (where `/math:init` would create it)."""
+    workspace = environment().workspace
+    if workspace is not None:
+        return workspace.resolve()
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".math").is_dir():
+            return folder
+    return here
+
+
+def math_dir(start: Path | None = None) -> Path:
+    return workspace_root(start) / ".math"
+
+
+def workspace_config(start: Path | None = None) -> dict[str, Any]:
+    """`.math/config.json`, or {} when there is none (a broken one is BadInput naming the file)."""
+    path = math_dir(start) / "config.json"
+    if not path.exists():
+        return {}
+    data = read_json(str(path), what="workspace config")
+    return data if isinstance(data, dict) else {}
+
+
+def s2_api_key() -> str | None:
+    """The Semantic Scholar key: environment first, then .math/config.json. Never print it."""
+    key = environment().s2_api_key
+    if key is not None:
+        return key
+    return _key(
+        workspace_config().get("semantic_scholar_api_key"),
+        ".math/config.json semantic_scholar_api_key",
+    )
+
+
+def contact_email() -> str | None:
+    """The user's contact address for the services (User-Agent, Crossref's mailto):
+    MATH_CONTACT_EMAIL, else `contact_email` in .math/config.json; None when neither is set.
+    A bad MATH_CONTACT_EMAIL is an EnvironmentProblem, a bad config value BadInput, each naming
+    where it came from."""
+    email = environment().contact_email
+    if email is not None:
+        return email
+    where = f"contact_email in {math_dir() / 'config.json'}"
+    return _email(workspace_config().get("contact_email"), where, BadInput)
+
+
+def user_agent() -> str:
+    """What every request says it is: the product, and whom to contact when one is configured."""
+    email = contact_email()
+    return f"{USER_AGENT} (mailto:{email})" if email else USER_AGENT
+
+
+def literature_db(override: str | None = None) -> Path:
+    if override:
+        return Path(override)
+    return environment().literature_db or math_dir() / "literature.db"

@@ -1,0 +1,74 @@
+"""Venues as sources and citations write them: a journal reference's venue, volume and pages, and
+whether a venue names a preprint server. The clients read journal references with these; the gate
+compares venues with them (gate/matching.py)."""
+
+from __future__ import annotations
+
+import re
+
+from .text import FUNCTION_WORDS, fold, strip_latex
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# The first word of a preprint server's name, as sources and citations write it.
+PREPRINT_SERVERS = frozenset(_words("arxiv corr biorxiv medrxiv chemrxiv ssrn preprint eprint"))
+# Words a venue's name may carry or drop without becoming another venue: publishers, the
+# "Proceedings of the ... Annual" around a conference's name, and the words of a journal
+# reference that are not the name.
+VENUE_OPTIONAL = frozenset(
+    _words(
+        "proc proceedings annual acm ieee siam springer verlag elsevier wiley lncs vol volume"
+        " no issue pp pages ed eds st nd rd th"
+    )
+)
+VENUE_FUNCTION_WORDS = FUNCTION_WORDS | frozenset(
+    _words("de des du der die das und fur la le et il di del della")
+)
+MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+PROCEEDINGS_WORDS = frozenset(
+    _words("proc proceedings conference conf symposium symp workshop colloquium congress meeting")
+)
+
+
+def is_preprint_venue(name: str | None) -> bool:
+    """Whether a venue names a preprint server ("arXiv", "ArXiv", "arXiv.org", "CoRR", "arXiv
+    preprint arXiv:2301.00001", "SSRN Electronic Journal", "IACR Cryptology ePrint Archive")."""
+    words = re.findall(r"[a-z]+", fold(strip_latex(name or "")))
+    return bool(words) and (
+        words[0] in PREPRINT_SERVERS or bool({"preprint", "eprint"} & set(words))
+    )
+
+
+def venue_parts(text: str) -> tuple[str | None, str | None, str | None]:
+    """(venue, volume, pages) from a journal reference such as arXiv's journal_ref: "Phys.Lett.
+    B573:94-100,2003" -> ("Phys.Lett.B", "573", "94-100"); "IEEE Transactions on Information
+    Theory ( Volume: 65 , Issue: 4 , April 2019 )" -> (..., "65", None). The venue is the text
+    before the first number, volume or page mark (a leading year and "In" dropped)."""
+    text = " ".join(text.split())
+    body = re.sub(r"^in(?:\b:?\s*|(?=proc))", "", text, flags=re.I)  # "In Proc.", "InProceedings"
+    body = re.sub(rf"\b(?:1[5-9]|20)\d\d\s+(?!{MONTHS})(?=[A-Za-z])", "", body, flags=re.I)
+    cut = re.search(
+        r"\s*(?:[,(:]\s*)?(?:\bvol(?:ume)?\b|\bno\.|\bpp?\.|\bpages\b|\d(?!\d*(?:st|nd|rd|th)\b))",
+        body,
+        re.I,
+    )
+    venue = body[: cut.start()] if cut else body
+    if venue.count("(") > venue.count(")"):  # "(ISSTA" of "(ISSTA 2020)"
+        venue = venue[: venue.rindex("(")]
+    venue = venue.strip(" ,;:(@-–")
+    pages_match = re.search(r"(?<![\w.])(e?\d+)\s*(?:-+|–|—)\s*(e?\d+)(?!\w|\.\d)", text)
+    pages = f"{pages_match.group(1)}-{pages_match.group(2)}" if pages_match else None
+    rest = text[: pages_match.start()] + text[pages_match.end() :] if pages_match else text
+    volume = None
+    for number in re.finditer(r"(?<!\d)(?<!\d\.)(\d+)(?!\.?\d|[A-Za-z])", rest):
+        before = rest[max(0, number.start() - 8) : number.start()].lower()
+        if re.fullmatch(r"(?:1[5-9]|20)\d\d", number.group(1)) or re.search(
+            rf"(?:no|issue|{MONTHS}[a-z]*)\W*$", before
+        ):
+            continue
+        volume = number.group(1)
+        break
+    return venue or None, volume, pages

@@ -1,0 +1,12 @@
+"""The citation gate: compares a citation with what the services hold and gives the verdict
+(CONFIRMED, CORRECTED, UNCONFIRMED); reads bibliographies for /math:check-refs. Imports core and
+services."""
+
+__all__ = [
+    "bibliography",
+    "candidates",
+    "lookups",
+    "matching",
+    "refcheck",
+    "verification",
+]

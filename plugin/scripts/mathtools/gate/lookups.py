@@ -1,0 +1,290 @@
+"""The gate's calls to the four services (arXiv, Semantic Scholar, zbMATH Open, Crossref), as few
+as the APIs allow, and what each returned; verification.py judges the candidates on them.
+
+  1. every arXiv id, in one arXiv `id_list` look-up (the client chunks long lists);
+  2. every identifier (S2 paperId, DOI, arXiv id), in one Semantic Scholar POST /paper/batch
+     (500 ids a call);
+  3. only for candidates with no identifier, or whose identifiers resolved nowhere: S2
+     /paper/search/match by title, one call each, then, for those still unmatched, arXiv `ti:"..."`
+     phrase searches joined with OR, TITLE_SEARCH_CHUNK titles a call;
+  4. every DOI, in one Crossref filter=doi:A,doi:B list request (crossref.DOI_FILTER_CHUNK a call);
+  5. zbMATH Open for what the others lack: every Zbl number, and every identifier no other source
+     returned a record for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids a call); and, for
+     titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a Crossref
+     query.bibliographic search each for those still unidentified.
+N identified candidates therefore cost ceil(N / chunk) calls per source; cached answers cost none.
+
+A service that still fails after the HTTP layer's retries is not asked again in this run
+(Sources.errors says what it answered).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from ..core.authors import split_authors
+from ..core.errors import BadInput, ServiceError
+from ..core.records import Paper, SearchResult
+from ..services.arxiv import ArxivClient
+from ..services.crossref import CrossrefClient
+from ..services.semantic_scholar import S2Client
+from ..services.zbmath import MAX_PER_PAGE, Identifier, ZbmathClient
+from .candidates import Candidate
+from .matching import Match, compare, normalise_title
+
+TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
+TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
+SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion
+
+
+@dataclass
+class ComparedRecord:
+    """A record one source returned for one identifier or title search, and how it compares."""
+
+    source: str
+    paper: Paper
+    match: Match
+    urls: list[str]
+    sources: list[str] = field(default_factory=list)  # every source whose record agreed
+
+
+def comparable(cited: dict[str, Any], paper: Paper) -> dict[str, Any]:
+    """What of a citation a record can be compared on: a zbMATH record whose title or author
+    names are withheld (the licence sentence; its parser leaves them empty) can neither confirm
+    nor contradict them, so they are left out and its identifiers and year decide."""
+    if paper.source != "zbmath":
+        return cited
+    return {
+        **cited,
+        "title": cited.get("title") if paper.title else None,
+        "authors": cited.get("authors") if paper.authors else None,
+    }
+
+
+@dataclass
+class Lookup:
+    """What one source's batched identifier look-up returned: the records by identifier label
+    (as Candidate.identifiers() names them: "arXiv:...", "DOI:...", "S2:..."), and the request
+    URLs that fetched a label's record."""
+
+    source: str
+    papers: dict[str, Paper]
+    urls: Callable[[str], list[str]]
+
+
+class Sources:
+    """The four services' clients for one run, and what they answered: `errors` (source -> what
+    it answered, once it failed), `queried`, `looked_up` (identifier look-up answered) and
+    `title_searched` (title search answered)."""
+
+    def __init__(self, use_cache: bool = True):
+        self.arxiv = ArxivClient(use_cache=use_cache)
+        self.s2 = S2Client(use_cache=use_cache)
+        self.zbmath = ZbmathClient(use_cache=use_cache)
+        self.crossref = CrossrefClient(use_cache=use_cache)
+        self.errors: dict[str, str] = {}
+        self.queried: set[str] = set()
+        self.looked_up: set[str] = set()
+        self.title_searched: set[str] = set()
+
+    def call(self, source: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """A client call, or None once `source` has failed in this run."""
+        if source in self.errors:
+            return None
+        self.queried.add(source)
+        # A request the new sources refuse (400) is one we built: their failure, not the user's.
+        failures = (ServiceError, BadInput) if source in ("zbmath", "crossref") else ServiceError
+        try:
+            return function(*args, **kwargs)
+        except failures as exc:
+            self.errors[source] = exc.message
+            return None
+
+    def look_up(self, candidates: list[Candidate]) -> list[Lookup | None]:
+        """Every source's identifier look-up, one batched call each (None: nothing to ask, or
+        the source failed). A new source adds its look-up here; judging is the same for all.
+        zbMATH Open comes last: it is asked only for what the others did not return."""
+        lookups = [
+            self._look_up_arxiv(candidates),
+            self._look_up_s2(candidates),
+            self._look_up_crossref(candidates),
+        ]
+        return [*lookups, self._look_up_zbmath(candidates, [x for x in lookups if x])]
+
+    def _look_up_arxiv(self, candidates: list[Candidate]) -> Lookup | None:
+        ids = list(dict.fromkeys(c.arxiv_id for c in candidates if c.arxiv_id))
+        if not ids:
+            return None
+        result: SearchResult | None = self.call("arxiv", self.arxiv.fetch_ids, ids)
+        if result is None:
+            return None
+        self.looked_up.add("arxiv")
+        urls = list(result.request_urls)
+        return Lookup(
+            "arxiv",
+            {f"arXiv:{paper.arxiv_id}": paper for paper in result.papers},
+            lambda label: [u for u in urls if label.split(":", 1)[1] in u] or urls,
+        )
+
+    def _look_up_s2(self, candidates: list[Candidate]) -> Lookup | None:
+        labels = {
+            s2: label
+            for c in candidates
+            for label, _, s2 in c.identifiers()
+            if not s2.startswith("ZBL:")
+        }
+        if not labels:
+            return None
+        result = self.call("semantic_scholar", self.s2.batch, list(labels))
+        if result is None:
+            return None
+        self.looked_up.add("semantic_scholar")
+        urls = list(result.request_urls)
+        papers = zip(labels.values(), result.papers, strict=True)
+        return Lookup(
+            "semantic_scholar",
+            {label: paper for label, paper in papers if paper is not None},
+            lambda label: urls,
+        )
+
+    def _look_up_crossref(self, candidates: list[Candidate]) -> Lookup | None:
+        """Every DOI in Crossref, the DOI registry, in filter=doi:... list requests."""
+        dois = list(dict.fromkeys(c.doi for c in candidates if c.doi))
+        if not dois:
+            return None
+        result = self.call("crossref", self.crossref.works, dois)
+        if result is None:
+            return None
+        self.looked_up.add("crossref")
+        papers, urls = result
+        return Lookup("crossref", {f"DOI:{d}": p for d, p in papers.items()}, lambda label: urls)
+
+    def _look_up_zbmath(self, candidates: list[Candidate], earlier: list[Lookup]) -> Lookup | None:
+        """zbMATH Open for what the others lack: every Zbl number, and every DOI or arXiv id no
+        earlier look-up returned a record for, in `|`-joined searches."""
+        asked: dict[str, Identifier] = {}
+        for candidate in candidates:
+            for label, _, key in candidate.identifiers():
+                kind, _, value = key.partition(":")
+                returned = any(label in lookup.papers for lookup in earlier)
+                if kind == "ZBL" or (kind in ("DOI", "ARXIV") and not returned):
+                    asked[label] = Identifier("zbl" if kind == "ZBL" else kind.lower(), value)
+        if not asked:
+            return None
+        result = self.call("zbmath", self.zbmath.lookup, list(asked.values()))
+        if result is None:
+            return None
+        self.looked_up.add("zbmath")
+        urls = list(result.request_urls)
+        papers = zip(asked, result.papers, strict=True)
+        return Lookup(
+            "zbmath",
+            {label: paper for label, paper in papers if paper is not None},
+            lambda label: urls,
+        )
+
+    # -- judging --------------------------------------------------------------------------
+
+    def title_leads(
+        self, candidates: list[Candidate], positions: list[int]
+    ) -> dict[int, list[ComparedRecord]]:
+        """The records a title search found for each candidate at `positions`: S2 title match
+        for each, then arXiv `ti:` searches for those it did not identify, then zbMATH Open `ti:`
+        searches and Crossref bibliographic searches for those still unidentified (the classic
+        papers and books the first two lack)."""
+        leads: dict[int, list[ComparedRecord]] = {p: [] for p in positions}
+        unmatched = []
+        for position in positions:
+            candidate = candidates[position]
+            result = self.call("semantic_scholar", self.s2.match, candidate.title)
+            if result is not None:
+                self.title_searched.add("semantic_scholar")
+                for paper in result.papers:
+                    leads[position].append(
+                        ComparedRecord(
+                            "semantic_scholar",
+                            paper,
+                            compare(candidate.cited(), paper),
+                            list(result.request_urls),
+                        )
+                    )
+            if not _identifying(leads[position]):
+                unmatched.append(position)
+        arxiv = partial(self.arxiv.search, max_results=TITLE_SEARCH_RESULTS)
+        self._search_titles("arxiv", arxiv, " OR ", candidates, unmatched, leads)
+        unmatched = [p for p in unmatched if not _identifying(leads[p])]
+        zbmath = partial(self.zbmath.search, limit=MAX_PER_PAGE)
+        self._search_titles("zbmath", zbmath, " | ", candidates, unmatched, leads)
+        unmatched = [p for p in unmatched if not _identifying(leads[p])]
+        self._crossref_titles(candidates, unmatched, leads)
+        return leads
+
+    def _search_titles(
+        self,
+        source: str,
+        search: Callable[[str], SearchResult],
+        joiner: str,
+        candidates: list[Candidate],
+        positions: list[int],
+        leads: dict[int, list[ComparedRecord]],
+    ) -> None:
+        """One search of `source` per TITLE_SEARCH_CHUNK titles: their `ti:"..."` phrases joined
+        with `joiner` (the service's OR)."""
+        for first in range(0, len(positions), TITLE_SEARCH_CHUNK):
+            chunk = positions[first : first + TITLE_SEARCH_CHUNK]
+            phrases = [_phrase(candidates[p].title or "") for p in chunk]
+            query = joiner.join(f'ti:"{phrase}"' for phrase in phrases if phrase)
+            if not query:
+                continue
+            result = self.call(source, search, query)
+            if result is None:
+                continue
+            self.title_searched.add(source)
+            _add_leads(source, candidates, chunk, result, leads)
+
+    def _crossref_titles(
+        self,
+        candidates: list[Candidate],
+        positions: list[int],
+        leads: dict[int, list[ComparedRecord]],
+    ) -> None:
+        """A Crossref query.bibliographic search (title, first author, year) per title."""
+        for position in positions:
+            candidate = candidates[position]
+            names = split_authors(candidate.given.get("authors"))
+            words = [candidate.title, *names[:1], str(candidate.year or "")]
+            query = " ".join(word for word in words if word)
+            result = self.call("crossref", self.crossref.search, query, rows=5)
+            if result is None:
+                continue
+            self.title_searched.add("crossref")
+            _add_leads("crossref", candidates, [position], result, leads)
+
+
+def _phrase(title: str) -> str:
+    """A title as an arXiv phrase: folded words only, so quotes and LaTeX cannot break it."""
+    return normalise_title(title)
+
+
+def _identifying(leads: list[ComparedRecord]) -> bool:
+    return any(f.match.identifies(by_identifier=False) for f in leads)
+
+
+def _add_leads(
+    source: str,
+    candidates: list[Candidate],
+    positions: list[int],
+    result: SearchResult,
+    leads: dict[int, list[ComparedRecord]],
+) -> None:
+    """Title-search hits similar enough to identify the paper or be a suggestion, as leads."""
+    for position in positions:
+        for paper in result.papers:
+            match = compare(candidates[position].cited(), paper)
+            if match.title_score and match.title_score >= SUGGESTION_MIN_SCORE:
+                leads[position].append(
+                    ComparedRecord(source, paper, match, list(result.request_urls))
+                )

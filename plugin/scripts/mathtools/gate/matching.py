@@ -1,0 +1,481 @@
+"""Does a returned paper record match a cited reference? The one place the matching rules live.
+
+The rules (documented for people in protocols/matching-rules.md):
+
+- Title: both titles are normalised (LaTeX unwrapped, Unicode folded with umlauts dropped and,
+  in a second comparison, transliterated as ae/oe/ue, Greek letters spelled out, case and
+  punctuation dropped, a few function words ignored, English plurals and British spellings
+  folded) into content words. The similarity is the Dice coefficient of the two content-word
+  sequences taken in order, 2 * LCS / (len(a) + len(b)) with LCS the longest common subsequence.
+  The threshold is 1.0: every content word of each title must be accounted for, in the same order
+  ("Markov bases with heat-bath random walks" is not "Heat-bath random walks with Markov bases").
+  A near-miss title differs in one content word, so any lower threshold would let it through on a
+  long enough title (the recordings hold two real papers by one author, arXiv:1106.3680 "... for
+  DNA Screening" and arXiv:1306.4664 "... for Genetic Screening"). Titles still match when they
+  differ only by case, punctuation, a trailing period, hyphenation ("Heat-bath" / "Heat bath" /
+  "Heatbath": the titles are also compared with spaces removed) or by a subtitle the citation left
+  out (it equals the record's title before ":" or a spaced dash: " - ", " -- ", " – "). A
+  citation that adds text the record lacks does not match: that is what two real titles glued
+  together look like.
+- Authors, all of them: every cited name is paired with its own record author of that family
+  name (a maximum matching), after Unicode folding. Names may be "Given Family", "Family,
+  Given", initials-only ("Gould, A.", "A. Gould"), with particles ("van der Merwe", "de With"),
+  umlauts transliterated ("Goetz"), and truncated ("et al.", "et. al.", "and others"). A record
+  author's family name is the last word of the name; an earlier word counts only as part of a
+  compound family name (cited whole, hyphenated, or written "Family, Given" in the record), so a
+  middle name ("Kumar" in "Mohit Kumar Ahuja") never matches. A cited given name or initial must
+  agree (given_agrees). A cited author who is not an author, a given name that disagrees and a
+  proper subset cited without "et al." are `authors` discrepancies.
+- Year: one the record gives (record_years), or one off where the record shows why (an arXiv
+  version and a published venue).
+- Venue, volume, pages: venue_agrees (ISO 4 abbreviations, acronyms, proceedings variants); a
+  journal cited for a preprint-only record, a preprint server cited for a published one.
+
+`compare(candidate, paper)` applies them to what the candidate gives and returns a Match: the
+checks, the discrepancies (schemas/verification.schema.json) and whether the record identifies
+the cited paper at all (Match.identifies); verification.py turns that into the verdict.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.authors import check_authors, split_authors
+from ..core.records import Paper
+from ..core.text import FUNCTION_WORDS, american_spelling, fold, strip_latex
+from ..core.venues import (
+    PROCEEDINGS_WORDS,
+    VENUE_FUNCTION_WORDS,
+    VENUE_OPTIONAL,
+    is_preprint_venue,
+)
+
+TITLE_THRESHOLD = 1.0
+YEAR_TOLERANCE = 1
+MAX_TYPOS = 2  # mistyped words a title may have and still name the record (misspelled())
+TYPO_MIN_LETTERS = 5  # shorter words are too close to other words ("DNA", "RNA")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# After strip_latex, so a spaced "--" or "---" is a spaced "-" here.
+SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
+
+
+def _stem(word: str) -> str:
+    """Fold English plurals and British spellings so that variants of one word compare equal."""
+    word = american_spelling(word)
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and len(word) > 3 and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def title_words(title: str, umlauts: bool = False) -> list[str]:
+    """The content words of a title, normalised (see the module docstring; `umlauts` as in
+    fold())."""
+    plain = fold(strip_latex(title), umlauts)
+    words = re.findall(r"[a-z0-9]+", plain)
+    return [_stem(w) for w in words if w not in FUNCTION_WORDS]
+
+
+def normalise_title(title: str) -> str:
+    """The title folded to lower-case words separated by single spaces (function words kept)."""
+    return " ".join(re.findall(r"[a-z0-9]+", fold(strip_latex(title))))
+
+
+def main_title(title: str) -> str | None:
+    """The title before its subtitle separator, or None when it has no subtitle."""
+    parts = SUBTITLE_SEPARATOR.split(strip_latex(title).strip(), maxsplit=1)
+    return parts[0] if len(parts) == 2 and parts[0] and parts[1] else None
+
+
+def misspelled(cited: str, record: str) -> bool:
+    """Whether a cited title is the record's with typos only: the same content words in the same
+    order, at most MAX_TYPOS of them (each of at least TYPO_MIN_LETTERS letters) one edit apart
+    (a letter added, dropped, changed, or two swapped). A word dropped, added or replaced by
+    another word is a different title (a near miss), never a typo."""
+    a, b = title_words(cited), title_words(record)
+    if len(a) != len(b):
+        return False
+    typos = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return 0 < len(typos) <= MAX_TYPOS and all(
+        min(len(x), len(y)) >= TYPO_MIN_LETTERS and _one_edit(x, y) for x, y in typos
+    )
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diffs = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diffs) == 1 or (
+            len(diffs) == 2
+            and diffs[1] == diffs[0] + 1
+            and a[diffs[0]] == b[diffs[1]]
+            and a[diffs[1]] == b[diffs[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _similarity(a: list[str], b: list[str]) -> float:
+    """Dice coefficient on words in order: 2 * LCS / (len(a) + len(b)), where LCS is the length
+    of the longest common subsequence of the two word lists."""
+    if not a or not b:
+        return 0.0
+    if "".join(a) == "".join(b):
+        return 1.0  # hyphenation: "heat bath" and "heatbath"
+    previous = [0] * (len(b) + 1)
+    for word in a:
+        row = [0]
+        for j, other in enumerate(b):
+            row.append(previous[j] + 1 if word == other else max(previous[j + 1], row[j]))
+        previous = row
+    return 2 * previous[-1] / (len(a) + len(b))
+
+
+def title_score(cited: str, record: str) -> float:
+    """Similarity of a cited title to a record's title, in [0, 1]; 1.0 means they match.
+
+    The best of the whole record title and the record's main title (the citation may leave the
+    subtitle out), with umlauts dropped ("Schrodinger") or transliterated ("Schroedinger"). Not
+    symmetric on purpose: text the citation adds is never forgiven."""
+    record_main = main_title(record)
+    best = 0.0
+    for umlauts in (False, True):
+        cited_words = title_words(cited, umlauts)
+        score = _similarity(cited_words, title_words(record, umlauts))
+        if record_main and _similarity(cited_words, title_words(record_main, umlauts)) == 1.0:
+            score = 1.0
+        best = max(best, score)
+    return round(best, 4)
+
+
+# ----------------------------------------------------------------------------- year
+
+
+def record_years(paper: Paper) -> set[int]:
+    """The years the record itself gives the paper: its year, the first and latest arXiv
+    versions', the publication date's and any year in the journal reference."""
+    years = {paper.year} if paper.year else set()
+    for stamp in (paper.published, paper.updated, paper.publication_date):
+        if stamp and re.match(r"\d{4}", stamp):
+            years.add(int(stamp[:4]))
+    years |= {int(y) for y in re.findall(r"\b(1[5-9]\d\d|20\d\d)\b", paper.journal_ref or "")}
+    return years
+
+
+def year_agrees(cited: int, paper: Paper) -> bool:
+    """A cited year is one the record gives; or within YEAR_TOLERANCE of one when the record
+    shows why: it has both an arXiv version and a published venue (the preprint's year against
+    the journal's)."""
+    years = record_years(paper)
+    if not years or cited in years:
+        return True
+    explained = bool(paper.arxiv_id and paper.venue)
+    return explained and any(abs(cited - year) <= YEAR_TOLERANCE for year in years)
+
+
+# ----------------------------------------------------------------------------- venues
+
+
+@dataclass(frozen=True)
+class _VenueWord:
+    word: str
+    marked: bool  # written as an abbreviation: "J.", or a lone capital ("J Number Theory")
+    acronym: bool  # "USA", "PNAS", "ICSTW"
+    optional: bool  # may be absent on the other side (VENUE_OPTIONAL, function words)
+    function: bool
+
+
+def _venue_words(name: str) -> list[_VenueWord]:
+    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name))
+    words = []
+    for match in re.finditer(r"[^\W\d_]+\.?", text):
+        raw = match.group().rstrip(".")
+        word = re.sub(r"[^a-z]", "", fold(raw))
+        if not word:
+            continue
+        function = word in VENUE_FUNCTION_WORDS
+        words.append(
+            _VenueWord(
+                word=_stem(word),
+                marked=match.group().endswith(".") or (len(raw) == 1 and raw.isupper()),
+                acronym=2 <= len(raw) <= 8 and raw.isupper() and not function,
+                optional=function or word in VENUE_OPTIONAL,
+                function=function,
+            )
+        )
+    return words
+
+
+def _abbreviates(short: _VenueWord, long: _VenueWord) -> bool:
+    """ISO 4 style: an abbreviation keeps the word's first letter and some of its letters in
+    order ("J." Journal, "Natl" National, "Soc." Society, "Commun." Communications)."""
+    a, b = short.word, long.word
+    if a == b:
+        return True
+    if len(a) >= len(b) or a[0] != b[0] or (len(a) == 1 and not short.marked):
+        return False
+    letters = iter(b)
+    return all(letter in letters for letter in a)
+
+
+def _spells(acronym: str, words: list[_VenueWord]) -> bool:
+    """Whether the initials of `words` spell `acronym`, function words used or skipped."""
+    if not words:
+        return not acronym
+    head, rest = words[0], words[1:]
+    if acronym and head.word[0] == acronym[0] and _spells(acronym[1:], rest):
+        return True
+    return (head.function or head.optional) and _spells(acronym, rest)
+
+
+def _venue_aligns(cited: list[_VenueWord], record: list[_VenueWord], contained: bool) -> bool:
+    """Whether every required word of each side is accounted for by the other, in order:
+    equal, one abbreviating the other, or an acronym spelling a run of the other's words.
+    With `contained`, the record may have words the citation leaves out (a proceedings'
+    full name, a journal reference's extra text)."""
+
+    @functools.cache
+    def aligns(i: int, j: int) -> bool:
+        if i == len(cited) and j == len(record):
+            return True
+        if i < len(cited) and cited[i].optional and aligns(i + 1, j):
+            return True
+        if j < len(record) and (record[j].optional or contained) and aligns(i, j + 1):
+            return True
+        if i == len(cited) or j == len(record):
+            return False
+        a, b = cited[i], record[j]
+        short, long = (a, b) if len(a.word) <= len(b.word) else (b, a)
+        if _abbreviates(short, long) and aligns(i + 1, j + 1):
+            return True
+        for k in range(j + 1, min(len(record), j + 12) + 1):
+            if a.acronym and _spells(a.word, record[j:k]) and aligns(i + 1, k):
+                return True
+        for k in range(i + 1, min(len(cited), i + 12) + 1):
+            if b.acronym and _spells(b.word, cited[i:k]) and aligns(k, j + 1):
+                return True
+        return False
+
+    return aligns(0, 0)
+
+
+def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
+    """Whether a cited venue names the record's venue: journal abbreviations ("J. Number
+    Theory" = "Journal of Number Theory"; "Proc. Natl. Acad. Sci. USA"), acronyms, publishers
+    and "Proceedings of the ..." around a conference's name. A proceedings venue, or a record
+    that is a whole journal reference (`reference`), may hold words the citation leaves out."""
+    cited_words, record_words = _venue_words(cited), _venue_words(record)
+    if not any(not w.optional for w in cited_words):
+        return True  # nothing but "Proc." or a publisher: nothing to contradict
+    proceedings = any(
+        w.word in PROCEEDINGS_WORDS or w.word.rstrip("s") in PROCEEDINGS_WORDS
+        for w in (*cited_words, *record_words)
+    )
+    return _venue_aligns(cited_words, record_words, contained=reference or proceedings) or (
+        proceedings and _venue_aligns(record_words, cited_words, contained=True)
+    )
+
+
+def _numbers(text: str | None) -> list[int]:
+    return sorted(int(n) for n in re.findall(r"\d+", text or ""))
+
+
+# ----------------------------------------------------------------------------- the verdict
+
+DISCREPANCY_FIELDS = (
+    "title",
+    "authors",
+    "year",
+    "venue",
+    "volume",
+    "pages",
+    "doi",
+    "arxiv_id",
+    "version",
+)
+
+
+@dataclass
+class Match:
+    """The result of comparing one candidate with one returned record.
+
+    `title_ok` says whether the titles match (None: no title cited); the other fields the
+    candidate gives are `discrepancies` (schemas/verification.schema.json), each naming the
+    field, the cited value, the record's value and a short note. Whether the record is the cited
+    paper at all is `identifies()`; the verdict is for verification.py."""
+
+    title_score: float | None = None
+    title_ok: bool | None = None
+    matched_authors: list[str] = field(default_factory=list)
+    authors_contradicted: bool = False  # authors cited, none of them an author of the record
+    year_diff: int | None = None
+    year_ok: bool | None = None
+    discrepancies: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str:
+        """One line: what differs, else what matched."""
+        return _reason(self)
+
+    @property
+    def ok(self) -> bool:
+        """The record is the paper exactly as cited."""
+        return self.title_ok is not False and not self.discrepancies
+
+    def identifies(self, by_identifier: bool) -> bool:
+        """Whether the record is the cited paper beyond doubt. Reached through a cited
+        identifier: the title agrees (or, no title cited, some cited author is an author).
+        Found by a title search: the title agrees exactly and so does the year (or, no year
+        cited, some cited author is an author)."""
+        if self.title_ok is False:
+            return False
+        if by_identifier:
+            return bool(self.title_ok) or not self.authors_contradicted
+        if self.title_ok is None or any(d["field"] == "title" for d in self.discrepancies):
+            return False  # a title search identifies only by the exact title
+        if self.year_ok is not None:
+            return self.year_ok
+        return not self.authors_contradicted
+
+    def checks(self) -> dict[str, Any]:
+        return {
+            "title_score": self.title_score,
+            "matched_authors": list(self.matched_authors),
+            "year_diff": self.year_diff,
+        }
+
+
+def compare(candidate: dict[str, Any], paper: Paper) -> Match:
+    """Check what the candidate gives (title, authors, year, venue, volume, pages) against a
+    record the API returned."""
+    match = Match()
+    title = candidate.get("title")
+    if title:
+        match.title_score = title_score(title, paper.title or "")
+        match.title_ok = match.title_score >= TITLE_THRESHOLD
+        if not match.title_ok and misspelled(title, paper.title or ""):
+            match.title_ok = True  # the same words, mistyped: identified, and corrected
+            note = f"misspelled; the record's title is '{paper.title}'"
+            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
+    authors = candidate.get("authors")
+    cited = split_authors(authors)
+    if cited:
+        check = check_authors(authors, paper.authors)
+        match.matched_authors = check.matched
+        match.authors_contradicted = not check.matched
+        authors_note = check.note(len(paper.authors), len(cited))
+        if authors_note:
+            match.discrepancies.append(
+                _discrepancy("authors", authors, paper.authors, authors_note)
+            )
+    year = candidate.get("year")
+    if year is not None and paper.year is not None:
+        match.year_diff = paper.year - int(year)
+        match.year_ok = year_agrees(int(year), paper)
+        if not match.year_ok:
+            match.discrepancies.append(
+                _discrepancy(
+                    "year", int(year), paper.year, f"cited {year}, the record says {paper.year}"
+                )
+            )
+    match.discrepancies += _venue_discrepancies(candidate, paper)
+    return match
+
+
+def _discrepancy(name: str, cited: Any, record: Any, note: str) -> dict[str, Any]:
+    return {"field": name, "cited": cited, "record": record, "note": note}
+
+
+def _venue_discrepancies(candidate: dict[str, Any], paper: Paper) -> list[dict[str, Any]]:
+    """The venue, volume and pages the candidate gives, against the record's. A preprint
+    server cited for a published paper is a `version` discrepancy; a journal cited for a paper
+    the record knows only as a preprint is a `venue` one."""
+    venue = (candidate.get("venue") or "").strip()
+    found = []
+    if venue:
+        names = [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
+        preprint_only = not paper.venue and bool(paper.arxiv_id or names)
+        if is_preprint_venue(venue):
+            if paper.venue:
+                found.append(
+                    _discrepancy(
+                        "version",
+                        venue,
+                        paper.venue,
+                        f"cited as a preprint; published in {paper.venue}",
+                    )
+                )
+        elif preprint_only:
+            where = (
+                f"arXiv:{paper.arxiv_id}"
+                if paper.arxiv_id
+                else (names[0] if names else "a preprint")
+            )
+            found.append(
+                _discrepancy(
+                    "venue",
+                    venue,
+                    None,
+                    f"cited as published in {venue}; the record knows only the preprint ({where})",
+                )
+            )
+        elif names and not any(
+            venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
+        ):
+            found.append(
+                _discrepancy(
+                    "venue", venue, paper.venue, f"published in {paper.venue}, not {venue}"
+                )
+            )
+    if found or not paper.venue:
+        return found
+    for name in ("volume", "pages"):
+        cited_numbers, record_numbers = (
+            _numbers(candidate.get(name)),
+            _numbers(getattr(paper, name)),
+        )
+        if cited_numbers and record_numbers and cited_numbers[0] != record_numbers[0]:
+            value = getattr(paper, name)
+            found.append(
+                _discrepancy(name, candidate.get(name), value, f"the record's {name}: {value}")
+            )
+    return found
+
+
+def _reason(match: Match) -> str:
+    problems = []
+    if match.title_ok is False:
+        problems.append(f"title differs (score {match.title_score:.2f})")
+    problems += [f"{d['field']}: {d['note']}" for d in match.discrepancies]
+    if problems:
+        return "; ".join(problems)
+    given = [
+        what
+        for what, present in (
+            ("title", match.title_ok is not None),
+            ("authors", bool(match.matched_authors)),
+            ("year", match.year_ok is not None),
+        )
+        if present
+    ]
+    if not given:
+        return "the identifier resolves; no title, authors or year were given to compare"
+    return f"{', '.join(given)} match"
+
+
+def describe(paper: Paper, max_authors: int = 3) -> str:
+    """`'<title>' by A, B, C et al. (year)`: how a reason names a real paper."""
+    names = paper.authors[:max_authors]
+    who = ", ".join(names) + (" et al." if len(paper.authors) > max_authors else "")
+    year = f" ({paper.year})" if paper.year else ""
+    return f"'{paper.title}' by {who or 'unknown authors'}{year}"

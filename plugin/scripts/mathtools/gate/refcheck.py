@@ -1,0 +1,560 @@
+"""Checking an existing paper's bibliography against the sources: what /math:check-refs runs.
+
+Every entry of the given .bib, .bbl or .tex files goes through the verification gate
+(mathtools.verification: its sources, its batching, its outcomes), and the check adds what only a
+whole bibliography shows: two entries for one work (the same DOI or arXiv id, one title, a key
+used twice, a preprint and its published version) and keys the .tex cites that no bibliography
+holds. The result (schemas/check_refs.schema.json) is shown as a table, a Markdown report, and
+turned into a corrected copy of the .bib (`fix_updates`, written by
+bibliography.corrected_copy).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core import clock
+from ..core.errors import BadInput
+from ..core.records import summary_line
+from ..core.sources import NAMES
+from ..core.tex import cited_keys, strip_comments
+from .bibliography import (
+    BibFile,
+    Reference,
+    bibtex_identifier,
+    bibtex_names,
+    bibtex_text,
+    read_bib,
+    read_bibitems,
+    read_file,
+)
+from .candidates import candidate
+from .matching import normalise_title
+from .verification import PENDING
+
+KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex"}
+FIX_MARK = "% check_refs.py: corrected copy of"
+REPORT_MARK = "<!-- check_refs.py report -->"
+MAX_NOTE_CHARS = 300
+_BIB_RESOURCE = re.compile(r"\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
+# A discrepancy's field -> the BibTeX field it corrects (venue: journal, or booktitle below).
+BIB_FIELDS = {
+    "title": "title",
+    "authors": "author",
+    "year": "year",
+    "venue": "journal",
+    "volume": "volume",
+    "pages": "pages",
+    "doi": "doi",
+    "arxiv_id": "eprint",
+}
+BOOK_PARTS = frozenset({"inproceedings", "incollection", "inbook", "conference"})
+
+
+@dataclass
+class Bibliography:
+    """What the given files hold, read and checked before any network call."""
+
+    files: list[dict[str, Any]] = field(default_factory=list)  # {"file", "kind", "entries"}
+    bibs: list[BibFile] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)  # each key once, in file order
+    repeated: list[Reference] = field(default_factory=list)  # a later entry with a used key
+    cited: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (.tex, line)
+    not_cited: list[str] = field(default_factory=list)  # left out by --cited-only
+
+
+def tex_bib_files(path: Path, text: str) -> list[Path]:
+    """The .bib files a .tex names (\\bibliography{a,b}, \\addbibresource{c.bib}), beside it."""
+    found = []
+    for group in _BIB_RESOURCE.findall(strip_comments(text)):
+        for name in (n.strip() for n in group.split(",")):
+            if name:
+                found.append(path.parent / (name if name.endswith(".bib") else f"{name}.bib"))
+    return list(dict.fromkeys(found))
+
+
+def load(paths: list[str], cited_only: bool = False) -> Bibliography:
+    """Read every file (a .tex brings the .bib files it names, or its \\bibitems); BadInput for
+    the first file that cannot be used, before any work."""
+    result = Bibliography()
+    seen: dict[str, Reference] = {}
+
+    def add(references: list[Reference]) -> None:
+        for reference in references:
+            if reference.key in seen:
+                result.repeated.append(reference)
+            else:
+                seen[reference.key] = reference
+                result.references.append(reference)
+
+    read: set[Path] = set()
+    for name in paths:
+        path = Path(name)
+        kind = KINDS.get(path.suffix.lower())
+        if kind is None:
+            raise BadInput(
+                f"{name}: give a .bib, .bbl or .tex file (a bibliography or the paper citing it)",
+                code="bad_input_kind",
+            )
+        if kind == "tex":
+            text = read_file(path, "LaTeX file")
+            for key, line in _citations(text).items():
+                result.cited.setdefault(key, (str(path), line))
+            named = tex_bib_files(path, text)
+            for bib_path in named:
+                if bib_path.resolve() not in read:
+                    read.add(bib_path.resolve())
+                    _add_bib(result, bib_path, add)
+            if not named:
+                items = read_bibitems(path, text)
+                if not items and not result.cited:
+                    raise BadInput(
+                        f"{path} names no .bib file (\\bibliography{{...}}, \\addbibresource) "
+                        "and holds no \\bibitem",
+                        code="no_entries",
+                    )
+                add(items)
+                result.files.append({"file": str(path), "kind": "tex", "entries": len(items)})
+        elif path.resolve() not in read:
+            read.add(path.resolve())
+            if kind == "bib":
+                _add_bib(result, path, add)
+            else:
+                items = read_bibitems(path)
+                if not items:
+                    raise BadInput(f"{path} holds no \\bibitem", code="no_entries")
+                add(items)
+                result.files.append({"file": str(path), "kind": "bbl", "entries": len(items)})
+    if cited_only:
+        if not any(p.lower().endswith(".tex") for p in paths):
+            raise BadInput("--cited-only needs the .tex file that cites", code="usage")
+        result.not_cited = [r.key for r in result.references if r.key not in result.cited]
+        result.references = [r for r in result.references if r.key in result.cited]
+    return result
+
+
+def _add_bib(result: Bibliography, path: Path, add: Callable[[list[Reference]], None]) -> None:
+    bib = read_bib(path)
+    result.bibs.append(bib)
+    add(bib.references)
+    result.files.append({"file": str(path), "kind": "bib", "entries": len(bib.references)})
+    known = {r.key for r in bib.references}
+    result.repeated += [
+        Reference(key, str(path), line, "duplicate")
+        for key, line in bib.repeated_keys
+        if key in known
+    ]
+
+
+def _citations(tex: str) -> dict[str, int]:
+    """Each cited key (latex.cited_keys) with the line of its first citation."""
+    body = strip_comments(tex)
+    lines = {}
+    for key in cited_keys(tex):
+        found = re.search(r"\\[a-zA-Z]*cite[a-zA-Z]*\*?[^{]*\{[^}]*\b" + re.escape(key), body)
+        lines[key] = body.count("\n", 0, found.start()) + 1 if found else 1
+    return lines
+
+
+# ----------------------------------------------------------------------------- checking
+
+
+def check(
+    bibliography: Bibliography, verifier: Any, progress: Callable[[str], None]
+) -> dict[str, Any]:
+    """The check_refs document (schemas/check_refs.schema.json) for what `load` read."""
+    references = bibliography.references
+    candidates = [
+        candidate(reference.candidate(), number, f"{reference.file} line {reference.line}")
+        for number, reference in enumerate(references, 1)
+    ]
+    with_ids = sum(bool(c.identifiers()) for c in candidates)
+    progress(
+        f"verifying {len(candidates)} entries ({with_ids} with an arXiv id or DOI, one batch per "
+        f"service; {len(candidates) - with_ids} by title, one search each)"
+    )
+    verification = verifier.verify(candidates) if candidates else {"results": []}
+    entries = [
+        {
+            "key": reference.key,
+            "file": reference.file,
+            "line": reference.line,
+            "entry_type": reference.entry_type,
+            "cited": reference.plain(),
+            "status": result["status"],
+            "reason": result["reason"],
+            "verification": result,
+        }
+        for reference, result in zip(references, verification["results"], strict=True)
+    ]
+    in_bibliography = {r.key for r in references} | set(bibliography.not_cited)
+    missing = [
+        {"key": key, "file": file, "line": line}
+        for key, (file, line) in bibliography.cited.items()
+        if key not in in_bibliography and key not in {r.key for r in bibliography.repeated}
+    ]
+    doubles = duplicates(entries, bibliography.repeated)
+    counts = {status: sum(e["status"] == status for e in entries) for status in _STATUSES}
+    document: dict[str, Any] = {
+        "checked_at": clock.stamp(),
+        "inputs": bibliography.files,
+        "sources_queried": verification.get("sources_queried", []),
+    }
+    if verification.get("source_errors"):
+        document["source_errors"] = verification["source_errors"]
+    document |= {
+        "entries": entries,
+        "duplicates": doubles,
+        "missing": missing,
+        "not_cited": bibliography.not_cited,
+        "summary": {
+            "entries": len(entries),
+            "confirmed": counts["CONFIRMED"],
+            "corrected": counts["CORRECTED"],
+            "unconfirmed": counts["UNCONFIRMED"],
+            "pending": sum(_pending(e) for e in entries),
+            "duplicates": len(doubles),
+            "missing": len(missing),
+        },
+    }
+    return document
+
+
+_STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
+
+
+def _pending(entry: dict[str, Any]) -> bool:
+    """An entry no answering service could check (verification.PENDING)."""
+    reason: str = entry["reason"]
+    return reason.startswith(PENDING)
+
+
+def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list[dict[str, Any]]:
+    """Groups of entries for one work: the same DOI, arXiv id or title as cited, or confirmed as
+    the same record (a preprint and its journal version); and keys used twice."""
+    signals: dict[tuple[str, str], list[str]] = {}
+    for entry in entries:
+        cited, result = entry["cited"], entry["verification"]
+        identifiers = [
+            ("DOI", (cited.get("doi") or "").lower()),
+            ("arXiv id", cited.get("arxiv_id")),
+        ]
+        title = normalise_title(cited.get("title") or "")
+        identifiers.append(("title", title if len(title.split()) >= 3 else None))
+        if result.get("paper"):
+            identifiers.append(("record", result["paper"]["key"]))
+        for kind, value in identifiers:
+            if value:
+                signals.setdefault((kind, value), []).append(entry["key"])
+    groups: list[tuple[list[str], list[str]]] = []  # (keys, why)
+    for (kind, value), keys in signals.items():
+        if len(keys) < 2:
+            continue
+        reason = {
+            "DOI": f"the same DOI {value}",
+            "arXiv id": f"the same arXiv id {value}",
+            "title": "the same title",
+            "record": f"confirmed as the same paper ({value})",
+        }[kind]
+        overlapping = [g for g in groups if set(g[0]) & set(keys)]
+        merged_keys = list(dict.fromkeys([k for g in overlapping for k in g[0]] + keys))
+        merged_why = list(dict.fromkeys([w for g in overlapping for w in g[1]] + [reason]))
+        groups = [g for g in groups if g not in overlapping] + [(merged_keys, merged_why)]
+    by_key = {entry["key"]: entry for entry in entries}
+    found: list[dict[str, Any]] = []
+    for keys, why in groups:
+        cited = [by_key[k]["cited"] for k in keys]
+        preprint = any(c.get("arxiv_id") and not c.get("venue") for c in cited)
+        published = any(c.get("venue") and "arxiv" not in c["venue"].lower() for c in cited)
+        if preprint and published:
+            why.append("a preprint and its published version")
+        found.append({"keys": keys, "why": "; ".join(why)})
+    for reference in repeated:
+        found.append(
+            {
+                "keys": [reference.key],
+                "why": f"the key is used twice ({Path(reference.file).name} line "
+                f"{reference.line}: only the first entry was checked)",
+            }
+        )
+    return found
+
+
+# ----------------------------------------------------------------------------- showing it
+
+
+def table_lines(document: dict[str, Any]) -> list[str]:
+    """The terminal view: one row per entry (KEY  STATUS  what was found), the corrections and
+    suggestions indented below their row, then duplicates, missing keys and the counts."""
+    entries = document["entries"]
+    width = min(max((len(e["key"]) for e in entries), default=3), 28)
+    lines = [f"{'KEY':<{width}}  {'STATUS':<11}  DETAILS"]
+    for entry in entries:
+        key = entry["key"] if len(entry["key"]) <= width else entry["key"][: width - 1] + "…"
+        head = f"{key:<{width}}  {entry['status']:<11}  "
+        details = _details(entry)
+        lines.append(head + details[0])
+        lines += [" " * (width + 15) + line for line in details[1:]]
+    for group in document["duplicates"]:
+        lines.append(f"duplicate: {', '.join(group['keys'])}: {group['why']}")
+    for item in document["missing"]:
+        lines.append(
+            f"missing: {item['key']} is cited ({Path(item['file']).name} line {item['line']}) "
+            "but in no bibliography"
+        )
+    for source, message in document.get("source_errors", {}).items():
+        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
+    lines.append(summary_text(document))
+    return lines
+
+
+def summary_text(document: dict[str, Any]) -> str:
+    s = document["summary"]
+    text = (
+        f"{s['entries']} entries: {s['confirmed']} CONFIRMED, {s['corrected']} CORRECTED, "
+        f"{s['unconfirmed']} UNCONFIRMED"
+    )
+    if s["pending"]:
+        text += f" ({s['pending']} pending: a service was unavailable)"
+    text += f"; {s['duplicates']} duplicate(s), {s['missing']} cited but missing"
+    if document["not_cited"]:
+        text += f"; {len(document['not_cited'])} not cited, not checked"
+    return text
+
+
+def _details(entry: dict[str, Any]) -> list[str]:
+    result = entry["verification"]
+    if entry["status"] == "CONFIRMED":
+        return [summary_line(result["paper"], width=70)]
+    if entry["status"] == "CORRECTED":
+        diffs = result.get("discrepancies") or []
+        return [summary_line(result["paper"], width=70)] + [_diff_line(d) for d in diffs]
+    reason = entry["reason"]
+    lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
+    if result.get("suggestion"):
+        lines.append(f"suggestion: {summary_line(result['suggestion'], width=70)}")
+    return lines
+
+
+def _diff_line(discrepancy: dict[str, Any]) -> str:
+    """`field: as cited -> as recorded`, or `field: note` when the record has no value (a
+    journal cited for a paper the record knows only as a preprint, an id that does not exist)."""
+    name, record = discrepancy["field"], discrepancy.get("record")
+    if record in (None, "", []):
+        return f"{name}: {_shown(discrepancy.get('note') or 'not in the record', width=160)}"
+    return f"{name}: {_shown(discrepancy.get('cited'))} -> {_shown(record)}"
+
+
+def _shown(value: Any, width: int = 80) -> str:
+    if value is None or value == "" or value == []:
+        return "(none)"
+    if isinstance(value, list):
+        value = "; ".join(str(v) for v in value)  # names may hold commas ("Family, Given")
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def markdown(document: dict[str, Any]) -> str:
+    """The Markdown report: counts, one table row per entry, each correction as a field table,
+    each unconfirmed entry's reason and suggestion, duplicates and missing keys."""
+    cell = _cell
+    lines = [
+        REPORT_MARK,
+        "# Reference check",
+        "",
+        f"Checked {document['checked_at']}: "
+        + ", ".join(
+            f"`{Path(f['file']).name}` ({f['entries']} entries)" for f in document["inputs"]
+        )
+        + ".",
+        "",
+        summary_text(document) + ".",
+        "",
+        "| Key | Status | Record or reason |",
+        "| --- | --- | --- |",
+    ]
+    for entry in document["entries"]:
+        result = entry["verification"]
+        shown = summary_line(result["paper"]) if result.get("paper") else entry["reason"]
+        lines.append(f"| `{cell(entry['key'])}` | {entry['status']} | {cell(shown)} |")
+    corrected = [e for e in document["entries"] if e["status"] == "CORRECTED"]
+    if corrected:
+        lines += ["", "## Corrections", ""]
+        for entry in corrected:
+            lines += [
+                f"### `{cell(entry['key'])}` ({Path(entry['file']).name} line {entry['line']})",
+                "",
+                "| Field | Cited | Record | Note |",
+                "| --- | --- | --- | --- |",
+            ]
+            for d in entry["verification"].get("discrepancies") or []:
+                lines.append(
+                    f"| {d['field']} | {cell(_shown(d.get('cited')))} | "
+                    f"{cell(_shown(d.get('record')))} | {cell(d.get('note') or '')} |"
+                )
+            lines.append("")
+    unconfirmed = [e for e in document["entries"] if e["status"] == "UNCONFIRMED"]
+    if unconfirmed:
+        lines += ["", "## Unconfirmed", ""]
+        for entry in unconfirmed:
+            lines.append(f"- `{cell(entry['key'])}`: {cell(entry['reason'])}")
+            suggestion = entry["verification"].get("suggestion")
+            if suggestion:
+                lines.append(f"  - suggestion: {cell(summary_line(suggestion))}")
+    if document["duplicates"]:
+        lines += ["", "## Duplicates", ""]
+        lines += [
+            f"- {', '.join(f'`{cell(k)}`' for k in g['keys'])}: {cell(g['why'])}"
+            for g in document["duplicates"]
+        ]
+    if document["missing"]:
+        lines += ["", "## Cited but missing", ""]
+        lines += [
+            f"- `{cell(m['key'])}` ({Path(m['file']).name} line {m['line']})"
+            for m in document["missing"]
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Text safe in a Markdown table cell: one line, no pipe, no raw HTML."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    return text.replace("<", "&lt;").replace(">", "&gt;").replace("`", "'")
+
+
+# ----------------------------------------------------------------------------- the corrected copy
+
+
+def fix_updates(document: dict[str, Any], bib: BibFile) -> dict[str, dict[str, str | None]]:
+    """key -> {BibTeX field -> new value} for the entries of `bib`: CORRECTED entries get the
+    record's value for every field that differs, UNCONFIRMED ones a note saying why."""
+    by_key = {reference.key: reference for reference in bib.references}
+    updates: dict[str, dict[str, str | None]] = {}
+    for entry in document["entries"]:
+        reference = by_key.get(entry["key"])
+        if reference is None or entry["file"] != str(bib.path):
+            continue
+        if entry["status"] == "CORRECTED":
+            updates[entry["key"]] = _corrections(entry["verification"], reference)
+        elif entry["status"] == "UNCONFIRMED" and not _pending(entry):
+            # a pending entry was not checked (a service was down): nothing to say about it
+            updates[entry["key"]] = {"note": _note(entry["reason"], reference)}
+    return updates
+
+
+def _corrections(result: dict[str, Any], reference: Reference) -> dict[str, str | None]:
+    changes: dict[str, str | None] = {}
+    paper = result["paper"]
+    for d in result.get("discrepancies") or []:
+        name, record = d["field"], d.get("record")
+        if name == "version":  # a preprint cited: the published version, and what it adds
+            changes |= _bib_field("venue", record or paper.get("venue"), reference)
+            for extra in ("volume", "pages", "doi"):
+                if paper.get(extra) and not reference.fields.get(BIB_FIELDS[extra]):
+                    changes |= _bib_field(extra, paper[extra], reference)
+        elif name in ("doi", "arxiv_id") and not record:  # the cited one does not exist
+            changes[BIB_FIELDS[name]] = None
+            if name == "arxiv_id" and "archiveprefix" in reference.fields:
+                changes["archiveprefix"] = None
+        elif name in BIB_FIELDS and record not in (None, "", []):
+            changes |= _bib_field(name, record, reference)
+    return changes
+
+
+def _bib_field(name: str, value: Any, reference: Reference) -> dict[str, str | None]:
+    """The BibTeX field(s) and value(s) that write a record's `value` for discrepancy `name`."""
+    if value in (None, "", []):
+        return {}
+    if name == "authors":
+        return {"author": "{" + bibtex_names([str(v) for v in value]) + "}"}
+    if name == "title":
+        return {"title": "{{" + bibtex_text(str(value)) + "}}"}  # inner braces keep capitals
+    if name in ("doi", "arxiv_id"):
+        written = bibtex_identifier(str(value))
+        if written is None:
+            return {}
+        if name == "doi":
+            return {"doi": "{" + written + "}"}
+        prefix = {} if "archiveprefix" in reference.fields else {"archivePrefix": "{arXiv}"}
+        return {"eprint": "{" + written + "}", **prefix}
+    if name == "venue":
+        use_booktitle = reference.entry_type.lower() in BOOK_PARTS or (
+            "booktitle" in reference.fields and "journal" not in reference.fields
+        )
+        return {"booktitle" if use_booktitle else "journal": "{" + bibtex_text(str(value)) + "}"}
+    if name == "pages":
+        value = re.sub(r"(?<=\d)\s*[-\u2013]+\s*(?=\d)", "--", str(value))
+    return {BIB_FIELDS[name]: "{" + bibtex_text(str(value)) + "}"}
+
+
+def _note(reason: str, reference: Reference) -> str:
+    reason = reason if len(reason) <= MAX_NOTE_CHARS else reason[: MAX_NOTE_CHARS - 1] + "…"
+    note = "{UNCONFIRMED: " + bibtex_text(reason) + "}"
+    earlier = reference.fields.get("note")
+    if earlier and not earlier.startswith("UNCONFIRMED:"):
+        note += " # { -- } # {" + bibtex_text(earlier) + "}"
+    return note
+
+
+def default_fix_path(bib: BibFile) -> Path:
+    """Where `--fix` alone writes the corrected copy: NAME.checked.bib beside NAME.bib."""
+    return bib.path.with_name(f"{bib.path.stem}.checked.bib")
+
+
+def fix_lines(document: dict[str, Any], asked: str | None) -> list[str]:
+    """What the table says about the corrected copy (`asked`: the --fix value, "" alone)."""
+    if asked is None:
+        return []
+    fix = document.get("fix")
+    if fix is None:
+        return [
+            "no corrected copy: there is no single .bib to correct (a .bbl or \\bibitems "
+            "are not rewritten)"
+        ]
+    if fix["file"] is None:
+        return ["no corrected copy: nothing to correct"]
+    changed = len(fix["entries_changed"])
+    return [f"corrected copy: {fix['file']} ({changed} entries changed; the original is unchanged)"]
+
+
+def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:
+    corrected = sum("note" not in changes for changes in updates.values())
+    return (
+        f"{FIX_MARK} {bib.path.name}: {corrected} entries corrected from the sources' records, "
+        f"{len(updates) - corrected} marked UNCONFIRMED\n"
+        "% in a note; everything else as in the original, which check_refs.py never changes.\n"
+    )
+
+
+def check_output(path: str, option: str, inputs: list[Path], marker: str) -> None:
+    """BadInput unless `path` can take an output of ours: not an input of the call, not a folder,
+    and not an existing file other than one we wrote (it starts with `marker`)."""
+    target = Path(path)
+    if any(target.exists() and other.exists() and target.samefile(other) for other in inputs) or (
+        target.resolve() in {other.resolve() for other in inputs}
+    ):
+        raise BadInput(
+            f"{option} {path} is an input of this call: the original is never modified; "
+            "write the copy elsewhere",
+            code="cannot_write",
+        )
+    if target.is_dir():
+        raise BadInput(f"{option} {path} is a folder, not a file", code="cannot_write")
+    if target.exists() and not target.is_file():  # a device (/dev/zero) would be read forever
+        raise BadInput(f"{option} {path} is not a regular file", code="cannot_write")
+    if target.exists():
+        try:
+            with open(target, encoding="utf-8", errors="replace") as handle:
+                first = handle.read(len(marker))  # never a whole one-line file
+        except OSError:
+            first = ""
+        if not first.startswith(marker):
+            raise BadInput(
+                f"{option} {path} exists and was not written by check_refs.py; it would be "
+                "lost: write elsewhere",
+                code="cannot_write",
+            )

@@ -1,0 +1,593 @@
+"""Verify candidate references against arXiv, Semantic Scholar, zbMATH Open and Crossref: the
+anti-hallucination gate.
+
+Each candidate comes out CONFIRMED, CORRECTED or UNCONFIRMED (protocols/matching-rules.md):
+a record a source API returned, in this run (or from the response cache within its TTL), that
+identifies the paper beyond doubt (mathtools.matching.Match.identifies) confirms it when it is
+the paper as cited and corrects it, field by field, when the citation gets something wrong.
+Everything else is UNCONFIRMED with a reason; a candidate that cannot be verified at all is its
+own UNCONFIRMED result and costs no call (candidates.py reads and checks them).
+
+The calls, as few as the APIs allow, are lookups.py's (Sources). Any source whose record
+identifies the paper verifies it; `sources` names every source whose record agreed. A zbMATH
+record whose title or author names are withheld (the licence sentence) is compared on what it
+still carries, its identifiers and year, and keeps the cited title and authors.
+
+Combining the sources: each source's batched look-up is a Lookup (records by identifier label);
+each identifier is judged on its own over all of them. It identifies the paper when a record
+returned for it (by any source) does; it contradicts when records came back and none does; it
+resolves nowhere when no source returned a record for it although the services that hold such ids
+answered (arXiv for arXiv ids, Semantic Scholar and Crossref for DOIs, zbMATH Open for Zbl numbers,
+Semantic Scholar for the rest). One contradicting identifier makes
+the candidate UNCONFIRMED, with a reason naming the paper it really points to (reported as
+`resolved_to`; `paper` is only ever an identified record). One that resolves nowhere is a
+discrepancy when the title identifies the paper, else makes the candidate UNCONFIRMED (unless the
+identified record lists it). The identifying records of all sources are merged into one
+(`_canonical`) and compared again. A title search identifies a paper only by its exact title and
+an agreeing year; a different paper it finds is a `suggestion`, never promoted.
+
+Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
+run (`source_errors` says what it answered); the others verify without it and each reason says so.
+When no answering service could check a candidate, it is UNCONFIRMED with the reason
+"API error - verification pending".
+
+The output (schemas/verification.schema.json) depends only on the input and the API responses,
+apart from `verified_at`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import clock
+from ..core.authors import split_authors
+from ..core.records import Paper, summary_line
+from ..core.sources import NAMES, SOURCES
+from .candidates import Candidate
+from .lookups import ComparedRecord, Lookup, Sources, comparable
+from .matching import Match, compare, describe
+
+PENDING = "API error - verification pending"
+STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")  # protocols/matching-rules.md
+
+
+@dataclass
+class Verdict:
+    """The gate's answer for one candidate: its status (STATUSES), why, the records behind it."""
+
+    status: str
+    reason: str
+    source: str | None = None
+    urls: list[str] = field(default_factory=list)
+    match: Match | None = None
+    paper: Paper | None = None  # the identified paper's record: CONFIRMED and CORRECTED only
+    resolved_to: Paper | None = None  # the different paper a cited identifier points to
+    suggestion: Paper | None = None
+    sources: list[str] = field(default_factory=list)  # CONFIRMED, CORRECTED: who agreed
+
+
+class Verifier:
+    """Plans the calls for a list of candidates, makes them (lookups.Sources), and judges every
+    candidate."""
+
+    def __init__(self, use_cache: bool = True):
+        self.sources = Sources(use_cache=use_cache)
+
+    def verify(
+        self, candidates: list[Candidate], inputs: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The verification document (schemas/verification.schema.json) for `candidates`."""
+        lookups = [lookup for lookup in self.sources.look_up(candidates) if lookup is not None]
+        outcomes: list[Verdict | None] = []
+        searches: list[int] = []
+        for position, candidate in enumerate(candidates):
+            if candidate.problem:
+                outcomes.append(Verdict("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
+                continue
+            outcome = self._judge_identifiers(candidate, lookups)
+            if outcome is None and candidate.title:
+                searches.append(position)
+            outcomes.append(outcome)
+        if searches:
+            self._title_searches(candidates, outcomes, searches)
+        for candidate, outcome in zip(candidates, outcomes, strict=True):
+            if outcome is not None and outcome.paper is not None:  # CONFIRMED or CORRECTED
+                _fill_withheld(outcome, candidate)
+                # said once every source has been asked (or has failed)
+                outcome.reason += self._degraded_note()
+        results = [
+            _result(candidate, outcome or self._nothing_found(candidate))
+            for candidate, outcome in zip(candidates, outcomes, strict=True)
+        ]
+        counts = {status: sum(r["status"] == status for r in results) for status in STATUSES}
+        document: dict[str, Any] = {
+            "verified_at": clock.stamp(),
+            "sources_queried": [s for s in SOURCES if s in self.sources.queried],
+        }
+        if self.sources.errors:
+            document["source_errors"] = dict(sorted(self.sources.errors.items()))
+        if inputs is not None:
+            document["inputs"] = inputs
+        document["results"] = results
+        document["summary"] = {
+            "total": len(results),
+            "confirmed": counts["CONFIRMED"],
+            "corrected": counts["CORRECTED"],
+            "unconfirmed": counts["UNCONFIRMED"],
+            "pending": sum(r["reason"].startswith(PENDING) for r in results),
+        }
+        return document
+
+    # -- calls ----------------------------------------------------------------------------
+    # -- judging --------------------------------------------------------------------------
+
+    def _judge_identifiers(self, candidate: Candidate, lookups: list[Lookup]) -> Verdict | None:
+        """The outcome from the identifier look-ups, or None when no identifier resolved."""
+        identifiers = candidate.identifiers()
+        if not identifiers:
+            return None
+        identified: list[ComparedRecord] = []
+        unresolved = []  # identifiers no record came back for
+        for label, arxiv_id, s2_key in identifiers:
+            findings = [
+                ComparedRecord(
+                    lookup.source,
+                    lookup.papers[label],
+                    compare(
+                        comparable(candidate.cited(), lookup.papers[label]), lookup.papers[label]
+                    ),
+                    lookup.urls(label),
+                )
+                for lookup in lookups
+                if label in lookup.papers
+            ]
+            agreeing = [f for f in findings if f.match.identifies(by_identifier=True)]
+            if findings and not agreeing:
+                wrong = findings[0]
+                return Verdict(
+                    "UNCONFIRMED",
+                    f"{label} is {describe(wrong.paper)}, not the cited paper "
+                    f"({wrong.match.reason})",
+                    source=_source_of(findings),
+                    urls=_urls_of(findings),
+                    match=wrong.match,
+                    resolved_to=wrong.paper,
+                )
+            if not findings:
+                unresolved.append((label, arxiv_id, s2_key))
+            identified += agreeing
+        if not identified:
+            return None
+        found = self._found(candidate, identified)
+        resolved = [ident[0] for ident in identifiers if ident not in unresolved]
+        missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
+        return missing or self._identified(found, candidate.labels())
+
+    def _found(self, candidate: Candidate, findings: list[ComparedRecord]) -> ComparedRecord:
+        """One paper from the findings that identify it: the sources' records merged, and the
+        candidate compared with the merged record (every year and venue name either gives)."""
+        paper = _canonical(findings)
+        match = compare(comparable(candidate.cited(), paper), paper)
+        # A year one source's own record agrees with is no discrepancy (Semantic Scholar's
+        # publication year where the canonical record, arXiv's, has the preprint's).
+        if any(f.match.year_ok for f in findings):
+            match.discrepancies = [d for d in match.discrepancies if d["field"] != "year"]
+        return ComparedRecord(
+            _source_of(findings), paper, match, _urls_of(findings), _sources_of(findings)
+        )
+
+    def _identified(self, found: ComparedRecord, how: str) -> Verdict:
+        """The paper is identified: CONFIRMED when it is as cited, else CORRECTED with the
+        discrepancies. Either way the API's record replaces the candidate's metadata."""
+        status = "CORRECTED" if found.match.discrepancies else "CONFIRMED"
+        sources = found.sources or [found.source]
+        return Verdict(
+            status,
+            f"{how}: {found.match.reason} (via {_named(sources)})",
+            source=found.source,
+            urls=found.urls,
+            match=found.match,
+            paper=found.paper,
+            sources=sources,
+        )
+
+    def _missing(
+        self, unresolved: list[tuple[str, str | None, str]], found: ComparedRecord, how: str
+    ) -> Verdict | None:
+        """What an identifier that came back from no source, and that the identified record
+        (`found`, which `how` introduces in the reason) does not list, does to the verdict.
+        Pending (UNCONFIRMED) when the service that holds such ids failed. When it answered, the
+        identifier does not exist: with the title agreeing the paper is still identified and the
+        identifier is a discrepancy (arxiv_id, doi), which this adds to `found`; otherwise (or
+        for a paperId) UNCONFIRMED, the paper offered as a suggestion. None when the verdict
+        can go on."""
+        paper = found.paper
+        absent = [
+            (label, self._unavailable(arxiv_id, s2_key), arxiv_id, s2_key)
+            for label, arxiv_id, s2_key in unresolved
+            if not _carries_id(paper, arxiv_id, s2_key)
+        ]
+        if not absent:
+            return None
+        unchecked = {label: failed for label, failed, _, _ in absent if failed is not None}
+        if not unchecked and found.match.title_ok:
+            fields = [_id_field(label) for label, _, _, _ in absent]
+            if all(fields):
+                for (label, _, arxiv_id, key), name in zip(absent, fields, strict=True):
+                    value = paper.arxiv_id if name == "arxiv_id" else paper.doi
+                    which = f"{self._askers(arxiv_id, key)} returned nothing for it"
+                    note = f"{label} does not exist ({which}); the paper's is {value or 'none'}"
+                    found.match.discrepancies.append(
+                        {
+                            "field": name,
+                            "cited": label.split(":", 1)[1],
+                            "record": value,
+                            "note": note,
+                        }
+                    )
+                return None
+        if unchecked:
+            reason = (
+                f"{PENDING} ({_named(unchecked.values())} unavailable; "
+                f"{', '.join(unchecked)} could not be checked; "
+                f"{how} {describe(paper)})"
+            )
+        else:
+            which = "; ".join(
+                f"{label} does not exist ({self._askers(arxiv_id, key)} returned nothing for it)"
+                for label, _, arxiv_id, key in absent
+            )
+            reason = f"{which}; {how} {describe(paper)}"
+        return Verdict(
+            "UNCONFIRMED",
+            reason,
+            source=found.source,
+            urls=found.urls,
+            match=found.match,
+            suggestion=paper,
+        )
+
+    def _askers(self, arxiv_id: str | None, key: str) -> str:
+        """The services whose identifier look-up answered for one identifier's kind."""
+        kind = "arxiv" if arxiv_id else key.partition(":")[0] if ":" in key else "S2"
+        return _named(
+            s for s in self.sources.looked_up if s in ASKED_FOR.get(kind, ASKED_FOR["S2"])
+        )
+
+    def _unavailable(self, arxiv_id: str | None, key: str) -> str | None:
+        """A service holding such identifiers whose look-up did not answer, or None: only when
+        all of them answered can an identifier be said not to exist. DOIs are held by Semantic
+        Scholar's index and by Crossref's registry (which lacks DataCite's DOIs, so neither
+        rules one out alone)."""
+        holders = ("semantic_scholar", "crossref") if key.startswith("DOI:") else ()
+        for holder in holders or (_authority(arxiv_id, key),):
+            if holder not in self.sources.looked_up:
+                return holder
+        return None
+
+    def _title_searches(
+        self, candidates: list[Candidate], outcomes: list[Verdict | None], positions: list[int]
+    ) -> None:
+        """Judges the candidates at `positions` on what the title searches found."""
+        leads = self.sources.title_leads(candidates, positions)
+        for position in positions:
+            outcomes[position] = self._judge_title_search(
+                candidates[position], outcomes[position], leads[position]
+            )
+
+    def _judge_title_search(
+        self, candidate: Candidate, earlier: Verdict | None, leads: list[ComparedRecord]
+    ) -> Verdict | None:
+        """A paper found by title identifies the candidate when the title is exact and the
+        year agrees (matching.Match.identifies); two different such papers are ambiguous."""
+        papers: dict[str, list[ComparedRecord]] = {}
+        for lead in leads:
+            if lead.match.identifies(by_identifier=False):
+                papers.setdefault(_identity(lead.paper, papers), []).append(lead)
+        exact = [group for group in papers.values() if any(f.match.ok for f in group)]
+        chosen = exact if exact else list(papers.values())
+        if len(chosen) == 1:
+            found = self._found(candidate, chosen[0])
+            identified = bool(candidate.identifiers())
+            how = "found by title" + (
+                ", listing the cited identifier"
+                if identified and _carries(found.paper, candidate)
+                else ""
+            )
+            id_verdict = self._missing(candidate.identifiers(), found, "a title search found")
+            return id_verdict or self._identified(found, how)
+        if len(chosen) > 1:
+            named = "; ".join(describe(group[0].paper) for group in chosen[:3])
+            best = chosen[0][0]
+            return Verdict(
+                "UNCONFIRMED",
+                f"ambiguous: {len(chosen)} papers have this title ({named})",
+                source=best.source,
+                urls=_urls_of(leads),
+                match=best.match,
+                suggestion=best.paper,
+            )
+        if not leads:
+            return earlier
+        best = max(leads, key=lambda f: f.match.title_score or 0.0)
+        closest = f"{describe(best.paper)} ({best.match.reason}), offered as a suggestion"
+        missing, unchecked = self._unresolved_ids(candidate)
+        if unchecked:
+            what = [f"{', '.join(missing)} not found"] if missing else []
+            what += [
+                f"{', '.join(unchecked)} could not be checked",
+                f"a title search found {closest}",
+            ]
+            reason = f"{PENDING} ({_named(unchecked.values())} unavailable; {'; '.join(what)})"
+        elif missing:
+            reason = f"{', '.join(missing)} not found; a title search found {closest}"
+        else:
+            reason = f"no paper matches; the closest title found is {closest}"
+            reason += self._degraded_note()
+        return Verdict(
+            "UNCONFIRMED",
+            reason,
+            source=best.source,
+            urls=_urls_of(leads),
+            match=best.match,
+            suggestion=best.paper,
+        )
+
+    def _nothing_found(self, candidate: Candidate) -> Verdict:
+        """Nothing resolved: not found, or pending when a service that could check it failed."""
+        missing, unchecked = self._unresolved_ids(candidate)
+        searched = (
+            [s for s in SOURCES if s in self.sources.title_searched] if candidate.title else []
+        )
+        what = [
+            f"{label} not found in {self._askers(arxiv_id, key)}"
+            for label, arxiv_id, key in candidate.identifiers()
+            if label in missing
+        ]
+        if searched:
+            what.append(f"no paper with this title in {_named(searched, 'or')}")
+        if not what:
+            return Verdict("UNCONFIRMED", PENDING)
+        failed = [s for s in SOURCES if s in self.sources.errors] if candidate.title else []
+        if not unchecked and not failed:
+            return Verdict("UNCONFIRMED", "; ".join(what))
+        if unchecked:
+            what.append(f"{', '.join(unchecked)} could not be checked")
+        unavailable = _named([*unchecked.values(), *failed])
+        return Verdict("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
+
+    def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
+        """A candidate's identifiers (none of which resolved): the labels the service holding
+        them answered for (not found), and the labels it could not check, with that service."""
+        missing, unchecked = [], {}
+        for label, arxiv_id, key in candidate.identifiers():
+            failed = self._unavailable(arxiv_id, key)
+            if failed is None:
+                missing.append(label)
+            else:
+                unchecked[label] = failed
+        return missing, unchecked
+
+    def _degraded_note(self) -> str:
+        if not self.sources.errors:
+            return ""
+        return f"; {_named(self.sources.errors)} unavailable, so checked without it"
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _fill_withheld(outcome: Verdict, candidate: Candidate) -> None:
+    """A record identified by its identifiers whose title or authors zbMATH withholds (licence)
+    keeps the citation's, and the reason says so: LITERATURE.md needs a title, and no record
+    contradicts it."""
+    paper = outcome.paper
+    if paper is None or (paper.title and paper.authors):
+        return
+    kept = []
+    paper = Paper.from_dict(paper.to_dict())
+    if not paper.title and candidate.title:
+        paper.title, kept = candidate.title, ["title"]
+    if not paper.authors and split_authors(candidate.given.get("authors")):
+        paper.authors, kept = split_authors(candidate.given.get("authors")), [*kept, "authors"]
+    if kept:
+        outcome.paper = paper
+        outcome.reason += (
+            f"; the {' and '.join(kept)} as cited ({NAMES[paper.source]} withholds them)"
+        )
+
+
+def _carries(paper: Paper, candidate: Candidate) -> bool:
+    """Whether a record lists one of the candidate's identifiers."""
+    return any(_carries_id(paper, a, s2) for _, a, s2 in candidate.identifiers())
+
+
+def _id_field(label: str) -> str | None:
+    """The discrepancy field of an identifier label ("arXiv:..." -> "arxiv_id"), None for a
+    Semantic Scholar paperId (no field: a wrong one leaves the candidate UNCONFIRMED)."""
+    return {"arXiv": "arxiv_id", "DOI": "doi"}.get(label.split(":", 1)[0])
+
+
+def _identity(paper: Paper, groups: dict[str, list[ComparedRecord]]) -> str:
+    """The key of the group of findings that hold the same paper as `paper` (a shared arXiv
+    id, DOI or paperId), else the paper's own key."""
+    for key, group in groups.items():
+        other = group[0].paper
+        if any(
+            mine and mine == theirs
+            for mine, theirs in (
+                (paper.arxiv_id, other.arxiv_id),
+                (paper.doi, other.doi),
+                (paper.s2_paper_id, other.s2_paper_id),
+                (paper.zbl, other.zbl),
+            )
+        ):
+            return key
+    return paper.key
+
+
+def _named(sources: Iterable[str], conjunction: str = "and") -> str:
+    """Services named in a fixed order: "arXiv and Semantic Scholar", "arXiv, Semantic Scholar
+    and zbMATH Open" (or "or")."""
+    given = set(sources)
+    named = [NAMES[s] for s in SOURCES if s in given]
+    if len(named) < 3:
+        return f" {conjunction} ".join(named)
+    return f"{', '.join(named[:-1])} {conjunction} {named[-1]}"
+
+
+# Which services an identifier is looked up in, by kind (arXiv ids; DOIs; Zbl numbers; S2 ids,
+# CorpusIds and the like); zbMATH Open only when no other source returned a record.
+ASKED_FOR = {
+    "arxiv": {"arxiv", "semantic_scholar", "zbmath"},
+    "DOI": {"semantic_scholar", "crossref", "zbmath"},
+    "ZBL": {"zbmath"},
+    "S2": {"semantic_scholar"},
+}
+
+
+def _authority(arxiv_id: str | None, key: str = "") -> str:
+    """The service that holds an identifier: arXiv for arXiv ids, zbMATH Open for Zbl numbers,
+    Semantic Scholar for the rest (Semantic Scholar also knows arXiv ids, but not every one, so
+    only arXiv can rule one out)."""
+    if arxiv_id:
+        return "arxiv"
+    return "zbmath" if key.startswith("ZBL:") else "semantic_scholar"
+
+
+def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
+    """Whether a record lists one identifier (as Candidate.identifiers() gives it)."""
+    if arxiv_id:
+        return paper.arxiv_id == arxiv_id
+    kind, _, value = s2_key.partition(":")
+    if not value:
+        return (paper.s2_paper_id or "").lower() == s2_key.lower()
+    listed = {
+        "DOI": paper.doi,
+        "ARXIV": paper.arxiv_id,
+        "ZBL": paper.zbl,
+        "CorpusId": None if paper.corpus_id is None else str(paper.corpus_id),
+    }.get(kind)
+    return listed is not None and listed.lower() == value.lower()
+
+
+def _sources_of(findings: list[ComparedRecord]) -> list[str]:
+    """The sources of `findings`, in SOURCES order."""
+    found = {f.source for f in findings}
+    return [s for s in SOURCES if s in found]
+
+
+def _source_of(findings: list[ComparedRecord]) -> str:
+    """`source` as before there were four: "both" when arXiv and Semantic Scholar agree, else
+    the first source (in SOURCES order); `sources` names them all."""
+    sources = _sources_of(findings)
+    return "both" if sources[:2] == ["arxiv", "semantic_scholar"] else sources[0]
+
+
+def _urls_of(findings: list[ComparedRecord]) -> list[str]:
+    return list(dict.fromkeys(url for f in findings for url in f.urls))
+
+
+COMPLETED_FIELDS = (
+    "doi",
+    "s2_paper_id",
+    "corpus_id",
+    "venue",
+    "volume",
+    "pages",
+    "journal",
+    "publication_date",
+    "citation_count",
+    "open_access_pdf",
+    "zbl",
+    "document_type",
+    "journal_ref",
+)
+
+
+def _canonical(findings: list[ComparedRecord]) -> Paper:
+    """The identifying record of the first source in SOURCES order that has a title (arXiv's
+    when it identified the paper; a licence-restricted zbMATH record has none), its empty fields
+    completed from the other sources' records: identifiers, venue, Zbl number and MSC codes (all
+    records the APIs returned)."""
+    first: dict[str, ComparedRecord] = {}
+    for finding in findings:
+        first.setdefault(finding.source, finding)
+    ordered = sorted(first.values(), key=lambda f: (not f.paper.title, SOURCES.index(f.source)))
+    paper, others = ordered[0].paper, [f.paper for f in ordered[1:]]
+    if not others:
+        return paper
+    merged = Paper.from_dict(paper.to_dict())
+    for other in others:
+        for name in COMPLETED_FIELDS:
+            if getattr(merged, name) is None:
+                setattr(merged, name, getattr(other, name))
+        merged.external_ids = {**other.external_ids, **merged.external_ids}
+        merged.venue_aliases = list(dict.fromkeys([*merged.venue_aliases, *other.venue_aliases]))
+        merged.fields_of_study = merged.fields_of_study or list(other.fields_of_study)
+        merged.msc = merged.msc or list(other.msc)
+    return merged
+
+
+def _result(candidate: Candidate, outcome: Verdict) -> dict[str, Any]:
+    match = outcome.match or Match()
+    result: dict[str, Any] = {
+        "key": candidate.key,
+        "status": outcome.status,
+        "reason": outcome.reason,
+        "source": outcome.source,
+        "verified_via": outcome.urls,
+        "checks": match.checks(),
+        "paper": outcome.paper.to_dict() if outcome.paper else None,
+        "sources": list(outcome.sources),
+        "candidate": candidate.given,
+    }
+    if outcome.status == "CORRECTED":
+        result["discrepancies"] = list(match.discrepancies)
+    if outcome.resolved_to is not None:
+        result["resolved_to"] = outcome.resolved_to.to_dict()
+    if outcome.suggestion is not None:
+        result["suggestion"] = outcome.suggestion.to_dict()
+    return result
+
+
+def summary_lines(document: dict[str, Any]) -> list[str]:
+    """The compact view for the model: counts, one line per result, the service errors.
+
+    A confirmed candidate's line is its key alone when the paper is as the candidate gave it
+    (same key, year, first author and title: the caller has that line already), `KEY =
+    PAPER-KEY` when it is a paper shown above, else `KEY = key | year | first author | title`.
+    A CORRECTED line names the paper the same way, then each discrepancy: `field: note`."""
+    summary = document["summary"]
+    head = (
+        f"verified {summary['total']}: {summary['confirmed']} CONFIRMED, "
+        f"{summary['corrected']} CORRECTED, {summary['unconfirmed']} UNCONFIRMED"
+    )
+    if summary.get("pending"):
+        head += f" ({summary['pending']} pending: API error)"
+    lines = [head]
+    shown: set[str] = set()  # paper keys whose line the caller has
+    for result in document["results"]:
+        status = result["status"]
+        if status in ("CONFIRMED", "CORRECTED"):
+            key, paper = result["key"], result["paper"]
+            candidate = {**(result.get("candidate") or {}), "key": key}
+            if key == paper["key"] and summary_line(paper) == summary_line(candidate):
+                line = f"{status} {key}"
+            elif paper["key"] in shown:
+                line = f"{status} {key} = {paper['key']}"
+            else:
+                line = f"{status} {key} = {summary_line(paper)}"
+            shown.add(paper["key"])
+            fixes = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
+            fixes = fixes if len(fixes) <= 200 else fixes[:199] + "…"
+            lines.append(f"{line} -- {fixes}" if fixes else line)
+        else:
+            reason = result["reason"]
+            reason = reason if len(reason) <= 200 else reason[:199] + "…"
+            lines.append(f"UNCONFIRMED {result['key']}: {reason}")
+    for source, message in document.get("source_errors", {}).items():
+        lines.append(f"{NAMES[source]} unavailable: {message}")
+    return lines

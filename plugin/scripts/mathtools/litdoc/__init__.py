@@ -1,0 +1,11 @@
+"""LITERATURE.md: the document, its REF/UREF entries, their checks, the merge of a verification
+into it, and its BibTeX export. Imports core, services and gate."""
+
+__all__ = [
+    "bibexport",
+    "checks",
+    "identity",
+    "literature",
+    "merging",
+    "refentry",
+]

@@ -1,0 +1,163 @@
+"""LITERATURE.md's rules (protocol section 8 and the anti-hallucination rules): `validate` lists
+every violation of the schema, the entry rules, the Synthesis citation tiers and the Search
+History table; literature.py parses the document it checks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..core import schemas
+from ..core.errors import BadInput
+from ..core.files import read_text
+from .literature import (
+    CITATION,
+    FENCE,
+    HISTORY_COLUMNS,
+    SYNTHESIS,
+    UREF_STATUS,
+    LiteratureDoc,
+    parse,
+)
+from .refentry import entry_number
+
+_TIER = re.compile(r"\[(V|S|~)\]", re.I)
+_UNIT_START = re.compile(r"\s*([-*+]|\d+[.)]|#+)\s")  # a bullet, numbered item or heading
+
+
+def validate(path_or_text: Path | str) -> list[str]:
+    """Every violation of the schema and the anti-hallucination rules (empty list: valid).
+
+    A str containing a newline is document text; anything else is a path.
+    """
+    folder = None
+    if isinstance(path_or_text, str) and "\n" in path_or_text:
+        text, name = path_or_text, "LITERATURE.md"
+    else:
+        text, name = read_text(path_or_text, "LITERATURE.md"), str(path_or_text)
+        folder = Path(path_or_text).resolve().parent
+    try:
+        doc = parse(text, name)
+    except BadInput as exc:
+        return [exc.message]
+    found = _violations(doc)
+    slug = doc.frontmatter.get("problem")
+    if folder is not None and is_problem_folder(folder) and slug != folder.name:
+        found.insert(
+            0,
+            f"frontmatter: problem is {slug!r} but the file is in the folder of problem "
+            f"{folder.name!r} (the slug must match the folder's name)",
+        )
+    return found
+
+
+def is_problem_folder(folder: Path) -> bool:
+    """A problem's folder: it holds PROBLEM.md, or it sits in a `problems/` folder."""
+    return (folder / "PROBLEM.md").exists() or folder.parent.name == "problems"
+
+
+def _violations(doc: LiteratureDoc) -> list[str]:
+    found = [f"frontmatter line {number}: {e}" for number, e in doc.frontmatter_errors()]
+    if problem := doc.state_problem():
+        found.append(problem)
+    counts = {
+        "confirmed_count": len(doc.confirmed),
+        "unconfirmed_count": len(doc.unconfirmed),
+        "total_papers": len(doc.confirmed) + len(doc.unconfirmed),
+    }
+    for key, actual in counts.items():
+        if key in doc.frontmatter and doc.frontmatter[key] != actual:
+            found.append(
+                f"frontmatter: {key} is {doc.frontmatter[key]!r} but the body has {actual}"
+            )
+
+    numbers: dict[str, int] = {}
+    for entry in doc.confirmed + doc.unconfirmed:
+        where = f"{entry.entry_number} (line {entry.line_no})"
+        if entry.entry_number in numbers:
+            found.append(f"{where}: number used twice (also on line {numbers[entry.entry_number]})")
+        numbers.setdefault(entry.entry_number, entry.line_no)
+        if entry.kind == "REF" and not entry.verified_at:
+            found.append(f"{where}: no 'Verified: <ISO timestamp> via <URL>' line")
+        elif entry.kind == "REF" and not entry.verified_via:
+            found.append(f"{where}: the Verified line names no URL")
+        year = entry.field("Year")
+        if entry.kind == "REF" and year is not None and not year.isdigit():
+            found.append(f"{where}: Year {year!r} is not a year")
+        if entry.kind == "REF" and not entry.assessed:
+            found.append(
+                f"{where}: confidence {entry.confidence or '(none)'!r} has no tier; give it "
+                "[V], [S] or [~] (the relevance file of lit_update.py merge, or by hand)"
+            )
+        if entry.kind == "UREF" and entry.status != UREF_STATUS:
+            found.append(f"{where}: no 'Status: {UREF_STATUS}' line")
+        schema = "literature_ref" if entry.kind == "REF" else "literature_uref"
+        found += [
+            f"{where}: {e}"
+            for e in schemas.errors(schema, entry.to_dict())
+            if not e.startswith(("verified_at", "verified_via", "status", "confidence"))  # above
+        ]
+
+    for number, cited, tier in synthesis_citations(doc):
+        if cited.startswith("UREF") and tier == "[V]":
+            found.append(
+                f"Synthesis line {number}: {cited} is unconfirmed and cited as [V]; "
+                "unconfirmed references are never verified sources"
+            )
+        if cited not in numbers:
+            found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
+
+    for number, cells in doc.history_rows():
+        if len(cells) != len(HISTORY_COLUMNS):
+            found.append(
+                f"Search History line {number}: {len(cells)} cells; the columns are "
+                + " | ".join(HISTORY_COLUMNS)
+            )
+        elif not all(cell.isdigit() for cell in cells[2:]):
+            found.append(f"Search History line {number}: result counts must be whole numbers")
+    return found
+
+
+def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]:
+    """(line, entry number, tier) for every REF/UREF citation in the Synthesis, in any letter case.
+
+    A claim unit is a whole bullet, numbered item or paragraph, its continuation lines included;
+    within a unit claims are split only at tier markers. A unit that opens with a marker
+    (`- [V] The bound holds; see UREF-001.`) gives each marker the text after it; otherwise
+    (`- The bound (see UREF-001) holds [V].`) each marker closes the text before it, and text
+    after the last marker belongs to that marker. A citation in a unit without a marker has no tier.
+    """
+    section = doc.section(SYNTHESIS)
+    units: list[list[tuple[int, str]]] = [[]]
+    in_fence = False
+    for offset, line in enumerate(section.lines()[1:], start=1):
+        fence = bool(FENCE.match(line.lstrip()))
+        in_fence ^= fence
+        start = _UNIT_START.match(line)
+        if not line.strip() or fence or in_fence or start:
+            units.append([])  # a blank line, code or a new item ends the unit; code is no claim
+        if line.strip() and not fence and not in_fence:
+            units[-1].append((section.line_no + offset, line.rstrip("\n")))
+        if start and start.group(1).startswith("#"):
+            units.append([])  # a heading is a unit of its own
+    found = []
+    for unit in units:
+        text, starts = "", []
+        for number, line in unit:
+            starts.append((len(text), number))
+            text += line + " "
+        markers = [(m.start(), m.end(), f"[{m.group(1).upper()}]") for m in _TIER.finditer(text)]
+        opening = _UNIT_START.match(text)
+        leading = (
+            bool(markers) and not text[opening.end() if opening else 0 : markers[0][0]].strip()
+        )
+        for match in CITATION.finditer(text):
+            at = match.start()
+            if leading:  # the last marker before the citation
+                tier = next((tier for start, _, tier in reversed(markers) if start < at), None)
+            else:  # the first marker after it, else the last one
+                after = [tier for _, end, tier in markers if end > at]
+                tier = after[0] if after else markers[-1][2] if markers else None
+            number = next(n for start, n in reversed(starts) if start <= at)
+            found.append((number, entry_number(match.group(1).upper(), int(match.group(2))), tier))
+    return found

@@ -1,0 +1,106 @@
+"""How a reference is recognised across runs: the identity keys of a paper (a verification
+record) and of a LITERATURE.md entry (arXiv id, then DOI, then S2 paperId, then normalised title +
+first author's family name + year), the `<!-- ids: ... -->` tags that keep them, and an index of a
+document's entries by every key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.authors import cited_family, split_authors
+from ..core.identifiers import unversioned
+from ..gate.matching import normalise_title
+from .literature import LiteratureDoc
+from .refentry import Entry
+
+ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
+ARXIV_CLASS_TAG = "arXivClass"
+TYPE_TAG = "Type"  # the document type (journal-article, book, ...) BibTeX's entry type follows
+
+
+def identity(
+    *,
+    arxiv_id: Any = None,
+    doi: Any = None,
+    s2_paper_id: Any = None,
+    title: Any = None,
+    authors: Any = None,
+    year: Any = None,
+) -> list[tuple[Any, ...]]:
+    """The keys a paper is recognised by, in de-duplication order."""
+    keys: list[tuple[Any, ...]] = []
+    if arxiv_id:
+        keys.append(("arXiv", unversioned(str(arxiv_id).strip().lower())))
+    if doi:
+        keys.append(("DOI", str(doi).lower()))
+    if s2_paper_id:
+        keys.append(("S2", str(s2_paper_id)))
+    authors = split_authors(authors)
+    if title and authors and str(year or "").isdigit():
+        keys.append(("title", normalise_title(title), cited_family(authors[0]), int(year)))
+    return keys
+
+
+def entry_identity(entry: Entry) -> list[tuple[Any, ...]]:
+    ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
+    return identity(
+        arxiv_id=entry.field("arXiv ID") or ids.get("arXiv"),
+        doi=entry.field("DOI") or ids.get("DOI"),
+        s2_paper_id=ids.get("S2"),
+        title=entry.title,
+        authors=entry.authors,
+        year=entry.year,
+    )
+
+
+def id_tags(keys: list[tuple[Any, ...]]) -> list[str]:
+    """The `<!-- ids: ... -->` tags for these keys (titles are visible; they need no tag)."""
+    return [f"{key[0]}:{key[1]}" for key in keys if key[0] in ID_KINDS]
+
+
+def paper_tags(paper: dict[str, Any], keys: list[tuple[Any, ...]]) -> list[str]:
+    """A confirmed paper's tags: its ids, and its arXiv primary category (for BibTeX's
+    primaryClass, which the protocol's visible fields do not carry)."""
+    tags = id_tags(keys)
+    if paper.get("arxiv_id") and paper.get("primary_category"):
+        tags.append(f"{ARXIV_CLASS_TAG}:{paper['primary_category']}")
+    if paper.get("document_type"):
+        tags.append(f"{TYPE_TAG}:{paper['document_type']}")
+    return tags
+
+
+class Index:
+    """Lookup of REF and UREF entries by every identity key; updated as the merge edits."""
+
+    def __init__(self, doc: LiteratureDoc):
+        self.by_kind: dict[str, dict[tuple[Any, ...], Entry]] = {"REF": {}, "UREF": {}}
+        for entry in doc.confirmed + doc.unconfirmed:
+            self.add(entry)
+
+    def add(self, entry: Entry, keys: list[tuple[Any, ...]] | None = None) -> None:
+        table = self.by_kind[entry.kind]
+        for key in keys if keys is not None else entry_identity(entry):
+            table.setdefault(key, entry)
+
+    def drop(self, entry: Entry) -> None:
+        table = self.by_kind[entry.kind]
+        for key in [key for key, found in table.items() if found is entry]:
+            del table[key]
+
+    def find(self, kind: str, keys: list[tuple[Any, ...]]) -> Entry | None:
+        table = self.by_kind[kind]
+        for key in keys:  # already in de-duplication order
+            if key in table:
+                return table[key]
+        return None
+
+
+def paper_identity(paper: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return identity(
+        arxiv_id=paper.get("arxiv_id"),
+        doi=paper.get("doi"),
+        s2_paper_id=paper.get("s2_paper_id"),
+        title=paper.get("title"),
+        authors=paper.get("authors"),
+        year=paper.get("year"),
+    )

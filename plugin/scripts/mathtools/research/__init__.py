@@ -1,0 +1,17 @@
+"""The research loop's problem folder: the workspace, the state machine, the journal, notation,
+PROOF.md's gaps, sandboxed computation and the LaTeX write-up. Imports core to litdoc."""
+
+__all__ = [
+    "computation",
+    "gaps",
+    "journal",
+    "latex",
+    "models",
+    "notation",
+    "problemdir",
+    "problemfile",
+    "sandbox",
+    "sessions",
+    "state",
+    "workspace",
+]

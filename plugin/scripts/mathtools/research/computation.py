@@ -1,0 +1,143 @@
+"""COMPUTATION.md: each sandboxed run recorded with its code, output and environment, under the
+PROOF.md request it answers (architecture seed, "COMPUTATION.md").
+
+A run becomes a `## Computation N: title` section, placed before the "Summary for Proof Agent"
+table, with the code and the output exactly as run and seen; only its Interpretation is left for
+the computation agent to write. The frontmatter carries `status` (complete or error, from the last
+run), `last_run` and `computations`, which the orchestrator routes on.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..core import frontmatter
+from ..core.clock import now, stamp
+from ..core.files import atomic_write, read_text
+from ..core.locks import locked
+from ..core.templates import instantiate
+from .sandbox import REPORTED_PACKAGES
+
+SUMMARY_HEADING = "## Summary for Proof Agent"
+INTERPRETATION_PENDING = (
+    "_Pending: the computation agent writes here what this result means for the proof._"
+)
+HEADING = re.compile(r"^## Computation (\d+):", re.MULTILINE)
+# A request PROOF.md makes (agents/proof.md), and the line `section` writes under a run for one.
+REQUESTED = re.compile(r"^### Request (\d+)\b", re.MULTILINE)
+ANSWERED = re.compile(r"^\*\*Request from:\*\* PROOF\.md, Request (\d+)\s*$", re.MULTILINE)
+
+
+def requests_asked(proof_text: str) -> set[int]:
+    """The numbers of PROOF.md's computation requests (`### Request N: ...`)."""
+    return {int(n) for n in REQUESTED.findall(proof_text)}
+
+
+def requests_answered(computation_text: str) -> set[int]:
+    """The PROOF.md request numbers COMPUTATION.md records a run for."""
+    return {int(n) for n in ANSWERED.findall(computation_text)}
+
+
+def _fence(text: str, info: str = "") -> str:
+    """`text` in a code fence longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
+
+
+def _environment_lines(result: dict[str, Any]) -> list[str]:
+    env = result.get("environment") or {}
+    packages = env.get("packages") or {}
+    isolation = result["isolation"]
+    limits = result["limits"]
+    installed = ", ".join(f"{name} {version}" for name, version in packages.items())
+    return [
+        f"- {env.get('implementation', 'Python')} {env.get('python', '?')} "
+        f"on {env.get('platform', '?')}",
+        f"- {installed or 'none'} (libraries looked for: {', '.join(REPORTED_PACKAGES)})",
+        f"- limits: {limits['timeout_s']:g} s wall time, {limits['memory_mb']} MB memory; "
+        f"network: {isolation['network']}; memory limit: {isolation['memory']}",
+        f"- processes: {isolation['processes']}; files: {isolation['files']}",
+    ]
+
+
+def section(
+    number: int,
+    title: str,
+    code: str,
+    result: dict[str, Any],
+    request: int | None,
+    purpose: str | None,
+    moment: datetime,
+) -> str:
+    status = f"exit {result['exit_code']}" if result["exit_code"] is not None else result["signal"]
+    origin = f"PROOF.md, Request {request}" if request else "a direct request (/math:compute)"
+    parts = [
+        f"## Computation {number}: {title}",
+        "",
+        f"**Request from:** {origin}",
+        *([f"**Purpose:** {purpose}"] if purpose else []),
+        f"**Run:** {stamp(moment)} · outcome {result['outcome']} "
+        f"({status}) · {result['wall_time_s']:.2f} s",
+        "",
+        "### Code",
+        "",
+        _fence(code, "python"),
+        "",
+        "### Output",
+        "",
+        _fence(result["stdout"] or "(no output)", "text"),
+    ]
+    if result["truncated"]["stdout"]:
+        parts.append("_(output cut at the sandbox's limit)_")
+    if result["stderr"].strip():
+        parts += ["", "### Errors", "", _fence(result["stderr"], "text")]
+    parts += ["", "### Environment", "", *_environment_lines(result)]
+    parts += ["", "### Interpretation", "", INTERPRETATION_PENDING, ""]
+    return "\n".join(parts) + "\n"
+
+
+def check_recordable(folder: Path) -> None:
+    """BadInput naming COMPUTATION.md when a run could not be recorded in it (unreadable, not
+    UTF-8, broken frontmatter): checked before the computation, whose result would be lost."""
+    path = folder / "COMPUTATION.md"
+    if path.exists():
+        frontmatter.split(read_text(path, path.name), str(path))
+
+
+def record(
+    folder: Path,
+    slug: str,
+    code: str,
+    result: dict[str, Any],
+    title: str,
+    request: int | None = None,
+    purpose: str | None = None,
+) -> dict[str, Any]:
+    """Append one run to folder/COMPUTATION.md (created from the template); returns where."""
+    path = folder / "COMPUTATION.md"
+    moment = now()
+    with locked(path):
+        if path.exists():
+            text = read_text(path, path.name)
+        else:
+            text = instantiate("COMPUTATION.md", {}, {"problem": slug})
+        data, body = frontmatter.split(text, str(path))
+        number = max((int(n) for n in HEADING.findall(body)), default=0) + 1
+        entry = section(number, title, code, result, request, purpose, moment)
+        at = body.find(SUMMARY_HEADING)
+        if at == -1:
+            body = body.rstrip("\n") + "\n\n" + entry
+        else:
+            body = body[:at] + entry + "\n" + body[at:]
+        data.update(
+            status="complete" if result["outcome"] == "ok" else "error",
+            runtime=data.get("runtime") or "python",
+            last_run=stamp(moment),
+            computations=number,
+        )
+        atomic_write(path, frontmatter.render(data, body))
+    return {"file": str(path), "computation": number, "request": request}

@@ -1,0 +1,180 @@
+"""PROOF.md's gaps: the `### Gap N: description` blocks of its `## Gaps` section (agents/proof.md),
+which gap a literature search takes next, and the line that marks a gap searched.
+
+A block is its heading and the `**Field:** value` lines right under it (Type, Blocking, Suggested
+resolution). `literature.py discover --gap` takes the first `reference-needed` gap that carries no
+`**Searched:**` line, searches its Suggested resolution, and adds
+
+    **Searched:** 2026-11-24T03:00:00Z · literature run 3
+
+under the gap's fields, so the next search takes the next gap instead of the same one forever.
+The mark is added to the file as it is on disk, under its lock: every other byte (hand edits,
+CRLF line ends, a byte-order mark) stays as it was. The gap is marked after its search, so two
+gap searches of one problem started at the same moment may both take the same gap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.clock import stamp
+from ..core.errors import BadInput, shown
+from ..core.files import MAX_INPUT_BYTES, atomic_write, read_text, too_large
+from ..core.locks import locked
+from ..core.text import one_line
+
+SECTION = re.compile(r"^## Gaps\s*$")
+NEXT_SECTION = re.compile(r"^## ")
+HEADING = re.compile(r"^### Gap (\d+):\s*(.*?)\s*$")
+FIELD = re.compile(r"^\*\*([A-Za-z][A-Za-z ]*):\*\*\s*(.*?)\s*$")
+REFERENCE_NEEDED = "reference-needed"
+SEARCHED = "Searched"
+# A line and its end as written: LF, CRLF or a lone CR (each ends a line, as read_text reads it).
+RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+@dataclass
+class Gap:
+    """One gap block: its number, description and fields, and the index of its last field line
+    (where a Searched line goes after)."""
+
+    number: int
+    description: str
+    fields: dict[str, str] = field(default_factory=dict)
+    searched: list[str] = field(default_factory=list)  # the Searched lines' values
+    last_line: int = 0
+
+    @property
+    def type(self) -> str:
+        return self.fields.get("Type", "").strip().lower()
+
+    @property
+    def blocking(self) -> str:
+        return self.fields.get("Blocking", "")
+
+    @property
+    def resolution(self) -> str:
+        return self.fields.get("Suggested resolution", "")
+
+    @property
+    def name(self) -> str:
+        return f"Gap {self.number}: {self.description}"
+
+    def focus(self) -> str:
+        """The Suggested resolution as search words: LaTeX stripped, spacing collapsed."""
+        words = one_line(self.resolution)
+        if not words:
+            raise BadInput(
+                f"PROOF.md's Gap {self.number} has no **Suggested resolution:** to search for: "
+                "write what to search for there, in words",
+                code="gap_without_resolution",
+            )
+        return words
+
+
+def parse(text: str) -> list[Gap]:
+    """The gaps of PROOF.md's `## Gaps` section, in order (text as read_text reads it)."""
+    found: list[Gap] = []
+    in_section = False
+    in_fields = False
+    for index, line in enumerate(text.split("\n")):
+        if SECTION.match(line):
+            in_section, in_fields = True, False
+            continue
+        if not in_section:
+            continue
+        if NEXT_SECTION.match(line):
+            in_section = False
+            continue
+        if heading := HEADING.match(line):
+            found.append(Gap(int(heading.group(1)), heading.group(2), last_line=index))
+            in_fields = True
+            continue
+        named = FIELD.match(line) if in_fields else None
+        if named is None:
+            in_fields = False
+            continue
+        gap = found[-1]
+        name, value = named.group(1).strip(), named.group(2)
+        if name == SEARCHED:
+            gap.searched.append(value)
+        else:
+            gap.fields.setdefault(name, value)
+        gap.last_line = index
+    return found
+
+
+def read(path: Path) -> list[Gap]:
+    return parse(read_text(path, "PROOF.md"))
+
+
+def next_to_search(path: Path) -> tuple[Gap | None, list[Gap]]:
+    """(the first reference-needed gap not yet searched, or None when every one was; the
+    reference-needed gaps). BadInput when PROOF.md has no reference-needed gap at all, or when
+    the gap to take has no Suggested resolution."""
+    wanted = [gap for gap in read(path) if gap.type == REFERENCE_NEEDED]
+    if not wanted:
+        raise BadInput(
+            f"{shown(str(path))} has no `reference-needed` gap (`### Gap N:` under `## Gaps` "
+            "with **Type:** reference-needed): search with focus words instead",
+            code="no_gaps",
+        )
+    gap = next((gap for gap in wanted if not gap.searched), None)
+    if gap is not None:
+        gap.focus()  # a gap without words to search is an error before any search runs
+    return gap, wanted
+
+
+def none_left(wanted: list[Gap], slug: str) -> str:
+    """The one line discover --gap prints when every reference-needed gap was searched."""
+    names = ", ".join(f"Gap {gap.number}" for gap in wanted)
+    return (
+        f"no gap to search: every reference-needed gap of PROOF.md ({names}) has been searched; "
+        f"nothing was searched. Report it; to search one again, give its words: "
+        f"literature.py discover {slug} <focus words>"
+    )
+
+
+def searched_line(run: str, moment: str | None = None) -> str:
+    return f"**{SEARCHED}:** {moment or stamp()} · literature run {run}"
+
+
+def mark(path: Path, number: int, run: str, moment: str | None = None) -> None:
+    """Add the Searched line under Gap `number`'s fields in the file as it is now (re-read
+    under its lock, so two searches marking two gaps at once both land). Only the new line is
+    written: it takes the line end of the line above it."""
+    with locked(path):
+        gap = next((g for g in read(path) if g.number == number), None)
+        if gap is None:
+            raise BadInput(
+                f"{shown(str(path))} no longer has Gap {number}: it was not marked searched",
+                code="gap_gone",
+            )
+        lines = RAW_LINE.findall(_read_raw(path))
+        above = lines[gap.last_line]
+        end = above[len(above.rstrip("\r\n")) :]
+        if not end:  # the gap's last field ends the file without a line end
+            end = _first_line_end(lines)
+            lines[gap.last_line] = above + end
+        lines.insert(gap.last_line + 1, searched_line(run, moment) + end)
+        atomic_write(path, "".join(lines).encode("utf-8"))
+
+
+def _read_raw(path: Path) -> str:
+    """The file's text exactly as stored (line ends and byte-order mark kept); read_text has
+    already checked that it is readable UTF-8 within the size bound."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise too_large(f"PROOF.md {shown(str(path))}")
+    return data.decode("utf-8")
+
+
+def _first_line_end(lines: list[str]) -> str:
+    for line in lines:
+        ending = line[len(line.rstrip("\r\n")) :]
+        if ending:
+            return ending
+    return "\n"

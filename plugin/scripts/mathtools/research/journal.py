@@ -1,0 +1,571 @@
+"""JOURNAL.md: what was tried on a problem, what came of it, and what it taught.
+
+An entry is a `### CATEGORY-NNN: title` heading followed by one bullet per field::
+
+    ### LIT-001: Initial survey of operator norm convergence results
+    - **Timestamp:** 2026-02-10T14:30:00Z
+    - **Agent:** literature-search
+    - **Strategy type:** broad-survey
+    - **Tags:** [operator-norm, banach-space]
+    - **What was tried:** 5 queries across arXiv and Semantic Scholar
+    - **Outcome:** SUCCEEDED
+    - **Reasoning:** Found 7 confirmed papers on the question
+    - **Artifacts produced:** [LITERATURE.md](LITERATURE.md)
+    - **Related files:** [PROBLEM.md](PROBLEM.md)
+    - **Insight/Takeaway:** The literature splits into spectral and Neumann-series methods.
+
+A value running over several lines continues on lines indented by two spaces. Entries are
+numbered per category and only ever appended; the frontmatter keeps `total_entries`, `last_entry`
+and `strategies_tried` (an index of the PROOF entries by strategy), which `add` recomputes from
+the entries every time. `check` finds earlier dead ends like a planned attempt and whether the
+problem's artifacts have moved on since.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timezone
+from pathlib import Path
+from typing import Any
+
+from ..core import clock, frontmatter
+from ..core.errors import BadInput
+from ..core.files import atomic_write, read_text
+from ..core.locks import locked
+from ..core.templates import instantiate
+from .workspace import Workspace, parse_tags
+
+CATEGORIES = {
+    "PROOF": "proof attempts",
+    "LIT": "literature searches",
+    "COMP": "computations",
+    "NOTE": "observations and decisions",
+}
+OUTCOMES = ("SUCCEEDED", "FAILED", "PARTIAL", "ABANDONED", "IN_PROGRESS")
+DEAD_END_OUTCOMES = ("FAILED", "ABANDONED")
+# The fixed strategy taxonomy, grouped by the kind of work it names.
+STRATEGIES: dict[str, tuple[str, ...]] = {
+    "literature": ("broad-survey", "targeted-search", "citation-chase"),
+    "proof": (
+        "direct",
+        "contradiction",
+        "contrapositive",
+        "induction",
+        "strong-induction",
+        "construction",
+        "reduction",
+        "case-analysis",
+        "counterexample",
+        "extremal",
+        "probabilistic",
+        "pigeonhole",
+        "diagonalization",
+        "compactness",
+        "invariant",
+        "generalization",
+        "specialization",
+        "analogy",
+    ),
+    "computation": (
+        "numerical-experiment",
+        "symbolic-computation",
+        "exhaustive-search",
+        "counterexample-search",
+        "simulation",
+    ),
+    "general": ("observation", "decision", "reformulation"),
+}
+ALL_STRATEGIES = tuple(s for group in STRATEGIES.values() for s in group)
+
+# (key, label) in the order an entry lists them; the required ones must be present and non-empty.
+FIELDS = (
+    ("timestamp", "Timestamp"),
+    ("agent", "Agent"),
+    ("strategy", "Strategy type"),
+    ("tags", "Tags"),
+    ("tried", "What was tried"),
+    ("outcome", "Outcome"),
+    ("reasoning", "Reasoning"),
+    ("artifacts", "Artifacts produced"),
+    ("related", "Related files"),
+    ("insight", "Insight/Takeaway"),
+)
+REQUIRED = ("timestamp", "strategy", "tried", "outcome", "insight")
+LABEL_KEYS = {label: key for key, label in FIELDS}
+NONE = "(none)"
+
+ENTRY_HEADING = re.compile(r"^### (?P<category>[A-Z]+)-(?P<number>\d{3,}): (?P<title>\S.*)$")
+FIELD_LINE = re.compile(r"^- \*\*(?P<label>[^*]+?):\*\*[ \t]?(?P<value>.*)$")
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+ISO_DATE = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def check_strategy(strategy: str) -> str:
+    if strategy not in ALL_STRATEGIES:
+        groups = "; ".join(f"{kind}: {', '.join(names)}" for kind, names in STRATEGIES.items())
+        raise BadInput(f"unknown strategy {strategy!r}; the taxonomy is {groups}", "bad_strategy")
+    return strategy
+
+
+@dataclass(frozen=True)
+class EntryTime:
+    """A journal entry's timestamp (or an attempt's, a file's date) as written, with or without a
+    time: `precise` is False for a bare date, which is compared by day only."""
+
+    moment: datetime
+    precise: bool
+
+    @classmethod
+    def parse(cls, value: Any) -> EntryTime | None:
+        if isinstance(value, datetime):
+            moment = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+            return cls(moment, True)
+        if isinstance(value, date):
+            return cls(datetime.combine(value, time(), timezone.utc), False)
+        match = ISO_DATE.search(str(value or ""))
+        if match is None:
+            return None
+        try:
+            moment = clock.parse(match.group(0))
+        except ValueError:
+            return None
+        return cls(moment, len(match.group(0)) > len("2026-01-01"))
+
+    def after(self, other: EntryTime) -> bool:
+        if self.precise and other.precise:
+            return self.moment > other.moment
+        return self.moment.date() > other.moment.date()
+
+    def __str__(self) -> str:
+        if not self.precise:
+            return self.moment.date().isoformat()
+        return clock.stamp(self.moment)
+
+
+@dataclass
+class Entry:
+    category: str
+    number: int
+    title: str
+    line: int
+    fields: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.category}-{self.number:03d}"
+
+    @property
+    def strategy(self) -> str:
+        return self.fields.get("strategy", "")
+
+    @property
+    def outcome(self) -> str:
+        return self.fields.get("outcome", "")
+
+    @property
+    def tags(self) -> list[str]:
+        return parse_tags(self.fields.get("tags", "").strip().strip("[]"))
+
+    @property
+    def when(self) -> EntryTime | None:
+        return EntryTime.parse(self.fields.get("timestamp"))
+
+    def brief(self) -> dict[str, Any]:
+        when = self.when
+        return {
+            "id": self.id,
+            "title": self.title,
+            "strategy": self.strategy,
+            "outcome": self.outcome,
+            "tags": self.tags,
+            "timestamp": str(when) if when else self.fields.get("timestamp"),
+            "insight": self.fields.get("insight", ""),
+        }
+
+
+@dataclass
+class Journal:
+    path: Path
+    meta: dict[str, Any]
+    body: str
+    entries: list[Entry]
+    violations: list[dict[str, Any]]
+
+    def index(self) -> dict[str, Any]:
+        """The frontmatter fields `add` keeps in sync with the entries."""
+        tried: dict[str, dict[str, Any]] = {}
+        for entry in self.entries:
+            if entry.category == "PROOF" and entry.strategy:
+                slot = tried.setdefault(entry.strategy, {"entries": [], "last_outcome": None})
+                slot["entries"].append(entry.id)
+                slot["last_outcome"] = entry.outcome or None
+        return {
+            "total_entries": len(self.entries),
+            "last_entry": self.entries[-1].id if self.entries else None,
+            "strategies_tried": tried,
+        }
+
+    def index_violations(self) -> list[dict[str, Any]]:
+        return [
+            _violation(
+                None,
+                None,
+                f"frontmatter {key} is {self.meta.get(key)!r}, should be {value!r}",
+                kind="index",
+            )
+            for key, value in self.index().items()
+            if self.meta.get(key) != value
+        ]
+
+    def next_id(self, category: str) -> str:
+        numbers = [e.number for e in self.entries if e.category == category]
+        return f"{category}-{max(numbers, default=0) + 1:03d}"
+
+
+def _violation(
+    line: int | None, entry: str | None, message: str, kind: str = "entry"
+) -> dict[str, Any]:
+    return {"line": line, "entry": entry, "kind": kind, "message": message}
+
+
+def parse(text: str, path: Path) -> Journal:
+    """Read a JOURNAL.md into entries and the list of everything wrong with it (never raises)."""
+    violations: list[dict[str, Any]] = []
+    try:
+        meta, body = frontmatter.split(text, path.name)
+    except BadInput as exc:
+        return Journal(path, {}, text, [], [_violation(1, None, exc.message, kind="structure")])
+    if not text.startswith(frontmatter.FENCE + "\n"):
+        violations.append(_violation(1, None, "the journal has no frontmatter", "structure"))
+    offset = text[: len(text) - len(body)].count("\n")
+    entries: list[Entry] = []
+    current: Entry | None = None
+    key: str | None = None
+    blanks: list[str] = []
+    for n, line in enumerate(body.splitlines(), start=offset + 1):
+        if line.startswith("### ") or line.startswith("## "):
+            current, key = None, None
+            if line.startswith("### "):
+                current = _entry_heading(line, n, entries, violations)
+            continue
+        if current is None:
+            continue
+        if not line.strip():
+            blanks.append("")
+            continue
+        match = FIELD_LINE.match(line)
+        if match:
+            key = LABEL_KEYS.get(match["label"].strip(), match["label"].strip())
+            if key in current.fields:
+                violations.append(_violation(n, current.id, f"field {match['label']!r} repeated"))
+            current.fields[key] = match["value"].strip()
+        elif key is not None and line.startswith("  "):
+            current.fields[key] += "\n" + "\n" * len(blanks) + line[2:]
+        else:
+            key = None  # prose a person wrote into the entry: kept, not a field
+        blanks = []
+    for entry in entries:
+        violations.extend(_entry_violations(entry))
+    violations.extend(_numbering_violations(entries))
+    return Journal(path, meta, body, entries, violations)
+
+
+def _entry_heading(
+    line: str, n: int, entries: list[Entry], violations: list[dict[str, Any]]
+) -> Entry | None:
+    match = ENTRY_HEADING.match(line)
+    if match is None:
+        violations.append(
+            _violation(
+                n,
+                None,
+                f"not an entry heading ('### CATEGORY-NNN: title'): {line!r}",
+                kind="structure",
+            )
+        )
+        return None
+    entry = Entry(match["category"], int(match["number"]), match["title"].strip(), n)
+    if entry.category not in CATEGORIES:
+        violations.append(
+            _violation(
+                n,
+                entry.id,
+                f"unknown category {entry.category!r}; use one of {', '.join(CATEGORIES)}",
+                kind="structure",
+            )
+        )
+    if any(e.id == entry.id for e in entries):
+        violations.append(_violation(n, entry.id, f"{entry.id} appears twice", kind="structure"))
+    entries.append(entry)
+    return entry
+
+
+def _entry_violations(entry: Entry) -> list[dict[str, Any]]:
+    found = []
+    labels = dict(FIELDS)
+    for key in REQUIRED:
+        if not entry.fields.get(key, "").strip():
+            found.append(_violation(entry.line, entry.id, f"missing or empty {labels[key]!r}"))
+    if entry.strategy and entry.strategy not in ALL_STRATEGIES:
+        found.append(_violation(entry.line, entry.id, f"unknown strategy {entry.strategy!r}"))
+    if entry.outcome and entry.outcome not in OUTCOMES:
+        found.append(_violation(entry.line, entry.id, f"unknown outcome {entry.outcome!r}"))
+    if entry.fields.get("timestamp") and entry.when is None:
+        found.append(
+            _violation(
+                entry.line,
+                entry.id,
+                f"timestamp {entry.fields['timestamp']!r} is not an ISO 8601 date",
+            )
+        )
+    return found
+
+
+def _numbering_violations(entries: list[Entry]) -> list[dict[str, Any]]:
+    found = []
+    seen: dict[str, int] = {}
+    for entry in entries:
+        expected = seen.get(entry.category, 0) + 1
+        if entry.number != expected and entry.number > seen.get(entry.category, 0):
+            found.append(
+                _violation(
+                    entry.line,
+                    entry.id,
+                    f"{entry.id} should be "
+                    f"{entry.category}-{expected:03d} (entries are numbered without gaps)",
+                )
+            )
+        elif entry.number < expected:
+            found.append(_violation(entry.line, entry.id, f"{entry.id} is out of order"))
+        seen[entry.category] = max(seen.get(entry.category, 0), entry.number)
+    return found
+
+
+def read_journal(path: Path) -> Journal:
+    return parse(read_text(path, path.name), path)
+
+
+def validate(path: Path) -> dict[str, Any]:
+    journal = read_journal(path)
+    violations = journal.violations + journal.index_violations()
+    return {
+        "path": str(path),
+        "valid": not violations,
+        "entries": len(journal.entries),
+        "by_category": {c: sum(e.category == c for e in journal.entries) for c in CATEGORIES},
+        "violations": violations,
+    }
+
+
+def _one_line(name: str, value: str) -> str:
+    if "\n" in value.strip():
+        raise BadInput(f"{name} must fit on one line", code="bad_entry")
+    return " ".join(value.split())
+
+
+def _value(text: str | None) -> str:
+    """A field's text as written into the file: continuation lines indented by two spaces."""
+    lines = (text or "").strip().splitlines() or [NONE]
+    return "\n".join(
+        [lines[0].strip(), *(f"  {line}" if line.strip() else "" for line in lines[1:])]
+    )
+
+
+def _links(names: list[str]) -> str:
+    return ", ".join(f"[{name}]({name})" for name in names) if names else NONE
+
+
+def render_entry(entry_id: str, title: str, values: dict[str, str]) -> str:
+    lines = [f"### {entry_id}: {title}"]
+    lines += [f"- **{label}:** {_value(values.get(key))}" for key, label in FIELDS]
+    return "\n".join(lines) + "\n"
+
+
+def journal_path(problem: str | None) -> tuple[str, Path]:
+    workspace = Workspace.find()
+    slug = workspace.resolve(problem)
+    return slug, workspace.problem_dir(slug) / "JOURNAL.md"
+
+
+def add(
+    *,
+    category: str,
+    strategy: str,
+    outcome: str,
+    title: str,
+    tried: str,
+    insight: str,
+    problem: str | None = None,
+    tags: list[str] | None = None,
+    reasoning: str = "",
+    artifacts: list[str] | None = None,
+    related: list[str] | None = None,
+    agent: str = "user",
+    timestamp: str | None = None,
+) -> dict[str, Any]:
+    """Append one entry, numbered next in its category, and bring the frontmatter index up to
+    date. A journal with problems other than a stale index is left untouched (BadInput)."""
+    if category not in CATEGORIES:
+        raise BadInput(
+            f"unknown category {category!r}; use one of {', '.join(CATEGORIES)}", "bad_category"
+        )
+    check_strategy(strategy)
+    if outcome not in OUTCOMES:
+        raise BadInput(
+            f"unknown outcome {outcome!r}; use one of {', '.join(OUTCOMES)}", "bad_outcome"
+        )
+    if not insight or not insight.strip():
+        raise BadInput(
+            "the insight must not be empty: say what this attempt taught", "empty_insight"
+        )
+    if not tried or not tried.strip():
+        raise BadInput("say what was tried (--tried)", code="bad_entry")
+    title = _one_line("the title", title)
+    if not title:
+        raise BadInput("the entry needs a title", code="bad_entry")
+    when = EntryTime.parse(timestamp) if timestamp else None
+    if timestamp and (when is None or not when.precise):
+        raise BadInput(f"timestamp {timestamp!r} is not an ISO 8601 date and time", "bad_timestamp")
+    slug, path = journal_path(problem)
+    with locked(path):
+        if not path.exists():
+            fresh = instantiate(
+                "JOURNAL.md", {"title": slug}, {}, {"problem": slug, "created": clock.stamp()}
+            )
+            atomic_write(path, fresh)
+        journal = read_journal(path)
+        if journal.violations:
+            first = journal.violations[0]
+            where = f" (line {first['line']})" if first["line"] else ""
+            raise BadInput(
+                f"{path} has {len(journal.violations)} problem(s), first{where}: "
+                f"{first['message']}; fix it (journal.py validate lists them all); the file was "
+                "not changed",
+                code="journal_invalid",
+            )
+        entry_id = journal.next_id(category)
+        values = {
+            "timestamp": str(when) if when else clock.stamp(),
+            "agent": _one_line("the agent", agent) or "user",
+            "strategy": strategy,
+            "tags": "[" + ", ".join(tags or []) + "]",
+            "tried": tried,
+            "outcome": outcome,
+            "reasoning": reasoning,
+            "artifacts": _links(artifacts or []),
+            "related": _links(related or []),
+            "insight": insight,
+        }
+        text = render_entry(entry_id, title, values)
+        body = journal.body.rstrip("\n") + "\n\n" + text
+        updated = parse(frontmatter.render(journal.meta, body), path)
+        meta = {**journal.meta, **updated.index()}
+        atomic_write(path, frontmatter.render(meta, body))
+        added = updated.entries[-1].brief()
+    return {
+        "id": entry_id,
+        "problem": slug,
+        "path": str(path),
+        "total_entries": meta["total_entries"],
+        "entry": added,
+    }
+
+
+def evidence(folder: Path) -> list[dict[str, Any]]:
+    """Dated items in the problem's artifacts: LITERATURE.md references (by when they were first
+    verified: `First verified:`, else `Verified:`), PROOF.md steps and COMPUTATION.md results (by
+    a dated field such as `**Updated:**`, else by the frontmatter's `updated`/`last_run`)."""
+    items: list[dict[str, Any]] = []
+    for name, heading, fallback in (
+        ("LITERATURE.md", re.compile(r"^### (REF-\d+: .*)$"), False),
+        ("PROOF.md", re.compile(r"^#{2,4} (.+)$"), True),
+        ("COMPUTATION.md", re.compile(r"^#{2,4} (.+)$"), True),
+    ):
+        path = folder / name
+        if not path.exists():
+            continue
+        text = read_text(path, name)
+        try:
+            meta, body = frontmatter.split(text, name)
+        except BadInput:
+            meta, body = {}, text
+        found = _dated_sections(name, body, heading)
+        if not found and fallback:
+            for key in ("updated", "last_updated", "last_run"):
+                when = EntryTime.parse(meta.get(key))
+                if when:
+                    found.append({"file": name, "item": f"{name} ({key})", "when": when})
+                    break
+        items.extend(found)
+    return items
+
+
+DATE_LABEL = re.compile(
+    r"\*\*(?:First verified|Verified|Updated|Date|Added|Completed|Run|Last run|Timestamp):\*\*"
+    r"\s*(?P<value>.*)"
+)
+
+
+def _dated_sections(name: str, body: str, heading: re.Pattern[str]) -> list[dict[str, Any]]:
+    found = []
+    title: str | None = None
+    for line in body.splitlines():
+        match = heading.match(line)
+        if match:
+            title = match.group(1).strip()
+            continue
+        if line.startswith("#"):
+            title = None
+            continue
+        dated = DATE_LABEL.search(line) if title else None
+        when = EntryTime.parse(dated["value"]) if dated else None
+        if when:
+            found.append({"file": name, "item": title, "when": when})
+            title = None  # one date per section: the first one given
+    return found
+
+
+def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[str, Any]:
+    """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags,
+    each with the evidence dated after it. verdict: 'clear' (none), 'conditions-changed' (every
+    one has newer evidence) or 'dead-end' (some have none: do not retry them blindly)."""
+    check_strategy(strategy)
+    slug, path = journal_path(problem)
+    journal = read_journal(path) if path.exists() else Journal(path, {}, "", [], [])
+    items = evidence(path.parent)
+    dead_ends = []
+    for entry in journal.entries:
+        if entry.outcome not in DEAD_END_OUTCOMES:
+            continue
+        shared = [tag for tag in entry.tags if tag in tags]
+        if entry.strategy != strategy and len(shared) < 2:
+            continue
+        when = entry.when
+        newer = [i for i in items if when is None or i["when"].after(when)]
+        dead_ends.append(
+            {
+                **entry.brief(),
+                "same_strategy": entry.strategy == strategy,
+                "shared_tags": shared,
+                "conditions_changed": bool(newer),
+                "evidence": [{**i, "when": str(i["when"])} for i in newer],
+            }
+        )
+    if not dead_ends:
+        verdict = "clear"
+    elif all(d["conditions_changed"] for d in dead_ends):
+        verdict = "conditions-changed"
+    else:
+        verdict = "dead-end"
+    return {
+        "problem": slug,
+        "strategy": strategy,
+        "tags": tags,
+        "verdict": verdict,
+        "dead_ends": dead_ends,
+        # Entries the check may have misread: `validate` says which and why.
+        "journal_violations": len(journal.violations),
+    }

@@ -1,0 +1,482 @@
+"""Run a Python snippet in a separate, confined process and capture what happened.
+
+The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwards) with:
+  - a wall-time limit: everything it started is killed when it runs out. Where the kernel lets us
+    make namespaces (`unshare`), the snippet runs in its own PID namespace, so every process it
+    starts (even one that left its process group with `setsid`) ends with it, at the limit or when
+    it finishes; elsewhere its process group is killed, which a `setsid` child escapes;
+  - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), and a cap on how
+    many more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root);
+  - no network: a network namespace with no interfaces when the kernel lets us make one, else a
+    best-effort guard, an audit hook in this interpreter and in every Python interpreter the
+    snippet starts (through a sitecustomize on PYTHONPATH), that refuses socket connections and
+    name lookups. The guard does not stop other programs (curl), ctypes, or `python -I`;
+  - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
+    key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
+    shows only the snippet's own processes, where user, mount and PID namespaces are available;
+    elsewhere the snippet can read and write every file the user can, see every process, and
+    signal the user's processes (compute.py too: nothing short of another user prevents that);
+  - no secret in any environment it can read: its own gets only an allow-list of variables, and
+    compute.py re-executes itself without SECRET_VARIABLES (without_secrets) before anything, as
+    /proc/<pid>/environ shows a process's environment as it started;
+  - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
+    the outcome "output_limit".
+The result's `isolation` says which of these held, and `environment` which library versions the
+snippet saw.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import BadInput
+
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MEMORY_MB = 2048
+MAX_TIMEOUT_S = 86400.0  # a day: longer is a mistake, and beyond any rlimit's range
+MIN_MEMORY_MB, MAX_MEMORY_MB = 64, 2**20  # Python needs 64 MB to start; 1 TiB bounds RLIMIT_AS
+PROCESS_LIMIT = 64  # processes (threads count too) the snippet may start beyond the user's own
+OUTPUT_LIMIT_BYTES = 200_000  # per stream kept in the result
+FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its output included
+# Libraries whose versions are reported when installed (the snippet may use any of them).
+REPORTED_PACKAGES = ("sympy", "mpmath", "numpy", "scipy", "networkx", "gmpy2")
+GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on PYTHONPATH
+WAIT_STATUS_FILE = "wait-status"  # written by the runner when it stays behind as PID 1
+
+# The fallback network guard, a sitecustomize module: Python imports it at startup from
+# PYTHONPATH, so it reaches the interpreters the snippet starts as well as the snippet's own.
+# An audit hook sees the C socket layer (`_socket` too) and cannot be removed once added.
+NETWORK_GUARD = """\
+import sys
+
+
+def _refuse_network(event, args):
+    if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
+        if getattr(args[0], "family", None) == 1:  # AF_UNIX: a local pipe, not the network
+            return
+    elif not event.startswith(("socket.getaddrinfo", "socket.gethostby", "socket.getnameinfo")):
+        return
+    raise PermissionError("network access is disabled in the math computation sandbox")
+
+
+sys.addaudithook(_refuse_network)
+"""
+
+# Runs inside the child: stays behind as the namespace's init when it is PID 1, reports the
+# environment, installs the network guard if asked, then runs the snippet as __main__ so that an
+# exception prints its usual traceback and exits 1.
+RUNNER = """\
+import json, os, platform, re, runpy, sys
+
+if os.getpid() == 1:
+    # PID 1 of the snippet's own PID namespace. The snippet must not be PID 1 (the kernel drops
+    # signals PID 1 has no handler for, SIGXCPU included), so this process forks it, reaps
+    # orphans, and exits when it ends, which ends every process left in the namespace.
+    snippet = os.fork()
+    if snippet:
+        while True:
+            pid, status = os.wait()
+            if pid == snippet:
+                break
+        with open("__WAIT_STATUS_FILE__", "w") as handle:
+            handle.write(str(status))
+        os._exit(0)
+
+# Installed versions from the dist-info folder names (importlib.metadata would cost ~0.1 s).
+wanted, packages = sys.argv[3].split(","), {}
+for folder in sys.path:
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        continue
+    for name in names:
+        found = re.match(r"([A-Za-z0-9_.]+)-([^-]+)\\.(?:dist|egg)-info$", name)
+        if found and found.group(1).lower().replace("_", "-") in wanted:
+            packages.setdefault(found.group(1).lower().replace("_", "-"), found.group(2))
+with open("environment.json", "w") as handle:
+    json.dump({"python": platform.python_version(),
+               "implementation": platform.python_implementation(),
+               "platform": platform.platform(), "executable": sys.executable,
+               "packages": packages}, handle)
+if sys.argv[2] == "guard":
+    runpy.run_path(os.path.join("__GUARD_FOLDER__", "sitecustomize.py"))
+del wanted, packages, handle
+sys.argv = [sys.argv[1]]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except Exception:
+    import traceback
+
+    # The traceback from the snippet's first frame on: the runner's frames say nothing.
+    kind, error, frames = sys.exc_info()
+    while frames is not None and frames.tb_frame.f_code.co_filename != sys.argv[0]:
+        frames = frames.tb_next
+    traceback.print_exception(kind, error, frames)
+    sys.exit(1)
+""".replace("__WAIT_STATUS_FILE__", WAIT_STATUS_FILE).replace("__GUARD_FOLDER__", GUARD_FOLDER)
+
+# unshare options, most confinement first: user+mount namespaces also let us hide files, a PID
+# namespace ends every process with the snippet, a network namespace has no interfaces.
+NAMESPACE_OPTIONS = (
+    (
+        "--user",
+        "--map-root-user",
+        "--mount",
+        "--pid",
+        "--fork",
+        "--kill-child",
+        "--net",
+        "--mount-proc",  # a /proc of the snippet's PID namespace: no host process shows
+    ),
+    ("--pid", "--fork", "--kill-child", "--net"),  # root where user namespaces are turned off
+    ("--net", "--map-root-user"),
+    ("--net",),
+)
+# Makes each folder up to the first "--" read-only (a read-only bind mount over itself), binds
+# /dev/null over each file up to the second "--", then runs the rest of its arguments in a nested
+# user and mount namespace: there the mounts, inherited from a more privileged namespace, are
+# locked, so the snippet (root in its namespace) can neither unmount nor remount them.
+HIDE_SCRIPT = (
+    'for d; do shift; [ "$d" = -- ] && break; '
+    'mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" || exit 125; done; '
+    'for f; do shift; [ "$f" = -- ] && break; mount --bind /dev/null "$f" || exit 125; done; '
+    'exec "$@"'
+)
+# Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
+SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY",)
+_SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
+NESTED_NAMESPACE = ("--user", "--map-root-user", "--mount")
+
+
+@lru_cache(maxsize=1)
+def namespace_prefix() -> tuple[str, ...] | None:
+    """The `unshare ...` command prefix that confines a program most, if the kernel permits any."""
+    unshare = shutil.which("unshare")
+    if not unshare or not sys.platform.startswith("linux"):
+        return None
+    for options in NAMESPACE_OPTIONS:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            probe = subprocess.run([unshare, *options, "true"], capture_output=True, timeout=10)
+            if probe.returncode == 0:
+                return (unshare, *options)
+    return None
+
+
+def pid_namespace() -> bool:
+    """Whether snippets run in their own PID namespace (all their processes end with them)."""
+    return "--pid" in (namespace_prefix() or ())
+
+
+def _hiding(
+    prefix: tuple[str, ...], files: Sequence[str], folders: Sequence[str] = ()
+) -> list[str]:
+    """The command prefix that runs a program with `files` reading as empty and `folders`
+    read-only."""
+    return [
+        *prefix, "sh", "-c", HIDE_SCRIPT, "sh", *folders, "--", *files, "--",
+        prefix[0], *NESTED_NAMESPACE,
+    ]  # fmt: skip
+
+
+def environment_without_secrets() -> dict[str, str]:
+    """This process's environment for a child that runs other people's input (LaTeX)."""
+    return {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
+
+
+def without_secrets() -> None:
+    """Re-execute this process without SECRET_VARIABLES if it has any: a snippet running beside
+    it as the same user (no namespaces) could read them in /proc/<our pid>/environ, which shows
+    the environment a process started with whatever os.environ says since. Call it first, before
+    stdin is read (the new process reads it instead)."""
+    if not any(name in os.environ for name in SECRET_VARIABLES):
+        return
+    env = environment_without_secrets()
+    if os.environ.get(_SCRUBBED_MARKER):  # an exec that did not take: never loop
+        return
+    env[_SCRUBBED_MARKER] = "1"
+    sys.stdout.flush()
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
+
+
+@lru_cache(maxsize=1)
+def can_hide_files() -> bool:
+    """Whether `run(hidden=...)` works here: tried once on a file of our own."""
+    prefix = namespace_prefix()
+    if not prefix or "--mount" not in prefix or not shutil.which("mount"):
+        return False
+    with tempfile.NamedTemporaryFile("w", prefix="math-hide-probe-") as probe:
+        probe.write("visible")
+        probe.flush()
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            folder = str(Path(probe.name).parent)
+            seen = subprocess.run(
+                [*_hiding(prefix, [probe.name], [folder]), "cat", probe.name],
+                capture_output=True,
+                timeout=10,
+            )
+            return seen.returncode == 0 and seen.stdout == b""
+    return False
+
+
+def _user_processes() -> int | None:
+    """How many processes (threads, as RLIMIT_NPROC counts them) this user runs now (Linux)."""
+    uid, count = str(os.getuid()), 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            fields = dict(
+                line.split(":", 1)
+                for line in Path(f"/proc/{entry}/status").read_text().splitlines()
+            )
+            if fields["Uid"].split()[0] == uid:
+                count += int(fields["Threads"])
+    return count
+
+
+def _limit(memory_mb: int, timeout: float, processes: int | None) -> Callable[[], None] | None:
+    """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+
+    def apply() -> None:
+        memory = memory_mb * 2**20
+        cpu = int(timeout) + 1
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT_BYTES, FILE_SIZE_LIMIT_BYTES))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if processes is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+
+    return apply
+
+
+def _read(path: Path) -> tuple[str, bool]:
+    with open(path, "rb") as handle:
+        data = handle.read(OUTPUT_LIMIT_BYTES + 1)
+    truncated = len(data) > OUTPUT_LIMIT_BYTES
+    return data[:OUTPUT_LIMIT_BYTES].decode("utf-8", errors="replace"), truncated
+
+
+def _outcome(returncode: int, timed_out: bool, stderr: str, flooded: bool) -> str:
+    if timed_out or returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return "timeout"
+    if returncode == -signal.SIGXFSZ or (returncode != 0 and flooded):
+        # Python ignores SIGXFSZ: its write fails with EFBIG and the snippet dies of OSError
+        return "output_limit"
+    if returncode != 0 and any(
+        sign in stderr for sign in ("MemoryError", "Cannot allocate memory", "bad_alloc")
+    ):
+        return "memory"
+    if returncode < 0:
+        return "killed"
+    return "ok" if returncode == 0 else "error"
+
+
+def _process_cap() -> int | None:
+    """RLIMIT_NPROC for the snippet: the user's processes now plus PROCESS_LIMIT (the kernel counts
+    every process of the user, not only the snippet's), within the current hard limit."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    running = _user_processes()
+    if running is None:
+        return None
+    hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
+    cap = running + PROCESS_LIMIT
+    return cap if hard == resource.RLIM_INFINITY else min(cap, hard)
+
+
+def check_limits(timeout: float, memory_mb: int) -> None:
+    """BadInput unless the limits are ones the sandbox can set: a finite wall time up to a day
+    (check_timeout), memory from 64 MB to 1 TiB."""
+    check_timeout(timeout)
+    if not MIN_MEMORY_MB <= memory_mb <= MAX_MEMORY_MB:
+        raise BadInput(
+            f"--memory-mb must be from {MIN_MEMORY_MB} to {MAX_MEMORY_MB} (got {memory_mb})",
+            code="usage",
+        )
+
+
+def check_timeout(timeout: float) -> None:
+    """BadInput unless `timeout` is a wall time a child process can be given: more than 0 and
+    at most a day (so neither negative, NaN nor infinite)."""
+    if not 0 < timeout <= MAX_TIMEOUT_S:
+        raise BadInput(
+            f"--timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} seconds "
+            f"(got {timeout:g})",
+            code="usage",
+        )
+
+
+def interpreter(name: str) -> Path:
+    """The interpreter `--python NAME` names, as an absolute path (the snippet runs in another
+    folder): a path, or else a command on PATH. BadInput unless it is an executable file: a
+    folder or a file without execute permission could not run the snippet."""
+    path = Path(name)
+    if "/" not in name and not path.exists():
+        found = shutil.which(name)
+        path = Path(found) if found else path
+    if path.is_dir():
+        raise BadInput(f"--python {name}: a folder, not an interpreter")
+    if not path.exists():
+        raise BadInput(f"--python {name}: no such interpreter")
+    if not os.access(path, os.X_OK):
+        raise BadInput(f"--python {name}: not executable")
+    return Path(os.path.abspath(path))  # not resolve(): a venv's python is a symlink
+
+
+def run(
+    code: str,
+    python: Path | str = sys.executable,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    network_namespace: bool = True,
+    packages: tuple[str, ...] = REPORTED_PACKAGES,
+    hidden: Iterable[Path | str] = (),
+    read_only: Iterable[Path | str] = (),
+) -> dict[str, Any]:
+    """Run `code` with `python` under the limits; return what happened (never raises for the
+    snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
+    Python network guard, a process-group kill); `packages` are the distributions whose installed
+    versions the result reports; `hidden` files read as empty and `read_only` folders cannot be
+    written where namespaces allow it."""
+    check_limits(timeout, memory_mb)
+    prefix = namespace_prefix() if network_namespace else None
+    confining = bool(prefix) and can_hide_files()
+    hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
+    hide = hide if confining else []
+    workdir = Path(tempfile.mkdtemp(prefix="math-compute-"))
+    frozen = [str(Path(name).resolve()) for name in read_only if Path(name).is_dir()]
+    # a folder holding the workdir stays writable: the snippet's own files live there
+    frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
+    processes = _process_cap()
+    limits = _limit(memory_mb, timeout, processes)
+    try:
+        (workdir / "snippet.py").write_text(code, encoding="utf-8")
+        (workdir / "runner.py").write_text(RUNNER, encoding="utf-8")
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(workdir),
+            "TMPDIR": str(workdir),
+            "LANG": "C.UTF-8",
+            "PYTHONHASHSEED": "0",  # reproducible set and dict orders
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONIOENCODING": "utf-8",
+            "MPLBACKEND": "Agg",
+            # one thread each: BLAS thread pools reserve address space the memory limit counts
+            "OMP_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1",
+        }
+        if not prefix:
+            (workdir / GUARD_FOLDER).mkdir()
+            (workdir / GUARD_FOLDER / "sitecustomize.py").write_text(NETWORK_GUARD)
+            env["PYTHONPATH"] = str(workdir / GUARD_FOLDER)
+        command = [
+            str(python),
+            "-I",
+            "runner.py",
+            "snippet.py",
+            "namespace" if prefix else "guard",
+            ",".join(packages),
+        ]
+        if prefix:
+            command = [*(_hiding(prefix, hide, frozen) if hide or frozen else prefix), *command]
+        started = time.monotonic()
+        with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
+            proc = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                cwd=workdir,
+                env=env,
+                start_new_session=True,
+                preexec_fn=limits,
+            )
+            timed_out = False
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            # Whatever is left of the group (the snippet's own children too) goes now.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        elapsed = time.monotonic() - started
+        returncode = proc.returncode
+        if not timed_out:  # in a PID namespace the snippet's status comes from its init
+            with contextlib.suppress(OSError, ValueError):
+                status = int((workdir / WAIT_STATUS_FILE).read_text())
+                returncode = os.waitstatus_to_exitcode(status)
+        stdout, stdout_cut = _read(workdir / "stdout")
+        stderr, stderr_cut = _read(workdir / "stderr")
+        flooded = any(
+            (workdir / name).stat().st_size >= FILE_SIZE_LIMIT_BYTES
+            for name in ("stdout", "stderr")
+        )
+        environment: dict[str, Any] = {}
+        with contextlib.suppress(OSError, ValueError):
+            environment = json.loads((workdir / "environment.json").read_text())
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    in_pid_namespace = "--pid" in (prefix or ())
+    return {
+        "outcome": _outcome(returncode, timed_out, stderr, flooded),
+        "exit_code": returncode if returncode >= 0 else None,
+        "signal": signal.Signals(-returncode).name if returncode < 0 else None,
+        "timed_out": timed_out,
+        "wall_time_s": round(elapsed, 3),
+        "stdout": stdout,
+        "stderr": stderr,
+        "truncated": {"stdout": stdout_cut, "stderr": stderr_cut},
+        "limits": {"timeout_s": timeout, "memory_mb": memory_mb},
+        "isolation": {
+            "network": "namespace" if prefix else "python-guard (best effort)",
+            "memory": "RLIMIT_AS per process" if limits else "none",
+            "processes": (
+                "PID namespace: every process ends with the snippet"
+                if in_pid_namespace
+                else "process group killed at the limit (a child that calls setsid escapes)"
+            ),
+            "process_count": (
+                f"RLIMIT_NPROC: at most {PROCESS_LIMIT} more than the user's own"
+                if processes is not None and os.getuid() != 0
+                else "none (the kernel exempts root from RLIMIT_NPROC)"
+                if processes is not None
+                else "none"
+            ),
+            "files": (
+                "hidden from the snippet: " + ", ".join(hide)
+                if hide
+                else "readable: the snippet can read every file the user can"
+            ),
+            "workspace": (
+                "read-only: " + ", ".join(frozen)
+                if frozen
+                else "writable: the snippet can write every file the user can"
+            ),
+            "workdir": "temporary folder, removed afterwards",
+        },
+        "environment": environment,
+    }

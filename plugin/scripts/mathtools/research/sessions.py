@@ -1,0 +1,113 @@
+"""A research session's ends: `resume`, what a fresh session reads to pick a problem up again,
+and `archive_session`, a finished run archived (a snapshot of the problem's files in
+sessions/session-NNN/, the run's own products moved there, and STATE.md restarted at INTAKE;
+state.py is the state machine that gets there)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..core import clock
+from ..core.errors import BadInput
+from ..core.locks import locked
+from .journal import DEAD_END_OUTCOMES, read_journal
+from .state import SESSION_FILES, State, load, save, state_path
+from .workspace import (
+    ARTIFACTS,
+    Workspace,
+    frontmatter_of,
+    jsonable,
+    problem_status,
+    render_dashboard,
+)
+
+# Of SESSION_FILES (what `archive_session` snapshots), those that belong to the run alone (moved
+# out, so the next run starts them afresh) rather than to the problem (kept, they grow).
+RUN_FILES = ("PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "OUTPUT.pdf", "references.bib")
+RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
+# What latex.py compile (latexmk, pdflatex, bibtex) leaves beside OUTPUT.pdf: moved with the run,
+# so the next run's folder holds no log or bibliography of this one.
+LATEX_LEFTOVERS = tuple(
+    f"OUTPUT.{ext}"
+    for ext in ("aux", "log", "bbl", "blg", "out", "toc", "fls", "fdb_latexmk", "synctex.gz")
+)
+
+
+def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
+    """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
+
+    The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.tex, OUTPUT.pdf and what LaTeX left
+    beside it, references.bib, and the computations/ folder of snippets) move into the archive;
+    what belongs to the problem (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is copied
+    and stays, since literature and journal accumulate across runs.
+    """
+    with locked(state_path(folder)):
+        state, data, body = load(folder, slug)
+        if state.current_state != "DONE" and not partial:
+            raise BadInput(
+                f"the run is in {state.current_state}, not DONE; archive it anyway only if the "
+                f"user accepts partial results (--partial)",
+                code="not_done",
+            )
+        sessions = folder / "sessions"
+        taken = [
+            int(p.name.removeprefix("session-"))
+            for p in sessions.glob("session-*")
+            if p.name.removeprefix("session-").isdigit()
+        ]
+        target = sessions / f"session-{max(taken, default=0) + 1:03d}"
+        target.mkdir(parents=True)
+        archived = []
+        for name in SESSION_FILES:
+            if (folder / name).exists():
+                shutil.copy2(folder / name, target / name)
+                archived.append(name)
+        for name in RUN_FILES:
+            (folder / name).unlink(missing_ok=True)
+        for name in (*LATEX_LEFTOVERS, *RUN_FOLDERS):
+            if (folder / name).exists():
+                shutil.move(folder / name, target / name)
+                archived.append(name)
+        ended = state.current_state
+        moment = clock.now()
+        fresh = State(problem=state.problem)
+        fresh.history.append(
+            f"{clock.stamp(moment)} archived the run ({ended}"
+            f"{', partial' if partial else ''}) as sessions/{target.name}"
+        )
+        fresh.updated = fresh.entered_at = clock.stamp(moment, microseconds=True)
+        save(folder, fresh, data, body)
+    return {
+        "session": target.name,
+        "path": str(target),
+        "archived": archived,
+        "moved": [n for n in (*RUN_FILES, *LATEX_LEFTOVERS, *RUN_FOLDERS) if n in archived],
+        "ended_in": ended,
+        "partial": ended != "DONE",
+        **fresh.to_dict(),
+    }
+
+
+def resume(slug: str | None = None, recent: int = 5) -> dict[str, Any]:
+    """What a fresh session needs to pick a problem up again: its state, the journal's latest
+    entries and dead ends, and the artifacts to read, in the order to read them. Rebuilds
+    DASHBOARD.md on the way."""
+    workspace = Workspace.find()
+    slug = workspace.resolve(slug)
+    folder = workspace.problem_dir(slug)
+    render_dashboard(workspace)
+    summary = problem_status(folder, slug)
+    entries = (
+        read_journal(folder / "JOURNAL.md").entries if (folder / "JOURNAL.md").exists() else []
+    )
+    brief = [entry.brief() for entry in entries]
+    return {
+        "problem": summary,
+        "state": jsonable(frontmatter_of(folder / "STATE.md", summary["warnings"]) or {}),
+        "recent_entries": brief[-recent:] if recent else [],
+        "dead_ends": [b for b in brief if b["outcome"] in DEAD_END_OUTCOMES],
+        "in_progress": [b for b in brief if b["outcome"] == "IN_PROGRESS"],
+        "read": [str(folder / name) for name in ARTIFACTS if (folder / name).exists()],
+    }

@@ -1,0 +1,512 @@
+"""The research workspace: `.math/` in the user's project, its problems, and their artifacts.
+
+Layout::
+
+    .math/
+      config.json          current problem, problems, archived problems, settings
+      DASHBOARD.md         one table over every problem (rebuilt by each change, status, resume)
+      problems/<slug>/     PROBLEM.md, LITERATURE.md, JOURNAL.md, STATE.md, NOTATION.md, ...
+      archive/<slug>/      problems put away with `archive`
+
+A slug names a folder, so it is the one thing that must never escape `.math/`: slugs are lowercase
+ASCII letters and digits joined by single hyphens, nothing else. Status is read from the artifacts'
+frontmatter only, never from the mathematics below it. Every write is atomic; every
+read-modify-write of config.json happens under its lock. The locks are `NAME.lock` side files
+(filelock's) next to the files they guard; they stay after release, because deleting one while
+another process waits on it would let two writers in. Nothing reports or archives them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+from collections.abc import Iterator, Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from ..core import config, frontmatter
+from ..core.clock import stamp
+from ..core.domains import DOMAINS
+from ..core.errors import BadInput
+from ..core.files import atomic_write, dumps, read_json, read_text
+from ..core.locks import locked
+from ..core.slugs import RESERVED_SLUGS, check_slug, is_slug, slugify
+from ..core.templates import instantiate
+from ..litdoc import literature
+from . import models as agent_models
+from .notation import new_notation
+
+PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
+PROBLEM_DOMAINS = (*DOMAINS, "other")
+# The per-problem artifacts a new problem starts with, in the order they are created.
+STARTING_ARTIFACTS = ("PROBLEM.md", "LITERATURE.md", "JOURNAL.md", "STATE.md", "NOTATION.md")
+# The artifacts whose frontmatter `status` reads, in research order.
+ARTIFACTS = (*STARTING_ARTIFACTS, "PROOF.md", "COMPUTATION.md")
+PROBLEM_SECTIONS = (
+    "# Problem Statement",
+    "## Known Results",
+    "## References",
+    "## Constraints",
+    "## Goals",
+)
+
+NOTES_HEADING = "## Notes"
+
+
+def parse_tags(raw: str | list[str] | None) -> list[str]:
+    """Tags as the journal and PROBLEM.md keep them: lowercase, hyphenated, unique, in order."""
+    items = raw.split(",") if isinstance(raw, str) else list(raw or [])
+    tags: list[str] = []
+    for item in items:
+        tag = re.sub(r"\s+", "-", str(item).strip().lower())
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+class Workspace:
+    """One `.math/` folder. `Workspace.find()` locates the user's; `init()` creates it."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.math_dir = self.root / ".math"
+        self.config_path = self.math_dir / "config.json"
+        self.problems_dir = self.math_dir / "problems"
+        self.archive_dir = self.math_dir / "archive"
+        self.dashboard_path = self.math_dir / "DASHBOARD.md"
+
+    @classmethod
+    def find(cls) -> Workspace:
+        """The workspace around the working directory (or $MATH_WORKSPACE); BadInput if none."""
+        workspace = cls(config.workspace_root())
+        if not workspace.config_path.exists():
+            raise BadInput(
+                f"no math workspace at {workspace.root} or above it: run /math:init "
+                "(workspace.py init) first",
+                code="no_workspace",
+            )
+        return workspace
+
+    # -- config.json -----------------------------------------------------------------------------
+
+    def read_config(self) -> dict[str, Any]:
+        data = read_json(str(self.config_path), what="workspace config")
+        if not isinstance(data, dict):
+            raise BadInput(f"{self.config_path} must hold a JSON object", code="bad_config")
+        for key in ("problems", "archived"):
+            value = data.setdefault(key, [])
+            if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+                raise BadInput(f"{self.config_path}: {key!r} must be a list of slugs", "bad_config")
+        data.setdefault("current_problem", None)
+        return data
+
+    def write_config(self, data: dict[str, Any]) -> None:
+        atomic_write(self.config_path, dumps(data))
+
+    @contextlib.contextmanager
+    def changing_config(self) -> Iterator[dict[str, Any]]:
+        """config.json to change in place, under its lock; written back unless the block raised.
+        The dashboard is regenerated afterwards."""
+        with locked(self.config_path):
+            cfg = self.read_config()
+            yield cfg
+            self.write_config(cfg)
+        render_dashboard(self)
+
+    # -- problems --------------------------------------------------------------------------------
+
+    def problem_dir(self, slug: str) -> Path:
+        return self.problems_dir / check_slug(slug)
+
+    def resolve(self, slug: str | None, cfg: dict[str, Any] | None = None) -> str:
+        """The problem `slug` names, or the current one; BadInput unless it is an active problem."""
+        cfg = self.read_config() if cfg is None else cfg
+        if slug is None:
+            slug = cfg.get("current_problem")
+            if not slug:
+                raise BadInput(
+                    "no current problem: pass --problem SLUG, or start one with /math:problem",
+                    code="no_current_problem",
+                )
+        check_slug(slug)
+        if slug not in cfg["problems"] or not self.problem_dir(slug).is_dir():
+            hint = " (it is archived)" if slug in cfg["archived"] else ""
+            known = ", ".join(cfg["problems"]) or "none"
+            raise BadInput(
+                f"no active problem {slug!r}{hint}; problems: {known}", code="unknown_problem"
+            )
+        return slug
+
+    def taken_slugs(self, cfg: dict[str, Any]) -> set[str]:
+        taken = set(cfg["problems"]) | set(cfg["archived"]) | RESERVED_SLUGS
+        for folder in (self.problems_dir, self.archive_dir):
+            if folder.is_dir():
+                taken.update(p.name for p in folder.iterdir() if p.suffix != ".lock")
+        return taken
+
+
+def init(root: Path | None = None) -> dict[str, Any]:
+    """Create `.math/` (config, problems/, archive/, DASHBOARD.md); an existing one is kept."""
+    workspace = Workspace(root or config.workspace_root())
+    if workspace.math_dir.exists() and not workspace.math_dir.is_dir():
+        raise BadInput(
+            f"{workspace.math_dir} is a file, not the workspace folder: move it away first",
+            code="not_a_folder",
+        )
+    with locked(workspace.config_path):
+        created = not workspace.config_path.exists()
+        if created:
+            workspace.write_config(
+                {
+                    "current_problem": None,
+                    "problems": [],
+                    "archived": [],
+                    "semantic_scholar_api_key": None,
+                }
+            )
+        workspace.problems_dir.mkdir(parents=True, exist_ok=True)
+        workspace.archive_dir.mkdir(parents=True, exist_ok=True)
+        cfg = workspace.read_config()
+    render_dashboard(workspace)
+    return {
+        "workspace": str(workspace.root),
+        "math_dir": str(workspace.math_dir),
+        "created": created,
+        "current_problem": cfg["current_problem"],
+        "problems": cfg["problems"],
+        "dashboard": str(workspace.dashboard_path),
+    }
+
+
+def problem_body(text: str) -> tuple[str, list[str]]:
+    """A PROBLEM.md body given by the caller, and the standard sections it lacks.
+    `# Problem Statement` is required; the others are reported so the intake can fill them."""
+    body = text.strip("\n") + "\n"
+    if body.startswith(frontmatter.FENCE + "\n"):
+        raise BadInput(
+            "the problem body must not carry frontmatter; pass the fields as options",
+            code="bad_body",
+        )
+    headings = {line.rstrip() for line in body.splitlines()}
+    missing = [section for section in PROBLEM_SECTIONS if section not in headings]
+    if PROBLEM_SECTIONS[0] in missing:
+        raise BadInput("the problem body needs a '# Problem Statement' section", code="bad_body")
+    return "\n" + body, missing
+
+
+def new_problem(
+    title: str,
+    *,
+    slug: str | None = None,
+    domain: str = "other",
+    subdomain: str = "",
+    problem_type: str = "proof",
+    output_type: str = "note",
+    tags: list[str] | None = None,
+    body: str | None = None,
+    statement: str | None = None,
+    make_current: bool = True,
+) -> dict[str, Any]:
+    """Create problems/<slug>/ with its starting artifacts and register it in config.json."""
+    title = " ".join(title.split())
+    if not title:
+        raise BadInput("the problem needs a non-empty title", code="bad_title")
+    if domain not in PROBLEM_DOMAINS:
+        raise BadInput(
+            f"unknown domain {domain!r}; use one of: {', '.join(PROBLEM_DOMAINS)}", "bad_domain"
+        )
+    if problem_type not in PROBLEM_TYPES:
+        raise BadInput(
+            f"unknown problem type {problem_type!r}; use one of: {', '.join(PROBLEM_TYPES)}",
+            code="bad_type",
+        )
+    missing: list[str] = []
+    if body is not None:
+        body, missing = problem_body(body)
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        taken = workspace.taken_slugs(cfg)
+        if slug is not None:
+            check_slug(slug)
+            if slug in taken:
+                raise BadInput(f"problem slug {slug!r} is already taken", code="slug_taken")
+        else:
+            base = slugify(title)
+            slug, n = base, 1
+            while slug in taken:
+                n += 1
+                slug = f"{base}-{n}"
+        created = stamp()
+        fields = {
+            "title": title,
+            "slug": slug,
+            "status": "defined",
+            "domain": domain,
+            "subdomain": subdomain,
+            "type": problem_type,
+            "output_type": output_type,
+            "tags": tags or [],
+            "created": created,
+        }
+        folder = workspace.problem_dir(slug)
+        folder.mkdir(parents=True)
+        try:
+            files = _write_starting_artifacts(folder, fields, body, statement)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        cfg["problems"].append(slug)
+        if make_current or not cfg["current_problem"]:
+            cfg["current_problem"] = slug
+    return {
+        "slug": slug,
+        "title": title,
+        "path": str(folder),
+        "files": files,
+        "sections_missing": missing,
+        "current_problem": cfg["current_problem"],
+    }
+
+
+def _write_starting_artifacts(
+    folder: Path, fields: dict[str, Any], body: str | None, statement: str | None
+) -> list[str]:
+    """Write a new problem's artifacts from the templates; returns their paths."""
+    slug, title, created = fields["slug"], fields["title"], fields["created"]
+    values = {"title": title, "slug": slug, "statement": statement or "(to be stated)"}
+    fill = {"problem": slug, "created": created, "updated": created}
+    files = []
+    for name in STARTING_ARTIFACTS:
+        if name == "PROBLEM.md":
+            text = instantiate(name, values, fields)
+            if body is not None:
+                text = frontmatter.render(frontmatter.split(text)[0], body)
+        elif name == "LITERATURE.md":
+            text = literature.template(slug, title)
+        elif name == "NOTATION.md":
+            domain = fields["domain"]
+            text = new_notation(slug, title, domain if domain in DOMAINS else None)
+        else:
+            text = instantiate(name, values, {}, fill)
+        atomic_write(folder / name, text)
+        files.append(str(folder / name))
+    return files
+
+
+def switch(slug: str) -> dict[str, Any]:
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        slug = workspace.resolve(slug, cfg)
+        previous, cfg["current_problem"] = cfg["current_problem"], slug
+    return {"current_problem": slug, "previous": previous, "path": str(workspace.problem_dir(slug))}
+
+
+def archive(slug: str) -> dict[str, Any]:
+    """Move problems/<slug>/ to archive/<slug>/; the current problem becomes none if it was this."""
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        slug = workspace.resolve(slug, cfg)
+        target = workspace.archive_dir / slug
+        if target.exists():
+            raise BadInput(f"{target} already exists; move it away first", code="archive_exists")
+        workspace.archive_dir.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(workspace.problem_dir(slug)), str(target))
+        cfg["problems"].remove(slug)
+        cfg["archived"].append(slug)
+        if cfg["current_problem"] == slug:
+            cfg["current_problem"] = None
+    return {"archived": slug, "path": str(target), "current_problem": cfg["current_problem"]}
+
+
+def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+    """A file's frontmatter, None if it does not exist; a broken one becomes a warning."""
+    if not path.exists():
+        return None
+    try:
+        return frontmatter.read(read_text(path, path.name), path.name)
+    except BadInput as exc:  # its message already starts with the file's name
+        warnings.append(exc.message)
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        warnings.append(f"{path.name}: {exc}")
+        return {}
+
+
+def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
+    """One problem's state and counts, read from its artifacts' frontmatter only."""
+    warnings: list[str] = []
+    meta = {name: frontmatter_of(folder / name, warnings) for name in ARTIFACTS}
+    problem = meta["PROBLEM.md"] or {}
+    state = meta["STATE.md"] or {}
+    literature = meta["LITERATURE.md"] or {}
+    journal = meta["JOURNAL.md"] or {}
+    if meta["PROBLEM.md"] is None:
+        warnings.append("PROBLEM.md is missing")
+    return jsonable_mapping(
+        {
+            "slug": folder.name,
+            "current": folder.name == current,
+            "title": problem.get("title", folder.name),
+            "status": problem.get("status"),
+            "domain": problem.get("domain"),
+            "type": problem.get("type"),
+            "tags": problem.get("tags") or [],
+            "state": state.get("current_state"),
+            "loops": state.get("loops") or {},
+            "state_updated": _text(state.get("updated")),
+            "papers": {
+                "total": literature.get("total_papers", 0),
+                "confirmed": literature.get("confirmed_count", 0),
+                "unconfirmed": literature.get("unconfirmed_count", 0),
+                "last_search": _text(literature.get("last_search")),
+            },
+            "journal": {
+                "entries": journal.get("total_entries", 0),
+                "last_entry": journal.get("last_entry"),
+            },
+            "proof": (meta["PROOF.md"] or {}).get("status"),
+            "computation": (meta["COMPUTATION.md"] or {}).get("status"),
+            "artifacts": [name for name in ARTIFACTS if meta[name] is not None],
+            "warnings": warnings,
+        }
+    )
+
+
+def _text(value: Any) -> str | None:
+    """YAML turns unquoted timestamps into datetimes; report them as the ISO text they were."""
+    value = jsonable(value)
+    return None if value in (None, "") else str(value)
+
+
+def jsonable(value: Any) -> Any:
+    """Frontmatter as JSON can carry it: dates and datetimes become ISO text."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            return value.isoformat()
+        return stamp(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return jsonable_mapping(value)
+    if isinstance(value, list):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def jsonable_mapping(value: dict[Any, Any]) -> dict[str, Any]:
+    """A frontmatter mapping as JSON can carry it: text keys, dates as ISO text."""
+    return {str(k): jsonable(v) for k, v in value.items()}
+
+
+def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[str, Any]:
+    """Every problem's state and counts; `refresh` also rebuilds DASHBOARD.md from them (the
+    artifacts change under the scripts that write them, which do not touch the dashboard)."""
+    workspace = workspace or Workspace.find()
+    if refresh:
+        render_dashboard(workspace)
+    cfg = workspace.read_config()
+    problems = []
+    for slug in cfg["problems"]:
+        folder = workspace.problems_dir / slug
+        if is_slug(slug) and folder.is_dir():
+            problems.append(problem_status(folder, cfg["current_problem"]))
+        else:
+            problems.append({"slug": slug, "warnings": [f"folder {folder} is missing"]})
+    return {
+        "workspace": str(workspace.root),
+        "current_problem": cfg["current_problem"],
+        "problems": problems,
+        "archived": cfg["archived"],
+        "dashboard": str(workspace.dashboard_path),
+        "models": agent_models.in_use(cfg),
+    }
+
+
+def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, Any]:
+    """The model each agent runs on; `set_models` ("AGENT=MODEL") and `reset` (AGENT) first change
+    the workspace's overrides in config.json. Without a workspace, only reading works."""
+    agents = agent_models.declared()
+    changes = [_model_assignment(text, agents) for text in set_models]
+    reset = [agent_models.current_name(agent) for agent in reset]
+    for agent in reset:
+        if agent not in agents:
+            raise BadInput(f"no agent {agent!r}; agents: {', '.join(agents)}", code="unknown_agent")
+    if not changes and not reset:
+        root = config.workspace_root()
+        cfg = Workspace(root).read_config() if (root / ".math" / "config.json").exists() else {}
+        return {"workspace": str(root) if cfg else None, **agent_models.in_use(cfg, agents)}
+    workspace = Workspace.find()
+    with workspace.changing_config() as cfg:
+        chosen = cfg.get(agent_models.CONFIG_KEY)
+        chosen = dict(chosen) if isinstance(chosen, dict) else {}
+        chosen.update(changes)
+        for agent in reset:
+            chosen.pop(agent, None)
+        changed = {agent for agent, _ in changes} | set(reset)
+        for saved_as in [name for name in chosen if agent_models.current_name(name) != name]:
+            if agent_models.current_name(saved_as) in changed:
+                del chosen[saved_as]  # a former name's entry gives way to the one just saved
+        cfg[agent_models.CONFIG_KEY] = chosen
+    return {"workspace": str(workspace.root), **agent_models.in_use(cfg, agents)}
+
+
+def _model_assignment(text: str, agents: dict[str, Any]) -> tuple[str, str]:
+    agent, sep, model = text.partition("=")
+    problem = agent_models.check(agent.strip(), model.strip(), agents) if sep else None
+    if not sep or problem:
+        raise BadInput(problem or f"{text!r} is not AGENT=MODEL", code="bad_model")
+    return agent_models.current_name(agent.strip()), model.strip()
+
+
+def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
+    """Write .math/DASHBOARD.md from `status`; whatever is under '## Notes' is kept."""
+    workspace = workspace or Workspace.find()
+    with locked(workspace.dashboard_path):
+        report = status(workspace)
+        rows = [
+            "| | problem | domain | type | state | papers (confirmed / unconfirmed) | journal "
+            "| last entry |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for p in report["problems"]:
+            if "title" not in p:
+                rows.append(f"| | `{p['slug']}` | | | missing | | | |")
+                continue
+            rows.append(
+                f"| {'▶' if p['current'] else ''} | **{_cell(p['title'])}** (`{p['slug']}`) "
+                f"| {_cell(p['domain'])} | {_cell(p['type'])} | {_cell(p['state'])} "
+                f"| {p['papers']['confirmed']} / {p['papers']['unconfirmed']} "
+                f"| {p['journal']['entries']} | {_cell(p['journal']['last_entry'])} |"
+            )
+        if not report["problems"]:
+            rows = ["No problems yet: start one with `/math:problem`."]
+        archived = "\n".join(f"- `{slug}`" for slug in report["archived"]) or "None."
+        current = report["current_problem"]
+        text = instantiate(
+            "DASHBOARD.md",
+            {
+                "current_problem": f"`{current}`" if current else "none",
+                "problems_table": "\n".join(rows),
+                "archived_list": archived,
+            },
+            {
+                "updated": stamp(),
+                "current_problem": current,
+                "problems": len(report["problems"]),
+                "archived": len(report["archived"]),
+            },
+        )
+        if workspace.dashboard_path.exists():
+            old = workspace.dashboard_path.read_text(encoding="utf-8")
+            kept = old.partition("\n" + NOTES_HEADING + "\n")[2]
+            if kept:
+                text = text.partition("\n" + NOTES_HEADING + "\n")[0]
+                text += "\n" + NOTES_HEADING + "\n" + kept
+        atomic_write(workspace.dashboard_path, text)
+    return {"dashboard": str(workspace.dashboard_path), "problems": len(report["problems"])}
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")

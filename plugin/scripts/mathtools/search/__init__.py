@@ -1,0 +1,19 @@
+"""The literature search, phase by phase (discover, judge, refine, chase, verify, finish), standing
+side by side over one search-folder model and the run store. Imports every wing below it."""
+
+__all__ = [
+    "abstracts",
+    "commandlines",
+    "confirmation",
+    "discovery",
+    "judging",
+    "keyterms",
+    "planning",
+    "querylines",
+    "recording",
+    "refinement",
+    "relaxation",
+    "runrecords",
+    "searchfolder",
+    "store",
+]

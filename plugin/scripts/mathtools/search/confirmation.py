@@ -1,0 +1,106 @@
+"""Verification, one call: the papers judged strong or partial in a search's runs, PROBLEM.md's
+references and the papers the model remembers, checked by the gate (verification.py), and what
+the model needs to write their Relevance and Key Results: per confirmed paper its title and an
+excerpt of its abstract, per unconfirmed candidate the title it was given and why.
+
+The kept papers come from the run store (records as the services gave them: nothing retyped), one
+per distinct paper under the key the discovery listing showed. `candidates.json` and
+`verified.json` stay in the search folder (lit_update.py merge reads the latter).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.records import summary_line
+from ..core.sources import NAMES
+from ..gate.candidates import load_candidates
+from ..gate.verification import Verifier
+from ..litdoc.identity import paper_identity
+from . import abstracts, refinement, searchfolder
+from .searchfolder import CANDIDATES, VERIFIED, Search, check_judged, iteration_papers
+from .store import open_store
+
+SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (issue-16's CORRECTED)
+REASON_CHARS = 200
+
+
+def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], set[str]]:
+    """The strong and partial papers of every run of the search, best first, one per distinct
+    paper under its listed key; and the keys the listings showed (their gist was read)."""
+    shown: dict[tuple[Any, ...], str] = {}
+    listed: set[str] = set()
+    for item in search.iterations:
+        for paper in iteration_papers(store, search, item["number"]):
+            listed.add(paper.key)
+            for identity in paper_identity(paper.record) or [("key", paper.key)]:
+                shown.setdefault(identity, paper.key)
+    judgements = [j for run_id in search.run_ids() for j in store.judgements(run_id)]
+    candidates, taken = [], set()
+    for judgement in refinement.kept_papers(judgements):
+        identities = paper_identity(judgement["record"]) or [("key", judgement["key"])]
+        key = next((shown[i] for i in identities if i in shown), judgement["key"])
+        if key not in taken:
+            taken.add(key)
+            candidates.append({**refinement.as_candidate(judgement), "key": key})
+    return candidates, listed
+
+
+def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
+    """Verify the search's candidates; (the verification document, the lines to print)."""
+    with open_store(create=False) as store:
+        check_judged(store, search, "verifying")
+        kept, listed = kept_candidates(store, search)
+    files = []
+    if kept:
+        searchfolder.write_json(search.folder / CANDIDATES, kept)
+        files.append(str(search.folder / CANDIDATES))
+    for extra in (search.references, str(search.folder / "memory.json")):
+        if extra and Path(extra).exists():
+            files.append(extra)
+    if not files:
+        return {}, [
+            "nothing to verify: no paper was judged strong or partial, PROBLEM.md cites none "
+            "and none is remembered"
+        ]
+    candidates, inputs = load_candidates(files)
+    document = Verifier().verify(candidates, inputs)
+    searchfolder.write_json(search.folder / VERIFIED, document)
+    return document, lines(document, listed, len(kept))
+
+
+def lines(document: dict[str, Any], listed: set[str], kept: int) -> list[str]:
+    summary = document["summary"]
+    counts = [f"{summary.get(s.lower(), 0)} {s}" for s in (*SHOWN_STATUSES, "UNCONFIRMED")]
+    out = [
+        f"verified {summary['total']} ({kept} kept from the search): "
+        + ", ".join(c for c in counts if not c.startswith("0 CORRECTED"))
+    ]
+    shown: set[str] = set()  # papers printed above: a second candidate for one names it only
+    for result in document["results"]:
+        key, paper = result["key"], result.get("paper")
+        if result["status"] in SHOWN_STATUSES and paper:
+            same = paper["key"] == key
+            if paper["key"] in shown:
+                out.append(f"{result['status']} {key} = {paper['key']}")
+                continue
+            shown.add(paper["key"])
+            resolved = "" if same else f" = {paper['key']}"
+            described = summary_line(paper, 90).split(" | ", 1)[1]  # year | author | title
+            out.append(f"{result['status']} {key}{resolved} | {described}")
+            for change in result.get("discrepancies") or []:
+                out.append(
+                    f"  corrected {change['field']}: {change.get('note') or change['record']}"
+                )
+            excerpt = abstracts.excerpt(paper.get("abstract"), after_gist=same and key in listed)
+            out += [f"  {line}" for line in excerpt]
+        else:
+            given = (result.get("candidate") or {}).get("title")
+            reason = " ".join(str(result.get("reason") or "").split())
+            if len(reason) > REASON_CHARS:
+                reason = reason[: REASON_CHARS - 1] + "…"
+            out.append(f"UNCONFIRMED {key}" + (f' "{given}"' if given else "") + f": {reason}")
+    for source, message in document.get("source_errors", {}).items():
+        out.append(f"{NAMES.get(source, source)} unavailable: {message}")
+    return out

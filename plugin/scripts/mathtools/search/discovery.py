@@ -1,0 +1,221 @@
+"""Discovery, one call: plan the queries, run every one under the rate limits, record the runs,
+and list the distinct papers with a gist of each abstract (agents/literature-search.md, step 2).
+The search folder and its papers are searchfolder.py's model, which every phase shares.
+
+Each query's results stay on disk as `i<iteration>-<source>-<n>.json` (the
+search scripts' --out format), for debugging and for `lit_update.py record-run` by hand.
+A paper both sources returned is one line naming both (searchfolder.FoundPaper); the line shows
+the key of its first record, and judging that key judges the paper in every run.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import BadInput, ServiceError
+from ..core.slugs import is_slug
+from ..core.sources import NAMES, PLANNED, TAGS
+from ..research import problemdir, problemfile
+from ..services.arxiv import ArxivClient
+from ..services.http import RequestRejected
+from ..services.semantic_scholar import S2Client
+from ..services.zbmath import ZbmathClient
+from . import commandlines, planning, querylines, relaxation, searchfolder
+from .refinement import refined_queries
+from .searchfolder import Search, earlier_identities, identities, iteration_papers
+from .store import open_store, stored_query_lines
+
+Progress = Callable[[str], None]
+
+
+# One client per source for a whole iteration: its queries share the rate limit and the cache.
+CLIENTS: dict[str, Callable[[], Any]] = {
+    "arxiv": ArxivClient,
+    "semantic_scholar": S2Client,
+    "zbmath": ZbmathClient,
+}
+
+
+def stderr_progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def start(
+    problem_path: Path,
+    focus: str | None,
+    per_query: int,
+    literature: Path | None = None,
+    progress: Progress = stderr_progress,
+) -> tuple[Search, dict[str, Any]]:
+    """Plan a new search of the problem in a fresh search folder and run its first iteration;
+    returns the search and what the iteration found (see run_iteration)."""
+    commandlines.check_per_query(per_query)
+    problem = problemfile.read_problem(problem_path)
+    literature = literature or problem_path.parent / "LITERATURE.md"
+    searched = querylines.searched_query_lines(literature) | stored_query_lines(problem.slug)
+    search_folder = searchfolder.new_search_folder(problem_path.parent)
+    plan = planning.plan(problem, searched, focus, per_query, str(search_folder))
+    searchfolder.write_json(search_folder / "plan.json", plan)
+    search = Search(
+        problem=problem.slug,
+        search_folder=str(search_folder),
+        literature=str(searchfolder.shorter(literature)),
+        domain=problem.domain,
+        first_search=plan["first_search"],
+        per_query=per_query,
+    )
+    if plan["reference_candidates"]:
+        search.references = str(search_folder / "problem-references.json")
+        searchfolder.write_json(Path(search.references), plan["reference_candidates"])
+    # The first iteration runs every planned source, zbMATH Open included; refined iterations
+    # search arXiv and Semantic Scholar.
+    queries = {api: [q["args"] for q in plan["queries"].get(api, [])] for api in PLANNED}
+    found = run_iteration(search, 1, queries, None, progress)
+    found["notes"] = plan["notes"] + found["notes"]
+    if plan["skipped"]:
+        found["notes"].append(f"{len(plan['skipped'])} planned queries skipped: searched before")
+    return search, found
+
+
+def run_iteration(
+    search: Search,
+    number: int,
+    queries: dict[str, list[list[str]]],
+    feedback: str | None,
+    progress: Progress = stderr_progress,
+) -> dict[str, Any]:
+    """Run an iteration's queries (args per source; each gets `--out` into the search folder),
+    record one run per source that answered, and return {"iteration", "runs", "failed",
+    "papers" (the distinct papers not judged in an earlier iteration), "carried" (how many
+    were)}. A source that keeps failing is skipped for the rest of the iteration; the other
+    goes on."""
+    clients: dict[str, Any] = {}
+    results: dict[str, list[dict[str, Any]]] = {}
+    failed: dict[str, str] = {}
+    refused: list[str] = []  # a query a service refused: its own note, the others go on
+    total = sum(len(args) for args in queries.values())
+    done = 0
+    for api, planned in queries.items():
+        for n, args in enumerate(planned, 1):
+            done += 1
+            name, tag = NAMES[api], TAGS[api]  # progress lines use the tag
+            if api in failed:
+                progress(f"[{done}/{total}] {tag} skipped: failing")
+                continue
+            out = search.folder / f"{commandlines.results_stem(number, api, n)}.json"
+            args = [*args, *commandlines.option("--out", str(out))] if "--out" not in args else args
+            try:
+                if api not in clients:
+                    clients[api] = CLIENTS[api]()
+                # The one per-source dispatch of a planned search, relaxed when it finds nothing.
+                result = relaxation.run_planned(api, {"args": args}, clients[api])
+            except (BadInput, RequestRejected) as exc:  # this query only: the others still run
+                refused.append(f"{name} refused {querylines.query_line(api, args)}: {exc.message}")
+                progress(f"[{done}/{total}] {tag} refused")
+                continue
+            except ServiceError as exc:
+                failed[api] = exc.message
+                progress(f"[{done}/{total}] {tag} failing: {exc.message}")
+                continue
+            data = result.to_dict()
+            searchfolder.write_json(out, data)
+            results.setdefault(api, []).append(data)
+            progress(f"[{done}/{total}] {tag} {len(result.papers)}")
+    found = record(search, number, results, failed, feedback)
+    found["notes"] = refused
+    return found
+
+
+def record(
+    search: Search,
+    number: int,
+    results: dict[str, list[dict[str, Any]]],
+    failed: dict[str, str],
+    feedback: str | None,
+) -> dict[str, Any]:
+    """Record one run per source of an iteration's results (search_result dicts) in the run
+    store and in search.json; what the iteration found (see run_iteration)."""
+    recorded = []
+    with open_store() as store:
+        for api, found in results.items():
+            query = "; ".join(dict.fromkeys(item["query_line"] for item in found))
+            run = store.record_run(search.problem, query, api, number, feedback, found)
+            recorded.append({k: run[k] for k in ("run_id", "source", "result_count")})
+        search.iterations.append(
+            {"number": number, "runs": [r["run_id"] for r in recorded], "failed": failed}
+        )
+        search.save()
+        papers = iteration_papers(store, search, number)
+        earlier = earlier_identities(store, search, number)
+    fresh = [p for p in papers if not any(i in earlier for i in identities(p))]
+    return {
+        "iteration": number,
+        "runs": recorded,
+        "failed": failed,
+        "papers": fresh,
+        "carried": len(papers) - len(fresh),
+    }
+
+
+def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
+    """The papers `key` cites as the search's next iteration: zbMATH Open's reference list for a
+    `Zbl:` key (a paper the Semantic Scholar graph lacks), else Semantic Scholar's references."""
+    number = search.iteration + 1
+    api = "zbmath" if key.startswith("Zbl:") else "semantic_scholar"
+    args = ["references", key, "--limit", str(limit)]
+    try:
+        result = CLIENTS[api]().references(key, limit=limit)
+    except ServiceError as exc:
+        return record(search, number, {}, {api: exc.message}, None)
+    result.query_line = querylines.query_line(api, args)
+    data = result.to_dict()
+    stem = "zbmath" if api == "zbmath" else "s2"
+    searchfolder.write_json(search.folder / f"i{number}-{stem}-references.json", data)
+    return record(search, number, {api: [data]}, {}, f"references of {key}")
+
+
+def listing(search: Search, found: dict[str, Any]) -> list[str]:
+    """What the model reads after discovery or a refined search: where things are, the runs,
+    one line per new distinct paper, and what to write next."""
+    runs = ", ".join(
+        f"{NAMES[r['source']]} run {r['run_id']}: {r['result_count']}" for r in found["runs"]
+    )
+    kind = "first search" if search.first_search else "follow-up search"
+    lines = [
+        f"{search.problem}, {kind}, iteration {found['iteration']}: "
+        f"{len(found['papers'])} distinct papers ({runs or 'no runs'})",
+        f"search folder: {search.search_folder}",
+    ]
+    lines += found.get("notes", [])
+    for source, why in found["failed"].items():
+        lines.append(f"{NAMES[source]} unavailable: {why}")
+    if found["carried"]:
+        lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
+    return lines + [paper.line() for paper in found["papers"]]
+
+
+def refine(
+    search: Search, query: str, memo: str, progress: Progress = stderr_progress
+) -> dict[str, Any]:
+    """The refined query as the next iteration: one search per source, recorded with the memo."""
+    number = search.iteration + 1
+    planned = refined_queries(query, search.domain, search.per_query)
+    searchfolder.write_json(
+        search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query}
+    )
+    queries = {api: [q.args for q in found] for api, found in planned.items()}
+    return run_iteration(search, number, queries, memo, progress)
+
+
+def problem_path(words: list[str]) -> tuple[Path, str | None]:
+    """(PROBLEM.md, focus) from /math:literature's arguments: the first word is the problem when
+    a problem folder of that slug exists, else every word is focus on the current problem."""
+    if words and is_slug(words[0]) and problemdir.problem_dir(words[0]).is_dir():
+        return problemdir.problem_file(words[0]), " ".join(words[1:]) or None
+    path = problemdir.problem_file(problemdir.current_slug())
+    if not path.exists():
+        raise BadInput(f"{path} does not exist: describe the problem with /math:problem")
+    return path, " ".join(words) or None

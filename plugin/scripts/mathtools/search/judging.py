@@ -1,0 +1,135 @@
+"""Judging, one call: store the model's judgements of an iteration and answer the loop's question.
+
+The model writes one file per iteration, `judgements-i<N>.json` in the search folder
+(schemas/iteration_judgements.schema.json): a label for every paper the iteration listed, by
+the key its line shows. Storing it labels that paper in every run that returned it (a paper both
+services found is judged once), keeps the label of a paper judged in an earlier iteration, and
+keeps the papers the model remembers (`remembered`) in `memory.json` for verification. The
+answer is the refinement loop's rule (refinement.py): stop, or refine with the memo.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import schemas
+from ..core.errors import BadInput
+from ..core.files import read_json
+from . import refinement, searchfolder
+from .searchfolder import Search, check_judged, earlier_identities, identities, iteration_papers
+from .store import LABELS, open_store
+
+MEMORY = "memory.json"
+SHOWN_MISSING = 5
+
+
+def judge(search: Search) -> dict[str, Any]:
+    """Store the current iteration's judgements file; the counts and the loop's decision."""
+    path = search.judgements_file()
+    # An iteration whose papers were all judged before needs no file: their labels carry over.
+    data = read_json(str(path), "judgements") if path.exists() else []
+    problems = schemas.errors("iteration_judgements", data)
+    if problems:
+        raise BadInput(f"{path}: {problems[0]}", code="bad_judgements")
+    given = data if isinstance(data, list) else data["judgements"]
+    remembered = [] if isinstance(data, list) else data.get("remembered", [])
+    with open_store(create=False) as store:
+        papers = iteration_papers(store, search, search.iteration)
+        earlier = earlier_identities(store, search, search.iteration)
+        by_key = {j["key"]: j for j in given}
+        per_run: dict[int, list[dict[str, Any]]] = {}
+        missing = []
+        for paper in papers:
+            carried = next((earlier[i] for i in identities(paper) if i in earlier), None)
+            judgement = by_key.pop(paper.key, None) or carried
+            if judgement is None:
+                missing.append(paper.key)
+                continue
+            fields = {k: judgement[k] for k in ("label", "confidence", "rationale")}
+            for run_id, key in paper.members:
+                per_run.setdefault(run_id, []).append({"key": key, **fields})
+        if by_key:
+            raise BadInput(
+                f"{path}: no paper of iteration {search.iteration} is listed as "
+                + ", ".join(list(by_key)[:SHOWN_MISSING])
+                + "; use the keys the listing shows",
+                code="unknown_key",
+            )
+        if missing:
+            more = (
+                f" and {len(missing) - SHOWN_MISSING} more" if len(missing) > SHOWN_MISSING else ""
+            )
+            raise BadInput(
+                f"{path}: {len(missing)} listed papers are not judged: "
+                f"{', '.join(missing[:SHOWN_MISSING])}{more}; judge every one",
+                code="not_judged",
+            )
+        for run_id, judgements in per_run.items():
+            store.record_judgements(run_id, judgements)
+        stored = [
+            j for run_id in search.run_ids(search.iteration) for j in store.judgements(run_id)
+        ]
+        runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
+    if remembered:
+        searchfolder.write_json(search.folder / MEMORY, _remembered(search, remembered))
+    labels = {paper.key: _label(paper, stored) for paper in papers}
+    result: dict[str, Any] = {"iteration": search.iteration, "papers": len(papers)}
+    result.update({label: sum(v == label for v in labels.values()) for label in LABELS})
+    if remembered:
+        result["remembered"] = len(remembered)
+    result.update(decide(search, runs, stored, for_model=True))
+    return result
+
+
+def _label(paper: Any, stored: list[dict[str, Any]]) -> str:
+    keys = {key for _, key in paper.members}
+    label: str = next(j["label"] for j in stored if j["key"] in keys)
+    return label
+
+
+def _remembered(search: Search, remembered: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The remembered papers, added to those of earlier iterations, each with a key and the
+    source `memory`."""
+    path = search.folder / MEMORY
+    kept = read_json(str(path), "remembered papers") if path.exists() else []
+    for item in remembered:
+        item = {"source": "memory", **item}
+        item.setdefault("key", f"memory-{len(kept) + 1}")
+        if item not in kept:
+            kept.append(item)
+    return kept
+
+
+def check_refined(search: Search, query: str) -> tuple[str | None, str]:
+    """Whether the loop's rule lets the model's refined query be the search's next iteration:
+    (None, the memo to search it with); (why, "") when the query repeats an earlier one, which
+    ends the loop. BadInput when the loop has already stopped, or papers are still unjudged."""
+    with open_store(create=False) as store:
+        check_judged(store, search, "refining")
+        runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
+        judgements = [j for run in runs for j in store.judgements(run["run_id"])]
+        earlier = [run["query"] for run in store.prior_queries(search.problem)]
+    decided = decide(search, runs, judgements)
+    if decided["decision"] == "stop":
+        raise BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
+    checked = refinement.check_refined(query, earlier)
+    if checked.stop:
+        return checked.reason, ""
+    return None, str(decided["memo"])
+
+
+def decide(
+    search: Search,
+    runs: list[dict[str, Any]],
+    judgements: list[dict[str, Any]],
+    for_model: bool = False,
+) -> dict[str, Any]:
+    """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the
+    model's, pointing to its own rationales, when `for_model`)."""
+    decision = refinement.after_iteration(search.iteration, judgements)
+    if decision.stop:
+        return {"decision": "stop", "reason": decision.reason}
+    written = search.judgements_file()  # none when every paper's judgement carried over
+    rationales = f"R/{written.name}" if for_model and written.exists() else None
+    memo = refinement.memo(search.iteration, runs, judgements, rationales)
+    return {"decision": "refine", "reason": decision.reason, "memo": memo}

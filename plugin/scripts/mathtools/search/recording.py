@@ -1,0 +1,130 @@
+"""The end of a literature search, in two calls: merge, then finish.
+
+merge   the search folder's verified.json and relevance.json into LITERATURE.md (litmerge.py, the
+        Search History row from the search's runs), validated in the same call; it names what
+        the model must still write: the Synthesis (into `synthesis.md` in the search folder), and
+        the tier of any REF still unassessed.
+finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section, validates the file, and
+        only when it is valid records the search: the LIT journal entry (strategy, what was
+        tried and the artifacts filled in from the search) and the search in STATE.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core import files, locks
+from ..core.errors import BadInput
+from ..core.files import read_json
+from ..core.sources import NAMES
+from ..litdoc import checks, literature, merging
+from ..research import journal, state
+from ..research.problemdir import resolve
+from .searchfolder import VERIFIED, Search
+from .store import open_store
+
+RELEVANCE = "relevance.json"
+SYNTHESIS = "synthesis.md"
+SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
+
+
+def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
+    """Merge and validate; (the merge report with the violations, the lines to print)."""
+    folder = search.folder
+    if not (folder / VERIFIED).exists():
+        raise BadInput(f"no {folder / VERIFIED}: run `literature.py verify` first", code="usage")
+    verified = read_json(str(folder / VERIFIED), "verification")
+    relevance_path = folder / RELEVANCE
+    relevance = read_json(str(relevance_path), "relevance") if relevance_path.exists() else None
+    with open_store(create=False) as store:
+        history = store.history_row(search.run_ids()) if search.run_ids() else {}
+    report, _ = merging.merge_file(
+        Path(search.literature), verified, relevance, problem=search.problem, **history
+    )
+    violations = checks.validate(search.literature)
+    doc = literature.load(search.literature)
+    out = merging.summary_lines(report)
+    # A REF without a tier is named once, by the summary's "not yet assessed" line.
+    unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
+    out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]
+    current = doc.synthesis
+    if current.startswith(SYNTHESIS_PLACEHOLDER):
+        out.append(f"to write: the Synthesis, in {folder / SYNTHESIS}")
+    else:
+        out.append(
+            f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS}; now:"
+        )
+        out += current.splitlines()
+    return {**report, "violations": violations}, out
+
+
+def install_synthesis(path: Path, text: str) -> None:
+    """Replace the `## Synthesis` section's text of LITERATURE.md at `path` (under its lock)."""
+    with locks.locked(path):
+        doc = literature.parse(files.read_text(path, "LITERATURE.md"), str(path))
+        section = doc.section(literature.SYNTHESIS)
+        section.intro = ["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]
+        section.blocks = []
+        files.atomic_write(path, doc.render())
+
+
+def finish(
+    search: Search,
+    *,
+    outcome: str,
+    title: str,
+    reasoning: str,
+    insight: str,
+    tags: list[str],
+    strategy: str | None = None,
+) -> dict[str, Any]:
+    """Put the Synthesis in, validate, and when valid record the journal entry and the state."""
+    path = Path(search.literature)
+    synthesis = search.folder / SYNTHESIS
+    if synthesis.exists():
+        install_synthesis(path, files.read_text(synthesis, SYNTHESIS))
+    elif literature.load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
+        raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
+    violations = checks.validate(path)
+    if violations:
+        return {"valid": False, "violations": violations, "recorded": False}
+    if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
+        return {"valid": True, "journal": search.journal, "already_recorded": True}
+    failed = search.failed()
+    run_ids = [run_id for item in search.iterations for run_id in item["runs"]]
+    with open_store(create=False) as store:
+        sources = dict.fromkeys(store.run(run_id)["source"] for run_id in run_ids)
+    names = [NAMES.get(source, source) for source in sources] or ["no service"]
+    names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    tried = f"{len(run_ids)} runs on {names}, {search.iteration} iteration(s)" + (
+        f"; unavailable: {', '.join(failed)}" if failed else ""
+    )
+    entry = journal.add(
+        category="LIT",
+        strategy=strategy or ("broad-survey" if search.first_search else "targeted-search"),
+        outcome=outcome,
+        title=title,
+        tried=tried,
+        insight=insight,
+        problem=search.problem,
+        tags=tags,
+        reasoning=reasoning,
+        artifacts=["LITERATURE.md"],
+        related=["PROBLEM.md"],
+        agent="literature-search",
+    )
+    search.journal = entry["id"]
+    search.save()
+    counts = literature.load(path).frontmatter
+    slug, folder = resolve(search.problem)
+    moved = state.record_search(
+        folder, slug, f"{entry['id']}: {counts.get('confirmed_count', 0)} confirmed references"
+    )
+    return {
+        "valid": True,
+        "journal": entry["id"],
+        "confirmed": counts.get("confirmed_count"),
+        "unconfirmed": counts.get("unconfirmed_count"),
+        "state": moved,
+    }

@@ -1,0 +1,264 @@
+"""One planned search, relaxed until it finds something (issue 21: a plan checks itself).
+
+arXiv's search is boolean: every quoted phrase and every AND-ed word must occur, so one word the
+paper does not use empties a query. A search that comes back empty is therefore asked again,
+within the same call, in looser forms, stopping at the first that returns papers:
+
+  unquoted   the phrases become AND-ed words ("Links-Gould invariant" finds "Links-Gould
+             polynomial invariant")
+  dropped    the weakest term left out: an author search's name (namesakes and spellings
+             miss), else the last search word (a plan puts the core first)
+  any        the search words OR-ed (the categories still hold)
+  widened    the loosest form in every category (a subject may live outside the domain's)
+
+Each looser form is one more request, under the service's rate limit (arXiv: 3 s apart).
+Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
+then without its last word, then its first two words (the core term) alone.
+
+`run_planned(api, entry, client)` runs one plan entry (planning.plan's `{"args": [...]}`, the
+search script's arguments) this way and returns the search result, whose `relaxation` says which
+form answered (None: the query as planned). arxiv_query.py and s2_lookup.py do the same for a
+search given `--relax`, which every planned search carries. A raw `--query` (arXiv syntax typed
+by the model) is never rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ..core import domains
+from ..core.errors import BadInput
+from ..core.records import SearchResult
+from ..services import zbmath
+from .querylines import query_line, split_options
+
+if TYPE_CHECKING:
+    from ..services.arxiv import ArxivClient
+    from ..services.semantic_scholar import S2Client
+
+# (step, query, dropped word): one form of a query; step None is the query as given.
+Form = tuple[str | None, str, str | None]
+
+ARXIV_TEXT_FIELDS = {"--title": "title", "--abstract": "abstract", "--all": "all_terms"}
+STEP_NOTES = {
+    "unquoted": "phrases searched as separate words",
+    "dropped": "weakest word left out",
+    "any": "any of the words",
+    "widened": "in every category",
+}
+
+
+@dataclass
+class ArxivRequest:
+    """An arxiv_query.py search: text terms as (field, words) in the order given, and the rest."""
+
+    terms: list[tuple[str, str]] = field(default_factory=list)  # field: title/abstract/all_terms
+    authors: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    raw: str | None = None
+    submitted: str | None = None
+    max_results: int = 10
+
+    def query(self) -> str:
+        # the arXiv client loads lxml (~90 ms): arXiv's path only
+        from ..services.arxiv import build_query
+
+        by_field: dict[str, list[str]] = {"title": [], "abstract": [], "all_terms": []}
+        for name, words in self.terms:
+            by_field[name].append(words)
+        return build_query(
+            raw=self.raw,
+            title=by_field["title"],
+            abstract=by_field["abstract"],
+            all_terms=by_field["all_terms"],
+            author=self.authors,
+            categories=self.categories,
+            submitted=self.submitted,
+        )
+
+
+def arxiv_forms(request: ArxivRequest) -> list[Form]:
+    """(step, query, dropped word) for the query as planned, then each looser form that
+    differs from the one before; none for a raw query or a search without text terms."""
+    forms: list[Form] = [(None, request.query(), None)]
+    if request.raw or not request.terms:
+        return forms
+    words = [(name, word) for name, text in request.terms for word in _words(text)]
+    if not words:
+        return forms
+    loose = replace(request, terms=words)
+    forms.append(("unquoted", loose.query(), None))
+    if request.authors:  # the weakest term of an author search is the name: namesakes, spelling
+        forms.append(("dropped", replace(loose, authors=[]).query(), request.authors[-1]))
+    elif len(words) > 1:
+        forms.append(("dropped", replace(request, terms=words[:-1]).query(), words[-1][1]))
+    loosest = replace(loose, authors=[])
+    if len(words) > 1:
+        # lxml (~90 ms), as in query(): arXiv only
+        from ..services.arxiv import FIELD_PREFIX, field_term
+
+        either = " OR ".join(field_term(FIELD_PREFIX[name], word, name) for name, word in words)
+        loosest = replace(request, terms=[], authors=[], raw=either)
+        forms.append(("any", loosest.query(), None))
+    if request.categories:  # the subject may live in a category the domain does not name
+        forms.append(("widened", replace(loosest, categories=[]).query(), None))
+    return _distinct(forms)
+
+
+def _words(text: str) -> list[str]:
+    """A term's words as arXiv terms of their own: letters and digits with inner hyphens and
+    apostrophes ("Links-Gould", "Noether's"); "(k,l)-sparse" gives "sparse", no bracket that
+    would break the query's syntax, no one-letter word."""
+    return [w for w in re.findall(r"[^\W_][\w'\-]*", text) if len(w) > 1]
+
+
+def _distinct(forms: list[Form]) -> list[Form]:
+    """The forms without one that repeats an earlier query (dropping quotes from a query that
+    had none changes nothing)."""
+    kept: list[Form] = []
+    for form in forms:
+        if form[1].strip() and form[1] not in {query for _, query, _ in kept}:
+            kept.append(form)
+    return kept
+
+
+def s2_forms(text: str) -> list[Form]:
+    """(step, query, dropped word) for a Semantic Scholar query and its looser forms."""
+    forms: list[Form] = [(None, text, None)]
+    words = text.replace('"', " ").split()
+    forms.append(("unquoted", " ".join(words), None))
+    if len(words) > 1:
+        forms.append(("dropped", " ".join(words[:-1]), words[-1]))
+        forms.append(("any", " ".join(words[:2]), None))
+    return _distinct(forms)
+
+
+def relaxed(forms: Sequence[Form], search: Callable[[str], SearchResult]) -> SearchResult:
+    """Ask `search(query)` for each form in turn; the first result with papers (else the last
+    one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered."""
+    if not forms:  # the query had no words (say `""`): nothing to ask
+        raise BadInput("the query is empty", code="bad_query")
+    for step, query, dropped in forms:
+        result = search(query)
+        if result.papers:
+            if step:
+                result.relaxation = {"step": step, "query": query}
+                if dropped:
+                    result.relaxation["dropped"] = dropped
+            return result
+    if len(forms) > 1:
+        result.relaxation = {"step": "exhausted", "query": forms[-1][1]}
+    return result
+
+
+def search_arxiv(
+    client: ArxivClient,
+    request: ArxivRequest,
+    start: int = 0,
+    sort: str = "relevance",
+    order: str = "descending",
+) -> SearchResult:
+    """ArxivClient.search for `request`, relaxed when empty."""
+    return relaxed(
+        arxiv_forms(request),
+        lambda query: client.search(query, start, request.max_results, sort, order),
+    )
+
+
+def search_s2(client: S2Client, text: str, **options: Any) -> SearchResult:
+    """S2Client.search for `text` (and its options), relaxed when empty."""
+    return relaxed(s2_forms(text), lambda query: client.search(query, **options))
+
+
+# --- plan entries ---------------------------------------------------------------------------
+
+# Options a planned search may carry, and whether each takes a value.
+PLANNED_OPTIONS = {
+    "--title": True, "--abstract": True, "--all": True, "--author": True, "--category": True,
+    "--domain": True, "--secondary": False, "--query": True, "--max-results": True,
+    "--limit": True, "--out": True, "--no-cache": False, "--relax": False, "--msc": True,
+}  # fmt: skip
+
+
+def planned_options(args: list[str]) -> list[tuple[str, str]]:
+    """(option, value) pairs of a plan entry's `args` (after the `search` subcommand); a flag's
+    value is ""."""
+    tokens = split_options(args[1:] if args[:1] == ["search"] else list(args))
+    pairs: list[tuple[str, str]] = []
+    at = 0
+    while at < len(tokens):
+        name = tokens[at]
+        if name not in PLANNED_OPTIONS:
+            raise BadInput(f"a planned search cannot carry {name!r}", code="bad_plan")
+        if PLANNED_OPTIONS[name]:
+            if at + 1 >= len(tokens):
+                raise BadInput(f"{name} needs a value", code="bad_plan")
+            pairs.append((name, tokens[at + 1]))
+            at += 2
+        else:
+            pairs.append((name, ""))
+            at += 1
+    return pairs
+
+
+def arxiv_request(args: list[str]) -> ArxivRequest:
+    request = ArxivRequest()
+    domain, secondary = None, False
+    for name, value in planned_options(args):
+        if name in ARXIV_TEXT_FIELDS:
+            request.terms.append((ARXIV_TEXT_FIELDS[name], value))
+        elif name == "--author":
+            request.authors.append(value)
+        elif name == "--category":
+            request.categories.append(value)
+        elif name == "--domain":
+            domain = value
+        elif name == "--secondary":
+            secondary = True
+        elif name == "--query":
+            request.raw = value
+        elif name in ("--limit", "--max-results"):  # --max-results: arxiv_query.py's former name
+            request.max_results = int(value)
+    if domain:
+        request.categories += domains.categories(domain, secondary)
+    return request
+
+
+def run_planned(api: str, entry: dict[str, Any], client: Any) -> SearchResult:
+    """One plan entry's search through `client` (ArxivClient, S2Client or ZbmathClient), relaxed
+    when empty (arXiv and Semantic Scholar); the result carries the entry's label and, when a
+    looser form answered, `relaxation`."""
+    args = list(entry["args"])
+    if api == "arxiv":
+        result = search_arxiv(client, arxiv_request(args))
+    elif api == "zbmath":
+        # zbMATH queries are few and MSC-restricted; they run as planned, without relaxation.
+        pairs = planned_options(args)
+        options = dict(pairs)
+        query = zbmath.search_query(
+            title=options.get("--title"),
+            author=options.get("--author"),
+            msc=[value for name, value in pairs if name == "--msc" and value],
+        )
+        result = client.search(query, limit=int(options.get("--limit") or 10))
+    else:
+        options = dict(planned_options(args))
+        if not options.get("--query"):
+            raise BadInput("a planned Semantic Scholar search needs --query", code="bad_plan")
+        result = search_s2(client, options["--query"], limit=int(options.get("--limit") or 10))
+    result.query_line = query_line(api, args)
+    return result
+
+
+def describe(relaxation: dict[str, Any] | None) -> str:
+    """How a Search History row names a relaxation: `relaxed: weakest word left out (tolerant)`."""
+    if not relaxation:
+        return ""
+    if relaxation["step"] == "exhausted":
+        return "empty even relaxed"
+    note = STEP_NOTES[relaxation["step"]]
+    dropped = relaxation.get("dropped")
+    return f"relaxed: {note}" + (f" ({dropped})" if dropped else "")

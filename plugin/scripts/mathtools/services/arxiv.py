@@ -1,0 +1,487 @@
+"""The arXiv API: identifiers, query building, Atom parsing and a paging, polite client.
+
+Facts this module relies on (the arXiv API user manual, and recordings of what arXiv really sent):
+
+- `search_query` combines `field:term` with AND/OR/ANDNOT; a phrase is quoted (`%22`), groups
+  use parentheses (`%28`, `%29`), a space is `+`; `submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`
+  (GMT) filters by submission date.
+- One call returns at most 2,000 entries and a query at most 30,000; `start` is 0-based.
+- `id_list` returns the latest version of a bare id and the asked version of `<id>v<n>`. Ids that
+  do not exist are dropped silently (HTTP 200, fewer entries); a malformed id makes the whole call
+  an HTTP 400 whose single entry is titled "Error" and names the id. Without `max_results` an
+  `id_list` call returns at most 10 entries, so we always send it. 642 ids in one URL got HTTP 414.
+- Deep pages are sometimes empty although more results exist; such a page is asked again.
+- Since late 2025 entry links may come without `rel`/`title`; the abs and pdf URLs are then
+  recognised by their path, or built from the id.
+
+Old-style ids with a subject class (`math.AG/0601001`) are mapped to the archive form arXiv
+itself uses in its answers (`math/0601001`): the number is unique within the archive, and only the
+archive form matches the `<id>` arXiv returns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from ..core import config
+from ..core.errors import BadInput, ServiceError
+from ..core.identifiers import arxiv_id_text, is_arxiv_id, normalise_arxiv_id
+from ..core.records import Paper, SearchResult
+from ..core.text import american_spelling
+from ..core.venues import venue_parts
+from .http import DO_NOT_CACHE, RequestRejected, Response, ServiceClient, UnusableBody, build_url
+
+if TYPE_CHECKING:  # lxml loads only when a call reaches arXiv
+    from lxml import etree
+
+MAX_PAGE = 2000  # entries one call may return
+MAX_RESULTS = 30000  # entries one query may return in all
+# Ids per id_list call: at most ~20 characters each, so a URL stays near 2 kB, far below the
+# ~8 kB at which arXiv answered 642 ids with HTTP 414.
+ID_CHUNK = 100
+# An empty page where results should be is asked again this many times (apart from the HTTP
+# retries, so that MATH_HTTP_RETRIES=0 still believes a genuinely empty page).
+EMPTY_PAGE_RETRIES = 2
+SORT_BY = ("relevance", "lastUpdatedDate", "submittedDate")
+SORT_ORDER = ("ascending", "descending")
+FIELD_PREFIX = {"title": "ti", "abstract": "abs", "author": "au", "all_terms": "all"}
+# Left unencoded in our URLs, as the manual writes them: `au:del_maestro`, `id_list=a,b`,
+# `cond-mat/0207270`, `submittedDate:[... TO ...]`. Quotes, parentheses and spaces are encoded.
+URL_SAFE = ":,/[]"
+
+ABS_URL = "https://arxiv.org/abs/"
+PDF_URL = "https://arxiv.org/pdf/"
+ERROR_ID_PREFIX = "https://arxiv.org/api/errors"
+
+_ATOM = "{http://www.w3.org/2005/Atom}"
+_ARXIV = "{http://arxiv.org/schemas/atom}"
+_OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
+_FEED = _ATOM + "feed"
+_ENTRY = _ATOM + "entry"
+_AUTHOR = _ATOM + "author"
+_LINK = _ATOM + "link"
+_CATEGORY = _ATOM + "category"
+_NAME = _ATOM + "name"
+_AFFILIATION = _ARXIV + "affiliation"
+_PRIMARY = _ARXIV + "primary_category"
+_TOTAL = _OPENSEARCH + "totalResults"
+_TEXT_FIELDS = {
+    _ATOM + name: name for name in ("id", "title", "summary", "published", "updated")
+} | {_ARXIV + name: name for name in ("doi", "journal_ref", "comment")}
+
+_CATEGORY_NAME = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z-]{2,})?")
+_DATE = re.compile(r"(\d{4})(?:-?(\d{2}))?(?:-?(\d{2}))?(?:[T ]?(\d{2}):?(\d{2}))?")
+_BAD_ID_MESSAGE = re.compile(r"incorrect id format for (\S+)")
+
+
+class MalformedFeed(ValueError):
+    """The bytes are not an arXiv Atom feed (truncated XML, an HTML error page, ...)."""
+
+
+# --- queries -------------------------------------------------------------------------------------
+
+
+def build_query(
+    *,
+    raw: str | None = None,
+    title: Iterable[str] = (),
+    abstract: Iterable[str] = (),
+    author: Iterable[str] = (),
+    all_terms: Iterable[str] = (),
+    categories: Iterable[str] = (),
+    submitted: str | tuple[str, str] | None = None,
+) -> str:
+    """A `search_query`: every part AND-ed, categories OR-ed in parentheses.
+
+    A term with a space becomes a quoted phrase (`ti:"quantum criticality"`); `raw` arXiv syntax
+    is passed through (in parentheses when other parts join it). `submitted` is `FROM..TO` (or a
+    pair) of `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or `YYYYMMDDHHMM`, inclusive, either side may be
+    empty; it becomes `submittedDate:[FROM TO TO]`. The result is plain text: the URL encoding
+    happens when the request is built.
+
+    >>> build_query(title=["quantum criticality"], author=["del_maestro"])
+    'ti:"quantum criticality" AND au:del_maestro'
+    """
+    parts = []
+    fields = {"title": title, "abstract": abstract, "author": author, "all_terms": all_terms}
+    for name, terms in fields.items():
+        if name == "author":
+            parts += [f"{FIELD_PREFIX[name]}:{_term(term, name)}" for term in terms]
+        else:
+            parts += [field_term(FIELD_PREFIX[name], term, name) for term in terms]
+    cats = list(dict.fromkeys(categories))
+    for cat in cats:
+        if not _CATEGORY_NAME.fullmatch(cat):
+            raise BadInput(f"not an arXiv category: {cat!r}", code="bad_category")
+    if len(cats) == 1:
+        parts.append(f"cat:{cats[0]}")
+    elif cats:
+        parts.append("(" + " OR ".join(f"cat:{cat}" for cat in cats) + ")")
+    if submitted:
+        parts.append(_submitted(submitted))
+    raw = (raw or "").strip()
+    if raw:
+        parts.insert(0, f"({raw})" if parts else raw)
+    if not parts:
+        raise BadInput("nothing to search for: give a query, a term or a category", code="no_query")
+    return " AND ".join(parts)
+
+
+def field_term(prefix: str, term: str, field: str = "all_terms") -> str:
+    """`prefix:term`, or, when the term holds a British spelling, both spellings OR-ed
+    (`(all:colouring OR all:coloring)`): arXiv's search folds neither, and most of its papers
+    spell the American way ("Colourings of ordinals" finds "Coloring ordinals by reals")."""
+    text = _term(term, field)
+    words = term.replace('"', " ").lower().split()
+    american = " ".join(american_spelling(word) for word in words)
+    if american == " ".join(words):
+        return f"{prefix}:{text}"
+    return f"({prefix}:{text} OR {prefix}:{_term(american, field)})"
+
+
+def _term(term: str, field: str) -> str:
+    # arXiv has no escape for a quote inside a phrase; drop quotes and re-quote the phrase.
+    words = term.replace('"', " ").split()
+    if not words:
+        raise BadInput(f"empty {field.replace('_terms', '')} term", code="bad_query")
+    return words[0] if len(words) == 1 else '"' + " ".join(words) + '"'
+
+
+def _submitted(spec: str | tuple[str, str]) -> str:
+    if isinstance(spec, str):
+        if ".." not in spec:
+            raise BadInput(f"--submitted wants FROM..TO, got {spec!r}", code="bad_date")
+        start, end = spec.split("..", 1)
+    else:
+        start, end = spec
+    low = _date_bound(start, end=False) if start.strip() else "199101010000"
+    high = _date_bound(end, end=True) if end.strip() else "299912312359"
+    if low > high:
+        raise BadInput(f"submitted range is empty: {low} > {high}", code="bad_date")
+    return f"submittedDate:[{low} TO {high}]"
+
+
+def _date_bound(text: str, end: bool) -> str:
+    """YYYYMMDDHHMM for the first (or, with `end`, the last) minute the date text covers."""
+    import calendar
+    import datetime
+
+    match = _DATE.fullmatch(text.strip())
+    if not match:
+        raise BadInput(f"not a date: {text!r} (use YYYY, YYYY-MM, YYYY-MM-DD)", code="bad_date")
+    year, month, day, hour, minute = match.groups()
+    if month is None:
+        month = "12" if end else "01"
+    if not 1 <= int(month) <= 12:
+        raise BadInput(f"not a date: {text!r} (no month {month})", code="bad_date")
+    if day is None:
+        day = f"{calendar.monthrange(int(year), int(month))[1]:02d}" if end else "01"
+    if hour is None:
+        hour, minute = ("23", "59") if end else ("00", "00")
+    try:
+        datetime.datetime(int(year), int(month), int(day), int(hour), int(minute))
+    except ValueError as exc:  # 2024-02-31, hour 25, ...
+        raise BadInput(f"not a date: {text!r} ({exc})", code="bad_date") from None
+    return f"{year}{month}{day}{hour}{minute}"
+
+
+# --- parsing -------------------------------------------------------------------------------------
+
+
+def parse_feed(content: bytes) -> tuple[int | None, list[Paper]]:
+    """`opensearch:totalResults` and the papers of one arXiv Atom answer.
+
+    Raises MalformedFeed when `content` is not an Atom feed, and BadInput when arXiv answered
+    with its "Error" entry (a malformed id or parameter), naming what arXiv named.
+    """
+    from lxml import etree
+
+    try:
+        root = etree.fromstring(content, _parser())
+    except etree.XMLSyntaxError as exc:
+        raise MalformedFeed(f"not XML: {exc}") from None
+    if root is None or root.tag != _FEED:
+        raise MalformedFeed(f"not an Atom feed (root element {getattr(root, 'tag', None)!r})")
+    total = None
+    papers = []
+    for child in root:
+        tag = child.tag
+        if tag == _ENTRY:
+            papers.append(_paper(child))
+        elif tag == _TOTAL:
+            try:
+                total = int(child.text or "")  # None, like "", is no number
+            except (TypeError, ValueError):
+                raise MalformedFeed(f"totalResults is not a number: {child.text!r}") from None
+    return total, papers
+
+
+_PARSER: etree.XMLParser | None = None
+
+
+def _parser() -> etree.XMLParser:
+    global _PARSER
+    if _PARSER is None:
+        from lxml import etree
+
+        # No network, no entities: an answer can never make us fetch or expand anything.
+        _PARSER = etree.XMLParser(
+            resolve_entities=False, no_network=True, remove_blank_text=True, collect_ids=False
+        )
+    return _PARSER
+
+
+def _paper(entry: etree._Element) -> Paper:
+    """One `<entry>` as a Paper, in a single pass over its children (the hot loop: a dict look-up
+    per child beats a chain of comparisons between long namespaced tags)."""
+    text: dict[str, str | None] = {}
+    abs_url = pdf_url = primary = None
+    authors: list[str] = []
+    affiliations: list[list[str]] = []
+    cats: list[str] = []
+    for child in entry:
+        tag = child.tag
+        if tag == _AUTHOR:
+            where = []
+            if len(child) == 1:  # just <name>: the common case, read without a tag test
+                name = child[0].text
+            else:
+                name = None
+                for part in child:
+                    if part.tag == _NAME:
+                        name = part.text
+                    elif part.tag == _AFFILIATION and part.text:
+                        where.append(_squash(part.text))
+            authors.append(_squash(name or ""))
+            affiliations.append(where)
+            continue
+        field = _TEXT_FIELDS.get(tag)
+        if field is not None:
+            text[field] = child.text
+        elif tag == _CATEGORY and (term := child.get("term")):
+            cats.append(term)
+        elif tag == _LINK:
+            href = child.get("href") or ""
+            if "/pdf/" in href:
+                pdf_url = pdf_url or href
+            elif "/abs/" in href:
+                abs_url = abs_url or href
+        elif tag == _PRIMARY:
+            primary = child.get("term")
+    entry_id = (text.get("id") or "").strip()
+    if entry_id.startswith(ERROR_ID_PREFIX):
+        _raise_error_entry(text.get("summary") or entry_id)
+    arxiv_id, version = _split_entry_id(entry_id)
+    if not is_arxiv_id(arxiv_id):
+        # what identifies the record is missing: it may never confirm anything
+        raise MalformedFeed(f"an entry without an arXiv id ({entry_id[:80]!r})")
+    versioned = arxiv_id_text(arxiv_id, version)
+    published = _squash(text.get("published") or "") or None
+    if published and not _DATE.match(published):
+        raise MalformedFeed(f"an entry's published date is not a date ({published[:40]!r})")
+    doi, journal_ref, comment = text.get("doi"), text.get("journal_ref"), text.get("comment")
+    journal_ref = _squash(journal_ref) if journal_ref else None
+    venue, volume, pages = venue_parts(journal_ref) if journal_ref else (None, None, None)
+    return Paper(
+        source="arxiv",
+        title=_squash(text.get("title") or ""),
+        authors=authors,
+        year=int(published[:4]) if published else None,
+        arxiv_id=arxiv_id,
+        arxiv_version=version,
+        doi=doi.strip().lower() if doi else None,
+        abstract=_squash(text.get("summary") or "") or None,
+        url=abs_url or ABS_URL + versioned,
+        pdf_url=pdf_url or PDF_URL + versioned,
+        categories=cats,
+        primary_category=primary or (cats[0] if cats else None),
+        published=published,
+        updated=_squash(text.get("updated") or "") or None,
+        journal_ref=journal_ref,
+        venue=venue,
+        volume=volume,
+        pages=pages,
+        venue_aliases=[journal_ref] if journal_ref else [],
+        comment=_squash(comment) if comment else None,
+        affiliations=affiliations,
+    )
+
+
+def _squash(text: str) -> str:
+    """Runs of whitespace as one space, ends trimmed (most texts need only the trim: fast path)."""
+    text = text.strip()
+    if "\n" in text or "  " in text or "\t" in text or "\r" in text:
+        return " ".join(text.split())
+    return text
+
+
+def _split_entry_id(entry_id: str) -> tuple[str, int | None]:
+    """`http://arxiv.org/abs/2104.12255v1` -> ("2104.12255", 1)."""
+    short = entry_id.rpartition("/abs/")[2]
+    base, sep, version = short.rpartition("v")
+    if sep and version.isdigit() and base[-1:].isdigit():
+        return base, int(version)
+    return short, None
+
+
+def _raise_error_entry(message: str) -> None:
+    message = " ".join(message.split())
+    bad = _BAD_ID_MESSAGE.search(message)
+    if bad:
+        raise RequestRejected(f"arXiv rejected the id {bad.group(1)!r}: {message}", code="bad_id")
+    raise RequestRejected(f"arXiv rejected the request: {message}", code="arxiv_rejected")
+
+
+# --- the client ----------------------------------------------------------------------------------
+
+
+class ArxivClient:
+    """Search and look-ups against the arXiv API through the shared, rate-limited HTTP layer.
+
+    `network_calls` counts the real HTTP requests made (cache hits are free).
+    """
+
+    page_size = MAX_PAGE  # entries asked per call when paging a search
+
+    def __init__(self, use_cache: bool = True):
+        self.base_url = config.arxiv_api_url()
+        self.http = ServiceClient(
+            "arxiv", "arXiv", config.arxiv_min_interval(), use_cache=use_cache
+        )
+
+    @property
+    def network_calls(self) -> int:
+        return self.http.network_calls
+
+    def search(
+        self,
+        query: str,
+        start: int = 0,
+        max_results: int = 10,
+        sort: str = "relevance",
+        order: str = "descending",
+    ) -> SearchResult:
+        """Up to `max_results` papers matching `query` from `start`, paging `page_size` a call.
+
+        A page that comes back empty although the first page's total says more results exist is
+        asked again (EMPTY_PAGE_RETRIES times) before it is believed to end the results.
+        """
+        if sort not in SORT_BY:
+            raise BadInput(f"sort must be one of {', '.join(SORT_BY)}", code="bad_sort")
+        if order not in SORT_ORDER:
+            raise BadInput(f"order must be one of {', '.join(SORT_ORDER)}", code="bad_sort")
+        if start < 0 or max_results < 1 or start + max_results > MAX_RESULTS:
+            raise BadInput(
+                f"need start >= 0, max_results >= 1 and start + max_results <= {MAX_RESULTS:,}"
+                f" (arXiv's cap on one query); got start {start}, max_results {max_results}",
+                code="bad_range",
+            )
+        result = SearchResult(source="arxiv", command="search", query=query)
+        seen: set[str | None] = set()
+        offset, wanted = start, max_results
+        while wanted > 0:
+            size = min(self.page_size, wanted)
+            params = {"search_query": query, "start": offset, "max_results": size}
+            params.update(sortBy=sort, sortOrder=order)
+            known = result.total_results
+
+            def results_expected(
+                total: int | None, offset: int = offset, known: int | None = known
+            ) -> bool:
+                total = known if known is not None else total
+                return total is None or offset < total
+
+            total, papers = self._feed(params, result, results_expected)
+            if result.total_results is None:
+                result.total_results = total
+            for paper in papers:
+                # Pages can overlap when the index changes while we page; keep the first copy.
+                if paper.arxiv_id not in seen:
+                    seen.add(paper.arxiv_id)
+                    result.papers.append(paper)
+            if not papers:
+                break
+            offset += len(papers)
+            wanted -= len(papers)
+            if total is not None and offset >= total:
+                break
+        return result
+
+    def fetch_ids(self, ids: Sequence[str]) -> SearchResult:
+        """The papers with these ids, ID_CHUNK ids a call; asked ids arXiv dropped are `not_found`.
+
+        Ids are normalised first (BadInput names the first bad one) and de-duplicated; a bare id
+        matches any version, `<id>v<n>` only that version. `not_found` lists normalised ids.
+        """
+        asked = list(dict.fromkeys(normalise_arxiv_id(text) for text in ids))
+        if not asked:
+            raise BadInput("no arXiv ids given", code="no_ids")
+        result = SearchResult(source="arxiv", command="get", total_results=0)
+        for first in range(0, len(asked), ID_CHUNK):
+            chunk = [arxiv_id_text(*pair) for pair in asked[first : first + ID_CHUNK]]
+            params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
+            total, papers = self._feed(params, result)
+            # started at 0: only the type checker cannot know it is never None here
+            result.total_results = (result.total_results or 0) + (total or 0)
+            result.papers += papers
+        returned = {(p.arxiv_id, p.arxiv_version) for p in result.papers}
+        returned_bare = {arxiv_id for arxiv_id, _ in returned}
+        result.not_found = [
+            arxiv_id_text(arxiv_id, version)
+            for arxiv_id, version in asked
+            if not (
+                arxiv_id in returned_bare if version is None else (arxiv_id, version) in returned
+            )
+        ]
+        return result
+
+    def _feed(
+        self,
+        params: dict[str, Any],
+        result: SearchResult,
+        results_expected: Callable[[int | None], bool] | None = None,
+    ) -> tuple[int | None, list[Paper]]:
+        """GET one page, parsed. Unusable answers are retried by the HTTP layer; an empty page where
+        results were expected is never cached and is asked again EMPTY_PAGE_RETRIES times (a budget
+        of its own, apart from the HTTP retries) before it is believed."""
+        url = build_url(self.base_url, params, safe=URL_SAFE)
+        result.request_urls.append(url)
+        parsed: list[tuple[int | None, list[Paper]]] = []
+
+        def suspect(feed: tuple[int | None, list[Paper]]) -> bool:
+            total, papers = feed
+            return not papers and results_expected is not None and results_expected(total)
+
+        def check(response: Response) -> object:
+            try:
+                parsed.append(parse_feed(response.content))
+            except MalformedFeed as exc:
+                raise UnusableBody(f"unusable answer ({exc})") from None
+            return DO_NOT_CACHE if suspect(parsed[-1]) else None
+
+        for retry in range(EMPTY_PAGE_RETRIES + 1):
+            if retry:
+                self.http.back_off(
+                    retry, "an empty page where results were expected", budget=EMPTY_PAGE_RETRIES
+                )
+            parsed.clear()
+            response = self.http.get(url, check=check)
+            if response.status != 200:
+                _refuse(response, url)
+            feed = parsed[-1] if parsed else parse_feed(response.content)
+            if not suspect(feed):
+                break
+        return feed
+
+
+def _refuse(response: Response, url: str) -> NoReturn:
+    """The error for an arXiv answer other than 200: RequestRejected for a 400 (bad input at the
+    command line, a failing source for the gate), else ServiceError."""
+    if response.status == 400:
+        with contextlib.suppress(MalformedFeed):
+            parse_feed(response.content)  # raises RequestRejected when arXiv sent its Error entry
+        raise RequestRejected(f"arXiv rejected the request (HTTP 400): {url}", "arxiv_rejected")
+    raise ServiceError(f"arXiv answered HTTP {response.status}: {url}", code="service_unavailable")

@@ -1,0 +1,269 @@
+"""Crossref's REST API (https://api.crossref.org): the registry behind every DOI, as `Paper`s.
+
+Endpoints: GET /works/{doi} (a single record: {"status": "ok", "message": {...}}; an unknown DOI
+is HTTP 404 with the plain-text body "Resource not found.", not JSON), GET /works?filter=doi:A,
+doi:B (a list request: the same filter given several times is OR-ed, so one call checks many
+DOIs) and GET /works?query.bibliographic=... (a list request; a real-word query matches millions
+of works and the top item can be another paper, so callers always compare titles). Errors are
+{"status": "failed", "message-type": "validation-failure", "message": [{"message": ...}]}.
+
+Limits (config.crossref_intervals): single-record and list requests share one limiter (one
+request at a time across processes) with an interval per kind, for the public pool or, when the
+user gave an address (MATH_CONTACT_EMAIL or .math/config.json contact_email), the polite pool.
+The address goes in the User-Agent (config.user_agent), which Crossref reads as well as a `mailto`
+parameter: that way it stays out of request URLs, so out of our output, the cache keys and logs.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import quote
+
+from ..core import config
+from ..core.errors import BadInput, ServiceError
+from ..core.identifiers import DOI, normalise_doi
+from ..core.records import Paper, SearchResult
+from ..core.sources import NAMES
+from .http import Response, ServiceClient, UnusableBody, build_url
+
+SOURCE = "crossref"
+SOURCE_NAME = NAMES["crossref"]  # the source as a person reads it, in messages
+MAX_ROWS = 1000  # /works: rows <= 1000
+DOI_FILTER_CHUNK = 50  # DOIs per filter=doi:... list request: keeps the URL short
+TAG = re.compile(r"<[^>]+>")
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def _plain(value: Any) -> str | None:
+    """Text without the JATS/HTML markup Crossref titles and abstracts carry (<i>, <jats:p>)."""
+    if not isinstance(value, str):
+        return None
+    text = " ".join(html.unescape(TAG.sub(" ", value)).split())
+    return re.sub(r"\s+([,.:;)])", r"\1", text) or None
+
+
+def _first(value: Any) -> str | None:
+    items = value if isinstance(value, list) else [value]
+    return next((text for item in items if (text := _plain(item))), None)
+
+
+def _year(item: dict[str, Any]) -> int | None:
+    for name in ("issued", "published", "published-print", "published-online", "created"):
+        parts = (
+            (item.get(name) or {}).get("date-parts") if isinstance(item.get(name), dict) else None
+        )
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            year = parts[0][0]
+            if isinstance(year, int) and not isinstance(year, bool):
+                return year
+    return None
+
+
+def _name(person: Any) -> str | None:
+    if not isinstance(person, dict):
+        return None
+    given, family = _plain(person.get("given")), _plain(person.get("family"))
+    if family:
+        return f"{given} {family}" if given else family
+    return _plain(person.get("name"))
+
+
+def to_paper(item: Any) -> Paper | None:
+    """One Crossref work as a Paper; None when it has no DOI or no title (a malformed record
+    never stands for a paper)."""
+    if not isinstance(item, dict):
+        return None
+    doi, title = item.get("DOI"), _first(item.get("title"))
+    if not isinstance(doi, str) or not DOI.fullmatch(doi) or not title:
+        return None
+    subtitle = _first(item.get("subtitle"))
+    if subtitle and subtitle.lower() not in title.lower():
+        title = f"{title}: {subtitle}"
+    people = item["author"] if isinstance(item.get("author"), list) else []
+    if not people and isinstance(item.get("editor"), list):  # an edited book names its editors
+        people = item["editor"]
+    return Paper(
+        source=SOURCE,
+        title=title,
+        authors=[name for person in people if (name := _name(person))],
+        year=_year(item),
+        doi=normalise_doi(doi),
+        abstract=_plain(item.get("abstract")),
+        url=item["URL"] if isinstance(item.get("URL"), str) else None,
+        venue=_first(item.get("container-title")),
+        venue_aliases=[
+            name
+            for key in ("container-title", "short-container-title")
+            for value in (item[key] if isinstance(item.get(key), list) else [])
+            if (name := _plain(value))
+        ],
+        volume=_plain(item.get("volume")),
+        pages=_plain(item.get("page")),
+        document_type=_plain(item.get("type")),
+        citation_count=_count(item.get("is-referenced-by-count")),
+    )
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+# ----------------------------------------------------------------------------- the client
+
+
+class CrossrefClient:
+    """The REST API over the shared HTTP layer. `network_calls` counts real HTTP requests."""
+
+    def __init__(self, use_cache: bool = True):
+        self.base = config.crossref_api_url()
+        # The shared User-Agent carries the contact address (config.user_agent), which is what
+        # puts a request in the polite pool.
+        self.polite = config.contact_email() is not None
+        single, listing = config.crossref_intervals(polite=self.polite)
+        # Two clients named alike share one limiter: each request holds the next start of either
+        # kind back by its own kind's interval.
+        self._single = ServiceClient("crossref", SOURCE_NAME, single, use_cache=use_cache)
+        self._list = ServiceClient("crossref", SOURCE_NAME, listing, use_cache=use_cache)
+
+    @property
+    def network_calls(self) -> int:
+        return self._single.network_calls + self._list.network_calls
+
+    def work(self, doi: str) -> tuple[Paper | None, str]:
+        """GET /works/{doi}: (the Paper, the URL); None for a DOI Crossref does not know."""
+        url = f"{self.base}/works/{quote(normalise_doi(doi), safe='/:()')}"
+        data = self._get(self._single, url)
+        return (to_paper((data or {}).get("message")) if data else None), url
+
+    def works(self, dois: Iterable[str]) -> tuple[dict[str, Paper], list[str]]:
+        """Many DOIs in as few list requests as possible (filter=doi:A,doi:B, DOI_FILTER_CHUNK a
+        call): ({doi: Paper} for those Crossref knows, the URLs). A DOI with a comma, which the
+        filter syntax cannot hold, is asked alone."""
+        asked = list(dict.fromkeys(normalise_doi(d) for d in dois))
+        found: dict[str, Paper] = {}
+        urls: list[str] = []
+        joinable = [d for d in asked if "," not in d]
+        for start in range(0, len(joinable), DOI_FILTER_CHUNK):
+            chunk = joinable[start : start + DOI_FILTER_CHUNK]
+            url = build_url(
+                f"{self.base}/works",
+                {"filter": ",".join(f"doi:{d}" for d in chunk), "rows": len(chunk)},
+                safe=":/,",
+            )
+            urls.append(url)
+            data = self._get(self._list, url) or {}
+            for item in (data.get("message") or {}).get("items") or []:
+                paper = to_paper(item)
+                if paper is not None and paper.doi in chunk:
+                    found[paper.doi] = paper
+        for doi in asked:
+            if doi not in joinable:
+                paper, url = self.work(doi)
+                urls.append(url)
+                if paper is not None:
+                    found[doi] = paper
+        return found, urls
+
+    def search(
+        self,
+        query: str,
+        rows: int = 10,
+        offset: int = 0,
+        author: str | None = None,
+        year: str | None = None,
+        work_type: str | None = None,
+    ) -> SearchResult:
+        """GET /works?query.bibliographic=QUERY (title, authors, venue, year words), optionally
+        with query.author, a year or range (from-pub-date/until-pub-date) and a type filter."""
+        check_window(rows, offset)
+        text = " ".join(query.split())
+        if not text:
+            raise BadInput("the query is empty", code="bad_query")
+        filters = []
+        if year:
+            first, _, last = year.partition("-") if "-" in year else (year, "", year)
+            for name, value in (("from-pub-date", first), ("until-pub-date", last)):
+                if value and not re.fullmatch(r"\d{4}", value):
+                    raise BadInput(
+                        f"--year must look like 2019, 2010-2020, 2010- or -2015 (got {year!r})",
+                        "bad_year",
+                    )
+                if value:
+                    filters.append(f"{name}:{value}")
+        if work_type:
+            filters.append(f"type:{work_type}")
+        url = build_url(
+            f"{self.base}/works",
+            {
+                "query.bibliographic": text,
+                "query.author": author,
+                "filter": ",".join(filters) or None,
+                "rows": rows,
+                "offset": offset or None,
+            },
+            safe=":,",
+        )
+        data = self._get(self._list, url) or {}
+        message = data["message"] if isinstance(data.get("message"), dict) else {}
+        items = message["items"] if isinstance(message.get("items"), list) else []
+        papers = [paper for item in items if (paper := to_paper(item)) is not None]
+        total = message.get("total-results")
+        return SearchResult(
+            source=SOURCE,
+            command="search",
+            query=text,
+            request_urls=[url],
+            papers=papers,
+            total_results=total if isinstance(total, int) else len(papers),
+        )
+
+    def _get(self, http: ServiceClient, url: str) -> dict[str, Any] | None:
+        """The parsed answer, or None for a 404 ("Resource not found.")."""
+        # A 404 ("Resource not found.") is an answer for a DOI Crossref does not know: cached.
+        response = http.get(url, check=_json_answer, cache_not_found=True)
+        if response.status == 200:
+            answer: dict[str, Any] = response.json()  # _json_answer checked it is an object
+            return answer
+        if response.status == 404:
+            return None
+        message = _api_message(response)
+        if response.status == 400:
+            raise BadInput(f"{SOURCE_NAME} rejected the request: {message} ({url})", "bad_request")
+        raise ServiceError(
+            f"{SOURCE_NAME} answered HTTP {response.status}: {message} ({url})",
+            code="service_error",
+        )
+
+
+def check_window(rows: int, offset: int) -> None:
+    """Refuse a search page Crossref would reject: `rows` (the script's --limit) and `offset`."""
+    if not 1 <= rows <= MAX_ROWS:
+        raise BadInput(f"--limit must be 1..{MAX_ROWS} (got {rows})", code="bad_limit")
+    if offset < 0:
+        raise BadInput(f"--offset must be 0 or more (got {offset})", code="bad_limit")
+
+
+def _json_answer(response: Response) -> None:
+    try:
+        data = response.json()
+    except ValueError:
+        raise UnusableBody("an answer that is not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("message"), dict):
+        raise UnusableBody("an answer without Crossref's message object")
+
+
+def _api_message(response: Response) -> str:
+    """Crossref's own explanation: the messages of a failed answer, else the body's text."""
+    try:
+        data = response.json()
+    except ValueError:
+        return response.text.strip()[:200] or "(empty body)"
+    messages = data.get("message") if isinstance(data, dict) else None
+    if isinstance(messages, list):
+        return "; ".join(str(m.get("message", m)) for m in messages if isinstance(m, dict))[:300]
+    return str(data)[:300]

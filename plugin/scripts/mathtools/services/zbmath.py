@@ -1,0 +1,434 @@
+"""zbMATH Open (https://api.zbmath.org/v1): mathematics' own index, mapped to `Paper` records.
+
+Endpoints: GET /document/{id} (zbMATH's internal number; the answer's "result" is one object),
+GET /document/_search?search_string=... (the web search's syntax: `ti:`, `au:`, `py:`, `so:`,
+`cc:` MSC, `dt:` j/a/b, `an:` Zbl number, `doi:`, `arxiv:`, combined with `&`, `|`, `!` and
+parentheses) and GET /document/_structured_search (one parameter per field: `Title`, `DOI`, ...).
+Every answer is the envelope {"result": ..., "status": {"nr_total_results", ...}}; a query with
+no result is HTTP 404 (with a status saying "Zero results"), which is an answer, not an error.
+
+Traps the recordings show (tests/recordings/zbmath): "year" and reference positions are strings,
+lists hold nulls ("keywords": [null]), a book's people are its editors, strings carry TeX
+(`\\(p\\)-adic`), and a licence-restricted record has the sentence LICENCE_SENTENCE in place of its
+title, author names, pages and source while its DOI, year, MSC and Zbl number survive. A field
+holding that sentence is left empty here, so it can never match a citation; verification falls
+back to the identifiers the record still carries.
+
+Every call goes through the shared HTTP layer (cache, MATH_ZBMATH_MIN_INTERVAL across processes,
+bounded retries); the base URL is MATH_ZBMATH_API_URL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import config
+from ..core.errors import BadInput, ServiceError
+from ..core.identifiers import ARXIV_DOI_PREFIX, DOI, ZBL, normalise_arxiv_id
+from ..core.records import Paper, SearchResult
+from ..core.sources import NAMES
+from .http import Response, ServiceClient, UnusableBody, build_url
+
+SOURCE = "zbmath"
+SOURCE_NAME = NAMES["zbmath"]  # the source as a person reads it, in messages
+LICENCE_SENTENCE = "zbMATH Open Web Interface contents unavailable due to conflicting licenses."
+MAX_PER_PAGE = 100
+LOOKUP_CHUNK = 20  # identifiers per `|`-joined search: keeps the URL short
+# zbMATH's document types, in the Crossref names Paper.document_type uses.
+DOCUMENT_TYPES = {"j": "journal-article", "a": "book-chapter", "b": "book"}
+# Characters that would end a `doi:` term in a search string: such DOIs go to _structured_search.
+QUERY_SYNTAX = re.compile(r"[\s()|&!\"]")
+
+
+@dataclass(frozen=True)
+class Identifier:
+    """One identifier as zbMATH can be asked for it: kind "zbl", "doi", "arxiv" or "document"."""
+
+    kind: str
+    value: str
+
+    @property
+    def label(self) -> str:
+        return {"zbl": "Zbl", "doi": "DOI", "arxiv": "arXiv", "document": "zbMATH"}[
+            self.kind
+        ] + f":{self.value}"
+
+    def term(self) -> str:
+        field_name = {"zbl": "an", "doi": "doi", "arxiv": "arxiv"}[self.kind]
+        return f"{field_name}:{self.value}"
+
+    def carried_by(self, paper: Paper) -> bool:
+        if self.kind == "document":
+            return str(paper.external_ids.get("zbMATH")) == self.value
+        carried: object = getattr(
+            paper, {"zbl": "zbl", "doi": "doi", "arxiv": "arxiv_id"}[self.kind]
+        )
+        return carried == self.value
+
+
+def identifier(text: str) -> Identifier:
+    """`Zbl 1409.11141` / `Zbl:1409.11141`, `zbMATH:6617923` (the internal number), `DOI:...` or a
+    bare DOI, `arXiv:...` or a bare arXiv id. A bare `1409.11141` is an arXiv id, as everywhere
+    else: a Zbl number needs its prefix. Anything else is BadInput (code bad_id)."""
+    raw = text.strip()
+    prefix, sep, value = raw.partition(":")
+    if sep and prefix.strip().lower() == "zbmath" and value.strip().isdigit():
+        return Identifier("document", value.strip())
+    if raw.lower().startswith("zbl") and (match := ZBL.fullmatch(raw)):
+        return Identifier("zbl", match.group(1))
+    if match := DOI.fullmatch(raw):
+        doi = match.group(1).lower()
+        if not doi.startswith(ARXIV_DOI_PREFIX):
+            return Identifier("doi", doi)
+        raw = doi.removeprefix(ARXIV_DOI_PREFIX)
+    if sep and prefix.strip().lower() == "arxiv":
+        raw = value
+    try:
+        return Identifier("arxiv", normalise_arxiv_id(raw)[0])
+    except BadInput:
+        pass
+    raise BadInput(
+        f"not a zbMATH identifier: {text!r} (use Zbl:NNNN.NNNNN, zbMATH:<document number>, "
+        "DOI:..., arXiv:... or a bare DOI or arXiv id)",
+        code="bad_id",
+    )
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def _text(value: Any) -> str | None:
+    """A usable string: not empty, not null, not the licence sentence."""
+    if not isinstance(value, str):
+        return None
+    text = " ".join(value.split())
+    if not text or LICENCE_SENTENCE.rstrip(".") in text:
+        return None
+    return text
+
+
+def _list(value: Any) -> list[Any]:
+    return [item for item in value if item is not None] if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def to_paper(record: Any) -> Paper | None:
+    """One zbMATH document as a Paper; None for a record without its id or Zbl number (a
+    malformed record never stands for a paper)."""
+    record = _dict(record)
+    document_id = record.get("id")
+    zbl = _text(record.get("identifier"))
+    if not isinstance(document_id, int) or isinstance(document_id, bool) or not zbl:
+        return None
+    contributors = _dict(record.get("contributors"))
+    # A book (an edited volume) has editors and no authors: a citation names the editors.
+    people = _list(contributors.get("authors")) or _list(contributors.get("editors"))
+    links = [_dict(link) for link in _list(record.get("links"))]
+    doi = next((_text(x.get("identifier")) for x in links if x.get("type") == "doi"), None)
+    arxiv_link = next((_text(x.get("identifier")) for x in links if x.get("type") == "arxiv"), None)
+    source = _dict(record.get("source"))
+    series = next(iter(_dict(s) for s in _list(source.get("series"))), {})
+    year = _text(record.get("year"))
+    code = _dict(record.get("document_type")).get("code")
+    summary = next(
+        (
+            _text(c.get("text"))
+            for c in map(_dict, _list(record.get("editorial_contributions")))
+            if c.get("contribution_type") in ("summary", "review") and _text(c.get("text"))
+        ),
+        None,
+    )
+    arxiv_id = None
+    if arxiv_link:
+        try:
+            arxiv_id = normalise_arxiv_id(arxiv_link)[0]
+        except BadInput:
+            arxiv_id = None
+    return Paper(
+        source=SOURCE,
+        title=_text(_dict(record.get("title")).get("title")) or "",
+        authors=[given_family(name) for p in people if (name := _text(_dict(p).get("name")))],
+        year=int(year) if year and year.isdigit() else None,
+        arxiv_id=arxiv_id,
+        doi=doi.lower() if doi and DOI.fullmatch(doi) else None,
+        abstract=summary,
+        url=_text(record.get("zbmath_url")),
+        journal_ref=_text(source.get("source")),
+        external_ids={"zbMATH": document_id},
+        venue=_text(series.get("title")),
+        # The journal's abbreviation ("J. Number Theory", as mathematicians cite it) and the
+        # whole source line: what a cited venue is compared with.
+        venue_aliases=[
+            alias
+            for alias in (_text(series.get("short_title")), _text(source.get("source")))
+            if alias
+        ],
+        volume=_text(series.get("volume")),
+        pages=_text(source.get("pages")),
+        zbl=zbl,
+        msc=[c for m in _list(record.get("msc")) if (c := _text(_dict(m).get("code")))],
+        document_type=DOCUMENT_TYPES.get(code) if isinstance(code, str) else None,
+    )
+
+
+def given_family(name: str) -> str:
+    """zbMATH's "Family, Given" as "Given Family", as the other sources write names (and as
+    LITERATURE.md's comma-separated Authors line needs them)."""
+    family, comma, given = name.partition(",")
+    return f"{given.strip()} {family.strip()}" if comma and given.strip() else name
+
+
+def reference_ids(record: Any) -> list[int]:
+    """zbMATH's internal numbers of the documents a record cites (its reference list), in order;
+    a reference zbMATH could not resolve has none."""
+    found = []
+    for reference in map(_dict, _list(_dict(record).get("references"))):
+        number = _dict(reference.get("zbmath")).get("document_id")
+        if isinstance(number, int) and not isinstance(number, bool) and number not in found:
+            found.append(number)
+    return found
+
+
+def _papers(records: Iterable[Any]) -> list[Paper]:
+    return [paper for record in records if (paper := to_paper(record)) is not None]
+
+
+# ----------------------------------------------------------------------------- the client
+
+
+@dataclass
+class LookupResult:
+    """What a look-up of identifiers found: `papers[i]` answers `ids[i]`, None where no record
+    zbMATH returned carries it."""
+
+    ids: list[Identifier]
+    papers: list[Paper | None]
+    request_urls: list[str] = field(default_factory=list)
+
+    def to_search_result(self, asked: list[str]) -> SearchResult:
+        found = [p for p in self.papers if p is not None]
+        return SearchResult(
+            source=SOURCE,
+            command="lookup",
+            request_urls=list(self.request_urls),
+            papers=list({p.zbl: p for p in found}.values()),
+            not_found=[a for a, p in zip(asked, self.papers, strict=True) if p is None],
+        )
+
+
+class ZbmathClient:
+    """The zbMATH Open API over the shared HTTP layer. `network_calls` counts real requests."""
+
+    def __init__(self, use_cache: bool = True):
+        self.base = config.zbmath_api_url()
+        self._http = ServiceClient(
+            "zbmath",
+            SOURCE_NAME,
+            config.zbmath_min_interval(),
+            headers={"Accept": "application/json"},
+            use_cache=use_cache,
+        )
+
+    @property
+    def network_calls(self) -> int:
+        return self._http.network_calls
+
+    def search(self, query: str, limit: int = 10, page: int = 0) -> SearchResult:
+        """One page of GET /document/_search for `query` in zbMATH's search syntax."""
+        check_page(limit, page)
+        text = " ".join(query.split())
+        if not text:
+            raise BadInput("the query is empty", code="bad_query")
+        url = build_url(
+            f"{self.base}/document/_search",
+            {"search_string": text, "page": page, "results_per_page": limit},
+        )
+        return self._list("search", text, url)
+
+    def structured_search(
+        self, fields: dict[str, str], limit: int = 10, page: int = 0
+    ) -> SearchResult:
+        """One page of GET /document/_structured_search; `fields` as the API names them
+        ("Title", "Contributor name", "MSC", "Year", "Source", "DOI", ...)."""
+        check_page(limit, page)
+        asked = {name: value for name, value in fields.items() if value and value.strip()}
+        if not asked:
+            raise BadInput("give at least one field to search", code="bad_query")
+        url = build_url(
+            f"{self.base}/document/_structured_search",
+            {**asked, "page": page, "results_per_page": limit},
+        )
+        query = " & ".join(f"{name}: {value}" for name, value in asked.items())
+        return self._list("structured", query, url)
+
+    def document(self, number: int | str) -> tuple[Paper | None, dict[str, Any] | None, str]:
+        """GET /document/{number}: (the Paper, the raw record, the URL); (None, None, url) when
+        zbMATH has no such document."""
+        url = f"{self.base}/document/{int(number)}"
+        data = self._get(url, any_404=True)
+        result = _dict(data).get("result") if data is not None else None
+        if isinstance(result, list):  # the list envelope, should the API answer with it
+            result = result[0] if result else None
+        paper = to_paper(result) if result is not None else None
+        return paper, (result if paper is not None else None), url
+
+    def lookup(self, ids: Iterable[Identifier]) -> LookupResult:
+        """Look identifiers up with as few calls as the API allows: one `|`-joined search per
+        LOOKUP_CHUNK identifiers; internal numbers and DOIs that the search syntax cannot hold go
+        one by one. Records are matched to the identifiers they carry (zbMATH does not say which
+        term a hit answered)."""
+        asked = list(ids)
+        result = LookupResult(ids=asked, papers=[None] * len(asked))
+        found: list[Paper] = []
+        joinable = [i for i in asked if i.kind != "document" and not QUERY_SYNTAX.search(i.value)]
+        for start in range(0, len(joinable), LOOKUP_CHUNK):
+            chunk = joinable[start : start + LOOKUP_CHUNK]
+            query = " | ".join(i.term() for i in chunk)
+            page = self.search(query, limit=min(MAX_PER_PAGE, 2 * len(chunk)))
+            result.request_urls += page.request_urls
+            found += page.papers
+        for ident in asked:
+            if ident in joinable:
+                continue
+            if ident.kind == "document":
+                paper, _, url = self.document(ident.value)
+                result.request_urls.append(url)
+                found += [paper] if paper else []
+            else:
+                page = self.structured_search({"DOI": ident.value}, limit=5)
+                result.request_urls += page.request_urls
+                found += page.papers
+        for position, ident in enumerate(asked):
+            result.papers[position] = next((p for p in found if ident.carried_by(p)), None)
+        return result
+
+    def references(self, asked: str, limit: int = 20) -> SearchResult:
+        """The documents `asked` cites, from its zbMATH reference list: the document, then each
+        resolved reference by its number, up to `limit`."""
+        if limit < 1:
+            raise BadInput(f"--limit must be at least 1 (got {limit})", code="bad_limit")
+        ident = identifier(asked)
+        result = SearchResult(source=SOURCE, command="references", query=asked)
+        number: int | str | None
+        if ident.kind == "document":
+            number = int(ident.value)
+        else:
+            found = self.lookup([ident])
+            result.request_urls += found.request_urls
+            paper = found.papers[0]
+            number = paper.external_ids.get("zbMATH") if paper else None
+        record = None
+        if number is not None:
+            _, record, url = self.document(number)
+            result.request_urls.append(url)
+        if record is None:
+            result.not_found.append(asked)
+            return result
+        cited = reference_ids(record)
+        result.total_results = len(cited)
+        for reference in cited[:limit]:
+            paper, _, url = self.document(reference)
+            result.request_urls.append(url)
+            if paper is not None:
+                result.papers.append(paper)
+        return result
+
+    # -- HTTP -----------------------------------------------------------------------------
+
+    def _list(self, command: str, query: str, url: str) -> SearchResult:
+        data = self._get(url)
+        records = _dict(data).get("result") if data is not None else []
+        papers = _papers(records if isinstance(records, list) else [])
+        total = _dict(_dict(data).get("status")).get("nr_total_results") if data else 0
+        return SearchResult(
+            source=SOURCE,
+            command=command,
+            query=query,
+            request_urls=[url],
+            papers=papers,
+            total_results=total if isinstance(total, int) else len(papers),
+        )
+
+    def _get(self, url: str, any_404: bool = False) -> dict[str, Any] | None:
+        """The parsed envelope, or None for the 404 that means "no result": a search's carries
+        the envelope's status (another 404, a wrong MATH_ZBMATH_API_URL say, is an error); any
+        404 of /document/{id} means no such document."""
+        # A 404 is zbMATH's "no result": an answer, cached like one.
+        response = self._http.get(url, check=_envelope, cache_not_found=True)
+        if response.status == 200:
+            envelope: dict[str, Any] = response.json()  # _envelope checked it is an object
+            return envelope
+        if response.status == 404 and (any_404 or _has_status(response)):
+            return None
+        message = response.text.strip()[:200] or "(empty body)"
+        if response.status == 400:
+            raise BadInput(f"{SOURCE_NAME} rejected the request: {message} ({url})", "bad_request")
+        raise ServiceError(
+            f"{SOURCE_NAME} answered HTTP {response.status}: {message} ({url})",
+            code="service_error",
+        )
+
+
+TYPES = {"j": "j", "journal-article": "j", "a": "a", "book-chapter": "a", "b": "b", "book": "b"}
+
+
+def search_query(
+    query: str | None = None,
+    title: str | None = None,
+    author: str | None = None,
+    msc: list[str] | None = None,
+    year: str | None = None,
+    document_type: str | None = None,
+) -> str:
+    """A raw query and field values as one search string in zbMATH's syntax, joined with `&`."""
+    parts = [f"({query.strip()})"] if query and query.strip() else []
+    for prefix, value in (("ti", title), ("au", author), ("py", year)):
+        if value and value.strip():
+            parts.append(f"{prefix}:{quoted(value)}")
+    codes = [code.strip() for code in msc or [] if code.strip()]
+    if codes:
+        parts.append("cc:" + (codes[0] if len(codes) == 1 else f"({' | '.join(codes)})"))
+    if document_type:
+        parts.append(f"dt:{TYPES[document_type]}")
+    if not parts:
+        raise BadInput(
+            "search needs --query or at least one of --title, --author, --msc, --year, --type",
+            code="bad_query",
+        )
+    return " & ".join(parts) if len(parts) > 1 else parts[0].removeprefix("(").removesuffix(")")
+
+
+def quoted(value: str) -> str:
+    """A value as one search term: several words become a phrase."""
+    words = " ".join(value.replace('"', " ").split())
+    return f'"{words}"' if " " in words else words
+
+
+def check_page(limit: int, page: int) -> None:
+    if not 1 <= limit <= MAX_PER_PAGE:
+        raise BadInput(f"--limit must be 1..{MAX_PER_PAGE} (got {limit})", code="bad_limit")
+    if page < 0:
+        raise BadInput(f"--page must be 0 or more (got {page})", code="bad_limit")
+
+
+def _has_status(response: Response) -> bool:
+    try:
+        data = response.json()
+    except ValueError:
+        return False
+    return isinstance(data, dict) and isinstance(data.get("status"), dict)
+
+
+def _envelope(response: Response) -> None:
+    try:
+        data = response.json()
+    except ValueError:
+        raise UnusableBody("an answer that is not JSON") from None
+    if not isinstance(data, dict) or "result" not in data:
+        raise UnusableBody("an answer without zbMATH's result envelope")

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The research loop's state machine over a problem's STATE.md: show it, say what comes next,
+move it, and archive a finished run.
+
+States: INTAKE, LITERATURE_SEARCH, PROOF_DEVELOPMENT, COMPUTATION, LATEX_OUTPUT, DONE. Legal moves:
+INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> LATEX_OUTPUT -> DONE, plus the back-edges
+PROOF_DEVELOPMENT -> LITERATURE_SEARCH and PROOF_DEVELOPMENT <-> COMPUTATION. Each back-edge pair
+may loop 3 times; a fourth is refused until the user approves it (--user-approved).
+
+subcommands:
+  show                        STATE.md as JSON (state, loops, history, legal moves) and
+                              the problem's files that exist
+  next                        the next step, from the artifacts' frontmatter only: which
+                              transition to record, which agent to spawn (and its task), or
+                              what to ask the user
+  advance                     record every move that needs no agent and no user, then print
+                              the step that does (as `next`, the moves made in `applied`)
+  transition TO --reason R    record a move; refuses illegal moves and capped loops
+  archive-session [--partial] copy the finished run into sessions/session-NNN/ and restart
+
+example:
+  state.py advance --problem twin-primes
+  state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
+
+Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap,
+latex_check_failed, not_done), 4 environment, 5 internal error.
+"""
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools.core import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+from mathtools.research import problemdir, sessions  # noqa: E402
+from mathtools.research import state as machine  # noqa: E402
+
+
+def main(argv: Sequence[str]) -> None:
+    parser = cli.ArgumentParser(description=__doc__)
+    commands = parser.add_commands()
+    commands.add_parser("show", help="STATE.md as JSON")
+    commands.add_parser("next", help="the next step, as JSON")
+    commands.add_parser("advance", help="record the moves that need no agent; the next step")
+    move = commands.add_parser("transition", help="record a move to state TO")
+    move.add_argument("to", metavar="TO", help=", ".join(machine.STATES))
+    move.add_argument("--reason", required=True, help="why (recorded in the history)")
+    move.add_argument(
+        "--user-approved",
+        action="store_true",
+        help="the user chose to continue a loop past its cap of 3",
+    )
+    archive = commands.add_parser("archive-session", help="archive the finished run")
+    archive.add_argument(
+        "--partial", action="store_true", help="archive a run that is not DONE (user's decision)"
+    )
+    args, slug, folder = problemdir.parse(parser, commands, argv)
+    if args.command == "show":
+        cli.emit(machine.show(folder, slug))
+    elif args.command == "next":
+        cli.emit(machine.next_step(folder, slug))
+    elif args.command == "advance":
+        cli.emit(machine.advance(folder, slug))
+    elif args.command == "transition":
+        cli.emit(machine.transition(folder, slug, args.to, args.reason, args.user_approved))
+    else:
+        cli.emit(sessions.archive_session(folder, slug, args.partial))
+
+
+if __name__ == "__main__":
+    cli.run(main)
