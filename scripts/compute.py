@@ -5,8 +5,8 @@ The snippet runs in a separate process in a temporary folder, with a wall-time l
 PID namespace where the OS allows one, so every process it starts ends with it; else its process
 group is killed), a memory limit per process, a cap on new processes, no network (an empty
 network namespace where the OS allows one, else a best-effort Python guard), the workspace's
-.math/config.json hidden and the workspace read-only (where namespaces allow), no API key
-in any environment the snippet can read, and bounded output; `isolation` in the
+.math/config.json hidden and the workspace read-only (where namespaces allow), no API key or
+contact address in any environment the snippet can read, and bounded output; `isolation` in the
 output says which of these held. The snippet writes only in its temporary folder (Landlock, else
 a mount namespace; `isolation.filesystem` says which): where neither is available the run is
 refused (exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The

@@ -180,7 +180,7 @@ HIDE_SCRIPT = (
     'exec "$@"'
 )
 # Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
-SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY",)
+SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY", "MATH_CONTACT_EMAIL")
 _SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
 NESTED_NAMESPACE = ("--user", "--map-root-user", "--mount")
 
