@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 
 import pytest
 from mathtools.core import frontmatter
@@ -371,3 +372,55 @@ def test_a_computation_md_in_another_encoding_is_bad_input_and_left_alone(script
     assert run.returncode == 2, run.stdout
     assert run.json()["error"]["code"] == "unreadable"
     assert path.read_bytes() == before
+
+
+# --- the contact address is a secret like the API key ---
+
+ADDRESS = f"researcher-{uuid.uuid4().hex[:8]}@example.org"
+ENVIRONS = f"""\
+import os
+address = {ADDRESS!r}
+print("os.environ", any(address in value for value in os.environ.values()))
+with open("/proc/self/environ", "rb") as handle:
+    print("/proc/self/environ", address.encode() in handle.read())
+try:
+    with open(f"/proc/{{os.getppid()}}/environ", "rb") as handle:
+        print("parent readable", bool(handle.read()))
+except OSError:
+    print("parent readable", False)
+hits = []
+for pid in os.listdir("/proc"):
+    try:
+        with open(f"/proc/{{pid}}/environ", "rb") as handle:
+            if address.encode() in handle.read():
+                hits.append(pid)
+    except OSError:
+        continue
+print("hits", hits)
+"""
+
+
+@pytest.mark.parametrize("namespaces", [True, False], ids=["default", "no-namespaces"])
+def test_no_environment_the_snippet_can_read_holds_the_contact_address(
+    script, tmp_path, namespaces
+):
+    """Without namespaces (no `unshare` on PATH) the snippet runs beside compute.py and reads
+    its /proc/<pid>/environ: compute.py must not carry MATH_CONTACT_EMAIL there either."""
+    # about the environment, not writes: run even where nothing confines them
+    (tmp_path / ".math").mkdir()
+    (tmp_path / ".math" / "config.json").write_text('{"allow_unsandboxed_compute": true}')
+    env = {**os.environ, "MATH_CONTACT_EMAIL": ADDRESS}
+    if not namespaces:
+        (tmp_path / "bin").mkdir()
+        env["PATH"] = str(tmp_path / "bin")
+    argv = ("compute.py", "run", "-", "--python", PYTHON, "--no-record")
+    run = script(*argv, input=ENVIRONS, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = run.json()
+    assert result["outcome"] == "ok", result["stderr"]
+    lines = result["stdout"].splitlines()
+    assert lines[:2] == ["os.environ False", "/proc/self/environ False"]
+    assert lines[3] == "hits []", result["stdout"]
+    if not namespaces:
+        assert result["isolation"]["processes"].startswith("process group")
+        assert lines[2] == "parent readable True"  # compute.py itself, its environment scrubbed

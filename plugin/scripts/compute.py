@@ -5,9 +5,11 @@ The snippet runs in a separate process in a temporary folder, with a wall-time l
 PID namespace where the OS allows one, so every process it starts ends with it; else its process
 group is killed), a memory limit per process, a cap on new processes, no network (an empty
 network namespace where the OS allows one, else a best-effort Python guard), the workspace's
-.math/config.json hidden and the workspace read-only (where namespaces allow), no API key in
-any environment the snippet can read, and bounded output; `isolation` in the output
-says which of these held. The
+.math/config.json hidden and the workspace read-only (where namespaces allow), no API key or
+contact address in any environment the snippet can read, and bounded output; `isolation` in the
+output says which of these held. The snippet writes only in its temporary folder (Landlock, else
+a mount namespace; `isolation.filesystem` says which): where neither is available the run is
+refused (exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The
 result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
 output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
 environment are appended to COMPUTATION.md under the PROOF.md request the run answers.
@@ -23,7 +25,8 @@ example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
 
 Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad input, 4 environment
-(the computation libraries could not be installed), 5 internal error.
+(the computation libraries could not be installed, or nothing here can confine the snippet's
+writes), 5 internal error.
 """
 
 import sys
@@ -92,6 +95,8 @@ def main(argv: Sequence[str]) -> None:
     # The workspace config may hold the Semantic Scholar key: the snippet has no business with it;
     # nor with writing LITERATURE.md or anything else of the workspace.
     workspace_config = config.math_dir(folder) / "config.json"
+    # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
+    unconfined = sandbox.filesystem_mode() == "none" and config.allow_unsandboxed_compute(folder)
     result = sandbox.run(
         code,
         python,
@@ -99,6 +104,7 @@ def main(argv: Sequence[str]) -> None:
         memory_mb=args.memory_mb,
         hidden=[workspace_config],
         read_only=[config.workspace_root(folder)],
+        allow_unsandboxed=unconfined,
     )
     result["recorded"] = None
     if folder is not None:

@@ -26,6 +26,7 @@ and never quoting a key. The accessors below read that checked object.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -49,6 +50,8 @@ _EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;
 # What an API key may hold: visible ASCII (an HTTP header value; S2 keys are letters and digits).
 API_KEY = re.compile(r"[\x21-\x7e]{1,256}")
 MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
+# The .math/config.json key that lets compute.py run snippets whose writes nothing confines.
+ALLOW_UNSANDBOXED_COMPUTE = "allow_unsandboxed_compute"
 
 
 @dataclass(frozen=True)
@@ -325,6 +328,20 @@ def contact_email() -> str | None:
         return email
     where = f"contact_email in {math_dir() / 'config.json'}"
     return _email(workspace_config().get("contact_email"), where, BadInput)
+
+
+def allow_unsandboxed_compute(start: Path | None = None) -> bool:
+    """Whether compute.py may run a snippet where nothing keeps its writes in its own folder
+    (neither Landlock nor a mount namespace): `"allow_unsandboxed_compute": true` in
+    .math/config.json; false when absent or null. Any other value is BadInput naming the file."""
+    value = workspace_config(start).get(ALLOW_UNSANDBOXED_COMPUTE)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    raise BadInput(
+        f"{ALLOW_UNSANDBOXED_COMPUTE} in {math_dir(start) / 'config.json'} must be true or false "
+        f"(got {shown(json.dumps(value), 60)})",
+        code="bad_config",
+    )
 
 
 def user_agent() -> str:

@@ -5,6 +5,7 @@ __all__ = [
     "computation",
     "gaps",
     "journal",
+    "landlock",
     "latex",
     "models",
     "notation",

@@ -61,6 +61,9 @@ def _environment_lines(result: dict[str, Any]) -> list[str]:
         f"- limits: {limits['timeout_s']:g} s wall time, {limits['memory_mb']} MB memory; "
         f"network: {isolation['network']}; memory limit: {isolation['memory']}",
         f"- processes: {isolation['processes']}; files: {isolation['files']}",
+        f"- writes: only in its temporary folder ({isolation['filesystem']})"
+        if isolation["filesystem"] != "none"
+        else "- writes: unconfined (nothing here confines them; the workspace allowed the run)",
     ]
 
 

@@ -11,10 +11,16 @@ The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwar
     best-effort guard, an audit hook in this interpreter and in every Python interpreter the
     snippet starts (through a sitecustomize on PYTHONPATH), that refuses socket connections and
     name lookups. The guard does not stop other programs (curl), ctypes, or `python -I`;
+  - writes only in its folder (and to /dev/null, /dev/zero, /dev/full): with Landlock where the
+    kernel has it (landlock.py, applied last, as Landlock forbids the mounts below), else in a
+    mount namespace where every mount but the folder's is read-only (the namespace's own /proc
+    excepted: unshare must write the nested namespace's uid map), else not at all, and then the
+    run is refused unless the caller allows it (`allow_unsandboxed`; compute.py: the workspace's
+    allow_unsandboxed_compute). FILESYSTEM_VARIABLE forces one of them, for tests and diagnostics;
   - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
     key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
     shows only the snippet's own processes, where user, mount and PID namespaces are available;
-    elsewhere the snippet can read and write every file the user can, see every process, and
+    elsewhere the snippet can read every file the user can, see every process, and
     signal the user's processes (compute.py too: nothing short of another user prevents that);
   - no secret in any environment it can read: its own gets only an allow-list of variables, and
     compute.py re-executes itself without SECRET_VARIABLES (without_secrets) before anything, as
@@ -41,7 +47,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..core import errors
 from ..core.errors import BadInput
+from . import landlock
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
@@ -54,6 +62,14 @@ FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its outpu
 REPORTED_PACKAGES = ("sympy", "mpmath", "numpy", "scipy", "networkx", "gmpy2")
 GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on PYTHONPATH
 WAIT_STATUS_FILE = "wait-status"  # written by the runner when it stays behind as PID 1
+# How the snippet's writes are kept in its folder, strongest first ("none": they are not).
+FILESYSTEM_MODES = ("landlock", "mount-namespace", "none")
+FILESYSTEM_VARIABLE = "MATH_SANDBOX_FILESYSTEM"  # forces one mode: for tests and diagnostics only
+UNCONFINED = (
+    "nothing here keeps a snippet from writing outside its folder (neither Landlock nor user and "
+    f"mount namespaces are available, or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
+    'snippets unconfined anyway, set "allow_unsandboxed_compute": true in .math/config.json'
+)
 
 # The fallback network guard, a sitecustomize module: Python imports it at startup from
 # PYTHONPATH, so it reaches the interpreters the snippet starts as well as the snippet's own.
@@ -148,14 +164,24 @@ NAMESPACE_OPTIONS = (
 # /dev/null over each file up to the second "--", then runs the rest of its arguments in a nested
 # user and mount namespace: there the mounts, inherited from a more privileged namespace, are
 # locked, so the snippet (root in its namespace) can neither unmount nor remount them.
+# Folders between the second and third "--" stay writable (bound over themselves) while every
+# other mount becomes read-only, keeping its other flags (changing a locked one is refused); the
+# namespace's /proc is left alone (the nested unshare writes its uid map). The working directory
+# moves onto the (last) writable folder's new mount: the old one is read-only.
 HIDE_SCRIPT = (
     'for d; do shift; [ "$d" = -- ] && break; '
     'mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" || exit 125; done; '
     'for f; do shift; [ "$f" = -- ] && break; mount --bind /dev/null "$f" || exit 125; done; '
+    'w=; for d; do shift; [ "$d" = -- ] && break; mount --bind "$d" "$d" && cd "$d" || exit 125; '
+    'w="$w$d\n"; done; '
+    '[ -z "$w" ] || while read -r _ _ _ _ m o _; do '
+    'case $m in *\\\\*) m=$(printf %b "$m");; /proc|/proc/*) continue;; esac; '
+    'case "\n$w" in *"\n$m\n"*) continue;; esac; o=${o#rw}; o=${o#ro}; '
+    'mount -o "remount,bind,ro$o" "$m" || exit 125; done < /proc/self/mountinfo; '
     'exec "$@"'
 )
 # Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
-SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY",)
+SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY", "MATH_CONTACT_EMAIL")
 _SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
 NESTED_NAMESPACE = ("--user", "--map-root-user", "--mount")
 
@@ -180,12 +206,15 @@ def pid_namespace() -> bool:
 
 
 def _hiding(
-    prefix: tuple[str, ...], files: Sequence[str], folders: Sequence[str] = ()
+    prefix: tuple[str, ...],
+    files: Sequence[str],
+    folders: Sequence[str] = (),
+    writable: Sequence[str] = (),
 ) -> list[str]:
     """The command prefix that runs a program with `files` reading as empty and `folders`
-    read-only."""
+    read-only; when `writable` names folders, everything else is read-only."""
     return [
-        *prefix, "sh", "-c", HIDE_SCRIPT, "sh", *folders, "--", *files, "--",
+        *prefix, "sh", "-c", HIDE_SCRIPT, "sh", *folders, "--", *files, "--", *writable, "--",
         prefix[0], *NESTED_NAMESPACE,
     ]  # fmt: skip
 
@@ -228,6 +257,67 @@ def can_hide_files() -> bool:
             )
             return seen.returncode == 0 and seen.stdout == b""
     return False
+
+
+def launcher() -> list[str]:
+    """The command that runs `FOLDER -- PROGRAM ARG...` with writes kept in FOLDER (Landlock),
+    on this interpreter (the snippet's may be any Python): landlock.py as a script, no site."""
+    return [sys.executable, "-I", "-S", str(Path(landlock.__file__).resolve())]
+
+
+@lru_cache(maxsize=1)
+def landlock_works() -> bool:
+    """Whether Landlock keeps a process's writes in its folder here: tried once, in a child."""
+    if landlock.abi_version() < 1:
+        return False
+    with (
+        tempfile.TemporaryDirectory(prefix="math-landlock-probe-") as folder,
+        contextlib.suppress(OSError, subprocess.SubprocessError),
+    ):
+        command = [*launcher(), "--probe", folder]
+        return subprocess.run(command, capture_output=True, timeout=10).returncode == 0
+    return False
+
+
+@lru_cache(maxsize=1)
+def mount_namespace_works() -> bool:
+    """Whether a mount namespace can leave only one folder writable here: tried once."""
+    prefix = namespace_prefix()
+    if not prefix or "--mount" not in prefix or not shutil.which("mount"):
+        return False
+    with tempfile.TemporaryDirectory(prefix="math-mount-probe-") as folder:
+        inside = Path(folder).resolve() / "inside"
+        inside.mkdir()
+        write = ": > written; : > ../outside"  # the second fails, and ends sh, when confined
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            command = [*_hiding(prefix, [], [], [str(inside)]), "sh", "-c", write]
+            subprocess.run(command, capture_output=True, timeout=10, cwd=inside)
+        return (inside / "written").exists() and not (inside.parent / "outside").exists()
+
+
+def filesystem_mode(namespaces: bool = True, forced: str | None = None) -> str:
+    """How a snippet's writes are kept in its folder: the first of FILESYSTEM_MODES that works
+    here ("mount-namespace" only with `namespaces`), or the one `forced`, else FILESYSTEM_VARIABLE,
+    asks for; EnvironmentProblem when that one is unknown or does not work here."""
+    works: dict[str, Callable[[], bool]] = {
+        "landlock": landlock_works,
+        "mount-namespace": lambda: namespaces and mount_namespace_works(),
+        "none": lambda: True,
+    }
+    wanted = forced or os.environ.get(FILESYSTEM_VARIABLE) or "auto"
+    if wanted == "auto":
+        return next(mode for mode in FILESYSTEM_MODES if works[mode]())
+    if wanted not in works:
+        raise errors.EnvironmentProblem(
+            f"{FILESYSTEM_VARIABLE}={errors.shown(wanted, 60)!r} must be auto or one of "
+            f"{', '.join(FILESYSTEM_MODES)}",
+            code="bad_environment",
+        )
+    if not works[wanted]():
+        raise errors.EnvironmentProblem(
+            f"{FILESYSTEM_VARIABLE}={wanted}: not available on this machine", code="unconfined"
+        )
+    return wanted
 
 
 def _user_processes() -> int | None:
@@ -355,14 +445,21 @@ def run(
     packages: tuple[str, ...] = REPORTED_PACKAGES,
     hidden: Iterable[Path | str] = (),
     read_only: Iterable[Path | str] = (),
+    filesystem: str | None = None,
+    allow_unsandboxed: bool = False,
 ) -> dict[str, Any]:
     """Run `code` with `python` under the limits; return what happened (never raises for the
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
     Python network guard, a process-group kill); `packages` are the distributions whose installed
     versions the result reports; `hidden` files read as empty and `read_only` folders cannot be
-    written where namespaces allow it."""
+    written where namespaces allow it. The snippet writes only in its folder (filesystem_mode,
+    `filesystem` forcing one); where nothing confines it that way, EnvironmentProblem unless
+    `allow_unsandboxed`."""
     check_limits(timeout, memory_mb)
     prefix = namespace_prefix() if network_namespace else None
+    writes = filesystem_mode(bool(prefix), filesystem)
+    if writes == "none" and not allow_unsandboxed:
+        raise errors.EnvironmentProblem(UNCONFINED, code="unconfined")
     confining = bool(prefix) and can_hide_files()
     hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
     hide = hide if confining else []
@@ -400,8 +497,12 @@ def run(
             "namespace" if prefix else "guard",
             ",".join(packages),
         ]
+        if writes == "landlock":  # last, after any mounts: Landlock forbids mounting
+            command = [*launcher(), str(workdir), "--", *command]
+        writable = [str(workdir.resolve())] if writes == "mount-namespace" else []
         if prefix:
-            command = [*(_hiding(prefix, hide, frozen) if hide or frozen else prefix), *command]
+            confined = hide or frozen or writable
+            command = [*(_hiding(prefix, hide, frozen, writable) if confined else prefix), *command]
         started = time.monotonic()
         with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
             proc = subprocess.Popen(
@@ -438,6 +539,8 @@ def run(
         environment: dict[str, Any] = {}
         with contextlib.suppress(OSError, ValueError):
             environment = json.loads((workdir / "environment.json").read_text())
+        if not environment and stderr.startswith(landlock.FAILED_PREFIX):  # the snippet never ran
+            raise errors.EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     in_pid_namespace = "--pid" in (prefix or ())
@@ -474,8 +577,11 @@ def run(
             "workspace": (
                 "read-only: " + ", ".join(frozen)
                 if frozen
+                else "read-only: the snippet writes only in its temporary folder"
+                if writes != "none"
                 else "writable: the snippet can write every file the user can"
             ),
+            "filesystem": writes,
             "workdir": "temporary folder, removed afterwards",
         },
         "environment": environment,
