@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Search arXiv, or look papers up by id, and print the results as JSON (one record per paper).
+"""Search arXiv, look papers up by id, or read a paper's theorems from its source, as JSON.
 
   search   build a query from options (terms AND-ed, categories OR-ed) and page through results
   get      look ids up with id_list; ids arXiv silently dropped are listed in "not_found"
