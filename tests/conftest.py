@@ -34,6 +34,7 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("MATH_HTTP_BACKOFF", "0.01")
     monkeypatch.setenv("MATH_HTTP_TIMEOUT", "5")
     monkeypatch.setenv("MATH_ARXIV_API_URL", f"{DEAD_URL}/api/query")
+    monkeypatch.setenv("MATH_ARXIV_SRC_URL", f"{DEAD_URL}/src")
     monkeypatch.setenv("MATH_S2_API_URL", f"{DEAD_URL}/graph/v1")
     monkeypatch.setenv("MATH_ZBMATH_API_URL", f"{DEAD_URL}/zbmath/v1")
     monkeypatch.setenv("MATH_CROSSREF_API_URL", f"{DEAD_URL}/crossref")

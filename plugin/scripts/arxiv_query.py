@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Search arXiv, or look papers up by id, and print the results as JSON (one record per paper).
+"""Search arXiv, look papers up by id, or read a paper's theorems from its source, as JSON.
 
   search   build a query from options (terms AND-ed, categories OR-ed) and page through results
   get      look ids up with id_list; ids arXiv silently dropped are listed in "not_found"
            (`ids`, its former name, still works: a deprecated alias)
+  theorems the theorem-like statements of a paper's LaTeX source (from arXiv's /src,
+           MATH_ARXIV_SRC_URL), numbered as the PDF prints them, with the paper's macros;
+           "status" is ok, or no_source with a "reason" (unknown_id, withdrawn, pdf_only, ...)
 
 Examples:
   arxiv_query.py search --title "heat-bath random walk" --domain combinatorics --limit 20
@@ -11,6 +14,7 @@ Examples:
   arxiv_query.py search --all "Links-Gould invariant" --domain topology --relax
   arxiv_query.py get 2104.12255v1 math.AG/0601001 arXiv:1605.08386 --out found.json
   arxiv_query.py get --ids-file candidates.txt          (or `-` to read ids from stdin)
+  arxiv_query.py theorems 2008.10111 --version 2
 
 Paging: --limit papers from --offset (0-based); their former names --max-results and --start
 still work as deprecated aliases. With --out FILE the full JSON goes to FILE and stdout gets one
@@ -22,9 +26,10 @@ forms: without quotes, without its weakest term, then with its words OR-ed; the 
 `relaxation` names the form that answered. Requests are cached (--no-cache asks arXiv again)
 and spaced at least 3 s apart across all running scripts (MATH_ARXIV_MIN_INTERVAL).
 
-Exit codes: 0 success, 2 bad input (arguments, ids, a query arXiv rejects, an --out that cannot
-be written), 3 arXiv still failing after retries, 4 environment (dependencies could not be
-installed, the cache folder is unusable), 5 internal error.
+Exit codes: 0 success (a paper without source too), 2 bad input (arguments, ids, a query arXiv
+rejects, an --out that cannot be written), 3 arXiv still failing after retries, or a source
+archive that cannot be read safely (a bomb, links, paths leaving it, ...), 4 environment
+(dependencies could not be installed, the cache folder is unusable), 5 internal error.
 """
 
 import argparse
@@ -94,12 +99,24 @@ def build_parser() -> cli.ArgumentParser:
     )  # fmt: skip
     get.add_argument("ids", nargs="*", metavar="ID", help="arXiv ids, or - to read them from stdin")
     get.add_argument("--ids-file", metavar="FILE", help="read ids from FILE (one or more a line)")
+
+    theorems = commands.add_parser(
+        "theorems", parents=[common],
+        help="the theorem-like statements of a paper's LaTeX source, as JSON",
+    )  # fmt: skip
+    theorems.add_argument("id", metavar="ID", help="arXiv id (a vN suffix asks for that version)")
+    theorems.add_argument(
+        "--version", type=int, metavar="N", help="the version to read (default: the latest)"
+    )
     return parser
 
 
 def main(argv: Sequence[str]) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "theorems":
+        _theorems(args)
+        return
     from mathtools.services.arxiv import ArxivClient
 
     client = ArxivClient(use_cache=not args.no_cache)
@@ -128,6 +145,24 @@ def main(argv: Sequence[str]) -> None:
     else:
         result = client.fetch_ids(_asked_ids(args))
     cli.emit_search_result(result, "arxiv", argv, args.out)
+
+
+def _theorems(args: argparse.Namespace) -> None:
+    from mathtools.core.identifiers import normalise_arxiv_id
+    from mathtools.papers.papertheorems import paper_theorems, summary_lines
+    from mathtools.services.arxiv_source import SourceClient
+
+    arxiv_id, version = normalise_arxiv_id(args.id)
+    if args.version is not None:
+        if args.version < 1 or (version is not None and version != args.version):
+            raise errors.BadInput(
+                f"--version {args.version} does not fit {args.id!r}", code="bad_version"
+            )
+        version = args.version
+    if version is not None and version < 1:
+        raise errors.BadInput(f"no version {version} of an arXiv paper", code="bad_version")
+    record = paper_theorems(arxiv_id, version, SourceClient(use_cache=not args.no_cache))
+    cli.emit(record, args.out, summary_lines(record))
 
 
 def _asked_ids(args: argparse.Namespace) -> list[str]:

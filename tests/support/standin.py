@@ -13,6 +13,10 @@ arXiv, `<url>/api/query`:
   - `search_query`: the recorded page when the query, start and max_results match a recording;
     otherwise the query (`ti:`, `au:`, `abs:`, `all:`, `cat:`, `id:` terms, quoted phrases, AND/OR/
     ANDNOT, parentheses) is evaluated over the indexed entries.
+arXiv sources, `<url>/src/<id>[vN]` and `<url>/e-print/<id>` (tests/support/arxiv_src.py): the
+  recorded answers of ../shared/recordings/arxiv-src (papers' sources, a PDF-only answer, error
+  pages, the /e-print redirect), any other id arXiv's 404 "No document" page; counted as
+  "arxiv src", failed with `fail("arxiv", ...)`.
 Semantic Scholar, `<url>/graph/v1`:
   - POST `/paper/batch`: records aligned with the asked ids, null for unknown ones.
   - GET `/paper/{id}`: the record, else 404 `{"error": "Paper with id X not found"}` as recorded.
@@ -675,6 +679,7 @@ class StandIn(ScriptedServer):
         self.s2_url = f"{self.url}/graph/v1"
         self.zbmath_url = f"{self.url}/zbmath/v1"
         self.crossref_url = f"{self.url}/crossref"
+        self.arxiv_src_url = f"{self.url}/src"
 
     def env(self) -> dict[str, str]:
         return {
@@ -682,6 +687,7 @@ class StandIn(ScriptedServer):
             "MATH_S2_API_URL": self.s2_url,
             "MATH_ZBMATH_API_URL": self.zbmath_url,
             "MATH_CROSSREF_API_URL": self.crossref_url,
+            "MATH_ARXIV_SRC_URL": self.arxiv_src_url,
         }
 
     def fail(self, service: str, status: int = 503) -> None:
@@ -722,6 +728,8 @@ class StandIn(ScriptedServer):
         path = parts.path.rstrip("/")
         if path.endswith("/api/query"):
             return self._arxiv(params)
+        if path.startswith(("/src/", "/e-print/")):
+            return self._arxiv_src(path)
         if "/graph/v1/" in path + "/":
             return self._s2(method, path, params, body, target)
         for service, prefix in (("zbmath", "/zbmath/v1"), ("crossref", "/crossref")):
@@ -758,6 +766,15 @@ class StandIn(ScriptedServer):
         if params.get("id_list"):
             return _arxiv_id_list(params["id_list"].split(","), start, per_page)
         return _arxiv_search(params, start, per_page)
+
+    def _arxiv_src(self, path: str) -> Reply:
+        from support import arxiv_src
+
+        self._count("arxiv src")
+        if "arxiv" in self.failing:
+            status = self.failing["arxiv"]
+            return _reply(status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain")
+        return arxiv_src.answer(path)
 
     def _s2(self, method: str, path: str, params: dict, body: bytes, target: str) -> Reply:
         route = path.split("/graph/v1", 1)[1]

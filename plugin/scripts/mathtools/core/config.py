@@ -3,6 +3,7 @@ workspace lives.
 
 MATH_ARXIV_API_URL, MATH_S2_API_URL      service base URLs, http(s) (a local server can stand in)
 MATH_ZBMATH_API_URL, MATH_CROSSREF_API_URL  (https://api.zbmath.org/v1, https://api.crossref.org)
+MATH_ARXIV_SRC_URL                       arXiv's source endpoint (https://export.arxiv.org/src)
 SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
 MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
 MATH_ARXIV_MIN_INTERVAL                  seconds between arXiv requests across processes (3)
@@ -41,6 +42,7 @@ from .errors import BadInput, EnvironmentProblem, keep_secret, shown
 from .files import read_json
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
+ARXIV_SRC_URL = "https://export.arxiv.org/src"  # /src/<id>[vN]: the paper's source files
 S2_API_URL = "https://api.semanticscholar.org/graph/v1"
 ZBMATH_API_URL = "https://api.zbmath.org/v1"
 CROSSREF_API_URL = "https://api.crossref.org"
@@ -76,6 +78,7 @@ class Environment:
     literature_db: Path | None
     workspace: Path | None
     contact_email: str | None  # from the environment only (see contact_email())
+    arxiv_src_url: str
 
 
 _checked: tuple[tuple[str | None, ...], Environment] | None = None
@@ -98,6 +101,7 @@ NAMES = (
     "MATH_LITERATURE_DB",
     "MATH_WORKSPACE",
     "MATH_CONTACT_EMAIL",
+    "MATH_ARXIV_SRC_URL",
 )
 
 
@@ -135,6 +139,7 @@ def _read() -> Environment:
         literature_db=_path("MATH_LITERATURE_DB"),
         workspace=_path("MATH_WORKSPACE"),
         contact_email=_email(os.environ.get("MATH_CONTACT_EMAIL"), "MATH_CONTACT_EMAIL"),
+        arxiv_src_url=_url("MATH_ARXIV_SRC_URL", ARXIV_SRC_URL).rstrip("/"),
     )
 
 
@@ -218,6 +223,10 @@ def _key(raw: object, where: str) -> str | None:
 
 def arxiv_api_url() -> str:
     return environment().arxiv_api_url
+
+
+def arxiv_src_url() -> str:
+    return environment().arxiv_src_url
 
 
 def s2_api_url() -> str:

@@ -1,5 +1,5 @@
 """LITERATURE.md: the document, its REF/UREF entries, their checks, the merge of a verification
-into it, and its BibTeX export. Imports core, services and gate."""
+into it, and its BibTeX export. Imports core to papers."""
 
 __all__ = [
     "bibexport",

@@ -3,6 +3,7 @@ HTTP layer: rate limits across processes, cache, deadlines, retries. Imports onl
 
 __all__ = [
     "arxiv",
+    "arxiv_source",
     "crossref",
     "http",
     "s2records",

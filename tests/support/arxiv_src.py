@@ -1,0 +1,97 @@
+"""arXiv source answers from ../shared/recordings/arxiv-src/ (beside the clone; never copied into
+the repository), as bytes, as stand-in replies, and their ground truth (expected/<id>.json).
+
+Each recording is JSON: {"request": {"method", "url"}, "status_code", "headers", "body_base64",
+...}; the body is the exact bytes a client gets. The folder's README section "arxiv-src" says
+which parts are real (the five papers' files) and which synthesized (the PDF, the error pages,
+the redirect, every tar/gzip wrapper). Tests that need the folder skip, naming it, when it is
+absent (`require()`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from functools import cache
+from urllib.parse import urlsplit
+
+import pytest
+
+from support.corpus_search import CORPUS_DIR
+from support.scripted_server import Reply
+
+# ../shared beside the clone (from a git worktree, beside the main clone): corpus_search finds it.
+SHARED = CORPUS_DIR.parent
+SRC_RECORDINGS = SHARED / "recordings" / "arxiv-src"
+PAPERS = ("1010.3170", "1110.4324", "2008.10111", "2203.01718", "2405.16513")
+# Sent by the stand-in for a /src path no recording holds (the shape of arXiv's "No document"
+# page, the id put in its text: synthesized like the recording it copies).
+UNKNOWN_ID_RECORDING = "2501.99999"
+
+
+def present() -> bool:
+    return SRC_RECORDINGS.is_dir()
+
+
+def require() -> None:
+    """Skip the calling test when the shared recordings are not beside the clone."""
+    if not present():
+        pytest.skip(
+            f"the shared arXiv source recordings are missing: {SRC_RECORDINGS} (the shared folder "
+            "beside the clone, ../shared/recordings/arxiv-src, see its README.md)"
+        )
+
+
+def load(name: str) -> dict:
+    """The recording `<name>.json` ("2008.10111", "abc", "e-print_2008.10111")."""
+    require()
+    return json.loads((SRC_RECORDINGS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def body(name: str) -> bytes:
+    return base64.b64decode(load(name)["body_base64"])
+
+
+def expected(arxiv_id: str) -> dict:
+    require()
+    path = SRC_RECORDINGS / "expected" / f"{arxiv_id}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def reply(name: str) -> Reply:
+    """The recording as a ScriptedServer reply: its status, headers and bytes (the stand-in's
+    server sets Content-Length itself, so the recorded Transfer-Encoding is left out)."""
+    recorded = load(name)
+    headers = {
+        key: value
+        for key, value in recorded["headers"].items()
+        if key.lower() not in ("transfer-encoding", "content-length")
+    }
+    return Reply(recorded["status_code"], base64.b64decode(recorded["body_base64"]), headers)
+
+
+@cache
+def _by_path() -> dict[str, str]:
+    """Recorded request path ("/src/2008.10111", "/e-print/2008.10111") -> recording name."""
+    if not present():
+        return {}
+    found = {}
+    for path in sorted(SRC_RECORDINGS.glob("*.json")):
+        url = json.loads(path.read_text(encoding="utf-8"))["request"]["url"]
+        found[urlsplit(url).path] = path.stem
+    return found
+
+
+def answer(route: str) -> Reply:
+    """The stand-in's answer to `/src/<id>` or `/e-print/<id>` (`route`, below the service
+    prefix): the recording for that path; for any other id, arXiv's 404 "No document" page
+    (synthesized from the recorded one); without the shared folder, a 404 saying so."""
+    if not present():
+        return Reply(404, f"the stand-in has no arXiv source recordings ({SRC_RECORDINGS})\n")
+    name = _by_path().get(route)
+    if name is not None:
+        return reply(name)
+    asked = route.split("/", 2)[-1]
+    unknown = reply(UNKNOWN_ID_RECORDING)
+    page = unknown.payload().replace(UNKNOWN_ID_RECORDING.encode(), asked.encode())
+    return Reply(404, page, unknown.headers)
