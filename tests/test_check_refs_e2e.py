@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import PLUGIN, ROOT
 from support.claude_harness import bash, bash_result, refused, run_claude, runbook_commands, text
 from support.standin import StandIn
 
@@ -83,7 +83,7 @@ def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_
             "/math:check-refs paper.tex", model, home=home, cwd=cwd, bypass=False, env=env
         )
     assert run.exit_code == 0, run.describe()
-    assert model.calls == [f'python3 "{ROOT}/scripts/check_refs.py" paper.tex --fix']
+    assert model.calls == [f'python3 "{PLUGIN}/scripts/check_refs.py" paper.tex --fix']
     assert model.status == 0, model.output
     assert standin.counts["arxiv id_list"] == 1
     assert "stanley2016  CONFIRMED    arXiv:1605.08386 | 2016 | Stanley et al." in run.stdout

@@ -137,7 +137,7 @@ def test_an_agents_report_reaches_the_script_and_a_foreground_agent_keeps_the_pr
     """Spawned in the background (2.1.330's default), the report arrives later as a notification,
     and the command's allowed-tools no longer cover the calls after it; in the foreground (the
     runbooks' `run_in_background: false`) they do, on both versions."""
-    status = f'python3 "{ROOT}/scripts/workspace.py" status'
+    status = f'python3 "{PLUGIN}/scripts/workspace.py" status'
     spawn = agent("math:proof", "Harness probe.", id="toolu_agent", background=background)
     script = [[spawn], [bash(status, id="toolu_after")], "done"]
     run = run_claude(
@@ -189,7 +189,7 @@ def test_an_offline_first_session_shows_the_cause_and_script_calls_fail_fast(tmp
     conversation), and the scripts answer with the same cause in one line, without retrying."""
     home = tmp_path / "home"
     bare = venvs.bare_python(tmp_path / "bare")
-    status = f'python3 "{ROOT}/scripts/workspace.py" status'
+    status = f'python3 "{PLUGIN}/scripts/workspace.py" status'
     script = [[bash(status, id="toolu_first")], [bash(status, id="toolu_second")], "done"]
     offline = {
         "PATH": f"{bare.parent}:/usr/bin:/bin",

@@ -39,6 +39,7 @@ from support.claude_harness import (
 
 pytestmark = pytest.mark.claude
 
+INSTALLED_SIZE_LIMIT = 10 * 2**20  # what `claude plugin install` may copy
 MARKETPLACE = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())["name"]
 WHEELS = ROOT / ".cache" / "wheels" / f"py{sys.version_info[0]}{sys.version_info[1]}"
 
@@ -98,10 +99,17 @@ def test_installed_from_a_local_marketplace_the_plugin_builds_its_env_and_runs(t
     home = tmp_path / "home"
     user_clone = clone(tmp_path / "src" / "math")
 
+    # A developer's clone holds the workshop too (a venv, caches): none of it is installed.
+    (user_clone / ".venv" / "lib").mkdir(parents=True)
+    (user_clone / ".venv" / "lib" / "big").write_bytes(b"\0" * 12 * 2**20)
     added = claude_cli(home, "plugin", "marketplace", "add", str(user_clone))
     assert added.returncode == 0, added.stdout + added.stderr
     installed = claude_cli(home, "plugin", "install", f"math@{MARKETPLACE}")
     assert installed.returncode == 0, installed.stdout + installed.stderr
+    copied = [path for path in (home / ".claude" / "plugins").rglob("*") if path.is_file()]
+    size = sum(path.stat().st_size for path in copied if "cache" in path.parts)
+    assert size < INSTALLED_SIZE_LIMIT, f"the install copied {size / 2**20:.1f} MB"
+    assert not [path for path in copied if {"tests", "bench", "tools", ".venv"} & set(path.parts)]
 
     # Claude Code loads a directory marketplace's plugin from the clone itself: after a move, the
     # README's recipe (remove the marketplace, add it from the new place, install) brings it back.
@@ -131,7 +139,8 @@ def test_installed_from_a_local_marketplace_the_plugin_builds_its_env_and_runs(t
     )
     assert run.exit_code == 0, run.describe()
     slashes = "//" if running_version() < (2, 1, 330) else "/"
-    assert init.line == f'python3 "{moved}{slashes}scripts/workspace.py" init', init.line
+    plugin = moved / "plugin"  # the marketplace's source: what ships, apart from the workshop
+    assert init.line == f'python3 "{plugin}{slashes}scripts/workspace.py" init', init.line
     assert not refused(init.result), init.result
     status, output = bash_result(init.result)
     assert status == 0, output

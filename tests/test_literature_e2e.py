@@ -305,7 +305,7 @@ def test_research_starts_the_literature_agent_under_the_same_rules(tmp_path):
     /math:research's rules alone), and the next `advance` moves on to the proof agent."""
     cwd = workspace(tmp_path)
     player = RunbookPlayer(StandInModel(recalled=PLANTED), cwd)
-    advance = f'python3 "{ROOT}/scripts/state.py" advance --problem {SLUG}'
+    advance = f'python3 "{PLUGIN}/scripts/state.py" advance --problem {SLUG}'
     steps: list[dict] = []
 
     def main(request):

@@ -283,7 +283,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     assert_offered_its_tools(run, "computation")
     assert "${CLAUDE_PLUGIN_ROOT}" not in computation.system
     assert runbook_commands(computation.system)[0].startswith(
-        f'python3 "{ROOT}/scripts/compute.py"'
+        f'python3 "{PLUGIN}/scripts/compute.py"'
     )
     assert computation.failed == []
     assert computation.compute["outcome"] == "ok"

@@ -103,7 +103,7 @@ def test_init_then_status_in_claude_code_create_and_report_the_workspace(tmp_pat
     cwd.mkdir()
 
     run, init = slash("/math:init", init_answer, home, cwd)
-    assert init.calls == [f'python3 "{ROOT}/scripts/workspace.py" init']
+    assert init.calls == [f'python3 "{PLUGIN}/scripts/workspace.py" init']
     status, data = init.results[0]
     assert status == 0 and data["created"] is True
     math_dir = cwd / ".math"
@@ -130,7 +130,7 @@ def test_init_then_status_in_claude_code_create_and_report_the_workspace(tmp_pat
     assert f"current problem {SLUG}, 1 problem(s)" in run.stdout
 
     run, status_run = slash("/math:status", status_answer, home, cwd)
-    assert status_run.calls == [f'python3 "{ROOT}/scripts/workspace.py" status']
+    assert status_run.calls == [f'python3 "{PLUGIN}/scripts/workspace.py" status']
     status, data = status_run.results[0]
     assert status == 0 and data["current_problem"] == SLUG
     (problem,) = data["problems"]
@@ -157,7 +157,7 @@ def test_the_commands_work_from_a_plugin_folder_whose_path_has_a_space(tmp_path)
     """Like a macOS home, /Users/Ann Lee: the runbook's calls quote the substituted path."""
     plugin = tmp_path / "Ann Lee" / "math"
     plugin.parent.mkdir()
-    plugin.symlink_to(ROOT)
+    plugin.symlink_to(PLUGIN)
     home, cwd = tmp_path / "home", tmp_path / "project"
     cwd.mkdir()
     _, init = slash("/math:init", init_answer, home, cwd, plugin)
