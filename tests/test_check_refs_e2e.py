@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PLUGIN, ROOT
+from conftest import PLUGIN
 from support.claude_harness import bash, bash_result, refused, run_claude, runbook_commands, text
 from support.standin import StandIn
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import PLUGIN, ROOT
+from conftest import PLUGIN
 from mathtools.core import bootstrap, frontmatter
 from support import venvs
 from support.claude_code import running_version

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import PLUGIN, ROOT, run_script
+from conftest import PLUGIN, run_script
 from mathtools.core import bootstrap, frontmatter
 from support import venvs
 from support.claude_harness import (

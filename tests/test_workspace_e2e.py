@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import PLUGIN, ROOT, run_script
+from conftest import PLUGIN, run_script
 from support.claude_harness import (
     bash,
     bash_result,
