@@ -509,7 +509,8 @@ def test_hand_edits_survive_a_merge(lit):
         "My note: read section 3 first",
         "### Reading plan (mine)\nStart with REF-004.",
         "## Open questions I keep\n\n- Does the bound hold for directed graphs?",
-        "- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].",
+        '- [V] "We give an algorithm that approximates the gap" (REF-002, abstract).',
+        "- UREF-001 may sharpen it [~].",
         "  that approximates the gap.",
     ):
         assert kept in after
@@ -634,7 +635,9 @@ def test_validate_exits_1_listing_every_violation(script, tmp_path):
     run = script("lit_update.py", "validate", str(path))
     assert run.returncode == 1
     assert run.json()["valid"] is False
-    assert len(run.json()["violations"]) == 2
+    counts, uref, paraphrase = run.json()["violations"]  # the [V] claim breaks two rules
+    assert "confirmed_count is 3" in counts and "UREF-001 is unconfirmed" in uref
+    assert "[V] quotes no source" in paraphrase
 
 
 def start_merge(lit, verified, *extra, stdout=subprocess.PIPE):

@@ -70,7 +70,8 @@ Start with REF-004.
 ## Synthesis
 
 ### Applicable Theorems
-- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].
+- [V] "We give an algorithm that approximates the gap" (REF-002, abstract).
+- UREF-001 may sharpen it [~].
 
 ### Gaps in Literature
 Nothing on weighted graphs [~].
@@ -275,16 +276,16 @@ def test_the_hand_edited_document_is_valid():
         ),
         (
             ("UREF-001 may sharpen it [~]", "UREF-001 proves it [V]"),
-            "Synthesis line 57: UREF-001 is unconfirmed and cited as [V]",
+            "Synthesis line 58: UREF-001 is unconfirmed and cited as [V]",
         ),
         (("Start with REF-004.", "Start with REF-004."), None),
-        (("- REF-002 proves", "- REF-007 proves"), "Synthesis line 57: cites REF-007"),
+        (("(REF-002, abstract)", "(REF-007, abstract)"), "Synthesis line 57: cites REF-007"),
         (('problem: "spectral-gap"\n', 'problem: "spectral-gap"\nowner: me\n'), "frontmatter"),
         (("- **Confidence:** [S]", "- **Confidence:** high"), "REF-004 (line 40): confidence"),
         (("- **Year:** 2008", "- **Year:** c. 2008"), "REF-004 (line 40): Year 'c. 2008'"),
         (
             ("- **Status:** Unconfirmed -- do not cite as established reference", ""),
-            "UREF-001 (line 68): no 'Status: Unconfirmed -- do not cite as established",
+            "UREF-001 (line 69): no 'Status: Unconfirmed -- do not cite as established",
         ),
         (("| 8 | 12 | 2 |", "| 8 | 12 |"), "Search History line 18: 4 cells"),
         (("| 8 | 12 | 2 |", "| eight | 12 | 2 |"), "Search History line 18: result counts"),
@@ -306,7 +307,8 @@ def test_validate_reads_a_path(tmp_path):
     assert literature.load(path).confirmed[0].number == 2
 
 
-SHARPEN = "- REF-002 proves the gap bound [V]. UREF-001 may sharpen it [~].\n"
+QUOTED = '[V] "We give an algorithm that approximates the gap" (REF-002, abstract)'
+SHARPEN = f"- {QUOTED}.\n- UREF-001 may sharpen it [~].\n"
 
 
 @pytest.mark.parametrize(
@@ -331,9 +333,9 @@ def test_a_uref_cited_as_verified_is_caught_however_the_claim_is_written(claim):
     "claim",
     [
         SHARPEN,
-        "- [V] REF-002 proves the bound. [~] UREF-001 may sharpen it.\n",
-        "- REF-002 proves the bound [V].\n- UREF-001 may sharpen it [~].\n",
-        "- REF-002 proves the bound [V].\n\nUREF-001 may\nsharpen it [~].\n",
+        f"- {QUOTED}. [~] UREF-001 may sharpen it.\n",
+        f"- {QUOTED}.\n- UREF-001 may sharpen it [~].\n",
+        f"- {QUOTED}.\n\nUREF-001 may\nsharpen it [~].\n",
         "- UREF-001 may sharpen the bound of REF-002 [~].\n",
         "```\nUREF-001 [V]\n```\n",
     ],
@@ -343,7 +345,7 @@ def test_a_uref_in_a_speculative_claim_is_allowed(claim):
 
 
 def test_a_lower_case_citation_of_a_missing_entry_is_caught():
-    found = checks.validate(HAND_EDITED.replace("- REF-002 proves", "- ref-007 proves"))
+    found = checks.validate(HAND_EDITED.replace("(REF-002, abstract)", "(ref-007, abstract)"))
     assert any("Synthesis line 57: cites REF-007" in item for item in found), found
 
 

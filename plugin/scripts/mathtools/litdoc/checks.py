@@ -1,6 +1,6 @@
 """LITERATURE.md's rules (protocol section 8 and the anti-hallucination rules): `validate` lists
-every violation of the schema, the entry rules, the Synthesis citation tiers and the Search
-History table; literature.py parses the document it checks."""
+every violation of the schema, the entry rules, the Synthesis citation tiers, the quotes of [V]
+claims (quotes.py) and the Search History table; literature.py parses the document it checks."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_text
+from . import quotes
 from .literature import (
     CITATION,
     FENCE,
@@ -23,6 +24,15 @@ from .refentry import entry_number
 
 _TIER = re.compile(r"\[(V|S|~)\]", re.I)
 _UNIT_START = re.compile(r"\s*([-*+]|\d+[.)]|#+)\s")  # a bullet, numbered item or heading
+# protocols/confidence-tiers.md, "The speculative-steps warning": finish puts it atop a Synthesis
+# with [~] claims, numbered, so the model never copies it.
+SPECULATIVE_WARNING = """\
+> **Warning: this document contains speculative steps.**
+> The steps marked [~] (here: {steps}) are conjectures or heuristics,
+> not established mathematics. Everything that depends on them is speculative too. Do not cite
+> this result as proven until each [~] step is replaced by a verified [V] or supported [S]
+> argument."""
+_WARNING_FIRST_LINE = SPECULATIVE_WARNING.splitlines()[0]
 
 
 def validate(path_or_text: Path | str) -> list[str]:
@@ -107,6 +117,8 @@ def _violations(doc: LiteratureDoc) -> list[str]:
         if cited not in numbers:
             found.append(f"Synthesis line {number}: cites {cited}, which is not an entry")
 
+    found += quote_violations(doc)
+
     for number, cells in doc.history_rows():
         if len(cells) != len(HISTORY_COLUMNS):
             found.append(
@@ -115,6 +127,62 @@ def _violations(doc: LiteratureDoc) -> list[str]:
             )
         elif not all(cell.isdigit() for cell in cells[2:]):
             found.append(f"Search History line {number}: result counts must be whole numbers")
+    return found
+
+
+def speculative_claims(text: str) -> list[int]:
+    """The numbers of the [~] claims of a Synthesis: its claims (bullets and numbered items
+    carrying a tier) counted from 1, in order."""
+    claims, current = [], ""
+    for line in [*text.splitlines(), "- "]:
+        start = _UNIT_START.match(line)
+        if start or not line.strip():
+            if _TIER.search(current):
+                claims.append("[~]" in current)
+            current = ""
+        current += " " + line
+    return [number for number, speculative in enumerate(claims, 1) if speculative]
+
+
+def with_warning(text: str) -> str:
+    """The Synthesis with the speculative-steps warning first when it has [~] claims (an old
+    warning replaced, so its numbers stay right), without it when it has none."""
+    lines = text.strip("\n").splitlines()
+    if lines and lines[0] == _WARNING_FIRST_LINE:
+        end = next((i for i, line in enumerate(lines) if not line.startswith(">")), len(lines))
+        lines = lines[end:]
+        while lines and not lines[0].strip():
+            lines = lines[1:]
+    body = "\n".join(lines)
+    numbers = speculative_claims(body)
+    if not numbers:
+        return body + "\n"
+    named = ", ".join(map(str, numbers[:-1])) + " and " if len(numbers) > 1 else ""
+    word = "claims" if len(numbers) > 1 else "claim"
+    block = SPECULATIVE_WARNING.format(steps=f"{word} {named}{numbers[-1]}")
+    return block + "\n\n" + body + "\n"
+
+
+def quote_violations(doc: LiteratureDoc) -> list[str]:
+    """Every [V] claim of the Key Results and the Synthesis whose quote is not in its source (a
+    [V] citing a UREF in the Synthesis is the citation rule's, above, not repeated here)."""
+    entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
+    found = []
+    for entry in doc.confirmed:
+        for quote in quotes.quotes(entry.key_results or ""):
+            if why := quotes.check(quote, entries, own=entry):
+                found.append(f"{entry.entry_number} (line {entry.line_no}) Key Results: {why}")
+    section = doc.section(SYNTHESIS)
+    lines, in_fence = [], False
+    for line in section.lines()[1:]:  # code and the warning are no claims: blanked, numbers kept
+        fence = bool(FENCE.match(line.lstrip()))
+        in_fence ^= fence
+        lines.append("\n" if fence or in_fence or line.startswith(">") else line)
+    for quote in quotes.quotes("".join(lines), section.line_no + 1):
+        if quote.ref and quote.ref.upper().startswith("UREF"):
+            continue
+        if why := quotes.check(quote, entries):
+            found.append(f"Synthesis line {quote.line}: {why}")
     return found
 
 

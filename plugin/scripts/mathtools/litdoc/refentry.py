@@ -20,6 +20,7 @@ REF_FIELDS = (
     "Abstract",
     "Relevance",
     "Key Results",
+    "Statements",
     "Confidence",
     "First verified",
     "Verified",
@@ -33,6 +34,8 @@ _FIELD = re.compile(r"- \*\*(?P<name>[^*]+?):\*\*(?: (?P<value>.*?))?\s*$")
 _IDS = re.compile(r"<!-- ids: (?P<ids>.*?) -->\s*$")
 _URL = re.compile(r"https?://\S+")
 _TIER_FIRST = re.compile(r"\[(V|S|~)\]")
+# One statement a REF keeps, under its Statements bullet: `  - Theorem 2.3: <its LaTeX, one line>`.
+_STATEMENT = re.compile(r"^\s+[-*] (?P<printed>[^:]+?): (?P<text>.*\S)\s*$")
 
 
 def entry_number(kind: str, number: int) -> str:
@@ -130,6 +133,43 @@ class Entry:
             self.lines[start:end] = [line]
         else:
             self.lines.insert(self._insert_at(name), line)
+        self._fields = None
+        return True
+
+    def statements(self) -> dict[str, str]:
+        """The statements of the paper's own source this REF keeps: printed name -> LaTeX text
+        (the quotes of [V] claims are checked against them: quotes.py)."""
+        span = self._index().get("Statements")
+        if span is None:
+            return {}
+        found: dict[str, str] = {}
+        for line in self.lines[span[0] + 1 : span[1]]:
+            if match := _STATEMENT.match(line):
+                found.setdefault(match.group("printed").strip(), match.group("text"))
+        return found
+
+    @property
+    def statements_source(self) -> str | None:
+        """The source URL the Statements bullet names (`quoted from <URL>`)."""
+        value = self.field("Statements")
+        found = _URL.search(value.split(" - ", 1)[0]) if value else None
+        return found.group(0) if found else None
+
+    def set_statements(self, source: str, statements: dict[str, str]) -> bool:
+        """Keep these statements (and those kept already) under the Statements bullet, quoted
+        from `source`; True if the entry changed."""
+        kept = {**self.statements(), **statements}
+        if kept == self.statements() and source == self.statements_source:
+            return False
+        lines = [f"- **Statements:** quoted from {source}\n"]
+        lines += [f"  - {printed}: {one_line(text)}\n" for printed, text in kept.items()]
+        index = self._index()
+        if "Statements" in index:
+            start, end = index["Statements"]
+            self.lines[start:end] = lines
+        else:
+            at = self._insert_at("Statements")
+            self.lines[at:at] = lines
         self._fields = None
         return True
 
@@ -233,6 +273,8 @@ class Entry:
                 "corrected": self.field("Corrected"),
                 "abstract": self.abstract,
                 "key_results": self.key_results,
+                "statements": self.statements(),
+                "statements_source": self.statements_source,
                 "confidence": self.confidence,
                 "verified_at": self.verified_at,
                 "verified_via": self.verified_via,

@@ -1,7 +1,11 @@
 """Verification, one call: the papers judged strong or partial in a search's runs, PROBLEM.md's
 references and the papers the model remembers, checked by the gate (verification.py), and what
-the model needs to write their Relevance and Key Results: per confirmed paper its title and an
-excerpt of its abstract, per unconfirmed candidate the title it was given and why.
+the model needs to write their Relevance and Key Results from the papers themselves: per
+confirmed paper judged strong or partial its whole abstract, LaTeX as the source gives it, and the
+theorem-like statements of its arXiv source (papers/), numbered as LaTeX prints them, to quote
+from; per other confirmed paper an excerpt of its abstract; per unconfirmed candidate the title it
+was given and why. The statements are kept whole in `statements.json` (merge and finish keep the
+ones a [V] claim quotes in the REF entry).
 
 The kept papers come from the run store (records as the services gave them: nothing retyped), one
 per distinct paper under the key the discovery listing showed. `candidates.json` and
@@ -13,17 +17,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import ServiceError
 from ..core.records import summary_line
 from ..core.sources import NAMES
 from ..gate.candidates import load_candidates
 from ..gate.verification import Verifier
 from ..litdoc.identity import paper_identity
+from ..papers.papertheorems import paper_theorems
+from ..services.arxiv_source import SourceClient
 from . import abstracts, refinement, searchfolder
-from .searchfolder import CANDIDATES, VERIFIED, Search, check_judged, iteration_papers
+from .searchfolder import (
+    CANDIDATES,
+    STATEMENTS,
+    VERIFIED,
+    PaperStatements,
+    Search,
+    SourceStatement,
+    check_judged,
+    iteration_papers,
+)
 from .store import open_store
 
 SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (issue-16's CORRECTED)
 REASON_CHARS = 200
+# The statements listed to quote from, per paper: the main results first, in the paper's order.
+LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
+LISTED_STATEMENTS = 8
+STATEMENT_WORDS = 30
 
 
 def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], set[str]]:
@@ -67,10 +87,79 @@ def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
     candidates, inputs = load_candidates(files)
     document = Verifier().verify(candidates, inputs)
     searchfolder.write_json(search.folder / VERIFIED, document)
-    return document, lines(document, listed, len(kept))
+    read = {c["key"] for c in kept}  # judged strong or partial: read in full before writing
+    statements = source_statements(document, read)
+    if statements:
+        searchfolder.write_json(search.folder / STATEMENTS, statements)
+    return document, lines(document, listed, len(kept), read, statements)
 
 
-def lines(document: dict[str, Any], listed: set[str], kept: int) -> list[str]:
+def source_statements(document: dict[str, Any], read: set[str]) -> dict[str, PaperStatements]:
+    """arXiv id -> the statements of its source, for each confirmed paper of `read` with an
+    arXiv id (a paper without source, or whose source failed, says why in `missing`)."""
+    found: dict[str, PaperStatements] = {}
+    client = SourceClient()
+    for result in document["results"]:
+        paper = result.get("paper") or {}
+        arxiv_id = paper.get("arxiv_id")
+        if result["status"] not in SHOWN_STATUSES or result["key"] not in read or not arxiv_id:
+            continue
+        if arxiv_id in found:
+            continue
+        try:
+            record = paper_theorems(arxiv_id, client=client)
+        except ServiceError as exc:
+            found[arxiv_id] = PaperStatements(
+                src=client.url(arxiv_id), statements=[], missing=exc.message
+            )
+            continue
+        missing = None if record["status"] == "ok" else f"no source ({record['reason']})"
+        if record["status"] == "ok" and not record["statements"]:
+            missing = "no theorem-like statements in its source"
+        statements = [
+            SourceStatement(printed=s["printed"], env=s["env"], note=s["note"], text=s["text"])
+            for s in record["statements"]
+        ]
+        found[arxiv_id] = PaperStatements(
+            src=record["src_url"], statements=statements, missing=missing
+        )
+    return found
+
+
+def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
+    """The statements to quote from, compact: number, note, the first words."""
+    if record["missing"]:
+        return [f"no source statements: {record['missing']}; the abstract alone"]
+    chosen = []
+    for kind in LISTED_KINDS:
+        chosen += [
+            s
+            for s in record["statements"]
+            if s["env"].lower().startswith(kind[:4]) and s not in chosen
+        ]
+        if len(chosen) >= LISTED_STATEMENTS:
+            break
+    chosen = sorted(chosen[:LISTED_STATEMENTS], key=record["statements"].index)
+    out = [f"statements, from {record['src']}:"]
+    for statement in chosen:
+        note = f" ({' '.join(statement['note'].split())})" if statement["note"] else ""
+        text = abstracts.words(abstracts.flat(statement["text"]))
+        said = " ".join(text[:STATEMENT_WORDS]) + ("…" if len(text) > STATEMENT_WORDS else "")
+        out.append(f"  {statement['printed']}{note}: {said}")
+    if len(record["statements"]) > len(chosen):
+        out.append(
+            f"  +{len(record['statements']) - len(chosen)} more, whole, in {statements_file}"
+        )
+    return out
+
+
+def lines(
+    document: dict[str, Any],
+    listed: set[str],
+    kept: int,
+    read: set[str] | None = None,
+    statements: dict[str, PaperStatements] | None = None,
+) -> list[str]:
     summary = document["summary"]
     counts = [f"{summary.get(s.lower(), 0)} {s}" for s in (*SHOWN_STATUSES, "UNCONFIRMED")]
     out = [
@@ -93,6 +182,15 @@ def lines(document: dict[str, Any], listed: set[str], kept: int) -> list[str]:
                 out.append(
                     f"  corrected {change['field']}: {change.get('note') or change['record']}"
                 )
+            if key in (read or set()):
+                abstract = paper.get("abstract")
+                said = (
+                    abstracts.wrapped(abstracts.flat(abstract)) if abstract else ["(no abstract)"]
+                )
+                out += ["  abstract:", *(f"    {line}" for line in said)]
+                if record := (statements or {}).get(paper.get("arxiv_id") or ""):
+                    out += [f"  {line}" for line in statement_lines(record, STATEMENTS)]
+                continue
             excerpt = abstracts.excerpt(paper.get("abstract"), after_gist=same and key in listed)
             out += [f"  {line}" for line in excerpt]
         else:

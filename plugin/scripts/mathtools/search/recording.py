@@ -1,12 +1,15 @@
 """The end of a literature search, in two calls: merge, then finish.
 
-merge   the search folder's verified.json and relevance.json into LITERATURE.md (litmerge.py, the
-        Search History row from the search's runs), validated in the same call; it names what
-        the model must still write: the Synthesis (into `synthesis.md` in the search folder), and
-        the tier of any REF still unassessed.
-finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section, validates the file, and
-        only when it is valid records the search: the LIT journal entry (strategy, what was
-        tried and the artifacts filled in from the search) and the search in STATE.md.
+merge   the search folder's verified.json and relevance.json into LITERATURE.md (merging.py, the
+        Search History row from the search's runs), keeps in each REF the statements of its
+        paper's source that its Key Results quote (statements.json, as verify read them), and
+        validates in the same call (a [V] quote not in its source is a violation naming the
+        closest passage); it names what the model must still write: the Synthesis (into
+        `synthesis.md` in the search folder), and the tier of any REF still unassessed.
+finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section (with the speculative-steps
+        warning first when a claim is [~]), keeps the statements its [V] claims quote, validates
+        the file, and only when it is valid records the search: the LIT journal entry (strategy,
+        what was tried and the artifacts filled in from the search) and the search in STATE.md.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from ..core import files, locks
 from ..core.errors import BadInput
 from ..core.files import read_json
 from ..core.sources import NAMES
-from ..litdoc import checks, literature, merging
+from ..litdoc import checks, literature, merging, quotes
 from ..research import journal, state
 from ..research.problemdir import resolve
-from .searchfolder import VERIFIED, Search
+from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search
 from .store import open_store
 
 RELEVANCE = "relevance.json"
@@ -42,9 +45,10 @@ def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
     report, _ = merging.merge_file(
         Path(search.literature), verified, relevance, problem=search.problem, **history
     )
+    kept = keep_statements(search)
     violations = checks.validate(search.literature)
     doc = literature.load(search.literature)
-    out = merging.summary_lines(report)
+    out = merging.summary_lines(report) + kept
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
     unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
     out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]
@@ -59,8 +63,31 @@ def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
     return {**report, "violations": violations}, out
 
 
+def keep_statements(search: Search) -> list[str]:
+    """Keep in LITERATURE.md's REFs the statements their [V] claims quote, from the search
+    folder's statements.json (under the file's lock); what could not be kept."""
+    source = search.folder / STATEMENTS
+    if not source.exists():
+        return []
+    read: dict[str, PaperStatements] = read_json(str(source), "statements")
+    papers = {
+        arxiv_id: (record["src"], {s["printed"]: s["text"] for s in record["statements"]})
+        for arxiv_id, record in read.items()
+    }
+    path = Path(search.literature)
+    with locks.locked(path):
+        text = files.read_text(path, "LITERATURE.md")
+        doc = literature.parse(text, str(path))
+        said = quotes.keep_quoted(doc, papers)
+        if doc.render() != text:
+            files.atomic_write(path, doc.render())
+    return said
+
+
 def install_synthesis(path: Path, text: str) -> None:
-    """Replace the `## Synthesis` section's text of LITERATURE.md at `path` (under its lock)."""
+    """Replace the `## Synthesis` section's text of LITERATURE.md at `path` (under its lock),
+    with the speculative-steps warning first when a claim is [~]."""
+    text = checks.with_warning(text)
     with locks.locked(path):
         doc = literature.parse(files.read_text(path, "LITERATURE.md"), str(path))
         section = doc.section(literature.SYNTHESIS)
@@ -86,7 +113,8 @@ def finish(
         install_synthesis(path, files.read_text(synthesis, SYNTHESIS))
     elif literature.load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
-    violations = checks.validate(path)
+    unkept = keep_statements(search)
+    violations = unkept + checks.validate(path)
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ..core import schemas
 from ..core.errors import BadInput
@@ -28,7 +28,23 @@ from . import abstracts
 MANIFEST = "search.json"
 CANDIDATES = "candidates.json"  # what verify checked
 VERIFIED = "verified.json"  # what verify found, which finish merges
+STATEMENTS = "statements.json"  # arXiv id -> the statements of its source, as verify read them
 TITLE_WIDTH = 80  # how much of a title a listed line shows
+
+
+class SourceStatement(TypedDict):
+    printed: str  # "Theorem 2.3", as LaTeX numbers it
+    env: str
+    note: str | None
+    text: str  # LaTeX, as the source writes it
+
+
+class PaperStatements(TypedDict):
+    """One paper's entry of statements.json."""
+
+    src: str  # the arXiv source URL read
+    statements: list[SourceStatement]
+    missing: str | None  # why there are none to quote (no source, a failing service)
 
 
 def new_search_folder(problem_folder: Path) -> Path:

@@ -1,0 +1,197 @@
+"""[V] claims quote their source, and the quote is checked against it.
+
+A verified claim is written `[V] "<verbatim text>" (REF-003, Theorem 2.3)` or `(REF-003,
+abstract)`: the text as the paper states it, LaTeX kept. It is accepted when it stands in that
+REF's stored abstract, or in the named statement of the paper's own source, which the REF entry
+keeps in its Statements block (what `literature.py verify` read from the paper's arXiv source).
+Before comparing, whitespace and LaTeX spacing are normalised (`\\le` is `\\leq`; `\\,`, `~` and
+`\\quad` are spaces; `\\(`..`\\)` is `$`..`$`); an elision (`...` or `…`) in a quote skips text, the
+parts standing in the passage in order. Anything else is refused, naming the closest passage: a
+[V] without a quote (a paraphrase is [S]), one citing no REF or a UREF, or a statement the REF
+does not keep.
+
+Key Results may leave out the REF (`[V] "..." (Theorem 2.3)`): the entry is the paper.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from .literature import SYNTHESIS, LiteratureDoc
+from .refentry import Entry
+
+MIN_QUOTE_CHARS = 20  # a shorter quote identifies no passage
+ABSTRACT = "abstract"
+# A [V] marker and what follows it: the quote and its citation, when written as the rule says.
+MARKER = re.compile(r"\[V\]")
+QUOTED = re.compile(
+    r"""\[V\]\s*(?:"(?P<quote>[^"]+)"|``(?P<tex>.+?)'')\s*"""
+    r"""\((?:(?P<ref>(?:U?REF)-\d{3,})\s*,\s*)?(?P<where>[^()]*?)\s*\)"""
+)
+_SPACING = re.compile(r"\\[,;:! ]|~|\\q?quad\b|\\enspace\b|\\thinspace\b")
+_SHORT = re.compile(r"\\(le|ge|ne)(?![a-zA-Z])")
+_ELISION = re.compile(r"\s*(?:\.\.\.|…|\[\.\.\.\]|\[…\])\s*")
+
+
+@dataclass(frozen=True)
+class Quote:
+    """One [V] claim as written: its quote (None: it quotes nothing), the REF it cites (None: the
+    entry itself, in Key Results), where in the paper ("abstract", "Theorem 2.3")."""
+
+    text: str | None
+    ref: str | None
+    where: str | None
+    line: int  # 1-based, in the text it was read from
+
+
+def quotes(text: str, first_line: int = 1) -> list[Quote]:
+    """Every [V] claim in `text`, quoted or not, in order."""
+    found = []
+    for marker in MARKER.finditer(text):
+        line = first_line + text.count("\n", 0, marker.start())
+        match = QUOTED.match(text, marker.start())
+        if match is None:
+            found.append(Quote(None, None, None, line))
+            continue
+        quote = match.group("quote") or match.group("tex")
+        where = " ".join(match.group("where").split()) or None
+        found.append(Quote(" ".join(quote.split()), match.group("ref"), where, line))
+    return found
+
+
+def normalise(text: str) -> str:
+    """Text compared as a quote is: LaTeX spacing and aliases folded, then no whitespace at all
+    (`$N\\geq 3$` and `$N \\ge 3$` are one quote)."""
+    text = _SPACING.sub(" ", text.replace("\\(", "$").replace("\\)", "$"))
+    text = _SHORT.sub(lambda m: f"\\{m.group(1)}q", text)
+    return "".join(text.split())
+
+
+def found_in(quote: str, passage: str) -> bool:
+    """Whether the quote stands in the passage: each part between elisions, in order."""
+    haystack, at = normalise(passage), 0
+    for part in _ELISION.split(quote):
+        needle = normalise(part)
+        if not needle:
+            continue
+        at = haystack.find(needle, at)
+        if at < 0:
+            return False
+        at += len(needle)
+    return True
+
+
+def closest(quote: str, passage: str) -> str:
+    """The run of the passage's words most like the quote (for the refusal's message)."""
+    words = passage.split()
+    size = max(1, len(quote.split()))
+    target = normalise(quote)
+    best, best_ratio = "", -1.0
+    for start in range(0, max(1, len(words) - size + 1)):
+        window = " ".join(words[start : start + size])
+        ratio = difflib.SequenceMatcher(None, target, normalise(window), autojunk=False).ratio()
+        if ratio > best_ratio:
+            best, best_ratio = window, ratio
+    return best
+
+
+def _label(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def check(quote: Quote, entries: dict[str, Entry], own: Entry | None = None) -> str | None:
+    """Why a [V] claim is refused, or None when its quote stands in its source. `entries`: the
+    document's entries by number; `own`: the entry whose Key Results hold the claim."""
+    if quote.text is None:
+        return (
+            '[V] quotes no source: write [V] "<the paper\'s words>" (REF-NNN, Theorem N) or '
+            "(REF-NNN, abstract); a paraphrase is [S]"
+        )
+    if quote.ref is None and own is None:
+        return f'[V] "{_short(quote.text)}" cites no REF'
+    number = quote.ref.upper() if quote.ref else (own.entry_number if own else "")
+    if number.startswith("UREF"):
+        return f"[V] cites {number}, which is unconfirmed: never a [V] source"
+    entry = entries.get(number)
+    if entry is None:
+        return f"[V] cites {number}, which is not an entry"
+    if len(normalise(quote.text)) < MIN_QUOTE_CHARS:
+        return f'[V] "{quote.text}" is too short to name a passage of {number}'
+    where = quote.where or ABSTRACT
+    if _label(where) == ABSTRACT:
+        source, name = entry.field("Abstract") or "", f"{number}'s abstract"
+    else:
+        kept = {_label(printed): text for printed, text in entry.statements().items()}
+        if _label(where) not in kept:
+            listed = ", ".join(entry.statements()) or "none"
+            return (
+                f"[V] cites {number}, {where}, which {number} does not keep (its statements: "
+                f"{listed}); quote a statement `literature.py verify` listed, or the abstract"
+            )
+        source, name = kept[_label(where)], f"{number}, {where}"
+    if found_in(quote.text, source):
+        return None
+    return f'[V] "{_short(quote.text)}" is not in {name}; closest: "{closest(quote.text, source)}"'
+
+
+def _short(text: str, words: int = 12) -> str:
+    split = text.split()
+    return " ".join(split[:words]) + ("…" if len(split) > words else "")
+
+
+def violations(text: str, entries: dict[str, Entry], where: str, first_line: int = 1) -> list[str]:
+    """Every refused [V] claim of `text` (a Synthesis, PROOF.md, ...), as `<where> line N: why`."""
+    found = []
+    for quote in quotes(text, first_line):
+        why = check(quote, entries)
+        if why:
+            found.append(f"{where} line {quote.line}: {why}")
+    return found
+
+
+def keep_quoted(doc: LiteratureDoc, papers: dict[str, tuple[str, dict[str, str]]]) -> list[str]:
+    """Keep in each REF the statements of its paper that a [V] claim quotes (in its Key Results,
+    or the Synthesis citing it): `papers` maps an arXiv id to (source URL, printed name -> text),
+    as verify read the source. What cannot be kept is said: a statement the paper does not state."""
+    said = []
+    synthesis = "".join(doc.section(SYNTHESIS).lines()[1:])
+    quoted = cited_statements(synthesis)
+    for entry in doc.confirmed:
+        paper = papers.get(entry.arxiv_id or "")
+        if paper is None:
+            continue
+        source, statements = paper
+        by_label = {_label(printed): printed for printed in statements}
+        names = [
+            n
+            for ref, n in cited_statements(entry.key_results or "")
+            if ref in (None, entry.entry_number)
+        ]
+        names += [n for ref, n in quoted if ref == entry.entry_number]
+        keep = {}
+        for name in dict.fromkeys(names):
+            printed = by_label.get(_label(name))
+            if printed is None:
+                if _label(name) not in {_label(p) for p in entry.statements()}:
+                    listed = ", ".join(list(statements)[:12]) + (
+                        ", ..." if len(statements) > 12 else ""
+                    )
+                    said.append(
+                        f"{entry.entry_number}: the paper states no {name} (it states {listed})"
+                    )
+                continue
+            keep[printed] = statements[printed]
+        if keep:
+            entry.set_statements(source, keep)
+    return said
+
+
+def cited_statements(text: str) -> list[tuple[str | None, str]]:
+    """(REF number or None, statement name) of every quote in `text` naming a statement."""
+    return [
+        (q.ref.upper() if q.ref else None, q.where)
+        for q in quotes(text)
+        if q.text and q.where and _label(q.where) != ABSTRACT
+    ]
