@@ -7,5 +7,6 @@ __all__ = [
     "identity",
     "literature",
     "merging",
+    "quotes",
     "refentry",
 ]
