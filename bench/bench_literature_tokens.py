@@ -25,6 +25,12 @@ A distinct paper is one the model read about, counted once: a paper both service
 a PROBLEM.md reference that is a paper the search listed, is one; a remembered paper that is
 unconfirmed is one more. Abstract gists and excerpts are included.
 
+It also prints what the model reads in all, in characters: the agent's prompt (with the
+command's hand-off), every script output and every file the runbook has it read; the Viterbo
+sample (examples/viterbo) adds a run whose confirmed papers have arXiv sources, so verify prints
+whole abstracts and source statements. Target: at most 20,000 characters per run (about 50,000
+before the runbook stopped sending the model to the protocols).
+
 Target: at most 150 tokens per distinct paper through the scripts. Before the one-call phases
 (issue 19), with the plan of that time, the sample run cost 1162 tokens for its 6 distinct
 papers, 193.7 each (145.2 when its 8 candidate lines were counted, duplicates included), and
@@ -44,12 +50,14 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from demo_pipeline import (  # noqa: E402
     SAMPLE,
+    TARGET_READ_CHARS,
     TARGET_TOKENS_PER_CANDIDATE,
     refining_model,
     run_demo,
 )
 
 BIGGER = (ROOT / "bench" / "data" / "turing-patterns" / "PROBLEM.md", 10)
+VITERBO = ROOT / "examples" / "viterbo" / "PROBLEM.md"  # papers with recorded sources
 BEFORE = {"sample-problem": 1162 / 6}  # tokens per distinct paper, main at 344b41c
 
 
@@ -62,7 +70,8 @@ def main() -> int:
     # (problem, results per search, whether the STAND-IN refines once)
     runs = [(args.problem, args.per_query, False)]
     if not args.problem:
-        runs = [(SAMPLE, args.per_query, False), (SAMPLE, args.per_query, True), (*BIGGER, False)]
+        runs = [(SAMPLE, args.per_query, False), (SAMPLE, args.per_query, True)]
+        runs += [(VITERBO, args.per_query, False), (*BIGGER, False)]
     met = True
     for problem, per_query, refines in runs:
         with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
@@ -101,6 +110,13 @@ def report(problem: Path, per_query: int | None, figures: dict, refines: bool = 
     if before and per_query is None and not refines:
         print(f"{'before (no abstracts)':24}{'':>10}{before:>16.1f}")
     print(f"raw / scripts {ratio:.1f}x; target <= {TARGET_TOKENS_PER_CANDIDATE} each: {verdict}")
+    read_met = figures["read_chars"] <= TARGET_READ_CHARS
+    print(
+        f"model reads in all: {figures['read_chars']} characters (the agent's prompt, every"
+        f" script output, every file read); target <= {TARGET_READ_CHARS}:"
+        f" {'met' if read_met else 'NOT met'}"
+    )
+    met = met and read_met
     for script, size in sorted(figures["output_bytes"].items(), key=lambda item: -item[1]):
         print(f"  {script:26} {size // 4:>7} tokens")
     print()

@@ -47,6 +47,8 @@ from literature_runbook import (  # noqa: E402
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"
 TARGET_TOKENS_PER_CANDIDATE = 150
+TARGET_READ_CHARS = 20_000  # everything the model reads in one run: prompt, outputs, files
+AGENT = PLUGIN / "agents" / "literature-search.md"
 HANDOFF = 1  # commands/literature.md's one call: the Agent tool starting literature-search
 # What the STAND-IN model "remembers": planted fabrications the verification gate must reject.
 PLANTED = (
@@ -108,6 +110,7 @@ class Workspace:
         self.env = env
         # Bytes the model reads back, stdout and stderr, by script and subcommand (runbook calls).
         self.output_bytes: Counter[str] = Counter()
+        self.read_chars = 0  # characters the model reads back: script outputs and files read
         self.calls = 0  # script calls
         self.tool_calls = 0  # every call of the runbook: scripts, reads, writes
         self.turns = 0  # turns of calls (calls that run together count once)
@@ -125,6 +128,7 @@ class Workspace:
             command = args[0] if args and not args[0].startswith(("-", ".")) else ""
             printed = len(proc.stdout.encode("utf-8")) + len(proc.stderr.encode("utf-8"))
             self.output_bytes[f"{name} {command}".strip()] += printed
+            self.read_chars += len(proc.stdout) + len(proc.stderr)
             self.calls += 1
         if proc.returncode not in (0, 1):  # 1: validate found violations (checked by the caller)
             raise DemoError(f"{name} {' '.join(args)}: exit {proc.returncode}\n{proc.stdout}")
@@ -136,7 +140,9 @@ class Workspace:
             return self.run_script(call.name, call.args)
         path = self.folder / call.path
         if isinstance(call, Read):
-            return path.read_text(encoding="utf-8") if path.exists() else ""
+            text = path.read_text(encoding="utf-8") if path.exists() else ""
+            self.read_chars += len(text)
+            return text
         from mathtools.core.files import atomic_write
 
         assert isinstance(call, Write)
@@ -272,8 +278,20 @@ def run_demo(
         "output_bytes": dict(workspace.output_bytes),
         "output_tokens": printed // 4,
         "raw_responses": responses,
+        "read_chars": agent_prompt_chars() + workspace.read_chars,
         "raw_tokens": raw // 4,
     }
+
+
+def agent_prompt_chars() -> int:
+    """The literature-search agent's prompt as the model gets it: its body (the frontmatter is
+    Claude Code's), with the command's hand-off prompt."""
+    from mathtools.core import frontmatter
+
+    _, body = frontmatter.split(AGENT.read_text(encoding="utf-8"), str(AGENT))
+    command = (PLUGIN / "commands" / "literature.md").read_text(encoding="utf-8")
+    handoff = "\n".join(line for line in command.splitlines() if line.startswith("> "))
+    return len(body) + len(handoff)
 
 
 def report(figures: dict) -> list[str]:
@@ -299,6 +317,8 @@ def report(figures: dict) -> list[str]:
         f"  script output / 4  {figures['output_tokens']:>7} tokens {per_read:>7.1f} per paper"
         f"  (target <= {TARGET_TOKENS_PER_CANDIDATE}:"
         f" {'met' if per_read <= TARGET_TOKENS_PER_CANDIDATE else 'NOT met'})",
+        f"model reads in all: {figures['read_chars']} characters (target <= {TARGET_READ_CHARS}:"
+        f" {'met' if figures['read_chars'] <= TARGET_READ_CHARS else 'NOT met'})",
         f"  raw API pages / 4  {figures['raw_tokens']:>7} tokens"
         f" {figures['raw_tokens'] / n:>7.1f} per paper"
         f"  ({figures['raw_responses']} responses a web-fetch model would read)",

@@ -30,13 +30,10 @@ STAND_IN = "STAND-IN"  # marks every text the deterministic stand-in writes in t
 LISTED_LINE = re.compile(
     r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*) \[([^\]]+)\] — (.*)$"
 )
-# protocols/confidence-tiers.md, "The speculative-steps warning", verbatim.
-SPECULATIVE_WARNING = """\
-> **Warning: this document contains speculative steps.**
-> The steps marked [~] (here: {steps}) are conjectures or heuristics,
-> not established mathematics. Everything that depends on them is speculative too. Do not cite
-> this result as proven until each [~] step is replaced by a verified [V] or supported [S]
-> argument."""
+# A statement verify listed to quote from: `    Theorem 1.1 (its note): its first words…`
+STATEMENT_LINE = re.compile(
+    r"^    ([A-Z][\w-]*(?: [A-Z][\w-]*)*(?: [A-Z]?\d[\w.]*)?)(?: \(.*?\))?: (.*)$"
+)
 STOP = frozenset("a an and the of on in for to with by from is are its via as at or".split())  # noqa: SIM905
 
 
@@ -112,28 +109,39 @@ class StandInModel:
             return self.proposals[self.proposed - 1]
         return " ".join(self.problem_words[-2:])
 
-    def relevance(self, label: str, excerpt: str) -> dict[str, str]:
-        words = excerpt.split()
-        said = " ".join(words[:14]) + ("…" if len(words) > 14 else "")
+    def relevance(self, label: str, paper: ReadPaper) -> dict[str, str]:
+        """Relevance from the label, Key Results quoting the paper's first statement verify
+        listed (its number named), else its abstract: a quote the scripts check."""
+        if paper.statements:
+            printed, words = paper.statements[0]
+            quoted = f'[V] "{quote_of(words)}" ({printed})'
+        elif quote_of(paper.text.split()):
+            quoted = f'[V] "{quote_of(paper.text.split())}" (abstract)'
+        else:
+            quoted = f"{STAND_IN}: no abstract to read."
         return {
             "relevance": f"{STAND_IN} assessment: judged {label} from its title and abstract.",
-            "key_results": f"{STAND_IN}, from the abstract: {said}"
-            if said
-            else f"{STAND_IN}: no abstract to read.",
+            "key_results": f"{STAND_IN}, quoting the paper: {quoted}",
             "confidence": "[S]",
         }
 
-    def synthesis(self, refs: list[str], urefs: list[str]) -> str:
+    def synthesis(self, refs: list[str], urefs: list[str], abstract: str = "") -> str:
+        """The Synthesis; `abstract` is the first REF's, which its first claim quotes (finish puts
+        the speculative-steps warning atop it: claims 2 and 3 are [~])."""
         first = refs[0] if refs else None
+        quoted = quote_of(abstract.split())
+        applicable = (
+            f'- [V] "{quoted}" ({first}, abstract) ({STAND_IN} claim 1).'
+            if first and quoted
+            else f"- [S] {first} is the closest confirmed work to the problem ({STAND_IN} claim 1)."
+            if first
+            else f"- [~] No confirmed paper applies directly ({STAND_IN} claim 1)."
+        )
         lines = [
-            *SPECULATIVE_WARNING.format(steps=f"{STAND_IN} claims 2 and 3").splitlines(),
-            "",
             f"_{STAND_IN} Synthesis, written by the deterministic demo model, not by a model._",
             "",
             "### Applicable Theorems",
-            f"- [S] {first} is the closest confirmed work to the problem ({STAND_IN} claim 1)."
-            if first
-            else f"- [~] No confirmed paper applies directly ({STAND_IN} claim 1).",
+            applicable,
             "",
             "### Technique Connections",
             f"- [~] The methods of {', '.join(refs[:3]) or 'the confirmed papers'} may transfer"
@@ -147,6 +155,18 @@ class StandInModel:
             *(f"{n}. {ref}" for n, ref in enumerate(refs, 1)),
         ]
         return "\n".join(lines).rstrip() + "\n"
+
+
+def unjudged(key: str) -> str:
+    """What a confirmed paper nobody judged is: a remembered paper or a PROBLEM.md reference."""
+    return "remembered, not listed" if key.startswith("memory-") else "a PROBLEM.md reference"
+
+
+def quote_of(words: list[str], most: int = 12) -> str:
+    """The first words of a text verify printed, as a quote: whole words, never past a cut."""
+    if words and words[-1].endswith("…"):
+        words = words[:-1]
+    return " ".join(words[:most])
 
 
 def content_words(text: str) -> list[str]:
@@ -223,8 +243,8 @@ def runbook(
 
     # 5. Relevance, Key Results and a tier for every confirmed paper, from what verify printed.
     relevance = {
-        key: model.relevance(labels.get(key, "a PROBLEM.md reference"), excerpt)
-        for key, excerpt in confirmed.items()
+        key: model.relevance(labels.get(key, unjudged(key)), paper)
+        for key, paper in confirmed.items()
     }
     relevance.update(
         {
@@ -237,9 +257,12 @@ def runbook(
 
     # 6. Merge (validated in the same call), then the Synthesis.
     (merged,) = yield [Script("literature.py", ["merge", search_folder])]
-    refs = re.findall(r"^(REF-\d+) added:", merged, re.M)
+    added = re.findall(r"^(REF-\d+) added: (\S+)", merged, re.M)
+    refs = [ref for ref, _ in added]
     urefs = re.findall(r"^(UREF-\d+) added:", merged, re.M)
-    yield [Write(f"{search_folder}/synthesis.md", model.synthesis(refs, urefs))]
+    first = confirmed.get(added[0][1]) if added else None
+    synthesis = model.synthesis(refs, urefs, first.text if first and first.whole else "")
+    yield [Write(f"{search_folder}/synthesis.md", synthesis)]
 
     # 7. Finish: the Synthesis goes in, the file is validated, the journal entry and the state
     # are recorded.
@@ -282,18 +305,35 @@ def listed_papers(listing: str) -> dict[str, tuple[str, str]]:
     return found
 
 
-def confirmed_papers(verified: str) -> dict[str, str]:
-    """key -> the abstract excerpt verify printed under it (a CONFIRMED or CORRECTED paper)."""
-    found: dict[str, str] = {}
-    key = None
+@dataclass
+class ReadPaper:
+    """What verify printed under a confirmed paper: its whole abstract (`whole`) or an excerpt,
+    and the statements of its source it listed, (printed name, first words)."""
+
+    text: str = ""
+    whole: bool = False
+    statements: list[tuple[str, list[str]]] = field(default_factory=list)
+
+
+def confirmed_papers(verified: str) -> dict[str, ReadPaper]:
+    """key -> what verify printed under it (a CONFIRMED or CORRECTED paper)."""
+    found: dict[str, ReadPaper] = {}
+    key, part = None, "excerpt"
     for line in verified.splitlines():
         if match := re.match(r"^(?:CONFIRMED|CORRECTED) (\S+)", line):
-            key = match.group(1)
-            found[key] = ""
-        elif line.startswith("  ") and key is not None:
-            found[key] = (found[key] + " " + line.strip()).strip()
-        else:
+            key, part = match.group(1), "excerpt"
+            found[key] = ReadPaper()
+        elif key is None or not line.startswith("  "):
             key = None
+        elif line.startswith(("  abstract: ", "  statements, from ")):
+            part = "abstract" if line.startswith("  abstract: ") else "statements"
+            found[key].whole = found[key].whole or part == "abstract"
+            if part == "abstract":
+                found[key].text = line.removeprefix("  abstract: ")
+        elif part == "statements" and (statement := STATEMENT_LINE.match(line)):
+            found[key].statements.append((statement.group(1), statement.group(2).split()))
+        elif part != "statements" and not line.startswith("  corrected "):
+            found[key].text = (found[key].text + " " + line.strip()).strip()
     return found
 
 

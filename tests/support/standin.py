@@ -158,6 +158,22 @@ def _arxiv_page_key(params: dict[str, str]) -> tuple:
     )
 
 
+def _arxiv_entry(raw: str) -> ArxivEntry:
+    """One recorded (or synthesized) <entry> element, indexed."""
+    entry = ET.fromstring(raw.replace("<entry>", f"<entry {NAMESPACES}>", 1))
+    abs_id = entry.findtext(f"{ATOM}id", "")
+    return ArxivEntry(
+        arxiv_id=re.sub(r"v\d+$", "", abs_id.split("/abs/", 1)[-1]),
+        xml=raw,
+        title=" ".join(entry.findtext(f"{ATOM}title", "").split()),
+        authors=" ".join(a.findtext(f"{ATOM}name", "") for a in entry.iter(f"{ATOM}author")),
+        summary=entry.findtext(f"{ATOM}summary", ""),
+        categories=[c.get("term", "") for c in entry.iter(f"{ATOM}category")],
+        published=entry.findtext(f"{ATOM}published", ""),
+        updated=entry.findtext(f"{ATOM}updated", ""),
+    )
+
+
 def _load_arxiv(index: Index) -> None:
     from support.arxiv_recordings import all_recordings, body_of
 
@@ -176,21 +192,18 @@ def _load_arxiv(index: Index) -> None:
         if params.get("id_list") and not index.arxiv_feed_head:
             index.arxiv_feed_head = text.split("<entry>", 1)[0].split("</feed>", 1)[0]
         for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
-            entry = ET.fromstring(raw.replace("<entry>", f"<entry {NAMESPACES}>", 1))
-            abs_id = entry.findtext(f"{ATOM}id", "")
-            arxiv_id = re.sub(r"v\d+$", "", abs_id.split("/abs/", 1)[-1])
-            index.arxiv[arxiv_id] = ArxivEntry(
-                arxiv_id=arxiv_id,
-                xml=raw,
-                title=" ".join(entry.findtext(f"{ATOM}title", "").split()),
-                authors=" ".join(
-                    a.findtext(f"{ATOM}name", "") for a in entry.iter(f"{ATOM}author")
-                ),
-                summary=entry.findtext(f"{ATOM}summary", ""),
-                categories=[c.get("term", "") for c in entry.iter(f"{ATOM}category")],
-                published=entry.findtext(f"{ATOM}published", ""),
-                updated=entry.findtext(f"{ATOM}updated", ""),
-            )
+            entry = _arxiv_entry(raw)
+            index.arxiv[entry.arxiv_id] = entry
+
+
+def _load_synthesized_arxiv(index: Index) -> None:
+    """The samples' SYNTHESIZED arXiv entries (examples/*/synthesized-arxiv.xml, each saying so):
+    papers no recording holds, served beside the recordings."""
+    for path in sorted((ROOT / "examples").glob("*/synthesized-arxiv.xml")):
+        text = path.read_text(encoding="utf-8")
+        for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
+            entry = _arxiv_entry(raw)
+            index.arxiv.setdefault(entry.arxiv_id, entry)
 
 
 def _collect_records(value, found: list[dict]) -> None:
@@ -296,6 +309,7 @@ def load_index() -> Index:
     """Every recorded arXiv entry, S2, zbMATH and Crossref record, indexed once per process."""
     index = Index()
     _load_arxiv(index)
+    _load_synthesized_arxiv(index)
     _load_s2(index)
     _load_zbmath(index)
     _load_crossref(index)

@@ -113,7 +113,7 @@ def source_statements(document: dict[str, Any], read: set[str]) -> dict[str, Pap
                 src=client.url(arxiv_id), statements=[], missing=exc.message
             )
             continue
-        missing = None if record["status"] == "ok" else f"no source ({record['reason']})"
+        missing = None if record["status"] == "ok" else str(record["reason"])
         if record["status"] == "ok" and not record["statements"]:
             missing = "no theorem-like statements in its source"
         statements = [
@@ -129,7 +129,7 @@ def source_statements(document: dict[str, Any], read: set[str]) -> dict[str, Pap
 def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
     """The statements to quote from, compact: number, note, the first words."""
     if record["missing"]:
-        return [f"no source statements: {record['missing']}; the abstract alone"]
+        return [f"no source statements: {record['missing']}"]
     chosen = []
     for kind in LISTED_KINDS:
         chosen += [
@@ -183,11 +183,8 @@ def lines(
                     f"  corrected {change['field']}: {change.get('note') or change['record']}"
                 )
             if key in (read or set()):
-                abstract = paper.get("abstract")
-                said = (
-                    abstracts.wrapped(abstracts.flat(abstract)) if abstract else ["(no abstract)"]
-                )
-                out += ["  abstract:", *(f"    {line}" for line in said)]
+                whole = abstracts.flat(paper.get("abstract")) or "(none)"
+                out += [f"  {line}" for line in abstracts.wrapped(f"abstract: {whole}")]
                 if record := (statements or {}).get(paper.get("arxiv_id") or ""):
                     out += [f"  {line}" for line in statement_lines(record, STATEMENTS)]
                 continue
