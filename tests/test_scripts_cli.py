@@ -14,7 +14,7 @@ from conftest import ROOT, SCRIPTS
 ALL_SCRIPTS = sorted(p.name for p in SCRIPTS.glob("*.py"))
 
 
-# The scripts the README documents, one "### `NAME.py` ..." section each (some share one).
+# The scripts docs/reference.md documents, one "### `NAME.py` ..." section each.
 README_SCRIPTS = [
     "arxiv_query.py",
     "bib_export.py",
@@ -35,14 +35,14 @@ README_SCRIPTS = [
 ]
 
 
-def test_the_scripts_are_exactly_those_the_readme_documents():
+def test_the_scripts_are_exactly_those_the_reference_documents():
     assert ALL_SCRIPTS == README_SCRIPTS
     headings = [
-        line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        line for line in (ROOT / "docs/reference.md").read_text(encoding="utf-8").splitlines()
         if line.startswith("### `")
     ]  # fmt: skip
     for name in README_SCRIPTS:
-        assert any(f"`{name}`" in heading for heading in headings), f"README has no {name} section"
+        assert any(f"`{name}`" in heading for heading in headings), f"no {name} section"
 
 
 @pytest.mark.parametrize("name", ALL_SCRIPTS)
@@ -74,7 +74,7 @@ EXECUTABLES = [f"plugin/scripts/{name}" for name in ALL_SCRIPTS] + [
 
 @pytest.mark.parametrize("path", EXECUTABLES)
 def test_commands_are_executable_with_a_shebang(path):
-    """The README runs `scripts/arxiv_query.py ...` directly: the x bit must be in git, too."""
+    """The docs run `plugin/scripts/arxiv_query.py ...` directly: the x bit must be in git, too."""
     file = ROOT / path
     assert os.access(file, os.X_OK), f"{path} is not executable"
     interpreter = "python3" if path.endswith(".py") else "bash"
