@@ -71,3 +71,21 @@ def test_the_help_parsers_read_usage_paragraph_and_commands():
     assert reference.commands(text) == ["one", "two-words"]
     wrapped = "usage: demo.py one [-h] [--long LONG]\n" + " " * 19 + "[--more M]\n\nx\n"
     assert reference.usage(wrapped) == "demo.py one [-h] [--long LONG]\n" + " " * 12 + "[--more M]"
+
+
+# The words a script's "Exit codes:" line starts each code's meaning with, as EXIT_MEANINGS does.
+SHORT = {2: "bad input", 3: "", 4: "environment", 5: "internal error"}
+
+
+def test_every_script_names_its_exit_codes_as_errors_py_does():
+    """Each script's docstring says which exit codes it returns, and what they mean for it; the
+    codes and their general meanings are errors.EXIT_MEANINGS's."""
+    for path in sorted((PLUGIN / "scripts").glob("*.py")):
+        doc = " ".join(path.read_text(encoding="utf-8").split('"""', 2)[1].split())
+        line = doc[doc.index("Exit codes: ") :]
+        codes = [int(code) for code in re.findall(r"(?:: |, )(\d) ", line)]
+        assert codes == sorted(set(codes)) and set(codes) <= set(errors.EXIT_MEANINGS), path.name
+        for code, words in SHORT.items():
+            if code in codes and words:
+                assert f"{code} {words}" in line, (path.name, code)
+                assert errors.EXIT_MEANINGS[code].lower().startswith(words), code
