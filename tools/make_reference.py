@@ -148,8 +148,9 @@ def script_reference() -> str:
         *(sections[name] for name in model),
         "## Tools for people\n\n"
         + fill(
-            f"No command or agent calls these: {listed}. They look at one source or one step on "
-            "its own, for a person at a terminal (docs/examples.md shows them at work).",
+            f"No command or agent calls these: {listed}. They are for a person at a terminal: a "
+            "look at one source, one step of a search or the run store on its own (the scripts "
+            "above do the same through the library; docs/examples.md shows them at work).",
             100,
         )
         + "\n",
