@@ -99,3 +99,13 @@ def test_search_help_gives_the_defaults_and_arxivs_cap(script):
     assert "papers to return (default 10)" in text and "30,000" in text
     assert "(default 0)" in text
     assert "(default relevance)" in text and "(default descending)" in text
+
+
+def test_lit_updates_merge_and_judge_are_deprecated_for_literature_pys(script):
+    """One release of grace, as the CHANGELOG says; the runbooks call literature.py's alone."""
+    text = " ".join(script("lit_update.py", "--help").stdout.split())
+    for command in ("merge", "judge"):
+        assert f"{command} deprecated: literature.py {command}" in text
+        assert script("literature.py", command, "--help").returncode == 0
+    changelog = (ROOT / "CHANGELOG.md").read_text().split("\n## [", 2)[1]
+    assert "`lit_update.py merge` and `lit_update.py judge`" in changelog.split("### Deprecated")[1]
