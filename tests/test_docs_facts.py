@@ -117,3 +117,17 @@ def test_user_documents_name_no_issue_or_seed_numbers():
         text = path.read_text(encoding="utf-8", errors="replace")
         found += [f"{path.relative_to(ROOT)}: {m.group(0)!r}" for m in TRACKER.finditer(text)]
     assert found == []
+
+
+# -- links
+
+
+@pytest.mark.parametrize(
+    "name", ["README.md", "CONTRIBUTING.md", "bench/README.md", "docs/reference.md",
+             "docs/examples.md", "docs/models.md"],
+)  # fmt: skip
+def test_every_relative_link_resolves(name):
+    path = ROOT / name
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8"))
+    missing = [t for t in targets if "://" not in t and not (path.parent / t).exists()]
+    assert missing == []
