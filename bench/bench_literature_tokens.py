@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tokens a model reads during one /math:literature run, per distinct paper, side by side with
-what a model fetching the raw API pages would read (the README's demo pipeline, run quietly).
+what a model fetching the raw API pages would read (CONTRIBUTING.md's demo pipeline, run quietly).
 
 "Read through the scripts" is the bytes of everything the runbook's script calls print, stdout
 and stderr (the model gets both back from a Bash call), divided by 4. "Raw pages" is the bytes of
@@ -8,7 +8,7 @@ every Atom/JSON response the same run fetched (the HTTP cache holds each one), d
 a model calling arXiv and Semantic Scholar with a web-fetch tool would have read to do the same
 work.
 
-Three runs by default: the README's sample problem (few candidates: the recordings hold few
+Three runs by default: the demo's sample problem (few candidates: the recordings hold few
 papers on it); the same problem with one refinement (the STAND-IN of bench_literature_turns.py,
 which finds no strong hit in iteration 1 and refines once); and a bigger one,
 bench/data/turing-patterns/PROBLEM.md with 10 results per search, which the recorded Semantic

@@ -3,7 +3,7 @@
 side by side with the runbook as it was before the one-call phases (issue 19).
 
 The runbook is played as the demo plays it (tools/literature_runbook.py: every call the agent's
-runbook prescribes, with the deterministic STAND-IN judging), offline, on the README's sample
+runbook prescribes, with the deterministic STAND-IN judging), offline, on the demo's sample
 problem, three times: a search that stops after its first iteration, one whose first iteration
 finds no strong hit, so that the loop refines once, and a search for PROOF.md's next
 reference-needed gap (bench/data/gap-search/PROOF.md), the task after a proof loop. A call is

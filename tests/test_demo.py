@@ -1,4 +1,4 @@
-"""The README's main job: tools/run-demo's driver on the bundled sample problem, offline."""
+"""The demo (CONTRIBUTING.md): tools/run-demo's driver on the bundled sample problem, offline."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ SLUG = "tolerant-testing"
 
 
 def test_the_demo_runs_offline_and_reports_its_figures(tmp_path):
-    """The README's main job (tools/run-demo's driver), on the bundled sample problem."""
+    """The demo (tools/run-demo's driver; CONTRIBUTING.md), on the bundled sample problem."""
     driver = ROOT / "tools" / "demo_pipeline.py"
     run = subprocess.run(
         [sys.executable, str(driver), "--workspace", str(tmp_path / "ws")],

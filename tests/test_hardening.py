@@ -397,7 +397,7 @@ def test_the_workspace_is_read_only_to_the_snippet(tmp_path):
     code = f"open({str(literature)!r}, 'a').write('overwritten')\n"
     result = _compute(code=code, cwd=tmp_path)
     if not sandbox.can_hide_files():
-        pytest.skip("no user and mount namespaces here: the README says the workspace is writable")
+        pytest.skip("no user and mount namespaces here: the docs say the workspace is writable")
     assert result["outcome"] == "error" and "Read-only file system" in result["stderr"]
     assert literature.read_text(encoding="utf-8") == "kept\n"
     assert result["isolation"]["workspace"] == f"read-only: {tmp_path}"
@@ -415,7 +415,7 @@ def test_the_snippet_sees_no_process_of_the_host():
     )
     result = _compute(code=code)
     if not sandbox.can_hide_files():
-        pytest.skip("no PID and mount namespaces here: the README says host processes show")
+        pytest.skip("no PID and mount namespaces here: the docs say host processes show")
     assert "pytest" not in result["stdout"] and "compute.py" not in result["stdout"]
 
 

@@ -20,9 +20,8 @@ HOOK = PLUGIN / "hooks" / "agent_model.py"
 
 
 def _agents_in_readme() -> dict[str, tuple[str, str]]:
-    """The README's "Models per role" table: agent -> (model, why)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Models per role\n")[1].split("\n## ")[0]
+    """docs/models.md's "Models per role" table: agent -> (model, why)."""
+    section = (ROOT / "docs" / "models.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `([a-z-]+)` \| `([a-z]+)` \| (.+) \|$", section, re.M)
     return {agent: (model, why) for agent, model, why in rows}
 
@@ -42,7 +41,7 @@ def _workspace(tmp_path, models_value=None):
     return tmp_path
 
 
-# -- each agent's declared model, and the README's reason for it
+# -- each agent's declared model, and docs/models.md's reason for it
 
 
 def test_every_agent_declares_a_model_the_agent_tool_accepts():
@@ -51,7 +50,7 @@ def test_every_agent_declares_a_model_the_agent_tool_accepts():
     assert all(model in models.MODEL_NAMES for model in declared.values()), declared
 
 
-def test_the_readme_gives_every_agent_its_declared_model_and_a_reason():
+def test_the_docs_give_every_agent_its_declared_model_and_a_reason():
     table = _agents_in_readme()
     assert {agent: model for agent, (model, _) in table.items()} == models.declared()
     assert all(len(why.split()) >= 8 for _, why in table.values())

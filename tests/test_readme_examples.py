@@ -1,13 +1,13 @@
-"""The README's `console` examples run as printed, against the stand-in, and print what they show.
+"""The docs' `console` examples run as printed, against the stand-in, and print what they show.
 
-Every ```console block of README.md is a transcript: `$ command` lines (a trailing backslash
-continues one) and, under a command, the output it prints. Each block runs in a folder of its own
-that holds the repository's `scripts/` and `examples/`, in order, through bash (pipes and
+Every ```console block of README.md and of docs/*.md is a transcript: `$ command` lines (a trailing
+backslash continues one) and, under a command, the output it prints. Each block runs in a folder of
+its own that holds the repository's `plugin/` and `examples/`, in order, through bash (pipes and
 redirections as written), with arXiv and Semantic Scholar served by tests/support/standin.py from
 the recordings. A command with output shown must print exactly those lines on stdout (`...` in a
 shown line stands for any text); a command without must succeed. A block that needs a workspace
-makes it with its own first lines, as a user would. Illustrative snippets, whose output depends on
-a project's proof and files (state.py, compute.py, bib_export.py, latex.py), are ```text blocks.
+makes it with its own first lines, as a user would. Illustrative snippets, whose output depends on a
+project's proof and files (state.py, compute.py, bib_export.py, latex.py), are ```text blocks.
 """
 
 from __future__ import annotations
@@ -23,8 +23,12 @@ from support.standin import StandIn
 FENCE = re.compile(r"^```console\n(.*?)^```", re.M | re.S)
 
 
-def console_blocks() -> list[str]:
-    return FENCE.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def console_blocks(path=None) -> list[str]:
+    paths = [path] if path else DOCUMENTS
+    return [block for doc in paths for block in FENCE.findall(doc.read_text(encoding="utf-8"))]
 
 
 def transcript(block: str) -> list[tuple[str, list[str]]]:
@@ -97,9 +101,16 @@ def test_the_transcript_reader_joins_continued_lines_and_keeps_output():
 
 
 def test_every_console_example_is_found():
-    assert [_block_id(block) for block in console_blocks()][:4] == [
+    assert [_block_id(block) for block in console_blocks(ROOT / "README.md")] == ["cp"]
+    assert [_block_id(block) for block in console_blocks(ROOT / "docs/examples.md")][:4] == [
         "arxiv_query.py",
         "s2_lookup.py",
         "zbmath_lookup.py",
         "verify_batch.py",
     ]
+
+
+def test_the_readme_is_for_users_and_short():
+    """What it is, install, a session, the commands, configuration, where the docs are: the
+    reference, the examples, the benchmarks and the layout live elsewhere."""
+    assert (ROOT / "README.md").stat().st_size <= 15 * 1024

@@ -14,7 +14,7 @@ from conftest import ROOT, SCRIPTS
 ALL_SCRIPTS = sorted(p.name for p in SCRIPTS.glob("*.py"))
 
 
-# The scripts the README documents, one "### `NAME.py` ..." section each (some share one).
+# The scripts docs/reference.md documents, one "### `NAME.py` ..." section each.
 README_SCRIPTS = [
     "arxiv_query.py",
     "bib_export.py",
@@ -35,14 +35,14 @@ README_SCRIPTS = [
 ]
 
 
-def test_the_scripts_are_exactly_those_the_readme_documents():
+def test_the_scripts_are_exactly_those_the_reference_documents():
     assert ALL_SCRIPTS == README_SCRIPTS
     headings = [
-        line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        line for line in (ROOT / "docs/reference.md").read_text(encoding="utf-8").splitlines()
         if line.startswith("### `")
     ]  # fmt: skip
     for name in README_SCRIPTS:
-        assert any(f"`{name}`" in heading for heading in headings), f"README has no {name} section"
+        assert any(f"`{name}`" in heading for heading in headings), f"no {name} section"
 
 
 @pytest.mark.parametrize("name", ALL_SCRIPTS)
@@ -74,7 +74,7 @@ EXECUTABLES = [f"plugin/scripts/{name}" for name in ALL_SCRIPTS] + [
 
 @pytest.mark.parametrize("path", EXECUTABLES)
 def test_commands_are_executable_with_a_shebang(path):
-    """The README runs `scripts/arxiv_query.py ...` directly: the x bit must be in git, too."""
+    """The docs run `plugin/scripts/arxiv_query.py ...` directly: the x bit must be in git, too."""
     file = ROOT / path
     assert os.access(file, os.X_OK), f"{path} is not executable"
     interpreter = "python3" if path.endswith(".py") else "bash"
@@ -99,3 +99,13 @@ def test_search_help_gives_the_defaults_and_arxivs_cap(script):
     assert "papers to return (default 10)" in text and "30,000" in text
     assert "(default 0)" in text
     assert "(default relevance)" in text and "(default descending)" in text
+
+
+def test_lit_updates_merge_and_judge_are_deprecated_for_literature_pys(script):
+    """One release of grace, as the CHANGELOG says; the runbooks call literature.py's alone."""
+    text = " ".join(script("lit_update.py", "--help").stdout.split())
+    for command in ("merge", "judge"):
+        assert f"{command} deprecated: literature.py {command}" in text
+        assert script("literature.py", command, "--help").returncode == 0
+    changelog = (ROOT / "CHANGELOG.md").read_text().split("\n## [", 2)[1]
+    assert "`lit_update.py merge` and `lit_update.py judge`" in changelog.split("### Deprecated")[1]

@@ -78,7 +78,7 @@ def test_agent_frontmatter(name):
     assert tools and set(tools) <= {"Bash", "Read", "Edit"}
 
 
-# Every markdown file that shows a script call: commands, agents, protocols and the README.
+# Every markdown file that shows a script call: commands, agents, protocols, the README and docs/.
 MARKDOWN = [
     *sorted(
         str(path.relative_to(ROOT))
@@ -86,6 +86,7 @@ MARKDOWN = [
         for path in (PLUGIN / folder).glob("*.md")
     ),
     "README.md",
+    *sorted(str(path.relative_to(ROOT)) for path in (ROOT / "docs").glob("*.md")),
 ]
 
 
@@ -105,8 +106,16 @@ def test_the_intake_agent_is_the_one_the_problem_command_launches():
     assert "`math:math-intake`" in body
 
 
-def test_readme_lists_every_command_once():
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## Slash commands\n")[1].split("\n## ")[0]
-    listed = re.findall(r"^\| `/math:([a-z-]+)", section, re.MULTILINE)
+def _help_table() -> str:
+    """/math:help's table of the commands: their one home."""
+    body = (PLUGIN / "commands/help.md").read_text()
+    start = body.index("| command | what it does |")
+    return body[start : body.index("\n\n", start)]
+
+
+def test_help_lists_every_command_once_and_the_readme_shows_its_table():
+    table = _help_table()
+    listed = re.findall(r"^\| `/math:([a-z-]+)", table, re.MULTILINE)
     assert sorted(listed) == sorted(ALL_COMMANDS)
+    assert sorted(listed) == sorted(path.stem for path in (PLUGIN / "commands").glob("*.md"))
+    assert table in (ROOT / "README.md").read_text(), "README.md: copy /math:help's table"

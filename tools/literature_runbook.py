@@ -5,7 +5,7 @@ prescribes — script calls, the read of PROBLEM.md and the file writes (judgeme
 Synthesis) — and receives each call's output. Whoever drives it decides how the calls are
 carried out:
 
-- tools/demo_pipeline.py runs the scripts as subprocesses (the README's `bash tools/run-demo`);
+- tools/demo_pipeline.py runs the scripts as subprocesses (`bash tools/run-demo`);
 - tests/test_literature_e2e.py hands them to the real Claude Code as Bash, Read, Write and Edit
   tool calls of a scripted model.
 

@@ -2,7 +2,7 @@
 # file changes), with the pinned development requirements. Needs only python3 (>= 3.10).
 venv=.venv
 stamp="$venv/.requirements.sha256"
-want=$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
+want=$(cat plugin/requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt

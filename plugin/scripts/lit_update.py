@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Keep a problem's LITERATURE.md and the run store of its searches.
 
-Subcommands:
-  merge       merge a verify_batch.py result into LITERATURE.md (created from the template when
-              absent): CONFIRMED and CORRECTED -> REF-NNN (CORRECTED with a Corrected: line saying
-              how the citation was wrong; protocols/matching-rules.md), UNCONFIRMED -> UREF-NNN,
-              duplicates updated in place, a confirmed UREF moved to a new REF, numbers never
-              reused, one Search History row, counts recomputed. --relevance fills Relevance / Key
-              Results / Confidence (only where still unassessed). The Search History row's Query
+Subcommands (merge and judge are deprecated: `literature.py merge` and `literature.py judge` do
+both within a search, and these two go in the next release):
+  merge       (deprecated) merge a verify_batch.py result into LITERATURE.md (created from the
+              template when absent): CONFIRMED and CORRECTED -> REF-NNN (CORRECTED with a Corrected:
+              line saying how the citation was wrong; protocols/matching-rules.md), UNCONFIRMED ->
+              UREF-NNN, duplicates updated in place, a confirmed UREF moved to a new REF, numbers
+              never reused, one Search History row, counts recomputed. --relevance fills Relevance /
+              Key Results / Confidence (only where still unassessed). The Search History row's Query
               Summary and arXiv and S2 Results come from the search's runs in the run store
               (--runs), else from --query-summary, --arxiv-results and --s2-results (which also
               override --runs), else the results are counted by source (a result both sources
@@ -20,9 +21,10 @@ Subcommands:
               search_result files: one run per source of the files (or --source), its query
               the labels of the calls that wrote them (or --query). --results takes files or a
               pattern such as 'RUN/i1-*.json'; --feedback takes @FILE. Prints the run ids
-  judge       store labels strong|partial|irrelevant for papers of a run, by key (metadata comes
-              from the run's results; confidence is clamped to [0, 1]); prints the counts and
-              how many of the run's papers are judged ("judged 5 of 8", naming the rest)
+  judge       (deprecated) store labels strong|partial|irrelevant for papers of a run, by key
+              (metadata comes from the run's results; confidence is clamped to [0, 1]); prints
+              the counts and how many of the run's papers are judged ("judged 5 of 8", naming
+              the rest)
   runs        list runs (of one problem) as JSON, or --table
   judgements  show one run's judgements as JSON, or --table
 
@@ -32,9 +34,8 @@ except that `runs` lists no runs when the workspace has none yet (no --db given)
 
 Example:
   lit_update.py record-run --problem spectral-gap --iteration 1 --results 'RUN/i1-*.json'
-  lit_update.py judge --run 1 --judgements judgements.json
-  lit_update.py merge --literature .math/problems/spectral-gap/LITERATURE.md \\
-      --verified verified.json --relevance relevance.json --runs 1 2
+  lit_update.py runs --problem spectral-gap --table
+  lit_update.py validate .math/problems/spectral-gap/LITERATURE.md
 
 Exit codes: 0 ok, 1 validate found violations, 2 bad input (a malformed LITERATURE.md is named
 with its line and left untouched), 4 environment (the run store is unusable, dependencies could
@@ -53,7 +54,7 @@ from mathtools.core import bootstrap, errors, files
 bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core import config  # noqa: E402
+from mathtools.core import config, sources  # noqa: E402
 from mathtools.search import runrecords  # noqa: E402
 from mathtools.search.store import RunStore  # noqa: E402
 
@@ -65,7 +66,7 @@ def main(argv: Sequence[str]) -> int | None:
     db_parent = cli.run_store_option()
 
     merge = commands.add_parser(
-        "merge", parents=[db_parent], help="merge verified results into LITERATURE.md"
+        "merge", parents=[db_parent], help="deprecated: literature.py merge"
     )
     merge.add_argument("--literature", required=True, help="the LITERATURE.md to update")
     merge.add_argument("--verified", required=True, help="verify_batch.py output ('-' = stdin)")
@@ -97,12 +98,14 @@ def main(argv: Sequence[str]) -> int | None:
     record.add_argument("--query", help="the run's query (default: the files' call labels)")
     record.add_argument(
         "--source",
-        choices=["arxiv", "semantic_scholar", "zbmath", "crossref"],
+        choices=sources.SOURCES,
         help="one run of this source (default: one run per source of the files)",
     )
     record.add_argument("--feedback", help="the feedback memo that shaped the query (or @FILE)")
 
-    judge = commands.add_parser("judge", parents=[db_parent], help="store paper judgements")
+    judge = commands.add_parser(
+        "judge", parents=[db_parent], help="deprecated: literature.py judge"
+    )
     judge.add_argument("--run", required=True, type=int)
     judge.add_argument("--judgements", required=True, help="JSON list ('-' = stdin)")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The refinement loop's rules (seed 004): stop, or search a refined query, decided by script.
+"""The refinement loop's rules: stop, or search a refined query, decided by script.
 
 After an iteration's runs are recorded (lit_update.py record-run) and judged (lit_update.py
 judge), `feedback` reads them from the run store and decides:

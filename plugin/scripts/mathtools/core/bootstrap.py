@@ -59,8 +59,16 @@ if TYPE_CHECKING:
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[3]
 REQUIREMENTS = PLUGIN_ROOT / "requirements.txt"
-# The import names of what requirements.txt pins.
-REQUIRED_MODULES = ("requests", "lxml", "yaml", "jsonschema", "filelock", "bibtexparser")
+# The import names of what requirements.txt pins (tests/test_dependencies.py holds them equal).
+REQUIRED_MODULES = (
+    "requests",
+    "lxml",
+    "yaml",
+    "jsonschema",
+    "filelock",
+    "bibtexparser",
+    "pylatexenc",
+)
 # Extra requirement sets (requirements-<name>.txt) that one feature installs on its first use, and
 # the import names each provides.
 EXTRAS = {"compute": ("sympy", "mpmath")}

@@ -3,7 +3,7 @@ Mathematics Subject Classification (MSC 2020) classes zbMATH Open searches use f
 
 One row per domain: its primary categories (searched by default) and its secondary ones (added by
 `--secondary`, and by a plan's browse query). The first nine are the protocol's original table;
-the rest are where much of today's mathematics lives (issue 19). A PROBLEM.md may name more
+the rest are where much of today's mathematics lives. A PROBLEM.md may name more
 categories in its frontmatter (`arxiv_categories: [math.QA]`), which planning adds to these.
 """
 

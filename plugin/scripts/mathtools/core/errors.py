@@ -1,16 +1,9 @@
 """The errors every part of math raises, their exit codes, and how an error quotes what it names.
 
-Exit codes (documented in the README, relied on by the agents):
-  0  success
-  1  a `validate` or `check` found violations (listed in the JSON output)
-  2  bad input: arguments, files, ids, JSON the caller gave, an --out that cannot be written,
-     a request the service rejected (HTTP 400)
-  3  a service still failing after the bounded retries, or answering malformed data
-  4  the environment: a contract variable out of range, dependencies could not be installed, a
-     tool is missing, the cache folder is unusable, another process keeps a file locked
-  5  an internal error (a bug: set MATH_DEBUG=1 to see the traceback)
+Exit codes: EXIT_MEANINGS below, their one home (docs/reference.md is written from it; the
+agents rely on them; bootstrap.py keeps its own copy of 4, held equal by tests/test_reference.py).
 
-Standard library only: bootstrap.py imports it before the plugin's dependencies are installed.
+Standard library only: it is imported before the plugin's dependencies are installed.
 """
 
 from __future__ import annotations
@@ -21,6 +14,18 @@ EXIT_BAD_INPUT = 2
 EXIT_SERVICE = 3
 EXIT_ENVIRONMENT = 4
 EXIT_INTERNAL = 5
+EXIT_MEANINGS = {
+    EXIT_OK: "success",
+    EXIT_VIOLATIONS: "`validate`/`check`/`literature.py finish` found violations (listed in the"
+    " output)",
+    EXIT_BAD_INPUT: "bad input (arguments, files, ids, JSON, an `--out` file that cannot be"
+    " written, a request the service rejected with HTTP 400)",
+    EXIT_SERVICE: "a service still failing after the bounded retries, or answering malformed data",
+    EXIT_ENVIRONMENT: "environment (a contract variable out of range, dependencies could not be"
+    " installed, a tool is missing, the cache folder is unusable, another process keeps a file"
+    " locked)",
+    EXIT_INTERNAL: "internal error (a bug; `MATH_DEBUG=1` shows the traceback)",
+}
 
 
 # Values never to be printed (an API key), registered where they are read (config.py): every

@@ -38,7 +38,7 @@ from .searchfolder import (
 )
 from .store import open_store
 
-SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (issue-16's CORRECTED)
+SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (CORRECTED too)
 REASON_CHARS = 200
 # The statements listed to quote from, per paper: the main results first, in the paper's order.
 LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")

@@ -1,4 +1,4 @@
-"""The refinement loop of the Semantic Scholar agent (seed 004), decided by rules, not by mood.
+"""The refinement loop of the literature search, decided by rules, not by mood.
 
 One iteration is the runs (one per source) that one set of queries produced, each judged paper by
 paper `strong`, `partial` or `irrelevant`. After an iteration:

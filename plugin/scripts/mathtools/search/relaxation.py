@@ -1,4 +1,4 @@
-"""One planned search, relaxed until it finds something (issue 21: a plan checks itself).
+"""One planned search, relaxed until it finds something (a plan checks itself).
 
 arXiv's search is boolean: every quoted phrase and every AND-ed word must occur, so one word the
 paper does not use empties a query. A search that comes back empty is therefore asked again,

@@ -130,9 +130,7 @@ class Search:
             data = json.loads(read_text(path, MANIFEST))
         except ValueError as exc:
             raise BadInput(f"{path} is damaged: {exc}", code="bad_search") from None
-        if (
-            isinstance(data, dict) and "run_dir" in data
-        ):  # a search.json from before the rename (issue 14)
+        if isinstance(data, dict) and "run_dir" in data:  # a search.json from before the rename
             data["search_folder"] = data.pop("run_dir")
         problems = schemas.errors("search", data)
         if problems:

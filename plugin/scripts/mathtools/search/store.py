@@ -1,5 +1,5 @@
 """The SQLite run store: every search run and every paper judgement (the persistence layer of the
-Semantic Scholar refinement loop, seeds 004).
+refinement loop).
 
 A run is one query sent to one source in one iteration of the loop for one problem, with the
 feedback memo that shaped it and the papers it returned (taken from the search_result files, so

@@ -1,0 +1,133 @@
+"""Facts with one home in the library, held equal where the docs repeat them: the sources
+(core/sources.py), the configuration (core/config.py and the modules that read a variable), and
+no issue or seed numbers in what users read (README.md, docs/, everything under plugin/)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import PLUGIN, ROOT, run_script
+from mathtools.core import config, sources
+from mathtools.research import models
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+LIBRARY = PLUGIN / "scripts"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- the sources
+
+
+def test_the_manifest_and_the_readme_name_every_source():
+    manifest = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())
+    for name in sources.NAMES.values():
+        assert name in manifest["description"], name
+        assert name in _one_line(README.split("## A session", 1)[0]), name
+
+
+def test_the_gate_confirms_from_any_of_the_four_sources():
+    rules = _one_line((PLUGIN / "protocols/matching-rules.md").read_text())
+    confirmed = rules.split("**CONFIRMED**:", 1)[1].split("**CORRECTED**", 1)[0]
+    assert all(name in confirmed for name in sources.NAMES.values()), confirmed
+    for path in [*PLUGIN.rglob("*.md"), *PLUGIN.rglob("*.json"), ROOT / "README.md"]:
+        assert "arXiv or Semantic Scholar" not in _one_line(path.read_text()), path
+
+
+def test_a_run_is_recorded_for_any_source():
+    usage = run_script("lit_update.py", "record-run", "--help").stdout
+    assert "{" + ",".join(sources.SOURCES) + "}" in usage
+
+
+# -- the configuration
+
+# Read by the library but not for users to set: the bootstrap's and the hook's own hand-offs.
+INTERNAL = {"MATH_BOOTSTRAPPED", "MATH_SECRETS_SCRUBBED", "MATH_PLUGIN_DATA"}
+
+
+def _table(heading: str) -> dict[str, str]:
+    """A README table of the configuration: first column (in backticks) -> default column."""
+    start = README.index(f"| {heading} | meaning | default |")
+    block = README[start : README.index("\n\n", start)]
+    rows = re.findall(r"^\| `([^`]+)` \| .* \| ([^|]+) \|$", block, re.M)
+    return {name: default.strip() for name, default in rows}
+
+
+def _variables_read() -> set[str]:
+    found: set[str] = set()
+    for path in [*LIBRARY.rglob("*.py"), *(PLUGIN / "hooks").glob("*.py")]:
+        found |= set(re.findall(r'"(MATH_[A-Z0-9_]+|SEMANTIC_SCHOLAR_API_KEY)"', path.read_text()))
+    return found - INTERNAL
+
+
+def test_the_readme_lists_every_variable_the_library_reads():
+    assert set(_table("variable")) == _variables_read()
+    assert set(config.NAMES) <= set(_table("variable"))
+
+
+def test_the_readme_lists_every_key_of_the_workspace_configuration():
+    source = (LIBRARY / "mathtools/core/config.py").read_text()
+    read = set(re.findall(r'workspace_config\([^)]*\)\.get\("([a-z_]+)"\)', source))
+    read |= {config.ALLOW_UNSANDBOXED_COMPUTE, models.CONFIG_KEY}
+    assert set(_table("`.math/config.json` key")) == read
+
+
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("MATH_ARXIV_API_URL", config.ARXIV_API_URL),
+        ("MATH_ARXIV_SRC_URL", config.ARXIV_SRC_URL),
+        ("MATH_S2_API_URL", config.S2_API_URL),
+        ("MATH_ZBMATH_API_URL", config.ZBMATH_API_URL),
+        ("MATH_CROSSREF_API_URL", config.CROSSREF_API_URL),
+    ],
+)
+def test_the_readme_gives_each_url_its_default(name, default):
+    assert _table("variable")[name] == f"`{default}`"
+
+
+def test_the_readme_gives_each_number_its_default():
+    source = (LIBRARY / "mathtools/core/config.py").read_text()
+    numbers = dict(re.findall(r'_number\("(MATH_[A-Z0-9_]+)", ([\d.]+)', source))
+    table = _table("variable")
+    for name, default in numbers.items():
+        if name == "MATH_CROSSREF_MIN_INTERVAL":  # by pool and kind unless set: the README says
+            continue
+        assert table[name] == f"`{float(default):g}`", name
+
+
+# -- no issue or seed numbers in what users read
+
+TRACKER = re.compile(r"\b(?:issues?|seeds?)[ -]#?\d+|(?:^|[\s(])#\d+\b", re.I | re.M)
+
+
+def _user_documents():
+    yield ROOT / "README.md"
+    yield from sorted((ROOT / "docs").rglob("*.md"))
+    yield from sorted(p for p in PLUGIN.rglob("*") if p.is_file() and p.suffix != ".pyc")
+
+
+def test_user_documents_name_no_issue_or_seed_numbers():
+    found = []
+    for path in _user_documents():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += [f"{path.relative_to(ROOT)}: {m.group(0)!r}" for m in TRACKER.finditer(text)]
+    assert found == []
+
+
+# -- links
+
+
+@pytest.mark.parametrize(
+    "name", ["README.md", "CONTRIBUTING.md", "bench/README.md", "docs/reference.md",
+             "docs/examples.md", "docs/models.md"],
+)  # fmt: skip
+def test_every_relative_link_resolves(name):
+    path = ROOT / name
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8"))
+    missing = [t for t in targets if "://" not in t and not (path.parent / t).exists()]
+    assert missing == []
