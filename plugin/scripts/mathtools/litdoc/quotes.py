@@ -28,7 +28,7 @@ ABSTRACT = "abstract"
 MARKER = re.compile(r"\[V\]")
 QUOTED = re.compile(
     r"""\[V\]\s*(?:"(?P<quote>[^"]+)"|``(?P<tex>.+?)'')\s*"""
-    r"""\((?:(?P<ref>(?:U?REF)-\d{3,})\s*,\s*)?(?P<where>[^()]*?)\s*\)"""
+    r"""(?:\((?:(?P<ref>(?:U?REF)-\d{3,})\s*,\s*)?(?P<where>[^()]*?)\s*\))?"""
 )
 _SPACING = re.compile(r"\\[,;:! ]|~|\\q?quad\b|\\enspace\b|\\thinspace\b")
 _SHORT = re.compile(r"\\(le|ge|ne)(?![a-zA-Z])")
@@ -56,7 +56,7 @@ def quotes(text: str, first_line: int = 1) -> list[Quote]:
             found.append(Quote(None, None, None, line))
             continue
         quote = match.group("quote") or match.group("tex")
-        where = " ".join(match.group("where").split()) or None
+        where = " ".join((match.group("where") or "").split()) or None
         found.append(Quote(" ".join(quote.split()), match.group("ref"), where, line))
     return found
 
@@ -109,8 +109,9 @@ def check(quote: Quote, entries: dict[str, Entry], own: Entry | None = None) -> 
             '[V] quotes no source: write [V] "<the paper\'s words>" (REF-NNN, Theorem N) or '
             "(REF-NNN, abstract); a paraphrase is [S]"
         )
-    if quote.ref is None and own is None:
-        return f'[V] "{_short(quote.text)}" cites no REF'
+    if (quote.ref is None or quote.where is None) and own is None:
+        short = _short(quote.text)
+        return f'[V] "{short}" cites no REF: add (REF-NNN, Theorem N) or (REF-NNN, abstract)'
     number = quote.ref.upper() if quote.ref else (own.entry_number if own else "")
     if number.startswith("UREF"):
         return f"[V] cites {number}, which is unconfirmed: never a [V] source"
@@ -186,6 +187,65 @@ def keep_quoted(doc: LiteratureDoc, papers: dict[str, tuple[str, dict[str, str]]
         if keep:
             entry.set_statements(source, keep)
     return said
+
+
+_CONFIDENCE_LINE = re.compile(r"^\*\*Confidence:\*\*.*$", re.M)
+_STEP = re.compile(r"^### (?P<name>.+?)\s*$", re.M)
+# OUTPUT.tex: `\verified` then the quote (``...'' or "...") and \cite[Theorem~2.3]{key}.
+_TEX_VERIFIED = re.compile(r"\\verified\b(?:\{\})?")
+_TEX_QUOTED = re.compile(
+    r"""\\verified\b(?:\{\})?\s*(?:``(?P<tex>.+?)''|"(?P<plain>[^"]+)")\s*~?\s*"""
+    r"""\\cite\[(?P<where>[^\]]*)\]\{(?P<key>[^},]+)\}""",
+    re.S,
+)
+
+
+def proof_violations(proof_md: str, entries: dict[str, Entry]) -> list[str]:
+    """PROOF.md's [V] claims: each quote stands in its source, and a step whose Confidence is
+    [V] rests on at least one quoted statement."""
+    text = _CONFIDENCE_LINE.sub("", proof_md)  # the step's tier, not a claim
+    found = violations(text, entries, "PROOF.md")
+    steps = list(_STEP.finditer(proof_md))
+    for number, step in enumerate(steps):
+        end = steps[number + 1].start() if number + 1 < len(steps) else len(proof_md)
+        body = proof_md[step.start() : end]
+        tier = re.search(r"^\*\*Confidence:\*\*\s*(\[[VPS~]\])", body, re.M)
+        if (
+            tier
+            and tier.group(1) == "[V]"
+            and not any(q.text for q in quotes(_CONFIDENCE_LINE.sub("", body)))
+        ):
+            line = proof_md.count("\n", 0, step.start()) + 1
+            found.append(
+                f"PROOF.md line {line}: {step.group('name')} is [V] but quotes no source: "
+                '[V] "<the paper\'s words>" (REF-NNN, Theorem N), or give it another tier'
+            )
+    return found
+
+
+def tex_violations(tex: str, entries: dict[str, Entry], refs: dict[str, str]) -> list[str]:
+    """OUTPUT.tex's \\verified marks: each is followed by the quote and `\\cite[where]{key}` of
+    a confirmed reference (`refs`: BibTeX key -> REF number), and the quote stands in it."""
+    found = []
+    body = max(tex.find("\\begin{document}"), 0)  # the preamble defines \\verified, uses none
+    for mark in _TEX_VERIFIED.finditer(tex, body):
+        line = tex.count("\n", 0, mark.start()) + 1
+        match = _TEX_QUOTED.match(tex, mark.start())
+        if match is None:
+            found.append(
+                f"OUTPUT.tex line {line}: \\verified quotes no source: write \\verified "
+                "``<the paper's words>'' \\cite[Theorem~N]{key}"
+            )
+            continue
+        number = refs.get(match.group("key").strip())
+        if number is None:
+            found.append(f"OUTPUT.tex line {line}: {match.group('key')} is no confirmed reference")
+            continue
+        where = " ".join(match.group("where").replace("~", " ").split())
+        text = " ".join((match.group("tex") or match.group("plain")).split())
+        if why := check(Quote(text, number, where, line), entries):
+            found.append(f"OUTPUT.tex line {line}: {why}")
+    return found
 
 
 def cited_statements(text: str) -> list[tuple[str | None, str]]:

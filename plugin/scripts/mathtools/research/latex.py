@@ -31,7 +31,7 @@ from typing import Any
 from ..core.errors import BadInput
 from ..core.tex import cited_keys, strip_comments
 from ..gate.bibliography import unsafe_commands
-from ..litdoc import bibexport, literature
+from ..litdoc import bibexport, literature, quotes
 from .sandbox import check_timeout, environment_without_secrets
 
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
@@ -243,10 +243,17 @@ def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
     if tex is None:
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
     confirmed: set[str] = set()
+    said: list[str] = []  # [V] claims whose quote is not in their source
+    proof_md = _read(folder / "PROOF.md")
     if (folder / "LITERATURE.md").exists():
         doc = literature.load(folder / "LITERATURE.md")
-        confirmed = {entry.key for entry in bibexport.bib_entries(doc)}
-    violations = check(tex, _read(folder / "references.bib"), confirmed, _read(folder / "PROOF.md"))
+        refs = {entry.key: entry.entry_number for entry in bibexport.bib_entries(doc)}
+        confirmed = set(refs)
+        entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
+        said = quotes.tex_violations(strip_comments(tex), entries, refs)
+        said += quotes.proof_violations(proof_md or "", entries)
+    violations = check(tex, _read(folder / "references.bib"), confirmed, proof_md)
+    violations += [{"kind": "unchecked_quote", "message": message} for message in said]
     return tex, violations
 
 
