@@ -112,8 +112,9 @@ class StandInModel:
     def relevance(self, label: str, paper: ReadPaper) -> dict[str, str]:
         """Relevance from the label, Key Results quoting the paper's first statement verify
         listed (its number named), else its abstract: a quote the scripts check."""
-        if paper.statements:
-            printed, words = paper.statements[0]
+        if paper.statements:  # a theorem first, as a reader would
+            theorems = [s for s in paper.statements if s[0].startswith("Theorem")]
+            printed, words = (theorems or paper.statements)[0]
             quoted = f'[V] "{quote_of(words)}" ({printed})'
         elif quote_of(paper.text.split()):
             quoted = f'[V] "{quote_of(paper.text.split())}" (abstract)'
@@ -145,7 +146,7 @@ class StandInModel:
             "",
             "### Technique Connections",
             f"- [~] The methods of {', '.join(refs[:3]) or 'the confirmed papers'} may transfer"
-            f" to the tolerant regime ({STAND_IN} claim 2).",
+            f" to the problem's setting ({STAND_IN} claim 2).",
             "",
             "### Gaps in Literature",
             f"- [~] The unconfirmed references ({', '.join(urefs) or 'none'}) could not be"
