@@ -34,6 +34,7 @@ LISTED_LINE = re.compile(
 STATEMENT_LINE = re.compile(
     r"^    ([A-Z][\w-]*(?: [A-Z][\w-]*)*(?: [A-Z]?\d[\w.]*)?)(?: \(.*?\))?: (.*)$"
 )
+NO_ABSTRACT = "(none)"  # what verify prints for a paper whose record has no abstract
 STOP = frozenset("a an and the of on in for to with by from is are its via as at or".split())  # noqa: SIM905
 
 
@@ -116,7 +117,7 @@ class StandInModel:
             theorems = [s for s in paper.statements if s[0].startswith("Theorem")]
             printed, words = (theorems or paper.statements)[0]
             quoted = f'[V] "{quote_of(words)}" ({printed})'
-        elif quote_of(paper.text.split()):
+        elif paper.text not in ("", NO_ABSTRACT) and quote_of(paper.text.split()):
             quoted = f'[V] "{quote_of(paper.text.split())}" (abstract)'
         else:
             quoted = f"{STAND_IN}: no abstract to read."

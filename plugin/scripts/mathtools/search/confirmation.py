@@ -40,6 +40,7 @@ from .store import open_store
 
 SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (CORRECTED too)
 REASON_CHARS = 200
+NO_ABSTRACT = "(none)"  # after "abstract: ", for a record without one
 # The statements listed to quote from, per paper: the main results first, in the paper's order.
 LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
 LISTED_STATEMENTS = 8
@@ -183,7 +184,7 @@ def lines(
                     f"  corrected {change['field']}: {change.get('note') or change['record']}"
                 )
             if key in (read or set()):
-                whole = abstracts.flat(paper.get("abstract")) or "(none)"
+                whole = abstracts.flat(paper.get("abstract")) or NO_ABSTRACT
                 out += [f"  {line}" for line in abstracts.wrapped(f"abstract: {whole}")]
                 if record := (statements or {}).get(paper.get("arxiv_id") or ""):
                     out += [f"  {line}" for line in statement_lines(record, STATEMENTS)]
