@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core import clock
 from ..core.errors import BadInput
-from ..core.records import summary_line
+from ..core.records import VERDICTS, summary_line
 from ..core.sources import NAMES
 from ..core.tex import cited_keys, strip_comments
 from .bibliography import (
@@ -198,7 +198,7 @@ def check(
         if key not in in_bibliography and key not in {r.key for r in bibliography.repeated}
     ]
     doubles = duplicates(entries, bibliography.repeated)
-    counts = {status: sum(e["status"] == status for e in entries) for status in _STATUSES}
+    counts = {status: sum(e["status"] == status for e in entries) for status in VERDICTS}
     document: dict[str, Any] = {
         "checked_at": clock.stamp(),
         "inputs": bibliography.files,
@@ -222,9 +222,6 @@ def check(
         },
     }
     return document
-
-
-_STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
 
 
 def _pending(entry: dict[str, Any]) -> bool:

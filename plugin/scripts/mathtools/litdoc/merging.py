@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core import clock, files, locks, schemas
 from ..core.errors import BadInput
-from ..core.records import summary_line
+from ..core.records import IDENTIFIED, summary_line
 from ..core.sources import NAMES
 from .checks import synthesis_citations
 from .identity import Index, id_tags, identity, paper_identity, paper_tags
@@ -47,7 +47,6 @@ from .refentry import Entry, one_line
 
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
-IDENTIFIED = ("CONFIRMED", "CORRECTED")  # the outcomes that become REF entries
 RELEVANCE_FIELDS = {
     "Relevance": "relevance",
     "Key Results": "key_results",

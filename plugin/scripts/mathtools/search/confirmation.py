@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ServiceError
-from ..core.records import summary_line
+from ..core.records import IDENTIFIED, VERDICTS, VerificationDocument, summary_line
 from ..core.sources import NAMES
 from ..gate.candidates import load_candidates
 from ..gate.verification import Verifier
@@ -38,7 +38,6 @@ from .searchfolder import (
 )
 from .store import open_store
 
-SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (CORRECTED too)
 REASON_CHARS = 200
 # The statements listed to quote from, per paper: the main results first, in the paper's order.
 LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
@@ -67,8 +66,9 @@ def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], s
     return candidates, listed
 
 
-def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
-    """Verify the search's candidates; (the verification document, the lines to print)."""
+def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
+    """Verify the search's candidates; (the verification document, None when there was nothing
+    to verify; the lines to print)."""
     with open_store(create=False) as store:
         check_judged(store, search, "verifying")
         kept, listed = kept_candidates(store, search)
@@ -80,7 +80,7 @@ def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
         if extra and Path(extra).exists():
             files.append(extra)
     if not files:
-        return {}, [
+        return None, [
             "nothing to verify: no paper was judged strong or partial, PROBLEM.md cites none "
             "and none is remembered"
         ]
@@ -94,7 +94,7 @@ def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
     return document, lines(document, listed, len(kept), read, statements)
 
 
-def source_statements(document: dict[str, Any], read: set[str]) -> dict[str, PaperStatements]:
+def source_statements(document: VerificationDocument, read: set[str]) -> dict[str, PaperStatements]:
     """arXiv id -> the statements of its source, for each confirmed paper of `read` with an
     arXiv id (a paper without source, or whose source failed, says why in `missing`)."""
     found: dict[str, PaperStatements] = {}
@@ -102,7 +102,7 @@ def source_statements(document: dict[str, Any], read: set[str]) -> dict[str, Pap
     for result in document["results"]:
         paper = result.get("paper") or {}
         arxiv_id = paper.get("arxiv_id")
-        if result["status"] not in SHOWN_STATUSES or result["key"] not in read or not arxiv_id:
+        if result["status"] not in IDENTIFIED or result["key"] not in read or not arxiv_id:
             continue
         if arxiv_id in found:
             continue
@@ -154,14 +154,14 @@ def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
 
 
 def lines(
-    document: dict[str, Any],
+    document: VerificationDocument,
     listed: set[str],
     kept: int,
     read: set[str] | None = None,
     statements: dict[str, PaperStatements] | None = None,
 ) -> list[str]:
     summary = document["summary"]
-    counts = [f"{summary.get(s.lower(), 0)} {s}" for s in (*SHOWN_STATUSES, "UNCONFIRMED")]
+    counts = [f"{summary.get(s.lower(), 0)} {s}" for s in VERDICTS]
     out = [
         f"verified {summary['total']} ({kept} kept from the search): "
         + ", ".join(c for c in counts if not c.startswith("0 CORRECTED"))
@@ -169,7 +169,7 @@ def lines(
     shown: set[str] = set()  # papers printed above: a second candidate for one names it only
     for result in document["results"]:
         key, paper = result["key"], result.get("paper")
-        if result["status"] in SHOWN_STATUSES and paper:
+        if result["status"] in IDENTIFIED and paper:
             same = paper["key"] == key
             if paper["key"] in shown:
                 out.append(f"{result['status']} {key} = {paper['key']}")

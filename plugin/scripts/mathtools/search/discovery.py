@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BadInput, ServiceError
+from ..core.records import SearchResultDict
 from ..core.slugs import is_slug
-from ..core.sources import NAMES, PLANNED, TAGS
+from ..core.sources import NAMES, TAGS
 from ..research import problemdir, problemfile
 from ..services.arxiv import ArxivClient
 from ..services.http import RequestRejected
 from ..services.semantic_scholar import S2Client
 from ..services.zbmath import ZbmathClient
 from . import commandlines, planning, querylines, relaxation, searchfolder
+from .commandlines import PlannedSearch, planned_queries
 from .refinement import refined_queries
 from .searchfolder import Search, earlier_identities, identities, iteration_papers
 from .store import open_store, stored_query_lines
@@ -72,7 +74,7 @@ def start(
         searchfolder.write_json(Path(search.references), plan["reference_candidates"])
     # The first iteration runs every planned source, zbMATH Open included; refined iterations
     # search arXiv and Semantic Scholar.
-    queries = {api: [q["args"] for q in plan["queries"].get(api, [])] for api in PLANNED}
+    queries = {api: [q.search for q in found] for api, found in planned_queries(plan).items()}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
     if plan["skipped"]:
@@ -83,37 +85,37 @@ def start(
 def run_iteration(
     search: Search,
     number: int,
-    queries: dict[str, list[list[str]]],
+    queries: dict[str, list[PlannedSearch]],
     feedback: str | None,
     progress: Progress = stderr_progress,
 ) -> dict[str, Any]:
-    """Run an iteration's queries (args per source; each gets `--out` into the search folder),
+    """Run an iteration's typed queries by source (each writes its result into the search folder),
     record one run per source that answered, and return {"iteration", "runs", "failed",
     "papers" (the distinct papers not judged in an earlier iteration), "carried" (how many
     were)}. A source that keeps failing is skipped for the rest of the iteration; the other
     goes on."""
     clients: dict[str, Any] = {}
-    results: dict[str, list[dict[str, Any]]] = {}
+    results: dict[str, list[SearchResultDict]] = {}
     failed: dict[str, str] = {}
     refused: list[str] = []  # a query a service refused: its own note, the others go on
-    total = sum(len(args) for args in queries.values())
+    total = sum(len(planned) for planned in queries.values())
     done = 0
     for api, planned in queries.items():
-        for n, args in enumerate(planned, 1):
+        for n, planned_search in enumerate(planned, 1):
             done += 1
             name, tag = NAMES[api], TAGS[api]  # progress lines use the tag
             if api in failed:
                 progress(f"[{done}/{total}] {tag} skipped: failing")
                 continue
             out = search.folder / f"{commandlines.results_stem(number, api, n)}.json"
-            args = [*args, *commandlines.option("--out", str(out))] if "--out" not in args else args
             try:
                 if api not in clients:
                     clients[api] = CLIENTS[api]()
                 # The one per-source dispatch of a planned search, relaxed when it finds nothing.
-                result = relaxation.run_planned(api, {"args": args}, clients[api])
+                result = relaxation.run_planned(planned_search, clients[api])
             except (BadInput, RequestRejected) as exc:  # this query only: the others still run
-                refused.append(f"{name} refused {querylines.query_line(api, args)}: {exc.message}")
+                line = querylines.query_line(api, planned_search.args())
+                refused.append(f"{name} refused {line}: {exc.message}")
                 progress(f"[{done}/{total}] {tag} refused")
                 continue
             except ServiceError as exc:
@@ -132,7 +134,7 @@ def run_iteration(
 def record(
     search: Search,
     number: int,
-    results: dict[str, list[dict[str, Any]]],
+    results: dict[str, list[SearchResultDict]],
     failed: dict[str, str],
     feedback: str | None,
 ) -> dict[str, Any]:
@@ -206,7 +208,7 @@ def refine(
     searchfolder.write_json(
         search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query}
     )
-    queries = {api: [q.args for q in found] for api, found in planned.items()}
+    queries = {api: [q.search for q in found] for api, found in planned.items()}
     return run_iteration(search, number, queries, memo, progress)
 
 

@@ -28,7 +28,7 @@ from ..core.files import write_file
 from ..core.text import fold, strip_latex
 from ..research import problemdir, problemfile
 from . import commandlines, searchfolder
-from .commandlines import Query, option
+from .commandlines import ArxivQuery, Query, S2Query
 from .keyterms import key_terms
 from .querylines import query_line_terms, query_summary
 from .store import RunStore
@@ -159,18 +159,11 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
     when they find nothing (relaxation.py)."""
     text = " ".join(strip_latex(refined, for_search=True).split())
     terms = key_terms(text, limit=None, max_words=None) or [text]
-    arxiv_args = ["search", *option("--all", *terms)]
-    if domain:
-        arxiv_args += ["--domain", domain]
     return {
-        "arxiv": [Query("arxiv", "refined", [*arxiv_args, "--limit", str(per_query), "--relax"])],
-        "semantic_scholar": [
-            Query(
-                "semantic_scholar",
-                "refined",
-                ["search", *option("--query", text), "--limit", str(per_query), "--relax"],
-            )
+        "arxiv": [
+            Query("refined", ArxivQuery(all_terms=tuple(terms), domain=domain, limit=per_query))
         ],
+        "semantic_scholar": [Query("refined", S2Query(query=text, limit=per_query))],
     }
 
 

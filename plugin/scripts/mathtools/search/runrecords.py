@@ -13,6 +13,7 @@ from typing import Any
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
+from ..core.records import SearchResultDict
 from .store import LABELS, RunStore
 
 SHOWN_UNJUDGED = 5
@@ -59,12 +60,12 @@ def result_files(values: list[str]) -> list[str]:
 
 def runs_of(
     results: list[str], source: str | None = None, query: str | None = None
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[SearchResultDict]]:
     """The search results of the `results` files by source (all of them `source`'s when given),
     each checked: a search result that says which call made it (unless `query` names it)."""
-    runs: dict[str, list[dict[str, Any]]] = {}  # source -> its search results, in the order given
+    runs: dict[str, list[SearchResultDict]] = {}  # source -> its search results, in given order
     for name in result_files(results):
-        data = read_json(name, "search result")
+        data: SearchResultDict = read_json(name, "search result")  # checked just below
         problems = schemas.errors("search_result", data)
         if problems:
             raise BadInput(f"{name} is not a search result: {problems[0]}")
@@ -82,7 +83,7 @@ def record_runs(
     store: RunStore,
     problem: str,
     iteration: int,
-    runs: dict[str, list[dict[str, Any]]],
+    runs: dict[str, list[SearchResultDict]],
     query: str | None = None,
     feedback: str | None = None,
 ) -> list[dict[str, Any]]:

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core.clock import stamp
 from ..core.errors import BadInput, EnvironmentProblem
+from ..core.records import PaperDict, SearchResultDict
 from ..core.slugs import check_slug
 from ..core.sources import SOURCES
 from .querylines import normalise_query_line, query_summary
@@ -226,7 +227,7 @@ class RunStore:
         source: str,
         iteration: int,
         feedback: str | None = None,
-        results: Iterable[dict[str, Any]] = (),
+        results: Iterable[SearchResultDict] = (),
     ) -> dict[str, Any]:
         """Store one run and the papers its search_result files hold; returns the run."""
         check_slug(problem)  # the loop finds the problem's files, and its runs, by this slug
@@ -234,7 +235,7 @@ class RunStore:
             raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
         if not 1 <= iteration <= SQLITE_MAX_INT:
             raise BadInput(f"iteration counts from 1, not {iteration}")
-        papers: dict[str, dict[str, Any]] = {}
+        papers: dict[str, PaperDict] = {}
         totals = []
         relaxations = []
         for result in results:
