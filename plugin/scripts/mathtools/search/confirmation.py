@@ -15,14 +15,13 @@ per distinct paper under the key the discovery listing showed. `candidates.json`
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import ServiceError
 from ..core.records import IDENTIFIED, VERDICTS, VerificationDocument, summary_line
 from ..core.sources import NAMES
 from ..gate.candidates import load_candidates
 from ..gate.verification import Verifier
-from ..litdoc.identity import paper_identity
+from ..litdoc.identity import Key, paper_identity
 from ..papers.papertheorems import paper_theorems
 from ..services.arxiv_source import SourceClient
 from . import abstracts, refinement, searchfolder
@@ -36,7 +35,7 @@ from .searchfolder import (
     check_judged,
     iteration_papers,
 )
-from .store import open_store
+from .store import RunStore, open_store
 
 REASON_CHARS = 200
 # The statements listed to quote from, per paper: the main results first, in the paper's order.
@@ -45,10 +44,10 @@ LISTED_STATEMENTS = 8
 STATEMENT_WORDS = 30
 
 
-def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], set[str]]:
+def kept_candidates(store: RunStore, search: Search) -> tuple[list[dict[str, object]], set[str]]:
     """The strong and partial papers of every run of the search, best first, one per distinct
     paper under its listed key; and the keys the listings showed (their gist was read)."""
-    shown: dict[tuple[Any, ...], str] = {}
+    shown: dict[Key, str] = {}
     listed: set[str] = set()
     for item in search.iterations:
         for paper in iteration_papers(store, search, item["number"]):
@@ -56,7 +55,8 @@ def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], s
             for identity in paper_identity(paper.record) or [("key", paper.key)]:
                 shown.setdefault(identity, paper.key)
     judgements = [j for run_id in search.run_ids() for j in store.judgements(run_id)]
-    candidates, taken = [], set()
+    candidates: list[dict[str, object]] = []
+    taken: set[str] = set()
     for judgement in refinement.kept_papers(judgements):
         identities = paper_identity(judgement["record"]) or [("key", judgement["key"])]
         key = next((shown[i] for i in identities if i in shown), judgement["key"])
@@ -87,7 +87,7 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     candidates, inputs = load_candidates(files)
     document = Verifier().verify(candidates, inputs)
     searchfolder.write_json(search.folder / VERIFIED, document)
-    read = {c["key"] for c in kept}  # judged strong or partial: read in full before writing
+    read = {str(c["key"]) for c in kept}  # judged strong or partial: read in full before writing
     statements = source_statements(document, read)
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)

@@ -15,9 +15,17 @@ from typing import Any
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
+from ..core.records import LABELS, Judgement
 from . import refinement, searchfolder
-from .searchfolder import Search, check_judged, earlier_identities, identities, iteration_papers
-from .store import LABELS, open_store
+from .searchfolder import (
+    FoundPaper,
+    Search,
+    check_judged,
+    earlier_identities,
+    identities,
+    iteration_papers,
+)
+from .store import Run, open_store
 
 MEMORY = "memory.json"
 SHOWN_MISSING = 5
@@ -37,7 +45,7 @@ def judge(search: Search) -> dict[str, Any]:
         papers = iteration_papers(store, search, search.iteration)
         earlier = earlier_identities(store, search, search.iteration)
         by_key = {j["key"]: j for j in given}
-        per_run: dict[int, list[dict[str, Any]]] = {}
+        per_run: dict[int, list[dict[str, object]]] = {}
         missing = []
         for paper in papers:
             carried = next((earlier[i] for i in identities(paper) if i in earlier), None)
@@ -81,7 +89,7 @@ def judge(search: Search) -> dict[str, Any]:
     return result
 
 
-def _label(paper: Any, stored: list[dict[str, Any]]) -> str:
+def _label(paper: FoundPaper, stored: list[Judgement]) -> str:
     keys = {key for _, key in paper.members}
     label: str = next(j["label"] for j in stored if j["key"] in keys)
     return label
@@ -120,8 +128,8 @@ def check_refined(search: Search, query: str) -> tuple[str | None, str]:
 
 def decide(
     search: Search,
-    runs: list[dict[str, Any]],
-    judgements: list[dict[str, Any]],
+    runs: list[Run],
+    judgements: list[Judgement],
     for_model: bool = False,
 ) -> dict[str, Any]:
     """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the

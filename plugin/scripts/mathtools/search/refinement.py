@@ -18,20 +18,21 @@ from the run store and apply them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import BadInput
 from ..core.files import write_file
+from ..core.records import Judgement
 from ..core.text import fold, strip_latex
 from ..research import problemdir, problemfile
 from . import commandlines, searchfolder
 from .commandlines import ArxivQuery, Query, S2Query
 from .keyterms import key_terms
 from .querylines import query_line_terms, query_summary
-from .store import RunStore
+from .store import Run, RunStore
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
@@ -45,12 +46,12 @@ class Decision:
     reason: str
 
 
-def strong_hits(judgements: list[dict[str, Any]]) -> list[str]:
+def strong_hits(judgements: list[Judgement]) -> list[str]:
     return [j["key"] for j in judgements if j["label"] == "strong"]
 
 
 def after_iteration(
-    iteration: int, judgements: list[dict[str, Any]], references: Collection[str] = ()
+    iteration: int, judgements: list[Judgement], references: Collection[str] = ()
 ) -> Decision:
     """Stop or refine, once an iteration's papers are judged. A strong hit that is one of the
     problem's own `references` (paper keys: PROBLEM.md already cites it) found nothing new, so
@@ -108,8 +109,8 @@ def query_texts(recorded: str) -> set[str]:
 
 def memo(
     iteration: int,
-    runs: list[dict[str, Any]],
-    judgements: list[dict[str, Any]],
+    runs: list[Run],
+    judgements: list[Judgement],
     rationales: str | None = None,
 ) -> str:
     """The compact feedback memo built from an iteration's non-strong judgements, as the run
@@ -147,7 +148,7 @@ def memo(
     return "\n".join(lines)
 
 
-def _ranked(judgements: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def _ranked(judgements: Iterable[Judgement]) -> list[Judgement]:
     """Most confident first; equal confidence in key order (so the memo is deterministic)."""
     return sorted(judgements, key=lambda j: (-float(j["confidence"]), j["key"]))
 
@@ -171,10 +172,10 @@ RANK = {"strong": 0, "partial": 1, "irrelevant": 2}
 CANDIDATE_FIELDS = ("title", "authors", "year", "arxiv_id", "doi", "s2_paper_id", "zbl")
 
 
-def kept_papers(judgements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def kept_papers(judgements: list[Judgement]) -> list[Judgement]:
     """The judgements worth verifying: strong or partial, one per paper key (its best label),
     strong first, then by confidence, then by key."""
-    best: dict[str, dict[str, Any]] = {}
+    best: dict[str, Judgement] = {}
     for judgement in judgements:
         known = best.get(judgement["key"])
         if known is None or _better(judgement, known):
@@ -183,14 +184,14 @@ def kept_papers(judgements: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(chosen, key=lambda j: (RANK[j["label"]], -float(j["confidence"]), j["key"]))
 
 
-def _better(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _better(a: Judgement, b: Judgement) -> bool:
     return (RANK[a["label"]], -float(a["confidence"])) < (RANK[b["label"]], -float(b["confidence"]))
 
 
-def as_candidate(judgement: dict[str, Any]) -> dict[str, Any]:
+def as_candidate(judgement: Judgement) -> dict[str, object]:
     """A verify_batch.py candidate from the paper record the run store kept with a judgement."""
-    record = judgement["record"]
-    candidate = {"key": judgement["key"]}
+    record: Mapping[str, object] = judgement["record"]
+    candidate: dict[str, object] = {"key": judgement["key"]}
     candidate.update({name: record[name] for name in CANDIDATE_FIELDS if record.get(name)})
     candidate["source"] = record.get("source") or "discovery"
     return candidate
@@ -202,8 +203,8 @@ class Iteration:
 
     problem: str
     number: int
-    runs: list[dict[str, Any]]
-    judgements: list[dict[str, Any]]
+    runs: list[Run]
+    judgements: list[Judgement]
 
     @classmethod
     def load(cls, store: RunStore, run_ids: list[int]) -> Iteration:

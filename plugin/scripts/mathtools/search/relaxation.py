@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import domains
 from ..core.errors import BadInput
-from ..core.records import SearchResult
+from ..core.records import Relaxation, SearchResult
 from ..services import zbmath
 from .commandlines import ArxivQuery, PlannedSearch, ZbmathQuery, planned_query
 from .querylines import query_line
@@ -215,7 +215,7 @@ def run_entry(api: str, entry: Mapping[str, Any], client: Any) -> SearchResult:
     return run_planned(planned_query(api, entry).search, client)
 
 
-def describe(relaxation: dict[str, Any] | None) -> str:
+def describe(relaxation: Relaxation | None) -> str:
     """How a Search History row names a relaxation: `relaxed: weakest word left out (tolerant)`."""
     if not relaxation:
         return ""

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import glob
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
-from ..core.records import SearchResultDict
-from .store import LABELS, RunStore
+from ..core.records import LABELS, SearchResultDict
+from .store import RunStore
 
 SHOWN_UNJUDGED = 5
 TABLE_WIDTH = 48  # characters a table cell keeps
 
-Columns = list[tuple[str, Callable[[dict[str, Any]], Any]]]
+Columns = list[tuple[str, Callable[[Mapping[str, Any]], object]]]
 RUN_COLUMNS: Columns = [
     ("run", lambda r: r["run_id"]),
     ("problem", lambda r: r["problem"]),
@@ -43,7 +43,7 @@ def result_files(values: list[str]) -> list[str]:
     """The --results files: each value a path, or a pattern (`RUN/i1-*.json`) when the shell
     did not expand it; a pattern matching nothing is an error, never an empty run."""
 
-    def natural(name: str) -> list[Any]:  # i1-arxiv-2 before i1-arxiv-10
+    def natural(name: str) -> list[int | str]:  # i1-arxiv-2 before i1-arxiv-10
         return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
     names = []
@@ -115,7 +115,7 @@ def record_judgements(
     papers are judged, and the first few still unjudged."""
     stored = store.record_judgements(run_id, judgements)
     unjudged = store.unjudged(run_id)
-    by_label = {label: sum(j["label"] == label for j in stored) for label in LABELS}
+    by_label: dict[str, int] = {label: sum(j["label"] == label for j in stored) for label in LABELS}
     done: dict[str, Any] = {"judged": f"{len(stored)} of {len(stored) + len(unjudged)}"}
     if unjudged:
         more = (
@@ -125,10 +125,12 @@ def record_judgements(
     return {"run_id": run_id, "recorded": len(stored), **by_label, **done}
 
 
-def table(items: list[dict[str, Any]], columns: Columns, width: int = TABLE_WIDTH) -> list[str]:
+def table(
+    items: Sequence[Mapping[str, Any]], columns: Columns, width: int = TABLE_WIDTH
+) -> list[str]:
     """One padded row per item under a header, long cells cut at `width` characters."""
 
-    def cut(value: Any) -> str:
+    def cut(value: object) -> str:
         text = " ".join(str(value).split())
         return text if len(text) <= width else text[: width - 1] + "…"
 
