@@ -5,6 +5,7 @@ rewrites, every other line (a person's notes) kept as it was."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 REF_FIELDS = (
@@ -43,7 +44,7 @@ def entry_number(kind: str, number: int) -> str:
     return f"{kind}-{number:03d}"
 
 
-def one_line(text: Any) -> str:
+def one_line(text: object) -> str:
     """A value as it goes on a field line: all whitespace (newlines too) collapsed to one space."""
     return " ".join(str(text).split())
 
@@ -69,7 +70,7 @@ class Entry:
 
     @classmethod
     def new(
-        cls, kind: str, number: int, title: str, values: dict[str, str], ids: list[str]
+        cls, kind: str, number: int, title: str, values: Mapping[str, object], ids: list[str]
     ) -> Entry:
         lines = [f"### {entry_number(kind, number)}: {one_line(title)}\n"]
         lines += [
