@@ -346,7 +346,7 @@ def _diff_line(discrepancy: dict[str, Any]) -> str:
     return f"{name}: {_shown(discrepancy.get('cited'))} -> {_shown(record)}"
 
 
-def _shown(value: Any, width: int = 80) -> str:
+def _shown(value: object, width: int = 80) -> str:
     if value is None or value == "" or value == []:
         return "(none)"
     if isinstance(value, list):
@@ -462,12 +462,13 @@ def _corrections(result: dict[str, Any], reference: Reference) -> dict[str, str 
     return changes
 
 
-def _bib_field(name: str, value: Any, reference: Reference) -> dict[str, str | None]:
+def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str | None]:
     """The BibTeX field(s) and value(s) that write a record's `value` for discrepancy `name`."""
     if value in (None, "", []):
         return {}
     if name == "authors":
-        return {"author": "{" + bibtex_names([str(v) for v in value]) + "}"}
+        names = value if isinstance(value, list) else [value]  # the record's author list
+        return {"author": "{" + bibtex_names([str(v) for v in names]) + "}"}
     if name == "title":
         return {"title": "{{" + bibtex_text(str(value)) + "}}"}  # inner braces keep capitals
     if name in ("doi", "arxiv_id"):

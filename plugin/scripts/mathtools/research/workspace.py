@@ -374,7 +374,7 @@ def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
     )
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     """YAML turns unquoted timestamps into datetimes; report them as the ISO text they were."""
     value = jsonable(value)
     return None if value in (None, "") else str(value)
@@ -508,5 +508,5 @@ def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
     return {"dashboard": str(workspace.dashboard_path), "problems": len(report["problems"])}
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
