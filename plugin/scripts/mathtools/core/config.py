@@ -307,7 +307,7 @@ def math_dir(start: Path | None = None) -> Path:
     return workspace_root(start) / ".math"
 
 
-def workspace_config(start: Path | None = None) -> dict[str, Any]:
+def workspace_config(start: Path | None = None) -> dict[str, object]:
     """`.math/config.json`, or {} when there is none (a broken one is BadInput naming the file)."""
     path = math_dir(start) / "config.json"
     if not path.exists():

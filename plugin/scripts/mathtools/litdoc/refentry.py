@@ -251,7 +251,7 @@ class Entry:
         value = self.field("Verified")
         return _URL.findall(value.split(" via ", 1)[1]) if value and " via " in value else []
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The entry as schemas/literature_ref (or literature_uref).schema.json describes it."""
         common = {
             "entry_number": self.entry_number,

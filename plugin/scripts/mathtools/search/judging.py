@@ -31,7 +31,7 @@ MEMORY = "memory.json"
 SHOWN_MISSING = 5
 
 
-def judge(search: Search) -> dict[str, Any]:
+def judge(search: Search) -> dict[str, object]:
     """Store the current iteration's judgements file; the counts and the loop's decision."""
     path = search.judgements_file()
     # An iteration whose papers were all judged before needs no file: their labels carry over.
@@ -81,7 +81,7 @@ def judge(search: Search) -> dict[str, Any]:
     if remembered:
         searchfolder.write_json(search.folder / MEMORY, _remembered(search, remembered))
     labels = {paper.key: _label(paper, stored) for paper in papers}
-    result: dict[str, Any] = {"iteration": search.iteration, "papers": len(papers)}
+    result: dict[str, object] = {"iteration": search.iteration, "papers": len(papers)}
     result.update({label: sum(v == label for v in labels.values()) for label in LABELS})
     if remembered:
         result["remembered"] = len(remembered)
@@ -95,7 +95,7 @@ def _label(paper: FoundPaper, stored: list[Judgement]) -> str:
     return label
 
 
-def _remembered(search: Search, remembered: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _remembered(search: Search, remembered: list[dict[str, object]]) -> list[dict[str, object]]:
     """The remembered papers, added to those of earlier iterations, each with a key and the
     source `memory`."""
     path = search.folder / MEMORY
@@ -131,7 +131,7 @@ def decide(
     runs: list[Run],
     judgements: list[Judgement],
     for_model: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the
     model's, pointing to its own rationales, when `for_model`)."""
     decision = refinement.after_iteration(search.iteration, judgements)

@@ -32,7 +32,7 @@ SYNTHESIS = "synthesis.md"
 SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 
 
-def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
+def merge(search: Search) -> tuple[dict[str, object], list[str]]:
     """Merge and validate; (the merge report with the violations, the lines to print)."""
     folder = search.folder
     if not (folder / VERIFIED).exists():
@@ -111,7 +111,7 @@ def finish(
     insight: str,
     tags: list[str],
     strategy: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Put the Synthesis in, validate, and when valid record the journal entry and the state."""
     path = Path(search.literature)
     synthesis = search.folder / SYNTHESIS

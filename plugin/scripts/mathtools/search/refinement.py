@@ -239,7 +239,7 @@ def next_step(
     query: str | None = None,
     per_query: int = 5,
     search_folder: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """After the iteration of `run_ids`: stop, or (without `query`) the feedback memo for the
     model, or (with the refined `query` it proposed) stop on a repeat, else the next iteration's
     command lines."""
@@ -247,7 +247,7 @@ def next_step(
     problem = problem_of(iteration.problem)
     references = problemfile.reference_keys(problem) if problem else set()
     decision = after_iteration(iteration.number, iteration.judgements, references)
-    result: dict[str, Any] = {
+    result: dict[str, object] = {
         "iteration": iteration.number,
         "decision": "stop" if decision.stop else "refine",
         "reason": decision.reason,  # names the strong hits
@@ -273,12 +273,12 @@ def next_iteration(
     search_folder: str | None,
     feedback: str,
     problem: problemfile.Problem | None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The next iteration's number and its command lines: the searches, then the record-run
     that stores them with the memo (in the search folder's feedback-i<N>.md when there is one)."""
     number = iteration.number + 1
     queries = refined_queries(query, problem.domain if problem else None, per_query)
-    plan: dict[str, Any] = {
+    plan: dict[str, object] = {
         "queries": {
             api: [
                 commandlines.query_entry(
@@ -298,7 +298,7 @@ def next_iteration(
     return {"next_iteration": number, "commands": commandlines.command_lines(plan)}
 
 
-def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, Any]:
+def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, object]:
     """Write the strong and partial papers of `run_ids` to `out` as candidates; the counts."""
     runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
     judgements = [j for run in runs for j in store.judgements(run["run_id"])]
