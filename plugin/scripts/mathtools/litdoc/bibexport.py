@@ -22,7 +22,6 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import BadInput
 from ..core.files import write_file

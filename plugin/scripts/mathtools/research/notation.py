@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from ..core import frontmatter
 from ..core.clock import stamp

@@ -45,7 +45,6 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from ..core import errors
 from ..core.errors import BadInput

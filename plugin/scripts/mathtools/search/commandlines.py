@@ -128,6 +128,44 @@ class QueryEntry(TypedDict):
     out: str | None
 
 
+class _PlannedQueries(TypedDict):
+    queries: dict[str, list[QueryEntry]]  # by source (sources.PLANNED)
+
+
+class PlannedQueries(_PlannedQueries, total=False):
+    """What command_lines reads: a plan's queries, and the record-run arguments that store
+    them (plan.schema.json; a refined iteration's plan has these two only)."""
+
+    record_run: list[str]
+
+
+class Skipped(TypedDict):
+    source: str
+    query_line: str
+    reason: str
+
+
+class Plan(PlannedQueries):
+    """planning.plan(): plan.schema.json (plan_queries.py adds the two file fields)."""
+
+    problem: str
+    domain: str | None
+    categories: list[str]
+    secondary_categories: list[str]
+    msc_classes: list[str]
+    terms: list[str]
+    tags: list[str]
+    known_results: list[str]
+    reference_authors: list[str]
+    skipped: list[Skipped]
+    notes: list[str]
+    reference_candidates: list[dict[str, object]]
+    query_summary: str
+    first_search: bool
+    search_folder: str | None
+    reference_candidates_file: str | None
+
+
 def search_fields(search: PlannedSearch) -> dict[str, Any]:
     return {name: list(v) if isinstance(v, tuple) else v for name, v in asdict(search).items()}
 
@@ -201,7 +239,7 @@ def query_entry(query: Query, search_folder: str | None, stem: str) -> QueryEntr
     }
 
 
-def planned_query(source: str, entry: Mapping[str, Any]) -> Query:
+def planned_query(source: str, entry: QueryEntry | Mapping[str, Any]) -> Query:
     """A stored plan's query: typed from its `query`, or, in a plan written before queries were
     typed (only `args`), read from its arguments once (the old format's migration)."""
     if "query" in entry:
@@ -212,10 +250,10 @@ def planned_query(source: str, entry: Mapping[str, Any]) -> Query:
     return Query(str(entry.get("origin", "")), search, out)
 
 
-def planned_queries(plan_data: Mapping[str, Any]) -> dict[str, list[Query]]:
+def planned_queries(plan_data: PlannedQueries) -> dict[str, list[Query]]:
     """A stored plan's queries by source, typed (planned_query); a refined iteration has no
     zbMATH Open queries."""
-    queries = plan_data.get("queries") or {}
+    queries = plan_data["queries"]
     return {
         api: [planned_query(api, entry) for entry in queries.get(api, [])]
         for api in PLANNED
@@ -223,7 +261,7 @@ def planned_queries(plan_data: Mapping[str, Any]) -> dict[str, list[Query]]:
     }
 
 
-def command_lines(plan_data: Mapping[str, Any]) -> list[str]:
+def command_lines(plan_data: PlannedQueries) -> list[str]:
     """The searches, then the run-store records, as the command lines the runbook runs: each
     generated from its typed query."""
     lines = [

@@ -10,8 +10,6 @@ answer is the refinement loop's rule (refinement.py): stop, or refine with the m
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json

@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 from dataclasses import replace
-from typing import Any
 
 from ..core import domains
 from ..core.sources import NAMES, PLANNED
@@ -34,8 +33,10 @@ from ..core.text import fold, strip_latex
 from ..research.problemfile import Problem, Reference, reference_candidates
 from .commandlines import (
     ArxivQuery,
+    Plan,
     Query,
     S2Query,
+    Skipped,
     ZbmathQuery,
     query_entry,
     record_run_args,
@@ -60,14 +61,14 @@ def plan(
     focus: str | None = None,
     per_query: int = 5,
     search_folder: str | None = None,
-) -> dict[str, Any]:
+) -> Plan:
     """The plan: up to five queries per API, new ones only, and the references to verify.
 
     With `search_folder`, every query's `args` end with
     `--out <search_folder>/i1-<api>-<n>.json`."""
     proposals = {api: _proposals(problem, api, focus, per_query) for api in PLANNED}
     queries: dict[str, list[Query]] = {}
-    skipped = []
+    skipped: list[Skipped] = []
     for api, candidates in proposals.items():
         chosen: list[Query] = []
         seen: set[str] = set()
@@ -106,7 +107,7 @@ def plan(
         ]
         for api in PLANNED
     }
-    result = {
+    result: Plan = {
         "problem": problem.slug,
         "domain": problem.domain,
         "categories": [
@@ -125,6 +126,8 @@ def plan(
         "reference_candidates": reference_candidates(problem),
         "query_summary": "; ".join(q.query_line for api in PLANNED for q in queries[api]),
         "first_search": not searched,
+        "search_folder": search_folder,
+        "reference_candidates_file": None,
     }
     if search_folder and any(planned.values()):
         result["record_run"] = record_run_args(problem.slug, 1, search_folder)

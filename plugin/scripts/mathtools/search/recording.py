@@ -15,7 +15,6 @@ finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section (with the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ..core import files, locks
 from ..core.errors import BadInput

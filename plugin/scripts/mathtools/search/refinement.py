@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import BadInput
 from ..core.files import write_file
@@ -278,7 +277,7 @@ def next_iteration(
     that stores them with the memo (in the search folder's feedback-i<N>.md when there is one)."""
     number = iteration.number + 1
     queries = refined_queries(query, problem.domain if problem else None, per_query)
-    plan: dict[str, object] = {
+    plan: commandlines.PlannedQueries = {
         "queries": {
             api: [
                 commandlines.query_entry(

@@ -18,8 +18,7 @@ then without its last word, then its first two words (the core term) alone.
 `run_planned(search, client)` runs one planned search (commandlines' typed query) this way and
 returns the search result, whose `relaxation` says which form answered (None: the query as
 planned). arxiv_query.py and s2_lookup.py do the same for a search given `--relax`, which every
-planned search carries. A raw `--query` (arXiv syntax typed
-by the model) is never rewritten.
+planned search carries. A raw `--query` (arXiv syntax typed by the model) is never rewritten.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core import domains
 from ..core.errors import BadInput
@@ -39,6 +38,10 @@ from .querylines import query_line
 if TYPE_CHECKING:
     from ..services.arxiv import ArxivClient
     from ..services.semantic_scholar import S2Client
+    from ..services.zbmath import ZbmathClient
+
+    # The client of a planned search's source (or a test's stand-in with the same calls).
+    Client = ArxivClient | S2Client | ZbmathClient
 
 # (step, query, dropped word): one form of a query; step None is the query as given.
 Form = tuple[str | None, str, str | None]
@@ -189,27 +192,27 @@ def arxiv_request(search: ArxivQuery) -> ArxivRequest:
     return request
 
 
-def run_planned(search: PlannedSearch, client: Any) -> SearchResult:
+def run_planned(search: PlannedSearch, client: Client) -> SearchResult:
     """One planned search through `client` (ArxivClient, S2Client or ZbmathClient), relaxed
     when empty (arXiv and Semantic Scholar); the result carries its query
     line and, when a looser form answered, `relaxation`."""
     if isinstance(search, ArxivQuery):
-        result = search_arxiv(client, arxiv_request(search))
+        result = search_arxiv(cast("ArxivClient", client), arxiv_request(search))
     elif isinstance(search, ZbmathQuery):
         # zbMATH queries are few and MSC-restricted; they run as planned, without relaxation.
         query = zbmath.search_query(
             query=search.query, title=search.title, author=search.author, msc=list(search.msc)
         )
-        result = client.search(query, limit=search.limit)
+        result = cast("ZbmathClient", client).search(query, limit=search.limit)
     else:
         if not search.query:
             raise BadInput("a planned Semantic Scholar search needs --query", code="bad_plan")
-        result = search_s2(client, search.query, limit=search.limit)
+        result = search_s2(cast("S2Client", client), search.query, limit=search.limit)
     result.query_line = query_line(search.source, search.args())
     return result
 
 
-def run_entry(api: str, entry: Mapping[str, Any], client: Any) -> SearchResult:
+def run_entry(api: str, entry: Mapping[str, Any], client: Client) -> SearchResult:
     """run_planned for one query of a stored plan (commandlines.planned_query: typed, or an old
     plan's arguments migrated)."""
     return run_planned(planned_query(api, entry).search, client)
