@@ -26,7 +26,7 @@ Label = Literal["strong", "partial", "irrelevant"]
 LABELS: tuple[Label, ...] = ("strong", "partial", "irrelevant")
 
 # A JSON object as parsed: its values are whatever the file held, checked where they are used.
-JSONObject = dict[str, Any]
+JSONObject = dict[str, object]
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
-from ..core.records import LABELS, SearchResultDict
+from ..core.records import LABELS, Judgement, SearchResultDict
 from .store import RunStore
 
 SHOWN_UNJUDGED = 5
@@ -86,10 +86,10 @@ def record_runs(
     runs: dict[str, list[SearchResultDict]],
     query: str | None = None,
     feedback: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """One run per source of `runs` (runs_of), its query the labels of the calls that wrote
     its results (or `query`); each run's id, source and result count."""
-    recorded = []
+    recorded: list[dict[str, object]] = []
     for source, found in runs.items():
         asked = query or "; ".join(dict.fromkeys(r["query_line"] for r in found))
         run = store.record_run(problem, asked, source, iteration, feedback, found)
@@ -97,7 +97,7 @@ def record_runs(
     return recorded
 
 
-def check_judgements(judgements: Any, where: str) -> list[dict[str, Any]]:
+def check_judgements(judgements: object, where: str) -> list[Judgement]:
     """One run's judgements as read from `where`: a JSON list per schemas/judgements.schema.json
     (an unknown label is left to the store, whose message names the labels)."""
     if not isinstance(judgements, list):
@@ -105,18 +105,18 @@ def check_judgements(judgements: Any, where: str) -> list[dict[str, Any]]:
     problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
     if problems:
         raise BadInput(f"{where}: {problems[0]}")
-    return judgements
+    return judgements  # the schema's judgements, each label still to check (the store does)
 
 
 def record_judgements(
-    store: RunStore, run_id: int, judgements: list[dict[str, Any]]
-) -> dict[str, Any]:
+    store: RunStore, run_id: int, judgements: list[Judgement]
+) -> dict[str, object]:
     """Store one run's judgements (check_judgements); how many per label, how many of the run's
     papers are judged, and the first few still unjudged."""
     stored = store.record_judgements(run_id, judgements)
     unjudged = store.unjudged(run_id)
     by_label: dict[str, int] = {label: sum(j["label"] == label for j in stored) for label in LABELS}
-    done: dict[str, Any] = {"judged": f"{len(stored)} of {len(stored) + len(unjudged)}"}
+    done: dict[str, object] = {"judged": f"{len(stored)} of {len(stored) + len(unjudged)}"}
     if unjudged:
         more = (
             [f"and {len(unjudged) - SHOWN_UNJUDGED} more"] if len(unjudged) > SHOWN_UNJUDGED else []
