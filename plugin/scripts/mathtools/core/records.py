@@ -1,7 +1,7 @@
 """The one paper record every source maps to (schemas/paper.schema.json), and the typed records
 that cross module boundaries: a search result (SearchResult, its JSON SearchResultDict), the
 gate's verdict names (Verdict) and its result for one candidate (VerificationResult), and the
-model's judgement of one paper (Judgement).
+model's judgement of one paper (Judgement), and check_refs.py's document (CheckDocument).
 
 arXiv, Semantic Scholar, zbMATH Open and Crossref fill different fields; `arxiv_id` and `doi` are
 always filled when the source knows them (S2 from `externalIds`, zbMATH from its links), so one
@@ -302,3 +302,59 @@ class Judgement(_Judgement, total=False):
     run_id: int
     record: PaperDict
     judged_at: str
+
+
+# --- check_refs.py's document (schemas/check_refs.schema.json) ---------------------------------
+
+
+class InputFile(TypedDict):
+    file: str
+    kind: str  # bib, tex, bbl
+    entries: int
+
+
+class CheckedEntry(TypedDict):
+    """One bibliography entry as checked (check_refs.schema.json's entries)."""
+
+    key: str
+    file: str
+    line: int
+    entry_type: str
+    cited: dict[str, Any]  # Reference.plain(): the cited fields as a person reads them
+    status: Verdict
+    reason: str
+    verification: VerificationResult
+
+
+class Duplicate(TypedDict):
+    keys: list[str]
+    why: str
+
+
+class MissingKey(TypedDict):
+    key: str
+    file: str
+    line: int
+
+
+class FixReport(TypedDict):
+    file: str | None  # the --fix file written (None: nothing to correct)
+    entries_changed: list[str]
+
+
+class _CheckDocument(TypedDict):
+    checked_at: str
+    inputs: list[InputFile]
+    sources_queried: list[str]
+    entries: list[CheckedEntry]
+    duplicates: list[Duplicate]
+    missing: list[MissingKey]
+    not_cited: list[str]
+    summary: dict[str, int]
+
+
+class CheckDocument(_CheckDocument, total=False):
+    """What check_refs.py writes (schemas/check_refs.schema.json)."""
+
+    source_errors: dict[str, str]
+    fix: FixReport

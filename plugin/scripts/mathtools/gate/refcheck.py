@@ -15,15 +15,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
 
 from ..core import clock
 from ..core.errors import BadInput
 from ..core.records import (
     VERDICTS,
+    CheckDocument,
+    CheckedEntry,
     Discrepancy,
+    Duplicate,
+    InputFile,
+    MissingKey,
     PaperDict,
-    Verdict,
     VerificationResult,
     summary_line,
 )
@@ -60,59 +64,6 @@ BIB_FIELDS = {
     "arxiv_id": "eprint",
 }
 BOOK_PARTS = frozenset({"inproceedings", "incollection", "inbook", "conference"})
-
-
-class InputFile(TypedDict):
-    file: str
-    kind: str  # bib, tex, bbl
-    entries: int
-
-
-class CheckedEntry(TypedDict):
-    """One bibliography entry as checked (check_refs.schema.json's entries)."""
-
-    key: str
-    file: str
-    line: int
-    entry_type: str
-    cited: dict[str, Any]  # Reference.plain(): the cited fields as a person reads them
-    status: Verdict
-    reason: str
-    verification: VerificationResult
-
-
-class Duplicate(TypedDict):
-    keys: list[str]
-    why: str
-
-
-class MissingKey(TypedDict):
-    key: str
-    file: str
-    line: int
-
-
-class FixReport(TypedDict):
-    file: str | None  # the --fix file written (None: nothing to correct)
-    entries_changed: list[str]
-
-
-class _CheckDocument(TypedDict):
-    checked_at: str
-    inputs: list[InputFile]
-    sources_queried: list[str]
-    entries: list[CheckedEntry]
-    duplicates: list[Duplicate]
-    missing: list[MissingKey]
-    not_cited: list[str]
-    summary: dict[str, int]
-
-
-class CheckDocument(_CheckDocument, total=False):
-    """What check_refs.py writes (schemas/check_refs.schema.json)."""
-
-    source_errors: dict[str, str]
-    fix: FixReport
 
 
 @dataclass
