@@ -383,9 +383,10 @@ class RunStore:
                     f"its keys: {known}",
                     code="unknown_key",
                 )
+            given = item.get("confidence", 0)
             try:
-                confidence = float(str(item.get("confidence", 0)))
-            except (TypeError, ValueError):
+                confidence = float(given) if isinstance(given, int | float | str) else math.nan
+            except ValueError:
                 confidence = math.nan
             if not math.isfinite(confidence):  # NaN would break the store's CHECK
                 raise BadInput(
