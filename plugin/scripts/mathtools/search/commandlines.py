@@ -5,7 +5,7 @@ iteration, and the command lines the runbook runs.
 
 A plan stores each query typed (`"query"`: its source's fields); its `args` and query line are
 generated from that, never read back. A plan written before queries were typed holds only `args`:
-planned_query() reads those once, as the old format (relaxation.planned_options).
+planned_query() reads those once, as the old format (migrated_search).
 """
 
 from __future__ import annotations
