@@ -83,7 +83,7 @@ def run(data: Path, per_query: int, only: str | None, verbose: bool) -> dict:
             found: dict[str, None] = {}
             row = figures["plan", api]
             for entry in plan["queries"][api]:
-                result = relaxation.run_planned(api, entry, clients[api])
+                result = relaxation.run_entry(api, entry, clients[api])
                 row["searches"] += 1
                 relaxed = result.relaxation
                 row["empty"] += bool(relaxed) or not result.papers

@@ -18,7 +18,7 @@ from mathtools.core import domains, schemas
 from mathtools.core.sources import DISCOVERY
 from mathtools.core.text import fold, strip_latex
 from mathtools.research import problemfile
-from mathtools.search import keyterms, planning, querylines, relaxation
+from mathtools.search import commandlines, keyterms, planning, querylines, relaxation
 from mathtools.search.store import RunStore
 from support import corpus_search
 from support.standin import StandIn
@@ -192,7 +192,7 @@ def test_a_named_object_is_searched_in_every_category(plans, corpus):
     entry = queries(plan, "arxiv")[
         labels.index("arxiv --all critical --all Hartree --all equation")
     ]
-    found = relaxation.run_planned("arxiv", entry, corpus_search.ArxivStandin())
+    found = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
     assert found.relaxation is None and "0704.0665" in [p.arxiv_id for p in found.papers]
 
 
@@ -234,7 +234,7 @@ def test_a_british_spelling_is_searched_in_both_spellings(corpus):
     assert entries  # the plan keeps the problem's own spelling in its query lines
     for entry in entries:
         client = corpus_search.ArxivStandin()
-        found = relaxation.run_planned("arxiv", entry, client)
+        found = relaxation.run_entry("arxiv", entry, client)
         assert "(all:colouring OR all:coloring)" in client.queries[0], entry["query_line"]
         assert found.relaxation is None and "0704.1884" in [p.arxiv_id for p in found.papers]
 
@@ -259,7 +259,7 @@ def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
     entry = {"args": ["search", "--all", "normalized Ricci flow on surfaces", "--domain",
                       "differential-geometry", "--limit", "5", "--relax"]}  # fmt: skip
     client = corpus_search.ArxivStandin()
-    result = relaxation.run_planned("arxiv", entry, client)
+    result = relaxation.run_entry("arxiv", entry, client)
     assert result.relaxation["step"] == "unquoted"
     assert "0704.0853" in [p.arxiv_id for p in result.papers]
     assert client.queries[0] == 'all:"normalized Ricci flow on surfaces" AND cat:math.DG'
@@ -271,14 +271,14 @@ def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
 
 def test_then_the_weakest_word_goes_then_the_words_are_or_ed(corpus):
     client = corpus_search.ArxivStandin()
-    dropped = relaxation.run_planned(
+    dropped = relaxation.run_entry(
         "arxiv", {"args": ["search", "--all", "Kripke", "--all", "frames", "--relax"]}, client
     )
     assert dropped.relaxation == {
         "step": "dropped", "query": "all:Kripke", "dropped": "frames",
     }  # fmt: skip
     assert dropped.papers  # "An algebraic generalization of Kripke structures"
-    either = relaxation.run_planned(
+    either = relaxation.run_entry(
         "arxiv", {"args": ["search", "--all", "zzzz", "--all", "sandpile"]}, client
     )
     assert either.relaxation["step"] == "any"
@@ -289,22 +289,22 @@ def test_then_the_weakest_word_goes_then_the_words_are_or_ed(corpus):
 def test_an_author_searchs_weakest_term_is_the_name(corpus):
     """Namesakes and spellings: an author query that finds nothing keeps its topic."""
     entry = {"args": ["search", "--all", "sandpile", "--author", "Nobody", "--relax"]}
-    result = relaxation.run_planned("arxiv", entry, corpus_search.ArxivStandin())
+    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
     assert result.relaxation == {"step": "dropped", "query": "all:sandpile", "dropped": "Nobody"}
     assert "0704.0688" in [p.arxiv_id for p in result.papers]
 
 
 def test_a_search_that_finds_something_is_not_relaxed_and_a_raw_query_never(corpus):
     client = corpus_search.ArxivStandin()
-    found = relaxation.run_planned("arxiv", {"args": ["search", "--all", "sandpile"]}, client)
+    found = relaxation.run_entry("arxiv", {"args": ["search", "--all", "sandpile"]}, client)
     assert found.relaxation is None and len(client.queries) == 1
-    raw = relaxation.run_planned("arxiv", {"args": ["search", "--query", "ti:zzzz"]}, client)
+    raw = relaxation.run_entry("arxiv", {"args": ["search", "--query", "ti:zzzz"]}, client)
     assert raw.papers == [] and raw.relaxation is None and client.queries[-1] == "ti:zzzz"
 
 
 def test_every_form_empty_says_so(corpus):
     entry = {"args": ["search", "--all", "zzzz qqqq"]}
-    result = relaxation.run_planned("arxiv", entry, corpus_search.ArxivStandin())
+    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
     assert result.papers == [] and result.relaxation["step"] == "exhausted"
 
 
@@ -312,12 +312,12 @@ def test_semantic_scholar_relaxes_by_words(corpus):
     """No operators on S2: the last word goes, then the first two words stand alone."""
     client = corpus_search.S2Standin()
     entry = {"args": ["search", "--query", "sandpile rotor zzzz qqqq yyyy", "--limit", "5"]}
-    result = relaxation.run_planned("semantic_scholar", entry, client)
+    result = relaxation.run_entry("semantic_scholar", entry, client)
     assert result.relaxation == {
         "step": "dropped", "query": "sandpile rotor zzzz qqqq", "dropped": "yyyy",
     }  # fmt: skip
     entry = {"args": ["search", "--query", "sandpile zzzz qqqq yyyy xxxx", "--limit", "5"]}
-    result = relaxation.run_planned("semantic_scholar", entry, client)
+    result = relaxation.run_entry("semantic_scholar", entry, client)
     assert result.relaxation == {"step": "any", "query": "sandpile zzzz"}
     assert "0704.0688" in [p.arxiv_id for p in result.papers]
 
@@ -327,7 +327,7 @@ def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(
     for name, plan in plans.items():
         for api in DISCOVERY:
             for entry in queries(plan, api):
-                result = relaxation.run_planned(api, entry, clients[api])
+                result = relaxation.run_entry(api, entry, clients[api])
                 assert result.papers, (name, entry["query_line"], result.relaxation)
 
 
@@ -336,8 +336,8 @@ def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(
 
 def test_the_relaxation_is_recorded_in_the_run_and_shown_in_the_search_history(tmp_path, corpus):
     entry = {"args": ["search", "--all", "Kripke", "--all", "frames", "--relax"]}
-    result = relaxation.run_planned("arxiv", entry, corpus_search.ArxivStandin())
-    plain = relaxation.run_planned(
+    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    plain = relaxation.run_entry(
         "arxiv", {"args": ["search", "--all", "sandpile"]}, corpus_search.ArxivStandin()
     )
     with RunStore(tmp_path / "runs.db") as store:
@@ -384,7 +384,7 @@ def test_relaxed_forms_stay_valid_arxiv_syntax(corpus):
     words arXiv can read: no bracket of the term reaches the query."""
     entry = {"args": ["search", "--all", "(k,l)-sparse graphs zzzz", "--domain", "combinatorics"]}
     client = corpus_search.ArxivStandin()
-    result = relaxation.run_planned("arxiv", entry, client)
+    result = relaxation.run_entry("arxiv", entry, client)
     assert result.relaxation["step"] == "dropped" and result.relaxation["dropped"] == "zzzz"
     assert "0704.0002" in [p.arxiv_id for p in result.papers]
     for query in client.queries[1:]:
@@ -413,7 +413,7 @@ def test_an_empty_search_in_the_domain_is_widened_to_every_category(corpus):
     math.AP, no primary category of analysis."""
     entry = {"args": ["search", "--all", "Onsager", "--all", "zzzz", "--domain", "analysis"]}
     client = corpus_search.ArxivStandin()
-    result = relaxation.run_planned("arxiv", entry, client)
+    result = relaxation.run_entry("arxiv", entry, client)
     assert result.relaxation == {"step": "widened", "query": "all:Onsager OR all:zzzz"}
     assert "0704.0759" in [p.arxiv_id for p in result.papers]
     assert relaxation.describe(result.relaxation) == "relaxed: in every category"
@@ -429,5 +429,5 @@ def test_a_symbol_of_several_meanings_is_no_word():
 @pytest.mark.parametrize("flag", ["--limit", "--max-results"])
 def test_a_planned_arxiv_search_reads_limit_and_its_former_name(flag):
     """--limit is arxiv_query.py's name; plans written with --max-results keep working."""
-    request = relaxation.arxiv_request(["search", "--all", "x", flag, "7"])
-    assert request.max_results == 7
+    search, _ = commandlines.migrated_search("arxiv", ["search", "--all", "x", flag, "7"])
+    assert relaxation.arxiv_request(search).max_results == 7

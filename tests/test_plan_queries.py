@@ -286,6 +286,33 @@ def test_focus_words_become_two_or_three_queries_of_and_ed_key_terms(script, tmp
     assert any("no new query for the focus" in note for note in again["notes"])
 
 
+def test_a_plan_stores_typed_queries_and_an_old_plan_still_loads(script, tmp_path):
+    """plan.json keeps each query typed; args, query line and command line are generated from it.
+    A plan written before (only `args`) reads as the same typed queries, same command lines."""
+    problem_dir = tmp_path / ".math" / "problems" / "fixed-points"
+    problem_dir.mkdir(parents=True)
+    shutil.copy(PROBLEMS / "fixed-points.md", problem_dir / "PROBLEM.md")
+    run = script("plan_queries.py", "--problem", "fixed-points", "--new-run", "--out", "plan.json")
+    assert run.returncode == 0, run.stdout + run.stderr
+    plan = json.loads((tmp_path / "plan.json").read_text())
+    typed = commandlines.planned_queries(plan)
+    for api, queries in typed.items():
+        for query, entry in zip(queries, plan["queries"][api], strict=True):
+            assert query.source == entry["query"]["source"] == api
+            assert query.args == entry["args"] and query.query_line == entry["query_line"]
+    old = {
+        **plan,
+        "queries": {
+            api: [{k: q[k] for k in ("origin", "query_line", "args")} for q in queries]
+            for api, queries in plan["queries"].items()
+        },
+    }
+    assert commandlines.planned_queries(old) == typed
+    assert commandlines.command_lines(old) == commandlines.command_lines(plan)
+    zbmath = [q.search for q in typed["zbmath"] if q.origin == "known"]
+    assert all(isinstance(s, commandlines.ZbmathQuery) and s.query for s in zbmath)
+
+
 def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
     problem_dir = tmp_path / ".math" / "problems" / "fixed-points"
     problem_dir.mkdir(parents=True)

@@ -44,7 +44,7 @@ not be installed, LITERATURE.md locked by another process), 5 internal error.
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +126,10 @@ def do_merge(args: argparse.Namespace) -> None:
 
     verified = files.read_json(args.verified, "verification")
     relevance = files.read_json(args.relevance, "relevance") if args.relevance else None
-    history = {}
+    history: dict[str, object] = {}
     if args.runs:
         with open_store(args, create=False) as store:
-            history = store.history_row(args.runs)
+            history.update(store.history_row(args.runs))
     given = {
         "summary": args.query_summary,
         "arxiv_results": args.arxiv_results,
@@ -203,7 +203,7 @@ def do_judgements(args: argparse.Namespace) -> None:
         show(store.judgements(args.run), runrecords.JUDGEMENT_COLUMNS, args.table)
 
 
-def show(items: list[dict[str, Any]], columns: runrecords.Columns, table: bool) -> None:
+def show(items: Sequence[Mapping[str, Any]], columns: runrecords.Columns, table: bool) -> None:
     """JSON, or with `table` the readable table."""
     if not table:
         cli.emit(items)

@@ -51,7 +51,7 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mathtools.core import bootstrap, errors
@@ -61,6 +61,7 @@ bootstrap.ensure()
 from mathtools import cli  # noqa: E402
 
 if TYPE_CHECKING:  # the search stack loads only in the commands that need it
+    from mathtools.search.discovery import Found
     from mathtools.search.searchfolder import Search
 
 
@@ -150,7 +151,7 @@ def do_refine(args: argparse.Namespace) -> None:
         show_iteration(search, discovery.refine(search, args.query, memo))
 
 
-def show_iteration(search: "Search", found: dict[str, Any]) -> None:
+def show_iteration(search: "Search", found: "Found") -> None:
     """A later iteration's new papers; when it found none, the loop's decision at once (the
     labels of the papers found again carry over: there is nothing to judge)."""
     from mathtools.search import discovery, judging

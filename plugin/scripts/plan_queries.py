@@ -30,7 +30,6 @@ cannot be written), 4 environment (dependencies could not be installed), 5 inter
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mathtools.core import bootstrap
@@ -89,7 +88,7 @@ def main(argv: Sequence[str]) -> None:
     cli.emit(plan, out, summary_lines(plan))
 
 
-def summary_lines(plan: dict[str, Any]) -> list[str]:
+def summary_lines(plan: commandlines.Plan) -> list[str]:
     """The plan as the model reads it: a header, the search folder once, the command lines."""
     counts = {api: len(plan["queries"][api]) for api in PLANNED}
     lines = [

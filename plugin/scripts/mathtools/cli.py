@@ -151,7 +151,7 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
     raise SystemExit(status)
 
 
-def emit(data: Any, out: str | None = None, summary: Iterable[str] = ()) -> None:
+def emit(data: object, out: str | None = None, summary: Iterable[str] = ()) -> None:
     """Print `data` as JSON; with `out`, write it to that file and print only the summary lines
     (not the path: the caller named it)."""
     if out is None:
@@ -174,7 +174,7 @@ def emit_search_result(
     emit(result.to_dict(), out, result.summary_lines())
 
 
-def acknowledge(data: Any) -> None:
+def acknowledge(data: object) -> None:
     """Print a short acknowledgement as ONE line of JSON: what the model reads back after a call
     that stored or wrote something it gave (ids and counts, never its own input echoed)."""
     sys.stdout.write(redact(json.dumps(data, ensure_ascii=False)) + "\n")

@@ -33,7 +33,6 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from .. import __version__
@@ -307,7 +306,7 @@ def math_dir(start: Path | None = None) -> Path:
     return workspace_root(start) / ".math"
 
 
-def workspace_config(start: Path | None = None) -> dict[str, Any]:
+def workspace_config(start: Path | None = None) -> dict[str, object]:
     """`.math/config.json`, or {} when there is none (a broken one is BadInput naming the file)."""
     path = math_dir(start) / "config.json"
     if not path.exists():

@@ -166,7 +166,7 @@ def marked(data: Any) -> Any:
     return {key: value, **{k: v for k, v in data.items() if k != key}}
 
 
-def dumps(data: Any) -> str:
+def dumps(data: object) -> str:
     """The one JSON encoding used everywhere: stable key order, UTF-8, indented; a secret a
     service echoed into its data is redacted."""
     return redact(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"

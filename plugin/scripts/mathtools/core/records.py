@@ -1,4 +1,7 @@
-"""The one paper record every source maps to (schemas/paper.schema.json).
+"""The one paper record every source maps to (schemas/paper.schema.json), and the typed records
+that cross module boundaries: a search result (SearchResult, its JSON SearchResultDict), the
+gate's verdict names (Verdict) and its result for one candidate (VerificationResult), and the
+model's judgement of one paper (Judgement), and check_refs.py's document (CheckDocument).
 
 arXiv, Semantic Scholar, zbMATH Open and Crossref fill different fields; `arxiv_id` and `doi` are
 always filled when the source knows them (S2 from `externalIds`, zbMATH from its links), so one
@@ -8,8 +11,22 @@ scripts use for a paper across files.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
+
+# The gate's three outcomes (protocols/matching-rules.md), their one home.
+Verdict = Literal["CONFIRMED", "CORRECTED", "UNCONFIRMED"]
+VERDICTS: tuple[Verdict, ...] = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
+# The verdicts that identified a paper (a record came back): LITERATURE.md's REF entries.
+IDENTIFIED: tuple[Verdict, ...] = ("CONFIRMED", "CORRECTED")
+
+# A judgement's label (schemas/judgements.schema.json).
+Label = Literal["strong", "partial", "irrelevant"]
+LABELS: tuple[Label, ...] = ("strong", "partial", "irrelevant")
+
+# A JSON object as parsed: its values are whatever the file held, checked where they are used.
+JSONObject = dict[str, object]
 
 
 @dataclass
@@ -33,7 +50,7 @@ class Paper:
     affiliations: list[list[str]] = field(default_factory=list)  # aligned with authors (arXiv)
     s2_paper_id: str | None = None
     corpus_id: int | None = None
-    external_ids: dict[str, Any] = field(default_factory=dict)
+    external_ids: dict[str, str | int | None] = field(default_factory=dict)
     # Where the paper was published (journal, proceedings or series), volume and pages, as the
     # source gives them; None when the source knows only a preprint (an arXiv entry without
     # journal_ref, a Semantic Scholar record whose venue is arXiv).
@@ -44,7 +61,7 @@ class Paper:
     # name and alternate names; arXiv's whole journal_ref), preprint servers included: what a
     # cited venue is compared with (mathtools.matching).
     venue_aliases: list[str] = field(default_factory=list)
-    journal: dict[str, Any] | None = None
+    journal: dict[str, str | None] | None = None
     publication_date: str | None = None
     citation_count: int | None = None
     fields_of_study: list[str] = field(default_factory=list)
@@ -69,13 +86,14 @@ class Paper:
             return f"S2:{self.s2_paper_id}"
         return f"title:{self.title[:60]}"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, **asdict(self)}
+    def to_dict(self) -> PaperDict:
+        return cast(PaperDict, {"key": self.key, **asdict(self)})
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Paper:
+    def from_dict(cls, data: Mapping[str, object]) -> Paper:
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        given: dict[str, Any] = {k: v for k, v in data.items() if k in known}  # schema-checked
+        return cls(**given)
 
     def summary_line(self, width: int = 90) -> str:
         """One short line for the model: key, year, first author, title."""
@@ -94,23 +112,24 @@ class SearchResult:
     total_results: int | None = None
     query: str | None = None
     query_line: str | None = None  # the script call that produced it (querylines.query_line)
-    relaxation: dict[str, Any] | None = None  # the looser form that answered (relaxation.py)
+    relaxation: Relaxation | None = None  # the looser form that answered (relaxation.py)
 
-    def to_dict(self) -> dict[str, Any]:
-        query_line = {"query_line": self.query_line} if self.query_line else {}
-        relaxation = {"relaxation": self.relaxation} if self.relaxation else {}
-        return {
+    def to_dict(self) -> SearchResultDict:
+        data: SearchResultDict = {
             "source": self.source,
             "command": self.command,
             "query": self.query,
-            **query_line,
-            **relaxation,
             "request_url": self.request_urls[0] if self.request_urls else "",
             "request_urls": list(self.request_urls),
             "total_results": self.total_results,
             "papers": [paper.to_dict() for paper in self.papers],
             "not_found": list(self.not_found),
         }
+        if self.query_line:
+            data["query_line"] = self.query_line
+        if self.relaxation:
+            data["relaxation"] = self.relaxation
+        return data
 
     def summary_lines(self) -> list[str]:
         """The compact view for the model: a header, one line per paper, the ids not found."""
@@ -123,7 +142,7 @@ class SearchResult:
         return lines
 
 
-def summary_line(record: dict[str, Any], width: int = 90) -> str:
+def summary_line(record: Mapping[str, Any], width: int = 90) -> str:
     """`key | year | Family et al. | title` from a paper dict, the title cut to fit `width`."""
     authors = record.get("authors") or []
     who = family_name(authors[0]) if authors else "?"
@@ -142,3 +161,200 @@ def family_name(name: str) -> str:
         return name.split(",", 1)[0].strip()
     parts = name.split()
     return parts[-1] if parts else name
+
+
+# --- the records' JSON forms ------------------------------------------------------------------
+# TypedDicts for the dicts that cross module boundaries; schemas/ describes the same shapes where
+# they cross a process boundary (the keys below are the schemas' keys).
+
+
+class PaperDict(TypedDict, total=False):
+    """Paper.to_dict(): schemas/paper.schema.json (every field, and `key`)."""
+
+    key: str
+    source: str
+    title: str
+    authors: list[str]
+    year: int | None
+    arxiv_id: str | None
+    arxiv_version: int | None
+    doi: str | None
+    abstract: str | None
+    url: str | None
+    pdf_url: str | None
+    categories: list[str]
+    primary_category: str | None
+    published: str | None
+    updated: str | None
+    journal_ref: str | None
+    comment: str | None
+    affiliations: list[list[str]]
+    s2_paper_id: str | None
+    corpus_id: int | None
+    external_ids: dict[str, str | int | None]
+    venue: str | None
+    volume: str | None
+    pages: str | None
+    venue_aliases: list[str]
+    journal: dict[str, str | None] | None
+    publication_date: str | None
+    citation_count: int | None
+    fields_of_study: list[str]
+    open_access_pdf: str | None
+    zbl: str | None
+    msc: list[str]
+    document_type: str | None
+
+
+class _Relaxation(TypedDict):
+    step: str  # unquoted, dropped, any, widened, exhausted
+    query: str
+
+
+class Relaxation(_Relaxation, total=False):
+    """How an empty search was relaxed (relaxation.py; search_result.schema.json)."""
+
+    dropped: str
+    query_line: str  # as the run store keeps it, beside the search's query line
+
+
+class _SearchResultDict(TypedDict):
+    source: str
+    command: str
+    query: str | None
+    request_url: str
+    request_urls: list[str]
+    total_results: int | None
+    papers: list[PaperDict]
+    not_found: list[str]
+
+
+class SearchResultDict(_SearchResultDict, total=False):
+    """SearchResult.to_dict(): schemas/search_result.schema.json."""
+
+    query_line: str
+    relaxation: Relaxation
+
+
+class Discrepancy(TypedDict):
+    """How a citation differs from the identified paper in one field (verification.schema)."""
+
+    field: str
+    cited: Any  # the value as cited: a string, a list of names, a year
+    record: Any  # the record's value, of the same kind
+    note: str
+
+
+class Checks(TypedDict):
+    title_score: float | None
+    matched_authors: list[str]
+    year_diff: int | None
+
+
+class _VerificationResult(TypedDict):
+    key: str
+    status: Verdict
+    reason: str
+    source: str | None
+    verified_via: list[str]
+    checks: Checks
+    paper: PaperDict | None  # CONFIRMED and CORRECTED: the identified paper's record
+    sources: list[str]
+    candidate: JSONObject  # the candidate as given
+
+
+class VerificationResult(_VerificationResult, total=False):
+    """The gate's answer for one candidate, as verify_batch.py writes it and lit_update.py merge
+    reads it (one item of verification.schema.json's `results`): the one name this record has
+    from the gate through litdoc's merge."""
+
+    discrepancies: list[Discrepancy]  # CORRECTED only
+    resolved_to: PaperDict
+    suggestion: PaperDict
+
+
+class _VerificationDocument(TypedDict):
+    verified_at: str
+    sources_queried: list[str]
+    results: list[VerificationResult]
+    summary: dict[str, int]  # total, confirmed, corrected, unconfirmed, pending
+
+
+class VerificationDocument(_VerificationDocument, total=False):
+    """What verify_batch.py writes and lit_update.py merge reads (verification.schema.json)."""
+
+    written_by: str
+    source_errors: dict[str, str]
+    inputs: JSONObject
+
+
+class _Judgement(TypedDict):
+    key: str
+    label: Label
+    confidence: float
+    rationale: str
+
+
+class Judgement(_Judgement, total=False):
+    """The model's judgement of one listed paper (judgements.schema.json); as the run store gives
+    it back, also its run, the paper's record and when it was judged."""
+
+    run_id: int
+    record: PaperDict
+    judged_at: str
+
+
+# --- check_refs.py's document (schemas/check_refs.schema.json) ---------------------------------
+
+
+class InputFile(TypedDict):
+    file: str
+    kind: str  # bib, tex, bbl
+    entries: int
+
+
+class CheckedEntry(TypedDict):
+    """One bibliography entry as checked (check_refs.schema.json's entries)."""
+
+    key: str
+    file: str
+    line: int
+    entry_type: str
+    cited: dict[str, Any]  # Reference.plain(): the cited fields as a person reads them
+    status: Verdict
+    reason: str
+    verification: VerificationResult
+
+
+class Duplicate(TypedDict):
+    keys: list[str]
+    why: str
+
+
+class MissingKey(TypedDict):
+    key: str
+    file: str
+    line: int
+
+
+class FixReport(TypedDict):
+    file: str | None  # the --fix file written (None: nothing to correct)
+    entries_changed: list[str]
+
+
+class _CheckDocument(TypedDict):
+    checked_at: str
+    inputs: list[InputFile]
+    sources_queried: list[str]
+    entries: list[CheckedEntry]
+    duplicates: list[Duplicate]
+    missing: list[MissingKey]
+    not_cited: list[str]
+    summary: dict[str, int]
+
+
+class CheckDocument(_CheckDocument, total=False):
+    """What check_refs.py writes (schemas/check_refs.schema.json)."""
+
+    source_errors: dict[str, str]
+    fix: FixReport

@@ -135,7 +135,7 @@ def load_candidates(sources: list[str]) -> tuple[list[Candidate], dict[str, Any]
     return candidates, inputs
 
 
-def _rejected(item: Any, number: int, message: str, key: str | None = None) -> Candidate:
+def _rejected(item: object, number: int, message: str, key: str | None = None) -> Candidate:
     """A candidate that cannot be verified: kept in its place, with the reason."""
     given = dict(item) if isinstance(item, dict) else {"value": item}
     # Echoed in the result: a 100 KB title is cut, not copied.
@@ -157,7 +157,7 @@ def candidate(item: dict[str, Any], number: int, where: str) -> Candidate:
         return _rejected(item, number, exc.message)
 
 
-def _candidate(item: Any, result: dict[str, Any] | None, number: int, where: str) -> Candidate:
+def _candidate(item: object, result: dict[str, Any] | None, number: int, where: str) -> Candidate:
     if not isinstance(item, dict):
         raise BadInput(f"{where}: expected an object, got {type(item).__name__}", "bad_candidate")
     if result is not None:
@@ -203,7 +203,7 @@ def _candidate(item: Any, result: dict[str, Any] | None, number: int, where: str
     return candidate
 
 
-def _check_authors(value: Any, where: str) -> None:
+def _check_authors(value: object, where: str) -> None:
     if value is None:
         return
     if isinstance(value, list) and not all(isinstance(name, str) for name in value):
@@ -219,7 +219,7 @@ def _check_authors(value: Any, where: str) -> None:
         )
 
 
-def _year(value: Any, where: str) -> int | None:
+def _year(value: object, where: str) -> int | None:
     if value is None or value == "":
         return None
     latest = _dt.date.today().year + 1

@@ -40,11 +40,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.authors import check_authors, split_authors
-from ..core.records import Paper
+from ..core.records import Checks, Discrepancy, Paper
 from ..core.text import FUNCTION_WORDS, american_spelling, fold, strip_latex
 from ..core.venues import (
     PROCEEDINGS_WORDS,
@@ -320,7 +321,7 @@ class Match:
     authors_contradicted: bool = False  # authors cited, none of them an author of the record
     year_diff: int | None = None
     year_ok: bool | None = None
-    discrepancies: list[dict[str, Any]] = field(default_factory=list)
+    discrepancies: list[Discrepancy] = field(default_factory=list)
 
     @property
     def reason(self) -> str:
@@ -347,7 +348,7 @@ class Match:
             return self.year_ok
         return not self.authors_contradicted
 
-    def checks(self) -> dict[str, Any]:
+    def checks(self) -> Checks:
         return {
             "title_score": self.title_score,
             "matched_authors": list(self.matched_authors),
@@ -355,7 +356,7 @@ class Match:
         }
 
 
-def compare(candidate: dict[str, Any], paper: Paper) -> Match:
+def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
     """Check what the candidate gives (title, authors, year, venue, volume, pages) against a
     record the API returned."""
     match = Match()
@@ -392,11 +393,11 @@ def compare(candidate: dict[str, Any], paper: Paper) -> Match:
     return match
 
 
-def _discrepancy(name: str, cited: Any, record: Any, note: str) -> dict[str, Any]:
+def _discrepancy(name: str, cited: object, record: object, note: str) -> Discrepancy:
     return {"field": name, "cited": cited, "record": record, "note": note}
 
 
-def _venue_discrepancies(candidate: dict[str, Any], paper: Paper) -> list[dict[str, Any]]:
+def _venue_discrepancies(candidate: Mapping[str, Any], paper: Paper) -> list[Discrepancy]:
     """The venue, volume and pages the candidate gives, against the record's. A preprint
     server cited for a published paper is a `version` discrepancy; a journal cited for a paper
     the record knows only as a preprint is a `venue` one."""

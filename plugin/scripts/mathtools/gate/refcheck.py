@@ -19,7 +19,18 @@ from typing import Any
 
 from ..core import clock
 from ..core.errors import BadInput
-from ..core.records import summary_line
+from ..core.records import (
+    VERDICTS,
+    CheckDocument,
+    CheckedEntry,
+    Discrepancy,
+    Duplicate,
+    InputFile,
+    MissingKey,
+    PaperDict,
+    VerificationResult,
+    summary_line,
+)
 from ..core.sources import NAMES
 from ..core.tex import cited_keys, strip_comments
 from .bibliography import (
@@ -34,7 +45,7 @@ from .bibliography import (
 )
 from .candidates import candidate
 from .matching import normalise_title
-from .verification import PENDING
+from .verification import PENDING, Verifier
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex"}
 FIX_MARK = "% check_refs.py: corrected copy of"
@@ -59,7 +70,7 @@ BOOK_PARTS = frozenset({"inproceedings", "incollection", "inbook", "conference"}
 class Bibliography:
     """What the given files hold, read and checked before any network call."""
 
-    files: list[dict[str, Any]] = field(default_factory=list)  # {"file", "kind", "entries"}
+    files: list[InputFile] = field(default_factory=list)
     bibs: list[BibFile] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)  # each key once, in file order
     repeated: list[Reference] = field(default_factory=list)  # a later entry with a used key
@@ -164,8 +175,8 @@ def _citations(tex: str) -> dict[str, int]:
 
 
 def check(
-    bibliography: Bibliography, verifier: Any, progress: Callable[[str], None]
-) -> dict[str, Any]:
+    bibliography: Bibliography, verifier: Verifier, progress: Callable[[str], None]
+) -> CheckDocument:
     """The check_refs document (schemas/check_refs.schema.json) for what `load` read."""
     references = bibliography.references
     candidates = [
@@ -177,8 +188,9 @@ def check(
         f"verifying {len(candidates)} entries ({with_ids} with an arXiv id or DOI, one batch per "
         f"service; {len(candidates) - with_ids} by title, one search each)"
     )
-    verification = verifier.verify(candidates) if candidates else {"results": []}
-    entries = [
+    verification = verifier.verify(candidates) if candidates else None
+    results = verification["results"] if verification else []
+    entries: list[CheckedEntry] = [
         {
             "key": reference.key,
             "file": reference.file,
@@ -189,24 +201,20 @@ def check(
             "reason": result["reason"],
             "verification": result,
         }
-        for reference, result in zip(references, verification["results"], strict=True)
+        for reference, result in zip(references, results, strict=True)
     ]
     in_bibliography = {r.key for r in references} | set(bibliography.not_cited)
-    missing = [
+    missing: list[MissingKey] = [
         {"key": key, "file": file, "line": line}
         for key, (file, line) in bibliography.cited.items()
         if key not in in_bibliography and key not in {r.key for r in bibliography.repeated}
     ]
     doubles = duplicates(entries, bibliography.repeated)
-    counts = {status: sum(e["status"] == status for e in entries) for status in _STATUSES}
-    document: dict[str, Any] = {
+    counts = {status: sum(e["status"] == status for e in entries) for status in VERDICTS}
+    document: CheckDocument = {
         "checked_at": clock.stamp(),
         "inputs": bibliography.files,
-        "sources_queried": verification.get("sources_queried", []),
-    }
-    if verification.get("source_errors"):
-        document["source_errors"] = verification["source_errors"]
-    document |= {
+        "sources_queried": verification["sources_queried"] if verification else [],
         "entries": entries,
         "duplicates": doubles,
         "missing": missing,
@@ -221,19 +229,17 @@ def check(
             "missing": len(missing),
         },
     }
+    if verification and verification.get("source_errors"):
+        document["source_errors"] = verification["source_errors"]
     return document
 
 
-_STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
-
-
-def _pending(entry: dict[str, Any]) -> bool:
+def _pending(entry: CheckedEntry) -> bool:
     """An entry no answering service could check (verification.PENDING)."""
-    reason: str = entry["reason"]
-    return reason.startswith(PENDING)
+    return entry["reason"].startswith(PENDING)
 
 
-def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list[dict[str, Any]]:
+def duplicates(entries: list[CheckedEntry], repeated: list[Reference]) -> list[Duplicate]:
     """Groups of entries for one work: the same DOI, arXiv id or title as cited, or confirmed as
     the same record (a preprint and its journal version); and keys used twice."""
     signals: dict[tuple[str, str], list[str]] = {}
@@ -245,8 +251,9 @@ def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list
         ]
         title = normalise_title(cited.get("title") or "")
         identifiers.append(("title", title if len(title.split()) >= 3 else None))
-        if result.get("paper"):
-            identifiers.append(("record", result["paper"]["key"]))
+        paper = result.get("paper")
+        if paper:
+            identifiers.append(("record", paper.get("key")))
         for kind, value in identifiers:
             if value:
                 signals.setdefault((kind, value), []).append(entry["key"])
@@ -265,11 +272,11 @@ def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list
         merged_why = list(dict.fromkeys([w for g in overlapping for w in g[1]] + [reason]))
         groups = [g for g in groups if g not in overlapping] + [(merged_keys, merged_why)]
     by_key = {entry["key"]: entry for entry in entries}
-    found: list[dict[str, Any]] = []
+    found: list[Duplicate] = []
     for keys, why in groups:
-        cited = [by_key[k]["cited"] for k in keys]
-        preprint = any(c.get("arxiv_id") and not c.get("venue") for c in cited)
-        published = any(c.get("venue") and "arxiv" not in c["venue"].lower() for c in cited)
+        group = [by_key[k]["cited"] for k in keys]
+        preprint = any(c.get("arxiv_id") and not c.get("venue") for c in group)
+        published = any(c.get("venue") and "arxiv" not in c["venue"].lower() for c in group)
         if preprint and published:
             why.append("a preprint and its published version")
         found.append({"keys": keys, "why": "; ".join(why)})
@@ -287,7 +294,7 @@ def duplicates(entries: list[dict[str, Any]], repeated: list[Reference]) -> list
 # ----------------------------------------------------------------------------- showing it
 
 
-def table_lines(document: dict[str, Any]) -> list[str]:
+def table_lines(document: CheckDocument) -> list[str]:
     """The terminal view: one row per entry (KEY  STATUS  what was found), the corrections and
     suggestions indented below their row, then duplicates, missing keys and the counts."""
     entries = document["entries"]
@@ -312,7 +319,7 @@ def table_lines(document: dict[str, Any]) -> list[str]:
     return lines
 
 
-def summary_text(document: dict[str, Any]) -> str:
+def summary_text(document: CheckDocument) -> str:
     s = document["summary"]
     text = (
         f"{s['entries']} entries: {s['confirmed']} CONFIRMED, {s['corrected']} CORRECTED, "
@@ -326,13 +333,14 @@ def summary_text(document: dict[str, Any]) -> str:
     return text
 
 
-def _details(entry: dict[str, Any]) -> list[str]:
+def _details(entry: CheckedEntry) -> list[str]:
     result = entry["verification"]
-    if entry["status"] == "CONFIRMED":
-        return [summary_line(result["paper"], width=70)]
-    if entry["status"] == "CORRECTED":
+    paper = result["paper"]  # CONFIRMED and CORRECTED: always a record (the schema)
+    if entry["status"] == "CONFIRMED" and paper is not None:
+        return [summary_line(paper, width=70)]
+    if entry["status"] == "CORRECTED" and paper is not None:
         diffs = result.get("discrepancies") or []
-        return [summary_line(result["paper"], width=70)] + [_diff_line(d) for d in diffs]
+        return [summary_line(paper, width=70)] + [_diff_line(d) for d in diffs]
     reason = entry["reason"]
     lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
     if result.get("suggestion"):
@@ -340,7 +348,7 @@ def _details(entry: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _diff_line(discrepancy: dict[str, Any]) -> str:
+def _diff_line(discrepancy: Discrepancy) -> str:
     """`field: as cited -> as recorded`, or `field: note` when the record has no value (a
     journal cited for a paper the record knows only as a preprint, an id that does not exist)."""
     name, record = discrepancy["field"], discrepancy.get("record")
@@ -349,7 +357,7 @@ def _diff_line(discrepancy: dict[str, Any]) -> str:
     return f"{name}: {_shown(discrepancy.get('cited'))} -> {_shown(record)}"
 
 
-def _shown(value: Any, width: int = 80) -> str:
+def _shown(value: object, width: int = 80) -> str:
     if value is None or value == "" or value == []:
         return "(none)"
     if isinstance(value, list):
@@ -358,7 +366,7 @@ def _shown(value: Any, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def markdown(document: dict[str, Any]) -> str:
+def markdown(document: CheckDocument) -> str:
     """The Markdown report: counts, one table row per entry, each correction as a field table,
     each unconfirmed entry's reason and suggestion, duplicates and missing keys."""
     cell = _cell
@@ -378,8 +386,8 @@ def markdown(document: dict[str, Any]) -> str:
         "| --- | --- | --- |",
     ]
     for entry in document["entries"]:
-        result = entry["verification"]
-        shown = summary_line(result["paper"]) if result.get("paper") else entry["reason"]
+        paper = entry["verification"]["paper"]
+        shown = summary_line(paper) if paper else entry["reason"]
         lines.append(f"| `{cell(entry['key'])}` | {entry['status']} | {cell(shown)} |")
     corrected = [e for e in document["entries"] if e["status"] == "CORRECTED"]
     if corrected:
@@ -429,7 +437,7 @@ def _cell(text: str) -> str:
 # ----------------------------------------------------------------------------- the corrected copy
 
 
-def fix_updates(document: dict[str, Any], bib: BibFile) -> dict[str, dict[str, str | None]]:
+def fix_updates(document: CheckDocument, bib: BibFile) -> dict[str, dict[str, str | None]]:
     """key -> {BibTeX field -> new value} for the entries of `bib`: CORRECTED entries get the
     record's value for every field that differs, UNCONFIRMED ones a note saying why."""
     by_key = {reference.key: reference for reference in bib.references}
@@ -446,9 +454,9 @@ def fix_updates(document: dict[str, Any], bib: BibFile) -> dict[str, dict[str, s
     return updates
 
 
-def _corrections(result: dict[str, Any], reference: Reference) -> dict[str, str | None]:
+def _corrections(result: VerificationResult, reference: Reference) -> dict[str, str | None]:
     changes: dict[str, str | None] = {}
-    paper = result["paper"]
+    paper: PaperDict = result["paper"] or {}  # CORRECTED: always a record (the schema)
     for d in result.get("discrepancies") or []:
         name, record = d["field"], d.get("record")
         if name == "version":  # a preprint cited: the published version, and what it adds
@@ -465,12 +473,13 @@ def _corrections(result: dict[str, Any], reference: Reference) -> dict[str, str 
     return changes
 
 
-def _bib_field(name: str, value: Any, reference: Reference) -> dict[str, str | None]:
+def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str | None]:
     """The BibTeX field(s) and value(s) that write a record's `value` for discrepancy `name`."""
     if value in (None, "", []):
         return {}
     if name == "authors":
-        return {"author": "{" + bibtex_names([str(v) for v in value]) + "}"}
+        names = value if isinstance(value, list) else [value]  # the record's author list
+        return {"author": "{" + bibtex_names([str(v) for v in names]) + "}"}
     if name == "title":
         return {"title": "{{" + bibtex_text(str(value)) + "}}"}  # inner braces keep capitals
     if name in ("doi", "arxiv_id"):
@@ -505,7 +514,7 @@ def default_fix_path(bib: BibFile) -> Path:
     return bib.path.with_name(f"{bib.path.stem}.checked.bib")
 
 
-def fix_lines(document: dict[str, Any], asked: str | None) -> list[str]:
+def fix_lines(document: CheckDocument, asked: str | None) -> list[str]:
     """What the table says about the corrected copy (`asked`: the --fix value, "" alone)."""
     if asked is None:
         return []

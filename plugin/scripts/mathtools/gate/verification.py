@@ -39,25 +39,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core import clock
 from ..core.authors import split_authors
-from ..core.records import Paper, summary_line
+from ..core.records import (
+    IDENTIFIED,
+    VERDICTS,
+    JSONObject,
+    Paper,
+    Verdict,
+    VerificationDocument,
+    VerificationResult,
+    summary_line,
+)
 from ..core.sources import NAMES, SOURCES
 from .candidates import Candidate
 from .lookups import ComparedRecord, Lookup, Sources, comparable
 from .matching import Match, compare, describe
 
 PENDING = "API error - verification pending"
-STATUSES = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")  # protocols/matching-rules.md
 
 
 @dataclass
-class Verdict:
-    """The gate's answer for one candidate: its status (STATUSES), why, the records behind it."""
+class Outcome:
+    """The gate's answer for one candidate: its verdict, why, the records behind it."""
 
-    status: str
+    status: Verdict
     reason: str
     source: str | None = None
     urls: list[str] = field(default_factory=list)
@@ -76,15 +83,15 @@ class Verifier:
         self.sources = Sources(use_cache=use_cache)
 
     def verify(
-        self, candidates: list[Candidate], inputs: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
+        self, candidates: list[Candidate], inputs: JSONObject | None = None
+    ) -> VerificationDocument:
         """The verification document (schemas/verification.schema.json) for `candidates`."""
         lookups = [lookup for lookup in self.sources.look_up(candidates) if lookup is not None]
-        outcomes: list[Verdict | None] = []
+        outcomes: list[Outcome | None] = []
         searches: list[int] = []
         for position, candidate in enumerate(candidates):
             if candidate.problem:
-                outcomes.append(Verdict("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
+                outcomes.append(Outcome("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
                 continue
             outcome = self._judge_identifiers(candidate, lookups)
             if outcome is None and candidate.title:
@@ -101,10 +108,12 @@ class Verifier:
             _result(candidate, outcome or self._nothing_found(candidate))
             for candidate, outcome in zip(candidates, outcomes, strict=True)
         ]
-        counts = {status: sum(r["status"] == status for r in results) for status in STATUSES}
-        document: dict[str, Any] = {
+        counts = {status: sum(r["status"] == status for r in results) for status in VERDICTS}
+        document: VerificationDocument = {
             "verified_at": clock.stamp(),
             "sources_queried": [s for s in SOURCES if s in self.sources.queried],
+            "results": [],
+            "summary": {},
         }
         if self.sources.errors:
             document["source_errors"] = dict(sorted(self.sources.errors.items()))
@@ -120,10 +129,9 @@ class Verifier:
         }
         return document
 
-    # -- calls ----------------------------------------------------------------------------
     # -- judging --------------------------------------------------------------------------
 
-    def _judge_identifiers(self, candidate: Candidate, lookups: list[Lookup]) -> Verdict | None:
+    def _judge_identifiers(self, candidate: Candidate, lookups: list[Lookup]) -> Outcome | None:
         """The outcome from the identifier look-ups, or None when no identifier resolved."""
         identifiers = candidate.identifiers()
         if not identifiers:
@@ -146,7 +154,7 @@ class Verifier:
             agreeing = [f for f in findings if f.match.identifies(by_identifier=True)]
             if findings and not agreeing:
                 wrong = findings[0]
-                return Verdict(
+                return Outcome(
                     "UNCONFIRMED",
                     f"{label} is {describe(wrong.paper)}, not the cited paper "
                     f"({wrong.match.reason})",
@@ -178,12 +186,12 @@ class Verifier:
             _source_of(findings), paper, match, _urls_of(findings), _sources_of(findings)
         )
 
-    def _identified(self, found: ComparedRecord, how: str) -> Verdict:
+    def _identified(self, found: ComparedRecord, how: str) -> Outcome:
         """The paper is identified: CONFIRMED when it is as cited, else CORRECTED with the
         discrepancies. Either way the API's record replaces the candidate's metadata."""
-        status = "CORRECTED" if found.match.discrepancies else "CONFIRMED"
+        status: Verdict = "CORRECTED" if found.match.discrepancies else "CONFIRMED"
         sources = found.sources or [found.source]
-        return Verdict(
+        return Outcome(
             status,
             f"{how}: {found.match.reason} (via {_named(sources)})",
             source=found.source,
@@ -195,7 +203,7 @@ class Verifier:
 
     def _missing(
         self, unresolved: list[tuple[str, str | None, str]], found: ComparedRecord, how: str
-    ) -> Verdict | None:
+    ) -> Outcome | None:
         """What an identifier that came back from no source, and that the identified record
         (`found`, which `how` introduces in the reason) does not list, does to the verdict.
         Pending (UNCONFIRMED) when the service that holds such ids failed. When it answered, the
@@ -221,7 +229,7 @@ class Verifier:
                     note = f"{label} does not exist ({which}); the paper's is {value or 'none'}"
                     found.match.discrepancies.append(
                         {
-                            "field": name,
+                            "field": str(name),  # all(fields): each is a field name
                             "cited": label.split(":", 1)[1],
                             "record": value,
                             "note": note,
@@ -240,7 +248,7 @@ class Verifier:
                 for label, _, arxiv_id, key in absent
             )
             reason = f"{which}; {how} {describe(paper)}"
-        return Verdict(
+        return Outcome(
             "UNCONFIRMED",
             reason,
             source=found.source,
@@ -268,7 +276,7 @@ class Verifier:
         return None
 
     def _title_searches(
-        self, candidates: list[Candidate], outcomes: list[Verdict | None], positions: list[int]
+        self, candidates: list[Candidate], outcomes: list[Outcome | None], positions: list[int]
     ) -> None:
         """Judges the candidates at `positions` on what the title searches found."""
         leads = self.sources.title_leads(candidates, positions)
@@ -278,8 +286,8 @@ class Verifier:
             )
 
     def _judge_title_search(
-        self, candidate: Candidate, earlier: Verdict | None, leads: list[ComparedRecord]
-    ) -> Verdict | None:
+        self, candidate: Candidate, earlier: Outcome | None, leads: list[ComparedRecord]
+    ) -> Outcome | None:
         """A paper found by title identifies the candidate when the title is exact and the
         year agrees (matching.Match.identifies); two different such papers are ambiguous."""
         papers: dict[str, list[ComparedRecord]] = {}
@@ -301,7 +309,7 @@ class Verifier:
         if len(chosen) > 1:
             named = "; ".join(describe(group[0].paper) for group in chosen[:3])
             best = chosen[0][0]
-            return Verdict(
+            return Outcome(
                 "UNCONFIRMED",
                 f"ambiguous: {len(chosen)} papers have this title ({named})",
                 source=best.source,
@@ -326,7 +334,7 @@ class Verifier:
         else:
             reason = f"no paper matches; the closest title found is {closest}"
             reason += self._degraded_note()
-        return Verdict(
+        return Outcome(
             "UNCONFIRMED",
             reason,
             source=best.source,
@@ -335,7 +343,7 @@ class Verifier:
             suggestion=best.paper,
         )
 
-    def _nothing_found(self, candidate: Candidate) -> Verdict:
+    def _nothing_found(self, candidate: Candidate) -> Outcome:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         missing, unchecked = self._unresolved_ids(candidate)
         searched = (
@@ -349,14 +357,14 @@ class Verifier:
         if searched:
             what.append(f"no paper with this title in {_named(searched, 'or')}")
         if not what:
-            return Verdict("UNCONFIRMED", PENDING)
+            return Outcome("UNCONFIRMED", PENDING)
         failed = [s for s in SOURCES if s in self.sources.errors] if candidate.title else []
         if not unchecked and not failed:
-            return Verdict("UNCONFIRMED", "; ".join(what))
+            return Outcome("UNCONFIRMED", "; ".join(what))
         if unchecked:
             what.append(f"{', '.join(unchecked)} could not be checked")
         unavailable = _named([*unchecked.values(), *failed])
-        return Verdict("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
+        return Outcome("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
 
     def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
         """A candidate's identifiers (none of which resolved): the labels the service holding
@@ -379,7 +387,7 @@ class Verifier:
 # ----------------------------------------------------------------------------- helpers
 
 
-def _fill_withheld(outcome: Verdict, candidate: Candidate) -> None:
+def _fill_withheld(outcome: Outcome, candidate: Candidate) -> None:
     """A record identified by its identifiers whose title or authors zbMATH withholds (licence)
     keeps the citation's, and the reason says so: LITERATURE.md needs a title, and no record
     contradicts it."""
@@ -531,9 +539,9 @@ def _canonical(findings: list[ComparedRecord]) -> Paper:
     return merged
 
 
-def _result(candidate: Candidate, outcome: Verdict) -> dict[str, Any]:
+def _result(candidate: Candidate, outcome: Outcome) -> VerificationResult:
     match = outcome.match or Match()
-    result: dict[str, Any] = {
+    result: VerificationResult = {
         "key": candidate.key,
         "status": outcome.status,
         "reason": outcome.reason,
@@ -553,7 +561,7 @@ def _result(candidate: Candidate, outcome: Verdict) -> dict[str, Any]:
     return result
 
 
-def summary_lines(document: dict[str, Any]) -> list[str]:
+def summary_lines(document: VerificationDocument) -> list[str]:
     """The compact view for the model: counts, one line per result, the service errors.
 
     A confirmed candidate's line is its key alone when the paper is as the candidate gave it
@@ -570,9 +578,8 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
     lines = [head]
     shown: set[str] = set()  # paper keys whose line the caller has
     for result in document["results"]:
-        status = result["status"]
-        if status in ("CONFIRMED", "CORRECTED"):
-            key, paper = result["key"], result["paper"]
+        status, key, paper = result["status"], result["key"], result["paper"]
+        if status in IDENTIFIED and paper is not None:  # the schema: an identified one has it
             candidate = {**(result.get("candidate") or {}), "key": key}
             if key == paper["key"] and summary_line(paper) == summary_line(candidate):
                 line = f"{status} {key}"

@@ -22,7 +22,6 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import BadInput
 from ..core.files import write_file
@@ -94,7 +93,7 @@ class BibEntry:
         lines += [f"  {name} = {{{value}}}," for name, value in values.items() if value]
         return "\n".join(lines) + "\n}\n"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "key": self.key,
             "ref": self.entry_number,
@@ -219,7 +218,7 @@ def _written_by_us(line: str) -> bool:
     )
 
 
-def export(folder: Path) -> dict[str, Any]:
+def export(folder: Path) -> dict[str, object]:
     """Write folder/references.bib from folder/LITERATURE.md; returns what was written."""
     doc = literature.load(folder / "LITERATURE.md")
     entries = bib_entries(doc)

@@ -5,6 +5,7 @@ document's entries by every key."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.authors import cited_family, split_authors
@@ -17,18 +18,23 @@ ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + firs
 ARXIV_CLASS_TAG = "arXivClass"
 TYPE_TAG = "Type"  # the document type (journal-article, book, ...) BibTeX's entry type follows
 
+# One identity key: ("arXiv", id), ("DOI", doi), ("S2", paperId) or ("title", normalised title,
+# first author's family name or None, year).
+Key = tuple[str | int | None, ...]
+
 
 def identity(
     *,
-    arxiv_id: Any = None,
-    doi: Any = None,
-    s2_paper_id: Any = None,
-    title: Any = None,
-    authors: Any = None,
-    year: Any = None,
-) -> list[tuple[Any, ...]]:
-    """The keys a paper is recognised by, in de-duplication order."""
-    keys: list[tuple[Any, ...]] = []
+    arxiv_id: object = None,
+    doi: object = None,
+    s2_paper_id: object = None,
+    title: object = None,
+    authors: list[str] | str | None = None,
+    year: object = None,
+) -> list[Key]:
+    """The keys a paper is recognised by, in de-duplication order (values as a record or an
+    entry holds them: a year may be a number or its digits)."""
+    keys: list[Key] = []
     if arxiv_id:
         keys.append(("arXiv", unversioned(str(arxiv_id).strip().lower())))
     if doi:
@@ -37,11 +43,13 @@ def identity(
         keys.append(("S2", str(s2_paper_id)))
     authors = split_authors(authors)
     if title and authors and str(year or "").isdigit():
-        keys.append(("title", normalise_title(title), cited_family(authors[0]), int(year)))
+        keys.append(
+            ("title", normalise_title(str(title)), cited_family(authors[0]), int(str(year)))
+        )
     return keys
 
 
-def entry_identity(entry: Entry) -> list[tuple[Any, ...]]:
+def entry_identity(entry: Entry) -> list[Key]:
     ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
     return identity(
         arxiv_id=entry.field("arXiv ID") or ids.get("arXiv"),
@@ -53,12 +61,12 @@ def entry_identity(entry: Entry) -> list[tuple[Any, ...]]:
     )
 
 
-def id_tags(keys: list[tuple[Any, ...]]) -> list[str]:
+def id_tags(keys: list[Key]) -> list[str]:
     """The `<!-- ids: ... -->` tags for these keys (titles are visible; they need no tag)."""
     return [f"{key[0]}:{key[1]}" for key in keys if key[0] in ID_KINDS]
 
 
-def paper_tags(paper: dict[str, Any], keys: list[tuple[Any, ...]]) -> list[str]:
+def paper_tags(paper: Mapping[str, Any], keys: list[Key]) -> list[str]:
     """A confirmed paper's tags: its ids, and its arXiv primary category (for BibTeX's
     primaryClass, which the protocol's visible fields do not carry)."""
     tags = id_tags(keys)
@@ -73,11 +81,11 @@ class Index:
     """Lookup of REF and UREF entries by every identity key; updated as the merge edits."""
 
     def __init__(self, doc: LiteratureDoc):
-        self.by_kind: dict[str, dict[tuple[Any, ...], Entry]] = {"REF": {}, "UREF": {}}
+        self.by_kind: dict[str, dict[Key, Entry]] = {"REF": {}, "UREF": {}}
         for entry in doc.confirmed + doc.unconfirmed:
             self.add(entry)
 
-    def add(self, entry: Entry, keys: list[tuple[Any, ...]] | None = None) -> None:
+    def add(self, entry: Entry, keys: list[Key] | None = None) -> None:
         table = self.by_kind[entry.kind]
         for key in keys if keys is not None else entry_identity(entry):
             table.setdefault(key, entry)
@@ -87,7 +95,7 @@ class Index:
         for key in [key for key, found in table.items() if found is entry]:
             del table[key]
 
-    def find(self, kind: str, keys: list[tuple[Any, ...]]) -> Entry | None:
+    def find(self, kind: str, keys: list[Key]) -> Entry | None:
         table = self.by_kind[kind]
         for key in keys:  # already in de-duplication order
             if key in table:
@@ -95,7 +103,7 @@ class Index:
         return None
 
 
-def paper_identity(paper: dict[str, Any]) -> list[tuple[Any, ...]]:
+def paper_identity(paper: Mapping[str, Any]) -> list[Key]:
     return identity(
         arxiv_id=paper.get("arxiv_id"),
         doi=paper.get("doi"),

@@ -23,16 +23,23 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from ..core import clock, files, locks, schemas
 from ..core.errors import BadInput
-from ..core.records import summary_line
+from ..core.records import (
+    IDENTIFIED,
+    PaperDict,
+    VerificationDocument,
+    VerificationResult,
+    summary_line,
+)
 from ..core.sources import NAMES
 from .checks import synthesis_citations
-from .identity import Index, id_tags, identity, paper_identity, paper_tags
+from .identity import Index, Key, id_tags, identity, paper_identity, paper_tags
 from .literature import (
     BOTH,
     CONFIRMED,
@@ -47,12 +54,26 @@ from .refentry import Entry, one_line
 
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
-IDENTIFIED = ("CONFIRMED", "CORRECTED")  # the outcomes that become REF entries
 RELEVANCE_FIELDS = {
     "Relevance": "relevance",
     "Key Results": "key_results",
     "Confidence": "confidence",
 }
+
+
+# The model's assessment of one paper, by candidate or paper key (schemas/relevance.schema.json).
+Relevance = dict[str, dict[str, str]]
+
+
+class CitedFields(TypedDict):
+    """What a candidate cites that identifies it (litdoc.identity.identity's arguments)."""
+
+    arxiv_id: object
+    doi: object
+    s2_paper_id: object
+    title: object
+    authors: list[str] | str | None
+    year: object
 
 
 def source_field(sources: set[str]) -> str:
@@ -64,10 +85,10 @@ def source_field(sources: set[str]) -> str:
     return next(iter(names & set(NAMES.values())), BOTH)
 
 
-def _agreeing(result: dict[str, Any], paper: dict[str, Any]) -> set[str]:
+def _agreeing(result: VerificationResult, paper: PaperDict) -> set[str]:
     """The services whose records confirmed a result (`sources`; before there were four, the
     one `source`)."""
-    return set(result.get("sources") or [result.get("source") or paper["source"]])
+    return set(result.get("sources") or [result.get("source") or paper.get("source") or ""])
 
 
 def _later(new: str, old: str | None) -> bool:
@@ -82,7 +103,7 @@ def _time(stamp: str) -> datetime:
         return datetime.min.replace(tzinfo=timezone.utc)
 
 
-def fingerprint(*parts: Any) -> str:
+def fingerprint(*parts: object) -> str:
     """12 hex digits naming one merge's inputs (same inputs, same fingerprint)."""
     canonical = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
@@ -92,16 +113,16 @@ class Merge:
     """One merge of a verification result into a parsed document (edits `doc` in place)."""
 
     def __init__(
-        self, doc: LiteratureDoc, verified: dict[str, Any], relevance: dict[str, Any] | None
+        self, doc: LiteratureDoc, verified: VerificationDocument, relevance: Relevance | None
     ):
         self.doc = doc
         self.verified = verified
         # schemas/relevance: each key's fields are strings
-        self.relevance: dict[str, dict[str, str]] = relevance or {}
+        self.relevance: Relevance = relevance or {}
         self.index = Index(doc)
         self.note = degraded_note(verified)
         self.last = {kind: doc.high_water(kind) for kind in ("REF", "UREF")}
-        self.report: dict[str, list[dict[str, Any]]] = {
+        self.report: dict[str, list[dict[str, object]]] = {
             "added": [],
             "updated": [],
             "promoted": [],
@@ -110,7 +131,7 @@ class Merge:
             "skipped": [],
         }
 
-    def assessment(self, result: dict[str, Any]) -> dict[str, str]:
+    def assessment(self, result: VerificationResult) -> dict[str, str]:
         """The model's relevance for a result, looked up by candidate key, then (CONFIRMED and
         CORRECTED only) by the identified paper's key. An UNCONFIRMED result is not the paper
         any identifier of it points to, so it never takes relevance written for another key."""
@@ -136,7 +157,7 @@ class Merge:
             else:
                 self.unconfirmed(result)
 
-    def confirmed(self, result: dict[str, Any]) -> None:
+    def confirmed(self, result: VerificationResult) -> None:
         paper = result.get("paper")
         if not paper:
             raise BadInput(
@@ -160,7 +181,7 @@ class Merge:
         candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
         was = self.index.find("UREF", keys + candidate_keys)
         number = self.last["REF"] = self.last["REF"] + 1
-        values = {
+        values: dict[str, object] = {
             "Authors": ", ".join(paper.get("authors") or []) or "(not given by the API)",
             "Year": paper.get("year") or "",
             "Source": source_field(_agreeing(result, paper)),
@@ -182,11 +203,15 @@ class Merge:
             values["Moved from"] = (
                 f"{was.entry_number} (unconfirmed until {self.verified['verified_at'][:10]})"
             )
-        entry = Entry.new("REF", number, paper["title"], values, paper_tags(paper, keys))
+        entry = Entry.new("REF", number, paper.get("title", ""), values, paper_tags(paper, keys))
         self.fill_assessment(entry, self.assessment(result))
         self.doc.section(CONFIRMED).add_entry(entry)
         self.index.add(entry, keys)
-        item = {"ref": entry.entry_number, "key": result["key"], "title": entry.title}
+        item: dict[str, object] = {
+            "ref": entry.entry_number,
+            "key": result["key"],
+            "title": entry.title,
+        }
         if result["status"] == "CORRECTED":
             item["corrected"] = [d["field"] for d in result["discrepancies"]]
         if was is not None:
@@ -201,11 +226,11 @@ class Merge:
     def update_ref(
         self,
         entry: Entry,
-        paper: dict[str, Any],
-        result: dict[str, Any],
-        keys: list[tuple[Any, ...]],
+        paper: PaperDict,
+        result: VerificationResult,
+        keys: list[Key],
     ) -> list[str]:
-        changed = []
+        changed: list[str] = []
         sources = {entry.source or "", *_agreeing(result, paper)}
         if entry.set_field("Source", source_field(sources)):
             changed.append("Source")
@@ -231,12 +256,13 @@ class Merge:
         self.index.add(entry, keys)
         return changed
 
-    def verified_value(self, entry: Entry, result: dict[str, Any]) -> str:
+    def verified_value(self, entry: Entry, result: VerificationResult) -> str:
         """An existing REF's Verified line after this verification: every URL it was ever
         verified through (old first), the latest timestamp, and the latest verification's note
         on an unavailable service."""
         old = entry.field("Verified") or ""
         urls = list(dict.fromkeys([*entry.verified_via, *result["verified_via"]]))
+        at: str | None  # the entry's own time only when it has one (_later otherwise)
         if _later(self.verified["verified_at"], entry.verified_at):
             at, note = self.verified["verified_at"], self.note
         else:
@@ -256,7 +282,7 @@ class Merge:
         ]
         return min((t for t in times if t), key=_time)
 
-    def unconfirmed(self, result: dict[str, Any]) -> None:
+    def unconfirmed(self, result: VerificationResult) -> None:
         candidate = result.get("candidate") or {}
         fields = _candidate_fields(candidate)
         keys = identity(**fields)
@@ -287,7 +313,7 @@ class Merge:
                 )
             return
         authors = fields["authors"]
-        values = {
+        values: dict[str, object] = {
             "Authors": ", ".join(authors) if isinstance(authors, list) else authors or "unknown",
             "Year": fields["year"] or "unknown",
             "Source": candidate.get("source") or result.get("source") or "unknown",
@@ -308,24 +334,25 @@ class Merge:
         )
 
 
-def venue_text(paper: dict[str, Any]) -> str:
+def venue_text(paper: PaperDict) -> str:
     """`Journal of Number Theory 169, 86-102`: the API's venue, volume and pages ("" when the
     API knows no venue)."""
-    if not paper.get("venue"):
+    venue = paper.get("venue")
+    if not venue:
         return ""
-    text: str = paper["venue"] + (f" {paper['volume']}" if paper.get("volume") else "")
+    text = venue + (f" {paper['volume']}" if paper.get("volume") else "")
     return text + (f", {paper['pages']}" if paper.get("pages") else "")
 
 
-def corrected_text(result: dict[str, Any]) -> str:
+def corrected_text(result: VerificationResult) -> str:
     """A CORRECTED result's line: how the citation was wrong, field by field ("" otherwise)."""
     if result["status"] != "CORRECTED":
         return ""
-    wrong = "; ".join(f"{d['field']}: {d['note']}" for d in result["discrepancies"])
+    wrong = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
     return f"cited wrongly as {result['key']} ({wrong}); this entry is the API's record"
 
 
-def _paper_key(result: dict[str, Any]) -> str | None:
+def _paper_key(result: VerificationResult) -> str | None:
     """The key of the paper a CONFIRMED or CORRECTED result identified; None for an
     UNCONFIRMED one."""
     if result["status"] not in IDENTIFIED:
@@ -333,7 +360,7 @@ def _paper_key(result: dict[str, Any]) -> str | None:
     return (result.get("paper") or {}).get("key")
 
 
-def _candidate_fields(candidate: dict[str, Any]) -> dict[str, Any]:
+def _candidate_fields(candidate: Mapping[str, Any]) -> CitedFields:
     return {
         "arxiv_id": candidate.get("arxiv_id"),
         "doi": candidate.get("doi"),
@@ -344,7 +371,7 @@ def _candidate_fields(candidate: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def unavailable(verified: dict[str, Any]) -> list[str]:
+def unavailable(verified: VerificationDocument) -> list[str]:
     """The sources that failed during the verification (`source_errors`), in source order."""
     errors = verified.get("source_errors") or {}
     return [source for source in SOURCE_ORDER if source in errors] + sorted(
@@ -352,7 +379,7 @@ def unavailable(verified: dict[str, Any]) -> list[str]:
     )
 
 
-def degraded_note(verified: dict[str, Any]) -> str:
+def degraded_note(verified: VerificationDocument) -> str:
     """What a Verified line adds when a service was down (protocol section 10):
     ` (checked against arXiv only; Semantic Scholar unavailable)`; "" when none was."""
     down = unavailable(verified)
@@ -363,7 +390,7 @@ def degraded_note(verified: dict[str, Any]) -> str:
     return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
 
 
-def result_counts(verified: dict[str, Any]) -> tuple[int, int]:
+def result_counts(verified: VerificationDocument) -> tuple[int, int]:
     """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
     result no source returned (source null) for neither."""
     arxiv = sum(1 for r in verified["results"] if r.get("source") in ("arxiv", BOTH))
@@ -371,7 +398,7 @@ def result_counts(verified: dict[str, Any]) -> tuple[int, int]:
     return arxiv, s2
 
 
-def check_inputs(verified: Any, relevance: Any) -> None:
+def check_inputs(verified: object, relevance: object) -> None:
     """BadInput listing every schema violation, and relevance keys that match no result."""
     problems = [f"verified: {e}" for e in schemas.errors("verification", verified)]
     if relevance is not None:
@@ -379,9 +406,10 @@ def check_inputs(verified: Any, relevance: Any) -> None:
     if problems:
         raise BadInput("; ".join(problems[:10]), code="bad_input")
     if relevance:
-        known = {r["key"] for r in verified["results"]}
-        known |= {_paper_key(r) for r in verified["results"]} - {None}
-        unknown = sorted(set(relevance) - known)
+        results = cast(VerificationDocument, verified)["results"]  # the schema holds
+        known: set[str | None] = {r["key"] for r in results}
+        known |= {_paper_key(r) for r in results} - {None}
+        unknown = sorted(set(cast(Relevance, relevance)) - known)
         if unknown:
             raise BadInput(
                 "relevance keys match no result in the verification file: " + ", ".join(unknown),
@@ -391,8 +419,8 @@ def check_inputs(verified: Any, relevance: Any) -> None:
 
 def merge(
     doc: LiteratureDoc,
-    verified: dict[str, Any],
-    relevance: dict[str, Any] | None = None,
+    verified: VerificationDocument,
+    relevance: Relevance | None = None,
     summary: str | None = None,
     arxiv_results: int | None = None,
     s2_results: int | None = None,
@@ -444,7 +472,9 @@ def merge(
     }
 
 
-def stale_citations(doc: LiteratureDoc, promoted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def stale_citations(
+    doc: LiteratureDoc, promoted: list[dict[str, object]]
+) -> list[dict[str, object]]:
     """The Synthesis lines (numbered as the merged file will have them) that still cite a UREF
     this merge moved to Confirmed References, with its new REF number. The prose is the model's
     or the person's: it is reported, never rewritten."""
@@ -461,8 +491,8 @@ def stale_citations(doc: LiteratureDoc, promoted: list[dict[str, Any]]) -> list[
 
 def merge_file(
     path: Path,
-    verified: dict[str, Any],
-    relevance: dict[str, Any] | None = None,
+    verified: VerificationDocument,
+    relevance: Relevance | None = None,
     *,
     dry_run: bool = False,
     problem: str | None = None,

@@ -5,7 +5,7 @@ rewrites, every other line (a person's notes) kept as it was."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
 
 REF_FIELDS = (
     "Authors",
@@ -43,7 +43,7 @@ def entry_number(kind: str, number: int) -> str:
     return f"{kind}-{number:03d}"
 
 
-def one_line(text: Any) -> str:
+def one_line(text: object) -> str:
     """A value as it goes on a field line: all whitespace (newlines too) collapsed to one space."""
     return " ".join(str(text).split())
 
@@ -69,7 +69,7 @@ class Entry:
 
     @classmethod
     def new(
-        cls, kind: str, number: int, title: str, values: dict[str, str], ids: list[str]
+        cls, kind: str, number: int, title: str, values: Mapping[str, object], ids: list[str]
     ) -> Entry:
         lines = [f"### {entry_number(kind, number)}: {one_line(title)}\n"]
         lines += [
@@ -250,7 +250,7 @@ class Entry:
         value = self.field("Verified")
         return _URL.findall(value.split(" via ", 1)[1]) if value and " via " in value else []
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The entry as schemas/literature_ref (or literature_uref).schema.json describes it."""
         common = {
             "entry_number": self.entry_number,

@@ -22,15 +22,16 @@ caller reports its own way (the hook as a warning to the user, workspace.py as b
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Final
 
 from ..core import config
 from ..core.bootstrap import PLUGIN_ROOT
 
 PLUGIN_NAME = "math"  # agents are offered to the Agent tool as "math:<agent>"
 AGENTS_DIR = PLUGIN_ROOT / "agents"
-CONFIG_KEY = "models"
+CONFIG_KEY: Final = "models"
 # The values the Agent tool's `model` parameter accepts (its enum in Claude Code 2.1.197 and
 # 2.1.330); Claude Code maps each to a model id (ANTHROPIC_DEFAULT_<NAME>_MODEL overrides that).
 MODEL_NAMES = ("opus", "sonnet", "haiku", "fable")
@@ -57,7 +58,7 @@ def declared(agents_dir: Path = AGENTS_DIR) -> dict[str, str | None]:
     return found
 
 
-def check(agent: str, model: Any, agents: dict[str, Any] | None = None) -> str | None:
+def check(agent: str, model: object, agents: Mapping[str, object] | None = None) -> str | None:
     """Why `agent=model` cannot be an override (None when it can). `agents` (from `declared()`)
     also checks that the agent exists."""
     if agents is not None and current_name(agent) not in agents:
@@ -67,7 +68,7 @@ def check(agent: str, model: Any, agents: dict[str, Any] | None = None) -> str |
     return None
 
 
-def overrides(cfg: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+def overrides(cfg: Mapping[str, object]) -> tuple[dict[str, str], dict[str, str]]:
     """(valid overrides, why each invalid entry of the config's `models` is ignored, by agent;
     under "" when `models` itself is not a mapping). Both are keyed by the agents' current names:
     an entry under a former name counts for the agent, unless its new name has one too."""
@@ -87,7 +88,9 @@ def overrides(cfg: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
     return valid, problems
 
 
-def in_use(cfg: dict[str, Any], agents: dict[str, str | None] | None = None) -> dict[str, Any]:
+def in_use(
+    cfg: Mapping[str, object], agents: dict[str, str | None] | None = None
+) -> dict[str, object]:
     """What `/math:status` shows: the model each agent runs on, which of them the workspace's
     config sets, and notes (ignored entries, an environment variable that wins over both)."""
     agents = declared() if agents is None else agents
@@ -114,7 +117,7 @@ def in_use(cfg: dict[str, Any], agents: dict[str, str | None] | None = None) -> 
     }
 
 
-def agent_call_update(event: dict[str, Any]) -> dict[str, Any] | None:
+def agent_call_update(event: Mapping[str, object]) -> dict[str, object] | None:
     """The PreToolUse hook's answer to one tool call: the call's input with the user's model for
     that agent, a warning when the workspace's overrides are unreadable, or None (no change)."""
     if event.get("tool_name") not in AGENT_TOOLS:
@@ -125,7 +128,7 @@ def agent_call_update(event: dict[str, Any]) -> dict[str, Any] | None:
     plugin, _, agent = str(call.get("subagent_type") or "").partition(":")
     if plugin != PLUGIN_NAME or not agent:
         return None
-    start = Path(event["cwd"]) if event.get("cwd") else None
+    start = Path(str(event["cwd"])) if event.get("cwd") else None
     try:
         cfg = config.workspace_config(start)
     except Exception as exc:  # a broken config.json must not stop the agent, only be reported
@@ -145,5 +148,5 @@ def agent_call_update(event: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _warning(message: str) -> dict[str, Any]:
+def _warning(message: str) -> dict[str, object]:
     return {"systemMessage": f"math plugin, .math/config.json models: {message}"}

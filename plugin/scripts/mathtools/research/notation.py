@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from ..core import frontmatter
 from ..core.clock import stamp
@@ -250,7 +249,7 @@ def custom_entries(body: str) -> list[dict[str, str]]:
 
 def update(
     path: Path, preset: str | None = None, add: tuple[str, str] | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Set the preset and/or add (or redefine) one custom symbol in the NOTATION.md at `path`."""
     with locked(path):
         if not path.exists():
@@ -290,7 +289,7 @@ def _replace_custom(body: str, content: str) -> str:
     return replace_section(body, CUSTOM_HEADING, (prose + "\n\n" if prose else "") + content)
 
 
-def show(path: Path) -> dict[str, Any]:
+def show(path: Path) -> dict[str, object]:
     data, body = frontmatter.split(read_text(path, path.name), path.name)
     preset = data.get("preset") or CUSTOM
     entries = (
@@ -306,7 +305,7 @@ def show(path: Path) -> dict[str, Any]:
     }
 
 
-def presets() -> dict[str, Any]:
+def presets() -> dict[str, object]:
     return {
         "presets": [*PRESETS, CUSTOM],
         "general": [{"symbol": s, "meaning": m} for s, m in GENERAL],

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core import domains, frontmatter
 from ..core.files import read_text
@@ -212,11 +211,11 @@ def _name_word(word: str) -> bool:
     return bool(re.fullmatch(r"[^\W\d_][\w'\u2019\-]*", word)) and word[:1].isupper()
 
 
-def reference_candidates(problem: Problem) -> list[dict[str, Any]]:
+def reference_candidates(problem: Problem) -> list[dict[str, object]]:
     """PROBLEM.md's references as verify_batch.py candidates (verified, never assumed)."""
     candidates = []
     for number, ref in enumerate(problem.references, 1):
-        candidate: dict[str, Any] = {"key": f"problem-ref-{number}", "source": "PROBLEM.md"}
+        candidate: dict[str, object] = {"key": f"problem-ref-{number}", "source": "PROBLEM.md"}
         for name in ("title", "arxiv_id", "doi", "year"):
             if getattr(ref, name):
                 candidate[name] = getattr(ref, name)

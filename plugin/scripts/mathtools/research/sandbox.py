@@ -45,7 +45,6 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from ..core import errors
 from ..core.errors import BadInput
@@ -447,7 +446,7 @@ def run(
     read_only: Iterable[Path | str] = (),
     filesystem: str | None = None,
     allow_unsandboxed: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Run `code` with `python` under the limits; return what happened (never raises for the
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
     Python network guard, a process-group kill); `packages` are the distributions whose installed
@@ -536,7 +535,7 @@ def run(
             (workdir / name).stat().st_size >= FILE_SIZE_LIMIT_BYTES
             for name in ("stdout", "stderr")
         )
-        environment: dict[str, Any] = {}
+        environment: dict[str, object] = {}
         with contextlib.suppress(OSError, ValueError):
             environment = json.loads((workdir / "environment.json").read_text())
         if not environment and stderr.startswith(landlock.FAILED_PREFIX):  # the snippet never ran

@@ -21,10 +21,10 @@ from __future__ import annotations
 import contextlib
 import re
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from ..core import config, frontmatter
 from ..core.clock import stamp
@@ -66,6 +66,20 @@ def parse_tags(raw: str | list[str] | None) -> list[str]:
     return tags
 
 
+class _WorkspaceConfig(TypedDict):
+    problems: list[str]  # the active problems' slugs
+    archived: list[str]
+    current_problem: str | None
+
+
+class WorkspaceConfig(_WorkspaceConfig, total=False):
+    """.math/config.json: the fields read_config checks, and the agents' model overrides
+    (research/models.py checks those where it reads them)."""
+
+    models: object
+    semantic_scholar_api_key: str | None  # read by core/config.py
+
+
 class Workspace:
     """One `.math/` folder. `Workspace.find()` locates the user's; `init()` creates it."""
 
@@ -91,7 +105,7 @@ class Workspace:
 
     # -- config.json -----------------------------------------------------------------------------
 
-    def read_config(self) -> dict[str, Any]:
+    def read_config(self) -> WorkspaceConfig:
         data = read_json(str(self.config_path), what="workspace config")
         if not isinstance(data, dict):
             raise BadInput(f"{self.config_path} must hold a JSON object", code="bad_config")
@@ -100,13 +114,13 @@ class Workspace:
             if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
                 raise BadInput(f"{self.config_path}: {key!r} must be a list of slugs", "bad_config")
         data.setdefault("current_problem", None)
-        return data
+        return cast(WorkspaceConfig, data)  # checked above: the fields this module reads
 
-    def write_config(self, data: dict[str, Any]) -> None:
+    def write_config(self, data: WorkspaceConfig) -> None:
         atomic_write(self.config_path, dumps(data))
 
     @contextlib.contextmanager
-    def changing_config(self) -> Iterator[dict[str, Any]]:
+    def changing_config(self) -> Iterator[WorkspaceConfig]:
         """config.json to change in place, under its lock; written back unless the block raised.
         The dashboard is regenerated afterwards."""
         with locked(self.config_path):
@@ -120,7 +134,7 @@ class Workspace:
     def problem_dir(self, slug: str) -> Path:
         return self.problems_dir / check_slug(slug)
 
-    def resolve(self, slug: str | None, cfg: dict[str, Any] | None = None) -> str:
+    def resolve(self, slug: str | None, cfg: WorkspaceConfig | None = None) -> str:
         """The problem `slug` names, or the current one; BadInput unless it is an active problem."""
         cfg = self.read_config() if cfg is None else cfg
         if slug is None:
@@ -139,7 +153,7 @@ class Workspace:
             )
         return slug
 
-    def taken_slugs(self, cfg: dict[str, Any]) -> set[str]:
+    def taken_slugs(self, cfg: WorkspaceConfig) -> set[str]:
         taken = set(cfg["problems"]) | set(cfg["archived"]) | RESERVED_SLUGS
         for folder in (self.problems_dir, self.archive_dir):
             if folder.is_dir():
@@ -147,7 +161,7 @@ class Workspace:
         return taken
 
 
-def init(root: Path | None = None) -> dict[str, Any]:
+def init(root: Path | None = None) -> dict[str, object]:
     """Create `.math/` (config, problems/, archive/, DASHBOARD.md); an existing one is kept."""
     workspace = Workspace(root or config.workspace_root())
     if workspace.math_dir.exists() and not workspace.math_dir.is_dir():
@@ -208,7 +222,7 @@ def new_problem(
     body: str | None = None,
     statement: str | None = None,
     make_current: bool = True,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Create problems/<slug>/ with its starting artifacts and register it in config.json."""
     title = " ".join(title.split())
     if not title:
@@ -295,7 +309,7 @@ def _write_starting_artifacts(
     return files
 
 
-def switch(slug: str) -> dict[str, Any]:
+def switch(slug: str) -> dict[str, object]:
     workspace = Workspace.find()
     with workspace.changing_config() as cfg:
         slug = workspace.resolve(slug, cfg)
@@ -303,7 +317,7 @@ def switch(slug: str) -> dict[str, Any]:
     return {"current_problem": slug, "previous": previous, "path": str(workspace.problem_dir(slug))}
 
 
-def archive(slug: str) -> dict[str, Any]:
+def archive(slug: str) -> dict[str, object]:
     """Move problems/<slug>/ to archive/<slug>/; the current problem becomes none if it was this."""
     workspace = Workspace.find()
     with workspace.changing_config() as cfg:
@@ -374,7 +388,7 @@ def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
     )
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     """YAML turns unquoted timestamps into datetimes; report them as the ISO text they were."""
     value = jsonable(value)
     return None if value in (None, "") else str(value)
@@ -395,7 +409,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def jsonable_mapping(value: dict[Any, Any]) -> dict[str, Any]:
+def jsonable_mapping(value: dict[Any, Any]) -> dict[str, object]:
     """A frontmatter mapping as JSON can carry it: text keys, dates as ISO text."""
     return {str(k): jsonable(v) for k, v in value.items()}
 
@@ -424,7 +438,7 @@ def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[st
     }
 
 
-def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, Any]:
+def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, object]:
     """The model each agent runs on; `set_models` ("AGENT=MODEL") and `reset` (AGENT) first change
     the workspace's overrides in config.json. Without a workspace, only reading works."""
     agents = agent_models.declared()
@@ -435,11 +449,12 @@ def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[st
             raise BadInput(f"no agent {agent!r}; agents: {', '.join(agents)}", code="unknown_agent")
     if not changes and not reset:
         root = config.workspace_root()
-        cfg = Workspace(root).read_config() if (root / ".math" / "config.json").exists() else {}
+        found = (root / ".math" / "config.json").exists()
+        cfg: Mapping[str, object] = Workspace(root).read_config() if found else {}
         return {"workspace": str(root) if cfg else None, **agent_models.in_use(cfg, agents)}
     workspace = Workspace.find()
-    with workspace.changing_config() as cfg:
-        chosen = cfg.get(agent_models.CONFIG_KEY)
+    with workspace.changing_config() as changing:
+        chosen = changing.get(agent_models.CONFIG_KEY)
         chosen = dict(chosen) if isinstance(chosen, dict) else {}
         chosen.update(changes)
         for agent in reset:
@@ -448,11 +463,11 @@ def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[st
         for saved_as in [name for name in chosen if agent_models.current_name(name) != name]:
             if agent_models.current_name(saved_as) in changed:
                 del chosen[saved_as]  # a former name's entry gives way to the one just saved
-        cfg[agent_models.CONFIG_KEY] = chosen
-    return {"workspace": str(workspace.root), **agent_models.in_use(cfg, agents)}
+        changing[agent_models.CONFIG_KEY] = chosen
+    return {"workspace": str(workspace.root), **agent_models.in_use(changing, agents)}
 
 
-def _model_assignment(text: str, agents: dict[str, Any]) -> tuple[str, str]:
+def _model_assignment(text: str, agents: Mapping[str, object]) -> tuple[str, str]:
     agent, sep, model = text.partition("=")
     problem = agent_models.check(agent.strip(), model.strip(), agents) if sep else None
     if not sep or problem:
@@ -460,7 +475,7 @@ def _model_assignment(text: str, agents: dict[str, Any]) -> tuple[str, str]:
     return agent_models.current_name(agent.strip()), model.strip()
 
 
-def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
+def render_dashboard(workspace: Workspace | None = None) -> dict[str, object]:
     """Write .math/DASHBOARD.md from `status`; whatever is under '## Notes' is kept."""
     workspace = workspace or Workspace.find()
     with locked(workspace.dashboard_path):
@@ -508,5 +523,5 @@ def render_dashboard(workspace: Workspace | None = None) -> dict[str, Any]:
     return {"dashboard": str(workspace.dashboard_path), "problems": len(report["problems"])}
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")

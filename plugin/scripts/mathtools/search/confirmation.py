@@ -15,14 +15,13 @@ per distinct paper under the key the discovery listing showed. `candidates.json`
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import ServiceError
-from ..core.records import summary_line
+from ..core.records import IDENTIFIED, VERDICTS, VerificationDocument, summary_line
 from ..core.sources import NAMES
 from ..gate.candidates import load_candidates
 from ..gate.verification import Verifier
-from ..litdoc.identity import paper_identity
+from ..litdoc.identity import Key, paper_identity
 from ..papers.papertheorems import paper_theorems
 from ..services.arxiv_source import SourceClient
 from . import abstracts, refinement, searchfolder
@@ -36,9 +35,8 @@ from .searchfolder import (
     check_judged,
     iteration_papers,
 )
-from .store import open_store
+from .store import RunStore, open_store
 
-SHOWN_STATUSES = ("CONFIRMED", "CORRECTED")  # a paper record came back (CORRECTED too)
 REASON_CHARS = 200
 NO_ABSTRACT = "(none)"  # after "abstract: ", for a record without one
 # The statements listed to quote from, per paper: the main results first, in the paper's order.
@@ -47,10 +45,10 @@ LISTED_STATEMENTS = 8
 STATEMENT_WORDS = 30
 
 
-def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], set[str]]:
+def kept_candidates(store: RunStore, search: Search) -> tuple[list[dict[str, object]], set[str]]:
     """The strong and partial papers of every run of the search, best first, one per distinct
     paper under its listed key; and the keys the listings showed (their gist was read)."""
-    shown: dict[tuple[Any, ...], str] = {}
+    shown: dict[Key, str] = {}
     listed: set[str] = set()
     for item in search.iterations:
         for paper in iteration_papers(store, search, item["number"]):
@@ -58,7 +56,8 @@ def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], s
             for identity in paper_identity(paper.record) or [("key", paper.key)]:
                 shown.setdefault(identity, paper.key)
     judgements = [j for run_id in search.run_ids() for j in store.judgements(run_id)]
-    candidates, taken = [], set()
+    candidates: list[dict[str, object]] = []
+    taken: set[str] = set()
     for judgement in refinement.kept_papers(judgements):
         identities = paper_identity(judgement["record"]) or [("key", judgement["key"])]
         key = next((shown[i] for i in identities if i in shown), judgement["key"])
@@ -68,8 +67,9 @@ def kept_candidates(store: Any, search: Search) -> tuple[list[dict[str, Any]], s
     return candidates, listed
 
 
-def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
-    """Verify the search's candidates; (the verification document, the lines to print)."""
+def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
+    """Verify the search's candidates; (the verification document, None when there was nothing
+    to verify; the lines to print)."""
     with open_store(create=False) as store:
         check_judged(store, search, "verifying")
         kept, listed = kept_candidates(store, search)
@@ -81,21 +81,21 @@ def verify(search: Search) -> tuple[dict[str, Any], list[str]]:
         if extra and Path(extra).exists():
             files.append(extra)
     if not files:
-        return {}, [
+        return None, [
             "nothing to verify: no paper was judged strong or partial, PROBLEM.md cites none "
             "and none is remembered"
         ]
     candidates, inputs = load_candidates(files)
     document = Verifier().verify(candidates, inputs)
     searchfolder.write_json(search.folder / VERIFIED, document)
-    read = {c["key"] for c in kept}  # judged strong or partial: read in full before writing
+    read = {str(c["key"]) for c in kept}  # judged strong or partial: read in full before writing
     statements = source_statements(document, read)
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)
     return document, lines(document, listed, len(kept), read, statements)
 
 
-def source_statements(document: dict[str, Any], read: set[str]) -> dict[str, PaperStatements]:
+def source_statements(document: VerificationDocument, read: set[str]) -> dict[str, PaperStatements]:
     """arXiv id -> the statements of its source, for each confirmed paper of `read` with an
     arXiv id (a paper without source, or whose source failed, says why in `missing`)."""
     found: dict[str, PaperStatements] = {}
@@ -103,7 +103,7 @@ def source_statements(document: dict[str, Any], read: set[str]) -> dict[str, Pap
     for result in document["results"]:
         paper = result.get("paper") or {}
         arxiv_id = paper.get("arxiv_id")
-        if result["status"] not in SHOWN_STATUSES or result["key"] not in read or not arxiv_id:
+        if result["status"] not in IDENTIFIED or result["key"] not in read or not arxiv_id:
             continue
         if arxiv_id in found:
             continue
@@ -155,14 +155,14 @@ def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
 
 
 def lines(
-    document: dict[str, Any],
+    document: VerificationDocument,
     listed: set[str],
     kept: int,
     read: set[str] | None = None,
     statements: dict[str, PaperStatements] | None = None,
 ) -> list[str]:
     summary = document["summary"]
-    counts = [f"{summary.get(s.lower(), 0)} {s}" for s in (*SHOWN_STATUSES, "UNCONFIRMED")]
+    counts = [f"{summary.get(s.lower(), 0)} {s}" for s in VERDICTS]
     out = [
         f"verified {summary['total']} ({kept} kept from the search): "
         + ", ".join(c for c in counts if not c.startswith("0 CORRECTED"))
@@ -170,7 +170,7 @@ def lines(
     shown: set[str] = set()  # papers printed above: a second candidate for one names it only
     for result in document["results"]:
         key, paper = result["key"], result.get("paper")
-        if result["status"] in SHOWN_STATUSES and paper:
+        if result["status"] in IDENTIFIED and paper:
             same = paper["key"] == key
             if paper["key"] in shown:
                 out.append(f"{result['status']} {key} = {paper['key']}")

@@ -13,26 +13,47 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core.errors import BadInput, ServiceError
+from ..core.records import SearchResultDict
 from ..core.slugs import is_slug
-from ..core.sources import NAMES, PLANNED, TAGS
+from ..core.sources import NAMES, TAGS
 from ..research import problemdir, problemfile
 from ..services.arxiv import ArxivClient
 from ..services.http import RequestRejected
 from ..services.semantic_scholar import S2Client
 from ..services.zbmath import ZbmathClient
 from . import commandlines, planning, querylines, relaxation, searchfolder
+from .commandlines import PlannedSearch, planned_queries
 from .refinement import refined_queries
-from .searchfolder import Search, earlier_identities, identities, iteration_papers
+from .searchfolder import FoundPaper, Search, earlier_identities, identities, iteration_papers
 from .store import open_store, stored_query_lines
 
 Progress = Callable[[str], None]
+Client = ArxivClient | S2Client | ZbmathClient
+
+
+class RecordedRun(TypedDict):
+    run_id: int
+    source: str
+    result_count: int
+
+
+class Found(TypedDict):
+    """What an iteration found: its runs, the sources that failed (and why), the distinct papers
+    not judged in an earlier iteration, how many were (carried), and notes for the model."""
+
+    iteration: int
+    runs: list[RecordedRun]
+    failed: dict[str, str]
+    papers: list[FoundPaper]
+    carried: int
+    notes: list[str]
 
 
 # One client per source for a whole iteration: its queries share the rate limit and the cache.
-CLIENTS: dict[str, Callable[[], Any]] = {
+CLIENTS: dict[str, Callable[[], Client]] = {
     "arxiv": ArxivClient,
     "semantic_scholar": S2Client,
     "zbmath": ZbmathClient,
@@ -49,7 +70,7 @@ def start(
     per_query: int,
     literature: Path | None = None,
     progress: Progress = stderr_progress,
-) -> tuple[Search, dict[str, Any]]:
+) -> tuple[Search, Found]:
     """Plan a new search of the problem in a fresh search folder and run its first iteration;
     returns the search and what the iteration found (see run_iteration)."""
     commandlines.check_per_query(per_query)
@@ -58,7 +79,6 @@ def start(
     searched = querylines.searched_query_lines(literature) | stored_query_lines(problem.slug)
     search_folder = searchfolder.new_search_folder(problem_path.parent)
     plan = planning.plan(problem, searched, focus, per_query, str(search_folder))
-    searchfolder.write_json(search_folder / "plan.json", plan)
     search = Search(
         problem=problem.slug,
         search_folder=str(search_folder),
@@ -70,9 +90,11 @@ def start(
     if plan["reference_candidates"]:
         search.references = str(search_folder / "problem-references.json")
         searchfolder.write_json(Path(search.references), plan["reference_candidates"])
+        plan["reference_candidates_file"] = search.references
+    searchfolder.write_json(search_folder / "plan.json", plan)
     # The first iteration runs every planned source, zbMATH Open included; refined iterations
     # search arXiv and Semantic Scholar.
-    queries = {api: [q["args"] for q in plan["queries"].get(api, [])] for api in PLANNED}
+    queries = {api: [q.search for q in found] for api, found in planned_queries(plan).items()}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
     if plan["skipped"]:
@@ -83,37 +105,37 @@ def start(
 def run_iteration(
     search: Search,
     number: int,
-    queries: dict[str, list[list[str]]],
+    queries: dict[str, list[PlannedSearch]],
     feedback: str | None,
     progress: Progress = stderr_progress,
-) -> dict[str, Any]:
-    """Run an iteration's queries (args per source; each gets `--out` into the search folder),
+) -> Found:
+    """Run an iteration's typed queries by source (each writes its result into the search folder),
     record one run per source that answered, and return {"iteration", "runs", "failed",
     "papers" (the distinct papers not judged in an earlier iteration), "carried" (how many
     were)}. A source that keeps failing is skipped for the rest of the iteration; the other
     goes on."""
-    clients: dict[str, Any] = {}
-    results: dict[str, list[dict[str, Any]]] = {}
+    clients: dict[str, Client] = {}
+    results: dict[str, list[SearchResultDict]] = {}
     failed: dict[str, str] = {}
     refused: list[str] = []  # a query a service refused: its own note, the others go on
-    total = sum(len(args) for args in queries.values())
+    total = sum(len(planned) for planned in queries.values())
     done = 0
     for api, planned in queries.items():
-        for n, args in enumerate(planned, 1):
+        for n, planned_search in enumerate(planned, 1):
             done += 1
             name, tag = NAMES[api], TAGS[api]  # progress lines use the tag
             if api in failed:
                 progress(f"[{done}/{total}] {tag} skipped: failing")
                 continue
             out = search.folder / f"{commandlines.results_stem(number, api, n)}.json"
-            args = [*args, *commandlines.option("--out", str(out))] if "--out" not in args else args
             try:
                 if api not in clients:
                     clients[api] = CLIENTS[api]()
                 # The one per-source dispatch of a planned search, relaxed when it finds nothing.
-                result = relaxation.run_planned(api, {"args": args}, clients[api])
+                result = relaxation.run_planned(planned_search, clients[api])
             except (BadInput, RequestRejected) as exc:  # this query only: the others still run
-                refused.append(f"{name} refused {querylines.query_line(api, args)}: {exc.message}")
+                line = querylines.query_line(api, planned_search.args())
+                refused.append(f"{name} refused {line}: {exc.message}")
                 progress(f"[{done}/{total}] {tag} refused")
                 continue
             except ServiceError as exc:
@@ -132,10 +154,10 @@ def run_iteration(
 def record(
     search: Search,
     number: int,
-    results: dict[str, list[dict[str, Any]]],
+    results: dict[str, list[SearchResultDict]],
     failed: dict[str, str],
     feedback: str | None,
-) -> dict[str, Any]:
+) -> Found:
     """Record one run per source of an iteration's results (search_result dicts) in the run
     store and in search.json; what the iteration found (see run_iteration)."""
     recorded = []
@@ -143,7 +165,11 @@ def record(
         for api, found in results.items():
             query = "; ".join(dict.fromkeys(item["query_line"] for item in found))
             run = store.record_run(search.problem, query, api, number, feedback, found)
-            recorded.append({k: run[k] for k in ("run_id", "source", "result_count")})
+            recorded.append(
+                RecordedRun(
+                    run_id=run["run_id"], source=run["source"], result_count=run["result_count"]
+                )
+            )
         search.iterations.append(
             {"number": number, "runs": [r["run_id"] for r in recorded], "failed": failed}
         )
@@ -157,17 +183,19 @@ def record(
         "failed": failed,
         "papers": fresh,
         "carried": len(papers) - len(fresh),
+        "notes": [],
     }
 
 
-def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
+def chase(search: Search, key: str, limit: int = 20) -> Found:
     """The papers `key` cites as the search's next iteration: zbMATH Open's reference list for a
     `Zbl:` key (a paper the Semantic Scholar graph lacks), else Semantic Scholar's references."""
     number = search.iteration + 1
     api = "zbmath" if key.startswith("Zbl:") else "semantic_scholar"
     args = ["references", key, "--limit", str(limit)]
     try:
-        result = CLIENTS[api]().references(key, limit=limit)
+        client = ZbmathClient() if api == "zbmath" else S2Client()
+        result = client.references(key, limit=limit)
     except ServiceError as exc:
         return record(search, number, {}, {api: exc.message}, None)
     result.query_line = querylines.query_line(api, args)
@@ -177,7 +205,7 @@ def chase(search: Search, key: str, limit: int = 20) -> dict[str, Any]:
     return record(search, number, {api: [data]}, {}, f"references of {key}")
 
 
-def listing(search: Search, found: dict[str, Any]) -> list[str]:
+def listing(search: Search, found: Found) -> list[str]:
     """What the model reads after discovery or a refined search: where things are, the runs,
     one line per new distinct paper, and what to write next."""
     runs = ", ".join(
@@ -197,16 +225,14 @@ def listing(search: Search, found: dict[str, Any]) -> list[str]:
     return lines + [paper.line() for paper in found["papers"]]
 
 
-def refine(
-    search: Search, query: str, memo: str, progress: Progress = stderr_progress
-) -> dict[str, Any]:
+def refine(search: Search, query: str, memo: str, progress: Progress = stderr_progress) -> Found:
     """The refined query as the next iteration: one search per source, recorded with the memo."""
     number = search.iteration + 1
     planned = refined_queries(query, search.domain, search.per_query)
     searchfolder.write_json(
         search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query}
     )
-    queries = {api: [q.args for q in found] for api, found in planned.items()}
+    queries = {api: [q.search for q in found] for api, found in planned.items()}
     return run_iteration(search, number, queries, memo, progress)
 
 

@@ -10,20 +10,26 @@ answer is the refinement loop's rule (refinement.py): stop, or refine with the m
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
+from ..core.records import LABELS, Judgement
 from . import refinement, searchfolder
-from .searchfolder import Search, check_judged, earlier_identities, identities, iteration_papers
-from .store import LABELS, open_store
+from .searchfolder import (
+    FoundPaper,
+    Search,
+    check_judged,
+    earlier_identities,
+    identities,
+    iteration_papers,
+)
+from .store import Run, open_store
 
 MEMORY = "memory.json"
 SHOWN_MISSING = 5
 
 
-def judge(search: Search) -> dict[str, Any]:
+def judge(search: Search) -> dict[str, object]:
     """Store the current iteration's judgements file; the counts and the loop's decision."""
     path = search.judgements_file()
     # An iteration whose papers were all judged before needs no file: their labels carry over.
@@ -37,7 +43,7 @@ def judge(search: Search) -> dict[str, Any]:
         papers = iteration_papers(store, search, search.iteration)
         earlier = earlier_identities(store, search, search.iteration)
         by_key = {j["key"]: j for j in given}
-        per_run: dict[int, list[dict[str, Any]]] = {}
+        per_run: dict[int, list[dict[str, object]]] = {}
         missing = []
         for paper in papers:
             carried = next((earlier[i] for i in identities(paper) if i in earlier), None)
@@ -73,7 +79,7 @@ def judge(search: Search) -> dict[str, Any]:
     if remembered:
         searchfolder.write_json(search.folder / MEMORY, _remembered(search, remembered))
     labels = {paper.key: _label(paper, stored) for paper in papers}
-    result: dict[str, Any] = {"iteration": search.iteration, "papers": len(papers)}
+    result: dict[str, object] = {"iteration": search.iteration, "papers": len(papers)}
     result.update({label: sum(v == label for v in labels.values()) for label in LABELS})
     if remembered:
         result["remembered"] = len(remembered)
@@ -81,13 +87,13 @@ def judge(search: Search) -> dict[str, Any]:
     return result
 
 
-def _label(paper: Any, stored: list[dict[str, Any]]) -> str:
+def _label(paper: FoundPaper, stored: list[Judgement]) -> str:
     keys = {key for _, key in paper.members}
     label: str = next(j["label"] for j in stored if j["key"] in keys)
     return label
 
 
-def _remembered(search: Search, remembered: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _remembered(search: Search, remembered: list[dict[str, object]]) -> list[dict[str, object]]:
     """The remembered papers, added to those of earlier iterations, each with a key and the
     source `memory`."""
     path = search.folder / MEMORY
@@ -120,10 +126,10 @@ def check_refined(search: Search, query: str) -> tuple[str | None, str]:
 
 def decide(
     search: Search,
-    runs: list[dict[str, Any]],
-    judgements: list[dict[str, Any]],
+    runs: list[Run],
+    judgements: list[Judgement],
     for_model: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the
     model's, pointing to its own rationales, when `for_model`)."""
     decision = refinement.after_iteration(search.iteration, judgements)

@@ -24,14 +24,24 @@ straight to verification.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence, Set
-from typing import Any
+from collections.abc import Set
+from dataclasses import replace
 
 from ..core import domains
 from ..core.sources import NAMES, PLANNED
 from ..core.text import fold, strip_latex
 from ..research.problemfile import Problem, Reference, reference_candidates
-from .commandlines import Query, option, query_entry, record_run_args, results_stem
+from .commandlines import (
+    ArxivQuery,
+    Plan,
+    Query,
+    S2Query,
+    Skipped,
+    ZbmathQuery,
+    query_entry,
+    record_run_args,
+    results_stem,
+)
 from .keyterms import GENERIC, distinct, is_notation, problem_terms, result_names, same_stem
 from .querylines import normalise_query_line
 
@@ -51,14 +61,14 @@ def plan(
     focus: str | None = None,
     per_query: int = 5,
     search_folder: str | None = None,
-) -> dict[str, Any]:
+) -> Plan:
     """The plan: up to five queries per API, new ones only, and the references to verify.
 
     With `search_folder`, every query's `args` end with
     `--out <search_folder>/i1-<api>-<n>.json`."""
     proposals = {api: _proposals(problem, api, focus, per_query) for api in PLANNED}
     queries: dict[str, list[Query]] = {}
-    skipped = []
+    skipped: list[Skipped] = []
     for api, candidates in proposals.items():
         chosen: list[Query] = []
         seen: set[str] = set()
@@ -97,7 +107,7 @@ def plan(
         ]
         for api in PLANNED
     }
-    result = {
+    result: Plan = {
         "problem": problem.slug,
         "domain": problem.domain,
         "categories": [
@@ -116,6 +126,8 @@ def plan(
         "reference_candidates": reference_candidates(problem),
         "query_summary": "; ".join(q.query_line for api in PLANNED for q in queries[api]),
         "first_search": not searched,
+        "search_folder": search_folder,
+        "reference_candidates_file": None,
     }
     if search_folder and any(planned.values()):
         result["record_run"] = record_run_args(problem.slug, 1, search_folder)
@@ -203,7 +215,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     terms = _terms(problem)
     names = _query_names(problem)
     authors = _query_authors(problem, api)
-    domain_args = _category_args(problem, secondary=False)
+    domain_args = _scope(problem, secondary=False)
     tags = [_tag_words(tag) for tag in problem.tags]
     proper = _proper_names(problem)
     out: list[Query] = []
@@ -212,7 +224,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         origin: str,
         arxiv_terms: list[str],
         s2_text: str,
-        extra: Sequence[str] = (),
+        extra: ArxivQuery = NO_SCOPE,
         person: bool = False,
     ) -> None:
         """One query: arXiv ANDs `arxiv_terms` in any field, with `extra` options (categories,
@@ -223,14 +235,13 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             if origin == "tags" and FIELD_OF_STUDY.search(s2_text):
                 return  # the category says it; papers of the field seldom name it
             if extra == domain_args and not person and _named(arxiv_terms, proper):
-                extra = []  # a named object is specific in any field: no category hides it
-            if arxiv_terms or extra:
-                args = [*option("--all", *arxiv_terms), *extra, "--limit", str(per_query)]
-                out.append(Query(api, origin, ["search", *args, "--relax"]))
+                extra = NO_SCOPE  # a named object is specific in any field: no category hides it
+            if arxiv_terms or extra != NO_SCOPE:
+                search = replace(extra, all_terms=tuple(arxiv_terms), limit=per_query)
+                out.append(Query(origin, search))
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
-            args = [*option("--query", text), "--limit", str(per_query)]
-            out.append(Query(api, origin, ["search", *args, "--relax"]))
+            out.append(Query(origin, S2Query(query=text, limit=per_query)))
 
     title_terms = _title_terms(problem) or terms[:1]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
@@ -264,9 +275,9 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             else:
                 add("known", [name], name, domain_args)
         for family in authors[:1] if rank == 0 else ():
-            add("authors", [topic], f"{family} {core}", [*option("--author", family), *domain_args])
+            add("authors", [topic], f"{family} {core}", replace(domain_args, author=(family,)))
     if problem.domain or problem.extra_categories:
-        add("browse", core_words, "", _category_args(problem, secondary=True))
+        add("browse", core_words, "", _scope(problem, secondary=True))
         broader = [t for t in terms[1:3] if fold(t) != fold(core)]
         add("browse", [], " ".join(broader))
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
@@ -352,13 +363,17 @@ def _topic_word(core: str) -> str:
     return (specific or words)[-1]
 
 
-def _category_args(problem: Problem, secondary: bool) -> list[str]:
-    """The arXiv category options of a query: the domain's (with `secondary`, all of them), and
-    the categories PROBLEM.md names itself."""
-    args = ["--domain", problem.domain] if problem.domain else []
-    if problem.domain and secondary:
-        args.append("--secondary")
-    return args + option("--category", *problem.extra_categories)
+NO_SCOPE = ArxivQuery()  # an arXiv query in every category
+
+
+def _scope(problem: Problem, secondary: bool) -> ArxivQuery:
+    """The arXiv categories of a query: the domain's (with `secondary`, all of them), and the
+    categories PROBLEM.md names itself."""
+    return ArxivQuery(
+        domain=problem.domain,
+        secondary=bool(problem.domain and secondary),
+        category=tuple(problem.extra_categories),
+    )
 
 
 def _query_names(problem: Problem) -> list[str]:
@@ -382,8 +397,7 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
     (`cc:11` for number theory); the core term in titles, the known results and the reference
     authors (all of them: zbMATH indexes the classics arXiv lacks), then the other terms. A
     --focus narrows the two discovery sources only: zbMATH supplements the problem's classics."""
-    msc = [*option("--msc", domains.msc_classes(problem.domain)[0])] if problem.domain else []
-    limit = ["--limit", str(per_query)]
+    msc = (domains.msc_classes(problem.domain)[0],) if problem.domain else ()
     terms = _terms(problem)
     title_terms = _title_terms(problem) or terms[:1]
     tags = [_tag_words(tag) for tag in problem.tags]
@@ -391,19 +405,22 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
     names = _query_names(problem)
     out: list[Query] = []
 
-    def add(origin: str, args: list[str]) -> None:
-        out.append(Query("zbmath", origin, ["search", *args, *msc, *limit]))
+    def add(
+        origin: str, title: str | None = None, author: str | None = None, query: str | None = None
+    ) -> None:
+        search = ZbmathQuery(title=title, author=author, query=query, msc=msc, limit=per_query)
+        out.append(Query(origin, search))
 
     if core:
-        add("keywords", option("--title", core))
+        add("keywords", title=core)
     for name in [n for n in names if same_stem(n) != same_stem(core)][:2]:
-        add("known", option("--query", name))
+        add("known", query=name)
     for family in _reference_authors(problem)[:2]:
-        add("authors", [*option("--author", family), *option("--query", core)])
+        add("authors", author=family, query=core)
     for tag in tags[:2]:
-        add("tags", option("--query", tag))
+        add("tags", query=tag)
     for term in terms[1:4]:
-        add("keywords", option("--query", term))
+        add("keywords", query=term)
     return out
 
 

@@ -15,7 +15,6 @@ finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section (with the 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ..core import files, locks
 from ..core.errors import BadInput
@@ -32,7 +31,7 @@ SYNTHESIS = "synthesis.md"
 SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 
 
-def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
+def merge(search: Search) -> tuple[dict[str, object], list[str]]:
     """Merge and validate; (the merge report with the violations, the lines to print)."""
     folder = search.folder
     if not (folder / VERIFIED).exists():
@@ -41,9 +40,15 @@ def merge(search: Search) -> tuple[dict[str, Any], list[str]]:
     relevance_path = folder / RELEVANCE
     relevance = read_json(str(relevance_path), "relevance") if relevance_path.exists() else None
     with open_store(create=False) as store:
-        history = store.history_row(search.run_ids()) if search.run_ids() else {}
+        history = store.history_row(search.run_ids()) if search.run_ids() else None
     report, _ = merging.merge_file(
-        Path(search.literature), verified, relevance, problem=search.problem, **history
+        Path(search.literature),
+        verified,
+        relevance,
+        problem=search.problem,
+        summary=history["summary"] if history else None,
+        arxiv_results=history["arxiv_results"] if history else None,
+        s2_results=history["s2_results"] if history else None,
     )
     kept = keep_statements(search)
     violations = checks.validate(search.literature)
@@ -105,7 +110,7 @@ def finish(
     insight: str,
     tags: list[str],
     strategy: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Put the Synthesis in, validate, and when valid record the journal entry and the state."""
     path = Path(search.literature)
     synthesis = search.folder / SYNTHESIS
@@ -123,8 +128,8 @@ def finish(
     run_ids = [run_id for item in search.iterations for run_id in item["runs"]]
     with open_store(create=False) as store:
         sources = dict.fromkeys(store.run(run_id)["source"] for run_id in run_ids)
-    names = [NAMES.get(source, source) for source in sources] or ["no service"]
-    names = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    named = [NAMES.get(source, source) for source in sources] or ["no service"]
+    names = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
     tried = f"{len(run_ids)} runs on {names}, {search.iteration} iteration(s)" + (
         f"; unavailable: {', '.join(failed)}" if failed else ""
     )

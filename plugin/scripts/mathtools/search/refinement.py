@@ -18,20 +18,20 @@ from the run store and apply them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import BadInput
 from ..core.files import write_file
+from ..core.records import Judgement
 from ..core.text import fold, strip_latex
 from ..research import problemdir, problemfile
 from . import commandlines, searchfolder
-from .commandlines import Query, option
+from .commandlines import ArxivQuery, Query, S2Query
 from .keyterms import key_terms
 from .querylines import query_line_terms, query_summary
-from .store import RunStore
+from .store import Run, RunStore
 
 MAX_ITERATIONS = 3
 SHOWN_HITS = 3  # strong hits a stop reason names
@@ -45,12 +45,12 @@ class Decision:
     reason: str
 
 
-def strong_hits(judgements: list[dict[str, Any]]) -> list[str]:
+def strong_hits(judgements: list[Judgement]) -> list[str]:
     return [j["key"] for j in judgements if j["label"] == "strong"]
 
 
 def after_iteration(
-    iteration: int, judgements: list[dict[str, Any]], references: Collection[str] = ()
+    iteration: int, judgements: list[Judgement], references: Collection[str] = ()
 ) -> Decision:
     """Stop or refine, once an iteration's papers are judged. A strong hit that is one of the
     problem's own `references` (paper keys: PROBLEM.md already cites it) found nothing new, so
@@ -108,8 +108,8 @@ def query_texts(recorded: str) -> set[str]:
 
 def memo(
     iteration: int,
-    runs: list[dict[str, Any]],
-    judgements: list[dict[str, Any]],
+    runs: list[Run],
+    judgements: list[Judgement],
     rationales: str | None = None,
 ) -> str:
     """The compact feedback memo built from an iteration's non-strong judgements, as the run
@@ -147,7 +147,7 @@ def memo(
     return "\n".join(lines)
 
 
-def _ranked(judgements: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def _ranked(judgements: Iterable[Judgement]) -> list[Judgement]:
     """Most confident first; equal confidence in key order (so the memo is deterministic)."""
     return sorted(judgements, key=lambda j: (-float(j["confidence"]), j["key"]))
 
@@ -159,18 +159,11 @@ def refined_queries(refined: str, domain: str | None, per_query: int) -> dict[st
     when they find nothing (relaxation.py)."""
     text = " ".join(strip_latex(refined, for_search=True).split())
     terms = key_terms(text, limit=None, max_words=None) or [text]
-    arxiv_args = ["search", *option("--all", *terms)]
-    if domain:
-        arxiv_args += ["--domain", domain]
     return {
-        "arxiv": [Query("arxiv", "refined", [*arxiv_args, "--limit", str(per_query), "--relax"])],
-        "semantic_scholar": [
-            Query(
-                "semantic_scholar",
-                "refined",
-                ["search", *option("--query", text), "--limit", str(per_query), "--relax"],
-            )
+        "arxiv": [
+            Query("refined", ArxivQuery(all_terms=tuple(terms), domain=domain, limit=per_query))
         ],
+        "semantic_scholar": [Query("refined", S2Query(query=text, limit=per_query))],
     }
 
 
@@ -178,10 +171,10 @@ RANK = {"strong": 0, "partial": 1, "irrelevant": 2}
 CANDIDATE_FIELDS = ("title", "authors", "year", "arxiv_id", "doi", "s2_paper_id", "zbl")
 
 
-def kept_papers(judgements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def kept_papers(judgements: list[Judgement]) -> list[Judgement]:
     """The judgements worth verifying: strong or partial, one per paper key (its best label),
     strong first, then by confidence, then by key."""
-    best: dict[str, dict[str, Any]] = {}
+    best: dict[str, Judgement] = {}
     for judgement in judgements:
         known = best.get(judgement["key"])
         if known is None or _better(judgement, known):
@@ -190,14 +183,14 @@ def kept_papers(judgements: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(chosen, key=lambda j: (RANK[j["label"]], -float(j["confidence"]), j["key"]))
 
 
-def _better(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _better(a: Judgement, b: Judgement) -> bool:
     return (RANK[a["label"]], -float(a["confidence"])) < (RANK[b["label"]], -float(b["confidence"]))
 
 
-def as_candidate(judgement: dict[str, Any]) -> dict[str, Any]:
+def as_candidate(judgement: Judgement) -> dict[str, object]:
     """A verify_batch.py candidate from the paper record the run store kept with a judgement."""
-    record = judgement["record"]
-    candidate = {"key": judgement["key"]}
+    record: Mapping[str, object] = judgement["record"]
+    candidate: dict[str, object] = {"key": judgement["key"]}
     candidate.update({name: record[name] for name in CANDIDATE_FIELDS if record.get(name)})
     candidate["source"] = record.get("source") or "discovery"
     return candidate
@@ -209,8 +202,8 @@ class Iteration:
 
     problem: str
     number: int
-    runs: list[dict[str, Any]]
-    judgements: list[dict[str, Any]]
+    runs: list[Run]
+    judgements: list[Judgement]
 
     @classmethod
     def load(cls, store: RunStore, run_ids: list[int]) -> Iteration:
@@ -245,7 +238,7 @@ def next_step(
     query: str | None = None,
     per_query: int = 5,
     search_folder: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """After the iteration of `run_ids`: stop, or (without `query`) the feedback memo for the
     model, or (with the refined `query` it proposed) stop on a repeat, else the next iteration's
     command lines."""
@@ -253,7 +246,7 @@ def next_step(
     problem = problem_of(iteration.problem)
     references = problemfile.reference_keys(problem) if problem else set()
     decision = after_iteration(iteration.number, iteration.judgements, references)
-    result: dict[str, Any] = {
+    result: dict[str, object] = {
         "iteration": iteration.number,
         "decision": "stop" if decision.stop else "refine",
         "reason": decision.reason,  # names the strong hits
@@ -279,12 +272,12 @@ def next_iteration(
     search_folder: str | None,
     feedback: str,
     problem: problemfile.Problem | None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The next iteration's number and its command lines: the searches, then the record-run
     that stores them with the memo (in the search folder's feedback-i<N>.md when there is one)."""
     number = iteration.number + 1
     queries = refined_queries(query, problem.domain if problem else None, per_query)
-    plan: dict[str, Any] = {
+    plan: commandlines.PlannedQueries = {
         "queries": {
             api: [
                 commandlines.query_entry(
@@ -304,7 +297,7 @@ def next_iteration(
     return {"next_iteration": number, "commands": commandlines.command_lines(plan)}
 
 
-def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, Any]:
+def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, object]:
     """Write the strong and partial papers of `run_ids` to `out` as candidates; the counts."""
     runs = [store.run(run_id) for run_id in dict.fromkeys(run_ids)]
     judgements = [j for run in runs for j in store.judgements(run["run_id"])]

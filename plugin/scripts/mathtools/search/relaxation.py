@@ -15,29 +15,33 @@ Each looser form is one more request, under the service's rate limit (arXiv: 3 s
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
 then without its last word, then its first two words (the core term) alone.
 
-`run_planned(api, entry, client)` runs one plan entry (planning.plan's `{"args": [...]}`, the
-search script's arguments) this way and returns the search result, whose `relaxation` says which
-form answered (None: the query as planned). arxiv_query.py and s2_lookup.py do the same for a
-search given `--relax`, which every planned search carries. A raw `--query` (arXiv syntax typed
-by the model) is never rewritten.
+`run_planned(search, client)` runs one planned search (commandlines' typed query) this way and
+returns the search result, whose `relaxation` says which form answered (None: the query as
+planned). arxiv_query.py and s2_lookup.py do the same for a search given `--relax`, which every
+planned search carries. A raw `--query` (arXiv syntax typed by the model) is never rewritten.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core import domains
 from ..core.errors import BadInput
-from ..core.records import SearchResult
+from ..core.records import Relaxation, SearchResult
 from ..services import zbmath
-from .querylines import query_line, split_options
+from .commandlines import ArxivQuery, PlannedSearch, ZbmathQuery, planned_query
+from .querylines import query_line
 
 if TYPE_CHECKING:
     from ..services.arxiv import ArxivClient
     from ..services.semantic_scholar import S2Client
+    from ..services.zbmath import ZbmathClient
+
+    # The client of a planned search's source (or a test's stand-in with the same calls).
+    Client = ArxivClient | S2Client | ZbmathClient
 
 # (step, query, dropped word): one form of a query; step None is the query as given.
 Form = tuple[str | None, str, str | None]
@@ -173,87 +177,48 @@ def search_s2(client: S2Client, text: str, **options: Any) -> SearchResult:
     return relaxed(s2_forms(text), lambda query: client.search(query, **options))
 
 
-# --- plan entries ---------------------------------------------------------------------------
-
-# Options a planned search may carry, and whether each takes a value.
-PLANNED_OPTIONS = {
-    "--title": True, "--abstract": True, "--all": True, "--author": True, "--category": True,
-    "--domain": True, "--secondary": False, "--query": True, "--max-results": True,
-    "--limit": True, "--out": True, "--no-cache": False, "--relax": False, "--msc": True,
-}  # fmt: skip
+# --- planned searches ------------------------------------------------------------------------
 
 
-def planned_options(args: list[str]) -> list[tuple[str, str]]:
-    """(option, value) pairs of a plan entry's `args` (after the `search` subcommand); a flag's
-    value is ""."""
-    tokens = split_options(args[1:] if args[:1] == ["search"] else list(args))
-    pairs: list[tuple[str, str]] = []
-    at = 0
-    while at < len(tokens):
-        name = tokens[at]
-        if name not in PLANNED_OPTIONS:
-            raise BadInput(f"a planned search cannot carry {name!r}", code="bad_plan")
-        if PLANNED_OPTIONS[name]:
-            if at + 1 >= len(tokens):
-                raise BadInput(f"{name} needs a value", code="bad_plan")
-            pairs.append((name, tokens[at + 1]))
-            at += 2
-        else:
-            pairs.append((name, ""))
-            at += 1
-    return pairs
-
-
-def arxiv_request(args: list[str]) -> ArxivRequest:
-    request = ArxivRequest()
-    domain, secondary = None, False
-    for name, value in planned_options(args):
-        if name in ARXIV_TEXT_FIELDS:
-            request.terms.append((ARXIV_TEXT_FIELDS[name], value))
-        elif name == "--author":
-            request.authors.append(value)
-        elif name == "--category":
-            request.categories.append(value)
-        elif name == "--domain":
-            domain = value
-        elif name == "--secondary":
-            secondary = True
-        elif name == "--query":
-            request.raw = value
-        elif name in ("--limit", "--max-results"):  # --max-results: arxiv_query.py's former name
-            request.max_results = int(value)
-    if domain:
-        request.categories += domains.categories(domain, secondary)
+def arxiv_request(search: ArxivQuery) -> ArxivRequest:
+    request = ArxivRequest(raw=search.query, max_results=search.limit)
+    request.terms += [("title", words) for words in search.title]
+    request.terms += [("abstract", words) for words in search.abstract]
+    request.terms += [("all_terms", words) for words in search.all_terms]
+    request.authors += search.author
+    request.categories += search.category
+    if search.domain:
+        request.categories += domains.categories(search.domain, search.secondary)
     return request
 
 
-def run_planned(api: str, entry: dict[str, Any], client: Any) -> SearchResult:
-    """One plan entry's search through `client` (ArxivClient, S2Client or ZbmathClient), relaxed
-    when empty (arXiv and Semantic Scholar); the result carries the entry's label and, when a
-    looser form answered, `relaxation`."""
-    args = list(entry["args"])
-    if api == "arxiv":
-        result = search_arxiv(client, arxiv_request(args))
-    elif api == "zbmath":
+def run_planned(search: PlannedSearch, client: Client) -> SearchResult:
+    """One planned search through `client` (ArxivClient, S2Client or ZbmathClient), relaxed
+    when empty (arXiv and Semantic Scholar); the result carries its query
+    line and, when a looser form answered, `relaxation`."""
+    if isinstance(search, ArxivQuery):
+        result = search_arxiv(cast("ArxivClient", client), arxiv_request(search))
+    elif isinstance(search, ZbmathQuery):
         # zbMATH queries are few and MSC-restricted; they run as planned, without relaxation.
-        pairs = planned_options(args)
-        options = dict(pairs)
         query = zbmath.search_query(
-            title=options.get("--title"),
-            author=options.get("--author"),
-            msc=[value for name, value in pairs if name == "--msc" and value],
+            query=search.query, title=search.title, author=search.author, msc=list(search.msc)
         )
-        result = client.search(query, limit=int(options.get("--limit") or 10))
+        result = cast("ZbmathClient", client).search(query, limit=search.limit)
     else:
-        options = dict(planned_options(args))
-        if not options.get("--query"):
+        if not search.query:
             raise BadInput("a planned Semantic Scholar search needs --query", code="bad_plan")
-        result = search_s2(client, options["--query"], limit=int(options.get("--limit") or 10))
-    result.query_line = query_line(api, args)
+        result = search_s2(cast("S2Client", client), search.query, limit=search.limit)
+    result.query_line = query_line(search.source, search.args())
     return result
 
 
-def describe(relaxation: dict[str, Any] | None) -> str:
+def run_entry(api: str, entry: Mapping[str, Any], client: Client) -> SearchResult:
+    """run_planned for one query of a stored plan (commandlines.planned_query: typed, or an old
+    plan's arguments migrated)."""
+    return run_planned(planned_query(api, entry).search, client)
+
+
+def describe(relaxation: Relaxation | None) -> str:
     """How a Search History row names a relaxation: `relaxed: weakest word left out (tolerant)`."""
     if not relaxation:
         return ""

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 import glob
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
-from .store import LABELS, RunStore
+from ..core.records import LABELS, Judgement, SearchResultDict
+from .store import RunStore
 
 SHOWN_UNJUDGED = 5
 TABLE_WIDTH = 48  # characters a table cell keeps
 
-Columns = list[tuple[str, Callable[[dict[str, Any]], Any]]]
+Columns = list[tuple[str, Callable[[Mapping[str, Any]], object]]]
 RUN_COLUMNS: Columns = [
     ("run", lambda r: r["run_id"]),
     ("problem", lambda r: r["problem"]),
@@ -42,7 +43,7 @@ def result_files(values: list[str]) -> list[str]:
     """The --results files: each value a path, or a pattern (`RUN/i1-*.json`) when the shell
     did not expand it; a pattern matching nothing is an error, never an empty run."""
 
-    def natural(name: str) -> list[Any]:  # i1-arxiv-2 before i1-arxiv-10
+    def natural(name: str) -> list[int | str]:  # i1-arxiv-2 before i1-arxiv-10
         return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
     names = []
@@ -59,12 +60,12 @@ def result_files(values: list[str]) -> list[str]:
 
 def runs_of(
     results: list[str], source: str | None = None, query: str | None = None
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[SearchResultDict]]:
     """The search results of the `results` files by source (all of them `source`'s when given),
     each checked: a search result that says which call made it (unless `query` names it)."""
-    runs: dict[str, list[dict[str, Any]]] = {}  # source -> its search results, in the order given
+    runs: dict[str, list[SearchResultDict]] = {}  # source -> its search results, in given order
     for name in result_files(results):
-        data = read_json(name, "search result")
+        data: SearchResultDict = read_json(name, "search result")  # checked just below
         problems = schemas.errors("search_result", data)
         if problems:
             raise BadInput(f"{name} is not a search result: {problems[0]}")
@@ -82,13 +83,13 @@ def record_runs(
     store: RunStore,
     problem: str,
     iteration: int,
-    runs: dict[str, list[dict[str, Any]]],
+    runs: dict[str, list[SearchResultDict]],
     query: str | None = None,
     feedback: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """One run per source of `runs` (runs_of), its query the labels of the calls that wrote
     its results (or `query`); each run's id, source and result count."""
-    recorded = []
+    recorded: list[dict[str, object]] = []
     for source, found in runs.items():
         asked = query or "; ".join(dict.fromkeys(r["query_line"] for r in found))
         run = store.record_run(problem, asked, source, iteration, feedback, found)
@@ -96,7 +97,7 @@ def record_runs(
     return recorded
 
 
-def check_judgements(judgements: Any, where: str) -> list[dict[str, Any]]:
+def check_judgements(judgements: object, where: str) -> list[Judgement]:
     """One run's judgements as read from `where`: a JSON list per schemas/judgements.schema.json
     (an unknown label is left to the store, whose message names the labels)."""
     if not isinstance(judgements, list):
@@ -104,18 +105,18 @@ def check_judgements(judgements: Any, where: str) -> list[dict[str, Any]]:
     problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
     if problems:
         raise BadInput(f"{where}: {problems[0]}")
-    return judgements
+    return judgements  # the schema's judgements, each label still to check (the store does)
 
 
 def record_judgements(
-    store: RunStore, run_id: int, judgements: list[dict[str, Any]]
-) -> dict[str, Any]:
+    store: RunStore, run_id: int, judgements: list[Judgement]
+) -> dict[str, object]:
     """Store one run's judgements (check_judgements); how many per label, how many of the run's
     papers are judged, and the first few still unjudged."""
     stored = store.record_judgements(run_id, judgements)
     unjudged = store.unjudged(run_id)
-    by_label = {label: sum(j["label"] == label for j in stored) for label in LABELS}
-    done: dict[str, Any] = {"judged": f"{len(stored)} of {len(stored) + len(unjudged)}"}
+    by_label: dict[str, int] = {label: sum(j["label"] == label for j in stored) for label in LABELS}
+    done: dict[str, object] = {"judged": f"{len(stored)} of {len(stored) + len(unjudged)}"}
     if unjudged:
         more = (
             [f"and {len(unjudged) - SHOWN_UNJUDGED} more"] if len(unjudged) > SHOWN_UNJUDGED else []
@@ -124,10 +125,12 @@ def record_judgements(
     return {"run_id": run_id, "recorded": len(stored), **by_label, **done}
 
 
-def table(items: list[dict[str, Any]], columns: Columns, width: int = TABLE_WIDTH) -> list[str]:
+def table(
+    items: Sequence[Mapping[str, Any]], columns: Columns, width: int = TABLE_WIDTH
+) -> list[str]:
     """One padded row per item under a header, long cells cut at `width` characters."""
 
-    def cut(value: Any) -> str:
+    def cut(value: object) -> str:
         text = " ".join(str(value).split())
         return text if len(text) <= width else text[: width - 1] + "…"
 

@@ -15,15 +15,18 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import dumps, read_text, write_file
-from ..core.records import summary_line
+from ..core.records import Judgement, PaperDict, summary_line
 from ..core.sources import TAGS
-from ..litdoc.identity import paper_identity
+from ..litdoc.identity import Key, paper_identity
 from . import abstracts
+
+if TYPE_CHECKING:  # the store is opened by the phases; this module only reads what they give it
+    from .store import RunStore
 
 MANIFEST = "search.json"
 CANDIDATES = "candidates.json"  # what verify checked
@@ -64,7 +67,7 @@ def new_search_folder(problem_folder: Path) -> Path:
     raise BadInput(f"cannot create a search folder under {base}", code="search_folder")
 
 
-def write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: object) -> None:
     write_file(path, dumps(data))
 
 
@@ -143,7 +146,7 @@ class FoundPaper:
     """A distinct paper of an iteration: the key shown, its first record, the runs' keys."""
 
     key: str
-    record: dict[str, Any]
+    record: PaperDict
     sources: list[str] = field(default_factory=list)
     members: list[tuple[int, str]] = field(default_factory=list)  # (run_id, key in that run)
 
@@ -154,12 +157,12 @@ class FoundPaper:
         return f"{head} [{tags}]" + (f" — {said}" if said else " — (no abstract)")
 
 
-def distinct(papers_by_run: list[tuple[int, str, dict[str, dict[str, Any]]]]) -> list[FoundPaper]:
+def distinct(papers_by_run: list[tuple[int, str, dict[str, PaperDict]]]) -> list[FoundPaper]:
     """The distinct papers of runs given as (run_id, source, key -> record), in order of first
     appearance: records sharing an identity key are one paper (its gist from the first record
     that has an abstract)."""
     found: list[FoundPaper] = []
-    by_identity: dict[tuple[Any, ...], FoundPaper] = {}
+    by_identity: dict[Key, FoundPaper] = {}
     for run_id, source, papers in papers_by_run:
         for key, record in papers.items():
             identity = paper_identity(record) or [("key", key)]
@@ -177,21 +180,19 @@ def distinct(papers_by_run: list[tuple[int, str, dict[str, dict[str, Any]]]]) ->
     return found
 
 
-def iteration_papers(store: Any, search: Search, iteration: int) -> list[FoundPaper]:
+def iteration_papers(store: RunStore, search: Search, iteration: int) -> list[FoundPaper]:
     runs = [store.run(run_id) for run_id in search.run_ids(iteration)]
     return distinct([(run["run_id"], run["source"], store.papers(run["run_id"])) for run in runs])
 
 
-def identities(paper: FoundPaper) -> list[tuple[Any, ...]]:
+def identities(paper: FoundPaper) -> list[Key]:
     return paper_identity(paper.record) or [("key", paper.key)]
 
 
-def earlier_identities(
-    store: Any, search: Search, number: int
-) -> dict[tuple[Any, ...], dict[str, Any]]:
+def earlier_identities(store: RunStore, search: Search, number: int) -> dict[Key, Judgement]:
     """Identity key -> judgement, for the papers judged in this search's iterations before
     `number` (a paper found again is not judged again: its label carries over)."""
-    judged: dict[tuple[Any, ...], dict[str, Any]] = {}
+    judged: dict[Key, Judgement] = {}
     for item in search.iterations:
         if item["number"] >= number:
             continue
@@ -202,7 +203,7 @@ def earlier_identities(
     return judged
 
 
-def check_judged(store: Any, search: Search, then: str) -> None:
+def check_judged(store: RunStore, search: Search, then: str) -> None:
     """BadInput unless every paper of the search's runs is judged: a paper left unjudged would
     drop out of the loop's decision and of verification."""
     for run_id in search.run_ids():

@@ -24,19 +24,51 @@ import contextlib
 import json
 import math
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from ..core.clock import stamp
 from ..core.errors import BadInput, EnvironmentProblem
+from ..core.records import LABELS, Judgement, PaperDict, Relaxation, SearchResultDict
 from ..core.slugs import check_slug
 from ..core.sources import SOURCES
 from .querylines import normalise_query_line, query_summary
 
 # The largest integer SQLite stores: a run id or iteration beyond it cannot name anything.
 SQLITE_MAX_INT = 2**63 - 1
-LABELS = ("strong", "partial", "irrelevant")
+
+
+class Run(TypedDict):
+    """One run as the store gives it back."""
+
+    run_id: int
+    problem: str
+    query: str  # its query lines, '; '-joined (or the refined query as typed)
+    source: str
+    iteration: int
+    feedback: str | None
+    created_at: str
+    result_count: int
+    total_results: int | None
+    relaxations: list[Relaxation]  # each with the query_line it relaxed
+    judged: dict[str, int]  # label -> how many of its papers have it
+
+
+class PriorQuery(TypedDict):
+    run_id: int
+    query: str
+    source: str
+    iteration: int
+    feedback: str | None
+    strong: int  # its papers judged strong
+
+
+class HistoryRow(TypedDict):
+    summary: str
+    arxiv_results: int
+    s2_results: int
+
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: runs, the papers each run returned, and judgements of those papers.
@@ -226,17 +258,17 @@ class RunStore:
         source: str,
         iteration: int,
         feedback: str | None = None,
-        results: Iterable[dict[str, Any]] = (),
-    ) -> dict[str, Any]:
+        results: Iterable[SearchResultDict] = (),
+    ) -> Run:
         """Store one run and the papers its search_result files hold; returns the run."""
         check_slug(problem)  # the loop finds the problem's files, and its runs, by this slug
         if source not in SOURCES:
             raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
         if not 1 <= iteration <= SQLITE_MAX_INT:
             raise BadInput(f"iteration counts from 1, not {iteration}")
-        papers: dict[str, dict[str, Any]] = {}
+        papers: dict[str, PaperDict] = {}
         totals = []
-        relaxations = []
+        relaxations: list[Relaxation] = []
         for result in results:
             totals.append(result.get("total_results"))
             for paper in result.get("papers", []):
@@ -265,7 +297,7 @@ class RunStore:
             )
         return self.run(run_id)
 
-    def run(self, run_id: int) -> dict[str, Any]:
+    def run(self, run_id: int) -> Run:
         if not 1 <= run_id <= SQLITE_MAX_INT:
             raise BadInput(f"no run {run_id} in {self.path}", code="unknown_run")
         row = self.db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
@@ -273,10 +305,11 @@ class RunStore:
             raise BadInput(f"no run {run_id} in {self.path}", code="unknown_run")
         return self._run_dict(row)
 
-    def _run_dict(self, row: sqlite3.Row) -> dict[str, Any]:
-        run = dict(row)
-        run["relaxations"] = json.loads(run["relaxations"]) if run.get("relaxations") else []
-        counts = dict.fromkeys(LABELS, 0)
+    def _run_dict(self, row: sqlite3.Row) -> Run:
+        run = cast(Run, dict(row))  # the runs table's columns, relaxations still JSON text
+        text = dict(row).get("relaxations")
+        run["relaxations"] = json.loads(text) if text else []
+        counts: dict[str, int] = dict.fromkeys(LABELS, 0)
         for label, count in self.db.execute(
             "SELECT label, COUNT(*) FROM judgements WHERE run_id = ? GROUP BY label",
             (run["run_id"],),
@@ -285,7 +318,7 @@ class RunStore:
         run["judged"] = counts
         return run
 
-    def runs(self, problem: str | None = None) -> list[dict[str, Any]]:
+    def runs(self, problem: str | None = None) -> list[Run]:
         """Every run (of `problem`), oldest first."""
         if problem is None:
             rows = self.db.execute("SELECT * FROM runs ORDER BY run_id").fetchall()
@@ -295,7 +328,7 @@ class RunStore:
             ).fetchall()
         return [self._run_dict(row) for row in rows]
 
-    def history_row(self, run_ids: Iterable[int]) -> dict[str, Any]:
+    def history_row(self, run_ids: Iterable[int]) -> HistoryRow:
         """What LITERATURE.md's Search History records for a search made of these runs: a short
         readable query summary (querylines.query_summary: each query's search words, and how
         an empty one was relaxed; the full query lines stay here) and the papers each source
@@ -317,7 +350,7 @@ class RunStore:
             "s2_results": found["semantic_scholar"],
         }
 
-    def papers(self, run_id: int) -> dict[str, dict[str, Any]]:
+    def papers(self, run_id: int) -> dict[str, PaperDict]:
         """The papers a run returned, key -> raw record, in the order the source gave them."""
         self.run(run_id)
         rows = self.db.execute(
@@ -326,8 +359,8 @@ class RunStore:
         return {key: json.loads(record) for key, record in rows}
 
     def record_judgements(
-        self, run_id: int, judgements: list[dict[str, Any]]
-    ) -> list[dict[str, Any]]:
+        self, run_id: int, judgements: Sequence[Mapping[str, object]]
+    ) -> list[Judgement]:
         """Store labels for papers of run `run_id` (a key judged again is replaced).
 
         Every judgement is checked before any is stored: an unknown label or a key the run did not
@@ -350,9 +383,10 @@ class RunStore:
                     f"its keys: {known}",
                     code="unknown_key",
                 )
+            given = item.get("confidence", 0)
             try:
-                confidence = float(item.get("confidence", 0))
-            except (TypeError, ValueError):
+                confidence = float(given) if isinstance(given, int | float | str) else math.nan
+            except ValueError:
                 confidence = math.nan
             if not math.isfinite(confidence):  # NaN would break the store's CHECK
                 raise BadInput(
@@ -384,7 +418,7 @@ class RunStore:
         )
         return [key for (key,) in rows]
 
-    def judgements(self, run_id: int) -> list[dict[str, Any]]:
+    def judgements(self, run_id: int) -> list[Judgement]:
         """A run's judgements in the order its papers came back, records decoded."""
         self.run(run_id)
         rows = self.db.execute(
@@ -393,9 +427,9 @@ class RunStore:
             " WHERE j.run_id = ? ORDER BY p.position",
             (run_id,),
         )
-        return [{**dict(row), "record": json.loads(row["record"])} for row in rows]
+        return [cast(Judgement, {**dict(row), "record": json.loads(row["record"])}) for row in rows]
 
-    def prior_queries(self, problem: str) -> list[dict[str, Any]]:
+    def prior_queries(self, problem: str) -> list[PriorQuery]:
         """What the loop must not repeat: each earlier (query, source) of `problem`, with the
         iteration, the run and how many strong hits it found."""
         rows = self.db.execute(
@@ -405,4 +439,4 @@ class RunStore:
             " FROM runs r WHERE r.problem = ? ORDER BY r.run_id",
             (problem,),
         )
-        return [dict(row) for row in rows]
+        return [cast(PriorQuery, dict(row)) for row in rows]

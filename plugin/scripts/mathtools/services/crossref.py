@@ -39,7 +39,7 @@ TAG = re.compile(r"<[^>]+>")
 # ----------------------------------------------------------------------------- parsing
 
 
-def _plain(value: Any) -> str | None:
+def _plain(value: object) -> str | None:
     """Text without the JATS/HTML markup Crossref titles and abstracts carry (<i>, <jats:p>)."""
     if not isinstance(value, str):
         return None
@@ -47,7 +47,7 @@ def _plain(value: Any) -> str | None:
     return re.sub(r"\s+([,.:;)])", r"\1", text) or None
 
 
-def _first(value: Any) -> str | None:
+def _first(value: object) -> str | None:
     items = value if isinstance(value, list) else [value]
     return next((text for item in items if (text := _plain(item))), None)
 
@@ -64,7 +64,7 @@ def _year(item: dict[str, Any]) -> int | None:
     return None
 
 
-def _name(person: Any) -> str | None:
+def _name(person: object) -> str | None:
     if not isinstance(person, dict):
         return None
     given, family = _plain(person.get("given")), _plain(person.get("family"))
@@ -73,7 +73,7 @@ def _name(person: Any) -> str | None:
     return _plain(person.get("name"))
 
 
-def to_paper(item: Any) -> Paper | None:
+def to_paper(item: object) -> Paper | None:
     """One Crossref work as a Paper; None when it has no DOI or no title (a malformed record
     never stands for a paper)."""
     if not isinstance(item, dict):
@@ -109,7 +109,7 @@ def to_paper(item: Any) -> Paper | None:
     )
 
 
-def _count(value: Any) -> int | None:
+def _count(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 

@@ -145,7 +145,7 @@ def to_paper(record: object, unresolved: bool = False) -> Paper:
     )
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     return (" ".join(value.split()) or None) if isinstance(value, str) else None
 
 

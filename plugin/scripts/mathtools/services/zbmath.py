@@ -100,7 +100,7 @@ def identifier(text: str) -> Identifier:
 # ----------------------------------------------------------------------------- parsing
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     """A usable string: not empty, not null, not the licence sentence."""
     if not isinstance(value, str):
         return None
@@ -110,15 +110,15 @@ def _text(value: Any) -> str | None:
     return text
 
 
-def _list(value: Any) -> list[Any]:
+def _list(value: object) -> list[Any]:
     return [item for item in value if item is not None] if isinstance(value, list) else []
 
 
-def _dict(value: Any) -> dict[str, Any]:
+def _dict(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def to_paper(record: Any) -> Paper | None:
+def to_paper(record: object) -> Paper | None:
     """One zbMATH document as a Paper; None for a record without its id or Zbl number (a
     malformed record never stands for a paper)."""
     record = _dict(record)
@@ -184,7 +184,7 @@ def given_family(name: str) -> str:
     return f"{given.strip()} {family.strip()}" if comma and given.strip() else name
 
 
-def reference_ids(record: Any) -> list[int]:
+def reference_ids(record: object) -> list[int]:
     """zbMATH's internal numbers of the documents a record cites (its reference list), in order;
     a reference zbMATH could not resolve has none."""
     found = []
@@ -195,7 +195,7 @@ def reference_ids(record: Any) -> list[int]:
     return found
 
 
-def _papers(records: Iterable[Any]) -> list[Paper]:
+def _papers(records: Iterable[object]) -> list[Paper]:
     return [paper for record in records if (paper := to_paper(record)) is not None]
 
 
