@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -12,13 +13,14 @@ from support.cassettes import serving_s2
 from support.scripted_server import Reply
 
 SLUG = "tolerant-testing"
+ARXIV_SRC = ROOT.parent / "shared" / "recordings" / "arxiv-src"
 
 
-def test_the_demo_runs_offline_and_reports_its_figures(tmp_path):
-    """The demo (tools/run-demo's driver; CONTRIBUTING.md), on the bundled sample problem."""
+def demo(tmp_path, *args: str) -> str:
+    """tools/run-demo's driver in a fresh workspace; its output (it must succeed)."""
     driver = ROOT / "tools" / "demo_pipeline.py"
     run = subprocess.run(
-        [sys.executable, str(driver), "--workspace", str(tmp_path / "ws")],
+        [sys.executable, str(driver), "--workspace", str(tmp_path / "ws"), *args],
         capture_output=True,
         text=True,
         timeout=600,
@@ -30,15 +32,47 @@ def test_the_demo_runs_offline_and_reports_its_figures(tmp_path):
     for name in ("LITERATURE.md", "JOURNAL.md", "literature.db"):
         assert name in run.stdout
     assert re.search(r"script output / 4\s+\d+ tokens\s+[\d.]+ per paper", run.stdout)
+    assert re.search(r"model reads in all: \d+ characters", run.stdout)
+    return run.stdout
+
+
+def test_the_demo_speaks_mathematics_and_quotes_the_papers_own_statements(tmp_path):
+    """The default sample, Viterbo's conjecture: titles, reasons and quoted Key Results."""
+    out = demo(tmp_path)
+    assert "arXiv, Semantic Scholar, zbMATH Open, Crossref" in out  # the services line
+    assert "CONFIRMED arXiv:2405.16513 (2024) A Counterexample to Viterbo's Conjecture\n" in out
+    for planted in json.loads((ROOT / "examples" / "viterbo" / "remembered.json").read_text()):
+        assert re.search(rf'^  {planted["key"]} "{re.escape(planted["title"])}": \S', out, re.M)
+    if ARXIV_SRC.exists():  # the papers' sources: a Key Result quotes a numbered statement
+        quoted = re.search(
+            r'Key Results: STAND-IN, quoting the paper: \[V\] "[^"]+" \((Theorem [\d.]+)\)\n'
+            r"    \1 \(from http://127\.0\.0\.1:\d+/src/\d{4}\.\d{5}\): ",
+            out,
+        )
+        assert quoted, out
+
+
+def test_the_demo_on_the_testing_sample_confirms_classics_through_zbmath_and_crossref(tmp_path):
+    out = demo(tmp_path, "--problem", str(ROOT / "examples" / "sample-problem" / "PROBLEM.md"))
     # Remembered classics only the mathematical and DOI sources hold are confirmed through them.
-    assert "zbMATH Open    confirmed memory-4\n" in run.stdout
-    assert "Crossref       confirmed memory-3\n" in run.stdout
+    assert "zbMATH Open    confirmed memory-4\n" in out
+    assert "Crossref       confirmed memory-3\n" in out
     folder = tmp_path / "ws" / ".math" / "problems" / SLUG
     refs = re.findall(r"^### REF-\d+", (folder / "LITERATURE.md").read_text(), re.M)
     # The journal entry's counts are those LITERATURE.md shows (a PROBLEM.md reference that is
     # the same paper as a search hit is confirmed twice but is one REF).
     journal = (folder / "JOURNAL.md").read_text()
     assert f"({len(refs)} new REFs)" in journal
+
+
+def test_the_demo_takes_a_plain_markdown_problem(tmp_path):
+    """No frontmatter: the first line is the title, the slug is made from it."""
+    plain = tmp_path / "plain.md"
+    plain.write_text("# Symplectic capacities of convex bodies\n\nIs Viterbo's conjecture true?\n")
+    demo(tmp_path, "--problem", str(plain))
+    assert (
+        tmp_path / "ws" / ".math" / "problems" / "symplectic-capacities-of-convex-bodies"
+    ).is_dir()
 
 
 def test_the_token_count_includes_what_a_script_prints_on_stderr(tmp_path, monkeypatch):

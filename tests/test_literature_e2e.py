@@ -41,6 +41,15 @@ SYSTEM_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re
 READ_LINE = re.compile(r"^ *\d+\t", re.M)
 
 
+def strings(value) -> list[str]:
+    """Every string in a JSON value (a request's messages: what the model was shown)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [s for item in value for s in strings(item)] if isinstance(value, list) else []
+
+
 class RunbookPlayer:
     """The agent's side of the conversation: the runbook generator, turned into tool calls."""
 
@@ -149,10 +158,21 @@ def test_math_literature_runs_the_whole_runbook_in_claude_code(tmp_path):
     assert len(refs) >= 2
     for _, fields in refs:
         assert re.search(r"^- \*\*Verified:\*\* \S+ via http://127\.0\.0\.1:\d+/", fields, re.M)
-        # Key Results were written from the abstract excerpt verify printed.
+        # Key Results quote what verify printed of the paper, and the quote was checked.
         assert re.search(
-            r"^- \*\*Key Results:\*\* STAND-IN, from the abstract: ", fields, re.M
+            r'^- \*\*Key Results:\*\* STAND-IN, quoting the paper: \[V\] "', fields, re.M
         ) or ("no abstract to read" in fields)
+    # The agent read the whole abstract of each paper it judged strong or partial (in verify's
+    # output, in its conversation), and no protocol file.
+    verified = json.loads((cwd / player.summary["search_folder"] / "verified.json").read_text())
+    kept = {key for key, label in player.summary["labels"].items() if label != "irrelevant"}
+    read = [r for r in verified["results"] if r["key"] in kept and r.get("paper")]
+    said = " ".join(" ".join(strings(request.body)) for request in run.requests).split()
+    transcript = " ".join(said)
+    for result in read:
+        if abstract := result["paper"].get("abstract"):
+            assert " ".join(abstract.split()) in transcript
+    assert read and not [c for c in player.calls if isinstance(c, Read) and "protocols" in c.path]
     assert "The Price of Tolerance in Distribution Testing" in literature
     assert "STAND-IN Synthesis" in literature.split("## Synthesis", 1)[1]
 

@@ -172,6 +172,10 @@ def problem_parts(problem_file: Path) -> tuple[dict, str]:
     if not meta.get("title"):
         first = next((line for line in body.splitlines() if line.strip()), "")
         meta["title"] = first.lstrip("#").strip() or problem_file.stem
+        if first.startswith("#"):
+            body = body.replace(first, "", 1)
+    if "# Problem Statement" not in body:  # a plain file is the statement itself
+        body = "# Problem Statement\n\n" + body.strip() + "\n"
     meta.setdefault("slug", slugify(str(meta["title"])))
     return meta, body
 

@@ -117,7 +117,7 @@ class StandInModel:
             theorems = [s for s in paper.statements if s[0].startswith("Theorem")]
             printed, words = (theorems or paper.statements)[0]
             quoted = f'[V] "{quote_of(words)}" ({printed})'
-        elif paper.text not in ("", NO_ABSTRACT) and quote_of(paper.text.split()):
+        elif quote_of(paper.text.split()):
             quoted = f'[V] "{quote_of(paper.text.split())}" (abstract)'
         else:
             quoted = f"{STAND_IN}: no abstract to read."
@@ -283,6 +283,7 @@ def runbook(
         "first_search": first_search,
         "iterations": iteration,
         "listed": len(labels),
+        "labels": labels,
         "seen": len(seen),  # distinct papers the model read about (a resolved reference once)
         "confirmed": list(confirmed),
         "unconfirmed": unconfirmed,
@@ -331,7 +332,8 @@ def confirmed_papers(verified: str) -> dict[str, ReadPaper]:
             part = "abstract" if line.startswith("  abstract: ") else "statements"
             found[key].whole = found[key].whole or part == "abstract"
             if part == "abstract":
-                found[key].text = line.removeprefix("  abstract: ")
+                said = line.removeprefix("  abstract: ")
+                found[key].text = "" if said == NO_ABSTRACT else said
         elif part == "statements" and (statement := STATEMENT_LINE.match(line)):
             found[key].statements.append((statement.group(1), statement.group(2).split()))
         elif part != "statements" and not line.startswith("  corrected "):
