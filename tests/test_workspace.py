@@ -424,7 +424,8 @@ def test_status_and_resume_rebuild_a_stale_dashboard(root, script):
     assert journal.returncode == 0, journal.stdout
     assert script("workspace.py", "resume").returncode == 0
     assert "NOTE-001" in dashboard.read_text()
-    assert list(folder.glob("*.lock"))  # the writers' lock side files exist...
+    assert not list(folder.glob("*.lock"))  # no lock file is left in the problem folder...
+    assert list((folder.parent.parent / ".locks").glob("*.lock"))  # ...they are in .math/.locks
     assert ".lock" not in dashboard.read_text()  # ...and are not reported
 
 
