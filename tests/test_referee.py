@@ -4,6 +4,7 @@ derangements run (D2-D10), each closed: every test here failed before its refusa
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -333,3 +334,78 @@ def test_d10_the_status_covers_every_run_and_waits_for_the_interpretation(proble
     data = frontmatter.read((problem / "COMPUTATION.md").read_text())
     assert data["status"] == "error"  # Request 1's run failed, though the last one did not
     assert computation.failed_requests(problem) == [1]
+
+
+# --- the smaller defects ---
+
+
+def test_bibtex_finding_no_citation_is_reported(problem):
+    (problem / "OUTPUT.blg").write_text(
+        "This is BibTeX, Version 0.99d\nThe top-level auxiliary file: OUTPUT.aux\n"
+        "I found no \\citation commands---while reading file OUTPUT.aux\n"
+        "(There was 1 error message)\n"
+    )
+    (warning,) = latex.bibtex_warnings(problem)
+    assert warning.startswith("I found no \\citation commands") and "cite" in warning
+
+
+def test_with_latex_installed_done_waits_for_the_pdf(problem, tmp_path, monkeypatch):
+    """TeX installed after a run without it: the next run compiles before it is DONE."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    fake = tools / "pdflatex"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}:/usr/bin:/bin")
+    enter(problem, "LATEX_OUTPUT")
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, "DONE", "written")
+    assert "OUTPUT.pdf is missing" in refused.value.message
+    later()
+    (problem / "OUTPUT.pdf").write_bytes(b"%PDF-1.5\n")
+    machine.transition(problem, problem.name, "DONE", "written")
+
+
+def test_the_output_template_breaks_long_code_lines():
+    template = (PLUGIN / "templates" / "OUTPUT.tex").read_text()
+    assert "breaklines=true" in template
+    writer = (PLUGIN / "agents" / "latex-writer.md").read_text()
+    assert "lstlisting" in writer and "never `verbatim`" in writer
+
+
+def test_no_lock_file_is_left_in_the_problem_folder(problem):
+    complete_proof(problem)
+    (problem / "REVIEW.md").write_text(PASSING_REVIEW)
+    review.seal(problem, problem.name)
+    assert not list(problem.glob("*.lock"))
+
+
+# --- the three ambiguities ---
+
+
+def test_math_intake_names_as_many_domains_as_it_lists():
+    from mathtools.core.domains import DOMAINS
+
+    text = (PLUGIN / "agents" / "math-intake.md").read_text()
+    listed = text.split("exactly one of", 1)[1].split("fits.", 1)[0]
+    names = {name for name in re.findall(r"`([a-z-]+)`", listed)}
+    assert names == {*DOMAINS, "other"}
+    assert f"{len(names)} values" in text or "seventeen values" in text
+    assert "ten values" not in text
+
+
+def test_the_proof_runbook_keeps_the_tiers_warning_block_verbatim():
+    tiers = (PLUGIN / "protocols" / "confidence-tiers.md").read_text()
+    block = tiers.split("Agents copy it verbatim:", 1)[1].split("```markdown\n", 1)[1]
+    block = block.split("```", 1)[0]
+    assert block in (PLUGIN / "templates" / "PROOF.md").read_text()
+    proof = (PLUGIN / "agents" / "proof.md").read_text()
+    assert "Warning: unverified steps" not in proof and "verbatim" in proof
+
+
+def test_the_proof_runbook_says_how_to_abandon_a_step_and_resolve_a_gap():
+    proof = (PLUGIN / "agents" / "proof.md").read_text()
+    assert "abandoned" in proof and "**Resolved:**" in proof
+    template = (PLUGIN / "templates" / "PROOF.md").read_text()
+    assert "**Resolved:**" in template

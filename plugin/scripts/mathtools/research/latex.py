@@ -332,7 +332,39 @@ def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
                 "errors": _log_errors(folder / "OUTPUT.log") or done.stdout.splitlines()[-20:],
             }
     pdf = folder / "OUTPUT.pdf"
-    return {"compiled": pdf.exists(), "tool": tool, "pdf": str(pdf) if pdf.exists() else None}
+    answer: dict[str, Any] = {
+        "compiled": pdf.exists(),
+        "tool": tool,
+        "pdf": str(pdf) if pdf.exists() else None,
+    }
+    warnings = bibtex_warnings(folder)
+    if warnings:
+        answer["warnings"] = warnings
+    return answer
+
+
+# What BibTeX says when the bibliography came out empty or wrong; LaTeX still builds a PDF.
+_BIBTEX_PROBLEMS = re.compile(
+    r"^(I found no \\citation commands|I found no \\bibdata command|I found no "
+    r"\\bibstyle command|I couldn't open .*|Warning--.*|.*---line \d+ of file .*)",
+    re.MULTILINE,
+)
+
+
+def bibtex_warnings(folder: Path) -> list[str]:
+    """BibTeX's complaints in OUTPUT.blg (no \\citation commands: the bibliography is empty)."""
+    log = folder / "OUTPUT.blg"
+    if not log.exists():
+        return []
+    text = log.read_text(errors="replace")
+    found = [match.group(0).strip() for match in _BIBTEX_PROBLEMS.finditer(text)]
+    advice = {
+        "I found no \\citation commands": " (OUTPUT.tex cites nothing with \\cite, so the "
+        "bibliography is empty: cite the references you use)",
+    }
+    return [
+        line + next((a for k, a in advice.items() if line.startswith(k)), "") for line in found
+    ][:20]
 
 
 def _log_errors(log: Path) -> list[str]:
