@@ -328,9 +328,12 @@ def test_check_is_clear_without_prior_dead_ends(problem, script):
         "dead_ends": [],
         "journal_violations": 0,
     }
-    assert check(script, "induction", "a,b") == (0, expected)
+    status, out = check(script, "induction", "a,b")
+    assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
+    assert jr.EntryTime.parse(out["now"]).precise  # the time for the pass's **Updated:** lines
     (problem / "JOURNAL.md").unlink()
-    assert check(script, "induction", "a,b") == (0, expected)
+    status, out = check(script, "induction", "a,b")
+    assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
 
 
 def test_check_matches_same_strategy_or_two_shared_tags(problem, script):

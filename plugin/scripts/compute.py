@@ -22,7 +22,8 @@ subcommands:
   run CODE               CODE is a file, or - for stdin; --request N must be a `### Request N`
                          of PROOF.md
   interpret N --text T   write computation N's Interpretation (COMPUTATION.md's status is
-                         `interpreting` until every run has one)
+                         `interpreting` until every run has one); with --result R and
+                         --implication I also its row of the Summary for Proof Agent table
 
 example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
@@ -78,11 +79,15 @@ def main(argv: Sequence[str]) -> None:
     )
     interpret.add_argument("number", type=int, metavar="N", help="the computation's number")
     interpret.add_argument("--text", required=True, help="what the result means for the proof")
+    interpret.add_argument("--result", help="the Summary row's result, in a few words")
+    interpret.add_argument("--implication", help="the Summary row's meaning for the proof")
     problemdir.add_arguments(interpret)
     args = parser.parse_args(argv)
     if args.command == "interpret":
         _, where = problemdir.resolve(args.problem, args.dir)
-        cli.emit(computation.interpret(where, args.number, args.text))
+        cli.emit(
+            computation.interpret(where, args.number, args.text, args.result, args.implication)
+        )
         return
 
     sandbox.check_limits(args.timeout, args.memory_mb)

@@ -167,8 +167,15 @@ def failed_requests(folder: Path) -> list[int]:
     return _failed(read_text(path, path.name)) if path.exists() else []
 
 
-def interpret(folder: Path, number: int, text: str) -> dict[str, Any]:
-    """Write computation `number`'s Interpretation in place of the pending placeholder."""
+def interpret(
+    folder: Path,
+    number: int,
+    text: str,
+    result: str | None = None,
+    implication: str | None = None,
+) -> dict[str, Any]:
+    """Write computation `number`'s Interpretation in place of the pending placeholder and, with
+    `result` and `implication`, its row in the Summary for Proof Agent table."""
     path = folder / "COMPUTATION.md"
     text = text.strip()
     if not text:
@@ -184,6 +191,16 @@ def interpret(folder: Path, number: int, text: str) -> dict[str, Any]:
                 code="no_pending_interpretation",
             )
         body = body.replace(section, section.replace(INTERPRETATION_PENDING, text), 1)
+        if result:
+            asked = ANSWERED.search(section)
+            cells = [
+                f"Computation {number}",
+                f"Request {asked.group(1)}" if asked else "direct",
+                result,
+                implication or "",
+            ]
+            row = "| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in cells) + " |"
+            body = body.rstrip("\n") + "\n" + row + "\n"
         data["status"] = _status(body)
         atomic_write(path, frontmatter.render(data, body))
     return {"file": str(path), "computation": number, "status": data["status"]}

@@ -603,6 +603,7 @@ def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[st
         "strategy": strategy,
         "tags": tags,
         "verdict": verdict,
+        "now": clock.stamp(),  # for the **Updated:** lines of the pass this check opens
         "dead_ends": dead_ends,
         # Entries the check may have misread: `validate` says which and why.
         "journal_violations": len(journal.violations),

@@ -424,6 +424,7 @@ def advance(folder: Path, slug: str) -> dict[str, Any]:
         transition(folder, slug, move["to"], move["reason"], bool(move.get("user_approved")))
         applied.append(move)
     step["applied"] = applied
+    step["history"] = load(folder, slug)[0].history  # for the orchestrator's report
     return step
 
 
