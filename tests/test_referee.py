@@ -409,3 +409,39 @@ def test_the_proof_runbook_says_how_to_abandon_a_step_and_resolve_a_gap():
     assert "abandoned" in proof and "**Resolved:**" in proof
     template = (PLUGIN / "templates" / "PROOF.md").read_text()
     assert "**Resolved:**" in template
+
+
+def test_a_p_the_review_does_not_stand_behind_goes_back_to_s(problem):
+    complete_proof(problem)
+    passing_review(problem)
+    assert (problem / "PROOF.md").read_text().count("[P]") == 2
+    (problem / "REVIEW.md").write_text(
+        PASSING_REVIEW.replace("checked\n\n### Main", "gap\n**Note:** why\n\n### Main")
+    )
+    sealed = review.seal(problem, problem.name)
+    assert sealed["verdict"] == "revise" and sealed["unproved"] == ["Lemma 1", "Main Theorem"]
+    assert "[P]" not in (problem / "PROOF.md").read_text()
+
+
+def test_accept_partial_typed_by_the_user_writes_up_only_checked_steps(problem):
+    enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
+    complete_proof(
+        problem,
+        COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n",
+        status="in-progress",
+        computation_needed=True,
+    )
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, "LATEX_OUTPUT", "partial", user_approved=True)
+    assert refused.value.code == "needs_user"
+    machine.approval_path(problem).write_text('{"choice": "accept-partial"}')
+    step = machine.advance(problem, problem.name)
+    assert step["applied"][-1]["to"] == "LATEX_OUTPUT" and step["spawn"] == "math:latex-writer"
+    assert "partial results, accepted by the user" in read_state(problem)[0]["history"][-1]
+    later()
+    tex = CLEAN_ARTICLE.replace(
+        "No claims.", "\\begin{lemma}\\label{pf:lemma-1}Inclusion-exclusion.\\end{lemma}"
+    )
+    (problem / "OUTPUT.tex").write_text(tex)
+    with pytest.raises(BadInput, match="not checked by the referee"):
+        machine.transition(problem, problem.name, "DONE", "written")

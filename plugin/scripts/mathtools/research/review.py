@@ -253,13 +253,15 @@ def promotable(proof_md: str, review_md: str) -> list[str]:
     return promoted
 
 
-def _promote(proof_md: str, names: list[str]) -> str:
+def _retier(proof_md: str, names: list[str], old: str, new: str) -> str:
+    """PROOF.md with the steps `names` moved from tier `old` to `new`."""
     wanted = {label(n) for n in names}
     out = []
+    pattern = re.compile(r"(?m)^(\*\*Confidence:\*\*\s*)" + re.escape(old))
     for block in re.split(r"(?m)^(?=###\s)", proof_md):
         heading = _HEADING.match(block.split("\n", 1)[0])
         if heading and label(heading.group("name")) in wanted:
-            block = re.sub(r"(?m)^(\*\*Confidence:\*\*\s*)\[S\]", r"\g<1>[P]", block, count=1)
+            block = pattern.sub(lambda m: m.group(1) + new, block, count=1)
         out.append(block)
     return "".join(out)
 
@@ -279,12 +281,22 @@ def seal(folder: Path, slug: str) -> dict[str, Any]:
             raise BadInput(
                 "REVIEW.md is not a complete review: " + "; ".join(errors), code="bad_review"
             )
+        # a [P] this review does not stand behind (a step changed since, or judged a gap) is
+        # [S] again: only a passing review of the PROOF.md as it is gives [P]
+        checked = {label(v.name) for v in verdicts(review_md) if v.verdict == "checked"}
+        demoted = [
+            s.name
+            for s in steps(proof_md)
+            if s.tier == "[P]" and (summary["verdict"] != "pass" or s.label not in checked)
+        ]
+        before = proof_md
+        proof_md = _retier(proof_md, demoted, "[P]", "[S]")
         promoted: list[str] = []
         if summary["verdict"] == "pass":
             promoted = promotable(proof_md, review_md)
-            if promoted:
-                proof_md = _promote(proof_md, promoted)
-                atomic_write(proof_path, proof_md)
+            proof_md = _retier(proof_md, promoted, "[S]", "[P]")
+        if proof_md != before:
+            atomic_write(proof_path, proof_md)
         data, body = frontmatter.split(review_md, "REVIEW.md")
         data.update(
             problem=slug,
@@ -294,7 +306,7 @@ def seal(folder: Path, slug: str) -> dict[str, Any]:
             reviewed=clock.stamp(),
         )
         atomic_write(review_path, frontmatter.render(data, body))
-    return {"file": str(review_path), **summary, "proved": promoted}
+    return {"file": str(review_path), **summary, "proved": promoted, "unproved": demoted}
 
 
 def current(folder: Path) -> tuple[dict[str, Any] | None, list[str]]:
