@@ -153,7 +153,7 @@ def test_new_problem_starts_every_artifact_from_its_template(root, script):
     state = frontmatter.read((folder / "STATE.md").read_text())
     assert state["problem"] == "ramsey-bound"
     assert state["current_state"] == "INTAKE"
-    assert state["loops"] == {"proof-literature": 0, "proof-computation": 0}
+    assert state["loops"] == {"proof-literature": 0, "proof-computation": 0, "proof-review": 0}
     assert state["history"] == []
     assert state["updated"].endswith("Z")
     assert "# Research State" in (folder / "STATE.md").read_text()
