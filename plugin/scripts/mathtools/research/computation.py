@@ -140,7 +140,11 @@ def _sections(body: str) -> list[tuple[int, str]]:
 def _status(body: str) -> str:
     if INTERPRETATION_PENDING in body:
         return "interpreting"
-    return "error" if _failed(body) else "complete"
+    direct_failed = any(
+        not ANSWERED.search(text) and (run := _RUN.search(text)) and run.group(1) != "ok"
+        for _, text in _sections(body)
+    )
+    return "error" if _failed(body) or direct_failed else "complete"
 
 
 def _failed(body: str) -> list[int]:
