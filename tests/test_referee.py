@@ -21,10 +21,18 @@ from test_state import (
     PASSING_REVIEW,
     complete_proof,
     enter,
+    grant,
     passing_review,
     read_state,
     write_state,
 )
+
+
+@pytest.fixture(autouse=True)
+def plugin_data(tmp_path, monkeypatch):
+    """The plugin's data folder, where the user's approvals are recorded: this test's own."""
+    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
+    monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
 
 
 @pytest.fixture
@@ -265,6 +273,8 @@ def test_d6_the_user_typing_continue_is_recorded_by_the_hook_and_used_once(probl
     hook = PLUGIN / "hooks" / "user_approval.py"
     subprocess.run([sys.executable, str(hook)], input=json.dumps(event), text=True, check=True)
     assert machine.pending_grant(problem, problem.name) == "continue"
+    # outside the workspace: no Write of the model's inside the project reaches it
+    assert problem.parent.parent not in machine.approval_path(problem).parents  # not in .math
     later()
     (problem / "PROOF.md").touch()
     step = machine.advance(problem, problem.name)
@@ -434,7 +444,7 @@ def test_accept_partial_typed_by_the_user_writes_up_only_checked_steps(problem):
     with pytest.raises(BadInput) as refused:
         machine.transition(problem, problem.name, "LATEX_OUTPUT", "partial", user_approved=True)
     assert refused.value.code == "needs_user"
-    machine.approval_path(problem).write_text('{"choice": "accept-partial"}')
+    grant(problem, "accept-partial")
     step = machine.advance(problem, problem.name)
     assert step["applied"][-1]["to"] == "LATEX_OUTPUT" and step["spawn"] == "math:latex-writer"
     assert "partial results, accepted by the user" in read_state(problem)[0]["history"][-1]

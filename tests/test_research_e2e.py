@@ -14,6 +14,7 @@ because the command's allowed-tools rules let it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -470,7 +471,11 @@ def test_only_the_user_typing_continue_records_an_approval(tmp_path):
     home = tmp_path / "home"
     cwd = home / "work"
     folder = problem_in_proof_development(cwd)
-    approval = cwd / ".math" / "user-approval.json"
+    approval = (
+        plugin_data_dir(home)
+        / "approvals"
+        / (hashlib.sha256(str((cwd / ".math").resolve()).encode()).hexdigest()[:24] + ".json")
+    )
 
     def forger(request):
         if not request.tool_results():

@@ -110,6 +110,13 @@ def ground(folder, here, to):
         passing_review(folder)
 
 
+@pytest.fixture(autouse=True)
+def plugin_data(tmp_path, monkeypatch):
+    """The plugin's data folder, where the user's approvals are recorded: this test's own."""
+    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
+    monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
+
+
 @pytest.fixture
 def problem(tmp_path):
     folder = tmp_path / ".math" / "problems" / "twin-primes"
@@ -177,7 +184,9 @@ def test_each_pair_loops_three_times_then_asks_the_user(problem, aux, loop):
 
 def grant(folder, choice, slug=None):
     """What hooks/user_approval.py writes when the user types /math:research CHOICE."""
-    machine.approval_path(folder).write_text(json.dumps({"choice": choice, "problem": slug}))
+    path = machine.approval_path(folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"choice": choice, "problem": slug}))
 
 
 def test_forward_moves_and_returns_do_not_count_as_loops(problem):

@@ -3,8 +3,9 @@
 
 Claude Code runs this (hooks/hooks.json) on every prompt the user submits, with the prompt as
 JSON on stdin, and never on the model's tool calls. When the user types
-`/math:research continue [slug]` or `/math:research accept-partial [slug]`, it writes
-`.math/user-approval.json` ({"choice", "problem", "at"}); `state.py advance` (or `transition
+`/math:research continue [slug]` or `/math:research accept-partial [slug]`, it writes the
+workspace's approval record ({"choice", "problem", "at"}) in the plugin's data folder, outside
+the workspace (mathtools/research/approval.py); `state.py advance` (or `transition
 --user-approved`) uses it up for one move past a cap (continue) or into LATEX_OUTPUT without a
 passing review (accept-partial). A `--user-approved` with no such record is refused: the model's
 own pre-approved calls cannot grant what only the user may (see mathtools/research/state.py).
@@ -19,6 +20,9 @@ import re
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+from mathtools.research.approval import approval_file
 
 COMMAND = re.compile(
     r"^\s*/(?:math:)?research\s+(?P<choice>continue|accept-partial)\b(?:\s+(?P<slug>[\w.-]+))?"
@@ -44,9 +48,9 @@ def main() -> int:
                 "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             }
             with contextlib.suppress(OSError):
-                (folder / ".math" / "user-approval.json").write_text(
-                    json.dumps(record) + "\n", encoding="utf-8"
-                )
+                path = approval_file(folder / ".math")
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(record) + "\n", encoding="utf-8")
             break
     return 0
 

@@ -11,8 +11,8 @@ The back-edges each start a loop, counted per pair in STATE.md (`loops: {proof-l
 proof-computation: N, proof-review: N}`). A fourth loop of a pair is refused until the user
 approves it: research can loop forever, tokens cannot. The user approves by typing
 `/math:research continue` (or `accept-partial`): the plugin's UserPromptSubmit hook
-(hooks/user_approval.py) records that in .math/user-approval.json, which a move with
-user_approved consumes; the model's own calls cannot write it.
+(hooks/user_approval.py) records that in the plugin's data folder (approval.py), outside the
+workspace, and a move with user_approved uses it up; the model's own calls cannot write it.
 
 A proof reaches LATEX_OUTPUT only through REVIEW, with a REVIEW.md (review.py) in which the
 referee checked every step, sealed on the PROOF.md there now; or on the user's accept-partial.
@@ -41,6 +41,8 @@ from ..core.files import atomic_write, read_text
 from ..core.locks import locked
 from ..core.templates import instantiate
 from . import computation, latex, review
+from .approval import CHOICES as GRANTS
+from .approval import approval_file
 
 STATES = (
     "INTAKE",
@@ -121,9 +123,6 @@ SESSION_FILES = (
     "references.bib",
 )
 USER_OPTIONS = ("continue", "redirect", "accept-partial")
-# What the user may grant by typing `/math:research <choice> [slug]` (hooks/user_approval.py).
-GRANTS = ("continue", "accept-partial")
-APPROVAL_FILE = "user-approval.json"  # in .math/, written by the hook only
 DIGESTED = ("problem", "current_state", "loops", "history", "entered_at")
 # The values PROOF.md's routing flags may take (agents/proof.md, "Frontmatter").
 PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stuck")
@@ -322,8 +321,8 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
 
 
 def approval_path(folder: Path) -> Path:
-    """.math/user-approval.json for a problem folder .math/problems/<slug>/."""
-    return folder.parent.parent / APPROVAL_FILE
+    """The approval record for a problem folder .math/problems/<slug>/ (approval.py)."""
+    return approval_file(folder.parent.parent)
 
 
 def pending_grant(folder: Path, slug: str) -> str | None:
