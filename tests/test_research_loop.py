@@ -22,7 +22,7 @@ PROOF_BODY = """
 ### Lemma 1: $\\sum_{k \\le n} k = n(n+1)/2$
 **Status:** complete
 **Depends on:** REF-001
-**Confidence:** [V]
+**Confidence:** [S]
 
 ### Main Theorem
 **Status:** {status}
@@ -64,7 +64,7 @@ def advance(script, folder):
 def write_proof(folder, **flags):
     fields = {"status": "in-progress", "computation_needed": False, "literature_needed": False}
     fields.update(flags)
-    tier = "[V]" if fields["status"] == "complete" else "[~]"
+    tier = "[S]" if fields["status"] == "complete" else "[~]"
     body = PROOF_BODY.replace("{status}", fields["status"]).replace("{tier}", tier)
     (folder / "PROOF.md").write_text(frontmatter.render(fields, body))
 
