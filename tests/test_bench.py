@@ -22,11 +22,13 @@ BENCHMARKS = {
     "bench_literature_turns.py": r"one iteration +29 in 17 +\d+ in \d+ +1 .*\n"
     r"one refinement +38 in 23 +\d+ in \d+ +2 .*\n"
     r"a gap search +\d+ in \d+ +\d+ in \d+ +1 ",
+    "bench_research_turns.py": r"tool calls +83 +\d+ +<= 50 met\n\d+ tool calls \(target <= 50\); "
+    r"ended in DONE",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
     "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
     "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +[\d.]+\n"
     r"arXiv baseline +\d+% +\d+% +- +[\d.]+\n(.*\n)*Semantic Scholar plan +\d+%",
-    f"bench_idle_context.py --versions {CURRENT_VERSION}": r"\n2\.\d+\.\d+ +\d+ +\d+ +600  6 agent",
+    f"bench_idle_context.py --versions {CURRENT_VERSION}": r"\n2\.\d+\.\d+ +\d+ +\d+ +600  7 agent",
     "bench_agent_model_hook.py --runs 2": r"hook, override applied +[\d.]+ ms",
 }
 

@@ -136,12 +136,18 @@ def compute(script, folder, code, *args):
 
 
 def test_runs_are_recorded_under_their_requests_before_the_summary(script, problem):
+    (problem / "PROOF.md").write_text("## Computation Requests\n\n### Request 2: a sum\n")
     first = compute(script, problem, "print(sum(range(10)))\n", "--title", "sum", "--request", "2")
     assert first.returncode == 0, first.stdout
     assert first.json()["recorded"]["computation"] == 1
     text = (problem / "COMPUTATION.md").read_text()
     data, body = frontmatter.split(text)
-    assert (data["problem"], data["status"], data["computations"]) == ("harmonic", "complete", 1)
+    # not complete before its Interpretation is written
+    assert (data["problem"], data["status"], data["computations"]) == (
+        "harmonic",
+        "interpreting",
+        1,
+    )
     assert "## Computation 1: sum\n\n**Request from:** PROOF.md, Request 2" in body
     assert "```text\n45\n```" in body
 
@@ -153,7 +159,11 @@ def test_runs_are_recorded_under_their_requests_before_the_summary(script, probl
     second = compute(script, problem, code, "--title", "fails", "--purpose", "edge case")
     assert second.returncode == 0 and second.json()["outcome"] == "error"
     data, body = frontmatter.split((problem / "COMPUTATION.md").read_text())
-    assert (data["status"], data["computations"]) == ("error", 2)
+    assert (data["status"], data["computations"]) == ("interpreting", 2)
+    said = script(
+        "compute.py", "interpret", "2", "--text", "the edge case fails", "--dir", str(problem)
+    )
+    assert said.json()["status"] == "error"  # a failed run is not hidden by an earlier success
     assert "Sum is 45, as claimed." in body
     assert body.index("## Computation 1") < body.index("## Computation 2")
     assert body.index("## Computation 2") < body.index("## Summary for Proof Agent")

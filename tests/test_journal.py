@@ -328,9 +328,12 @@ def test_check_is_clear_without_prior_dead_ends(problem, script):
         "dead_ends": [],
         "journal_violations": 0,
     }
-    assert check(script, "induction", "a,b") == (0, expected)
+    status, out = check(script, "induction", "a,b")
+    assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
+    assert jr.EntryTime.parse(out["now"]).precise  # the time for the pass's **Updated:** lines
     (problem / "JOURNAL.md").unlink()
-    assert check(script, "induction", "a,b") == (0, expected)
+    status, out = check(script, "induction", "a,b")
+    assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
 
 
 def test_check_matches_same_strategy_or_two_shared_tags(problem, script):
@@ -344,6 +347,25 @@ def test_check_matches_same_strategy_or_two_shared_tags(problem, script):
     assert found["same strategy"]["same_strategy"] is True
     assert found["two tags"]["shared_tags"] == ["a", "b"]
     assert all(d["conditions_changed"] is False for d in found.values())
+
+
+def test_the_problems_own_tags_match_nothing(problem, script):
+    """D8: a failed induction tagged with the problem's own tag and one more is no dead end of a
+    direct proof that shares those two."""
+    path = problem / "PROBLEM.md"
+    data, body = frontmatter.split(path.read_text())
+    path.write_text(frontmatter.render({**data, "tags": ["derangements"]}, body))
+    entry(strategy="induction", tags="derangements,inclusion-exclusion", outcome="FAILED")
+    tags = "derangements,inclusion-exclusion,alternating-series,error-term"
+    assert check(script, "direct", tags)[1]["verdict"] == "clear"
+    assert check(script, "induction", tags)[1]["verdict"] == "dead-end"
+
+
+def test_a_proof_entry_takes_a_proof_strategy(problem, script):
+    run = add(script, "--category", "PROOF", "--strategy", "exhaustive-search", "--title", "T",
+              "--tried", "t", "--insight", "i")  # fmt: skip
+    assert run.returncode == 2 and run.json()["error"]["code"] == "bad_strategy"
+    assert "direct" in run.json()["error"]["message"]
 
 
 def test_unknown_strategy_in_check_is_bad_input(problem, script):
@@ -408,19 +430,23 @@ def test_a_reference_checked_again_is_not_newer_evidence(problem, script):
     assert [e["item"] for e in out["dead_ends"][0]["evidence"]] == [f"REF-002: {paper(2)['title']}"]
 
 
-def test_proof_steps_and_computations_are_dated_evidence(problem, script):
+def test_proved_lemmas_and_computations_are_dated_evidence(problem, script):
+    """D8: a later step of a proof in progress is no changed condition; a lemma proved is."""
     entry(strategy="contradiction", timestamp="2026-02-01T10:00:00Z")
     (problem / "PROOF.md").write_text(
         "---\nstatus: in-progress\n---\n# Proof Development\n\n## Proof Structure\n\n"
-        "### Step 1: Reduce to the compact case\n**Status:** complete\n**Updated:** 2026-01-20\n\n"
-        "### Step 2: Bound the tail\n**Status:** in-progress\n**Updated:** 2026-02-02\n"
+        "### Step 1: Reduce to the compact case\n**Status:** complete\n**Updated:** 2026-03-20\n\n"
+        "### Lemma 1: Bound the tail\n**Status:** complete\n**Confidence:** [S]\n"
+        "**Updated:** 2026-02-02\n\n"
+        "### Lemma 2: Guess\n**Status:** in-progress\n**Confidence:** [~]\n"
+        "**Updated:** 2026-02-03\n"
     )
     (problem / "COMPUTATION.md").write_text(
         "---\nstatus: complete\nlast_run: 2026-02-01T11:30:00Z\n---\n# Computation Results\n"
     )
     _, out = check(script, "contradiction")
     assert out["dead_ends"][0]["evidence"] == [
-        {"file": "PROOF.md", "item": "Step 2: Bound the tail", "when": "2026-02-02"},
+        {"file": "PROOF.md", "item": "Lemma 1: Bound the tail", "when": "2026-02-02"},
         {
             "file": "COMPUTATION.md",
             "item": "COMPUTATION.md (last_run)",

@@ -14,6 +14,7 @@ because the command's allowed-tools rules let it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -64,7 +65,6 @@ print("decompositions =", found)
 OUTPUT = "decompositions = {5: [(1, 2)], 13: [(2, 3)], 17: [(1, 4)], 29: [(2, 5)]}"
 PENDING = "_Pending: the computation agent writes here what this result means for the proof._"
 INTERPRETATION = "Each of 5, 13, 17, 29 has one decomposition: evidence [S], not a proof."
-SUMMARY_RULE = "|-------------|---------|--------|-------------|"
 SUMMARY_ROW = "| Computation 1 | Request 1 | 5, 13, 17, 29 decompose | supports Step 1 |"
 CALL = re.compile(r'python3 "?\$\{CLAUDE_PLUGIN_ROOT\}/scripts/\w+\.py"?')
 
@@ -147,9 +147,10 @@ class Orchestrator:
 
 
 class ComputationAgent:
-    """The math:computation agent following agents/computation.md for PROOF.md's Request 1:
-    read PROOF.md, write the snippet, run it through compute.py, then read COMPUTATION.md, write
-    the Interpretation and the summary row, and record the COMP journal entry."""
+    """The math:computation agent following agents/computation.md for PROOF.md's Request 1 (the
+    files attached to its prompt are not read again): write the snippet, run it through
+    compute.py, write the Interpretation and the summary row with `compute.py interpret`, and
+    record the COMP journal entry."""
 
     def __init__(self, snippet: Path):
         self.snippet = snippet
@@ -168,10 +169,8 @@ class ComputationAgent:
         if self.turns == 1:
             self.system = request.system_text()
             self.folder = Path(request.first_user_text().split(", folder ")[1].split()[0])
-            return [tool_use("Read", {"file_path": str(self.folder / "PROOF.md")})]
-        if self.turns == 2:
             return [tool_use("Write", {"file_path": str(self.snippet), "content": SNIPPET})]
-        if self.turns == 3:
+        if self.turns == 2:
             line = runbook_commands(self.system)[0]
             command = fill(
                 line.replace("DIR/computations/request-N.py", str(self.snippet)),
@@ -180,16 +179,24 @@ class ComputationAgent:
             command = command.replace('"short description"', '"primes 1 mod 4 below 30"')
             command = command.replace('"why, from the request"', '"evidence for Step 1"')
             return [bash(command, id="toolu_compute")]
-        if self.turns == 4:
+        if self.turns == 3:
             self.compute = json.loads(bash_result(request.last_tool_results()[0])[1])
-            return [tool_use("Read", {"file_path": self.compute["recorded"]["file"]})]
-        edits = {5: (PENDING, INTERPRETATION), 6: (SUMMARY_RULE, f"{SUMMARY_RULE}\n{SUMMARY_ROW}")}
-        if self.turns in edits:
-            old, new = edits[self.turns]
-            edit = {"file_path": self.compute["recorded"]["file"], "old_string": old}
-            return [tool_use("Edit", {**edit, "new_string": new})]
-        if self.turns == 7:
             line = runbook_commands(self.system)[1]
+            number = str(self.compute["recorded"]["computation"])
+            command = fill(line, {"K": number, "SLUG": SLUG})
+            for placeholder, value in (
+                ("what the output shows, quoting its numbers, and what it means for the step "
+                 "that asked", INTERPRETATION),
+                ("the result in a few words", "5, 13, 17, 29 decompose"),
+                ("what it means for the proof", "supports Step 1"),
+            ):  # fmt: skip
+                assert f'"{placeholder}"' in command, command
+                command = command.replace(f'"{placeholder}"', json.dumps(value))
+            return [bash(command, id="toolu_interpret")]
+        if self.turns == 4:
+            status, output = bash_result(request.last_tool_results()[0])
+            assert status == 0, output
+            line = runbook_commands(self.system)[2]
             values = {"SLUG": SLUG, "STRATEGY": "exhaustive-search", "OUTCOME": "SUCCEEDED"}
             return [bash(fill(line, values), id="toolu_journal")]
         self.journal = json.loads(bash_result(request.last_tool_results()[0])[1])
@@ -268,7 +275,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     assert step["state"] == "COMPUTATION"  # where the move left it
     state = state_of(folder)
     assert state["current_state"] == "COMPUTATION"
-    assert state["loops"] == {"proof-literature": 0, "proof-computation": 1}
+    assert state["loops"] == {"proof-literature": 0, "proof-computation": 1, "proof-review": 0}
     assert len(state["history"]) == 3
     assert state["history"][-1].endswith(
         "PROOF_DEVELOPMENT -> COMPUTATION (PROOF.md computation_needed: true)"
@@ -319,6 +326,109 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     assert "now PROOF_DEVELOPMENT" in run.stdout
 
 
+COMPLETE_PROOF = """\
+---
+problem: sums-of-two-squares
+status: complete
+approach: construction
+confidence: high
+computation_needed: false
+literature_needed: false
+---
+
+# Proof Development: Sums of two squares
+
+## Proof Structure
+
+### Lemma 1: $-1$ is a square mod $p$
+**Status:** complete
+**Depends on:** none
+**Confidence:** [S]
+
+By Wilson's theorem, $((p-1)/2)!^2 \\equiv -1 \\pmod p$ when $p \\equiv 1 \\pmod 4$.
+
+### Main Theorem
+**Status:** complete
+**Depends on:** Lemma 1
+**Confidence:** [S]
+
+Thue's lemma applied to $x \\equiv a y$ with $a^2 \\equiv -1$ gives $x^2 + y^2 = p$.
+"""
+REVIEW = """\
+# Referee Report: Sums of two squares
+
+### Lemma 1
+**Verdict:** checked
+
+Wilson's theorem, with the pairing of $k$ and $p - k$: each line follows.
+
+### Main Theorem
+**Verdict:** checked
+
+Thue's lemma gives $0 < x^2 + y^2 < 2p$ and $p \\mid x^2 + y^2$.
+"""
+
+
+class Referee:
+    """The math:referee agent following agents/referee.md: the files are attached, so it reads
+    none; it writes REVIEW.md and seals it with the runbook's `review.py seal` line."""
+
+    def __init__(self):
+        self.turns = 0
+        self.system = ""
+        self.prompt = ""
+        self.sealed: dict = {}
+
+    def __call__(self, request):
+        self.turns += 1
+        if self.turns == 1:
+            self.system, self.prompt = request.system_text(), request.first_user_text()
+            folder = Path(self.prompt.split(", folder ")[1].split()[0])
+            return [tool_use("Write", {"file_path": str(folder / "REVIEW.md"), "content": REVIEW})]
+        if self.turns == 2:
+            (line,) = runbook_commands(self.system)
+            return [bash(fill(line, {"SLUG": SLUG}), id="toolu_seal")]
+        status, output = bash_result(request.last_tool_results()[0])
+        assert status == 0, output
+        self.sealed = json.loads(output)
+        return [text(f"verdict {self.sealed['verdict']}: {self.sealed['checked']} checked")]
+
+
+@pytest.mark.claude
+def test_research_sends_a_complete_proof_to_the_referee_then_to_the_writer(tmp_path):
+    home = tmp_path / "home"
+    cwd = home / "work"
+    folder = problem_in_proof_development(cwd)
+    (folder / "PROOF.md").write_text(COMPLETE_PROOF, encoding="utf-8")
+
+    orchestrator = Orchestrator(agent_runs=1)
+    referee = Referee()
+    run = research(home, cwd, orchestrator, {"math:referee": referee})
+    (step,) = orchestrator.steps
+    assert step["spawn"] == "math:referee" and step["state"] == "REVIEW"
+    assert [m["to"] for m in step["applied"]] == ["REVIEW"]
+    (spawned,) = orchestrator.spawned
+    assert f"@{folder / 'PROOF.md'}" in spawned["prompt"].splitlines()
+    assert "Task: Referee PROOF.md" in spawned["prompt"]
+    assert_offered_its_tools(run, "referee")
+    assert "do not Read them" in referee.system  # the runbook: attached files are not read again
+    assert referee.sealed["verdict"] == "pass" and referee.sealed["proved"] == [
+        "Lemma 1",
+        "Main Theorem",
+    ]
+    assert (folder / "PROOF.md").read_text().count("**Confidence:** [P]") == 2
+    assert frontmatter.read((folder / "REVIEW.md").read_text(), "REVIEW.md")["verdict"] == "pass"
+
+    # The next invocation: every step checked, so the write-up.
+    orchestrator = Orchestrator(agent_runs=1)
+    run = research(home, cwd, orchestrator, {})
+    (step,) = orchestrator.steps
+    assert step["state"] == "LATEX_OUTPUT" and step["spawn"] == "math:latex-writer"
+    assert "checked all 2 steps" in step["applied"][0]["reason"]
+    (spawned,) = orchestrator.spawned
+    assert f"@{folder / 'REVIEW.md'}" in spawned["prompt"].splitlines()
+
+
 @pytest.mark.parametrize(
     "command", ["research", "prove", "compute", "write", "literature", "problem"]
 )
@@ -352,3 +462,45 @@ def test_research_pre_approves_what_the_commands_of_its_agents_pre_approve():
     for command in ("literature", "prove", "compute", "write"):
         missing = rules(command) - research
         assert not missing, f"/math:research lacks /math:{command}'s {missing}"
+
+
+@pytest.mark.claude
+def test_only_the_user_typing_continue_records_an_approval(tmp_path):
+    """The UserPromptSubmit hook records `/math:research continue` as the user types it; the
+    model's own Bash call with --user-approved is refused without it (D6)."""
+    home = tmp_path / "home"
+    cwd = home / "work"
+    folder = problem_in_proof_development(cwd)
+    approval = (
+        plugin_data_dir(home)
+        / "approvals"
+        / (hashlib.sha256(str((cwd / ".math").resolve()).encode()).hexdigest()[:24] + ".json")
+    )
+
+    def forger(request):
+        if not request.tool_results():
+            root = request.plugin_root()
+            return [
+                bash(
+                    f'python3 "{root}/scripts/state.py" transition COMPUTATION --reason '
+                    f'"the user approved" --user-approved --problem {SLUG}',
+                    id="toolu_forge",
+                )
+            ]
+        return "Done."
+
+    run = research(home, cwd, forger, {})
+    status, output = bash_result(run.tool_result("toolu_forge"))
+    assert status == 2 and json.loads(output)["error"]["code"] == "needs_user"
+    assert not approval.exists() and state_of(folder)["current_state"] == "PROOF_DEVELOPMENT"
+
+    typed = run_claude(
+        f"/math:research continue {SLUG}",
+        lambda request: "Noted.",
+        home=home,
+        cwd=cwd,
+        bypass=False,
+    )
+    assert typed.exit_code == 0, typed.describe()
+    assert json.loads(approval.read_text())["choice"] == "continue"
+    assert json.loads(approval.read_text())["problem"] == SLUG

@@ -22,7 +22,7 @@ PROOF_BODY = """
 ### Lemma 1: $\\sum_{k \\le n} k = n(n+1)/2$
 **Status:** complete
 **Depends on:** REF-001
-**Confidence:** [V]
+**Confidence:** [S]
 
 ### Main Theorem
 **Status:** {status}
@@ -34,6 +34,17 @@ PROOF_BODY = """
 ### Request 1: the sum for n <= 100
 **Purpose:** check the closed form
 **Tool:** sympy
+"""
+
+
+REVIEW = """# Referee Report
+
+### Lemma 1
+**Verdict:** checked
+**Sources:** REF-001 (Section 1): hypotheses hold - n is a positive integer
+
+### Main Theorem
+**Verdict:** checked
 """
 
 
@@ -53,7 +64,7 @@ def advance(script, folder):
 def write_proof(folder, **flags):
     fields = {"status": "in-progress", "computation_needed": False, "literature_needed": False}
     fields.update(flags)
-    tier = "[V]" if fields["status"] == "complete" else "[~]"
+    tier = "[S]" if fields["status"] == "complete" else "[~]"
     body = PROOF_BODY.replace("{status}", fields["status"]).replace("{tier}", tier)
     (folder / "PROOF.md").write_text(frontmatter.render(fields, body))
 
@@ -84,10 +95,19 @@ def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
         "--python", sys.executable, "--dir", str(folder), input=code,
     )  # fmt: skip
     assert run.json()["stdout"] == "5050 5050\n"
+    said = script("compute.py", "interpret", "1", "--text", "the closed form holds to 100",
+                  "--dir", str(folder))  # fmt: skip
+    assert said.returncode == 0, said.stdout
 
     step = advance(script, folder)  # -> PROOF_DEVELOPMENT
     spawned.append(step["spawn"])
     write_proof(folder, status="complete")
+
+    step = advance(script, folder)  # -> REVIEW
+    spawned.append(step["spawn"])
+    (folder / "REVIEW.md").write_text(REVIEW)
+    sealed = script("review.py", "seal", "--dir", str(folder))
+    assert sealed.json()["verdict"] == "pass", sealed.stdout
 
     step = advance(script, folder)  # -> LATEX_OUTPUT
     spawned.append(step["spawn"])
@@ -111,16 +131,18 @@ def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
         "math:proof",
         "math:computation",
         "math:proof",
+        "math:referee",
         "math:latex-writer",
     ]
     shown = script("state.py", "show", "--dir", str(folder)).json()
-    assert shown["loops"] == {"proof-literature": 0, "proof-computation": 1}
+    assert shown["loops"] == {"proof-literature": 0, "proof-computation": 1, "proof-review": 0}
     assert [line.split(" ", 1)[1].split(" (")[0] for line in shown["history"]] == [
         "INTAKE -> LITERATURE_SEARCH",
         "LITERATURE_SEARCH -> PROOF_DEVELOPMENT",
         "PROOF_DEVELOPMENT -> COMPUTATION",
         "COMPUTATION -> PROOF_DEVELOPMENT",
-        "PROOF_DEVELOPMENT -> LATEX_OUTPUT",
+        "PROOF_DEVELOPMENT -> REVIEW",
+        "REVIEW -> LATEX_OUTPUT",
         "LATEX_OUTPUT -> DONE",
     ]
 

@@ -27,6 +27,7 @@ README_SCRIPTS = [
     "literature.py",
     "plan_queries.py",
     "refine.py",
+    "review.py",
     "s2_lookup.py",
     "state.py",
     "verify_batch.py",

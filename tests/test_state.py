@@ -11,7 +11,7 @@ import time
 import pytest
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import sessions
+from mathtools.research import review, sessions
 from mathtools.research import state as machine
 
 LEGAL = {
@@ -20,6 +20,9 @@ LEGAL = {
     ("PROOF_DEVELOPMENT", "LITERATURE_SEARCH"),
     ("PROOF_DEVELOPMENT", "COMPUTATION"),
     ("PROOF_DEVELOPMENT", "LATEX_OUTPUT"),
+    ("PROOF_DEVELOPMENT", "REVIEW"),
+    ("REVIEW", "PROOF_DEVELOPMENT"),
+    ("REVIEW", "LATEX_OUTPUT"),
     ("COMPUTATION", "PROOF_DEVELOPMENT"),
     ("LATEX_OUTPUT", "DONE"),
 }
@@ -37,6 +40,7 @@ def write_state(folder, current, loops=None, **extra):
         "history": [],
         **extra,
     }
+    data["digest"] = machine.digest_of(data)  # as state.py writes it; a hand edit would not
     (folder / "STATE.md").write_text(frontmatter.render(data, "\n# State\n\nhand-written note\n"))
 
 
@@ -50,6 +54,67 @@ def write_md(folder, name, age=0.0, **fields):
     path.write_text(frontmatter.render(fields, "\nbody\n") if name.endswith(".md") else "x")
     moment = time.time() - age
     os.utime(path, (moment, moment))
+
+
+COMPLETE_PROOF = """
+# Proof Development
+
+## Proof Structure
+
+### Lemma 1: $D_n = n! \\sum_{k=0}^n (-1)^k / k!$
+**Status:** complete
+**Depends on:** none
+**Confidence:** [S]
+
+By inclusion-exclusion.
+
+### Main Theorem
+**Status:** complete
+**Depends on:** Lemma 1, REF-001
+**Confidence:** [S]
+
+The tail of the alternating series is below 1/2.
+"""
+PASSING_REVIEW = """
+# Referee Report
+
+### Lemma 1
+**Verdict:** checked
+
+### Main Theorem
+**Verdict:** checked
+**Sources:** REF-001 (Theorem 1): hypotheses hold - the terms decrease to 0
+"""
+
+
+def complete_proof(folder, body=COMPLETE_PROOF, **fields):
+    data = {"status": "complete", "computation_needed": False, "literature_needed": False}
+    (folder / "PROOF.md").write_text(frontmatter.render({**data, **fields}, body))
+
+
+def passing_review(folder, review_body=PASSING_REVIEW):
+    """A complete PROOF.md and the referee's sealed REVIEW.md of it."""
+    if not (folder / "PROOF.md").exists():
+        complete_proof(folder)
+    (folder / "REVIEW.md").write_text(review_body)
+    return review.seal(folder, folder.name)
+
+
+def ground(folder, here, to):
+    """The files that justify the legal move here -> to."""
+    if to == "COMPUTATION":
+        complete_proof(folder, COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n")
+    elif to == "REVIEW":
+        complete_proof(folder)
+    elif to == "LATEX_OUTPUT":
+        passing_review(folder)
+
+
+@pytest.fixture(autouse=True)
+def plugin_data(tmp_path, monkeypatch):
+    """The plugin's data folder, where the user's approvals are recorded: this test's own."""
+    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
+    monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
 
 
 @pytest.fixture
@@ -70,6 +135,7 @@ def test_every_transition_is_allowed_or_refused(problem, here, to):
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)  # DONE needs a write-up that checks
     before = (problem / "STATE.md").read_text()
     if (here, to) in LEGAL:
+        ground(problem, here, to)
         result = machine.transition(problem, problem.name, to, "because")
         data, body = read_state(problem)
         assert data["current_state"] == to == result["to"]
@@ -90,6 +156,7 @@ def test_every_transition_is_allowed_or_refused(problem, here, to):
 )
 def test_each_pair_loops_three_times_then_asks_the_user(problem, aux, loop):
     write_state(problem, "PROOF_DEVELOPMENT")
+    ground(problem, "PROOF_DEVELOPMENT", aux)
     for count in (1, 2, 3):
         machine.transition(problem, problem.name, aux, "needs it")
         machine.transition(problem, problem.name, "PROOF_DEVELOPMENT", "back")
@@ -103,17 +170,32 @@ def test_each_pair_loops_three_times_then_asks_the_user(problem, aux, loop):
     other = ({"proof-computation", "proof-literature"} - {loop}).pop()
     assert read_state(problem)[0]["loops"][other] == 0
 
+    # the model's own --user-approved is refused: only the user's typed command grants it
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, aux, "user said go on", user_approved=True)
+    assert refused.value.code == "needs_user"
+    grant(problem, "continue")
     machine.transition(problem, problem.name, aux, "user said go on", user_approved=True)
+    assert not machine.approval_path(problem).exists()  # used up
     data, _ = read_state(problem)
     assert data["loops"][loop] == 4
     assert "approved by the user" in data["history"][-1]
 
 
+def grant(folder, choice, slug=None):
+    """What hooks/user_approval.py writes when the user types /math:research CHOICE."""
+    path = machine.approval_path(folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"choice": choice, "problem": slug}))
+
+
 def test_forward_moves_and_returns_do_not_count_as_loops(problem):
     write_state(problem, "INTAKE")
+    ground(problem, "PROOF_DEVELOPMENT", "COMPUTATION")
     for to in ("LITERATURE_SEARCH", "PROOF_DEVELOPMENT", "COMPUTATION", "PROOF_DEVELOPMENT"):
         machine.transition(problem, problem.name, to, "step")
-    assert read_state(problem)[0]["loops"] == {"proof-literature": 0, "proof-computation": 1}
+    loops = read_state(problem)[0]["loops"]
+    assert loops == {"proof-literature": 0, "proof-computation": 1, "proof-review": 0}
 
 
 def test_a_missing_state_file_starts_at_intake(problem):
@@ -208,13 +290,13 @@ def test_next_on_the_first_visit_takes_a_search_already_made(problem):
     [
         ({"status": "gaps-identified", "computation_needed": True}, "COMPUTATION"),
         ({"status": "gaps-identified", "literature_needed": True}, "LITERATURE_SEARCH"),
-        ({"status": "complete"}, "LATEX_OUTPUT"),
+        ({"status": "complete"}, "REVIEW"),
     ],
 )
 def test_next_after_a_proof_pass_follows_its_flags(problem, fields, to):
     enter(problem, "PROOF_DEVELOPMENT")
-    flags = {"computation_needed": False, "literature_needed": False, **fields}
-    write_md(problem, "PROOF.md", **flags)
+    body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
+    complete_proof(problem, COMPLETE_PROOF if to == "REVIEW" else body, **fields)
     step = machine.next_step(problem, problem.name)
     assert step["action"] == "transition"
     assert step["transition"]["to"] == to
@@ -238,7 +320,8 @@ def test_next_with_a_stuck_proof_asks_the_user(problem):
 
 def test_next_at_the_loop_cap_asks_the_user(problem):
     enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
-    write_md(problem, "PROOF.md", status="in-progress", computation_needed=True)
+    body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
+    complete_proof(problem, body, status="in-progress", computation_needed=True)
     step = machine.next_step(problem, problem.name)
     assert step["action"] == "ask_user" and step["transition"] is None
     assert "proof-computation loop at its cap of 3" in step["reason"]
@@ -246,12 +329,9 @@ def test_next_at_the_loop_cap_asks_the_user(problem):
 
 def test_next_at_one_cap_still_takes_the_other_loop(problem):
     enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
-    write_md(
-        problem,
-        "PROOF.md",
-        status="gaps-identified",
-        computation_needed=True,
-        literature_needed=True,
+    body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
+    complete_proof(
+        problem, body, status="gaps-identified", computation_needed=True, literature_needed=True
     )
     assert machine.next_step(problem, problem.name)["transition"]["to"] == "LITERATURE_SEARCH"
 
@@ -261,20 +341,6 @@ def test_next_with_an_unflagged_proof_in_progress_runs_another_pass(problem):
     write_md(problem, "PROOF.md", status="in-progress", computation_needed="false")
     step = machine.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:proof")
-
-
-@pytest.mark.parametrize(
-    ("status", "moves"), [("complete", True), ("error", True), ("running", False)]
-)
-def test_next_in_computation_returns_to_the_proof_when_results_are_in(problem, status, moves):
-    enter(problem, "COMPUTATION")
-    write_md(problem, "COMPUTATION.md", status=status)
-    step = machine.next_step(problem, problem.name)
-    if moves:
-        assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
-        assert step["spawn"] == "math:proof"
-    else:
-        assert (step["action"], step["spawn"]) == ("spawn", "math:computation")
 
 
 def age(path, seconds):
@@ -317,13 +383,20 @@ def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered
     step = machine.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:computation")  # Request 2 is open
     answer(2)
-    step = machine.next_step(problem, problem.name)
-    assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
-    assert "answers every request of PROOF.md (1, 2)" in step["reason"]
-    # a PROOF.md changed after those runs may have changed its requests: the agent decides
-    age(proof, 0)
+    # every request has its run, but no Interpretation is written yet (D10): not ready
     step = machine.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:computation")
+    assert "Interpretation of computations 1, 2" in step["task"]
+    assert frontmatter.read((problem / "COMPUTATION.md").read_text())["status"] == "interpreting"
+    for number in (1, 2):
+        done = script(
+            "compute.py", "interpret", str(number), "--text", "as expected", "--dir", str(problem)
+        )
+        assert done.returncode == 0, done.stdout
+    assert frontmatter.read((problem / "COMPUTATION.md").read_text())["status"] == "complete"
+    step = machine.next_step(problem, problem.name)
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
+    assert "answers every request (results ready)" in step["reason"]
 
 
 def test_next_in_latex_output_then_done(problem):
@@ -424,7 +497,7 @@ def test_archive_session_snapshots_the_run_and_restarts(problem):
     assert (problem / "LITERATURE.md").exists() and (problem / "JOURNAL.md").exists()
     data, body = read_state(problem)
     assert data["current_state"] == "INTAKE"
-    assert data["loops"] == {"proof-literature": 0, "proof-computation": 0}
+    assert data["loops"] == {"proof-literature": 0, "proof-computation": 0, "proof-review": 0}
     assert "sessions/session-001" in data["history"][0]
     assert "hand-written note" in body
 

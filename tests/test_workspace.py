@@ -153,7 +153,7 @@ def test_new_problem_starts_every_artifact_from_its_template(root, script):
     state = frontmatter.read((folder / "STATE.md").read_text())
     assert state["problem"] == "ramsey-bound"
     assert state["current_state"] == "INTAKE"
-    assert state["loops"] == {"proof-literature": 0, "proof-computation": 0}
+    assert state["loops"] == {"proof-literature": 0, "proof-computation": 0, "proof-review": 0}
     assert state["history"] == []
     assert state["updated"].endswith("Z")
     assert "# Research State" in (folder / "STATE.md").read_text()
@@ -424,7 +424,8 @@ def test_status_and_resume_rebuild_a_stale_dashboard(root, script):
     assert journal.returncode == 0, journal.stdout
     assert script("workspace.py", "resume").returncode == 0
     assert "NOTE-001" in dashboard.read_text()
-    assert list(folder.glob("*.lock"))  # the writers' lock side files exist...
+    assert not list(folder.glob("*.lock"))  # no lock file is left in the problem folder...
+    assert list((folder.parent.parent / ".locks").glob("*.lock"))  # ...they are in .math/.locks
     assert ".lock" not in dashboard.read_text()  # ...and are not reported
 
 

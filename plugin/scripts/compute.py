@@ -19,7 +19,11 @@ SymPy is installed into the plugin's environment on the first computation
 Sage, say) and installs nothing.
 
 subcommands:
-  run CODE   CODE is a file, or - for stdin
+  run CODE               CODE is a file, or - for stdin; --request N must be a `### Request N`
+                         of PROOF.md
+  interpret N --text T   write computation N's Interpretation (COMPUTATION.md's status is
+                         `interpreting` until every run has one); with --result R and
+                         --implication I also its row of the Summary for Proof Agent table
 
 example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
@@ -70,7 +74,21 @@ def main(argv: Sequence[str]) -> None:
     run.add_argument("--python", metavar="PATH", help="run with this interpreter; install nothing")
     run.add_argument("--no-record", action="store_true", help="run only; leave COMPUTATION.md")
     problemdir.add_arguments(run)
+    interpret = commands.add_parser(
+        "interpret", help="write computation N's Interpretation in COMPUTATION.md"
+    )
+    interpret.add_argument("number", type=int, metavar="N", help="the computation's number")
+    interpret.add_argument("--text", required=True, help="what the result means for the proof")
+    interpret.add_argument("--result", help="the Summary row's result, in a few words")
+    interpret.add_argument("--implication", help="the Summary row's meaning for the proof")
+    problemdir.add_arguments(interpret)
     args = parser.parse_args(argv)
+    if args.command == "interpret":
+        _, where = problemdir.resolve(args.problem, args.dir)
+        cli.emit(
+            computation.interpret(where, args.number, args.text, args.result, args.implication)
+        )
+        return
 
     sandbox.check_limits(args.timeout, args.memory_mb)
     if not args.no_record and not (args.title and args.title.strip()):
@@ -91,7 +109,7 @@ def main(argv: Sequence[str]) -> None:
     python = sandbox.interpreter(args.python) if args.python else bootstrap.extra_python("compute")
 
     if folder is not None:  # unreadable: refused before the computation, not after it
-        computation.check_recordable(folder)
+        computation.check_recordable(folder, args.request)
     # The workspace config may hold the Semantic Scholar key: the snippet has no business with it;
     # nor with writing LITERATURE.md or anything else of the workspace.
     workspace_config = config.math_dir(folder) / "config.json"

@@ -10,6 +10,7 @@ subcommands:
             definition or example) lacks a \\label{pf:<step>} naming a PROOF.md step that is
             not [~] and does not depend, directly or through other steps, on one that is (or is
             marked \\speculative or [~]), or when the document is not a complete article
+            (--compile: then, when it passes, compile as below, in the same call)
   compile   runs latexmk (else pdflatex + bibtex) in the problem folder when installed; otherwise
             says how to compile it (exit 0 either way unless LaTeX itself fails: exit 1)
 
@@ -23,6 +24,7 @@ Exit codes: 0 ok, 1 violations or a failed compilation (listed in the output), 2
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mathtools.core import bootstrap, errors
@@ -36,28 +38,36 @@ from mathtools.research import latex, problemdir, sandbox  # noqa: E402
 sandbox.without_secrets()  # LaTeX could \input /proc/<our pid>/environ: no key there
 
 
-def check(folder: Path) -> int:
+def check(folder: Path, then_compile: bool = False) -> int:
     tex, violations = latex.check_folder(folder)
-    cli.emit(
-        {
-            "file": str(folder / "OUTPUT.tex"),
-            "ok": not violations,
-            "cited": cited_keys(tex),
-            "violations": violations,
-        }
-    )
+    answer: dict[str, Any] = {
+        "file": str(folder / "OUTPUT.tex"),
+        "ok": not violations,
+        "cited": cited_keys(tex),
+        "violations": violations,
+    }
+    if then_compile and not violations:
+        answer["compile"] = latex.compile_pdf(folder)
+        built = answer["compile"]
+        if not (built["compiled"] or "how" in built):
+            cli.emit(answer)
+            return errors.EXIT_VIOLATIONS
+    cli.emit(answer)
     return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
 
 
 def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
-    commands.add_parser("check", help="check citations, [~] claims and completeness")
+    checking = commands.add_parser("check", help="check citations, [~] claims and completeness")
+    checking.add_argument(
+        "--compile", action="store_true", help="when the check passes, compile (as `compile`)"
+    )
     build = commands.add_parser("compile", help="compile OUTPUT.tex to OUTPUT.pdf")
     build.add_argument("--timeout", type=float, default=300, help="seconds per LaTeX run")
     args, _, folder = problemdir.parse(parser, commands, argv)
     if args.command == "check":
-        return check(folder)
+        return check(folder, args.compile)
     if not (folder / "OUTPUT.tex").exists():
         raise errors.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
     result = latex.compile_pdf(folder, args.timeout)

@@ -2,10 +2,17 @@
 """The research loop's state machine over a problem's STATE.md: show it, say what comes next,
 move it, and archive a finished run.
 
-States: INTAKE, LITERATURE_SEARCH, PROOF_DEVELOPMENT, COMPUTATION, LATEX_OUTPUT, DONE. Legal moves:
-INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> LATEX_OUTPUT -> DONE, plus the back-edges
-PROOF_DEVELOPMENT -> LITERATURE_SEARCH and PROOF_DEVELOPMENT <-> COMPUTATION. Each back-edge pair
-may loop 3 times; a fourth is refused until the user approves it (--user-approved).
+States: INTAKE, LITERATURE_SEARCH, PROOF_DEVELOPMENT, COMPUTATION, REVIEW, LATEX_OUTPUT, DONE.
+Legal moves: INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> REVIEW -> LATEX_OUTPUT -> DONE,
+plus the back-edges PROOF_DEVELOPMENT -> LITERATURE_SEARCH, PROOF_DEVELOPMENT <-> COMPUTATION and
+REVIEW -> PROOF_DEVELOPMENT (the referee found a gap or a wrong step). Each move is checked
+against the files: REVIEW needs a PROOF.md complete by its own rules, COMPUTATION an unanswered
+request, LATEX_OUTPUT a REVIEW.md sealed on this PROOF.md in which every step is checked, DONE an
+OUTPUT.tex that passes latex.py check (compiled, when LaTeX is installed). Each back-edge pair may
+loop 3 times; a fourth, or a write-up without a passing review, needs the user: they type
+/math:research continue (or accept-partial), which the plugin records as they type it, and
+--user-approved uses that record up; without it --user-approved is refused. STATE.md carries a
+digest: a hand-edited state is refused (code state_tampered).
 
 subcommands:
   show                        STATE.md as JSON (state, loops, history, legal moves) and
@@ -23,7 +30,8 @@ example:
   state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
 
 Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap,
-latex_check_failed, not_done), 4 environment, 5 internal error.
+needs_user, proof_incomplete, no_request, not_reviewed, latex_check_failed, state_tampered,
+not_done), 4 environment, 5 internal error.
 """
 
 import sys
@@ -52,7 +60,7 @@ def main(argv: Sequence[str]) -> None:
     move.add_argument(
         "--user-approved",
         action="store_true",
-        help="the user chose to continue a loop past its cap of 3",
+        help="use the approval the user gave by typing /math:research continue|accept-partial",
     )
     archive = commands.add_parser("archive-session", help="archive the finished run")
     archive.add_argument(

@@ -2,6 +2,7 @@
 PROOF.md's gaps, sandboxed computation and the LaTeX write-up. Imports core to litdoc."""
 
 __all__ = [
+    "approval",
     "computation",
     "gaps",
     "journal",

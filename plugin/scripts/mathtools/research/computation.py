@@ -3,8 +3,10 @@ PROOF.md request it answers (architecture seed, "COMPUTATION.md").
 
 A run becomes a `## Computation N: title` section, placed before the "Summary for Proof Agent"
 table, with the code and the output exactly as run and seen; only its Interpretation is left for
-the computation agent to write. The frontmatter carries `status` (complete or error, from the last
-run), `last_run` and `computations`, which the orchestrator routes on.
+the computation agent to write (`compute.py interpret N`). The frontmatter carries `status`, over
+every run: `interpreting` while an Interpretation is pending, else `error` when a request's latest
+run failed, else `complete`; with `last_run` and `computations`. The router does not take the
+status on trust: it reads which requests have runs and which Interpretations are pending.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from ..core import frontmatter
 from ..core.clock import now, stamp
+from ..core.errors import BadInput
 from ..core.files import atomic_write, read_text
 from ..core.locks import locked
 from ..core.templates import instantiate
@@ -103,12 +106,108 @@ def section(
     return "\n".join(parts) + "\n"
 
 
-def check_recordable(folder: Path) -> None:
+def check_recordable(folder: Path, request: int | None = None) -> None:
     """BadInput naming COMPUTATION.md when a run could not be recorded in it (unreadable, not
-    UTF-8, broken frontmatter): checked before the computation, whose result would be lost."""
+    UTF-8, broken frontmatter), or naming the request when PROOF.md makes no such request:
+    checked before the computation, whose result would be lost."""
     path = folder / "COMPUTATION.md"
     if path.exists():
         frontmatter.split(read_text(path, path.name), str(path))
+    if request is not None:
+        proof = folder / "PROOF.md"
+        asked = requests_asked(read_text(proof, proof.name)) if proof.exists() else set()
+        if request not in asked:
+            listed = ", ".join(map(str, sorted(asked))) or "none"
+            raise BadInput(
+                f"PROOF.md has no `### Request {request}` (its requests: {listed}): answer a "
+                "request it makes, or run without --request",
+                code="unknown_request",
+            )
+
+
+_RUN = re.compile(r"^\*\*Run:\*\*.*?outcome (\S+)", re.MULTILINE)
+
+
+def _sections(body: str) -> list[tuple[int, str]]:
+    starts = list(HEADING.finditer(body))
+    found = []
+    for i, match in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else body.find(SUMMARY_HEADING)
+        found.append((int(match.group(1)), body[match.start() : end if end > 0 else None]))
+    return found
+
+
+def _status(body: str) -> str:
+    if INTERPRETATION_PENDING in body:
+        return "interpreting"
+    direct_failed = any(
+        not ANSWERED.search(text) and (run := _RUN.search(text)) and run.group(1) != "ok"
+        for _, text in _sections(body)
+    )
+    return "error" if _failed(body) or direct_failed else "complete"
+
+
+def _failed(body: str) -> list[int]:
+    latest: dict[int, str] = {}
+    for _, text in _sections(body):
+        asked, run = ANSWERED.search(text), _RUN.search(text)
+        if asked and run:
+            latest[int(asked.group(1))] = run.group(1)
+    return sorted(n for n, outcome in latest.items() if outcome != "ok")
+
+
+def pending_interpretations(folder: Path) -> list[int]:
+    """The computations of COMPUTATION.md whose Interpretation is still to be written."""
+    path = folder / "COMPUTATION.md"
+    if not path.exists():
+        return []
+    body = read_text(path, path.name)
+    return [n for n, text in _sections(body) if INTERPRETATION_PENDING in text]
+
+
+def failed_requests(folder: Path) -> list[int]:
+    """The PROOF.md requests whose latest run failed."""
+    path = folder / "COMPUTATION.md"
+    return _failed(read_text(path, path.name)) if path.exists() else []
+
+
+def interpret(
+    folder: Path,
+    number: int,
+    text: str,
+    result: str | None = None,
+    implication: str | None = None,
+) -> dict[str, Any]:
+    """Write computation `number`'s Interpretation in place of the pending placeholder and, with
+    `result` and `implication`, its row in the Summary for Proof Agent table."""
+    path = folder / "COMPUTATION.md"
+    text = text.strip()
+    if not text:
+        raise BadInput("an Interpretation needs text", code="usage")
+    with locked(path):
+        if not path.exists():
+            raise BadInput(f"{path} does not exist", code="file_not_found")
+        data, body = frontmatter.split(read_text(path, path.name), str(path))
+        section = dict(_sections(body)).get(number)
+        if section is None or INTERPRETATION_PENDING not in section:
+            raise BadInput(
+                f"COMPUTATION.md has no computation {number} awaiting its Interpretation",
+                code="no_pending_interpretation",
+            )
+        body = body.replace(section, section.replace(INTERPRETATION_PENDING, text), 1)
+        if result:
+            asked = ANSWERED.search(section)
+            cells = [
+                f"Computation {number}",
+                f"Request {asked.group(1)}" if asked else "direct",
+                result,
+                implication or "",
+            ]
+            row = "| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in cells) + " |"
+            body = body.rstrip("\n") + "\n" + row + "\n"
+        data["status"] = _status(body)
+        atomic_write(path, frontmatter.render(data, body))
+    return {"file": str(path), "computation": number, "status": data["status"]}
 
 
 def record(
@@ -137,7 +236,7 @@ def record(
         else:
             body = body[:at] + entry + "\n" + body[at:]
         data.update(
-            status="complete" if result["outcome"] == "ok" else "error",
+            status=_status(body),
             runtime=data.get("runtime") or "python",
             last_run=stamp(moment),
             computations=number,

@@ -34,6 +34,7 @@ from ..core.errors import BadInput
 from ..core.files import atomic_write, read_text
 from ..core.locks import locked
 from ..core.templates import instantiate
+from .review import steps as proof_steps
 from .workspace import Workspace, parse_tags
 
 CATEGORIES = {
@@ -77,6 +78,12 @@ STRATEGIES: dict[str, tuple[str, ...]] = {
     "general": ("observation", "decision", "reformulation"),
 }
 ALL_STRATEGIES = tuple(s for group in STRATEGIES.values() for s in group)
+# The rows of the taxonomy each category's entries take their strategy from.
+CATEGORY_KINDS = {
+    "PROOF": ("proof", "general"),
+    "LIT": ("literature", "general"),
+    "COMP": ("computation", "general"),
+}
 
 # (key, label) in the order an entry lists them; the required ones must be present and non-empty.
 FIELDS = (
@@ -413,6 +420,14 @@ def add(
             f"unknown category {category!r}; use one of {', '.join(CATEGORIES)}", "bad_category"
         )
     check_strategy(strategy)
+    kinds = CATEGORY_KINDS.get(category)
+    if kinds and not any(strategy in STRATEGIES[kind] for kind in kinds):
+        allowed = ", ".join(s for kind in kinds for s in STRATEGIES[kind])
+        raise BadInput(
+            f"a {category} entry's strategy is one of {allowed}; {strategy!r} names another "
+            "kind of work",
+            "bad_strategy",
+        )
     if outcome not in OUTCOMES:
         raise BadInput(
             f"unknown outcome {outcome!r}; use one of {', '.join(OUTCOMES)}", "bad_outcome"
@@ -475,13 +490,16 @@ def add(
 
 
 def evidence(folder: Path) -> list[dict[str, Any]]:
-    """Dated items in the problem's artifacts: LITERATURE.md references (by when they were first
-    verified: `First verified:`, else `Verified:`), PROOF.md steps and COMPUTATION.md results (by
-    a dated field such as `**Updated:**`, else by the frontmatter's `updated`/`last_run`)."""
+    """Dated items in the problem's artifacts that are new information: LITERATURE.md references
+    (by when they were first verified: `First verified:`, else `Verified:`), PROOF.md lemmas
+    proved (a `### Lemma N` block with **Status:** complete and a tier other than [~], by its
+    `**Updated:**`: a step of a proof in progress, or any other edit, is no new condition) and
+    COMPUTATION.md results (by a dated field such as `**Run:**`, else the frontmatter's
+    `last_run`)."""
     items: list[dict[str, Any]] = []
     for name, heading, fallback in (
         ("LITERATURE.md", re.compile(r"^### (REF-\d+: .*)$"), False),
-        ("PROOF.md", re.compile(r"^#{2,4} (.+)$"), True),
+        ("PROOF.md", re.compile(r"^### (Lemma\b.+)$"), False),
         ("COMPUTATION.md", re.compile(r"^#{2,4} (.+)$"), True),
     ):
         path = folder / name
@@ -493,6 +511,11 @@ def evidence(folder: Path) -> list[dict[str, Any]]:
         except BadInput:
             meta, body = {}, text
         found = _dated_sections(name, body, heading)
+        if name == "PROOF.md":
+            proved = {
+                s.name for s in proof_steps(text) if s.status == "complete" and s.tier != "[~]"
+            }
+            found = [item for item in found if item["item"].split(":")[0].strip() in proved]
         if not found and fallback:
             for key in ("updated", "last_updated", "last_run"):
                 when = EntryTime.parse(meta.get(key))
@@ -528,19 +551,34 @@ def _dated_sections(name: str, body: str, heading: re.Pattern[str]) -> list[dict
     return found
 
 
+def _problem_tags(folder: Path) -> list[str]:
+    path = folder / "PROBLEM.md"
+    if not path.exists():
+        return []
+    try:
+        raw = frontmatter.read(read_text(path, path.name), str(path)).get("tags") or []
+    except BadInput:
+        return []
+    values = raw if isinstance(raw, list) else parse_tags(str(raw))
+    return [str(tag).strip().lower() for tag in values]
+
+
 def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[str, Any]:
-    """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags,
+    """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags
+    (PROBLEM.md's own tags do not count: every attempt at the problem shares them),
     each with the evidence dated after it. verdict: 'clear' (none), 'conditions-changed' (every
     one has newer evidence) or 'dead-end' (some have none: do not retry them blindly)."""
     check_strategy(strategy)
     slug, path = journal_path(problem)
     journal = read_journal(path) if path.exists() else Journal(path, {}, "", [], [])
     items = evidence(path.parent)
+    # PROBLEM.md's own tags name the problem, which every attempt shares: they match nothing.
+    own = set(_problem_tags(path.parent))
     dead_ends = []
     for entry in journal.entries:
         if entry.outcome not in DEAD_END_OUTCOMES:
             continue
-        shared = [tag for tag in entry.tags if tag in tags]
+        shared = [tag for tag in entry.tags if tag in tags and tag not in own]
         if entry.strategy != strategy and len(shared) < 2:
             continue
         when = entry.when
@@ -565,6 +603,7 @@ def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[st
         "strategy": strategy,
         "tags": tags,
         "verdict": verdict,
+        "now": clock.stamp(),  # for the **Updated:** lines of the pass this check opens
         "dead_ends": dead_ends,
         # Entries the check may have misread: `validate` says which and why.
         "journal_violations": len(journal.violations),

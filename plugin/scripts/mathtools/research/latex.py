@@ -46,9 +46,10 @@ _NEWTHEOREM = re.compile(
     r"|\\declaretheorem\*?\s*(?:\[(?P<options>[^\]]*)\]\s*)?\{(?P<declared>[^}]+)\}"
 )
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
+_HAND_BIBLIOGRAPHY = re.compile(r"\\begin\{thebibliography\}|\\bibitem\b")
 _SPECULATIVE_MARK = re.compile(r"\\speculative\b|\[~\]|\[\$\\sim\$\]")
 _STEP_HEADING = re.compile(r"^###\s+(?P<name>[^:\n]+?)\s*(?::.*)?$")
-_CONFIDENCE = re.compile(r"^\*\*Confidence:\*\*\s*(?P<tier>\[[VS~]\])", re.MULTILINE)
+_CONFIDENCE = re.compile(r"^\*\*Confidence:\*\*\s*(?P<tier>\[[PVS~]\])", re.MULTILINE)
 _DEPENDS = re.compile(r"^\*\*Depends on:\*\*(?P<names>.*)$", re.MULTILINE)
 
 
@@ -90,11 +91,14 @@ def speculative_steps(proof_md: str) -> dict[str, str]:
 def speculative_grounds(
     steps: dict[str, tuple[str, str | None, list[str]]], label: str
 ) -> list[str]:
-    """The names of the [~] steps that step `label` depends on, directly or through other steps
-    (a step is never more certain than what it rests on, whatever its own tier says)."""
+    """The names of the [~] steps and unconfirmed references (UREF-NNN) that step `label`
+    depends on, directly or through other steps (a step is never more certain than what it rests
+    on, whatever its own tier says)."""
     found, seen, todo = [], {label}, list(steps[label][2])
     while todo:
         current = todo.pop(0)
+        if current.startswith("pf:uref-") and current not in seen:
+            found.append(current.removeprefix("pf:").upper() + " (an unconfirmed reference)")
         if current in seen or current not in steps:
             continue
         seen.add(current)
@@ -123,11 +127,26 @@ def claim_environments(tex: str) -> list[str]:
 
 
 def check(
-    tex: str, bib: str | None, confirmed_keys: set[str] | None, proof_md: str | None
+    tex: str,
+    bib: str | None,
+    confirmed_keys: set[str] | None,
+    proof_md: str | None,
+    reviewed: set[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every violation in OUTPUT.tex (empty list: it may be published as far as we can tell)."""
+    """Every violation in OUTPUT.tex (empty list: it may be published as far as we can tell).
+    `reviewed`, when given, holds the labels of the PROOF.md steps the referee checked (REVIEW.md):
+    a claim stating any other step is a violation."""
     body = strip_comments(tex)
     violations: list[dict[str, Any]] = []
+    if _HAND_BIBLIOGRAPHY.search(body):
+        violations.append(
+            {
+                "kind": "hand_bibliography",
+                "message": "OUTPUT.tex writes its own bibliography (thebibliography or \\bibitem): "
+                "only \\bibliography{references}, built from LITERATURE.md's confirmed "
+                "references by bib_export.py, may list papers; cite them with \\cite",
+            }
+        )
 
     def line_of(offset: int) -> int:
         return body.count("\n", 0, offset) + 1
@@ -198,8 +217,14 @@ def check(
             elif grounds := speculative_grounds(steps, label):
                 speculative.append(
                     f"its label {label} is PROOF.md's {name}, which rests on "
-                    f"{', '.join(grounds)}, marked [~]"
+                    f"{', '.join(grounds)}, marked [~] or unconfirmed"
                 )
+        if reviewed is not None:
+            unbacked += [
+                f"its step {steps[label][0]} was not checked by the referee (REVIEW.md)"
+                for label in step_labels
+                if label in steps and label not in reviewed
+            ]
         if not step_labels:
             unbacked.append("it has no \\label{pf:...} naming the PROOF.md step it states")
         unbacked += [
@@ -236,9 +261,15 @@ def _read(path: Path) -> str | None:
         raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
 
 
-def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
+def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[dict[str, Any]]]:
     """(OUTPUT.tex, its violations) for a problem folder: the citations against references.bib
-    and LITERATURE.md's confirmed references, the claims against PROOF.md."""
+    and LITERATURE.md's confirmed references, the claims against PROOF.md and, when there is a
+    REVIEW.md (or `require_review`), against the steps the referee checked."""
+    from . import review  # review imports computation, which imports the sandbox: lazily
+
+    reviewed = None
+    if require_review or (folder / "REVIEW.md").exists():
+        reviewed = review.checked_labels(folder) or set()
     tex = _read(folder / "OUTPUT.tex")
     if tex is None:
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
@@ -252,7 +283,7 @@ def check_folder(folder: Path) -> tuple[str, list[dict[str, Any]]]:
         entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
         said = quotes.tex_violations(strip_comments(tex), entries, refs)
         said += quotes.proof_violations(proof_md or "", entries)
-    violations = check(tex, _read(folder / "references.bib"), confirmed, proof_md)
+    violations = check(tex, _read(folder / "references.bib"), confirmed, proof_md, reviewed)
     violations += [{"kind": "unchecked_quote", "message": message} for message in said]
     return tex, violations
 
@@ -301,7 +332,39 @@ def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
                 "errors": _log_errors(folder / "OUTPUT.log") or done.stdout.splitlines()[-20:],
             }
     pdf = folder / "OUTPUT.pdf"
-    return {"compiled": pdf.exists(), "tool": tool, "pdf": str(pdf) if pdf.exists() else None}
+    answer: dict[str, Any] = {
+        "compiled": pdf.exists(),
+        "tool": tool,
+        "pdf": str(pdf) if pdf.exists() else None,
+    }
+    warnings = bibtex_warnings(folder)
+    if warnings:
+        answer["warnings"] = warnings
+    return answer
+
+
+# What BibTeX says when the bibliography came out empty or wrong; LaTeX still builds a PDF.
+_BIBTEX_PROBLEMS = re.compile(
+    r"^(I found no \\citation commands|I found no \\bibdata command|I found no "
+    r"\\bibstyle command|I couldn't open .*|Warning--.*|.*---line \d+ of file .*)",
+    re.MULTILINE,
+)
+
+
+def bibtex_warnings(folder: Path) -> list[str]:
+    """BibTeX's complaints in OUTPUT.blg (no \\citation commands: the bibliography is empty)."""
+    log = folder / "OUTPUT.blg"
+    if not log.exists():
+        return []
+    text = log.read_text(errors="replace")
+    found = [match.group(0).strip() for match in _BIBTEX_PROBLEMS.finditer(text)]
+    advice = {
+        "I found no \\citation commands": " (OUTPUT.tex cites nothing with \\cite, so the "
+        "bibliography is empty: cite the references you use)",
+    }
+    return [
+        line + next((a for k, a in advice.items() if line.startswith(k)), "") for line in found
+    ][:20]
 
 
 def _log_errors(log: Path) -> list[str]:

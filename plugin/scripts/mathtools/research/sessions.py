@@ -25,7 +25,14 @@ from .workspace import (
 
 # Of SESSION_FILES (what `archive_session` snapshots), those that belong to the run alone (moved
 # out, so the next run starts them afresh) rather than to the problem (kept, they grow).
-RUN_FILES = ("PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "OUTPUT.pdf", "references.bib")
+RUN_FILES = (
+    "PROOF.md",
+    "COMPUTATION.md",
+    "REVIEW.md",
+    "OUTPUT.tex",
+    "OUTPUT.pdf",
+    "references.bib",
+)
 RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
 # What latex.py compile (latexmk, pdflatex, bibtex) leaves beside OUTPUT.pdf: moved with the run,
 # so the next run's folder holds no log or bibliography of this one.
@@ -49,6 +56,12 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
             raise BadInput(
                 f"the run is in {state.current_state}, not DONE; archive it anyway only if the "
                 f"user accepts partial results (--partial)",
+                code="not_done",
+            )
+        if not partial and not (folder / "OUTPUT.tex").exists():
+            raise BadInput(
+                "the run is marked DONE but has no OUTPUT.tex: it was not finished by the state "
+                "machine; archive it only if the user accepts partial results (--partial)",
                 code="not_done",
             )
         sessions = folder / "sessions"

@@ -2,14 +2,23 @@
 
 States and moves (architecture seed, "State Machine"):
 
-    INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> LATEX_OUTPUT -> DONE
-                    ^                 |      |   ^
-                    +-----------------+      v   |
+    INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> REVIEW -> LATEX_OUTPUT -> DONE
+                    ^                 |      |   ^   ^      |
+                    +-----------------+      v   |   +------+ (a gap or a wrong step)
                   (needs references)     COMPUTATION (results ready)
 
-The two back-edges out of PROOF_DEVELOPMENT each start a loop, counted per pair in STATE.md
-(`loops: {proof-literature: N, proof-computation: N}`). A fourth loop of a pair is refused until the
-user approves it: research can loop forever, tokens cannot.
+The back-edges each start a loop, counted per pair in STATE.md (`loops: {proof-literature: N,
+proof-computation: N, proof-review: N}`). A fourth loop of a pair is refused until the user
+approves it: research can loop forever, tokens cannot. The user approves by typing
+`/math:research continue` (or `accept-partial`): the plugin's UserPromptSubmit hook
+(hooks/user_approval.py) records that in the plugin's data folder (approval.py), outside the
+workspace, and a move with user_approved uses it up; the model's own calls cannot write it.
+
+A proof reaches LATEX_OUTPUT only through REVIEW, with a REVIEW.md (review.py) in which the
+referee checked every step, sealed on the PROOF.md there now; or on the user's accept-partial.
+
+STATE.md carries `digest`, a SHA-256 of its routing fields: a hand edit (`current_state: DONE`)
+no longer matches it and is refused (code `state_tampered`).
 
 `next_step` decides what happens next from the artifacts' frontmatter alone (and whether each
 artifact was written since the current state was entered; in COMPUTATION, also which numbered
@@ -18,6 +27,9 @@ requests of PROOF.md have a run in COMPUTATION.md), never from their mathematics
 
 from __future__ import annotations
 
+import hashlib
+import json
+import shutil
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,21 +40,25 @@ from ..core.errors import BadInput
 from ..core.files import atomic_write, read_text
 from ..core.locks import locked
 from ..core.templates import instantiate
-from . import computation, latex
+from . import computation, latex, review
+from .approval import CHOICES as GRANTS
+from .approval import approval_file
 
 STATES = (
     "INTAKE",
     "LITERATURE_SEARCH",
     "PROOF_DEVELOPMENT",
     "COMPUTATION",
+    "REVIEW",
     "LATEX_OUTPUT",
     "DONE",
 )
 TRANSITIONS: dict[str, tuple[str, ...]] = {
     "INTAKE": ("LITERATURE_SEARCH",),
     "LITERATURE_SEARCH": ("PROOF_DEVELOPMENT",),
-    "PROOF_DEVELOPMENT": ("LITERATURE_SEARCH", "COMPUTATION", "LATEX_OUTPUT"),
+    "PROOF_DEVELOPMENT": ("LITERATURE_SEARCH", "COMPUTATION", "REVIEW", "LATEX_OUTPUT"),
     "COMPUTATION": ("PROOF_DEVELOPMENT",),
+    "REVIEW": ("PROOF_DEVELOPMENT", "LATEX_OUTPUT"),
     "LATEX_OUTPUT": ("DONE",),
     "DONE": (),
 }
@@ -50,6 +66,7 @@ TRANSITIONS: dict[str, tuple[str, ...]] = {
 LOOPS = {
     ("PROOF_DEVELOPMENT", "LITERATURE_SEARCH"): "proof-literature",
     ("PROOF_DEVELOPMENT", "COMPUTATION"): "proof-computation",
+    ("REVIEW", "PROOF_DEVELOPMENT"): "proof-review",
 }
 LOOP_CAP = 3
 # The agent that works in each state, and the file that shows it has worked.
@@ -57,12 +74,14 @@ AGENTS = {
     "LITERATURE_SEARCH": "math:literature-search",
     "PROOF_DEVELOPMENT": "math:proof",
     "COMPUTATION": "math:computation",
+    "REVIEW": "math:referee",
     "LATEX_OUTPUT": "math:latex-writer",
 }
 PRODUCES = {
     "LITERATURE_SEARCH": "LITERATURE.md",
     "PROOF_DEVELOPMENT": "PROOF.md",
     "COMPUTATION": "COMPUTATION.md",
+    "REVIEW": "REVIEW.md",
     "LATEX_OUTPUT": "OUTPUT.tex",
 }
 # What each agent reads (the orchestrator @-references those that exist).
@@ -73,14 +92,17 @@ READS = {
         "LITERATURE.md",
         "PROOF.md",
         "COMPUTATION.md",
+        "REVIEW.md",
         "JOURNAL.md",
         "NOTATION.md",
     ),
     "COMPUTATION": ("PROBLEM.md", "PROOF.md", "COMPUTATION.md"),
+    "REVIEW": ("PROBLEM.md", "PROOF.md", "LITERATURE.md", "COMPUTATION.md", "REVIEW.md"),
     "LATEX_OUTPUT": (
         "PROBLEM.md",
         "LITERATURE.md",
         "PROOF.md",
+        "REVIEW.md",
         "COMPUTATION.md",
         "NOTATION.md",
         "references.bib",
@@ -95,11 +117,13 @@ SESSION_FILES = (
     "STATE.md",
     "PROOF.md",
     "COMPUTATION.md",
+    "REVIEW.md",
     "OUTPUT.tex",
     "OUTPUT.pdf",
     "references.bib",
 )
 USER_OPTIONS = ("continue", "redirect", "accept-partial")
+DIGESTED = ("problem", "current_state", "loops", "history", "entered_at")
 # The values PROOF.md's routing flags may take (agents/proof.md, "Frontmatter").
 PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stuck")
 PROOF_FLAGS = ("computation_needed", "literature_needed")
@@ -137,7 +161,21 @@ class State:
             "transitions_available": list(TRANSITIONS[self.current_state]),
             "updated": self.updated,
             "entered_at": self.entered_at,
+            "digest": digest_of(self.__dict__),
         }
+
+
+def digest_of(fields: dict[str, Any]) -> str:
+    """SHA-256 of STATE.md's routing fields (DIGESTED), as state.py last wrote them."""
+    data = {key: fields.get(key) for key in DIGESTED}
+    moment = data["entered_at"]
+    if moment:  # YAML reads a time back as a datetime: compare the instant, not its spelling
+        try:
+            data["entered_at"] = clock.parse(_text(moment) or "").timestamp()
+        except ValueError:
+            data["entered_at"] = str(moment)
+    data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def state_path(folder: Path) -> Path:
@@ -179,6 +217,15 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
         updated=_text(data.get("updated")),
         entered_at=_text(data.get("entered_at")),
     )
+    fresh = current == "INTAKE" and not state.history
+    if data.get("digest") != digest_of(state.__dict__) and not (fresh and "digest" not in data):
+        raise BadInput(
+            f"{path} was edited by hand: its digest does not match its current_state, loops and "
+            "history, so the state machine does not trust it. Only state.py moves a run; undo "
+            "the edit (its history says where the run was), or archive the run with "
+            "state.py archive-session --partial after restoring it",
+            code="state_tampered",
+        )
     return state, data, body
 
 
@@ -210,11 +257,98 @@ def check_move(state: State, to: str, user_approved: bool = False) -> str | None
         raise BadInput(
             f"the {loop} loop has already run {state.loops[loop]} times (cap {LOOP_CAP}); "
             f"do not loop again on your own: present the state to the user and ask whether to "
-            f"continue (then repeat this command with --user-approved), redirect, or accept "
-            f"partial results",
+            f"continue (the user types /math:research continue), redirect, or accept partial "
+            f"results (the user types /math:research accept-partial)",
             code="loop_cap",
         )
     return loop
+
+
+def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> None:
+    """Raise BadInput when the files do not justify the move `here` -> `to` (the move itself is
+    legal): a proof sent to review must be complete by its own rules, a computation needs a
+    request to answer, a write-up needs a passing review (unless the user accepted partial
+    results), and DONE needs an OUTPUT.tex that passes the check (and is compiled, when LaTeX
+    is installed)."""
+    proof = folder / "PROOF.md"
+    proof_md = read_text(proof, proof.name) if proof.exists() else ""
+    if to == "REVIEW":
+        data = _artifact(folder, "PROOF.md") or {}
+        errors = (
+            [] if str(data.get("status", "")).lower() == "complete" else ["status is not complete"]
+        )
+        errors += review.completeness_errors(proof_md)
+        errors += [f"Request {n} is not answered" for n in review.unanswered_requests(folder)]
+        if errors:
+            raise BadInput(
+                "PROOF.md is not a complete proof, so it goes to no review: " + "; ".join(errors),
+                code="proof_incomplete",
+            )
+    if (
+        to == "COMPUTATION"
+        and here == "PROOF_DEVELOPMENT"
+        and not review.unanswered_requests(folder)
+    ):
+        raise BadInput(
+            "PROOF.md asks for no computation that COMPUTATION.md has not answered "
+            "(no open `### Request N`), so there is nothing to compute",
+            code="no_request",
+        )
+    if to == "LATEX_OUTPUT" and not partial:
+        summary, errors = review.current(folder)
+        if summary is None or summary["verdict"] != "pass":
+            why = (
+                "; ".join(errors)
+                if errors
+                else (
+                    f"the referee found {summary['gap']} gaps and {summary['wrong']} wrong steps"
+                    if summary
+                    else "no review"
+                )
+            )
+            raise BadInput(
+                "no write-up without a REVIEW.md in which the referee checked every step: " + why,
+                code="not_reviewed",
+            )
+    if to == "DONE":
+        violations = latex_violations(folder)
+        if violations:
+            raise BadInput(
+                f"OUTPUT.tex does not pass latex.py check ({len(violations)} violations), "
+                "so the run is not DONE: " + "; ".join(v["message"] for v in violations),
+                code="latex_check_failed",
+            )
+
+
+def approval_path(folder: Path) -> Path:
+    """The approval record for a problem folder .math/problems/<slug>/ (approval.py)."""
+    return approval_file(folder.parent.parent)
+
+
+def pending_grant(folder: Path, slug: str) -> str | None:
+    """The choice the user granted by typing /math:research continue|accept-partial, for this
+    problem (or for whichever the workspace works on), not yet used; None otherwise."""
+    path = approval_path(folder)
+    try:
+        grant = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(grant, dict) or grant.get("choice") not in GRANTS:
+        return None
+    if grant.get("problem") not in (None, "", slug):
+        return None
+    return str(grant["choice"])
+
+
+def _use_grant(folder: Path, slug: str, wanted: str) -> None:
+    if pending_grant(folder, slug) != wanted:
+        raise BadInput(
+            f"no approval from the user: only the user grants '{wanted}', by typing "
+            f"/math:research {wanted} (the plugin records it as they type it); a call of "
+            "the model's own cannot",
+            code="needs_user",
+        )
+    approval_path(folder).unlink(missing_ok=True)
 
 
 def transition(
@@ -228,18 +362,20 @@ def transition(
         state, data, body = load(folder, slug)
         here = state.current_state
         loop = check_move(state, to, user_approved)
-        if to == "DONE":
-            violations = latex_violations(folder)
-            if violations:
-                raise BadInput(
-                    f"OUTPUT.tex does not pass latex.py check ({len(violations)} violations), "
-                    "so the run is not DONE: " + "; ".join(v["message"] for v in violations),
-                    code="latex_check_failed",
-                )
+        partial = user_approved and to == "LATEX_OUTPUT"
+        check_grounds(folder, here, to, partial)
+        if user_approved:
+            _use_grant(folder, slug, "accept-partial" if partial else "continue")
         if loop:
             state.loops[loop] = state.loops.get(loop, 0) + 1
         moment = clock.now()
-        note = " [beyond the loop cap, approved by the user]" if user_approved and loop else ""
+        note = (
+            " [partial results, accepted by the user]"
+            if partial
+            else " [beyond the loop cap, approved by the user]"
+            if user_approved
+            else ""
+        )
         state.history.append(f"{clock.stamp(moment)} {here} -> {to} ({reason}){note}")
         state.current_state = to
         state.updated = state.entered_at = clock.stamp(moment, microseconds=True)
@@ -284,22 +420,37 @@ def advance(folder: Path, slug: str) -> dict[str, Any]:
         if step["action"] != "transition":
             break
         move = step["transition"]
-        transition(folder, slug, move["to"], move["reason"])
+        transition(folder, slug, move["to"], move["reason"], bool(move.get("user_approved")))
         applied.append(move)
     step["applied"] = applied
+    step["history"] = load(folder, slug)[0].history  # for the orchestrator's report
     return step
 
 
 def latex_violations(folder: Path) -> list[dict[str, Any]]:
-    """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one)."""
+    """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
+    the referee's review; and, where LaTeX is installed, an OUTPUT.pdf older than OUTPUT.tex."""
     try:
-        return latex.check_folder(folder)[1]
+        violations = latex.check_folder(folder, require_review=True)[1]
     except BadInput as exc:
         return [{"kind": exc.code, "message": exc.message}]
+    tex, pdf = folder / "OUTPUT.tex", folder / "OUTPUT.pdf"
+    if any(shutil.which(tool) for tool in ("latexmk", "pdflatex")) and (
+        not pdf.exists() or pdf.stat().st_mtime < tex.stat().st_mtime
+    ):
+        violations.append(
+            {
+                "kind": "not_compiled",
+                "message": "LaTeX is installed but OUTPUT.pdf is missing or older than "
+                "OUTPUT.tex: compile it with latex.py compile",
+            }
+        )
+    return violations
 
 
-def proof_md_errors(proof: dict[str, Any]) -> list[str]:
-    """PROOF.md frontmatter values the router cannot act on, each naming its field."""
+def proof_md_errors(proof: dict[str, Any], folder: Path | None = None) -> list[str]:
+    """PROOF.md frontmatter values the router cannot act on, each naming its field (with the
+    folder: also a computation asked for with no open `### Request N` to answer)."""
     errors = []
     status = proof.get("status")
     if str(status or "").lower() not in PROOF_STATUSES:
@@ -308,6 +459,15 @@ def proof_md_errors(proof: dict[str, Any]) -> list[str]:
         value = proof.get(flag, False)
         if not isinstance(value, bool) and str(value).strip().lower() not in ("true", "false"):
             errors.append(f"{flag}: {value!r} is not true or false")
+    if (
+        folder is not None
+        and _flag(proof, "computation_needed")
+        and not (review.unanswered_requests(folder))
+    ):
+        errors.append(
+            "computation_needed: true, but no `### Request N` under ## Computation Requests is "
+            "left unanswered: add the request, or set the flag to false"
+        )
     return errors
 
 
@@ -334,25 +494,6 @@ def _fresh(folder: Path, name: str, state: State) -> bool:
     return path.exists() and path.stat().st_mtime > state.entered()
 
 
-def _answered_since_asked(folder: Path) -> list[int]:
-    """PROOF.md's request numbers when COMPUTATION.md, written after PROOF.md last changed, has a
-    run for every one of them (else []).
-
-    So /math:compute answered them before the loop moved to COMPUTATION: the computation agent
-    skips answered requests and writes nothing, so a COMPUTATION.md fresh in this state would never
-    come.
-    """
-    proof, results = folder / "PROOF.md", folder / "COMPUTATION.md"
-    if not (proof.exists() and results.exists()):
-        return []
-    if results.stat().st_mtime <= proof.stat().st_mtime:
-        return []
-    asked = computation.requests_asked(read_text(proof, proof.name))
-    if not asked or asked - computation.requests_answered(read_text(results, results.name)):
-        return []
-    return sorted(asked)
-
-
 def _flag(data: dict[str, Any], key: str) -> bool:
     value = data.get(key)
     return value is True or (isinstance(value, str) and value.strip().lower() == "true")
@@ -371,12 +512,22 @@ def task(in_state: str, folder: Path, state: State) -> str:
     if in_state == "PROOF_DEVELOPMENT":
         if not (folder / "PROOF.md").exists():
             return "Develop a proof of the problem in PROOF.md."
+        if state.current_state == "REVIEW" or state.loops.get("proof-review", 0):
+            return (
+                "Answer the referee: REVIEW.md marks steps of PROOF.md `gap` or `wrong`; repair "
+                "each (or abandon it and say so), then set the status that is true."
+            )
         return (
             "Continue the proof in PROOF.md, using what LITERATURE.md and COMPUTATION.md now "
             "hold; close its gaps."
         )
     if in_state == "COMPUTATION":
         return "Answer PROOF.md's open computation requests in COMPUTATION.md."
+    if in_state == "REVIEW":
+        return (
+            "Referee PROOF.md: check every step against the REF statements it cites and "
+            "COMPUTATION.md, write REVIEW.md and seal it with review.py seal."
+        )
     return "Write OUTPUT.tex from PROOF.md and LITERATURE.md so that latex.py check passes."
 
 
@@ -414,10 +565,14 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         step["action"] = step["action"] or "spawn"
         return step
 
-    def move(to: str, reason: str, spawn_agent: bool = True) -> dict[str, Any]:
+    def move(
+        to: str, reason: str, spawn_agent: bool = True, approved: bool = False
+    ) -> dict[str, Any]:
         """A transition to `to`, spawning that state's agent unless there is none to spawn."""
         step["action"] = "transition"
         step["transition"] = {"to": to, "reason": reason}
+        if approved:
+            step["transition"]["user_approved"] = True
         if to == "DONE" or not spawn_agent:
             step["reason"] = reason
             return step
@@ -461,7 +616,7 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         if not _fresh(folder, "PROOF.md", state):
             return spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
         proof = _artifact(folder, "PROOF.md") or {}
-        errors = proof_md_errors(proof)
+        errors = proof_md_errors(proof, folder)
         if errors:
             step["flags"] = {"PROOF.md": {"errors": errors}}
             return ask(
@@ -493,9 +648,30 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
                 return move(to, f"PROOF.md {flag}: true")
             capped.append(f"{loop} loop at its cap of {LOOP_CAP} ({flag}: true)")
         if capped:
+            grant = pending_grant(folder, state.problem)
+            if grant == "continue":
+                to = "COMPUTATION" if wants_computation else "LITERATURE_SEARCH"
+                return move(to, "the user typed /math:research continue", approved=True)
+            if grant == "accept-partial":
+                return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
             return ask("; ".join(capped))
         if status == "complete":
-            return move("LATEX_OUTPUT", "PROOF.md status: complete")
+            proof_md = read_text(folder / "PROOF.md", "PROOF.md")
+            problems = review.completeness_errors(proof_md) + [
+                f"Request {n} is not answered" for n in review.unanswered_requests(folder)
+            ]
+            if problems:
+                step["flags"]["PROOF.md"]["incomplete"] = problems
+                spawn("PROOF_DEVELOPMENT", "PROOF.md says complete, but: " + "; ".join(problems))
+                step["task"] = (
+                    "PROOF.md says `status: complete`, but " + "; ".join(problems) + ". Finish "
+                    "those steps and gaps, or set the status that is true (gaps-identified, "
+                    "in-progress) and the flags they need."
+                )
+                return step
+            return move("REVIEW", "PROOF.md status: complete: the referee checks it")
+        if pending_grant(folder, state.problem) == "accept-partial":
+            return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
         return spawn(
             "PROOF_DEVELOPMENT", f"PROOF.md status: {status or 'unset'}, no flags: another pass"
         )
@@ -503,23 +679,60 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
     if here == "COMPUTATION":
         comp = _artifact(folder, "COMPUTATION.md") or {}
         status = str(comp.get("status") or "").lower()
-        step["flags"] = {"COMPUTATION.md": {"status": status or None}}
-        if status in ("complete", "error"):
-            if _fresh(folder, "COMPUTATION.md", state):
-                why = (
-                    "results ready"
-                    if status == "complete"
-                    else "computation failed; see the errors"
-                )
-                return move("PROOF_DEVELOPMENT", f"COMPUTATION.md status: {status} ({why})")
-            answered = _answered_since_asked(folder)
-            if answered:
-                numbers = ", ".join(map(str, answered))
-                return move(
-                    "PROOF_DEVELOPMENT",
-                    f"COMPUTATION.md already answers every request of PROOF.md ({numbers})",
-                )
-        return spawn("COMPUTATION", "the computation requests in PROOF.md are not yet answered")
+        open_requests = review.unanswered_requests(folder)
+        pending = computation.pending_interpretations(folder)
+        step["flags"] = {
+            "COMPUTATION.md": {
+                "status": status or None,
+                "unanswered": open_requests,
+                "interpretation_pending": pending,
+            }
+        }
+        if open_requests:
+            numbers = ", ".join(map(str, open_requests))
+            return spawn("COMPUTATION", f"PROOF.md's requests {numbers} are not yet answered")
+        if pending:
+            numbers = ", ".join(map(str, pending))
+            spawn("COMPUTATION", f"the Interpretation of computations {numbers} is not written")
+            step["task"] = (
+                f"Write the Interpretation of computations {numbers} in COMPUTATION.md (and "
+                "their Summary rows); every request already has its run."
+            )
+            return step
+        failed = computation.failed_requests(folder)
+        why = (
+            f"requests {', '.join(map(str, failed))} failed; see the errors"
+            if failed
+            else "results ready"
+        )
+        return move("PROOF_DEVELOPMENT", f"COMPUTATION.md answers every request ({why})")
+
+    if here == "REVIEW":
+        if not _fresh(folder, "REVIEW.md", state):
+            return spawn("REVIEW", "REVIEW.md not yet written in this state")
+        summary, errors = review.current(folder)
+        if summary is None:
+            step["flags"] = {"REVIEW.md": {"errors": errors}}
+            spawn("REVIEW", "REVIEW.md cannot be routed on: " + "; ".join(errors))
+            step["task"] = (
+                "REVIEW.md cannot be used yet: " + "; ".join(errors) + ". Correct it and run "
+                "review.py seal."
+            )
+            return step
+        step["flags"] = {"REVIEW.md": summary}
+        if summary["verdict"] == "pass":
+            return move("LATEX_OUTPUT", f"the referee checked all {summary['steps']} steps")
+        found = f"REVIEW.md: {summary['gap']} gaps, {summary['wrong']} wrong steps"
+        if state.loops.get("proof-review", 0) < LOOP_CAP:
+            return move("PROOF_DEVELOPMENT", found)
+        grant = pending_grant(folder, state.problem)
+        if grant == "continue":
+            return move(
+                "PROOF_DEVELOPMENT", "the user typed /math:research continue", approved=True
+            )
+        if grant == "accept-partial":
+            return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
+        return ask(f"{found}; proof-review loop at its cap of {LOOP_CAP}")
 
     if here == "LATEX_OUTPUT":
         if not _fresh(folder, "OUTPUT.tex", state):

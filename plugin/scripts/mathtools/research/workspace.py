@@ -43,7 +43,7 @@ PROBLEM_DOMAINS = (*DOMAINS, "other")
 # The per-problem artifacts a new problem starts with, in the order they are created.
 STARTING_ARTIFACTS = ("PROBLEM.md", "LITERATURE.md", "JOURNAL.md", "STATE.md", "NOTATION.md")
 # The artifacts whose frontmatter `status` reads, in research order.
-ARTIFACTS = (*STARTING_ARTIFACTS, "PROOF.md", "COMPUTATION.md")
+ARTIFACTS = (*STARTING_ARTIFACTS, "PROOF.md", "COMPUTATION.md", "REVIEW.md")
 PROBLEM_SECTIONS = (
     "# Problem Statement",
     "## Known Results",

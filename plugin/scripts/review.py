@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""The referee's REVIEW.md: check it against PROOF.md and seal it, so the research loop can route
+on it.
+
+The referee (agents/referee.md) writes one `### <step name>` block per PROOF.md step, each with
+**Verdict:** checked | gap | wrong, a **Note:** for a gap or a wrong step, and for a step that
+rests on a REF a **Sources:** line saying whether that statement's hypotheses hold where the step
+uses it. `seal` refuses a review that misses a step or a field; otherwise it writes REVIEW.md's
+frontmatter (verdict pass or revise, the counts, the digest of the PROOF.md it judged) and, on a
+pass, gives tier [P] ("proved here in full") to each checked [S] step that rests on no
+computation and only on [P] or [V] steps and REF entries.
+
+subcommands:
+  seal    validate REVIEW.md, write its verdict; on a pass mark the [P] steps in PROOF.md
+  show    what the router sees: the review's verdict and counts, or why it cannot be used
+
+example:
+  review.py seal --problem derangements
+
+Exit codes: 0 ok, 2 bad input (an incomplete review: code bad_review), 4 environment,
+5 internal error.
+"""
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mathtools.core import bootstrap
+
+bootstrap.ensure()
+
+from mathtools import cli  # noqa: E402
+from mathtools.research import problemdir, review  # noqa: E402
+
+
+def main(argv: Sequence[str]) -> None:
+    parser = cli.ArgumentParser(description=__doc__)
+    commands = parser.add_commands()
+    commands.add_parser("seal", help="validate REVIEW.md and write its verdict")
+    commands.add_parser("show", help="the review's verdict, or why it cannot be used")
+    args, slug, folder = problemdir.parse(parser, commands, argv)
+    if args.command == "seal":
+        cli.emit(review.seal(folder, slug))
+    else:
+        summary, errors = review.current(folder)
+        cli.emit({"review": summary, "errors": errors})
+
+
+if __name__ == "__main__":
+    cli.run(main)
