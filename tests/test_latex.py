@@ -15,6 +15,7 @@ from support.verified import confirmed, corrected, paper, unconfirmed, verificat
 ERDOS = paper(1, authors=["Paul Erdős"], title="On the evolution of random graphs", year=1960)
 GHOST = {"title": "Modular elliptic curves and Fermat's last theorem", "arxiv_id": "9501.00001"}
 
+QUOTE = 'By [V] "We prove bound 1. It is sharp." (REF-001, abstract).'  # REF-001's abstract: [V] steps quote their source
 PROOF_MD = """---
 status: in-progress
 ---
@@ -28,15 +29,21 @@ status: in-progress
 **Depends on:** REF-001
 **Confidence:** [V]
 
+By [V] "We prove bound 1. It is sharp." (REF-001, abstract).
+
 ### Lemma 2: the giant component is unique
 **Status:** in-progress
 **Depends on:** Lemma 1
 **Confidence:** [~]
 
+By [V] "We prove bound 1. It is sharp." (REF-001, abstract).
+
 ### Main Theorem
 **Status:** blocked
 **Depends on:** Lemma 1, Lemma 2
 **Confidence:** [~]
+
+By [V] "We prove bound 1. It is sharp." (REF-001, abstract).
 """
 
 
@@ -132,11 +139,12 @@ def test_a_claim_resting_on_a_speculative_step_fails_though_marked_surer(script,
     (the Main Theorem through Step 3): a step is never more certain than what it depends on."""
     over_sure = PROOF_MD.replace(
         "### Main Theorem\n**Status:** blocked\n**Depends on:** Lemma 1, Lemma 2\n"
-        "**Confidence:** [~]",
+        "**Confidence:** [~]\n",
         "### Step 3: the giant has linear size\n**Status:** complete\n"
         "**Depends on:** Lemma 2, REF-001, Computation 1\n**Confidence:** [V]\n\n"
+        f"{QUOTE}\n\n"
         "### Main Theorem\n**Status:** complete\n**Depends on:** Lemma 1, Step 3\n"
-        "**Confidence:** [S]",
+        "**Confidence:** [S]\n",
     )
     assert over_sure != PROOF_MD
     (problem / "PROOF.md").write_text(over_sure)
