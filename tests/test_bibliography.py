@@ -135,3 +135,93 @@ def test_bibitems_in_the_common_styles(tmp_path):
         "year": 2006,
         "pages": "1-2",
     }
+
+
+def test_hand_written_lists_in_the_other_common_styles(tmp_path):
+    path = tmp_path / "paper.tex"
+    path.write_text(
+        "\\begin{thebibliography}{9}\n"
+        "\\bibitem{ay} Alexander, D. H., J. Novembre, and K. Lange (2009). Fast model-based "
+        "estimation of ancestry in unrelated individuals. \\emph{Genome Res.} 19, 1655--1664.\n"
+        "\\bibitem{sc}{\\sc A. One, B. Two and C. Three}, \\textit{On $\\GL_2(\\Qp)$ and "
+        "$\\frac12$}, Ann. of Math. 72 (1960), 20-103.\n"
+        "\\bibitem{bf} R. Abraham and J.E. Marsden, {\\bfseries Foundations of Mechanics}, "
+        "Benjamin, 1978.\n"
+        "\\bibitem{bold} A. Gould, {\\bf A title\\index{title}}, J. Math. {\\bf 35} (1999), 1--2.\n"
+        "\\end{thebibliography}\n",
+        encoding="utf-8",
+    )
+    ay, sc, bf, bold = (r.plain() for r in bibliography.read_items(path))
+    assert ay["authors"] == ["Alexander, D. H.", "J. Novembre", "K. Lange"]
+    assert {k: ay[k] for k in ("title", "year", "venue", "volume", "pages")} == {
+        "title": "Fast model-based estimation of ancestry in unrelated individuals",
+        "year": 2009,  # not 1664, from the pages
+        "venue": "Genome Res.",
+        "volume": "19",
+        "pages": "1655-1664",
+    }
+    assert sc == {
+        "title": "On $\\GL_2(\\Qp)$ and $\\frac12$",
+        "authors": ["A. One", "B. Two", "C. Three"],
+        "year": 1960,
+        "venue": "Ann. of Math",  # a final period is punctuation
+        "volume": "72",
+        "pages": "20-103",
+    }
+    assert bf == {
+        "title": "Foundations of Mechanics",
+        "authors": ["R. Abraham", "J.E. Marsden"],
+        "year": 1978,
+        "venue": "Benjamin",
+    }
+    assert bold["title"] == "A title" and bold["year"] == 1999
+
+
+def test_biblatex_bbl_and_amsrefs(tmp_path):
+    bbl = tmp_path / "main.bbl"
+    bbl.write_text(
+        "\\refsection{0}\n  \\datalist[entry]{nty/global//global/global}\n"
+        "    \\entry{k}{article}{}{}\n"
+        "      \\name{author}{2}{}{%\n"
+        "        {{hash=1}{%\n           family={Huisken},\n           given={Gerhard}}}%\n"
+        "        {{hash=2}{%\n           family={Yau},\n"
+        "           given={Shing\\bibnamedelima Tung}}}%\n"
+        "      }\n"
+        "      \\field{title}{Definition of center of mass}\n"
+        "      \\field{journaltitle}{Invent. Math.}\n      \\field{year}{1996}\n"
+        "      \\field{pages}{281\\bibrangedash 311}\n"
+        "      \\verb{doi}\n      \\verb 10.1007/s002220050054\n      \\endverb\n"
+        "    \\endentry\n  \\enddatalist\n\\endrefsection\n",
+        encoding="utf-8",
+    )
+    (entry,) = bibliography.read_items(bbl)
+    assert (entry.key, entry.entry_type, entry.line) == ("k", "article", 3)
+    assert entry.plain() == {
+        "title": "Definition of center of mass",
+        "authors": ["Huisken, Gerhard", "Yau, Shing Tung"],
+        "year": 1996,
+        "doi": "10.1007/s002220050054",
+        "venue": "Invent. Math.",
+        "pages": "281-311",
+    }
+    tex = tmp_path / "paper.tex"
+    tex.write_text(
+        "\\begin{bibdiv}\\begin{biblist}\n"
+        "\\bib{a}{article}{\n  author={Adler, Jeffrey D.},% a comment, }\n"
+        "  author={Roche, Alan},\n  title={An intertwining result for $p$-adic groups},\n"
+        "  journal={Canad. J. Math.},\n  volume={52},\n  date={2000},\n"
+        "  pages={449\\ndash 467},\n}\n"
+        "\\bib*{b}{book}{title={Proceedings}, date={1970}}\n"
+        "\\end{biblist}\\end{bibdiv}\n",
+        encoding="utf-8",
+    )
+    a, b = bibliography.read_items(tex)
+    assert a.plain() == {
+        "title": "An intertwining result for $p$-adic groups",
+        "authors": ["Adler, Jeffrey D.", "Roche, Alan"],
+        "year": 2000,
+        "venue": "Canad. J. Math.",
+        "volume": "52",
+        "pages": "449-467",
+    }
+    assert (b.key, b.entry_type, b.line) == ("b", "book", 11)

@@ -87,10 +87,13 @@ def main(argv: Sequence[str]) -> None:
         refcheck.check_output(fix, "--fix", inputs, refcheck.FIX_MARK)
     if args.report:
         refcheck.check_output(args.report, "--report", inputs, refcheck.REPORT_MARK)
-    progress(
-        f"read {len(found.references)} entries from "
-        + ", ".join(f"{Path(f['file']).name} ({f['entries']})" for f in found.files)
-    )
+    if len(found.files) == 1:
+        read = Path(found.files[0]["file"]).name
+    else:
+        read = ", ".join(f"{Path(f['file']).name} ({f['entries']})" for f in found.files)
+    progress(f"read {len(found.references)} entries from {read}")
+    for warning in found.warnings:
+        progress(f"warning: {warning}")
 
     document = refcheck.check(found, Verifier(use_cache=not args.no_cache), progress)
     if fix:

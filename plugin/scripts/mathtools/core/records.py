@@ -309,7 +309,7 @@ class Judgement(_Judgement, total=False):
 
 class InputFile(TypedDict):
     file: str
-    kind: str  # bib, tex, bbl
+    kind: str  # bib, tex, bbl, ltb
     entries: int
 
 
@@ -357,4 +357,5 @@ class CheckDocument(_CheckDocument, total=False):
     """What check_refs.py writes (schemas/check_refs.schema.json)."""
 
     source_errors: dict[str, str]
+    warnings: list[str]  # read anyway, as BibTeX warns: a field given twice in one entry
     fix: FixReport

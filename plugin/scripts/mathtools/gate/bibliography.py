@@ -33,8 +33,13 @@ _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _VOLUME_PAGES = re.compile(r"\b(\d+)\s*(?:\(\d+\))?\s*:\s*(\d+(?:\s*-+\s*\d+)?)")  # 6(2):290--297
 _VOLUME = re.compile(r"\bvol(?:ume)?\.?\s*(\d+)", re.I)
 _PAGES = re.compile(r"\bpp?\.\s*(\d+(?:\s*-+\s*\d+)?)")
+_VOLUME_YEAR_PAGES = re.compile(  # amsplain: "Ann. of Math. 72 (1960), 20-103"
+    r"\b(\d+)\s*\(\s*(?:1[5-9]|20)\d\d\s*\)\s*,?\s*(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
+    r"(\d+(?:\s*-+\s*\d+)?)"
+)
+_VOLUME_COMMA_PAGES = re.compile(r"\b(\d+)\s*,\s*(?:pp?\.\s*)?(\d+\s*-+\s*\d+)")  # 19, 1655--1664
 _VENUE_END = re.compile(
-    r"\b\d+\s*(?:\(\d+\))?\s*:\s*\d+|\bvol(?:ume)?\.?\s*\d+|\bpp?\.\s*\d+|\(?\b(?:1[5-9]|20)\d\d\b",
+    r"\b\d+\s*,\s*(?:pp?\.\s*)?\d+\s*-+\s*\d+|\b\d+\s*\(\s*(?:1[5-9]|20)\d\d\s*\)|\b\d+\s*(?:\(\d+\))?\s*:\s*\d+|\bvol(?:ume)?\.?\s*\d+|\bpp?\.\s*\d+|\(?\b(?:1[5-9]|20)\d\d\b",
     re.I,
 )
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]+)\}")
@@ -184,6 +189,7 @@ class Reference:
     line: int  # 1-based
     entry_type: str  # "article", "misc", ..., "bibitem"
     fields: dict[str, str] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)  # a .bib field's value exactly as written
 
     def candidate(self) -> dict[str, Any]:
         """What the verification gate is given (schemas/candidates.schema.json)."""
@@ -192,9 +198,10 @@ class Reference:
         if authors and _cut_short(fields.get("author", "")):
             authors.append("et al.")  # "and others": the gate reads the list as incomplete
         year = _YEAR.search(fields.get("year") or fields.get("date") or "")
+        title = drop_commands(fields.get("title") or "")
         found = {
             "key": self.key,
-            "title": fields.get("title"),
+            "title": title or None,
             "authors": authors or None,
             "year": int(year.group(1)) if year else None,
             "arxiv_id": self.arxiv_id(),
@@ -245,8 +252,53 @@ class Reference:
 
 
 def plain_text(value: str) -> str:
-    """A LaTeX field value as a person reads it: `Erd{\\H{o}}s` is `Erdős`, `{W}eb` is `Web`."""
-    return " ".join(strip_latex(value).split())
+    """A LaTeX field value as a person reads it: `Erd{\\H{o}}s` is `Erdős`, `{W}eb` is `Web`;
+    `$...$` math is kept as written (`$\\GL_2(\\Qp)$`, `$\\frac12$`): text cannot render it."""
+    parts = _MATH.split(drop_commands(value))
+    return " ".join(
+        "".join(part if _is_math(part) else strip_latex(part) for part in parts).split()
+    )
+
+
+def _is_math(part: str) -> bool:
+    return len(part) > 2 and part[0] == part[-1] == "$"
+
+
+_DROPPED = re.compile(r"\\(?:index|label|MR|mrnumber|protect)\b\s*")
+
+
+def drop_commands(text: str) -> str:
+    """`text` without the commands that write nothing in place (`\\index{...}`, `\\label{...}`,
+    `\\MR{...}`, `\\protect`), their braced argument included."""
+    out, cursor = [], 0
+    for found in _DROPPED.finditer(text):
+        if found.start() < cursor:
+            continue
+        out.append(text[cursor : found.start()])
+        cursor = found.end()
+        if text.startswith("{", cursor):
+            cursor = group_end(text, cursor)
+    out.append(text[cursor:])
+    return " ".join("".join(out).split())
+
+
+def group_end(text: str, start: int) -> int:
+    """The position after the `}` closing the `{` at `start` (escaped braces skipped; the end of
+    the text when it never closes)."""
+    depth, position = 0, start
+    while position < len(text):
+        ch = text[position]
+        if ch == "\\":
+            position += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return position + 1
+        position += 1
+    return len(text)
 
 
 def _cut_short(value: str) -> bool:
@@ -272,6 +324,7 @@ class BibFile:
     library: Any  # bibtexparser.Library, parsed without middlewares: values as written
     references: list[Reference]
     repeated_keys: list[tuple[str, int]]  # (key, 1-based line) of a second entry with a used key
+    warnings: list[str] = field(default_factory=list)  # what BibTeX would warn about, read anyway
 
 
 def parse_bibtex(text: str) -> Any:
@@ -283,15 +336,41 @@ def parse_bibtex(text: str) -> Any:
     return parse_string(text, parse_stack=[])
 
 
+def entry_blocks(library: Any) -> list[tuple[Any, Any]]:
+    """(block, entry) for every entry of `library` in file order: an entry repeating a field
+    (BibTeX and biber only warn) is a failed block of bibtexparser's whose entry is kept."""
+    from bibtexparser.model import DuplicateFieldKeyBlock, Entry
+
+    found: list[tuple[Any, Any]] = []
+    for block in library.blocks:
+        if isinstance(block, Entry):
+            found.append((block, block))
+        elif isinstance(block, DuplicateFieldKeyBlock) and isinstance(
+            block.ignore_error_block, Entry
+        ):
+            found.append((block, block.ignore_error_block))
+    return found
+
+
 def read_bib(path: str | Path) -> BibFile:
-    """Parse a .bib file; BadInput naming the line of the first block that does not parse, or
-    when the file holds no entry."""
-    from bibtexparser.model import DuplicateBlockKeyBlock, Entry, String
+    """Parse a .bib file as BibTeX reads it; BadInput naming the line of the first block that does
+    not parse, or when the file holds no entry. A field given twice in one entry keeps its first
+    value, as BibTeX does, with a warning."""
+    from bibtexparser.model import (
+        DuplicateBlockKeyBlock,
+        DuplicateFieldKeyBlock,
+        Entry,
+        String,
+    )
 
     path = Path(path)
     text = read_file(path, "bibliography")
     library = parse_bibtex(text)
-    failed = [b for b in library.failed_blocks if not isinstance(b, DuplicateBlockKeyBlock)]
+    failed = [
+        b
+        for b in library.failed_blocks
+        if not isinstance(b, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock))
+    ]
     if failed:
         block = failed[0]
         detail = " ".join(
@@ -302,22 +381,32 @@ def read_bib(path: str | Path) -> BibFile:
             code="bad_bib",
         )
     strings: dict[str, str] = dict(MONTHS)
-    references, repeated = [], []
+    references, repeated, warnings = [], [], []
     for block in library.blocks:
         if isinstance(block, String):
             strings[block.key.lower()] = evaluate(block.value, strings)
         elif isinstance(block, DuplicateBlockKeyBlock):
             repeated.append((block.key, (block.start_line or 0) + 1))
-        elif isinstance(block, Entry):
-            fields = {f.key.lower(): evaluate(f.value, strings) for f in block.fields}
-            references.append(
-                Reference(
-                    block.key, str(path), (block.start_line or 0) + 1, block.entry_type, fields
-                )
-            )
+        elif isinstance(block, (Entry, DuplicateFieldKeyBlock)):
+            entry: Any = block if isinstance(block, Entry) else block.ignore_error_block
+            if not isinstance(entry, Entry):
+                continue
+            line = (block.start_line or 0) + 1
+            raw: dict[str, str] = {}
+            for item in entry.fields:
+                name = item.key.lower()
+                if name in raw:
+                    warnings.append(
+                        f"{path.name} line {line}: {entry.key} gives the field {name} twice; "
+                        "the first is used, as BibTeX does"
+                    )
+                else:
+                    raw[name] = item.value
+            fields = {name: evaluate(value, strings) for name, value in raw.items()}
+            references.append(Reference(entry.key, str(path), line, entry.entry_type, fields, raw))
     if not references:
         raise BadInput(f"{path} holds no BibTeX entry (@article{{...}}, ...)", code="no_entries")
-    return BibFile(path, text, library, references, repeated)
+    return BibFile(path, text, library, references, repeated, warnings)
 
 
 def evaluate(raw: str, strings: dict[str, str]) -> str:
@@ -344,48 +433,105 @@ def evaluate(raw: str, strings: dict[str, str]) -> str:
     return " ".join("".join(values).split())
 
 
+def read_items(path: str | Path, text: str | None = None) -> list[Reference]:
+    """The entries of a bibliography that is not a .bib, whichever way it is written, in file
+    order: `\\bibitem`s (a .bbl of amsalpha, plain or an author-year style, a .tex's
+    thebibliography), biblatex/biber's `\\entry{key}{type}` (.bbl), amsrefs' `\\bib{key}{type}{...}`
+    (a .ltb database, or inside a .tex)."""
+    path = Path(path)
+    text = read_file(path, "bibliography") if text is None else text
+    found = read_bibitems(path, text) + read_biblatex_bbl(path, text) + read_amsrefs(path, text)
+    return sorted(found, key=lambda reference: reference.line)
+
+
+def _without_comments(text: str) -> str:
+    """`text` with its `%` comments blanked, every other character where it was."""
+    return re.sub(r"(?<!\\)%[^\n]*", lambda m: " " * len(m.group()), text)
+
+
 def read_bibitems(path: str | Path, text: str | None = None) -> list[Reference]:
     """The `\\bibitem`s of a .bbl file or of a .tex's thebibliography, as references: the first
     `\\newblock` is the authors, the second the title, the rest the venue (else the title is the
-    `\\emph`/`\\textit` part or the quoted part); year, arXiv id and DOI are found in the text."""
+    `\\emph`/`\\textit`/`{\\bf ...}` part or the quoted part, or, in an author-year style, the
+    sentence after the year); year, arXiv id and DOI are found in the text."""
     path = Path(path)
     text = read_file(path, "bibliography") if text is None else text
-    body = re.sub(r"(?<!\\)%[^\n]*\n?", "", text)  # comments, and the line breaks they join
-    body = body.split("\\end{thebibliography}", 1)[0]
+    body = _without_comments(text)
+    end = body.find("\\end{thebibliography}")
+    body = body if end < 0 else body[:end]
     items = list(_BIBITEM.finditer(body))
     references = []
     for number, item in enumerate(items):
-        end = items[number + 1].start() if number + 1 < len(items) else len(body)
-        line = text.count("\n", 0, text.find(item.group(0))) + 1
-        fields = _bibitem_fields(body[item.end() : end])
+        stop = items[number + 1].start() if number + 1 < len(items) else len(body)
+        line = text.count("\n", 0, item.start()) + 1
+        fields = _bibitem_fields(body[item.end() : stop])
         references.append(Reference(item.group(1).strip(), str(path), line, "bibitem", fields))
     return references
 
 
+_TITLE = re.compile(
+    r"\\(?:emph|textit|textsl)\s*\{((?:[^{}]|\{[^{}]*\})+)\}"
+    r"|\{\\(?:em|it|itshape|sl|slshape)\b\s*((?:[^{}]|\{[^{}]*\})+)\}"
+    r"|``(.+?)''|\"(.+?)\"|“(.+?)”"
+    r"|\\textbf\s*\{((?:[^{}]|\{[^{}]*\})+)\}|\{\\(?:bf|bfseries)\b\s*((?:[^{}]|\{[^{}]*\})+)\}"
+)
+_NAME_STYLE = re.compile(
+    r"\{\\(?:sc|scshape|textsc|bf|bfseries|rm|upshape)\b\s*((?:[^{}]|\{[^{}]*\})*)\}"
+    r"|\\(?:textsc|textbf|textrm)\s*\{((?:[^{}]|\{[^{}]*\})*)\}"
+)
+_AUTHOR_YEAR = re.compile(
+    r"([^(){}\\`'\"“]{3,300}?)\(\s*((?:1[5-9]|20)\d\d)[a-z]?\s*\)[.:,]?\s+(.+)", re.S
+)
+_PAGE_RANGE = re.compile(r"\b\d+\s*(?:-+|–|—)\s*\d+\b")
+_YEAR_IN_PARENTHESES = re.compile(r"\(\s*(?:[^()]*?\s)?((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
+
+
 def _bibitem_fields(text: str) -> dict[str, str]:
     text = " ".join(re.sub(r"(?<!\\)~", " ", text).split())  # ties are spaces
+    text = drop_commands(text)
     fields = {"text": text}
     blocks = [b.strip(" .,") for b in re.split(r"\\newblock\b", text) if b.strip(" .,")]
+    author_year = _AUTHOR_YEAR.match(text)
     if len(blocks) >= 2:
         authors, title, rest = blocks[0], blocks[1], " ".join(blocks[2:])
+    elif author_year and not _TITLE.match(author_year.group(3)):
+        # "Alexander, D. H., J. Novembre, and K. Lange (2009). Title. \emph{Journal} 19, 1--2."
+        authors, after = author_year.group(1) + f" ({author_year.group(2)})", author_year.group(3)
+        title, _, rest = after.partition(". ")
     else:
-        quoted = re.search(
-            r"\\(?:emph|textit|textsl)\s*\{((?:[^{}]|\{[^{}]*\})+)\}"
-            r"|\{\\(?:em|it|sl)\s+((?:[^{}]|\{[^{}]*\})+)\}|``(.+?)''|\"(.+?)\"",
-            text,
+        quoted = next(
+            (
+                found
+                for found in _TITLE.finditer(text)
+                if re.search(r"[^\W\d_]{2}", next(g for g in found.groups() if g))
+            ),
+            None,
         )
         if not quoted:
             return fields
         title = next(group for group in quoted.groups() if group)
         authors, rest = text[: quoted.start()], text[quoted.end() :]
+    authors = _NAME_STYLE.sub(lambda m: m.group(1) or m.group(2) or "", authors)
+    # an author-year style: "Alexander, D. H., J. Novembre, and K. Lange (2009)"
+    year_given = _YEAR_IN_PARENTHESES.search(authors) or _YEAR_IN_PARENTHESES.search(rest)
+    authors = _YEAR_IN_PARENTHESES.sub(" ", authors)
     fields["title"] = title.strip(" .,")
     fields["author"] = " and ".join(_bibitem_names(authors))
     rest = ARXIV_ID_CITED.sub(" ", DOI_CITED.sub(" ", rest))  # an id's digits are no year
-    year = _YEAR.findall(rest) or _YEAR.findall(ARXIV_ID_CITED.sub(" ", authors))
-    if year:
-        fields["year"] = year[-1]
+    if year_given:
+        fields["year"] = year_given.group(1)
+    else:
+        year = _YEAR.findall(_PAGE_RANGE.sub(" ", rest)) or _YEAR.findall(
+            ARXIV_ID_CITED.sub(" ", authors)
+        )
+        if year:
+            fields["year"] = year[-1]
     rest = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())
-    numbers = _VOLUME_PAGES.search(rest)
+    numbers = (
+        _VOLUME_PAGES.search(rest)
+        or _VOLUME_YEAR_PAGES.search(rest)
+        or _VOLUME_COMMA_PAGES.search(rest)
+    )
     if numbers:
         fields["volume"], fields["pages"] = numbers.group(1), numbers.group(2)
     else:
@@ -396,19 +542,205 @@ def _bibitem_fields(text: str) -> dict[str, str]:
     # the venue is what comes before its volume, pages or year: "Adv. Math. 6:290--297, 1959"
     first_number = _VENUE_END.search(rest)
     venue = (rest[: first_number.start()] if first_number else rest).strip(" .,;:(")
-    if re.search(r"[^\W\d_]", venue):
+    if re.search(r"[^\W\d_]", plain_text(venue)):  # not a lone journal macro (\ANNMAone)
         fields["journal"] = venue
     return fields
 
 
+_INITIALS = re.compile(r"(?:[^\W\d_]{1,2}\.\s*-?\s*)+|[A-Z]{1,2}")
+
+
 def _bibitem_names(text: str) -> list[str]:
     """Names from the author part of a \\bibitem: "A. One, B. Two, and C. Three", "One, A. and
-    Two, B.", "A.~One and B.~Two"."""
+    Two, B.", "A.~One and B.~Two", "One, A. B., C. Two, and D. Three"."""
     text = re.sub(r"\s*,?\s+(?:and|\\&|&)\s+", " and ", text.replace("~", " ").strip(" ,"))
-    text = re.sub(r"(?<=\w\w)\.$", "", text)  # the sentence's period, not an initial's
-    if " and " in text and all("," in part for part in text.split(" and ")):
+    text = re.sub(r"(?<=\w\w)\.$", "", text.strip(" ,"))  # the sentence's period, not an initial's
+    if " and " in text and all(part.count(",") == 1 for part in text.split(" and ")):
         return [part.strip() for part in text.split(" and ")]  # "Family, Given" names
-    return [name.strip() for name in re.split(r",| and ", text) if name.strip(" .")]
+    parts = [name.strip() for name in re.split(r",| and ", text) if name.strip(" .")]
+    names: list[str] = []
+    for part in parts:
+        # "Family, A. B.": initials after a one-word family name belong to it
+        if names and _INITIALS.fullmatch(part) and " " not in names[-1] and "," not in names[-1]:
+            names[-1] += ", " + part
+        else:
+            names.append(part)
+    return names
+
+
+# biblatex/biber .bbl: \entry{key}{type}{options} ... \endentry
+_BBL_ENTRY = re.compile(r"\\entry\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
+_BBL_FIELDS = {
+    "journaltitle": "journal",
+    "journal": "journal",
+    "booktitle": "booktitle",
+    "title": "title",
+    "subtitle": "subtitle",
+    "year": "year",
+    "date": "date",
+    "volume": "volume",
+    "number": "number",
+    "pages": "pages",
+    "eprint": "eprint",
+    "eprinttype": "eprinttype",
+    "eprintclass": "primaryclass",
+    "doi": "doi",
+    "url": "url",
+    "note": "note",
+    "howpublished": "howpublished",
+}
+
+
+def read_biblatex_bbl(path: str | Path, text: str) -> list[Reference]:
+    """The `\\entry`s of a .bbl biber wrote for biblatex: `\\field{title}{...}`,
+    `\\name{author}{n}{}{{{hash=...}{family={...}, given={...}}}...}`, `\\list{publisher}`,
+    `\\range{pages}`, `\\verb{doi} \\verb ... \\endverb`."""
+    body = _without_comments(text)
+    references = []
+    for found in _BBL_ENTRY.finditer(body):
+        stop = body.find("\\endentry", found.end())
+        chunk = body[found.end() : stop if stop >= 0 else len(body)]
+        fields: dict[str, str] = {}
+        for command in re.finditer(r"\\(field|range|name|list|verb)\s*\{([^{}]+)\}", chunk):
+            kind, name = command.group(1), command.group(2).lower()
+            cursor = command.end()
+            if kind == "verb":
+                value = chunk[cursor:].split("\\endverb", 1)[0]
+                value = " ".join(re.sub(r"\\verb\b", " ", value).split())
+            else:
+                if kind in ("name", "list"):  # {count}{options} before the value
+                    for _ in range(2):
+                        cursor = _skip_group(chunk, cursor)
+                start = chunk.find("{", cursor)
+                if start < 0:
+                    continue
+                value = chunk[start + 1 : group_end(chunk, start) - 1]
+            if kind == "name" and name == "author":
+                fields["author"] = " and ".join(_biber_names(value))
+            elif kind == "list" and name in ("publisher", "location", "institution"):
+                fields[name] = "; ".join(_top_groups(value))
+            elif kind in ("field", "range", "verb") and name in _BBL_FIELDS:
+                value = re.sub(r"\\bibrangedash\b\s*", "--", value)
+                value = re.sub(r"\\bibrangessep\b\s*", ", ", value)
+                fields.setdefault(_BBL_FIELDS[name], " ".join(value.split()))
+        if "subtitle" in fields and "title" in fields:
+            fields["title"] += ": " + fields.pop("subtitle")
+        line = text.count("\n", 0, found.start()) + 1
+        references.append(
+            Reference(found.group(1).strip(), str(path), line, found.group(2).strip(), fields)
+        )
+    return references
+
+
+def _skip_group(text: str, cursor: int) -> int:
+    """The position after the `{...}` that follows `cursor` (whitespace and `%` skipped)."""
+    start = cursor
+    while start < len(text) and text[start] in " \t\r\n%":
+        start += 1
+    return group_end(text, start) if text.startswith("{", start) else cursor
+
+
+def _top_groups(text: str) -> list[str]:
+    """The contents of the top-level `{...}` groups of `text`."""
+    groups: list[str] = []
+    position = 0
+    while True:
+        start = text.find("{", position)
+        if start < 0:
+            return groups
+        position = group_end(text, start)
+        groups.append(" ".join(text[start + 1 : position - 1].split()))
+
+
+def _biber_names(value: str) -> list[str]:
+    names = []
+    for person in re.split(r"\{\s*hash=", value)[1:]:
+        parts = {}
+        for part in re.finditer(r"\b(family|given|prefix|suffix)=\{", person):
+            start = part.end() - 1
+            parts[part.group(1)] = person[start + 1 : group_end(person, start) - 1]
+        family = " ".join(p for p in (parts.get("prefix"), parts.get("family")) if p)
+        name = ", ".join(p for p in (family, parts.get("suffix"), parts.get("given")) if p)
+        name = re.sub(r"\\bibnamedelim[a-z]?|\\bibinitdelim", " ", name)
+        name = re.sub(r"\\bibinitperiod", ".", name).replace("\\bibinithyphendelim", "-")
+        if name.strip():
+            names.append(" ".join(name.split()))
+    return names
+
+
+# amsrefs: \bib{key}{type}{field={value}, ...}, \bib*{key}{type}{...} (in a .ltb or a .tex)
+_AMSREFS_ENTRY = re.compile(r"\\bib\*?\s*\{([^{}]+)\}\s*\{([^{}]+)\}\s*\{")
+_AMSREFS_FIELDS = {
+    "title": "title",
+    "subtitle": "subtitle",
+    "journal": "journal",
+    "volume": "volume",
+    "number": "number",
+    "pages": "pages",
+    "date": "year",
+    "year": "year",
+    "doi": "doi",
+    "eprint": "eprint",
+    "arxiv": "arxiv",
+    "booktitle": "booktitle",
+    "publisher": "publisher",
+    "series": "series",
+    "note": "note",
+    "url": "url",
+    "review": "review",
+}
+
+
+def read_amsrefs(path: str | Path, text: str) -> list[Reference]:
+    """The amsrefs entries of a .ltb database or a .tex: `\\bib{key}{type}{title={...},
+    author={Family, Given}, author={...}, journal={...}, date={1999}, ...}`; an inner
+    `book={title={...}, ...}` or `conference={...}` gives the booktitle."""
+    body = _without_comments(text)
+    references = []
+    for found in _AMSREFS_ENTRY.finditer(body):
+        start = found.end() - 1
+        inner = body[start + 1 : group_end(body, start) - 1]
+        fields: dict[str, str] = {}
+        authors: list[str] = []
+        for name, value in _amsrefs_pairs(inner):
+            if name == "author":
+                authors.append(value)
+            elif name in ("book", "conference") and "booktitle" not in fields:
+                book = dict(_amsrefs_pairs(value))
+                if book.get("title"):
+                    fields["booktitle"] = book["title"]
+            elif name in _AMSREFS_FIELDS:
+                fields.setdefault(_AMSREFS_FIELDS[name], value)
+        if authors:
+            fields["author"] = " and ".join(authors)
+        if "subtitle" in fields and "title" in fields:
+            fields["title"] += ": " + fields.pop("subtitle")
+        line = text.count("\n", 0, found.start()) + 1
+        references.append(
+            Reference(found.group(1).strip(), str(path), line, found.group(2).strip(), fields)
+        )
+    return references
+
+
+def _amsrefs_pairs(text: str) -> list[tuple[str, str]]:
+    """The `name={value}` pairs of an amsrefs entry's body, in order, names in lower case."""
+    pairs: list[tuple[str, str]] = []
+    position = 0
+    pattern = re.compile(r"([A-Za-z]+)\s*=\s*")
+    while True:
+        found = pattern.search(text, position)
+        if not found:
+            return pairs
+        start = found.end()
+        if text.startswith("{", start):
+            position = group_end(text, start)
+            value = text[start + 1 : position - 1]
+        else:
+            end = text.find(",", start)
+            position = len(text) if end < 0 else end
+            value = text[start:position]
+        value = re.sub(r"\\ndash\b\s*", "--", re.sub(r"\\mdash\b\s*", "---", value))
+        pairs.append((found.group(1).lower(), " ".join(value.split())))
 
 
 # ----------------------------------------------------------------------------- writing a copy

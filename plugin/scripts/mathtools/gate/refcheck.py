@@ -40,14 +40,14 @@ from .bibliography import (
     bibtex_names,
     bibtex_text,
     read_bib,
-    read_bibitems,
     read_file,
+    read_items,
 )
 from .candidates import candidate
 from .matching import normalise_title
 from .verification import PENDING, Verifier
 
-KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex"}
+KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex", ".ltb": "ltb"}
 FIX_MARK = "% check_refs.py: corrected copy of"
 REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_NOTE_CHARS = 300
@@ -76,6 +76,7 @@ class Bibliography:
     repeated: list[Reference] = field(default_factory=list)  # a later entry with a used key
     cited: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (.tex, line)
     not_cited: list[str] = field(default_factory=list)  # left out by --cited-only
+    warnings: list[str] = field(default_factory=list)  # read anyway, as BibTeX warns
 
 
 def tex_bib_files(path: Path, text: str) -> list[Path]:
@@ -108,7 +109,8 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
         kind = KINDS.get(path.suffix.lower())
         if kind is None:
             raise BadInput(
-                f"{name}: give a .bib, .bbl or .tex file (a bibliography or the paper citing it)",
+                f"{name}: give a .bib, .bbl, .ltb or .tex file (a bibliography or the paper "
+                "citing it)",
                 code="bad_input_kind",
             )
         if kind == "tex":
@@ -121,11 +123,11 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
                     read.add(bib_path.resolve())
                     _add_bib(result, bib_path, add)
             if not named:
-                items = read_bibitems(path, text)
+                items = read_items(path, text)
                 if not items and not result.cited:
                     raise BadInput(
                         f"{path} names no .bib file (\\bibliography{{...}}, \\addbibresource) "
-                        "and holds no \\bibitem",
+                        "and holds no \\bibitem or amsrefs \\bib entry",
                         code="no_entries",
                     )
                 add(items)
@@ -135,11 +137,14 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
             if kind == "bib":
                 _add_bib(result, path, add)
             else:
-                items = read_bibitems(path)
+                items = read_items(path)
                 if not items:
-                    raise BadInput(f"{path} holds no \\bibitem", code="no_entries")
+                    raise BadInput(
+                        f"{path} holds no entry (\\bibitem, biblatex's \\entry, amsrefs' \\bib)",
+                        code="no_entries",
+                    )
                 add(items)
-                result.files.append({"file": str(path), "kind": "bbl", "entries": len(items)})
+                result.files.append({"file": str(path), "kind": kind, "entries": len(items)})
     if cited_only:
         if not any(p.lower().endswith(".tex") for p in paths):
             raise BadInput("--cited-only needs the .tex file that cites", code="usage")
@@ -151,6 +156,7 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
 def _add_bib(result: Bibliography, path: Path, add: Callable[[list[Reference]], None]) -> None:
     bib = read_bib(path)
     result.bibs.append(bib)
+    result.warnings += bib.warnings
     add(bib.references)
     result.files.append({"file": str(path), "kind": "bib", "entries": len(bib.references)})
     known = {r.key for r in bib.references}
@@ -231,6 +237,8 @@ def check(
     }
     if verification and verification.get("source_errors"):
         document["source_errors"] = verification["source_errors"]
+    if bibliography.warnings:
+        document["warnings"] = bibliography.warnings
     return document
 
 
@@ -315,6 +323,7 @@ def table_lines(document: CheckDocument) -> list[str]:
         )
     for source, message in document.get("source_errors", {}).items():
         lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
+    lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
     lines.append(summary_text(document))
     return lines
 
