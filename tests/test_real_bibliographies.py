@@ -165,3 +165,69 @@ def test_hand_checked_fields(name):
     found = cited(name)
     for key, fields in SAMPLE[name].items():
         assert {k: found[key].get(k) for k in fields} == fields, key
+
+
+BIBS = sorted(name for name in COUNTS if name.endswith(".bib"))
+
+
+@pytest.mark.parametrize("name", BIBS)
+def test_fix_changes_only_the_corrected_values_and_the_notes(name):
+    import difflib
+
+    import pybtex.database
+    import pybtex.errors
+    from mathtools.gate import bibliography
+
+    bib = bibliography.read_bib(path_of(name))
+    original = bib.text
+    edited = bib.references[:: max(len(bib.references) // 6, 1)][:6]
+    updates: dict[str, dict[str, str | None]] = {}
+    for number, reference in enumerate(edited):
+        if number % 2:  # UNCONFIRMED: our note, the user's own kept as written
+            updates[reference.key] = {"note": refcheck._note("no paper with this title", reference)}
+        else:  # CORRECTED: the record's title and year
+            updates[reference.key] = refcheck._bib_field("title", "A Corrected Title", reference)
+            updates[reference.key] |= refcheck._bib_field("year", 1999, reference)
+    text = bibliography.corrected_copy(bib, updates, refcheck.fix_header(bib, updates))
+
+    # BibTeX itself still reads every entry, with the new values.
+    pybtex.errors.set_strict_mode(False)  # a repeated key: BibTeX warns, as pybtex then does
+    data = pybtex.database.parse_string(text, "bibtex")
+    assert len(data.entries) == len(pybtex.database.parse_string(original, "bibtex").entries)
+    reread = {r.key: r for r in bibliography.read_bib_text(text, bib.path).references}
+    for number, reference in enumerate(edited):
+        fields = reread[reference.key].fields
+        if number % 2:
+            earlier = reference.fields.get("note")
+            assert fields["note"] == "UNCONFIRMED: no paper with this title" + (
+                f" -- {earlier}" if earlier else ""
+            )
+        else:
+            assert (fields["title"], fields["year"]) == ("{A Corrected Title}", "1999")
+    # Line ends as they were: a CRLF file stays CRLF throughout.
+    if "\r\n" in original:
+        assert text.count("\n") == text.count("\r\n")
+    else:
+        assert "\r" not in text.replace("\r", "") and "\r\n" not in text
+    # The diff: the header line, the corrected values and the note lines, nothing else.
+    old, new = original.splitlines(keepends=True), text.splitlines(keepends=True)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, old, new, autojunk=False
+    ).get_opcodes():
+        if tag == "equal":
+            continue
+        for line in new[j1:j2]:
+            assert (
+                line.startswith(refcheck.FIX_MARK)
+                or "A Corrected Title" in line
+                or "1999" in line
+                or "UNCONFIRMED: " in line
+            ), (name, line)
+        for line in old[i1:i2]:  # a value replaced: its lines (a title may span several)
+            assert any(
+                line.strip().rstrip(",") in (reference.raw.get(field) or "")
+                or field in line.lower()
+                for reference in edited
+                for field in ("title", "year", "note")
+            ), (name, line)
+    assert not any(str(FOLDER) in line for line in new)  # no absolute path in the user's file

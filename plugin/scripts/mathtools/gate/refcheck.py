@@ -186,7 +186,9 @@ def check(
     """The check_refs document (schemas/check_refs.schema.json) for what `load` read."""
     references = bibliography.references
     candidates = [
-        candidate(reference.candidate(), number, f"{reference.file} line {reference.line}")
+        candidate(
+            reference.candidate(), number, f"{Path(reference.file).name} line {reference.line}"
+        )
         for number, reference in enumerate(references, 1)
     ]
     with_ids = sum(bool(c.identifiers()) for c in candidates)
@@ -509,13 +511,28 @@ def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str 
     return {BIB_FIELDS[name]: "{" + bibtex_text(str(value)) + "}"}
 
 
+NOTE_JOINT = " -- "  # between our UNCONFIRMED note and the user's own
+
+
 def _note(reason: str, reference: Reference) -> str:
+    """The note of an UNCONFIRMED entry: ours, then the user's own note exactly as written (never
+    re-escaped: `\\url{...}`, `{\\bf 35}` stay LaTeX); a note of an earlier run is replaced."""
+    folder = str(Path(reference.file).resolve().parent)
+    reason = reason.replace(reference.file, Path(reference.file).name).replace(folder + "/", "")
     reason = reason if len(reason) <= MAX_NOTE_CHARS else reason[: MAX_NOTE_CHARS - 1] + "…"
-    note = "{UNCONFIRMED: " + bibtex_text(reason) + "}"
-    earlier = reference.fields.get("note")
-    if earlier and not earlier.startswith("UNCONFIRMED:"):
-        note += " # { -- } # {" + bibtex_text(earlier) + "}"
-    return note
+    ours = "UNCONFIRMED: " + bibtex_text(reason)
+    earlier = reference.raw.get("note", "").strip()
+    if reference.fields.get("note", "").startswith("UNCONFIRMED:"):  # ours, from an earlier run
+        kept = earlier.partition(NOTE_JOINT)[2] if earlier.startswith("{") else ""
+        if re.match(r"\}\s*#", kept):
+            earlier = kept.split("#", 1)[1].strip()
+        else:
+            earlier = "{" + kept if kept.endswith("}") and kept.strip("} ") else ""
+    if not earlier or not reference.fields.get("note", "").strip():  # none, or `note = ""`
+        return "{" + ours + "}"
+    if earlier.startswith("{") and earlier.endswith("}") and "#" not in earlier:
+        return "{" + ours + NOTE_JOINT + earlier[1:]
+    return "{" + ours + NOTE_JOINT + "} # " + earlier  # a quoted note, a macro, a concatenation
 
 
 def default_fix_path(bib: BibFile) -> Path:
@@ -540,11 +557,12 @@ def fix_lines(document: CheckDocument, asked: str | None) -> list[str]:
 
 
 def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:
+    """The corrected copy's one added line (a comment, which BibTeX skips): its mark, which lets a
+    later run replace it, and what changed."""
     corrected = sum("note" not in changes for changes in updates.values())
     return (
         f"{FIX_MARK} {bib.path.name}: {corrected} entries corrected from the sources' records, "
-        f"{len(updates) - corrected} marked UNCONFIRMED\n"
-        "% in a note; everything else as in the original, which check_refs.py never changes.\n"
+        f"{len(updates) - corrected} marked UNCONFIRMED in a note; the original is unchanged\n"
     )
 
 
