@@ -598,3 +598,68 @@ def test_an_entry_with_nothing_to_check_is_its_own_unconfirmed_result(script, st
     assert "nothing to verify" in entries["todo"]["reason"]
     assert entries["badyear"]["status"] == "UNCONFIRMED" and "2099" in entries["badyear"]["reason"]
     assert entries[CASES[0]["candidate"]["key"]]["status"] == CASES[0]["expected"]
+
+
+MATHSCINET_CRLF = (
+    "% MathSciNet exports, CRLF line ends\r\n"
+    "@article {MR3000000,\r\n"
+    "    AUTHOR = {Stanley, Caprice and Windisch, Tobias},\r\n"
+    "     TITLE = {Heat-bath random walks with {M}arkov\r\n"
+    "              bases},\r\n"
+    "      YEAR = {2009},\r\n"
+    "    EPRINT = {1605.08386},\r\n"
+    "      NOTE = {See \\url{https://example.org/a_b} and \\href{https://x.org}{x}},\r\n"
+    "}\r\n"
+    "\r\n"
+    "@misc{kakeya,\r\n"
+    "  title = {A proof of the {K}akeya conjecture in three dimensions via polynomial\r\n"
+    "           partitioning},\r\n"
+    "  author = {Smith, John},\r\n"
+    "  year = 2023,\r\n"
+    "  note = {Amer.\\ Math. Soc. {\\bf 35}, \\url{https://example.org/~k}}\r\n"
+    "}\r\n"
+)
+
+
+def test_fix_edits_only_the_corrected_values_and_the_note_in_place(script, standin, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_bytes(MATHSCINET_CRLF.encode())
+    fixed = tmp_path / "refs.checked.bib"
+    run = check(script, str(bib), "--fix", str(fixed))
+    assert run.returncode == 0, run.stdout
+    text = fixed.read_bytes().decode()
+    assert text.count("\n") == text.count("\r\n")  # CRLF stays CRLF, every line
+    header, _, rest = text.partition("\r\n")
+    assert header.startswith(refcheck.FIX_MARK + " refs.bib") and str(tmp_path) not in text
+    # The year is the record's; the note of an UNCONFIRMED entry is ours, then the user's note
+    # exactly as written (LaTeX not re-escaped); every other byte as it was.
+    assert rest == MATHSCINET_CRLF.replace("YEAR = {2009}", "YEAR = {2016}").replace(
+        "  note = {Amer.",
+        "  note = {UNCONFIRMED: no paper with this title in arXiv, Semantic "
+        "Scholar, zbMATH Open or Crossref -- Amer.",
+    )
+    import pybtex.database
+
+    entries = pybtex.database.parse_string(text, "bibtex").entries
+    assert entries["kakeya"].fields["note"].endswith("{\\bf 35}, \\url{https://example.org/~k}")
+    # A second run replaces our note, keeping the user's.
+    second = check(script, str(fixed), "--fix", str(tmp_path / "again.bib"))
+    assert second.returncode == 0, second.stdout
+    again = (tmp_path / "again.bib").read_bytes().decode()
+    assert again.partition("\r\n")[2] == rest
+
+
+def test_strict_fails_when_an_entry_is_unconfirmed(script, standin, tmp_path):
+    bib = tmp_path / "refs.bib"
+    real = next(c for c in CASES if c["expected"] == "CONFIRMED")["candidate"]
+    bib.write_text(bib_entry(real), encoding="utf-8")
+    run = check(script, str(bib), "--strict")
+    assert run.returncode == 0, run.stdout
+    fabricated = next(c for c in CASES if c["expected"] == "UNCONFIRMED")["candidate"]
+    bib.write_text(bib_entry(real) + bib_entry(fabricated), encoding="utf-8")
+    run = check(script, str(bib), "--strict")
+    assert run.returncode == 1, run.stdout
+    assert "--strict: 1 entry UNCONFIRMED or pending" in run.stderr
+    assert check(script, str(bib)).returncode == 0  # without --strict: checked, exit 0
+    run = check(script, str(bib), "--strict", "--json")
+    assert run.returncode == 1 and run.json()["summary"]["unconfirmed"] == 1

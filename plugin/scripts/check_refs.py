@@ -15,17 +15,23 @@ preprint and its journal version) and keys the .tex cites that no bibliography h
 
 Output: a table on stdout (progress on stderr); --json prints the full JSON instead
 (schemas/check_refs.schema.json); --out FILE writes it to FILE; --report FILE writes a Markdown
-report; --fix OUT.bib writes a corrected copy of the .bib: keys unchanged, CORRECTED fields from
-the sources' records, UNCONFIRMED entries kept with a note = {UNCONFIRMED: ...} field, everything
-else (comments, @string, @preamble, field order, other entries) as it was. The input files are
-never modified. Responses are cached (MATH_CACHE_DIR), so a second run asks the services nothing.
+report; --fix OUT.bib writes a corrected copy of the .bib, edited in place: only the corrected
+values (from the sources' records) and the note of each UNCONFIRMED entry (note = {UNCONFIRMED:
+... -- the user's own note, as written}) change, plus one comment line at the top; layout,
+`@type {`, line ends (CRLF stays CRLF) and every other byte are as they were. The input files
+are never modified. Responses are cached (MATH_CACHE_DIR), so a second run asks the services
+nothing.
 
 Examples:
   check_refs.py paper.tex
   check_refs.py refs.bib --fix refs.checked.bib --report check.md
   check_refs.py paper.tex --cited-only --json
 
-Exit codes: 0 checked (UNCONFIRMED entries included), 2 bad input (a missing, empty, binary or
+--strict (for CI and before submission): exit 1 when any entry is UNCONFIRMED or pending (a
+service was unavailable), after writing every output as without it.
+
+Exit codes: 0 checked (UNCONFIRMED entries included, unless --strict), 1 with --strict: an entry
+UNCONFIRMED or pending, 2 bad input (a missing, empty, binary or
 unparsable file, named with its line; an output path that is an input or a file we did not
 write), 4 environment, 5 internal error.
 """
@@ -43,7 +49,7 @@ bootstrap.ensure()
 from mathtools import cli  # noqa: E402
 
 
-def main(argv: Sequence[str]) -> None:
+def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     # nargs="*", not "+": an unknown option is then reported before a missing FILE
     parser.add_argument("files", nargs="*", metavar="FILE", help="a .bib, .bbl or .tex file")
@@ -60,6 +66,11 @@ def main(argv: Sequence[str]) -> None:
         const="",
         help="write a corrected copy of the .bib to OUT.bib (alone: NAME.checked.bib beside it, "
         "when there is one .bib and something to correct)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when any entry is UNCONFIRMED or pending (for CI, before submission)",
     )
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     args = parser.parse_args(argv)
@@ -101,7 +112,8 @@ def main(argv: Sequence[str]) -> None:
         updates = refcheck.fix_updates(document, bib)
         written = fix if updates or args.fix else None  # --fix alone: no copy of a clean .bib
         if written:
-            text = bibliography.corrected_copy(bib, updates, refcheck.fix_header(bib, updates))
+            header = refcheck.fix_header(bib, updates)
+            text = bibliography.corrected_copy(bib, updates, header, refcheck.FIX_MARK)
             files.write_file(written, text)
         document["fix"] = {"file": written, "entries_changed": sorted(updates)}
     if args.report:
@@ -116,6 +128,12 @@ def main(argv: Sequence[str]) -> None:
     else:
         lines = refcheck.table_lines(document) + refcheck.fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")
+    failing = document["summary"]["unconfirmed"]  # a pending entry is UNCONFIRMED too
+    if args.strict and failing:
+        entries = "entry" if failing == 1 else "entries"
+        progress(f"--strict: {failing} {entries} UNCONFIRMED or pending (exit 1)")
+        return errors.EXIT_VIOLATIONS
+    return None
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ EXIT_INTERNAL = 5
 EXIT_MEANINGS = {
     EXIT_OK: "success",
     EXIT_VIOLATIONS: "`validate`/`check`/`literature.py finish` found violations (listed in the"
-    " output)",
+    " output); `check_refs.py --strict`: an entry is UNCONFIRMED or pending",
     EXIT_BAD_INPUT: "bad input (arguments, files, ids, JSON, an `--out` file that cannot be"
     " written, a request the service rejected with HTTP 400)",
     EXIT_SERVICE: "a service still failing after the bounded retries, or answering malformed data",
