@@ -225,3 +225,25 @@ def test_biblatex_bbl_and_amsrefs(tmp_path):
         "pages": "449-467",
     }
     assert (b.key, b.entry_type, b.line) == ("b", "book", 11)
+
+
+def test_a_repeated_field_is_read_and_edited_as_bibtex_reads_it(tmp_path):
+    path = tmp_path / "refs.bib"
+    text = (
+        "@article {k,\n     TITLE = {First},\n   REVIEWS = {a},\n   REVIEWS = {b},\n"
+        "      YEAR = {1990}\n}\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    bib = bibliography.read_bib(path)
+    (reference,) = bib.references
+    assert reference.fields == {"title": "First", "reviews": "a", "year": "1990"}
+    assert bib.warnings == [
+        "refs.bib line 1: k gives the field reviews twice; the first is used, as BibTeX does"
+    ]
+    copy = bibliography.corrected_copy(
+        bib, {"k": {"reviews": "{c}", "year": "{1991}", "note": "{UNCONFIRMED: x}"}}, ""
+    )
+    assert copy == (
+        "@article {k,\n      NOTE = {UNCONFIRMED: x},\n     TITLE = {First},\n"
+        "   REVIEWS = {c},\n   REVIEWS = {b},\n      YEAR = {1991}\n}\n"
+    )

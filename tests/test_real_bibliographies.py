@@ -148,6 +148,45 @@ SAMPLE = {
             "venue": "Sigbovik '13",
         },
     },
+    "vialette-pattern-matching_article.bbl": {
+        "Albert:Aldred:Atkinson:Holton:ISAAC:2001": {
+            "title": "Algorithms for pattern involvement in permutations",
+            "authors": ["M.H. Albert", "R.E.L. Aldred", "M.D. Atkinson", "D.A. Holton"],
+            "year": 2001,
+            "volume": "2223",
+            "pages": "355-366",
+        },
+        "Bespamyatnikh00enumeratinglongest": {
+            "title": "Enumerating longest increasing subsequences and patience sorting",
+            "authors": ["Sergei Bespamyatnikh", "Michael Segal"],
+            "year": 2000,
+        },
+        "Ahal:Rabinovich:2008": {
+            "title": "On complexity of the subpattern problem",
+            "authors": ["S. Ahal", "Y. Rabinovich"],
+            "year": 2008,
+            "venue": "SIAM Journal on Discrete Mathematics",
+            "volume": "22",
+            "pages": "629-649",
+        },
+    },
+    "fischer-lie-algebroid_PaperSubmit.bbl": {
+        "ELeviCivita": {
+            "title": "Riemannian geometry of Lie algebroids",
+            "authors": ["Mohamed Boucetta"],
+            "year": 2011,
+            "venue": "Journal of the Egyptian Mathematical Society",
+            "volume": "19",
+            "pages": "57-70",
+        },
+    },
+    "bauer-realizability_realizability.bib": {
+        "AczelP:intiho": {
+            "title": "A note on interpreting intuitionistic higher-order logic",
+            "authors": ["Aczel, P.H.G."],
+            "year": 1980,
+        },
+    },
     "flt-regular_print.bbl": {
         "washington": {
             "title": "Introduction to cyclotomic fields",

@@ -30,16 +30,20 @@ MONTHS = {
     for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)  # noqa: SIM905
 }
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
-_VOLUME_PAGES = re.compile(r"\b(\d+)\s*(?:\(\d+\))?\s*:\s*(\d+(?:\s*-+\s*\d+)?)")  # 6(2):290--297
+_VOLUME_PAGES = re.compile(  # 6(2):290--297, 19(1-2):57--70
+    r"\b(\d+)\s*(?:\(\d+(?:\s*[-–]+\s*\d+)?\))?\s*:\s*(\d+(?:\s*-+\s*\d+)?)"
+)
 _VOLUME = re.compile(r"\bvol(?:ume)?\.?\s*(\d+)", re.I)
-_PAGES = re.compile(r"\bpp?\.\s*(\d+(?:\s*-+\s*\d+)?)")
+_PAGES = re.compile(r"\b(?:pp?\.|pages)\s*(\d+(?:\s*-+\s*\d+)?)")
 _VOLUME_YEAR_PAGES = re.compile(  # amsplain: "Ann. of Math. 72 (1960), 20-103"
     r"\b(\d+)\s*\(\s*(?:1[5-9]|20)\d\d\s*\)\s*,?\s*(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
     r"(\d+(?:\s*-+\s*\d+)?)"
 )
 _VOLUME_COMMA_PAGES = re.compile(r"\b(\d+)\s*,\s*(?:pp?\.\s*)?(\d+\s*-+\s*\d+)")  # 19, 1655--1664
 _VENUE_END = re.compile(
-    r"\b\d+\s*,\s*(?:pp?\.\s*)?\d+\s*-+\s*\d+|\b\d+\s*\(\s*(?:1[5-9]|20)\d\d\s*\)|\b\d+\s*(?:\(\d+\))?\s*:\s*\d+|\bvol(?:ume)?\.?\s*\d+|\bpp?\.\s*\d+|\(?\b(?:1[5-9]|20)\d\d\b",
+    r"\b\d+\s*,\s*(?:pp?\.\s*)?\d+\s*-+\s*\d+|\b\d+\s*\(\s*(?:1[5-9]|20)\d\d\s*\)"
+    r"|\b\d+\s*(?:\(\d+(?:\s*[-–]+\s*\d+)?\))?\s*:\s*\d+|\bvol(?:ume)?\.?\s*\d+|\bpp?\.\s*\d+"
+    r"|,?\s*\bpages\s+\d+|\(?\b(?:1[5-9]|20)\d\d\b",
     re.I,
 )
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]+)\}")
@@ -519,6 +523,9 @@ def _bibitem_fields(text: str) -> dict[str, str]:
     # an author-year style: "Alexander, D. H., J. Novembre, and K. Lange (2009)"
     year_given = _YEAR_IN_PARENTHESES.search(authors) or _YEAR_IN_PARENTHESES.search(rest)
     authors = _YEAR_IN_PARENTHESES.sub(" ", authors)
+    title_year = re.search(r",\s*((?:1[5-9]|20)\d\d)\W*$", title)
+    if title_year and not rest.strip():  # "\newblock Enumerating longest ..., 2000."
+        title, rest = title[: title_year.start()], title_year.group(1)
     fields["title"] = title.strip(" .,")
     fields["author"] = " and ".join(_bibitem_names(authors))
     rest = ARXIV_ID_CITED.sub(" ", DOI_CITED.sub(" ", rest))  # an id's digits are no year
