@@ -270,3 +270,17 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
                 for field in ("title", "year", "note")
             ), (name, line)
     assert not any(str(FOLDER) in line for line in new)  # no absolute path in the user's file
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("martelli_christodoulou-yau_main.bbl", "bbl"), ("flt-regular_print.bbl", "bbl")],
+)
+def test_check_refs_checks_a_real_bbl_end_to_end(script, standin, name, kind):
+    path = path_of(name)
+    run = script("check_refs.py", str(path), "--json")
+    assert run.returncode == 0, run.stdout
+    document = run.json()
+    assert document["inputs"] == [{"file": str(path), "kind": kind, "entries": COUNTS[name]}]
+    assert f"check_refs: read {COUNTS[name]} entries from {name}\n" in run.stderr
+    assert len(document["entries"]) == COUNTS[name]
