@@ -663,3 +663,15 @@ def test_strict_fails_when_an_entry_is_unconfirmed(script, standin, tmp_path):
     assert check(script, str(bib)).returncode == 0  # without --strict: checked, exit 0
     run = check(script, str(bib), "--strict", "--json")
     assert run.returncode == 1 and run.json()["summary"]["unconfirmed"] == 1
+
+
+def test_strict_fails_when_an_entry_is_pending(script, standin, tmp_path):
+    bib = tmp_path / "refs.bib"
+    real = next(c for c in CASES if c["expected"] == "CONFIRMED" and c["candidate"].get("title"))
+    bib.write_text(bib_entry({**real["candidate"], "arxiv_id": None, "doi": None}), "utf-8")
+    for service in ("arxiv", "s2", "zbmath", "crossref"):
+        standin.fail(service)
+    run = check(script, str(bib), "--strict", "--json")
+    assert run.returncode == 1, run.stdout
+    assert run.json()["summary"]["pending"] == 1
+    assert "--strict: 1 entry UNCONFIRMED or pending" in run.stderr
