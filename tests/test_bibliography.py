@@ -148,10 +148,11 @@ def test_hand_written_lists_in_the_other_common_styles(tmp_path):
         "\\bibitem{bf} R. Abraham and J.E. Marsden, {\\bfseries Foundations of Mechanics}, "
         "Benjamin, 1978.\n"
         "\\bibitem{bold} A. Gould, {\\bf A title\\index{title}}, J. Math. {\\bf 35} (1999), 1--2.\n"
+        "\\bibitem{boldauthors} {\\bf A. One and B. Two}, {\\it Title}, 2001.\n"
         "\\end{thebibliography}\n",
         encoding="utf-8",
     )
-    ay, sc, bf, bold = (r.plain() for r in bibliography.read_items(path))
+    ay, sc, bf, bold, boldauthors = (r.plain() for r in bibliography.read_items(path))
     assert ay["authors"] == ["Alexander, D. H.", "J. Novembre", "K. Lange"]
     assert {k: ay[k] for k in ("title", "year", "venue", "volume", "pages")} == {
         "title": "Fast model-based estimation of ancestry in unrelated individuals",
@@ -175,6 +176,7 @@ def test_hand_written_lists_in_the_other_common_styles(tmp_path):
         "venue": "Benjamin",
     }
     assert bold["title"] == "A title" and bold["year"] == 1999
+    assert boldauthors == {"title": "Title", "authors": ["A. One", "B. Two"], "year": 2001}
 
 
 def test_biblatex_bbl_and_amsrefs(tmp_path):

@@ -512,6 +512,8 @@ def _bibitem_fields(text: str) -> dict[str, str]:
                 found
                 for found in _TITLE.finditer(text)
                 if re.search(r"[^\W\d_]{2}", next(g for g in found.groups() if g))
+                # bold opening the entry is its authors ("{\bf A. One}, \emph{Title}")
+                and (not (found.group(6) or found.group(7)) or text[: found.start()].strip(" ,."))
             ),
             None,
         )
@@ -610,7 +612,9 @@ def read_biblatex_bbl(path: str | Path, text: str) -> list[Reference]:
     references = []
     for found in _BBL_ENTRY.finditer(body):
         stop = body.find("\\endentry", found.end())
-        chunk = body[found.end() : stop if stop >= 0 else len(body)]
+        if stop < 0:  # not biber's: every entry it writes ends so
+            continue
+        chunk = body[found.end() : stop]
         fields: dict[str, str] = {}
         for command in re.finditer(r"\\(field|range|name|list|verb)\s*\{([^{}]+)\}", chunk):
             kind, name = command.group(1), command.group(2).lower()
