@@ -15,7 +15,8 @@ from support.verified import confirmed, corrected, paper, unconfirmed, verificat
 ERDOS = paper(1, authors=["Paul Erdős"], title="On the evolution of random graphs", year=1960)
 GHOST = {"title": "Modular elliptic curves and Fermat's last theorem", "arxiv_id": "9501.00001"}
 
-QUOTE = 'By [V] "We prove bound 1. It is sharp." (REF-001, abstract).'  # REF-001's abstract: [V] steps quote their source
+# REF-001's abstract: a [V] step quotes its source
+QUOTE = 'By [V] "We prove bound 1. It is sharp." (REF-001, abstract).'
 PROOF_MD = """---
 status: in-progress
 ---
