@@ -1,8 +1,17 @@
-"""Shared fixtures. No test reaches the network: every service URL points at a local port."""
+"""Shared fixtures. No test reaches the network: every service URL points at a local port.
+
+The test data that is not in the repository, ../shared (recordings, corpus, bibliographies), is
+found by support/shared.py. A test that needs it skips when it is missing: through the
+`standin` fixture or StandIn, through a support helper (arxiv_src, arxiv_recordings,
+corpus_search), or by its `needs_shared("<part>")` mark. The run then ends with one line naming
+what is missing and how many tests it skipped (`pytest_terminal_summary` below).
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -13,11 +22,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugin"  # what ships: the marketplace installs this folder
 SCRIPTS = PLUGIN / "scripts"
-RECORDINGS = ROOT / "tests" / "recordings"
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))
 
+from support import shared  # noqa: E402
 from support.standin import StandIn  # noqa: E402 (needs scripts/ on the path)
+
+RECORDINGS = shared.RECORDINGS  # ../shared/recordings: never copied into the repository
+# A missing part skips the test; a script the test runs stops with the message instead.
+os.environ[shared.PYTEST_PID] = str(os.getpid())
 
 DEAD_URL = "http://127.0.0.1:9"  # the discard port: nothing listens, connections are refused
 
@@ -48,10 +61,42 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
 
 
+def pytest_collection_modifyitems(config, items):
+    """A test marked needs_shared("<part>") skips, with the reason shared.require gives, when
+    ../shared/<part> is missing (the mark goes first, before an empty parameter set's own)."""
+    for item in items:
+        for mark in item.iter_markers(name="needs_shared"):
+            part = mark.args[0]
+            if not shared.present(part):
+                item.add_marker(pytest.mark.skip(reason=shared.missing_message(part)), append=False)
+                break
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line naming the shared data that is missing and how many tests skipped for it."""
+    parts: set[str] = set()
+    count = 0
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        found = re.search(re.escape(shared.SKIP_PREFIX) + r"([\w./-]+):", reason)
+        if found:
+            count += 1
+            parts.add(found[1].split("/")[0])
+    if count:
+        terminalreporter.write_line(
+            f"shared test data missing: {', '.join(sorted(parts))} not found in {shared.SHARED} "
+            f"(../shared beside the clone); {count} test{'s' if count != 1 else ''} skipped "
+            "that need it (see CONTRIBUTING.md, 'Test data')",
+            yellow=True,
+            bold=True,
+        )
+
+
 @pytest.fixture
 def standin(monkeypatch):
     """The stand-in services (tests/support/standin.py, replaying the recordings), every service
-    URL pointing at them, one retry per request."""
+    URL pointing at them, one retry per request. Skips without ../shared/recordings."""
     with StandIn() as server:
         for name, value in server.env().items():
             monkeypatch.setenv(name, value)

@@ -8,12 +8,14 @@ import re
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
+from support import shared
 from support.cassettes import serving_s2
 from support.scripted_server import Reply
 
 SLUG = "tolerant-testing"
-ARXIV_SRC = ROOT.parent / "shared" / "recordings" / "arxiv-src"
+ARXIV_SRC = shared.path("recordings", "arxiv-src")  # ../shared (support/shared.py)
 
 
 def demo(tmp_path, *args: str) -> str:
@@ -36,6 +38,7 @@ def demo(tmp_path, *args: str) -> str:
     return run.stdout
 
 
+@pytest.mark.needs_shared("recordings")
 def test_the_demo_speaks_mathematics_and_quotes_the_papers_own_statements(tmp_path):
     """The default sample, Viterbo's conjecture: titles, reasons and quoted Key Results."""
     out = demo(tmp_path)
@@ -52,6 +55,7 @@ def test_the_demo_speaks_mathematics_and_quotes_the_papers_own_statements(tmp_pa
         assert quoted, out
 
 
+@pytest.mark.needs_shared("recordings")
 def test_the_demo_on_the_testing_sample_confirms_classics_through_zbmath_and_crossref(tmp_path):
     out = demo(tmp_path, "--problem", str(ROOT / "examples" / "sample-problem" / "PROBLEM.md"))
     # Remembered classics only the mathematical and DOI sources hold are confirmed through them.
@@ -65,6 +69,7 @@ def test_the_demo_on_the_testing_sample_confirms_classics_through_zbmath_and_cro
     assert f"({len(refs)} new REFs)" in journal
 
 
+@pytest.mark.needs_shared("recordings")
 def test_the_demo_takes_a_plain_markdown_problem(tmp_path):
     """No frontmatter: the first line is the title, the slug is made from it."""
     plain = tmp_path / "plain.md"

@@ -22,6 +22,7 @@ from support.scripted_server import Received
 from vcr.errors import CannotOverwriteExistingCassetteException
 
 S2 = RECORDINGS / "s2"
+pytestmark = pytest.mark.needs_shared("recordings")
 
 
 def replaying(cassette: str, ignore_params: tuple[str, ...] = ()):

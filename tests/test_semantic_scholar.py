@@ -38,8 +38,9 @@ def valid(result) -> dict:
     return data
 
 
+@pytest.mark.needs_shared("recordings")
 def test_every_recording_is_replayed_here():
-    """A cassette added to tests/recordings/s2/ must get a replay test here or in the script's."""
+    """A cassette in ../shared/recordings/s2/ must get a replay test here or in the script's."""
     here = Path(__file__).parent
     source = "".join(
         (here / n).read_text() for n in ("test_semantic_scholar.py", "test_s2_lookup.py")

@@ -109,6 +109,7 @@ def test_failing_a_service_and_counting_requests():
         assert (server.calls("s2"), server.calls("arxiv")) == (2, 1)
 
 
+@pytest.mark.needs_shared("recordings")
 def test_command_line_mode_prints_its_urls():
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "tests" / "support" / "standin.py"), "--port", "0"],
@@ -127,6 +128,7 @@ def test_command_line_mode_prints_its_urls():
         process.wait(timeout=10)
 
 
+@pytest.mark.needs_shared("recordings")
 def test_command_line_mode_on_a_busy_port_says_so_in_one_line():
     import socket
 

@@ -50,6 +50,7 @@ def verdicts(tmp_path_factory):
     return document, calls
 
 
+@pytest.mark.needs_shared("recordings")
 def test_the_fixture_is_what_its_script_writes():
     done = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "make_verdict_fixture.py"), "--check"],

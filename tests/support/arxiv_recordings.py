@@ -1,4 +1,5 @@
-"""Real arXiv answers from tests/recordings/arxiv/, as bytes and as ScriptedServer replies.
+"""Real arXiv answers from ../shared/recordings/arxiv/ (support/shared.py), as bytes and as
+ScriptedServer replies.
 
 The recordings store the raw response bytes decoded as latin-1 (see their README), so the real
 UTF-8 XML is `body.encode("latin-1")`; reading the body as text would give mojibake.
@@ -10,14 +11,16 @@ import json
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from support import shared
 from support.scripted_server import Reply
 
-ARXIV_RECORDINGS = Path(__file__).resolve().parents[1] / "recordings" / "arxiv"
+ARXIV_RECORDINGS = shared.RECORDINGS / "arxiv"
 ATOM_TYPE = {"Content-Type": "application/atom+xml; charset=utf-8"}
 
 
 def recording_path(prefix: str) -> Path:
     """The one recording whose name starts with `prefix` ("id_abc_", "earlier-2026/q_testing_")."""
+    shared.require("recordings/arxiv")
     found = sorted(ARXIV_RECORDINGS.glob(f"{prefix}*.json"))
     assert len(found) == 1, f"{prefix!r} matches {found}"
     return found[0]

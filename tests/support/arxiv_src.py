@@ -15,14 +15,10 @@ import json
 from functools import cache
 from urllib.parse import urlsplit
 
-import pytest
-
-from support.corpus_search import CORPUS_DIR
+from support import shared
 from support.scripted_server import Reply
 
-# ../shared beside the clone (from a git worktree, beside the main clone): corpus_search finds it.
-SHARED = CORPUS_DIR.parent
-SRC_RECORDINGS = SHARED / "recordings" / "arxiv-src"
+SRC_RECORDINGS = shared.path("recordings", "arxiv-src")  # found by support/shared.py
 PAPERS = ("1010.3170", "1110.4324", "2008.10111", "2203.01718", "2405.16513")
 # Sent by the stand-in for a /src path no recording holds (the shape of arXiv's "No document"
 # page, the id put in its text: synthesized like the recording it copies).
@@ -35,11 +31,7 @@ def present() -> bool:
 
 def require() -> None:
     """Skip the calling test when the shared recordings are not beside the clone."""
-    if not present():
-        pytest.skip(
-            f"the shared arXiv source recordings are missing: {SRC_RECORDINGS} (the shared folder "
-            "beside the clone, ../shared/recordings/arxiv-src, see its README.md)"
-        )
+    shared.require("recordings/arxiv-src")
 
 
 def load(name: str) -> dict:

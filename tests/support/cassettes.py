@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import yaml
 
+from . import shared
 from .scripted_server import Received, Reply, ScriptedServer
 
 BASE_PATH = "/graph/v1"
@@ -60,7 +61,7 @@ class Interaction:
 def load(path: Path) -> tuple[Interaction, ...]:
     """Every interaction of a cassette, whichever flavour each one is in."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: large cassettes load fast
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+    data = yaml.load(shared.need(path).read_text(encoding="utf-8"), Loader=loader)
     return tuple(_interaction(item["request"], item["response"]) for item in data["interactions"])
 
 

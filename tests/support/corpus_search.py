@@ -1,4 +1,4 @@
-"""A stand-in search engine over the real arXiv corpus in ../shared/corpus (beside the clone).
+"""A stand-in search engine over the real arXiv corpus in ../shared/corpus (support/shared.py).
 
 It answers the two searches a plan makes, so that a test or a benchmark can ask whether planned
 queries find the papers that matter (recall) and how many come back empty, offline:
@@ -36,22 +36,12 @@ from pathlib import Path
 
 from mathtools.core.records import Paper, SearchResult
 
+from support import shared
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _corpus_dir() -> Path:
-    """../shared/corpus beside the clone; from a git worktree, beside the main clone it belongs
-    to (its `.git` file names `<main>/.git/worktrees/<name>`)."""
-    beside = ROOT.parent / "shared" / "corpus"
-    dot_git = ROOT / ".git"
-    if not beside.exists() and dot_git.is_file():
-        gitdir = Path(dot_git.read_text(encoding="utf-8").partition("gitdir:")[2].strip())
-        if gitdir.parent.name == "worktrees":
-            return gitdir.parents[2].parent / "shared" / "corpus"
-    return beside
-
-
-CORPUS_DIR = _corpus_dir()
+CORPUS_DIR = shared.path("corpus")  # ../shared/corpus, found by support/shared.py
 CORPUS_FILE = "arxiv-2007-04-first2000.csv"
 FIELDS = {
     "ti": "title", "abs": "abstract", "au": "authors", "co": "comments", "jr": "journal_ref",
@@ -64,8 +54,7 @@ S2_STOPWORDS = frozenset(
 )
 
 
-class CorpusMissing(RuntimeError):
-    """The shared corpus is not beside the clone."""
+CorpusMissing = shared.SharedMissing  # the shared corpus is not beside the clone
 
 
 def fold(text: str) -> str:
@@ -118,11 +107,8 @@ def corpus_id(raw: str) -> str:
 @cache
 def load(directory: Path = CORPUS_DIR) -> list[Record]:
     path = directory / CORPUS_FILE
-    if not path.exists():
-        raise CorpusMissing(
-            f"the corpus {path} is missing: the benchmark and its tests need the shared folder "
-            "beside the clone (../shared/corpus, see its README.md)"
-        )
+    if directory == CORPUS_DIR:
+        shared.require(f"corpus/{CORPUS_FILE}")  # a test skips, a benchmark stops, naming it
     records = []
     with path.open(encoding="utf-8", newline="") as handle:
         for row in csv.DictReader(handle):

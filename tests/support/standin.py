@@ -2,9 +2,9 @@
 """A local stand-in for arXiv, Semantic Scholar, zbMATH Open and Crossref, answering from the real
 recordings.
 
-It indexes every arXiv entry recorded in tests/recordings/arxiv/ (bodies recovered with
-.encode("latin-1")) and every Semantic Scholar paper record in tests/recordings/s2/ (both vcrpy
-YAML flavours; the richest record of each paperId wins), then answers:
+It indexes every arXiv entry recorded in ../shared/recordings/arxiv/ (found by support/shared.py;
+bodies recovered with .encode("latin-1")) and every Semantic Scholar paper record in
+recordings/s2/ (both vcrpy YAML flavours; the richest record of each paperId wins), then answers:
 
 arXiv, `<url>/api/query`:
   - `id_list`: a feed of the recorded entries for the asked ids, in the asked order, cut to
@@ -26,7 +26,7 @@ Semantic Scholar, `<url>/graph/v1`:
     records whose title holds every query word.
   - any other GET: the recorded response for that exact URL (bulk pages, citations, ...).
 Records are filtered to the requested `fields` (plus paperId), as the API does.
-zbMATH Open, `<url>/zbmath/v1` (every record in tests/recordings/zbmath/, by internal number):
+zbMATH Open, `<url>/zbmath/v1` (every record in recordings/zbmath/, by internal number):
   - GET `/document/_search?search_string=`: the records the query selects (`ti: au: py: so: cc:
     dt: an: doi: arxiv:` terms, bare words, quoted phrases, `&`, `|`, `!`, parentheses), in the
     recorded list envelope with its counts replaced; GET `/document/_structured_search`: the same
@@ -34,8 +34,9 @@ zbMATH Open, `<url>/zbmath/v1` (every record in tests/recordings/zbmath/, by int
   - GET `/document/{id}`: {"result": <record>, "status": ...} (SYNTHESIZED: no recording holds a
     single-document answer; shape from the API documentation).
   - no result: HTTP 404 with a status whose execution reads "Zero results" (SYNTHESIZED).
-Crossref, `<url>/crossref` (every work in tests/recordings/crossref/: /works/{doi} messages,
-list items, refchecker's cached items; the record with most fields wins):
+Crossref, `<url>/crossref` (every work in CROSSREF_CASSETTES and in
+recordings/crossref/refchecker-items/: /works/{doi} messages, list items, refchecker's cached
+items; the record with most fields wins):
   - GET `/works/{doi}`: the recorded answer for that URL, else the work in a recorded envelope,
     else HTTP 404 "Resource not found." as recorded.
   - GET `/works?filter=doi:A,doi:B`: the known works in a recorded list envelope.
@@ -84,10 +85,17 @@ PLUGIN = ROOT / "plugin"
 if __name__ == "__main__":  # run as a script: make `support` and `mathtools` importable
     sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 
-from support import corpus_search  # noqa: E402
+from support import corpus_search, shared  # noqa: E402
 from support.scripted_server import Received, Reply, ScriptedServer  # noqa: E402
 
-RECORDINGS = ROOT / "tests" / "recordings"
+RECORDINGS = shared.RECORDINGS  # ../shared/recordings, never copied into the repository
+# The Crossref cassettes indexed: the works the tests were written against (the shared folder
+# holds more, whose works would change what a title search returns).
+CROSSREF_CASSETTES = (
+    "crossref/habanero/test-works/*.yaml",
+    "crossref/paper-qa/test_bad_titles.yaml",
+    "crossref/paper-qa/test_bulk_doi_search.yaml",
+)
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV_NS = "{http://arxiv.org/schemas/atom}"
 NAMESPACES = (
@@ -270,7 +278,7 @@ def _crossref_work(index: Index, work: dict) -> None:
 def _load_crossref(index: Index) -> None:
     from support.cassettes import load as load_cassette
 
-    for path in sorted(RECORDINGS.glob("crossref/**/*.yaml")):
+    for path in sorted(p for pattern in CROSSREF_CASSETTES for p in RECORDINGS.glob(pattern)):
         for interaction in load_cassette(path):
             if "api.crossref.org" not in interaction.uri:
                 continue
@@ -306,7 +314,9 @@ def _load_crossref(index: Index) -> None:
 
 @functools.lru_cache(maxsize=1)
 def load_index() -> Index:
-    """Every recorded arXiv entry, S2, zbMATH and Crossref record, indexed once per process."""
+    """Every recorded arXiv entry, S2, zbMATH and Crossref record, indexed once per process.
+    Without ../shared/recordings a test skips (anything else gets SharedMissing)."""
+    shared.require("recordings")
     index = Index()
     _load_arxiv(index)
     _load_synthesized_arxiv(index)
@@ -834,6 +844,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     try:
         standin = StandIn(args.port)
+    except shared.SharedMissing as exc:
+        raise SystemExit(f"standin.py: {exc}") from None
     except OSError as exc:  # most often the port is taken (an earlier stand-in still running)
         message = f"standin.py: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}"
         raise SystemExit(message) from None
