@@ -631,7 +631,8 @@ def test_a_value_starting_with_a_dash_is_joined_to_its_option_and_labels_alike()
 def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, tmp_path):
     """The focus searches' command lines run as printed (arXiv and S2 answer from recordings),
     and the label each writes is the plan's label for it."""
-    plan = plan_for("fixed-points.md", "--focus=-abc", "--search-folder", "R", script=script)
+    folder = str(tmp_path / "R")  # absolute: never a stray R/ in whatever folder pytest runs in
+    plan = plan_for("fixed-points.md", "--focus=-abc", "--search-folder", folder, script=script)
     lines = commandlines.command_lines(plan)
     s2_search = load_cassette(RECORDINGS / "s2" / "test_search_paper.yaml")[0]
     for line, api, answer, url in (
