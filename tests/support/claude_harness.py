@@ -96,14 +96,18 @@ reach later Bash tool calls; a hook's stdout reaches the model as a system messa
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -756,6 +760,101 @@ def run_claude(
     if run.errors:
         raise ScriptError(f"the harness script raised\n{run.describe()}")
     return run
+
+
+class Screen:
+    """An interactive `claude` session in a tmux pane (`interactive_claude`): what a user sees."""
+
+    def __init__(self, session: str, server: FakeAnthropic):
+        self.session = session
+        self.server = server
+
+    def text(self) -> str:
+        """The pane as it is now, one screen of lines."""
+        capture = ["tmux", "capture-pane", "-p", "-J", "-t", self.session]
+        return subprocess.run(capture, capture_output=True, text=True, check=True).stdout
+
+    def type(self, line: str) -> None:
+        """Type `line` and press Enter."""
+        subprocess.run(["tmux", "send-keys", "-t", self.session, "-l", line], check=True)
+        time.sleep(0.3)
+        subprocess.run(["tmux", "send-keys", "-t", self.session, "Enter"], check=True)
+
+    def wait_for(self, needle: str, timeout: float = 60) -> str:
+        """The pane once it shows `needle`; AssertionError with the pane after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.text()
+            if needle in shown:
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} not on screen after {timeout:.0f} s:\n{shown}")
+            time.sleep(0.5)
+
+
+@contextlib.contextmanager
+def interactive_claude(
+    script: Script | None = None,
+    *,
+    home: Path,
+    env: dict[str, str] | None = None,
+    plugin_dir: Path | None = PLUGIN,
+) -> Iterator[Screen]:
+    """`claude --plugin-dir <plugin_dir>` in interactive mode, in a detached 200x50 tmux pane,
+    against a scripted model (module doc): yields a Screen to type into and read.
+
+    The Claude config in `home` says onboarding is done, the dummy API key is approved and the
+    working folder (`home/work`) trusted, so the session opens straight at the prompt. Needs
+    tmux (the test skips without it)."""
+    import pytest
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (Debian/Ubuntu: apt install tmux): no screen to read")
+    home = Path(home)
+    work = home / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    config = home / ".claude"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / ".claude.json").write_text(
+        json.dumps(
+            {
+                "hasCompletedOnboarding": True,
+                "theme": "dark",
+                "numStartups": 5,
+                "customApiKeyResponses": {"approved": [DUMMY_API_KEY[-20:]], "rejected": []},
+                "projects": {
+                    str(work): {
+                        "hasTrustDialogAccepted": True,
+                        "hasCompletedProjectOnboarding": True,
+                    }
+                },
+            }
+        )
+    )
+    command = [str(claude_binary())]
+    if plugin_dir is not None:
+        command += ["--plugin-dir", str(plugin_dir)]
+    session = f"math-test-{os.getpid()}-{next(_SESSIONS)}"
+    with FakeAnthropic(script) as server:
+        variables = claude_env(server.url, home, False, {"TERM": "xterm-256color", **(env or {})})
+        line = " ".join(
+            [
+                "cd",
+                shlex.quote(str(work)),
+                "&& exec env -i",
+                *(f"{name}={shlex.quote(value)}" for name, value in variables.items()),
+                *map(shlex.quote, command),
+            ]
+        )
+        start = ["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50", line]
+        subprocess.run(start, check=True)
+        try:
+            yield Screen(session, server)
+        finally:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+_SESSIONS = itertools.count()
 
 
 def _decoded(data: bytes | str | None) -> str:

@@ -39,6 +39,7 @@ Inside Claude Code (hooks/hooks.json), at SessionStart:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -78,6 +79,11 @@ MIN_PYTHON = (3, 10)
 NEWER_PYTHONS = ("python3.13", "python3.12", "python3.11", "python3.10")
 # How long script calls take a failed install's word for it before trying again, in seconds.
 RETRY_AFTER = 600
+# A script waiting for the background install says so every PROGRESS_EVERY seconds.
+PROGRESS_EVERY = 5
+# The UserPromptSubmit hook waits at most this long for a running install before the prompt goes
+# on (an offline install fails within seconds, so its cause is on screen at the first prompt).
+REPORT_WAIT = 15
 FAILURE_MARKER = "install-failed.json"
 # Short network deadlines unless the user set their own: offline fails in seconds.
 INSTALLER_DEFAULTS = {
@@ -88,17 +94,19 @@ INSTALLER_DEFAULTS = {
 }
 _REEXEC_MARKER = "MATH_BOOTSTRAPPED"
 # What pip's and uv's output says when the install failed for a reason outside the plugin,
-# checked in this order (a proxy failure also mentions the connection); lower-case.
+# checked in this order (a proxy failure also mentions the connection); lower-case. Each meaning
+# is said in words (never pip's own line: it holds `Retry(total=0, ...)` and object addresses),
+# and its kind picks the fix the message gives.
 CAUSES = (
-    ("no space left on device", "the disk is full"),
-    ("disk quota exceeded", "the disk quota is exceeded"),
-    ("proxyerror", "the proxy failed"),
-    ("cannot connect to proxy", "the proxy could not be reached"),
-    ("tunnel connection failed", "the proxy refused the connection"),
-    ("407 proxy authentication", "the proxy asks for authentication"),
-    ("certificate verify failed", "the package index's TLS certificate was rejected"),
+    ("no space left on device", "the disk is full", "disk"),
+    ("disk quota exceeded", "the disk quota is exceeded", "disk"),
+    ("proxyerror", "the proxy failed", "proxy"),
+    ("cannot connect to proxy", "the proxy could not be reached", "proxy"),
+    ("tunnel connection failed", "the proxy refused the connection", "proxy"),
+    ("407 proxy authentication", "the proxy asks for authentication", "proxy"),
+    ("certificate verify failed", "the package index's TLS certificate was rejected", "network"),
     *(
-        (needle, "no network: the package index's name did not resolve")
+        (needle, "no network: the package index's name did not resolve", "network")
         for needle in (
             "name or service not known",
             "temporary failure in name resolution",
@@ -108,19 +116,29 @@ CAUSES = (
             "dns error",
         )
     ),
-    ("network is unreachable", "no network"),
-    ("connection refused", "the package index refused the connection"),
-    ("failed to establish a new connection", "no connection to the package index"),
-    ("timed out", "the package index did not answer in time"),
-    ("operation timed out", "the package index did not answer in time"),
-    ("permission denied", "permission denied"),
+    ("network is unreachable", "no network (network unreachable)", "network"),
+    ("connection refused", "the package index refused the connection", "network"),
+    ("failed to establish a new connection", "no connection to the package index", "network"),
+    ("timed out", "the package index did not answer in time", "network"),
+    ("ensurepip is not available", "python3 cannot make a virtual environment", "python"),
+    ("no module named venv", "python3 cannot make a virtual environment", "python"),
+    ("permission denied", "permission denied", "other"),
     # pip without retries says only this when it could not reach the index
-    ("(from versions: none)", "the package index listed nothing: no network, or an index without"),
+    (
+        "(from versions: none)",
+        "the package index listed nothing: no network, or an index without these packages",
+        "network",
+    ),
 )
+UV_INSTALL = "curl -LsSf https://astral.sh/uv/install.sh | sh"
 
 
 class InstallFailed(Exception):
-    """The environment could not be built; str() is the cause, one line."""
+    """The environment could not be built; str() is the cause, one line; `kind` picks the fix."""
+
+    def __init__(self, message: str, kind: str = "other") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def data_dir() -> Path:
@@ -197,14 +215,53 @@ def _failure_notice(message: str, age: float) -> str:
     )
 
 
-def cause(output: str) -> str:
-    """The reason an install failed, from pip's or uv's output: a known cause and its line."""
+def classify(output: str) -> tuple[str, str]:
+    """(the reason an install failed, in words; its kind: network, proxy, disk, python, other),
+    from pip's or uv's output."""
     lines = [line.strip() for line in (output or "").splitlines() if line.strip()]
-    for needle, meaning in CAUSES:
-        for line in lines:
-            if needle in line.lower():
-                return f"{meaning} ({line[:240]})"
-    return lines[-1][:300] if lines else "no output"
+    for needle, meaning, kind in CAUSES:
+        if any(needle in line.lower() for line in lines):
+            if kind in ("network", "proxy"):
+                meaning = f"{meaning} ({package_index()})"
+            return meaning, kind
+    errors = [line for line in lines if line.startswith(("ERROR:", "error:"))]
+    last = (errors or lines or ["no output"])[-1]
+    if last.lower().startswith("error: "):  # (str.removeprefix is 3.9+: this runs on 3.8)
+        last = last[len("error: ") :]
+    return last[:200], "other"
+
+
+def cause(output: str) -> str:
+    """The reason an install failed, from pip's or uv's output, in words (classify())."""
+    return classify(output)[0]
+
+
+def package_index() -> str:
+    """The package index the installer asks: the user's setting, else PyPI."""
+    for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):
+        if os.environ.get(name):
+            return os.environ[name]
+    return "https://pypi.org/simple"
+
+
+def fix(kind: str, again: str | None = None) -> str:
+    """What the user can do about a failed install of `kind`, on Debian/Ubuntu and elsewhere;
+    `again` is the command that tries again (default: this module's `install`)."""
+    again = again or f"python3 {shlex.quote(str(Path(__file__).resolve()))} install"
+    if kind == "network":
+        return f"when the network is back, run: {again} (or start a new session)"
+    if kind == "proxy":
+        return f"set HTTPS_PROXY (or PIP_INDEX_URL to a reachable index), then run: {again}"
+    if kind == "disk":
+        return f"free some disk space, then run: {again}"
+    if kind == "stated":
+        return ""
+    if kind == "python":
+        return (
+            f"install the venv module (Debian/Ubuntu: sudo apt install python3-venv) or uv "
+            f"({UV_INSTALL}), then run: {again}"
+        )
+    return f"run {again} to try again, or install uv ({UV_INSTALL}), which the plugin then uses"
 
 
 # ------------------------------------------------------------------------------- the interpreter
@@ -314,10 +371,10 @@ def _install(
         try:
             _run_installer(venv, requirements, create)
         except InstallFailed as exc:
-            message = (
-                f"could not install the plugin's {what} into {venv}: {exc}; fix that and start "
-                f"a new session, or install them yourself: python3 -m pip install -r {requirements}"
-            )
+            # The main set: `bootstrap.py install`; an extra set installs on its next use.
+            remedy = fix(exc.kind, None if create else "the same command again")
+            message = f"could not install the plugin's {what} into {venv}: {exc}"
+            message += f"; {remedy}" if remedy else ""
             _record_failure(venv, message)
             raise InstallFailed(message) from None
         failure_marker(venv).unlink(missing_ok=True)
@@ -333,7 +390,7 @@ def _run_installer(venv: Path, requirements: Path, create: bool) -> None:
     uv = shutil.which("uv")
     base = base_python()
     if create and base is None and uv is None:
-        raise InstallFailed(_too_old())
+        raise InstallFailed(_too_old(), "stated")  # the message says what to install
     env = dict(os.environ)
     for name, value in INSTALLER_DEFAULTS.items():
         env.setdefault(name, value)
@@ -355,7 +412,7 @@ def _run_installer(venv: Path, requirements: Path, create: bool) -> None:
         try:
             subprocess.run(step, check=True, capture_output=True, text=True, env=env)
         except subprocess.CalledProcessError as exc:
-            raise InstallFailed(cause(f"{exc.stdout}\n{exc.stderr}")) from None
+            raise InstallFailed(*classify(f"{exc.stdout}\n{exc.stderr}")) from None
         except OSError as exc:
             raise InstallFailed(f"{step[0]} could not run ({exc})") from None
 
@@ -375,6 +432,32 @@ def ensure() -> None:
     if os.name == "nt":  # no exec on Windows: run and pass the status on
         raise SystemExit(subprocess.call(argv, env=env))
     os.execve(str(python), argv, env)
+
+
+def _try_lock(handle: IO[str]) -> bool:
+    import fcntl
+
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def install_running(venv: Path) -> bool:
+    """Does another process hold the install lock beside `venv` (POSIX; else False)?"""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    path = venv.parent / "venv.lock"
+    if not path.exists():
+        return False
+    with open(path, "a+") as handle:
+        if not _try_lock(handle):
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return False
 
 
 class _VenvInstallLock:
@@ -406,7 +489,18 @@ class _VenvInstallLock:
                     file=sys.stderr,
                     flush=True,
                 )
-            fcntl.flock(self.handle, fcntl.LOCK_EX)
+            started = time.monotonic()
+            said = started
+            while not _try_lock(self.handle):  # a line every PROGRESS_EVERY s while it waits
+                time.sleep(0.2)
+                if self.waiting_for and time.monotonic() - said >= PROGRESS_EVERY:
+                    said = time.monotonic()
+                    print(
+                        f"math: still waiting for the background install "
+                        f"({round(said - started)} s)...",
+                        file=sys.stderr,
+                        flush=True,
+                    )
         return self
 
     def __exit__(
@@ -469,6 +563,57 @@ def install(hook: bool) -> int:
     return 0
 
 
+def report(hook_input: str) -> int:
+    """UserPromptSubmit (waited for): put a failed install on the user's screen, once a session.
+
+    The SessionStart install runs async, and Claude Code shows an async hook's output only to the
+    model; a synchronous hook's `systemMessage` is displayed to the user (checked on screen by
+    tests/test_install_screen.py). So this hook, at each prompt, waits up to REPORT_WAIT s for a
+    running install, then reports a recorded failure as a systemMessage the first time this
+    session sees it, with additionalContext for the model. Nothing else prints.
+    """
+    if dependencies_importable():
+        return 0
+    venv = venv_dir()
+    deadline = time.monotonic() + REPORT_WAIT
+    while install_running(venv) and time.monotonic() < deadline:
+        time.sleep(0.25)
+    failure = recent_failure(venv)
+    if failure is None:
+        return 0
+    message, _age = failure
+    try:
+        session = str(json.loads(hook_input or "{}").get("session_id") or "")
+    except (ValueError, AttributeError):
+        session = ""
+    told = failure_marker(venv).with_name("install-failed-shown.json")
+    try:
+        shown = json.loads(told.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        shown = {}
+    if session and shown.get(session) == message:
+        return 0  # said once this session: the scripts repeat it when they are called
+    with contextlib.suppress(OSError):
+        told.write_text(json.dumps({session: message}), encoding="utf-8")
+    print(
+        json.dumps(
+            {
+                "systemMessage": f"math plugin: {message}",
+                "hookSpecificOutput": {
+                    "hookEventName": "UserPromptSubmit",
+                    "additionalContext": (
+                        f"The math plugin's Python environment could not be installed: "
+                        f"{message}. Its commands fail until this is fixed; if the user runs "
+                        f"one, tell them this cause and how to fix it."
+                    ),
+                },
+            }
+        ),
+        flush=True,
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["export-env"]:
@@ -477,11 +622,14 @@ def main(argv: list[str] | None = None) -> int:
     if args[:1] == ["install"] and set(args[1:]) <= {"--hook"}:
         # The hook's stdout is JSON for Claude Code: the "installing" line must not reach it.
         return install(hook="--hook" in args)
+    if args == ["report", "--hook"]:
+        return report(sys.stdin.read() if not sys.stdin.isatty() else "")
     print(
-        "usage: bootstrap.py export-env | install [--hook]\n"
+        "usage: bootstrap.py export-env | install [--hook] | report --hook\n"
         "  export-env  (SessionStart hook) export MATH_PLUGIN_DATA to CLAUDE_ENV_FILE\n"
         "  install     build the plugin's Python environment now, trying again after a failure;\n"
-        "              --hook: report a failure as SessionStart hook JSON",
+        "              --hook: report a failure as SessionStart hook JSON\n"
+        "  report --hook  (UserPromptSubmit hook) show a failed install to the user, once",
         file=sys.stderr,
     )
     return 2
