@@ -38,7 +38,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-CURRENT_VERSION = "2.1.330"
+CURRENT_VERSION = "2.1.332"
 OLDEST_VERSION = "2.1.197"
 VERSION_VARIABLE = "MATH_TEST_CLAUDE_CODE_VERSION"
 ROOT = Path(__file__).resolve().parents[2]
