@@ -92,6 +92,11 @@ plugin SessionStart hooks run in -p mode with both set and with CLAUDE_ENV_FILE,
 reach later Bash tool calls; a hook's stdout reaches the model as a system message.
 `--plugin-dir` plugins keep their data in `$CLAUDE_CONFIG_DIR/plugins/data/<name>-inline`
 (`plugin_data_dir(home)`).
+
+2.1.332, the current pin since 2.1.330, changed nothing the harness sees: every `claude` test
+passed on it unchanged. What the user SEES (interactive mode, `interactive_claude` below, under
+tmux): a synchronous hook's `systemMessage` is displayed under the prompt ("UserPromptSubmit
+says: ...", 2.1.197 and 2.1.332 alike); an async hook's output is not displayed.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ The install
 - The interpreter: this one when it is 3.10 or newer, else the newest of python3.13 ... python3.10
   on PATH, else one uv provides; else the error says exactly what to install.
 - One install at a time (a lock beside the venv). A script that needs the venv while another
-  process installs it prints one progress line to stderr and waits.
+  process installs it says so on stderr, and again every PROGRESS_EVERY seconds while it waits.
 - A failed install leaves `install-failed.json` (the cause, read from pip's or uv's output:
   network, proxy, disk, ...; and the time) beside the venv. For RETRY_AFTER seconds every script
   call fails at once with that cause (exit 4, one JSON line) instead of trying again;
@@ -33,8 +33,14 @@ Inside Claude Code (hooks/hooks.json), at SessionStart:
 - `bootstrap.py export-env` (waited for; instant) writes MATH_PLUGIN_DATA to CLAUDE_ENV_FILE, so
   later Bash tool calls find the data dir;
 - `bootstrap.py install --hook` runs as an async hook: the session starts at once while it
-  installs. A failure is printed as hook JSON: `systemMessage` (shown to the user) and
-  `additionalContext` (so the model can say what to do). Success prints nothing.
+  installs. A failure is printed as hook JSON (`systemMessage`, `additionalContext`), which
+  Claude Code gives only to the model: an async hook's output is not displayed. Success prints
+  nothing.
+At each prompt (UserPromptSubmit, waited for):
+- `bootstrap.py report --hook` waits up to REPORT_WAIT seconds for a running install, then shows
+  a recorded failure as a `systemMessage`, which Claude Code displays under the prompt (2.1.197
+  and 2.1.332, tests/test_install_screen.py), once a session. A failure reads as one line: the
+  cause in words (network, proxy, disk, no suitable Python) and a fix that works on Debian/Ubuntu.
 """
 
 from __future__ import annotations
