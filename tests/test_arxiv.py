@@ -236,6 +236,7 @@ def test_bad_query_parts_are_bad_input(kwargs, code):
 # --- parsing every recording ---------------------------------------------------------------------
 
 
+@pytest.mark.needs_shared("recordings")  # else pytest's "empty parameter set" skip, uncounted
 @pytest.mark.parametrize(
     "path", all_recordings(), ids=lambda p: p.relative_to(p.parents[1]).as_posix()
 )
