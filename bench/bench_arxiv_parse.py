@@ -23,8 +23,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugin"
-sys.path.insert(0, str(PLUGIN / "scripts"))
-PAGE = ROOT / "tests/recordings/arxiv/q_testing_s0_m100_cfe7536492ca.json"
+sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
+from support import shared  # noqa: E402
+
+PAGE = shared.RECORDINGS / "arxiv" / "q_testing_s0_m100_cfe7536492ca.json"  # ../shared
 TARGET = 5.0
 
 
@@ -47,7 +49,8 @@ def main() -> int:
     from mathtools.services.arxiv import _parser, parse_feed
 
     # The recording keeps the response bytes as latin-1 text (see its README).
-    content = json.loads(PAGE.read_text(encoding="utf-8"))["body"].encode("latin-1")
+    page = shared.need(PAGE)  # stops, naming the folder, without ../shared/recordings
+    content = json.loads(page.read_text(encoding="utf-8"))["body"].encode("latin-1")
     _, papers = parse_feed(content)
     try:
         import arxiv

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """API calls and time for check_refs.py on a 300-entry .bib, and for the same check run again.
 
-The .bib cites each of the 106 arXiv entries of tests/recordings/arxiv/ by its recorded arXiv id,
-title, authors and year, and each Semantic Scholar record with a DOI by its DOI, title, authors
+The .bib cites each of the 106 arXiv entries of ../shared/recordings/arxiv/ by its recorded arXiv
+id, title, authors and year, and each Semantic Scholar record with a DOI by its DOI, title, authors
 and year, round after round until it holds 300 entries (a long bibliography's repeats included).
 check_refs.py runs on it twice against the stand-in server (tests/support/standin.py) with the
 rate-limit intervals at 0 and a fresh cache, and the requests that reach the server are counted.

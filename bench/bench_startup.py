@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugin"
 sys.path.insert(0, str(ROOT / "tests"))
 SCRIPT = PLUGIN / "scripts" / "arxiv_query.py"
-RECORDING = ROOT / "tests/recordings/arxiv/q_testing_s0_m10_bc5a6c384fe9.json"
+from support import shared  # noqa: E402
+
+RECORDING = shared.RECORDINGS / "arxiv" / "q_testing_s0_m10_bc5a6c384fe9.json"  # ../shared
 QUERY = ["search", "--query", "testing", "--limit", "10", "--out", "result.json"]
 TARGET_MS = 250.0
 
@@ -54,7 +56,7 @@ def main() -> int:
 
     from support.scripted_server import Reply, ScriptedServer
 
-    recorded = json.loads(RECORDING.read_text(encoding="utf-8"))
+    recorded = json.loads(shared.need(RECORDING).read_text(encoding="utf-8"))
     content = recorded["body"].encode("latin-1")  # the recordings keep bytes as latin-1 text
     python = sys.executable
     with tempfile.TemporaryDirectory() as work, ScriptedServer([Reply(200, content)]) as server:

@@ -4,7 +4,7 @@
 tests/data/verdict_fixture.json (written by tools/make_verdict_fixture.py) holds real recorded
 papers cited correctly and miscited the way each kind of hallucination does (issue 16). All of
 it goes through one verify_batch.py run against the stand-in server (tests/support/standin.py,
-answering from tests/recordings/), and the table shows, per kind, how many came out CONFIRMED,
+answering from ../shared/recordings/), and the table shows, per kind, how many came out CONFIRMED,
 CORRECTED and UNCONFIRMED, beside the targets:
 
   every miscited kind      flagged (CORRECTED or UNCONFIRMED) in at least 95% of cases;

@@ -2,9 +2,10 @@
 """API calls and time to verify 100 identified candidates: batched versus one call per paper.
 
 The 100 candidates are the first 100 (by id) of the 106 distinct arXiv entries in
-tests/recordings/arxiv/, each cited with its recorded arXiv id, title, authors and year, so every
-one should come out CONFIRMED. Both ways run against the stand-in server (tests/support/standin.py),
-with the rate-limit intervals at 0 and no cache, and count the requests that reach it:
+../shared/recordings/arxiv/, each cited with its recorded arXiv id, title, authors and year, so
+every one should come out CONFIRMED. Both ways run against the stand-in server
+(tests/support/standin.py), with the rate-limit intervals at 0 and no cache, and count the
+requests that reach it:
 
   batched       verify_batch.py on all 100: one arXiv id_list call, one S2 /paper/batch call.
   one by one    the same verifier asked about one candidate at a time, as a model that fetches each

@@ -42,6 +42,8 @@ def test_benchmark_runs_and_prints_its_figures(command):
         text=True,
         timeout=300,
     )
+    if "needs ../shared/" in done.stderr:  # its data is not beside the clone: skip, counted
+        pytest.skip(next(line for line in done.stderr.splitlines() if "needs ../shared/" in line))
     # Exit 1 is a benchmark's verdict that a target is missed, which it prints (`NOT met`): the
     # figures are judged there, not here (a run with one refinement misses the token target).
     missed = done.returncode == 1 and "NOT met" in done.stdout and not done.stderr.strip()

@@ -1,6 +1,6 @@
 """mathtools.services.semantic_scholar against every recorded Semantic Scholar interaction.
 
-Each replay serves a cassette from tests/recordings/s2/ through a local server, checks that the
+Each replay serves a cassette from ../shared/recordings/s2/ through a local server, checks that the
 client sent the recorded request (tests/support/cassettes.py: `mismatches`) and asserts on the
 mapped result. Tests whose answers are not from a recording say "synthesized".
 """

@@ -1,6 +1,6 @@
 """zbMATH Open and Crossref inside the verification gate: verify_batch.py end to end against the
-stand-in, which answers from the real zbMATH and Crossref recordings (tests/recordings/zbmath,
-tests/recordings/crossref). None of these papers is in the arXiv or Semantic Scholar recordings,
+stand-in, which answers from the real zbMATH and Crossref recordings (../shared/recordings/zbmath,
+../shared/recordings/crossref). None of these papers is in the arXiv or Semantic Scholar recordings,
 so only the new sources can confirm them."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 """Write tests/data/verdict_fixture.json: real recorded papers, cited correctly and miscited.
 
 Every case is a real paper the stand-in server (tests/support/standin.py) serves from the
-recordings in tests/recordings/ (arXiv entries, Semantic Scholar records), cited either the way
+recordings in ../shared/recordings/ (arXiv entries, Semantic Scholar records), cited either the way
 people write references (`real`) or perturbed the way one kind of hallucination does. The kinds
 are issue 16's; `flag` says whether the gate must flag the case (CORRECTED or UNCONFIRMED), and
 `strict` whether it must never be CONFIRMED. Wrong venues are real venue names from the Crossref

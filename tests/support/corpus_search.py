@@ -36,7 +36,7 @@ from pathlib import Path
 
 from mathtools.core.records import Paper, SearchResult
 
-from support import shared
+from . import shared
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ parentheses) and GET /document/_structured_search (one parameter per field: `Tit
 Every answer is the envelope {"result": ..., "status": {"nr_total_results", ...}}; a query with
 no result is HTTP 404 (with a status saying "Zero results"), which is an answer, not an error.
 
-Traps the recordings show (tests/recordings/zbmath): "year" and reference positions are strings,
+Traps the recordings show (../shared/recordings/zbmath): "year" and reference positions are strings,
 lists hold nulls ("keywords": [null]), a book's people are its editors, strings carry TeX
 (`\\(p\\)-adic`), and a licence-restricted record has the sentence LICENCE_SENTENCE in place of its
 title, author names, pages and source while its DOI, year, MSC and Zbl number survive. A field
