@@ -36,11 +36,10 @@ Inside Claude Code (hooks/hooks.json), at SessionStart:
   installs. A failure is printed as hook JSON (`systemMessage`, `additionalContext`), which
   Claude Code gives only to the model: an async hook's output is not displayed. Success prints
   nothing.
-At each prompt (UserPromptSubmit, waited for):
-- `bootstrap.py report --hook` waits up to REPORT_WAIT seconds for a running install, then shows
-  a recorded failure as a `systemMessage`, which Claude Code displays under the prompt (2.1.197
-  and 2.1.332, tests/test_install_screen.py), once a session. A failure reads as one line: the
-  cause in words (network, proxy, disk, no suitable Python) and a fix that works on Debian/Ubuntu.
+At each prompt, `bootstrap.py report --hook` (UserPromptSubmit, waited for) waits up to
+REPORT_WAIT s for a running install, then shows a recorded failure once a session as a
+`systemMessage`, which Claude Code displays (tests/test_install_screen.py): one line, the cause
+in words (network, proxy, disk, no suitable Python) and a fix that works on Debian/Ubuntu.
 """
 
 from __future__ import annotations
@@ -103,6 +102,7 @@ _REEXEC_MARKER = "MATH_BOOTSTRAPPED"
 # checked in this order (a proxy failure also mentions the connection); lower-case. Each meaning
 # is said in words (never pip's own line: it holds `Retry(total=0, ...)` and object addresses),
 # and its kind picks the fix the message gives.
+# fmt: off
 CAUSES = (
     ("no space left on device", "the disk is full", "disk"),
     ("disk quota exceeded", "the disk quota is exceeded", "disk"),
@@ -111,17 +111,10 @@ CAUSES = (
     ("tunnel connection failed", "the proxy refused the connection", "proxy"),
     ("407 proxy authentication", "the proxy asks for authentication", "proxy"),
     ("certificate verify failed", "the package index's TLS certificate was rejected", "network"),
-    *(
-        (needle, "no network: the package index's name did not resolve", "network")
-        for needle in (
-            "name or service not known",
-            "temporary failure in name resolution",
-            "nodename nor servname",
-            "getaddrinfo failed",
-            "failed to resolve",
-            "dns error",
-        )
-    ),
+    *((needle, "no network: the package index's name did not resolve", "network") for needle in (
+        "name or service not known", "temporary failure in name resolution",
+        "nodename nor servname", "getaddrinfo failed", "failed to resolve", "dns error",
+    )),
     ("network is unreachable", "no network (network unreachable)", "network"),
     ("connection refused", "the package index refused the connection", "network"),
     ("failed to establish a new connection", "no connection to the package index", "network"),
@@ -130,12 +123,10 @@ CAUSES = (
     ("no module named venv", "python3 cannot make a virtual environment", "python"),
     ("permission denied", "permission denied", "other"),
     # pip without retries says only this when it could not reach the index
-    (
-        "(from versions: none)",
-        "the package index listed nothing: no network, or an index without these packages",
-        "network",
-    ),
+    ("(from versions: none)", "the package index listed nothing: no network, or an index "
+     "without these packages", "network"),
 )
+# fmt: on
 UV_INSTALL = "curl -LsSf https://astral.sh/uv/install.sh | sh"
 
 
@@ -452,18 +443,11 @@ def _try_lock(handle: IO[str]) -> bool:
 
 def install_running(venv: Path) -> bool:
     """Does another process hold the install lock beside `venv` (POSIX; else False)?"""
-    try:
-        import fcntl
-    except ImportError:
-        return False
     path = venv.parent / "venv.lock"
-    if not path.exists():
+    if os.name != "posix" or not path.exists():
         return False
-    with open(path, "a+") as handle:
-        if not _try_lock(handle):
-            return True
-        fcntl.flock(handle, fcntl.LOCK_UN)
-    return False
+    with open(path, "a+") as handle:  # closing it releases the lock if this took it
+        return not _try_lock(handle)
 
 
 class _VenvInstallLock:
@@ -536,6 +520,17 @@ def export_env() -> None:
             )
 
 
+def _hook_failure(event: str, message: str) -> None:
+    """A failed install as `event` hook JSON: a systemMessage (the user), context (the model)."""
+    context = (
+        f"The math plugin's Python environment could not be installed: {message}. Its commands "
+        f"fail until this is fixed; if the user runs one, tell them this cause and how to fix it."
+    )
+    output = {"hookEventName": event, "additionalContext": context}
+    answer = {"systemMessage": f"math plugin: {message}", "hookSpecificOutput": output}
+    print(json.dumps(answer), flush=True)
+
+
 def install(hook: bool) -> int:
     """Build the venv now unless it is ready (a recorded failure is tried again).
 
@@ -549,35 +544,22 @@ def install(hook: bool) -> int:
     except InstallFailed as exc:
         if not hook:
             _fail(str(exc))
-        message = str(exc)
-        print(
-            json.dumps(
-                {
-                    "systemMessage": f"math plugin: {message}",
-                    "hookSpecificOutput": {
-                        "hookEventName": "SessionStart",
-                        "additionalContext": (
-                            f"The math plugin's Python environment could not be installed: "
-                            f"{message}. Its commands fail until this is fixed; if the user runs "
-                            f"one, tell them this cause and how to fix it."
-                        ),
-                    },
-                }
-            ),
-            flush=True,
-        )
+        _hook_failure("SessionStart", str(exc))
     return 0
 
 
-def report(hook_input: str) -> int:
-    """UserPromptSubmit (waited for): put a failed install on the user's screen, once a session.
+def _json_object(text: str) -> dict[str, object]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
-    The SessionStart install runs async, and Claude Code shows an async hook's output only to the
-    model; a synchronous hook's `systemMessage` is displayed to the user (checked on screen by
-    tests/test_install_screen.py). So this hook, at each prompt, waits up to REPORT_WAIT s for a
-    running install, then reports a recorded failure as a systemMessage the first time this
-    session sees it, with additionalContext for the model. Nothing else prints.
-    """
+
+def report(hook_input: str) -> int:
+    """UserPromptSubmit (waited for): wait up to REPORT_WAIT s for a running install, then show
+    a recorded failure to the user (a synchronous hook's systemMessage is displayed; module
+    doc), the first time this session sees it. Nothing else prints."""
     if dependencies_importable():
         return 0
     venv = venv_dir()
@@ -588,35 +570,14 @@ def report(hook_input: str) -> int:
     if failure is None:
         return 0
     message, _age = failure
-    try:
-        session = str(json.loads(hook_input or "{}").get("session_id") or "")
-    except (ValueError, AttributeError):
-        session = ""
+    session = str(_json_object(hook_input).get("session_id") or "")
     told = failure_marker(venv).with_name("install-failed-shown.json")
-    try:
-        shown = json.loads(told.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        shown = {}
+    shown = _json_object(told.read_text(encoding="utf-8") if told.exists() else "")
     if session and shown.get(session) == message:
         return 0  # said once this session: the scripts repeat it when they are called
     with contextlib.suppress(OSError):
         told.write_text(json.dumps({session: message}), encoding="utf-8")
-    print(
-        json.dumps(
-            {
-                "systemMessage": f"math plugin: {message}",
-                "hookSpecificOutput": {
-                    "hookEventName": "UserPromptSubmit",
-                    "additionalContext": (
-                        f"The math plugin's Python environment could not be installed: "
-                        f"{message}. Its commands fail until this is fixed; if the user runs "
-                        f"one, tell them this cause and how to fix it."
-                    ),
-                },
-            }
-        ),
-        flush=True,
-    )
+    _hook_failure("UserPromptSubmit", message)
     return 0
 
 
