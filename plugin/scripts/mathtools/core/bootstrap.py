@@ -245,20 +245,14 @@ def fix(kind: str, again: str | None = None) -> str:
     """What the user can do about a failed install of `kind`, on Debian/Ubuntu and elsewhere;
     `again` is the command that tries again (default: this module's `install`)."""
     again = again or f"python3 {shlex.quote(str(Path(__file__).resolve()))} install"
-    if kind == "network":
-        return f"when the network is back, run: {again} (or start a new session)"
-    if kind == "proxy":
-        return f"set HTTPS_PROXY (or PIP_INDEX_URL to a reachable index), then run: {again}"
-    if kind == "disk":
-        return f"free some disk space, then run: {again}"
-    if kind == "stated":
-        return ""
-    if kind == "python":
-        return (
-            f"install the venv module (Debian/Ubuntu: sudo apt install python3-venv) or uv "
-            f"({UV_INSTALL}), then run: {again}"
-        )
-    return f"run {again} to try again, or install uv ({UV_INSTALL}), which the plugin then uses"
+    venv_module = "install the venv module (Debian/Ubuntu: sudo apt install python3-venv) or uv"
+    return {
+        "network": f"when the network is back, run: {again} (or start a new session)",
+        "proxy": f"set HTTPS_PROXY (or PIP_INDEX_URL to a reachable index), then run: {again}",
+        "disk": f"free some disk space, then run: {again}",
+        "stated": "",  # the cause says what to install
+        "python": f"{venv_module} ({UV_INSTALL}), then run: {again}",
+    }.get(kind, f"run {again} to try again, or install uv ({UV_INSTALL}), which the plugin uses")
 
 
 # ------------------------------------------------------------------------------- the interpreter
