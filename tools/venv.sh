@@ -1,5 +1,6 @@
 # Sourced by tools/run-tests and tools/run-demo: makes .venv once (and again whenever a requirements
-# file changes), with the pinned development requirements. Needs only python3 (>= 3.10).
+# file changes), with the pinned development requirements. Needs python3 (>= 3.10) with its
+# venv module (Debian/Ubuntu: apt install python3-venv).
 venv=.venv
 stamp="$venv/.requirements.sha256"
 want=$(cat plugin/requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
