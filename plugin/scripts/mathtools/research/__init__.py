@@ -12,6 +12,7 @@ __all__ = [
     "notation",
     "problemdir",
     "problemfile",
+    "review",
     "sandbox",
     "sessions",
     "state",
