@@ -129,6 +129,7 @@ class ArxivEntry:
     categories: list[str]
     published: str
     updated: str
+    synthesized: bool = False  # a sample's entry (examples/*/synthesized-arxiv.xml), not recorded
 
 
 @dataclass
@@ -211,6 +212,7 @@ def _load_synthesized_arxiv(index: Index) -> None:
         text = path.read_text(encoding="utf-8")
         for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
             entry = _arxiv_entry(raw)
+            entry.synthesized = True
             index.arxiv.setdefault(entry.arxiv_id, entry)
 
 
