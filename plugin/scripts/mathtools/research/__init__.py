@@ -13,8 +13,10 @@ __all__ = [
     "problemdir",
     "problemfile",
     "review",
+    "router",
     "sandbox",
     "sessions",
     "state",
+    "statefile",
     "workspace",
 ]
