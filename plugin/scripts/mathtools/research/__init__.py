@@ -4,6 +4,7 @@ PROOF.md's gaps, sandboxed computation and the LaTeX write-up. Imports core to l
 __all__ = [
     "approval",
     "computation",
+    "deadends",
     "gaps",
     "journal",
     "landlock",
