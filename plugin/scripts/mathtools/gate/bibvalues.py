@@ -9,6 +9,7 @@ import re
 
 from ..core.text import latex_to_unicode
 
+# A `$...$` math part of a text (the group makes re.split keep it): kept as written.
 MATH = re.compile(r"(\$[^$]*\$)")
 # Control words that read or write files, define or redefine commands, or change how TeX reads
 # what follows: data (a title, a name, a reason) never brings one into a .bib, even inside $...$.
