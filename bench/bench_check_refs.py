@@ -28,8 +28,8 @@ from standin_calls import PLUGIN, calls, standin_scratch
 
 
 def braced(text: str) -> str:
-    """Recorded text as a BibTeX value (bibliography.bibtex_text: the plugin's own escaping)."""
-    from mathtools.gate.bibliography import bibtex_names, bibtex_text
+    """Recorded text as a BibTeX value (bibvalues.bibtex_text: the plugin's own escaping)."""
+    from mathtools.gate.bibvalues import bibtex_names, bibtex_text
 
     return "{" + (bibtex_names(text) if isinstance(text, list) else bibtex_text(text)) + "}"
 

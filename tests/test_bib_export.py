@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools.gate import bibliography
+from mathtools.gate import bibtexfile, bibvalues
 from mathtools.litdoc import bibexport, literature, merging
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
@@ -150,7 +150,7 @@ def test_a_record_cannot_inject_fields_or_commands_into_references_bib(problem, 
     merge(problem, [confirmed(EVIL)])
     result = bibexport.export(problem)
     text = (problem / "references.bib").read_text(encoding="utf-8")
-    library = bibliography.parse_bibtex(text)
+    library = bibtexfile.parse_bibtex(text)
     assert library.failed_blocks == []
     (entry,) = library.entries
     assert [f.key for f in entry.fields] == [
@@ -161,7 +161,7 @@ def test_a_record_cannot_inject_fields_or_commands_into_references_bib(problem, 
         "archivePrefix",
         "url",
     ]
-    assert bibliography.unsafe_commands(text) == []
+    assert bibvalues.unsafe_commands(text) == []
     assert entry.fields_dict["title"].value == (
         r"{{Spectral gaps \textbraceright{} , note = \textbraceleft{}z "
         r"\textbackslash{}input{/etc/passwd} of \$\textbackslash{}write18{rm}\$ graphs}}"
@@ -209,7 +209,7 @@ def test_entries_added_by_hand_are_kept(problem, script):
     assert run.json()["kept_by_hand"] == ["wiles1995modular"]
     text = path.read_text(encoding="utf-8")
     assert HAND_ADDED.strip() in text
-    assert [e.key for e in bibliography.parse_bibtex(text).entries] == [
+    assert [e.key for e in bibtexfile.parse_bibtex(text).entries] == [
         "erdos2001evolution",
         "chung1997spectral",
         "wiles1995modular",

@@ -1,13 +1,13 @@
-"""mathtools.gate.bibliography: values written into BibTeX cannot break the file or run LaTeX, and
-bibliographies are read as people write them."""
+"""mathtools.gate's bibliography modules: values written into BibTeX cannot break the file or run
+LaTeX, and bibliographies are read as people write them."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mathtools.gate import bibliography
-from mathtools.gate.bibliography import (
+from mathtools.gate import bibcopy, bibentry, bibitems, bibtexfile, latexbibliography
+from mathtools.gate.bibvalues import (
     bibtex_identifier,
     bibtex_names,
     bibtex_text,
@@ -27,7 +27,7 @@ def test_any_text_stays_inside_its_field_and_runs_nothing(title, name):
     value = bibtex_text(title)
     author = bibtex_names([name])
     entry = f"@misc{{k,\n  title = {{{value}}},\n  author = {{{author}}},\n  year = 2020,\n}}\n"
-    library = bibliography.parse_bibtex(entry)
+    library = bibtexfile.parse_bibtex(entry)
     assert library.failed_blocks == []
     (parsed,) = library.entries
     assert [f.key for f in parsed.fields] == ["title", "author", "year"]
@@ -40,7 +40,7 @@ def test_any_text_stays_inside_its_field_and_runs_nothing(title, name):
 def test_math_with_an_escaped_brace_cannot_close_the_field(name):
     # Found by the property test above: the parser skips `\{` when pairing braces.
     entry = f"@misc{{k,\n  author = {{{bibtex_names([name])}}},\n  year = 2020,\n}}\n"
-    library = bibliography.parse_bibtex(entry)
+    library = bibtexfile.parse_bibtex(entry)
     assert library.failed_blocks == []
     assert [f.key for f in library.entries[0].fields] == ["author", "year"]
 
@@ -71,7 +71,7 @@ def test_string_macros_concatenation_and_months_are_evaluated(tmp_path):
         '@article{k, journal = full # { (2)}, month = jan, year = "19" # "99", title = {T}}\n',
         encoding="utf-8",
     )
-    (reference,) = bibliography.read_bib(path).references
+    (reference,) = bibtexfile.read_bib(path).references
     assert reference.fields == {
         "journal": "J. Amer. Math. Soc. (2)",
         "month": "1",
@@ -94,7 +94,7 @@ def test_string_macros_concatenation_and_months_are_evaluated(tmp_path):
     ],
 )
 def test_identifiers_are_found_where_people_put_them(fields, arxiv_id, doi):
-    reference = bibliography.Reference("k", "a.bib", 1, "misc", fields)
+    reference = bibentry.Reference("k", "a.bib", 1, "misc", fields)
     assert (reference.arxiv_id(), reference.doi()) == (arxiv_id, doi)
 
 
@@ -115,7 +115,7 @@ def test_bibitems_in_the_common_styles(tmp_path):
         "\\end{thebibliography}\n",
         encoding="utf-8",
     )
-    erdos, gould, nothing, ntm, hj = bibliography.read_bibitems(path)
+    erdos, gould, nothing, ntm, hj = bibitems.read_bibitems(path)
     assert (erdos.key, erdos.line) == ("erdos59", 2)
     assert erdos.plain() == {
         "title": "On random graphs I",
@@ -152,7 +152,7 @@ def test_hand_written_lists_in_the_other_common_styles(tmp_path):
         "\\end{thebibliography}\n",
         encoding="utf-8",
     )
-    ay, sc, bf, bold, boldauthors = (r.plain() for r in bibliography.read_items(path))
+    ay, sc, bf, bold, boldauthors = (r.plain() for r in latexbibliography.read_items(path))
     assert ay["authors"] == ["Alexander, D. H.", "J. Novembre", "K. Lange"]
     assert {k: ay[k] for k in ("title", "year", "venue", "volume", "pages")} == {
         "title": "Fast model-based estimation of ancestry in unrelated individuals",
@@ -196,7 +196,7 @@ def test_biblatex_bbl_and_amsrefs(tmp_path):
         "    \\endentry\n  \\enddatalist\n\\endrefsection\n",
         encoding="utf-8",
     )
-    (entry,) = bibliography.read_items(bbl)
+    (entry,) = latexbibliography.read_items(bbl)
     assert (entry.key, entry.entry_type, entry.line) == ("k", "article", 3)
     assert entry.plain() == {
         "title": "Definition of center of mass",
@@ -217,7 +217,7 @@ def test_biblatex_bbl_and_amsrefs(tmp_path):
         "\\end{biblist}\\end{bibdiv}\n",
         encoding="utf-8",
     )
-    a, b = bibliography.read_items(tex)
+    a, b = latexbibliography.read_items(tex)
     assert a.plain() == {
         "title": "An intertwining result for $p$-adic groups",
         "authors": ["Adler, Jeffrey D.", "Roche, Alan"],
@@ -236,13 +236,13 @@ def test_a_repeated_field_is_read_and_edited_as_bibtex_reads_it(tmp_path):
         "      YEAR = {1990}\n}\n"
     )
     path.write_text(text, encoding="utf-8")
-    bib = bibliography.read_bib(path)
+    bib = bibtexfile.read_bib(path)
     (reference,) = bib.references
     assert reference.fields == {"title": "First", "reviews": "a", "year": "1990"}
     assert bib.warnings == [
         "refs.bib line 1: k gives the field reviews twice; the first is used, as BibTeX does"
     ]
-    copy = bibliography.corrected_copy(
+    copy = bibcopy.corrected_copy(
         bib, {"k": {"reviews": "{c}", "year": "{1991}", "note": "{UNCONFIRMED: x}"}}, ""
     )
     assert copy == (

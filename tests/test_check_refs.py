@@ -13,7 +13,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from mathtools.core import schemas
-from mathtools.gate import bibliography, refcheck
+from mathtools.gate import bibcopy, bibtexfile, bibvalues, refcheck
 from support.standin import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"
@@ -181,7 +181,7 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert group.fields_dict["journal"].value == "tit"
     assert group.fields_dict["eprint"].value == "{1009.3186}"
     assert group.fields_dict["note"].value == "{Cited in the introduction}"
-    kakeya = bibliography.read_bib(fixed).references[2].fields
+    kakeya = bibtexfile.read_bib(fixed).references[2].fields
     assert kakeya["note"] == (  # the user's own note kept after ours
         "UNCONFIRMED: no paper with this title in arXiv, Semantic Scholar, zbMATH Open or"
         " Crossref -- Suggested by a chatbot"
@@ -223,7 +223,7 @@ def test_corrected_fields_come_from_the_record_and_are_escaped_synthesized(tmp_p
         "  booktitle = {Proc. X},\n  year = {2015},\n  pages = {1-2},\n}\n",
         encoding="utf-8",
     )
-    bib = bibliography.read_bib(bib_path)
+    bib = bibtexfile.read_bib(bib_path)
     evil = r"Heat-bath random walks } , note = {z \input{/etc/passwd} with $L^2$ bases"
     paper = {"key": "arXiv:1605.08386", "title": evil, "venue": "Proc. Y", "doi": "10.1/a_b"}
     diffs = [
@@ -248,7 +248,7 @@ def test_corrected_fields_come_from_the_record_and_are_escaped_synthesized(tmp_p
         "verification": corrected_result("k", paper, diffs),
     }
     updates = refcheck.fix_updates({"entries": [entry]}, bib)
-    text = bibliography.corrected_copy(bib, updates, "% header\n")
+    text = bibcopy.corrected_copy(bib, updates, "% header\n")
     library = bibtexparser.parse_string(text, parse_stack=[])  # values as written
     assert library.failed_blocks == []
     fields = library.entries[0].fields_dict
@@ -265,7 +265,7 @@ def test_corrected_fields_come_from_the_record_and_are_escaped_synthesized(tmp_p
     assert fields["booktitle"].value == r"{Proc. Y \& Z}"  # a conference paper's venue
     assert fields["pages"].value == "{1--20}"
     assert fields["doi"].value == "{10.1/a_b}"  # identifiers verbatim
-    assert bibliography.unsafe_commands(text) == []
+    assert bibvalues.unsafe_commands(text) == []
     assert r"\textbackslash{}input" in fields["title"].value and "$L^2$" in fields["title"].value
     assert fields["author"].value == r"{Caprice Stanley and T. \textbackslash{}write18{rm}}"
 
@@ -280,7 +280,7 @@ def test_a_preprint_cited_gets_its_published_version_and_a_false_doi_goes_synthe
         "  archivePrefix = {arXiv},\n}\n",
         encoding="utf-8",
     )
-    bib = bibliography.read_bib(bib_path)
+    bib = bibtexfile.read_bib(bib_path)
     paper = {
         "key": "arXiv:1605.08386",
         "venue": "Adv. in Appl. Math.",
@@ -304,8 +304,8 @@ def test_a_preprint_cited_gets_its_published_version_and_a_false_doi_goes_synthe
         "reason": "",
         "verification": corrected_result("pre", paper, diffs),
     }
-    text = bibliography.corrected_copy(bib, refcheck.fix_updates({"entries": [entry]}, bib), "")
-    fields = {f.key: f.value for f in bibliography.parse_bibtex(text).entries[0].fields}
+    text = bibcopy.corrected_copy(bib, refcheck.fix_updates({"entries": [entry]}, bib), "")
+    fields = {f.key: f.value for f in bibtexfile.parse_bibtex(text).entries[0].fields}
     assert fields == {
         "title": "{Heat-bath random walks with Markov bases}",
         "journal": "{Adv. in Appl. Math.}",
@@ -561,7 +561,7 @@ def test_real_papers_cited_wrong_are_corrected_field_by_field(script, standin, t
     assert authors[0] == "authors" and authors[2] == ["Caprice Stanley", "Tobias Windisch"]
     assert document["summary"]["corrected"] == 3
 
-    copy = bibliography.read_bib(fixed)
+    copy = bibtexfile.read_bib(fixed)
     assert [r.key for r in copy.references] == [
         "markov-year",
         "grouptesting-id",
@@ -572,7 +572,7 @@ def test_real_papers_cited_wrong_are_corrected_field_by_field(script, standin, t
     assert fields["markov-year"]["year"] == "2016"
     assert fields["grouptesting-id"]["eprint"] == "1009.3186"
     assert fields["markov-authors"]["author"] == "Caprice Stanley and Tobias Windisch"
-    assert fields["markov"] == bibliography.read_bib(bib).references[3].fields
+    assert fields["markov"] == bibtexfile.read_bib(bib).references[3].fields
     assert "note" not in fields["markov-year"]
     markdown = report.read_text(encoding="utf-8")
     assert "### `markov-year` (refs.bib line 2)" in markdown

@@ -215,9 +215,9 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
 
     import pybtex.database
     import pybtex.errors
-    from mathtools.gate import bibliography
+    from mathtools.gate import bibcopy, bibtexfile
 
-    bib = bibliography.read_bib(path_of(name))
+    bib = bibtexfile.read_bib(path_of(name))
     original = bib.text
     edited = bib.references[:: max(len(bib.references) // 6, 1)][:6]
     updates: dict[str, dict[str, str | None]] = {}
@@ -227,13 +227,13 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
         else:  # CORRECTED: the record's title and year
             updates[reference.key] = refcheck._bib_field("title", "A Corrected Title", reference)
             updates[reference.key] |= refcheck._bib_field("year", 1999, reference)
-    text = bibliography.corrected_copy(bib, updates, refcheck.fix_header(bib, updates))
+    text = bibcopy.corrected_copy(bib, updates, refcheck.fix_header(bib, updates))
 
     # BibTeX itself still reads every entry, with the new values.
     pybtex.errors.set_strict_mode(False)  # a repeated key: BibTeX warns, as pybtex then does
     data = pybtex.database.parse_string(text, "bibtex")
     assert len(data.entries) == len(pybtex.database.parse_string(original, "bibtex").entries)
-    reread = {r.key: r for r in bibliography.read_bib_text(text, bib.path).references}
+    reread = {r.key: r for r in bibtexfile.read_bib_text(text, bib.path).references}
     for number, reference in enumerate(edited):
         fields = reread[reference.key].fields
         if number % 2:

@@ -12,7 +12,7 @@ import time
 import pytest
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import computation, latex, review, sessions
+from mathtools.research import computation, latex, review, router, sessions
 from mathtools.research import state as machine
 from support.standin import PLUGIN
 from test_state import (
@@ -52,7 +52,7 @@ def later():
 def test_a_complete_proof_goes_to_the_referee_not_to_the_writer(problem):
     enter(problem, "PROOF_DEVELOPMENT")
     complete_proof(problem)
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["applied"][-1]["to"] == "REVIEW"
     assert step["spawn"] == "math:referee"
     assert str(problem / "PROOF.md") in step["inputs"]
@@ -66,7 +66,7 @@ def test_a_passing_review_goes_to_the_writer_and_gives_p_to_proved_steps(problem
     assert sealed["verdict"] == "pass" and sealed["proved"] == ["Lemma 1", "Main Theorem"]
     proof = (problem / "PROOF.md").read_text()
     assert proof.count("**Confidence:** [P]") == 2
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["applied"][-1]["to"] == "LATEX_OUTPUT" and step["spawn"] == "math:latex-writer"
 
 
@@ -89,7 +89,7 @@ def test_a_gap_sends_the_proof_back_counting_a_loop(problem):
         )
     )
     assert review.seal(problem, problem.name)["verdict"] == "revise"
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["applied"][-1]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
     assert "REVIEW.md" in step["task"]
     assert read_state(problem)[0]["loops"]["proof-review"] == 1
@@ -106,7 +106,7 @@ def test_the_review_loop_is_capped(problem):
         )
     )
     review.seal(problem, problem.name)
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["action"] == "ask_user" and "proof-review loop at its cap" in step["reason"]
 
 
@@ -205,7 +205,7 @@ def test_d3_a_hand_written_bibliography_fails_the_check():
 def test_d4_computation_needed_without_a_request_spawns_no_computation(problem):
     enter(problem, "PROOF_DEVELOPMENT")
     complete_proof(problem, status="in-progress", computation_needed=True)
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["action"] == "ask_user" and step["applied"] == []
     assert "no `### Request N`" in step["reason"]
     with pytest.raises(BadInput) as refused:
@@ -226,7 +226,7 @@ def test_d5_complete_with_a_blocked_step_and_an_open_gap_goes_nowhere(problem):
         "**Blocking:** Main Theorem\n**Suggested resolution:** alternating series bound\n"
     )
     complete_proof(problem, body)
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["applied"] == [] and step["spawn"] == "math:proof"
     for needle in ("Main Theorem is blocked", "marked [~]", "Gap 1 is open"):
         assert needle in step["task"]
@@ -277,7 +277,7 @@ def test_d6_the_user_typing_continue_is_recorded_by_the_hook_and_used_once(probl
     assert problem.parent.parent not in machine.approval_path(problem).parents  # not in .math
     later()
     (problem / "PROOF.md").touch()
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["applied"][0]["to"] == "COMPUTATION" and step["applied"][0]["user_approved"]
     assert "approved by the user" in read_state(problem)[0]["history"][-1]
     assert machine.pending_grant(problem, problem.name) is None
@@ -301,7 +301,7 @@ def test_d7_a_hand_edited_state_is_refused_and_not_archived(problem):
     path = problem / "STATE.md"
     path.write_text(path.read_text().replace("current_state: LATEX_OUTPUT", "current_state: DONE"))
     with pytest.raises(BadInput) as refused:
-        machine.advance(problem, problem.name)
+        router.advance(problem, problem.name)
     assert refused.value.code == "state_tampered"
     with pytest.raises(BadInput) as refused:
         sessions.archive_session(problem, problem.name)
@@ -445,7 +445,7 @@ def test_accept_partial_typed_by_the_user_writes_up_only_checked_steps(problem):
         machine.transition(problem, problem.name, "LATEX_OUTPUT", "partial", user_approved=True)
     assert refused.value.code == "needs_user"
     grant(problem, "accept-partial")
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["applied"][-1]["to"] == "LATEX_OUTPUT" and step["spawn"] == "math:latex-writer"
     assert "partial results, accepted by the user" in read_state(problem)[0]["history"][-1]
     later()

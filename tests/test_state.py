@@ -11,7 +11,7 @@ import time
 import pytest
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import review, sessions
+from mathtools.research import review, router, sessions, statefile
 from mathtools.research import state as machine
 
 LEGAL = {
@@ -26,7 +26,7 @@ LEGAL = {
     ("COMPUTATION", "PROOF_DEVELOPMENT"),
     ("LATEX_OUTPUT", "DONE"),
 }
-ALL_PAIRS = list(itertools.product(machine.STATES, machine.STATES))
+ALL_PAIRS = list(itertools.product(statefile.STATES, statefile.STATES))
 
 
 CLEAN_ARTICLE = "\\documentclass{article}\n\\begin{document}\nNo claims.\n\\end{document}\n"
@@ -40,7 +40,7 @@ def write_state(folder, current, loops=None, **extra):
         "history": [],
         **extra,
     }
-    data["digest"] = machine.digest_of(data)  # as state.py writes it; a hand edit would not
+    data["digest"] = statefile.digest_of(data)  # as state.py writes it; a hand edit would not
     (folder / "STATE.md").write_text(frontmatter.render(data, "\n# State\n\nhand-written note\n"))
 
 
@@ -125,7 +125,7 @@ def problem(tmp_path):
 
 
 def test_the_table_is_the_seeds_diagram():
-    legal = {(a, b) for a, moves in machine.TRANSITIONS.items() for b in moves}
+    legal = {(a, b) for a, moves in statefile.TRANSITIONS.items() for b in moves}
     assert legal == LEGAL
 
 
@@ -140,7 +140,7 @@ def test_every_transition_is_allowed_or_refused(problem, here, to):
         data, body = read_state(problem)
         assert data["current_state"] == to == result["to"]
         assert data["history"][-1].endswith(f"{here} -> {to} (because)")
-        assert data["transitions_available"] == list(machine.TRANSITIONS[to])
+        assert data["transitions_available"] == list(statefile.TRANSITIONS[to])
         assert "hand-written note" in body
     else:
         with pytest.raises(BadInput) as refused:
@@ -235,13 +235,13 @@ def enter(problem, current, loops=None):
 
 
 def test_next_at_intake_without_a_problem_asks_for_intake(problem):
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["action"] == "ask_user" and "/math:problem" in step["reason"]
 
 
 def test_next_at_intake_moves_to_literature(problem):
     write_md(problem, "PROBLEM.md", status="defined")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["transition"] == {"to": "LITERATURE_SEARCH", "reason": "problem defined"}
     assert step["spawn"] == "math:literature-search"
     assert step["inputs"] == [str(problem / "PROBLEM.md")]
@@ -251,23 +251,23 @@ def test_next_at_intake_after_a_literature_run_spawns_no_second_search(problem):
     """/math:literature before /math:research: the move is recorded, no search agent spawned."""
     write_md(problem, "PROBLEM.md", status="defined")
     write_md(problem, "LITERATURE.md", confirmed_count=2, last_search="2026-01-02")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["action"] == "transition"
     assert step["transition"]["to"] == "LITERATURE_SEARCH"
     assert "already searched: 2 confirmed" in step["transition"]["reason"]
     assert step["spawn"] is None and step["inputs"] == []
     machine.transition(problem, problem.name, "LITERATURE_SEARCH", step["transition"]["reason"])
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
 
 
 def test_next_in_literature_spawns_until_literature_is_written(problem):
     enter(problem, "LITERATURE_SEARCH")
     write_md(problem, "LITERATURE.md", age=3600, confirmed_count=2)  # from an earlier round
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
     write_md(problem, "LITERATURE.md", confirmed_count=5)
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
     assert "5 confirmed" in step["transition"]["reason"]
     assert step["spawn"] == "math:proof"
@@ -276,12 +276,12 @@ def test_next_in_literature_spawns_until_literature_is_written(problem):
 def test_next_on_the_first_visit_takes_a_search_already_made(problem):
     enter(problem, "LITERATURE_SEARCH")
     write_md(problem, "LITERATURE.md", age=3600, confirmed_count=4, last_search="2026-01-02")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
     assert "already searched: 4 confirmed" in step["transition"]["reason"]
     # ...but not when the proof sent us back for more references
     enter(problem, "LITERATURE_SEARCH", loops={"proof-literature": 1})
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
 
 
@@ -297,23 +297,23 @@ def test_next_after_a_proof_pass_follows_its_flags(problem, fields, to):
     enter(problem, "PROOF_DEVELOPMENT")
     body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
     complete_proof(problem, COMPLETE_PROOF if to == "REVIEW" else body, **fields)
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["action"] == "transition"
     assert step["transition"]["to"] == to
-    assert step["spawn"] == machine.AGENTS[to]
+    assert step["spawn"] == router.AGENTS[to]
 
 
 def test_next_before_the_proof_agent_has_run_ignores_stale_flags(problem):
     enter(problem, "PROOF_DEVELOPMENT")
     write_md(problem, "PROOF.md", age=3600, status="gaps-identified", computation_needed=True)
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"], step["transition"]) == ("spawn", "math:proof", None)
 
 
 def test_next_with_a_stuck_proof_asks_the_user(problem):
     enter(problem, "PROOF_DEVELOPMENT")
     write_md(problem, "PROOF.md", status="stuck")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["action"] == "ask_user"
     assert step["options"] == ["continue", "redirect", "accept-partial"]
 
@@ -322,7 +322,7 @@ def test_next_at_the_loop_cap_asks_the_user(problem):
     enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
     body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
     complete_proof(problem, body, status="in-progress", computation_needed=True)
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["action"] == "ask_user" and step["transition"] is None
     assert "proof-computation loop at its cap of 3" in step["reason"]
 
@@ -333,13 +333,13 @@ def test_next_at_one_cap_still_takes_the_other_loop(problem):
     complete_proof(
         problem, body, status="gaps-identified", computation_needed=True, literature_needed=True
     )
-    assert machine.next_step(problem, problem.name)["transition"]["to"] == "LITERATURE_SEARCH"
+    assert router.next_step(problem, problem.name)["transition"]["to"] == "LITERATURE_SEARCH"
 
 
 def test_next_with_an_unflagged_proof_in_progress_runs_another_pass(problem):
     enter(problem, "PROOF_DEVELOPMENT")
     write_md(problem, "PROOF.md", status="in-progress", computation_needed="false")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:proof")
 
 
@@ -380,11 +380,11 @@ def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered
 
     answer(1)
     enter(problem, "COMPUTATION")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:computation")  # Request 2 is open
     answer(2)
     # every request has its run, but no Interpretation is written yet (D10): not ready
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:computation")
     assert "Interpretation of computations 1, 2" in step["task"]
     assert frontmatter.read((problem / "COMPUTATION.md").read_text())["status"] == "interpreting"
@@ -394,7 +394,7 @@ def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered
         )
         assert done.returncode == 0, done.stdout
     assert frontmatter.read((problem / "COMPUTATION.md").read_text())["status"] == "complete"
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
     assert "answers every request (results ready)" in step["reason"]
 
@@ -402,12 +402,12 @@ def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered
 def test_next_in_latex_output_then_done(problem):
     enter(problem, "LATEX_OUTPUT")
     write_md(problem, "PROOF.md", age=600, status="complete")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["spawn"] == "math:latex-writer"
     assert str(problem / "PROOF.md") in step["inputs"]
     # a write-up that fails latex.py check goes back to the writer, with the violations
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE.replace("No claims.", "\\cite{ghost2020}"))
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"], step["transition"]) == (
         "spawn",
         "math:latex-writer",
@@ -416,7 +416,7 @@ def test_next_in_latex_output_then_done(problem):
     assert "fails latex.py check" in step["reason"]
     assert "unknown_citation" in [v["kind"] for v in step["violations"]]
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["transition"] == {
         "to": "DONE",
         "reason": "OUTPUT.tex written and latex.py check passes",
@@ -457,14 +457,14 @@ def test_transition_to_done_is_refused_until_latex_check_passes(problem, tex, ne
 def test_next_refuses_to_route_on_bad_proof_md_values(problem, fields, named):
     enter(problem, "PROOF_DEVELOPMENT")
     write_md(problem, "PROOF.md", **fields)
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert (step["action"], step["transition"], step["spawn"]) == ("ask_user", None, None)
     assert named in step["reason"] and step["options"] == ["redirect"]
 
 
 def test_next_when_done_says_archive(problem):
     enter(problem, "DONE")
-    step = machine.next_step(problem, problem.name)
+    step = router.next_step(problem, problem.name)
     assert step["action"] == "done" and "archive-session" in step["reason"]
 
 
@@ -574,7 +574,7 @@ def test_a_state_md_with_a_byte_order_mark_reads_as_without(problem):
     write_state(problem, "COMPUTATION")
     path = problem / "STATE.md"
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
-    assert machine.show(problem, problem.name)["current_state"] == "COMPUTATION"
+    assert statefile.show(problem, problem.name)["current_state"] == "COMPUTATION"
 
 
 def test_advance_records_every_move_that_needs_no_agent(problem):
@@ -582,7 +582,7 @@ def test_advance_records_every_move_that_needs_no_agent(problem):
     PROOF_DEVELOPMENT and names the proof agent with its task."""
     write_md(problem, "PROBLEM.md", status="defined")
     write_md(problem, "LITERATURE.md", confirmed_count=3, last_search="2026-01-02")
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert [move["to"] for move in step["applied"]] == ["LITERATURE_SEARCH", "PROOF_DEVELOPMENT"]
     assert (step["action"], step["spawn"], step["state"]) == (
         "spawn",
@@ -600,14 +600,14 @@ def test_advance_records_every_move_that_needs_no_agent(problem):
 def test_advance_stops_at_a_question_and_makes_no_move(problem):
     enter(problem, "PROOF_DEVELOPMENT")
     write_md(problem, "PROOF.md", status="stuck")
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["action"] == "ask_user" and step["applied"] == []
 
 
 def test_the_literature_agent_sent_back_by_the_proof_is_asked_for_the_gaps(problem):
     enter(problem, "PROOF_DEVELOPMENT")
     write_md(problem, "PROOF.md", status="gaps-identified", literature_needed=True)
-    step = machine.advance(problem, problem.name)
+    step = router.advance(problem, problem.name)
     assert step["spawn"] == "math:literature-search" and step["state"] == "LITERATURE_SEARCH"
     assert "reference-needed gaps" in step["task"]
     assert f"discover {problem.name} --gap" in step["task"]  # the next unsearched gap, marked

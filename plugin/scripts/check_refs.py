@@ -77,7 +77,7 @@ def main(argv: Sequence[str]) -> int | None:
     if not args.files:
         parser.error("give the .bib, .bbl or .tex file to check")
 
-    from mathtools.gate import bibliography, refcheck
+    from mathtools.gate import bibcopy, refcheck
     from mathtools.gate.verification import Verifier
 
     def progress(message: str) -> None:
@@ -113,7 +113,7 @@ def main(argv: Sequence[str]) -> int | None:
         written = fix if updates or args.fix else None  # --fix alone: no copy of a clean .bib
         if written:
             header = refcheck.fix_header(bib, updates)
-            text = bibliography.corrected_copy(bib, updates, header, refcheck.FIX_MARK)
+            text = bibcopy.corrected_copy(bib, updates, header, refcheck.FIX_MARK)
             files.write_file(written, text)
         document["fix"] = {"file": written, "entries_changed": sorted(updates)}
     if args.report:

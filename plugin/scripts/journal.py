@@ -38,7 +38,7 @@ from mathtools.core import bootstrap, errors
 bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import journal  # noqa: E402
+from mathtools.research import deadends, journal  # noqa: E402
 from mathtools.research.workspace import parse_tags  # noqa: E402
 
 
@@ -111,7 +111,7 @@ def main(argv: Sequence[str]) -> int | None:
         )
         return errors.EXIT_OK
     elif args.command == "check":
-        result = journal.check(args.strategy, parse_tags(args.tags), problem=args.problem)
+        result = deadends.check(args.strategy, parse_tags(args.tags), problem=args.problem)
         cli.emit(result)
         return errors.EXIT_VIOLATIONS if result["verdict"] == "dead-end" else errors.EXIT_OK
     elif args.command == "validate":

@@ -44,7 +44,7 @@ from mathtools.core import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import problemdir, sessions  # noqa: E402
+from mathtools.research import problemdir, router, sessions, statefile  # noqa: E402
 from mathtools.research import state as machine  # noqa: E402
 
 
@@ -55,7 +55,7 @@ def main(argv: Sequence[str]) -> None:
     commands.add_parser("next", help="the next step, as JSON")
     commands.add_parser("advance", help="record the moves that need no agent; the next step")
     move = commands.add_parser("transition", help="record a move to state TO")
-    move.add_argument("to", metavar="TO", help=", ".join(machine.STATES))
+    move.add_argument("to", metavar="TO", help=", ".join(statefile.STATES))
     move.add_argument("--reason", required=True, help="why (recorded in the history)")
     move.add_argument(
         "--user-approved",
@@ -68,11 +68,11 @@ def main(argv: Sequence[str]) -> None:
     )
     args, slug, folder = problemdir.parse(parser, commands, argv)
     if args.command == "show":
-        cli.emit(machine.show(folder, slug))
+        cli.emit(statefile.show(folder, slug))
     elif args.command == "next":
-        cli.emit(machine.next_step(folder, slug))
+        cli.emit(router.next_step(folder, slug))
     elif args.command == "advance":
-        cli.emit(machine.advance(folder, slug))
+        cli.emit(router.advance(folder, slug))
     elif args.command == "transition":
         cli.emit(machine.transition(folder, slug, args.to, args.reason, args.user_approved))
     else:

@@ -3,8 +3,15 @@
 services."""
 
 __all__ = [
-    "bibliography",
+    "amsrefs",
+    "bibcopy",
+    "bibentry",
+    "biberbbl",
+    "bibitems",
+    "bibtexfile",
+    "bibvalues",
     "candidates",
+    "latexbibliography",
     "lookups",
     "matching",
     "refcheck",

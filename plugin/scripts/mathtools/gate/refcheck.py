@@ -6,7 +6,7 @@ whole bibliography shows: two entries for one work (the same DOI or arXiv id, on
 used twice, a preprint and its published version) and keys the .tex cites that no bibliography
 holds. The result (schemas/check_refs.schema.json) is shown as a table, a Markdown report, and
 turned into a corrected copy of the .bib (`fix_updates`, written by
-bibliography.corrected_copy).
+bibcopy.corrected_copy).
 """
 
 from __future__ import annotations
@@ -33,17 +33,11 @@ from ..core.records import (
 )
 from ..core.sources import NAMES
 from ..core.tex import cited_keys, strip_comments
-from .bibliography import (
-    BibFile,
-    Reference,
-    bibtex_identifier,
-    bibtex_names,
-    bibtex_text,
-    read_bib,
-    read_file,
-    read_items,
-)
+from .bibentry import Reference, read_file
+from .bibtexfile import BibFile, read_bib
+from .bibvalues import bibtex_identifier, bibtex_names, bibtex_text
 from .candidates import candidate
+from .latexbibliography import read_items
 from .matching import normalise_title
 from .verification import PENDING, Verifier
 

@@ -4,6 +4,7 @@ PROOF.md's gaps, sandboxed computation and the LaTeX write-up. Imports core to l
 __all__ = [
     "approval",
     "computation",
+    "deadends",
     "gaps",
     "journal",
     "landlock",
@@ -13,8 +14,10 @@ __all__ = [
     "problemdir",
     "problemfile",
     "review",
+    "router",
     "sandbox",
     "sessions",
     "state",
+    "statefile",
     "workspace",
 ]

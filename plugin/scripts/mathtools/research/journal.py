@@ -17,8 +17,7 @@ An entry is a `### CATEGORY-NNN: title` heading followed by one bullet per field
 A value running over several lines continues on lines indented by two spaces. Entries are
 numbered per category and only ever appended; the frontmatter keeps `total_entries`, `last_entry`
 and `strategies_tried` (an index of the PROOF entries by strategy), which `add` recomputes from
-the entries every time. `check` finds earlier dead ends like a planned attempt and whether the
-problem's artifacts have moved on since.
+the entries every time. deadends.py reads it for earlier dead ends.
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ from ..core.errors import BadInput
 from ..core.files import atomic_write, read_text
 from ..core.locks import locked
 from ..core.templates import instantiate
-from .review import steps as proof_steps
 from .workspace import Workspace, parse_tags
 
 CATEGORIES = {
@@ -486,125 +484,4 @@ def add(
         "path": str(path),
         "total_entries": meta["total_entries"],
         "entry": added,
-    }
-
-
-def evidence(folder: Path) -> list[dict[str, Any]]:
-    """Dated items in the problem's artifacts that are new information: LITERATURE.md references
-    (by when they were first verified: `First verified:`, else `Verified:`), PROOF.md lemmas
-    proved (a `### Lemma N` block with **Status:** complete and a tier other than [~], by its
-    `**Updated:**`: a step of a proof in progress, or any other edit, is no new condition) and
-    COMPUTATION.md results (by a dated field such as `**Run:**`, else the frontmatter's
-    `last_run`)."""
-    items: list[dict[str, Any]] = []
-    for name, heading, fallback in (
-        ("LITERATURE.md", re.compile(r"^### (REF-\d+: .*)$"), False),
-        ("PROOF.md", re.compile(r"^### (Lemma\b.+)$"), False),
-        ("COMPUTATION.md", re.compile(r"^#{2,4} (.+)$"), True),
-    ):
-        path = folder / name
-        if not path.exists():
-            continue
-        text = read_text(path, name)
-        try:
-            meta, body = frontmatter.split(text, name)
-        except BadInput:
-            meta, body = {}, text
-        found = _dated_sections(name, body, heading)
-        if name == "PROOF.md":
-            proved = {
-                s.name for s in proof_steps(text) if s.status == "complete" and s.tier != "[~]"
-            }
-            found = [item for item in found if item["item"].split(":")[0].strip() in proved]
-        if not found and fallback:
-            for key in ("updated", "last_updated", "last_run"):
-                when = EntryTime.parse(meta.get(key))
-                if when:
-                    found.append({"file": name, "item": f"{name} ({key})", "when": when})
-                    break
-        items.extend(found)
-    return items
-
-
-DATE_LABEL = re.compile(
-    r"\*\*(?:First verified|Verified|Updated|Date|Added|Completed|Run|Last run|Timestamp):\*\*"
-    r"\s*(?P<value>.*)"
-)
-
-
-def _dated_sections(name: str, body: str, heading: re.Pattern[str]) -> list[dict[str, Any]]:
-    found = []
-    title: str | None = None
-    for line in body.splitlines():
-        match = heading.match(line)
-        if match:
-            title = match.group(1).strip()
-            continue
-        if line.startswith("#"):
-            title = None
-            continue
-        dated = DATE_LABEL.search(line) if title else None
-        when = EntryTime.parse(dated["value"]) if dated else None
-        if when:
-            found.append({"file": name, "item": title, "when": when})
-            title = None  # one date per section: the first one given
-    return found
-
-
-def _problem_tags(folder: Path) -> list[str]:
-    path = folder / "PROBLEM.md"
-    if not path.exists():
-        return []
-    try:
-        raw = frontmatter.read(read_text(path, path.name), str(path)).get("tags") or []
-    except BadInput:
-        return []
-    values = raw if isinstance(raw, list) else parse_tags(str(raw))
-    return [str(tag).strip().lower() for tag in values]
-
-
-def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[str, Any]:
-    """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags
-    (PROBLEM.md's own tags do not count: every attempt at the problem shares them),
-    each with the evidence dated after it. verdict: 'clear' (none), 'conditions-changed' (every
-    one has newer evidence) or 'dead-end' (some have none: do not retry them blindly)."""
-    check_strategy(strategy)
-    slug, path = journal_path(problem)
-    journal = read_journal(path) if path.exists() else Journal(path, {}, "", [], [])
-    items = evidence(path.parent)
-    # PROBLEM.md's own tags name the problem, which every attempt shares: they match nothing.
-    own = set(_problem_tags(path.parent))
-    dead_ends = []
-    for entry in journal.entries:
-        if entry.outcome not in DEAD_END_OUTCOMES:
-            continue
-        shared = [tag for tag in entry.tags if tag in tags and tag not in own]
-        if entry.strategy != strategy and len(shared) < 2:
-            continue
-        when = entry.when
-        newer = [i for i in items if when is None or i["when"].after(when)]
-        dead_ends.append(
-            {
-                **entry.brief(),
-                "same_strategy": entry.strategy == strategy,
-                "shared_tags": shared,
-                "conditions_changed": bool(newer),
-                "evidence": [{**i, "when": str(i["when"])} for i in newer],
-            }
-        )
-    if not dead_ends:
-        verdict = "clear"
-    elif all(d["conditions_changed"] for d in dead_ends):
-        verdict = "conditions-changed"
-    else:
-        verdict = "dead-end"
-    return {
-        "problem": slug,
-        "strategy": strategy,
-        "tags": tags,
-        "verdict": verdict,
-        "now": clock.stamp(),  # for the **Updated:** lines of the pass this check opens
-        "dead_ends": dead_ends,
-        # Entries the check may have misread: `validate` says which and why.
-        "journal_violations": len(journal.violations),
     }

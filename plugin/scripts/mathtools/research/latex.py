@@ -6,7 +6,7 @@
     confirmed reference of LITERATURE.md (an entry added by hand must not smuggle in an
     unconfirmed paper);
   - a command in references.bib that reads or writes files or defines commands (`\\input`,
-    `\\write`, `\\def`, ...: bibliography.UNSAFE_COMMANDS), which LaTeX would run;
+    `\\write`, `\\def`, ...: bibvalues.UNSAFE_COMMANDS), which LaTeX would run;
   - a claim that is not backed by PROOF.md. Every theorem-like environment (theorem, lemma,
     proposition, corollary, and every environment the document declares with \\newtheorem or
     \\declaretheorem except conjectures, remarks, definitions and examples) states a claim, and
@@ -30,7 +30,7 @@ from typing import Any
 
 from ..core.errors import BadInput
 from ..core.tex import cited_keys, strip_comments
-from ..gate.bibliography import unsafe_commands
+from ..gate.bibvalues import unsafe_commands
 from ..litdoc import bibexport, literature, quotes
 from .sandbox import check_timeout, environment_without_secrets
 

@@ -13,7 +13,7 @@ from ..core import clock
 from ..core.errors import BadInput
 from ..core.locks import locked
 from .journal import DEAD_END_OUTCOMES, read_journal
-from .state import SESSION_FILES, State, load, save, state_path
+from .statefile import SESSION_FILES, State, load, save, state_path
 from .workspace import (
     ARTIFACTS,
     Workspace,

@@ -1,0 +1,154 @@
+"""The `\\bibitem`s of a `.bbl` (amsalpha, plain or an author-year style) or of a `.tex`'s
+thebibliography, read as references: authors, title, venue, volume, pages, year, arXiv id and
+DOI found in each item's text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED
+from .bibentry import YEAR, Reference, drop_commands, plain_text, read_file, without_comments
+
+_VOLUME_PAGES = re.compile(  # 6(2):290--297, 19(1-2):57--70
+    r"\b(\d+)\s*(?:\(\d+(?:\s*[-–]+\s*\d+)?\))?\s*:\s*(\d+(?:\s*-+\s*\d+)?)"
+)
+_VOLUME = re.compile(r"\bvol(?:ume)?\.?\s*(\d+)", re.I)
+_PAGES = re.compile(r"\b(?:pp?\.|pages)\s*(\d+(?:\s*-+\s*\d+)?)")
+_VOLUME_YEAR_PAGES = re.compile(  # amsplain: "Ann. of Math. 72 (1960), 20-103"
+    r"\b(\d+)\s*\(\s*(?:1[5-9]|20)\d\d\s*\)\s*,?\s*(?:no\.\s*\d+\s*,\s*)?(?:pp?\.\s*)?"
+    r"(\d+(?:\s*-+\s*\d+)?)"
+)
+_VOLUME_COMMA_PAGES = re.compile(r"\b(\d+)\s*,\s*(?:pp?\.\s*)?(\d+\s*-+\s*\d+)")  # 19, 1655--1664
+_VENUE_END = re.compile(
+    r"\b\d+\s*,\s*(?:pp?\.\s*)?\d+\s*-+\s*\d+|\b\d+\s*\(\s*(?:1[5-9]|20)\d\d\s*\)"
+    r"|\b\d+\s*(?:\(\d+(?:\s*[-–]+\s*\d+)?\))?\s*:\s*\d+|\bvol(?:ume)?\.?\s*\d+|\bpp?\.\s*\d+"
+    r"|,?\s*\bpages\s+\d+|\(?\b(?:1[5-9]|20)\d\d\b",
+    re.I,
+)
+_BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]+)\}")
+
+
+def read_bibitems(path: str | Path, text: str | None = None) -> list[Reference]:
+    """The `\\bibitem`s of a .bbl file or of a .tex's thebibliography, as references: the first
+    `\\newblock` is the authors, the second the title, the rest the venue (else the title is the
+    `\\emph`/`\\textit`/`{\\bf ...}` part or the quoted part, or, in an author-year style, the
+    sentence after the year); year, arXiv id and DOI are found in the text."""
+    path = Path(path)
+    text = read_file(path, "bibliography") if text is None else text
+    body = without_comments(text)
+    end = body.find("\\end{thebibliography}")
+    body = body if end < 0 else body[:end]
+    items = list(_BIBITEM.finditer(body))
+    references = []
+    for number, item in enumerate(items):
+        stop = items[number + 1].start() if number + 1 < len(items) else len(body)
+        line = text.count("\n", 0, item.start()) + 1
+        fields = _bibitem_fields(body[item.end() : stop])
+        references.append(Reference(item.group(1).strip(), str(path), line, "bibitem", fields))
+    return references
+
+
+_TITLE = re.compile(
+    r"\\(?:emph|textit|textsl)\s*\{((?:[^{}]|\{[^{}]*\})+)\}"
+    r"|\{\\(?:em|it|itshape|sl|slshape)\b\s*((?:[^{}]|\{[^{}]*\})+)\}"
+    r"|``(.+?)''|\"(.+?)\"|“(.+?)”"
+    r"|\\textbf\s*\{((?:[^{}]|\{[^{}]*\})+)\}|\{\\(?:bf|bfseries)\b\s*((?:[^{}]|\{[^{}]*\})+)\}"
+)
+_NAME_STYLE = re.compile(
+    r"\{\\(?:sc|scshape|textsc|bf|bfseries|rm|upshape)\b\s*((?:[^{}]|\{[^{}]*\})*)\}"
+    r"|\\(?:textsc|textbf|textrm)\s*\{((?:[^{}]|\{[^{}]*\})*)\}"
+)
+_AUTHOR_YEAR = re.compile(
+    r"([^(){}\\`'\"“]{3,300}?)\(\s*((?:1[5-9]|20)\d\d)[a-z]?\s*\)[.:,]?\s+(.+)", re.S
+)
+_PAGE_RANGE = re.compile(r"\b\d+\s*(?:-+|–|—)\s*\d+\b")
+_YEAR_IN_PARENTHESES = re.compile(r"\(\s*(?:[^()]*?\s)?((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
+
+
+def _bibitem_fields(text: str) -> dict[str, str]:
+    text = " ".join(re.sub(r"(?<!\\)~", " ", text).split())  # ties are spaces
+    text = drop_commands(text)
+    fields = {"text": text}
+    blocks = [b.strip(" .,") for b in re.split(r"\\newblock\b", text) if b.strip(" .,")]
+    author_year = _AUTHOR_YEAR.match(text)
+    if len(blocks) >= 2:
+        authors, title, rest = blocks[0], blocks[1], " ".join(blocks[2:])
+    elif author_year and not _TITLE.match(author_year.group(3)):
+        # "Alexander, D. H., J. Novembre, and K. Lange (2009). Title. \emph{Journal} 19, 1--2."
+        authors, after = author_year.group(1) + f" ({author_year.group(2)})", author_year.group(3)
+        title, _, rest = after.partition(". ")
+    else:
+        quoted = next(
+            (
+                found
+                for found in _TITLE.finditer(text)
+                if re.search(r"[^\W\d_]{2}", next(g for g in found.groups() if g))
+                # bold opening the entry is its authors ("{\bf A. One}, \emph{Title}")
+                and (not (found.group(6) or found.group(7)) or text[: found.start()].strip(" ,."))
+            ),
+            None,
+        )
+        if not quoted:
+            return fields
+        title = next(group for group in quoted.groups() if group)
+        authors, rest = text[: quoted.start()], text[quoted.end() :]
+    authors = _NAME_STYLE.sub(lambda m: m.group(1) or m.group(2) or "", authors)
+    # an author-year style: "Alexander, D. H., J. Novembre, and K. Lange (2009)"
+    year_given = _YEAR_IN_PARENTHESES.search(authors) or _YEAR_IN_PARENTHESES.search(rest)
+    authors = _YEAR_IN_PARENTHESES.sub(" ", authors)
+    title_year = re.search(r",\s*((?:1[5-9]|20)\d\d)\W*$", title)
+    if title_year and not rest.strip():  # "\newblock Enumerating longest ..., 2000."
+        title, rest = title[: title_year.start()], title_year.group(1)
+    fields["title"] = title.strip(" .,")
+    fields["author"] = " and ".join(_bibitem_names(authors))
+    rest = ARXIV_ID_CITED.sub(" ", DOI_CITED.sub(" ", rest))  # an id's digits are no year
+    if year_given:
+        fields["year"] = year_given.group(1)
+    else:
+        year = YEAR.findall(_PAGE_RANGE.sub(" ", rest)) or YEAR.findall(
+            ARXIV_ID_CITED.sub(" ", authors)
+        )
+        if year:
+            fields["year"] = year[-1]
+    rest = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())
+    numbers = (
+        _VOLUME_PAGES.search(rest)
+        or _VOLUME_YEAR_PAGES.search(rest)
+        or _VOLUME_COMMA_PAGES.search(rest)
+    )
+    if numbers:
+        fields["volume"], fields["pages"] = numbers.group(1), numbers.group(2)
+    else:
+        for name, pattern in (("volume", _VOLUME), ("pages", _PAGES)):
+            found = pattern.search(rest)
+            if found:
+                fields[name] = found.group(1)
+    # the venue is what comes before its volume, pages or year: "Adv. Math. 6:290--297, 1959"
+    first_number = _VENUE_END.search(rest)
+    venue = (rest[: first_number.start()] if first_number else rest).strip(" .,;:(")
+    if re.search(r"[^\W\d_]", plain_text(venue)):  # not a lone journal macro (\ANNMAone)
+        fields["journal"] = venue
+    return fields
+
+
+_INITIALS = re.compile(r"(?:[^\W\d_]{1,2}\.\s*-?\s*)+|[A-Z]{1,2}")
+
+
+def _bibitem_names(text: str) -> list[str]:
+    """Names from the author part of a \\bibitem: "A. One, B. Two, and C. Three", "One, A. and
+    Two, B.", "A.~One and B.~Two", "One, A. B., C. Two, and D. Three"."""
+    text = re.sub(r"\s*,?\s+(?:and|\\&|&)\s+", " and ", text.replace("~", " ").strip(" ,"))
+    text = re.sub(r"(?<=\w\w)\.$", "", text.strip(" ,"))  # the sentence's period, not an initial's
+    if " and " in text and all(part.count(",") == 1 for part in text.split(" and ")):
+        return [part.strip() for part in text.split(" and ")]  # "Family, Given" names
+    parts = [name.strip() for name in re.split(r",| and ", text) if name.strip(" .")]
+    names: list[str] = []
+    for part in parts:
+        # "Family, A. B.": initials after a one-word family name belong to it
+        if names and _INITIALS.fullmatch(part) and " " not in names[-1] and "," not in names[-1]:
+            names[-1] += ", " + part
+        else:
+            names.append(part)
+    return names

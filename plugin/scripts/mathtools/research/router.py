@@ -1,0 +1,357 @@
+"""What the research loop does next: `next_step` decides it from the artifacts' frontmatter alone
+(and whether each artifact was written since the current state was entered; in COMPUTATION,
+also which numbered requests of PROOF.md have a run in COMPUTATION.md), never from their
+mathematics: the move to record, the agent to spawn with its task and inputs, or the question
+for the user. `advance` records every move that needs no agent and no user.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.files import read_text
+from . import computation, review
+from .state import artifact, latex_violations, pending_grant, transition
+from .statefile import LOOP_CAP, LOOPS, STATES, State, load
+
+# The agent that works in each state.
+AGENTS = {
+    "LITERATURE_SEARCH": "math:literature-search",
+    "PROOF_DEVELOPMENT": "math:proof",
+    "COMPUTATION": "math:computation",
+    "REVIEW": "math:referee",
+    "LATEX_OUTPUT": "math:latex-writer",
+}
+# What each agent reads (the orchestrator @-references those that exist).
+READS = {
+    "LITERATURE_SEARCH": ("PROBLEM.md", "LITERATURE.md", "PROOF.md", "JOURNAL.md"),
+    "PROOF_DEVELOPMENT": (
+        "PROBLEM.md",
+        "LITERATURE.md",
+        "PROOF.md",
+        "COMPUTATION.md",
+        "REVIEW.md",
+        "JOURNAL.md",
+        "NOTATION.md",
+    ),
+    "COMPUTATION": ("PROBLEM.md", "PROOF.md", "COMPUTATION.md"),
+    "REVIEW": ("PROBLEM.md", "PROOF.md", "LITERATURE.md", "COMPUTATION.md", "REVIEW.md"),
+    "LATEX_OUTPUT": (
+        "PROBLEM.md",
+        "LITERATURE.md",
+        "PROOF.md",
+        "REVIEW.md",
+        "COMPUTATION.md",
+        "NOTATION.md",
+        "references.bib",
+    ),
+}
+USER_OPTIONS = ("continue", "redirect", "accept-partial")
+# The values PROOF.md's routing flags may take (agents/proof.md, "Frontmatter").
+PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stuck")
+PROOF_FLAGS = ("computation_needed", "literature_needed")
+
+
+def advance(folder: Path, slug: str) -> dict[str, Any]:
+    """`next`, with every move recorded that needs no agent and no user: the step that comes
+    after them (the agent to spawn in the state reached, a question, or done), with the moves
+    made in `applied`. A move the machine refuses raises, as `transition` would."""
+    applied = []
+    for _ in range(len(STATES) + 1):  # each move leaves a state; a cycle would need an agent
+        step = next_step(folder, slug)
+        if step["action"] != "transition":
+            break
+        move = step["transition"]
+        transition(folder, slug, move["to"], move["reason"], bool(move.get("user_approved")))
+        applied.append(move)
+    step["applied"] = applied
+    step["history"] = load(folder, slug)[0].history  # for the orchestrator's report
+    return step
+
+
+def proof_md_errors(proof: dict[str, Any], folder: Path | None = None) -> list[str]:
+    """PROOF.md frontmatter values the router cannot act on, each naming its field (with the
+    folder: also a computation asked for with no open `### Request N` to answer)."""
+    errors = []
+    status = proof.get("status")
+    if str(status or "").lower() not in PROOF_STATUSES:
+        errors.append(f"status: {status!r} is not one of {', '.join(PROOF_STATUSES)}")
+    for flag in PROOF_FLAGS:
+        value = proof.get(flag, False)
+        if not isinstance(value, bool) and str(value).strip().lower() not in ("true", "false"):
+            errors.append(f"{flag}: {value!r} is not true or false")
+    if (
+        folder is not None
+        and _flag(proof, "computation_needed")
+        and not (review.unanswered_requests(folder))
+    ):
+        errors.append(
+            "computation_needed: true, but no `### Request N` under ## Computation Requests is "
+            "left unanswered: add the request, or set the flag to false"
+        )
+    return errors
+
+
+def _fresh(folder: Path, name: str, state: State) -> bool:
+    """Was folder/name written after the current state was entered (i.e. has its agent run)?"""
+    path = folder / name
+    return path.exists() and path.stat().st_mtime > state.entered()
+
+
+def _flag(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key)
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
+def task(in_state: str, folder: Path, state: State) -> str:
+    """What the agent of `in_state` is asked to do (its task, not why the router chose it)."""
+    if in_state == "LITERATURE_SEARCH":
+        if state.loops.get("proof-literature", 0):
+            return (
+                "Search for the references that PROOF.md's reference-needed gaps ask for, one "
+                f"gap per search: `literature.py discover {folder.name} --gap` takes the next "
+                "gap not yet searched and marks it; add them to LITERATURE.md."
+            )
+        return "Find, verify and record the prior work on the problem in LITERATURE.md."
+    if in_state == "PROOF_DEVELOPMENT":
+        if not (folder / "PROOF.md").exists():
+            return "Develop a proof of the problem in PROOF.md."
+        if state.current_state == "REVIEW" or state.loops.get("proof-review", 0):
+            return (
+                "Answer the referee: REVIEW.md marks steps of PROOF.md `gap` or `wrong`; repair "
+                "each (or abandon it and say so), then set the status that is true."
+            )
+        return (
+            "Continue the proof in PROOF.md, using what LITERATURE.md and COMPUTATION.md now "
+            "hold; close its gaps."
+        )
+    if in_state == "COMPUTATION":
+        return "Answer PROOF.md's open computation requests in COMPUTATION.md."
+    if in_state == "REVIEW":
+        return (
+            "Referee PROOF.md: check every step against the REF statements it cites and "
+            "COMPUTATION.md, write REVIEW.md and seal it with review.py seal."
+        )
+    return "Write OUTPUT.tex from PROOF.md and LITERATURE.md so that latex.py check passes."
+
+
+def next_step(folder: Path, slug: str) -> dict[str, Any]:
+    """What the orchestrator does next, decided from frontmatter flags only.
+
+    Returns `action` (`spawn`, `transition`, `ask_user` or `done`), and with it `transition`
+    ({to, reason} to record first, or None), `spawn` (the agent to run after it, or None),
+    `task` (what that agent is asked to do), `inputs` (the files it reads), `reason` (why the
+    router chose this step), and for `ask_user` the `options`.
+    """
+    state, _, _ = load(folder, slug)
+    here = state.current_state
+    step: dict[str, Any] = {
+        "problem": state.problem,
+        "dir": str(folder),
+        "state": here,
+        "loops": state.loops,
+        "loop_cap": LOOP_CAP,
+        "action": None,
+        "transition": None,
+        "spawn": None,
+        "inputs": [],
+        "reason": "",
+        "task": None,
+        "options": [],
+        "flags": {},
+    }
+
+    def spawn(in_state: str, reason: str) -> dict[str, Any]:
+        step["spawn"] = AGENTS[in_state]
+        step["task"] = task(in_state, folder, state)
+        step["inputs"] = [str(folder / n) for n in READS[in_state] if (folder / n).exists()]
+        step["reason"] = reason
+        step["action"] = step["action"] or "spawn"
+        return step
+
+    def move(
+        to: str, reason: str, spawn_agent: bool = True, approved: bool = False
+    ) -> dict[str, Any]:
+        """A transition to `to`, spawning that state's agent unless there is none to spawn."""
+        step["action"] = "transition"
+        step["transition"] = {"to": to, "reason": reason}
+        if approved:
+            step["transition"]["user_approved"] = True
+        if to == "DONE" or not spawn_agent:
+            step["reason"] = reason
+            return step
+        return spawn(to, reason)
+
+    def ask(reason: str, options: tuple[str, ...] = USER_OPTIONS) -> dict[str, Any]:
+        step.update(action="ask_user", reason=reason, options=list(options))
+        return step
+
+    if here == "INTAKE":
+        problem = artifact(folder, "PROBLEM.md")
+        if problem is None or str(problem.get("status", "")).lower() in ("draft", "intake"):
+            return ask("PROBLEM.md is missing or still a draft: run /math:problem first", ())
+        step["flags"] = {"PROBLEM.md": {"status": problem.get("status")}}
+        lit = artifact(folder, "LITERATURE.md") or {}
+        if lit.get("last_search"):
+            # The user ran /math:literature first: record the move but spawn no second search;
+            # `next` in LITERATURE_SEARCH then takes the search already made.
+            count = lit.get("confirmed_count")
+            reason = f"problem defined; literature already searched: {count} confirmed references"
+            step["flags"]["LITERATURE.md"] = {"confirmed_count": count}
+            return move("LITERATURE_SEARCH", reason, spawn_agent=False)
+        return move("LITERATURE_SEARCH", "problem defined")
+
+    if here == "LITERATURE_SEARCH":
+        lit = artifact(folder, "LITERATURE.md") or {}
+        count = lit.get("confirmed_count")
+        step["flags"] = {
+            "LITERATURE.md": {"confirmed_count": count, "last_search": lit.get("last_search")}
+        }
+        found = f": {count} confirmed references" if count is not None else ""
+        if _fresh(folder, "LITERATURE.md", state):
+            return move("PROOF_DEVELOPMENT", f"literature search done{found}")
+        # On the first visit (no proof has asked for references yet) a search the user already
+        # ran with /math:literature counts; a proof's request needs a new one.
+        if state.loops.get("proof-literature", 0) == 0 and lit.get("last_search"):
+            return move("PROOF_DEVELOPMENT", f"literature already searched{found}")
+        return spawn("LITERATURE_SEARCH", "LITERATURE.md not yet written in this state")
+
+    if here == "PROOF_DEVELOPMENT":
+        if not _fresh(folder, "PROOF.md", state):
+            return spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
+        proof = artifact(folder, "PROOF.md") or {}
+        errors = proof_md_errors(proof, folder)
+        if errors:
+            step["flags"] = {"PROOF.md": {"errors": errors}}
+            return ask(
+                "PROOF.md frontmatter cannot be routed on (" + "; ".join(errors) + "): redirect "
+                "the proof agent to correct it, or correct it by hand",
+                ("redirect",),
+            )
+        status = str(proof.get("status") or "").lower()
+        wants_computation = _flag(proof, "computation_needed")
+        wants_literature = _flag(proof, "literature_needed")
+        step["flags"] = {
+            "PROOF.md": {
+                "status": status or None,
+                "computation_needed": wants_computation,
+                "literature_needed": wants_literature,
+            }
+        }
+        if status == "stuck":
+            return ask("PROOF.md status: stuck (the proof agent cannot go on without a new idea)")
+        capped = []
+        for wanted, to, flag in (
+            (wants_computation, "COMPUTATION", "computation_needed"),
+            (wants_literature, "LITERATURE_SEARCH", "literature_needed"),
+        ):
+            if not wanted:
+                continue
+            loop = LOOPS[("PROOF_DEVELOPMENT", to)]
+            if state.loops.get(loop, 0) < LOOP_CAP:
+                return move(to, f"PROOF.md {flag}: true")
+            capped.append(f"{loop} loop at its cap of {LOOP_CAP} ({flag}: true)")
+        if capped:
+            grant = pending_grant(folder, state.problem)
+            if grant == "continue":
+                to = "COMPUTATION" if wants_computation else "LITERATURE_SEARCH"
+                return move(to, "the user typed /math:research continue", approved=True)
+            if grant == "accept-partial":
+                return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
+            return ask("; ".join(capped))
+        if status == "complete":
+            proof_md = read_text(folder / "PROOF.md", "PROOF.md")
+            problems = review.completeness_errors(proof_md) + [
+                f"Request {n} is not answered" for n in review.unanswered_requests(folder)
+            ]
+            if problems:
+                step["flags"]["PROOF.md"]["incomplete"] = problems
+                spawn("PROOF_DEVELOPMENT", "PROOF.md says complete, but: " + "; ".join(problems))
+                step["task"] = (
+                    "PROOF.md says `status: complete`, but " + "; ".join(problems) + ". Finish "
+                    "those steps and gaps, or set the status that is true (gaps-identified, "
+                    "in-progress) and the flags they need."
+                )
+                return step
+            return move("REVIEW", "PROOF.md status: complete: the referee checks it")
+        if pending_grant(folder, state.problem) == "accept-partial":
+            return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
+        return spawn(
+            "PROOF_DEVELOPMENT", f"PROOF.md status: {status or 'unset'}, no flags: another pass"
+        )
+
+    if here == "COMPUTATION":
+        comp = artifact(folder, "COMPUTATION.md") or {}
+        status = str(comp.get("status") or "").lower()
+        open_requests = review.unanswered_requests(folder)
+        pending = computation.pending_interpretations(folder)
+        step["flags"] = {
+            "COMPUTATION.md": {
+                "status": status or None,
+                "unanswered": open_requests,
+                "interpretation_pending": pending,
+            }
+        }
+        if open_requests:
+            numbers = ", ".join(map(str, open_requests))
+            return spawn("COMPUTATION", f"PROOF.md's requests {numbers} are not yet answered")
+        if pending:
+            numbers = ", ".join(map(str, pending))
+            spawn("COMPUTATION", f"the Interpretation of computations {numbers} is not written")
+            step["task"] = (
+                f"Write the Interpretation of computations {numbers} in COMPUTATION.md (and "
+                "their Summary rows); every request already has its run."
+            )
+            return step
+        failed = computation.failed_requests(folder)
+        why = (
+            f"requests {', '.join(map(str, failed))} failed; see the errors"
+            if failed
+            else "results ready"
+        )
+        return move("PROOF_DEVELOPMENT", f"COMPUTATION.md answers every request ({why})")
+
+    if here == "REVIEW":
+        if not _fresh(folder, "REVIEW.md", state):
+            return spawn("REVIEW", "REVIEW.md not yet written in this state")
+        summary, errors = review.current(folder)
+        if summary is None:
+            step["flags"] = {"REVIEW.md": {"errors": errors}}
+            spawn("REVIEW", "REVIEW.md cannot be routed on: " + "; ".join(errors))
+            step["task"] = (
+                "REVIEW.md cannot be used yet: " + "; ".join(errors) + ". Correct it and run "
+                "review.py seal."
+            )
+            return step
+        step["flags"] = {"REVIEW.md": summary}
+        if summary["verdict"] == "pass":
+            return move("LATEX_OUTPUT", f"the referee checked all {summary['steps']} steps")
+        found = f"REVIEW.md: {summary['gap']} gaps, {summary['wrong']} wrong steps"
+        if state.loops.get("proof-review", 0) < LOOP_CAP:
+            return move("PROOF_DEVELOPMENT", found)
+        grant = pending_grant(folder, state.problem)
+        if grant == "continue":
+            return move(
+                "PROOF_DEVELOPMENT", "the user typed /math:research continue", approved=True
+            )
+        if grant == "accept-partial":
+            return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
+        return ask(f"{found}; proof-review loop at its cap of {LOOP_CAP}")
+
+    if here == "LATEX_OUTPUT":
+        if not _fresh(folder, "OUTPUT.tex", state):
+            return spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
+        violations = latex_violations(folder)
+        if violations:
+            step["violations"] = violations
+            return spawn(
+                "LATEX_OUTPUT",
+                f"OUTPUT.tex fails latex.py check ({len(violations)} violations): fix them",
+            )
+        return move("DONE", "OUTPUT.tex written and latex.py check passes")
+
+    step.update(
+        action="done", reason="the run is finished; archive it with state.py archive-session"
+    )
+    return step

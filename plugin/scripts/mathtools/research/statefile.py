@@ -1,0 +1,191 @@
+"""A problem's STATE.md: the research loop's states and legal moves, where the run is (State),
+and the seal that makes a hand edit show.
+
+States and moves (architecture seed, "State Machine"):
+
+    INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> REVIEW -> LATEX_OUTPUT -> DONE
+                    ^                 |      |   ^   ^      |
+                    +-----------------+      v   |   +------+ (a gap or a wrong step)
+                  (needs references)     COMPUTATION (results ready)
+
+The back-edges each start a loop, counted per pair in STATE.md (`loops: {proof-literature: N,
+proof-computation: N, proof-review: N}`); state.py refuses a fourth loop of a pair until the user
+approves it.
+
+STATE.md carries `digest`, a SHA-256 of its routing fields: a hand edit (`current_state: DONE`)
+no longer matches it and is refused (code `state_tampered`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..core import clock, frontmatter
+from ..core.errors import BadInput
+from ..core.files import atomic_write, read_text
+from ..core.templates import instantiate
+
+STATES = (
+    "INTAKE",
+    "LITERATURE_SEARCH",
+    "PROOF_DEVELOPMENT",
+    "COMPUTATION",
+    "REVIEW",
+    "LATEX_OUTPUT",
+    "DONE",
+)
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    "INTAKE": ("LITERATURE_SEARCH",),
+    "LITERATURE_SEARCH": ("PROOF_DEVELOPMENT",),
+    "PROOF_DEVELOPMENT": ("LITERATURE_SEARCH", "COMPUTATION", "REVIEW", "LATEX_OUTPUT"),
+    "COMPUTATION": ("PROOF_DEVELOPMENT",),
+    "REVIEW": ("PROOF_DEVELOPMENT", "LATEX_OUTPUT"),
+    "LATEX_OUTPUT": ("DONE",),
+    "DONE": (),
+}
+# The back-edges, and the loop each one counts.
+LOOPS = {
+    ("PROOF_DEVELOPMENT", "LITERATURE_SEARCH"): "proof-literature",
+    ("PROOF_DEVELOPMENT", "COMPUTATION"): "proof-computation",
+    ("REVIEW", "PROOF_DEVELOPMENT"): "proof-review",
+}
+LOOP_CAP = 3
+# A problem's files, as `show` lists them and sessions.archive_session snapshots them.
+SESSION_FILES = (
+    "PROBLEM.md",
+    "NOTATION.md",
+    "LITERATURE.md",
+    "JOURNAL.md",
+    "STATE.md",
+    "PROOF.md",
+    "COMPUTATION.md",
+    "REVIEW.md",
+    "OUTPUT.tex",
+    "OUTPUT.pdf",
+    "references.bib",
+)
+DIGESTED = ("problem", "current_state", "loops", "history", "entered_at")
+
+
+@dataclass
+class State:
+    """STATE.md's frontmatter."""
+
+    problem: str
+    current_state: str = "INTAKE"
+    loops: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LOOPS.values(), 0))
+    history: list[str] = field(default_factory=list)
+    updated: str | None = None
+    entered_at: str | None = None  # when current_state was entered (artifacts newer are fresh)
+
+    def entered(self) -> float:
+        """Seconds since the epoch at which the current state was entered (0: unknown)."""
+        if not self.entered_at:
+            return 0.0
+        try:
+            return clock.parse(self.entered_at).timestamp()
+        except ValueError:
+            raise BadInput(
+                f"STATE.md: entered_at {self.entered_at!r} is not an ISO 8601 time",
+                code="bad_state",
+            ) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "problem": self.problem,
+            "current_state": self.current_state,
+            "loops": self.loops,
+            "history": self.history,
+            "transitions_available": list(TRANSITIONS[self.current_state]),
+            "updated": self.updated,
+            "entered_at": self.entered_at,
+            "digest": digest_of(self.__dict__),
+        }
+
+
+def digest_of(fields: dict[str, Any]) -> str:
+    """SHA-256 of STATE.md's routing fields (DIGESTED), as state.py last wrote them."""
+    data = {key: fields.get(key) for key in DIGESTED}
+    moment = data["entered_at"]
+    if moment:  # YAML reads a time back as a datetime: compare the instant, not its spelling
+        try:
+            data["entered_at"] = clock.parse(_text(moment) or "").timestamp()
+        except ValueError:
+            data["entered_at"] = str(moment)
+    data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def state_path(folder: Path) -> Path:
+    return folder / "STATE.md"
+
+
+def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
+    """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE."""
+    path = state_path(folder)
+    if not path.exists():  # the body new-problem writes, from the one template
+        return (
+            State(problem=slug),
+            {},
+            frontmatter.split(instantiate("STATE.md", {"title": slug}, {}))[1],
+        )
+    data, body = frontmatter.split(read_text(path, path.name), str(path))
+    current = data.get("current_state") or "INTAKE"
+    if current not in STATES:
+        raise BadInput(
+            f"{path}: current_state {current!r} is not one of {', '.join(STATES)}",
+            code="bad_state",
+        )
+    loops = dict.fromkeys(LOOPS.values(), 0)
+    raw_loops = data.get("loops") or {}
+    if not isinstance(raw_loops, dict):
+        raise BadInput(f"{path}: loops must be a mapping like {loops}", code="bad_state")
+    for pair, count in raw_loops.items():
+        if not isinstance(count, int) or count < 0:
+            raise BadInput(f"{path}: loops.{pair} must be a whole number", code="bad_state")
+        loops[str(pair)] = count
+    history = data.get("history") or []
+    if not isinstance(history, list):
+        raise BadInput(f"{path}: history must be a list", code="bad_state")
+    state = State(
+        problem=str(data.get("problem") or slug),
+        current_state=current,
+        loops=loops,
+        history=[str(entry) for entry in history],
+        updated=_text(data.get("updated")),
+        entered_at=_text(data.get("entered_at")),
+    )
+    fresh = current == "INTAKE" and not state.history
+    if data.get("digest") != digest_of(state.__dict__) and not (fresh and "digest" not in data):
+        raise BadInput(
+            f"{path} was edited by hand: its digest does not match its current_state, loops and "
+            "history, so the state machine does not trust it. Only state.py moves a run; undo "
+            "the edit (its history says where the run was), or archive the run with "
+            "state.py archive-session --partial after restoring it",
+            code="state_tampered",
+        )
+    return state, data, body
+
+
+def _text(value: Any) -> str | None:
+    if value in (None, ""):
+        return None
+    return value.isoformat() if isinstance(value, datetime) else str(value)
+
+
+def save(folder: Path, state: State, data: dict[str, Any], body: str) -> None:
+    # Fields another tool added to the frontmatter are kept, after ours.
+    merged = {**state.to_dict(), **{k: v for k, v in data.items() if k not in state.to_dict()}}
+    atomic_write(state_path(folder), frontmatter.render(merged, body))
+
+
+def show(folder: Path, slug: str) -> dict[str, Any]:
+    """STATE.md as a dict, with the folder and the artifacts that exist in it."""
+    state, _, _ = load(folder, slug)
+    files = [str(folder / name) for name in SESSION_FILES if (folder / name).exists()]
+    return {"dir": str(folder), **state.to_dict(), "files": files}
