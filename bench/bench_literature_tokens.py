@@ -110,11 +110,12 @@ def report(problem: Path, per_query: int | None, figures: dict, refines: bool = 
     if before and per_query is None and not refines:
         print(f"{'before (no abstracts)':24}{'':>10}{before:>16.1f}")
     print(f"raw / scripts {ratio:.1f}x")
-    met = figures["read_chars"] <= TARGET_READ_CHARS
+    sample = problem in (SAMPLE, VITERBO)  # the target is a sample run's; a bigger run informs
+    met = figures["read_chars"] <= TARGET_READ_CHARS or not sample
+    verdict = ("met" if met else "NOT met") if sample else "no target for a bigger run"
     print(
         f"model reads in all: {figures['read_chars']} characters (the agent's prompt, every"
-        f" script output, every file read); target <= {TARGET_READ_CHARS}:"
-        f" {'met' if met else 'NOT met'}"
+        f" script output, every file read); target <= {TARGET_READ_CHARS}: {verdict}"
     )
     for script, size in sorted(figures["output_bytes"].items(), key=lambda item: -item[1]):
         print(f"  {script:26} {size // 4:>7} tokens")

@@ -34,6 +34,7 @@ LISTED_LINE = re.compile(
 STATEMENT_LINE = re.compile(
     r"^    ([A-Z][\w-]*(?: [A-Z][\w-]*)*(?: [A-Z]?\d[\w.]*)?)(?: \(.*?\))?: (.*)$"
 )
+PARTIAL_AT = 2  # shared title words that make a paper partial (the rubric: one word is noise)
 NO_ABSTRACT = "(none)"  # what verify prints for a paper whose record has no abstract
 STOP = frozenset("a an and the of on in for to with by from is are its via as at or".split())  # noqa: SIM905
 
@@ -96,7 +97,12 @@ class StandInModel:
     def judge(self, title: str, gist: str, iteration: int) -> dict[str, Any]:
         shared = sorted({w for w in content_words(f"{title} {gist}") if w in self.problem_words})
         needed = self.strong_at[min(iteration, len(self.strong_at)) - 1]
-        label = "strong" if len(shared) >= needed else "partial" if shared else "irrelevant"
+        partial = min(needed, PARTIAL_AT)  # one shared word is a word with another meaning
+        label = (
+            "strong" if len(shared) >= needed
+            else "partial" if len(shared) >= partial
+            else "irrelevant"
+        )  # fmt: skip
         rationale = (
             f"{STAND_IN} judgement: title and gist share {len(shared)} of the problem title's"
             " words" + (f" ({', '.join(shared)})" if shared else "")
