@@ -230,3 +230,20 @@ def american_spelling(word: str) -> str:
 def one_line(text: str | None) -> str:
     """Text as one line of plain text (LaTeX stripped, spacing collapsed)."""
     return " ".join(strip_latex(text or "").split())
+
+
+# A number in service or file text is ASCII digits only: str.isdigit() also accepts "²" and "①",
+# which int() then refuses. The one digit rule of the library: every parse of a number goes here.
+ASCII_DIGITS = re.compile(r"[0-9]+")
+
+
+def is_digits(text: object) -> bool:
+    """Whether `text` is a non-empty string of ASCII digits 0-9 (no sign, no spaces)."""
+    return isinstance(text, str) and ASCII_DIGITS.fullmatch(text) is not None
+
+
+def as_int(text: object) -> int | None:
+    """`text` (an int, or a string of ASCII digits) as a non-negative int; None otherwise."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text if text >= 0 else None
+    return int(text) if isinstance(text, str) and is_digits(text) else None

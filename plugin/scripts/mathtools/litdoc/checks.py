@@ -10,6 +10,7 @@ from pathlib import Path
 from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_text
+from ..core.text import is_digits
 from . import quotes
 from .literature import (
     CITATION,
@@ -92,7 +93,7 @@ def _violations(doc: LiteratureDoc) -> list[str]:
         elif entry.kind == "REF" and not entry.verified_via:
             found.append(f"{where}: the Verified line names no URL")
         year = entry.field("Year")
-        if entry.kind == "REF" and year is not None and not year.isdigit():
+        if entry.kind == "REF" and year is not None and not is_digits(year):
             found.append(f"{where}: Year {year!r} is not a year")
         if entry.kind == "REF" and not entry.assessed:
             found.append(
@@ -125,7 +126,7 @@ def _violations(doc: LiteratureDoc) -> list[str]:
                 f"Search History line {number}: {len(cells)} cells; the columns are "
                 + " | ".join(HISTORY_COLUMNS)
             )
-        elif not all(cell.isdigit() for cell in cells[2:]):
+        elif not all(is_digits(cell) for cell in cells[2:]):
             found.append(f"Search History line {number}: result counts must be whole numbers")
     return found
 

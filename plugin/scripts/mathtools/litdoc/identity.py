@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.authors import cited_family, split_authors
 from ..core.identifiers import unversioned
+from ..core.text import as_int
 from ..gate.matching import normalise_title
 from .literature import LiteratureDoc
 from .refentry import Entry
@@ -42,10 +43,9 @@ def identity(
     if s2_paper_id:
         keys.append(("S2", str(s2_paper_id)))
     authors = split_authors(authors)
-    if title and authors and str(year or "").isdigit():
-        keys.append(
-            ("title", normalise_title(str(title)), cited_family(authors[0]), int(str(year)))
-        )
+    number = as_int(year if isinstance(year, int) else str(year or ""))
+    if title and authors and number:
+        keys.append(("title", normalise_title(str(title)), cited_family(authors[0]), number))
     return keys
 
 

@@ -39,6 +39,7 @@ from typing import Any
 from ..core import frontmatter, schemas
 from ..core.errors import BadInput
 from ..core.files import read_text
+from ..core.text import as_int
 from .refentry import ENTRY_HEADING, Entry, entry_number, one_line
 
 SEARCH_HISTORY = "Search History"
@@ -244,7 +245,7 @@ class LiteratureDoc:
         given_out = 0
         if kind == "REF":
             cells = [row.get("New Confirmed", "") for row in self.history]
-            given_out = sum(int(cell) for cell in cells if cell.isdigit())
+            given_out = sum(as_int(cell) or 0 for cell in cells)
         return max([recorded, given_out, *mentioned])
 
     @property

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..core.text import as_int
+
 REF_FIELDS = (
     "Authors",
     "Year",
@@ -217,7 +219,7 @@ class Entry:
     @property
     def year(self) -> int | None:
         value = self.field("Year")
-        return int(value) if value and value.isdigit() else None
+        return as_int(value)
 
     source = _field_value("Source")
     arxiv_id = _field_value("arXiv ID")

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from ..core import errors
 from ..core.errors import BadInput
+from ..core.text import is_digits
 from . import landlock
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -327,7 +328,7 @@ def _user_processes() -> int | None:
     except OSError:
         return None
     for entry in entries:
-        if not entry.isdigit():
+        if not is_digits(entry):
             continue
         with contextlib.suppress(OSError):
             fields = dict(

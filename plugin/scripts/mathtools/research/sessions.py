@@ -12,6 +12,7 @@ from typing import Any
 from ..core import clock
 from ..core.errors import BadInput
 from ..core.locks import locked
+from ..core.text import is_digits
 from .journal import DEAD_END_OUTCOMES, read_journal
 from .statefile import SESSION_FILES, State, load, save, state_path
 from .workspace import (
@@ -68,7 +69,7 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
         taken = [
             int(p.name.removeprefix("session-"))
             for p in sessions.glob("session-*")
-            if p.name.removeprefix("session-").isdigit()
+            if is_digits(p.name.removeprefix("session-"))
         ]
         target = sessions / f"session-{max(taken, default=0) + 1:03d}"
         target.mkdir(parents=True)

@@ -14,6 +14,7 @@ from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
 from ..core.records import LABELS, Judgement, SearchResultDict
+from ..core.text import is_digits
 from .store import RunStore
 
 SHOWN_UNJUDGED = 5
@@ -44,7 +45,7 @@ def result_files(values: list[str]) -> list[str]:
     did not expand it; a pattern matching nothing is an error, never an empty run."""
 
     def natural(name: str) -> list[int | str]:  # i1-arxiv-2 before i1-arxiv-10
-        return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+        return [int(part) if is_digits(part) else part for part in re.split(r"(\d+)", name)]
 
     names = []
     for value in values:

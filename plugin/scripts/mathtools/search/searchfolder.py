@@ -22,6 +22,7 @@ from ..core.errors import BadInput
 from ..core.files import dumps, read_text, write_file
 from ..core.records import Judgement, PaperDict, summary_line
 from ..core.sources import TAGS
+from ..core.text import is_digits
 from ..litdoc.identity import Key, paper_identity
 from . import abstracts
 
@@ -56,7 +57,7 @@ def new_search_folder(problem_folder: Path) -> Path:
     on purpose: the model reads and types this path in every call of the search."""
     base = problem_folder / "literature-runs"
     base.mkdir(parents=True, exist_ok=True)
-    taken = [int(p.name) for p in base.iterdir() if p.name.isdigit()]
+    taken = [int(p.name) for p in base.iterdir() if is_digits(p.name)]
     for number in range(max(taken, default=0) + 1, max(taken, default=0) + 100):
         folder = base / str(number)
         try:

@@ -30,7 +30,7 @@ from ..core import config
 from ..core.errors import BadInput, ServiceError
 from ..core.identifiers import arxiv_id_text, is_arxiv_id, normalise_arxiv_id
 from ..core.records import Paper, SearchResult
-from ..core.text import american_spelling
+from ..core.text import american_spelling, is_digits
 from ..core.venues import venue_parts
 from .http import DO_NOT_CACHE, RequestRejected, Response, ServiceClient, UnusableBody, build_url
 
@@ -322,7 +322,7 @@ def _split_entry_id(entry_id: str) -> tuple[str, int | None]:
     """`http://arxiv.org/abs/2104.12255v1` -> ("2104.12255", 1)."""
     short = entry_id.rpartition("/abs/")[2]
     base, sep, version = short.rpartition("v")
-    if sep and version.isdigit() and base[-1:].isdigit():
+    if sep and is_digits(version) and is_digits(base[-1:]):
         return base, int(version)
     return short, None
 

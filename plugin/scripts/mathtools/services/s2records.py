@@ -12,6 +12,7 @@ from ..core.errors import BadInput, ServiceError
 from ..core.identifiers import normalise_arxiv_id, unversioned
 from ..core.records import Paper
 from ..core.sources import NAMES
+from ..core.text import is_digits
 from ..core.venues import is_preprint_venue
 
 SOURCE = "semantic_scholar"
@@ -55,7 +56,7 @@ def s2_id(text: str) -> str:
         if canonical == "DOI":
             match = DOI_URL.match(value)
             return f"DOI:{match.group(1) if match else value}"
-        if canonical in NUMERIC_PREFIXES and not value.isdigit():
+        if canonical in NUMERIC_PREFIXES and not is_digits(value):
             raise BadInput(f"{canonical} ids are numbers: {text!r}", code="bad_id")
         return f"{canonical}:{value}"
     if PAPER_ID.fullmatch(raw):
@@ -94,7 +95,7 @@ def to_paper(record: object, unresolved: bool = False) -> Paper:
     arxiv_id = typed(external, "ArXiv", str)
     doi = typed(external, "DOI", str)
     corpus_id = typed(record, "corpusId", int) or typed(external, "CorpusId", (int, str))
-    if isinstance(corpus_id, str) and not corpus_id.isdigit():
+    if isinstance(corpus_id, str) and not is_digits(corpus_id):
         raise malformed("a CorpusId that is not a number")
     published = typed(record, "publicationDate", str)
     authors = typed(record, "authors", list) or []

@@ -30,6 +30,7 @@ from ..core.errors import BadInput, ServiceError
 from ..core.identifiers import ARXIV_DOI_PREFIX, DOI, ZBL, normalise_arxiv_id
 from ..core.records import Paper, SearchResult
 from ..core.sources import NAMES
+from ..core.text import as_int, is_digits
 from .http import Response, ServiceClient, UnusableBody, build_url
 
 SOURCE = "zbmath"
@@ -75,7 +76,7 @@ def identifier(text: str) -> Identifier:
     else: a Zbl number needs its prefix. Anything else is BadInput (code bad_id)."""
     raw = text.strip()
     prefix, sep, value = raw.partition(":")
-    if sep and prefix.strip().lower() == "zbmath" and value.strip().isdigit():
+    if sep and prefix.strip().lower() == "zbmath" and is_digits(value.strip()):
         return Identifier("document", value.strip())
     if raw.lower().startswith("zbl") and (match := ZBL.fullmatch(raw)):
         return Identifier("zbl", match.group(1))
@@ -154,7 +155,7 @@ def to_paper(record: object) -> Paper | None:
         source=SOURCE,
         title=_text(_dict(record.get("title")).get("title")) or "",
         authors=[given_family(name) for p in people if (name := _text(_dict(p).get("name")))],
-        year=int(year) if year and year.isdigit() else None,
+        year=as_int(year),
         arxiv_id=arxiv_id,
         doi=doi.lower() if doi and DOI.fullmatch(doi) else None,
         abstract=summary,
