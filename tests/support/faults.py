@@ -63,6 +63,16 @@ def binary_junk(reply: Reply) -> Reply:
     return replace(reply, body=bytes(range(256)) * 4)
 
 
+def redirect_loop(reply: Reply) -> Reply:
+    """Every answer a redirect to the same path again: the HTTP stack's redirect limit."""
+    return Reply(302, b"", {"Location": "?again=1"})
+
+
+def redirect_to_file(reply: Reply) -> Reply:
+    """A redirect to a local file: never followed, the service's failure, not the user's."""
+    return Reply(302, b"", {"Location": "file:///etc/passwd"})
+
+
 # -- arXiv (Atom) --------------------------------------------------------------------------------
 
 
@@ -160,6 +170,8 @@ BOTH = {
     "retry_after_huge": retry_after_huge,
     "trickle": trickle,
     "binary_junk": binary_junk,
+    "redirect_loop": redirect_loop,
+    "redirect_to_file": redirect_to_file,
 }
 ARXIV = {
     **BOTH,

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote_plus, urlencode
+from urllib.parse import quote_plus, urlencode, urlsplit
 
 from ..core import config
 from ..core.errors import (
@@ -279,9 +279,20 @@ class ServiceClient:
                 continue
             except _url_errors() as exc:
                 # A malformed base URL (e.g. MATH_ARXIV_API_URL without https://) is the
-                # caller's input, not a bug and not worth retrying.
-                raise BadInput(
-                    f"{self.source_name}: cannot request {url}: {exc}", code="bad_url"
+                # caller's input, not a bug and not worth retrying; a well-formed one that
+                # failed so was redirected (to file:///..., to junk): the service's failure.
+                if not _requestable(url):
+                    raise BadInput(
+                        f"{self.source_name}: cannot request {url}: {exc}", code="bad_url"
+                    ) from None
+                raise ServiceError(
+                    f"{self.source_name} redirected to an address it may not: {url}",
+                    code="service_unavailable",
+                ) from None
+            except _request_errors() as exc:  # a redirect loop, a broken header, anything else
+                raise ServiceError(
+                    f"{self.source_name} failed ({type(exc).__name__}): {url}",
+                    code="service_unavailable",
                 ) from None
             if response.status in RETRY_STATUSES:
                 problem = f"HTTP {response.status}"
@@ -472,6 +483,24 @@ def _url_errors() -> tuple[type[BaseException], ...]:
         requests.exceptions.MissingSchema,
         requests.exceptions.InvalidSchema,
     )
+
+
+def _request_errors() -> tuple[type[BaseException], ...]:
+    """Every other failure the HTTP stack raises: a service failure, never a traceback."""
+    import http.client
+
+    import requests
+
+    return (requests.RequestException, http.client.HTTPException, ValueError, OSError)
+
+
+def _requestable(url: str) -> bool:
+    """Whether `url` is an http(s) address with a host: one we could send."""
+    try:
+        parts = urlsplit(url)
+        return parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        return False
 
 
 def _retry_after(value: str | None) -> float | None:
