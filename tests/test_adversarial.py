@@ -4,9 +4,11 @@ malformed records, ...), one test (or a few) per item. Every hostile answer is s
 from __future__ import annotations
 
 import ast
+import json
+import os
 
 import pytest
-from conftest import SCRIPTS
+from conftest import SCRIPTS, run_script
 from mathtools.core.errors import BadInput, ServiceError
 from mathtools.core.text import as_int, is_digits
 
@@ -57,3 +59,95 @@ def test_a_superscript_year_or_history_count_in_literature_md_is_not_a_number():
 
     entry = Entry("REF", 1, ["### REF-001: T", "- **Year:** ²⁰²¹"])
     assert entry.year is None
+
+
+# -- 2 and 4. one typed validation of every service record at the client boundary --------------
+
+ZBL_RECORD = {
+    "id": 3077854,
+    "identifier": "0049.31002",
+    "title": {"title": "Number theory and its history"},
+    "contributors": {"authors": [{"name": "Ore, Oystein"}], "editors": []},
+    "year": "1952",
+    "msc": [{"code": "11-XX"}, {"code": "11A05"}],
+}
+LICENCE = "zbMATH Open Web Interface contents unavailable due to conflicting licenses."
+
+
+def _zbl_record(**changes):
+    return {**ZBL_RECORD, **changes}
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"title": None},
+        {"title": {"title": None}},
+        {"title": {"title": 5}},
+        {"title": "a string"},
+        {"contributors": None},
+        {"contributors": {"authors": None}},
+        {"contributors": {"authors": "Ore, Oystein"}},
+        {"contributors": {"authors": [{"name": None}]}},
+        {"contributors": {"authors": [], "editors": []}},
+        {"identifier": "1.2 --> <script>alert(1)</script>"},
+        {"identifier": "²⁰⁴⁹.31002"},
+        {"msc": [{"code": "<b>11</b>"}]},
+        {"msc": [{"code": None}]},
+    ],
+)
+def test_a_malformed_zbmath_record_stands_for_no_paper(changes):
+    from mathtools.services import zbmath
+
+    assert zbmath.to_paper(ZBL_RECORD) is not None
+    assert zbmath.to_paper(_zbl_record(**changes)) is None
+
+
+def test_only_the_licence_sentence_withholds_a_zbmath_title_or_authors():
+    from mathtools.services import zbmath
+
+    record = _zbl_record(title={"title": LICENCE}, contributors={"authors": [{"name": LICENCE}]})
+    paper = zbmath.to_paper(record)
+    assert paper is not None and paper.title == "" and paper.authors == []
+
+
+def test_a_malformed_zbmath_record_with_the_asked_zbl_is_not_confirmed(tmp_path):
+    from support.scripted_server import Reply, ScriptedServer
+
+    record = _zbl_record(title=None)
+    body = json.dumps({"result": [record], "status": {"nr_total_results": 1}})
+    cited = {"key": "ore", "title": "Number theory and its history", "authors": "Ore, O.",
+             "year": 1952, "zbl": "0049.31002"}  # fmt: skip
+    with ScriptedServer(default=Reply(200, body, {"Content-Type": "application/json"})) as s:
+        run = run_script(
+            "verify_batch.py", "-", input=json.dumps([cited]),
+            env={**os.environ, "MATH_ZBMATH_API_URL": s.url, "MATH_HTTP_RETRIES": "0"},
+        )  # fmt: skip
+    assert run.returncode == 0, run.stdout
+    [result] = json.loads(run.stdout)["results"]
+    assert result["status"] != "CONFIRMED"
+    assert "withholds" not in json.dumps(result)
+
+
+@pytest.mark.parametrize("changes", [{"author": None}, {"author": "Deutsch, D."}, {"author": [5]}])
+def test_a_crossref_record_with_malformed_authors_stands_for_no_paper(changes):
+    from mathtools.services import crossref
+
+    item = {"DOI": "10.1098/rspa.1985.0070", "title": ["Quantum theory"],
+            "author": [{"given": "D.", "family": "Deutsch"}]}  # fmt: skip
+    assert crossref.to_paper(item) is not None
+    assert crossref.to_paper({**item, **changes}) is None
+
+
+@pytest.mark.parametrize("items", [5, "x", {"a": 1}])
+def test_crossref_items_of_the_wrong_type_are_a_service_failure(monkeypatch, items):
+    from mathtools.services.crossref import CrossrefClient
+    from support.scripted_server import Reply, ScriptedServer
+
+    body = json.dumps({"status": "ok", "message": {"items": items}})
+    with ScriptedServer(default=Reply(200, body, {"Content-Type": "application/json"})) as s:
+        monkeypatch.setenv("MATH_CROSSREF_API_URL", s.url)
+        with pytest.raises(ServiceError):
+            CrossrefClient(use_cache=False).works(["10.1098/rspa.1985.0070"])
+        with pytest.raises(ServiceError):
+            CrossrefClient(use_cache=False).search("quantum theory")

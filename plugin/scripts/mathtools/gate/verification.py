@@ -392,8 +392,8 @@ def _fill_withheld(outcome: Outcome, candidate: Candidate) -> None:
     keeps the citation's, and the reason says so: LITERATURE.md needs a title, and no record
     contradicts it."""
     paper = outcome.paper
-    if paper is None or (paper.title and paper.authors):
-        return
+    if paper is None or paper.source != "zbmath" or (paper.title and paper.authors):
+        return  # only zbMATH withholds (its licence sentence); elsewhere an empty field is junk
     kept = []
     paper = Paper.from_dict(paper.to_dict())
     if not paper.title and candidate.title:

@@ -74,8 +74,8 @@ def _name(person: object) -> str | None:
 
 
 def to_paper(item: object) -> Paper | None:
-    """One Crossref work as a Paper; None when it has no DOI or no title (a malformed record
-    never stands for a paper)."""
+    """One Crossref work as a Paper; None when it has no DOI or no title, or its authors or
+    editors are not a list of objects (a malformed record never stands for a paper)."""
     if not isinstance(item, dict):
         return None
     doi, title = item.get("DOI"), _first(item.get("title"))
@@ -84,9 +84,11 @@ def to_paper(item: object) -> Paper | None:
     subtitle = _first(item.get("subtitle"))
     if subtitle and subtitle.lower() not in title.lower():
         title = f"{title}: {subtitle}"
-    people = item["author"] if isinstance(item.get("author"), list) else []
-    if not people and isinstance(item.get("editor"), list):  # an edited book names its editors
-        people = item["editor"]
+    if any(key in item and not isinstance(item[key], list) for key in ("author", "editor")):
+        return None  # `author: null`, a string: malformed, never a paper without authors
+    people = item.get("author") or item.get("editor") or []  # an edited book: its editors
+    if any(not isinstance(person, dict) for person in people):
+        return None
     return Paper(
         source=SOURCE,
         title=title,
@@ -156,8 +158,7 @@ class CrossrefClient:
                 safe=":/,",
             )
             urls.append(url)
-            data = self._get(self._list, url) or {}
-            for item in (data.get("message") or {}).get("items") or []:
+            for item in _items(self._get(self._list, url), url):
                 paper = to_paper(item)
                 if paper is not None and paper.doi in chunk:
                     found[paper.doi] = paper
@@ -208,11 +209,9 @@ class CrossrefClient:
             },
             safe=":,",
         )
-        data = self._get(self._list, url) or {}
-        message = data["message"] if isinstance(data.get("message"), dict) else {}
-        items = message["items"] if isinstance(message.get("items"), list) else []
-        papers = [paper for item in items if (paper := to_paper(item)) is not None]
-        total = message.get("total-results")
+        data = self._get(self._list, url)
+        papers = [paper for item in _items(data, url) if (paper := to_paper(item)) is not None]
+        total = (data or {}).get("message", {}).get("total-results")
         return SearchResult(
             source=SOURCE,
             command="search",
@@ -238,6 +237,20 @@ class CrossrefClient:
             f"{SOURCE_NAME} answered HTTP {response.status}: {message} ({url})",
             code="service_error",
         )
+
+
+def _items(data: dict[str, Any] | None, url: str) -> list[Any]:
+    """A list answer's items ([] for a 404); an answer whose items are not a list is malformed:
+    the service's failure (ServiceError), never a TypeError."""
+    if data is None:
+        return []
+    items = data["message"].get("items", [])  # _json_answer checked "message" is an object
+    if not isinstance(items, list):
+        raise ServiceError(
+            f"{SOURCE_NAME} sent a malformed answer (items that are not a list): {url}",
+            code="malformed_answer",
+        )
+    return items
 
 
 def check_window(rows: int, offset: int) -> None:

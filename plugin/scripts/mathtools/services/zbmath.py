@@ -119,17 +119,61 @@ def _dict(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+# What a well-formed record's Zbl number and MSC codes look like (ASCII digits only).
+ZBL_NUMBER = re.compile(r"[0-9]{4}\.[0-9]{5}|(?:JFM|ERAM) [0-9]{1,3}\.[0-9]{4}\.[0-9]{2}")
+MSC_CODE = re.compile(r"[0-9]{2}(?:-XX|-[0-9]{2}|[A-Z](?:xx|[0-9]{2}))")
+
+
+class Malformed(Exception):
+    """A record whose fields have the wrong type or shape: it stands for no paper."""
+
+
+def _withheld_or_text(value: object) -> str:
+    """A title or name field: its text, "" when zbMATH withholds it (the licence sentence only);
+    anything else (null, a number, an empty string) is a malformed record, never "withheld"."""
+    if not isinstance(value, str) or not value.strip():
+        raise Malformed
+    return _text(value) or ""
+
+
+def _names(contributors: object) -> list[str]:
+    """The authors' (else the editors') names; a withheld name is left out."""
+    if not isinstance(contributors, dict):
+        raise Malformed
+    people = contributors.get("authors")
+    if not isinstance(people, list) or not isinstance(contributors.get("editors", []), list):
+        raise Malformed
+    # A book (an edited volume) has editors and no authors: a citation names the editors.
+    people = _list(people) or _list(contributors.get("editors"))
+    if not people:
+        raise Malformed  # no one named, and not for the licence: nothing to stand for authors
+    names = [_withheld_or_text(_dict(p).get("name")) for p in people]
+    return [given_family(name) for name in names if name]
+
+
 def to_paper(record: object) -> Paper | None:
-    """One zbMATH document as a Paper; None for a record without its id or Zbl number (a
-    malformed record never stands for a paper)."""
+    """One zbMATH document as a Paper; None for a malformed record: one without its id or a
+    well-formed Zbl number, whose title or people are missing or of the wrong type, or whose MSC
+    codes are not MSC codes. A malformed record never stands for a paper: only the licence
+    sentence leaves a title or the authors empty (withheld)."""
     record = _dict(record)
     document_id = record.get("id")
     zbl = _text(record.get("identifier"))
     if not isinstance(document_id, int) or isinstance(document_id, bool) or not zbl:
         return None
-    contributors = _dict(record.get("contributors"))
-    # A book (an edited volume) has editors and no authors: a citation names the editors.
-    people = _list(contributors.get("authors")) or _list(contributors.get("editors"))
+    if not ZBL_NUMBER.fullmatch(zbl):
+        return None
+    try:
+        title_field = record.get("title")
+        if not isinstance(title_field, dict):
+            raise Malformed
+        title = _withheld_or_text(title_field.get("title"))
+        authors = _names(record.get("contributors"))
+        msc = [_dict(m).get("code") for m in _list(record.get("msc"))]
+        if not all(isinstance(c, str) and MSC_CODE.fullmatch(c) for c in msc):
+            raise Malformed
+    except Malformed:
+        return None
     links = [_dict(link) for link in _list(record.get("links"))]
     doi = next((_text(x.get("identifier")) for x in links if x.get("type") == "doi"), None)
     arxiv_link = next((_text(x.get("identifier")) for x in links if x.get("type") == "arxiv"), None)
@@ -153,8 +197,8 @@ def to_paper(record: object) -> Paper | None:
             arxiv_id = None
     return Paper(
         source=SOURCE,
-        title=_text(_dict(record.get("title")).get("title")) or "",
-        authors=[given_family(name) for p in people if (name := _text(_dict(p).get("name")))],
+        title=title,
+        authors=authors,
         year=as_int(year),
         arxiv_id=arxiv_id,
         doi=doi.lower() if doi and DOI.fullmatch(doi) else None,
@@ -173,7 +217,7 @@ def to_paper(record: object) -> Paper | None:
         volume=_text(series.get("volume")),
         pages=_text(source.get("pages")),
         zbl=zbl,
-        msc=[c for m in _list(record.get("msc")) if (c := _text(_dict(m).get("code")))],
+        msc=[c for c in msc if isinstance(c, str)],
         document_type=DOCUMENT_TYPES.get(code) if isinstance(code, str) else None,
     )
 
