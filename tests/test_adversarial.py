@@ -151,3 +151,29 @@ def test_crossref_items_of_the_wrong_type_are_a_service_failure(monkeypatch, ite
             CrossrefClient(use_cache=False).works(["10.1098/rspa.1985.0070"])
         with pytest.raises(ServiceError):
             CrossrefClient(use_cache=False).search("quantum theory")
+
+
+# -- 5. an arXiv entry for an id not asked answers nothing -------------------------------------
+
+MARKOV = {
+    "key": "markov",
+    "title": "Heat-bath random walks with Markov bases",
+    "authors": "Stanley, Caprice and Windisch, Tobias",
+    "year": 2016,
+    "arxiv_id": "1605.08386",
+}
+
+
+def test_an_arxiv_entry_for_another_id_never_corrects_a_citation():
+    from support.arxiv_recordings import ATOM_TYPE, body
+    from support.scripted_server import Reply, ScriptedServer
+
+    wrong = body("id_1605.08386_").replace(b"1605.08386", b"1999.99999")
+    with ScriptedServer(default=Reply(200, wrong, dict(ATOM_TYPE))) as server:
+        env = {**os.environ, "MATH_ARXIV_API_URL": f"{server.url}/api/query"}
+        run = run_script("verify_batch.py", "-", input=json.dumps([MARKOV]), env=env)
+    assert run.returncode == 0, run.stdout
+    document = json.loads(run.stdout)
+    [result] = document["results"]
+    assert result["status"] == "UNCONFIRMED"
+    assert "1999.99999" in document["source_errors"]["arxiv"]  # arXiv misbehaved: it failed

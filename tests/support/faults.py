@@ -98,6 +98,12 @@ def atom_fabricated_title(reply: Reply) -> Reply:
     return replace(reply, body=body)
 
 
+def atom_another_id(reply: Reply) -> Reply:
+    """Every entry's id replaced by one nobody asked for: id_list answered with another paper."""
+    body = re.sub(rb"(<id>http://arxiv\.org/abs/)[^<v]+", rb"\g<1>1999.99999", reply.payload())
+    return replace(reply, body=body)
+
+
 # -- Semantic Scholar (JSON) ---------------------------------------------------------------------
 
 
@@ -179,6 +185,7 @@ ARXIV = {
     "atom_garbage_year": atom_garbage_year,
     "atom_garbage_total": atom_garbage_total,
     "atom_fabricated_title": atom_fabricated_title,
+    "atom_another_id": atom_another_id,
 }
 S2 = {
     **BOTH,

@@ -421,11 +421,20 @@ class ArxivClient:
             raise BadInput("no arXiv ids given", code="no_ids")
         result = SearchResult(source="arxiv", command="get", total_results=0)
         for first in range(0, len(asked), ID_CHUNK):
-            chunk = [arxiv_id_text(*pair) for pair in asked[first : first + ID_CHUNK]]
+            pairs = asked[first : first + ID_CHUNK]
+            chunk = [arxiv_id_text(*pair) for pair in pairs]
             params = {"id_list": ",".join(chunk), "max_results": len(chunk)}
             total, papers = self._feed(params, result)
             # started at 0: only the type checker cannot know it is never None here
             result.total_results = (result.total_results or 0) + (total or 0)
+            # id_list answers only the ids asked: an entry for another id is a misbehaving arXiv,
+            # whose answer confirms nothing (not even by a title search) in this run.
+            if stray := [p.arxiv_id for p in papers if p.arxiv_id not in {i for i, _ in pairs}]:
+                raise ServiceError(
+                    f"arXiv answered id_list={params['id_list']} with an entry for another id "
+                    f"({stray[0]}): {result.request_urls[-1]}",
+                    code="malformed_answer",
+                )
             result.papers += papers
         returned = {(p.arxiv_id, p.arxiv_version) for p in result.papers}
         returned_bare = {arxiv_id for arxiv_id, _ in returned}
