@@ -177,3 +177,29 @@ def test_an_arxiv_entry_for_another_id_never_corrects_a_citation():
     [result] = document["results"]
     assert result["status"] == "UNCONFIRMED"
     assert "1999.99999" in document["source_errors"]["arxiv"]  # arXiv misbehaved: it failed
+
+
+# -- 6. a claimed id alone never promotes an unconfirmed reference ------------------------------
+
+
+def test_a_fabrication_claiming_a_verified_id_stays_unconfirmed(tmp_path):
+    from mathtools.litdoc import checks, literature, merging
+    from support.verified import confirmed, paper, unconfirmed, verification
+
+    lit = tmp_path / "problems" / "p" / "LITERATURE.md"
+    real = paper(5)
+    fabricated = {"key": "memory-2", "title": "A Planted Fabrication", "authors": ["Nobody"],
+                  "year": 2019, "arxiv_id": real["arxiv_id"]}  # fmt: skip
+    relevance = {"memory-2": {"relevance": "The fabrication's claim."}}
+    merging.merge_file(lit, verification([unconfirmed(fabricated)]), relevance, summary="one")
+    synthesis = "- [~] UREF-001 may give it.\n"
+    lit.write_text(lit.read_text().replace("(No synthesis yet", synthesis + "\n(x"))
+    assessed = {real["key"]: {"relevance": "Real.", "key_results": "Thm 1", "confidence": "[S]"}}
+    report, _ = merging.merge_file(lit, verification([confirmed(real)]), assessed, summary="two")
+    assert report["promoted"] == []
+    doc = literature.load(lit)
+    [uref] = doc.unconfirmed
+    assert uref.title == "A Planted Fabrication"
+    [ref] = doc.confirmed
+    assert ref.field("Moved from") is None and ref.relevance == "Real."
+    assert checks.validate(lit) == []  # the Synthesis still cites an entry that exists

@@ -324,7 +324,7 @@ def test_every_verification_url_stays_on_the_verified_line(lit):
 
 def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
     candidate = {
-        "title": "Believed",
+        "title": paper(5)["title"],  # the same paper: its title agrees
         "authors": ["Ada Lovelace5"],
         "year": 2005,
         "arxiv_id": "2100.00005",
@@ -355,7 +355,7 @@ def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
 
 
 def test_synthesis_lines_citing_a_moved_uref_are_reported_not_rewritten(lit):
-    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    believed = {"title": paper(5)["title"], "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
     merge(lit, [confirmed(paper(1)), unconfirmed(believed)])
     synthesis = (
         "- [S] REF-001 gives the bound.\n"
@@ -396,7 +396,7 @@ def test_an_unconfirmed_result_for_a_confirmed_paper_is_skipped(lit):
 
 
 def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
-    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    believed = {"title": paper(5)["title"], "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
     lost = {"title": "Unfindable", "authors": ["Noether"], "year": 1921, "key": "c"}
     merge(lit, [confirmed(paper(1)), unconfirmed(believed), unconfirmed(lost)])
     report = merge(
@@ -731,7 +731,7 @@ def test_the_new_confirmed_column_keeps_ref_numbers_from_being_reused(lit):
 
 
 def test_a_moved_from_line_keeps_its_uref_number_from_being_reused(lit):
-    believed = {"title": "Believed", "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
+    believed = {"title": paper(5)["title"], "authors": ["Ada Lovelace5"], "arxiv_id": "2100.00005"}
     merge(lit, [unconfirmed(believed)], summary="first")
     merge(lit, [confirmed(paper(5))], summary="confirmed now")  # UREF-001 -> REF-001
     lit.write_text(without_state_comment(lit))

@@ -3,17 +3,18 @@
 CONFIRMED and CORRECTED results become REF entries, UNCONFIRMED ones UREF entries; metadata is
 carried from the API's record, never retyped. A CORRECTED REF also gets a `Corrected:` line saying
 how the citation was wrong (protocols/matching-rules.md), so the person sees that the model's
-memory was off. A paper already in the document (matched by arXiv id, then DOI, then
-S2 paperId, then normalised title + first author's family name + year) is updated in place: its
-Source becomes `both` when the other source confirms it too, missing identifiers and abstract are
-filled in, and the Verified line keeps every URL it was verified through, with the latest time
-(the first time moves to a `First verified:` line). A UREF that a later run confirms moves to
-Confirmed References under the next REF number with a `Moved from:` line. Numbers continue from
-the document's high-water marks and are never reused. Relevance, Key Results and Confidence
-come from the model's relevance file and only fill fields still unassessed, so prose already in the
-document is never overwritten. One Search History row is appended per merge, the frontmatter
-counts are recomputed from the body, and the merge's fingerprint is recorded so the same merge
-applied twice changes nothing.
+memory was off. A paper already in the document (matched by arXiv id, then DOI, then S2 paperId,
+then normalised title + first author's family name + year) is updated in place: its Source becomes
+`both` when the other source confirms it too, missing identifiers and abstract are filled in, and
+the Verified line keeps every URL it was verified through, with the latest time (the first time
+moves to a `First verified:` line). A UREF that a later run confirms (the same paper by an identity
+key, and the same title as the record or the citation: a claimed id alone never does) moves to
+Confirmed References under the next REF number with a `Moved from:` line. Numbers continue from the
+document's high-water marks and are never reused. Relevance, Key Results and Confidence come from
+the model's relevance file and only fill fields still unassessed, so prose already in the document
+is never overwritten. One Search History row is appended per merge, the frontmatter counts are
+recomputed from the body, and the merge's fingerprint is recorded so the same merge applied twice
+changes nothing.
 
     >>> report, diff = merge_file(Path("LITERATURE.md"), verified, relevance, summary="gap")
 """
@@ -38,6 +39,7 @@ from ..core.records import (
     summary_line,
 )
 from ..core.sources import NAMES
+from ..gate.matching import normalise_title
 from .checks import synthesis_citations
 from .identity import Index, Key, id_tags, identity, paper_identity, paper_tags
 from .literature import (
@@ -180,6 +182,9 @@ class Merge:
             return
         candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
         was = self.index.find("UREF", keys + candidate_keys)
+        titles = {normalise_title(t) for t in (paper["title"], _cited_title(result)) if t}
+        if was is not None and normalise_title(was.title) not in titles:
+            was = None  # a claimed id alone never makes an unconfirmed reference this paper
         number = self.last["REF"] = self.last["REF"] + 1
         values: dict[str, object] = {
             "Authors": ", ".join(paper.get("authors") or []) or "(not given by the API)",
@@ -358,6 +363,11 @@ def _paper_key(result: VerificationResult) -> str | None:
     if result["status"] not in IDENTIFIED:
         return None
     return (result.get("paper") or {}).get("key")
+
+
+def _cited_title(result: VerificationResult) -> str | None:
+    title = (result.get("candidate") or {}).get("title")
+    return title if isinstance(title, str) else None
 
 
 def _candidate_fields(candidate: Mapping[str, Any]) -> CitedFields:
