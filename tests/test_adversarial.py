@@ -203,3 +203,44 @@ def test_a_fabrication_claiming_a_verified_id_stays_unconfirmed(tmp_path):
     [ref] = doc.confirmed
     assert ref.field("Moved from") is None and ref.relevance == "Real."
     assert checks.validate(lit) == []  # the Synthesis still cites an entry that exists
+
+
+# -- 10. the contact address is a secret -------------------------------------------------------
+
+CONTACT = "someone.private@example.org"
+
+
+def test_an_error_body_echoing_the_contact_address_is_redacted(tmp_path):
+    from support.scripted_server import Reply, ScriptedServer
+
+    echo = json.dumps({"message": f"bad request; headers: user-agent=x (mailto:{CONTACT})"})
+    out = tmp_path / "verified.json"
+    with ScriptedServer(default=Reply(403, echo, {"Content-Type": "application/json"})) as s:
+        env = {**os.environ, "MATH_S2_API_URL": s.url, "MATH_CONTACT_EMAIL": CONTACT,
+               "MATH_HTTP_RETRIES": "0"}  # fmt: skip
+        got = run_script("s2_lookup.py", "get", "ARXIV:1605.08386", env=env)
+        verify = run_script(
+            "verify_batch.py", "-", "--out", str(out), input=json.dumps([MARKOV]), env=env
+        )
+    assert got.returncode in (2, 3), got.stdout
+    assert CONTACT not in got.stdout + got.stderr
+    assert verify.returncode == 0, verify.stdout
+    assert CONTACT not in verify.stdout + verify.stderr + out.read_text(encoding="utf-8")
+
+
+def test_a_redirect_to_another_host_does_not_carry_the_contact_address():
+    from support.scripted_server import Reply, ScriptedServer
+
+    record = {"paperId": "a" * 40, "externalIds": {"ArXiv": "1605.08386"}, "title": "T",
+              "authors": []}  # fmt: skip
+    with ScriptedServer(default=Reply(200, json.dumps(record))) as elsewhere:
+        other_host = elsewhere.url.replace("127.0.0.1", "localhost")
+        moved = Reply(302, "", {"Location": f"{other_host}/graph/v1/paper/x"})
+        with ScriptedServer([moved]) as server:
+            env = {**os.environ, "MATH_S2_API_URL": f"{server.url}/graph/v1",
+                   "MATH_CONTACT_EMAIL": CONTACT}  # fmt: skip
+            run = run_script("s2_lookup.py", "get", "ARXIV:1605.08386", env=env)
+        assert CONTACT in server.received[0].headers.get("User-Agent", "")
+    assert run.returncode == 0, run.stdout
+    [arrived] = elsewhere.received
+    assert CONTACT not in json.dumps(dict(arrived.headers))

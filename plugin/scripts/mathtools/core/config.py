@@ -203,6 +203,7 @@ def _email(raw: object, where: str, problem: type = EnvironmentProblem) -> str |
     if not isinstance(raw, str) or not _EMAIL.fullmatch(raw.strip()):
         shown_value = shown(raw, 60) if isinstance(raw, str) else raw
         raise problem(f"{where}={shown_value!r} is not an e-mail address", code="bad_environment")
+    keep_secret(raw.strip())  # never printed: a service echoing the User-Agent is redacted
     return raw.strip()
 
 

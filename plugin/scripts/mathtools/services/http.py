@@ -418,7 +418,8 @@ def _read_body(reply: requests.Response, deadline: float, source_name: str) -> b
 
 
 # Headers that carry a secret: dropped when a redirect leaves the host (requests drops only
-# Authorization by itself).
+# Authorization by itself); the User-Agent, which carries the contact address, is reset to the
+# product token.
 SECRET_HEADERS = ("x-api-key",)
 
 
@@ -438,6 +439,8 @@ def _session() -> requests.Session:
             if strip:
                 for name in SECRET_HEADERS:
                     prepared_request.headers.pop(name, None)
+                # the contact address travels in the User-Agent: another host gets the product
+                prepared_request.headers["User-Agent"] = config.USER_AGENT
 
     return Session()
 
