@@ -244,3 +244,47 @@ def test_a_redirect_to_another_host_does_not_carry_the_contact_address():
     assert run.returncode == 0, run.stdout
     [arrived] = elsewhere.received
     assert CONTACT not in json.dumps(dict(arrived.headers))
+
+
+# -- 8. the Agent hook and the workspace config --------------------------------------------------
+
+HOOK = SCRIPTS.parent / "hooks" / "agent_model.py"
+
+
+def _hook(stdin: bytes, cwd, timeout=20):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, str(HOOK)], input=stdin, capture_output=True, cwd=cwd, timeout=timeout
+    )
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        json.dumps(
+            {"tool_name": "Agent", "cwd": 5, "tool_input": {"subagent_type": "math:proof"}}
+        ).encode(),
+        b"[" * 100_000 + b"]" * 100_000,
+        b"\xff\xfe not json",
+    ],
+)
+def test_the_agent_hook_takes_any_stdin_without_a_traceback(tmp_path, event):
+    run = _hook(event, tmp_path)
+    assert run.returncode == 0
+    assert b"Traceback" not in run.stderr
+
+
+def test_a_fifo_at_the_workspace_config_is_refused_at_once(tmp_path):
+    (tmp_path / ".math").mkdir()
+    os.mkfifo(tmp_path / ".math" / "config.json")
+    event = {"tool_name": "Agent", "cwd": str(tmp_path),
+             "tool_input": {"subagent_type": "math:proof"}}  # fmt: skip
+    run = _hook(json.dumps(event).encode(), tmp_path, timeout=20)
+    assert run.returncode == 0 and b"Traceback" not in run.stderr
+    assert "not a regular file" in json.loads(run.stdout)["systemMessage"]
+    from mathtools.core import config
+
+    with pytest.raises(BadInput, match="not a regular file"):
+        config.workspace_config(tmp_path)

@@ -312,7 +312,7 @@ def workspace_config(start: Path | None = None) -> dict[str, object]:
     path = math_dir(start) / "config.json"
     if not path.exists():
         return {}
-    data = read_json(str(path), what="workspace config")
+    data = read_json(str(path), what="workspace config", regular=True)  # a FIFO never hangs
     return data if isinstance(data, dict) else {}
 
 

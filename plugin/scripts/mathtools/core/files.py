@@ -4,13 +4,15 @@ file this plugin did not write."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import BadInput, redact, shown
 from .schemas import errors as schema_errors
@@ -72,11 +74,13 @@ def universal_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_text(path: Path | str, what: str = "file") -> str:
+def read_text(path: Path | str, what: str = "file", regular: bool = False) -> str:
     """A UTF-8 text file, without the byte-order mark some Windows editors put first; a missing or
-    unreadable one is BadInput naming `what` and the path."""
+    unreadable one is BadInput naming `what` and the path. With `regular`, only a regular file is
+    read: a FIFO, a device or a folder is BadInput at once (opening a FIFO would wait forever for
+    a writer), as for a file the plugin reads by itself (.math/config.json)."""
     try:
-        with open(path, "rb") as handle:
+        with _open(path, regular) as handle:
             data = handle.read(MAX_INPUT_BYTES + 1)  # /dev/zero, a FIFO: never unbounded
         if len(data) > MAX_INPUT_BYTES:
             raise too_large(f"{what} {shown(str(path))}")
@@ -86,6 +90,17 @@ def read_text(path: Path | str, what: str = "file") -> str:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
         raise BadInput(f"cannot read {what} {shown(str(path))}: {reason}", "unreadable") from None
+
+
+def _open(path: Path | str, regular: bool) -> BinaryIO:
+    if not regular:
+        return open(path, "rb")
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(errno.EINVAL, "not a regular file")
+    os.set_blocking(descriptor, True)
+    return os.fdopen(descriptor, "rb")
 
 
 # Any input (a file, stdin) is read up to this size: /dev/zero as an input ends with BadInput.
@@ -181,7 +196,7 @@ def write_file(path: str | Path, text: str) -> None:
         raise BadInput(f"cannot write {path}: {exc.strerror or exc}", code="cannot_write") from None
 
 
-def read_source(source: str, what: str = "input") -> str:
+def read_source(source: str, what: str = "input", regular: bool = False) -> str:
     """The text of a file, or of stdin when `source` is "-", at most MAX_INPUT_BYTES; BadInput
     naming what was unreadable."""
     if source == "-":
@@ -192,12 +207,13 @@ def read_source(source: str, what: str = "input") -> str:
             return universal_newlines(data.decode("utf-8-sig"))
         except UnicodeDecodeError:
             raise BadInput(f"{what} on stdin is not UTF-8 text", code="unreadable") from None
-    return read_text(source, what)
+    return read_text(source, what, regular)
 
 
-def read_json(source: str, what: str = "input") -> Any:
-    """Read JSON from a path or '-' (stdin); bad JSON is BadInput naming the line."""
-    text = read_source(source, what)
+def read_json(source: str, what: str = "input", regular: bool = False) -> Any:
+    """Read JSON from a path or '-' (stdin); bad JSON is BadInput naming the line. `regular`: as
+    read_text's."""
+    text = read_source(source, what, regular)
     name = "stdin" if source == "-" else shown(source)
     try:
         return json.loads(text)

@@ -128,7 +128,8 @@ def agent_call_update(event: Mapping[str, object]) -> dict[str, object] | None:
     plugin, _, agent = str(call.get("subagent_type") or "").partition(":")
     if plugin != PLUGIN_NAME or not agent:
         return None
-    start = Path(str(event["cwd"])) if event.get("cwd") else None
+    cwd = event.get("cwd")
+    start = Path(cwd) if isinstance(cwd, str) and cwd and "\0" not in cwd else None
     try:
         cfg = config.workspace_config(start)
     except Exception as exc:  # a broken config.json must not stop the agent, only be reported

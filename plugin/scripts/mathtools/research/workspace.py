@@ -106,7 +106,7 @@ class Workspace:
     # -- config.json -----------------------------------------------------------------------------
 
     def read_config(self) -> WorkspaceConfig:
-        data = read_json(str(self.config_path), what="workspace config")
+        data = read_json(str(self.config_path), what="workspace config", regular=True)
         if not isinstance(data, dict):
             raise BadInput(f"{self.config_path} must hold a JSON object", code="bad_config")
         for key in ("problems", "archived"):
