@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS, run_script
@@ -288,3 +289,44 @@ def test_a_fifo_at_the_workspace_config_is_refused_at_once(tmp_path):
 
     with pytest.raises(BadInput, match="not a regular file"):
         config.workspace_config(tmp_path)
+
+
+# -- 9. more exit 5s ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00" * 200, b"\x01\x02 ### \n--\n"])
+def test_a_problem_md_with_nothing_to_search_is_bad_input(tmp_path, content):
+    (tmp_path / "PROBLEM.md").write_bytes(content)
+    run = run_script("plan_queries.py", "--problem", str(tmp_path / "PROBLEM.md"))
+    assert run.returncode == 2, run.stdout
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://host:99999/api", "http://[::1]x/"])
+def test_a_malformed_service_url_is_a_bad_environment(url):
+    run = run_script("arxiv_query.py", "get", "1605.08386", env={**os.environ,
+                     "MATH_ARXIV_API_URL": url})  # fmt: skip
+    assert run.returncode in (2, 4), run.stdout  # the variable's problem, or a URL requests refuses
+    assert json.loads(run.stdout)["error"]["code"] in ("bad_environment", "bad_url")
+
+
+def test_resume_with_a_journal_that_is_not_utf8_writes_nothing(tmp_path):
+    from mathtools.research import workspace as ws
+
+    ws.init()
+    made = run_script("workspace.py", "new-problem", "--title", "Resumed")
+    folder = Path(made.json()["path"])
+    dashboard = tmp_path / ".math" / "DASHBOARD.md"
+    before = dashboard.read_bytes() if dashboard.exists() else None
+    (folder / "JOURNAL.md").write_bytes(b"# Journal\n\xff\xfe\x00 broken\n")
+    run = run_script("workspace.py", "resume")
+    assert run.returncode == 2, run.stdout
+    assert (dashboard.read_bytes() if dashboard.exists() else None) == before
+
+
+def test_a_deeply_nested_install_failure_record_is_ignored(tmp_path):
+    from mathtools.core import bootstrap
+
+    venv = tmp_path / "venv"
+    bootstrap.failure_marker(venv).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert bootstrap.recent_failure(venv) is None

@@ -177,8 +177,13 @@ def _url(name: str, default: str) -> str:
     raw = os.environ.get(name)
     if not raw:
         return default
-    parts = urlsplit(raw) if raw.isprintable() and " " not in raw else None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+    try:  # urlsplit refuses "http://[::1", .port "http://h:99999": ValueError
+        parts = urlsplit(raw) if raw.isprintable() and " " not in raw else None
+        usable = parts is not None and parts.scheme in ("http", "https") and bool(parts.hostname)
+        usable = usable and (parts is None or parts.port is None or parts.port > 0)
+    except ValueError:
+        usable = False
+    if not usable:
         raise _bad(name, raw, "must be an http:// or https:// URL")
     return raw
 

@@ -111,15 +111,16 @@ def resume(slug: str | None = None, recent: int = 5) -> dict[str, Any]:
     workspace = Workspace.find()
     slug = workspace.resolve(slug)
     folder = workspace.problem_dir(slug)
-    render_dashboard(workspace)
     summary = problem_status(folder, slug)
     entries = (
         read_journal(folder / "JOURNAL.md").entries if (folder / "JOURNAL.md").exists() else []
     )
     brief = [entry.brief() for entry in entries]
+    state = jsonable(frontmatter_of(folder / "STATE.md", summary["warnings"]) or {})
+    render_dashboard(workspace)  # written only once every input has been read
     return {
         "problem": summary,
-        "state": jsonable(frontmatter_of(folder / "STATE.md", summary["warnings"]) or {}),
+        "state": state,
         "recent_entries": brief[-recent:] if recent else [],
         "dead_ends": [b for b in brief if b["outcome"] in DEAD_END_OUTCOMES],
         "in_progress": [b for b in brief if b["outcome"] == "IN_PROGRESS"],

@@ -28,6 +28,7 @@ from collections.abc import Set
 from dataclasses import replace
 
 from ..core import domains
+from ..core.errors import BadInput
 from ..core.sources import NAMES, PLANNED
 from ..core.text import fold, strip_latex
 from ..research.problemfile import Problem, Reference, reference_candidates
@@ -245,6 +246,11 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
 
     title_terms = _title_terms(problem) or terms[:1]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
+    if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
+        raise BadInput(
+            "PROBLEM.md gives nothing to search for: no title, statement or tags with words",
+            code="empty_problem",
+        )
     concepts = {same_stem(n) for n in names}
     core_words = _arxiv_words(core, concepts)
     topic = _topic_word(core)
@@ -402,6 +408,11 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
     title_terms = _title_terms(problem) or terms[:1]
     tags = [_tag_words(tag) for tag in problem.tags]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
+    if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
+        raise BadInput(
+            "PROBLEM.md gives nothing to search for: no title, statement or tags with words",
+            code="empty_problem",
+        )
     names = _query_names(problem)
     out: list[Query] = []
 

@@ -498,12 +498,15 @@ def _request_errors() -> tuple[type[BaseException], ...]:
 
 
 def _requestable(url: str) -> bool:
-    """Whether `url` is an http(s) address with a host: one we could send."""
+    """Whether `url` is an http(s) address with a host that requests can send."""
+    import requests
+
     try:
         parts = urlsplit(url)
-        return parts.scheme in ("http", "https") and bool(parts.hostname)
-    except ValueError:
+        requests.PreparedRequest().prepare_url(url, None)
+    except (ValueError, requests.RequestException):
         return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 def _retry_after(value: str | None) -> float | None:
