@@ -330,3 +330,48 @@ def test_a_deeply_nested_install_failure_record_is_ignored(tmp_path):
     venv = tmp_path / "venv"
     bootstrap.failure_marker(venv).write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert bootstrap.recent_failure(venv) is None
+
+
+# -- 7. check_refs.py on hostile bibliographies ------------------------------------------------
+
+DEAD = {f"MATH_{name}_URL": "http://127.0.0.1:9/x" for name in
+        ("ARXIV_API", "S2_API", "ZBMATH_API", "CROSSREF_API")}  # fmt: skip
+
+
+def _check_refs(*args, cwd):
+    env = {**os.environ, **DEAD, "MATH_HTTP_RETRIES": "0"}
+    return run_script("check_refs.py", *args, "--json", env=env, cwd=cwd, timeout=60)
+
+
+def test_self_doubling_string_macros_are_refused_at_the_expansion_cap(tmp_path):
+    lines = ['@string{s0 = "aaaaaaaaaa"}']
+    lines += [f"@string{{s{i} = s{i - 1} # s{i - 1}}}" for i in range(1, 40)]
+    lines.append("@article{k, title = s39, author = {A B}, year = {2000}}")
+    (tmp_path / "laughs.bib").write_text("\n".join(lines), encoding="utf-8")
+    run = _check_refs("laughs.bib", cwd=tmp_path)
+    assert run.returncode == 2, run.stdout
+    assert json.loads(run.stdout)["error"]["code"] == "bad_bib"
+
+
+def test_a_bib_symlink_loop_is_bad_input(tmp_path):
+    (tmp_path / "a.bib").symlink_to(tmp_path / "b.bib")
+    (tmp_path / "b.bib").symlink_to(tmp_path / "a.bib")
+    run = _check_refs("a.bib", cwd=tmp_path)
+    assert run.returncode == 2, run.stdout
+    assert "Traceback" not in run.stderr
+
+
+def test_an_entry_without_a_key_is_checked_without_a_crash(tmp_path):
+    (tmp_path / "nokey.bib").write_text("@article{, title={x}}\n", encoding="utf-8")
+    run = _check_refs("nokey.bib", cwd=tmp_path)
+    assert run.returncode in (0, 1, 2), run.stdout
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("other", ["--report", "--out"])
+def test_two_outputs_naming_one_file_are_refused(tmp_path, other):
+    (tmp_path / "refs.bib").write_text("@article{k, title={x}}\n", encoding="utf-8")
+    run = _check_refs("refs.bib", "--fix", "same.txt", other, "same.txt", cwd=tmp_path)
+    assert run.returncode == 2, run.stdout
+    assert json.loads(run.stdout)["error"]["code"] == "usage"
+    assert not (tmp_path / "same.txt").exists()

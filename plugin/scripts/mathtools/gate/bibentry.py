@@ -122,7 +122,7 @@ class Reference:
                 cited[name] = plain_text(cited[name])
         if "authors" in cited:
             cited["authors"] = [plain_text(name) for name in cited["authors"]]
-        cited.pop("key")
+        cited.pop("key", None)  # `@article{, title={x}}` has none
         return cited
 
 

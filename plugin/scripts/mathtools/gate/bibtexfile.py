@@ -117,6 +117,21 @@ def read_bib_text(text: str, path: Path) -> BibFile:
     return BibFile(path, text, library, references, repeated, warnings)
 
 
+# The longest value an @string macro or a field may expand to: `@string{s1 = s0 # s0}`, doubled
+# thirty times, would fill the memory ("billion laughs").
+MAX_EXPANDED_CHARS = 1 << 20
+
+
+def check_expansion(parts: list[str]) -> None:
+    """BadInput when the parts of one value, joined, would outgrow MAX_EXPANDED_CHARS."""
+    if sum(map(len, parts)) > MAX_EXPANDED_CHARS:
+        raise BadInput(
+            f"an @string macro or field expands to over {MAX_EXPANDED_CHARS >> 20} MB "
+            "(macros concatenating themselves?)",
+            code="bad_bib",
+        )
+
+
 def evaluate(raw: str, strings: dict[str, str]) -> str:
     """A field's value as BibTeX reads it: `{...}` and `"..."` unwrapped, numbers as they are,
     `@string` macros (and the month names) replaced, `#` concatenations joined."""
@@ -138,4 +153,5 @@ def evaluate(raw: str, strings: dict[str, str]) -> str:
             values.append(part[1:-1])
         else:
             values.append(strings.get(part.lower(), part))
+    check_expansion(values)
     return " ".join("".join(values).split())
