@@ -375,3 +375,24 @@ def test_two_outputs_naming_one_file_are_refused(tmp_path, other):
     assert run.returncode == 2, run.stdout
     assert json.loads(run.stdout)["error"]["code"] == "usage"
     assert not (tmp_path / "same.txt").exists()
+
+
+# -- 11. a search folder lies under the problem's literature-runs/ -----------------------------
+
+
+@pytest.mark.parametrize("name", ["../PWNED-rel", "/tmp/PWNED-abs", "literature-runs/../../x"])
+def test_a_search_folder_outside_literature_runs_is_refused(tmp_path, name):
+    folder = tmp_path / "work" / "problem"
+    folder.mkdir(parents=True)
+    (folder / "PROBLEM.md").write_text(
+        "# Fixed points\n\n## Problem Statement\n\nBrouwer fixed point theorem for maps of "
+        "the disc, with references [Brouwer 1911].\n",
+        encoding="utf-8",
+    )
+    run = run_script(
+        "plan_queries.py", "--problem", str(folder / "PROBLEM.md"), "--search-folder", name,
+        cwd=folder,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stdout
+    assert json.loads(run.stdout)["error"]["code"] == "search_folder"
+    assert not (tmp_path / "work" / "PWNED-rel").exists()

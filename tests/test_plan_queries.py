@@ -631,8 +631,14 @@ def test_a_value_starting_with_a_dash_is_joined_to_its_option_and_labels_alike()
 def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, tmp_path):
     """The focus searches' command lines run as printed (arXiv and S2 answer from recordings),
     and the label each writes is the plan's label for it."""
-    folder = str(tmp_path / "R")  # absolute: never a stray R/ in whatever folder pytest runs in
-    plan = plan_for("fixed-points.md", "--focus=-abc", "--search-folder", folder, script=script)
+    folder = tmp_path / "fixed-points"  # a search folder lies under literature-runs/
+    folder.mkdir()
+    (folder / "PROBLEM.md").write_bytes((PROBLEMS / "fixed-points.md").read_bytes())
+    runs = str(folder / "literature-runs" / "R")
+    run = script("plan_queries.py", "--problem", str(folder / "PROBLEM.md"), "--focus=-abc",
+                 "--search-folder", runs)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    plan = run.json()
     lines = commandlines.command_lines(plan)
     s2_search = load_cassette(RECORDINGS / "s2" / "test_search_paper.yaml")[0]
     for line, api, answer, url in (
@@ -650,7 +656,7 @@ def test_focus_starting_with_a_dash_prints_commands_that_run_as_printed(script, 
             env = {**os.environ, url: server.url + ("/api/query" if api == "arxiv" else BASE_PATH)}
             run = script(*shlex.split(line), env=env)
         assert run.returncode == 0, run.stdout + run.stderr
-        written = tmp_path / "R" / f"i1-{QUERY_LINE_WORDS[api]}-1.json"
+        written = Path(runs) / f"i1-{QUERY_LINE_WORDS[api]}-1.json"
         assert json.loads(written.read_text(encoding="utf-8"))["query_line"] == focus["query_line"]
 
 

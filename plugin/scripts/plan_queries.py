@@ -68,7 +68,10 @@ def main(argv: Sequence[str]) -> None:
     problem_path = problemdir.problem_file(args.problem or problemdir.current_slug())
     literature = Path(args.literature) if args.literature else problem_path.parent / "LITERATURE.md"
     search_folder = (
-        searchfolder.new_search_folder(problem_path.parent) if args.new_run else args.search_folder
+        searchfolder.new_search_folder(problem_path.parent)
+        if args.new_run
+        else args.search_folder
+        and searchfolder.given_search_folder(problem_path.parent, args.search_folder)
     )
     problem = problemfile.read_problem(problem_path)
     plan = planning.plan(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..core import schemas
-from ..core.errors import BadInput
+from ..core.errors import BadInput, shown
 from ..core.files import dumps, read_text, write_file
 from ..core.records import Judgement, PaperDict, summary_line
 from ..core.sources import TAGS
@@ -66,6 +66,23 @@ def new_search_folder(problem_folder: Path) -> Path:
         except FileExistsError:
             continue
     raise BadInput(f"cannot create a search folder under {base}", code="search_folder")
+
+
+def given_search_folder(problem_folder: Path, name: str) -> str:
+    """A --search-folder the user named: it must lie under `problem_folder/literature-runs/`
+    (links followed), never elsewhere (`../PWNED`); BadInput otherwise."""
+    base = problem_folder / "literature-runs"
+    try:
+        inside = Path(name).resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError, ValueError):  # a link loop, a NUL
+        inside = False
+    if not inside or Path(name).resolve() == base.resolve():
+        raise BadInput(
+            f"--search-folder {shown(name)} is not under {base}/: give a folder there "
+            "(--new-run makes one)",
+            code="search_folder",
+        )
+    return name
 
 
 def write_json(path: Path, data: object) -> None:
