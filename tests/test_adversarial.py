@@ -396,3 +396,30 @@ def test_a_search_folder_outside_literature_runs_is_refused(tmp_path, name):
     assert run.returncode == 2, run.stdout
     assert json.loads(run.stdout)["error"]["code"] == "search_folder"
     assert not (tmp_path / "work" / "PWNED-rel").exists()
+
+
+# -- 12. service text is inert in LITERATURE.md; a name's comma never splits it ----------------
+
+
+def test_service_markup_in_a_title_or_field_is_inert_and_names_keep_their_commas(tmp_path):
+    from mathtools.core.text import inert_markdown
+    from mathtools.litdoc import checks, literature, merging
+    from support.verified import confirmed, paper, verification
+
+    assert inert_markdown("$x<n$ and x < y") == "$x<n$ and x < y"
+    hostile = paper(
+        3,
+        "semantic_scholar",
+        title="<script>alert(1)</script> [click](javascript:alert(1)) <!-- hidden -->",
+        authors=["Smith, John", "Martin King, Jr.", "Emmy Noether"],
+        abstract="<img src=x onerror=alert(1)> We prove it.",
+    )
+    lit = tmp_path / "problems" / "p" / "LITERATURE.md"
+    relevance = {hostile["key"]: {"relevance": "R.", "key_results": "T", "confidence": "[S]"}}
+    merging.merge_file(lit, verification([confirmed(hostile)]), relevance, summary="s")
+    text = lit.read_text(encoding="utf-8")
+    for raw in ("<script", "<!-- hidden", "](javascript", "<img"):
+        assert raw not in text
+    [ref] = literature.load(lit).confirmed
+    assert ref.authors == ["John Smith", "Martin King Jr.", "Emmy Noether"]
+    assert checks.validate(lit) == []

@@ -251,3 +251,13 @@ def _augment(i: int, edges: list[list[int]], owner: dict[int, int], seen: set[in
             owner[j] = i
             return True
     return False
+
+
+def comma_free(name: str) -> str:
+    """One person's name without a comma, as LITERATURE.md's comma-separated Authors line needs
+    it: "Family, Given" is "Given Family", "King, Jr., Martin" and "Martin King, Jr." are
+    "Martin King Jr." (a service may send either form)."""
+    parts = [part.strip() for part in name.split(",") if part.strip()]
+    suffixes = [p for p in parts[1:] if p.lower().rstrip(".") in NAME_SUFFIXES]
+    given = [p for p in parts[1:] if p not in suffixes]
+    return " ".join([*given, *parts[:1], *suffixes])

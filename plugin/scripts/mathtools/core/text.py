@@ -247,3 +247,15 @@ def as_int(text: object) -> int | None:
     if isinstance(text, int) and not isinstance(text, bool):
         return text if text >= 0 else None
     return int(text) if isinstance(text, str) and is_digits(text) else None
+
+
+# Markup a Markdown viewer would act on in service text: an HTML tag or comment start ("<script",
+# "<!--", "</a"), and a link's "](" (a `javascript:` target). A mathematical "x < y" or "$x<n$"
+# is left alone.
+_TAG_START = re.compile(r"<(?=[!?/]|[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$))")
+
+
+def inert_markdown(text: str) -> str:
+    """`text` (a title, a field from a service) as Markdown that renders as the text it is and
+    does nothing: a tag-like "<" becomes "&lt;", a link's "](" becomes "] (" (no link)."""
+    return _TAG_START.sub("&lt;", text).replace("](", "] (")

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TypedDict, cast
 
 from ..core import clock, files, locks, schemas
+from ..core.authors import comma_free
 from ..core.errors import BadInput
 from ..core.records import (
     IDENTIFIED,
@@ -182,12 +183,14 @@ class Merge:
             return
         candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
         was = self.index.find("UREF", keys + candidate_keys)
-        titles = {normalise_title(t) for t in (paper["title"], _cited_title(result)) if t}
+        cited = (result.get("candidate") or {}).get("title")
+        titles = {normalise_title(t) for t in (paper["title"], cited) if isinstance(t, str) and t}
         if was is not None and normalise_title(was.title) not in titles:
             was = None  # a claimed id alone never makes an unconfirmed reference this paper
         number = self.last["REF"] = self.last["REF"] + 1
         values: dict[str, object] = {
-            "Authors": ", ".join(paper.get("authors") or []) or "(not given by the API)",
+            "Authors": ", ".join(map(comma_free, paper.get("authors") or []))
+            or "(not given by the API)",
             "Year": paper.get("year") or "",
             "Source": source_field(_agreeing(result, paper)),
             "arXiv ID": paper.get("arxiv_id") or "",
@@ -319,7 +322,9 @@ class Merge:
             return
         authors = fields["authors"]
         values: dict[str, object] = {
-            "Authors": ", ".join(authors) if isinstance(authors, list) else authors or "unknown",
+            "Authors": ", ".join(map(comma_free, authors))
+            if isinstance(authors, list)
+            else authors or "unknown",
             "Year": fields["year"] or "unknown",
             "Source": candidate.get("source") or result.get("source") or "unknown",
             "Reason": result["reason"],
@@ -363,11 +368,6 @@ def _paper_key(result: VerificationResult) -> str | None:
     if result["status"] not in IDENTIFIED:
         return None
     return (result.get("paper") or {}).get("key")
-
-
-def _cited_title(result: VerificationResult) -> str | None:
-    title = (result.get("candidate") or {}).get("title")
-    return title if isinstance(title, str) else None
 
 
 def _candidate_fields(candidate: Mapping[str, Any]) -> CitedFields:

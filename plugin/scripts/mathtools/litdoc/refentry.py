@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..core.text import as_int
+from ..core.text import as_int, inert_markdown
 
 REF_FIELDS = (
     "Authors",
@@ -73,9 +73,9 @@ class Entry:
     def new(
         cls, kind: str, number: int, title: str, values: Mapping[str, object], ids: list[str]
     ) -> Entry:
-        lines = [f"### {entry_number(kind, number)}: {one_line(title)}\n"]
+        lines = [f"### {entry_number(kind, number)}: {inert_markdown(one_line(title))}\n"]
         lines += [
-            f"- **{name}:** {one_line(values[name])}\n"
+            f"- **{name}:** {inert_markdown(one_line(values[name]))}\n"
             for name in FIELD_ORDER[kind]
             if values.get(name) not in (None, "")
         ]
@@ -124,8 +124,8 @@ class Entry:
         return one_line(" ".join([first, *self.lines[span[0] + 1 : span[1]]]))
 
     def set_field(self, name: str, value: str) -> bool:
-        """Set one field; True if the entry changed."""
-        value = one_line(value)
+        """Set one field (inert Markdown); True if the entry changed."""
+        value = inert_markdown(one_line(value))
         if self.field(name) == value:
             return False
         line = f"- **{name}:** {value}\n"
