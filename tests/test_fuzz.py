@@ -66,6 +66,16 @@ VALUES: list[str | bytes] = [
     "S2:" + "g" * 40,
     "}, note = {x",
     "\\input{/etc/passwd}",
+    # the second campaign: digits str.isdigit takes and int() refuses, a URL urlsplit refuses,
+    # a folder outside the workspace, a FIFO-free but hostile LITERATURE.md and .bib
+    "zbMATH:²",
+    "1605.08386v²",
+    "CorpusId:²³",
+    "²⁰²¹",
+    "http://[::1",
+    "../PWNED-rel",
+    "{file:superscripts}",
+    "{file:laughs}",
 ]
 FILES: dict[str, bytes] = {
     "binary": bytes(range(256)) * 8,
@@ -76,8 +86,19 @@ FILES: dict[str, bytes] = {
     ).encode(),
     "empty": b"",
     "literature": b"---\nproblem: [\n---\n### REF-001: \xff\n",
+    "superscripts": (
+        "## Search History\n\n| Date | Query Summary | arXiv Results | S2 Results | New Confirmed |"
+        "\n|---|---|---|---|---|\n| 2026-01-01 | q | ¹¹ | ² | ¹¹ |\n\n## Confirmed References\n\n"
+        "### REF-001: T\n- **Authors:** A B\n- **Year:** ²⁰²¹\n"
+    ).encode(),
+    "laughs": "\n".join(
+        ['@string{s0 = "aaaaaaaaaa"}']
+        + [f"@string{{s{i} = s{i - 1} # s{i - 1}}}" for i in range(1, 40)]
+        + ["@article{k, title = s39, year = {²⁰²¹}}"]
+    ).encode(),
 }
-ENV_VALUES = ["nan", "inf", "-1", "0", "abc", "9" * 5000, "a\nb", "/proc", "/dev/null", "ftp://x"]
+ENV_VALUES = ["nan", "inf", "-1", "0", "abc", "9" * 5000, "a\nb", "/proc", "/dev/null", "ftp://x",
+              "http://[::1", "²"]  # fmt: skip
 
 PYTHON = sys.executable
 # A valid call of every script and subcommand ({problem} is the workspace's problem).
