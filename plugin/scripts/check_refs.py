@@ -94,7 +94,7 @@ def main(argv: Sequence[str]) -> int | None:
             f"--fix needs exactly one .bib to correct; these files give {len(found.bibs)}",
             code="usage",
         )
-    refcheck.distinct_outputs({"--fix": fix, "--report": args.report, "--out": args.out})
+    files.distinct_outputs({"--fix": fix, "--report": args.report, "--out": args.out})
     if fix:
         refcheck.check_output(fix, "--fix", inputs, refcheck.FIX_MARK)
     if args.report:

@@ -242,3 +242,28 @@ def read_lines(source: str, what: str = "input") -> list[str]:
 def numbered_lines(source: str, what: str) -> list[tuple[int, str]]:
     lines = (line.strip() for line in read_source(source, what).splitlines())
     return [(n, line) for n, line in enumerate(lines, 1) if line and not line.startswith("#")]
+
+
+def resolved(path: Path) -> Path:
+    """`path` with its links followed; a symlink loop is BadInput naming it (RuntimeError or
+    OSError, by Python version)."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        raise BadInput(f"{path}: a symbolic link loop, or unreadable", code="unreadable") from None
+
+
+def distinct_outputs(outputs: dict[str, str | None]) -> None:
+    """BadInput when two output options (--fix, --report, --out) name the same file: the later
+    write would silently replace the earlier."""
+    seen: dict[Path, str] = {}
+    for option, name in outputs.items():
+        if not name:
+            continue
+        target = resolved(Path(name))
+        if target in seen:
+            raise BadInput(
+                f"{seen[target]} and {option} name the same file {name}: give each its own",
+                code="usage",
+            )
+        seen[target] = option

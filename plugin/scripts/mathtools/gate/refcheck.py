@@ -19,6 +19,7 @@ from typing import Any
 
 from ..core import clock
 from ..core.errors import BadInput
+from ..core.files import resolved
 from ..core.records import (
     VERDICTS,
     CheckDocument,
@@ -113,8 +114,8 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
                 result.cited.setdefault(key, (str(path), line))
             named = tex_bib_files(path, text)
             for bib_path in named:
-                if _resolved(bib_path) not in read:
-                    read.add(_resolved(bib_path))
+                if resolved(bib_path) not in read:
+                    read.add(resolved(bib_path))
                     _add_bib(result, bib_path, add)
             if not named:
                 items = read_items(path, text)
@@ -126,8 +127,8 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
                     )
                 add(items)
                 result.files.append({"file": str(path), "kind": "tex", "entries": len(items)})
-        elif _resolved(path) not in read:
-            read.add(_resolved(path))
+        elif resolved(path) not in read:
+            read.add(resolved(path))
             if kind == "bib":
                 _add_bib(result, path, add)
             else:
@@ -560,37 +561,12 @@ def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:
     )
 
 
-def _resolved(path: Path) -> Path:
-    """`path` with its links followed; a symlink loop is BadInput naming it (RuntimeError or
-    OSError, by Python version)."""
-    try:
-        return path.resolve()
-    except (RuntimeError, OSError):
-        raise BadInput(f"{path}: a symbolic link loop, or unreadable", code="unreadable") from None
-
-
-def distinct_outputs(outputs: dict[str, str | None]) -> None:
-    """BadInput when two output options (--fix, --report, --out) name the same file: the later
-    write would silently replace the earlier."""
-    seen: dict[Path, str] = {}
-    for option, name in outputs.items():
-        if not name:
-            continue
-        target = _resolved(Path(name))
-        if target in seen:
-            raise BadInput(
-                f"{seen[target]} and {option} name the same file {name}: give each its own",
-                code="usage",
-            )
-        seen[target] = option
-
-
 def check_output(path: str, option: str, inputs: list[Path], marker: str) -> None:
     """BadInput unless `path` can take an output of ours: not an input of the call, not a folder,
     and not an existing file other than one we wrote (it starts with `marker`)."""
     target = Path(path)
     if any(target.exists() and other.exists() and target.samefile(other) for other in inputs) or (
-        _resolved(target) in {_resolved(other) for other in inputs}
+        resolved(target) in {resolved(other) for other in inputs}
     ):
         raise BadInput(
             f"{option} {path} is an input of this call: the original is never modified; "
