@@ -185,14 +185,11 @@ def recent_failure(venv: Path, now: float | None = None) -> tuple[str, float] | 
     """The failed install recorded beside `venv`, as (its message, its age in seconds), if it is
     younger than RETRY_AFTER; else None."""
     try:
-        marker = failure_marker(venv)
-        if not marker.is_file() or marker.stat().st_size > 1 << 20:
-            return None  # a FIFO or a huge file is not one we wrote
-        failure = json.loads(marker.read_text(encoding="utf-8"))
+        failure = json.loads(failure_marker(venv).read_text(encoding="utf-8"))
         age = (now or time.time()) - float(failure["time"])
         message = str(failure["error"])
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # nested 100,000 deep
-        return None  # none, or not one we wrote: try again
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None  # none, or not one we wrote (nested 100,000 deep): try again
     return (message, age) if 0 <= age < RETRY_AFTER else None
 
 
