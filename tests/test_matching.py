@@ -486,3 +486,71 @@ def test_a_misspelled_title_is_corrected_through_an_identifier_only():
     assert match.discrepancies[0]["record"] == "Neural Turing Machines"
     assert match.identifies(by_identifier=True)
     assert not match.identifies(by_identifier=False)  # a title search needs the exact title
+
+
+# Synthesized records (Paper objects written here, titles as real papers write them): the
+# typographic rules of a title that identifies the paper.
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("Subspace Differential Privacys", "Subspace Differential Privacy"),
+        ("Generative Model for Graphs", "Generative Models for Graphs"),
+        ("Characterizing risk of fairwashing", "Characterizing the risk of fairwashing"),
+        ("Schema Variable Types", "Schema-Variable Types"),
+        ("Convex Minimization", "Convex Minimisation"),
+    ],
+)
+def test_a_title_that_differs_in_its_words_is_corrected(cited, record):
+    match = compare({"title": cited}, Paper(source="crossref", title=record))
+    assert match.title_ok
+    assert [(d["field"], d["record"]) for d in match.discrepancies] == [("title", record)]
+    assert match.identifies(by_identifier=False)  # a title search still identifies it
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("HEAT-BATH RANDOM WALKS WITH MARKOV BASES", MARKOV),  # case
+        ("{H}eat-bath random walks with {M}arkov bases", MARKOV),  # braces
+        (r"Sur les fonctions de M\"obius", "Sur les fonctions de Möbius"),  # LaTeX accents
+        ("Heat-bath random walks with Markov bases.", MARKOV),  # punctuation
+        ("Automated Test Generation for REST APIs - No Time to Rest Yet", REST),
+        ("Heat-bath  random walks with Markov  bases", MARKOV),  # spacing
+        ("Automated Test Generation for REST APIs", REST),  # the subtitle left out
+        (r"$\omega$Test", "ωTest"),
+    ],
+)
+def test_a_title_that_differs_only_typographically_is_confirmed(cited, record):
+    match = compare({"title": cited}, Paper(source="crossref", title=record))
+    assert match.title_ok and match.discrepancies == []
+
+
+def test_a_year_one_off_identifies_by_title_only_with_every_author_agreeing():
+    """Synthesized record: the exact title, one year off, no arXiv version to explain it."""
+    paper = Paper(
+        source="crossref",
+        title="Approximation by superpositions of a sigmoidal function",
+        authors=["G. Cybenko"],
+        year=1989,
+    )
+    cited = {"title": paper.title, "authors": "Cybenko", "year": 1988}
+    match = compare(cited, paper)
+    assert match.identifies(by_identifier=False)
+    assert [d["note"] for d in match.discrepancies] == ["cited 1988, the record says 1989"]
+    assert not compare({**cited, "authors": "Hornik"}, paper).identifies(by_identifier=False)
+    assert not compare({**cited, "year": 1987}, paper).identifies(by_identifier=False)
+    assert not compare({**cited, "authors": None}, paper).identifies(by_identifier=False)
+
+
+ANTS = (
+    "ANTS XIII. Proceedings of the thirteenth algorithmic number theory symposium, "
+    "University of Wisconsin-Madison, WI, USA, July 16--20, 2018"
+)
+
+
+def test_a_title_cut_before_its_place_and_date_is_the_record_s():
+    cited = "ANTS XIII. Proceedings of the thirteenth algorithmic number theory symposium"
+    assert title_score(cited, ANTS) == TITLE_THRESHOLD
+    assert compare({"title": cited}, Paper(source="zbmath", title=ANTS)).discrepancies == []
+    # a comma whose tail holds no year is no place and date: the words are the title's
+    assert title_score("Sparse", "Sparse, dense and random graphs") < TITLE_THRESHOLD

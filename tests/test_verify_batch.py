@@ -450,3 +450,24 @@ def test_an_out_that_is_also_an_input_is_refused_and_the_input_kept(script, stan
     assert run.json()["error"]["code"] == "cannot_write" and "also an input" in run.stdout
     assert Path(candidates).read_bytes() == before
     assert sum(standin.counts.values()) == 0  # refused before any request
+
+
+def test_an_exact_title_one_year_off_through_arxiv(script, standin, tmp_path):
+    """arXiv's record (arXiv:1605.08386, no journal reference) does not explain 2015: CORRECTED.
+    A record with an arXiv version and a journal (arXiv:1009.3186) explains its year: CONFIRMED."""
+    markov = {
+        "key": "markov",
+        "title": "Heat-bath random walks with Markov bases",
+        "authors": "Stanley, Caprice and Windisch, Tobias",
+        "year": 2015,
+    }
+    group = {
+        "key": "group",
+        "title": "Group Testing with Probabilistic Tests: Theory, Design and Application",
+        "authors": "Cheraghchi, Mahdi and Hormati, Ali and Karbasi, Amin and Vetterli, Martin",
+        "year": 2011,
+    }
+    results = by_key(verify(script, write(tmp_path, "c.json", [markov, group])).json())
+    assert results["markov"]["status"] == "CORRECTED", results["markov"]["reason"]
+    assert [d["field"] for d in results["markov"]["discrepancies"]] == ["year"]
+    assert results["group"]["status"] == "CONFIRMED", results["group"]["reason"]

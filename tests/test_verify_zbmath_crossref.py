@@ -210,3 +210,33 @@ def test_a_wrong_volume_is_corrected_from_zbmaths_record(script, standin):
     result = results["hofmann-zhang"]
     assert result["status"] == "CORRECTED" and result["sources"] == ["zbmath"]
     assert [(d["field"], d["record"]) for d in result["discrepancies"]] == [("volume", "169")]
+
+
+def test_an_exact_title_one_year_off_is_corrected_through_crossref(script, standin):
+    """Cybenko's paper is 1989 in Crossref's record, which has no arXiv version to explain 1988."""
+    cited = {k: v for k, v in CROSSREF_ARTICLE.items() if k != "doi"} | {"year": 1988}
+    _, results = verify(script, [cited])
+    result = results["cybenko"]
+    assert result["status"] == "CORRECTED", result["reason"]
+    assert result["sources"] == ["crossref"]
+    assert [(d["field"], d["cited"], d["record"]) for d in result["discrepancies"]] == [
+        ("year", 1988, 1989)
+    ]
+    assert "no paper matches" not in result["reason"]
+
+
+def test_an_exact_title_years_off_is_no_match_but_says_what_differs(script, standin):
+    cited = {k: v for k, v in CROSSREF_ARTICLE.items() if k != "doi"} | {"year": 1985}
+    _, results = verify(script, [cited])
+    result = results["cybenko"]
+    assert result["status"] == "UNCONFIRMED"
+    assert result["reason"].startswith("a paper with this title differs:")
+    assert "cited 1985, the record says 1989" in result["reason"]
+
+
+def test_a_book_cited_without_its_place_and_date_is_confirmed(script, standin):
+    cited = {**BOOK, "title": BOOK["title"].split(", University")[0]}
+    _, results = verify(script, [cited])
+    result = results["ants-xiii"]
+    assert result["status"] == "CONFIRMED", result["reason"]
+    assert result["paper"]["zbl"] == "1416.11009"

@@ -14,6 +14,7 @@ __all__ = [
     "latexbibliography",
     "lookups",
     "matching",
+    "merged",
     "refcheck",
     "verification",
 ]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +98,64 @@ def main_title(title: str) -> str | None:
     return parts[0] if len(parts) == 2 and parts[0] and parts[1] else None
 
 
+# A trailing note of the paper's language ("(Russian)", "(Russian. English summary)", "(in
+# French)"): zbMATH and bibliographies add it; it is not part of the title.
+LANGUAGES = (
+    "russian|ukrainian|belarusian|bulgarian|serbian|croatian|czech|slovak|polish|hungarian|"
+    "romanian|german|french|italian|spanish|portuguese|dutch|swedish|norwegian|danish|"
+    "finnish|estonian|latvian|lithuanian|greek|turkish|chinese|japanese|korean|english|"
+    "georgian|armenian|hebrew|arabic|persian|latin"
+)
+LANGUAGE_NOTE = re.compile(
+    rf"\s*\((?:in\s+)?(?:{LANGUAGES})(?:\s*[.,;]?\s*(?:with\s+an?\s+)?(?:{LANGUAGES})"
+    rf"\s+(?:summary|abstract))?\.?\)\s*\.?\s*$",
+    re.IGNORECASE,
+)
+# A tail of a book's or proceedings' title holding a year: its place and date (", University of
+# Wisconsin-Madison, WI, USA, July 16--20, 2018"), which a citation may leave out.
+DATED_TAIL = re.compile(r"\b(?:1[5-9]|20)\d\d\b")
+
+
+def bare_title(title: str) -> str:
+    """The title without a trailing language note."""
+    return LANGUAGE_NOTE.sub("", title)
+
+
+def title_heads(title: str) -> list[str]:
+    """What a citation may give of a record's title instead of all of it: the title before its
+    subtitle (main_title) and before each comma whose tail holds a year (a place and date)."""
+    heads = [main_title(title) or ""]
+    for comma in re.finditer(",", title):
+        if DATED_TAIL.search(title[comma.end() :]) and title[: comma.start()].strip():
+            heads.append(title[: comma.start()])
+    return [head for head in heads if head]
+
+
+def _surface(title: str, umlauts: bool) -> str:
+    """A title as written, folded only where a citation's form does not change its words: case,
+    braces, LaTeX or Unicode accents and Greek, punctuation (dropped, not read as a space) and
+    spacing."""
+    text = strip_latex(bare_title(title))
+    text = "".join(
+        fold(ch).strip() if "\u0370" <= ch <= "\u03ff" else ch
+        for ch in unicodedata.normalize("NFC", text)
+    )
+    text = re.sub(r"[^\w\s]|_", "", fold(text, umlauts))
+    return " ".join(text.split())
+
+
+def typographic_only(cited: str, record: str) -> bool:
+    """Whether a cited title is the record's (or a head of it, title_heads) but for case, braces,
+    accents, punctuation and spacing: a title that matches only after folding words (a plural,
+    a British spelling, a function word, a hyphen read as a space) is corrected, not
+    confirmed."""
+    return any(
+        _surface(cited, umlauts) == _surface(whole, umlauts)
+        for whole in (record, *title_heads(bare_title(record)))
+        for umlauts in (False, True)
+    )
+
+
 def misspelled(cited: str, record: str) -> bool:
     """Whether a cited title is the record's with typos only: the same content words in the same
     order, at most MAX_TYPOS of them (each of at least TYPO_MIN_LETTERS letters) one edit apart
@@ -148,12 +207,13 @@ def title_score(cited: str, record: str) -> float:
     The best of the whole record title and the record's main title (the citation may leave the
     subtitle out), with umlauts dropped ("Schrodinger") or transliterated ("Schroedinger"). Not
     symmetric on purpose: text the citation adds is never forgiven."""
-    record_main = main_title(record)
+    cited, record = bare_title(cited), bare_title(record)
+    heads = title_heads(record)
     best = 0.0
     for umlauts in (False, True):
         cited_words = title_words(cited, umlauts)
         score = _similarity(cited_words, title_words(record, umlauts))
-        if record_main and _similarity(cited_words, title_words(record_main, umlauts)) == 1.0:
+        if any(_similarity(cited_words, title_words(h, umlauts)) == 1.0 for h in heads):
             score = 1.0
         best = max(best, score)
     return round(best, 4)
@@ -319,8 +379,11 @@ class Match:
     title_ok: bool | None = None
     matched_authors: list[str] = field(default_factory=list)
     authors_contradicted: bool = False  # authors cited, none of them an author of the record
+    authors_agree: bool = False  # authors cited, every one an author, the list complete
+    misspelled: bool = False  # the title is the record's with typos (identifies by identifier)
     year_diff: int | None = None
     year_ok: bool | None = None
+    year_close: bool = False  # the cited year is within YEAR_TOLERANCE of one the record gives
     discrepancies: list[Discrepancy] = field(default_factory=list)
 
     @property
@@ -336,17 +399,27 @@ class Match:
     def identifies(self, by_identifier: bool) -> bool:
         """Whether the record is the cited paper beyond doubt. Reached through a cited
         identifier: the title agrees (or, no title cited, some cited author is an author).
-        Found by a title search: the title agrees exactly and so does the year (or, no year
+        Found by a title search: the title agrees after folding (a misspelled one does not) and
+        so does the year, or the year is one off and every cited author agrees (or, no year
         cited, some cited author is an author)."""
         if self.title_ok is False:
             return False
         if by_identifier:
             return bool(self.title_ok) or not self.authors_contradicted
-        if self.title_ok is None or any(d["field"] == "title" for d in self.discrepancies):
-            return False  # a title search identifies only by the exact title
+        if self.title_ok is None or self.misspelled:
+            return False  # a title search identifies only by the title, folded
         if self.year_ok is not None:
-            return self.year_ok
+            return self.year_ok or (self.year_close and self.authors_agree)
         return not self.authors_contradicted
+
+    def agreed(self) -> list[str]:
+        """The fields this record agrees with as cited: "year", "title"."""
+        fields = {d["field"] for d in self.discrepancies}
+        return [
+            name
+            for name, ok in (("year", self.year_ok), ("title", self.title_ok))
+            if ok and name not in fields
+        ]
 
     def checks(self) -> Checks:
         return {
@@ -365,8 +438,11 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
         match.title_score = title_score(title, paper.title or "")
         match.title_ok = match.title_score >= TITLE_THRESHOLD
         if not match.title_ok and misspelled(title, paper.title or ""):
-            match.title_ok = True  # the same words, mistyped: identified, and corrected
+            match.title_ok = match.misspelled = True  # the same words, mistyped: corrected
             note = f"misspelled; the record's title is '{paper.title}'"
+            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
+        elif match.title_ok and not typographic_only(title, paper.title or ""):
+            note = f"written differently; the record's title is '{paper.title}'"
             match.discrepancies.append(_discrepancy("title", title, paper.title, note))
     authors = candidate.get("authors")
     cited = split_authors(authors)
@@ -375,6 +451,7 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
         match.matched_authors = check.matched
         match.authors_contradicted = not check.matched
         authors_note = check.note(len(paper.authors), len(cited))
+        match.authors_agree = bool(check.matched) and not authors_note
         if authors_note:
             match.discrepancies.append(
                 _discrepancy("authors", authors, paper.authors, authors_note)
@@ -383,6 +460,9 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
     if year is not None and paper.year is not None:
         match.year_diff = paper.year - int(year)
         match.year_ok = year_agrees(int(year), paper)
+        match.year_close = any(
+            abs(int(year) - known) <= YEAR_TOLERANCE for known in record_years(paper)
+        )
         if not match.year_ok:
             match.discrepancies.append(
                 _discrepancy(

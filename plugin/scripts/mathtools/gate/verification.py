@@ -23,7 +23,7 @@ the candidate UNCONFIRMED, with a reason naming the paper it really points to (r
 `resolved_to`; `paper` is only ever an identified record). One that resolves nowhere is a
 discrepancy when the title identifies the paper, else makes the candidate UNCONFIRMED (unless the
 identified record lists it). The identifying records of all sources are merged into one
-(`_canonical`) and compared again. A title search identifies a paper only by its exact title and
+(merged.canonical) and compared again. A title search identifies a paper only by its exact title and
 an agreeing year; a different paper it finds is a `suggestion`, never promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
@@ -56,6 +56,7 @@ from ..core.sources import NAMES, SOURCES
 from .candidates import Candidate
 from .lookups import ComparedRecord, Lookup, Sources, comparable
 from .matching import Match, compare, describe
+from .merged import canonical
 
 PENDING = "API error - verification pending"
 
@@ -176,12 +177,12 @@ class Verifier:
     def _found(self, candidate: Candidate, findings: list[ComparedRecord]) -> ComparedRecord:
         """One paper from the findings that identify it: the sources' records merged, and the
         candidate compared with the merged record (every year and venue name either gives)."""
-        paper = _canonical(findings)
+        paper = canonical(findings)
         match = compare(comparable(candidate.cited(), paper), paper)
-        # A year one source's own record agrees with is no discrepancy (Semantic Scholar's
-        # publication year where the canonical record, arXiv's, has the preprint's).
-        if any(f.match.year_ok for f in findings):
-            match.discrepancies = [d for d in match.discrepancies if d["field"] != "year"]
+        # A year or title one source's own record agrees with is no discrepancy (Semantic
+        # Scholar's publication year where the canonical record, arXiv's, has the preprint's).
+        agreed = {name for f in findings for name in f.match.agreed()}
+        match.discrepancies = [d for d in match.discrepancies if d["field"] not in agreed]
         return ComparedRecord(
             _source_of(findings), paper, match, _urls_of(findings), _sources_of(findings)
         )
@@ -332,8 +333,10 @@ class Verifier:
         elif missing:
             reason = f"{', '.join(missing)} not found; a title search found {closest}"
         else:
-            reason = f"no paper matches; the closest title found is {closest}"
-            reason += self._degraded_note()
+            # a title that is a real paper's: say what else differs, never "no paper matches"
+            titled = "a paper with this title differs:" if best.match.title_ok else ""
+            opening = titled or "no paper matches; the closest title found is"
+            reason = f"{opening} {closest}{self._degraded_note()}"
         return Outcome(
             "UNCONFIRMED",
             reason,
@@ -496,47 +499,6 @@ def _source_of(findings: list[ComparedRecord]) -> str:
 
 def _urls_of(findings: list[ComparedRecord]) -> list[str]:
     return list(dict.fromkeys(url for f in findings for url in f.urls))
-
-
-COMPLETED_FIELDS = (
-    "doi",
-    "s2_paper_id",
-    "corpus_id",
-    "venue",
-    "volume",
-    "pages",
-    "journal",
-    "publication_date",
-    "citation_count",
-    "open_access_pdf",
-    "zbl",
-    "document_type",
-    "journal_ref",
-)
-
-
-def _canonical(findings: list[ComparedRecord]) -> Paper:
-    """The identifying record of the first source in SOURCES order that has a title (arXiv's
-    when it identified the paper; a licence-restricted zbMATH record has none), its empty fields
-    completed from the other sources' records: identifiers, venue, Zbl number and MSC codes (all
-    records the APIs returned)."""
-    first: dict[str, ComparedRecord] = {}
-    for finding in findings:
-        first.setdefault(finding.source, finding)
-    ordered = sorted(first.values(), key=lambda f: (not f.paper.title, SOURCES.index(f.source)))
-    paper, others = ordered[0].paper, [f.paper for f in ordered[1:]]
-    if not others:
-        return paper
-    merged = Paper.from_dict(paper.to_dict())
-    for other in others:
-        for name in COMPLETED_FIELDS:
-            if getattr(merged, name) is None:
-                setattr(merged, name, getattr(other, name))
-        merged.external_ids = {**other.external_ids, **merged.external_ids}
-        merged.venue_aliases = list(dict.fromkeys([*merged.venue_aliases, *other.venue_aliases]))
-        merged.fields_of_study = merged.fields_of_study or list(other.fields_of_study)
-        merged.msc = merged.msc or list(other.msc)
-    return merged
 
 
 def _result(candidate: Candidate, outcome: Outcome) -> VerificationResult:
