@@ -554,3 +554,39 @@ def test_a_title_cut_before_its_place_and_date_is_the_record_s():
     assert compare({"title": cited}, Paper(source="zbmath", title=ANTS)).discrepancies == []
     # a comma whose tail holds no year is no place and date: the words are the title's
     assert title_score("Sparse", "Sparse, dense and random graphs") < TITLE_THRESHOLD
+
+
+def test_mathematics_own_forms_of_a_title():
+    """Synthesized titles: a language note, \\ell and \\Lambda against their Unicode letters."""
+    record = Paper(source="zbmath", title="On the stability of Λ-modules in ℓ_p spaces (Russian)")
+    cited = r"On the stability of $\Lambda$-modules in $\ell_p$ spaces"
+    match = compare({"title": cited}, record)
+    assert match.title_ok and match.discrepancies == []
+    assert title_score("Lamda-modules", "Λ-modules") < TITLE_THRESHOLD  # not a misspelling
+    assert title_score("Sur un probleme (in French)", "Sur un problème") == TITLE_THRESHOLD
+
+
+def test_a_book_cited_as_a_journal_article_is_corrected():
+    """Synthesized book records (zbMATH Open and Crossref give document types)."""
+    book = Paper(source="crossref", title="Ergodic theory", document_type="book", year=1982)
+    cited = {"title": "Ergodic theory", "venue": "Ann. of Math.", "volume": "12", "pages": "1-20"}
+    [venue] = compare(cited, book).discrepancies
+    assert venue["field"] == "venue" and "the record is a book" in venue["note"]
+    # a book in a series, cited by its series and volume, is cited as it is
+    series = Paper(
+        source="zbmath",
+        title="Ergodic theory",
+        document_type="book",
+        venue="Lecture Notes in Mathematics",
+        volume="729",
+    )
+    cited = {"title": "Ergodic theory", "venue": "Lect. Notes Math.", "volume": "729"}
+    assert compare(cited, series).discrepancies == []
+
+
+def test_a_latex_escaped_doi_is_looked_up_unescaped():
+    from mathtools.gate.candidates import candidate
+
+    cited = candidate({"key": "k", "doi": r"10.1007/978-1-4612-2966-7\_17"}, 1, "test")
+    assert cited.doi == "10.1007/978-1-4612-2966-7_17"
+    assert candidate({"key": "k", "doi": r"10.1000/a{\_}b"}, 1, "t").doi == "10.1000/a_b"

@@ -115,6 +115,8 @@ UNICODE_LETTERS = {
     "ð": "d",
 }
 UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+# Unicode's names of Greek letters where they differ from LaTeX's commands (Λ is "LAMDA").
+GREEK_NAMES = {"LAMDA": "LAMBDA"}
 GREEK_NAME_NOISE = frozenset({"GREEK", "SMALL", "CAPITAL", "LETTER", "SYMBOL", "FINAL", "LUNATE"})
 
 
@@ -161,6 +163,7 @@ def strip_latex(text: str, *, for_search: bool = False) -> str:
         return _search_words(text)
     text = latex_to_unicode(text)
     text = GREEK_COMMAND.sub(_greek_command, text)
+    text = re.sub(r"\\ell(?![A-Za-z])\s*", "ℓ", text)  # fold() reads ℓ as "l"
     text = re.sub(r"\\[A-Za-z]+\*?\s*", "", text)  # \emph, \mathbb, \textit: keep the argument
     text = re.sub(r"\\(.)", r"\1", text)  # \&, \%, \_
     text = text.replace("---", "-").replace("--", "-")
@@ -201,7 +204,8 @@ def fold(text: str, umlauts: bool = False) -> str:
             continue
         if "\u0370" <= ch <= "\u03ff":
             words = [w for w in unicodedata.name(ch, "").split() if w not in GREEK_NAME_NOISE]
-            out.append(f" {words[-1].lower()} " if words else " ")
+            name = GREEK_NAMES.get(words[-1], words[-1]).lower() if words else ""
+            out.append(f" {name} ")
             continue
         out.append(ch)
     return "".join(out).lower()

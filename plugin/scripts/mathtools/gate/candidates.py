@@ -244,9 +244,10 @@ def _arxiv_id(value: str | None, where: str) -> str | None:
 
 
 def _doi(value: str | None) -> str | None:
+    """A DOI as cited, LaTeX escapes undone (`10.1007/978-1-4612-2966-7\\_17`, `{\\_}`)."""
     if not value:
         return None
-    return doi_text(value) or None
+    return doi_text(re.sub(r"\{?\\([_%&#$])\}?", r"\1", value)) or None
 
 
 def _s2_id(value: str | None, where: str) -> str | None:

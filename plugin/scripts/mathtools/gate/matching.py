@@ -55,6 +55,9 @@ from ..core.venues import (
     is_preprint_venue,
 )
 
+# Document types (Paper.document_type, Crossref's names) of a whole book: cited with a journal,
+# volume and pages, it is miscited as an article.
+BOOK_TYPES = frozenset({"book", "monograph", "edited-book", "reference-book", "book-set"})
 TITLE_THRESHOLD = 1.0
 YEAR_TOLERANCE = 1
 MAX_TYPOS = 2  # mistyped words a title may have and still name the record (misspelled())
@@ -486,6 +489,12 @@ def _venue_discrepancies(candidate: Mapping[str, Any], paper: Paper) -> list[Dis
     if venue:
         names = [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
         preprint_only = not paper.venue and bool(paper.arxiv_id or names)
+        as_article = bool(candidate.get("volume") or candidate.get("pages"))
+        as_article &= paper.document_type in BOOK_TYPES and not is_preprint_venue(venue)
+        if as_article and not any(venue_agrees(venue, name) for name in names):  # not its series
+            series = f" in {paper.venue}" if paper.venue else ""
+            note = f"the record is a book{series}, not an article in {venue}"
+            return [_discrepancy("venue", venue, paper.venue, note)]
         if is_preprint_venue(venue):
             if paper.venue:
                 found.append(
