@@ -552,8 +552,28 @@ def test_a_title_cut_before_its_place_and_date_is_the_record_s():
     cited = "ANTS XIII. Proceedings of the thirteenth algorithmic number theory symposium"
     assert title_score(cited, ANTS) == TITLE_THRESHOLD
     assert compare({"title": cited}, Paper(source="zbmath", title=ANTS)).discrepancies == []
-    # a comma whose tail holds no year is no place and date: the words are the title's
+    # a comma whose tail holds no year is no place and date: the words are the title's; nor is
+    # a span of years a history is about (titles of recorded Semantic Scholar records)
     assert title_score("Sparse", "Sparse, dense and random graphs") < TITLE_THRESHOLD
+    for cited, record in [
+        (
+            "Sewers' diffusion and the decline of mortality: The case of Paris",
+            "Sewers’ diffusion and the decline of mortality: The case of Paris, 1880–1914",
+        ),
+        (
+            "Labor Market Institutions and the Distribution of Wages",
+            "Labor Market Institutions and the Distribution of Wages, 1973-1992: A Semiparametric "
+            "Approach",
+        ),
+    ]:
+        assert title_score(cited, record) < TITLE_THRESHOLD
+    esa = "Algorithms - ESA 2002 : 10th Annual European Symposium, Rome, Italy, September 17-21, "
+    assert (
+        title_score(
+            "Algorithms - ESA 2002: 10th Annual European Symposium", esa + "2002 : proceedings"
+        )
+        == 1
+    )
 
 
 def test_mathematics_own_forms_of_a_title():

@@ -114,9 +114,13 @@ LANGUAGE_NOTE = re.compile(
     rf"\s+(?:summary|abstract))?\.?\)\s*\.?\s*$",
     re.IGNORECASE,
 )
-# A tail of a book's or proceedings' title holding a year: its place and date (", University of
-# Wisconsin-Madison, WI, USA, July 16--20, 2018"), which a citation may leave out.
-DATED_TAIL = re.compile(r"\b(?:1[5-9]|20)\d\d\b")
+# A tail of a book's or proceedings' title that is its place and date (", University of
+# Wisconsin-Madison, WI, USA, July 16--20, 2018", "..., 1998 : proceedings"), which a citation
+# may leave out: words, then a year at its end. A bare span of years (", 1880-1914") is a
+# history's subject, part of its title.
+DATED_TAIL = re.compile(
+    r"[^\W\d_].*\b(?:1[5-9]|20)\d\d\b[\s.:;,]*(?:proceedings)?[\s.]*$", re.IGNORECASE
+)
 
 
 def bare_title(title: str) -> str:
