@@ -240,3 +240,19 @@ def test_a_book_cited_without_its_place_and_date_is_confirmed(script, standin):
     result = results["ants-xiii"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["paper"]["zbl"] == "1416.11009"
+
+
+def test_a_zbl_number_goes_to_zbmath_and_one_that_does_not_exist_is_corrected(script, standin):
+    """The candidate's Zbl number is asked of zbMATH Open; one zbMATH lacks, beside the title
+    that identifies the paper, is a `zbl` discrepancy giving the paper's own."""
+    cited = {**ZBMATH_ARTICLE, "zbl": "Zbl 1234.11141"}
+    _, results = verify(script, [cited])
+    result = results["hofmann-zhang"]
+    assert result["status"] == "CORRECTED", result["reason"]
+    [zbl] = result["discrepancies"]
+    assert (zbl["field"], zbl["cited"], zbl["record"]) == ("zbl", "1234.11141", "1409.11141")
+    assert zbl["note"].startswith("Zbl:1234.11141 does not exist (zbMATH Open returned nothing")
+    cited = {**ZBMATH_ARTICLE, "zbl": "1409.11141"}
+    _, results = verify(script, [cited])
+    assert results["hofmann-zhang"]["status"] == "CONFIRMED"
+    assert results["hofmann-zhang"]["reason"].startswith("Zbl:1409.11141: ")

@@ -369,6 +369,7 @@ DISCREPANCY_FIELDS = (
     "pages",
     "doi",
     "arxiv_id",
+    "zbl",
     "version",
 )
 

@@ -225,7 +225,7 @@ class Verifier:
             fields = [_id_field(label) for label, _, _, _ in absent]
             if all(fields):
                 for (label, _, arxiv_id, key), name in zip(absent, fields, strict=True):
-                    value = paper.arxiv_id if name == "arxiv_id" else paper.doi
+                    value = getattr(paper, str(name))  # arxiv_id, doi, zbl: all(fields)
                     which = f"{self._askers(arxiv_id, key)} returned nothing for it"
                     note = f"{label} does not exist ({which}); the paper's is {value or 'none'}"
                     found.match.discrepancies.append(
@@ -416,9 +416,10 @@ def _carries(paper: Paper, candidate: Candidate) -> bool:
 
 
 def _id_field(label: str) -> str | None:
-    """The discrepancy field of an identifier label ("arXiv:..." -> "arxiv_id"), None for a
-    Semantic Scholar paperId (no field: a wrong one leaves the candidate UNCONFIRMED)."""
-    return {"arXiv": "arxiv_id", "DOI": "doi"}.get(label.split(":", 1)[0])
+    """The discrepancy field of an identifier label ("arXiv:..." -> "arxiv_id", "Zbl:..." ->
+    "zbl"), None for a Semantic Scholar paperId (no field: a wrong one leaves the candidate
+    UNCONFIRMED)."""
+    return {"arXiv": "arxiv_id", "DOI": "doi", "Zbl": "zbl"}.get(label.split(":", 1)[0])
 
 
 def _identity(paper: Paper, groups: dict[str, list[ComparedRecord]]) -> str:
