@@ -71,6 +71,9 @@ class Paper:
     # "journal-article", "book", "book-chapter", "proceedings-article", ... (Crossref's names;
     # zbMATH's document types are mapped to them)
     document_type: str | None = None
+    # The DOI of the notice retracting the paper (Crossref's `updated-by` relation of type
+    # retraction), or the record's own DOI when the record is that notice (`update-to`).
+    retraction_notice: str | None = None
 
     @property
     def key(self) -> str:
@@ -204,6 +207,7 @@ class PaperDict(TypedDict, total=False):
     zbl: str | None
     msc: list[str]
     document_type: str | None
+    retraction_notice: str | None
 
 
 class _Relaxation(TypedDict):

@@ -22,6 +22,7 @@ COMPLETED_FIELDS = (
     "zbl",
     "document_type",
     "journal_ref",
+    "retraction_notice",
 )
 
 

@@ -40,7 +40,7 @@ from .bibvalues import bibtex_identifier, bibtex_names, bibtex_text
 from .candidates import candidate
 from .latexbibliography import read_items
 from .matching import normalise_title
-from .verification import PENDING, Verifier
+from .verification import PENDING, Verifier, retracted_note
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex", ".ltb": "ltb"}
 FIX_MARK = "% check_refs.py: corrected copy of"
@@ -342,11 +342,11 @@ def summary_text(document: CheckDocument) -> str:
 def _details(entry: CheckedEntry) -> list[str]:
     result = entry["verification"]
     paper = result["paper"]  # CONFIRMED and CORRECTED: always a record (the schema)
-    if entry["status"] == "CONFIRMED" and paper is not None:
-        return [summary_line(paper, width=70)]
-    if entry["status"] == "CORRECTED" and paper is not None:
+    if entry["status"] in ("CONFIRMED", "CORRECTED") and paper is not None:
+        retracted = retracted_note(paper).lstrip("; ")
         diffs = result.get("discrepancies") or []
-        return [summary_line(paper, width=70)] + [_diff_line(d) for d in diffs]
+        lines = [summary_line(paper, width=70)] + ([retracted] if retracted else [])
+        return lines + [_diff_line(d) for d in diffs]
     reason = entry["reason"]
     lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
     if result.get("suggestion"):
@@ -393,7 +393,7 @@ def markdown(document: CheckDocument) -> str:
     ]
     for entry in document["entries"]:
         paper = entry["verification"]["paper"]
-        shown = summary_line(paper) if paper else entry["reason"]
+        shown = summary_line(paper) + retracted_note(paper) if paper else entry["reason"]
         lines.append(f"| `{cell(entry['key'])}` | {entry['status']} | {cell(shown)} |")
     corrected = [e for e in document["entries"] if e["status"] == "CORRECTED"]
     if corrected:

@@ -47,6 +47,7 @@ from ..core.records import (
     VERDICTS,
     JSONObject,
     Paper,
+    PaperDict,
     Verdict,
     VerificationDocument,
     VerificationResult,
@@ -103,6 +104,7 @@ class Verifier:
         for candidate, outcome in zip(candidates, outcomes, strict=True):
             if outcome is not None and outcome.paper is not None:  # CONFIRMED or CORRECTED
                 _fill_withheld(outcome, candidate)
+                outcome.reason += retracted_note(outcome.paper.to_dict())
                 # said once every source has been asked (or has failed)
                 outcome.reason += self._degraded_note()
         results = [
@@ -410,6 +412,13 @@ def _fill_withheld(outcome: Outcome, candidate: Candidate) -> None:
         )
 
 
+def retracted_note(paper: PaperDict) -> str:
+    """`; RETRACTED (notice DOI:...)` for a retracted paper's record, else "": said wherever the
+    paper is, and it is never a [V] source."""
+    notice = paper.get("retraction_notice")
+    return f"; RETRACTED (notice DOI:{notice})" if notice else ""
+
+
 def _carries(paper: Paper, candidate: Candidate) -> bool:
     """Whether a record lists one of the candidate's identifiers."""
     return any(_carries_id(paper, a, s2) for _, a, s2 in candidate.identifiers())
@@ -553,6 +562,7 @@ def summary_lines(document: VerificationDocument) -> list[str]:
             shown.add(paper["key"])
             fixes = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
             fixes = fixes if len(fixes) <= 200 else fixes[:199] + "…"
+            fixes = "; ".join(x for x in (retracted_note(paper).lstrip("; "), fixes) if x)
             lines.append(f"{line} -- {fixes}" if fixes else line)
         else:
             reason = result["reason"]

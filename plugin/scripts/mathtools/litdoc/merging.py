@@ -199,6 +199,7 @@ class Merge:
             "MSC": ", ".join(paper.get("msc") or []),
             "Venue": venue_text(paper),
             "Corrected": corrected_text(result),
+            "Retracted": retracted_text(paper),
             "Abstract": paper.get("abstract") or NO_ABSTRACT,
             "Relevance": NOT_ASSESSED,
             "Key Results": NOT_ASSESSED,
@@ -247,6 +248,7 @@ class Merge:
             ("DOI", paper.get("doi")),
             ("Zbl", paper.get("zbl")),
             ("MSC", ", ".join(paper.get("msc") or [])),
+            ("Retracted", retracted_text(paper)),
             ("Abstract", paper.get("abstract")),
         ):
             if value and entry.field(name) in (None, "", NO_ABSTRACT):
@@ -360,6 +362,12 @@ def corrected_text(result: VerificationResult) -> str:
         return ""
     wrong = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
     return f"cited wrongly as {result['key']} ({wrong}); this entry is the API's record"
+
+
+def retracted_text(paper: PaperDict) -> str:
+    """A retracted paper's `Retracted:` line: the notice's DOI ("" when not retracted)."""
+    notice = paper.get("retraction_notice")
+    return f"DOI:{notice} (the retraction notice; never a [V] source)" if notice else ""
 
 
 def _paper_key(result: VerificationResult) -> str | None:

@@ -118,6 +118,9 @@ def check(quote: Quote, entries: dict[str, Entry], own: Entry | None = None) -> 
     entry = entries.get(number)
     if entry is None:
         return f"[V] cites {number}, which is not an entry"
+    if entry.field("Retracted"):
+        notice = entry.field("Retracted")
+        return f"[V] cites {number}, which is retracted ({notice}): never a [V] source"
     if len(normalise(quote.text)) < MIN_QUOTE_CHARS:
         return f'[V] "{quote.text}" is too short to name a passage of {number}'
     where = quote.where or ABSTRACT

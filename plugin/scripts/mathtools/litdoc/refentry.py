@@ -19,6 +19,7 @@ REF_FIELDS = (
     "MSC",
     "Venue",
     "Corrected",
+    "Retracted",
     "Abstract",
     "Relevance",
     "Key Results",

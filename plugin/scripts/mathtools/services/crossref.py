@@ -108,7 +108,22 @@ def to_paper(item: object) -> Paper | None:
         pages=_plain(item.get("page")),
         document_type=_plain(item.get("type")),
         citation_count=_count(item.get("is-referenced-by-count")),
+        retraction_notice=_retraction_notice(item, normalise_doi(doi)),
     )
+
+
+def _retraction_notice(item: dict[str, object], doi: str) -> str | None:
+    """The DOI of the notice retracting this work: an `updated-by` relation of type
+    "retraction" names it; an `update-to` one makes this record the notice itself."""
+    for relation, own in (("updated-by", False), ("update-to", True)):
+        updates = item.get(relation)
+        for update in updates if isinstance(updates, list) else []:
+            if not isinstance(update, dict) or _plain(update.get("type")) != "retraction":
+                continue
+            notice = doi if own else update.get("DOI")
+            if isinstance(notice, str) and DOI.fullmatch(notice):
+                return normalise_doi(notice)
+    return None
 
 
 def _count(value: object) -> int | None:
