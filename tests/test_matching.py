@@ -17,6 +17,8 @@ from mathtools.gate.matching import (
     title_score,
     venue_agrees,
 )
+from mathtools.services.s2records import to_paper as s2_paper
+from support.standin import load_index
 
 
 def matched_authors(cited, record) -> list[str]:
@@ -610,3 +612,15 @@ def test_a_latex_escaped_doi_is_looked_up_unescaped():
     cited = candidate({"key": "k", "doi": r"10.1007/978-1-4612-2966-7\_17"}, 1, "test")
     assert cited.doi == "10.1007/978-1-4612-2966-7_17"
     assert candidate({"key": "k", "doi": r"10.1000/a{\_}b"}, 1, "t").doi == "10.1000/a_b"
+
+
+def test_semantic_scholars_publication_types_say_book_only_for_a_book(standin):
+    """The recorded record of "Java generics are turing complete" is typed Book, JournalArticle
+    and Conference: an article. A record typed Book alone (synthesized) is a book, and cited as a
+    journal article it is corrected."""
+    recorded = load_index().s2_papers["751e5ff25e8186a8fd26ee05c4e29a286f650f1b"]
+    assert s2_paper(recorded).document_type == "journal-article"
+    book = s2_paper({"paperId": "b" * 40, "title": "Ergodic theory", "publicationTypes": ["Book"]})
+    assert book.document_type == "book"
+    cited = {"title": "Ergodic theory", "venue": "Ann. of Math.", "volume": "12", "pages": "1-20"}
+    assert [d["field"] for d in compare(cited, book).discrepancies] == ["venue"]

@@ -143,7 +143,23 @@ def to_paper(record: object, unresolved: bool = False) -> Paper:
             f for f in typed(record, "fieldsOfStudy", list) or [] if isinstance(f, str)
         ],
         open_access_pdf=typed(typed(record, "openAccessPdf", dict) or {}, "url", str) or None,
+        document_type=_document_type(typed(record, "publicationTypes", list) or []),
     )
+
+
+# Semantic Scholar's publicationTypes in the Crossref names Paper.document_type uses, the first
+# that a record lists in this order: an article is often also typed "Book" ("Java generics are
+# turing complete": Book, JournalArticle, Conference), so a book is one typed nothing else.
+PUBLICATION_TYPES = {
+    "JournalArticle": "journal-article",
+    "Conference": "proceedings-article",
+    "BookSection": "book-chapter",
+    "Book": "book",
+}
+
+
+def _document_type(types: list[object]) -> str | None:
+    return next((name for kind, name in PUBLICATION_TYPES.items() if kind in types), None)
 
 
 def _text(value: object) -> str | None:

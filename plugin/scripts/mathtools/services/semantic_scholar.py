@@ -35,7 +35,7 @@ from .s2records import SOURCE, SOURCE_NAME, malformed, s2_id, to_paper, typed
 
 DEFAULT_FIELDS = (
     "paperId,corpusId,externalIds,title,abstract,authors,year,venue,journal,publicationVenue,"
-    "publicationDate,citationCount,fieldsOfStudy,openAccessPdf,url"
+    "publicationDate,publicationTypes,citationCount,fieldsOfStudy,openAccessPdf,url"
 )
 SEARCH_MAX_LIMIT = 100  # /paper/search: limit <= 100 ...
 SEARCH_MAX_WINDOW = 1000  # ... and offset + limit <= 1000
