@@ -53,7 +53,7 @@ from .literature import (
     parse,
     template,
 )
-from .refentry import Entry, one_line
+from .refentry import Entry, one_line, retracted_text
 
 SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
@@ -362,12 +362,6 @@ def corrected_text(result: VerificationResult) -> str:
         return ""
     wrong = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
     return f"cited wrongly as {result['key']} ({wrong}); this entry is the API's record"
-
-
-def retracted_text(paper: PaperDict) -> str:
-    """A retracted paper's `Retracted:` line: the notice's DOI ("" when not retracted)."""
-    notice = paper.get("retraction_notice")
-    return f"DOI:{notice} (the retraction notice; never a [V] source)" if notice else ""
 
 
 def _paper_key(result: VerificationResult) -> str | None:
