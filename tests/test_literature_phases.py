@@ -465,3 +465,21 @@ def test_a_search_json_written_before_the_search_folder_rename_still_loads(tmp_p
     data = {"run_dir" if key == "search_folder" else key: value for key, value in data.items()}
     (tmp_path / MANIFEST).write_text(json.dumps(data))
     assert Search.load(str(tmp_path)) == search
+
+
+@pytest.mark.parametrize(
+    "phase",
+    [("judge",), ("refine", "--query", "sharp sample bounds"), ("chase", "arXiv:2106.13414")],
+)
+def test_a_finished_search_takes_no_more_iterations(session, phase):
+    assert (
+        finished(session, "### Applicable Theorems\n- [S] REF-001 gives the bound.\n").returncode
+        == 0
+    )
+    before = json.loads((session.runs / "search.json").read_text())
+    done = session.run(phase[0], session.search_folder, *phase[1:])
+    assert done.returncode == 2, done.stdout
+    error = done.json()["error"]
+    assert error["code"] == "finished" and "\n" not in error["message"]
+    assert "LIT-001" in error["message"] and "literature.py discover" in error["message"]
+    assert json.loads((session.runs / "search.json").read_text()) == before

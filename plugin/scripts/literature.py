@@ -137,13 +137,16 @@ def do_discover(args: argparse.Namespace) -> None:
 def do_judge(args: argparse.Namespace) -> None:
     from mathtools.search import judging, searchfolder
 
-    cli.acknowledge(judging.judge(searchfolder.Search.load(args.search_folder)))
+    search = searchfolder.Search.load(args.search_folder)
+    search.check_open("judging")
+    cli.acknowledge(judging.judge(search))
 
 
 def do_refine(args: argparse.Namespace) -> None:
     from mathtools.search import discovery, judging, searchfolder
 
     search = searchfolder.Search.load(args.search_folder)
+    search.check_open("refining")
     repeated, memo = judging.check_refined(search, args.query)
     if repeated is not None:
         cli.acknowledge({"decision": "stop", "reason": repeated})
@@ -168,6 +171,7 @@ def do_chase(args: argparse.Namespace) -> None:
 
     semantic_scholar.check_graph_window(args.limit, 100)
     search = searchfolder.Search.load(args.search_folder)
+    search.check_open("chasing references")
     with open_store(create=False) as store:
         searchfolder.check_judged(store, search, "chasing references")
     show_iteration(search, discovery.chase(search, args.key, args.limit))

@@ -138,6 +138,16 @@ class Search:
     def save(self) -> None:
         write_json(self.folder / MANIFEST, asdict(self))
 
+    def check_open(self, doing: str) -> None:
+        """BadInput when `finish` has recorded this search: a finished search takes no more
+        iterations and no more judgements (a follow-up is a new search)."""
+        if self.journal:
+            raise BadInput(
+                f"{self.search_folder} is finished (recorded as {self.journal}): no more "
+                f"{doing}; start a follow-up search with `literature.py discover`",
+                code="finished",
+            )
+
     @classmethod
     def load(cls, search_folder: str) -> Search:
         path = Path(search_folder) / MANIFEST
