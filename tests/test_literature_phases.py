@@ -483,3 +483,31 @@ def test_a_finished_search_takes_no_more_iterations(session, phase):
     assert error["code"] == "finished" and "\n" not in error["message"]
     assert "LIT-001" in error["message"] and "literature.py discover" in error["message"]
     assert json.loads((session.runs / "search.json").read_text()) == before
+
+
+def test_services_failing_at_verification_are_named_and_never_as_checked(session):
+    """Synthesized: zbMATH Open and Crossref answer 503 to everything once discovery is done."""
+    listing = session.discover(SLUG)
+    session.judge_all(listing, remembered=list(PLANTED))
+    session.standin.fail("zbmath", 503)
+    session.standin.fail("crossref", 503)
+    assert session.run("verify", session.search_folder).returncode == 0
+    verified = json.loads((session.runs / "verified.json").read_text())
+    assert set(verified["source_errors"]) == {"zbmath", "crossref"}
+    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
+    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
+    assert session.run("merge", session.search_folder).returncode == 0
+    session.write("synthesis.md", "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
+    done = session.run(
+        "finish", session.search_folder, "--outcome", "PARTIAL", "--title", "Survey",
+        "--reasoning", "what", "--insight", "one observation",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    problem = session.folder / ".math" / "problems" / SLUG
+    literature = (problem / "LITERATURE.md").read_text()
+    meta = frontmatter.read(literature, "LITERATURE.md")
+    assert "zbmath" not in meta["sources_queried"] and "crossref" not in meta["sources_queried"]
+    checked = re.findall(r"checked against ([^;]*) only", literature)
+    assert checked and not any("zbMATH" in c or "Crossref" in c for c in checked)
+    journal = (problem / "JOURNAL.md").read_text()
+    assert "unavailable: zbMATH Open, Crossref" in journal

@@ -124,14 +124,14 @@ def finish(
         return {"valid": False, "violations": violations, "recorded": False}
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
         return {"valid": True, "journal": search.journal, "already_recorded": True}
-    failed = search.failed()
+    failed = _failed(search)
     run_ids = [run_id for item in search.iterations for run_id in item["runs"]]
     with open_store(create=False) as store:
         sources = dict.fromkeys(store.run(run_id)["source"] for run_id in run_ids)
     named = [NAMES.get(source, source) for source in sources] or ["no service"]
     names = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
     tried = f"{len(run_ids)} runs on {names}, {search.iteration} iteration(s)" + (
-        f"; unavailable: {', '.join(failed)}" if failed else ""
+        f"; unavailable: {', '.join(NAMES.get(s, s) for s in failed)}" if failed else ""
     )
     entry = journal.add(
         category="LIT",
@@ -161,3 +161,15 @@ def finish(
         "unconfirmed": counts.get("unconfirmed_count"),
         "state": moved,
     }
+
+
+def _failed(search: Search) -> list[str]:
+    """Every source that failed in the search, in discovery or in verification (verified.json's
+    `source_errors`), in source order."""
+    failed = set(search.failed())
+    path = search.folder / VERIFIED
+    if path.exists():
+        verified = read_json(str(path), "verification")
+        if isinstance(verified, dict) and isinstance(verified.get("source_errors"), dict):
+            failed |= set(verified["source_errors"])
+    return [source for source in NAMES if source in failed] + sorted(failed - set(NAMES))

@@ -237,13 +237,15 @@ class CrossrefClient:
         )
 
     def _get(self, http: ServiceClient, url: str) -> dict[str, Any] | None:
-        """The parsed answer, or None for a 404 ("Resource not found.")."""
-        # A 404 ("Resource not found.") is an answer for a DOI Crossref does not know: cached.
-        response = http.get(url, check=_json_answer, cache_not_found=True)
+        """The parsed answer, or None for a single record's 404 ("Resource not found."). A list
+        request (/works?...) always exists: its 404, like a 404 page of any other wording, is a
+        wrong base URL or a proxy, so a failing service (nothing of it cached)."""
+        single = http is self._single
+        response = http.get(url, check=_json_answer, cache_not_found=single and _not_found)
         if response.status == 200:
             answer: dict[str, Any] = response.json()  # _json_answer checked it is an object
             return answer
-        if response.status == 404:
+        if response.status == 404 and single and _not_found(response):
             return None
         message = _api_message(response)
         if response.status == 400:
@@ -266,6 +268,11 @@ def _items(data: dict[str, Any] | None, url: str) -> list[Any]:
             code="malformed_answer",
         )
     return items
+
+
+def _not_found(response: Response) -> bool:
+    """Crossref's own 404 for a DOI it does not know: the plain text "Resource not found."."""
+    return response.text.strip().startswith("Resource not found")
 
 
 def check_window(rows: int, offset: int) -> None:

@@ -52,6 +52,9 @@ if TYPE_CHECKING:  # requests is imported on a cache miss only (see above)
     import requests
 
 Check = Callable[["Response"], object]  # see ServiceClient.request
+# Whether a 404 is the service's own "no such record" (an answer, cached) rather than a wrong
+# base URL or a proxy's page (a failing service: never cached); see ServiceClient.request.
+NotFound = Callable[["Response"], bool]
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 60.0  # a longer Retry-After: the service counts as failing, no waiting
 MAX_BACKOFF_S = 60.0
@@ -232,7 +235,9 @@ class ServiceClient:
         self.network_calls = 0
         self._session: requests.Session | None = None
 
-    def get(self, url: str, check: Check | None = None, cache_not_found: bool = False) -> Response:
+    def get(
+        self, url: str, check: Check | None = None, cache_not_found: bool | NotFound = False
+    ) -> Response:
         return self.request("GET", url, check=check, cache_not_found=cache_not_found)
 
     def post(self, url: str, json_body: object, check: Check | None = None) -> Response:
@@ -246,11 +251,12 @@ class ServiceClient:
         body: bytes | None = None,
         check: Check | None = None,
         headers: Mapping[str, str] | None = None,
-        cache_not_found: bool = False,
+        cache_not_found: bool | NotFound = False,
     ) -> Response:
         """Send (or answer from the cache). `check` sees every fresh 200: it may raise UnusableBody
         to have it retried, or return DO_NOT_CACHE to have it returned but not stored. With
-        `cache_not_found`, a 404 is an answer too (a title no paper matches) and is stored."""
+        `cache_not_found`, a 404 is an answer too (a title no paper matches) and is stored; given
+        as a function, only a 404 it accepts as the service's own "not found" is stored."""
         key = ResponseCache.key(method, url, body)
         if self.use_cache:
             cached = self.cache.get(key)
@@ -306,7 +312,8 @@ class ServiceClient:
                     problem = str(exc)
                     continue
             if (response.status == 200 and verdict is not DO_NOT_CACHE) or (
-                response.status == 404 and cache_not_found
+                response.status == 404
+                and (cache_not_found(response) if callable(cache_not_found) else cache_not_found)
             ):
                 self.cache.put(key, response)
             return response

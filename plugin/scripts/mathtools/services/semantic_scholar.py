@@ -305,7 +305,9 @@ class S2Client:
             if method == "POST":
                 response = self._http.post(url, json_body, check=check)
             else:
-                response = self._http.get(url, check=check, cache_not_found=not_found_ok)
+                response = self._http.get(
+                    url, check=check, cache_not_found=not_found_ok and _says_not_found
+                )
             if response.status == 403 and self.has_key:
                 say(
                     f"{SOURCE_NAME} rejected the API key (HTTP 403: {_api_message(response)}); "
@@ -318,8 +320,14 @@ class S2Client:
         if response.status == 200:
             return response.json()
         message = _api_message(response)
-        if response.status == 404 and not_found_ok:
+        if response.status == 404 and not_found_ok and _says_not_found(response):
             return None
+        if response.status == 404 and not _says_not_found(response):
+            # a wrong MATH_S2_API_URL or a proxy's page, not Semantic Scholar: a failing service
+            raise ServiceError(
+                f"{SOURCE_NAME} answered HTTP 404 with a page of its own: {message} ({url})",
+                code="service_error",
+            )
         if response.status in (400, 404):
             raise RequestRejected(
                 f"{SOURCE_NAME} rejected the request: {message} ({url})", "bad_request"
@@ -328,6 +336,16 @@ class S2Client:
             f"{SOURCE_NAME} answered HTTP {response.status}: {message} ({url})",
             code="service_error",
         )
+
+
+def _says_not_found(response: Response) -> bool:
+    """Semantic Scholar's own 404: JSON with an `error` ("Title match not found", "Paper with id
+    X not found"); any other 404 is not the service answering."""
+    try:
+        data = response.json()
+    except ValueError:
+        return False
+    return isinstance(data, dict) and isinstance(data.get("error"), str)
 
 
 def check_search_window(limit: int, offset: int) -> None:

@@ -402,14 +402,17 @@ class ZbmathClient:
 
     def _get(self, url: str, any_404: bool = False) -> dict[str, Any] | None:
         """The parsed envelope, or None for the 404 that means "no result": a search's carries
-        the envelope's status (another 404, a wrong MATH_ZBMATH_API_URL say, is an error); any
-        404 of /document/{id} means no such document."""
-        # A 404 is zbMATH's "no result": an answer, cached like one.
-        response = self._http.get(url, check=_envelope, cache_not_found=True)
+        the envelope's status; a 404 of /document/{id} in JSON means no such document. Another
+        404 (a wrong MATH_ZBMATH_API_URL, a proxy's page) is a failing service, never cached."""
+
+        def no_result(response: Response) -> bool:
+            return _has_status(response) or (any_404 and _is_json(response))
+
+        response = self._http.get(url, check=_envelope, cache_not_found=no_result)
         if response.status == 200:
             envelope: dict[str, Any] = response.json()  # _envelope checked it is an object
             return envelope
-        if response.status == 404 and (any_404 or _has_status(response)):
+        if response.status == 404 and no_result(response):
             return None
         message = response.text.strip()[:200] or "(empty body)"
         if response.status == 400:
@@ -460,6 +463,14 @@ def check_page(limit: int, page: int) -> None:
         raise BadInput(f"--limit must be 1..{MAX_PER_PAGE} (got {limit})", code="bad_limit")
     if page < 0:
         raise BadInput(f"--page must be 0 or more (got {page})", code="bad_limit")
+
+
+def _is_json(response: Response) -> bool:
+    try:
+        response.json()
+    except ValueError:
+        return False
+    return True
 
 
 def _has_status(response: Response) -> bool:
