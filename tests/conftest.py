@@ -25,6 +25,7 @@ SCRIPTS = PLUGIN / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))
 
+from mathtools.services.http import UNREACHABLE  # noqa: E402 (needs scripts/ on the path)
 from support import shared  # noqa: E402
 from support.standin import StandIn  # noqa: E402 (needs scripts/ on the path)
 
@@ -59,6 +60,7 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
     monkeypatch.chdir(tmp_path)
+    UNREACHABLE.clear()  # a service found unreachable in one test is not so in the next
 
 
 def pytest_collection_modifyitems(config, items):

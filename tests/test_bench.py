@@ -26,6 +26,8 @@ BENCHMARKS = {
     r"ended in DONE",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
     "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
+    "bench_faults.py --entries 4": r"Crossref refusing +[\d.]+s +[-+][\d.]+s(.*\n)*"
+    r"every service refusing +[\d.]+s +\d+ of 4 pending",
     "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +[\d.]+\n"
     r"arXiv baseline +\d+% +\d+% +- +[\d.]+\n(.*\n)*Semantic Scholar plan +\d+%",
     f"bench_idle_context.py --versions {CURRENT_VERSION}": r"\n2\.\d+\.\d+ +\d+ +\d+ +600  7 agent",

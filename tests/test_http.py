@@ -317,3 +317,32 @@ def test_the_contact_email_comes_from_the_environment_else_the_workspace_config(
     (tmp_path / ".math" / "config.json").write_text('{"contact_email": ["x@example.org"]}')
     with pytest.raises(BadInput, match=r"contact_email in .*config\.json"):
         config.contact_email()
+
+
+def test_a_refused_connection_fails_fast_and_the_service_stays_failing(monkeypatch):
+    """Connections refused (nothing listens): one quick retry at most, not the backoff meant for
+    429, 5xx and timeouts; then every later call to that service in the process fails at once."""
+    monkeypatch.setenv("MATH_HTTP_RETRIES", "5")
+    monkeypatch.setenv("MATH_HTTP_BACKOFF", "3")
+    service = ServiceClient("refusing", "Refusing service", 0.0)
+    started = time.monotonic()
+    with pytest.raises(ServiceError) as caught:
+        service.get(f"{DEAD_URL}/x")
+    assert time.monotonic() - started <= 2.5
+    assert service.network_calls <= 2
+    assert caught.value.code == "service_unavailable"
+    assert "refused or unresolvable" in caught.value.message
+    again = ServiceClient("refusing", "Refusing service", 0.0)  # another client, same process
+    started = time.monotonic()
+    with pytest.raises(ServiceError) as caught:
+        again.get(f"{DEAD_URL}/y")
+    assert time.monotonic() - started < 0.2 and again.network_calls == 0
+    assert "failing since" in caught.value.message or "unreachable" in caught.value.message
+
+
+def test_an_unreachable_service_does_not_fail_another(monkeypatch):
+    monkeypatch.setenv("MATH_HTTP_RETRIES", "0")
+    with pytest.raises(ServiceError):
+        ServiceClient("refused-one", "One", 0.0).get(f"{DEAD_URL}/x")
+    with ScriptedServer(default=OK) as server:
+        assert ServiceClient("refused-two", "Two", 0.0).get(f"{server.url}/x").status == 200

@@ -10,6 +10,9 @@
 - Bounded retries with exponential backoff and jitter on 429, 5xx, connection errors, timeouts and
   unusable bodies (truncated XML, a transiently empty page), honouring Retry-After up to
   MAX_RETRY_AFTER_S; a service asking for a longer wait is failing now.
+- A connection refused or a host name that does not resolve is no passing hiccup: one quick retry
+  (UNREACHABLE_RETRY_S), then the service counts as failing for the rest of the process (every
+  later request to its host fails at once, without a network call).
 - A persistent SQLite response cache keyed by method, URL and body. A hit costs no network call and
   no rate-limit wait. Only successful (200) responses are stored, and never any request header, so
   a secret such as an API key reaches neither the cache file nor its keys. A check may accept an
@@ -68,6 +71,9 @@ READ_CHUNK = 1 << 16
 START_MARGIN_S = 0.05
 # A limiter wait at least this long is announced on stderr (shorter ones are not noticeable).
 ANNOUNCED_WAIT_S = 0.1
+UNREACHABLE_RETRY_S = 0.5  # the one retry after a refused or unresolvable connection
+# (service name, host) -> why: services this process found unreachable (see the docstring)
+UNREACHABLE: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -262,10 +268,22 @@ class ServiceClient:
             cached = self.cache.get(key)
             if cached is not None:
                 return cached
+        host = (self.name, urlsplit(url).netloc)
+        if host in UNREACHABLE:
+            raise ServiceError(
+                f"{self.source_name} unreachable earlier in this run ({UNREACHABLE[host]}); "
+                f"not asked again: {url}",
+                code="service_unavailable",
+            )
         problem, retry_after = "", None
         ends = time.monotonic() + MAX_CALL_S
+        unreachable = 0  # refused or unresolvable connections so far
         for attempt in range(self.retries + 1):
-            if attempt:
+            if unreachable:
+                if unreachable > 1 or attempt > self.retries:
+                    break
+                time.sleep(UNREACHABLE_RETRY_S)
+            elif attempt:
                 if retry_after is not None and retry_after > MAX_RETRY_AFTER_S:
                     raise ServiceError(
                         f"{self.source_name} asks to retry after {retry_after:g} s ({problem}); "
@@ -282,6 +300,9 @@ class ServiceClient:
                 continue
             except _transient_errors() as exc:
                 problem = f"{type(exc).__name__}"
+                if _unreachable(exc):
+                    unreachable += 1
+                    problem = f"connection refused or unresolvable: {type(exc).__name__}"
                 continue
             except _url_errors() as exc:
                 # A malformed base URL (e.g. MATH_ARXIV_API_URL without https://) is the
@@ -317,6 +338,13 @@ class ServiceClient:
             ):
                 self.cache.put(key, response)
             return response
+        if unreachable:
+            UNREACHABLE[host] = problem
+            raise ServiceError(
+                f"{self.source_name} unreachable, connection {problem.removeprefix('connection ')}"
+                f" (tried {unreachable} times; not asked again in this run): {url}",
+                code="service_unavailable",
+            )
         raise ServiceError(
             f"{self.source_name} still failing after {self.retries + 1} attempts ({problem}): "
             f"{url}",
@@ -482,6 +510,20 @@ def _transient_errors() -> tuple[type[BaseException], ...]:
         requests.Timeout,
         requests.exceptions.ChunkedEncodingError,
         requests.exceptions.ContentDecodingError,
+    )
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """Whether a requests error is a connection refused or a host name that did not resolve (no
+    connection was made at all), as opposed to a timeout or a connection cut mid-answer."""
+    import requests
+    from urllib3.exceptions import NewConnectionError
+
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return (
+        isinstance(exc, requests.ConnectionError)
+        and not isinstance(exc, requests.Timeout)
+        and isinstance(reason, NewConnectionError)
     )
 
 
