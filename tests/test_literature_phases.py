@@ -511,3 +511,37 @@ def test_services_failing_at_verification_are_named_and_never_as_checked(session
     assert checked and not any("zbMATH" in c or "Crossref" in c for c in checked)
     journal = (problem / "JOURNAL.md").read_text()
     assert "unavailable: zbMATH Open, Crossref" in journal
+
+
+def test_a_focus_search_judges_only_new_papers_and_recorded_ones_do_not_stop_it(session):
+    assert (
+        finished(session, "### Applicable Theorems\n- [S] REF-001 gives the bound.\n").returncode
+        == 0
+    )
+    listing = session.discover(SLUG, "tolerant", "testing")
+    assert "focus: tolerant testing (judge each paper against it" in listing
+    recorded = [line for line in listing.splitlines() if re.match(r"REF-\d{3} \(recorded\) ", line)]
+    assert recorded, listing
+    new = listed(listing)
+    assert new, listing
+    for line in recorded:  # a recorded paper is not listed for judgement
+        assert line.split(" ", 3)[2] not in new
+    answer = session.judge_all(listing, label=lambda n: "partial")  # the new papers only
+    assert answer["decision"] == "refine", answer  # a recorded strong hit is nothing new
+    refined = session.run(
+        "refine", session.search_folder, "--query", "sample complexity lower bound"
+    )
+    assert refined.returncode == 0, refined.stdout + refined.stderr
+    if listed(refined.stdout):
+        session.judge_all(refined.stdout, label=lambda n: "irrelevant", iteration=2)
+    verified = session.run("verify", session.search_folder).stdout
+    marked = re.findall(r"^(?:CONFIRMED|CORRECTED) \S+ = (REF-\d{3}) \(recorded\)$", verified, re.M)
+    assert marked, verified  # known already: no abstract printed again
+    # A rewrite of a recorded REF's prose is not taken, and the merge says so.
+    results = json.loads((session.runs / "verified.json").read_text())["results"]
+    tier = {"relevance": "a new reading", "key_results": "Theorem 1", "confidence": "[S]"}
+    session.write("relevance.json", {r["key"]: tier for r in results})
+    merged = session.run("merge", session.search_folder).stdout
+    assert re.search(
+        rf"^{marked[0]} kept its Relevance: .* edit {marked[0]} in the file", merged, re.M
+    ), merged

@@ -262,6 +262,15 @@ def test_focus_words_lead_the_plan(script):
     assert "Opial condition" in plan["queries"]["semantic_scholar"][0]["args"]
 
 
+def test_a_focus_plans_from_the_focus_alone(script):
+    """A focus (or a gap's) search plans the focus's queries, not the problem's generic ones:
+    those the first search made; zbMATH Open's are the problem's classics, so it has none."""
+    plan = plan_for("fixed-points.md", "--focus", "Opial", "condition", script=script)
+    for api in ("arxiv", "semantic_scholar"):
+        assert plan["queries"][api] and {q["origin"] for q in plan["queries"][api]} == {"focus"}
+    assert plan["queries"]["zbmath"] == []
+
+
 def test_focus_words_become_two_or_three_queries_of_and_ed_key_terms(script, tmp_path):
     """Issue 19: `uniformity testing lower bound sqrt n over epsilon squared` was one exact
     phrase, which found nothing. Now: a few queries of at most three AND-ed words each; and a

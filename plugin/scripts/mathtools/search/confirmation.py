@@ -92,7 +92,8 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     statements = source_statements(document, read)
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)
-    return document, lines(document, listed, len(kept), read, statements)
+    recorded = searchfolder.recorded_refs(search)
+    return document, lines(document, listed, len(kept), read, statements, recorded)
 
 
 def source_statements(document: VerificationDocument, read: set[str]) -> dict[str, PaperStatements]:
@@ -160,6 +161,7 @@ def lines(
     kept: int,
     read: set[str] | None = None,
     statements: dict[str, PaperStatements] | None = None,
+    recorded: dict[Key, str] | None = None,
 ) -> list[str]:
     summary = document["summary"]
     counts = [f"{summary.get(s.lower(), 0)} {s}" for s in VERDICTS]
@@ -171,6 +173,10 @@ def lines(
     for result in document["results"]:
         key, paper = result["key"], result.get("paper")
         if result["status"] in IDENTIFIED and paper:
+            ref = searchfolder.recorded_as(paper, key, recorded or {})
+            if ref:  # LITERATURE.md has it already: named, not described again
+                out.append(f"{result['status']} {key} = {ref} (recorded)")
+                continue
             same = paper["key"] == key
             if paper["key"] in shown:
                 out.append(f"{result['status']} {key} = {paper['key']}")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core.errors import BadInput, ServiceError
-from ..core.records import SearchResultDict
+from ..core.records import SearchResultDict, summary_line
 from ..core.slugs import is_slug
 from ..core.sources import NAMES, TAGS
 from ..research import problemdir, problemfile
@@ -50,6 +50,7 @@ class Found(TypedDict):
     papers: list[FoundPaper]
     carried: int
     notes: list[str]
+    recorded: list[tuple[str, FoundPaper]]  # (REF-NNN, paper): in LITERATURE.md, not to judge
 
 
 # One client per source for a whole iteration: its queries share the rate limit and the cache.
@@ -86,6 +87,7 @@ def start(
         domain=problem.domain,
         first_search=plan["first_search"],
         per_query=per_query,
+        focus=" ".join(focus.split()) if focus and focus.strip() else None,
     )
     if plan["reference_candidates"]:
         search.references = str(search_folder / "problem-references.json")
@@ -176,14 +178,18 @@ def record(
         search.save()
         papers = iteration_papers(store, search, number)
         earlier = earlier_identities(store, search, number)
-    fresh = [p for p in papers if not any(i in earlier for i in identities(p))]
+    unjudged = [p for p in papers if not any(i in earlier for i in identities(p))]
+    refs = searchfolder.recorded_refs(search)
+    known = [(ref, p) for p in unjudged if (ref := searchfolder.recorded_as(p.record, p.key, refs))]
+    fresh = [p for p in unjudged if all(p is not paper for _, paper in known)]
     return {
         "iteration": number,
         "runs": recorded,
         "failed": failed,
         "papers": fresh,
-        "carried": len(papers) - len(fresh),
+        "carried": len(papers) - len(unjudged),
         "notes": [],
+        "recorded": known,
     }
 
 
@@ -217,11 +223,16 @@ def listing(search: Search, found: Found) -> list[str]:
         f"{len(found['papers'])} distinct papers ({runs or 'no runs'})",
         f"search folder: {search.search_folder}",
     ]
+    if search.focus:
+        lines.append(f"focus: {search.focus} (judge each paper against it, not the whole problem)")
     lines += found.get("notes", [])
     for source, why in found["failed"].items():
         lines.append(f"{NAMES[source]} unavailable: {why}")
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
+    # Recorded in LITERATURE.md by an earlier search: named, not judged again (labels carried).
+    for ref, paper in found.get("recorded", []):
+        lines.append(f"{ref} (recorded) {summary_line({**paper.record, 'key': paper.key}, 60)}")
     return lines + [paper.line() for paper in found["papers"]]
 
 

@@ -42,11 +42,17 @@ def judge(search: Search) -> dict[str, object]:
     with open_store(create=False) as store:
         papers = iteration_papers(store, search, search.iteration)
         earlier = earlier_identities(store, search, search.iteration)
+        refs = searchfolder.recorded_refs(search)
+        before = searchfolder.earlier_labels(store, search) if refs else {}
         by_key = {j["key"]: j for j in given}
         per_run: dict[int, list[dict[str, object]]] = {}
         missing = []
         for paper in papers:
             carried = next((earlier[i] for i in identities(paper) if i in earlier), None)
+            if carried is None and (ref := searchfolder.recorded_as(paper.record, paper.key, refs)):
+                carried = _recorded(
+                    ref, next((before[i] for i in identities(paper) if i in before), None)
+                )
             judgement = by_key.pop(paper.key, None) or carried
             if judgement is None:
                 missing.append(paper.key)
@@ -85,6 +91,15 @@ def judge(search: Search) -> dict[str, object]:
         result["remembered"] = len(remembered)
     result.update(decide(search, runs, stored, for_model=True))
     return result
+
+
+def _recorded(ref: str, judged: Judgement | None) -> Judgement:
+    """The judgement a paper LITERATURE.md records as `ref` carries into a follow-up search: its
+    earlier label when the run store has one, else partial (it is a confirmed reference)."""
+    why = f"recorded as {ref} in LITERATURE.md"
+    if judged is not None:
+        return {**judged, "rationale": f"{why}; {judged.get('rationale') or ''}".rstrip("; ")}
+    return {"key": "", "label": "partial", "confidence": 1.0, "rationale": why}
 
 
 def _label(paper: FoundPaper, stored: list[Judgement]) -> str:
@@ -132,7 +147,13 @@ def decide(
 ) -> dict[str, object]:
     """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the
     model's, pointing to its own rationales, when `for_model`)."""
-    decision = refinement.after_iteration(search.iteration, judgements)
+    refs = searchfolder.recorded_refs(search)
+    recorded = {
+        j["key"]
+        for j in judgements
+        if searchfolder.recorded_as(j.get("record") or {}, j["key"], refs)
+    }  # found again, recorded already: not a new strong hit
+    decision = refinement.after_iteration(search.iteration, judgements, recorded)
     if decision.stop:
         return {"decision": "stop", "reason": decision.reason}
     written = search.judgements_file()  # none when every paper's judgement carried over

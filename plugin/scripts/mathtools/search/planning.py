@@ -211,8 +211,8 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     phrase quoted only when it names a result (a named theorem or object of Known Results), at
     most MAX_ARXIV_WORDS AND-ed words otherwise on arXiv (whose search is boolean: every word
     must occur), and an author always with a topic word."""
-    if api == "zbmath":
-        return _zbmath_proposals(problem, per_query)
+    if api == "zbmath":  # the problem's classics: a focus search has found them before
+        return [] if focus and focus.strip() else _zbmath_proposals(problem, per_query)
     terms = _terms(problem)
     names = _query_names(problem)
     authors = _query_authors(problem, api)
@@ -260,6 +260,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         for pair in pairs:
             words = _combined(pair, concepts)
             add("focus", words, " ".join(pair), domain_args)
+        return out  # planned from the focus alone: the problem's own queries were made before
     if terms:
         others = [] if len(core_words) > 1 else _companion(problem, core, title_terms, terms)
         add("keywords", _combined([core, *others], concepts), " ".join([core, *others]),
@@ -402,7 +403,7 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
     older than arXiv that the other two miss. Each is restricted to the domain's own MSC class
     (`cc:11` for number theory); the core term in titles, the known results and the reference
     authors (all of them: zbMATH indexes the classics arXiv lacks), then the other terms. A
-    --focus narrows the two discovery sources only: zbMATH supplements the problem's classics."""
+    focus (or gap) search plans none: these are the problem's classics, not the focus's."""
     msc = (domains.msc_classes(problem.domain)[0],) if problem.domain else ()
     terms = _terms(problem)
     title_terms = _title_terms(problem) or terms[:1]

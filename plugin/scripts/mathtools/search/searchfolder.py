@@ -23,7 +23,8 @@ from ..core.files import dumps, read_text, write_file
 from ..core.records import Judgement, PaperDict, summary_line
 from ..core.sources import TAGS
 from ..core.text import is_digits
-from ..litdoc.identity import Key, paper_identity
+from ..litdoc import literature
+from ..litdoc.identity import Key, entry_identity, paper_identity
 from . import abstracts
 
 if TYPE_CHECKING:  # the store is opened by the phases; this module only reads what they give it
@@ -111,6 +112,7 @@ class Search:
     references: str | None = None  # PROBLEM.md's references, as candidates to verify
     iterations: list[dict[str, Any]] = field(default_factory=list)  # {number, runs, failed}
     journal: str | None = None  # the LIT entry `finish` recorded (a search is recorded once)
+    focus: str | None = None  # a focus or gap search's focus: its papers are judged against it
 
     @property
     def folder(self) -> Path:
@@ -241,3 +243,37 @@ def check_judged(store: RunStore, search: Search, then: str) -> None:
                 f"{search.judgements_file()} and run `literature.py judge` before {then}",
                 code="not_judged",
             )
+
+
+def recorded_refs(search: Search) -> dict[Key, str]:
+    """Identity key -> entry number (`REF-003`) of every confirmed reference LITERATURE.md
+    already records: a follow-up search lists these papers as recorded, never for judgement."""
+    path = Path(search.literature)
+    if not path.exists():
+        return {}
+    found: dict[Key, str] = {}
+    for entry in literature.load(path).confirmed:
+        for key in entry_identity(entry):
+            found.setdefault(key, entry.entry_number)
+    return found
+
+
+def recorded_as(record: PaperDict, key: str, recorded: dict[Key, str]) -> str | None:
+    """The REF a paper's record is recorded as, if any."""
+    return next(
+        (recorded[i] for i in paper_identity(record) or [("key", key)] if i in recorded), None
+    )
+
+
+def earlier_labels(store: RunStore, search: Search) -> dict[Key, Judgement]:
+    """Identity key -> the latest judgement of the problem's earlier searches (runs not of this
+    search): the label a recorded paper carries into a follow-up search."""
+    mine = set(search.run_ids())
+    judged: dict[Key, Judgement] = {}
+    for run in store.runs(search.problem):
+        if run["run_id"] in mine:
+            continue
+        for judgement in store.judgements(run["run_id"]):
+            for identity in paper_identity(judgement["record"]) or [("key", judgement["key"])]:
+                judged[identity] = judgement
+    return judged
