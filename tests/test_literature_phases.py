@@ -545,3 +545,39 @@ def test_a_focus_search_judges_only_new_papers_and_recorded_ones_do_not_stop_it(
     assert re.search(
         rf"^{marked[0]} kept its Relevance: .* edit {marked[0]} in the file", merged, re.M
     ), merged
+
+
+def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(session):
+    """Synthesized: Crossref answers 503 at the first search's verification, so the classic only
+    it holds stays a UREF pending verification; the next search's verify retries it."""
+    from demo_pipeline import CLASSICS
+
+    listing = session.discover(SLUG)
+    session.judge_all(listing, remembered=[CLASSICS[0]])
+    session.standin.fail("crossref", 503)
+    assert session.run("verify", session.search_folder).returncode == 0
+    session.standin.recover("crossref")
+    verified = json.loads((session.runs / "verified.json").read_text())
+    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
+    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
+    assert session.run("merge", session.search_folder).returncode == 0
+    session.write("synthesis.md", "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
+    first = session.run(
+        "finish", session.search_folder, "--outcome", "PARTIAL", "--title", "Survey",
+        "--reasoning", "what", "--insight", "one observation",
+    )  # fmt: skip
+    assert first.returncode == 0, first.stdout
+    literature = session.folder / ".math" / "problems" / SLUG / "LITERATURE.md"
+    pending = re.search(
+        r"### (UREF-\d{3}): Approximation by superpositions", literature.read_text()
+    )
+    assert pending and "verification pending" in literature.read_text()
+    listing = session.discover(SLUG, "tolerant", "testing")
+    session.judge_all(listing, label=lambda n: "irrelevant")
+    out = session.run("verify", session.search_folder).stdout
+    assert re.search(r"^CONFIRMED \S+ = DOI:10\.1007/bf02551274 ", out, re.M), out
+    assert f"retried: {pending.group(1)}" in out
+    verified = json.loads((session.runs / "verified.json").read_text())
+    session.write("relevance.json", {})
+    merged = session.run("merge", session.search_folder).stdout
+    assert f"(moved from {pending.group(1)})" in merged, merged

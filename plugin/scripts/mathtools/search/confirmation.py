@@ -20,7 +20,8 @@ from ..core.errors import ServiceError
 from ..core.records import IDENTIFIED, VERDICTS, VerificationDocument, summary_line
 from ..core.sources import NAMES
 from ..gate.candidates import load_candidates
-from ..gate.verification import Verifier
+from ..gate.verification import PENDING, Verifier
+from ..litdoc import literature
 from ..litdoc.identity import Key, paper_identity
 from ..papers.papertheorems import paper_theorems
 from ..services.arxiv_source import SourceClient
@@ -38,6 +39,7 @@ from .searchfolder import (
 from .store import RunStore, open_store
 
 REASON_CHARS = 200
+PENDING_FILE = "pending.json"  # LITERATURE.md's UREFs left pending, retried by this verify
 NO_ABSTRACT = "(none)"  # after "abstract: ", for a record without one
 # The statements listed to quote from, per paper: the main results first, in the paper's order.
 LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
@@ -80,6 +82,10 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     for extra in (search.references, str(search.folder / "memory.json")):
         if extra and Path(extra).exists():
             files.append(extra)
+    retried = pending_candidates(search)
+    if retried:  # left pending by a failing service: asked again
+        searchfolder.write_json(search.folder / PENDING_FILE, retried)
+        files.append(str(search.folder / PENDING_FILE))
     if not files:
         return None, [
             "nothing to verify: no paper was judged strong or partial, PROBLEM.md cites none "
@@ -93,7 +99,35 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)
     recorded = searchfolder.recorded_refs(search)
-    return document, lines(document, listed, len(kept), read, statements, recorded)
+    out = lines(document, listed, len(kept), read, statements, recorded)
+    if retried:
+        out.append("retried: " + ", ".join(str(c["key"]) for c in retried) + " (left pending)")
+    return document, out
+
+
+def pending_candidates(search: Search) -> list[dict[str, object]]:
+    """LITERATURE.md's UREFs left "verification pending" (a service failed while verifying
+    them), as candidates keyed by their entry number: the next search's verify retries them, and
+    merge moves one that is confirmed now to the REFs."""
+    path = Path(search.literature)
+    if not path.exists():
+        return []
+    found: list[dict[str, object]] = []
+    for entry in literature.load(path).unconfirmed:
+        if not (entry.field("Reason") or "").startswith(PENDING):
+            continue
+        ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
+        candidate = {
+            "key": entry.entry_number,
+            "title": entry.title,
+            "authors": entry.authors,
+            "year": entry.year,
+            "arxiv_id": ids.get("arXiv"),
+            "doi": ids.get("DOI"),
+            "source": "pending",
+        }
+        found.append({name: value for name, value in candidate.items() if value})
+    return found
 
 
 def source_statements(document: VerificationDocument, read: set[str]) -> dict[str, PaperStatements]:
