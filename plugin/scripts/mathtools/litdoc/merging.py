@@ -131,7 +131,6 @@ class Merge:
             "promoted": [],
             "unconfirmed_added": [],
             "unconfirmed_updated": [],
-            "kept": [],
             "skipped": [],
         }
 
@@ -263,18 +262,7 @@ class Merge:
             changed.append("Verified")
         if first != entry.verified_at and entry.set_field("First verified", first):
             changed.append("First verified")
-        assessment = self.assessment(result)
-        changed += self.fill_assessment(entry, assessment)
-        flat = {n: " ".join((assessment.get(k) or "").split()) for n, k in RELEVANCE_FIELDS.items()}
-        kept = [
-            n
-            for n, text in flat.items()
-            if text and text != " ".join((entry.field(n) or "").split())
-        ]
-        if kept:  # a rewrite of prose already there: not taken, and said
-            self.report["kept"].append(
-                {"ref": entry.entry_number, "key": result["key"], "fields": kept}
-            )
+        changed += self.fill_assessment(entry, self.assessment(result))
         self.index.add(entry, keys)
         return changed
 
@@ -577,7 +565,6 @@ SUMMARY_FORMS = (
     ("updated", "{ref} updated ({fields}): {key}"),
     ("unconfirmed_added", "{uref} added: {key}"),
     ("unconfirmed_updated", "{uref} updated ({fields}): {key}"),
-    ("kept", "{ref} kept its {fields}: prose there is never overwritten; edit {ref} in the file"),
     ("skipped", "skipped {key}: {reason}"),
     ("stale_citations", "Synthesis line {line} cites {cites}, now {now}: update the citation"),
 )
