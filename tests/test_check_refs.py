@@ -675,3 +675,35 @@ def test_strict_fails_when_an_entry_is_pending(script, standin, tmp_path):
     assert run.returncode == 1, run.stdout
     assert run.json()["summary"]["pending"] == 1
     assert "--strict: 1 entry UNCONFIRMED or pending" in run.stderr
+
+
+def test_zbl_numbers_go_to_the_gate_and_mr_numbers_are_kept_and_shown(script, standin, tmp_path):
+    """MathSciNet's and zbMATH's exports carry MRNUMBER and Zbl (synthesized entry, in their
+    field styles): the Zbl number goes to the gate, the MR number is shown, never verified."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@article{MR0075938,\n  AUTHOR = {Ore, Oystein},\n  TITLE = {A note on something},\n"
+        "  YEAR = {1955},\n  MRNUMBER = {0075938 (17,823a)},\n  zbl = {Zbl 0898.68039},\n}\n",
+        encoding="utf-8",
+    )
+    (reference,) = bibtexfile.read_bib(bib).references
+    assert reference.candidate()["zbl"] == "0898.68039"
+    assert reference.plain()["mr"] == "MR0075938"
+    document = check(script, str(bib), "--json").json()
+    assert schemas.errors("check_refs", document) == []
+    (entry,) = document["entries"]
+    assert entry["cited"]["zbl"] == "0898.68039" and entry["cited"]["mr"] == "MR0075938"
+    table = check(script, str(bib)).stdout
+    assert "MR0075938: kept, not verified (MathSciNet has no public API)" in table
+
+
+def test_an_amsplain_bbl_keeps_its_mr_numbers():
+    """amsplain writes `\\MR{0075938}` after an item (synthesized item, in its style)."""
+    from mathtools.gate.bibitems import read_bibitems
+
+    text = (
+        "\\begin{thebibliography}{1}\n\\bibitem{ore}\nO.~Ore, \\emph{A note on something}, "
+        "Amer. Math. Monthly \\textbf{59} (1952), 1--3. \\MR{0075938}\n\\end{thebibliography}\n"
+    )
+    (reference,) = read_bibitems(Path("paper.bbl"), text)
+    assert reference.mr_number() == "MR0075938" and "MR" not in reference.plain()["title"]

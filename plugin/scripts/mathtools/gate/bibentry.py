@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BadInput
-from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED, normalise_arxiv_id
+from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED, ZBL, normalise_arxiv_id
 from ..core.text import strip_latex
 from .bibvalues import MATH
 
@@ -84,8 +84,24 @@ class Reference:
             "venue": fields.get("journal") or fields.get("booktitle"),
             "volume": fields.get("volume"),
             "pages": fields.get("pages"),
+            "zbl": self.zbl(),
         }
         return {name: value for name, value in found.items() if value not in (None, "")}
+
+    def zbl(self) -> str | None:
+        """The Zbl number the entry gives (`zbl`, `zbmath`, or `Zbl ...` in `reviews`), which the
+        gate asks zbMATH Open for."""
+        for name in ("zbl", "zbmath", "reviews"):
+            found = ZBL.search(self.fields.get(name) or "")
+            if found and (name != "reviews" or "zbl" in self.fields[name].lower()):
+                return found.group(1)
+        return None
+
+    def mr_number(self) -> str | None:
+        """The MathSciNet number the entry gives (`mrnumber`, MathSciNet's export): kept and shown,
+        never verified, since MathSciNet has no public API."""
+        found = _MR_NUMBER.search(self.fields.get("mrnumber") or "")
+        return f"MR{found.group(1).zfill(7)}" if found else None
 
     def arxiv_id(self) -> str | None:
         fields = self.fields
@@ -123,7 +139,12 @@ class Reference:
         if "authors" in cited:
             cited["authors"] = [plain_text(name) for name in cited["authors"]]
         cited.pop("key", None)  # `@article{, title={x}}` has none
+        if mr := self.mr_number():
+            cited["mr"] = mr
         return cited
+
+
+_MR_NUMBER = re.compile(r"^\s*(?:MR\s*)?(\d{4,8})\b", re.IGNORECASE)  # "0075938 (17,823a)"
 
 
 def plain_text(value: str) -> str:

@@ -67,10 +67,14 @@ _PAGE_RANGE = re.compile(r"\b\d+\s*(?:-+|–|—)\s*\d+\b")
 _YEAR_IN_PARENTHESES = re.compile(r"\(\s*(?:[^()]*?\s)?((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
 
 
+_MR = re.compile(r"\\MR\{\s*(?:MR\s*)?(\d{4,8})")
+
+
 def _bibitem_fields(text: str) -> dict[str, str]:
+    mr = _MR.search(text)  # amsplain's \MR{...}, which drop_commands removes with its number
     text = " ".join(re.sub(r"(?<!\\)~", " ", text).split())  # ties are spaces
     text = drop_commands(text)
-    fields = {"text": text}
+    fields = {"text": text, **({"mrnumber": mr.group(1)} if mr else {})}
     blocks = [b.strip(" .,") for b in re.split(r"\\newblock\b", text) if b.strip(" .,")]
     author_year = _AUTHOR_YEAR.match(text)
     if len(blocks) >= 2:

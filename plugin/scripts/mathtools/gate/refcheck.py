@@ -346,12 +346,18 @@ def _details(entry: CheckedEntry) -> list[str]:
         retracted = retracted_note(paper).lstrip("; ")
         diffs = result.get("discrepancies") or []
         lines = [summary_line(paper, width=70)] + ([retracted] if retracted else [])
-        return lines + [_diff_line(d) for d in diffs]
+        return lines + [_diff_line(d) for d in diffs] + _mr_line(entry)
     reason = entry["reason"]
     lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
     if result.get("suggestion"):
         lines.append(f"suggestion: {summary_line(result['suggestion'], width=70)}")
-    return lines
+    return lines + _mr_line(entry)
+
+
+def _mr_line(entry: CheckedEntry) -> list[str]:
+    """The entry's MathSciNet number, kept and shown: no public API can verify it."""
+    mr = entry["cited"].get("mr")
+    return [f"{mr}: kept, not verified (MathSciNet has no public API)"] if mr else []
 
 
 def _diff_line(discrepancy: Discrepancy) -> str:
