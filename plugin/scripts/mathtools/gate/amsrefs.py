@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .bibentry import Reference, group_end, without_comments
+from .bibentry import Reference, group_end, keyed_entry, without_comments
 
 # amsrefs: \bib{key}{type}{field={value}, ...}, \bib*{key}{type}{...} (in a .ltb or a .tex)
 _AMSREFS_ENTRY = re.compile(r"\\bib\*?\s*\{([^{}]+)\}\s*\{([^{}]+)\}\s*\{")
@@ -54,12 +54,7 @@ def read_amsrefs(path: str | Path, text: str) -> list[Reference]:
                 fields.setdefault(_AMSREFS_FIELDS[name], value)
         if authors:
             fields["author"] = " and ".join(authors)
-        if "subtitle" in fields and "title" in fields:
-            fields["title"] += ": " + fields.pop("subtitle")
-        line = text.count("\n", 0, found.start()) + 1
-        references.append(
-            Reference(found.group(1).strip(), str(path), line, found.group(2).strip(), fields)
-        )
+        references.append(keyed_entry(found, text, path, fields))
     return references
 
 

@@ -178,6 +178,17 @@ def drop_commands(text: str) -> str:
     return " ".join("".join(out).split())
 
 
+def keyed_entry(
+    found: re.Match[str], text: str, path: str | Path, fields: dict[str, str]
+) -> Reference:
+    """The entry a `\\cmd{key}{type}` opened at `found` (biber's `\\entry`, amsrefs' `\\bib`) in
+    `text`, with `fields` read from its body and a subtitle joined to its title."""
+    if "subtitle" in fields and "title" in fields:
+        fields["title"] += ": " + fields.pop("subtitle")
+    line = text.count("\n", 0, found.start()) + 1
+    return Reference(found.group(1).strip(), str(path), line, found.group(2).strip(), fields)
+
+
 def group_end(text: str, start: int) -> int:
     """The position after the `}` closing the `{` at `start` (escaped braces skipped; the end of
     the text when it never closes)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .bibentry import Reference, group_end, without_comments
+from .bibentry import Reference, group_end, keyed_entry, without_comments
 
 # biblatex/biber .bbl: \entry{key}{type}{options} ... \endentry
 _BBL_ENTRY = re.compile(r"\\entry\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
@@ -64,12 +64,7 @@ def read_biblatex_bbl(path: str | Path, text: str) -> list[Reference]:
                 value = re.sub(r"\\bibrangedash\b\s*", "--", value)
                 value = re.sub(r"\\bibrangessep\b\s*", ", ", value)
                 fields.setdefault(_BBL_FIELDS[name], " ".join(value.split()))
-        if "subtitle" in fields and "title" in fields:
-            fields["title"] += ": " + fields.pop("subtitle")
-        line = text.count("\n", 0, found.start()) + 1
-        references.append(
-            Reference(found.group(1).strip(), str(path), line, found.group(2).strip(), fields)
-        )
+        references.append(keyed_entry(found, text, path, fields))
     return references
 
 
