@@ -13,17 +13,22 @@ it (planning.plan, then relaxation.run_planned: empty searches relaxed). The bas
 source once per problem with the problem statement's first words (arXiv: AND-ed in all fields,
 as its search box does; Semantic Scholar: as one text).
 
-Figures per source:
+Figures per source, and for both sources together (the papers the model judges):
   targets found     share of target papers returned by any of the source's searches
-  empty            share of searches that returned nothing (the plan: before relaxation)
+  empty            share of searches the service answered with nothing (the plan: before
+                   relaxation)
   empty relaxed    the same after relaxation (the plan only)
-  candidates       distinct papers per problem
+  candidates       distinct papers per problem, after the screen (search/screening.py)
+  precision        on-topic candidates / candidates: on topic is a paper on-topic.json lists
+                   for the problem (the targets and the papers labelled on topic)
+  unjudged         candidates on-topic.json never judged (counted off topic)
 
   .venv/bin/python bench/bench_discovery.py [--per-query N] [--problem SLUG] [--set NAME]
       [--verbose]
 
 Targets (issue 21): the arXiv half alone finds >= 90% of the targets; <= 10% of planned searches
-empty before relaxation; none after it; the plan beats the baseline per source.
+empty before relaxation; none after it; the plan beats the baseline per source. Issue 27: a
+precision of >= 0.25 over both sources' candidates, every target still found.
 
 The corpus is one month of 2007 (2,000 records): the figures compare plans, they are not the
 recall of the live services.
@@ -55,7 +60,7 @@ SETS = {
     "held-out": ROOT / "bench" / "data" / "discovery-held-out",
 }
 BASELINE_WORDS = 8
-TARGET_FOUND, TARGET_EMPTY = 0.90, 0.10
+TARGET_FOUND, TARGET_EMPTY, TARGET_PRECISION = 0.90, 0.10, 0.25
 
 
 def baseline_query(problem: problemfile.Problem) -> str:
@@ -64,21 +69,30 @@ def baseline_query(problem: problemfile.Problem) -> str:
     return " ".join(words[:BASELINE_WORDS])
 
 
+COUNTS = (
+    "targets", "found", "searches", "empty", "empty_after", "candidates", "on_topic", "unjudged",
+    "problems",
+)  # fmt: skip
+
+
 def run(data: Path, per_query: int, only: str | None, verbose: bool) -> dict:
-    """The figures of one set of problems: (method, api) -> counts."""
+    """The figures of one set of problems: (method, api) -> counts; api "both" is the union of
+    the sources' candidates, what the model judges."""
     targets = json.loads((data / "targets.json").read_text(encoding="utf-8"))["targets"]
+    labels = json.loads((data / "on-topic.json").read_text(encoding="utf-8"))["problems"]
     clients = {"arxiv": corpus_search.ArxivStandin(), "semantic_scholar": corpus_search.S2Standin()}
-    counts = ("targets", "found", "searches", "empty", "empty_after", "candidates", "problems")
     figures = {
-        (method, api): dict.fromkeys(counts, 0)
+        (method, api): dict.fromkeys(COUNTS, 0)
         for method in ("plan", "baseline")
-        for api in DISCOVERY
+        for api in (*DISCOVERY, "both")
     }
     for slug, wanted in sorted(targets.items()):
         if only and slug != only:
             continue
         problem = problemfile.read_problem(data / "problems" / f"{slug}.md")
         plan = planning.plan(problem, per_query=per_query)
+        label = labels[slug]
+        both: dict[str, dict[str, None]] = {"plan": {}, "baseline": {}}
         for api in DISCOVERY:
             found: dict[str, None] = {}
             row = figures["plan", api]
@@ -86,16 +100,22 @@ def run(data: Path, per_query: int, only: str | None, verbose: bool) -> dict:
                 result = relaxation.run_entry(api, entry, clients[api])
                 row["searches"] += 1
                 relaxed = result.relaxation
-                row["empty"] += bool(relaxed) or not result.papers
-                row["empty_after"] += not result.papers
+                answered = len(result.papers) + result.set_aside  # before the screen
+                row["empty"] += bool(relaxed) or not answered
+                row["empty_after"] += not answered
                 found.update(dict.fromkeys(p.arxiv_id for p in result.papers))
                 if verbose:
                     note = f" {relaxation.describe(relaxed)}" if relaxed else ""
                     print(f"  {slug} {entry['query_line']}: {len(result.papers)}{note}")
-            _count(row, wanted, found)
+            _count(row, wanted, found, label)
+            both["plan"].update(found)
             if verbose:
                 missed = [t for t in wanted if t not in found]
                 print(f"{slug} {api}: missed {missed}" if missed else f"{slug} {api}: all found")
+                for arxiv_id in found:
+                    if arxiv_id not in label["on_topic"]:
+                        judged = "" if arxiv_id in label["judged"] else " (never judged)"
+                        print(f"    off topic{judged}: {arxiv_id}")
             query = baseline_query(problem)
             if api == "arxiv":
                 words = build_query(all_terms=query.replace('"', " ").split())
@@ -106,14 +126,20 @@ def run(data: Path, per_query: int, only: str | None, verbose: bool) -> dict:
             row["searches"] += 1
             row["empty"] += not result.papers
             row["empty_after"] += not result.papers
-            _count(row, wanted, dict.fromkeys(p.arxiv_id for p in result.papers))
+            baseline = dict.fromkeys(p.arxiv_id for p in result.papers)
+            _count(row, wanted, baseline, label)
+            both["baseline"].update(baseline)
+        for method, found in both.items():
+            _count(figures[method, "both"], wanted, found, label)
     return figures
 
 
-def _count(row: dict, wanted: list[str], found: dict) -> None:
+def _count(row: dict, wanted: list[str], found: dict, label: dict) -> None:
     row["targets"] += len(wanted)
     row["found"] += sum(target in found for target in wanted)
     row["candidates"] += len(found)
+    row["on_topic"] += sum(arxiv_id in label["on_topic"] for arxiv_id in found)
+    row["unjudged"] += sum(arxiv_id not in label["judged"] for arxiv_id in found)
     row["problems"] += 1
 
 
@@ -151,31 +177,41 @@ def main() -> int:
         print(f"{name}: discovery over {problems} problems, {args.per_query} results per search")
         print_table(rows)
     met = judge(figures["combined" if len(chosen) > 1 else chosen[0]])
+    said = {True: "met", False: "NOT met"}
+    sets = "both sets" if len(chosen) > 1 else chosen[0]
     print(
-        f"target ({'both sets' if len(chosen) > 1 else chosen[0]}): arXiv plan >= "
-        f"{TARGET_FOUND:.0%} found, <= {TARGET_EMPTY:.0%} empty before relaxation, none after, "
-        f"each plan above its baseline: {'met' if met else 'NOT met'}"
+        f"targets ({sets}): arXiv plan >= {TARGET_FOUND:.0%} found, none empty after "
+        f"relaxation, each plan above its baseline: {said[met['found']]}; <= {TARGET_EMPTY:.0%} "
+        f"empty before relaxation: {said[met['empty']]}; precision of both sources' candidates "
+        f">= {TARGET_PRECISION:.2f} with every target found: {said[met['precision']]}"
     )
     return 0
 
 
 def print_table(figures: dict) -> None:
-    print(f"{'':28}{'targets found':>15}{'empty':>8}{'empty relaxed':>15}{'candidates':>12}")
-    for api in DISCOVERY:
+    print(
+        f"{'':28}{'targets found':>15}{'empty':>8}{'empty relaxed':>15}{'candidates':>12}"
+        f"{'precision':>11}{'unjudged':>10}"
+    )
+    for api in (*DISCOVERY, "both"):
         for method in ("plan", "baseline"):
             row = figures[method, api]
             found = share(row["found"], row["targets"])
-            empty = share(row["empty"], row["searches"])
+            searched = api != "both"
+            empty = f"{share(row['empty'], row['searches']):.0%}" if searched else "-"
             after = share(row["empty_after"], row["searches"])
-            relaxed = f"{after:.0%}" if method == "plan" else "-"
+            relaxed = f"{after:.0%}" if method == "plan" and searched else "-"
+            name = "both sources" if api == "both" else NAMES[api]
             print(
-                f"{NAMES[api] + ' ' + method:28}{found:>15.0%}{empty:>8.0%}{relaxed:>15}"
+                f"{name + ' ' + method:28}{found:>15.0%}{empty:>8}{relaxed:>15}"
                 f"{share(row['candidates'], row['problems']):>12.1f}"
+                f"{share(row['on_topic'], row['candidates']):>11.2f}{row['unjudged']:>10}"
             )
 
 
-def judge(figures: dict) -> bool:
-    """Are issue 21's targets met by these figures?"""
+def judge(figures: dict) -> dict[str, bool]:
+    """Are the targets met by these figures? Issue 21's (found, empty) and issue 27's
+    (precision of the candidates the model judges, with every target still found)."""
     met = True
     for api in DISCOVERY:
         plan, base = figures["plan", api], figures["baseline", api]
@@ -183,8 +219,12 @@ def judge(figures: dict) -> bool:
         met &= plan["empty_after"] == 0
     arxiv = figures["plan", "arxiv"]
     met &= share(arxiv["found"], arxiv["targets"]) >= TARGET_FOUND
-    met &= share(arxiv["empty"], arxiv["searches"]) <= TARGET_EMPTY
-    return met
+    empty = share(arxiv["empty"], arxiv["searches"]) <= TARGET_EMPTY
+    both = figures["plan", "both"]
+    precise = share(both["on_topic"], both["candidates"]) >= TARGET_PRECISION
+    return {
+        "found": met, "empty": empty, "precision": precise and both["found"] == both["targets"],
+    }  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -98,8 +98,13 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
     price = next(m for m in lines if m.group(1) == "arXiv:2106.13414")
     assert price.group(6).startswith("We revisit the problem of tolerant distribution testing.")
     # Progress went to stderr, one line per planned query; the per-query files stay on disk.
-    progress = re.findall(r"^\[(\d+)/(\d+)\] (arXiv|S2|zbMATH) \d+$", session.stderr, re.M)
+    # A search's papers that lack its words are set aside (search/screening.py): counted, and
+    # the listing says how many, never lists them.
+    shown = r"^\[(\d+)/(\d+)\] (arXiv|S2|zbMATH) \d+(?: \((\d+) set aside\))?$"
+    progress = re.findall(shown, session.stderr, re.M)
     assert progress and progress[-1][0] == progress[-1][1]
+    aside = sum(int(n) for *_, n in progress if n)
+    assert aside and f"{aside} more set aside" in listing
     files = sorted(p.name for p in session.runs.glob("i1-*.json"))
     assert len(files) == len(progress) and "i1-arxiv-1.json" in files and "i1-s2-1.json" in files
     search = json.loads((session.runs / "search.json").read_text())
@@ -236,6 +241,19 @@ def test_verify_prints_titles_and_excerpts_and_why_a_candidate_is_unconfirmed(se
     assert "is 'Heat-bath random walks with Markov bases'" in out
     verified = json.loads((session.runs / "verified.json").read_text())
     assert verified["summary"]["unconfirmed"] == 2
+
+
+def test_problem_md_references_are_read_in_full_though_no_search_kept_them(session):
+    """Issue 27: PROBLEM.md's references were left "(not yet assessed)": verify showed them an
+    excerpt only. What the problem builds on is printed whole, abstract and statements, like a
+    paper judged strong, so that its relevance is written from it."""
+    session.judge_all(session.discover(SLUG), label=lambda n: "irrelevant")
+    out = session.run("verify", session.search_folder).stdout
+    assert re.match(r"verified 2 \(0 kept from the search\): 2 CONFIRMED", out), out
+    for number in (1, 2):
+        block = re.search(rf"^CONFIRMED problem-ref-{number} = .*\n((?:  .*\n)+)", out, re.M)
+        assert block and block.group(1).startswith("  abstract: "), out
+        assert "…" not in block.group(1).split("\n")[0]
 
 
 def test_a_corrected_result_prints_what_the_record_corrects():

@@ -46,6 +46,12 @@ def test_the_reason_names_the_first_three_strong_hits_and_counts_the_rest():
     assert decision.reason == "strong hit: arXiv:1, arXiv:2, arXiv:3 and 2 more"
 
 
+def test_a_paper_two_runs_returned_is_named_once():
+    """Issue 27: "strong hit: arXiv:2505.05709, arXiv:2505.05709" (a judgement per run)."""
+    judged = [judgement("arXiv:2505.05709", "strong"), judgement("arXiv:2505.05709", "strong")]
+    assert refinement.after_iteration(1, judged).reason == "strong hit: arXiv:2505.05709"
+
+
 def test_a_strong_hit_in_the_last_allowed_iteration_is_reported_as_the_reason():
     decision = refinement.after_iteration(3, [judgement("arXiv:1", "strong")])
     assert decision.stop and decision.reason.startswith("strong hit")

@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from .errors import BadInput
+from .text import FUNCTION_WORDS
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SLUG = 64
@@ -24,16 +25,34 @@ RESERVED_SLUGS = frozenset(
 
 
 def slugify(title: str) -> str:
-    """A path-safe slug from a title: ASCII letters and digits joined by hyphens (48 at most)."""
+    """A path-safe slug from a title: ASCII letters and digits joined by hyphens (48 at most).
+    A long title is cut after a whole word, and never after a word that leads on to the cut
+    words ("kakeya-sets-whose-segment-midpoints", not "...-midpoints-lie-in-a")."""
     # Accents go (ő -> o); any other non-ASCII character (a dash, a symbol) separates words.
     ascii_title = "".join(
         c if c.isascii() else "" if unicodedata.combining(c) else " "
         for c in unicodedata.normalize("NFKD", title)
     )
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")
-    if len(slug) > DERIVED_SLUG_LENGTH:
-        slug = slug[:DERIVED_SLUG_LENGTH].rsplit("-", 1)[0] or slug[:DERIVED_SLUG_LENGTH]
-    return slug or "problem"
+    words = re.findall(r"[a-z0-9]+", ascii_title.lower())
+    if len("-".join(words)) > DERIVED_SLUG_LENGTH:
+        kept: list[str] = []
+        for word in words:
+            if len("-".join([*kept, word])) > DERIVED_SLUG_LENGTH:
+                break
+            kept.append(word)
+        while len(kept) > 1 and (kept[-1] in FUNCTION_WORDS or kept[-1] in LEADING_WORDS):
+            kept.pop()
+        words = kept or [words[0][:DERIVED_SLUG_LENGTH]]
+    return "-".join(words) or "problem"
+
+
+# Words after which a title goes on: a slug cut there ends mid-phrase.
+LEADING_WORDS = frozenset(
+    """
+    whose which that where when while such lie lies is are be being has have with without under
+    over into onto between among than as
+    """.split()  # noqa: SIM905
+)
 
 
 def check_slug(slug: str) -> str:

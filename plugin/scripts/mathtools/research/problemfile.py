@@ -211,11 +211,14 @@ def _name_word(word: str) -> bool:
     return bool(re.fullmatch(r"[^\W\d_][\w'\u2019\-]*", word)) and word[:1].isupper()
 
 
+PROBLEM_SOURCE = "PROBLEM.md"  # the source of a candidate PROBLEM.md cites (problem-ref-N)
+
+
 def reference_candidates(problem: Problem) -> list[dict[str, object]]:
     """PROBLEM.md's references as verify_batch.py candidates (verified, never assumed)."""
     candidates = []
     for number, ref in enumerate(problem.references, 1):
-        candidate: dict[str, object] = {"key": f"problem-ref-{number}", "source": "PROBLEM.md"}
+        candidate: dict[str, object] = {"key": f"problem-ref-{number}", "source": PROBLEM_SOURCE}
         for name in ("title", "arxiv_id", "doi", "year"):
             if getattr(ref, name):
                 candidate[name] = getattr(ref, name)

@@ -14,6 +14,7 @@ __all__ = [
     "refinement",
     "relaxation",
     "runrecords",
+    "screening",
     "searchfolder",
     "store",
 ]

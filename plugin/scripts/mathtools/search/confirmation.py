@@ -1,11 +1,11 @@
 """Verification, one call: the papers judged strong or partial in a search's runs, PROBLEM.md's
-references and the papers the model remembers, checked by the gate (verification.py), and what
-the model needs to write their Relevance and Key Results from the papers themselves: per
-confirmed paper judged strong or partial its whole abstract, LaTeX as the source gives it, and the
-theorem-like statements of its arXiv source (papers/), numbered as LaTeX prints them, to quote
-from; per other confirmed paper an excerpt of its abstract; per unconfirmed candidate the title it
-was given and why. The statements are kept whole in `statements.json` (merge and finish keep the
-ones a [V] claim quotes in the REF entry).
+references and the papers the model remembers, checked by the gate (verification.py), and what the
+model needs to write their Relevance and Key Results from the papers themselves: per confirmed
+paper judged strong or partial, and per PROBLEM.md reference (what the problem builds on), its
+whole abstract, LaTeX as the source gives it, and the theorem-like statements of its arXiv source
+(papers/), numbered as LaTeX prints them, to quote from; per other confirmed paper an excerpt of
+its abstract; per unconfirmed candidate the title it was given and why. The statements are kept
+whole in `statements.json` (merge and finish keep the ones a [V] claim quotes in the REF entry).
 
 The kept papers come from the run store (records as the services gave them: nothing retyped), one
 per distinct paper under the key the discovery listing showed. `candidates.json` and
@@ -24,6 +24,7 @@ from ..gate.verification import PENDING, Verifier
 from ..litdoc import literature
 from ..litdoc.identity import Key, paper_identity
 from ..papers.papertheorems import paper_theorems
+from ..research.problemfile import PROBLEM_SOURCE
 from ..services.arxiv_source import SourceClient
 from . import abstracts, refinement, searchfolder
 from .searchfolder import (
@@ -94,7 +95,10 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     candidates, inputs = load_candidates(files)
     document = Verifier().verify(candidates, inputs)
     searchfolder.write_json(search.folder / VERIFIED, document)
-    read = {str(c["key"]) for c in kept}  # judged strong or partial: read in full before writing
+    # Read in full before writing: the papers judged strong or partial, and PROBLEM.md's own
+    # references (what the problem builds on: its relevance is the model's to write too).
+    read = {str(c["key"]) for c in kept}
+    read |= {c.key for c in candidates if c.given.get("source") == PROBLEM_SOURCE}
     statements = source_statements(document, read)
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)

@@ -51,6 +51,7 @@ class Found(TypedDict):
     carried: int
     notes: list[str]
     recorded: list[tuple[str, FoundPaper]]  # (REF-NNN, paper): in LITERATURE.md, not to judge
+    set_aside: int  # papers the searches returned without their words (search/screening.py)
 
 
 # One client per source for a whole iteration: its queries share the rate limit and the cache.
@@ -147,7 +148,8 @@ def run_iteration(
             data = result.to_dict()
             searchfolder.write_json(out, data)
             results.setdefault(api, []).append(data)
-            progress(f"[{done}/{total}] {tag} {len(result.papers)}")
+            aside = f" ({result.set_aside} set aside)" if result.set_aside else ""
+            progress(f"[{done}/{total}] {tag} {len(result.papers)}{aside}")
     found = record(search, number, results, failed, feedback)
     found["notes"] = refused
     return found
@@ -190,6 +192,7 @@ def record(
         "carried": len(papers) - len(unjudged),
         "notes": [],
         "recorded": known,
+        "set_aside": sum(item.get("set_aside", 0) for found in results.values() for item in found),
     }
 
 
@@ -230,6 +233,10 @@ def listing(search: Search, found: Found) -> list[str]:
         lines.append(f"{NAMES[source]} unavailable: {why}")
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
+    if found.get("set_aside"):
+        lines.append(
+            f"{found['set_aside']} more set aside: they lack a word of the search that found them"
+        )
     # Recorded in LITERATURE.md by an earlier search: named, not judged again (labels carried).
     for ref, paper in found.get("recorded", []):
         lines.append(f"{ref} (recorded) {summary_line({**paper.record, 'key': paper.key}, 60)}")

@@ -21,7 +21,7 @@ STOPWORDS = frozenset(
     whether which while who whom why will with within without would you your
     assume assuming case cases consider determine does exist exists find given give holds known
     prove proof question result results statement suppose true false whenever wherever
-    obtain obtained problem problems well new open one two three first second every
+    obtain obtained problem problems well new open one two three every
     describe compute decide explain establish verify many lie lies contain contains need needs
     needed require requires required along across beyond toward towards around among versus
     """.split()  # noqa: SIM905 (a word list reads better as text)
@@ -40,6 +40,9 @@ STATEMENT_WORDS = frozenset(
     namely respectively general arbitrary certain alone depend depends depending whose
     approximating computing bounding estimating deciding determining finding proving
     constructing characterizing characterising classifying
+    corresponding associated related various several suitable appropriate particular
+    respective analogous similar different containing concerning regarding involving including
+    possible famous resulting underlying
     """.split()  # noqa: SIM905
 )
 
@@ -55,6 +58,36 @@ GENERIC = frozenset(
     vertices operator group metric norm infinity probability algorithm sample function set space
     map graph time counting number value condition property properties structure method order
     term unconditionally infinitely analogue variant version answer example setting form
+    """.split()  # noqa: SIM905
+)
+
+
+# The commonest words of mathematics abstracts (a few dozen papers of any domain use each): a
+# phrase's specific word is rarer. A query of one of them alone is noise ("Complexity" in
+# theoretical computer science, "Brownian" in probability), and relaxing a query drops one of
+# them before a rarer word ("stochastic resetting" keeps "resetting").
+COMMON = frozenset(
+    word.rstrip("s")
+    for word in """
+    first second even odd base basis program criterion lemma identity hypothesis method
+    equation system model solution theory field point algebra dimension dimensional class
+    theorem polynomial limit conjecture manifold analysis differential representation invariant
+    distribution vector existence compact local complete matrix positive negative symmetric
+    generalized algebraic coefficient parameter sequence formula product integral measure
+    surface series element rate domain process network quantum equivalent information family
+    relation integer power asymptotic action zero continuous geometric behavior behaviour
+    convergence degree free complexity size curve fixed dynamic dynamics dynamical geometry
+    variety partial unit projective decomposition sum curvature length variable boundary factor
+    singular flow nonlinear exponential particle subset characteristic error numerical weak
+    plane lattice spectral spectrum density derivative principle computation functional law
+    component global growth rank regular subgroup square quadratic approximation stability
+    cohomology module abelian minimal maximal optimal transformation extension energy path
+    weight stochastic scheme analytic hyperbolic convex bundle stable orbit homogeneous
+    expansion uniform noise inequality problem type brownian motion markov gaussian poisson
+    chain tree cycle category functor ring ideal prime eigenvalue semigroup kernel moment
+    entropy potential mean variance statistic statistics test testing estimation regression
+    learning game strategy code coding channel signal control optimization minimization
+    convexity
     """.split()  # noqa: SIM905
 )
 
@@ -166,6 +199,13 @@ def problem_terms(text: str, limit: int) -> list[str]:
 
 
 OF_THE_FORM = re.compile(r"\b(?:of|in)\s+the\s+form\b", re.IGNORECASE)
+
+
+def generality(word: str) -> int:
+    """How generic a word is, for ranking the words of a query: 2 for a word that is no search
+    term alone (GENERIC), 1 for one of mathematics' commonest words (COMMON), 0 otherwise."""
+    key = re.sub(r"ie$", "y", same_stem(word))  # "families" is "family"
+    return 2 if key in GENERIC else 1 if key in COMMON else 0
 
 
 def is_notation(word: str) -> bool:

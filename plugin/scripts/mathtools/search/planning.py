@@ -43,7 +43,15 @@ from .commandlines import (
     record_run_args,
     results_stem,
 )
-from .keyterms import GENERIC, distinct, is_notation, problem_terms, result_names, same_stem
+from .keyterms import (
+    GENERIC,
+    distinct,
+    generality,
+    is_notation,
+    problem_terms,
+    result_names,
+    same_stem,
+)
 from .querylines import normalise_query_line
 
 MIN_QUERIES, MAX_QUERIES = 3, 5
@@ -232,9 +240,12 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         author); S2 searches `s2_text`, each word once. Every planned search relaxes itself.
         A `person` query (a name beside a topic word) keeps its categories: arXiv's any-field
         search reads author lists too, and the category keeps out namesakes."""
+        arxiv_terms = _unrepeated(arxiv_terms)
         if api == "arxiv":
             if origin == "tags" and FIELD_OF_STUDY.search(s2_text):
                 return  # the category says it; papers of the field seldom name it
+            if not extra.author and _common_alone(arxiv_terms):
+                return
             if extra == domain_args and not person and _named(arxiv_terms, proper):
                 extra = NO_SCOPE  # a named object is specific in any field: no category hides it
             if arxiv_terms or extra != NO_SCOPE:
@@ -242,7 +253,8 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
                 out.append(Query(origin, search))
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
-            out.append(Query(origin, S2Query(query=text, limit=per_query)))
+            if not _common_alone([text]):
+                out.append(Query(origin, S2Query(query=text, limit=per_query)))
 
     title_terms = _title_terms(problem) or terms[:1]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
@@ -276,8 +288,8 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         if rank < len(known):
             name = known[rank]
             # "Gromov's theorem" alone names many theorems: the person and the topic say which.
-            if EPONYM.fullmatch(name):
-                person = re.split(r"[\s']", name.replace("\u2019", "'"), maxsplit=1)[0]
+            person = re.split(r"[\s']", name.replace("\u2019", "'"), maxsplit=1)[0]
+            if EPONYM.fullmatch(name) and same_stem(person) != same_stem(topic):
                 add("known", [person, topic], f"{name} {core}", domain_args, person=True)
             else:
                 add("known", [name], name, domain_args)
@@ -334,7 +346,7 @@ def _arxiv_words(term: str, concepts: set[str]) -> list[str]:
     (each AND-ed, in any order: "normalized Ricci flows" finds "normalized Ricci flow"), the
     last MAX_ARXIV_WORDS of them (the head of an English noun phrase ends it); a generic word
     that opens a longer phrase goes ("sample complexity" stays), and with too many words every
-    generic one."""
+    generic one ("mean first passage time" -> "mean first passage")."""
     if same_stem(term) in concepts or len(term.split()) == 1:
         return [term]
     words = [w for w in term.split() if not is_notation(w)] or term.split()
@@ -366,8 +378,8 @@ def _topic_word(core: str) -> str:
     """The word that keeps an author search on topic: the core term's head, its last
     non-generic word ("prime factor" -> "factor", "Maximal risk" -> "risk")."""
     words = [w for w in core.split() if not is_notation(w)] or core.split()
-    specific = [w for w in words if same_stem(w) not in GENERIC]
-    return (specific or words)[-1]
+    least = min(generality(w) for w in words)
+    return [w for w in words if generality(w) == least][-1]
 
 
 NO_SCOPE = ArxivQuery()  # an arXiv query in every category
@@ -446,6 +458,25 @@ def _tag_words(tag: str) -> str:
     """A tag as search words: "fixed-point" -> "fixed point", but "o-minimality" and "p-adic"
     keep the hyphen that makes them words."""
     return re.sub(r"(?<!\b[^\W\d_])-(?![^\W\d_]\b)", " ", tag).strip()
+
+
+def _unrepeated(values: list[str]) -> list[str]:
+    """An arXiv query's values without one whose words the values before it hold already
+    ("Kakeya" beside "Kakeya"): AND-ing a word twice narrows nothing."""
+    kept: list[str] = []
+    held: set[str] = set()
+    for value in values:
+        words = set(same_stem(value).split())
+        if words and not words <= held:
+            kept.append(value)
+            held |= words
+    return kept
+
+
+def _common_alone(values: list[str]) -> bool:
+    """Is the query one common word alone ("Complexity", "Brownian")? It finds everything of the
+    field; a proper name or a rare word ("Kakeya", "flops") alone is a fine query."""
+    return len(values) == 1 and len(values[0].split()) == 1 and generality(values[0]) > 0
 
 
 def _unique_words(words: list[str]) -> str:

@@ -46,7 +46,8 @@ class Decision:
 
 
 def strong_hits(judgements: list[Judgement]) -> list[str]:
-    return [j["key"] for j in judgements if j["label"] == "strong"]
+    """The keys judged strong, each once: a paper two runs returned has a judgement in each."""
+    return list(dict.fromkeys(j["key"] for j in judgements if j["label"] == "strong"))
 
 
 def after_iteration(

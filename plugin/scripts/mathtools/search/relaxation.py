@@ -26,13 +26,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..core import domains
 from ..core.errors import BadInput
 from ..core.records import Relaxation, SearchResult
 from ..services import zbmath
+from . import screening
 from .commandlines import ArxivQuery, PlannedSearch, ZbmathQuery, planned_query
+from .keyterms import generality
 from .querylines import query_line
 
 if TYPE_CHECKING:
@@ -43,8 +45,17 @@ if TYPE_CHECKING:
     # The client of a planned search's source (or a test's stand-in with the same calls).
     Client = ArxivClient | S2Client | ZbmathClient
 
-# (step, query, dropped word): one form of a query; step None is the query as given.
-Form = tuple[str | None, str, str | None]
+
+class Form(NamedTuple):
+    """One form of a query: step None is the query as given."""
+
+    step: str | None
+    query: str
+    dropped: str | None = None  # the word this form leaves out
+    # The words a paper must hold to count as found (screening.holds): None screens nothing.
+    words: tuple[str, ...] | None = None
+    first_held: bool = False  # only the first of `words` that a paper found holds (an OR)
+
 
 ARXIV_TEXT_FIELDS = {"--title": "title", "--abstract": "abstract", "--all": "all_terms"}
 STEP_NOTES = {
@@ -85,20 +96,26 @@ class ArxivRequest:
 
 
 def arxiv_forms(request: ArxivRequest) -> list[Form]:
-    """(step, query, dropped word) for the query as planned, then each looser form that
-    differs from the one before; none for a raw query or a search without text terms."""
-    forms: list[Form] = [(None, request.query(), None)]
+    """The query as planned, then each looser form that differs from the one before; none for
+    a raw query or a search without text terms. Each form names the words a paper it finds
+    must hold (an author's family name among them)."""
     if request.raw or not request.terms:
-        return forms
+        return [Form(None, request.query())]
     words = [(name, word) for name, text in request.terms for word in _words(text)]
+    plain = [word for _, word in words]
+    names = [family for author in request.authors for family in _words(author)[-1:]]
+    forms = [Form(None, request.query(), None, (*plain, *names))]
     if not words:
         return forms
     loose = replace(request, terms=words)
-    forms.append(("unquoted", loose.query(), None))
+    forms.append(Form("unquoted", loose.query(), None, (*plain, *names)))
     if request.authors:  # the weakest term of an author search is the name: namesakes, spelling
-        forms.append(("dropped", replace(loose, authors=[]).query(), request.authors[-1]))
-    elif len(words) > 1:
-        forms.append(("dropped", replace(request, terms=words[:-1]).query(), words[-1][1]))
+        dropped = replace(loose, authors=[]).query()
+        forms.append(Form("dropped", dropped, request.authors[-1], tuple(plain)))
+    elif (weakest := _weakest(plain)) is not None:
+        kept = words[:weakest] + words[weakest + 1 :]
+        query = replace(request, terms=kept).query()
+        forms.append(Form("dropped", query, plain[weakest], tuple(w for _, w in kept)))
     loosest = replace(loose, authors=[])
     if len(words) > 1:
         # lxml (~90 ms), as in query(): arXiv only
@@ -106,10 +123,30 @@ def arxiv_forms(request: ArxivRequest) -> list[Form]:
 
         either = " OR ".join(field_term(FIELD_PREFIX[name], word, name) for name, word in words)
         loosest = replace(request, terms=[], authors=[], raw=either)
-        forms.append(("any", loosest.query(), None))
+        forms.append(Form("any", loosest.query(), None, _rarest(plain), first_held=True))
     if request.categories:  # the subject may live in a category the domain does not name
-        forms.append(("widened", replace(loosest, categories=[]).query(), None))
+        widest = replace(loosest, categories=[]).query()
+        forms.append(Form("widened", widest, None, _rarest(plain), first_held=True))
     return _distinct(forms)
+
+
+def _weakest(words: Sequence[str]) -> int | None:
+    """The index of the word a looser form leaves out: the most generic (keyterms.generality),
+    the last of equals (a plan puts the core first), so that "stochastic resetting" keeps
+    "resetting". None for one word, or for two as generic as each other: either alone is
+    another subject ("Markov bases", "arithmetic progressions")."""
+    ranks = [generality(word) for word in words]
+    if len(words) < 2 or (len(words) == 2 and ranks[0] == ranks[1]):
+        return None
+    return max(range(len(words)), key=lambda i: (ranks[i], i))
+
+
+def _rarest(words: Sequence[str]) -> tuple[str, ...]:
+    """The least generic of the words: a paper an OR of them finds must hold one of them, the
+    first that the results hold (relaxed; a plan puts the core first). A paper that has only
+    the commoner words was found by them alone."""
+    least = min(generality(word) for word in words)
+    return tuple(word for word in words if generality(word) == least)
 
 
 def _words(text: str) -> list[str]:
@@ -124,37 +161,53 @@ def _distinct(forms: list[Form]) -> list[Form]:
     had none changes nothing)."""
     kept: list[Form] = []
     for form in forms:
-        if form[1].strip() and form[1] not in {query for _, query, _ in kept}:
+        if form.query.strip() and form.query not in {k.query for k in kept}:
             kept.append(form)
     return kept
 
 
 def s2_forms(text: str) -> list[Form]:
-    """(step, query, dropped word) for a Semantic Scholar query and its looser forms."""
-    forms: list[Form] = [(None, text, None)]
+    """A Semantic Scholar query and its looser forms: without quotes, without its most generic
+    word, then its two rarest words. Its relevance search returns papers holding only some of
+    the words: each form names the ones a paper must hold (all but the generic ones)."""
     words = text.replace('"', " ").split()
-    forms.append(("unquoted", " ".join(words), None))
+    forms = [Form(None, text, None, screening.required(words))]
+    forms.append(Form("unquoted", " ".join(words), None, screening.required(words)))
+    if (weakest := _weakest(words)) is not None:
+        kept = words[:weakest] + words[weakest + 1 :]
+        forms.append(Form("dropped", " ".join(kept), words[weakest], screening.required(kept)))
     if len(words) > 1:
-        forms.append(("dropped", " ".join(words[:-1]), words[-1]))
-        forms.append(("any", " ".join(words[:2]), None))
+        rarest = sorted(sorted(range(len(words)), key=lambda i: generality(words[i]))[:2])
+        pair = [words[i] for i in rarest]
+        forms.append(Form("any", " ".join(pair), None, screening.required(pair), first_held=True))
     return _distinct(forms)
 
 
 def relaxed(forms: Sequence[Form], search: Callable[[str], SearchResult]) -> SearchResult:
     """Ask `search(query)` for each form in turn; the first result with papers (else the last
-    one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered."""
+    one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered. Its
+    papers that lack the form's words are set aside (`set_aside`, a count): a relevance
+    search's partial matches and an OR's stray hits are not the model's to read, and a looser
+    form would only bring more of them."""
     if not forms:  # the query had no words (say `""`): nothing to ask
         raise BadInput("the query is empty", code="bad_query")
-    for step, query, dropped in forms:
-        result = search(query)
+    for form in forms:
+        result = search(form.query)
         if result.papers:
-            if step:
-                result.relaxation = {"step": step, "query": query}
-                if dropped:
-                    result.relaxation["dropped"] = dropped
+            if form.step:
+                result.relaxation = {"step": form.step, "query": form.query}
+                if form.dropped:
+                    result.relaxation["dropped"] = form.dropped
+            if form.words is not None:
+                words = form.words
+                if form.first_held:
+                    words = screening.first_held(result.papers, words)
+                held = [p for p in result.papers if screening.holds(p, words)]
+                result.set_aside = len(result.papers) - len(held)
+                result.papers = held
             return result
     if len(forms) > 1:
-        result.relaxation = {"step": "exhausted", "query": forms[-1][1]}
+        result.relaxation = {"step": "exhausted", "query": forms[-1].query}
     return result
 
 
