@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+import test_state
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
 from mathtools.research import computation, latex, review, router, sessions
@@ -27,19 +28,9 @@ from test_state import (
     write_state,
 )
 
-
-@pytest.fixture(autouse=True)
-def plugin_data(tmp_path, monkeypatch):
-    """The plugin's data folder, where the user's approvals are recorded: this test's own."""
-    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
-    monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
-
-
-@pytest.fixture
-def problem(tmp_path):
-    folder = tmp_path / ".math" / "problems" / "derangements"
-    folder.mkdir(parents=True)
-    return folder
+# test_state's fixtures: a problem folder, and a plugin data folder of the test's own.
+plugin_data = test_state.plugin_data
+problem = test_state.problem
 
 
 def later():
@@ -269,7 +260,7 @@ def test_d6_the_user_typing_continue_is_recorded_by_the_hook_and_used_once(probl
         computation_needed=True,
     )
     workspace = problem.parent.parent.parent
-    event = {"prompt": "/math:research continue derangements", "cwd": str(workspace)}
+    event = {"prompt": f"/math:research continue {problem.name}", "cwd": str(workspace)}
     hook = PLUGIN / "hooks" / "user_approval.py"
     subprocess.run([sys.executable, str(hook)], input=json.dumps(event), text=True, check=True)
     assert machine.pending_grant(problem, problem.name) == "continue"

@@ -62,10 +62,8 @@ def field_spans(raw: str) -> list[_FieldSpan]:
             break
         value_start = cursor = found.end()
         while True:
-            if raw.startswith("{", cursor):
+            if raw.startswith(("{", '"'), cursor):
                 cursor = group_end(raw, cursor)
-            elif raw.startswith('"', cursor):
-                cursor = _quoted_end(raw, cursor)
             else:
                 bare = re.match(r"[^\s,#{}()\"]+", raw[cursor:])
                 cursor += bare.end() if bare else 0
@@ -83,23 +81,6 @@ def field_spans(raw: str) -> list[_FieldSpan]:
         )
         position = cursor
     return spans
-
-
-def _quoted_end(text: str, start: int) -> int:
-    depth, position = 0, start + 1
-    while position < len(text):
-        ch = text[position]
-        if ch == "\\":
-            position += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            return position + 1
-        position += 1
-    return len(text)
 
 
 def edited_entry(raw: str, changes: dict[str, str | None], newline: str = "\n") -> str:

@@ -190,9 +190,11 @@ def keyed_entry(
 
 
 def group_end(text: str, start: int) -> int:
-    """The position after the `}` closing the `{` at `start` (escaped braces skipped; the end of
-    the text when it never closes)."""
-    depth, position = 0, start
+    """The position after the group opening at `start`: the `}` closing a `{`, or the `"` closing
+    a `"` outside braces (BibTeX's two delimiters of a value). Braces nest, escaped characters
+    are skipped, and a group that never closes ends with the text."""
+    quoted = text.startswith('"', start)
+    depth, position = 0, start + 1 if quoted else start
     while position < len(text):
         ch = text[position]
         if ch == "\\":
@@ -202,8 +204,10 @@ def group_end(text: str, start: int) -> int:
             depth += 1
         elif ch == "}":
             depth -= 1
-            if depth == 0:
+            if depth == 0 and not quoted:
                 return position + 1
+        elif ch == '"' and depth == 0 and quoted:
+            return position + 1
         position += 1
     return len(text)
 
