@@ -15,22 +15,9 @@ import os
 import pytest
 from conftest import run_script
 from support import faults
+from support.faults import DEUTSCH, MARKOV
 
 KEY = "FaultCampaignKey42"
-MARKOV = {  # known to the arXiv stand-in only
-    "key": "markov",
-    "title": "Heat-bath random walks with Markov bases",
-    "authors": "Stanley, Caprice and Windisch, Tobias",
-    "year": 2016,
-    "arxiv_id": "1605.08386",
-}
-DEUTSCH = {  # known to the Semantic Scholar stand-in only
-    "key": "deutsch",
-    "title": "Quantum theory, the Church-Turing principle and the universal quantum computer",
-    "authors": "Deutsch, D.",
-    "year": 1985,
-    "doi": "10.1098/rspa.1985.0070",
-}
 S2_FAULTS = {**faults.S2, "error_echoing_key": faults.s2_error_echoing_key(KEY)}
 # service -> (the direct call of its script, the candidate only it knows, the other one's)
 SERVICES = {

@@ -11,6 +11,7 @@ import time
 
 import pytest
 from conftest import run_script
+from support.faults import DEUTSCH, MARKOV
 
 ARXIV_ID = "1605.08386"
 
@@ -175,21 +176,6 @@ def test_an_ids_file_line_that_is_not_an_id_is_named_not_quoted(tmp_path, script
 
 
 # -- 3 and 4. malformed answers never confirm, never crash: the other service verifies ---------
-
-MARKOV = {  # known to the arXiv stand-in only
-    "key": "markov",
-    "title": "Heat-bath random walks with Markov bases",
-    "authors": "Stanley, Caprice and Windisch, Tobias",
-    "year": 2016,
-    "arxiv_id": "1605.08386",
-}
-DEUTSCH = {  # known to the Semantic Scholar stand-in only
-    "key": "deutsch",
-    "title": "Quantum theory, the Church-Turing principle and the universal quantum computer",
-    "authors": "Deutsch, D.",
-    "year": 1985,
-    "doi": "10.1098/rspa.1985.0070",
-}
 
 
 def _verify(candidates):

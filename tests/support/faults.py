@@ -15,6 +15,22 @@ from support.scripted_server import Reply
 
 SECRET_ECHO = "x-api-key={key}"  # what an error body echoing the request headers holds
 
+# Two candidates each stand-in knows alone: a fault of one service leaves the other's to verify.
+MARKOV = {  # known to the arXiv stand-in only
+    "key": "markov",
+    "title": "Heat-bath random walks with Markov bases",
+    "authors": "Stanley, Caprice and Windisch, Tobias",
+    "year": 2016,
+    "arxiv_id": "1605.08386",
+}
+DEUTSCH = {  # known to the Semantic Scholar stand-in only
+    "key": "deutsch",
+    "title": "Quantum theory, the Church-Turing principle and the universal quantum computer",
+    "authors": "Deutsch, D.",
+    "year": 1985,
+    "doi": "10.1098/rspa.1985.0070",
+}
+
 
 def _json_body(reply: Reply):
     try:
