@@ -11,8 +11,10 @@ import json
 
 import pytest
 from conftest import ROOT
+from hypothesis import given
+from hypothesis import strategies as st
 from mathtools.core.records import Paper
-from mathtools.core.slugs import DERIVED_SLUG_LENGTH, is_slug, slugify
+from mathtools.core.slugs import DERIVED_SLUG_LENGTH, LEADING_WORDS, is_slug, slugify
 from mathtools.core.text import FUNCTION_WORDS
 from mathtools.research import problemfile
 from mathtools.search import keyterms, planning, querylines, relaxation, screening
@@ -203,6 +205,24 @@ def test_a_derived_slug_ends_where_a_phrase_may_end(title):
     assert slugify("Kakeya sets whose segment midpoints lie in a hyperplane") == (
         "kakeya-sets-whose-segment-midpoints"
     )
+
+
+@given(st.text(max_size=200))
+def test_any_title_gives_a_safe_slug_that_ends_on_a_whole_word(title):
+    slug = slugify(title)
+    assert (is_slug(slug) or slug == "problem") and len(slug) <= DERIVED_SLUG_LENGTH
+    assert slugify(slug) == slug  # whole words: a slug is its own slug
+
+
+VOCABULARY = ["kakeya", "sets", "whose", "midpoints", "lie", "in", "a", "hyperplane", "of", "the"]
+
+
+@given(st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=30))
+def test_a_cut_slug_is_the_titles_first_words_ending_where_a_phrase_may(words):
+    slug = slugify(" ".join(words)).split("-")
+    assert slug == words[: len(slug)]  # the first words, whole
+    if len(slug) < len(words) and len(slug) > 1:  # cut
+        assert slug[-1] not in FUNCTION_WORDS | LEADING_WORDS
 
 
 def test_the_discovery_benchmark_labels_every_target_on_topic():
