@@ -24,10 +24,12 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 def required(words: Sequence[str]) -> tuple[str, ...]:
-    """The words of a query a paper it finds must hold: all but function words and the generic
-    ones ("bound", "time"), which any paper may say otherwise; all of them if that is none."""
+    """The words of a query a paper it finds must hold: its rarest (keyterms.generality), so
+    "resetting" of "stochastic resetting", both of "Hilbert transform"; a commoner word
+    ("stochastic", "bound") a paper on the subject may say otherwise. Function words never."""
     content = [w for w in words if fold(w) not in STOPWORDS and _parts(w)]
-    return tuple(w for w in content if generality(w) < 2) or tuple(content)
+    least = min((generality(w) for w in content), default=0)
+    return tuple(w for w in content if generality(w) == least)
 
 
 def holds(paper: Paper, words: Sequence[str]) -> bool:
