@@ -1,4 +1,4 @@
-"""One planned search, relaxed until it finds something (a plan checks itself).
+"""One planned search, relaxed until it finds something (a plan checks itself), and screened.
 
 arXiv's search is boolean: every quoted phrase and every AND-ed word must occur, so one word the
 paper does not use empties a query. A search that comes back empty is therefore asked again,
@@ -7,13 +7,18 @@ within the same call, in looser forms, stopping at the first that returns papers
   unquoted   the phrases become AND-ed words ("Links-Gould invariant" finds "Links-Gould
              polynomial invariant")
   dropped    the weakest term left out: an author search's name (namesakes and spellings
-             miss), else the last search word (a plan puts the core first)
+             miss), else the most generic word (keyterms.generality), the last of equals, and
+             never one of two equals ("Markov bases" without either is another subject)
   any        the search words OR-ed (the categories still hold)
   widened    the loosest form in every category (a subject may live outside the domain's)
 
 Each looser form is one more request, under the service's rate limit (arXiv: 3 s apart).
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
-then without its last word, then its first two words (the core term) alone.
+then without its most generic word, then its two rarest words alone.
+
+The papers of the form that answered are screened (screening.py): one that lacks the words of
+an arXiv form, the rarest words of a Semantic Scholar form, or an OR's rarest word, is set aside
+and counted (`set_aside`), never listed.
 
 `run_planned(search, client)` runs one planned search (commandlines' typed query) this way and
 returns the search result, whose `relaxation` says which form answered (None: the query as
@@ -104,11 +109,13 @@ def arxiv_forms(request: ArxivRequest) -> list[Form]:
     words = [(name, word) for name, text in request.terms for word in _words(text)]
     plain = [word for _, word in words]
     names = [family for author in request.authors for family in _words(author)[-1:]]
-    forms = [Form(None, request.query(), None, (*plain, *names))]
+    # arXiv found every word: a paper must hold them in what it says (title, abstract, authors)
+    held = (*plain, *names)
+    forms = [Form(None, request.query(), None, held)]
     if not words:
         return forms
     loose = replace(request, terms=words)
-    forms.append(Form("unquoted", loose.query(), None, (*plain, *names)))
+    forms.append(Form("unquoted", loose.query(), None, held))
     if request.authors:  # the weakest term of an author search is the name: namesakes, spelling
         dropped = replace(loose, authors=[]).query()
         forms.append(Form("dropped", dropped, request.authors[-1], tuple(plain)))

@@ -33,9 +33,10 @@ def required(words: Sequence[str]) -> tuple[str, ...]:
 
 
 def holds(paper: Paper, words: Sequence[str]) -> bool:
-    """Does the paper hold every one of `words`, in its title, abstract or author names? A
-    search of one word is a search of a topic: its paper must hold the word in its title. A
-    paper without an abstract has its title and authors to hold them."""
+    """Does the paper hold every one of `words`, in its title, abstract or author names? When
+    they come down to one word (a one-word search, an OR, one rare word among common ones), in
+    its title: the title says what a paper is about, a mention in its abstract does not. A paper
+    without an abstract has its title and authors to hold them."""
     if not words:
         return True
     shown = [paper.title or ""] if len(words) == 1 else [paper.title or "", paper.abstract or ""]
