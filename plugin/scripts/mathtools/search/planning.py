@@ -375,8 +375,9 @@ def _combined(terms: list[str], concepts: set[str]) -> list[str]:
 
 
 def _topic_word(core: str) -> str:
-    """The word that keeps an author search on topic: the core term's head, its last
-    non-generic word ("prime factor" -> "factor", "Maximal risk" -> "risk")."""
+    """The word that keeps an author search on topic: the core term's rarest word, the last of
+    those ("Hartree equation" -> "Hartree", "prime factor" -> "factor", "Maximal risk" ->
+    "risk")."""
     words = [w for w in core.split() if not is_notation(w)] or core.split()
     least = min(generality(w) for w in words)
     return [w for w in words if generality(w) == least][-1]
