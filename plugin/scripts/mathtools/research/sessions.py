@@ -14,7 +14,7 @@ from ..core.errors import BadInput
 from ..core.locks import locked
 from ..core.text import is_digits
 from .journal import DEAD_END_OUTCOMES, read_journal
-from .statefile import SESSION_FILES, State, load, save, state_path
+from .statefile import RUN_FILES, SESSION_FILES, State, load, save, state_path
 from .workspace import (
     ARTIFACTS,
     Workspace,
@@ -24,16 +24,6 @@ from .workspace import (
     render_dashboard,
 )
 
-# Of SESSION_FILES (what `archive_session` snapshots), those that belong to the run alone (moved
-# out, so the next run starts them afresh) rather than to the problem (kept, they grow).
-RUN_FILES = (
-    "PROOF.md",
-    "COMPUTATION.md",
-    "REVIEW.md",
-    "OUTPUT.tex",
-    "OUTPUT.pdf",
-    "references.bib",
-)
 RUN_FOLDERS = ("computations",)  # the computation agent's snippets: moved with the run
 # What latex.py compile (latexmk, pdflatex, bibtex) leaves beside OUTPUT.pdf: moved with the run,
 # so the next run's folder holds no log or bibliography of this one.

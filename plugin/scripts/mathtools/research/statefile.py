@@ -55,19 +55,25 @@ LOOPS = {
     ("REVIEW", "PROOF_DEVELOPMENT"): "proof-review",
 }
 LOOP_CAP = 3
-# A problem's files, as `show` lists them and sessions.archive_session snapshots them.
-SESSION_FILES = (
-    "PROBLEM.md",
-    "NOTATION.md",
-    "LITERATURE.md",
-    "JOURNAL.md",
-    "STATE.md",
+# The files of one run alone: sessions.archive_session moves them out, so the next run starts
+# them afresh.
+RUN_FILES = (
     "PROOF.md",
     "COMPUTATION.md",
     "REVIEW.md",
     "OUTPUT.tex",
     "OUTPUT.pdf",
     "references.bib",
+)
+# A problem's files, as `show` lists them and sessions.archive_session snapshots them: the
+# problem's own (kept, they grow from run to run), then the run's.
+SESSION_FILES = (
+    "PROBLEM.md",
+    "NOTATION.md",
+    "LITERATURE.md",
+    "JOURNAL.md",
+    "STATE.md",
+    *RUN_FILES,
 )
 DIGESTED = ("problem", "current_state", "loops", "history", "entered_at")
 
