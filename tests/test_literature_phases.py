@@ -56,6 +56,22 @@ class Session:
         text = data if isinstance(data, str) else json.dumps(data)
         (self.runs / name).write_text(text, encoding="utf-8")
 
+    def assess_all(self) -> dict:
+        """relevance.json giving every verified result one [S] relevance; the verification."""
+        verified = json.loads((self.runs / "verified.json").read_text())
+        tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
+        self.write("relevance.json", {r["key"]: tier for r in verified["results"]})
+        return verified
+
+    def record_survey(self):
+        """merge, a Synthesis of one [S] claim and finish PARTIAL: the search recorded."""
+        assert self.run("merge", self.search_folder).returncode == 0
+        self.write("synthesis.md", "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
+        return self.run(
+            "finish", self.search_folder, "--outcome", "PARTIAL", "--title", "Survey",
+            "--reasoning", "what", "--insight", "one observation",
+        )  # fmt: skip
+
     def judge_all(self, listing: str, label=lambda n: "strong" if n == 0 else "partial", **extra):
         judged = [
             {"key": key, "label": label(n), "confidence": 0.7, "rationale": "test"}
@@ -287,9 +303,7 @@ def finished(session, synthesis: str):
     listing = session.discover(SLUG)
     session.judge_all(listing, remembered=list(PLANTED))
     assert session.run("verify", session.search_folder).returncode == 0
-    verified = json.loads((session.runs / "verified.json").read_text())
-    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
-    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
+    session.assess_all()
     merged = session.run("merge", session.search_folder)
     assert merged.returncode == 0, merged.stdout
     assert merged.stdout.splitlines()[-1] == (
@@ -403,9 +417,7 @@ def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(sessi
     assert listing.startswith(f"{SLUG}, follow-up search, iteration 1: ")
     session.judge_all(listing)
     assert session.run("verify", session.search_folder).returncode == 0
-    verified = json.loads((session.runs / "verified.json").read_text())
-    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
-    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
+    session.assess_all()
     merged = session.run("merge", session.search_folder).stdout.splitlines()
     at = merged.index(
         "to write: the whole Synthesis, this one extended, in "
@@ -510,16 +522,9 @@ def test_services_failing_at_verification_are_named_and_never_as_checked(session
     session.standin.fail("zbmath", 503)
     session.standin.fail("crossref", 503)
     assert session.run("verify", session.search_folder).returncode == 0
-    verified = json.loads((session.runs / "verified.json").read_text())
+    verified = session.assess_all()
     assert set(verified["source_errors"]) == {"zbmath", "crossref"}
-    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
-    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
-    assert session.run("merge", session.search_folder).returncode == 0
-    session.write("synthesis.md", "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
-    done = session.run(
-        "finish", session.search_folder, "--outcome", "PARTIAL", "--title", "Survey",
-        "--reasoning", "what", "--insight", "one observation",
-    )  # fmt: skip
+    done = session.record_survey()
     assert done.returncode == 0, done.stdout
     problem = session.folder / ".math" / "problems" / SLUG
     literature = (problem / "LITERATURE.md").read_text()
@@ -575,15 +580,8 @@ def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(ses
     session.standin.fail("crossref", 503)
     assert session.run("verify", session.search_folder).returncode == 0
     session.standin.recover("crossref")
-    verified = json.loads((session.runs / "verified.json").read_text())
-    tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
-    session.write("relevance.json", {r["key"]: tier for r in verified["results"]})
-    assert session.run("merge", session.search_folder).returncode == 0
-    session.write("synthesis.md", "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
-    first = session.run(
-        "finish", session.search_folder, "--outcome", "PARTIAL", "--title", "Survey",
-        "--reasoning", "what", "--insight", "one observation",
-    )  # fmt: skip
+    session.assess_all()
+    first = session.record_survey()
     assert first.returncode == 0, first.stdout
     literature = session.folder / ".math" / "problems" / SLUG / "LITERATURE.md"
     pending = re.search(
@@ -595,7 +593,6 @@ def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(ses
     out = session.run("verify", session.search_folder).stdout
     assert re.search(r"^CONFIRMED \S+ = DOI:10\.1007/bf02551274 ", out, re.M), out
     assert f"retried: {pending.group(1)}" in out
-    verified = json.loads((session.runs / "verified.json").read_text())
     session.write("relevance.json", {})
     merged = session.run("merge", session.search_folder).stdout
     assert f"(moved from {pending.group(1)})" in merged, merged
