@@ -295,15 +295,21 @@ def test_focus_words_become_two_or_three_queries_of_and_ed_key_terms(script, tmp
     assert any("no new query for the focus" in note for note in again["notes"])
 
 
-def test_a_plan_stores_typed_queries_and_an_old_plan_still_loads(script, tmp_path):
-    """plan.json keeps each query typed; args, query line and command line are generated from it.
-    A plan written before (only `args`) reads as the same typed queries, same command lines."""
+def new_run_plan(script, tmp_path):
+    """plan_queries.py --new-run on the fixed-points problem of a workspace in tmp_path (the
+    current directory of `script`): the run, and the plan it wrote to plan.json."""
     problem_dir = tmp_path / ".math" / "problems" / "fixed-points"
     problem_dir.mkdir(parents=True)
     shutil.copy(PROBLEMS / "fixed-points.md", problem_dir / "PROBLEM.md")
     run = script("plan_queries.py", "--problem", "fixed-points", "--new-run", "--out", "plan.json")
     assert run.returncode == 0, run.stdout + run.stderr
-    plan = json.loads((tmp_path / "plan.json").read_text())
+    return run, json.loads((tmp_path / "plan.json").read_text())
+
+
+def test_a_plan_stores_typed_queries_and_an_old_plan_still_loads(script, tmp_path):
+    """plan.json keeps each query typed; args, query line and command line are generated from it.
+    A plan written before (only `args`) reads as the same typed queries, same command lines."""
+    _, plan = new_run_plan(script, tmp_path)
     typed = commandlines.planned_queries(plan)
     for api, queries in typed.items():
         for query, entry in zip(queries, plan["queries"][api], strict=True):
@@ -323,12 +329,7 @@ def test_a_plan_stores_typed_queries_and_an_old_plan_still_loads(script, tmp_pat
 
 
 def test_new_run_folder_and_out_files_live_under_the_problem(script, tmp_path):
-    problem_dir = tmp_path / ".math" / "problems" / "fixed-points"
-    problem_dir.mkdir(parents=True)
-    shutil.copy(PROBLEMS / "fixed-points.md", problem_dir / "PROBLEM.md")
-    run = script("plan_queries.py", "--problem", "fixed-points", "--new-run", "--out", "plan.json")
-    assert run.returncode == 0, run.stdout + run.stderr
-    plan = json.loads((tmp_path / "plan.json").read_text())
+    run, plan = new_run_plan(script, tmp_path)
     search_folder = Path(plan["search_folder"])
     assert search_folder == Path(".math/problems/fixed-points/literature-runs/1")
     assert search_folder.is_dir()

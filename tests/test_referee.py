@@ -20,6 +20,7 @@ from test_state import (
     CLEAN_ARTICLE,
     COMPLETE_PROOF,
     PASSING_REVIEW,
+    PROOF_WITH_REQUEST,
     complete_proof,
     enter,
     grant,
@@ -237,7 +238,7 @@ def test_d5_complete_with_a_blocked_step_and_an_open_gap_goes_nowhere(problem):
 
 def test_d6_the_models_own_user_approved_is_refused(problem, script):
     write_state(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
-    complete_proof(problem, COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n")
+    complete_proof(problem, PROOF_WITH_REQUEST)
     run = script(
         "state.py",
         "transition",
@@ -255,7 +256,7 @@ def test_d6_the_user_typing_continue_is_recorded_by_the_hook_and_used_once(probl
     write_state(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
     complete_proof(
         problem,
-        COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n",
+        PROOF_WITH_REQUEST,
         status="in-progress",
         computation_needed=True,
     )
@@ -310,7 +311,7 @@ def test_d7_a_done_run_without_output_tex_is_not_archived(problem):
 
 
 def test_d10_a_request_proof_md_does_not_make_is_refused(problem, script):
-    complete_proof(problem, COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n")
+    complete_proof(problem, PROOF_WITH_REQUEST)
     with pytest.raises(BadInput) as refused:
         computation.check_recordable(problem, 7)
     assert refused.value.code == "unknown_request" and "Request 7" in refused.value.message
@@ -428,7 +429,7 @@ def test_accept_partial_typed_by_the_user_writes_up_only_checked_steps(problem):
     enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
     complete_proof(
         problem,
-        COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n",
+        PROOF_WITH_REQUEST,
         status="in-progress",
         computation_needed=True,
     )

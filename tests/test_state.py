@@ -75,6 +75,8 @@ By inclusion-exclusion.
 
 The tail of the alternating series is below 1/2.
 """
+# The proof with one open computation request.
+PROOF_WITH_REQUEST = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
 PASSING_REVIEW = """
 # Referee Report
 
@@ -103,7 +105,7 @@ def passing_review(folder, review_body=PASSING_REVIEW):
 def ground(folder, here, to):
     """The files that justify the legal move here -> to."""
     if to == "COMPUTATION":
-        complete_proof(folder, COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n")
+        complete_proof(folder, PROOF_WITH_REQUEST)
     elif to == "REVIEW":
         complete_proof(folder)
     elif to == "LATEX_OUTPUT":
@@ -295,7 +297,7 @@ def test_next_on_the_first_visit_takes_a_search_already_made(problem):
 )
 def test_next_after_a_proof_pass_follows_its_flags(problem, fields, to):
     enter(problem, "PROOF_DEVELOPMENT")
-    body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
+    body = PROOF_WITH_REQUEST
     complete_proof(problem, COMPLETE_PROOF if to == "REVIEW" else body, **fields)
     step = router.next_step(problem, problem.name)
     assert step["action"] == "transition"
@@ -320,7 +322,7 @@ def test_next_with_a_stuck_proof_asks_the_user(problem):
 
 def test_next_at_the_loop_cap_asks_the_user(problem):
     enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
-    body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
+    body = PROOF_WITH_REQUEST
     complete_proof(problem, body, status="in-progress", computation_needed=True)
     step = router.next_step(problem, problem.name)
     assert step["action"] == "ask_user" and step["transition"] is None
@@ -329,7 +331,7 @@ def test_next_at_the_loop_cap_asks_the_user(problem):
 
 def test_next_at_one_cap_still_takes_the_other_loop(problem):
     enter(problem, "PROOF_DEVELOPMENT", loops={"proof-computation": 3})
-    body = COMPLETE_PROOF + "\n## Computation Requests\n\n### Request 1: x\n"
+    body = PROOF_WITH_REQUEST
     complete_proof(
         problem, body, status="gaps-identified", computation_needed=True, literature_needed=True
     )
