@@ -32,6 +32,7 @@ from ..core.errors import BadInput
 from ..core.tex import cited_keys, strip_comments
 from ..gate.bibvalues import unsafe_commands
 from ..litdoc import bibexport, literature, quotes
+from . import review
 from .sandbox import check_timeout, environment_without_secrets
 
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
@@ -48,7 +49,6 @@ _NEWTHEOREM = re.compile(
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _HAND_BIBLIOGRAPHY = re.compile(r"\\begin\{thebibliography\}|\\bibitem\b")
 _SPECULATIVE_MARK = re.compile(r"\\speculative\b|\[~\]|\[\$\\sim\$\]")
-_STEP_HEADING = re.compile(r"^###\s+(?P<name>[^:\n]+?)\s*(?::.*)?$")
 _CONFIDENCE = re.compile(r"^\*\*Confidence:\*\*\s*(?P<tier>\[[PVS~]\])", re.MULTILINE)
 _DEPENDS = re.compile(r"^\*\*Depends on:\*\*(?P<names>.*)$", re.MULTILINE)
 
@@ -57,27 +57,20 @@ def bib_keys(bib: str) -> list[str]:
     return [key for kind, key in _BIB_KEY.findall(bib) if kind.lower() not in ("comment", "string")]
 
 
-def step_label(name: str) -> str:
-    """PROOF.md heading name -> the label the LaTeX writer uses: 'Lemma 2' -> 'pf:lemma-2'."""
-    return "pf:" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-
-
 def proof_steps(proof_md: str) -> dict[str, tuple[str, str | None, list[str]]]:
     """label -> (heading name, confidence tier or None, the labels of its **Depends on:** items)
     of every `###` step of PROOF.md. A dependency that is no step (REF-003, Computation 2) is
     kept as a label too; it names no step, so nothing follows it."""
     found = {}
-    for block in re.split(r"(?m)^(?=###\s)", proof_md):
-        heading = _STEP_HEADING.match(block.split("\n", 1)[0])
-        if heading:
-            tier = _CONFIDENCE.search(block)
-            depends = _DEPENDS.search(block)
-            names = depends.group("names").split(",") if depends else []
-            found[step_label(heading.group("name"))] = (
-                heading.group("name"),
-                tier.group("tier") if tier else None,
-                [step_label(name) for name in names if name.strip()],
-            )
+    for name, block in review.step_blocks(proof_md):
+        tier = _CONFIDENCE.search(block)
+        depends = _DEPENDS.search(block)
+        names = depends.group("names").split(",") if depends else []
+        found[review.label(name)] = (
+            name,
+            tier.group("tier") if tier else None,
+            [review.label(item) for item in names if item.strip()],
+        )
     return found
 
 

@@ -80,7 +80,7 @@ class Step:
         return [m.upper() for item in self.depends for m in _REF.findall(item)]
 
 
-def _blocks(text: str) -> list[tuple[str, str]]:
+def step_blocks(text: str) -> list[tuple[str, str]]:
     """(heading name, block text) of every `###` block of `text`."""
     found = []
     for block in re.split(r"(?m)^(?=###\s)", text):
@@ -109,7 +109,7 @@ def proof_structure(proof_md: str) -> str:
 
 def steps(proof_md: str) -> list[Step]:
     """The steps of PROOF.md's Proof Structure, in order."""
-    return [Step(name, _fields(block)) for name, block in _blocks(proof_structure(proof_md))]
+    return [Step(name, _fields(block)) for name, block in step_blocks(proof_structure(proof_md))]
 
 
 def digest(text: str) -> str:
@@ -178,7 +178,7 @@ class Verdict:
 def verdicts(review_md: str) -> list[Verdict]:
     return [
         Verdict(name, _fields(block).get("Verdict", "").strip().lower(), _fields(block))
-        for name, block in _blocks(frontmatter.split(review_md, "REVIEW.md")[1])
+        for name, block in step_blocks(frontmatter.split(review_md, "REVIEW.md")[1])
     ]
 
 
