@@ -1,7 +1,7 @@
 """Real bibliographies written by mathematicians (../shared/bibliographies beside the clone, see
 its README.md; never copied here): check_refs.py reads every one with the entry count BibTeX,
 biber or amsrefs reads, and the fields of a hand-checked sample of entries as their authors
-wrote them. The tests skip, naming the folder, when it is missing."""
+wrote them. The tests skip when it is missing, counted in the run's summary line (needs_shared)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import re
 
 import pytest
 from mathtools.gate import refcheck
-from support.corpus_search import CORPUS_DIR
+from support import shared
 
-FOLDER = CORPUS_DIR.parent / "bibliographies"
+pytestmark = pytest.mark.needs_shared("bibliographies")
+FOLDER = shared.path("bibliographies")
 # file -> entries (the README's table: pybtex for a .bib, every \bibitem, \entry or \bib else)
 COUNTS = {
     "hott-book_references.bib": 132,
@@ -41,36 +42,27 @@ COUNTS = {
 }
 
 
-def path_of(name: str):
-    if not (FOLDER / "README.md").is_file():
-        pytest.skip(
-            f"the shared bibliographies are missing: {FOLDER} (the shared folder beside the "
-            "clone, ../shared/bibliographies, see its README.md)"
-        )
-    return FOLDER / name
-
-
 def test_the_counts_are_the_readmes():
-    readme = path_of("README.md").read_text(encoding="utf-8")
+    readme = (FOLDER / "README.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| (\S+) \| [\w+-]+ \| (\d+)\b", readme, re.M)
     assert {name: int(count) for name, count in rows} == COUNTS
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
 def test_every_entry_is_read(name):
-    found = refcheck.load([str(path_of(name))])
+    found = refcheck.load([str(FOLDER / name)])
     assert len(found.references) == COUNTS[name]
     assert [f["entries"] for f in found.files] == [COUNTS[name]]
     assert all(reference.key for reference in found.references)
 
 
 def cited(name: str) -> dict[str, dict]:
-    found = refcheck.load([str(path_of(name))])
+    found = refcheck.load([str(FOLDER / name)])
     return {reference.key: reference.plain() for reference in found.references}
 
 
 def test_a_repeated_field_is_read_as_bibtex_reads_it_with_a_warning():
-    found = refcheck.load([str(path_of("bauer-realizability_realizability.bib"))])
+    found = refcheck.load([str(FOLDER / "bauer-realizability_realizability.bib")])
     assert found.warnings == [
         "bauer-realizability_realizability.bib line 1101: HowardW:apphmf gives the field "
         "reviews twice; the first is used, as BibTeX does"
@@ -217,7 +209,7 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
     import pybtex.errors
     from mathtools.gate import bibcopy, bibtexfile
 
-    bib = bibtexfile.read_bib(path_of(name))
+    bib = bibtexfile.read_bib(FOLDER / name)
     original = bib.text
     edited = bib.references[:: max(len(bib.references) // 6, 1)][:6]
     updates: dict[str, dict[str, str | None]] = {}
@@ -277,7 +269,7 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
     [("martelli_christodoulou-yau_main.bbl", "bbl"), ("flt-regular_print.bbl", "bbl")],
 )
 def test_check_refs_checks_a_real_bbl_end_to_end(script, standin, name, kind):
-    path = path_of(name)
+    path = FOLDER / name
     run = script("check_refs.py", str(path), "--json")
     assert run.returncode == 0, run.stdout
     document = run.json()
