@@ -82,14 +82,14 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
             "(no open `### Request N`), so there is nothing to compute",
             code="no_request",
         )
-    if to == "LATEX_OUTPUT" and (
-        unsealed := review.sealed_proved(proof_md, review.review_text(folder))[1]
-    ):
-        raise BadInput(
-            "no write-up of a PROOF.md with a [P] the referee's seal did not give: "
-            + "; ".join(unsealed),
-            code="unsealed_proved",
-        )
+    if to == "LATEX_OUTPUT" and partial:  # without a review; with one, review.current checks it
+        unsealed = review.sealed_proved(proof_md, review.review_text(folder))[1]
+        if unsealed:
+            raise BadInput(
+                "no write-up of a PROOF.md with a [P] the referee's seal did not give: "
+                + "; ".join(unsealed),
+                code="unsealed_proved",
+            )
     if to == "LATEX_OUTPUT" and not partial:
         summary, errors = review.current(folder)
         if summary is None or summary["verdict"] != "pass":
