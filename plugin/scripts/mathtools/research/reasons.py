@@ -11,8 +11,9 @@ A content token is a word of four letters or more that is not referee boilerplat
 "correct", "carefully", "follows", ...), cut to its stem ("insertion" and "inserted" are one
 token), a number, or a symbol of the mathematics: every letter run and command inside `$...$`
 (`$h(T) \\le n$` gives h, T, le, n) and, outside it, a letter run written as a function or with an
-index (`h(T)`, `v_i`). Step names (`Lemma 5`, `Main Theorem`), REF ids and computation numbers are
-taken out of both texts first: naming the step is not saying what was checked in it.
+index (`h(T)`, `v_i`) and a letter standing alone (`n`; not `a` or `I`). Step names (`Lemma 5`,
+`Main Theorem`), REF ids and computation numbers are taken out of both texts first: naming the
+step is not saying what was checked in it.
 
 So "checked", "Looks fine." and "I checked this step carefully and it is correct." are refused,
 and "Insertion: v goes before the first v_i it beats, or last; the induction on n is sound." passes
@@ -37,7 +38,10 @@ _HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t].*$", re.MULTILINE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _NUMBER = re.compile(r"\d+")
 _SYMBOL = re.compile(r"\\?[A-Za-z]+")
-_INDEXED = re.compile(r"(?<![A-Za-z\\])([A-Za-z]{1,3})(?=[_^(])")
+_INDEXED = re.compile(
+    r"(?<![A-Za-z\\])([A-Za-z]{1,3})(?=[_^(])|(?<![\w'’.])([B-HJ-Zb-z])(?![\w'’])"
+)
+_ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|cf|etc)\.", re.IGNORECASE)
 _LAYOUT = frozenset(
     {"left", "right", "big", "bigl", "bigr", "Big", "Bigl", "Bigr", "displaystyle", "limits"}
     | {"mathrm", "mathbf", "mathcal", "mathbb", "mathsf", "mathit", "text", "textrm"}
@@ -91,8 +95,8 @@ def content_tokens(text: str) -> set[str]:
             if name not in _LAYOUT:
                 found.add("$" + _SAME.get(name, name))
         found.update(_NUMBER.findall(math))
-    prose = _MATH.sub(" ", text)
-    found.update("$" + symbol for symbol in _INDEXED.findall(prose))
+    prose = _ABBREVIATIONS.sub(" ", _MATH.sub(" ", text))
+    found.update("$" + (called or alone) for called, alone in _INDEXED.findall(prose))
     found.update(_NUMBER.findall(prose))
     for word in _WORD.findall(prose):
         stem = _stem(word)
