@@ -139,7 +139,7 @@ def misplaced(text: str) -> list[str]:
     errors = []
     for block in found:
         where = f"`## {block.section}`" if block.section else "no `## ` section"
-        heading = f"`{'#' * block.depth} {block.name}`"
+        heading = f"`{'#' * block.depth} {block.title}`"
         if block.is_request:
             continue
         if block.is_gap:
