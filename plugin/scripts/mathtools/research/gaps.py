@@ -27,7 +27,6 @@ from ..core.locks import locked
 from ..core.text import one_line
 from . import blocks
 
-FIELD = re.compile(r"^\*\*([A-Za-z][A-Za-z ]*):\*\*\s*(.*?)\s*$")
 REFERENCE_NEEDED = "reference-needed"
 SEARCHED = "Searched"
 # A line and its end as written: LF, CRLF or a lone CR (each ends a line, as read_text reads it).
@@ -87,10 +86,10 @@ def parse(text: str) -> list[Gap]:
         gap = Gap(int(numbered.group("number")), numbered.group("description"))
         gap.last_line = block.start
         for index in range(block.start + 1, block.end):
-            named = FIELD.match(all_lines[index])
+            named = blocks.FIELD.match(all_lines[index])
             if named is None:
                 break
-            name, value = named.group(1).strip(), named.group(2)
+            name, value = named.group("key").strip(), named.group("value")
             if name == SEARCHED:
                 gap.searched.append(value)
             else:
