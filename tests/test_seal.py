@@ -155,6 +155,11 @@ def test_boilerplate_names_none_of_the_step(said):
             "$1 \\le n \\le 20$ (Computation 1).\n",
             "Computation 1's output shows 20 matches; the step claims no more than n <= 20.",
         ),
+        (  # the step's \binom is the referee's "binomial"
+            "### Lemma 3: $\\sum_{k=0}^n \\binom{n}{k} = 2^n$\n**Status:** complete\n\n"
+            "Expand $(1+1)^n$.\n",
+            "The binomial theorem at x = y = 1 expands (1+1)^n term by term.",
+        ),
         (  # a step with no text of its own: the referee's account needs only its own content
             "### Main Theorem\n**Status:** complete\n**Depends on:** Lemma 1, Lemma 2\n",
             "Lemma 1 writes $D_n$ as the partial sum and Lemma 2 puts it within 1/2 of $n!/e$.",
@@ -375,3 +380,13 @@ def test_a_dependency_on_a_step_proof_md_lacks_is_an_error():
 def test_a_request_at_any_heading_depth_is_asked():
     body = PROOF + "\n## Computation Requests\n\n#### Request 2: h(T) for n <= 7\n"
     assert computation.requests_asked(body) == {2}
+
+
+def test_the_seal_script_refuses_a_bare_review_in_one_line(problem, script):
+    complete_proof(problem, PROOF)
+    (problem / "REVIEW.md").write_text(BARE_REVIEW)
+    run = script("review.py", "seal", "--dir", str(problem))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    error = run.json()["error"]
+    assert error["code"] == "bad_review" and "\n" not in error["message"]
+    assert all(f"{name}: " in error["message"] for name in ("Lemma 1", "Lemma 5", "Main Theorem"))

@@ -105,6 +105,16 @@ def content_tokens(text: str) -> set[str]:
     return found
 
 
+def _alike(one: str, other: str) -> bool:
+    """The same token, or one's letters (four or more) starting the other's: `\\binom` in the
+    step is "binomial" in the referee's words."""
+    one, other = one.lstrip("$"), other.lstrip("$")
+    if one == other:
+        return True
+    short, long = sorted((one, other), key=len)
+    return len(short) >= 4 and short.isalpha() and long.startswith(short)
+
+
 def prose(block: str) -> str:
     """A markdown block without its heading and `**Field:**` lines: the text written under them."""
     return _FIELD_LINE.sub("", _HEADING_LINE.sub("", block)).strip()
@@ -123,7 +133,7 @@ def missing(step_name: str, step_block: str, checked_block: str) -> str | None:
         )
     own = content_tokens(said)
     content = content_tokens(prose(step_block) + " " + step_block.split("\n", 1)[0])
-    shared = own & content
+    shared = {token for token in own if any(_alike(token, other) for other in content)}
     needed = min(SHARED_NEEDED, len(content))
     if not own or len(shared) < needed:
         return (
