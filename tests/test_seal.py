@@ -360,8 +360,22 @@ def test_a_gap_under_another_section_keeps_the_proof_from_review(problem):
             "\n## Gaps\n\n### Gap: the bound\n**Type:** insight-needed\n",
             "the gap headed `### Gap: the bound` must be headed `### Gap N: description`",
         ),
+        (
+            "\n## Open questions\n\n### The bound\n**Type:** insight-needed\n",
+            "The bound is a gap under `## Open questions`: move it under ## Gaps",
+        ),
+        (
+            "\n## Open questions\n\n**Type:** insight-needed\n**Blocking:** Main Theorem\n",
+            "a **Blocking:** line under `## Open questions`, in no `### ` block",
+        ),
     ],
-    ids=["step-under-another-section", "fields-under-a-section-heading", "unnumbered-gap"],
+    ids=[
+        "step-under-another-section",
+        "fields-under-a-section-heading",
+        "unnumbered-gap",
+        "type-lines-under-another-heading",
+        "type-lines-under-no-block",
+    ],
 )
 def test_a_block_where_the_schema_does_not_put_it_is_an_error(extra, error):
     body = PROOF.replace(LEMMA_5, LEMMA_5.replace("[P]", "[S]")) + extra

@@ -44,9 +44,7 @@ _REF = re.compile(r"\b(U?REF-\d+)\b", re.IGNORECASE)
 _COMPUTATION = re.compile(r"\bComputation\s+\d+\b", re.IGNORECASE)
 _TIER = re.compile(r"\[[PVS~]\]")
 # A dependency that names a step (and must then be one of PROOF.md's).
-_STEP_NAME = re.compile(
-    r"^(?:Step|Lemma|Claim|Proposition|Corollary|Theorem)\s+\d|^Main Theorem\b", re.IGNORECASE
-)
+_STEP_NAME = re.compile(r"^(?:Step|Lemma|Claim)\s+\d|^Main Theorem\b", re.IGNORECASE)
 
 
 def label(name: str) -> str:
