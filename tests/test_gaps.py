@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from mathtools.core.errors import BadInput
-from mathtools.research import gaps
+from mathtools.research import blocks, gaps
 from test_literature_phases import SLUG, listed, session  # noqa: F401 (session: the fixture)
 
 PROOF = """\
@@ -54,14 +54,14 @@ Some prose the proof agent wrote under the fields.
 
 ## Computation Requests
 
-### Gap 9: not a gap (outside the Gaps section)
-**Type:** reference-needed
-**Suggested resolution:** anything
+### Request 1: $h(n)$ for $n \\le 50$
+**Purpose:** the constant of Gap 1
+**Tool:** sympy
 """
 MOMENT = "2026-11-24T03:00:00Z"
 
 
-def test_gaps_are_read_with_their_fields_from_the_gaps_section_only():
+def test_gaps_are_read_with_their_fields():
     found = gaps.parse(PROOF)
     assert [gap.number for gap in found] == [1, 2, 3]
     second = found[1]
@@ -71,6 +71,41 @@ def test_gaps_are_read_with_their_fields_from_the_gaps_section_only():
     assert second.focus() == "tolerant uniformity testing lower bound"  # LaTeX stripped
     assert found[2].type == "reference-needed"  # the Type is read case-blind
     assert not any(gap.searched for gap in found)
+
+
+# A gap under another section or at another heading depth (issue 36): read, so that it keeps the
+# proof from being complete, and named by blocks.misplaced, so that the proof agent moves it.
+ELSEWHERE = (
+    PROOF
+    + """
+## Open questions
+
+#### Gap 4: the bound for $\\varepsilon > 1/2$
+**Type:** reference-needed
+**Blocking:** Main Theorem
+**Suggested resolution:** tolerant testing for large distance
+"""
+)
+
+
+def test_a_gap_under_any_heading_at_any_depth_is_read_and_must_move():
+    found = gaps.parse(ELSEWHERE)
+    assert [gap.number for gap in found] == [1, 2, 3, 4]
+    assert found[3].type == "reference-needed" and found[3].blocking == "Main Theorem"
+    (error,) = blocks.misplaced(ELSEWHERE)
+    assert error == "Gap 4 is a gap under `## Open questions`: move it under ## Gaps"
+    assert blocks.misplaced(PROOF) == []
+
+
+def test_the_gap_searched_next_may_stand_anywhere(tmp_path):
+    path = tmp_path / "PROOF.md"
+    path.write_text(ELSEWHERE)
+    for number in (2, 3):
+        gaps.mark(path, number, str(number), MOMENT)
+    gap, _ = gaps.next_to_search(path)
+    assert gap.number == 4
+    gaps.mark(path, 4, "4", MOMENT)
+    assert path.read_text().endswith(f"large distance\n**Searched:** {MOMENT} · literature run 4\n")
 
 
 def test_the_first_unsearched_reference_needed_gap_is_taken(tmp_path):

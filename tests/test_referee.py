@@ -93,8 +93,8 @@ def test_the_review_loop_is_capped(problem):
     later()
     (problem / "REVIEW.md").write_text(
         PASSING_REVIEW.replace(
-            "**Verdict:** checked\n\n### Main",
-            "**Verdict:** wrong\n**Note:** n!/e is not an integer\n\n### Main",
+            "**Verdict:** checked\n\nInclusion",
+            "**Verdict:** wrong\n**Note:** n!/e is not an integer\n\nInclusion",
         )
     )
     review.seal(problem, problem.name)
@@ -106,7 +106,7 @@ def test_the_review_loop_is_capped(problem):
     ("text", "needle"),
     [
         (PASSING_REVIEW.split("### Main")[0], "no verdict for Main Theorem"),
-        (PASSING_REVIEW.replace("checked\n\n### Main", "gap\n\n### Main"), "needs a **Note:**"),
+        (PASSING_REVIEW.replace("checked\n\nInclusion", "gap\n\nInclusion"), "needs a **Note:**"),
         (
             PASSING_REVIEW.replace(
                 "**Sources:** REF-001 (Theorem 1): hypotheses hold - the terms decrease to 0\n", ""
@@ -147,7 +147,7 @@ def test_latex_output_is_refused_without_a_review_that_checks_every_step(problem
 def test_a_theorem_the_referee_did_not_check_fails_the_latex_check(problem):
     complete_proof(problem)
     (problem / "REVIEW.md").write_text(
-        PASSING_REVIEW.replace("checked\n\n### Main", "gap\n**Note:** why\n\n### Main")
+        PASSING_REVIEW.replace("checked\n\nInclusion", "gap\n**Note:** why\n\nInclusion")
     )
     review.seal(problem, problem.name)
     tex = CLEAN_ARTICLE.replace(
@@ -418,7 +418,7 @@ def test_a_p_the_review_does_not_stand_behind_goes_back_to_s(problem):
     passing_review(problem)
     assert (problem / "PROOF.md").read_text().count("[P]") == 2
     (problem / "REVIEW.md").write_text(
-        PASSING_REVIEW.replace("checked\n\n### Main", "gap\n**Note:** why\n\n### Main")
+        PASSING_REVIEW.replace("checked\n\nInclusion", "gap\n**Note:** why\n\nInclusion")
     )
     sealed = review.seal(problem, problem.name)
     assert sealed["verdict"] == "revise" and sealed["unproved"] == ["Lemma 1", "Main Theorem"]

@@ -43,8 +43,12 @@ REVIEW = """# Referee Report
 **Verdict:** checked
 **Sources:** REF-001 (Section 1): hypotheses hold - n is a positive integer
 
+Pairing $k$ with $n + 1 - k$ gives $n/2$ pairs of sum $n + 1$, so $\\sum_{k \\le n} k = n(n+1)/2$.
+
 ### Main Theorem
 **Verdict:** checked
+
+Lemma 1 is the closed form for every $n$; Computation 1 agrees with it up to 100.
 """
 
 

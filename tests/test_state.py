@@ -83,9 +83,14 @@ PASSING_REVIEW = """
 ### Lemma 1
 **Verdict:** checked
 
+Inclusion-exclusion over the events "$i$ is fixed": the permutations fixing a given $k$-set
+number $(n-k)!$, so the sum is $n! \\sum_k (-1)^k / k!$.
+
 ### Main Theorem
 **Verdict:** checked
 **Sources:** REF-001 (Theorem 1): hypotheses hold - the terms decrease to 0
+
+The tail of the alternating series after the $n$-th term is below $1/(n+1) \\le 1/2$.
 """
 
 

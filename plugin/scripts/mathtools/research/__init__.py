@@ -1,8 +1,10 @@
 """The research loop's problem folder: the workspace, the state machine, the journal, notation,
-PROOF.md's gaps, sandboxed computation and the LaTeX write-up. Imports core to litdoc."""
+PROOF.md's heading blocks and gaps, the referee's review, sandboxed computation and the LaTeX
+write-up. Imports core to litdoc."""
 
 __all__ = [
     "approval",
+    "blocks",
     "computation",
     "deadends",
     "gaps",
@@ -13,6 +15,7 @@ __all__ = [
     "notation",
     "problemdir",
     "problemfile",
+    "reasons",
     "review",
     "router",
     "sandbox",

@@ -30,7 +30,7 @@ INTERPRETATION_PENDING = (
 )
 HEADING = re.compile(r"^## Computation (\d+):", re.MULTILINE)
 # A request PROOF.md makes (agents/proof.md), and the line `section` writes under a run for one.
-REQUESTED = re.compile(r"^### Request (\d+)\b", re.MULTILINE)
+REQUESTED = re.compile(r"^ {0,3}#{3,6}[ \t]+Request (\d+)\b", re.MULTILINE)
 ANSWERED = re.compile(r"^\*\*Request from:\*\* PROOF\.md, Request (\d+)\s*$", re.MULTILINE)
 
 

@@ -28,14 +28,14 @@ from .workspace import parse_tags
 def evidence(folder: Path) -> list[dict[str, Any]]:
     """Dated items in the problem's artifacts that are new information: LITERATURE.md references
     (by when they were first verified: `First verified:`, else `Verified:`), PROOF.md lemmas
-    proved (a `### Lemma N` block with **Status:** complete and a tier other than [~], by its
-    `**Updated:**`: a step of a proof in progress, or any other edit, is no new condition) and
-    COMPUTATION.md results (by a dated field such as `**Run:**`, else the frontmatter's
+    proved (a `Lemma N` block at any heading depth, **Status:** complete, a tier other than [~],
+    by its `**Updated:**`: a step of a proof in progress, or any other edit, is no new condition)
+    and COMPUTATION.md results (by a dated field such as `**Run:**`, else the frontmatter's
     `last_run`)."""
     items: list[dict[str, Any]] = []
     for name, heading, fallback in (
         ("LITERATURE.md", re.compile(r"^### (REF-\d+: .*)$"), False),
-        ("PROOF.md", re.compile(r"^### (Lemma\b.+)$"), False),
+        ("PROOF.md", re.compile(r"^ {0,3}#{3,6} (Lemma\b.+)$"), False),
         ("COMPUTATION.md", re.compile(r"^#{2,4} (.+)$"), True),
     ):
         path = folder / name

@@ -1,5 +1,6 @@
-"""PROOF.md's gaps: the `### Gap N: description` blocks of its `## Gaps` section (agents/proof.md),
-which gap a literature search takes next, and the line that marks a gap searched.
+"""PROOF.md's gaps: its `### Gap N: description` blocks (agents/proof.md; read at any heading
+depth and under any section, blocks.py), which gap a literature search takes next, and the line
+that marks a gap searched.
 
 A block is its heading and the `**Field:** value` lines right under it (Type, Blocking, Suggested
 resolution). `literature.py discover --gap` takes the first `reference-needed` gap that carries no
@@ -24,11 +25,8 @@ from ..core.errors import BadInput, shown
 from ..core.files import MAX_INPUT_BYTES, atomic_write, read_text, too_large
 from ..core.locks import locked
 from ..core.text import one_line
+from . import blocks
 
-SECTION = re.compile(r"^## Gaps\s*$")
-NEXT_SECTION = re.compile(r"^## ")
-HEADING = re.compile(r"^### Gap (\d+):\s*(.*?)\s*$")
-FIELD = re.compile(r"^\*\*([A-Za-z][A-Za-z ]*):\*\*\s*(.*?)\s*$")
 REFERENCE_NEEDED = "reference-needed"
 SEARCHED = "Searched"
 # A line and its end as written: LF, CRLF or a lone CR (each ends a line, as read_text reads it).
@@ -75,34 +73,29 @@ class Gap:
 
 
 def parse(text: str) -> list[Gap]:
-    """The gaps of PROOF.md's `## Gaps` section, in order (text as read_text reads it)."""
+    """The gaps of PROOF.md, in order: every `Gap N:` block at any heading depth (blocks.py),
+    under `## Gaps` or any other section (blocks.misplaced reports one standing elsewhere), so
+    that no open gap goes unseen. A gap's fields are the `**Field:** value` lines right under its
+    heading (text as read_text reads it)."""
+    all_lines = blocks.lines(text)
     found: list[Gap] = []
-    in_section = False
-    in_fields = False
-    for index, line in enumerate(text.split("\n")):
-        if SECTION.match(line):
-            in_section, in_fields = True, False
+    for block in blocks.parse(text)[0]:
+        numbered = blocks.GAP_NUMBERED.match(block.title)
+        if block.is_request or not block.is_gap or not numbered:
             continue
-        if not in_section:
-            continue
-        if NEXT_SECTION.match(line):
-            in_section = False
-            continue
-        if heading := HEADING.match(line):
-            found.append(Gap(int(heading.group(1)), heading.group(2), last_line=index))
-            in_fields = True
-            continue
-        named = FIELD.match(line) if in_fields else None
-        if named is None:
-            in_fields = False
-            continue
-        gap = found[-1]
-        name, value = named.group(1).strip(), named.group(2)
-        if name == SEARCHED:
-            gap.searched.append(value)
-        else:
-            gap.fields.setdefault(name, value)
-        gap.last_line = index
+        gap = Gap(int(numbered.group("number")), numbered.group("description"))
+        gap.last_line = block.start
+        for index in range(block.start + 1, block.end):
+            named = blocks.FIELD.match(all_lines[index])
+            if named is None:
+                break
+            name, value = named.group("key").strip(), named.group("value")
+            if name == SEARCHED:
+                gap.searched.append(value)
+            else:
+                gap.fields.setdefault(name, value)
+            gap.last_line = index
+        found.append(gap)
     return found
 
 

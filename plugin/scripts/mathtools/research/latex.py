@@ -49,8 +49,7 @@ _NEWTHEOREM = re.compile(
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _HAND_BIBLIOGRAPHY = re.compile(r"\\begin\{thebibliography\}|\\bibitem\b")
 _SPECULATIVE_MARK = re.compile(r"\\speculative\b|\[~\]|\[\$\\sim\$\]")
-_CONFIDENCE = re.compile(r"^\*\*Confidence:\*\*\s*(?P<tier>\[[PVS~]\])", re.MULTILINE)
-_DEPENDS = re.compile(r"^\*\*Depends on:\*\*(?P<names>.*)$", re.MULTILINE)
+_PROVED_MARK = re.compile(r"\\proved(?![A-Za-z@])")
 
 
 def bib_keys(bib: str) -> list[str]:
@@ -59,19 +58,13 @@ def bib_keys(bib: str) -> list[str]:
 
 def proof_steps(proof_md: str) -> dict[str, tuple[str, str | None, list[str]]]:
     """label -> (heading name, confidence tier or None, the labels of its **Depends on:** items)
-    of every `###` step of PROOF.md. A dependency that is no step (REF-003, Computation 2) is
-    kept as a label too; it names no step, so nothing follows it."""
-    found = {}
-    for name, block in review.step_blocks(proof_md):
-        tier = _CONFIDENCE.search(block)
-        depends = _DEPENDS.search(block)
-        names = depends.group("names").split(",") if depends else []
-        found[review.label(name)] = (
-            name,
-            tier.group("tier") if tier else None,
-            [review.label(item) for item in names if item.strip()],
-        )
-    return found
+    of every step of PROOF.md (review.steps: at any heading depth). A dependency that is no
+    step (REF-003, Computation 2) is kept as a label too; it names no step, so nothing follows
+    it."""
+    return {
+        step.label: (step.name, step.tier, [review.label(item) for item in step.depends])
+        for step in review.steps(proof_md)
+    }
 
 
 def speculative_steps(proof_md: str) -> dict[str, str]:
@@ -119,16 +112,29 @@ def claim_environments(tex: str) -> list[str]:
     return list(names)
 
 
+def claim_pattern(tex: str) -> re.Pattern[str]:
+    """A claim environment of `tex` (claim_environments), its name `env` and its `body`."""
+    return re.compile(
+        r"\\begin\{(?P<env>"
+        + "|".join(re.escape(name) for name in claim_environments(tex))
+        + r")\*?\}(?P<body>.*?)\\end\{(?P=env)\*?\}",
+        re.DOTALL,
+    )
+
+
 def check(
     tex: str,
     bib: str | None,
     confirmed_keys: set[str] | None,
     proof_md: str | None,
     reviewed: set[str] | None = None,
+    review_md: str | None = None,
 ) -> list[dict[str, Any]]:
     """Every violation in OUTPUT.tex (empty list: it may be published as far as we can tell).
     `reviewed`, when given, holds the labels of the PROOF.md steps the referee checked (REVIEW.md):
-    a claim stating any other step is a violation."""
+    a claim stating any other step is a violation. `review_md` (REVIEW.md's text) says which [P]
+    steps its seal gave: any other [P], and a \\proved on a claim that is not such a step, is a
+    violation (proved_violations)."""
     body = strip_comments(tex)
     violations: list[dict[str, Any]] = []
     if _HAND_BIBLIOGRAPHY.search(body):
@@ -190,13 +196,7 @@ def check(
             }
         )
     steps = proof_steps(proof_md) if proof_md else {}
-    environment = re.compile(
-        r"\\begin\{(?P<env>"
-        + "|".join(re.escape(name) for name in claim_environments(body))
-        + r")\*?\}(?P<body>.*?)\\end\{(?P=env)\*?\}",
-        re.DOTALL,
-    )
-    for match in environment.finditer(body):
+    for match in claim_pattern(body).finditer(body):
         env, text, line = match.group("env"), match.group("body"), line_of(match.start())
         labels = _LABEL.findall(text)
         step_labels = [label for label in labels if label.startswith("pf:")]
@@ -242,6 +242,54 @@ def check(
                 "or remark",
             }
         )
+    violations += proved_violations(body, proof_md, review_md)
+    return violations
+
+
+def proved_violations(
+    body: str, proof_md: str | None, review_md: str | None
+) -> list[dict[str, Any]]:
+    """A [P] in PROOF.md that REVIEW.md's seal did not give (review.sealed_proved), and every
+    `\\proved` mark in the document (after \\begin{document}) that stands outside a claim
+    environment labelled after a step the seal gave [P]: `\\proved` says "proved here in full",
+    which only a sealed [P] step is."""
+    given, unsealed = review.sealed_proved(proof_md, review_md) if proof_md else (set(), [])
+    violations: list[dict[str, Any]] = [
+        {"kind": "unsealed_proved", "message": f"PROOF.md: {message}"} for message in unsealed
+    ]
+    start = body.find("\\begin{document}")
+    if start < 0:
+        return violations
+    steps = proof_steps(proof_md) if proof_md else {}
+    claims = [
+        (match.start(), match.end(), _LABEL.findall(match.group("body")))
+        for match in claim_pattern(body).finditer(body)
+    ]
+    for mark in _PROVED_MARK.finditer(body, start):
+        line = body.count("\n", 0, mark.start()) + 1
+        labels = next((found for a, b, found in claims if a <= mark.start() < b), None)
+        if labels is None:
+            why = "it marks no theorem-like environment"
+        elif any(label in given for label in labels):
+            continue
+        else:
+            named = [
+                f"{steps[lab][0]} ({steps[lab][1] or 'no tier'})" for lab in labels if lab in steps
+            ]
+            why = (
+                f"its statement is PROOF.md's {', '.join(named)}, not a [P] step the referee's "
+                "seal gave"
+                if named
+                else "its statement carries no \\label{pf:...} of a PROOF.md step"
+            )
+        violations.append(
+            {
+                "kind": "proved_without_p",
+                "line": line,
+                "message": f"\\proved on line {line}: {why}; mark it with its step's own tier "
+                "(\\supported for [S], \\verified for [V])",
+            }
+        )
     return violations
 
 
@@ -276,7 +324,14 @@ def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[
         entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
         said = quotes.tex_violations(strip_comments(tex), entries, refs)
         said += quotes.proof_violations(proof_md or "", entries)
-    violations = check(tex, _read(folder / "references.bib"), confirmed, proof_md, reviewed)
+    violations = check(
+        tex,
+        _read(folder / "references.bib"),
+        confirmed,
+        proof_md,
+        reviewed,
+        _read(folder / "REVIEW.md"),
+    )
     violations += [{"kind": "unchecked_quote", "message": message} for message in said]
     return tex, violations
 

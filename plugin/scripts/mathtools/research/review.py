@@ -1,20 +1,25 @@
 """The referee's REVIEW.md, and the PROOF.md facts the router checks before trusting a proof.
 
-PROOF.md's `## Proof Structure` holds one `### ` block per step (agents/proof.md): its
-**Status**, **Depends on**, **Confidence** lines. The referee (agents/referee.md) reads PROOF.md
-against the REF statements it cites and COMPUTATION.md, and writes REVIEW.md: one `### ` block per
-step, headed by the step's own name, with
+PROOF.md's `## Proof Structure` holds one `### ` block per step (agents/proof.md; any heading of
+depth 3 to 6 is read, blocks.py): its **Status**, **Depends on**, **Confidence** lines. The
+referee (agents/referee.md) reads PROOF.md against the REF statements it cites and COMPUTATION.md,
+and writes REVIEW.md: one `### ` block per step, headed by the step's own name, with
 
     **Verdict:** checked | gap | wrong
     **Sources:** REF-002 (Theorem 2.3): hypotheses hold - the series converges absolutely
     **Note:** what is missing (gap), why it is wrong (wrong)
 
+    what was checked, in the referee's words (a `checked` verdict needs it: reasons.py)
+
 `seal` (`review.py seal`) validates REVIEW.md against PROOF.md, writes its frontmatter
-(`verdict: pass | revise`, the counts, and `proof_sha256`, the digest of the PROOF.md it judged),
-and on a pass gives tier [P] ("proved here in full") to each [S] step the referee checked whose
-premises are all [P] or [V] steps or REF entries: nothing else ever writes [P]. The router
-(state.py) re-validates REVIEW.md before it moves on it, so a hand-set `verdict` or a PROOF.md
-changed after the review counts for nothing.
+(`verdict: pass | revise`, the counts, `proof_sha256`, the digest of the PROOF.md it judged, and
+`proved`, each step it gave [P] with the digest of that step's block), and on a pass gives tier
+[P] ("proved here in full") to each step the referee checked that rests on no computation and
+whose premises are all [P] or [V] steps or REF entries. Nothing else gives [P]: the seal first
+takes [P] from every step and gives it again only where it is earned, and `sealed_proved` refuses
+a [P] in PROOF.md that `proved` does not list with the step's text as it is now (state.py,
+latex.py). The router (state.py) re-validates REVIEW.md before it moves on it, so a hand-set
+`verdict` or a PROOF.md changed after the review counts for nothing.
 """
 
 from __future__ import annotations
@@ -29,19 +34,17 @@ from ..core import clock, frontmatter
 from ..core.errors import BadInput
 from ..core.files import atomic_write, read_text
 from ..core.locks import locked
-from . import computation
+from . import blocks, computation, reasons
 from .gaps import parse as parse_gaps
 
 VERDICTS = ("checked", "gap", "wrong")
 STEP_STATUSES = ("complete", "in-progress", "blocked", "abandoned")
 TIERS = ("[P]", "[V]", "[S]", "[~]")
-_SECTION = re.compile(r"(?m)^## Proof Structure\s*$")
-_NEXT_SECTION = re.compile(r"(?m)^## ")
-_HEADING = re.compile(r"^###\s+(?P<name>[^:\n]+?)\s*(?::.*)?$")
-_FIELD = re.compile(r"(?m)^\*\*(?P<key>[A-Za-z][A-Za-z ]*):\*\*[ \t]*(?P<value>.*?)\s*$")
 _REF = re.compile(r"\b(U?REF-\d+)\b", re.IGNORECASE)
 _COMPUTATION = re.compile(r"\bComputation\s+\d+\b", re.IGNORECASE)
 _TIER = re.compile(r"\[[PVS~]\]")
+# A dependency that names a step (and must then be one of PROOF.md's).
+_STEP_NAME = re.compile(r"^(?:Step|Lemma|Claim)\s+\d|^Main Theorem\b", re.IGNORECASE)
 
 
 def label(name: str) -> str:
@@ -55,6 +58,7 @@ class Step:
 
     name: str
     fields: dict[str, str] = field(default_factory=dict)
+    text: str = ""  # the whole block, heading included
 
     @property
     def label(self) -> str:
@@ -81,50 +85,42 @@ class Step:
 
 
 def step_blocks(text: str) -> list[tuple[str, str]]:
-    """(heading name, block text) of every `###` block of `text`."""
-    found = []
-    for block in re.split(r"(?m)^(?=###\s)", text):
-        heading = _HEADING.match(block.split("\n", 1)[0])
-        if heading:
-            found.append((heading.group("name").strip(), block))
-    return found
+    """(heading name, block text) of every heading block of `text` (depth 3 to 6, blocks.py)."""
+    return [(block.name, block.text) for block in blocks.parse(text)[0]]
 
 
-def _fields(block: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for match in _FIELD.finditer(block):
-        found.setdefault(match.group("key").strip(), match.group("value"))
-    return found
-
-
-def proof_structure(proof_md: str) -> str:
-    """The text of PROOF.md's `## Proof Structure` section ('' when it has none)."""
-    start = _SECTION.search(proof_md)
-    if not start:
-        return ""
-    rest = proof_md[start.end() :]
-    end = _NEXT_SECTION.search(rest)
-    return rest[: end.start()] if end else rest
+def _step_blocks(proof_md: str) -> list[blocks.Block]:
+    """PROOF.md's step blocks: every block under `## Proof Structure` that is no gap and no
+    request, and every block elsewhere with a step's fields (blocks.misplaced reports those)."""
+    return [
+        block
+        for block in blocks.parse(proof_md)[0]
+        if not (block.is_gap or block.is_request)
+        and (block.section == blocks.PROOF_STRUCTURE or block.is_step_like)
+    ]
 
 
 def steps(proof_md: str) -> list[Step]:
-    """The steps of PROOF.md's Proof Structure, in order."""
-    return [Step(name, _fields(block)) for name, block in step_blocks(proof_structure(proof_md))]
+    """The steps of PROOF.md, in order."""
+    return [Step(block.name, block.fields, block.text) for block in _step_blocks(proof_md)]
 
 
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def completeness_errors(proof_md: str) -> list[str]:
+def completeness_errors(proof_md: str, review_md: str | None = None) -> list[str]:
     """Why PROOF.md cannot be `status: complete` (empty: it can): a step not complete (an
     `abandoned` step is out of the proof and nothing may depend on it), a step marked [~], a gap
-    without a **Resolved:** line, a step resting on an unconfirmed reference."""
-    errors = []
+    without a **Resolved:** line, a step resting on an unconfirmed reference or on a step PROOF.md
+    does not have, a block where the schema does not put it (blocks.misplaced), a [P] the seal of
+    `review_md` (REVIEW.md) did not give."""
+    errors = blocks.misplaced(proof_md)
     found = steps(proof_md)
     if not found:
         errors.append("PROOF.md has no step under ## Proof Structure")
     abandoned = {s.label for s in found if s.status == "abandoned"}
+    known = {s.label for s in found}
     for step in found:
         if step.status == "abandoned":
             continue
@@ -135,10 +131,12 @@ def completeness_errors(proof_md: str) -> list[str]:
         for item in step.depends:
             if label(item) in abandoned:
                 errors.append(f"{step.name} depends on {item}, which is abandoned")
+            elif _STEP_NAME.match(item) and label(item) not in known:
+                errors.append(f"{step.name} depends on {item}, which is no step of PROOF.md")
     for gap in parse_gaps(proof_md):
         if not gap.fields.get("Resolved", "").strip():
             errors.append(f"Gap {gap.number} is open (no **Resolved:** line)")
-    return errors + tier_errors(proof_md)
+    return errors + tier_errors(proof_md) + sealed_proved(proof_md, review_md)[1]
 
 
 def tier_errors(proof_md: str) -> list[str]:
@@ -173,12 +171,15 @@ class Verdict:
     name: str
     verdict: str
     fields: dict[str, str]
+    text: str = ""  # the whole block, heading included
 
 
 def verdicts(review_md: str) -> list[Verdict]:
     return [
-        Verdict(name, _fields(block).get("Verdict", "").strip().lower(), _fields(block))
-        for name, block in step_blocks(frontmatter.split(review_md, "REVIEW.md")[1])
+        Verdict(
+            block.name, block.fields.get("Verdict", "").strip().lower(), block.fields, block.text
+        )
+        for block in blocks.parse(frontmatter.split(review_md, "REVIEW.md")[1])[0]
     ]
 
 
@@ -203,6 +204,10 @@ def validate(proof_md: str, review_md: str) -> tuple[dict[str, Any], list[str]]:
         counts[verdict.verdict] += 1
         if verdict.verdict != "checked" and not verdict.fields.get("Note", "").strip():
             errors.append(f"{step.name}: a {verdict.verdict} verdict needs a **Note:** saying why")
+        if verdict.verdict == "checked" and (
+            why := reasons.missing(step.name, step.text, verdict.text)
+        ):
+            errors.append(why)
         sources = verdict.fields.get("Sources", "")
         for ref in step.refs():
             named = re.search(rf"\b{re.escape(ref)}\b[^;]*", sources, re.IGNORECASE)
@@ -230,40 +235,90 @@ def validate(proof_md: str, review_md: str) -> tuple[dict[str, Any], list[str]]:
     return summary, errors
 
 
-def promotable(proof_md: str, review_md: str) -> list[str]:
-    """The [S] steps that become [P]: checked, resting on no computation and no unconfirmed
-    reference, every step they depend on [P] or [V] (or itself promoted)."""
+def earned(proof_md: str, review_md: str) -> list[str]:
+    """The steps a passing seal of `review_md` gives [P], whatever tier PROOF.md writes now (a
+    [P] counts as [S]): checked, resting on no computation and no unconfirmed reference, every
+    step they depend on [V] or itself given [P]."""
     checked = {label(v.name) for v in verdicts(review_md) if v.verdict == "checked"}
-    by_label = {s.label: s for s in steps(proof_md)}
-    proved = {lab for lab, s in by_label.items() if s.tier in ("[P]", "[V]") and lab in checked}
-    promoted: list[str] = []
+    by_label = {s.label: s for s in steps(proof_md) if s.status != "abandoned"}
+    proved = {lab for lab, s in by_label.items() if s.tier == "[V]" and lab in checked}
+    given: list[str] = []
     changed = True
     while changed:
         changed = False
         for lab, step in by_label.items():
-            if lab in proved or lab not in checked or step.tier != "[S]":
+            if lab in proved or lab not in checked or step.tier not in ("[S]", "[P]"):
                 continue
             deps = step.depends
             if any(_COMPUTATION.search(d) or d.upper().startswith("UREF") for d in deps):
                 continue
             if all(d.upper().startswith("REF-") or label(d) in proved for d in deps):
                 proved.add(lab)
-                promoted.append(step.name)
+                given.append(step.name)
                 changed = True
-    return promoted
+    return given
+
+
+def step_digest(step: Step) -> str:
+    """The digest of a step's block as written (trailing blank lines aside): what the seal records
+    for each step it gives [P], so that a later change to the step takes the [P] away."""
+    return digest(step.text.rstrip())
+
+
+def sealed_proved(proof_md: str, review_md: str | None) -> tuple[set[str], list[str]]:
+    """(the labels of PROOF.md's [P] steps that REVIEW.md's seal gave, as they stand now; one
+    error for every other [P] step: written by an agent, or changed since the seal)."""
+    record: Any = frontmatter.read(review_md, "REVIEW.md").get("proved") if review_md else None
+    record = record if isinstance(record, dict) else {}
+    given, errors = set(), []
+    for step in steps(proof_md):
+        if step.tier != "[P]":
+            continue
+        sealed = record.get(step.name)
+        if sealed == step_digest(step):
+            given.add(step.label)
+        elif sealed is None:
+            errors.append(
+                f"{step.name} is marked [P], which only review.py seal gives, and REVIEW.md's "
+                "seal did not give it: set it to [S] (the referee's seal gives [P] where earned)"
+            )
+        else:
+            errors.append(
+                f"{step.name} is marked [P], but the step changed after the seal gave it: set it "
+                "to [S] and have the referee check it again"
+            )
+    return given, errors
+
+
+def review_text(folder: Path) -> str | None:
+    """folder/REVIEW.md's text, None when there is none."""
+    path = folder / "REVIEW.md"
+    return read_text(path, path.name) if path.exists() else None
+
+
+def proved_labels(folder: Path) -> set[str]:
+    """The labels (pf:lemma-2) of the PROOF.md steps that are legitimately [P] now: marked [P],
+    and given it by REVIEW.md's seal with the step's text as it stands. The one answer to "may
+    this step be stated as proved here" (latex.py's \\proved check)."""
+    proof = folder / "PROOF.md"
+    if not proof.exists():
+        return set()
+    return sealed_proved(read_text(proof, proof.name), review_text(folder))[0]
 
 
 def _retier(proof_md: str, names: list[str], old: str, new: str) -> str:
-    """PROOF.md with the steps `names` moved from tier `old` to `new`."""
+    """PROOF.md with the steps `names` moved from tier `old` to `new` (their Confidence line)."""
     wanted = {label(n) for n in names}
-    out = []
-    pattern = re.compile(r"(?m)^(\*\*Confidence:\*\*\s*)" + re.escape(old))
-    for block in re.split(r"(?m)^(?=###\s)", proof_md):
-        heading = _HEADING.match(block.split("\n", 1)[0])
-        if heading and label(heading.group("name")) in wanted:
-            block = pattern.sub(lambda m: m.group(1) + new, block, count=1)
-        out.append(block)
-    return "".join(out)
+    lines = proof_md.split("\n")
+    pattern = re.compile(r"^(\*\*Confidence:\*\*\s*)" + re.escape(old))
+    for block in _step_blocks(proof_md):
+        if label(block.name) not in wanted:
+            continue
+        for index in range(block.start + 1, block.end):
+            if pattern.match(lines[index]):
+                lines[index] = pattern.sub(lambda m: m.group(1) + new, lines[index], count=1)
+                break
+    return "\n".join(lines)
 
 
 def seal(folder: Path, slug: str) -> dict[str, Any]:
@@ -281,38 +336,33 @@ def seal(folder: Path, slug: str) -> dict[str, Any]:
             raise BadInput(
                 "REVIEW.md is not a complete review: " + "; ".join(errors), code="bad_review"
             )
-        # a [P] this review does not stand behind (a step changed since, or judged a gap) is
-        # [S] again: only a passing review of the PROOF.md as it is gives [P]
-        checked = {label(v.name) for v in verdicts(review_md) if v.verdict == "checked"}
-        demoted = [
-            s.name
-            for s in steps(proof_md)
-            if s.tier == "[P]" and (summary["verdict"] != "pass" or s.label not in checked)
-        ]
+        # Only this seal gives [P]: every [P] (an agent's own, or an earlier seal's) is [S]
+        # again, and [P] goes where this review, of the PROOF.md as it is, gives it.
         before = proof_md
-        proof_md = _retier(proof_md, demoted, "[P]", "[S]")
-        promoted: list[str] = []
-        if summary["verdict"] == "pass":
-            promoted = promotable(proof_md, review_md)
-            proof_md = _retier(proof_md, promoted, "[S]", "[P]")
+        marked = [s.name for s in steps(proof_md) if s.tier == "[P]"]
+        proof_md = _retier(proof_md, marked, "[P]", "[S]")
+        given = earned(proof_md, review_md) if summary["verdict"] == "pass" else []
+        proof_md = _retier(proof_md, given, "[S]", "[P]")
         if proof_md != before:
             atomic_write(proof_path, proof_md)
+        record = {s.name: step_digest(s) for s in steps(proof_md) if s.name in given}
         data, body = frontmatter.split(review_md, "REVIEW.md")
         data.update(
             problem=slug,
             **summary,
-            proved=promoted,
+            proved=record,
             proof_sha256=digest(proof_md),
             reviewed=clock.stamp(),
         )
         atomic_write(review_path, frontmatter.render(data, body))
-    return {"file": str(review_path), **summary, "proved": promoted, "unproved": demoted}
+    unproved = [name for name in marked if name not in given]
+    return {"file": str(review_path), **summary, "proved": given, "unproved": unproved}
 
 
 def current(folder: Path) -> tuple[dict[str, Any] | None, list[str]]:
     """(REVIEW.md's summary, why it cannot be trusted) for the PROOF.md there now: a review
-    that is unsealed, of another PROOF.md, or whose frontmatter differs from its body is
-    refused."""
+    that is unsealed, of another PROOF.md, whose frontmatter differs from its body, or whose
+    `proved` record is not what it gives, is refused."""
     proof_path, review_path = folder / "PROOF.md", folder / "REVIEW.md"
     if not review_path.exists():
         return None, ["there is no REVIEW.md"]
@@ -333,6 +383,16 @@ def current(folder: Path) -> tuple[dict[str, Any] | None, list[str]]:
         return None, [
             f"REVIEW.md says verdict {data.get('verdict')!r}; its steps say {summary['verdict']!r}"
         ]
+    given = earned(proof_md, review_md) if summary["verdict"] == "pass" else []
+    record = data.get("proved")
+    if not isinstance(record, dict) or set(record) != set(given):
+        return None, [
+            "REVIEW.md's `proved` record is not what its review gives "
+            f"({', '.join(given) or 'no step'}): seal it again with review.py seal"
+        ]
+    unsealed = sealed_proved(proof_md, review_md)[1]
+    if unsealed:
+        return None, unsealed
     return summary, []
 
 

@@ -262,7 +262,7 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
             return ask("; ".join(capped))
         if status == "complete":
             proof_md = read_text(folder / "PROOF.md", "PROOF.md")
-            problems = review.completeness_errors(proof_md) + [
+            problems = review.completeness_errors(proof_md, review.review_text(folder)) + [
                 f"Request {n} is not answered" for n in review.unanswered_requests(folder)
             ]
             if problems:

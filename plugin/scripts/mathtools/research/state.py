@@ -65,7 +65,7 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
         errors = (
             [] if str(data.get("status", "")).lower() == "complete" else ["status is not complete"]
         )
-        errors += review.completeness_errors(proof_md)
+        errors += review.completeness_errors(proof_md, review.review_text(folder))
         errors += [f"Request {n} is not answered" for n in review.unanswered_requests(folder)]
         if errors:
             raise BadInput(
@@ -82,6 +82,14 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
             "(no open `### Request N`), so there is nothing to compute",
             code="no_request",
         )
+    if to == "LATEX_OUTPUT" and partial:  # without a review; with one, review.current checks it
+        unsealed = review.sealed_proved(proof_md, review.review_text(folder))[1]
+        if unsealed:
+            raise BadInput(
+                "no write-up of a PROOF.md with a [P] the referee's seal did not give: "
+                + "; ".join(unsealed),
+                code="unsealed_proved",
+            )
     if to == "LATEX_OUTPUT" and not partial:
         summary, errors = review.current(folder)
         if summary is None or summary["verdict"] != "pass":

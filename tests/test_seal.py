@@ -1,0 +1,406 @@
+"""The referee's pass carries its reasons, only the seal gives [P], `\\proved` is a sealed [P]
+step, and no heading depth or section name hides a step or a gap (issue 36, items 2 and 4).
+
+The proof is the tournament run's: every tournament has a Hamiltonian path, their number is odd
+(Rédei, REF-001), and the false "Lemma 5: h(T) <= n" that the proof agent marked [P] itself on a
+computation up to n = 6. Every test here failed on the code before issue 36.
+"""
+
+from __future__ import annotations
+
+import pytest
+import test_state
+from mathtools.core import frontmatter
+from mathtools.core.errors import BadInput
+from mathtools.research import computation, latex, reasons, review, router
+from mathtools.research import state as machine
+from test_state import CLEAN_ARTICLE, complete_proof, enter, grant
+
+plugin_data = test_state.plugin_data
+problem = test_state.problem
+
+LEMMA_1 = """### Lemma 1: every tournament $T$ on $n$ vertices has a Hamiltonian path
+**Status:** complete
+**Depends on:** none
+**Confidence:** [S]
+
+Induct on $n$. Remove a vertex $v$ and take a Hamiltonian path $v_1 \\to \\dots \\to v_{n-1}$ of
+$T - v$. If $v \\to v_1$, put $v$ first; otherwise insert $v$ before the least $v_i$ with
+$v \\to v_i$, or put it last when there is none.
+"""
+LEMMA_5 = """### Lemma 5: $h(T) \\le n$ for every tournament $T$ on $n$ vertices
+**Status:** complete
+**Depends on:** Computation 1
+**Confidence:** [P]
+
+Computation 1 gives $h(T) \\le n$ for every $n \\le 6$, and the pattern continues.
+"""
+MAIN = """### Main Theorem
+**Status:** complete
+**Depends on:** Lemma 1, REF-001
+**Confidence:** [S]
+
+By Lemma 1 the number $h(T)$ of Hamiltonian paths of $T$ is at least one; REF-001 (Rédei)
+says it is odd.
+"""
+PROOF = f"# Proof Development: tournaments\n\n## Proof Structure\n\n{LEMMA_1}\n{LEMMA_5}\n{MAIN}"
+
+BARE_REVIEW = """# Referee Report
+
+### Lemma 1
+**Verdict:** checked
+
+### Lemma 5
+**Verdict:** checked
+
+Looks fine.
+
+### Main Theorem
+**Verdict:** checked
+**Sources:** REF-001 (Theorem 1): hypotheses hold - T is a tournament
+
+I checked this step carefully and it is correct.
+"""
+# What a referee who read the steps writes.
+SAID = {
+    "Lemma 1": "The insertion: if $v$ beats $v_1$ it goes first; otherwise the least $i$ with "
+    "$v \\to v_i$ has $v_{i-1} \\to v$, so $v$ fits between them; if $v$ beats nobody it goes "
+    "last. The induction on $n$ starts at one vertex.",
+    "Lemma 5": "Computation 1 lists h(T) for the tournaments with n <= 6; the step claims the "
+    "bound for every n from six values, so it is finite evidence only.",
+    "Main Theorem": "Lemma 1 gives at least one Hamiltonian path, and Rédei's theorem (REF-001) "
+    "that their number h(T) is odd; the two together are the claim.",
+}
+REVIEW = f"""# Referee Report
+
+### Lemma 1
+**Verdict:** checked
+
+{SAID["Lemma 1"]}
+
+### Lemma 5
+**Verdict:** checked
+
+{SAID["Lemma 5"]}
+
+### Main Theorem
+**Verdict:** checked
+**Sources:** REF-001 (Theorem 1): hypotheses hold - T is a tournament
+
+{SAID["Main Theorem"]}
+"""
+
+
+def sealed_proof(folder, proof=PROOF, review_text=REVIEW):
+    complete_proof(folder, proof)
+    (folder / "REVIEW.md").write_text(review_text)
+    return review.seal(folder, folder.name)
+
+
+def article(body):
+    return CLEAN_ARTICLE.replace(
+        "\\documentclass{article}\n",
+        "\\documentclass{article}\n\\newtheorem{lemma}{Lemma}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\newcommand{\\proved}{\\textsuperscript{[P]}}\n",
+    ).replace("No claims.", body)
+
+
+# --- the referee's pass carries its reasons ---
+
+
+def test_a_bare_verdict_review_is_refused_naming_each_step(problem):
+    complete_proof(problem, PROOF)
+    (problem / "REVIEW.md").write_text(BARE_REVIEW)
+    with pytest.raises(BadInput) as refused:
+        review.seal(problem, problem.name)
+    message = refused.value.message
+    assert refused.value.code == "bad_review" and "\n" not in message
+    for step in ("Lemma 1: a checked verdict needs", "Lemma 5: a checked verdict needs"):
+        assert step in message
+    assert "Main Theorem: what you checked names none of the step's content" in message
+    assert "[P]" in (problem / "PROOF.md").read_text()  # nothing was sealed
+    assert "verdict" not in frontmatter.read((problem / "REVIEW.md").read_text())
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "",
+        "checked",
+        "Looks fine.",
+        "I checked this step carefully and it is correct.",
+        "Every inference here follows; I verified each line of the argument and it holds.",
+        "Lemma 1 is correct: I checked Lemma 1 and Lemma 1 follows as stated.",
+    ],
+)
+def test_boilerplate_names_none_of_the_step(said):
+    block = f"### Lemma 1\n**Verdict:** checked\n\n{said}\n"
+    assert reasons.missing("Lemma 1", LEMMA_1, block) is not None
+
+
+@pytest.mark.parametrize(
+    ("step", "said"),
+    [
+        (LEMMA_1, SAID["Lemma 1"]),
+        (
+            LEMMA_1,
+            "Insertion: v goes before the first v_i it beats, or last; the induction on n "
+            "is sound.",
+        ),
+        (LEMMA_5, SAID["Lemma 5"]),
+        (MAIN, SAID["Main Theorem"]),
+        (
+            "### Step 2: the small cases agree\n**Status:** complete\n**Depends on:** "
+            "Computation 1\n**Confidence:** [S]\n\n$D_n = \\mathrm{round}(n!/e)$ for "
+            "$1 \\le n \\le 20$ (Computation 1).\n",
+            "Computation 1's output shows 20 matches; the step claims no more than n <= 20.",
+        ),
+        (  # the step's \binom is the referee's "binomial"
+            "### Lemma 3: $\\sum_{k=0}^n \\binom{n}{k} = 2^n$\n**Status:** complete\n\n"
+            "Expand $(1+1)^n$.\n",
+            "The binomial theorem at x = y = 1 expands (1+1)^n term by term.",
+        ),
+        (  # a step with no text of its own: the referee's account needs only its own content
+            "### Main Theorem\n**Status:** complete\n**Depends on:** Lemma 1, Lemma 2\n",
+            "Lemma 1 writes $D_n$ as the partial sum and Lemma 2 puts it within 1/2 of $n!/e$.",
+        ),
+    ],
+)
+def test_a_referees_account_of_the_step_passes(step, said):
+    name = step.split("\n", 1)[0].removeprefix("### ").split(":")[0]
+    assert reasons.missing(name, step, f"### {name}\n**Verdict:** checked\n\n{said}\n") is None
+
+
+def test_a_gap_or_wrong_verdict_needs_its_note(problem):
+    complete_proof(problem, PROOF)
+    text = REVIEW.replace("**Verdict:** checked\n\nComputation 1", "**Verdict:** wrong\n\nx")
+    (problem / "REVIEW.md").write_text(text)
+    with pytest.raises(BadInput, match=r"Lemma 5: a wrong verdict needs a \*\*Note:\*\*"):
+        review.seal(problem, problem.name)
+
+
+# --- only the seal gives [P] ---
+
+
+def test_the_seal_takes_an_agents_p_from_a_step_on_a_computation(problem):
+    """The proof agent marked Lemma 5 [P] itself, resting on a computation up to n = 6: a pass
+    with reasons leaves it [S], and REVIEW.md records the [P] it gave, with each step's digest."""
+    sealed = sealed_proof(problem)
+    assert sealed["verdict"] == "pass"
+    assert sealed["proved"] == ["Lemma 1", "Main Theorem"] and sealed["unproved"] == ["Lemma 5"]
+    proof = (problem / "PROOF.md").read_text()
+    assert "Lemma 5: $h(T) \\le n$" in proof
+    assert proof.split("### Lemma 5")[1].split("### Main")[0].count("[S]") == 1
+    record = frontmatter.read((problem / "REVIEW.md").read_text())["proved"]
+    steps = {step.name: step for step in review.steps(proof)}
+    assert record == {
+        name: review.digest(steps[name].text.rstrip()) for name in ("Lemma 1", "Main Theorem")
+    }
+    assert review.proved_labels(problem) == {"pf:lemma-1", "pf:main-theorem"}
+
+
+def test_a_p_the_seal_did_not_give_is_refused_on_the_way_to_review(problem):
+    enter(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, PROOF)
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, "REVIEW", "complete")
+    assert refused.value.code == "proof_incomplete"
+    assert "Lemma 5 is marked [P], which only review.py seal gives" in refused.value.message
+    step = router.next_step(problem, problem.name)
+    assert step["spawn"] == "math:proof" and "Lemma 5 is marked [P]" in step["task"]
+
+
+def test_an_agents_p_is_refused_by_accept_partial_and_by_latex_check(problem, script):
+    enter(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, PROOF, status="in-progress")
+    grant(problem, "accept-partial")
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, "LATEX_OUTPUT", "partial", user_approved=True)
+    assert refused.value.code == "unsealed_proved" and "Lemma 5" in refused.value.message
+    (problem / "OUTPUT.tex").write_text(article("No claims."))
+    run = script("latex.py", "check", "--dir", str(problem))
+    assert run.returncode == 1
+    (violation,) = run.json()["violations"]
+    assert violation["kind"] == "unsealed_proved" and "Lemma 5" in violation["message"]
+
+
+def test_a_p_whose_step_changed_after_the_seal_is_refused(problem):
+    sealed_proof(problem)
+    enter(problem, "LATEX_OUTPUT")
+    path = problem / "PROOF.md"
+    path.write_text(path.read_text().replace("says it is odd.", "says it is odd, for all n."))
+    (problem / "OUTPUT.tex").write_text(article("No claims."))
+    kinds = {v["kind"]: v["message"] for v in latex.check_folder(problem)[1]}
+    assert (
+        "Main Theorem is marked [P], but the step changed after the seal"
+        in (kinds["unsealed_proved"])
+    )
+    with pytest.raises(BadInput, match="changed after the seal"):
+        machine.transition(problem, problem.name, "DONE", "written")
+
+
+def test_a_hand_set_p_with_a_recomputed_digest_is_refused(problem):
+    """The walk-around: set [P] on Lemma 5 by hand and recompute REVIEW.md's proof_sha256."""
+    sealed_proof(problem)
+    path = problem / "PROOF.md"
+    proof = path.read_text()
+    forged = proof.replace("**Depends on:** Computation 1\n**Confidence:** [S]", "**Depends on:** "
+                           "Computation 1\n**Confidence:** [P]")  # fmt: skip
+    assert forged != proof
+    path.write_text(forged)
+    data, body = frontmatter.split((problem / "REVIEW.md").read_text())
+    data["proof_sha256"] = review.digest(forged)
+    (problem / "REVIEW.md").write_text(frontmatter.render(data, body))
+    summary, errors = review.current(problem)
+    assert summary is None and errors == [
+        "Lemma 5 is marked [P], which only review.py seal gives, and REVIEW.md's seal did not "
+        "give it: set it to [S] (the referee's seal gives [P] where earned)"
+    ]
+    # adding it to the record too: the record is not what the review gives
+    data["proved"]["Lemma 5"] = review.step_digest(
+        next(s for s in review.steps(forged) if s.name == "Lemma 5")
+    )
+    (problem / "REVIEW.md").write_text(frontmatter.render(data, body))
+    summary, errors = review.current(problem)
+    assert summary is None and "`proved` record is not what its review gives" in errors[0]
+
+
+# --- \proved in OUTPUT.tex is a sealed [P] step ---
+
+
+@pytest.mark.parametrize(
+    ("claim", "why"),
+    [
+        (
+            "\\begin{lemma}\\label{pf:lemma-5}\\proved $h(T) \\le n$.\\end{lemma}",
+            "PROOF.md's Lemma 5 ([S]), not a [P] step",
+        ),
+        ("\\begin{lemma}\\proved $h(T) \\le n$.\\end{lemma}", "carries no \\label{pf:...}"),
+        ("Every tournament has few Hamiltonian paths\\proved.", "marks no theorem-like"),
+    ],
+    ids=["on-an-S-step", "without-a-label", "in-running-text"],
+)
+def test_proved_on_anything_but_a_sealed_p_step_fails_the_check(problem, script, claim, why):
+    sealed_proof(problem)
+    fine = "\\begin{lemma}\\label{pf:lemma-1}\\proved Hamiltonian paths exist.\\end{lemma}\n"
+    (problem / "OUTPUT.tex").write_text(article(fine))
+    assert latex.check_folder(problem)[1] == []
+    (problem / "OUTPUT.tex").write_text(article(fine + claim))
+    run = script("latex.py", "check", "--dir", str(problem))
+    assert run.returncode == 1
+    found = [v for v in run.json()["violations"] if v["kind"] == "proved_without_p"]
+    assert len(found) == 1 and why in found[0]["message"] and "\n" not in found[0]["message"]
+
+
+# --- headings at any depth, gaps under any heading ---
+
+DEEP_STEP = """### Step 1: $T$ has a vertex of out-degree at least $(n-1)/2$
+**Status:** blocked
+**Depends on:** none
+**Confidence:** [~]
+
+Averaging, not yet written.
+"""
+MAIN_ON_STEP_1 = MAIN.replace("Lemma 1, REF-001", "Lemma 1, Step 1, REF-001")
+
+
+@pytest.mark.parametrize("hashes", ["####", "#####"])
+def test_a_step_at_any_heading_depth_is_seen_by_every_reader(problem, hashes):
+    deep = DEEP_STEP.replace("### ", f"{hashes} ", 1)
+    body = PROOF.replace(LEMMA_5, LEMMA_5.replace("[P]", "[S]")).replace(
+        MAIN, f"{deep}\n{MAIN_ON_STEP_1}"
+    )
+    assert "Step 1" in [step.name for step in review.steps(body)]
+    assert latex.proof_steps(body)["pf:step-1"][1] == "[~]"
+    errors = review.completeness_errors(body)
+    assert "Step 1 is blocked" in errors and "Step 1 is marked [~]" in errors
+    enter(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, body)
+    with pytest.raises(BadInput, match="Step 1 is blocked") as refused:
+        machine.transition(problem, problem.name, "REVIEW", "complete")
+    assert refused.value.code == "proof_incomplete"
+    theorem = "\\begin{theorem}\\label{pf:main-theorem}$h(T)$ is odd.\\end{theorem}"
+    (problem / "OUTPUT.tex").write_text(article(theorem))
+    kinds = [v["kind"] for v in latex.check_folder(problem)[1]]
+    assert "speculative_as_theorem" in kinds  # the Main Theorem rests on Step 1, [~]
+
+
+def test_a_verdict_at_any_heading_depth_is_read(problem):
+    sealed = sealed_proof(problem, review_text=REVIEW.replace("### Lemma", "#### Lemma"))
+    assert sealed["verdict"] == "pass"
+
+
+def test_a_gap_under_another_section_keeps_the_proof_from_review(problem):
+    body = PROOF.replace(LEMMA_5, LEMMA_5.replace("[P]", "[S]")) + (
+        "\n## Open questions\n\n#### Gap 1: is $h(T)$ at most $n$?\n**Type:** insight-needed\n"
+        "**Blocking:** Main Theorem\n**Suggested resolution:** a bound from the score sequence\n"
+    )
+    errors = review.completeness_errors(body)
+    assert "Gap 1 is open (no **Resolved:** line)" in errors
+    assert "Gap 1 is a gap under `## Open questions`: move it under ## Gaps" in errors
+    enter(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, body)
+    step = router.next_step(problem, problem.name)
+    assert step["action"] == "spawn" and "Gap 1 is open" in step["task"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        (
+            "\n## Lemmas\n\n### Lemma 6: the score sequence\n**Status:** in-progress\n"
+            "**Depends on:** none\n**Confidence:** [~]\n",
+            "Lemma 6 is a step under `## Lemmas`: move it under ## Proof Structure",
+        ),
+        (
+            "\n## Step 3: the score sequence\n**Status:** in-progress\n**Confidence:** [~]\n",
+            "a **Status:** line under `## Step 3: the score sequence`, in no `### ` block",
+        ),
+        (
+            "\n## Gaps\n\n### Gap: the bound\n**Type:** insight-needed\n",
+            "the gap headed `### Gap: the bound` must be headed `### Gap N: description`",
+        ),
+        (
+            "\n## Open questions\n\n### The bound\n**Type:** insight-needed\n",
+            "The bound is a gap under `## Open questions`: move it under ## Gaps",
+        ),
+        (
+            "\n## Open questions\n\n**Type:** insight-needed\n**Blocking:** Main Theorem\n",
+            "a **Blocking:** line under `## Open questions`, in no `### ` block",
+        ),
+    ],
+    ids=[
+        "step-under-another-section",
+        "fields-under-a-section-heading",
+        "unnumbered-gap",
+        "type-lines-under-another-heading",
+        "type-lines-under-no-block",
+    ],
+)
+def test_a_block_where_the_schema_does_not_put_it_is_an_error(extra, error):
+    body = PROOF.replace(LEMMA_5, LEMMA_5.replace("[P]", "[S]")) + extra
+    assert any(error in e for e in review.completeness_errors(body)), review.completeness_errors(
+        body
+    )
+
+
+def test_a_dependency_on_a_step_proof_md_lacks_is_an_error():
+    body = PROOF.replace(LEMMA_5, LEMMA_5.replace("[P]", "[S]")).replace(MAIN, MAIN_ON_STEP_1)
+    assert "Main Theorem depends on Step 1, which is no step of PROOF.md" in (
+        review.completeness_errors(body)
+    )
+
+
+def test_a_request_at_any_heading_depth_is_asked():
+    body = PROOF + "\n## Computation Requests\n\n#### Request 2: h(T) for n <= 7\n"
+    assert computation.requests_asked(body) == {2}
+
+
+def test_the_seal_script_refuses_a_bare_review_in_one_line(problem, script):
+    complete_proof(problem, PROOF)
+    (problem / "REVIEW.md").write_text(BARE_REVIEW)
+    run = script("review.py", "seal", "--dir", str(problem))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    error = run.json()["error"]
+    assert error["code"] == "bad_review" and "\n" not in error["message"]
+    assert all(f"{name}: " in error["message"] for name in ("Lemma 1", "Lemma 5", "Main Theorem"))
