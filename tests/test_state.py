@@ -40,7 +40,7 @@ def write_state(folder, current, loops=None, **extra):
         "history": [],
         **extra,
     }
-    data["digest"] = statefile.digest_of(data)  # as state.py writes it; a hand edit would not
+    data["digest"] = statefile.digest_of(data, folder)  # as state.py writes it; not a hand edit
     (folder / "STATE.md").write_text(frontmatter.render(data, "\n# State\n\nhand-written note\n"))
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "router",
     "sandbox",
     "sessions",
+    "signing",
     "state",
     "statefile",
     "workspace",

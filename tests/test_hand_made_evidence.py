@@ -1,0 +1,100 @@
+"""What only the plugin's scripts may write, and the hand-made copies the research loop refuses
+(issue 36): a STATE.md digest recomputed by hand, a DONE archived without DONE's checks, a
+`## Computation N` block typed into COMPUTATION.md, a LITERATURE.md touched instead of searched.
+Every test here failed before its refusal existed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+import test_state
+from mathtools.core import frontmatter
+from mathtools.core.errors import BadInput
+from mathtools.research import router, sessions, signing, statefile
+from mathtools.research import state as machine
+from test_state import CLEAN_ARTICLE, enter, read_state, write_state
+
+plugin_data = test_state.plugin_data
+problem = test_state.problem
+
+
+def unkeyed_digest(fields: dict) -> str:
+    """STATE.md's digest as 0.1.0's statefile.digest_of made it: a SHA-256 anyone can recompute."""
+    data = {key: fields.get(key) for key in statefile.DIGESTED}
+    if data["entered_at"]:
+        data["entered_at"] = statefile.State("x", entered_at=str(data["entered_at"])).entered()
+    data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def hand_set(folder, **fields) -> None:
+    """STATE.md edited by hand, its digest recomputed by hand as 0.1.0 computed it."""
+    data, body = read_state(folder)
+    data.update(fields)
+    data["digest"] = unkeyed_digest(data)
+    (folder / "STATE.md").write_text(frontmatter.render(data, body))
+
+
+# --- STATE.md: a digest recomputed by hand ---
+
+
+def test_a_hand_set_done_with_a_recomputed_digest_is_refused(problem):
+    enter(problem, "LATEX_OUTPUT")
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
+    hand_set(problem, current_state="DONE")
+    for attempt in (router.advance, sessions.archive_session, statefile.show):
+        with pytest.raises(BadInput) as refused:
+            attempt(problem, problem.name)
+        assert refused.value.code == "state_tampered" and "key" in refused.value.message
+    assert not (problem / "sessions").exists()
+
+
+def test_the_digest_is_keyed_by_the_workspaces_key(problem):
+    write_state(problem, "PROOF_DEVELOPMENT")
+    data, _ = read_state(problem)
+    assert data["digest"] != unkeyed_digest(data)
+    key = problem.parent.parent / signing.KEY_FILE
+    assert key.stat().st_mode & 0o777 == 0o600
+    key.unlink()  # another key: every mark of the workspace fails
+    with pytest.raises(BadInput) as refused:
+        statefile.show(problem, problem.name)
+    assert refused.value.code == "state_tampered"
+
+
+def test_a_state_sealed_by_0_1_0_is_read_and_resealed_with_the_key(problem, tmp_path):
+    """Upgrading: the digests STATE.md files hold when the workspace's key is made stay good
+    until their next move; one recomputed by hand after that does not."""
+    other = tmp_path / ".math" / "problems" / "other"
+    other.mkdir()
+    for folder in (problem, other):
+        (folder / "STATE.md").write_text(
+            frontmatter.render({"problem": folder.name, "current_state": "INTAKE"}, "\n")
+        )
+        hand_set(folder, current_state="LITERATURE_SEARCH", history=["0.1.0 moved it"])
+    assert not (tmp_path / ".math" / signing.KEY_FILE).exists()
+    assert statefile.show(problem, problem.name)["current_state"] == "LITERATURE_SEARCH"
+    assert statefile.show(other, other.name)["current_state"] == "LITERATURE_SEARCH"  # key made
+    machine.transition(other, other.name, "PROOF_DEVELOPMENT", "searched")
+    assert read_state(other)[0]["digest"] != unkeyed_digest(read_state(other)[0])
+    hand_set(problem, current_state="PROOF_DEVELOPMENT")  # after the key: refused
+    with pytest.raises(BadInput) as refused:
+        statefile.show(problem, problem.name)
+    assert refused.value.code == "state_tampered"
+
+
+# --- archive-session: DONE's checks again ---
+
+
+def test_archive_session_reruns_dones_checks(problem):
+    """A DONE run whose OUTPUT.tex no longer passes DONE's checks is not archived as DONE."""
+    write_state(problem, "DONE")
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE.replace("No claims.", "\\cite{ghost2020}"))
+    with pytest.raises(BadInput) as refused:
+        sessions.archive_session(problem, problem.name)
+    assert refused.value.code == "not_done" and "latex.py check" in refused.value.message
+    assert "--partial" in refused.value.message and len(refused.value.message.splitlines()) == 1
+    assert (problem / "OUTPUT.tex").exists() and not (problem / "sessions").exists()
+    archived = sessions.archive_session(problem, problem.name, partial=True)  # the user's say
+    assert archived["session"] == "session-001"
