@@ -11,8 +11,10 @@ import time
 import pytest
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
+from mathtools.litdoc import merging
 from mathtools.research import review, router, sessions, statefile
 from mathtools.research import state as machine
+from support.verified import verification
 
 LEGAL = {
     ("INTAKE", "LITERATURE_SEARCH"),
@@ -475,9 +477,10 @@ def test_next_when_done_says_archive(problem):
 
 def test_archive_session_snapshots_the_run_and_restarts(problem):
     enter(problem, "DONE", loops={"proof-computation": 2})
-    for name in ("PROBLEM.md", "LITERATURE.md", "JOURNAL.md", "PROOF.md", "COMPUTATION.md"):
+    for name in ("PROBLEM.md", "JOURNAL.md", "PROOF.md", "COMPUTATION.md"):
         write_md(problem, name, status="complete")
-    write_md(problem, "OUTPUT.tex")
+    merging.merge_file(problem / "LITERATURE.md", verification([]))
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)  # archived as DONE: it passes DONE's checks
     write_md(problem, "references.bib")
     for leftover in ("OUTPUT.aux", "OUTPUT.log", "OUTPUT.bbl", "OUTPUT.fdb_latexmk"):
         write_md(problem, leftover)  # what latex.py compile leaves beside OUTPUT.pdf
