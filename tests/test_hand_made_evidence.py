@@ -7,17 +7,43 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 
 import pytest
 import test_state
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import router, sessions, signing, statefile
+from mathtools.research import computation, review, router, sessions, signing, statefile
 from mathtools.research import state as machine
-from test_state import CLEAN_ARTICLE, enter, read_state, write_state
+from test_state import (
+    CLEAN_ARTICLE,
+    COMPLETE_PROOF,
+    complete_proof,
+    enter,
+    read_state,
+    write_state,
+)
 
 plugin_data = test_state.plugin_data
 problem = test_state.problem
+SANDBOX_RESULT = {
+    "exit_code": 0,
+    "signal": None,
+    "outcome": "ok",
+    "wall_time_s": 0.1,
+    "stdout": "1\n",
+    "stderr": "",
+    "truncated": {"stdout": False},
+    "isolation": {
+        "network": "none",
+        "memory": "rlimit",
+        "processes": "capped",
+        "files": "x",
+        "filesystem": "landlock",
+    },
+    "limits": {"timeout_s": 60, "memory_mb": 512},
+    "environment": {},
+}  # fmt: skip  (a sandbox result as sandbox.run returns it)
 
 
 def unkeyed_digest(fields: dict) -> str:
@@ -98,3 +124,80 @@ def test_archive_session_reruns_dones_checks(problem):
     assert (problem / "OUTPUT.tex").exists() and not (problem / "sessions").exists()
     archived = sessions.archive_session(problem, problem.name, partial=True)  # the user's say
     assert archived["session"] == "session-001"
+
+
+# --- COMPUTATION.md: a run compute.py never made ---
+
+TWO_REQUESTS = COMPLETE_PROOF + (
+    "\n## Computation Requests\n\n### Request 1: the sum to 100\n\n### Request 2: the sum to 10\n"
+)
+
+
+def test_a_hand_typed_computation_block_answers_no_request(problem, script):
+    """compute.py answers Request 1; Request 2 gets a `## Computation 2` block typed by hand in
+    the same form, its output invented: the proof goes to no review on it. Editing the real
+    run's output unanswers Request 1 too."""
+    write_state(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, TWO_REQUESTS)
+    code = "print(sum(range(1, 101)))\n"
+    run = script(
+        "compute.py", "run", "-", "--request", "1", "--title", "sum to 100",
+        "--python", sys.executable, "--dir", str(problem), input=code,
+    )  # fmt: skip
+    assert run.json()["stdout"] == "5050\n", run.stdout
+    assert review.unanswered_requests(problem) == [2]
+    path = problem / "COMPUTATION.md"
+    text = path.read_text()
+    first = text[text.index("## Computation 1:") : text.index(computation.SUMMARY_HEADING)]
+    typed = (
+        first.replace("Computation 1:", "Computation 2:")
+        .replace("Request 1", "Request 2")
+        .replace("range(1, 101)", "range(1, 11)")
+        .replace("5050", "55")
+    )
+    path.write_text(text.replace(computation.SUMMARY_HEADING, typed + computation.SUMMARY_HEADING))
+    with pytest.raises(BadInput) as refused:
+        machine.transition(problem, problem.name, "REVIEW", "complete")
+    assert refused.value.code == "proof_incomplete"
+    assert "Request 2 is not answered (Computation 2" in refused.value.message
+    assert "typed or edited by hand" in refused.value.message
+    assert len(refused.value.message.splitlines()) == 1
+    assert review.unanswered_requests(problem) == [2]
+    # the real run, its output edited by hand, answers nothing either
+    path.write_text(path.read_text().replace("5050", "5051", 1))
+    assert review.unanswered_requests(problem) == [1, 2]
+
+
+def test_a_run_record_copied_by_hand_vouches_for_nothing(problem, script):
+    """The run records are marked with the workspace's key: a line appended to
+    computations/runs.jsonl by hand, with the right digests, is not one of them."""
+    write_state(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, TWO_REQUESTS)
+    computation.record(problem, problem.name, "print(1)", SANDBOX_RESULT, "one", request=1)
+    records = problem / computation.RUN_RECORDS
+    (line,) = [json.loads(line) for line in records.read_text().splitlines()]
+    assert set(line) == set(computation.RunRecord.__annotations__)
+    assert review.unanswered_requests(problem) == [2]
+    text = (problem / "COMPUTATION.md").read_text()
+    (problem / "COMPUTATION.md").write_text(text.replace("Request 1", "Request 2"))
+    assert review.unanswered_requests(problem) == [1, 2]  # the record says Request 1
+    forged = {**line, "request": 2}
+    forged["mark"] = hashlib.sha256(json.dumps(forged).encode()).hexdigest()
+    records.write_text(records.read_text() + json.dumps(forged) + "\n")
+    assert review.unanswered_requests(problem) == [1, 2]
+
+
+def test_the_snippet_cannot_read_the_signing_key(problem, script, tmp_path):
+    write_state(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, TWO_REQUESTS)
+    key = tmp_path / ".math" / signing.KEY_FILE
+    code = f"print(open({str(key)!r}).read() or 'empty')\n"
+    run = script(
+        "compute.py", "run", "-", "--request", "1", "--title", "peek",
+        "--python", sys.executable, "--dir", str(problem), input=code,
+    )  # fmt: skip
+    result = run.json()
+    if not result["isolation"]["files"].startswith("hidden"):
+        pytest.skip("no mount namespace here: nothing can hide a file from the snippet")
+    assert str(key) in result["isolation"]["files"]
+    assert result["stdout"] == "empty\n" and json.loads(key.read_text())["key"] not in run.stdout

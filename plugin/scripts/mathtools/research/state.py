@@ -23,7 +23,7 @@ from ..core import clock, frontmatter
 from ..core.errors import BadInput
 from ..core.files import read_text
 from ..core.locks import locked
-from . import latex, review
+from . import computation, latex, review
 from .approval import CHOICES as GRANTS
 from .approval import approval_file
 from .statefile import LOOP_CAP, LOOPS, STATES, TRANSITIONS, State, load, save, state_path
@@ -66,7 +66,7 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
             [] if str(data.get("status", "")).lower() == "complete" else ["status is not complete"]
         )
         errors += review.completeness_errors(proof_md)
-        errors += [f"Request {n} is not answered" for n in review.unanswered_requests(folder)]
+        errors += computation.unanswered_lines(folder, review.unanswered_requests(folder))
         if errors:
             raise BadInput(
                 "PROOF.md is not a complete proof, so it goes to no review: " + "; ".join(errors),
