@@ -15,6 +15,7 @@ from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
 from mathtools.research import computation, review, router, sessions, signing, statefile
 from mathtools.research import state as machine
+from support.verified import confirmed, paper, verification
 from test_state import (
     CLEAN_ARTICLE,
     COMPLETE_PROOF,
@@ -201,3 +202,46 @@ def test_the_snippet_cannot_read_the_signing_key(problem, script, tmp_path):
         pytest.skip("no mount namespace here: nothing can hide a file from the snippet")
     assert str(key) in result["isolation"]["files"]
     assert result["stdout"] == "empty\n" and json.loads(key.read_text())["key"] not in run.stdout
+
+
+# --- LITERATURE.md: touched, not searched ---
+
+
+def merge_by_script(script, folder, tmp_path, number: int) -> None:
+    """A search's merge into folder/LITERATURE.md, by the script (lit_update.py merge)."""
+    verified = tmp_path / f"verified-{number}.json"
+    verified.write_text(json.dumps(verification([confirmed(paper(number))])))
+    run = script(
+        "lit_update.py", "merge", "--literature", str(folder / "LITERATURE.md"),
+        "--verified", str(verified), "--query-summary", f"search {number}",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_touched_literature_md_is_no_search(problem, script, tmp_path):
+    """The walk-around: in LITERATURE_SEARCH, `touch LITERATURE.md` (a file from an earlier
+    search) made the router record the search as done. Only a merge recorded in this visit does."""
+    merge_by_script(script, problem, tmp_path, 1)  # an earlier search, before the loop
+    enter(problem, "LITERATURE_SEARCH", loops={"proof-literature": 1})
+    (problem / "LITERATURE.md").touch()
+    step = router.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
+    assert "no literature merged" in step["reason"]
+    merge_by_script(script, problem, tmp_path, 2)
+    step = router.next_step(problem, problem.name)
+    assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
+    machine.transition(problem, problem.name, "PROOF_DEVELOPMENT", step["transition"]["reason"])
+    history = read_state(problem)[0]["history"]
+    assert machine.LITERATURE_MERGED in history[-2] and "-> PROOF_DEVELOPMENT" in history[-1]
+    # the next visit needs a merge of its own; the same merge again is none
+    machine.transition(problem, problem.name, "LITERATURE_SEARCH", "more references")
+    merge_by_script(script, problem, tmp_path, 2)
+    step = router.next_step(problem, problem.name)
+    assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
+
+
+def test_a_merge_outside_the_literature_state_records_nothing(problem, script, tmp_path):
+    write_state(problem, "PROOF_DEVELOPMENT")
+    before = (problem / "STATE.md").read_text()
+    merge_by_script(script, problem, tmp_path, 1)
+    assert (problem / "STATE.md").read_text() == before

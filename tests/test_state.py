@@ -271,6 +271,7 @@ def test_next_in_literature_spawns_until_literature_is_written(problem):
     step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
     write_md(problem, "LITERATURE.md", confirmed_count=5)
+    machine.record_merge(problem / "LITERATURE.md", "merge 1a2b")  # what a search's merge writes
     step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
     assert "5 confirmed" in step["transition"]["reason"]
