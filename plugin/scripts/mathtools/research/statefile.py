@@ -15,8 +15,8 @@ approves it.
 STATE.md carries `digest`, a mark of its routing fields under the workspace's signing key
 (signing.py): a hand edit (`current_state: DONE`) no longer matches it and is refused (code
 `state_tampered`), and so is a digest recomputed by hand, which lacks the key. A STATE.md that
-0.1.0 sealed (an unkeyed SHA-256) is still read while the state it records was entered before the
-workspace had a key; its next move seals it with the key.
+0.1.0 sealed (an unkeyed SHA-256) is still read if it held that digest when the workspace's key
+was made; its next move seals it with the key.
 """
 
 from __future__ import annotations
