@@ -535,13 +535,19 @@ def test_only_the_user_typing_continue_records_an_approval(tmp_path):
     assert status == 2 and json.loads(output)["error"]["code"] == "needs_user"
     assert not approval.exists() and state_of(folder)["current_state"] == "PROOF_DEVELOPMENT"
 
+    # The user types it, in the same session (--continue): its transcript exists now and ends
+    # with the model's answer, not a tool call.
     typed = run_claude(
         f"/math:research continue {SLUG}",
         lambda request: "Noted.",
         home=home,
         cwd=cwd,
         bypass=False,
+        extra_args=["--continue"],
     )
     assert typed.exit_code == 0, typed.describe()
-    assert json.loads(approval.read_text())["choice"] == "continue"
-    assert json.loads(approval.read_text())["problem"] == SLUG
+    record = json.loads(approval.read_text())
+    assert (record["choice"], record["problem"]) == ("continue", SLUG)
+    # ...typed in the session whose transcript holds the model's pipes into the hook
+    (transcript,) = (home / ".claude" / "projects").rglob(f"{record['session']}.jsonl")
+    assert "hooks/user_approval.py" in transcript.read_text()
