@@ -3,15 +3,16 @@ hand-made STATE.md digest (statefile.py) or a hand-typed computation run (comput
 
 A mark is an HMAC-SHA256 of what it vouches for, keyed by 32 random bytes that the scripts create
 on first use and keep in the workspace's `.math/` folder (mode 0600, moved with the workspace, the
-same from a terminal as from Claude Code). Recomputing a digest with the code's own formula
-(statefile.digest_of without the key, or any SHA-256) no longer passes, and neither does a run
-typed into COMPUTATION.md by hand: the mark needs the key.
+same from a terminal as from Claude Code). A digest recomputed with 0.1.0's formula (a SHA-256 of
+STATE.md's fields, which anyone can compute) no longer passes, and neither does a run typed into
+COMPUTATION.md by hand: the mark needs the key.
 
-What it does not prevent: anyone who reads the key file (the model can, with a Bash call, if it
-sets out to) can make any mark. The threat is an eager model taking a shortcut, not a determined
-one; the key only turns the shortcut into a forgery that has to go and get it. Deleting the key
-makes every mark of the workspace fail: STATE.md reads as hand-edited and every recorded run as
-hand-typed.
+What it does not prevent: anyone who reads the key file, or imports the library and calls the
+code that makes marks (statefile.digest_of, computation.record), can make any mark; the model
+can, with a Bash call, if it sets out to. The threat is an eager model taking a shortcut, not a
+determined one; the key only turns the shortcut into a forgery that has to go and get it.
+Deleting the key makes every mark of the workspace fail: STATE.md reads as hand-edited and every
+recorded run as hand-typed.
 
 0.1.0 sealed STATE.md with an unkeyed SHA-256. When a workspace's key is made, the digests its
 STATE.md files hold then are kept in the key file (`unkeyed`), and statefile.py still reads those,
