@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 
 import pytest
@@ -28,6 +26,7 @@ from test_state import (
     read_state,
     write_state,
 )
+from test_user_approval import user_types
 
 # test_state's fixtures: a problem folder, and a plugin data folder of the test's own.
 plugin_data = test_state.plugin_data
@@ -261,9 +260,7 @@ def test_d6_the_user_typing_continue_is_recorded_by_the_hook_and_used_once(probl
         computation_needed=True,
     )
     workspace = problem.parent.parent.parent
-    event = {"prompt": f"/math:research continue {problem.name}", "cwd": str(workspace)}
-    hook = PLUGIN / "hooks" / "user_approval.py"
-    subprocess.run([sys.executable, str(hook)], input=json.dumps(event), text=True, check=True)
+    user_types(workspace, f"/math:research continue {problem.name}")
     assert machine.pending_grant(problem, problem.name) == "continue"
     # outside the workspace: no Write of the model's inside the project reaches it
     assert problem.parent.parent not in machine.approval_path(problem).parents  # not in .math
@@ -274,8 +271,7 @@ def test_d6_the_user_typing_continue_is_recorded_by_the_hook_and_used_once(probl
     assert "approved by the user" in read_state(problem)[0]["history"][-1]
     assert machine.pending_grant(problem, problem.name) is None
     # a prompt that is not the user's continue records nothing
-    event["prompt"] = "please continue the research"
-    subprocess.run([sys.executable, str(hook)], input=json.dumps(event), text=True, check=True)
+    user_types(workspace, "please continue the research")
     assert machine.pending_grant(problem, problem.name) is None
 
 

@@ -11,7 +11,6 @@ import sys
 import time
 
 from mathtools.core import frontmatter
-from mathtools.litdoc import merging
 from support.verified import confirmed, paper, unconfirmed, verification
 
 PROOF_BODY = """
@@ -83,9 +82,13 @@ def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
     spawned.append(step["spawn"])
     gauss = paper(3, authors=["Carl Friedrich Gauss"], title="Disquisitiones arithmeticae")
     ghost = {"title": "A lost letter on sums", "arxiv_id": "9901.00001"}
-    merging.merge_file(
-        folder / "LITERATURE.md", verification([confirmed(gauss), unconfirmed(ghost)])
-    )
+    verified = tmp_path / "verified.json"
+    verified.write_text(json.dumps(verification([confirmed(gauss), unconfirmed(ghost)])))
+    merged = script(
+        "lit_update.py", "merge", "--literature", str(folder / "LITERATURE.md"),
+        "--verified", str(verified),
+    )  # fmt: skip
+    assert merged.returncode == 0, merged.stdout
 
     step = advance(script, folder)  # -> PROOF_DEVELOPMENT
     spawned.append(step["spawn"])
@@ -142,6 +145,7 @@ def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
     assert shown["loops"] == {"proof-literature": 0, "proof-computation": 1, "proof-review": 0}
     assert [line.split(" ", 1)[1].split(" (")[0] for line in shown["history"]] == [
         "INTAKE -> LITERATURE_SEARCH",
+        "LITERATURE_SEARCH: literature merged into LITERATURE.md",
         "LITERATURE_SEARCH -> PROOF_DEVELOPMENT",
         "PROOF_DEVELOPMENT -> COMPUTATION",
         "COMPUTATION -> PROOF_DEVELOPMENT",

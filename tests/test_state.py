@@ -11,8 +11,10 @@ import time
 import pytest
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
+from mathtools.litdoc import merging
 from mathtools.research import review, router, sessions, statefile
 from mathtools.research import state as machine
+from support.verified import verification
 
 LEGAL = {
     ("INTAKE", "LITERATURE_SEARCH"),
@@ -40,7 +42,7 @@ def write_state(folder, current, loops=None, **extra):
         "history": [],
         **extra,
     }
-    data["digest"] = statefile.digest_of(data)  # as state.py writes it; a hand edit would not
+    data["digest"] = statefile.digest_of(data, folder)  # as state.py writes it; not a hand edit
     (folder / "STATE.md").write_text(frontmatter.render(data, "\n# State\n\nhand-written note\n"))
 
 
@@ -274,6 +276,7 @@ def test_next_in_literature_spawns_until_literature_is_written(problem):
     step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
     write_md(problem, "LITERATURE.md", confirmed_count=5)
+    machine.record_merge(problem / "LITERATURE.md", "merge 1a2b")  # what a search's merge writes
     step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT"
     assert "5 confirmed" in step["transition"]["reason"]
@@ -480,9 +483,10 @@ def test_next_when_done_says_archive(problem):
 
 def test_archive_session_snapshots_the_run_and_restarts(problem):
     enter(problem, "DONE", loops={"proof-computation": 2})
-    for name in ("PROBLEM.md", "LITERATURE.md", "JOURNAL.md", "PROOF.md", "COMPUTATION.md"):
+    for name in ("PROBLEM.md", "JOURNAL.md", "PROOF.md", "COMPUTATION.md"):
         write_md(problem, name, status="complete")
-    write_md(problem, "OUTPUT.tex")
+    merging.merge_file(problem / "LITERATURE.md", verification([]))
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)  # archived as DONE: it passes DONE's checks
     write_md(problem, "references.bib")
     for leftover in ("OUTPUT.aux", "OUTPUT.log", "OUTPUT.bbl", "OUTPUT.fdb_latexmk"):
         write_md(problem, leftover)  # what latex.py compile leaves beside OUTPUT.pdf

@@ -12,7 +12,10 @@ a mount namespace; `isolation.filesystem` says which): where neither is availabl
 refused (exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The
 result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
 output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
-environment are appended to COMPUTATION.md under the PROOF.md request the run answers.
+environment are appended to COMPUTATION.md under the PROOF.md request the run answers, with a
+run record (digests of the code and output, marked with the workspace's signing key, which the
+snippet cannot read where it is hidden) in computations/runs.jsonl: only a recorded run answers a
+request.
 
 SymPy is installed into the plugin's environment on the first computation
 (requirements-compute.txt); --python runs the snippet with another interpreter instead (one with
@@ -44,7 +47,7 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import config  # noqa: E402
-from mathtools.research import computation, problemdir, sandbox  # noqa: E402
+from mathtools.research import computation, problemdir, sandbox, signing  # noqa: E402
 
 sandbox.without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
 
@@ -110,9 +113,13 @@ def main(argv: Sequence[str]) -> None:
 
     if folder is not None:  # unreadable: refused before the computation, not after it
         computation.check_recordable(folder, args.request)
-    # The workspace config may hold the Semantic Scholar key: the snippet has no business with it;
-    # nor with writing LITERATURE.md or anything else of the workspace.
-    workspace_config = config.math_dir(folder) / "config.json"
+    # The workspace config may hold the Semantic Scholar key, and the signing key marks the run
+    # records: the snippet has no business with either; nor with writing LITERATURE.md or
+    # anything else of the workspace.
+    hidden = [config.math_dir(folder) / "config.json"]
+    if folder is not None:  # the run is recorded: its key exists before the run, to be hidden
+        signing.key(signing.math_dir_of(folder))
+        hidden.append(signing.math_dir_of(folder) / signing.KEY_FILE)
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
     unconfined = sandbox.filesystem_mode() == "none" and config.allow_unsandboxed_compute(folder)
     result = sandbox.run(
@@ -120,7 +127,7 @@ def main(argv: Sequence[str]) -> None:
         python,
         timeout=args.timeout,
         memory_mb=args.memory_mb,
-        hidden=[workspace_config],
+        hidden=hidden,
         read_only=[config.workspace_root(folder)],
         allow_unsandboxed=unconfined,
     )

@@ -145,6 +145,10 @@ def do_merge(args: argparse.Namespace) -> None:
         title=args.title,
         **history,
     )
+    if not args.dry_run and not report["already_merged"]:
+        from mathtools.research import state  # as merging above: only this subcommand needs it
+
+        state.record_merge(Path(args.literature), f"merge {report['merge_id']}")
     if args.dry_run:
         sys.stdout.write(diff or "no changes\n")
     elif args.json:

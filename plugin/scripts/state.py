@@ -23,7 +23,8 @@ subcommands:
   advance                     record every move that needs no agent and no user, then print
                               the step that does (as `next`, the moves made in `applied`)
   transition TO --reason R    record a move; refuses illegal moves and capped loops
-  archive-session [--partial] copy the finished run into sessions/session-NNN/ and restart
+  archive-session [--partial] check DONE's grounds again, copy the finished run into
+                              sessions/session-NNN/ and restart
 
 example:
   state.py advance --problem twin-primes

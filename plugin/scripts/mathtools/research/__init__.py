@@ -20,6 +20,7 @@ __all__ = [
     "router",
     "sandbox",
     "sessions",
+    "signing",
     "state",
     "statefile",
     "workspace",

@@ -1,9 +1,23 @@
-"""Where the user's own approvals live: `/math:research continue|accept-partial`, recorded by the
-UserPromptSubmit hook (hooks/user_approval.py) as the user types it, used up by state.py.
+"""The user's own approvals, `/math:research continue|accept-partial`: what counts as the user
+typing one, and where the record of it lives. The UserPromptSubmit hook (hooks/user_approval.py)
+writes the record as the user types the command; state.py uses it up.
 
 The record lives in the plugin's data folder (bootstrap.data_dir(): $CLAUDE_PLUGIN_DATA in Claude
 Code), outside the workspace, one file per workspace: a Write or Edit tool call of the model's
 inside the project, which acceptEdits lets through unasked, cannot reach it.
+
+The hook is a file the model can run too. `event_problems` accepts only what Claude Code gives a
+real UserPromptSubmit event (checked with tests/support/claude_harness.py on 2.1.197 and 2.1.332):
+`hook_event_name: UserPromptSubmit`, a `session_id`, a `transcript_path` under the Claude config
+dir's projects/ named after that session, and the hook's environment, where CLAUDE_PLUGIN_DATA is
+set (Claude Code sets it for hooks, never in a Bash tool call's environment); and, when the
+session's transcript already exists, its last message is not a tool call of the model's still
+running (the state of the session while the model's own Bash call pipes text into the hook; the
+prompt the user types is not in the transcript yet when the hook runs, so the check cannot ask
+for it). A model piping `{"prompt": "/math:research continue"}` into the hook meets none of
+these. The threat is an eager model taking a shortcut, not a determined one: a model that sets
+CLAUDE_PLUGIN_DATA and forges every field by hand, or writes the record file itself, is not
+stopped here.
 
 Standard library only: the hook imports it without the plugin's environment.
 """
@@ -11,14 +25,67 @@ Standard library only: the hook imports it without the plugin's environment.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..core.bootstrap import data_dir
 
 CHOICES = ("continue", "accept-partial")
+COMMAND = re.compile(
+    r"^\s*/(?:math:)?research\s+(?P<choice>continue|accept-partial)\b(?:\s+(?P<slug>[\w.-]+))?"
+)
+TRANSCRIPT_TAIL = 262_144  # bytes of the transcript read from its end: its last message is there
 
 
 def approval_file(math_dir: Path) -> Path:
     """The approval record of the workspace whose `.math/` folder is `math_dir`."""
     key = hashlib.sha256(str(Path(math_dir).resolve()).encode("utf-8")).hexdigest()[:24]
     return data_dir() / "approvals" / f"{key}.json"
+
+
+def event_problems(event: Mapping[str, object], env: Mapping[str, str]) -> list[str]:
+    """Why `event` (with the environment `env` the hook ran in) is not a UserPromptSubmit event of
+    a Claude Code session, each reason in a few words; [] when it is one (module docstring)."""
+    if event.get("hook_event_name") != "UserPromptSubmit":
+        return ["hook_event_name is not UserPromptSubmit"]
+    if not env.get("CLAUDE_PLUGIN_DATA"):
+        return ["CLAUDE_PLUGIN_DATA is not set: Claude Code sets it for hooks, not for Bash"]
+    session, transcript = event.get("session_id"), event.get("transcript_path")
+    if not isinstance(session, str) or not session or not isinstance(transcript, str):
+        return ["no session_id or transcript_path"]
+    config = Path(env.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+    path = Path(os.path.realpath(transcript))
+    if path.name != f"{session}.jsonl" or Path(os.path.realpath(config / "projects")) not in (
+        path.parents
+    ):
+        return ["transcript_path is not this session's transcript in the Claude config dir"]
+    if _tool_call_running(path):
+        return ["the session's last message is a tool call of the model's, still running"]
+    return []
+
+
+def _tool_call_running(transcript: Path) -> bool:
+    """Whether the last message of the transcript (if it exists yet) is the model's tool call."""
+    try:
+        with transcript.open("rb") as handle:
+            handle.seek(max(0, transcript.stat().st_size - TRANSCRIPT_TAIL))
+            lines = handle.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return False  # Claude Code writes it after the first prompt's hooks have run
+    for line in reversed(lines):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # the first, cut line of the tail
+        if not isinstance(entry, dict) or entry.get("type") not in ("user", "assistant"):
+            continue
+        message = entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        return entry["type"] == "assistant" and any(
+            isinstance(block, dict) and block.get("type") == "tool_use"
+            for block in (content if isinstance(content, list) else [])
+        )
+    return False

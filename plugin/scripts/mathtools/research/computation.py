@@ -7,14 +7,24 @@ the computation agent to write (`compute.py interpret N`). The frontmatter carri
 every run: `interpreting` while an Interpretation is pending, else `error` when a request's latest
 run failed, else `complete`; with `last_run` and `computations`. The router does not take the
 status on trust: it reads which requests have runs and which Interpretations are pending.
+
+A run counts only if compute.py ran it: `record` also appends a run record (RunRecord: the
+computation's number, the request, the outcome, SHA-256 digests of the code and of the output as
+COMPUTATION.md shows them, marked with the workspace's signing key, signing.py) to
+`computations/runs.jsonl` in the problem folder, outside the Markdown. A `## Computation N` block
+typed by hand, or one whose code, output, request or outcome was edited, matches no record: it
+answers no request (`requests_answered`), and `unanswered_lines` says so.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from ..core import frontmatter
 from ..core.clock import now, stamp
@@ -22,6 +32,7 @@ from ..core.errors import BadInput
 from ..core.files import atomic_write, read_text
 from ..core.locks import locked
 from ..core.templates import instantiate
+from . import signing
 from .sandbox import REPORTED_PACKAGES
 
 SUMMARY_HEADING = "## Summary for Proof Agent"
@@ -32,16 +43,39 @@ HEADING = re.compile(r"^## Computation (\d+):", re.MULTILINE)
 # A request PROOF.md makes (agents/proof.md), and the line `section` writes under a run for one.
 REQUESTED = re.compile(r"^ {0,3}#{3,6}[ \t]+Request (\d+)\b", re.MULTILINE)
 ANSWERED = re.compile(r"^\*\*Request from:\*\* PROOF\.md, Request (\d+)\s*$", re.MULTILINE)
+RUN_RECORDS = Path("computations") / "runs.jsonl"  # in the problem folder, moved with the run
+NO_OUTPUT = "(no output)"
+
+
+class RunRecord(TypedDict):
+    """One line of computations/runs.jsonl: a run compute.py made and recorded in COMPUTATION.md."""
+
+    computation: int
+    request: int | None
+    outcome: str
+    code_sha256: str
+    output_sha256: str
+    at: str
+    mark: str  # signing.mark of the other fields
+
+
+def _sha256(text: str) -> str:
+    """SHA-256 of `text` with its line ends as COMPUTATION.md reads back (LF)."""
+    return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()
+
+
+def _fenced(section_text: str, heading: str) -> str | None:
+    """The text of the code fence under `### heading` of a computation section, as `_fence`
+    wrote it; None when there is none."""
+    found = re.search(
+        rf"^### {heading}\n\n(`{{3,}})\w*\n(.*?)\n?\1$", section_text, re.MULTILINE | re.DOTALL
+    )
+    return found.group(2) if found else None
 
 
 def requests_asked(proof_text: str) -> set[int]:
     """The numbers of PROOF.md's computation requests (`### Request N: ...`)."""
     return {int(n) for n in REQUESTED.findall(proof_text)}
-
-
-def requests_answered(computation_text: str) -> set[int]:
-    """The PROOF.md request numbers COMPUTATION.md records a run for."""
-    return {int(n) for n in ANSWERED.findall(computation_text)}
 
 
 def _fence(text: str, info: str = "") -> str:
@@ -95,7 +129,7 @@ def section(
         "",
         "### Output",
         "",
-        _fence(result["stdout"] or "(no output)", "text"),
+        _fence(result["stdout"] or NO_OUTPUT, "text"),
     ]
     if result["truncated"]["stdout"]:
         parts.append("_(output cut at the sandbox's limit)_")
@@ -154,6 +188,103 @@ def _failed(body: str) -> list[int]:
         if asked and run:
             latest[int(asked.group(1))] = run.group(1)
     return sorted(n for n, outcome in latest.items() if outcome != "ok")
+
+
+def _record_run(
+    folder: Path, number: int, request: int | None, code: str, result: dict[str, Any], at: str
+) -> None:
+    """Append the run record of computation `number` to folder/computations/runs.jsonl."""
+    record: RunRecord = {
+        "computation": number,
+        "request": request,
+        "outcome": str(result["outcome"]),
+        "code_sha256": _sha256(code.rstrip()),
+        "output_sha256": _sha256((result["stdout"] or NO_OUTPUT).rstrip()),
+        "at": at,
+        "mark": "",
+    }
+    record["mark"] = signing.mark(signing.math_dir_of(folder), _unmarked(record))
+    path = folder / RUN_RECORDS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, sort_keys=True) + "\n")
+
+
+def _unmarked(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key != "mark"}
+
+
+def _run_records(folder: Path) -> dict[int, RunRecord]:
+    """The run records of folder/computations/runs.jsonl whose mark holds, by computation."""
+    path = folder / RUN_RECORDS
+    if not path.exists():
+        return {}
+    math_dir, found = signing.math_dir_of(folder), dict[int, RunRecord]()
+    for line in read_text(path, str(RUN_RECORDS)).splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("computation"), int):
+            continue
+        if signing.matches(math_dir, _unmarked(record), record.get("mark")):
+            found[record["computation"]] = cast(RunRecord, record)  # its mark: ours, as written
+    return found
+
+
+def _vouched(number: int, text: str, records: dict[int, RunRecord]) -> bool:
+    """Whether section `number` of COMPUTATION.md (`text`) is the run its record describes."""
+    record = records.get(number)
+    asked, run = ANSWERED.search(text), _RUN.search(text)
+    code, output = _fenced(text, "Code"), _fenced(text, "Output")
+    return (
+        record is not None
+        and code is not None
+        and output is not None
+        and record["request"] == (int(asked.group(1)) if asked else None)
+        and record["outcome"] == (run.group(1) if run else None)
+        and record["code_sha256"] == _sha256(code)
+        and record["output_sha256"] == _sha256(output)
+    )
+
+
+def _checked_sections(folder: Path) -> list[tuple[int, str, bool]]:
+    """COMPUTATION.md's sections: (number, text, whether compute.py's run record vouches for it)."""
+    path = folder / "COMPUTATION.md"
+    if not path.exists():
+        return []
+    body = frontmatter.split(read_text(path, path.name), str(path))[1]
+    records = _run_records(folder)
+    return [(n, text, _vouched(n, text, records)) for n, text in _sections(body)]
+
+
+def requests_answered(folder: Path) -> set[int]:
+    """The PROOF.md request numbers COMPUTATION.md records a run of compute.py's for."""
+    return {
+        int(asked.group(1))
+        for _, text, vouched in _checked_sections(folder)
+        if vouched and (asked := ANSWERED.search(text))
+    }
+
+
+def unanswered_lines(folder: Path, requests: list[int]) -> list[str]:
+    """A line per unanswered request, naming the `## Computation N` block that claims to answer
+    it when compute.py recorded no such run (typed, or edited, by hand)."""
+    claims = {
+        int(asked.group(1)): n
+        for n, text, vouched in _checked_sections(folder)
+        if not vouched and (asked := ANSWERED.search(text))
+    }
+    return [
+        f"Request {n} is not answered"
+        + (
+            f" (Computation {claims[n]} of COMPUTATION.md says it answers it, but compute.py "
+            "recorded no such run: typed or edited by hand; run it with compute.py)"
+            if n in claims
+            else ""
+        )
+        for n in requests
+    ]
 
 
 def pending_interpretations(folder: Path) -> list[int]:
@@ -230,6 +361,7 @@ def record(
         data, body = frontmatter.split(text, str(path))
         number = max((int(n) for n in HEADING.findall(body)), default=0) + 1
         entry = section(number, title, code, result, request, purpose, moment)
+        _record_run(folder, number, request, code, result, stamp(moment))
         at = body.find(SUMMARY_HEADING)
         if at == -1:
             body = body.rstrip("\n") + "\n\n" + entry

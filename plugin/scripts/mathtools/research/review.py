@@ -154,16 +154,11 @@ def tier_errors(proof_md: str) -> list[str]:
 
 def unanswered_requests(folder: Path) -> list[int]:
     """PROOF.md's computation requests that COMPUTATION.md records no run for."""
-    proof, results = folder / "PROOF.md", folder / "COMPUTATION.md"
+    proof = folder / "PROOF.md"
     if not proof.exists():
         return []
     asked = computation.requests_asked(read_text(proof, proof.name))
-    answered = (
-        computation.requests_answered(read_text(results, results.name))
-        if results.exists()
-        else set()
-    )
-    return sorted(asked - answered)
+    return sorted(asked - computation.requests_answered(folder))
 
 
 @dataclass

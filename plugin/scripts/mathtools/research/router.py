@@ -1,8 +1,10 @@
 """What the research loop does next: `next_step` decides it from the artifacts' frontmatter alone
-(and whether each artifact was written since the current state was entered; in COMPUTATION,
-also which numbered requests of PROOF.md have a run in COMPUTATION.md), never from their
-mathematics: the move to record, the agent to spawn with its task and inputs, or the question
-for the user. `advance` records every move that needs no agent and no user.
+(and whether each artifact was written since the current state was entered; in
+LITERATURE_SEARCH, whether a merge into LITERATURE.md was recorded in STATE.md since, not the
+file's time; in COMPUTATION, also which numbered requests of PROOF.md have a run compute.py
+recorded), never from their mathematics: the move to record, the agent to spawn with its task
+and inputs, or the question for the user. `advance` records every move that needs no agent and
+no user.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from ..core.files import read_text
 from . import computation, review
-from .state import artifact, latex_violations, pending_grant, transition
+from .state import artifact, latex_violations, merged_this_visit, pending_grant, transition
 from .statefile import LOOP_CAP, LOOPS, STATES, State, load
 
 # The agent that works in each state.
@@ -209,13 +211,13 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
             "LITERATURE.md": {"confirmed_count": count, "last_search": lit.get("last_search")}
         }
         found = f": {count} confirmed references" if count is not None else ""
-        if _fresh(folder, "LITERATURE.md", state):
+        if merged_this_visit(state):  # a merge recorded it, not LITERATURE.md's file time
             return move("PROOF_DEVELOPMENT", f"literature search done{found}")
         # On the first visit (no proof has asked for references yet) a search the user already
         # ran with /math:literature counts; a proof's request needs a new one.
         if state.loops.get("proof-literature", 0) == 0 and lit.get("last_search"):
             return move("PROOF_DEVELOPMENT", f"literature already searched{found}")
-        return spawn("LITERATURE_SEARCH", "LITERATURE.md not yet written in this state")
+        return spawn("LITERATURE_SEARCH", "no literature merged into LITERATURE.md in this state")
 
     if here == "PROOF_DEVELOPMENT":
         if not _fresh(folder, "PROOF.md", state):

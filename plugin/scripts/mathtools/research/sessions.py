@@ -14,6 +14,7 @@ from ..core.errors import BadInput
 from ..core.locks import locked
 from ..core.text import is_digits
 from .journal import DEAD_END_OUTCOMES, read_journal
+from .state import check_grounds
 from .statefile import RUN_FILES, SESSION_FILES, State, load, save, state_path
 from .workspace import (
     ARTIFACTS,
@@ -36,6 +37,9 @@ LATEX_LEFTOVERS = tuple(
 def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
     """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
 
+    A DONE run is archived as DONE only if it still passes DONE's checks (state.check_grounds);
+    any other, or one that fails them, only with `partial` (the user's decision).
+
     The run's own products (PROOF.md, COMPUTATION.md, OUTPUT.tex, OUTPUT.pdf and what LaTeX left
     beside it, references.bib, and the computations/ folder of snippets) move into the archive;
     what belongs to the problem (PROBLEM.md, LITERATURE.md, JOURNAL.md, NOTATION.md) is copied
@@ -49,12 +53,15 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
                 f"user accepts partial results (--partial)",
                 code="not_done",
             )
-        if not partial and not (folder / "OUTPUT.tex").exists():
-            raise BadInput(
-                "the run is marked DONE but has no OUTPUT.tex: it was not finished by the state "
-                "machine; archive it only if the user accepts partial results (--partial)",
-                code="not_done",
-            )
+        if not partial:
+            try:  # DONE's checks again: the files may have changed since the move
+                check_grounds(folder, "LATEX_OUTPUT", "DONE")
+            except BadInput as exc:
+                raise BadInput(
+                    f"the run is marked DONE, but {exc.message}; archive it only if the user "
+                    "accepts partial results (--partial)",
+                    code="not_done",
+                ) from None
         sessions = folder / "sessions"
         taken = [
             int(p.name.removeprefix("session-"))

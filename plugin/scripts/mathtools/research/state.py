@@ -15,6 +15,7 @@ DONE needs an OUTPUT.tex that passes latex.py check.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from ..core import clock, frontmatter
 from ..core.errors import BadInput
 from ..core.files import read_text
 from ..core.locks import locked
-from . import latex, review
+from . import computation, latex, review
 from .approval import CHOICES as GRANTS
 from .approval import approval_file
 from .statefile import LOOP_CAP, LOOPS, STATES, TRANSITIONS, State, load, save, state_path
@@ -66,7 +67,7 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
             [] if str(data.get("status", "")).lower() == "complete" else ["status is not complete"]
         )
         errors += review.completeness_errors(proof_md, review.review_text(folder))
-        errors += [f"Request {n} is not answered" for n in review.unanswered_requests(folder)]
+        errors += computation.unanswered_lines(folder, review.unanswered_requests(folder))
         if errors:
             raise BadInput(
                 "PROOF.md is not a complete proof, so it goes to no review: " + "; ".join(errors),
@@ -204,6 +205,44 @@ def record_search(folder: Path, slug: str, what: str) -> str:
         state.updated = clock.stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return state.current_state
+
+
+# The history line a literature merge writes in LITERATURE_SEARCH (record_merge), and the line
+# of the move that entered a state (transition): how routing tells a search made in this visit
+# from a LITERATURE.md whose file time was merely touched.
+LITERATURE_MERGED = "literature merged into LITERATURE.md"
+_MERGE_LINE = re.compile(rf"^\S+ LITERATURE_SEARCH: {re.escape(LITERATURE_MERGED)}\b")
+_MOVE_LINE = re.compile(r"^\S+ [A-Z_]+ -> [A-Z_]+ \(")
+
+
+def record_merge(literature: Path, what: str) -> bool:
+    """A merge into `literature` (a problem's LITERATURE.md) in STATE.md's history, when the
+    problem is in LITERATURE_SEARCH: the evidence that the search of this visit was made and
+    merged (`merged_this_visit`). Elsewhere nothing is written. Returns whether it was recorded."""
+    folder = literature.resolve().parent
+    if not state_path(folder).exists():
+        return False
+    with locked(state_path(folder)):
+        state, data, body = load(folder, folder.name)
+        if state.current_state != "LITERATURE_SEARCH":
+            return False
+        moment = clock.now()
+        state.history.append(
+            f"{clock.stamp(moment)} LITERATURE_SEARCH: {LITERATURE_MERGED} ({what})"
+        )
+        state.updated = clock.stamp(moment, microseconds=True)
+        save(folder, state, data, body)
+    return True
+
+
+def merged_this_visit(state: State) -> bool:
+    """Whether a literature merge was recorded since the move into the current state."""
+    for line in reversed(state.history):
+        if _MERGE_LINE.match(line):
+            return True
+        if _MOVE_LINE.match(line):
+            return False
+    return False
 
 
 def latex_violations(folder: Path) -> list[dict[str, Any]]:

@@ -12,8 +12,11 @@ The back-edges each start a loop, counted per pair in STATE.md (`loops: {proof-l
 proof-computation: N, proof-review: N}`); state.py refuses a fourth loop of a pair until the user
 approves it.
 
-STATE.md carries `digest`, a SHA-256 of its routing fields: a hand edit (`current_state: DONE`)
-no longer matches it and is refused (code `state_tampered`).
+STATE.md carries `digest`, a mark of its routing fields under the workspace's signing key
+(signing.py): a hand edit (`current_state: DONE`) no longer matches it and is refused (code
+`state_tampered`), and so is a digest recomputed by hand, which lacks the key. A STATE.md that
+0.1.0 sealed (an unkeyed SHA-256) is still read if it held that digest when the workspace's key
+was made; its next move seals it with the key.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ..core import clock, frontmatter
 from ..core.errors import BadInput
 from ..core.files import atomic_write, read_text
 from ..core.templates import instantiate
+from . import signing
 
 STATES = (
     "INTAKE",
@@ -110,12 +114,29 @@ class State:
             "transitions_available": list(TRANSITIONS[self.current_state]),
             "updated": self.updated,
             "entered_at": self.entered_at,
-            "digest": digest_of(self.__dict__),
         }
 
 
-def digest_of(fields: dict[str, Any]) -> str:
-    """SHA-256 of STATE.md's routing fields (DIGESTED), as state.py last wrote them."""
+def digest_of(fields: dict[str, Any], folder: Path) -> str:
+    """The mark of STATE.md's routing fields (DIGESTED), as state.py last wrote them, under the
+    signing key of the workspace of the problem folder `folder`."""
+    return signing.mark(signing.math_dir_of(folder), _routing(fields))
+
+
+def _sealed(data: dict[str, Any], state: State, folder: Path) -> bool:
+    """Whether STATE.md's `digest` is state.py's: the key's mark, or the unkeyed SHA-256 that
+    0.1.0 wrote, when the file held it as the workspace's key was made (signing.py)."""
+    math_dir, given = signing.math_dir_of(folder), data.get("digest")
+    if signing.matches(math_dir, _routing(state.__dict__), given):
+        return True
+    unkeyed = json.dumps(_routing(state.__dict__), sort_keys=True, default=str).encode()
+    return (
+        given in signing.key(math_dir)["unkeyed"] and given == hashlib.sha256(unkeyed).hexdigest()
+    )
+
+
+def _routing(fields: dict[str, Any]) -> dict[str, Any]:
+    """The routing fields (DIGESTED), as one value whatever the YAML spelling."""
     data = {key: fields.get(key) for key in DIGESTED}
     moment = data["entered_at"]
     if moment:  # YAML reads a time back as a datetime: compare the instant, not its spelling
@@ -124,7 +145,7 @@ def digest_of(fields: dict[str, Any]) -> str:
         except ValueError:
             data["entered_at"] = str(moment)
     data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+    return data
 
 
 def state_path(folder: Path) -> Path:
@@ -167,10 +188,11 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
         entered_at=_text(data.get("entered_at")),
     )
     fresh = current == "INTAKE" and not state.history
-    if data.get("digest") != digest_of(state.__dict__) and not (fresh and "digest" not in data):
+    if not (fresh and "digest" not in data) and not _sealed(data, state, folder):
         raise BadInput(
-            f"{path} was edited by hand: its digest does not match its current_state, loops and "
-            "history, so the state machine does not trust it. Only state.py moves a run; undo "
+            f"{path} was edited by hand: its digest is not the one state.py made for its "
+            "current_state, loops and history, so the state machine does not trust it (a digest "
+            "recomputed by hand lacks the workspace's key). Only state.py moves a run; undo "
             "the edit (its history says where the run was), or archive the run with "
             "state.py archive-session --partial after restoring it",
             code="state_tampered",
@@ -186,7 +208,8 @@ def _text(value: Any) -> str | None:
 
 def save(folder: Path, state: State, data: dict[str, Any], body: str) -> None:
     # Fields another tool added to the frontmatter are kept, after ours.
-    merged = {**state.to_dict(), **{k: v for k, v in data.items() if k not in state.to_dict()}}
+    ours = {**state.to_dict(), "digest": digest_of(state.__dict__, folder)}
+    merged = {**ours, **{k: v for k, v in data.items() if k not in ours}}
     atomic_write(state_path(folder), frontmatter.render(merged, body))
 
 

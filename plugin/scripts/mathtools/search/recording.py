@@ -54,6 +54,8 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
         arxiv_results=history["arxiv_results"] if history else None,
         s2_results=history["s2_results"] if history else None,
     )
+    if not report["already_merged"]:
+        state.record_merge(Path(search.literature), f"merge {report['merge_id']}")
     kept = keep_statements(search)
     violations = checks.validate(search.literature)
     doc = literature.load(search.literature)

@@ -1,0 +1,140 @@
+"""hooks/user_approval.py records `/math:research continue|accept-partial` only from what Claude
+Code gives a real UserPromptSubmit event (mathtools/research/approval.py), never from text the
+model pipes into it with a Bash call. tests/test_research_e2e.py checks the same in the real
+Claude Code (test_only_the_user_typing_continue_records_an_approval)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mathtools.research import state as machine
+from support.standin import PLUGIN
+
+HOOK = PLUGIN / "hooks" / "user_approval.py"
+SESSION = "3c907275-faf5-4956-81ec-b37ebf4d035f"
+TOOL_CALL = {"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t1"}]}}
+ANSWER = {"type": "assistant", "message": {"content": [{"type": "text", "text": "Done."}]}}
+
+
+@pytest.fixture
+def problem(tmp_path):
+    folder = tmp_path / ".math" / "problems" / "twin-primes"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def transcript(workspace: Path, *entries: dict) -> Path:
+    """The session's transcript where Claude Code keeps it (its config dir: workspace/.claude
+    here), holding `entries` (none: not yet written, as when the first prompt runs its hooks)."""
+    path = workspace / ".claude" / "projects" / "-tmp-work" / f"{SESSION}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if entries:
+        path.write_text("".join(json.dumps(entry) + "\n" for entry in entries))
+    return path
+
+
+def event(workspace: Path, prompt: str, **fields) -> dict:
+    """A UserPromptSubmit event as Claude Code 2.1.197 and 2.1.332 send it."""
+    return {
+        "session_id": SESSION,
+        "transcript_path": str(transcript(workspace)),
+        "cwd": str(workspace),
+        "prompt_id": "c28c5b5b-9ef7-4b26-a903-7fff6630e1bd",
+        "permission_mode": "acceptEdits",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+        **fields,
+    }
+
+
+def run_hook(workspace: Path, sent, as_hook: bool = True) -> subprocess.CompletedProcess:
+    """The hook run as Claude Code runs it (its environment has CLAUDE_PLUGIN_DATA), or as a Bash
+    tool call of the model's runs it (`as_hook=False`: only MATH_PLUGIN_DATA, exported)."""
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PLUGIN_DATA"}
+    env["CLAUDE_CONFIG_DIR"] = str(workspace / ".claude")
+    if as_hook:
+        env["CLAUDE_PLUGIN_DATA"] = os.environ["MATH_PLUGIN_DATA"]
+    return subprocess.run(
+        [sys.executable, str(HOOK)],
+        input=json.dumps(sent),
+        text=True,
+        capture_output=True,
+        env=env,
+        cwd=workspace,
+    )
+
+
+def user_types(workspace: Path, prompt: str) -> None:
+    """What the user typing `prompt` in Claude Code, in `workspace`, makes the hook do."""
+    ran = run_hook(workspace, event(workspace, prompt))
+    assert ran.returncode == 0 and not ran.stdout and not ran.stderr, ran.stderr
+
+
+def test_the_user_typing_continue_is_recorded(problem, tmp_path):
+    user_types(tmp_path, f"/math:research continue {problem.name}")
+    assert machine.pending_grant(problem, problem.name) == "continue"
+    record = json.loads(machine.approval_path(problem).read_text())
+    assert record["session"] == SESSION and record["problem"] == problem.name
+
+
+def test_a_later_prompt_after_the_models_answer_is_recorded(problem, tmp_path):
+    """Mid-session the transcript exists; its last message is the model's answer (the prompt
+    being typed is not in it yet when the hook runs)."""
+    transcript(tmp_path, {"type": "user", "message": {"content": "go"}}, TOOL_CALL, ANSWER)
+    user_types(tmp_path, "/math:research accept-partial")
+    assert machine.pending_grant(problem, problem.name) == "accept-partial"
+
+
+def refused(workspace: Path, piped: dict, as_hook: bool = True) -> str:
+    """The hook's one-line refusal of `piped`, having recorded nothing (exit 1: Claude Code's
+    non-blocking hook error)."""
+    ran = run_hook(workspace, piped, as_hook=as_hook)
+    assert ran.returncode == 1 and len(ran.stderr.splitlines()) == 1 and not ran.stdout
+    assert "no approval recorded" in ran.stderr
+    return ran.stderr
+
+
+def test_a_prompt_piped_into_the_hook_records_nothing(problem, tmp_path):
+    """The walk-around: a Bash call of the model's, `echo '{"prompt": ...}' | user_approval.py`."""
+    assert "hook_event_name" in refused(tmp_path, {"prompt": "/math:research continue"})
+    assert machine.pending_grant(problem, problem.name) is None
+
+
+@pytest.mark.parametrize(
+    ("forged", "why"),
+    [
+        ({"session_id": "another-session"}, "transcript_path"),
+        ({"transcript_path": f"/tmp/x/{SESSION}.jsonl"}, "transcript_path"),
+        ({"session_id": None}, "session_id"),
+    ],
+)
+def test_a_forged_event_records_nothing(problem, tmp_path, forged, why):
+    assert why in refused(tmp_path, {**event(tmp_path, "/math:research continue"), **forged})
+    assert machine.pending_grant(problem, problem.name) is None
+
+
+def test_a_whole_event_piped_from_bash_records_nothing(problem, tmp_path):
+    """Every field right, but run from a Bash call: no CLAUDE_PLUGIN_DATA there."""
+    piped = event(tmp_path, "/math:research continue")
+    assert "CLAUDE_PLUGIN_DATA" in refused(tmp_path, piped, as_hook=False)
+    assert machine.pending_grant(problem, problem.name) is None
+
+
+def test_the_models_running_tool_call_records_nothing(problem, tmp_path):
+    """The model's Bash call with every field of the real event, the session's own transcript
+    path included: that transcript ends with the model's tool call, still running."""
+    transcript(tmp_path, {"type": "user", "message": {"content": "go"}}, TOOL_CALL)
+    assert "tool call" in refused(tmp_path, event(tmp_path, "/math:research continue"))
+    assert machine.pending_grant(problem, problem.name) is None
+
+
+def test_a_prompt_that_is_not_an_approval_is_left_alone(problem, tmp_path):
+    for sent in ({"prompt": "please continue the research"}, {"prompt": 3}, ["x"]):
+        ran = run_hook(tmp_path, sent, as_hook=False)
+        assert (ran.returncode, ran.stdout, ran.stderr) == (0, "", "")
+    assert machine.pending_grant(problem, problem.name) is None
