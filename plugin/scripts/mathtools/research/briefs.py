@@ -428,7 +428,7 @@ def _cited_computations(folder: Path, proof_md: str, with_environment: bool) -> 
         if with_environment:
             lines += ["", text.strip()]
             continue
-        asked = re.search(r"Request (\d+)", _run_head(text).split("\n", 2)[-1])
+        asked = computation.ANSWERED.search(text)
         lines += ["", _run_head(text)]
         if asked and int(asked.group(1)) in requests:
             lines += ["The request:", requests[int(asked.group(1))]]
