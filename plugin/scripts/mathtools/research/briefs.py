@@ -5,7 +5,7 @@ checked on 2.1.197 and 2.1.332), so an agent's inputs reach it through its first
 brief. Each brief holds what that agent needs and no more, cut from the problem's files by the
 parsers that own them, and the few protocol lines its runbook would otherwise send it to read:
 
-- proof: PROBLEM.md, NOTATION.md, what is open in PROOF.md (its steps, gaps and requests by
+- proof: the time now (for its **Updated:** lines), PROBLEM.md, NOTATION.md, what is open in PROOF.md (its steps, gaps and requests by
   name: the agent Reads PROOF.md itself before it Edits it; on a first pass, the PROOF.md
   template to Write instead), the confirmed references' Key Results (and the statements of those
   its steps cite), the computations' results and interpretations, the referee's gap and wrong
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import frontmatter
+from ..core import clock, frontmatter
 from ..core.bootstrap import PLUGIN_ROOT
 from ..core.errors import BadInput
 from ..core.files import read_text
@@ -87,6 +87,7 @@ def brief(folder: Path, slug: str, agent: str) -> str:
 def _proof(folder: Path, slug: str) -> list[str]:
     proof_md = _text(folder, "PROOF.md")
     return [
+        f"now: {clock.stamp()} (the time for the **Updated:** lines you write in this pass)",
         _problem(folder),
         _notation(folder),
         _open_in_proof(proof_md) if proof_md is not None else _proof_template(folder, slug),
