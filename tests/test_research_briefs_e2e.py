@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import run_script
 from support import tournament as t
-from support.claude_harness import bash, bash_result, runbook_commands, text
+from support.claude_harness import agent, bash, bash_result, run_claude, runbook_commands, text
 from test_research_e2e import Orchestrator, compute_ready, research
 
 # The markers of the files each agent needs (tests/support/tournament.py writes them).
@@ -153,3 +153,60 @@ def test_each_agent_the_loop_spawns_reads_its_inputs_in_its_own_request(tmp_path
     assert sealed.returncode == 0, sealed.stdout + sealed.stderr
     reader, call, run = spawn_one(home, cwd, "math:latex-writer")
     assert_inputs_reached(reader, call, run, "math:latex-writer")
+
+
+class Command:
+    """The main conversation following /math:prove, /math:compute or /math:write: step 1's
+    `state.py show` (the body's line), step 2's Agent call with the slug, folder and task only."""
+
+    def __init__(self, agent_type: str, task: str):
+        self.agent, self.task = agent_type, task
+        self.spawned: dict = {}
+
+    def __call__(self, request):
+        if not request.tool_results():
+            (show,) = runbook_commands(request.command_body())
+            return [bash(show, id="toolu_show")]
+        if not self.spawned:
+            shown = json.loads(bash_result(request.last_tool_results()[0])[1])
+            prompt = f"Problem `{shown['problem']}`, folder {shown['dir']}\nTask: {self.task}"
+            call = agent(self.agent, prompt, id="toolu_agent", background=False)
+            self.spawned = call["input"]
+            return [call]
+        return [text("Reported.")]
+
+
+@pytest.mark.claude
+@pytest.mark.parametrize(
+    ("command", "agent_type", "task"),
+    [
+        ("prove", "math:proof", "Continue the proof"),
+        ("compute", "math:computation", "Answer the open computation requests in PROOF.md"),
+        ("write", "math:latex-writer", "Write OUTPUT.tex"),
+    ],
+)
+def test_the_single_agent_commands_hand_over_no_file_and_the_agent_reads_its_brief(
+    tmp_path, command, agent_type, task
+):
+    home = tmp_path / "home"
+    cwd = home / "work"
+    folder = t.new_problem(cwd)
+    compute_ready(home)
+    t.write_literature(folder)
+    t.failed_strategy(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    t.compute(cwd, folder, 1)
+    (folder / "REVIEW.md").write_text(EARLIER_REVIEW, encoding="utf-8")
+
+    main, reader = Command(agent_type, task), BriefReader()
+    run = run_claude(
+        f"/math:{command}",
+        main,
+        subagents={agent_type: reader},
+        home=home,
+        cwd=cwd,
+        bypass=False,
+        extra_args=["--permission-mode", "acceptEdits"],
+    )
+    assert run.exit_code == 0, run.describe()
+    assert_inputs_reached(reader, main.spawned, run, agent_type)
