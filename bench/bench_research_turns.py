@@ -266,9 +266,7 @@ def main() -> int:
     print(f"{calls} tool calls (target <= {TARGET_CALLS}); ended in {state}")
     print(f"  {'by (brief; Reads)':22}{'calls':>12}{'characters':>18}")
     for who, n in p.calls.items():
-        print(
-            f"  {who:22}{n:>6};{reads.calls[who]:>4}{p.chars[who]:>10,};{reads.chars[who]:>8,}"
-        )
+        print(f"  {who:22}{n:>6};{reads.calls[who]:>4}{p.chars[who]:>10,};{reads.chars[who]:>8,}")
     print("  agents run: " + ", ".join(spawned))
     return 0 if met else 1
 

@@ -57,7 +57,8 @@ WANTED = {
 }
 EARLIER_REVIEW = t.REVIEW.replace(
     "### Step 2\n**Verdict:** checked\n",
-    "### Step 2\n**Verdict:** gap\n**Note:** n = 6 is sampled, not exhausted (MARKER-REVIEW-NOTE)\n",
+    "### Step 2\n**Verdict:** gap\n"
+    "**Note:** n = 6 is sampled, not exhausted (MARKER-REVIEW-NOTE)\n",
 )
 
 
@@ -86,7 +87,9 @@ class BriefReader:
 
 
 def move(cwd: Path, to: str, reason: str) -> None:
-    done = run_script("state.py", "transition", to, "--reason", reason, "--problem", t.SLUG, cwd=cwd)
+    done = run_script(
+        "state.py", "transition", to, "--reason", reason, "--problem", t.SLUG, cwd=cwd
+    )
     assert done.returncode == 0, done.stdout
 
 

@@ -47,7 +47,9 @@ def script(cwd: Path, name: str, *args: str) -> str:
     done = subprocess.run(
         [sys.executable, str(SCRIPTS / name), *args], cwd=cwd, capture_output=True, text=True
     )
-    assert done.returncode == 0, f"{name} {args}: exit {done.returncode}\n{done.stdout}{done.stderr}"
+    assert done.returncode == 0, (
+        f"{name} {args}: exit {done.returncode}\n{done.stdout}{done.stderr}"
+    )
     return done.stdout
 
 
@@ -80,12 +82,9 @@ def compute(cwd: Path, folder: Path, request: int) -> dict:
     snippet = folder / "computations" / f"request-{request}.py"
     snippet.parent.mkdir(exist_ok=True)
     snippet.write_text(SNIPPETS[request], encoding="utf-8")
-    run = json.loads(
-        script(
-            cwd, "compute.py", "run", str(snippet), "--request", str(request),
-            "--title", f"h(T), request {request}", "--python", sys.executable, "--problem", SLUG,
-        )  # fmt: skip
-    )
+    run_args = ["run", str(snippet), "--request", str(request), "--title"]
+    run_args += [f"h(T), request {request}", "--python", sys.executable, "--problem", SLUG]
+    run = json.loads(script(cwd, "compute.py", *run_args))
     script(
         cwd, "compute.py", "interpret", str(run["recorded"]["computation"]),
         "--text", INTERPRETATIONS[request], "--result", "all odd", "--implication",
@@ -108,12 +107,10 @@ def write_literature(folder: Path) -> None:
     document = literature.load(folder / "LITERATURE.md")
     first, second = document.confirmed
     first.set_field("Key Results", REF_KEY_RESULT)
-    first.set_statements(
-        "https://export.arxiv.org/src/2101.00001", {"Theorem 1": REF_STATEMENT}
-    )
+    first.set_statements("https://export.arxiv.org/src/2101.00001", {"Theorem 1": REF_STATEMENT})
     first.set_field("Confidence", "[V]")
     first.set_field("Relevance", "proves the parity of h(T), the second half of the problem")
-    second.set_field("Key Results", '[S] a survey of tournaments: kings, scores, paths')
+    second.set_field("Key Results", "[S] a survey of tournaments: kings, scores, paths")
     second.set_field("Confidence", "[S]")
     second.set_field("Relevance", "background on score sequences")
     document.frontmatter["last_search"] = "2026-11-25T00:00:00Z"

@@ -3,6 +3,7 @@ PROOF.md's gaps, sandboxed computation and the LaTeX write-up. Imports core to l
 
 __all__ = [
     "approval",
+    "briefs",
     "computation",
     "deadends",
     "gaps",

@@ -5,12 +5,13 @@ checked on 2.1.197 and 2.1.332), so an agent's inputs reach it through its first
 brief. Each brief holds what that agent needs and no more, cut from the problem's files by the
 parsers that own them, and the few protocol lines its runbook would otherwise send it to read:
 
-- proof: the time now (for its **Updated:** lines), PROBLEM.md, NOTATION.md, what is open in PROOF.md (its steps, gaps and requests by
-  name: the agent Reads PROOF.md itself before it Edits it; on a first pass, the PROOF.md
-  template to Write instead), the confirmed references' Key Results (and the statements of those
-  its steps cite), the computations' results and interpretations, the referee's gap and wrong
-  verdicts, the journal's dead ends, the proof strategies and outcomes the journal takes, and
-  the confidence tiers' choice table and speculative-steps warning;
+- proof: the time now (for its **Updated:** lines), PROBLEM.md, NOTATION.md, what is open in
+  PROOF.md (its steps, gaps and requests by name: the agent Reads PROOF.md itself before it
+  Edits it; on a first pass, the PROOF.md template to Write instead), the confirmed
+  references' Key Results (and the statements of those its steps cite), the computations'
+  results and interpretations, the referee's gap and wrong verdicts, the journal's dead ends,
+  the proof strategies and outcomes the journal takes, and the confidence tiers' choice table
+  and speculative-steps warning;
 - computation: PROBLEM.md's statement and tags, the requests COMPUTATION.md has not answered
   (with the gaps that ask for them), the runs whose Interpretation is pending (code and output),
   the runs already recorded, the computation strategies and outcomes;
@@ -38,8 +39,8 @@ from ..core.templates import instantiate
 from ..litdoc import literature
 from . import computation, review
 from .gaps import parse as parse_gaps
-from .problemfile import split_sections
 from .journal import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
+from .problemfile import split_sections
 
 AGENTS = ("proof", "computation", "referee", "latex-writer")
 FILES = (
@@ -63,9 +64,7 @@ def brief(folder: Path, slug: str, agent: str) -> str:
     """The brief of `agent` (one of AGENTS, `math:` prefix allowed) for the problem in `folder`."""
     name = agent.removeprefix("math:")
     if name not in AGENTS:
-        raise BadInput(
-            f"no brief for {agent!r}: one of {', '.join(AGENTS)}", code="unknown_agent"
-        )
+        raise BadInput(f"no brief for {agent!r}: one of {', '.join(AGENTS)}", code="unknown_agent")
     present = [n for n in FILES if (folder / n).exists()]
     head = (
         f"# Brief for math:{name}: problem `{slug}`, folder {folder}\n"
@@ -159,7 +158,8 @@ def _problem(folder: Path, statement_only: bool = False) -> str:
         return "## PROBLEM.md\n\n(there is no PROBLEM.md)"
     meta, body = found
     tags = meta.get("tags") or []
-    line = f"title: {meta.get('title', '')} · tags: {', '.join(map(str, tags)) or 'none'}"
+    words = [str(tag) for tag in tags] if isinstance(tags, list) else [str(tags)]
+    line = f"title: {meta.get('title', '')} · tags: {', '.join(words) or 'none'}"
     if statement_only:
         statement = split_sections(body).get("problem statement", "")
         return f"## PROBLEM.md (statement)\n\n{line}\n\n{statement}"
@@ -245,9 +245,7 @@ def _cited_refs(proof_md: str) -> list[str]:
     return sorted({ref for step in review.steps(proof_md) for ref in step.refs()})
 
 
-def _references(
-    folder: Path, cited: list[str], every: bool, statements: bool = True
-) -> str:
+def _references(folder: Path, cited: list[str], every: bool, statements: bool = True) -> str:
     """Confirmed references: each one's Key Results when `every`, else only the cited ones;
     the statements the paper's source gives for the cited ones (with `statements`)."""
     if not (folder / "LITERATURE.md").exists():
@@ -370,9 +368,7 @@ def _open_requests(folder: Path, proof_md: str) -> str:
 
 
 def _pending_interpretations(folder: Path) -> str:
-    pending = [
-        (n, text) for n, text in _runs(folder) if computation.INTERPRETATION_PENDING in text
-    ]
+    pending = [(n, text) for n, text in _runs(folder) if computation.INTERPRETATION_PENDING in text]
     if not pending:
         return ""
     lines = ["## Runs whose Interpretation is pending"]
