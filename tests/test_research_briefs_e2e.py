@@ -120,8 +120,9 @@ def assert_inputs_reached(reader: BriefReader, call: dict, run, agent: str) -> N
     assert all(PROBLEM not in json.dumps(r.body) for r in run.main_requests())
 
 
-@pytest.mark.claude
-def test_each_agent_the_loop_spawns_reads_its_inputs_in_its_own_request(tmp_path):
+def after_a_first_pass(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(home, workspace, problem folder) after a proof pass that failed once and asked for two
+    computations, the first answered, and an earlier review that found a gap."""
     home = tmp_path / "home"
     cwd = home / "work"
     folder = t.new_problem(cwd)
@@ -131,6 +132,12 @@ def test_each_agent_the_loop_spawns_reads_its_inputs_in_its_own_request(tmp_path
     (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
     t.compute(cwd, folder, 1)
     (folder / "REVIEW.md").write_text(EARLIER_REVIEW, encoding="utf-8")
+    return home, cwd, folder
+
+
+@pytest.mark.claude
+def test_each_agent_the_loop_spawns_reads_its_inputs_in_its_own_request(tmp_path):
+    home, cwd, folder = after_a_first_pass(tmp_path)
     move(cwd, "LITERATURE_SEARCH", "problem defined")
     move(cwd, "PROOF_DEVELOPMENT", "literature search done")
 
@@ -191,15 +198,7 @@ class Command:
 def test_the_single_agent_commands_hand_over_no_file_and_the_agent_reads_its_brief(
     tmp_path, command, agent_type, task
 ):
-    home = tmp_path / "home"
-    cwd = home / "work"
-    folder = t.new_problem(cwd)
-    compute_ready(home)
-    t.write_literature(folder)
-    t.failed_strategy(cwd)
-    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
-    t.compute(cwd, folder, 1)
-    (folder / "REVIEW.md").write_text(EARLIER_REVIEW, encoding="utf-8")
+    home, cwd, _ = after_a_first_pass(tmp_path)
 
     main, reader = Command(agent_type, task), BriefReader()
     run = run_claude(
