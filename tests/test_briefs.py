@@ -164,3 +164,17 @@ def test_no_runbook_says_files_are_attached():
     for path in [*(PLUGIN / "agents").glob("*.md"), *(PLUGIN / "commands").glob("*.md")]:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"already in your context|prefixed with `@`|leading `@`", text), path
+
+
+def test_the_referee_sees_every_computation_even_one_no_step_cites(finished):
+    """A step that a recorded output contradicts is wrong whether or not it cites the run."""
+    cwd, folder = finished
+    proof = (
+        (folder / "PROOF.md")
+        .read_text()
+        .replace("**Depends on:** Computation 1, Computation 2", "**Depends on:** Computation 1")
+    )
+    (folder / "PROOF.md").write_text(proof)
+    text = brief(cwd, "referee")
+    assert "n=7: least h(T) = " in text and "MARKER-REQUEST-2" in text
+    assert "n=7: least h(T) = " not in brief(cwd, "latex-writer")  # the article: cited runs only

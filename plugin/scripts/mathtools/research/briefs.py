@@ -16,8 +16,8 @@ parsers that own them, and the few protocol lines its runbook would otherwise se
   (with the gaps that ask for them), the runs whose Interpretation is pending (code and output),
   the runs already recorded, the computation strategies and outcomes;
 - referee: PROBLEM.md, PROOF.md's steps (abandoned ones left out), the statements of the REFs
-  they cite, the computations they cite (request, code, output, interpretation), and the step
-  names its REVIEW.md blocks take;
+  they cite, every computation (request, code, output, interpretation: a step an output
+  contradicts is wrong, cited or not), and the step names its REVIEW.md blocks take;
 - latex-writer: PROBLEM.md, NOTATION.md, PROOF.md's steps and open gaps, the referee's verdicts,
   the confirmed references' Key Results, the computations the proof cites (whole, for the
   appendix), and the OUTPUT.tex template when there is no OUTPUT.tex yet.
@@ -117,7 +117,7 @@ def _referee(folder: Path, slug: str) -> list[str]:
         _problem(folder),
         _proof_steps(proof_md),
         _references(folder, _cited_refs(proof_md), every=False),
-        _cited_computations(folder, proof_md, with_environment=False),
+        _every_computation(folder, proof_md),
         "## Your REVIEW.md blocks\n\nOne `### ` block for each of: " + ", ".join(judged) + ".",
     ]
 
@@ -131,7 +131,7 @@ def _writer(folder: Path, slug: str) -> list[str]:
         _open_gaps(proof_md),
         _verdicts(folder),
         _references(folder, _cited_refs(proof_md), every=True, statements=False),
-        _cited_computations(folder, proof_md, with_environment=True),
+        _cited_computations(folder, proof_md),
     ]
     if not (folder / "OUTPUT.tex").exists():
         template = (PLUGIN_ROOT / "templates" / "OUTPUT.tex").read_text(encoding="utf-8")
@@ -408,7 +408,8 @@ def _open_gaps(proof_md: str) -> str:
     return "\n".join(lines)
 
 
-def _cited_computations(folder: Path, proof_md: str, with_environment: bool) -> str:
+def _cited_computations(folder: Path, proof_md: str) -> str:
+    """The runs the proof's steps cite, whole (code, output, environment, Interpretation)."""
     cited = {
         int(n)
         for step in review.steps(proof_md)
@@ -416,15 +417,21 @@ def _cited_computations(folder: Path, proof_md: str, with_environment: bool) -> 
         for item in step.depends
         for n in _COMPUTATION_CITED.findall(item)
     }
-    runs = [(n, text) for n, text in _runs(folder) if n in cited]
+    runs = [text.strip() for n, text in _runs(folder) if n in cited]
+    if not runs:
+        return ""
+    return "\n\n".join(["## Computations the steps cite (COMPUTATION.md)", *runs])
+
+
+def _every_computation(folder: Path, proof_md: str) -> str:
+    """Every run with the request it answers, its code, output and Interpretation: a step a
+    recorded output contradicts is wrong whether or not it cites the run."""
+    runs = _runs(folder)
     if not runs:
         return ""
     requests = {int(m.group(1)): m.group(0).strip() for m in _REQUEST_BLOCK.finditer(proof_md)}
-    lines = ["## Computations the steps cite (COMPUTATION.md)"]
+    lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
     for _, text in runs:
-        if with_environment:
-            lines += ["", text.strip()]
-            continue
         asked = computation.ANSWERED.search(text)
         lines += ["", _run_head(text)]
         if asked and int(asked.group(1)) in requests:
