@@ -57,6 +57,7 @@ def test_the_proof_brief_holds_every_input_but_the_proof_it_will_read(asking):
         assert marker in text, marker
     # PROOF.md's steps are named, not printed: the agent Reads PROOF.md before it Edits it
     assert "- Step 2: in-progress, [S]" in text and "MARKER-PROOF-LEMMA" not in text
+    assert "- requests: Request 1 (run), Request 2 (open)" in text
     # the protocol lines its runbook uses, so that it reads no protocol
     assert "| depends on any [~] claim | [~] |" in text and "case-analysis" in text
     assert "Warning: this document contains speculative steps." in text

@@ -89,7 +89,7 @@ def _proof(folder: Path, slug: str) -> list[str]:
         f"now: {clock.stamp()} (the time for the **Updated:** lines you write in this pass)",
         _problem(folder),
         _notation(folder),
-        _open_in_proof(proof_md) if proof_md is not None else _proof_template(folder, slug),
+        _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
         _references(folder, _cited_refs(proof_md or ""), every=True),
         _computation_results(folder),
         _review_notes(folder),
@@ -213,7 +213,7 @@ def _notation(folder: Path) -> str:
     return f"## NOTATION.md\n\n{symbols}"
 
 
-def _open_in_proof(proof_md: str) -> str:
+def _open_in_proof(folder: Path, proof_md: str) -> str:
     meta, _ = frontmatter.split(proof_md, "PROOF.md")
     flags = ", ".join(
         f"{key}: {str(meta.get(key)).lower() if isinstance(meta.get(key), bool) else meta.get(key)}"
@@ -228,7 +228,11 @@ def _open_in_proof(proof_md: str) -> str:
             lines.append(f"- {gap.name} ({gap.type or 'no type'}; blocking {gap.blocking})")
     asked = sorted(computation.requests_asked(proof_md))
     if asked:
-        lines.append("- requests: " + ", ".join(f"Request {n}" for n in asked))
+        unanswered = set(review.unanswered_requests(folder))
+        lines.append(
+            "- requests: "
+            + ", ".join(f"Request {n} ({'open' if n in unanswered else 'run'})" for n in asked)
+        )
     if len(lines) == 1:
         lines.append("- nothing open: every step complete or abandoned, every gap resolved")
     return "\n".join(lines)
