@@ -1,19 +1,29 @@
 #!/usr/bin/env python3
-"""Tool calls /math:research needs on a problem shaped like the derangements one (issue: "D_n is
-the integer nearest n!/e", 83 tool calls), from the command's start to DONE.
+"""Tool calls and characters the model reads in /math:research on a run shaped like the
+tournament one (every tournament has a Hamiltonian path; their number is odd), from the
+command's start to DONE, as the real host (Claude Code) needs them.
 
-The runbooks are played as written (commands/research.md and agents/proof.md, computation.md,
-referee.md, latex-writer.md): every call they prescribe, run for real against the plugin's
-scripts in a temporary workspace, with the agents' writing played by this script. The run: the
-literature was searched before (/math:literature), the proof agent's first strategy (induction)
-fails and its second (direct) asks for one computation, the computation agent answers it, the
-proof agent finishes, the referee checks every step, the writer writes, checks and compiles.
-A call is one tool call (a script, a Read, a Write, an Edit, an Agent hand-off); attached files
-are not read again. The figure is printed beside the target and the issue's run.
+The runbooks are played as written (commands/research.md and agents/literature-search.md,
+proof.md, computation.md, referee.md, latex-writer.md): every call they prescribe, run for real
+against the plugin's scripts in a temporary workspace, with the agents' writing played by this
+script (tests/support/tournament.py). The run: the literature stage (the recorded pipeline of
+bash tools/run-demo on the benchmarks' sample, tools/demo_pipeline.py, whose calls and reads
+stand in for the search, since no service recording holds the tournament papers); the proof
+agent's first strategy (a case analysis) fails and its second (induction) asks for two
+computations; the computation agent answers both; the proof agent finishes; the referee checks
+every step; the writer writes, checks and compiles.
+
+Claude Code attaches no file to an agent's prompt, so each agent reads its inputs: its first
+call is `state.py brief`, and it Reads only the file it Edits (PROOF.md on the proof agent's
+second pass; Claude Code wants a Read before an Edit of a file the agent did not write). A
+call is one tool call (a script, a Read, a Write, an Agent hand-off). The characters read are
+every agent's runbook (its system prompt) and prompt, the command's body, every script's stdout
+and stderr, every file Read (with Claude Code's line-number prefix, 7 characters a line), each
+Write's acknowledgement and each agent's report as the orchestrator gets it.
 
   .venv/bin/python bench/bench_research_turns.py
 
-Target: at most 50 tool calls.
+Targets: at most 50 tool calls and 120,000 characters read.
 """
 
 from __future__ import annotations
@@ -26,167 +36,43 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ROOT / "plugin" / "scripts"
-sys.path[:0] = [str(SCRIPTS), str(ROOT / "tests")]
+PLUGIN = ROOT / "plugin"
+SCRIPTS = PLUGIN / "scripts"
+sys.path[:0] = [str(SCRIPTS), str(ROOT / "tests"), str(ROOT / "tools")]
 
 from mathtools.core import frontmatter  # noqa: E402
-from mathtools.litdoc import merging  # noqa: E402
-from support.verified import confirmed, paper, verification  # noqa: E402
+from mathtools.research.state import record_search  # noqa: E402
+from support import tournament as t  # noqa: E402
 
-TARGET = 50
-ISSUE_RUN = 83  # the derangements run the issue describes
-SLUG = "derangements"
-METHOD = "derangements,inclusion-exclusion,alternating-series,error-term"
+TARGET_CALLS = 50
+TARGET_CHARS = 120_000
+# The issue's walk of the tournament run, played to the letter with the runbooks of that time:
+# agents Reading the inputs their prompt's @ lines never attached, and the protocols whole.
+ISSUE_RUN = {"calls": 75, "chars": 219_000}
+REPORT = "A three-to-six-line report of the pass: status, flags, what changed, what is open. " * 3
 
-FAILED_PROOF = """---
-problem: derangements
-status: in-progress
-approach: induction
-confidence: low
-computation_needed: false
-literature_needed: false
----
 
-# Proof Development: derangements
-
-## Strategy
-
-**Approach:** induction on $D_n = (n-1)(D_{n-1} + D_{n-2})$.
-
-## Proof Structure
-
-### Step 1: the recurrence preserves nearness to $n!/e$
-**Status:** abandoned
-**Depends on:** none
-**Confidence:** [~]
-**Updated:** {now}
-
-The error term does not shrink under the recurrence: abandoned.
-"""
-
-PROOF = """---
-problem: derangements
-status: {status}
-approach: direct
-confidence: {confidence}
-computation_needed: {needed}
-literature_needed: false
----
-
-# Proof Development: derangements
-
-## Strategy
-
-**Approach:** direct, by inclusion-exclusion; induction failed (PROOF-001).
-
-## Proof Structure
-
-### Step 1: the recurrence preserves nearness to $n!/e$
-**Status:** abandoned
-**Depends on:** none
-**Confidence:** [~]
-**Updated:** {now}
-
-The error term does not shrink under the recurrence: abandoned.
-
-### Lemma 1: $D_n = n! \\sum_{{k=0}}^n (-1)^k / k!$
-**Status:** complete
-**Depends on:** none
-**Confidence:** [S]
-**Updated:** {now}
-
-Inclusion-exclusion over the fixed points.
-
-### Lemma 2: $|n!/e - D_n| < 1/2$ for $n \\ge 1$
-**Status:** {status2}
-**Depends on:** Lemma 1, REF-001
-**Confidence:** [S]
-**Updated:** {now}
-
-$n!/e - D_n = n! \\sum_{{k > n}} (-1)^k / k!$, an alternating series with decreasing terms, so
-its absolute value is below $1/(n+1) \\le 1/2$ (REF-001).
-
-### Step 2: the small cases agree
-**Status:** {status2}
-**Depends on:** Computation 1
-**Confidence:** [S]
-**Updated:** {now}
-
-$D_n = \\mathrm{{round}}(n!/e)$ for $1 \\le n \\le 20$ (Computation 1).
-
-### Main Theorem
-**Status:** {status2}
-**Depends on:** Lemma 1, Lemma 2
-**Confidence:** [S]
-**Updated:** {now}
-
-By Lemmas 1 and 2, $D_n$ is the integer nearest $n!/e$.
-
-## Computation Requests
-
-### Request 1: $D_n$ against round(n!/e) for n <= 20
-**Purpose:** check Lemma 2 on small cases
-**Tool:** sympy
-"""
-
-REVIEW = """# Referee Report: derangements
-
-### Lemma 1
-**Verdict:** checked
-
-Inclusion-exclusion over the n fixed-point events, each term counted correctly.
-
-### Lemma 2
-**Verdict:** checked
-**Sources:** REF-001 (Theorem 1): hypotheses hold - the terms 1/k! decrease to 0
-
-The tail $n! \\sum_{k > n} (-1)^k / k!$ alternates with decreasing terms, so it is below
-$1/(n+1) \\le 1/2$.
-
-### Step 2
-**Verdict:** checked
-
-Computation 1's output shows 20 matches; the step claims no more than n <= 20.
-
-### Main Theorem
-**Verdict:** checked
-
-Lemma 1 writes $D_n$ as the partial sum and Lemma 2 puts it within 1/2 of $n!/e$: nearest.
-"""
-
-SNIPPET = """import sympy as sp
-ok = all(sp.subfactorial(n) == sp.floor(sp.factorial(n) / sp.E + sp.Rational(1, 2))
-         for n in range(1, 21))
-print("D_n = round(n!/e) for 1 <= n <= 20:", ok)
-"""
-
-TEX = r"""\documentclass{article}
-\usepackage{amsthm}
-\newtheorem{theorem}{Theorem}
-\newtheorem{lemma}{Lemma}
-\begin{document}
-\begin{lemma}\label{pf:lemma-1}$D_n = n!\sum_{k=0}^n (-1)^k/k!$.\end{lemma}
-\begin{lemma}\label{pf:lemma-2}$|n!/e - D_n| < 1/2$, by \cite{KEY}.\end{lemma}
-\begin{theorem}\label{pf:main-theorem}$D_n$ is the integer nearest $n!/e$.\end{theorem}
-\bibliographystyle{plain}
-\bibliography{references}
-\end{document}
-"""
+def runbook(kind: str, name: str) -> str:
+    """A command's or agent's body as the model gets it (the frontmatter is Claude Code's)."""
+    path = PLUGIN / kind / f"{name}.md"
+    return frontmatter.split(path.read_text(encoding="utf-8"), str(path))[1]
 
 
 class Player:
-    """Runs the calls the runbooks prescribe and counts them, by who made them."""
+    """Runs the calls the runbooks prescribe and counts them, and what they print, by agent."""
 
-    def __init__(self, cwd: Path) -> None:
+    def __init__(self, cwd: Path, mode: str) -> None:
         self.cwd = cwd
+        self.mode = mode
         self.calls: dict[str, int] = {}
+        self.chars: dict[str, int] = {}
         self.who = "orchestrator"
 
-    def count(self) -> None:
-        self.calls[self.who] = self.calls.get(self.who, 0) + 1
+    def count(self, calls: int = 0, chars: int = 0) -> None:
+        self.calls[self.who] = self.calls.get(self.who, 0) + calls
+        self.chars[self.who] = self.chars.get(self.who, 0) + chars
 
-    def bash(self, name: str, *args: str, ok: tuple[int, ...] = (0,)) -> dict:
-        self.count()
+    def bash(self, name: str, *args: str) -> str:
         run = subprocess.run(
             [sys.executable, str(SCRIPTS / name), *args],
             cwd=self.cwd,
@@ -194,88 +80,132 @@ class Player:
             text=True,
             check=False,
         )
-        if run.returncode not in ok:
+        self.count(calls=1, chars=len(run.stdout) + len(run.stderr))
+        if run.returncode:
             raise SystemExit(f"{name} {' '.join(args)}: exit {run.returncode}\n{run.stdout}")
-        return json.loads(run.stdout) if run.stdout.strip().startswith("{") else {}
+        return run.stdout
+
+    def json(self, name: str, *args: str) -> dict:
+        return json.loads(self.bash(name, *args))
 
     def write(self, path: Path, text: str) -> None:
-        self.count()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+        self.count(calls=1, chars=len(f"File created successfully at: {path}"))
 
     def read(self, path: Path) -> str:
-        self.count()
-        return path.read_text(encoding="utf-8")
-
-    def date(self) -> str:
-        self.count()
-        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        text = path.read_text(encoding="utf-8")
+        self.count(calls=1, chars=len(text) + 7 * text.count("\n"))
+        return text
 
 
-def journal(p: Player, category: str, strategy: str, outcome: str, agent: str, tags: str) -> None:
+def journal(p: Player, category: str, strategy: str, outcome: str, agent: str) -> None:
     p.bash(
-        "journal.py", "add", "--problem", SLUG, "--category", category, "--strategy", strategy,
-        "--outcome", outcome, "--title", f"{strategy}: {outcome.lower()}", "--tags",
-        tags, "--tried", "see PROOF.md",
-        "--insight", "the error term needs the alternating series bound", "--agent", agent,
+        "journal.py", "add", "--problem", t.SLUG, "--category", category, "--strategy", strategy,
+        "--outcome", outcome, "--title", f"{strategy}: {outcome.lower()}", "--tags", t.TAGS,
+        "--tried", "see PROOF.md", "--reasoning", "see PROOF.md",
+        "--insight", t.DEAD_END_INSIGHT if outcome == "FAILED" else "insertion does it",
+        "--artifacts", "PROOF.md", "--agent", agent,
     )  # fmt: skip
+
+
+# The other way measured: each agent Reads its input files whole (those of the five the old
+# @ lines named that exist) and the protocols and templates its runbook then sent it to.
+READS = {
+    "proof": ("PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "REVIEW.md",
+              "JOURNAL.md", "NOTATION.md", "protocols/journal-protocol.md",
+              "protocols/confidence-tiers.md", "templates/PROOF.md"),
+    "computation": ("PROBLEM.md", "PROOF.md", "COMPUTATION.md", "protocols/journal-protocol.md"),
+    "referee": ("PROBLEM.md", "PROOF.md", "LITERATURE.md", "COMPUTATION.md", "REVIEW.md",
+                "templates/REVIEW.md"),
+    "latex-writer": ("PROBLEM.md", "LITERATURE.md", "PROOF.md", "REVIEW.md", "COMPUTATION.md",
+                     "NOTATION.md", "references.bib", "templates/OUTPUT.tex",
+                     "protocols/confidence-tiers.md"),
+}  # fmt: skip
+MODES = ("brief", "reads")
+
+
+def brief(p: Player, agent: str) -> str:
+    """The agent's inputs: its brief (one call), or in the `reads` mode every file Read whole
+    (the template of a file that exists is not read)."""
+    if p.mode == "brief":
+        return p.bash("state.py", "brief", "--for", agent, "--problem", t.SLUG)
+    folder = p.cwd / ".math" / "problems" / t.SLUG
+    for name in READS[agent]:
+        path = PLUGIN / name if "/" in name else folder / name
+        if path.exists() and not (name.startswith("templates/") and (folder / path.name).exists()):
+            p.read(path)
+    return f"now: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}"
+
+
+def literature_agent(p: Player, folder: Path) -> None:
+    """The literature stage: the recorded pipeline's calls and reads (its runbook and hand-off
+    included), then the tournament's LITERATURE.md, recorded as `literature.py finish` does."""
+    from demo_pipeline import HANDOFF, SAMPLE, run_demo
+
+    with tempfile.TemporaryDirectory(prefix="math-bench-lit-") as tmp:
+        figures = run_demo(Path(tmp) / "ws", SAMPLE, live=False, say=lambda *_: None)
+    p.count(calls=figures["tool_calls"] - HANDOFF, chars=figures["read_chars"])
+    t.write_literature(folder)
+    record_search(folder, t.SLUG, "LIT-001: 2 confirmed references")
 
 
 def proof_agent(p: Player, folder: Path) -> None:
-    if not (folder / "PROOF.md").exists():  # the first pass: induction fails, then direct
-        now = p.bash(
-            "journal.py", "check", "--problem", SLUG, "--strategy", "induction",
-            "--tags", "derangements,recurrence,induction",
-        )["now"]  # fmt: skip
-        p.write(folder / "PROOF.md", FAILED_PROOF.replace("{now}", now))
-        journal(p, "PROOF", "induction", "FAILED", "proof", "derangements,recurrence,induction")
-        p.bash(
-            "journal.py", "check", "--problem", SLUG, "--strategy", "direct",
-            "--tags", METHOD,
-        )  # fmt: skip
-        text = PROOF.format(
-            status="in-progress", confidence="medium", needed="true", status2="in-progress",
-            now=now,
-        )  # fmt: skip
-        p.write(folder / "PROOF.md", text)
-        journal(p, "PROOF", "direct", "PARTIAL", "proof", METHOD)
+    p.count(chars=len(runbook("agents", "proof")))
+    text = brief(p, "proof")
+    now = text.split("now: ", 1)[1].split()[0]
+    if not (folder / "PROOF.md").exists():  # the first pass: the case analysis fails
+        for strategy in ("case-analysis", "induction"):
+            p.bash(
+                "journal.py", "check", "--problem", t.SLUG, "--strategy", strategy,
+                "--tags", t.TAGS,
+            )  # fmt: skip
+        p.write(folder / "PROOF.md", t.proof("asking", now))
+        journal(p, "PROOF", "case-analysis", "FAILED", "proof")
+        journal(p, "PROOF", "induction", "PARTIAL", "proof")
         return
-    p.read(folder / "PROOF.md")  # Claude Code's Edit/Write of an existing file wants a Read first
-    now = p.date()
-    text = PROOF.format(
-        status="complete", confidence="high", needed="false", status2="complete", now=now
-    )
-    p.write(folder / "PROOF.md", text)
-    journal(p, "PROOF", "direct", "SUCCEEDED", "proof", METHOD)
+    if p.mode == "brief":  # read whole above otherwise
+        p.read(folder / "PROOF.md")  # Claude Code's Edit of a file wants a Read first
+    p.write(folder / "PROOF.md", t.proof("done", now))
+    journal(p, "PROOF", "induction", "SUCCEEDED", "proof")
 
 
 def computation_agent(p: Player, folder: Path) -> None:
-    snippet = folder / "computations" / "request-1.py"
-    p.write(snippet, SNIPPET)
-    run = p.bash(
-        "compute.py", "run", str(snippet), "--request", "1", "--title", "D_n for n <= 20",
-        "--python", sys.executable, "--problem", SLUG,
-    )  # fmt: skip
-    number = str(run["recorded"]["computation"])
-    p.bash(
-        "compute.py", "interpret", number, "--text", "all 20 cases agree: " + run["stdout"].strip(),
-        "--result", "20 of 20 agree", "--implication", "Step 2 holds", "--problem", SLUG,
-    )  # fmt: skip
-    journal(p, "COMP", "exhaustive-search", "SUCCEEDED", "computation", "derangements,rounding")
+    p.count(chars=len(runbook("agents", "computation")))
+    brief(p, "computation")
+    for request in (1, 2):
+        snippet = folder / "computations" / f"request-{request}.py"
+        p.write(snippet, t.SNIPPETS[request])
+        run = p.json(
+            "compute.py", "run", str(snippet), "--request", str(request),
+            "--title", f"h(T), request {request}", "--purpose", "the parity of h(T)",
+            "--python", sys.executable, "--problem", t.SLUG,
+        )  # fmt: skip
+        p.bash(
+            "compute.py", "interpret", str(run["recorded"]["computation"]),
+            "--text", t.INTERPRETATIONS[request], "--result", "all odd",
+            "--implication", "supports Step 2", "--problem", t.SLUG,
+        )  # fmt: skip
+        journal(p, "COMP", "exhaustive-search", "SUCCEEDED", "computation")
 
 
 def referee_agent(p: Player, folder: Path) -> None:
-    p.write(folder / "REVIEW.md", REVIEW)
-    p.bash("review.py", "seal", "--problem", SLUG)
+    p.count(chars=len(runbook("agents", "referee")))
+    brief(p, "referee")
+    p.write(folder / "REVIEW.md", t.REVIEW)
+    p.bash("review.py", "seal", "--problem", t.SLUG)
 
 
 def writer_agent(p: Player, folder: Path) -> None:
-    entries = p.bash("bib_export.py", "--problem", SLUG)["entries"]
-    p.write(folder / "OUTPUT.tex", TEX.replace("KEY", entries[0]["key"]))
-    p.bash("latex.py", "check", "--compile", "--problem", SLUG)
+    p.count(chars=len(runbook("agents", "latex-writer")))
+    entries = p.json("bib_export.py", "--problem", t.SLUG)["entries"]
+    brief(p, "latex-writer")  # in the same turn as bib_export
+    p.write(folder / "OUTPUT.tex", t.TEX.replace("KEY", entries[0]["key"]))
+    p.bash("latex.py", "check", "--compile", "--problem", t.SLUG)
 
 
 AGENTS = {
+    "math:literature-search": literature_agent,
     "math:proof": proof_agent,
     "math:computation": computation_agent,
     "math:referee": referee_agent,
@@ -283,59 +213,62 @@ AGENTS = {
 }
 
 
-def setup(cwd: Path) -> Path:
-    """A workspace whose problem was defined and searched (/math:problem, /math:literature)."""
-    cwd.mkdir(parents=True)
-    for args in (
-        ("workspace.py", "init"),
-        ("workspace.py", "new-problem", "--title", "Derangements", "--slug", SLUG,
-         "--domain", "combinatorics", "--tags", "derangements",
-         "--statement", "$D_n$ is the integer nearest $n!/e$ for $n \\ge 1$."),
-    ):  # fmt: skip
-        subprocess.run([sys.executable, str(SCRIPTS / args[0]), *args[1:]], cwd=cwd, check=True,
-                       capture_output=True)  # fmt: skip
-    folder = cwd / ".math" / "problems" / SLUG
-    merging.merge_file(folder / "LITERATURE.md", verification([confirmed(paper(1))]))
-    lit = folder / "LITERATURE.md"
-    data, body = frontmatter.split(lit.read_text())
-    lit.write_text(frontmatter.render({**data, "last_search": "2026-11-25T00:00:00Z"}, body))
-    return folder
-
-
-def play(cwd: Path) -> tuple[Player, list[str], str]:
-    folder = setup(cwd)
-    p = Player(cwd)
+def play(cwd: Path, mode: str) -> tuple[Player, list[str], str]:
+    folder = t.new_problem(cwd)  # /math:init, /math:problem, /math:notation: not counted
+    p = Player(cwd, mode)
+    p.count(chars=len(runbook("commands", "research")))
     spawned = []
     for _ in range(12):
         p.who = "orchestrator"
-        step = p.bash("state.py", "advance", "--problem", SLUG)
+        step = p.json("state.py", "advance", "--problem", t.SLUG)
         if step["action"] != "spawn":
             break
-        p.count()  # the Agent call
+        # step 3's Agent call: the slug, the folder and the task; then the agent's report
+        prompt = f"Problem `{step['problem']}`, folder {step['dir']}\nTask: {step['task']}"
+        p.count(calls=1, chars=len(REPORT))
         spawned.append(step["spawn"])
         p.who = step["spawn"]
+        p.count(chars=len(prompt))
         time.sleep(0.01)  # what the agent writes is newer than the state's entry
         AGENTS[step["spawn"]](p, folder)
     return p, spawned, step["state"]
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory(prefix="math-bench-") as tmp:
-        p, spawned, state = play(Path(tmp) / "ws")
-    total = sum(p.calls.values())
-    print("/math:research on the derangements problem (one failed strategy, one computation,")
-    print("review, write-up), from the command's start to DONE:")
-    print(f"{'':24}{'issue run':>12}{'now':>8}{'target':>14}")
-    ok = total <= TARGET and state == "DONE"
-    print(
-        f"{'tool calls':24}{ISSUE_RUN:>12}{total:>8}{f'<= {TARGET}':>14} "
-        f"{'met' if ok else 'NOT met'}"
-    )
-    print(f"{total} tool calls (target <= {TARGET}); ended in {state}")
+    figures = {}
+    try:
+        for mode in MODES:
+            with tempfile.TemporaryDirectory(prefix="math-bench-") as tmp:
+                figures[mode] = play(Path(tmp) / "ws", mode)
+    except RuntimeError as exc:  # support.shared: no recordings beside the clone
+        if "needs ../shared/" not in str(exc):
+            raise
+        print(f"bench_research_turns: {exc}", file=sys.stderr)
+        return 0
+    p, spawned, state = figures["brief"]
+    reads = figures["reads"][0]
+    calls, chars = sum(p.calls.values()), sum(p.chars.values())
+    print("/math:research on the tournament problem (the literature stage, one failed strategy,")
+    print("two computations, a review, a write-up), from the command's start to DONE:")
+    print(f"{'':20}{'issue run':>11}{'Reads':>10}{'brief':>10}{'target':>12}")
+    met = True
+    for label, key, now, target in (
+        ("tool calls", "calls", calls, TARGET_CALLS),
+        ("characters read", "chars", chars, TARGET_CHARS),
+    ):
+        ok = now <= target and state == "DONE"
+        met = met and ok
+        other = sum(getattr(reads, key).values())
+        print(
+            f"{label:20}{ISSUE_RUN[key]:>11,}{other:>10,}{now:>10,}{f'<= {target:,}':>12} "
+            f"{'met' if ok else 'NOT met'}"
+        )
+    print(f"{calls} tool calls (target <= {TARGET_CALLS}); ended in {state}")
+    print(f"  {'by (brief; Reads)':22}{'calls':>12}{'characters':>18}")
     for who, n in p.calls.items():
-        print(f"  {who:22}{n:>4}")
+        print(f"  {who:22}{n:>6};{reads.calls[who]:>4}{p.chars[who]:>10,};{reads.chars[who]:>8,}")
     print("  agents run: " + ", ".join(spawned))
-    return 0 if ok else 1
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

@@ -438,7 +438,7 @@ def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(sessi
     assert "- [~] Another." in (problem / "LITERATURE.md").read_text()
     history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
     assert history[-1].endswith(
-        "LITERATURE_SEARCH: /math:literature search (LIT-002: "
+        "LITERATURE_SEARCH: literature search (LIT-002: "
         + (f"{done.json()['confirmed']} confirmed references)")
     )
 

@@ -25,10 +25,15 @@ subcommands:
   transition TO --reason R    record a move; refuses illegal moves and capped loops
   archive-session [--partial] check DONE's grounds again, copy the finished run into
                               sessions/session-NNN/ and restart
+  brief --for AGENT           what that agent reads before it works (proof, computation,
+                              referee, latex-writer), as Markdown: the parts of the problem's
+                              files it needs, and the protocol lines its runbook uses; its
+                              first call (Claude Code does not attach files to an agent)
 
 example:
   state.py advance --problem twin-primes
   state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
+  state.py brief --for proof --problem twin-primes
 
 Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap,
 needs_user, proof_incomplete, no_request, not_reviewed, latex_check_failed, state_tampered,
@@ -45,7 +50,7 @@ from mathtools.core import bootstrap
 bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import problemdir, router, sessions, statefile  # noqa: E402
+from mathtools.research import briefs, problemdir, router, sessions, statefile  # noqa: E402
 from mathtools.research import state as machine  # noqa: E402
 
 
@@ -67,6 +72,8 @@ def main(argv: Sequence[str]) -> None:
     archive.add_argument(
         "--partial", action="store_true", help="archive a run that is not DONE (user's decision)"
     )
+    agent = commands.add_parser("brief", help="what an agent reads before it works (Markdown)")
+    agent.add_argument("--for", dest="agent", required=True, choices=briefs.AGENTS)
     args, slug, folder = problemdir.parse(parser, commands, argv)
     if args.command == "show":
         cli.emit(statefile.show(folder, slug))
@@ -76,6 +83,8 @@ def main(argv: Sequence[str]) -> None:
         cli.emit(router.advance(folder, slug))
     elif args.command == "transition":
         cli.emit(machine.transition(folder, slug, args.to, args.reason, args.user_approved))
+    elif args.command == "brief":
+        sys.stdout.write(briefs.brief(folder, slug, args.agent))
     else:
         cli.emit(sessions.archive_session(folder, slug, args.partial))
 

@@ -89,7 +89,8 @@ ${CLAUDE_PLUGIN_ROOT} in allowed-tools rules) but sets neither in the Bash tool'
 command's allowed-tools rules hold for the turns the command started, so not after a background
 agent's report (2.1.330), which is why the runbooks run agents with `run_in_background: false`;
 plugin SessionStart hooks run in -p mode with both set and with CLAUDE_ENV_FILE, whose exports
-reach later Bash tool calls; a hook's stdout reaches the model as a system message.
+reach later Bash tool calls; a hook's stdout reaches the model as a system message; an `@path`
+line in an Agent call's prompt is not expanded (the subagent gets the literal line, no file).
 `--plugin-dir` plugins keep their data in `$CLAUDE_CONFIG_DIR/plugins/data/<name>-inline`
 (`plugin_data_dir(home)`).
 

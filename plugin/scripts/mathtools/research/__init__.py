@@ -5,6 +5,7 @@ write-up. Imports core to litdoc."""
 __all__ = [
     "approval",
     "blocks",
+    "briefs",
     "computation",
     "deadends",
     "gaps",

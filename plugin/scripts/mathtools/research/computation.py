@@ -162,7 +162,8 @@ def check_recordable(folder: Path, request: int | None = None) -> None:
 _RUN = re.compile(r"^\*\*Run:\*\*.*?outcome (\S+)", re.MULTILINE)
 
 
-def _sections(body: str) -> list[tuple[int, str]]:
+def runs(body: str) -> list[tuple[int, str]]:
+    """(number, text) of each `## Computation N` run in COMPUTATION.md's body, in order."""
     starts = list(HEADING.finditer(body))
     found = []
     for i, match in enumerate(starts):
@@ -176,14 +177,14 @@ def _status(body: str) -> str:
         return "interpreting"
     direct_failed = any(
         not ANSWERED.search(text) and (run := _RUN.search(text)) and run.group(1) != "ok"
-        for _, text in _sections(body)
+        for _, text in runs(body)
     )
     return "error" if _failed(body) or direct_failed else "complete"
 
 
 def _failed(body: str) -> list[int]:
     latest: dict[int, str] = {}
-    for _, text in _sections(body):
+    for _, text in runs(body):
         asked, run = ANSWERED.search(text), _RUN.search(text)
         if asked and run:
             latest[int(asked.group(1))] = run.group(1)
@@ -293,7 +294,7 @@ def pending_interpretations(folder: Path) -> list[int]:
     if not path.exists():
         return []
     body = read_text(path, path.name)
-    return [n for n, text in _sections(body) if INTERPRETATION_PENDING in text]
+    return [n for n, text in runs(body) if INTERPRETATION_PENDING in text]
 
 
 def failed_requests(folder: Path) -> list[int]:
@@ -319,7 +320,7 @@ def interpret(
         if not path.exists():
             raise BadInput(f"{path} does not exist", code="file_not_found")
         data, body = frontmatter.split(read_text(path, path.name), str(path))
-        section = dict(_sections(body)).get(number)
+        section = dict(runs(body)).get(number)
         if section is None or INTERPRETATION_PENDING not in section:
             raise BadInput(
                 f"COMPUTATION.md has no computation {number} awaiting its Interpretation",

@@ -2,9 +2,8 @@
 (and whether each artifact was written since the current state was entered; in
 LITERATURE_SEARCH, whether a merge into LITERATURE.md was recorded in STATE.md since, not the
 file's time; in COMPUTATION, also which numbered requests of PROOF.md have a run compute.py
-recorded), never from their mathematics: the move to record, the agent to spawn with its task
-and inputs, or the question for the user. `advance` records every move that needs no agent and
-no user.
+recorded), never from their mathematics: the move to record, the agent to spawn with its task,
+or the question for the user. `advance` records every move that needs no agent and no user.
 """
 
 from __future__ import annotations
@@ -24,30 +23,6 @@ AGENTS = {
     "COMPUTATION": "math:computation",
     "REVIEW": "math:referee",
     "LATEX_OUTPUT": "math:latex-writer",
-}
-# What each agent reads (the orchestrator @-references those that exist).
-READS = {
-    "LITERATURE_SEARCH": ("PROBLEM.md", "LITERATURE.md", "PROOF.md", "JOURNAL.md"),
-    "PROOF_DEVELOPMENT": (
-        "PROBLEM.md",
-        "LITERATURE.md",
-        "PROOF.md",
-        "COMPUTATION.md",
-        "REVIEW.md",
-        "JOURNAL.md",
-        "NOTATION.md",
-    ),
-    "COMPUTATION": ("PROBLEM.md", "PROOF.md", "COMPUTATION.md"),
-    "REVIEW": ("PROBLEM.md", "PROOF.md", "LITERATURE.md", "COMPUTATION.md", "REVIEW.md"),
-    "LATEX_OUTPUT": (
-        "PROBLEM.md",
-        "LITERATURE.md",
-        "PROOF.md",
-        "REVIEW.md",
-        "COMPUTATION.md",
-        "NOTATION.md",
-        "references.bib",
-    ),
 }
 USER_OPTIONS = ("continue", "redirect", "accept-partial")
 # The values PROOF.md's routing flags may take (agents/proof.md, "Frontmatter").
@@ -143,8 +118,8 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
 
     Returns `action` (`spawn`, `transition`, `ask_user` or `done`), and with it `transition`
     ({to, reason} to record first, or None), `spawn` (the agent to run after it, or None),
-    `task` (what that agent is asked to do), `inputs` (the files it reads), `reason` (why the
-    router chose this step), and for `ask_user` the `options`.
+    `task` (what that agent is asked to do; its inputs it takes from `state.py brief`),
+    `reason` (why the router chose this step), and for `ask_user` the `options`.
     """
     state, _, _ = load(folder, slug)
     here = state.current_state
@@ -157,7 +132,6 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         "action": None,
         "transition": None,
         "spawn": None,
-        "inputs": [],
         "reason": "",
         "task": None,
         "options": [],
@@ -167,7 +141,6 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
     def spawn(in_state: str, reason: str) -> dict[str, Any]:
         step["spawn"] = AGENTS[in_state]
         step["task"] = task(in_state, folder, state)
-        step["inputs"] = [str(folder / n) for n in READS[in_state] if (folder / n).exists()]
         step["reason"] = reason
         step["action"] = step["action"] or "spawn"
         return step

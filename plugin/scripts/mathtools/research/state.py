@@ -181,9 +181,11 @@ def transition(
 
 
 def record_search(folder: Path, slug: str, what: str) -> str:
-    """/math:literature's search in STATE.md, so that /math:research spends no move on it: in
-    INTAKE with a defined problem it is the move to LITERATURE_SEARCH (whose `next` then takes
-    the search already made); in any other state a line in the history. Returns the state."""
+    """A finished literature search in STATE.md, so that /math:research spends no move on it: in
+    INTAKE (where only /math:literature searches) with a defined problem it is the move to
+    LITERATURE_SEARCH (whose `next` then takes the search already made); in any other state a
+    line in the history, naming no command (the user's /math:literature and the loop's agent run
+    the same search). Returns the state."""
     with locked(state_path(folder)):
         state, data, body = load(folder, slug)
         moment = clock.now()
@@ -201,7 +203,8 @@ def record_search(folder: Path, slug: str, what: str) -> str:
             state.current_state = "LITERATURE_SEARCH"
             state.entered_at = clock.stamp(moment, microseconds=True)
         else:
-            state.history.append(f"{clock.stamp(moment)} {here}: /math:literature search ({what})")
+            # /math:literature or the loop's agent: the same search, named by neither
+            state.history.append(f"{clock.stamp(moment)} {here}: literature search ({what})")
         state.updated = clock.stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return state.current_state

@@ -1,0 +1,447 @@
+"""What one research agent reads before it works: `state.py brief --for AGENT` prints it.
+
+Claude Code does not expand `@path` lines in an Agent prompt (the subagent sees the literal line:
+checked on 2.1.197 and 2.1.332), so an agent's inputs reach it through its first call, this
+brief. Each brief holds what that agent needs and no more, cut from the problem's files by the
+parsers that own them, and the few protocol lines its runbook would otherwise send it to read:
+
+- proof: the time now (for its **Updated:** lines), PROBLEM.md, NOTATION.md, what is open in
+  PROOF.md (its steps, gaps and requests by name: the agent Reads PROOF.md itself before it
+  Edits it; on a first pass, the PROOF.md template to Write instead), the confirmed
+  references' Key Results (and the statements of those its steps cite), the computations'
+  results and interpretations, the referee's gap and wrong verdicts, the journal's dead ends,
+  the proof strategies and outcomes the journal takes, and the confidence tiers' choice table
+  and speculative-steps warning;
+- computation: PROBLEM.md's statement and tags, the requests COMPUTATION.md has not answered
+  (with the gaps that ask for them), the runs whose Interpretation is pending (code and output),
+  the runs already recorded, the computation strategies and outcomes;
+- referee: PROBLEM.md, PROOF.md's steps (abandoned ones left out), the statements of the REFs
+  they cite, every computation (request, code, output, interpretation: a step an output
+  contradicts is wrong, cited or not), and the step names its REVIEW.md blocks take;
+- latex-writer: PROBLEM.md, NOTATION.md, PROOF.md's steps and open gaps, the referee's verdicts,
+  the confirmed references' Key Results, the computations the proof cites (whole, for the
+  appendix), and the OUTPUT.tex template when there is no OUTPUT.tex yet.
+
+Printed as Markdown, not JSON: LaTeX and line breaks read as written, with no escaping. A file
+that does not exist is left out, and the first line lists the files the folder holds.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..core import clock, frontmatter
+from ..core.bootstrap import PLUGIN_ROOT
+from ..core.errors import BadInput
+from ..core.files import read_text
+from ..core.templates import instantiate
+from ..litdoc import literature
+from . import computation, review
+from .gaps import parse as parse_gaps
+from .journal import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
+from .problemfile import split_sections
+
+AGENTS = ("proof", "computation", "referee", "latex-writer")
+FILES = (
+    "PROBLEM.md",
+    "NOTATION.md",
+    "LITERATURE.md",
+    "JOURNAL.md",
+    "PROOF.md",
+    "COMPUTATION.md",
+    "REVIEW.md",
+    "OUTPUT.tex",
+    "references.bib",
+)
+TIERS_PROTOCOL = PLUGIN_ROOT / "protocols" / "confidence-tiers.md"
+_COMPUTATION_CITED = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
+_REQUEST_BLOCK = re.compile(r"(?ms)^### Request (\d+)\b.*?(?=^#{2,3} |\Z)")
+_SUBSECTION = re.compile(r"(?ms)^### (?P<name>[^\n]+)\n(?P<text>.*?)(?=^### |\Z)")
+
+
+def brief(folder: Path, slug: str, agent: str) -> str:
+    """The brief of `agent` (one of AGENTS, `math:` prefix allowed) for the problem in `folder`."""
+    name = agent.removeprefix("math:")
+    if name not in AGENTS:
+        raise BadInput(f"no brief for {agent!r}: one of {', '.join(AGENTS)}", code="unknown_agent")
+    present = [n for n in FILES if (folder / n).exists()]
+    head = (
+        f"# Brief for math:{name}: problem `{slug}`, folder {folder}\n"
+        f"Files there: {', '.join(present) or 'none'}. What follows is cut from them: "
+        "Read a file only to Edit it.\n"
+    )
+    parts = {
+        "proof": _proof,
+        "computation": _computation,
+        "referee": _referee,
+        "latex-writer": _writer,
+    }[name](folder, slug)
+    return "\n".join([head, *(p.rstrip() + "\n" for p in parts if p.strip())])
+
+
+# ----------------------------------------------------------------------------------- the briefs
+
+
+def _proof(folder: Path, slug: str) -> list[str]:
+    proof_md = _text(folder, "PROOF.md")
+    return [
+        f"now: {clock.stamp()} (the time for the **Updated:** lines you write in this pass)",
+        _problem(folder),
+        _notation(folder),
+        _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
+        _references(folder, _cited_refs(proof_md or ""), every=True),
+        _computation_results(folder),
+        _review_notes(folder),
+        _dead_ends(folder),
+        _journal_rules("proof"),
+        _tier_rules(),
+    ]
+
+
+def _computation(folder: Path, slug: str) -> list[str]:
+    proof_md = _text(folder, "PROOF.md") or ""
+    return [
+        _problem(folder, statement_only=True),
+        _open_requests(folder, proof_md),
+        _pending_interpretations(folder),
+        _recorded_runs(folder),
+        _journal_rules("computation"),
+    ]
+
+
+def _referee(folder: Path, slug: str) -> list[str]:
+    proof_md = _text(folder, "PROOF.md") or ""
+    judged = [s.name for s in review.steps(proof_md) if s.status != "abandoned"]
+    return [
+        _problem(folder),
+        _proof_steps(proof_md),
+        _references(folder, _cited_refs(proof_md), every=False),
+        _every_computation(folder, proof_md),
+        "## Your REVIEW.md blocks\n\nOne `### ` block for each of: " + ", ".join(judged) + ".",
+    ]
+
+
+def _writer(folder: Path, slug: str) -> list[str]:
+    proof_md = _text(folder, "PROOF.md") or ""
+    parts = [
+        _problem(folder),
+        _notation(folder),
+        _proof_steps(proof_md),
+        _open_gaps(proof_md),
+        _verdicts(folder),
+        _references(folder, _cited_refs(proof_md), every=True, statements=False),
+        _cited_computations(folder, proof_md),
+    ]
+    if not (folder / "OUTPUT.tex").exists():
+        template = (PLUGIN_ROOT / "templates" / "OUTPUT.tex").read_text(encoding="utf-8")
+        parts.append("## The OUTPUT.tex template (start from it)\n\n```latex\n" + template + "```")
+    return parts
+
+
+# ------------------------------------------------------------------------------ the sections
+
+
+def _text(folder: Path, name: str) -> str | None:
+    path = folder / name
+    return read_text(path, name) if path.exists() else None
+
+
+def _body(folder: Path, name: str) -> tuple[dict[str, object], str] | None:
+    text = _text(folder, name)
+    return None if text is None else frontmatter.split(text, name)
+
+
+def _problem(folder: Path, statement_only: bool = False) -> str:
+    found = _body(folder, "PROBLEM.md")
+    if found is None:
+        return "## PROBLEM.md\n\n(there is no PROBLEM.md)"
+    meta, body = found
+    tags = meta.get("tags") or []
+    words = [str(tag) for tag in tags] if isinstance(tags, list) else [str(tags)]
+    line = f"title: {meta.get('title', '')} · tags: {', '.join(words) or 'none'}"
+    if statement_only:
+        statement = split_sections(body).get("problem statement", "")
+        return f"## PROBLEM.md (statement)\n\n{line}\n\n{statement}"
+    return f"## PROBLEM.md\n\n{line}\n\n{_without_guidance(body)}"
+
+
+def _section(body: str, heading: str) -> str:
+    """The text under `heading` (a whole line) up to the next heading of its level or higher."""
+    level = len(heading) - len(heading.lstrip("#"))
+    match = re.search(rf"(?m)^{re.escape(heading)}\s*$", body)
+    if not match:
+        return ""
+    rest = body[match.end() :]
+    end = re.search(rf"(?m)^#{{1,{level}}} ", rest)
+    return (rest[: end.start()] if end else rest).strip()
+
+
+def _without_guidance(body: str) -> str:
+    """A body without comments, the template's guidance paragraphs (wholly in parentheses) and
+    the headings left with nothing under them."""
+    body = re.sub(r"(?s)<!--.*?-->", "", body)
+    paragraphs = [
+        p.strip()
+        for p in re.split(r"\n\s*\n", body.strip())
+        if p.strip() and not re.fullmatch(r"(?s)\(.*\)\.?", p.strip())
+    ]
+    kept = []
+    for index, paragraph in enumerate(paragraphs):
+        level = _heading_level(paragraph)
+        after = paragraphs[index + 1] if index + 1 < len(paragraphs) else None
+        if level and (after is None or 0 < _heading_level(after) <= level):
+            continue  # an empty section
+        kept.append(paragraph)
+    return "\n\n".join(kept)
+
+
+def _heading_level(paragraph: str) -> int:
+    """The level of a paragraph that is one heading line (0: it is not)."""
+    found = re.fullmatch(r"(#+) [^\n]+", paragraph)
+    return len(found.group(1)) if found else 0
+
+
+def _notation(folder: Path) -> str:
+    found = _body(folder, "NOTATION.md")
+    if found is None:
+        return ""
+    sections = split_sections(found[1])
+    symbols = "\n".join(
+        sections[name] for name in ("preset", "custom") if sections.get(name, "").strip()
+    )
+    return f"## NOTATION.md\n\n{symbols}"
+
+
+def _open_in_proof(folder: Path, proof_md: str) -> str:
+    meta, _ = frontmatter.split(proof_md, "PROOF.md")
+    flags = ", ".join(
+        f"{key}: {str(meta.get(key)).lower() if isinstance(meta.get(key), bool) else meta.get(key)}"
+        for key in ("status", "approach", "computation_needed", "literature_needed")
+    )
+    lines = [f"## PROOF.md: what is open (Read it before you Edit it)\n\n{flags}"]
+    for step in review.steps(proof_md):
+        if step.status not in ("complete", "abandoned"):
+            lines.append(f"- {step.name}: {step.status or 'no status'}, {step.tier or 'no tier'}")
+    for gap in parse_gaps(proof_md):
+        if not gap.fields.get("Resolved", "").strip():
+            lines.append(f"- {gap.name} ({gap.type or 'no type'}; blocking {gap.blocking})")
+    asked = sorted(computation.requests_asked(proof_md))
+    if asked:
+        unanswered = set(review.unanswered_requests(folder))
+        lines.append(
+            "- requests: "
+            + ", ".join(f"Request {n} ({'open' if n in unanswered else 'run'})" for n in asked)
+        )
+    if len(lines) == 1:
+        lines.append("- nothing open: every step complete or abandoned, every gap resolved")
+    return "\n".join(lines)
+
+
+def _proof_template(folder: Path, slug: str) -> str:
+    problem = _body(folder, "PROBLEM.md")
+    title = str(problem[0].get("title") or slug) if problem else slug
+    text = instantiate("PROOF.md", {"slug": slug, "title": title}, {"problem": slug})
+    return f"## There is no PROOF.md yet: Write it from this template\n\n```markdown\n{text}```"
+
+
+def _cited_refs(proof_md: str) -> list[str]:
+    return sorted({ref for step in review.steps(proof_md) for ref in step.refs()})
+
+
+def _references(folder: Path, cited: list[str], every: bool, statements: bool = True) -> str:
+    """Confirmed references: each one's Key Results when `every`, else only the cited ones;
+    the statements the paper's source gives for the cited ones (with `statements`)."""
+    if not (folder / "LITERATURE.md").exists():
+        return ""
+    entries = literature.load(folder / "LITERATURE.md").confirmed
+    lines = ["## Confirmed references (LITERATURE.md; a UREF may support no step)"]
+    for entry in entries:
+        number = entry.entry_number
+        if not every and number not in cited:
+            continue
+        by = f"{entry.field('Authors') or '?'}, {entry.field('Year') or '?'}"
+        lines.append(f"\n### {number}: {entry.title} ({by})")
+        lines.append(f"Key Results: {entry.field('Key Results') or '(none)'}")
+        if statements and number in cited:
+            lines += [f"- {name}: {text}" for name, text in entry.statements().items()]
+    missing = [ref for ref in cited if ref.startswith("REF") and ref not in {
+        e.entry_number for e in entries}]  # fmt: skip
+    if missing:
+        lines.append(f"\nCited but not confirmed in LITERATURE.md: {', '.join(missing)}")
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _runs(folder: Path) -> list[tuple[int, str]]:
+    text = _text(folder, "COMPUTATION.md")
+    return [] if text is None else computation.runs(frontmatter.split(text, "COMPUTATION.md")[1])
+
+
+def _run_part(text: str, heading: str) -> str:
+    return _section(text, f"### {heading}")
+
+
+def _run_head(text: str) -> str:
+    """A run's heading and its Request from / Purpose / Run lines."""
+    head = text.split("\n### ", 1)[0]
+    return "\n".join(line for line in head.splitlines() if line.strip())
+
+
+def _computation_results(folder: Path) -> str:
+    runs = _runs(folder)
+    if not runs:
+        return ""
+    lines = ["## Computations (COMPUTATION.md: each run and its Interpretation)"]
+    for _, text in runs:
+        lines += ["", _run_head(text), _run_part(text, "Interpretation")]
+    return "\n".join(lines)
+
+
+def _review_notes(folder: Path) -> str:
+    text = _text(folder, "REVIEW.md")
+    if text is None:
+        return ""
+    verdicts = review.verdicts(text)
+    blocks = dict(review.step_blocks(frontmatter.split(text, "REVIEW.md")[1]))
+    checked = [v.name for v in verdicts if v.verdict == "checked"]
+    lines = ["## The referee's verdicts (REVIEW.md): answer every gap and wrong"]
+    lines.append("checked: " + (", ".join(checked) or "none"))
+    for verdict in verdicts:
+        if verdict.verdict != "checked":
+            lines += ["", blocks.get(verdict.name, "").strip()]
+    return "\n".join(lines)
+
+
+def _verdicts(folder: Path) -> str:
+    text = _text(folder, "REVIEW.md")
+    if text is None:
+        return "## The referee's verdicts\n\n(there is no REVIEW.md)"
+    meta = frontmatter.read(text, "REVIEW.md")
+    lines = [f"## The referee's verdicts (REVIEW.md, verdict {meta.get('verdict')})"]
+    lines += [f"- {v.name}: {v.verdict}" for v in review.verdicts(text)]
+    return "\n".join(lines)
+
+
+def _dead_ends(folder: Path) -> str:
+    path = folder / "JOURNAL.md"
+    if not path.exists():
+        return ""
+    entries = [e for e in read_journal(path).entries if e.outcome in DEAD_END_OUTCOMES]
+    if not entries:
+        return "## Dead ends (JOURNAL.md)\n\nnone recorded"
+    lines = ["## Dead ends (JOURNAL.md): do not retry them unless conditions changed"]
+    for entry in entries:
+        lines.append(
+            f"- {entry.id} ({entry.strategy}, {entry.outcome}; tags {', '.join(entry.tags)}): "
+            f"{entry.title}. Insight: {entry.fields.get('insight', '')}"
+        )
+    return "\n".join(lines)
+
+
+def _journal_rules(kind: str) -> str:
+    strategies = ", ".join(STRATEGIES[kind] + STRATEGIES["general"])
+    return (
+        f"## Journal entries\n\nstrategies: {strategies}\noutcomes: {', '.join(OUTCOMES)} "
+        f"({', '.join(DEAD_END_OUTCOMES)} are dead ends; a pass that stops at a named gap or "
+        "request is PARTIAL)"
+    )
+
+
+def _tier_rules() -> str:
+    """The confidence tiers' choice table and speculative-steps warning, from the protocol."""
+    text = TIERS_PROTOCOL.read_text(encoding="utf-8")
+    choose = _section(text, "## Choosing a tier")
+    warning = _section(text, "## The speculative-steps warning")
+    return f"## Confidence tiers (protocols/confidence-tiers.md)\n\n{choose}\n\n{warning}"
+
+
+def _open_requests(folder: Path, proof_md: str) -> str:
+    wanted = set(review.unanswered_requests(folder))
+    blocks = [
+        m.group(0).strip() for m in _REQUEST_BLOCK.finditer(proof_md) if int(m.group(1)) in wanted
+    ]
+    if not blocks:
+        return "## Open requests (PROOF.md)\n\nnone: every request has a run in COMPUTATION.md"
+    gaps = [
+        f"- {gap.name} (blocking {gap.blocking}): {gap.resolution}"
+        for gap in parse_gaps(proof_md)
+        if gap.type == "computation-needed" and not gap.fields.get("Resolved", "").strip()
+    ]
+    asking = ["", "Gaps that ask for them:", *gaps] if gaps else []
+    return "\n".join(["## Open requests (PROOF.md)", "", "\n\n".join(blocks), *asking])
+
+
+def _pending_interpretations(folder: Path) -> str:
+    pending = [(n, text) for n, text in _runs(folder) if computation.INTERPRETATION_PENDING in text]
+    if not pending:
+        return ""
+    lines = ["## Runs whose Interpretation is pending"]
+    for _, text in pending:
+        lines += ["", _run_head(text), "Code:", _run_part(text, "Code"), "Output:"]
+        lines.append(_run_part(text, "Output"))
+    return "\n".join(lines)
+
+
+def _recorded_runs(folder: Path) -> str:
+    runs = _runs(folder)
+    if not runs:
+        return ""
+    lines = ["## Runs already recorded (COMPUTATION.md)"]
+    lines += ["- " + " · ".join(_run_head(text).splitlines()) for _, text in runs]
+    return "\n".join(lines)
+
+
+def _proof_steps(proof_md: str) -> str:
+    if not proof_md:
+        return "## PROOF.md\n\n(there is no PROOF.md)"
+    abandoned = {s.name for s in review.steps(proof_md) if s.status == "abandoned"}
+    kept = [
+        block.strip()
+        for name, block in review.step_blocks(review.proof_structure(proof_md))
+        if name not in abandoned
+    ]
+    return "## PROOF.md's steps (abandoned ones left out)\n\n" + "\n\n".join(kept)
+
+
+def _open_gaps(proof_md: str) -> str:
+    open_gaps = [g for g in parse_gaps(proof_md) if not g.fields.get("Resolved", "").strip()]
+    if not open_gaps:
+        return ""
+    lines = ["## Open gaps (PROOF.md): say so in the introduction"]
+    lines += [f"- {g.name} ({g.type}; blocking {g.blocking})" for g in open_gaps]
+    return "\n".join(lines)
+
+
+def _cited_computations(folder: Path, proof_md: str) -> str:
+    """The runs the proof's steps cite, whole (code, output, environment, Interpretation)."""
+    cited = {
+        int(n)
+        for step in review.steps(proof_md)
+        if step.status != "abandoned"
+        for item in step.depends
+        for n in _COMPUTATION_CITED.findall(item)
+    }
+    runs = [text.strip() for n, text in _runs(folder) if n in cited]
+    if not runs:
+        return ""
+    return "\n\n".join(["## Computations the steps cite (COMPUTATION.md)", *runs])
+
+
+def _every_computation(folder: Path, proof_md: str) -> str:
+    """Every run with the request it answers, its code, output and Interpretation: a step a
+    recorded output contradicts is wrong whether or not it cites the run."""
+    runs = _runs(folder)
+    if not runs:
+        return ""
+    requests = {int(m.group(1)): m.group(0).strip() for m in _REQUEST_BLOCK.finditer(proof_md)}
+    lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
+    for _, text in runs:
+        asked = computation.ANSWERED.search(text)
+        lines += ["", _run_head(text)]
+        if asked and int(asked.group(1)) in requests:
+            lines += ["The request:", requests[int(asked.group(1))]]
+        for part in ("Code", "Output", "Errors", "Interpretation"):
+            found = _run_part(text, part)
+            if found:
+                lines += [f"{part}:", found]
+    return "\n".join(lines)

@@ -1,0 +1,181 @@
+"""`state.py brief --for AGENT`: what each research agent reads before it works, cut from the
+problem's files (Claude Code does not attach `@path` lines to an agent's prompt: the agents'
+first call is this brief). The problem is the tournament run's (tests/support/tournament.py):
+each input file carries a marker, and each brief must hold the markers of the files its agent
+needs, and leave out what it does not."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import PLUGIN, run_script
+from support import tournament as t
+
+
+def brief(cwd, agent: str) -> str:
+    done = run_script("state.py", "brief", "--for", agent, "--problem", t.SLUG, cwd=cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def asking(tmp_path):
+    """The problem after the first proof pass: a dead end in the journal, PROOF.md asking for
+    two computations, the first answered."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    t.write_literature(folder)
+    t.failed_strategy(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    t.compute(cwd, folder, 1)
+    return cwd, folder
+
+
+@pytest.fixture
+def finished(asking):
+    """The problem once both requests are answered and the proof is complete and reviewed."""
+    cwd, folder = asking
+    t.compute(cwd, folder, 2)
+    (folder / "PROOF.md").write_text(t.proof("done", t.NOW), encoding="utf-8")
+    (folder / "REVIEW.md").write_text(t.REVIEW, encoding="utf-8")
+    assert run_script("review.py", "seal", "--problem", t.SLUG, cwd=cwd).returncode == 0
+    return cwd, folder
+
+
+def test_the_proof_brief_holds_every_input_but_the_proof_it_will_read(asking):
+    cwd, _ = asking
+    text = brief(cwd, "proof")
+    for marker in (
+        "MARKER-PROBLEM-STATEMENT",  # PROBLEM.md
+        "MARKER-NOTATION",  # NOTATION.md
+        "MARKER-REF-KEY-RESULT",  # LITERATURE.md
+        "MARKER-DEAD-END",  # JOURNAL.md
+        "MARKER-PROOF-GAP",  # PROOF.md's open gap, by name
+        "MARKER-INTERPRETATION",  # COMPUTATION.md
+    ):
+        assert marker in text, marker
+    # PROOF.md's steps are named, not printed: the agent Reads PROOF.md before it Edits it
+    assert "- Step 2: in-progress, [S]" in text and "MARKER-PROOF-LEMMA" not in text
+    assert "- requests: Request 1 (run), Request 2 (open)" in text
+    # the protocol lines its runbook uses, so that it reads no protocol
+    assert "| depends on any [~] claim | [~] |" in text and "case-analysis" in text
+    assert "Warning: this document contains speculative steps." in text
+    # the template's guidance paragraphs and empty sections are left out
+    assert "(What is already known" not in text and "## Known Results" not in text
+
+
+def test_a_first_proof_pass_gets_the_template_to_write(tmp_path):
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    text = brief(cwd, "proof")
+    assert "There is no PROOF.md yet" in text and "problem: tournament-paths" in text
+    assert "# Proof Development: Hamiltonian paths in tournaments" in text
+    assert "Confirmed references" not in text  # no LITERATURE.md yet: nothing to list
+
+
+def test_the_proof_brief_carries_the_referees_gap_notes(finished):
+    cwd, folder = finished
+    review = t.REVIEW.replace(
+        "### Step 2\n**Verdict:** checked\n",
+        "### Step 2\n**Verdict:** gap\n**Note:** n = 6 is sampled, not exhausted "
+        "(MARKER-REVIEW-NOTE)\n",
+    )
+    (folder / "REVIEW.md").write_text(review, encoding="utf-8")
+    text = brief(cwd, "proof")
+    assert "MARKER-REVIEW-NOTE" in text and "checked: Lemma 1, Main Theorem" in text
+
+
+def test_the_computation_brief_lists_only_the_open_requests(asking):
+    cwd, _ = asking
+    text = brief(cwd, "computation")
+    assert "MARKER-PROBLEM-STATEMENT" in text and "MARKER-REQUEST-2" in text
+    assert "### Request 1:" not in text  # answered by Computation 1
+    assert "Computation 1: h(T), request 1 · **Request from:** PROOF.md, Request 1" in text
+    assert "exhaustive-search" in text and "MARKER-REF-KEY-RESULT" not in text
+
+
+def test_a_pending_interpretation_comes_with_its_output(tmp_path):
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    snippet = folder / "request-1.py"
+    snippet.write_text(t.SNIPPETS[1], encoding="utf-8")
+    ran = run_script(
+        "compute.py", "run", str(snippet), "--request", "1", "--title", "small",
+        "--python", __import__("sys").executable, "--problem", t.SLUG, cwd=cwd,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout
+    text = brief(cwd, "computation")
+    assert "## Runs whose Interpretation is pending" in text
+    assert "n=5: least h(T) = 1, all odd: True" in text
+
+
+def test_the_referee_brief_holds_the_steps_their_sources_and_computations(finished):
+    cwd, _ = finished
+    text = brief(cwd, "referee")
+    for marker in (
+        "MARKER-PROBLEM-STATEMENT",
+        "MARKER-PROOF-LEMMA",  # the step's argument itself
+        "MARKER-REF-STATEMENT",  # the statement REF-001 gives, cited by the Main Theorem
+        "n=7: least h(T) = ",  # Computation 2's output, cited by Step 2
+        "MARKER-REQUEST-2",  # the request that run answers
+    ):
+        assert marker in text, marker
+    assert "a case analysis on the score sequence" not in text  # the abandoned step
+    assert "REF-002" not in text  # cited by no step
+    assert "One `### ` block for each of: Lemma 1, Step 2, Main Theorem." in text
+
+
+def test_the_writer_brief_holds_what_the_article_needs(finished):
+    cwd, _ = finished
+    text = brief(cwd, "latex-writer")
+    for marker in (
+        "MARKER-PROBLEM-STATEMENT",
+        "MARKER-NOTATION",
+        "MARKER-PROOF-LEMMA",
+        "MARKER-REF-KEY-RESULT",
+        "rng = random.Random(2026)",  # the code, verbatim, for the appendix
+        "### Environment",
+        "- Main Theorem: checked",
+        "\\documentclass",  # the OUTPUT.tex template: there is no OUTPUT.tex yet
+    ):
+        assert marker in text, marker
+
+
+def test_an_unknown_agent_is_one_error_line(asking):
+    cwd, _ = asking
+    done = run_script("state.py", "brief", "--for", "oracle", "--problem", t.SLUG, cwd=cwd)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 2
+
+
+AGENTS = ("proof", "computation", "referee", "latex-writer")
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_each_runbook_starts_from_its_brief_and_claims_no_attachment(agent):
+    body = (PLUGIN / "agents" / f"{agent}.md").read_text(encoding="utf-8")
+    assert f'scripts/state.py" brief --for {agent} --problem SLUG' in body
+
+
+def test_no_runbook_says_files_are_attached():
+    """Claude Code does not attach `@path` lines to an agent's prompt: a runbook that says so
+    sends an agent to work blind (tests/test_research_briefs_e2e.py shows what reaches it)."""
+    for path in [*(PLUGIN / "agents").glob("*.md"), *(PLUGIN / "commands").glob("*.md")]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"already in your context|prefixed with `@`|leading `@`", text), path
+
+
+def test_the_referee_sees_every_computation_even_one_no_step_cites(finished):
+    """A step that a recorded output contradicts is wrong whether or not it cites the run."""
+    cwd, folder = finished
+    proof = (
+        (folder / "PROOF.md")
+        .read_text()
+        .replace("**Depends on:** Computation 1, Computation 2", "**Depends on:** Computation 1")
+    )
+    (folder / "PROOF.md").write_text(proof)
+    text = brief(cwd, "referee")
+    assert "n=7: least h(T) = " in text and "MARKER-REQUEST-2" in text
+    assert "n=7: least h(T) = " not in brief(cwd, "latex-writer")  # the article: cited runs only
