@@ -394,12 +394,7 @@ def _recorded_runs(folder: Path) -> str:
 def _proof_steps(proof_md: str) -> str:
     if not proof_md:
         return "## PROOF.md\n\n(there is no PROOF.md)"
-    abandoned = {s.name for s in review.steps(proof_md) if s.status == "abandoned"}
-    kept = [
-        block.strip()
-        for name, block in review.step_blocks(review.proof_structure(proof_md))
-        if name not in abandoned
-    ]
+    kept = [step.text.strip() for step in review.steps(proof_md) if step.status != "abandoned"]
     return "## PROOF.md's steps (abandoned ones left out)\n\n" + "\n\n".join(kept)
 
 

@@ -256,7 +256,7 @@ def _checked_sections(folder: Path) -> list[tuple[int, str, bool]]:
         return []
     body = frontmatter.split(read_text(path, path.name), str(path))[1]
     records = _run_records(folder)
-    return [(n, text, _vouched(n, text, records)) for n, text in _sections(body)]
+    return [(n, text, _vouched(n, text, records)) for n, text in runs(body)]
 
 
 def requests_answered(folder: Path) -> set[int]:
