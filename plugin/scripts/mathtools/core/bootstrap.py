@@ -383,7 +383,7 @@ def _install(
         try:
             _run_installer(venv, requirements, create)
         except InstallFailed as exc:
-            # The main set: `bootstrap.py install`; an extra set installs on its next use.
+            # The main set: `installation.py install`; an extra set installs on its next use.
             remedy = fix(exc.kind, None if create else "the same command again")
             message = f"could not install the plugin's {what} into {venv}: {exc}"
             message += f"; {remedy}" if remedy else ""
