@@ -160,7 +160,7 @@ class CrossrefClient:
             return None, url
         paper = to_paper(data["message"])  # _json_answer checked "message" is an object
         if paper is None:
-            raise malformed("a work that stands for no paper", url)
+            raise ServiceError.malformed(SOURCE_NAME, "a work that stands for no paper", url)
         return paper, url
 
     def works(self, dois: Iterable[str]) -> tuple[dict[str, Paper], list[str]]:
@@ -188,7 +188,8 @@ class CrossrefClient:
             unread = sum(to_paper(item) is None for item in items)
             missing = [d for d in chunk if d not in found]
             if unread and missing:
-                raise malformed(
+                raise ServiceError.malformed(
+                    SOURCE_NAME,
                     f"{unread} items that stand for no paper where DOI:{', DOI:'.join(missing)} "
                     f"was asked",
                     url,
@@ -244,7 +245,7 @@ class CrossrefClient:
         items = _items(data, url)
         papers = [paper for item in items if (paper := to_paper(item)) is not None]
         if items and not papers:  # a failing service, never "nothing found"
-            raise malformed(f"{len(items)} items, none well-formed", url)
+            raise ServiceError.malformed(SOURCE_NAME, f"{len(items)} items, none well-formed", url)
         total = (data or {}).get("message", {}).get("total-results")
         return SearchResult(
             source=SOURCE,
@@ -284,17 +285,10 @@ def _items(data: dict[str, Any] | None, url: str) -> list[Any]:
     message = data["message"]  # _json_answer checked it is an object
     items, total = message.get("items", []), message.get("total-results")
     if not isinstance(items, list):
-        raise malformed("items that are not a list", url)
+        raise ServiceError.malformed(SOURCE_NAME, "items that are not a list", url)
     if not isinstance(total, int) or isinstance(total, bool):
-        raise malformed("a total-results that is not a number", url)
+        raise ServiceError.malformed(SOURCE_NAME, "a total-results that is not a number", url)
     return items
-
-
-def malformed(what: str, url: str) -> ServiceError:
-    """A malformed answer: the service is failing (exit 3; the gate's source_errors), never one
-    that found nothing."""
-    message = f"{SOURCE_NAME} sent a malformed answer ({what}): {url}"
-    return ServiceError(message, code="malformed_answer")
 
 
 def _not_found(response: Response) -> bool:

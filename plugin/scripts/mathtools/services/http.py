@@ -8,7 +8,7 @@
   process's first request as much as its next.
 - A deadline on every request: MATH_HTTP_TIMEOUT seconds from sending it to its last byte (a
   server trickling one byte at a time is cut off), and at most MAX_CALL_S for a call with all its
-  retries and waits; a body over MAX_BODY_BYTES is refused.
+  retries and waits; a body over transport.MAX_BODY_BYTES is refused.
 - Bounded retries with exponential backoff and jitter on 429, 5xx, connection errors, timeouts and
   unusable bodies (truncated XML, a transiently empty page), honouring Retry-After up to
   MAX_RETRY_AFTER_S; a service asking for a longer wait is failing now.

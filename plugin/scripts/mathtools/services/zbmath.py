@@ -244,18 +244,13 @@ def _papers(records: Iterable[object]) -> list[Paper]:
     return [paper for record in records if (paper := to_paper(record)) is not None]
 
 
-def malformed(what: str, url: str) -> ServiceError:
-    """A malformed answer: the service is failing (exit 3; the gate's source_errors), never one
-    that found nothing."""
-    message = f"{SOURCE_NAME} sent a malformed answer: {what} ({url})"
-    return ServiceError(message, code="malformed_answer")
-
-
 def _usable(page: SearchResult, unread: int) -> SearchResult:
     """A search's page, unless it held records and none of them could be read (`unread` of them
     malformed): then the service is failing, never "nothing found"."""
     if unread and not page.papers:
-        raise malformed(f"{unread} records, none well-formed", page.request_urls[0])
+        raise ServiceError.malformed(
+            SOURCE_NAME, f"{unread} records, none well-formed", page.request_urls[0]
+        )
     return page
 
 
@@ -347,7 +342,9 @@ class ZbmathClient:
             result = result[0] if result else None
         paper = to_paper(result) if result is not None else None
         if result is not None and paper is None:
-            raise malformed("a document record that stands for no paper", url)
+            raise ServiceError.malformed(
+                SOURCE_NAME, "a document record that stands for no paper", url
+            )
         return paper, (result if paper is not None else None), url
 
     def lookup(self, ids: Iterable[Identifier]) -> LookupResult:
@@ -384,7 +381,8 @@ class ZbmathClient:
             result.papers[position] = next((p for p in found if ident.carried_by(p)), None)
         missing = [i.label for i, p in zip(asked, result.papers, strict=True) if p is None]
         if unread and missing:
-            raise malformed(
+            raise ServiceError.malformed(
+                SOURCE_NAME,
                 f"{unread} records that stand for no paper where {', '.join(missing)} was asked",
                 result.request_urls[-1],
             )
@@ -436,7 +434,7 @@ class ZbmathClient:
         data = self._get(url)
         records = _dict(data).get("result") if data is not None else []
         if not isinstance(records, list):
-            raise malformed("a result that is not a list of records", url)
+            raise ServiceError.malformed(SOURCE_NAME, "a result that is not a list of records", url)
         papers = _papers(records)
         total = _dict(_dict(data).get("status")).get("nr_total_results") if data else 0
         page = SearchResult(
