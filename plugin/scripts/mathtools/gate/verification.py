@@ -15,16 +15,19 @@ still carries, its identifiers and year, and keeps the cited title and authors.
 
 Combining the sources: each source's batched look-up is a Lookup (records by identifier label);
 each identifier is judged on its own over all of them. It identifies the paper when a record
-returned for it (by any source) does; it contradicts when records came back and none does; it
+returned for it (by any source) does, and its sources are at least as many as those of the records
+holding another paper (merged.weigh: the sources that agree decide, and the reason names the one
+outvoted); it contradicts when records came back and none does, or they are outvoted; it
 resolves nowhere when no source returned a record for it although the services that hold such ids
 answered (arXiv for arXiv ids, Semantic Scholar and Crossref for DOIs, zbMATH Open for Zbl numbers,
-Semantic Scholar for the rest). One contradicting identifier makes
-the candidate UNCONFIRMED, with a reason naming the paper it really points to (reported as
-`resolved_to`; `paper` is only ever an identified record). One that resolves nowhere is a
-discrepancy when the title identifies the paper, else makes the candidate UNCONFIRMED (unless the
-identified record lists it). The identifying records of all sources are merged into one
-(merged.canonical) and compared again. A title search identifies a paper only by its exact title and
-an agreeing year; a different paper it finds is a `suggestion`, never promoted.
+Semantic Scholar for the rest) and none of them failed in the run (a malformed answer included).
+One contradicting identifier makes the candidate UNCONFIRMED, with a reason naming the paper it
+really points to (reported as `resolved_to`; `paper` is only ever an identified record). One that
+resolves nowhere is a discrepancy when the title identifies the paper, else makes the candidate
+UNCONFIRMED (unless the identified record lists it). The identifying records of all sources are
+merged into one (merged.canonical) and compared again. A title search identifies a paper only by
+its exact title and an agreeing year; a different paper it finds is a `suggestion`, never
+promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
 run (`source_errors` says what it answered); the others verify without it and each reason says so.
@@ -456,7 +459,7 @@ def _identity(paper: Paper, groups: dict[str, list[ComparedRecord]]) -> str:
 
 
 # Which services an identifier is looked up in, by kind (arXiv ids; DOIs; Zbl numbers; S2 ids,
-# CorpusIds and the like); zbMATH Open only when no other source returned a record.
+# CorpusIds and the like); zbMATH Open only when no other source's record identified the paper.
 ASKED_FOR = {
     "arxiv": {"arxiv", "semantic_scholar", "zbmath"},
     "DOI": {"semantic_scholar", "crossref", "zbmath"},
