@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PLUGIN, SCRIPTS
-from mathtools.core import bootstrap
+from mathtools.core import bootstrap, installation
 from support import venvs
 
 ANY_SCRIPT = sorted(SCRIPTS.glob("*.py"))[0]
@@ -87,7 +87,7 @@ def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     assert "refused the connection" in message  # the cause, not "no matching distribution"
     assert "pip install -r" not in message  # refused by an externally managed python3
     assert "when the network is back, run: python3 " in message
-    assert "bootstrap.py install" in message
+    assert "installation.py install" in message
     assert "installing the plugin's Python dependencies" in run.stderr
 
     # The next call within RETRY_AFTER does not try again: the same cause, at once.
@@ -217,6 +217,58 @@ def test_a_failed_install_reads_as_one_human_line_with_a_fix(output, kind, remed
     assert "pip install -r" not in bootstrap.fix(kind) and "\n" not in bootstrap.fix(kind)
 
 
+def _recent_failure_in_a_child(venv, limit_memory=False):
+    """bootstrap.recent_failure(venv) in a child process (ended after 20 s: a read that blocks),
+    with its address space capped at 1 GiB when `limit_memory`."""
+    cap = "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30));"
+    code = (
+        f"{cap if limit_memory else ''}import sys; sys.path.insert(0, {str(SCRIPTS)!r});"
+        "from pathlib import Path; from mathtools.core import bootstrap;"
+        f"print(bootstrap.recent_failure(Path({str(venv)!r})))"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+
+
+def test_a_fifo_at_the_failure_marker_is_no_failure_and_never_blocks(tmp_path):
+    """A FIFO where install-failed.json belongs is not one we wrote: no recorded failure, and
+    reading it never waits for a writer (every script's first step would hang)."""
+    os.mkfifo(tmp_path / bootstrap.FAILURE_MARKER)
+    run = _recent_failure_in_a_child(tmp_path / "venv")
+    assert (run.returncode, run.stdout.strip()) == (0, "None"), run.stderr
+
+
+def test_a_huge_failure_marker_is_not_read_whole(tmp_path):
+    """A 4 GiB (sparse) file at install-failed.json is not one we wrote: it is not read whole
+    (which, with the address space capped at 1 GiB, ends in a MemoryError)."""
+    with open(tmp_path / bootstrap.FAILURE_MARKER, "wb") as handle:
+        handle.truncate(4 << 30)
+    run = _recent_failure_in_a_child(tmp_path / "venv", limit_memory=True)
+    assert (run.returncode, run.stdout.strip()) == (0, "None"), run.stderr
+
+
+def test_a_fifo_where_the_prompt_hook_notes_its_sessions_does_not_block(bare_python, tmp_path):
+    """The prompt hook reads and writes install-failed-shown.json: a FIFO there is replaced,
+    never opened (either would wait for the other end), and the failure is shown."""
+    marker = {"error": "could not install: no network", "time": time.time()}
+    (tmp_path / bootstrap.FAILURE_MARKER).write_text(json.dumps(marker))
+    os.mkfifo(tmp_path / "install-failed-shown.json")
+    run = subprocess.run(
+        [bare_python, str(installation.__file__), "report", "--hook"],
+        input='{"session_id": "s"}', capture_output=True, text=True, timeout=60,
+        env=_env(tmp_path),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "no network" in json.loads(run.stdout)["systemMessage"]
+    assert (tmp_path / "install-failed-shown.json").is_file()
+
+
+def test_a_recorded_failure_is_still_read(tmp_path):
+    marker = {"error": "could not install: no network", "time": time.time() - 5}
+    (tmp_path / bootstrap.FAILURE_MARKER).write_text(json.dumps(marker))
+    message, age = bootstrap.recent_failure(tmp_path / "venv")
+    assert message == "could not install: no network" and 5 <= age < 60
+
+
 def test_the_prompt_hook_shows_a_recorded_failure_once_a_session(tmp_path, monkeypatch, capsys):
     """The UserPromptSubmit hook (hooks.json): a failed install becomes a systemMessage, which
     Claude Code displays (tests/test_install_screen.py sees it on screen), once a session."""
@@ -227,7 +279,7 @@ def test_the_prompt_hook_shows_a_recorded_failure_once_a_session(tmp_path, monke
     monkeypatch.setattr(bootstrap, "dependencies_importable", lambda: False)
 
     def prompt(session):
-        assert bootstrap.report(json.dumps({"session_id": session, "prompt": "hi"})) == 0
+        assert installation.report(json.dumps({"session_id": session, "prompt": "hi"})) == 0
         return capsys.readouterr().out.splitlines()
 
     (line,) = prompt("s1")
@@ -242,7 +294,7 @@ def test_the_prompt_hook_shows_a_recorded_failure_once_a_session(tmp_path, monke
 def test_the_prompt_hook_says_nothing_without_a_failure(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(tmp_path))
     monkeypatch.setattr(bootstrap, "dependencies_importable", lambda: False)
-    assert bootstrap.report("{}") == 0 and capsys.readouterr().out == ""
+    assert installation.report("{}") == 0 and capsys.readouterr().out == ""
 
 
 def test_the_prompt_hook_waits_for_a_running_install(tmp_path, monkeypatch, capsys):
@@ -262,7 +314,7 @@ def test_the_prompt_hook_waits_for_a_running_install(tmp_path, monkeypatch, caps
         lock.close()
 
     threading.Thread(target=fail_later).start()
-    assert bootstrap.report('{"session_id": "s"}') == 0
+    assert installation.report('{"session_id": "s"}') == 0
     assert "no network" in json.loads(capsys.readouterr().out)["systemMessage"]
 
 

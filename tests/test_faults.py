@@ -1,10 +1,13 @@
 """Fault injection: every synthesized fault of tests/support/faults.py, for every network script
-(arxiv_query.py, s2_lookup.py, and the gate's two front doors, verify_batch.py and check_refs.py).
+(arxiv_query.py, s2_lookup.py, zbmath_lookup.py, crossref_lookup.py, and the gate's two front
+doors, verify_batch.py and check_refs.py).
 
 Each fault is applied by the stand-in to what it would genuinely answer (no recording holds these
 answers). For every fault of a service, each script that calls it must end cleanly (one JSON error
 line, exit 2 or 3, no traceback, no key), and the verification gate must confirm nothing from the
-faulty service while the other one still verifies.
+faulty service while the other one still verifies. A malformed answer makes its service a
+failing source, never one that found nothing; a source answering another paper for an identifier
+the others confirm is outvoted (protocols/matching-rules.md, §4 and §6).
 """
 
 from __future__ import annotations
@@ -105,3 +108,108 @@ def test_every_fault_of_a_service_confirms_no_bibliography_entry_from_it(
     assert set(document["source_errors"]) == {"semantic_scholar" if service == "s2" else "arxiv"}
     assert statuses[own] == "UNCONFIRMED"
     assert statuses[other] == "CONFIRMED"
+
+
+# -- malformed zbMATH Open and Crossref answers: a failing source, never "does not exist" ---------
+
+PENDING = "API error - verification pending"
+# arXiv identifies each by its id; the Zbl number and the DOI are ones no record has, which a
+# healthy zbMATH Open or Crossref answer makes a discrepancy (CORRECTED: "... does not exist").
+WITH_ZBL = {**MARKOV, "key": "markov-zbl", "zbl": "9999.00001"}
+WITH_DOI = {**MARKOV, "key": "markov-doi", "doi": "10.9999/not.a.real.doi"}
+# service -> (its faults, the citation, its label, the service's name, its script's call)
+MALFORMED = {
+    "zbmath": (faults.ZBMATH, WITH_ZBL, "Zbl:9999.00001", "zbMATH Open", ("zbmath_lookup.py",)),
+    "crossref": (faults.CROSSREF, WITH_DOI, "DOI:10.9999/not.a.real.doi", "Crossref",
+                 ("crossref_lookup.py",)),
+}  # fmt: skip
+MALFORMED_CASES = [(service, name) for service in MALFORMED for name in MALFORMED[service][0]]
+
+
+def _verify(standin, env, service, fault, candidates):
+    standin.corrupt(service, fault)
+    try:
+        run = run_script("verify_batch.py", "-", input=json.dumps(candidates), env=env)
+    finally:
+        standin.recover(service)
+    _clean(run)
+    assert run.returncode == 0, run.stdout
+    document = json.loads(run.stdout)
+    return document, {result["key"]: result for result in document["results"]}
+
+
+@pytest.mark.parametrize("service, fault", MALFORMED_CASES)
+def test_a_malformed_answer_for_a_cited_identifier_leaves_it_unchecked(
+    standin, env, service, fault
+):
+    """Records of nulls or of other types, or no result list, for the cited Zbl number or DOI:
+    the service is failing and the identifier could not be checked (pending, as for a 503),
+    where it once "did not exist" and the citation was CORRECTED with "the paper's is none"."""
+    table, cited, label, name, _ = MALFORMED[service]
+    document, results = _verify(standin, env, service, table[fault], [cited, DEUTSCH])
+    assert set(document["source_errors"]) == {service}
+    result = results[cited["key"]]
+    assert result["status"] == "UNCONFIRMED", result["reason"]
+    assert result["reason"].startswith(f"{PENDING} ({name} unavailable; {label} could not be")
+    assert "does not exist" not in json.dumps(result)
+    assert results["deutsch"]["status"] == "CONFIRMED"
+
+
+@pytest.mark.parametrize("service, fault", MALFORMED_CASES)
+def test_a_malformed_answer_ends_its_script_as_a_failing_service(standin, env, service, fault):
+    table, _, label, _, call = MALFORMED[service]
+    standin.corrupt(service, table[fault])
+    try:
+        run = run_script(*call, "get", label.split(":", 1)[1], env=env)
+    finally:
+        standin.recover(service)
+    _clean(run)
+    assert run.returncode == 3, run.stdout  # a failing service: never exit 0, "not found"
+    [line] = run.stdout.splitlines()
+    assert set(json.loads(line)) == {"error"}
+
+
+def test_a_source_failing_after_its_look_up_rules_no_identifier_out(standin, env):
+    """Semantic Scholar answers the DOI look-up (null: unknown) and then a malformed title
+    match: it is a failing source, so the DOI could not be checked, never "not found in
+    Semantic Scholar" (its error recorded, yet the DOI called nonexistent, before)."""
+    cited = {"key": "turing", "title": "Large Language Models Pass the Turing Test",
+             "authors": "Jones, Cameron R. and Bergen, Benjamin K.", "year": 2025,
+             "doi": "10.9999/not.a.real.doi"}  # fmt: skip
+    document, results = _verify(standin, env, "s2", faults.s2_searches_wrong_types, [cited])
+    assert set(document["source_errors"]) == {"semantic_scholar"}
+    reason = results["turing"]["reason"]
+    assert reason.startswith(f"{PENDING} (Semantic Scholar unavailable;"), reason
+    assert "DOI:10.9999/not.a.real.doi could not be checked" in reason
+    assert "not found in Semantic Scholar" not in reason
+
+
+# -- one source's other paper is outvoted by those that confirm the cited one ---------------------
+
+# Ore 1952: zbMATH Open holds it (the licence-restricted record), Semantic Scholar and Crossref do
+# not; Cybenko 1989: Crossref holds it, Semantic Scholar and zbMATH Open do not.
+ORE = {"key": "ore", "title": "A title zbMATH does not show", "authors": ["Ore, O."],
+       "year": 1952, "doi": "10.2307/2306804"}  # fmt: skip
+CYBENKO = {"key": "cybenko", "title": "Approximation by superpositions of a sigmoidal function",
+           "authors": "G. Cybenko", "year": 1989, "doi": "10.1007/BF02551274"}  # fmt: skip
+CONFIRMED_BY = {"ore": "zbMATH Open", "cybenko": "Crossref"}
+
+
+@pytest.mark.parametrize("fault", faults.S2_ANOTHER_PAPER)
+def test_semantic_scholar_answering_another_paper_is_outvoted(standin, env, fault):
+    """Semantic Scholar answers another paper (or another title, year and authors) for a real
+    DOI that zbMATH Open or Crossref confirms: CONFIRMED, the reason naming the outvoted
+    record, where it was UNCONFIRMED ("is another paper") before. Cited with a DOI only
+    Semantic Scholar holds, its record alone decides: never CONFIRMED."""
+    document, results = _verify(
+        standin, env, "s2", faults.S2_ANOTHER_PAPER[fault], [ORE, CYBENKO, DEUTSCH]
+    )
+    assert "source_errors" not in document
+    for key, by in CONFIRMED_BY.items():
+        result = results[key]
+        assert result["status"] == "CONFIRMED", result["reason"]
+        assert "semantic_scholar" not in result["sources"]
+        label = f"DOI:{result['candidate']['doi'].lower()}"
+        assert f"Semantic Scholar says {label} is '" in result["reason"]
+        assert f"outvoted by {by}" in result["reason"]
+    assert results["deutsch"]["status"] != "CONFIRMED"

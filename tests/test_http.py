@@ -17,7 +17,7 @@ import pytest
 from conftest import DEAD_URL, SCRIPTS
 from mathtools.core.errors import BadInput, ServiceError
 from mathtools.services.http import DO_NOT_CACHE, ServiceClient, UnusableBody, build_url
-from support.scripted_server import Reply, ScriptedServer
+from support.scripted_server import Reply, ScriptedServer, self_signed
 
 OK = Reply(200, "ok", {"Content-Type": "text/plain"})
 
@@ -36,21 +36,42 @@ for n in range(int(sys.argv[4])):
 """
 
 
-def test_rate_limit_holds_across_two_processes():
-    """Two processes fetch at once; every request arrives >= the interval after the previous."""
-    interval, each = 0.3, 3
-    with ScriptedServer(default=OK) as server:
-        procs = []
-        for name in ("a", "b"):
-            argv = [CLIENT_PROCESS, str(SCRIPTS), server.url, str(interval), str(each), name]
-            procs.append(subprocess.Popen([sys.executable, "-c", *argv], stderr=subprocess.PIPE))
-        errors = [proc.communicate(timeout=60)[1] for proc in procs]
+def _gaps_of_two_processes(server: ScriptedServer, interval: float, each: int, **env: str):
+    """Two processes fetch `each` requests at once from `server`: the gaps between the arrivals
+    of all their requests, in order (the server's kernel says when each arrived)."""
+    procs = []
+    for name in ("a", "b"):
+        argv = [CLIENT_PROCESS, str(SCRIPTS), server.url, str(interval), str(each), name]
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-c", *argv], stderr=subprocess.PIPE, env={**os.environ, **env}
+            )
+        )
+    errors = [proc.communicate(timeout=60)[1] for proc in procs]
     assert [proc.returncode for proc in procs] == [0, 0], errors
+    assert {r.path.split("/")[1] for r in server.received} == {"a", "b"}
     arrivals = sorted(r.arrived for r in server.received)
     assert len(arrivals) == 2 * each
-    gaps = [later - earlier for earlier, later in pairwise(arrivals)]
+    return [later - earlier for earlier, later in pairwise(arrivals)]
+
+
+def test_rate_limit_holds_across_two_processes():
+    """Two processes fetch at once; every request arrives >= the interval after the previous."""
+    interval = 0.3
+    with ScriptedServer(default=OK) as server:
+        gaps = _gaps_of_two_processes(server, interval, 3)
     assert min(gaps) >= interval, gaps
-    assert {r.path.split("/")[1] for r in server.received} == {"a", "b"}
+
+
+def test_rate_limit_holds_from_the_first_call_when_connecting_takes_long(tmp_path):
+    """A process's first request opens its connection (at arXiv: a TLS handshake, some round
+    trips) before the limiter's turn, not after it: with 0.4 s handshakes on connections kept
+    open, every request still arrives >= the interval after the previous, first calls included
+    (it was 0.15 s for 0.5 s: the first call arrived 0.4 s after its turn, the second at once)."""
+    interval, tls = 0.5, self_signed(tmp_path, handshake_delay=0.4)
+    with ScriptedServer(default=OK, keep_alive=True, tls=tls) as server:
+        gaps = _gaps_of_two_processes(server, interval, 3, REQUESTS_CA_BUNDLE=tls.certificate)
+    assert min(gaps) >= interval, gaps
 
 
 def test_waiting_for_the_limiter_is_announced_on_stderr(capsys):
@@ -152,6 +173,16 @@ def test_a_refused_connection_is_a_service_error(monkeypatch):
     with pytest.raises(ServiceError) as caught:
         client().get(f"{DEAD_URL}/x")
     assert "ConnectionError" in caught.value.message
+
+
+def test_a_certificate_the_client_does_not_trust_is_a_service_error(tmp_path, monkeypatch):
+    """The connection opened before the limiter's turn fails as the send would have: an SSLError,
+    retried, then a failing service; the server never sees a request."""
+    monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
+    server = ScriptedServer(default=OK, tls=self_signed(tmp_path))
+    with server, pytest.raises(ServiceError) as caught:
+        client().get(f"{server.url}/x")
+    assert "SSLError" in caught.value.message and server.received == []
 
 
 def test_a_check_can_reject_an_html_error_page():

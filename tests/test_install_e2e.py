@@ -146,7 +146,7 @@ def test_installed_from_a_local_marketplace_the_plugin_builds_its_env_and_runs(t
     status, output = bash_result(init.result)
     assert status == 0, output
     progress, _, answer = output.partition("{")
-    # The prompt hook (bootstrap.py report) waits up to REPORT_WAIT s for the hook's install, so
+    # The prompt hook (installation.py report) waits up to REPORT_WAIT s for the hook's install, so
     # the first call finds it done; on a slow machine it finds it under way (and says so every
     # few seconds), or makes it itself.
     said = ("math: waiting for", "math: still waiting", "math: installing")

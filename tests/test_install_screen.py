@@ -4,7 +4,7 @@ The real Claude Code runs interactively in a tmux pane (support.claude_harness.i
 against the scripted model; python3 is a bare interpreter (none of requirements.txt importable)
 and the package index is the discard port, which refuses connections: the SessionStart hook's
 background install fails within seconds. Claude Code shows an async hook's output only to the
-model, so the UserPromptSubmit hook (bootstrap.py report --hook) reports the recorded failure as
+model, so the UserPromptSubmit hook (installation.py report --hook) reports the recorded failure as
 a systemMessage, which Claude Code displays under the prompt. The test reads the pane.
 """
 

@@ -175,12 +175,89 @@ def s2_wrong_types(reply: Reply) -> Reply:
     return _with_json(reply, data) if data is not None else reply
 
 
+# A well-formed record of a paper nobody cites here (its title, authors, year and ids).
+OTHER_S2_RECORD = {
+    "paperId": "0123456789abcdef0123456789abcdef01234567",
+    "externalIds": {"DOI": "10.9999/another.paper", "CorpusId": 999999},
+    "title": "A Survey of Something Else Entirely",
+    "authors": [{"authorId": "1", "name": "Somebody Else"}],
+    "year": 1901,
+    "venue": "Elsewhere",
+}
+
+
+def _s2_records_changed(change):
+    """A fault answering every record of a batch (a null one too: an id Semantic Scholar does
+    not know) or of a title match with `change(record)`: well-formed, another paper's."""
+
+    def fault(reply: Reply) -> Reply:
+        data = _json_body(reply)
+        if isinstance(data, list):  # a batch: one item per id asked
+            return _with_json(reply, [change(item or dict(OTHER_S2_RECORD)) for item in data])
+        if isinstance(data, dict) and isinstance(data.get("data"), list):
+            return _with_json(reply, {**data, "data": [change(r) for r in data["data"] if r]})
+        return reply
+
+    return fault
+
+
+def s2_searches_wrong_types(reply: Reply) -> Reply:
+    """A search's or title match's records of the wrong types, a batch left as it was: the
+    service fails after its identifier look-up answered (an id it does not know: null)."""
+    return s2_wrong_types(reply) if isinstance(_json_body(reply), dict) else reply
+
+
 def s2_error_echoing_key(key: str):
     def fault(reply: Reply) -> Reply:
         body = json.dumps({"message": f"Forbidden; request headers: {SECRET_ECHO.format(key=key)}"})
         return Reply(403, body.encode(), {"Content-Type": "application/json"})
 
     return fault
+
+
+# -- zbMATH Open and Crossref (JSON envelopes) -----------------------------------------------
+
+
+def _retyped(record: dict, value) -> dict:
+    """`record` with every field's value replaced by `value(field, old value)`."""
+    return {name: value(name, old) for name, old in record.items()}
+
+
+def _wrong_type(name: str, old):
+    """A value of another type than `old`: a number for a string, a string for anything else."""
+    return 9999.00001 if isinstance(old, str) else "9999.00001"
+
+
+def _envelope_fault(container: str, items: str | None, value):
+    """A fault retyping, with `value`, the fields of the records under `container` (and its
+    `items` list when given) and the envelope's own fields beside them."""
+
+    def fault(reply: Reply) -> Reply:
+        data = _json_body(reply)
+        if not isinstance(data, dict):
+            return reply
+        if items is not None and isinstance(data.get(container), dict):
+            message = data[container]
+            records = message.get(items)
+            retyped = _retyped({k: v for k, v in message.items() if k != items}, value)
+            data[container] = {**retyped, items: records}
+        else:
+            records = data.get(container)
+            if isinstance(data.get("status"), dict):
+                data["status"] = _retyped(data["status"], value)
+        if isinstance(records, list):
+            records[:] = [_retyped(r, value) if isinstance(r, dict) else r for r in records]
+        elif isinstance(records, dict):
+            data[container] = _retyped(records, value)
+        return _with_json(reply, data)
+
+    return fault
+
+
+def zbmath_null_result(reply: Reply) -> Reply:
+    """The envelope's result null: neither records nor the word that there are none."""
+    data = _json_body(reply)
+    return _with_json(reply, {**data, "result": None}) if isinstance(data, dict) else reply
 
 
 BOTH = {
@@ -202,6 +279,28 @@ ARXIV = {
     "atom_garbage_total": atom_garbage_total,
     "atom_fabricated_title": atom_fabricated_title,
     "atom_another_id": atom_another_id,
+}
+ZBMATH = {
+    "zbmath_null_fields": _envelope_fault("result", None, lambda name, old: None),
+    "zbmath_wrong_types": _envelope_fault("result", None, _wrong_type),
+    "zbmath_null_result": zbmath_null_result,
+}
+CROSSREF = {
+    "crossref_null_fields": _envelope_fault("message", "items", lambda name, old: None),
+    "crossref_wrong_types": _envelope_fault("message", "items", _wrong_type),
+}
+# Semantic Scholar answering another paper than the one asked for: all of it, or one field.
+S2_ANOTHER_PAPER = {
+    "s2_another_paper": _s2_records_changed(lambda record: dict(OTHER_S2_RECORD)),
+    "s2_another_title": _s2_records_changed(
+        lambda record: {**record, "title": OTHER_S2_RECORD["title"]}
+    ),
+    "s2_another_year_and_authors": _s2_records_changed(
+        lambda record: {**record, "year": 1901, "authors": OTHER_S2_RECORD["authors"]}
+    ),
+    "s2_another_doi": _s2_records_changed(
+        lambda record: {**OTHER_S2_RECORD, "externalIds": record.get("externalIds") or {}}
+    ),
 }
 S2 = {
     **BOTH,

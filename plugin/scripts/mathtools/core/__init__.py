@@ -12,6 +12,7 @@ __all__ = [
     "files",
     "frontmatter",
     "identifiers",
+    "installation",
     "locks",
     "records",
     "schemas",

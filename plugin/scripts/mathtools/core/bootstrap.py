@@ -27,19 +27,11 @@ The install
 - A failed install leaves `install-failed.json` (the cause, read from pip's or uv's output:
   network, proxy, disk, ...; and the time) beside the venv. For RETRY_AFTER seconds every script
   call fails at once with that cause (exit 4, one JSON line) instead of trying again;
-  `bootstrap.py install` and the next session's hook try again at once.
+  `installation.py install` and the next session's hook try again at once. What is at that path
+  is read only when it is a regular file of at most MAX_RECORD_BYTES (a FIFO there never blocks
+  a script; a huge file is never read whole).
 
-Inside Claude Code (hooks/hooks.json), at SessionStart:
-- `bootstrap.py export-env` (waited for; instant) writes MATH_PLUGIN_DATA to CLAUDE_ENV_FILE, so
-  later Bash tool calls find the data dir;
-- `bootstrap.py install --hook` runs as an async hook: the session starts at once while it
-  installs. A failure is printed as hook JSON (`systemMessage`, `additionalContext`), which
-  Claude Code gives only to the model: an async hook's output is not displayed. Success prints
-  nothing.
-At each prompt, `bootstrap.py report --hook` (UserPromptSubmit, waited for) waits up to
-REPORT_WAIT s for a running install, then shows a recorded failure once a session as a
-`systemMessage`, which Claude Code displays (tests/test_install_screen.py): one line, the cause
-in words (network, proxy, disk, no suitable Python) and a fix that works on Debian/Ubuntu.
+The commands the hooks run (export-env, install, report) are installation.py's.
 """
 
 from __future__ import annotations
@@ -51,6 +43,7 @@ import json
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -90,6 +83,8 @@ PROGRESS_EVERY = 5
 # on (an offline install fails within seconds, so its cause is on screen at the first prompt).
 REPORT_WAIT = 15
 FAILURE_MARKER = "install-failed.json"
+# The records this module writes are a few hundred bytes: anything over this is not one of them.
+MAX_RECORD_BYTES = 1 << 20
 # Short network deadlines unless the user set their own: offline fails in seconds.
 INSTALLER_DEFAULTS = {
     "PIP_TIMEOUT": "10",
@@ -128,6 +123,9 @@ CAUSES = (
 )
 # fmt: on
 UV_INSTALL = "curl -LsSf https://astral.sh/uv/install.sh | sh"
+# What a person runs to build the environment now (installation.py, beside this file).
+INSTALLATION = Path(__file__).resolve().with_name("installation.py")
+INSTALL_AGAIN = f"python3 {shlex.quote(str(INSTALLATION))} install"
 
 
 class InstallFailed(Exception):
@@ -168,7 +166,7 @@ def _error_line(message: str) -> str:
     return json.dumps({"error": {"code": "environment", "message": message}})
 
 
-def _fail(message: str) -> NoReturn:
+def fail(message: str) -> NoReturn:
     # One line, the same JSON shape as every other error the scripts print.
     print(_error_line(message), flush=True)
     raise SystemExit(EXIT_ENVIRONMENT)
@@ -181,11 +179,30 @@ def failure_marker(venv: Path) -> Path:
     return venv.parent / FAILURE_MARKER
 
 
+def recorded_text(path: Path) -> str | None:
+    """The text of a file this module wrote at `path`: None when there is none, or what is there
+    is not a regular file of at most MAX_RECORD_BYTES (a FIFO, a folder, a huge file: not one we
+    wrote). Opened without blocking and checked on the open file: a FIFO never holds the caller,
+    and a huge file is never read whole."""
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(handle, "rb") as opened:
+        info = os.fstat(opened.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
+            return None
+        data = opened.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        return None  # it grew since: still not one we wrote
+    return data.decode("utf-8", errors="replace")
+
+
 def recent_failure(venv: Path, now: float | None = None) -> tuple[str, float] | None:
     """The failed install recorded beside `venv`, as (its message, its age in seconds), if it is
     younger than RETRY_AFTER; else None."""
     try:
-        failure = json.loads(failure_marker(venv).read_text(encoding="utf-8"))
+        failure = json.loads(recorded_text(failure_marker(venv)) or "")
         age = (now or time.time()) - float(failure["time"])
         message = str(failure["error"])
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
@@ -193,22 +210,26 @@ def recent_failure(venv: Path, now: float | None = None) -> tuple[str, float] | 
     return (message, age) if 0 <= age < RETRY_AFTER else None
 
 
+def replace_record(path: Path, text: str) -> None:
+    """Write `text` to `path` in one step: a temporary file beside it, renamed over it. A reader
+    sees the old text or the new, never a part, and whatever was at the path (a FIFO, say) is
+    replaced, never opened. Raises OSError."""
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
 def _record_failure(venv: Path, message: str) -> None:
-    marker = failure_marker(venv)
-    partial = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
-    try:
-        partial.write_text(json.dumps({"error": message, "time": time.time()}), encoding="utf-8")
-        os.replace(partial, marker)
-    except OSError:
-        pass  # a full disk may be the very cause: the error is reported all the same
+    # a full disk may be the very cause: the error is reported all the same
+    with contextlib.suppress(OSError):
+        replace_record(failure_marker(venv), json.dumps({"error": message, "time": time.time()}))
 
 
 def _failure_notice(message: str, age: float) -> str:
     minutes = max(1, round((RETRY_AFTER - age) / 60))
     return (
         f"{message} (this failed {round(age)} s ago; it is tried again in "
-        f"{minutes} min or by the next session, or now with: python3 "
-        f"{shlex.quote(str(Path(__file__).resolve()))} install)"
+        f"{minutes} min or by the next session, or now with: {INSTALL_AGAIN})"
     )
 
 
@@ -244,7 +265,7 @@ def package_index() -> str:
 def fix(kind: str, again: str | None = None) -> str:
     """What the user can do about a failed install of `kind`, on Debian/Ubuntu and elsewhere;
     `again` is the command that tries again (default: this module's `install`)."""
-    again = again or f"python3 {shlex.quote(str(Path(__file__).resolve()))} install"
+    again = again or INSTALL_AGAIN
     venv_module = "install the venv module (Debian/Ubuntu: sudo apt install python3-venv) or uv"
     return {
         "network": f"when the network is back, run: {again} (or start a new session)",
@@ -292,7 +313,7 @@ def prepare(venv: Path | None = None, quiet: bool = False, retry: bool = False) 
     try:
         return build(venv, quiet, retry)
     except InstallFailed as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 def build(venv: Path | None = None, quiet: bool = False, retry: bool = False) -> Path:
@@ -317,7 +338,7 @@ def extra_python(name: str, venv: Path | None = None) -> Path:
     try:
         return _install(venv, requirements, stamp, f"{name} dependencies", create=False)
     except InstallFailed as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 def _ready(python: Path, stamp: Path, want: str) -> bool:
@@ -362,17 +383,14 @@ def _install(
         try:
             _run_installer(venv, requirements, create)
         except InstallFailed as exc:
-            # The main set: `bootstrap.py install`; an extra set installs on its next use.
+            # The main set: `installation.py install`; an extra set installs on its next use.
             remedy = fix(exc.kind, None if create else "the same command again")
             message = f"could not install the plugin's {what} into {venv}: {exc}"
             message += f"; {remedy}" if remedy else ""
             _record_failure(venv, message)
             raise InstallFailed(message) from None
         failure_marker(venv).unlink(missing_ok=True)
-        # Replaced in one step: a concurrent reader sees the old digest or the new, never a part.
-        partial = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
-        partial.write_text(want + "\n")
-        os.replace(partial, stamp)
+        replace_record(stamp, want + "\n")  # a concurrent reader sees the old digest or the new
     return python
 
 
@@ -413,7 +431,7 @@ def ensure() -> None:
     if dependencies_importable():
         return
     if os.environ.get(_REEXEC_MARKER):
-        _fail(
+        fail(
             f"the plugin's virtual environment at {venv_dir()} lacks its dependencies; "
             f"delete that folder and run again"
         )
@@ -494,107 +512,3 @@ class _VenvInstallLock:
         trace: TracebackType | None,
     ) -> None:
         self.handle.close()
-
-
-# ---------------------------------------------------------------------------- the hook commands
-
-
-def export_env() -> None:
-    """SessionStart (waited for): tell later Bash tool calls where the data dir is.
-
-    Claude Code (2.1.197 and 2.1.330, checked by tests/test_claude_harness.py) runs plugin
-    SessionStart hooks in every mode, -p included, with CLAUDE_PLUGIN_DATA and CLAUDE_ENV_FILE
-    set; the Bash tool gets neither variable but sources the exports written to CLAUDE_ENV_FILE.
-    """
-    env_file = os.environ.get("CLAUDE_ENV_FILE")
-    if env_file and os.environ.get("CLAUDE_PLUGIN_DATA"):
-        with open(env_file, "a") as handle:
-            handle.write(
-                f"export MATH_PLUGIN_DATA={shlex.quote(os.environ['CLAUDE_PLUGIN_DATA'])}\n"
-            )
-
-
-def _hook_failure(event: str, message: str) -> None:
-    """A failed install as `event` hook JSON: a systemMessage (the user), context (the model)."""
-    context = (
-        f"The math plugin's Python environment could not be installed: {message}. Its commands "
-        f"fail until this is fixed; if the user runs one, tell them this cause and how to fix it."
-    )
-    output = {"hookEventName": event, "additionalContext": context}
-    answer = {"systemMessage": f"math plugin: {message}", "hookSpecificOutput": output}
-    print(json.dumps(answer), flush=True)
-
-
-def install(hook: bool) -> int:
-    """Build the venv now unless it is ready (a recorded failure is tried again).
-
-    With `hook`, a failure is printed as SessionStart hook JSON: a systemMessage for the user and
-    additionalContext for the model; otherwise as the scripts' one JSON error line.
-    """
-    if hook and dependencies_importable():
-        return 0  # this python3 has it all (a developer's machine): no venv needed
-    try:
-        build(quiet=hook, retry=True)
-    except InstallFailed as exc:
-        if not hook:
-            _fail(str(exc))
-        _hook_failure("SessionStart", str(exc))
-    return 0
-
-
-def _json_object(text: str) -> dict[str, object]:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def report(hook_input: str) -> int:
-    """UserPromptSubmit (waited for): wait up to REPORT_WAIT s for a running install, then show
-    a recorded failure to the user (a synchronous hook's systemMessage is displayed; module
-    doc), the first time this session sees it. Nothing else prints."""
-    if dependencies_importable():
-        return 0
-    venv = venv_dir()
-    deadline = time.monotonic() + REPORT_WAIT
-    while install_running(venv) and time.monotonic() < deadline:
-        time.sleep(0.25)
-    failure = recent_failure(venv)
-    if failure is None:
-        return 0
-    message, _age = failure
-    session = str(_json_object(hook_input).get("session_id") or "")
-    told = failure_marker(venv).with_name("install-failed-shown.json")
-    shown = _json_object(told.read_text(encoding="utf-8") if told.exists() else "")
-    if session and shown.get(session) == message:
-        return 0  # said once this session: the scripts repeat it when they are called
-    with contextlib.suppress(OSError):
-        told.write_text(json.dumps({session: message}), encoding="utf-8")
-    _hook_failure("UserPromptSubmit", message)
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["export-env"]:
-        export_env()
-        return 0
-    if args[:1] == ["install"] and set(args[1:]) <= {"--hook"}:
-        # The hook's stdout is JSON for Claude Code: the "installing" line must not reach it.
-        return install(hook="--hook" in args)
-    if args == ["report", "--hook"]:
-        return report(sys.stdin.read() if not sys.stdin.isatty() else "")
-    print(
-        "usage: bootstrap.py export-env | install [--hook] | report --hook\n"
-        "  export-env  (SessionStart hook) export MATH_PLUGIN_DATA to CLAUDE_ENV_FILE\n"
-        "  install     build the plugin's Python environment now, trying again after a failure;\n"
-        "              --hook: report a failure as SessionStart hook JSON\n"
-        "  report --hook  (UserPromptSubmit hook) show a failed install to the user, once",
-        file=sys.stderr,
-    )
-    return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -66,6 +66,13 @@ class ServiceError(MathError):
     exit_code = EXIT_SERVICE
     default_code = "service_unavailable"
 
+    @classmethod
+    def malformed(cls, source_name: str, what: str, url: str | None = None) -> ServiceError:
+        """A malformed answer of `source_name` (to `url`): the service is failing (exit 3; the
+        gate's source_errors), never one that found nothing."""
+        where = f" ({url})" if url else ""
+        return cls(f"{source_name} sent a malformed answer: {what}{where}", code="malformed_answer")
+
 
 class EnvironmentProblem(MathError):
     exit_code = EXIT_ENVIRONMENT

@@ -18,14 +18,16 @@ from .errors import BadInput, redact, shown
 from .schemas import errors as schema_errors
 
 
-def atomic_write(path: Path, data: str | bytes) -> None:
+def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
     """Replace `path` with `data` in one step: readers see the old file or the new one, never a mix.
 
     The temporary file lives in the same folder (a rename across file systems is not atomic) and is
-    flushed to disk before the rename. An existing file's permissions are kept; a new file gets
-    those the umask allows, as open() would give it (not mkstemp's private 0600). Text replacing a
-    file whose lines end in CRLF (a Windows editor's) gets CRLF too: our readers see LF either
-    way, and the person's file keeps its line endings instead of changing on every line.
+    flushed to disk before the rename, unless not `durable`: a file rewritten at every use, whose
+    loss in a crash costs nothing, where an fsync's milliseconds matter (the rate limiter's). An
+    existing file's permissions are kept; a new file gets those the umask allows, as open() would
+    give it (not mkstemp's private 0600). Text replacing a file whose lines end in CRLF (a Windows
+    editor's) gets CRLF too: our readers see LF either way, and the person's file keeps its line
+    endings instead of changing on every line.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -40,7 +42,8 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         try:
             mode = os.stat(path).st_mode & 0o7777
         except FileNotFoundError:

@@ -7,6 +7,8 @@ progress lines of a discovery run, QUERY_LINE_WORDS in a query line and in a res
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 SOURCES = ("arxiv", "semantic_scholar", "zbmath", "crossref")
 DISCOVERY = ("arxiv", "semantic_scholar")  # the discovery sources; every search of theirs relaxes
 # What a query plan searches: the discovery sources, and zbMATH Open restricted to the domain's
@@ -25,3 +27,13 @@ QUERY_LINE_WORDS = {
     "zbmath": "zbmath",
     "crossref": "crossref",
 }
+
+
+def named(sources: Iterable[str], conjunction: str = "and") -> str:
+    """Sources named in a sentence, in SOURCES order: "arXiv and Semantic Scholar", "arXiv,
+    Semantic Scholar and zbMATH Open" (or "or")."""
+    given = set(sources)
+    names = [NAMES[s] for s in SOURCES if s in given]
+    if len(names) < 3:
+        return f" {conjunction} ".join(names)
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"

@@ -9,9 +9,9 @@ as the APIs allow, and what each returned; verification.py judges the candidates
      phrase searches joined with OR, TITLE_SEARCH_CHUNK titles a call;
   4. every DOI, in one Crossref filter=doi:A,doi:B list request (crossref.DOI_FILTER_CHUNK a call);
   5. zbMATH Open for what the others lack: every Zbl number, and every identifier no other source
-     returned a record for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids a call); and, for
-     titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a Crossref
-     query.bibliographic search each for those still unidentified.
+     returned a record of the cited paper for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids
+     a call); and, for titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a
+     Crossref query.bibliographic search each for those still unidentified.
 N identified candidates therefore cost ceil(N / chunk) calls per source; cached answers cost none.
 
 A service that still fails after the HTTP layer's retries is not asked again in this run
@@ -164,13 +164,17 @@ class Sources:
 
     def _look_up_zbmath(self, candidates: list[Candidate], earlier: list[Lookup]) -> Lookup | None:
         """zbMATH Open for what the others lack: every Zbl number, and every DOI or arXiv id no
-        earlier look-up returned a record for, in `|`-joined searches."""
+        earlier look-up returned a record of the cited paper for (none, or another paper's:
+        its word then counts against that one's, merged.weigh), in `|`-joined searches."""
         asked: dict[str, Identifier] = {}
         for candidate in candidates:
             for label, _, key in candidate.identifiers():
                 kind, _, value = key.partition(":")
-                returned = any(label in lookup.papers for lookup in earlier)
-                if kind == "ZBL" or (kind in ("DOI", "ARXIV") and not returned):
+                identified = any(
+                    label in lookup.papers and _identifies(candidate, lookup.papers[label])
+                    for lookup in earlier
+                )
+                if kind == "ZBL" or (kind in ("DOI", "ARXIV") and not identified):
                     asked[label] = Identifier("zbl" if kind == "ZBL" else kind.lower(), value)
         if not asked:
             return None
@@ -267,6 +271,11 @@ class Sources:
 def _phrase(title: str) -> str:
     """A title as an arXiv phrase: folded words only, so quotes and LaTeX cannot break it."""
     return normalise_title(title)
+
+
+def _identifies(candidate: Candidate, paper: Paper) -> bool:
+    """Whether a record returned for one of the candidate's identifiers is the cited paper."""
+    return compare(comparable(candidate.cited(), paper), paper).identifies(by_identifier=True)
 
 
 def _identifying(leads: list[ComparedRecord]) -> bool:

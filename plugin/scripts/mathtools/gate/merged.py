@@ -1,12 +1,14 @@
-"""The sources' records of one identified paper merged into one: the record of the first source
-(in SOURCES order) that has a title, its empty fields completed from the others'. The gate
-(verification.py) compares the candidate with it again."""
+"""The sources' records of one cited identifier, weighed (weigh(): when they disagree, the
+sources that agree with each other decide), and those of the identified paper merged into one:
+the record of the first source (in SOURCES order) that has a title, its empty fields completed
+from the others'. The gate (verification.py) compares the candidate with it again."""
 
 from __future__ import annotations
 
 from ..core.records import Paper
-from ..core.sources import SOURCES
+from ..core.sources import SOURCES, named
 from .lookups import ComparedRecord
+from .matching import describe
 
 COMPLETED_FIELDS = (
     "doi",
@@ -48,3 +50,28 @@ def canonical(findings: list[ComparedRecord]) -> Paper:
         merged.fields_of_study = merged.fields_of_study or list(other.fields_of_study)
         merged.msc = merged.msc or list(other.msc)
     return merged
+
+
+def weigh(
+    findings: list[ComparedRecord],
+) -> tuple[list[ComparedRecord], list[ComparedRecord], bool]:
+    """The records one cited identifier returned: (those that identify the cited paper
+    (matching.Match.identifies), those that hold another paper, whether the first decide).
+
+    They decide when their sources are at least as many as the other records' sources: one
+    source answering another paper for an identifier that as many others confirm is outvoted,
+    not believed (a faulty or mismatched record). Else the identifier contradicts the citation."""
+    agreeing = [f for f in findings if f.match.identifies(by_identifier=True)]
+    other = [f for f in findings if f not in agreeing]
+    decide = bool(agreeing) and len({f.source for f in agreeing}) >= len({f.source for f in other})
+    return agreeing, other, decide
+
+
+def outvoted(label: str, losing: list[ComparedRecord], winning: list[ComparedRecord]) -> str:
+    """What the reason says of the side weigh() outvoted: `Semantic Scholar says DOI:... is
+    'Another' by ... (1901), outvoted by zbMATH Open and Crossref`."""
+    says = "says" if len({f.source for f in losing}) == 1 else "say"
+    return (
+        f"{named(f.source for f in losing)} {says} {label} is {describe(losing[0].paper)}, "
+        f"outvoted by {named(f.source for f in winning)}"
+    )

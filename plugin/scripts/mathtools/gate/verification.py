@@ -15,16 +15,19 @@ still carries, its identifiers and year, and keeps the cited title and authors.
 
 Combining the sources: each source's batched look-up is a Lookup (records by identifier label);
 each identifier is judged on its own over all of them. It identifies the paper when a record
-returned for it (by any source) does; it contradicts when records came back and none does; it
+returned for it (by any source) does, and its sources are at least as many as those of the records
+holding another paper (merged.weigh: the sources that agree decide, and the reason names the one
+outvoted); it contradicts when records came back and none does, or they are outvoted; it
 resolves nowhere when no source returned a record for it although the services that hold such ids
 answered (arXiv for arXiv ids, Semantic Scholar and Crossref for DOIs, zbMATH Open for Zbl numbers,
-Semantic Scholar for the rest). One contradicting identifier makes
-the candidate UNCONFIRMED, with a reason naming the paper it really points to (reported as
-`resolved_to`; `paper` is only ever an identified record). One that resolves nowhere is a
-discrepancy when the title identifies the paper, else makes the candidate UNCONFIRMED (unless the
-identified record lists it). The identifying records of all sources are merged into one
-(merged.canonical) and compared again. A title search identifies a paper only by its exact title and
-an agreeing year; a different paper it finds is a `suggestion`, never promoted.
+Semantic Scholar for the rest) and none of them failed in the run (a malformed answer included).
+One contradicting identifier makes the candidate UNCONFIRMED, with a reason naming the paper it
+really points to (reported as `resolved_to`; `paper` is only ever an identified record). One that
+resolves nowhere is a discrepancy when the title identifies the paper, else makes the candidate
+UNCONFIRMED (unless the identified record lists it). The identifying records of all sources are
+merged into one (merged.canonical) and compared again. A title search identifies a paper only by
+its exact title and an agreeing year; a different paper it finds is a `suggestion`, never
+promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
 run (`source_errors` says what it answered); the others verify without it and each reason says so.
@@ -37,7 +40,6 @@ apart from `verified_at`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..core import clock
@@ -53,11 +55,11 @@ from ..core.records import (
     VerificationResult,
     summary_line,
 )
-from ..core.sources import NAMES, SOURCES
+from ..core.sources import NAMES, SOURCES, named
 from .candidates import Candidate
 from .lookups import ComparedRecord, Lookup, Sources, comparable
 from .matching import Match, compare, describe
-from .merged import canonical
+from .merged import canonical, outvoted, weigh
 
 PENDING = "API error - verification pending"
 
@@ -141,6 +143,7 @@ class Verifier:
             return None
         identified: list[ComparedRecord] = []
         unresolved = []  # identifiers no record came back for
+        outvoted_notes = []  # a source's record of another paper, outvoted (merged.weigh)
         for label, arxiv_id, s2_key in identifiers:
             findings = [
                 ComparedRecord(
@@ -154,13 +157,15 @@ class Verifier:
                 for lookup in lookups
                 if label in lookup.papers
             ]
-            agreeing = [f for f in findings if f.match.identifies(by_identifier=True)]
-            if findings and not agreeing:
-                wrong = findings[0]
+            agreeing, other, identifies = weigh(findings)
+            if findings and not identifies:
+                wrong = other[0]
+                reason = f"{label} is {describe(wrong.paper)}, not the cited paper"
+                reason += f" ({wrong.match.reason})"
+                reason += f"; {outvoted(label, agreeing, other)}" if agreeing else ""
                 return Outcome(
                     "UNCONFIRMED",
-                    f"{label} is {describe(wrong.paper)}, not the cited paper "
-                    f"({wrong.match.reason})",
+                    reason,
                     source=_source_of(findings),
                     urls=_urls_of(findings),
                     match=wrong.match,
@@ -168,13 +173,16 @@ class Verifier:
                 )
             if not findings:
                 unresolved.append((label, arxiv_id, s2_key))
+            outvoted_notes += [outvoted(label, other, agreeing)] if other else []
             identified += agreeing
         if not identified:
             return None
         found = self._found(candidate, identified)
         resolved = [ident[0] for ident in identifiers if ident not in unresolved]
-        missing = self._missing(unresolved, found, f"{', '.join(resolved)} is")
-        return missing or self._identified(found, candidate.labels())
+        outcome = self._missing(unresolved, found, f"{', '.join(resolved)} is")
+        outcome = outcome or self._identified(found, candidate.labels())
+        outcome.reason += "".join(f"; {note}" for note in outvoted_notes)
+        return outcome
 
     def _found(self, candidate: Candidate, findings: list[ComparedRecord]) -> ComparedRecord:
         """One paper from the findings that identify it: the sources' records merged, and the
@@ -196,7 +204,7 @@ class Verifier:
         sources = found.sources or [found.source]
         return Outcome(
             status,
-            f"{how}: {found.match.reason} (via {_named(sources)})",
+            f"{how}: {found.match.reason} (via {named(sources)})",
             source=found.source,
             urls=found.urls,
             match=found.match,
@@ -241,7 +249,7 @@ class Verifier:
                 return None
         if unchecked:
             reason = (
-                f"{PENDING} ({_named(unchecked.values())} unavailable; "
+                f"{PENDING} ({named(unchecked.values())} unavailable; "
                 f"{', '.join(unchecked)} could not be checked; "
                 f"{how} {describe(paper)})"
             )
@@ -263,9 +271,8 @@ class Verifier:
     def _askers(self, arxiv_id: str | None, key: str) -> str:
         """The services whose identifier look-up answered for one identifier's kind."""
         kind = "arxiv" if arxiv_id else key.partition(":")[0] if ":" in key else "S2"
-        return _named(
-            s for s in self.sources.looked_up if s in ASKED_FOR.get(kind, ASKED_FOR["S2"])
-        )
+        answered = self.sources.looked_up - set(self.sources.errors)
+        return named(s for s in answered if s in ASKED_FOR.get(kind, ASKED_FOR["S2"]))
 
     def _unavailable(self, arxiv_id: str | None, key: str) -> str | None:
         """A service holding such identifiers whose look-up did not answer, or None: only when
@@ -274,7 +281,9 @@ class Verifier:
         rules one out alone)."""
         holders = ("semantic_scholar", "crossref") if key.startswith("DOI:") else ()
         for holder in holders or (_authority(arxiv_id, key),):
-            if holder not in self.sources.looked_up:
+            # a source that failed in this run (a malformed answer after its look-up, say)
+            # rules nothing out: its earlier "nothing" is no more believed than the rest
+            if holder not in self.sources.looked_up or holder in self.sources.errors:
                 return holder
         return None
 
@@ -310,11 +319,11 @@ class Verifier:
             id_verdict = self._missing(candidate.identifiers(), found, "a title search found")
             return id_verdict or self._identified(found, how)
         if len(chosen) > 1:
-            named = "; ".join(describe(group[0].paper) for group in chosen[:3])
+            papers_named = "; ".join(describe(group[0].paper) for group in chosen[:3])
             best = chosen[0][0]
             return Outcome(
                 "UNCONFIRMED",
-                f"ambiguous: {len(chosen)} papers have this title ({named})",
+                f"ambiguous: {len(chosen)} papers have this title ({papers_named})",
                 source=best.source,
                 urls=_urls_of(leads),
                 match=best.match,
@@ -331,7 +340,7 @@ class Verifier:
                 f"{', '.join(unchecked)} could not be checked",
                 f"a title search found {closest}",
             ]
-            reason = f"{PENDING} ({_named(unchecked.values())} unavailable; {'; '.join(what)})"
+            reason = f"{PENDING} ({named(unchecked.values())} unavailable; {'; '.join(what)})"
         elif missing:
             reason = f"{', '.join(missing)} not found; a title search found {closest}"
         else:
@@ -360,7 +369,7 @@ class Verifier:
             if label in missing
         ]
         if searched:
-            what.append(f"no paper with this title in {_named(searched, 'or')}")
+            what.append(f"no paper with this title in {named(searched, 'or')}")
         if not what:
             return Outcome("UNCONFIRMED", PENDING)
         failed = [s for s in SOURCES if s in self.sources.errors] if candidate.title else []
@@ -368,7 +377,7 @@ class Verifier:
             return Outcome("UNCONFIRMED", "; ".join(what))
         if unchecked:
             what.append(f"{', '.join(unchecked)} could not be checked")
-        unavailable = _named([*unchecked.values(), *failed])
+        unavailable = named([*unchecked.values(), *failed])
         return Outcome("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
 
     def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
@@ -386,7 +395,7 @@ class Verifier:
     def _degraded_note(self) -> str:
         if not self.sources.errors:
             return ""
-        return f"; {_named(self.sources.errors)} unavailable, so checked without it"
+        return f"; {named(self.sources.errors)} unavailable, so checked without it"
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -449,18 +458,8 @@ def _identity(paper: Paper, groups: dict[str, list[ComparedRecord]]) -> str:
     return paper.key
 
 
-def _named(sources: Iterable[str], conjunction: str = "and") -> str:
-    """Services named in a fixed order: "arXiv and Semantic Scholar", "arXiv, Semantic Scholar
-    and zbMATH Open" (or "or")."""
-    given = set(sources)
-    named = [NAMES[s] for s in SOURCES if s in given]
-    if len(named) < 3:
-        return f" {conjunction} ".join(named)
-    return f"{', '.join(named[:-1])} {conjunction} {named[-1]}"
-
-
 # Which services an identifier is looked up in, by kind (arXiv ids; DOIs; Zbl numbers; S2 ids,
-# CorpusIds and the like); zbMATH Open only when no other source returned a record.
+# CorpusIds and the like); zbMATH Open only when no other source's record identified the paper.
 ASKED_FOR = {
     "arxiv": {"arxiv", "semantic_scholar", "zbmath"},
     "DOI": {"semantic_scholar", "crossref", "zbmath"},

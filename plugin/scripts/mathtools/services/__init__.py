@@ -8,5 +8,6 @@ __all__ = [
     "http",
     "s2records",
     "semantic_scholar",
+    "transport",
     "zbmath",
 ]

@@ -152,15 +152,22 @@ class CrossrefClient:
         return self._single.network_calls + self._list.network_calls
 
     def work(self, doi: str) -> tuple[Paper | None, str]:
-        """GET /works/{doi}: (the Paper, the URL); None for a DOI Crossref does not know."""
+        """GET /works/{doi}: (the Paper, the URL); None for a DOI Crossref does not know. A
+        record that stands for no paper is a malformed answer (ServiceError)."""
         url = f"{self.base}/works/{quote(normalise_doi(doi), safe='/:()')}"
         data = self._get(self._single, url)
-        return (to_paper((data or {}).get("message")) if data else None), url
+        if data is None:
+            return None, url
+        paper = to_paper(data["message"])  # _json_answer checked "message" is an object
+        if paper is None:
+            raise ServiceError.malformed(SOURCE_NAME, "a work that stands for no paper", url)
+        return paper, url
 
     def works(self, dois: Iterable[str]) -> tuple[dict[str, Paper], list[str]]:
         """Many DOIs in as few list requests as possible (filter=doi:A,doi:B, DOI_FILTER_CHUNK a
         call): ({doi: Paper} for those Crossref knows, the URLs). A DOI with a comma, which the
-        filter syntax cannot hold, is asked alone."""
+        filter syntax cannot hold, is asked alone. A DOI no item carries while the answer held
+        malformed items is not "unknown" but unread: the service is failing (ServiceError)."""
         asked = list(dict.fromkeys(normalise_doi(d) for d in dois))
         found: dict[str, Paper] = {}
         urls: list[str] = []
@@ -173,10 +180,20 @@ class CrossrefClient:
                 safe=":/,",
             )
             urls.append(url)
-            for item in _items(self._get(self._list, url), url):
+            items = _items(self._get(self._list, url), url)
+            for item in items:
                 paper = to_paper(item)
                 if paper is not None and paper.doi in chunk:
                     found[paper.doi] = paper
+            unread = sum(to_paper(item) is None for item in items)
+            missing = [d for d in chunk if d not in found]
+            if unread and missing:
+                raise ServiceError.malformed(
+                    SOURCE_NAME,
+                    f"{unread} items that stand for no paper where DOI:{', DOI:'.join(missing)} "
+                    f"was asked",
+                    url,
+                )
         for doi in asked:
             if doi not in joinable:
                 paper, url = self.work(doi)
@@ -225,7 +242,10 @@ class CrossrefClient:
             safe=":,",
         )
         data = self._get(self._list, url)
-        papers = [paper for item in _items(data, url) if (paper := to_paper(item)) is not None]
+        items = _items(data, url)
+        papers = [paper for item in items if (paper := to_paper(item)) is not None]
+        if items and not papers:  # a failing service, never "nothing found"
+            raise ServiceError.malformed(SOURCE_NAME, f"{len(items)} items, none well-formed", url)
         total = (data or {}).get("message", {}).get("total-results")
         return SearchResult(
             source=SOURCE,
@@ -257,16 +277,17 @@ class CrossrefClient:
 
 
 def _items(data: dict[str, Any] | None, url: str) -> list[Any]:
-    """A list answer's items ([] for a 404); an answer whose items are not a list is malformed:
-    the service's failure (ServiceError), never a TypeError."""
+    """A list answer's items ([] for a 404); an answer whose items are not a list, or that does
+    not say how many there are (total-results), is malformed: the service's failure
+    (ServiceError), never a TypeError nor "nothing found"."""
     if data is None:
         return []
-    items = data["message"].get("items", [])  # _json_answer checked "message" is an object
+    message = data["message"]  # _json_answer checked it is an object
+    items, total = message.get("items", []), message.get("total-results")
     if not isinstance(items, list):
-        raise ServiceError(
-            f"{SOURCE_NAME} sent a malformed answer (items that are not a list): {url}",
-            code="malformed_answer",
-        )
+        raise ServiceError.malformed(SOURCE_NAME, "items that are not a list", url)
+    if not isinstance(total, int) or isinstance(total, bool):
+        raise ServiceError.malformed(SOURCE_NAME, "a total-results that is not a number", url)
     return items
 
 

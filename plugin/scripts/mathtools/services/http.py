@@ -3,10 +3,12 @@
 - A cross-process rate limiter: a file lock plus the next free start time in the cache folder,
   so parallel script runs together start a service's requests at least its interval apart (arXiv:
   3 s). The lock is held only to reserve a start time, never during a transfer: a slow answer
-  cannot make other processes wait (two slow answers may then overlap).
+  cannot make other processes wait (two slow answers may then overlap). A request takes its turn
+  ready to go, its connection open (transport.py), so it arrives when its turn starts, a
+  process's first request as much as its next.
 - A deadline on every request: MATH_HTTP_TIMEOUT seconds from sending it to its last byte (a
   server trickling one byte at a time is cut off), and at most MAX_CALL_S for a call with all its
-  retries and waits; a body over MAX_BODY_BYTES is refused.
+  retries and waits; a body over transport.MAX_BODY_BYTES is refused.
 - Bounded retries with exponential backoff and jitter on 429, 5xx, connection errors, timeouts and
   unusable bodies (truncated XML, a transiently empty page), honouring Retry-After up to
   MAX_RETRY_AFTER_S; a service asking for a longer wait is failing now.
@@ -24,7 +26,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import math
@@ -50,6 +51,8 @@ from ..core.errors import (
 )
 from ..core.files import atomic_write
 from ..core.locks import locked
+from . import transport
+from .transport import DeadlineExceeded
 
 if TYPE_CHECKING:  # requests is imported on a cache miss only (see above)
     import requests
@@ -62,10 +65,8 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 60.0  # a longer Retry-After: the service counts as failing, no waiting
 MAX_BACKOFF_S = 60.0
 MAX_CALL_S = 300.0  # one call, every attempt and wait included
-MAX_BODY_BYTES = 64 << 20
 CONNECT_TIMEOUT_S = 10.0
 LIMITER_LOCK_TIMEOUT_S = 60.0  # the limiter's lock is held for a moment: waiting longer is odd
-READ_CHUNK = 1 << 16
 # Added to a service's interval between request starts: connection set-up varies by some
 # milliseconds, and the service measures the interval between arrivals.
 START_MARGIN_S = 0.05
@@ -183,7 +184,14 @@ class ResponseCache:
 
 
 class RateLimiter:
-    """At most one request start per `interval` seconds for one service, across every process."""
+    """At most one request start per `interval` seconds for one service, across every process.
+
+    A turn is taken with the request ready to go (transport.py: prepared, connection open), and
+    the reservation is replaced without an fsync (its loss in a crash costs one turn): a first
+    call, which waits for nobody, then starts within a moment of the time it reserved, as a
+    waiting call does when it wakes (an fsync under the lock once made a first start late by its
+    duration, and so a process's first gap short).
+    """
 
     def __init__(self, name: str, source_name: str, interval: float, state_dir: Path):
         self.source_name = source_name
@@ -201,7 +209,7 @@ class RateLimiter:
                 free = now  # the clock was set back since: the stored times mean nothing
             start = max(now, free)
             following = start + self.interval + (START_MARGIN_S if self.interval else 0.0)
-            atomic_write(self.stamp, f"{following!r} {now!r}")
+            atomic_write(self.stamp, f"{following!r} {now!r}", durable=False)
         wait = start - time.time()
         if wait > 0:
             if wait >= ANNOUNCED_WAIT_S:
@@ -210,9 +218,9 @@ class RateLimiter:
 
     def _read(self) -> tuple[float, float]:
         try:
-            free, _, written = self.stamp.read_text().partition(" ")
+            free, _, written = self.stamp.read_text(encoding="utf-8").partition(" ")
             return float(free), float(written or free)
-        except (FileNotFoundError, ValueError):
+        except (OSError, ValueError):  # none yet, or lost in a crash: no reservation stands
             return 0.0, 0.0
 
 
@@ -298,17 +306,17 @@ class ServiceClient:
             except DeadlineExceeded:
                 problem = f"no complete answer within the {self.deadline:g} s deadline"
                 continue
-            except _transient_errors() as exc:
+            except transport.transient_errors() as exc:
                 problem = f"{type(exc).__name__}"
-                if _unreachable(exc):
+                if transport.unreachable(exc):
                     unreachable += 1
                     problem = f"connection refused or unresolvable: {type(exc).__name__}"
                 continue
-            except _url_errors() as exc:
+            except transport.url_errors() as exc:
                 # A malformed base URL (e.g. MATH_ARXIV_API_URL without https://) is the
                 # caller's input, not a bug and not worth retrying; a well-formed one that
                 # failed so was redirected (to file:///..., to junk): the service's failure.
-                if not _requestable(url):
+                if not transport.requestable(url):
                     raise BadInput(
                         f"{self.source_name}: cannot request {url}: {exc}", code="bad_url"
                     ) from None
@@ -316,7 +324,7 @@ class ServiceClient:
                     f"{self.source_name} redirected to an address it may not: {url}",
                     code="service_unavailable",
                 ) from None
-            except _request_errors() as exc:  # a redirect loop, a broken header, anything else
+            except transport.request_errors() as exc:  # a redirect loop, a broken header, ...
                 raise ServiceError(
                     f"{self.source_name} failed ({type(exc).__name__}): {url}",
                     code="service_unavailable",
@@ -355,23 +363,21 @@ class ServiceClient:
         self, method: str, url: str, body: bytes | None, headers: Mapping[str, str] | None
     ) -> Response:
         if self._session is None:
-            self._session = _session()
+            self._session = transport.new_session()
         send_headers = {**self.headers, **(headers or {})}
         if body is not None:
             send_headers["Content-Type"] = "application/json"
-        self.limiter.wait_turn()
         self.network_calls += 1
+        # All that takes time before the first byte leaves comes before the turn (transport.py)
+        request, settings = transport.prepare(self._session, method, url, body, send_headers)
+        connect_timeout = min(CONNECT_TIMEOUT_S, self.deadline)
+        connection = transport.connect_ahead(self._session, request, settings, connect_timeout)
+        self.limiter.wait_turn()
+        transport.read_pending_records(connection)
         deadline = time.monotonic() + self.deadline
-        reply = self._session.request(
-            method,
-            url,
-            data=body,
-            headers=send_headers,
-            timeout=(min(CONNECT_TIMEOUT_S, self.deadline), self.deadline),
-            stream=True,
-        )
+        reply = self._session.send(request, timeout=(connect_timeout, self.deadline), **settings)
         try:
-            content = _read_body(reply, deadline, self.source_name)
+            content = transport.read_body(reply, deadline, self.source_name)
         finally:
             reply.close()
         return Response(
@@ -405,81 +411,6 @@ class ServiceClient:
         return True
 
 
-class DeadlineExceeded(Exception):
-    """A request's answer did not arrive in full before its deadline (retried like a timeout)."""
-
-
-def _read_body(reply: requests.Response, deadline: float, source_name: str) -> bytes:
-    """The body of a streamed requests answer, read as it arrives until `deadline` (a
-    time.monotonic() value): a trickle of bytes, each within the read timeout, still ends there."""
-    import requests
-    from urllib3.exceptions import HTTPError, ReadTimeoutError
-    from urllib3.response import HTTPResponse
-
-    raw: Any = reply.raw  # urllib3 1 or 2, or vcrpy's replay: no one type fits them all
-    if isinstance(raw, HTTPResponse) and hasattr(raw, "read1"):
-
-        def read() -> bytes:  # urllib3 2: whatever has arrived, without waiting for more
-            return raw.read1(READ_CHUNK, decode_content=True)
-    else:  # another transport (vcrpy's replay, urllib3 1): requests reads it its own way
-        pieces = reply.iter_content(READ_CHUNK)
-
-        def read() -> bytes:
-            return next(pieces, b"")
-
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise DeadlineExceeded
-        with contextlib.suppress(AttributeError, OSError):
-            raw.connection.sock.settimeout(remaining)  # a silent server ends at the deadline too
-        try:
-            chunk = read()
-        except (ReadTimeoutError, TimeoutError):
-            raise DeadlineExceeded from None
-        except (HTTPError, OSError) as exc:
-            raise requests.exceptions.ChunkedEncodingError(str(exc)) from None
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise ServiceError(
-                f"{source_name} sent an answer larger than {MAX_BODY_BYTES >> 20} MB: {reply.url}",
-                code="service_unavailable",
-            )
-
-
-# Headers that carry a secret: dropped when a redirect leaves the host (requests drops only
-# Authorization by itself); the User-Agent, which carries the contact address, is reset to the
-# product token.
-SECRET_HEADERS = ("x-api-key",)
-
-
-def _session() -> requests.Session:
-    """A requests Session that never forwards a secret header to another host."""
-    import requests
-
-    class Session(requests.Session):
-        def rebuild_auth(
-            self, prepared_request: requests.PreparedRequest, response: requests.Response
-        ) -> None:
-            # types-requests leaves these two methods unannotated
-            super().rebuild_auth(prepared_request, response)  # type: ignore[no-untyped-call]
-            strip = self.should_strip_auth(  # type: ignore[no-untyped-call]
-                response.request.url, prepared_request.url
-            )
-            if strip:
-                for name in SECRET_HEADERS:
-                    prepared_request.headers.pop(name, None)
-                # the contact address travels in the User-Agent: another host gets the product
-                prepared_request.headers["User-Agent"] = config.USER_AGENT
-
-    return Session()
-
-
 def _usable_cache_dir() -> Path:
     """The cache folder, created if need be; EnvironmentProblem naming it when it cannot be used."""
     folder = config.cache_dir()
@@ -500,62 +431,6 @@ def _unusable_cache(path: Path, reason: str) -> EnvironmentProblem:
         "point MATH_CACHE_DIR at a writable folder",
         code="cache_unusable",
     )
-
-
-def _transient_errors() -> tuple[type[BaseException], ...]:
-    import requests
-
-    return (
-        requests.ConnectionError,
-        requests.Timeout,
-        requests.exceptions.ChunkedEncodingError,
-        requests.exceptions.ContentDecodingError,
-    )
-
-
-def _unreachable(exc: BaseException) -> bool:
-    """Whether a requests error is a connection refused or a host name that did not resolve (no
-    connection was made at all), as opposed to a timeout or a connection cut mid-answer."""
-    import requests
-    from urllib3.exceptions import NewConnectionError
-
-    reason = getattr(exc.args[0], "reason", None) if exc.args else None
-    return (
-        isinstance(exc, requests.ConnectionError)
-        and not isinstance(exc, requests.Timeout)
-        and isinstance(reason, NewConnectionError)
-    )
-
-
-def _url_errors() -> tuple[type[BaseException], ...]:
-    import requests
-
-    return (
-        requests.exceptions.InvalidURL,
-        requests.exceptions.MissingSchema,
-        requests.exceptions.InvalidSchema,
-    )
-
-
-def _request_errors() -> tuple[type[BaseException], ...]:
-    """Every other failure the HTTP stack raises: a service failure, never a traceback."""
-    import http.client
-
-    import requests
-
-    return (requests.RequestException, http.client.HTTPException, ValueError, OSError)
-
-
-def _requestable(url: str) -> bool:
-    """Whether `url` is an http(s) address with a host that requests can send."""
-    import requests
-
-    try:
-        parts = urlsplit(url)
-        requests.PreparedRequest().prepare_url(url, None)
-    except (ValueError, requests.RequestException):
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -167,8 +167,8 @@ def _text(value: object) -> str | None:
 
 
 def malformed(what: str) -> ServiceError:
-    """A malformed answer: the service is treated as failing (exit 3; the gate's source_errors)."""
-    return ServiceError(f"{SOURCE_NAME} sent a malformed answer: {what}", code="malformed_answer")
+    """Semantic Scholar's malformed answer (ServiceError.malformed)."""
+    return ServiceError.malformed(SOURCE_NAME, what)
 
 
 def typed(record: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:

@@ -244,6 +244,16 @@ def _papers(records: Iterable[object]) -> list[Paper]:
     return [paper for record in records if (paper := to_paper(record)) is not None]
 
 
+def _usable(page: SearchResult, unread: int) -> SearchResult:
+    """A search's page, unless it held records and none of them could be read (`unread` of them
+    malformed): then the service is failing, never "nothing found"."""
+    if unread and not page.papers:
+        raise ServiceError.malformed(
+            SOURCE_NAME, f"{unread} records, none well-formed", page.request_urls[0]
+        )
+    return page
+
+
 # ----------------------------------------------------------------------------- the client
 
 
@@ -286,6 +296,10 @@ class ZbmathClient:
 
     def search(self, query: str, limit: int = 10, page: int = 0) -> SearchResult:
         """One page of GET /document/_search for `query` in zbMATH's search syntax."""
+        return _usable(*self._search(query, limit, page))
+
+    def _search(self, query: str, limit: int, page: int) -> tuple[SearchResult, int]:
+        """search(), and how many records of the page were malformed."""
         check_page(limit, page)
         text = " ".join(query.split())
         if not text:
@@ -301,6 +315,12 @@ class ZbmathClient:
     ) -> SearchResult:
         """One page of GET /document/_structured_search; `fields` as the API names them
         ("Title", "Contributor name", "MSC", "Year", "Source", "DOI", ...)."""
+        return _usable(*self._structured_search(fields, limit, page))
+
+    def _structured_search(
+        self, fields: dict[str, str], limit: int, page: int
+    ) -> tuple[SearchResult, int]:
+        """structured_search(), and how many records of the page were malformed."""
         check_page(limit, page)
         asked = {name: value for name, value in fields.items() if value and value.strip()}
         if not asked:
@@ -314,30 +334,37 @@ class ZbmathClient:
 
     def document(self, number: int | str) -> tuple[Paper | None, dict[str, Any] | None, str]:
         """GET /document/{number}: (the Paper, the raw record, the URL); (None, None, url) when
-        zbMATH has no such document."""
-        url = f"{self.base}/document/{int(number)}"
+        zbMATH has no such document. A record that stands for no paper is a malformed answer."""
+        url = self._document_url(number)
         data = self._get(url, any_404=True)
         result = _dict(data).get("result") if data is not None else None
         if isinstance(result, list):  # the list envelope, should the API answer with it
             result = result[0] if result else None
         paper = to_paper(result) if result is not None else None
+        if result is not None and paper is None:
+            raise ServiceError.malformed(
+                SOURCE_NAME, "a document record that stands for no paper", url
+            )
         return paper, (result if paper is not None else None), url
 
     def lookup(self, ids: Iterable[Identifier]) -> LookupResult:
         """Look identifiers up with as few calls as the API allows: one `|`-joined search per
         LOOKUP_CHUNK identifiers; internal numbers and DOIs that the search syntax cannot hold go
         one by one. Records are matched to the identifiers they carry (zbMATH does not say which
-        term a hit answered)."""
+        term a hit answered). An identifier no record carries while the answer held malformed
+        records is not "not found" but unread: the service is failing (ServiceError)."""
         asked = list(ids)
         result = LookupResult(ids=asked, papers=[None] * len(asked))
         found: list[Paper] = []
+        unread = 0  # malformed records in the answers
         joinable = [i for i in asked if i.kind != "document" and not QUERY_SYNTAX.search(i.value)]
         for start in range(0, len(joinable), LOOKUP_CHUNK):
             chunk = joinable[start : start + LOOKUP_CHUNK]
             query = " | ".join(i.term() for i in chunk)
-            page = self.search(query, limit=min(MAX_PER_PAGE, 2 * len(chunk)))
+            page, bad = self._search(query, min(MAX_PER_PAGE, 2 * len(chunk)), 0)
             result.request_urls += page.request_urls
             found += page.papers
+            unread += bad
         for ident in asked:
             if ident in joinable:
                 continue
@@ -346,11 +373,19 @@ class ZbmathClient:
                 result.request_urls.append(url)
                 found += [paper] if paper else []
             else:
-                page = self.structured_search({"DOI": ident.value}, limit=5)
+                page, bad = self._structured_search({"DOI": ident.value}, 5, 0)
                 result.request_urls += page.request_urls
                 found += page.papers
+                unread += bad
         for position, ident in enumerate(asked):
             result.papers[position] = next((p for p in found if ident.carried_by(p)), None)
+        missing = [i.label for i, p in zip(asked, result.papers, strict=True) if p is None]
+        if unread and missing:
+            raise ServiceError.malformed(
+                SOURCE_NAME,
+                f"{unread} records that stand for no paper where {', '.join(missing)} was asked",
+                result.request_urls[-1],
+            )
         return result
 
     def references(self, asked: str, limit: int = 20) -> SearchResult:
@@ -378,20 +413,31 @@ class ZbmathClient:
         cited = reference_ids(record)
         result.total_results = len(cited)
         for reference in cited[:limit]:
-            paper, _, url = self.document(reference)
-            result.request_urls.append(url)
+            result.request_urls.append(self._document_url(reference))
+            try:
+                paper, _, _ = self.document(reference)
+            except ServiceError as exc:
+                if exc.code != "malformed_answer":
+                    raise
+                continue  # a cited work zbMATH cannot give, like a reference it did not resolve
             if paper is not None:
                 result.papers.append(paper)
         return result
 
     # -- HTTP -----------------------------------------------------------------------------
 
-    def _list(self, command: str, query: str, url: str) -> SearchResult:
+    def _document_url(self, number: int | str) -> str:
+        return f"{self.base}/document/{int(number)}"
+
+    def _list(self, command: str, query: str, url: str) -> tuple[SearchResult, int]:
+        """One page of a search, and how many of its records were malformed (to_paper)."""
         data = self._get(url)
         records = _dict(data).get("result") if data is not None else []
-        papers = _papers(records if isinstance(records, list) else [])
+        if not isinstance(records, list):
+            raise ServiceError.malformed(SOURCE_NAME, "a result that is not a list of records", url)
+        papers = _papers(records)
         total = _dict(_dict(data).get("status")).get("nr_total_results") if data else 0
-        return SearchResult(
+        page = SearchResult(
             source=SOURCE,
             command=command,
             query=query,
@@ -399,6 +445,7 @@ class ZbmathClient:
             papers=papers,
             total_results=total if isinstance(total, int) else len(papers),
         )
+        return page, len(records) - len(papers)
 
     def _get(self, url: str, any_404: bool = False) -> dict[str, Any] | None:
         """The parsed envelope, or None for the 404 that means "no result": a search's carries
@@ -406,7 +453,7 @@ class ZbmathClient:
         404 (a wrong MATH_ZBMATH_API_URL, a proxy's page) is a failing service, never cached."""
 
         def no_result(response: Response) -> bool:
-            return _has_status(response) or (any_404 and _is_json(response))
+            return _zero_results(response) or (any_404 and _is_json(response))
 
         response = self._http.get(url, check=_envelope, cache_not_found=no_result)
         if response.status == 200:
@@ -473,12 +520,17 @@ def _is_json(response: Response) -> bool:
     return True
 
 
-def _has_status(response: Response) -> bool:
+def _zero_results(response: Response) -> bool:
+    """Whether a 404 is zbMATH's own "Zero results": its envelope, with a status saying none
+    and no records (a status of nulls or of other types says nothing: a failing service)."""
     try:
         data = response.json()
     except ValueError:
         return False
-    return isinstance(data, dict) and isinstance(data.get("status"), dict)
+    if not isinstance(data, dict) or not isinstance(data.get("status"), dict):
+        return False
+    total = data["status"].get("nr_total_results", 0)
+    return data.get("result", []) == [] and total == 0 and not isinstance(total, bool)
 
 
 def _envelope(response: Response) -> None:
