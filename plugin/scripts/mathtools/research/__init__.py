@@ -19,5 +19,7 @@ __all__ = [
     "sessions",
     "state",
     "statefile",
+    "texbuild",
+    "texsource",
     "workspace",
 ]
