@@ -1,9 +1,8 @@
-"""scripts/latex.py check: the cite and [~] checks on OUTPUT.tex (compiling it: test_texbuild.py)."""
+"""scripts/latex.py check: the cite and [~] checks on OUTPUT.tex (compiling: test_texbuild.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 from conftest import PLUGIN

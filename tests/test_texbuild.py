@@ -11,9 +11,10 @@ import json
 import os
 
 import pytest
+from mathtools.core import schemas
 from mathtools.core.errors import BadInput
 from mathtools.research import state as machine
-from mathtools.research import texbuild, workspace
+from mathtools.research import router, texbuild, workspace
 from test_state import CLEAN_ARTICLE, enter
 
 X86 = CLEAN_ARTICLE.replace("No claims.", "Runs on\nx86_64 machines.")
@@ -53,6 +54,7 @@ def test_done_needs_the_pdf_compiled_from_the_current_output_tex(script, problem
     record = json.loads((problem / "OUTPUT.compile.json").read_text())
     assert record["sources"] == {"OUTPUT.tex": texbuild.sources(problem)["OUTPUT.tex"]}
     assert record["pdf"] and record["error"] is None and record["tex_only"] is False
+    assert schemas.errors("compile_record", record) == []
     assert (problem / "OUTPUT.pdf").read_bytes().startswith(b"%PDF-")
     assert done(problem) is None
 
@@ -86,6 +88,9 @@ def test_a_text_mode_underscore_fails_with_the_first_latex_error(script, problem
     run = compile_script(script, problem)
     assert run.returncode == 1
     assert run.json()["error"] == "! Missing $ inserted. (line 4)"
+    record = json.loads((problem / "OUTPUT.compile.json").read_text())
+    assert record["error"] == run.json()["error"] and record["pdf"] is None
+    assert schemas.errors("compile_record", record) == []
     message = done(problem)
     assert message.endswith("OUTPUT.tex does not compile: ! Missing $ inserted. (line 4)")
 
@@ -141,6 +146,9 @@ def test_without_tex_done_is_refused_with_the_install_line(script, problem, no_t
     assert '"tex_only": true' in message
     (problem / "OUTPUT.pdf").write_text("x")
     assert "no TeX on this machine" in done(problem)
+    step = router.next_step(problem, problem.name)  # no agent can install TeX: the user can
+    assert (step["action"], step["spawn"]) == ("ask_user", None)
+    assert step["reason"] == step["violations"][0]["message"] and "TeX Live" in step["reason"]
 
 
 def test_tex_only_marks_the_write_up_and_status_says_so(script, problem, tmp_path, tex_only):
@@ -148,6 +156,9 @@ def test_tex_only_marks_the_write_up_and_status_says_so(script, problem, tmp_pat
     run = compile_script(script, problem)
     assert run.returncode == 0, run.stdout
     assert run.json()["tex_only"] is True
+    record = json.loads((problem / "OUTPUT.compile.json").read_text())
+    assert (record["tool"], record["pdf"], record["tex_only"]) == (None, None, True)
+    assert schemas.errors("compile_record", record) == []
     tex = (problem / "OUTPUT.tex").read_text()
     assert tex.startswith(texbuild.TEX_ONLY_NOTE + "\n") and tex.endswith(CLEAN_ARTICLE)
     assert compile_script(script, problem).returncode == 0  # marked once, not twice
