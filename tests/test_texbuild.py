@@ -13,8 +13,8 @@ import os
 import pytest
 from mathtools.core import schemas
 from mathtools.core.errors import BadInput
-from mathtools.research import state as machine
 from mathtools.research import router, texbuild, workspace
+from mathtools.research import state as machine
 from test_state import CLEAN_ARTICLE, enter
 
 X86 = CLEAN_ARTICLE.replace("No claims.", "Runs on\nx86_64 machines.")
