@@ -270,3 +270,17 @@ def test_a_latex_error_is_its_first_line_with_its_place(
         "pdf": None,
         "error": "! Undefined control sequence. (line 7)",
     }
+
+
+def test_a_pdf_compiled_where_tex_was_is_kept_where_it_is_not(
+    script, problem, monkeypatch, path_without_tex, needs_tex
+):
+    assert compile_script(script, problem).returncode == 0
+    monkeypatch.setenv("PATH", path_without_tex)
+    assert done(problem) is None
+
+
+def test_a_tex_only_record_needs_tex_only_still_chosen(script, problem, tmp_path, tex_only):
+    assert compile_script(script, problem).returncode == 0
+    (tmp_path / ".math" / "config.json").write_text('{"tex_only": false}')
+    assert "no TeX on this machine" in done(problem)

@@ -229,52 +229,61 @@ def is_pdf(path: Path) -> bool:
 
 def compile_violations(folder: Path) -> list[dict[str, Any]]:
     """Why the compile record does not show OUTPUT.pdf built from the current OUTPUT.tex (or,
-    without TeX and tex-only chosen, the current OUTPUT.tex recorded as tex only)."""
-    record = read_record(folder)
+    without TeX and tex-only chosen, the current OUTPUT.tex recorded as tex only). Without TeX
+    and without tex-only, whatever is amiss, the answer is the line that installs TeX."""
     installed, tex_only = tex_installed(), config.tex_only(folder)
-
-    def refuse(kind: str, message: str) -> list[dict[str, Any]]:
-        return [{"kind": kind, "message": message}]
-
+    problem = _record_problem(folder, read_record(folder), installed, tex_only)
+    if problem is None:
+        return []
     if not installed and not tex_only:
-        return refuse(
+        problem = (
             "no_tex",
             "no TeX on this machine, so OUTPUT.tex cannot be compiled to OUTPUT.pdf: "
             f'{INSTALL_TEX}; or, to finish with OUTPUT.tex alone, set "{config.TEX_ONLY}": true '
             "in .math/config.json",
         )
+    return [{"kind": problem[0], "message": problem[1]}]
+
+
+def _record_problem(
+    folder: Path, record: CompileRecord | None, installed: bool, tex_only: bool
+) -> tuple[str, str] | None:
+    """(kind, message) of what keeps `record` from vouching for the current write-up; None when
+    it does."""
     if record is None:
-        return refuse(
+        return (
             "not_compiled",
             f"OUTPUT.tex was not compiled by latex.py compile (no {COMPILE_RECORD}): run it",
         )
-    if record["error"]:
-        return refuse("compile_failed", f"OUTPUT.tex does not compile: {record['error']}")
     changed = [
         name
         for name, digest in {**record["sources"], **sources(folder)}.items()
         if record["sources"].get(name) != digest or not (folder / name).is_file()
     ]
     if changed:
-        return refuse(
+        return (
             "not_compiled",
             f"{', '.join(changed)} changed after latex.py compile ran: compile it again",
         )
+    if record["error"]:
+        return "compile_failed", f"OUTPUT.tex does not compile: {record['error']}"
     if record["tex_only"]:
         if installed:
-            return refuse(
+            return (
                 "not_compiled",
                 "OUTPUT.tex was recorded as tex only, but TeX is installed now: run latex.py "
                 "compile",
             )
-        return []
+        if tex_only:
+            return None
+        return "not_compiled", "OUTPUT.tex was recorded as tex only, but tex only is not chosen now"
     pdf = folder / "OUTPUT.pdf"
     if not is_pdf(pdf) or _sha256(pdf) != record["pdf"]:
-        return refuse(
+        return (
             "not_compiled",
             "OUTPUT.pdf is not the PDF latex.py compile made from OUTPUT.tex: compile it again",
         )
-    return []
+    return None
 
 
 def write_up_status(folder: Path) -> str | None:
