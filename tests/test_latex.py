@@ -8,7 +8,7 @@ import pytest
 from conftest import PLUGIN
 from mathtools.core.tex import cited_keys
 from mathtools.litdoc import bibexport, merging
-from mathtools.research import latex, texsource
+from mathtools.research import latex, outputtex
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 ERDOS = paper(1, authors=["Paul Erdős"], title="On the evolution of random graphs", year=1960)
@@ -264,7 +264,7 @@ def test_conjectures_remarks_definitions_and_examples_are_not_claims(script, pro
     )
     run = check(script, problem, article(preamble + body))
     assert run.returncode == 0, run.stdout
-    assert texsource.claim_environments(preamble) == [*texsource.THEOREM_LIKE, "thm"]
+    assert outputtex.claim_environments(preamble) == [*outputtex.THEOREM_LIKE, "thm"]
 
 
 # --- environments by their printed name, files read in, the abstract ---

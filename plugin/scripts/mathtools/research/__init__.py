@@ -11,6 +11,7 @@ __all__ = [
     "latex",
     "models",
     "notation",
+    "outputtex",
     "problemdir",
     "problemfile",
     "review",
@@ -20,6 +21,5 @@ __all__ = [
     "state",
     "statefile",
     "texbuild",
-    "texsource",
     "workspace",
 ]

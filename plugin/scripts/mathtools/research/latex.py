@@ -8,7 +8,7 @@
   - a command in references.bib that reads or writes files or defines commands (`\\input`,
     `\\write`, `\\def`, ...: bibvalues.UNSAFE_COMMANDS), which LaTeX would run;
   - a claim that is not backed by PROOF.md. Every environment that states a claim by its printed
-    name (texsource.claim_environments: theorem, lemma, proposition, corollary, any \\newtheorem
+    name (outputtex.claim_environments: theorem, lemma, proposition, corollary, any \\newtheorem
     but a conjecture, remark, definition or example, and any \\newenvironment wrapping one)
     must carry a `\\label{pf:...}` naming a PROOF.md step (`### Lemma 2: ...` is `pf:lemma-2`)
     whose confidence is not [~]; it fails when it has no such label, names no step, names a step
@@ -34,7 +34,7 @@ from ..core.errors import BadInput
 from ..core.tex import cited_keys, strip_comments
 from ..gate.bibvalues import unsafe_commands
 from ..litdoc import bibexport, literature, quotes
-from . import review, texsource
+from . import outputtex, review
 
 _BIB_KEY = re.compile(r"^\s*@\s*(\w+)\s*\{\s*([^,\s]+)\s*,", re.MULTILINE)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
@@ -115,7 +115,7 @@ def check(
     """Every violation in OUTPUT.tex (empty list: it may be published as far as we can tell).
     `reviewed`, when given, holds the labels of the PROOF.md steps the referee checked (REVIEW.md):
     a claim stating any other step is a violation. `included` holds the files OUTPUT.tex reads in
-    (texsource.read_in), checked with it."""
+    (outputtex.read_in), checked with it."""
     included = included or {}
     body = strip_comments(tex)
     whole = "\n".join([body, *(strip_comments(text) for text in included.values())])
@@ -179,7 +179,7 @@ def check(
                 "reading the bibliography: remove it (bib_export.py never writes one)",
             }
         )
-    for macro in texsource.claim_macros(whole):
+    for macro in outputtex.claim_macros(whole):
         violations.append(
             {
                 "kind": "claim_in_macro",
@@ -188,10 +188,10 @@ def check(
             }
         )
     steps = proof_steps(proof_md) if proof_md else {}
-    claims = texsource.claim_environments(whole)
+    claims = outputtex.claim_environments(whole)
     backed: list[str] = []  # the labels of the claims that pass
     for name, text in [("OUTPUT.tex", body), *included.items()]:
-        text = texsource.without_definitions(strip_comments(text))
+        text = outputtex.without_definitions(strip_comments(text))
         found, passed = claim_violations(name, text, claims, steps, reviewed)
         violations += found
         backed += passed
@@ -314,7 +314,7 @@ def read_file(path: Path) -> str | None:
 def included_files(folder: Path, tex: str) -> list[str]:
     """The files (relative to `folder`) that OUTPUT.tex's text `tex` reads in and the check
     follows."""
-    return list(texsource.read_in(folder, tex)[0])
+    return list(outputtex.read_in(folder, tex)[0])
 
 
 def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[dict[str, Any]]]:
@@ -328,7 +328,7 @@ def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[
     tex = read_file(folder / "OUTPUT.tex")
     if tex is None:
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
-    included, unfollowed = texsource.read_in(folder, tex)
+    included, unfollowed = outputtex.read_in(folder, tex)
     whole = "\n".join([tex, *included.values()])
     confirmed: set[str] = set()
     said: list[str] = []  # [V] claims whose quote is not in their source

@@ -350,7 +350,8 @@ def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
 
 
 def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
-    """One problem's state and counts, read from its artifacts' frontmatter only."""
+    """One problem's state and counts, read from its artifacts' frontmatter, and what became of
+    its write-up (texbuild.write_up_status)."""
     warnings: list[str] = []
     meta = {name: frontmatter_of(folder / name, warnings) for name in ARTIFACTS}
     problem = meta["PROBLEM.md"] or {}
