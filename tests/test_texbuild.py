@@ -284,3 +284,22 @@ def test_a_tex_only_record_needs_tex_only_still_chosen(script, problem, tmp_path
     assert compile_script(script, problem).returncode == 0
     (tmp_path / ".math" / "config.json").write_text('{"tex_only": false}')
     assert "no TeX on this machine" in done(problem)
+
+
+def test_a_cited_reference_compiles_into_the_bibliography(script, problem, needs_tex):
+    from mathtools.litdoc import bibexport, merging
+    from support.verified import confirmed, paper, verification
+
+    redei = paper(1, authors=["László Rédei"], title="Ein kombinatorischer Satz", year=1934)
+    merging.merge_file(problem / "LITERATURE.md", verification([confirmed(redei)]))
+    (key,) = [entry["key"] for entry in bibexport.export(problem)["entries"]]
+    cited = f"As \\cite{{{key}}} shows.\n\\bibliographystyle{{plain}}\n\\bibliography{{references}}"
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE.replace("No claims.", cited))
+    run = compile_script(script, problem)
+    assert run.returncode == 0, run.stdout
+    assert run.json()["compiled"] is True and "warnings" not in run.json(), run.stdout
+    assert "Ein kombinatorischer Satz" in (problem / "OUTPUT.bbl").read_text()
+    record = json.loads((problem / "OUTPUT.compile.json").read_text())
+    assert set(record["sources"]) == {"OUTPUT.tex", "references.bib"}
+    (problem / "references.bib").write_text((problem / "references.bib").read_text() + "\n")
+    assert "references.bib changed after latex.py compile ran" in done(problem)
