@@ -303,3 +303,9 @@ def test_a_cited_reference_compiles_into_the_bibliography(script, problem, needs
     assert set(record["sources"]) == {"OUTPUT.tex", "references.bib"}
     (problem / "references.bib").write_text((problem / "references.bib").read_text() + "\n")
     assert "references.bib changed after latex.py compile ran" in done(problem)
+
+
+def test_output_tex_not_in_utf8_is_one_error_line(script, problem, tex_only):
+    (problem / "OUTPUT.tex").write_bytes(b"\\documentclass{article}\xff\n")
+    run = compile_script(script, problem)
+    assert run.returncode == 2 and run.json()["error"]["code"] == "unreadable", run.stdout

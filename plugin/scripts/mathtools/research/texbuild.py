@@ -116,7 +116,7 @@ def _write_record(folder: Path, tool: str | None, **fields: Any) -> CompileRecor
 def _mark_tex_only(folder: Path, marked: bool) -> None:
     """Add TEX_ONLY_NOTE as OUTPUT.tex's first line (`marked`) or take it away."""
     path = folder / "OUTPUT.tex"
-    text = path.read_text(encoding="utf-8")
+    text = latex.read_file(path) or ""
     lines = [
         line for line in text.splitlines(keepends=True) if not line.startswith("% math: tex only")
     ]
@@ -192,6 +192,8 @@ def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
     for name in ("OUTPUT.pdf", "OUTPUT.log", "OUTPUT.aux", "OUTPUT.bbl"):
         if (folder / name).is_symlink():  # TeX would write through it, out of the folder
             (folder / name).unlink()
+    if (folder / "OUTPUT.log").is_file():  # an error is read from this run's log only
+        (folder / "OUTPUT.log").unlink()
     compiled = sources(folder)
     runs = _runs()
     tool = Path(runs[0][0]).name
