@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ SCRIPTS = PLUGIN / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))
 
+from mathtools.research import texbuild  # noqa: E402 (needs scripts/ on the path)
 from mathtools.services.http import UNREACHABLE  # noqa: E402 (needs scripts/ on the path)
 from support import shared  # noqa: E402
 from support.standin import StandIn  # noqa: E402 (needs scripts/ on the path)
@@ -93,6 +95,56 @@ def pytest_terminal_summary(terminalreporter):
             yellow=True,
             bold=True,
         )
+
+
+NO_TEX_REASON = (
+    "needs TeX (pdflatex on PATH), not installed here: Debian/Ubuntu: apt-get install "
+    "--no-install-recommends texlive-latex-base texlive-latex-recommended latexmk (.ci/run "
+    "installs it; CONTRIBUTING.md, 'Run the tests')"
+)
+
+
+@pytest.fixture(scope="session")
+def path_without_tex(tmp_path_factory) -> str:
+    """PATH as it is, but without TeX: a folder of links to every other command on PATH, so that
+    the tools a test needs (git, unshare, ...) stay while texbuild.TEX_TOOLS are gone."""
+    if not any(shutil.which(tool) for tool in texbuild.TEX_TOOLS):
+        return os.environ.get("PATH", "")
+    folder = tmp_path_factory.mktemp("path-without-tex")
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        if not directory or not Path(directory).is_dir():
+            continue
+        for entry in Path(directory).iterdir():
+            link = folder / entry.name
+            if entry.name in texbuild.TEX_TOOLS or os.path.lexists(link):
+                continue  # hidden, or an earlier PATH folder's command wins, as on PATH
+            if entry.is_file() and os.access(entry, os.X_OK):
+                link.symlink_to(entry)
+    return str(folder)
+
+
+@pytest.fixture
+def no_tex(monkeypatch, path_without_tex):
+    """This test (and every script it runs) sees no TeX on PATH, whatever the machine has."""
+    monkeypatch.setenv("PATH", path_without_tex)
+    assert not texbuild.tex_installed()
+
+
+@pytest.fixture
+def tex_only(tmp_path, no_tex):
+    """No TeX here, and the user chose `"tex_only": true` in the workspace's .math/config.json
+    (the workspace is tmp_path, the tests' working folder)."""
+    path = tmp_path / ".math" / "config.json"
+    path.parent.mkdir(exist_ok=True)
+    data = json.loads(path.read_text()) if path.exists() else {}
+    path.write_text(json.dumps({**data, "tex_only": True}))
+
+
+@pytest.fixture
+def needs_tex():
+    """This test compiles for real: it skips, saying so, where TeX is not installed."""
+    if not texbuild.tex_installed():
+        pytest.skip(NO_TEX_REASON)
 
 
 @pytest.fixture

@@ -72,7 +72,7 @@ def test_the_readme_lists_every_variable_the_library_reads():
 def test_the_readme_lists_every_key_of_the_workspace_configuration():
     source = (LIBRARY / "mathtools/core/config.py").read_text()
     read = set(re.findall(r'workspace_config\([^)]*\)\.get\("([a-z_]+)"\)', source))
-    read |= {config.ALLOW_UNSANDBOXED_COMPUTE, models.CONFIG_KEY}
+    read |= {config.ALLOW_UNSANDBOXED_COMPUTE, config.TEX_ONLY, models.CONFIG_KEY}
     assert set(_table("`.math/config.json` key")) == read
 
 

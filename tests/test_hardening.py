@@ -500,7 +500,7 @@ def test_binary_data_as_a_snippet_on_stdin_is_bad_input():
 
 def test_latex_runs_without_the_key_in_its_environment(tmp_path, monkeypatch):
     """A stand-in pdflatex (no TeX here) records the environment it was given."""
-    from mathtools.research import latex
+    from mathtools.research import texbuild
 
     seen = tmp_path / "seen-env"
     fake = tmp_path / "bin" / "pdflatex"
@@ -510,5 +510,5 @@ def test_latex_runs_without_the_key_in_its_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(fake.parent))
     monkeypatch.setenv("SEMANTIC_SCHOLAR_API_KEY", SECRET)
     (tmp_path / "OUTPUT.tex").write_text("\\documentclass{article}\n")
-    latex.compile_pdf(tmp_path, timeout=10)
+    texbuild.compile_pdf(tmp_path, timeout=10)
     assert "PATH=" in seen.read_text() and SECRET not in seen.read_text()

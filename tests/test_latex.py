@@ -1,15 +1,14 @@
-"""scripts/latex.py: the cite and [~] checks on OUTPUT.tex, and compilation (or how to compile)."""
+"""scripts/latex.py check: the cite and [~] checks on OUTPUT.tex (compiling: test_texbuild.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 from conftest import PLUGIN
 from mathtools.core.tex import cited_keys
 from mathtools.litdoc import bibexport, merging
-from mathtools.research import latex
+from mathtools.research import latex, outputtex
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 ERDOS = paper(1, authors=["Paul Erdős"], title="On the evolution of random graphs", year=1960)
@@ -178,79 +177,29 @@ def test_steps_and_labels_are_read_from_proof_md():
 
 
 def test_the_template_checks_clean_once_filled(script, problem):
-
-    tex = (PLUGIN / "templates" / "OUTPUT.tex").read_text().replace("\\cite{KEY}", "")
+    template = (PLUGIN / "templates" / "OUTPUT.tex").read_text()
+    tex = template.replace("\\cite{KEY}", "\\cite{erdos1960evolution}")
     run = check(script, problem, tex)  # PROOF.md still has its Main Theorem at [~]
     assert run.returncode == 1 and run.json()["violations"][0]["labels"] == ["pf:main-theorem"]
     (problem / "PROOF.md").write_text(PROOF_MD.replace("[~]", "[V]"))
     run = check(script, problem, tex)
     assert run.returncode == 0, run.stdout
-
-
-# --- compile ---
-
-
-def fake_tex(tmp_path, name, script_body):
-    """A stand-in LaTeX tool (synthesized: no TeX is installed on the test machines)."""
-    folder = tmp_path / "bin"
-    folder.mkdir(exist_ok=True)
-    tool = folder / name
-    tool.write_text("#!/bin/sh\n" + script_body)
-    tool.chmod(0o755)
-    return folder
-
-
-def compile_with(script, problem, path, *args):
-    (problem / "OUTPUT.tex").write_text(article(""))
-    return script(
-        "latex.py", "compile", "--dir", str(problem), *args, env={**os.environ, "PATH": path}
+    # with no confirmed reference to cite: no \cite, and the template's bibliography lines go
+    uncited = template.replace("\\cite{KEY}", "")
+    run = check(script, problem, uncited)
+    assert kinds(run) == ["empty_bibliography"]
+    assert (
+        "leave out \\bibliographystyle and \\bibliography" in run.json()["violations"][0]["message"]
     )
-
-
-@pytest.mark.parametrize("timeout", ["-1", "nan", "inf", "0", "1e308"])
-@pytest.mark.parametrize("tex", [True, False], ids=["with-tex", "without-tex"])
-def test_a_timeout_no_run_can_have_is_refused_before_latex_is_looked_for(
-    script, problem, tmp_path, timeout, tex
-):
-    folder = fake_tex(tmp_path, "latexmk", f"touch {tmp_path / 'ran'}\n")
-    path = str(folder) if tex else str(tmp_path / "empty")
-    run = compile_with(script, problem, path, "--timeout", timeout)
-    assert run.returncode == 2, run.stdout
-    error = run.json()["error"]
-    assert error["code"] == "usage" and error["message"].startswith("--timeout must be"), error
-    assert not (tmp_path / "ran").exists()
-
-
-def test_without_tex_it_says_how_to_compile(script, problem, tmp_path):
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    run = compile_with(script, problem, str(empty))
+    kept = [line for line in uncited.splitlines() if not line.startswith("\\bibliograph")]
+    run = check(script, problem, "\n".join(kept) + "\n")
     assert run.returncode == 0, run.stdout
-    result = run.json()
-    assert result["compiled"] is False and "latexmk -pdf OUTPUT.tex" in result["how"]
 
 
-def test_with_latexmk_it_compiles(script, problem, tmp_path):
-    folder = fake_tex(tmp_path, "latexmk", 'echo "$@" > args.txt\necho "%PDF-1.5" > OUTPUT.pdf\n')
-    run = compile_with(script, problem, str(folder))
+def test_a_bibliography_listing_every_entry_is_not_empty(script, problem):
+    tex = article("\\nocite{*}").replace("As shown in \\cite{erdos1960evolution}", "")
+    run = check(script, problem, tex)
     assert run.returncode == 0, run.stdout
-    assert run.json() == {"compiled": True, "tool": "latexmk", "pdf": str(problem / "OUTPUT.pdf")}
-    assert (problem / "args.txt").read_text().split() == [
-        "-pdf",
-        "-interaction=nonstopmode",
-        "-halt-on-error",
-        "OUTPUT.tex",
-    ]
-
-
-def test_a_latex_error_is_reported_from_the_log(script, problem, tmp_path):
-    body = "printf '! Undefined control sequence.\\nl.7 \\\\foo\\n' > OUTPUT.log\nexit 12\n"
-    folder = fake_tex(tmp_path, "pdflatex", body)
-    run = compile_with(script, problem, str(folder))
-    assert run.returncode == 1
-    result = run.json()
-    assert result["compiled"] is False and result["tool"] == "pdflatex"
-    assert result["errors"] == ["! Undefined control sequence. l.7 \\foo"]
 
 
 def test_check_without_output_tex_is_bad_input(script, problem):
@@ -315,4 +264,134 @@ def test_conjectures_remarks_definitions_and_examples_are_not_claims(script, pro
     )
     run = check(script, problem, article(preamble + body))
     assert run.returncode == 0, run.stdout
-    assert latex.claim_environments(preamble) == [*latex.THEOREM_LIKE, "thm"]
+    assert outputtex.claim_environments(preamble) == [*outputtex.THEOREM_LIKE, "thm"]
+
+
+# --- environments by their printed name, files read in, the abstract ---
+
+
+@pytest.mark.parametrize(
+    ("preamble", "statement", "kinds_found"),
+    [
+        (
+            "\\newtheorem{theorem}{Theorem}\\newtheorem{remark}[theorem]{Theorem}",
+            "\\begin{remark}The giant is unique.\\end{remark}",
+            ["unbacked_claim"],
+        ),
+        ("\\newtheorem{thm}{Remark}", "\\begin{thm}An aside.\\end{thm}", []),
+        (
+            "\\newtheorem{theorem}{Theorem}\\newenvironment{thm}{\\begin{theorem}}{\\end{theorem}}",
+            "\\begin{thm}The giant is unique.\\end{thm}",
+            ["unbacked_claim"],
+        ),
+        (
+            "\\newtheorem{theorem}{Theorem}\\newenvironment{thm}[1][]{\\begin{theorem}[#1]}"
+            "{\\end{theorem}}\\newenvironment{mainthm}{\\begin{thm}}{\\end{thm}}",
+            "\\begin{mainthm}\\label{pf:lemma-2}The giant is unique.\\end{mainthm}",
+            ["speculative_as_theorem"],
+        ),
+        (
+            "\\newtheorem{theorem}{Theorem}\\NewDocumentEnvironment{thm}{o}{\\theorem}{\\endtheorem}",
+            "\\begin{thm}\\label{pf:lemma-1}Degrees concentrate.\\end{thm}",
+            [],
+        ),
+        (
+            "\\newtheorem{theorem}{Theorem}\\let\\thm\\theorem\\let\\endthm\\endtheorem",
+            "\\begin{thm}The giant is unique.\\end{thm}",
+            ["unbacked_claim"],
+        ),
+        (
+            "\\newtheorem{theorem}{Theorem}"
+            "\\newcommand{\\claim}[1]{\\begin{theorem}#1\\end{theorem}}",
+            "\\claim{The giant is unique.}",
+            ["claim_in_macro"],
+        ),
+        (
+            "\\newenvironment{aside}{\\begin{remark}}{\\end{remark}}\\newtheorem{remark}{Remark}",
+            "\\begin{aside}An aside.\\end{aside}",
+            [],
+        ),
+    ],
+    ids=[
+        "remark-printed-as-theorem",
+        "thm-printed-as-remark",
+        "newenvironment-wrapping-a-theorem",
+        "a-wrapper-of-a-wrapper",
+        "document-environment",
+        "let",
+        "a-command-opening-a-theorem",
+        "a-wrapped-remark",
+    ],
+)
+def test_an_environment_states_a_claim_by_what_it_prints(
+    script, problem, preamble, statement, kinds_found
+):
+    run = check(script, problem, article(preamble + "\n" + statement))
+    assert kinds(run) == kinds_found, run.stdout
+
+
+def test_a_file_read_in_is_checked_with_output_tex(script, problem):
+    (problem / "extra.tex").write_text("Aside.\n\\begin{lemma}The giant is unique.\\end{lemma}\n")
+    (problem / "macros.sty").write_text(
+        "\\newtheorem{theorem}{Theorem}\\newenvironment{thm}{\\begin{theorem}}{\\end{theorem}}\n"
+    )
+    body = "\\input{extra}\n\\begin{thm}Unlabelled.\\end{thm}"
+    run = check(
+        script,
+        problem,
+        article(body).replace("\\begin{document}", "\\usepackage{macros}\\begin{document}"),
+    )
+    found = run.json()["violations"]
+    assert [v["kind"] for v in found] == ["unbacked_claim", "unbacked_claim"], run.stdout
+    assert "a thm on line 8 is not backed" in found[0]["message"]
+    assert "a lemma on line 2 of extra.tex is not backed" in found[1]["message"]
+    (problem / "extra.tex").write_text("\\include{more}\n")
+    (problem / "more.tex").write_text("\\begin{lemma}\\label{pf:lemma-1}Fine.\\end{lemma}\n")
+    run = check(script, problem, article("\\input extra"))
+    assert run.returncode == 0, run.stdout
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("\\input{/etc/hostname}", "outside the problem folder"),
+        ("\\input{../../secret}", "outside the problem folder"),
+        ("\\include{missing}", "there is no missing.tex in the problem folder"),
+        ("\\import{../}{extra}", "which the check cannot follow"),
+        ("\\InputIfFileExists{extra}{}{}", "which the check cannot follow"),
+    ],
+)
+def test_a_file_the_check_cannot_follow_is_refused(script, problem, command, said):
+    run = check(script, problem, article(command))
+    assert kinds(run) == ["unfollowed_input"]
+    assert said in run.json()["violations"][0]["message"]
+
+
+def test_a_link_out_of_the_folder_is_refused(script, problem, tmp_path):
+    (tmp_path / "outside.tex").write_text("\\begin{lemma}Unique.\\end{lemma}\n")
+    (problem / "extra.tex").symlink_to(tmp_path / "outside.tex")
+    run = check(script, problem, article("\\input{extra}"))
+    assert kinds(run) == ["unfollowed_input"]
+
+
+ABSTRACT = "\\begin{abstract}\nWe prove that the giant component is unique.\n\\end{abstract}\n"
+
+
+def test_a_result_announced_only_in_the_abstract_fails(script, problem):
+    body = ABSTRACT + "\\begin{conjecture}\\label{pf:main-theorem}Unique.\\end{conjecture}"
+    run = check(script, problem, article(body))
+    assert kinds(run) == ["abstract_claim"]
+    assert "'We prove'" in run.json()["violations"][0]["message"]
+    lemma = "\\begin{lemma}\\label{pf:lemma-1}Degrees concentrate.\\end{lemma}\n"
+    run = check(script, problem, article(body + lemma))  # a lemma is not the Main Theorem
+    assert kinds(run) == ["abstract_claim"]
+    hedged = body.replace("We prove that", "We conjecture that")
+    run = check(script, problem, article(hedged))
+    assert run.returncode == 0, run.stdout
+    (problem / "PROOF.md").write_text(PROOF_MD.replace("[~]", "[V]"))
+    proved = (
+        ABSTRACT
+        + "\\newtheorem{theorem}{Theorem}\\begin{theorem}\\label{pf:main-theorem}U.\\end{theorem}"
+    )
+    run = check(script, problem, article(proved))
+    assert run.returncode == 0, run.stdout

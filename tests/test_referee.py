@@ -11,7 +11,7 @@ import pytest
 import test_state
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import computation, latex, review, router, sessions
+from mathtools.research import computation, latex, review, router, sessions, texbuild
 from mathtools.research import state as machine
 from support.standin import PLUGIN
 from test_state import (
@@ -342,25 +342,31 @@ def test_bibtex_finding_no_citation_is_reported(problem):
         "I found no \\citation commands---while reading file OUTPUT.aux\n"
         "(There was 1 error message)\n"
     )
-    (warning,) = latex.bibtex_warnings(problem)
+    (warning,) = texbuild.bibtex_warnings(problem)
     assert warning.startswith("I found no \\citation commands") and "cite" in warning
 
 
-def test_with_latex_installed_done_waits_for_the_pdf(problem, tmp_path, monkeypatch):
-    """TeX installed after a run without it: the next run compiles before it is DONE."""
+def test_with_latex_installed_done_waits_for_the_pdf(
+    problem, tmp_path, monkeypatch, path_without_tex
+):
+    """TeX installed after a run without it: the next run compiles before it is DONE; a PDF
+    written by hand is not one compiled (a stand-in pdflatex, synthesized)."""
     tools = tmp_path / "bin"
     tools.mkdir()
     fake = tools / "pdflatex"
-    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.write_text("#!/bin/sh\nprintf '%%PDF-1.5\\n' > OUTPUT.pdf\n")
     fake.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{tools}:/usr/bin:/bin")
+    monkeypatch.setenv("PATH", f"{tools}:{path_without_tex}")
     enter(problem, "LATEX_OUTPUT")
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
     with pytest.raises(BadInput) as refused:
         machine.transition(problem, problem.name, "DONE", "written")
-    assert "OUTPUT.pdf is missing" in refused.value.message
+    assert "not compiled by latex.py compile" in refused.value.message
     later()
     (problem / "OUTPUT.pdf").write_bytes(b"%PDF-1.5\n")
+    with pytest.raises(BadInput):
+        machine.transition(problem, problem.name, "DONE", "written")
+    assert texbuild.compile_pdf(problem)["compiled"] is True
     machine.transition(problem, problem.name, "DONE", "written")
 
 

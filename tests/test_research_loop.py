@@ -72,7 +72,8 @@ def write_proof(folder, **flags):
     (folder / "PROOF.md").write_text(frontmatter.render(fields, body))
 
 
-def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
+def test_a_run_from_intake_to_an_archived_session(script, tmp_path, tex_only):
+    """Without TeX, the user having chosen tex only (tests/test_texbuild.py compiles for real)."""
     folder = tmp_path / ".math" / "problems" / "gauss-sum"
     folder.mkdir(parents=True)
     (folder / "PROBLEM.md").write_text("---\nstatus: defined\n---\n\n# Sum of 1..n\n")
@@ -124,10 +125,12 @@ def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
         "\\documentclass{article}\n\\newtheorem{theorem}{Theorem}\n\\begin{document}\n"
         f"As in \\cite{{{key}}}.\n\\begin{{theorem}}\\label{{pf:main-theorem}}"
         "$\\sum_{k\\le n} k = n(n+1)/2$.\\end{theorem}\n"
-        "\\bibliography{references}\n\\end{document}\n"
+        "\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n"
     )
     (folder / "OUTPUT.tex").write_text(tex)
-    assert script("latex.py", "check", "--dir", str(folder)).returncode == 0
+    checked = script("latex.py", "check", "--compile", "--dir", str(folder))
+    assert checked.returncode == 0, checked.stdout
+    assert checked.json()["compile"]["tex_only"] is True
 
     step = advance(script, folder)  # -> DONE
     assert step["transition"]["to"] == "DONE" and step["spawn"] is None
@@ -157,9 +160,13 @@ def test_a_run_from_intake_to_an_archived_session(script, tmp_path):
     archived = script("state.py", "archive-session", "--dir", str(folder)).json()
     session = folder / "sessions" / "session-001"
     assert archived["path"] == str(session)
-    assert {"PROOF.md", "COMPUTATION.md", "OUTPUT.tex", "references.bib"} <= set(
-        archived["archived"]
-    )
+    assert {
+        "PROOF.md",
+        "COMPUTATION.md",
+        "OUTPUT.tex",
+        "OUTPUT.compile.json",
+        "references.bib",
+    } <= set(archived["archived"])
     assert "5050 5050" in (session / "COMPUTATION.md").read_text()
     restarted = json.loads(script("state.py", "show", "--dir", str(folder)).stdout)
     assert restarted["current_state"] == "INTAKE"

@@ -12,7 +12,7 @@ import pytest
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
 from mathtools.litdoc import merging
-from mathtools.research import review, router, sessions, statefile
+from mathtools.research import review, router, sessions, statefile, texbuild
 from mathtools.research import state as machine
 from support.verified import verification
 
@@ -117,6 +117,8 @@ def ground(folder, here, to):
         complete_proof(folder)
     elif to == "LATEX_OUTPUT":
         passing_review(folder)
+    elif to == "DONE":  # the run's tex-only record (the tex_only fixture: no TeX, tex only)
+        texbuild.compile_pdf(folder)
 
 
 @pytest.fixture(autouse=True)
@@ -139,7 +141,7 @@ def test_the_table_is_the_seeds_diagram():
 
 
 @pytest.mark.parametrize(("here", "to"), ALL_PAIRS)
-def test_every_transition_is_allowed_or_refused(problem, here, to):
+def test_every_transition_is_allowed_or_refused(problem, here, to, tex_only):
     write_state(problem, here)
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)  # DONE needs a write-up that checks
     before = (problem / "STATE.md").read_text()
@@ -408,7 +410,7 @@ def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered
     assert "answers every request (results ready)" in step["reason"]
 
 
-def test_next_in_latex_output_then_done(problem):
+def test_next_in_latex_output_then_done(problem, tex_only):
     enter(problem, "LATEX_OUTPUT")
     write_md(problem, "PROOF.md", age=600, status="complete")
     step = router.next_step(problem, problem.name)
@@ -424,6 +426,12 @@ def test_next_in_latex_output_then_done(problem):
     assert "fails latex.py check" in step["reason"]
     assert "unknown_citation" in [v["kind"] for v in step["violations"]]
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
+    step = router.next_step(problem, problem.name)  # it passes the check, but is not compiled
+    assert (step["spawn"], [v["kind"] for v in step["violations"]]) == (
+        "math:latex-writer",
+        ["not_compiled"],
+    )
+    texbuild.compile_pdf(problem)  # no TeX, tex only: recorded as such
     step = router.next_step(problem, problem.name)
     assert step["transition"] == {
         "to": "DONE",
@@ -479,13 +487,14 @@ def test_next_when_done_says_archive(problem):
 # --- archive-session ---
 
 
-def test_archive_session_snapshots_the_run_and_restarts(problem):
+def test_archive_session_snapshots_the_run_and_restarts(problem, tex_only):
     enter(problem, "DONE", loops={"proof-computation": 2})
     for name in ("PROBLEM.md", "JOURNAL.md", "PROOF.md", "COMPUTATION.md"):
         write_md(problem, name, status="complete")
     merging.merge_file(problem / "LITERATURE.md", verification([]))
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)  # archived as DONE: it passes DONE's checks
     write_md(problem, "references.bib")
+    texbuild.compile_pdf(problem)  # no TeX, tex only: recorded as such
     for leftover in ("OUTPUT.aux", "OUTPUT.log", "OUTPUT.bbl", "OUTPUT.fdb_latexmk"):
         write_md(problem, leftover)  # what latex.py compile leaves beside OUTPUT.pdf
     (problem / "computations").mkdir()

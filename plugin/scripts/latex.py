@@ -5,14 +5,22 @@ subcommands:
   check     fails (exit 1) when OUTPUT.tex cites a key that is not in references.bib, or one
             that is not a confirmed, verified reference of LITERATURE.md (every key of the .bib
             with \\nocite{*}), when references.bib holds a command LaTeX would run (\\input,
-            \\write, \\def, ...), when a theorem-like environment (theorem, lemma, proposition,
-            corollary, or one declared with \\newtheorem that is not a conjecture, remark,
-            definition or example) lacks a \\label{pf:<step>} naming a PROOF.md step that is
-            not [~] and does not depend, directly or through other steps, on one that is (or is
-            marked \\speculative or [~]), or when the document is not a complete article
+            \\write, \\def, ...), when an environment that prints as a theorem, lemma,
+            proposition or corollary (a \\newtheorem or \\newenvironment of one included; not a
+            conjecture, remark, definition or example) lacks a \\label{pf:<step>} naming a
+            PROOF.md step that is not [~] and does not depend, directly or through other steps, on
+            one that is (or is marked \\speculative or [~]), when the abstract announces a result
+            the article states as no such theorem, when a file it \\input's is outside the
+            problem folder, or when the document is not a complete article or has an empty
+            bibliography (the files it \\input's are checked with it)
             (--compile: then, when it passes, compile as below, in the same call)
-  compile   runs latexmk (else pdflatex + bibtex) in the problem folder when installed; otherwise
-            says how to compile it (exit 0 either way unless LaTeX itself fails: exit 1)
+  compile   runs latexmk (else pdflatex + bibtex) in the problem folder, with no shell escape and
+            TeX's files confined to the folder, within --timeout seconds in all; prints the first
+            LaTeX error when it fails (exit 1), and records in OUTPUT.compile.json the digests of
+            the sources it compiled and of the PDF it made: the move to DONE needs that record to
+            match OUTPUT.tex and OUTPUT.pdf as they are then. Without TeX it says how to install
+            it (exit 0), or, with "tex_only": true in .math/config.json, marks OUTPUT.tex as not
+            compiled and records that instead
 
 example:
   latex.py check --problem twin-primes && latex.py compile --problem twin-primes
@@ -33,7 +41,7 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core.tex import cited_keys  # noqa: E402
-from mathtools.research import latex, problemdir, sandbox  # noqa: E402
+from mathtools.research import latex, problemdir, sandbox, texbuild  # noqa: E402
 
 sandbox.without_secrets()  # LaTeX could \input /proc/<our pid>/environ: no key there
 
@@ -47,9 +55,8 @@ def check(folder: Path, then_compile: bool = False) -> int:
         "violations": violations,
     }
     if then_compile and not violations:
-        answer["compile"] = latex.compile_pdf(folder)
-        built = answer["compile"]
-        if not (built["compiled"] or "how" in built):
+        answer["compile"] = texbuild.compile_pdf(folder)
+        if "error" in answer["compile"]:
             cli.emit(answer)
             return errors.EXIT_VIOLATIONS
     cli.emit(answer)
@@ -64,15 +71,15 @@ def main(argv: Sequence[str]) -> int | None:
         "--compile", action="store_true", help="when the check passes, compile (as `compile`)"
     )
     build = commands.add_parser("compile", help="compile OUTPUT.tex to OUTPUT.pdf")
-    build.add_argument("--timeout", type=float, default=300, help="seconds per LaTeX run")
+    build.add_argument(
+        "--timeout", type=float, default=300, help="seconds for the whole compilation"
+    )
     args, _, folder = problemdir.parse(parser, commands, argv)
     if args.command == "check":
         return check(folder, args.compile)
-    if not (folder / "OUTPUT.tex").exists():
-        raise errors.BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
-    result = latex.compile_pdf(folder, args.timeout)
+    result = texbuild.compile_pdf(folder, args.timeout)
     cli.emit(result)
-    return errors.EXIT_OK if result["compiled"] or "how" in result else errors.EXIT_VIOLATIONS
+    return errors.EXIT_VIOLATIONS if "error" in result else errors.EXIT_OK
 
 
 if __name__ == "__main__":

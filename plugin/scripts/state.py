@@ -8,7 +8,9 @@ plus the back-edges PROOF_DEVELOPMENT -> LITERATURE_SEARCH, PROOF_DEVELOPMENT <-
 REVIEW -> PROOF_DEVELOPMENT (the referee found a gap or a wrong step). Each move is checked
 against the files: REVIEW needs a PROOF.md complete by its own rules, COMPUTATION an unanswered
 request, LATEX_OUTPUT a REVIEW.md sealed on this PROOF.md in which every step is checked, DONE an
-OUTPUT.tex that passes latex.py check (compiled, when LaTeX is installed). Each back-edge pair may
+OUTPUT.tex that passes latex.py check and the OUTPUT.pdf latex.py compile made from it as it is
+(OUTPUT.compile.json; without TeX: refused with the install line, unless "tex_only": true in
+.math/config.json, then its tex-only record). Each back-edge pair may
 loop 3 times; a fourth, or a write-up without a passing review, needs the user: they type
 /math:research continue (or accept-partial), which the plugin records as they type it, and
 --user-approved uses that record up; without it --user-approved is refused. STATE.md carries a

@@ -7,8 +7,10 @@ Subcommands (each prints JSON):
                 NOTATION.md (and LITERATURE.md); the slug comes from the title, made unique
   switch SLUG   make SLUG the current problem
   archive SLUG  move a problem to .math/archive/
-  status        every problem's state and counts, read from its artifacts' frontmatter;
-                rebuilds .math/DASHBOARD.md from them
+  status        every problem's state and counts, read from its artifacts' frontmatter, and
+                its write-up (`write_up`: compiled from the current OUTPUT.tex, tex only, or
+                why not); whether TeX is installed and tex only chosen (`tex`); rebuilds
+                .math/DASHBOARD.md from them
   dashboard     rebuild .math/DASHBOARD.md (init, new-problem, switch, archive, status and
                 resume do it too; the research scripts do not)
   resume        what a new session needs to pick the current problem up again (rebuilds

@@ -53,6 +53,9 @@ API_KEY = re.compile(r"[\x21-\x7e]{1,256}")
 MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
 # The .math/config.json key that lets compute.py run snippets whose writes nothing confines.
 ALLOW_UNSANDBOXED_COMPUTE = "allow_unsandboxed_compute"
+# The .math/config.json key that lets a run finish DONE with OUTPUT.tex alone where no TeX is
+# installed (research/texbuild.py).
+TEX_ONLY = "tex_only"
 
 
 @dataclass(frozen=True)
@@ -348,11 +351,22 @@ def allow_unsandboxed_compute(start: Path | None = None) -> bool:
     """Whether compute.py may run a snippet where nothing keeps its writes in its own folder
     (neither Landlock nor a mount namespace): `"allow_unsandboxed_compute": true` in
     .math/config.json; false when absent or null. Any other value is BadInput naming the file."""
-    value = workspace_config(start).get(ALLOW_UNSANDBOXED_COMPUTE)
+    return _flag(ALLOW_UNSANDBOXED_COMPUTE, start)
+
+
+def tex_only(start: Path | None = None) -> bool:
+    """Whether the user chose to finish write-ups without a PDF where no TeX is installed:
+    `"tex_only": true` in .math/config.json; false when absent or null. Where TeX is installed
+    OUTPUT.tex is compiled all the same. Any other value is BadInput naming the file."""
+    return _flag(TEX_ONLY, start)
+
+
+def _flag(key: str, start: Path | None) -> bool:
+    value = workspace_config(start).get(key)
     if value is None or isinstance(value, bool):
         return bool(value)
     raise BadInput(
-        f"{ALLOW_UNSANDBOXED_COMPUTE} in {math_dir(start) / 'config.json'} must be true or false "
+        f"{key} in {math_dir(start) / 'config.json'} must be true or false "
         f"(got {shown(json.dumps(value), 60)})",
         code="bad_config",
     )

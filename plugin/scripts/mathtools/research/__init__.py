@@ -14,6 +14,7 @@ __all__ = [
     "latex",
     "models",
     "notation",
+    "outputtex",
     "problemdir",
     "problemfile",
     "reasons",
@@ -24,5 +25,6 @@ __all__ = [
     "signing",
     "state",
     "statefile",
+    "texbuild",
     "workspace",
 ]

@@ -1,4 +1,4 @@
-"""Checking OUTPUT.tex against what may be claimed and cited, and compiling it.
+"""Checking OUTPUT.tex against what may be claimed and cited (compiling it: texbuild.py).
 
 `check` reports:
   - a `\\cite` key that is not in references.bib;
@@ -7,24 +7,26 @@
     unconfirmed paper);
   - a command in references.bib that reads or writes files or defines commands (`\\input`,
     `\\write`, `\\def`, ...: bibvalues.UNSAFE_COMMANDS), which LaTeX would run;
-  - a claim that is not backed by PROOF.md. Every theorem-like environment (theorem, lemma,
-    proposition, corollary, and every environment the document declares with \\newtheorem or
-    \\declaretheorem except conjectures, remarks, definitions and examples) states a claim, and
+  - a claim that is not backed by PROOF.md. Every environment that states a claim by its printed
+    name (outputtex.claim_environments: theorem, lemma, proposition, corollary, any \\newtheorem
+    but a conjecture, remark, definition or example, and any \\newenvironment wrapping one)
     must carry a `\\label{pf:...}` naming a PROOF.md step (`### Lemma 2: ...` is `pf:lemma-2`)
     whose confidence is not [~]; it fails when it has no such label, names no step, names a step
     marked `**Confidence:** [~]` or one whose **Depends on:** steps lead to such a step (a step is
     never more certain than what it rests on), or carries the `\\speculative` mark or a literal [~];
+    a command defined to open a claim environment hides its claims, and fails;
+  - an abstract that announces a result ("we prove") when the article states none as a backed
+    claim (the Main Theorem's, when PROOF.md has one);
+  - the files OUTPUT.tex reads in (\\input, \\include, a local .sty) are checked with it; one it
+    cannot follow (outside the problem folder, missing, \\import) fails;
   - a document that is not a complete article (no \\documentclass, document environment, or
-    bibliography while it cites).
-
-`compile` runs latexmk, else pdflatex + bibtex, when installed; otherwise it says how to.
+    bibliography while it cites), or one with a bibliography but no citation (an empty References
+    section, and BibTeX's "I found no \\citation commands").
 """
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -32,24 +34,24 @@ from ..core.errors import BadInput
 from ..core.tex import cited_keys, strip_comments
 from ..gate.bibvalues import unsafe_commands
 from ..litdoc import bibexport, literature, quotes
-from . import review
-from .sandbox import check_timeout, environment_without_secrets
+from . import outputtex, review
 
-THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
-# A declared environment named (or titled, by its first word) one of these states no claim.
-NOT_CLAIMS = frozenset(
-    {"conjecture", "conj", "remark", "rem", "definition", "defn", "def", "example", "exa", "ex"}
-    | {"exercise", "notation", "note", "question"}
-)
 _BIB_KEY = re.compile(r"^\s*@\s*(\w+)\s*\{\s*([^,\s]+)\s*,", re.MULTILINE)
-_NEWTHEOREM = re.compile(
-    r"\\newtheorem\*?\s*\{(?P<name>[^}]+)\}\s*(?:\[[^\]]*\]\s*)?\{(?P<title>[^}]*)\}"
-    r"|\\declaretheorem\*?\s*(?:\[(?P<options>[^\]]*)\]\s*)?\{(?P<declared>[^}]+)\}"
-)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
 _HAND_BIBLIOGRAPHY = re.compile(r"\\begin\{thebibliography\}|\\bibitem\b")
 _SPECULATIVE_MARK = re.compile(r"\\speculative\b|\[~\]|\[\$\\sim\$\]")
 _PROVED_MARK = re.compile(r"\\proved(?![A-Za-z@])")
+_ABSTRACT = re.compile(
+    r"\\begin\{abstract\}(?P<text>.*?)\\end\{abstract\}|\\abstract\{(?P<arg>[^}]*)\}", re.DOTALL
+)
+# What an abstract says when it announces a result (not when it conjectures one).
+_ANNOUNCES = re.compile(
+    r"\b(?:we|this (?:paper|note|article))\s+(?:also\s+|then\s+|here\s+)?(?:prove|show|establish"
+    r"|demonstrate|obtain|determine|settle|resolve|derive|give a proof)s?\b"
+    r"|\b(?:is|are)\s+(?:here\s+)?(?:proved|proven|shown|established)\b"
+    r"|\bour (?:main )?(?:results?|theorems?)\b",
+    re.IGNORECASE,
+)
 
 
 def bib_keys(bib: str) -> list[str]:
@@ -95,49 +97,26 @@ def speculative_grounds(
     return found
 
 
-def claim_environments(tex: str) -> list[str]:
-    """The environments of `tex` that state claims: the standard theorem-like ones and every one
-    it declares (\\newtheorem, \\declaretheorem) that is not a conjecture, remark, definition
-    or example by its name or title."""
-    names = dict.fromkeys(THEOREM_LIKE)
-    for found in _NEWTHEOREM.finditer(tex):
-        name = found.group("name") or found.group("declared")
-        title = found.group("title") or ""
-        if found.group("options"):
-            option = re.search(r"(?:name|title)\s*=\s*\{?([^,}]*)", found.group("options"))
-            title = option.group(1) if option else ""
-        first_word = (title.split() or [""])[0].lower().strip(".:")
-        if name.strip().lower() not in NOT_CLAIMS and first_word not in NOT_CLAIMS:
-            names.setdefault(name.strip())
-    return list(names)
-
-
-def claim_pattern(tex: str) -> re.Pattern[str]:
-    """A claim environment of `tex` (claim_environments), its name `env` and its `body`."""
-    return re.compile(
-        r"\\begin\{(?P<env>"
-        + "|".join(re.escape(name) for name in claim_environments(tex))
-        + r")\*?\}(?P<body>.*?)\\end\{(?P=env)\*?\}",
-        re.DOTALL,
-    )
-
-
 def check(
     tex: str,
     bib: str | None,
     confirmed_keys: set[str] | None,
     proof_md: str | None,
     reviewed: set[str] | None = None,
+    included: dict[str, str] | None = None,
     review_md: str | None = None,
 ) -> list[dict[str, Any]]:
     """Every violation in OUTPUT.tex (empty list: it may be published as far as we can tell).
     `reviewed`, when given, holds the labels of the PROOF.md steps the referee checked (REVIEW.md):
-    a claim stating any other step is a violation. `review_md` (REVIEW.md's text) says which [P]
-    steps its seal gave: any other [P], and a \\proved on a claim that is not such a step, is a
-    violation (proved_violations)."""
+    a claim stating any other step is a violation. `included` holds the files OUTPUT.tex reads in
+    (outputtex.read_in), checked with it. `review_md` (REVIEW.md's text) says which [P] steps its
+    seal gave: any other [P], and a \\proved on a claim that is not such a step, is a violation
+    (proved_violations)."""
+    included = included or {}
     body = strip_comments(tex)
+    whole = "\n".join([body, *(strip_comments(text) for text in included.values())])
     violations: list[dict[str, Any]] = []
-    if _HAND_BIBLIOGRAPHY.search(body):
+    if _HAND_BIBLIOGRAPHY.search(whole):
         violations.append(
             {
                 "kind": "hand_bibliography",
@@ -146,23 +125,24 @@ def check(
                 "references by bib_export.py, may list papers; cite them with \\cite",
             }
         )
-
-    def line_of(offset: int) -> int:
-        return body.count("\n", 0, offset) + 1
-
     for needle, what in (
         (r"\documentclass", "no \\documentclass"),
         (r"\begin{document}", "no \\begin{document}"),
         (r"\end{document}", "no \\end{document}"),
     ):
-        if needle not in body:
+        if needle not in whole:
             violations.append({"kind": "incomplete_document", "message": what})
-    cited = cited_keys(tex)
+    cited = cited_keys(whole)
     in_bib = set(bib_keys(bib or ""))
-    if cited and not re.search(r"\\bibliography\{|\\printbibliography", body):
+    every_entry = re.search(r"\\nocite\s*\{\s*\*\s*\}", whole)
+    prints_bibliography = re.search(r"\\bibliography\{|\\printbibliography", whole)
+    if cited and not prints_bibliography:
         violations.append(
             {"kind": "incomplete_document", "message": "cites but has no \\bibliography{...}"}
         )
+    violations += empty_bibliography(
+        bool(prints_bibliography), bool(cited or (every_entry and in_bib))
+    )
     for key in cited:
         if key not in in_bib:
             violations.append(
@@ -175,7 +155,7 @@ def check(
             )
     if confirmed_keys is not None:
         # \nocite{*} puts every entry of the .bib in the bibliography
-        in_print = in_bib if re.search(r"\\nocite\s*\{\s*\*\s*\}", body) else set(cited)
+        in_print = in_bib if every_entry else set(cited)
         for key in sorted((in_bib - confirmed_keys) & in_print):
             violations.append(
                 {
@@ -195,21 +175,82 @@ def check(
                 "reading the bibliography: remove it (bib_export.py never writes one)",
             }
         )
+    for macro in outputtex.claim_macros(whole):
+        violations.append(
+            {
+                "kind": "claim_in_macro",
+                "message": f"OUTPUT.tex defines {macro} to open a theorem-like environment, so "
+                "the claims it makes cannot be checked: write the environment itself",
+            }
+        )
     steps = proof_steps(proof_md) if proof_md else {}
-    for match in claim_pattern(body).finditer(body):
-        env, text, line = match.group("env"), match.group("body"), line_of(match.start())
+    claims = outputtex.claim_environments(whole)
+    backed: list[str] = []  # the labels of the claims that pass
+    for name, text in [("OUTPUT.tex", body), *included.items()]:
+        text = outputtex.without_definitions(strip_comments(text))
+        found, passed = claim_violations(name, text, claims, steps, reviewed)
+        violations += found
+        backed += passed
+    violations += abstract_violations(whole, backed, "pf:main-theorem" in steps)
+    for name, text in [("OUTPUT.tex", body), *included.items()]:
+        text = outputtex.without_definitions(strip_comments(text))
+        violations += proved_marks(name, text, claims, steps, proof_md, review_md)
+    violations += unsealed_proved(proof_md, review_md)
+    return violations
+
+
+def empty_bibliography(prints: bool, cites: bool) -> list[dict[str, Any]]:
+    """A bibliography with nothing cited is an empty References section (BibTeX: "I found no
+    \\citation commands")."""
+    if not prints or cites:
+        return []
+    return [
+        {
+            "kind": "empty_bibliography",
+            "message": "OUTPUT.tex has a bibliography but cites nothing, so its References "
+            "section would be empty (and BibTeX fails: no \\citation commands): without a "
+            "\\cite, leave out \\bibliographystyle and \\bibliography",
+        }
+    ]
+
+
+def claim_pattern(claims: list[str]) -> re.Pattern[str]:
+    """An environment of `claims` (outputtex.claim_environments), its name `env` and `body`."""
+    return re.compile(
+        r"\\begin\{(?P<env>"
+        + "|".join(re.escape(claim) for claim in claims)
+        + r")\*?\}(?P<body>.*?)\\end\{(?P=env)\*?\}",
+        re.DOTALL,
+    )
+
+
+def claim_violations(
+    name: str,
+    body: str,
+    claims: list[str],
+    steps: dict[str, tuple[str, str | None, list[str]]],
+    reviewed: set[str] | None,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """(the violations of the claim environments in one file's `body`, the labels of those that
+    pass)."""
+    violations: list[dict[str, Any]] = []
+    backed: list[str] = []
+    where = "" if name == "OUTPUT.tex" else f" of {name}"
+    for match in claim_pattern(claims).finditer(body):
+        env, text = match.group("env"), match.group("body")
+        line = body.count("\n", 0, match.start()) + 1
         labels = _LABEL.findall(text)
         step_labels = [label for label in labels if label.startswith("pf:")]
         speculative, unbacked = [], []
         if _SPECULATIVE_MARK.search(text):
             speculative.append("it carries the [~] mark")
         for label in (label for label in step_labels if label in steps):
-            name, tier, _ = steps[label]
+            step_name, tier, _ = steps[label]
             if tier == "[~]":
-                speculative.append(f"its label {label} is PROOF.md's {name}, marked [~]")
+                speculative.append(f"its label {label} is PROOF.md's {step_name}, marked [~]")
             elif grounds := speculative_grounds(steps, label):
                 speculative.append(
-                    f"its label {label} is PROOF.md's {name}, which rests on "
+                    f"its label {label} is PROOF.md's {step_name}, which rests on "
                     f"{', '.join(grounds)}, marked [~] or unconfirmed"
                 )
         if reviewed is not None:
@@ -230,6 +271,7 @@ def check(
         elif unbacked:
             kind, advice = "unbacked_claim", "label it after its step (### Lemma 2 is pf:lemma-2)"
         else:
+            backed += step_labels
             continue
         violations.append(
             {
@@ -237,37 +279,48 @@ def check(
                 "line": line,
                 "environment": env,
                 "labels": labels,
-                "message": f"a {env} on line {line} is not backed by a proved PROOF.md step "
-                f"({'; '.join(speculative + unbacked)}): {advice}, or state it as a conjecture "
-                "or remark",
+                "message": f"a {env} on line {line}{where} is not backed by a proved PROOF.md "
+                f"step ({'; '.join(speculative + unbacked)}): {advice}, or state it as a "
+                "conjecture or remark",
             }
         )
-    violations += proved_violations(body, proof_md, review_md)
-    return violations
+    return violations, backed
 
 
-def proved_violations(
-    body: str, proof_md: str | None, review_md: str | None
+def unsealed_proved(proof_md: str | None, review_md: str | None) -> list[dict[str, Any]]:
+    """A [P] in PROOF.md that REVIEW.md's seal did not give (review.sealed_proved)."""
+    if not proof_md:
+        return []
+    return [
+        {"kind": "unsealed_proved", "message": f"PROOF.md: {message}"}
+        for message in review.sealed_proved(proof_md, review_md)[1]
+    ]
+
+
+def proved_marks(
+    name: str,
+    body: str,
+    claims: list[str],
+    steps: dict[str, tuple[str, str | None, list[str]]],
+    proof_md: str | None,
+    review_md: str | None,
 ) -> list[dict[str, Any]]:
-    """A [P] in PROOF.md that REVIEW.md's seal did not give (review.sealed_proved), and every
-    `\\proved` mark in the document (after \\begin{document}) that stands outside a claim
-    environment labelled after a step the seal gave [P]: `\\proved` says "proved here in full",
-    which only a sealed [P] step is."""
-    given, unsealed = review.sealed_proved(proof_md, review_md) if proof_md else (set(), [])
-    violations: list[dict[str, Any]] = [
-        {"kind": "unsealed_proved", "message": f"PROOF.md: {message}"} for message in unsealed
-    ]
-    start = body.find("\\begin{document}")
+    """Every `\\proved` mark in one file's `body` (in OUTPUT.tex, after \\begin{document}) that
+    stands outside a claim environment labelled after a step the seal gave [P]: `\\proved` says
+    "proved here in full", which only a sealed [P] step is."""
+    given = review.sealed_proved(proof_md, review_md)[0] if proof_md else set()
+    start = body.find("\\begin{document}") if name == "OUTPUT.tex" else 0
     if start < 0:
-        return violations
-    steps = proof_steps(proof_md) if proof_md else {}
-    claims = [
+        return []
+    where = "" if name == "OUTPUT.tex" else f" of {name}"
+    spans = [
         (match.start(), match.end(), _LABEL.findall(match.group("body")))
-        for match in claim_pattern(body).finditer(body)
+        for match in claim_pattern(claims).finditer(body)
     ]
+    violations: list[dict[str, Any]] = []
     for mark in _PROVED_MARK.finditer(body, start):
         line = body.count("\n", 0, mark.start()) + 1
-        labels = next((found for a, b, found in claims if a <= mark.start() < b), None)
+        labels = next((found for a, b, found in spans if a <= mark.start() < b), None)
         if labels is None:
             why = "it marks no theorem-like environment"
         elif any(label in given for label in labels):
@@ -286,14 +339,33 @@ def proved_violations(
             {
                 "kind": "proved_without_p",
                 "line": line,
-                "message": f"\\proved on line {line}: {why}; mark it with its step's own tier "
-                "(\\supported for [S], \\verified for [V])",
+                "message": f"\\proved on line {line}{where}: {why}; mark it with its step's own "
+                "tier (\\supported for [S], \\verified for [V])",
             }
         )
     return violations
 
 
-def _read(path: Path) -> str | None:
+def abstract_violations(tex: str, backed: list[str], has_main: bool) -> list[dict[str, Any]]:
+    """An abstract that announces a result ("we prove ...") needs the article to state one as a
+    claim that passes: the Main Theorem's (`pf:main-theorem`) when PROOF.md has one."""
+    found = _ABSTRACT.search(tex)
+    said = _ANNOUNCES.search((found.group("text") or found.group("arg") or "") if found else "")
+    if said is None or ("pf:main-theorem" in backed if has_main else backed):
+        return []
+    stated = "the Main Theorem (\\label{pf:main-theorem})" if has_main else "any result"
+    return [
+        {
+            "kind": "abstract_claim",
+            "message": f"the abstract announces a result ({said.group(0)!r}) but the article "
+            f"states {stated} as no checked theorem: state it as a theorem backed by its "
+            "PROOF.md step, or say in the abstract that it is conjectural",
+        }
+    ]
+
+
+def read_file(path: Path) -> str | None:
+    """A file's text, None when it does not exist; BadInput when it cannot be read."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -302,124 +374,38 @@ def _read(path: Path) -> str | None:
         raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
 
 
+def included_files(folder: Path, tex: str) -> list[str]:
+    """The files (relative to `folder`) that OUTPUT.tex's text `tex` reads in and the check
+    follows."""
+    return list(outputtex.read_in(folder, tex)[0])
+
+
 def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[dict[str, Any]]]:
     """(OUTPUT.tex, its violations) for a problem folder: the citations against references.bib
     and LITERATURE.md's confirmed references, the claims against PROOF.md and, when there is a
-    REVIEW.md (or `require_review`), against the steps the referee checked."""
-    from . import review  # review imports computation, which imports the sandbox: lazily
-
+    REVIEW.md (or `require_review`), against the steps the referee checked; with the files it
+    reads in."""
     reviewed = None
     if require_review or (folder / "REVIEW.md").exists():
         reviewed = review.checked_labels(folder) or set()
-    tex = _read(folder / "OUTPUT.tex")
+    tex = read_file(folder / "OUTPUT.tex")
     if tex is None:
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
+    included, unfollowed = outputtex.read_in(folder, tex)
+    whole = "\n".join([tex, *included.values()])
     confirmed: set[str] = set()
     said: list[str] = []  # [V] claims whose quote is not in their source
-    proof_md = _read(folder / "PROOF.md")
+    proof_md = read_file(folder / "PROOF.md")
     if (folder / "LITERATURE.md").exists():
         doc = literature.load(folder / "LITERATURE.md")
         refs = {entry.key: entry.entry_number for entry in bibexport.bib_entries(doc)}
         confirmed = set(refs)
         entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
-        said = quotes.tex_violations(strip_comments(tex), entries, refs)
+        said = quotes.tex_violations(strip_comments(whole), entries, refs)
         said += quotes.proof_violations(proof_md or "", entries)
-    violations = check(
-        tex,
-        _read(folder / "references.bib"),
-        confirmed,
-        proof_md,
-        reviewed,
-        _read(folder / "REVIEW.md"),
-    )
+    bib = read_file(folder / "references.bib")
+    review_md = read_file(folder / "REVIEW.md")
+    violations = check(tex, bib, confirmed, proof_md, reviewed, included, review_md)
+    violations += [{"kind": "unfollowed_input", "message": message} for message in unfollowed]
     violations += [{"kind": "unchecked_quote", "message": message} for message in said]
     return tex, violations
-
-
-def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
-    """Compile folder/OUTPUT.tex to OUTPUT.pdf with latexmk, else pdflatex + bibtex, each run
-    given `timeout` seconds (BadInput unless sandbox.check_timeout accepts it)."""
-    check_timeout(timeout)  # before looking for LaTeX: a bad value is refused on every machine
-    latexmk, pdflatex, bibtex = (shutil.which(t) for t in ("latexmk", "pdflatex", "bibtex"))
-    how = (
-        "install a TeX distribution (Debian/Ubuntu: sudo apt-get install latexmk "
-        "texlive-latex-extra; macOS: MacTeX; Windows: MiKTeX), then run in "
-        f"{folder}: latexmk -pdf OUTPUT.tex (or pdflatex OUTPUT; bibtex OUTPUT; pdflatex OUTPUT; "
-        "pdflatex OUTPUT), or upload OUTPUT.tex and references.bib to Overleaf"
-    )
-    flags = ["-interaction=nonstopmode", "-halt-on-error"]
-    if latexmk:
-        runs = [[latexmk, "-pdf", *flags, "OUTPUT.tex"]]
-    elif pdflatex:
-        runs = [[pdflatex, *flags, "OUTPUT.tex"]]
-        if bibtex:
-            runs.append([bibtex, "OUTPUT"])
-        runs += [[pdflatex, *flags, "OUTPUT.tex"]] * 2
-    else:
-        return {"compiled": False, "tool": None, "pdf": None, "how": how}
-    tool = Path(runs[0][0]).name
-    for argv in runs:
-        try:
-            done = subprocess.run(
-                argv,
-                cwd=folder,
-                env=environment_without_secrets(),  # a document could \input its environ
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                errors="replace",
-            )
-        except subprocess.TimeoutExpired:
-            return {"compiled": False, "tool": tool, "pdf": None, "errors": ["timed out"]}
-        if done.returncode != 0 and Path(argv[0]).name != "bibtex":
-            return {
-                "compiled": False,
-                "tool": tool,
-                "pdf": None,
-                "exit_code": done.returncode,
-                "errors": _log_errors(folder / "OUTPUT.log") or done.stdout.splitlines()[-20:],
-            }
-    pdf = folder / "OUTPUT.pdf"
-    answer: dict[str, Any] = {
-        "compiled": pdf.exists(),
-        "tool": tool,
-        "pdf": str(pdf) if pdf.exists() else None,
-    }
-    warnings = bibtex_warnings(folder)
-    if warnings:
-        answer["warnings"] = warnings
-    return answer
-
-
-# What BibTeX says when the bibliography came out empty or wrong; LaTeX still builds a PDF.
-_BIBTEX_PROBLEMS = re.compile(
-    r"^(I found no \\citation commands|I found no \\bibdata command|I found no "
-    r"\\bibstyle command|I couldn't open .*|Warning--.*|.*---line \d+ of file .*)",
-    re.MULTILINE,
-)
-
-
-def bibtex_warnings(folder: Path) -> list[str]:
-    """BibTeX's complaints in OUTPUT.blg (no \\citation commands: the bibliography is empty)."""
-    log = folder / "OUTPUT.blg"
-    if not log.exists():
-        return []
-    text = log.read_text(errors="replace")
-    found = [match.group(0).strip() for match in _BIBTEX_PROBLEMS.finditer(text)]
-    advice = {
-        "I found no \\citation commands": " (OUTPUT.tex cites nothing with \\cite, so the "
-        "bibliography is empty: cite the references you use)",
-    }
-    return [
-        line + next((a for k, a in advice.items() if line.startswith(k)), "") for line in found
-    ][:20]
-
-
-def _log_errors(log: Path) -> list[str]:
-    """The `! ...` error lines of a LaTeX log, each with the line after it (the location)."""
-    if not log.exists():
-        return []
-    lines = log.read_text(errors="replace").splitlines()
-    return [
-        " ".join(lines[i : i + 2]).strip() for i, line in enumerate(lines) if line.startswith("!")
-    ][:20]

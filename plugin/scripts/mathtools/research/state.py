@@ -9,14 +9,14 @@ up; the model's own calls cannot write it.
 
 A proof reaches LATEX_OUTPUT only through REVIEW, with a REVIEW.md (review.py) in which the
 referee checked every step, sealed on the PROOF.md there now; or on the user's accept-partial.
-DONE needs an OUTPUT.tex that passes latex.py check.
+DONE needs an OUTPUT.tex that passes latex.py check and the OUTPUT.pdf `latex.py compile` made
+from it as it is now (texbuild.py), or, without TeX and with "tex_only" chosen, its tex-only record.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from ..core import clock, frontmatter
 from ..core.errors import BadInput
 from ..core.files import read_text
 from ..core.locks import locked
-from . import computation, latex, review
+from . import computation, latex, review, texbuild
 from .approval import CHOICES as GRANTS
 from .approval import approval_file
 from .statefile import LOOP_CAP, LOOPS, STATES, TRANSITIONS, State, load, save, state_path
@@ -57,8 +57,7 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
     """Raise BadInput when the files do not justify the move `here` -> `to` (the move itself is
     legal): a proof sent to review must be complete by its own rules, a computation needs a
     request to answer, a write-up needs a passing review (unless the user accepted partial
-    results), and DONE needs an OUTPUT.tex that passes the check (and is compiled, when LaTeX
-    is installed)."""
+    results), and DONE needs an OUTPUT.tex that passes the check and compiled (latex_violations)."""
     proof = folder / "PROOF.md"
     proof_md = read_text(proof, proof.name) if proof.exists() else ""
     if to == "REVIEW":
@@ -111,8 +110,9 @@ def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> No
         violations = latex_violations(folder)
         if violations:
             raise BadInput(
-                f"OUTPUT.tex does not pass latex.py check ({len(violations)} violations), "
-                "so the run is not DONE: " + "; ".join(v["message"] for v in violations),
+                f"OUTPUT.tex does not pass latex.py check and compile ({len(violations)} "
+                "violations), so the run is not DONE: "
+                + "; ".join(v["message"] for v in violations),
                 code="latex_check_failed",
             )
 
@@ -250,23 +250,13 @@ def merged_this_visit(state: State) -> bool:
 
 def latex_violations(folder: Path) -> list[dict[str, Any]]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
-    the referee's review; and, where LaTeX is installed, an OUTPUT.pdf older than OUTPUT.tex."""
+    the referee's review; then why OUTPUT.pdf is not the PDF compiled from it now
+    (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen)."""
     try:
         violations = latex.check_folder(folder, require_review=True)[1]
     except BadInput as exc:
         return [{"kind": exc.code, "message": exc.message}]
-    tex, pdf = folder / "OUTPUT.tex", folder / "OUTPUT.pdf"
-    if any(shutil.which(tool) for tool in ("latexmk", "pdflatex")) and (
-        not pdf.exists() or pdf.stat().st_mtime < tex.stat().st_mtime
-    ):
-        violations.append(
-            {
-                "kind": "not_compiled",
-                "message": "LaTeX is installed but OUTPUT.pdf is missing or older than "
-                "OUTPUT.tex: compile it with latex.py compile",
-            }
-        )
-    return violations
+    return violations + texbuild.compile_violations(folder)
 
 
 def artifact(folder: Path, name: str) -> dict[str, Any] | None:

@@ -59,6 +59,8 @@ LOOPS = {
     ("REVIEW", "PROOF_DEVELOPMENT"): "proof-review",
 }
 LOOP_CAP = 3
+# latex.py compile's record of the OUTPUT.pdf it made from OUTPUT.tex (research/texbuild.py).
+COMPILE_RECORD = "OUTPUT.compile.json"
 # The files of one run alone: sessions.archive_session moves them out, so the next run starts
 # them afresh.
 RUN_FILES = (
@@ -67,6 +69,7 @@ RUN_FILES = (
     "REVIEW.md",
     "OUTPUT.tex",
     "OUTPUT.pdf",
+    COMPILE_RECORD,
     "references.bib",
 )
 # A problem's files, as `show` lists them and sessions.archive_session snapshots them: the

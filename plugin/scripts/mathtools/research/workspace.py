@@ -36,6 +36,7 @@ from ..core.slugs import RESERVED_SLUGS, check_slug, is_slug, slugify
 from ..core.templates import instantiate
 from ..litdoc import literature
 from . import models as agent_models
+from . import texbuild
 from .notation import new_notation
 
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
@@ -349,7 +350,8 @@ def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
 
 
 def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
-    """One problem's state and counts, read from its artifacts' frontmatter only."""
+    """One problem's state and counts, read from its artifacts' frontmatter, and what became of
+    its write-up (texbuild.write_up_status)."""
     warnings: list[str] = []
     meta = {name: frontmatter_of(folder / name, warnings) for name in ARTIFACTS}
     problem = meta["PROBLEM.md"] or {}
@@ -383,6 +385,7 @@ def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
             "proof": (meta["PROOF.md"] or {}).get("status"),
             "computation": (meta["COMPUTATION.md"] or {}).get("status"),
             "artifacts": [name for name in ARTIFACTS if meta[name] is not None],
+            "write_up": texbuild.write_up_status(folder),
             "warnings": warnings,
         }
     )
@@ -435,6 +438,7 @@ def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[st
         "archived": cfg["archived"],
         "dashboard": str(workspace.dashboard_path),
         "models": agent_models.in_use(cfg),
+        "tex": {"installed": texbuild.tex_installed(), "tex_only": config.tex_only(workspace.root)},
     }
 
 

@@ -1,0 +1,311 @@
+"""latex.py compile and the move to DONE: a PDF compiled from the current OUTPUT.tex, recorded.
+
+Tests marked by the `needs_tex` fixture compile with the real TeX and skip where there is none
+(.ci/run installs it); those with `no_tex` hide it, whatever the machine has; the stand-in tools
+of `fake_tex` are synthesized, to see the arguments and environment LaTeX is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from mathtools.core import schemas
+from mathtools.core.errors import BadInput
+from mathtools.research import router, texbuild, workspace
+from mathtools.research import state as machine
+from test_state import CLEAN_ARTICLE, enter
+
+X86 = CLEAN_ARTICLE.replace("No claims.", "Runs on\nx86_64 machines.")
+
+
+@pytest.fixture
+def problem(tmp_path):
+    folder = tmp_path / ".math" / "problems" / "tournaments"
+    folder.mkdir(parents=True)
+    (folder / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
+    enter(folder, "LATEX_OUTPUT")
+    return folder
+
+
+def done(folder):
+    """The move to DONE: its one-line refusal, or None when it is made."""
+    try:
+        machine.transition(folder, folder.name, "DONE", "written")
+    except BadInput as refused:
+        assert refused.code == "latex_check_failed" and "\n" not in refused.message
+        return refused.message
+    return None
+
+
+def compile_script(script, folder, *args):
+    return script("latex.py", "compile", "--dir", str(folder), *args)
+
+
+# --- with TeX ---
+
+
+def test_done_needs_the_pdf_compiled_from_the_current_output_tex(script, problem, needs_tex):
+    assert "not compiled by latex.py compile" in done(problem)
+    run = compile_script(script, problem)
+    assert run.returncode == 0, run.stdout
+    assert run.json()["compiled"] is True and run.json()["tool"] in ("latexmk", "pdflatex")
+    record = json.loads((problem / "OUTPUT.compile.json").read_text())
+    assert record["sources"] == {"OUTPUT.tex": texbuild.sources(problem)["OUTPUT.tex"]}
+    assert record["pdf"] and record["error"] is None and record["tex_only"] is False
+    assert schemas.errors("compile_record", record) == []
+    assert (problem / "OUTPUT.pdf").read_bytes().startswith(b"%PDF-")
+    assert done(problem) is None
+
+
+def test_a_fake_pdf_is_refused(script, problem, needs_tex):
+    (problem / "OUTPUT.pdf").write_text("x")  # printf x > OUTPUT.pdf, never compiled
+    assert "not compiled by latex.py compile" in done(problem)
+    assert compile_script(script, problem).returncode == 0
+    (problem / "OUTPUT.pdf").write_text("x")  # after a real compile
+    assert "OUTPUT.pdf is not the PDF latex.py compile made" in done(problem)
+    (problem / "OUTPUT.pdf").write_bytes(b"%PDF-1.5\n% another PDF\n")
+    assert "OUTPUT.pdf is not the PDF latex.py compile made" in done(problem)
+
+
+def test_output_tex_edited_after_compiling_is_refused(script, problem, needs_tex):
+    assert compile_script(script, problem).returncode == 0
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE.replace("No claims.", "One more line."))
+    assert "OUTPUT.tex changed after latex.py compile ran" in done(problem)
+
+
+def test_an_input_file_edited_after_compiling_is_refused(script, problem, needs_tex):
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE.replace("No claims.", "\\input{intro}"))
+    (problem / "intro.tex").write_text("An introduction.\n")
+    assert compile_script(script, problem).returncode == 0
+    (problem / "intro.tex").write_text("Another introduction.\n")
+    assert "intro.tex changed after latex.py compile ran" in done(problem)
+
+
+def test_a_text_mode_underscore_fails_with_the_first_latex_error(script, problem, needs_tex):
+    (problem / "OUTPUT.tex").write_text(X86)
+    run = compile_script(script, problem)
+    assert run.returncode == 1
+    assert run.json()["error"] == "! Missing $ inserted. (line 4)"
+    record = json.loads((problem / "OUTPUT.compile.json").read_text())
+    assert record["error"] == run.json()["error"] and record["pdf"] is None
+    assert schemas.errors("compile_record", record) == []
+    message = done(problem)
+    assert message.endswith("OUTPUT.tex does not compile: ! Missing $ inserted. (line 4)")
+
+
+def test_latex_runs_no_shell_and_reads_and_writes_only_in_the_folder(
+    script, problem, tmp_path, needs_tex
+):
+    (tmp_path / "secret.txt").write_text("the secret\n")
+    escapes = [
+        "\\immediate\\write18{touch shell-ran}",
+        "\\newwrite\\out\\immediate\\openout\\out=../written-outside.txt"
+        "\\immediate\\write\\out{x}\\immediate\\closeout\\out",
+    ]
+    tex = CLEAN_ARTICLE.replace("No claims.", "\n".join(escapes))
+    (problem / "OUTPUT.tex").write_text(tex)
+    compile_script(script, problem)
+    assert not (problem / "shell-ran").exists()
+    assert not (problem.parent / "written-outside.txt").exists()
+    reading = CLEAN_ARTICLE.replace("No claims.", f"\\input{{{tmp_path / 'secret.txt'}}}")
+    (problem / "OUTPUT.tex").write_text(reading)
+    run = compile_script(script, problem)
+    assert run.returncode == 1 and "secret.txt" in run.json()["error"]
+    assert (
+        not (problem / "OUTPUT.pdf").exists()
+        or b"the secret" not in (problem / "OUTPUT.pdf").read_bytes()
+    )
+
+
+def test_the_template_filled_without_references_compiles_with_no_bibtex_warning(
+    script, problem, needs_tex
+):
+    from conftest import PLUGIN
+
+    tex = (PLUGIN / "templates" / "OUTPUT.tex").read_text()
+    kept = [line for line in tex.splitlines() if not line.startswith("\\bibliograph")]
+    (problem / "OUTPUT.tex").write_text("\n".join(kept).replace("\\cite{KEY}", "") + "\n")
+    run = compile_script(script, problem)
+    assert run.returncode == 0, run.stdout
+    assert run.json()["compiled"] is True and "warnings" not in run.json()
+
+
+# --- without TeX ---
+
+
+def test_without_tex_done_is_refused_with_the_install_line(script, problem, no_tex):
+    run = compile_script(script, problem)
+    assert run.returncode == 0
+    assert run.json()["compiled"] is False and "apt-get install" in run.json()["how"]
+    message = done(problem)
+    assert "no TeX on this machine" in message
+    for where in ("Debian/Ubuntu: sudo apt-get install", "macOS: brew install", "TeX Live"):
+        assert where in message
+    assert '"tex_only": true' in message
+    (problem / "OUTPUT.pdf").write_text("x")
+    assert "no TeX on this machine" in done(problem)
+    step = router.next_step(problem, problem.name)  # no agent can install TeX: the user can
+    assert (step["action"], step["spawn"]) == ("ask_user", None)
+    assert step["reason"] == step["violations"][0]["message"] and "TeX Live" in step["reason"]
+
+
+def test_tex_only_marks_the_write_up_and_status_says_so(script, problem, tmp_path, tex_only):
+    assert "not compiled by latex.py compile" in done(problem)
+    run = compile_script(script, problem)
+    assert run.returncode == 0, run.stdout
+    assert run.json()["tex_only"] is True
+    record = json.loads((problem / "OUTPUT.compile.json").read_text())
+    assert (record["tool"], record["pdf"], record["tex_only"]) == (None, None, True)
+    assert schemas.errors("compile_record", record) == []
+    tex = (problem / "OUTPUT.tex").read_text()
+    assert tex.startswith(texbuild.TEX_ONLY_NOTE + "\n") and tex.endswith(CLEAN_ARTICLE)
+    assert compile_script(script, problem).returncode == 0  # marked once, not twice
+    assert (problem / "OUTPUT.tex").read_text() == tex
+    (tmp_path / ".math" / "config.json").write_text(
+        json.dumps({"problems": [problem.name], "archived": [], "current_problem": problem.name,
+                    "tex_only": True})
+    )  # fmt: skip
+    shown = workspace.status()
+    assert shown["tex"] == {"installed": False, "tex_only": True}
+    assert "not compiled: no TeX here, and tex only chosen" in shown["problems"][0]["write_up"]
+    (problem / "OUTPUT.tex").write_text(tex + "% edited\n")
+    assert "OUTPUT.tex changed after latex.py compile ran" in done(problem)
+    assert compile_script(script, problem).returncode == 0
+    assert done(problem) is None
+
+
+def test_a_tex_only_record_is_refused_once_tex_is_installed(
+    script, problem, tex_only, monkeypatch, tmp_path
+):
+    assert compile_script(script, problem).returncode == 0
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "pdflatex").write_text("#!/bin/sh\nexit 1\n")
+    (fake / "pdflatex").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    assert "recorded as tex only, but TeX is installed now" in done(problem)
+
+
+def test_a_bad_tex_only_value_is_bad_input(script, problem, tmp_path, no_tex):
+    (tmp_path / ".math" / "config.json").write_text('{"tex_only": "yes"}')
+    run = compile_script(script, problem)
+    assert run.returncode == 2
+    assert run.json()["error"]["message"].startswith("tex_only in ")
+
+
+# --- the tools' arguments and environment (stand-in tools, synthesized) ---
+
+
+def fake_tex(tmp_path, **tools):
+    """Stand-in TeX tools (synthesized), each a shell script; PATH is them and the system's."""
+    folder = tmp_path / "bin"
+    folder.mkdir(exist_ok=True)
+    for name, body in tools.items():
+        (folder / name).write_text("#!/bin/sh\n" + body)
+        (folder / name).chmod(0o755)
+    return folder
+
+
+def with_path(script, problem, folder, path_without_tex, *args):
+    env = {**os.environ, "PATH": f"{folder}{os.pathsep}{path_without_tex}"}
+    return script("latex.py", "compile", "--dir", str(problem), *args, env=env)
+
+
+def test_latexmk_runs_without_rc_files_or_shell_escape(script, problem, tmp_path, path_without_tex):
+    body = 'echo "$@" > args.txt\nenv > env.txt\nprintf "%%PDF-1.5\\n" > OUTPUT.pdf\n'
+    folder = fake_tex(tmp_path, latexmk=body, pdflatex="exit 0\n")
+    run = with_path(script, problem, folder, path_without_tex)
+    assert run.returncode == 0, run.stdout
+    assert run.json() == {"compiled": True, "tool": "latexmk", "pdf": str(problem / "OUTPUT.pdf")}
+    assert (problem / "args.txt").read_text().split() == [
+        "-norc",
+        "-pdf",
+        "-no-shell-escape",
+        "-interaction=nonstopmode",
+        "-halt-on-error",
+        "OUTPUT.tex",
+    ]
+    env = (problem / "env.txt").read_text().splitlines()
+    assert {"openin_any=p", "openout_any=p", "shell_escape=f"} <= set(env)
+
+
+def test_the_deadline_is_for_the_whole_compilation(
+    script, problem, tmp_path, path_without_tex, monkeypatch
+):
+    folder = fake_tex(tmp_path, pdflatex="sleep 0.6\n", bibtex="sleep 0.6\n")
+    run = with_path(script, problem, folder, path_without_tex, "--timeout", "1.5")
+    assert run.returncode == 1  # four runs of 0.6 s: each within 1.5 s, all four not
+    assert run.json()["error"] == "timed out after 1.5 s"
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{path_without_tex}")
+    assert "OUTPUT.tex does not compile: timed out after 1.5 s" in done(problem)
+
+
+@pytest.mark.parametrize("timeout", ["-1", "nan", "inf", "0", "1e308"])
+@pytest.mark.parametrize("tex", [True, False], ids=["with-tex", "without-tex"])
+def test_a_timeout_no_run_can_have_is_refused_before_latex_is_looked_for(
+    script, problem, tmp_path, path_without_tex, timeout, tex
+):
+    folder = fake_tex(tmp_path, latexmk=f"touch {tmp_path / 'ran'}\n", pdflatex="exit 0\n")
+    run = with_path(
+        script, problem, folder if tex else tmp_path, path_without_tex, "--timeout", timeout
+    )
+    assert run.returncode == 2, run.stdout
+    error = run.json()["error"]
+    assert error["code"] == "usage" and error["message"].startswith("--timeout must be"), error
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_latex_error_is_its_first_line_with_its_place(
+    script, problem, tmp_path, path_without_tex
+):
+    log = "! Undefined control sequence.\\nl.7 \\\\foo\\n! Emergency stop.\\n"
+    folder = fake_tex(tmp_path, pdflatex=f"printf '{log}' > OUTPUT.log\nexit 12\n")
+    run = with_path(script, problem, folder, path_without_tex)
+    assert run.returncode == 1
+    assert run.json() == {
+        "compiled": False,
+        "tool": "pdflatex",
+        "pdf": None,
+        "error": "! Undefined control sequence. (line 7)",
+    }
+
+
+def test_a_pdf_compiled_where_tex_was_is_kept_where_it_is_not(
+    script, problem, monkeypatch, path_without_tex, needs_tex
+):
+    assert compile_script(script, problem).returncode == 0
+    monkeypatch.setenv("PATH", path_without_tex)
+    assert done(problem) is None
+
+
+def test_a_tex_only_record_needs_tex_only_still_chosen(script, problem, tmp_path, tex_only):
+    assert compile_script(script, problem).returncode == 0
+    (tmp_path / ".math" / "config.json").write_text('{"tex_only": false}')
+    assert "no TeX on this machine" in done(problem)
+
+
+def test_a_cited_reference_compiles_into_the_bibliography(script, problem, needs_tex):
+    from mathtools.litdoc import bibexport, merging
+    from support.verified import confirmed, paper, verification
+
+    redei = paper(1, authors=["László Rédei"], title="Ein kombinatorischer Satz", year=1934)
+    merging.merge_file(problem / "LITERATURE.md", verification([confirmed(redei)]))
+    (key,) = [entry["key"] for entry in bibexport.export(problem)["entries"]]
+    cited = f"As \\cite{{{key}}} shows.\n\\bibliographystyle{{plain}}\n\\bibliography{{references}}"
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE.replace("No claims.", cited))
+    run = compile_script(script, problem)
+    assert run.returncode == 0, run.stdout
+    assert run.json()["compiled"] is True and "warnings" not in run.json(), run.stdout
+    assert "Ein kombinatorischer Satz" in (problem / "OUTPUT.bbl").read_text()
+    record = json.loads((problem / "OUTPUT.compile.json").read_text())
+    assert set(record["sources"]) == {"OUTPUT.tex", "references.bib"}
+    (problem / "references.bib").write_text((problem / "references.bib").read_text() + "\n")
+    assert "references.bib changed after latex.py compile ran" in done(problem)
+
+
+def test_output_tex_not_in_utf8_is_one_error_line(script, problem, tex_only):
+    (problem / "OUTPUT.tex").write_bytes(b"\\documentclass{article}\xff\n")
+    run = compile_script(script, problem)
+    assert run.returncode == 2 and run.json()["error"]["code"] == "unreadable", run.stdout
