@@ -55,8 +55,8 @@ from ..core.records import (
 )
 from ..core.sources import NAMES, SOURCES
 from .candidates import Candidate
-from .lookups import ComparedRecord, Lookup, Sources, comparable
-from .matching import Match, compare, describe
+from .lookups import CITATION_SOURCES, ComparedRecord, Lookup, Sources, compared
+from .matching import Match, describe
 from .merged import canonical
 
 PENDING = "API error - verification pending"
@@ -96,7 +96,7 @@ class Verifier:
                 outcomes.append(Outcome("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
                 continue
             outcome = self._judge_identifiers(candidate, lookups)
-            if outcome is None and candidate.title:
+            if outcome is None and (candidate.title or candidate.citation):
                 searches.append(position)
             outcomes.append(outcome)
         if searches:
@@ -146,9 +146,7 @@ class Verifier:
                 ComparedRecord(
                     lookup.source,
                     lookup.papers[label],
-                    compare(
-                        comparable(candidate.cited(), lookup.papers[label]), lookup.papers[label]
-                    ),
+                    compared(candidate, lookup.papers[label]),
                     lookup.urls(label),
                 )
                 for lookup in lookups
@@ -180,7 +178,7 @@ class Verifier:
         """One paper from the findings that identify it: the sources' records merged, and the
         candidate compared with the merged record (every year and venue name either gives)."""
         paper = canonical(findings)
-        match = compare(comparable(candidate.cited(), paper), paper)
+        match = compared(candidate, paper)
         # A year or title one source's own record agrees with is no discrepancy (Semantic
         # Scholar's publication year where the canonical record, arXiv's, has the preprint's).
         agreed = {name for f in findings for name in f.match.agreed()}
@@ -336,7 +334,8 @@ class Verifier:
             reason = f"{', '.join(missing)} not found; a title search found {closest}"
         else:
             # a title that is a real paper's: say what else differs, never "no paper matches"
-            titled = "a paper with this title differs:" if best.match.title_ok else ""
+            differs = "with this title" if candidate.title else "the citation names"
+            titled = f"a paper {differs} differs:" if best.match.title_ok else ""
             opening = titled or "no paper matches; the closest title found is"
             reason = f"{opening} {closest}{self._degraded_note()}"
         return Outcome(
@@ -351,19 +350,20 @@ class Verifier:
     def _nothing_found(self, candidate: Candidate) -> Outcome:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         missing, unchecked = self._unresolved_ids(candidate)
-        searched = (
-            [s for s in SOURCES if s in self.sources.title_searched] if candidate.title else []
-        )
+        text = candidate.title or candidate.citation
+        searched = [s for s in SOURCES if s in self.sources.title_searched] if text else []
         what = [
             f"{label} not found in {self._askers(arxiv_id, key)}"
             for label, arxiv_id, key in candidate.identifiers()
             if label in missing
         ]
         if searched:
-            what.append(f"no paper with this title in {_named(searched, 'or')}")
+            asked = "with this title" if candidate.title else "matching the citation"
+            what.append(f"no paper {asked} in {_named(searched, 'or')}")
         if not what:
             return Outcome("UNCONFIRMED", PENDING)
-        failed = [s for s in SOURCES if s in self.sources.errors] if candidate.title else []
+        asked = SOURCES if candidate.title else CITATION_SOURCES
+        failed = [s for s in asked if s in self.sources.errors] if text else []
         if not unchecked and not failed:
             return Outcome("UNCONFIRMED", "; ".join(what))
         if unchecked:

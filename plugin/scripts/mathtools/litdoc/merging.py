@@ -44,6 +44,7 @@ from ..gate.matching import normalise_title
 from .checks import synthesis_citations
 from .identity import Index, Key, id_tags, identity, paper_identity, paper_tags
 from .literature import (
+    AS_CITED,
     BOTH,
     CONFIRMED,
     NOT_ASSESSED,
@@ -183,7 +184,7 @@ class Merge:
             return
         candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
         was = self.index.find("UREF", keys + candidate_keys)
-        cited = (result.get("candidate") or {}).get("title")
+        cited = _candidate_fields(result.get("candidate") or {})["title"]
         titles = {normalise_title(t) for t in (paper["title"], cited) if isinstance(t, str) and t}
         if was is not None and normalise_title(was.title) not in titles:
             was = None  # a claimed id alone never makes an unconfirmed reference this paper
@@ -373,12 +374,15 @@ def _paper_key(result: VerificationResult) -> str | None:
 
 
 def _candidate_fields(candidate: Mapping[str, Any]) -> CitedFields:
+    """What a candidate cites; a free-text citation (no title) is its title whole, its authors
+    AS_CITED: the UREF keeps it as written."""
+    whole = None if candidate.get("title") else candidate.get("citation")
     return {
         "arxiv_id": candidate.get("arxiv_id"),
         "doi": candidate.get("doi"),
         "s2_paper_id": candidate.get("s2_paper_id"),
-        "title": candidate.get("title"),
-        "authors": candidate.get("authors"),
+        "title": candidate.get("title") or whole,
+        "authors": candidate.get("authors") or (AS_CITED if whole else None),
         "year": candidate.get("year"),
     }
 
