@@ -351,7 +351,8 @@ class Verifier:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         missing, unchecked = self._unresolved_ids(candidate)
         text = candidate.title or candidate.citation
-        searched = [s for s in SOURCES if s in self.sources.title_searched] if text else []
+        asked = SOURCES if candidate.title else CITATION_SOURCES
+        searched = [s for s in asked if s in self.sources.title_searched] if text else []
         what = [
             f"{label} not found in {self._askers(arxiv_id, key)}"
             for label, arxiv_id, key in candidate.identifiers()
@@ -362,7 +363,6 @@ class Verifier:
             what.append(f"no paper {asked} in {_named(searched, 'or')}")
         if not what:
             return Outcome("UNCONFIRMED", PENDING)
-        asked = SOURCES if candidate.title else CITATION_SOURCES
         failed = [s for s in asked if s in self.sources.errors] if text else []
         if not unchecked and not failed:
             return Outcome("UNCONFIRMED", "; ".join(what))
