@@ -351,25 +351,26 @@ class Verifier:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         missing, unchecked = self._unresolved_ids(candidate)
         text = candidate.title or candidate.citation
-        asked = SOURCES if candidate.title else CITATION_SOURCES
-        searched = [s for s in asked if s in self.sources.title_searched] if text else []
+        sources = SOURCES if candidate.title else CITATION_SOURCES  # those its text went to
+        searched = [s for s in sources if s in self.sources.title_searched] if text else []
+        failed = [s for s in sources if s in self.sources.errors] if text else []
         what = [
             f"{label} not found in {self._askers(arxiv_id, key)}"
             for label, arxiv_id, key in candidate.identifiers()
             if label in missing
         ]
         if searched:
-            asked = "with this title" if candidate.title else "matching the citation"
-            what.append(f"no paper {asked} in {_named(searched, 'or')}")
-        if not what:
-            return Outcome("UNCONFIRMED", PENDING)
-        failed = [s for s in asked if s in self.sources.errors] if text else []
+            how = "with this title" if candidate.title else "matching the citation"
+            what.append(f"no paper {how} in {_named(searched, 'or')}")
+        down = [*unchecked.values(), *failed]
+        if not what:  # nothing answered: pending, naming the services that failed
+            said = f" ({_named(down)} unavailable)" if down else ""
+            return Outcome("UNCONFIRMED", PENDING + said)
         if not unchecked and not failed:
             return Outcome("UNCONFIRMED", "; ".join(what))
         if unchecked:
             what.append(f"{', '.join(unchecked)} could not be checked")
-        unavailable = _named([*unchecked.values(), *failed])
-        return Outcome("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
+        return Outcome("UNCONFIRMED", f"{PENDING} ({_named(down)} unavailable; {'; '.join(what)})")
 
     def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
         """A candidate's identifiers (none of which resolved): the labels the service holding
