@@ -21,16 +21,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core.authors import ET_AL, record_families
-from ..core.identifiers import ARXIV_NEW_ID_IN_TEXT, ARXIV_OLD_ID_IN_TEXT, DOI_IN_TEXT
+from ..core.authors import record_families
+from ..core.identifiers import without_identifiers
 from ..core.records import Paper
 from ..core.text import fold, strip_latex
-from .matching import Match, title_heads, title_words, year_agrees, YEAR_TOLERANCE, record_years
+from .matching import Match, check_year, title_heads, title_words
 
 MAX_CITATION_CHARS = 2000
 # What a citation may hold besides a paper's title, authors and year without naming anything:
 # identifiers, URLs and the words that introduce them.
 IDENTIFIER_WORDS = frozenset({"arxiv", "doi", "https", "http", "org", "abs", "preprint"})
+YEAR = re.compile(r"\b(?:1[5-9]|20)\d\d[a-z]?\b")
+TRUNCATED = re.compile(r"\bet\.?\s*al\b|\band\s+others\b", re.IGNORECASE)  # "et al."
 
 
 @dataclass
@@ -64,7 +66,9 @@ class CitationMatch(Match):
         if self.title_ok is False:
             missing.append("its title is not in the citation")
         if not self.authors_agree and not self.authors_contradicted:
-            missing.append(f"of its authors the citation names only {', '.join(self.matched_authors)}")
+            missing.append(
+                f"of its authors the citation names only {', '.join(self.matched_authors)}"
+            )
         elif self.authors_contradicted:
             missing.append("none of its authors is named in the citation")
         missing += [d["note"] for d in self.discrepancies]
@@ -99,19 +103,12 @@ def _title_in(citation: str, title: str) -> tuple[bool, float]:
     return False, round(best, 4)
 
 
-def _bare(citation: str) -> str:
-    """The citation without its identifiers, URLs and years: what is left to name a paper."""
-    text = re.sub(r"https?://\S+", " ", citation)
-    for pattern in (DOI_IN_TEXT, ARXIV_NEW_ID_IN_TEXT, ARXIV_OLD_ID_IN_TEXT):
-        text = pattern.sub(" ", text)
-    return re.sub(r"\b(?:1[5-9]|20)\d\d[a-z]?\b", " ", text)
-
-
 def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationMatch:
     """The record's title, authors and year looked for in the citation (module docstring)."""
     match = CitationMatch()
     words = {w for umlauts in (False, True) for w in citation_words(citation, umlauts)}
-    match.names_anything = bool(citation_words(_bare(citation)) - IDENTIFIER_WORDS)
+    bare = YEAR.sub(" ", without_identifiers(citation))  # what is left to name a paper
+    match.names_anything = bool(citation_words(bare) - IDENTIFIER_WORDS)
     if paper.title:
         match.title_ok, match.title_score = _title_in(citation, paper.title)
     if paper.authors:
@@ -120,19 +117,12 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
             for name in paper.authors
             if any(record_families(name, umlauts) & words for umlauts in (False, True))
         ]
-        truncated = bool(ET_AL.search(citation) or re.search(r"\bet\.?\s*al\b", citation))
+        truncated = bool(TRUNCATED.search(citation))
         first_named = paper.authors[0] in match.matched_authors
         match.authors_agree = len(match.matched_authors) == len(paper.authors) or (
             truncated and first_named
         )
         match.authors_contradicted = not match.matched_authors
-    if year is not None and paper.year is not None:
-        match.year_diff = paper.year - year
-        match.year_ok = year_agrees(year, paper)
-        match.year_close = any(abs(year - known) <= YEAR_TOLERANCE for known in record_years(paper))
-        if not match.year_ok:
-            note = f"cited {year}, the record says {paper.year}"
-            match.discrepancies.append(
-                {"field": "year", "cited": year, "record": paper.year, "note": note}
-            )
+    if year is not None:
+        check_year(match, year, paper)
     return match

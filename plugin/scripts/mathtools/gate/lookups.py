@@ -211,7 +211,9 @@ class Sources:
         searches and Crossref bibliographic searches for those still unidentified (the classic
         papers and books the first two lack)."""
         leads: dict[int, list[ComparedRecord]] = {p: [] for p in positions}
-        self._citation_searches(candidates, [p for p in positions if not candidates[p].title], leads)
+        self._citation_searches(
+            candidates, [p for p in positions if not candidates[p].title], leads
+        )
         unmatched = []
         for position in [p for p in positions if candidates[p].title]:
             candidate = candidates[position]

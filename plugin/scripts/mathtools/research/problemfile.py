@@ -22,6 +22,7 @@ from ..core.identifiers import (
     ARXIV_NEW_ID_IN_TEXT,
     ARXIV_OLD_ID_IN_TEXT,
     DOI_IN_TEXT,
+    without_identifiers,
 )
 
 ARXIV_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z-]{2,})?")  # math.SG, math-ph
@@ -158,9 +159,7 @@ def parse_reference(text: str) -> Reference:
 def _year(text: str) -> int | None:
     """The one year in parentheses, else the one year-like number (identifiers and URLs left
     out); None when there is none or more than one."""
-    bare = re.sub(r"https?://\S+", " ", text)
-    for pattern in (DOI_IN_TEXT, ARXIV_NEW_ID_IN_TEXT, ARXIV_OLD_ID_IN_TEXT):
-        bare = pattern.sub(" ", bare)
+    bare = without_identifiers(text)
     for pattern in (PARENTHESISED_YEAR, YEAR):
         years = {int(found) for found in pattern.findall(bare)}
         if years:
