@@ -18,11 +18,15 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from mathtools.core import schemas
 from mathtools.core.records import Paper
+from mathtools.gate.candidates import candidate
 from mathtools.gate.citations import compare_citation
+from mathtools.gate.verification import Verifier
 from mathtools.litdoc import literature, merging
 from mathtools.research import problemfile
 from mathtools.search.confirmation import pending_candidates
 from mathtools.search.searchfolder import Search
+from support import shared
+from support.cassettes import load, serving_s2
 from support.scripted_server import Reply
 from support.standin import StandIn, words
 
@@ -175,7 +179,9 @@ def test_a_citation_of_a_recorded_work_is_confirmed_by_one_crossref_call(script,
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["sources"] == ["crossref"]
     assert result["paper"]["doi"] == "10.1007/bf02551274"
-    assert result["reason"].startswith("found by title: title, authors, year in the citation")
+    assert result["reason"].startswith(
+        "found by its citation: title, authors, year in the citation"
+    )
     assert standin.counts["crossref list"] == 1 and standin.counts["s2 match"] == 0
 
 
@@ -227,3 +233,27 @@ def test_with_the_services_failing_the_references_are_pending_whole(script, stan
     assert [c.get("citation") for c in retried] == [KATONA, DIAS_DA_SILVA, REDEI]
     assert not any("title" in c or "authors" in c for c in retried)
     assert retried[2]["year"] == 1934
+
+
+@pytest.mark.needs_shared("recordings")
+def test_the_recorded_match_answer_without_authors_confirms_no_citation(monkeypatch):
+    """The real /paper/search/match answer (recordings/s2/test_search_paper_match_title.yaml)
+    holds the paper's title alone (it was asked fields=title): the citation holds that title,
+    but a record naming no authors cannot confirm a citation. It is offered as a suggestion;
+    Crossref, refusing connections here, is named as unavailable."""
+    (recorded,) = load(shared.RECORDINGS / "s2/test_search_paper_match_title.yaml")
+    cited = (
+        "R. Agrawal, T. Imieliński and A. Swami, Mining association rules between sets of items "
+        "in large databases, SIGMOD Rec. 22 (1993), 207-216."
+    )
+    with serving_s2([recorded], monkeypatch) as server:
+        document = Verifier(use_cache=False).verify([candidate({"citation": cited}, 1, "test")])
+    (asked,) = server.received
+    assert dict(parse_qsl(urlsplit(asked.path).query))["query"] == cited  # sent whole
+    (result,) = document["results"]
+    assert result["status"] == "UNCONFIRMED"
+    assert result["suggestion"]["title"] == (
+        "Mining association rules between sets of items in large databases"
+    )
+    assert "title in the citation; the record names no authors" in result["reason"]
+    assert "Crossref unavailable" in result["reason"]

@@ -41,6 +41,7 @@ class CitationMatch(Match):
     `title_ok` is None when the record has no title to look for (zbMATH withholds it)."""
 
     names_anything: bool = True  # the citation has words beyond identifiers and a year
+    authorless: bool = False  # the record names no authors: nothing to find in the citation
 
     def identifies(self, by_identifier: bool) -> bool:
         if by_identifier:
@@ -65,7 +66,9 @@ class CitationMatch(Match):
         missing = []
         if self.title_ok is False:
             missing.append("its title is not in the citation")
-        if not self.authors_agree and not self.authors_contradicted:
+        if self.authorless:
+            missing.append("the record names no authors")
+        elif not self.authors_agree and not self.authors_contradicted:
             missing.append(
                 f"of its authors the citation names only {', '.join(self.matched_authors)}"
             )
@@ -111,6 +114,7 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
     match.names_anything = bool(citation_words(bare) - IDENTIFIER_WORDS)
     if paper.title:
         match.title_ok, match.title_score = _title_in(citation, paper.title)
+    match.authorless = not paper.authors
     if paper.authors:
         match.matched_authors = [
             name

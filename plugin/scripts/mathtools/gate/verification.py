@@ -300,7 +300,7 @@ class Verifier:
         if len(chosen) == 1:
             found = self._found(candidate, chosen[0])
             identified = bool(candidate.identifiers())
-            how = "found by title" + (
+            how = ("found by title" if candidate.title else "found by its citation") + (
                 ", listing the cited identifier"
                 if identified and _carries(found.paper, candidate)
                 else ""
