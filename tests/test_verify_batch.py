@@ -346,7 +346,8 @@ def test_all_four_failing_nothing_is_confirmed(script, standin, tmp_path):
     assert run.returncode == 0
     document = json.loads((tmp_path / "v.json").read_text(encoding="utf-8"))
     assert [r["status"] for r in document["results"]] == ["UNCONFIRMED"] * 3
-    assert [r["reason"] for r in document["results"]] == [PENDING] * 3
+    all_down = f"{PENDING} (arXiv, Semantic Scholar, zbMATH Open and Crossref unavailable)"
+    assert [r["reason"] for r in document["results"]] == [all_down] * 3  # each service named
     assert all(r["paper"] is None and r["source"] is None for r in document["results"])
     assert document["summary"]["pending"] == 3
     assert "(3 pending: API error)" in run.stdout.splitlines()[0]
@@ -364,7 +365,8 @@ def test_a_cached_answer_within_its_ttl_still_confirms(script, standin, tmp_path
     assert sum(standin.counts.values()) == calls  # answered from the cache: no request
     monkeypatch.setenv("MATH_CACHE_TTL", "0")
     expired = verify(script, candidates).json()
-    assert [r["reason"] for r in expired["results"]] == [PENDING] * 2
+    all_down = f"{PENDING} (arXiv, Semantic Scholar, zbMATH Open and Crossref unavailable)"
+    assert [r["reason"] for r in expired["results"]] == [all_down] * 2
 
 
 # ----------------------------------------------------------------------------- bad input

@@ -8,14 +8,17 @@ them: protocols/matching-rules.md. The API's record replaces the candidate's met
 
 Input: JSON files ('-' or none: stdin), each either a list of candidates
 (schemas/candidates.schema.json: optional key, and any of title, authors, year, arxiv_id, doi,
-s2_paper_id, zbl, venue, volume, pages, source) or an `--out` file of a search script, taken as
-it is. A candidate that cannot be verified (an impossible year, a malformed identifier, nothing
-to verify) gets its own UNCONFIRMED result; the others go on.
+s2_paper_id, zbl, venue, volume, pages, source; or, instead of a title, a whole free-text
+citation) or an `--out` file of a search script, taken as it is. A candidate that cannot be
+verified (an impossible year, a malformed identifier, nothing to verify) gets its own UNCONFIRMED
+result; the others go on.
 
 Calls: all arXiv ids in one arXiv id_list look-up, all identifiers in one Semantic Scholar
 /paper/batch (500 a call), all DOIs in one Crossref filter=doi: request, Zbl numbers and whatever
 the others did not return in one zbMATH Open search; title searches (S2, arXiv, zbMATH, Crossref,
-each only for what the one before did not match) for candidates without a resolvable identifier.
+each only for what the one before did not match) for candidates without a resolvable identifier;
+a free-text citation goes whole to Crossref, then Semantic Scholar's match (matching-rules.md
+section 10).
 Any source whose record identifies the paper verifies it; `sources` names all that agreed.
 A service that keeps failing is reported in `source_errors` and the others verify without it.
 

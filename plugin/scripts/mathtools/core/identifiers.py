@@ -44,6 +44,15 @@ DOI_CITED = re.compile(r"(?:doi\.org/|doi\s*[:=]?\s*\{?)(10\.\d{4,9}/[^\s{}\\,\"
 ZBL = re.compile(r"(?:zbl\s*:?\s*)?(\d{4}\.\d{5})", re.IGNORECASE)
 
 
+def without_identifiers(text: str) -> str:
+    """The text with its URLs, DOIs and arXiv ids blanked out: what is left to read a year or a
+    name from without taking one out of an identifier."""
+    text = re.sub(r"https?://\S+", " ", text)
+    for pattern in (DOI_IN_TEXT, ARXIV_NEW_ID_IN_TEXT, ARXIV_OLD_ID_IN_TEXT):
+        text = pattern.sub(" ", text)
+    return text
+
+
 def normalise_arxiv_id(text: str) -> tuple[str, int | None]:
     """The arXiv id (without version) and the version, from any way people write an id.
 

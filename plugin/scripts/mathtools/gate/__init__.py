@@ -11,6 +11,7 @@ __all__ = [
     "bibtexfile",
     "bibvalues",
     "candidates",
+    "citations",
     "latexbibliography",
     "lookups",
     "matching",

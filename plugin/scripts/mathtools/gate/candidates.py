@@ -16,6 +16,7 @@ from ..core.files import read_json
 from ..core.identifiers import doi_text, normalise_arxiv_id
 from ..services.s2records import s2_id
 from ..services.zbmath import identifier
+from .citations import MAX_CITATION_CHARS
 
 MAX_TITLE_CHARS = 1000
 MAX_AUTHORS = 5000
@@ -31,6 +32,7 @@ CANDIDATE_FIELDS = (
     "s2_paper_id",
     "zbl",
     "source",
+    "citation",
 )
 CITED_TEXT_FIELDS = ("venue", "volume", "pages")  # compared when a candidate gives them
 
@@ -47,6 +49,7 @@ class Candidate:
     doi: str | None = None  # lower case, no URL prefix
     s2_id: str | None = None  # the API's form of s2_paper_id
     zbl: str | None = None  # zbMATH Open's Zbl number, "1409.11141"
+    citation: str | None = None  # a whole free-text citation, as written (gate/citations.py)
     problem: str | None = None  # why the candidate cannot be verified at all (nothing is asked)
 
     def cited(self) -> dict[str, Any]:
@@ -188,19 +191,36 @@ def _candidate(item: object, result: dict[str, Any] | None, number: int, where: 
         doi=_doi(given.get("doi")),
         s2_id=_s2_id(given.get("s2_paper_id"), where),
         zbl=_zbl(given.get("zbl"), where),
+        citation=_citation(given.get("citation"), where),
     )
     arxiv_doi = re.fullmatch(r"10\.48550/arxiv\.(.+)", candidate.doi or "")
     if arxiv_doi:  # an arXiv id written as a DOI: ask for the arXiv id, which is the same paper
         doi_arxiv_id = _arxiv_id(arxiv_doi.group(1), where)
         if candidate.arxiv_id in (None, doi_arxiv_id):
             candidate.arxiv_id, candidate.doi = doi_arxiv_id, None
-    if not (candidate.title or candidate.identifiers()):
+    if not (candidate.title or candidate.citation or candidate.identifiers()):
         raise BadInput(
-            f"{where} ({candidate.key}) has nothing to verify: give a title, arxiv_id, doi, "
-            "s2_paper_id or zbl",
+            f"{where} ({candidate.key}) has nothing to verify: give a title, citation, arxiv_id, "
+            "doi, s2_paper_id or zbl",
             code="nothing_to_verify",
         )
     return candidate
+
+
+def _citation(value: object, where: str) -> str | None:
+    """A free-text citation, on one line; at most MAX_CITATION_CHARS characters."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise BadInput(f"{where}: citation must be a string", code="bad_candidate")
+    text = " ".join(value.split())
+    if len(text) > MAX_CITATION_CHARS:
+        raise BadInput(
+            f"{where}: the citation is {len(text)} characters long; a citation has at most "
+            f"{MAX_CITATION_CHARS}",
+            code="bad_candidate",
+        )
+    return text or None
 
 
 def _check_authors(value: object, where: str) -> None:

@@ -12,6 +12,10 @@ as the APIs allow, and what each returned; verification.py judges the candidates
      returned a record of the cited paper for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids
      a call); and, for titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a
      Crossref query.bibliographic search each for those still unidentified.
+  6. a free-text citation (a candidate with no title: citations.py), whole: Crossref
+     query.bibliographic, then Semantic Scholar's /paper/search/match unless Crossref's records
+     identify it; one call each (zbMATH Open's API takes no whole citation: its search ANDs every
+     word, so the words a citation adds find nothing).
 N identified candidates therefore cost ceil(N / chunk) calls per source; cached answers cost none.
 
 A service that still fails after the HTTP layer's retries is not asked again in this run
@@ -33,11 +37,14 @@ from ..services.crossref import CrossrefClient
 from ..services.semantic_scholar import S2Client
 from ..services.zbmath import MAX_PER_PAGE, Identifier, ZbmathClient
 from .candidates import Candidate
+from .citations import compare_citation
 from .matching import Match, compare, normalise_title
 
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
 SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion
+CITATION_ROWS = 5  # Crossref records asked per whole citation
+CITATION_SOURCES = ("crossref", "semantic_scholar")  # the services a whole citation goes to
 
 
 @dataclass
@@ -62,6 +69,14 @@ def comparable(cited: dict[str, Any], paper: Paper) -> dict[str, Any]:
         "title": cited.get("title") if paper.title else None,
         "authors": cited.get("authors") if paper.authors else None,
     }
+
+
+def compared(candidate: Candidate, paper: Paper) -> Match:
+    """How a record compares with a candidate: a free-text citation (a candidate with no title)
+    through citations.compare_citation, any other field by field (matching.compare)."""
+    if candidate.citation and not candidate.title:
+        return compare_citation(candidate.citation, candidate.year, paper)
+    return compare(comparable(candidate.cited(), paper), paper)
 
 
 @dataclass
@@ -200,8 +215,11 @@ class Sources:
         searches and Crossref bibliographic searches for those still unidentified (the classic
         papers and books the first two lack)."""
         leads: dict[int, list[ComparedRecord]] = {p: [] for p in positions}
+        self._citation_searches(
+            candidates, [p for p in positions if not candidates[p].title], leads
+        )
         unmatched = []
-        for position in positions:
+        for position in [p for p in positions if candidates[p].title]:
             candidate = candidates[position]
             result = self.call("semantic_scholar", self.s2.match, candidate.title)
             if result is not None:
@@ -211,7 +229,7 @@ class Sources:
                         ComparedRecord(
                             "semantic_scholar",
                             paper,
-                            compare(candidate.cited(), paper),
+                            compared(candidate, paper),
                             list(result.request_urls),
                         )
                     )
@@ -225,6 +243,28 @@ class Sources:
         unmatched = [p for p in unmatched if not _identifying(leads[p])]
         self._crossref_titles(candidates, unmatched, leads)
         return leads
+
+    def _citation_searches(
+        self,
+        candidates: list[Candidate],
+        positions: list[int],
+        leads: dict[int, list[ComparedRecord]],
+    ) -> None:
+        """Each free-text citation, whole, to the services that read one: Crossref's
+        query.bibliographic (CITATION_ROWS records), then Semantic Scholar's match unless a
+        Crossref record identifies it."""
+        searches: dict[str, Callable[[str], SearchResult]] = {
+            "crossref": partial(self.crossref.search, rows=CITATION_ROWS),
+            "semantic_scholar": self.s2.match,
+        }
+        for position in positions:
+            for source in CITATION_SOURCES:
+                if _identifying(leads[position]):
+                    break
+                result = self.call(source, searches[source], candidates[position].citation)
+                if result is not None:
+                    self.title_searched.add(source)
+                    _add_leads(source, candidates, [position], result, leads)
 
     def _search_titles(
         self,
@@ -292,7 +332,7 @@ def _add_leads(
     """Title-search hits similar enough to identify the paper or be a suggestion, as leads."""
     for position in positions:
         for paper in result.papers:
-            match = compare(candidates[position].cited(), paper)
+            match = compared(candidates[position], paper)
             if match.title_score and match.title_score >= SUGGESTION_MIN_SCORE:
                 leads[position].append(
                     ComparedRecord(source, paper, match, list(result.request_urls))

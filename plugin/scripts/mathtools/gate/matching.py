@@ -464,21 +464,23 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
             match.discrepancies.append(
                 _discrepancy("authors", authors, paper.authors, authors_note)
             )
-    year = candidate.get("year")
-    if year is not None and paper.year is not None:
-        match.year_diff = paper.year - int(year)
-        match.year_ok = year_agrees(int(year), paper)
-        match.year_close = any(
-            abs(int(year) - known) <= YEAR_TOLERANCE for known in record_years(paper)
-        )
-        if not match.year_ok:
-            match.discrepancies.append(
-                _discrepancy(
-                    "year", int(year), paper.year, f"cited {year}, the record says {paper.year}"
-                )
-            )
+    if candidate.get("year") is not None:
+        check_year(match, int(candidate["year"]), paper)
     match.discrepancies += _venue_discrepancies(candidate, paper)
     return match
+
+
+def check_year(match: Match, year: int, paper: Paper) -> None:
+    """The cited year against the record's, into `match`: year_diff, year_ok, year_close and a
+    `year` discrepancy when it disagrees (nothing when the record has no year)."""
+    if paper.year is None:
+        return
+    match.year_diff = paper.year - year
+    match.year_ok = year_agrees(year, paper)
+    match.year_close = any(abs(year - known) <= YEAR_TOLERANCE for known in record_years(paper))
+    if not match.year_ok:
+        note = f"cited {year}, the record says {paper.year}"
+        match.discrepancies.append(_discrepancy("year", year, paper.year, note))
 
 
 def _discrepancy(name: str, cited: object, record: object, note: str) -> Discrepancy:

@@ -57,8 +57,8 @@ from ..core.records import (
 )
 from ..core.sources import NAMES, SOURCES, named
 from .candidates import Candidate
-from .lookups import ComparedRecord, Lookup, Sources, comparable
-from .matching import Match, compare, describe
+from .lookups import CITATION_SOURCES, ComparedRecord, Lookup, Sources, compared
+from .matching import Match, describe
 from .merged import canonical, outvoted, weigh
 
 PENDING = "API error - verification pending"
@@ -98,7 +98,7 @@ class Verifier:
                 outcomes.append(Outcome("UNCONFIRMED", f"not verifiable: {candidate.problem}"))
                 continue
             outcome = self._judge_identifiers(candidate, lookups)
-            if outcome is None and candidate.title:
+            if outcome is None and (candidate.title or candidate.citation):
                 searches.append(position)
             outcomes.append(outcome)
         if searches:
@@ -149,9 +149,7 @@ class Verifier:
                 ComparedRecord(
                     lookup.source,
                     lookup.papers[label],
-                    compare(
-                        comparable(candidate.cited(), lookup.papers[label]), lookup.papers[label]
-                    ),
+                    compared(candidate, lookup.papers[label]),
                     lookup.urls(label),
                 )
                 for lookup in lookups
@@ -188,7 +186,7 @@ class Verifier:
         """One paper from the findings that identify it: the sources' records merged, and the
         candidate compared with the merged record (every year and venue name either gives)."""
         paper = canonical(findings)
-        match = compare(comparable(candidate.cited(), paper), paper)
+        match = compared(candidate, paper)
         # A year or title one source's own record agrees with is no discrepancy (Semantic
         # Scholar's publication year where the canonical record, arXiv's, has the preprint's).
         agreed = {name for f in findings for name in f.match.agreed()}
@@ -311,7 +309,7 @@ class Verifier:
         if len(chosen) == 1:
             found = self._found(candidate, chosen[0])
             identified = bool(candidate.identifiers())
-            how = "found by title" + (
+            how = ("found by title" if candidate.title else "found by its citation") + (
                 ", listing the cited identifier"
                 if identified and _carries(found.paper, candidate)
                 else ""
@@ -345,7 +343,8 @@ class Verifier:
             reason = f"{', '.join(missing)} not found; a title search found {closest}"
         else:
             # a title that is a real paper's: say what else differs, never "no paper matches"
-            titled = "a paper with this title differs:" if best.match.title_ok else ""
+            differs = "with this title" if candidate.title else "the citation names"
+            titled = f"a paper {differs} differs:" if best.match.title_ok else ""
             opening = titled or "no paper matches; the closest title found is"
             reason = f"{opening} {closest}{self._degraded_note()}"
         return Outcome(
@@ -360,25 +359,27 @@ class Verifier:
     def _nothing_found(self, candidate: Candidate) -> Outcome:
         """Nothing resolved: not found, or pending when a service that could check it failed."""
         missing, unchecked = self._unresolved_ids(candidate)
-        searched = (
-            [s for s in SOURCES if s in self.sources.title_searched] if candidate.title else []
-        )
+        text = candidate.title or candidate.citation
+        sources = SOURCES if candidate.title else CITATION_SOURCES  # those its text went to
+        searched = [s for s in sources if s in self.sources.title_searched] if text else []
+        failed = [s for s in sources if s in self.sources.errors] if text else []
         what = [
             f"{label} not found in {self._askers(arxiv_id, key)}"
             for label, arxiv_id, key in candidate.identifiers()
             if label in missing
         ]
         if searched:
-            what.append(f"no paper with this title in {named(searched, 'or')}")
-        if not what:
-            return Outcome("UNCONFIRMED", PENDING)
-        failed = [s for s in SOURCES if s in self.sources.errors] if candidate.title else []
+            how = "with this title" if candidate.title else "matching the citation"
+            what.append(f"no paper {how} in {named(searched, 'or')}")
+        down = [*unchecked.values(), *failed]
+        if not what:  # nothing answered: pending, naming the services that failed
+            said = f" ({named(down)} unavailable)" if down else ""
+            return Outcome("UNCONFIRMED", PENDING + said)
         if not unchecked and not failed:
             return Outcome("UNCONFIRMED", "; ".join(what))
         if unchecked:
             what.append(f"{', '.join(unchecked)} could not be checked")
-        unavailable = named([*unchecked.values(), *failed])
-        return Outcome("UNCONFIRMED", f"{PENDING} ({unavailable} unavailable; {'; '.join(what)})")
+        return Outcome("UNCONFIRMED", f"{PENDING} ({named(down)} unavailable; {'; '.join(what)})")
 
     def _unresolved_ids(self, candidate: Candidate) -> tuple[list[str], dict[str, str]]:
         """A candidate's identifiers (none of which resolved): the labels the service holding

@@ -6,13 +6,13 @@ document's entries by every key."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from ..core.authors import cited_family, split_authors
 from ..core.identifiers import unversioned
 from ..core.text import as_int
 from ..gate.matching import normalise_title
-from .literature import LiteratureDoc
+from .literature import AS_CITED, LiteratureDoc
 from .refentry import Entry
 
 ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
@@ -47,6 +47,31 @@ def identity(
     if title and authors and number:
         keys.append(("title", normalise_title(str(title)), cited_family(authors[0]), number))
     return keys
+
+
+class CitedFields(TypedDict):
+    """What a candidate cites that identifies it (identity's arguments)."""
+
+    arxiv_id: object
+    doi: object
+    s2_paper_id: object
+    title: object
+    authors: list[str] | str | None
+    year: object
+
+
+def cited_fields(candidate: Mapping[str, Any]) -> CitedFields:
+    """What a candidate cites; a free-text citation (no title) is its title whole, its authors
+    AS_CITED: the UREF keeps it as written."""
+    whole = None if candidate.get("title") else candidate.get("citation")
+    return {
+        "arxiv_id": candidate.get("arxiv_id"),
+        "doi": candidate.get("doi"),
+        "s2_paper_id": candidate.get("s2_paper_id"),
+        "title": candidate.get("title") or whole,
+        "authors": candidate.get("authors") or (AS_CITED if whole else None),
+        "year": candidate.get("year"),
+    }
 
 
 def entry_identity(entry: Entry) -> list[Key]:

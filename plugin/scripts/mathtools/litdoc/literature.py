@@ -61,6 +61,9 @@ FRONTMATTER_FIELDS = (
 )
 BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
+# A UREF's Authors when its heading is a free-text citation, whole as written (PROBLEM.md's):
+# the names are in it, never split out.
+AS_CITED = "as cited"
 NOT_ASSESSED = "(not yet assessed)"
 PLACEHOLDERS = {
     CONFIRMED: "(No confirmed references yet)",

@@ -24,10 +24,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 from ..core import clock, files, locks, schemas
 from ..core.authors import comma_free
@@ -42,7 +41,7 @@ from ..core.records import (
 from ..core.sources import NAMES
 from ..gate.matching import normalise_title
 from .checks import synthesis_citations
-from .identity import Index, Key, id_tags, identity, paper_identity, paper_tags
+from .identity import Index, Key, cited_fields, id_tags, identity, paper_identity, paper_tags
 from .literature import (
     BOTH,
     CONFIRMED,
@@ -66,17 +65,6 @@ RELEVANCE_FIELDS = {
 
 # The model's assessment of one paper, by candidate or paper key (schemas/relevance.schema.json).
 Relevance = dict[str, dict[str, str]]
-
-
-class CitedFields(TypedDict):
-    """What a candidate cites that identifies it (litdoc.identity.identity's arguments)."""
-
-    arxiv_id: object
-    doi: object
-    s2_paper_id: object
-    title: object
-    authors: list[str] | str | None
-    year: object
 
 
 def source_field(sources: set[str]) -> str:
@@ -181,9 +169,9 @@ class Merge:
                     {"ref": existing.entry_number, "key": result["key"], "fields": changed}
                 )
             return
-        candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
+        candidate_keys = identity(**cited_fields(result.get("candidate") or {}))
         was = self.index.find("UREF", keys + candidate_keys)
-        cited = (result.get("candidate") or {}).get("title")
+        cited = cited_fields(result.get("candidate") or {})["title"]
         titles = {normalise_title(t) for t in (paper["title"], cited) if isinstance(t, str) and t}
         if was is not None and normalise_title(was.title) not in titles:
             was = None  # a claimed id alone never makes an unconfirmed reference this paper
@@ -294,7 +282,7 @@ class Merge:
 
     def unconfirmed(self, result: VerificationResult) -> None:
         candidate = result.get("candidate") or {}
-        fields = _candidate_fields(candidate)
+        fields = cited_fields(candidate)
         keys = identity(**fields)
         confirmed = self.index.find("REF", keys)
         if confirmed is not None:
@@ -370,17 +358,6 @@ def _paper_key(result: VerificationResult) -> str | None:
     if result["status"] not in IDENTIFIED:
         return None
     return (result.get("paper") or {}).get("key")
-
-
-def _candidate_fields(candidate: Mapping[str, Any]) -> CitedFields:
-    return {
-        "arxiv_id": candidate.get("arxiv_id"),
-        "doi": candidate.get("doi"),
-        "s2_paper_id": candidate.get("s2_paper_id"),
-        "title": candidate.get("title"),
-        "authors": candidate.get("authors"),
-        "year": candidate.get("year"),
-    }
 
 
 def unavailable(verified: VerificationDocument) -> list[str]:

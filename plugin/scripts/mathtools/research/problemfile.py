@@ -1,8 +1,12 @@
 """PROBLEM.md as the literature search reads it: frontmatter, the protocol's sections, and
-`## References` read heuristically into authors, title, year and identifiers.
+`## References`, each item kept whole as written.
 
-Identifiers in `## References` (arXiv ids, DOIs) are not queries: reference_candidates makes them
-verify_batch.py candidates, and reference_keys the paper keys a search may find again.
+A reference is a citation as a mathematician writes it, one per list item. It is never split
+into author and title: reference_candidates hands it whole to verification (gate/citations.py
+matches it against the records Crossref and Semantic Scholar return for it), with what it states
+unambiguously: an arXiv id, a DOI, a year. The family names it opens with are read only as hints
+for author queries (planning.py), never as its authors. reference_keys gives the paper keys a
+search may find again.
 """
 
 from __future__ import annotations
@@ -18,29 +22,27 @@ from ..core.identifiers import (
     ARXIV_NEW_ID_IN_TEXT,
     ARXIV_OLD_ID_IN_TEXT,
     DOI_IN_TEXT,
+    without_identifiers,
 )
 
 ARXIV_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z-]{2,})?")  # math.SG, math-ph
 
 
-YEAR = re.compile(r"\((1[89]\d\d|20\d\d)[a-z]?\)|\b(1[89]\d\d|20\d\d)\b")
-
-
-TITLE_MARKUP = re.compile(
-    r"\"([^\"]{8,})\"|\u201c([^\u201d]{8,})\u201d|\*([^*]{8,})\*|_([^_]{8,})_"
-)
+YEAR = re.compile(r"(?<![\w./-])(1[89]\d\d|20\d\d)[a-z]?(?![\w/-])")
+PARENTHESISED_YEAR = re.compile(r"\((1[89]\d\d|20\d\d)[a-z]?\)")
+# A title set off in quotes or emphasis: where the names that open a reference end.
+TITLE_MARKUP = re.compile(r"\"[^\"]{8,}\"|\u201c[^\u201d]{8,}\u201d|\*[^*]{8,}\*|_[^_]{8,}_")
 
 
 @dataclass
 class Reference:
-    """One item of `## References`, as far as a heuristic can read it."""
+    """One item of `## References`: the citation whole, and what it states unambiguously."""
 
     text: str
-    authors: list[str] = field(default_factory=list)  # family names
-    title: str | None = None
     year: int | None = None
     arxiv_id: str | None = None
     doi: str | None = None
+    names: list[str] = field(default_factory=list)  # family names it opens with: query hints
 
 
 @dataclass
@@ -136,10 +138,9 @@ def _placeholder(item: str) -> bool:
 
 
 def parse_reference(text: str) -> Reference:
-    """Authors, title, year and identifiers of one reference line, as written.
-
-    Understood shapes: `Authors (Year). Title. Venue.`, `Authors, "Title", Venue (Year).`,
-    `Authors, *Title*, ...`, `Authors, Title, Venue.` and bare identifiers (`arXiv:...`, DOIs)."""
+    """One reference line, kept whole, with its identifiers (arXiv ids, DOIs), its year when
+    unambiguous (the one year in parentheses, else the one year-like number outside its
+    identifiers) and the family names it seems to open with (author-query hints only)."""
     ref = Reference(text=text)
     if match := ARXIV_NEW_ID_IN_TEXT.search(text) or ARXIV_OLD_ID_IN_TEXT.search(text):
         ref.arxiv_id = match.group(1)
@@ -147,28 +148,23 @@ def parse_reference(text: str) -> Reference:
         ref.doi = match.group(1).lower()
         if ref.doi.startswith(ARXIV_DOI_PREFIX):
             ref.arxiv_id = ref.arxiv_id or ref.doi.removeprefix(ARXIV_DOI_PREFIX)
-    year = YEAR.search(text)
-    if year:
-        ref.year = int(year.group(1) or year.group(2))
+    ref.year = _year(text)
     markup = TITLE_MARKUP.search(text)
-    sentence_end = SENTENCE_END.search(text)
-    cut = min([m.start() for m in (year, markup, sentence_end) if m] + [len(text)])
-    ref.authors, rest_at = _leading_names(text[:cut])
-    if markup:
-        ref.title = next(group for group in markup.groups() if group).strip().rstrip(".,")
-        return ref
-    rest = text[rest_at:] if rest_at < cut else text[cut:]
-    rest = re.sub(r"^[\s.,;:]*(?:\((?:1[89]|20)\d\d[a-z]?\))?[\s.,;:]*", "", rest)
-    rest = re.split(r",\s+(?=[A-Z]\w*\.\s)", rest)[0]  # ", Ann. Math. 12" starts the venue
-    title = SENTENCE_END.split(rest, maxsplit=1)[0].strip(" .,;")
-    title = TRAILING_YEAR.sub("", title).strip(" .,;")  # "..., NeurIPS (2015)" is no title
-    if len(title.split()) >= 2 and not re.search(r"arxiv|doi|https?:", title, re.IGNORECASE):
-        ref.title = title
+    stops = [m.start() for m in (markup, SENTENCE_END.search(text)) if m]
+    stops += [m.start() for m in (YEAR.search(text), re.search(r"[:(]", text)) if m]
+    ref.names = _leading_names(text[: min([*stops, len(text)])])
     return ref
 
 
-# A year closing a reference, with the short venue before it: ", NeurIPS (2015)", " (2008)".
-TRAILING_YEAR = re.compile(r"(?:,\s*[A-Z][\w.&' -]{0,40}?)?\s*\((?:1[89]|20)\d\d[a-z]?\)$")
+def _year(text: str) -> int | None:
+    """The one year in parentheses, else the one year-like number (identifiers and URLs left
+    out); None when there is none or more than one."""
+    bare = without_identifiers(text)
+    for pattern in (PARENTHESISED_YEAR, YEAR):
+        years = {int(found) for found in pattern.findall(bare)}
+        if years:
+            return years.pop() if len(years) == 1 else None
+    return None
 
 
 SENTENCE_END = re.compile(r"(?<=[^\W\d_][^\W\d_])\.\s|(?<=\d)\.\s(?=[A-Z])")
@@ -180,16 +176,14 @@ PARTICLES = frozenset("van von der den de del della di da du la le ter ten".spli
 SEPARATOR = re.compile(r",\s*|\s+and\s+|\s*&\s*|;\s*")
 
 
-def _leading_names(head: str) -> tuple[list[str], int]:
-    """Family names of the author list that opens `head`, and where the rest of `head` begins.
+def _leading_names(head: str) -> list[str]:
+    """Family names of the author list that opens `head` (a guess, for author queries only).
 
     Reads "F. E. Browder", "W. van der Kallen" and "Goldreich, O., Ron, D." alike."""
     families: list[str] = []
-    position = 0
     for chunk in re.split(f"({SEPARATOR.pattern})", head):
         name = re.sub(r"^(?:and|&)\s+", "", chunk.strip())
         if not name or SEPARATOR.fullmatch(chunk) or name in ("et al.", "et al"):
-            position += len(chunk)
             continue
         words = name.split()
         if len(words) > 5 or not all(_name_word(w) for w in words):
@@ -200,8 +194,7 @@ def _leading_names(head: str) -> tuple[list[str], int]:
             families.append(" ".join(full[first:]))
         elif not families:  # initials before any name: not an author list
             break
-        position += len(chunk)
-    return families, position
+    return families
 
 
 def _name_word(word: str) -> bool:
@@ -215,17 +208,16 @@ PROBLEM_SOURCE = "PROBLEM.md"  # the source of a candidate PROBLEM.md cites (pro
 
 
 def reference_candidates(problem: Problem) -> list[dict[str, object]]:
-    """PROBLEM.md's references as verify_batch.py candidates (verified, never assumed)."""
+    """PROBLEM.md's references as verify_batch.py candidates (verified, never assumed): each
+    citation whole, with the identifiers and the year it states."""
     candidates = []
     for number, ref in enumerate(problem.references, 1):
         candidate: dict[str, object] = {"key": f"problem-ref-{number}", "source": PROBLEM_SOURCE}
-        for name in ("title", "arxiv_id", "doi", "year"):
+        candidate["citation"] = ref.text
+        for name in ("arxiv_id", "doi", "year"):
             if getattr(ref, name):
                 candidate[name] = getattr(ref, name)
-        if ref.authors:
-            candidate["authors"] = ref.authors
-        if any(name in candidate for name in ("title", "arxiv_id", "doi")):
-            candidates.append(candidate)
+        candidates.append(candidate)
     return candidates
 
 

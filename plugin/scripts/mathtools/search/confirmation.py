@@ -121,10 +121,11 @@ def pending_candidates(search: Search) -> list[dict[str, object]]:
         if not (entry.field("Reason") or "").startswith(PENDING):
             continue
         ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
+        whole = entry.field("Authors") == literature.AS_CITED  # a free-text citation, whole
         candidate = {
             "key": entry.entry_number,
-            "title": entry.title,
-            "authors": entry.authors,
+            "citation" if whole else "title": entry.title,
+            "authors": None if whole else entry.authors,
             "year": entry.year,
             "arxiv_id": ids.get("arXiv"),
             "doi": ids.get("DOI"),
@@ -236,7 +237,8 @@ def lines(
             excerpt = abstracts.excerpt(paper.get("abstract"), after_gist=same and key in listed)
             out += [f"  {line}" for line in excerpt]
         else:
-            given = (result.get("candidate") or {}).get("title")
+            cited = result.get("candidate") or {}
+            given = cited.get("title") or cited.get("citation")
             reason = " ".join(str(result.get("reason") or "").split())
             if len(reason) > REASON_CHARS:
                 reason = reason[: REASON_CHARS - 1] + "…"

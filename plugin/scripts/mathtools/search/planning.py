@@ -192,7 +192,7 @@ def _companion(problem: Problem, core: str, title_terms: list[str], terms: list[
 def _reference_authors(problem: Problem, references: list[Reference] | None = None) -> list[str]:
     families: list[str] = []
     for ref in problem.references if references is None else references:
-        for family in ref.authors:
+        for family in ref.names:
             if fold(family) not in {fold(f) for f in families}:
                 families.append(family)
     return families
@@ -207,7 +207,7 @@ def _query_authors(problem: Problem, api: str) -> list[str]:
     families = _reference_authors(problem, recent_first)
     if api != "arxiv":
         return families
-    on_arxiv = {fold(name) for ref in problem.references if ref.arxiv_id for name in ref.authors}
+    on_arxiv = {fold(name) for ref in problem.references if ref.arxiv_id for name in ref.names}
     return [family for family in families if fold(family) in on_arxiv]
 
 

@@ -1,0 +1,132 @@
+"""A free-text citation against a record: the one matcher for a reference given as a mathematician
+writes it ("I. Rédei, Ein kombinatorischer Satz, Acta Litt. Sci. Szeged 7 (1934)"), never split
+into author and title. The record's fields are looked for in the citation's text:
+
+- title: the record's title (or its main title, before a subtitle: matching.title_heads) is a
+  run of the citation's content words, in order (matching.title_words: LaTeX, accents, case,
+  plurals and punctuation folded);
+- authors: every record author's family name (core.authors.record_families) is a word of the
+  citation; "et al." in the citation lets the first author's alone stand for the list;
+- year: only when the citation has one (problemfile reads it only where unambiguous), it is one
+  the record gives (matching.year_agrees).
+
+Found by a search (Crossref query.bibliographic, Semantic Scholar's match), a record identifies
+the citation only when all three hold. Reached through an identifier the citation gives, the
+record is that paper unless the citation names something else: it has words beyond its
+identifiers and year, and neither the record's title nor any of its authors is among them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..core.authors import record_families
+from ..core.identifiers import without_identifiers
+from ..core.records import Paper
+from ..core.text import fold, strip_latex
+from .matching import Match, check_year, title_heads, title_words
+
+MAX_CITATION_CHARS = 2000
+# What a citation may hold besides a paper's title, authors and year without naming anything:
+# identifiers, URLs and the words that introduce them.
+IDENTIFIER_WORDS = frozenset({"arxiv", "doi", "https", "http", "org", "abs", "preprint"})
+YEAR = re.compile(r"\b(?:1[5-9]|20)\d\d[a-z]?\b")
+TRUNCATED = re.compile(r"\bet\.?\s*al\b|\band\s+others\b", re.IGNORECASE)  # "et al."
+
+
+@dataclass
+class CitationMatch(Match):
+    """How a record's title, authors and year appear in a free-text citation (module docstring).
+    `title_ok` is None when the record has no title to look for (zbMATH withholds it)."""
+
+    names_anything: bool = True  # the citation has words beyond identifiers and a year
+    authorless: bool = False  # the record names no authors: nothing to find in the citation
+
+    def identifies(self, by_identifier: bool) -> bool:
+        if by_identifier:
+            named = self.title_ok or bool(self.matched_authors)
+            return self.year_ok is not False and (named or not self.names_anything)
+        return bool(self.title_ok) and self.authors_agree and self.year_ok is not False
+
+    @property
+    def reason(self) -> str:
+        if not self.names_anything:
+            notes = [d["note"] for d in self.discrepancies]
+            return "; ".join(["the citation gives only identifiers", *notes])
+        found = [
+            what
+            for what, present in (
+                ("title", self.title_ok),
+                ("authors", self.authors_agree),
+                ("year", self.year_ok),
+            )
+            if present
+        ]
+        missing = []
+        if self.title_ok is False:
+            missing.append("its title is not in the citation")
+        if self.authorless:
+            missing.append("the record names no authors")
+        elif not self.authors_agree and not self.authors_contradicted:
+            missing.append(
+                f"of its authors the citation names only {', '.join(self.matched_authors)}"
+            )
+        elif self.authors_contradicted:
+            missing.append("none of its authors is named in the citation")
+        missing += [d["note"] for d in self.discrepancies]
+        said = f"{', '.join(found)} in the citation" if found else ""
+        return "; ".join(x for x in (said, *missing) if x) or "nothing of the record to compare"
+
+
+def citation_words(text: str, umlauts: bool = False) -> set[str]:
+    """The citation's words as family names are compared: folded, letters only, a hyphenated
+    word both whole and in parts ("Makar-Limanov": makarlimanov, makar, limanov)."""
+    found: set[str] = set()
+    for word in re.findall(r"[a-z]+(?:-[a-z]+)*", fold(strip_latex(text), umlauts)):
+        parts = word.split("-")
+        found |= {"".join(parts), *parts}
+    return found
+
+
+def _title_in(citation: str, title: str) -> tuple[bool, float]:
+    """Whether the title (or a head of it) is a run of the citation's content words, and the
+    share of the title's words the citation holds (the suggestion score)."""
+    best = 0.0
+    for umlauts in (False, True):
+        cited = title_words(citation, umlauts)
+        for whole in (title, *title_heads(title)):
+            wanted = title_words(whole, umlauts)
+            if not wanted:
+                continue
+            n = len(wanted)
+            if any(cited[i : i + n] == wanted for i in range(len(cited) - n + 1)):
+                return True, 1.0
+            best = max(best, sum(w in cited for w in wanted) / n)
+    return False, round(best, 4)
+
+
+def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationMatch:
+    """The record's title, authors and year looked for in the citation (module docstring)."""
+    match = CitationMatch()
+    words = {w for umlauts in (False, True) for w in citation_words(citation, umlauts)}
+    bare = YEAR.sub(" ", without_identifiers(citation))  # what is left to name a paper
+    match.names_anything = bool(citation_words(bare) - IDENTIFIER_WORDS)
+    if paper.title:
+        match.title_ok, match.title_score = _title_in(citation, paper.title)
+    match.authorless = not paper.authors
+    if paper.authors:
+        match.matched_authors = [
+            name
+            for name in paper.authors
+            if any(record_families(name, umlauts) & words for umlauts in (False, True))
+        ]
+        truncated = bool(TRUNCATED.search(citation))
+        first_named = paper.authors[0] in match.matched_authors
+        match.authors_agree = len(match.matched_authors) == len(paper.authors) or (
+            truncated and first_named
+        )
+        match.authors_contradicted = not match.matched_authors
+    if year is not None:
+        check_year(match, year, paper)
+    return match
