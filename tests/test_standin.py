@@ -26,8 +26,9 @@ def entry_ids(feed: str) -> list[str]:
 def test_index_holds_every_recorded_record():
     index = load_index()
     # every distinct recorded entry (the error entry apart), and the Viterbo sample's 5
-    # synthesized ones (examples/viterbo/synthesized-arxiv.xml)
+    # (examples/viterbo/arxiv-records.xml), each abstract read from the paper's own source
     assert len(index.arxiv) == 106 + 5
+    assert index.arxiv["2405.16513"].summary.startswith("We provide a counterexample to Viterbo")
     assert "2405.16513" in index.arxiv and "Haim-Kislev" in index.arxiv["2405.16513"].authors
     assert "1707.08567" in index.arxiv and "hep-ex/0406020" in index.arxiv
     assert "Ramírez" in index.arxiv["2405.13786"].xml  # bytes recovered with latin-1

@@ -44,6 +44,8 @@ from literature_runbook import (  # noqa: E402
     Write,
     runbook,
 )
+from support.shared import SharedMissing  # noqa: E402
+from support.worlds import INVENTED, RECORDED, world_available  # noqa: E402
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"  # the benchmarks' sample
 # The demo's: papers with recorded arXiv sources, so Key Results quote the papers' statements.
@@ -91,6 +93,11 @@ CLASSICS = (
         "source": "memory (a real classic: zbMATH Open holds it, licence-restricted)",
     },
 )
+
+
+def default_world() -> str:
+    """The recorded world when ../shared/recordings is beside the clone, else the invented one."""
+    return RECORDED if world_available(RECORDED) else INVENTED
 
 
 def remembered(problem_file: Path) -> tuple[dict, ...]:
@@ -254,6 +261,7 @@ def run_demo(
     per_query: int | None = None,
     model: StandInModel | None = None,
     proof: Path | None = None,
+    world: str = RECORDED,
 ) -> dict:
     """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
     discover's results per search (default: the runbook's); `model` the STAND-IN to play (default:
@@ -270,7 +278,7 @@ def run_demo(
         if not live:
             from support.standin import StandIn
 
-            standin = stack.enter_context(StandIn())
+            standin = stack.enter_context(StandIn(world=world))
             env.update(standin.env())
             env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
         workspace = Workspace(folder, env)
@@ -383,9 +391,32 @@ def report(figures: dict) -> list[str]:
     ]
 
 
+def world_line(world: str | None) -> str:
+    """What the services are in this run, as the demo's header says it."""
+    from mathtools.core.sources import NAMES
+
+    services = ", ".join(NAMES.values())
+    if world is None:
+        return f"the LIVE services ({services})"
+    if world == INVENTED:
+        return (
+            f"the INVENTED world: a local stand-in serving {services} from papers this"
+            " repository made up (examples/invented-world/; none of them exists)"
+        )
+    return (
+        f"the RECORDED world: a local stand-in serving recorded answers of {services}"
+        " (../shared/recordings) and the Viterbo sample's records (examples/viterbo/)"
+    )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="run-demo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workspace", type=Path, help="a new or empty folder (default: a temp)")
+    parser.add_argument(
+        "--workspace", type=Path, help="a new or empty folder, kept (default: a temporary one)"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the temporary workspace (default: removed)"
+    )
     parser.add_argument(
         "--problem",
         type=Path,
@@ -393,33 +424,37 @@ def main(argv=None) -> int:
         help="the PROBLEM.md to search (a plain"
         " markdown file will do: its first line is the title)",
     )
-    parser.add_argument("--live", action="store_true", help="use the real arXiv and S2 APIs")
-    args = parser.parse_args(argv)
-    folder = args.workspace or Path(tempfile.mkdtemp(prefix="math-demo-"))
-    from mathtools.core.sources import NAMES
-
-    services = ", ".join(NAMES.values())
-    source = (
-        f"the LIVE services ({services})"
-        if args.live
-        else f"a local stand-in serving recorded answers of {services} (and the samples'"
-        " synthesized arXiv records, examples/*/synthesized-arxiv.xml)"
+    parser.add_argument(
+        "--world",
+        choices=(RECORDED, INVENTED),
+        help="the stand-in's world: the recordings in ../shared (the default when they are"
+        " there) or the repository's invented papers (the default without them)",
     )
+    parser.add_argument("--live", action="store_true", help="use the real services instead")
+    args = parser.parse_args(argv)
+    if args.live and args.world:
+        parser.error("--live uses the real services: no --world")
+    world = None if args.live else args.world or default_world()
+    temporary = args.workspace is None
+    folder = args.workspace or Path(tempfile.mkdtemp(prefix="math-demo-"))
     print(f"math demo: /math:literature on {args.problem} in {folder}")
-    print(f"  services: {source}")
+    print(f"  services: {world_line(world)}")
     print(f"  NOTE: the model's judgement steps are a deterministic {STAND_IN}"
           " (tools/literature_runbook.py), not a model; its texts say so.")  # fmt: skip
     try:
-        figures = run_demo(folder, args.problem, args.live)
+        figures = run_demo(folder, args.problem, args.live, world=world or RECORDED)
+        print("\n".join(report(figures)))
     except DemoError as exc:
         print(f"demo failed: {exc}", file=sys.stderr)
         return 1
-    except RuntimeError as exc:  # support.shared.SharedMissing: no recordings beside the clone
-        if "needs ../shared/" not in str(exc):
-            raise
+    except SharedMissing as exc:  # --world recorded without ../shared/recordings
         print(f"demo: {exc}", file=sys.stderr)
         return 4
-    print("\n".join(report(figures)))
+    finally:
+        removed = temporary and not args.keep
+        if removed:
+            shutil.rmtree(folder, ignore_errors=True)
+        print(f"workspace {folder}: " + ("removed (--keep keeps it)" if removed else "kept"))
     return 0 if figures["summary"]["finish"].get("valid") else 1
 
 
