@@ -23,11 +23,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections import Counter
 from pathlib import Path
@@ -391,6 +393,59 @@ def report(figures: dict) -> list[str]:
     ]
 
 
+def session_example(figures: dict) -> list[str]:
+    """The README session's `/math:literature` lines this run bears out: what was confirmed and
+    by whom, the fabrications left unconfirmed, the first quoted Key Result, the journal entry,
+    the tool calls. `tools/demo_pipeline.py --readme` writes them into README.md;
+    tests/test_demo.py keeps them equal to a run on the recorded world."""
+    from mathtools.litdoc import literature
+
+    summary = figures["summary"]
+    confirmed = []
+    for result in figures["verified"]["results"]:
+        paper = result.get("paper") or {}
+        if result["status"] in ("CONFIRMED", "CORRECTED") and paper:
+            names = [str(a).split()[-1] for a in paper.get("authors") or []]
+            who = " and ".join(names) if len(names) <= 2 else f"{names[0]} et al."
+            confirmed.append(f'{who}, "{paper.get("title")}"')
+    fabricated = [r for r in figures["verified"]["results"] if r["key"].startswith("memory-")]
+    verified = (
+        f"verified: {len(summary['refs'])} confirmed → {', '.join(summary['refs'])}"
+        f" ({'; '.join(confirmed)}); {len(summary['urefs'])} remembered but fabricated"
+        f" → {', '.join(summary['urefs'])}"
+        if len(fabricated) == len(summary["urefs"])
+        else f"verified: {len(summary['refs'])} confirmed, {len(summary['urefs'])} unconfirmed"
+    )
+    items = [verified]
+    quoted = [e for e in literature.load(figures["literature"]).confirmed if e.statements()]
+    if quoted:
+        claim = quoted[0].key_results.split("quoting the paper: ", 1)[-1]
+        items.append(f"Key Results quote the papers' own statements, checked: {claim}")
+    journal = summary["finish"].get("journal", "no entry")
+    items.append(f"LITERATURE.md with a Synthesis marked [V]/[S]/[~]; JOURNAL.md: {journal}")
+    items.append(
+        f"{figures['tool_calls']} tool calls from the command's start to the agent's report"
+    )
+    return [
+        line
+        for item in items
+        for line in textwrap.wrap(
+            item, width=96, initial_indent="  → ", subsequent_indent="    ", break_long_words=False
+        )
+    ]
+
+
+def readme_with_session(readme: str, lines: list[str]) -> str:
+    """README.md with its session's generated `/math:literature` lines (from `  → verified:` to
+    the tool calls) replaced by `lines`."""
+    generated = re.compile(
+        r"^  → verified:.*?tool calls from the command's start[^\n]*\n", re.M | re.S
+    )
+    if not generated.search(readme):
+        raise DemoError("README.md has no session lines from '  → verified:' to the tool calls")
+    return generated.sub(lambda _: "\n".join(lines) + "\n", readme, count=1)
+
+
 def world_line(world: str | None) -> str:
     """What the services are in this run, as the demo's header says it."""
     from mathtools.core.sources import NAMES
@@ -431,10 +486,18 @@ def main(argv=None) -> int:
         " there) or the repository's invented papers (the default without them)",
     )
     parser.add_argument("--live", action="store_true", help="use the real services instead")
+    parser.add_argument(
+        "--readme",
+        action="store_true",
+        help="write this run's lines into README.md's session example (maintainers: run it on"
+        " the recorded world after a change of what the demo prints)",
+    )
     args = parser.parse_args(argv)
     if args.live and args.world:
         parser.error("--live uses the real services: no --world")
     world = None if args.live else args.world or default_world()
+    if args.readme and world != RECORDED:
+        parser.error("--readme writes a run on the recorded world (../shared/recordings)")
     temporary = args.workspace is None
     folder = args.workspace or Path(tempfile.mkdtemp(prefix="math-demo-"))
     print(f"math demo: /math:literature on {args.problem} in {folder}")
@@ -444,6 +507,11 @@ def main(argv=None) -> int:
     try:
         figures = run_demo(folder, args.problem, args.live, world=world or RECORDED)
         print("\n".join(report(figures)))
+        if args.readme:
+            readme = ROOT / "README.md"
+            text = readme.read_text(encoding="utf-8")
+            readme.write_text(readme_with_session(text, session_example(figures)), "utf-8")
+            print("README.md: the session example's /math:literature lines written")
     except DemoError as exc:
         print(f"demo failed: {exc}", file=sys.stderr)
         return 1
