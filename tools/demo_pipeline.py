@@ -1,14 +1,17 @@
 """Run /math:literature's whole pipeline on a bundled sample problem, as the agent's runbook does.
 
-    python3 tools/demo_pipeline.py [--workspace DIR] [--problem PROBLEM.md] [--live]
+    python3 tools/demo_pipeline.py [--workspace DIR | --keep] [--problem PROBLEM.md]
+                                   [--world recorded|invented | --live] [--readme]
 
 It creates a fresh workspace (workspace.py init, new-problem from the sample PROBLEM.md), then
 plays agents/literature-search.md step by step (tools/literature_runbook.py), running every
 script as a subprocess with exactly the arguments the runbook gives (literature.py discover,
 judge, verify, merge, finish). The model's judgement steps
-are a deterministic STAND-IN, marked as such in everything it writes. By default arXiv and
-Semantic Scholar are a local stand-in server answering from the real recordings
-(tests/support/standin.py), so the demo runs offline; --live uses the real APIs.
+are a deterministic STAND-IN, marked as such in everything it writes. By default the four
+services are a local stand-in server (tests/support/standin.py), so the demo runs offline,
+answering from the recorded world (../shared/recordings) when it is beside the clone, else from
+the repository's invented world (examples/invented-world/); the header names the world. --live
+uses the real services. A temporary workspace is removed at the end unless --keep.
 
 At the end it prints where LITERATURE.md, JOURNAL.md, the run store and the search folder are, and
 how many tool calls and turns the run took, and what it cost in model-read tokens: the bytes of

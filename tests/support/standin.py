@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A local stand-in for arXiv, Semantic Scholar, zbMATH Open and Crossref, answering from the real
-recordings.
+recordings (the RECORDED world; `StandIn(world="invented")` answers from the repository's
+invented papers instead: support/worlds.py says what each world holds).
 
 It indexes every arXiv entry recorded in ../shared/recordings/arxiv/ (found by support/shared.py;
 bodies recovered with .encode("latin-1")) and every Semantic Scholar paper record in
@@ -56,7 +57,7 @@ that status (Semantic Scholar's 500 body is the recorded one; other failure bodi
 
 Command line (for demos and the Claude Code end-to-end tests):
     python3 tests/support/standin.py --port 8765 [--fail-arxiv 503] [--fail-s2 500]
-        [--fail-zbmath 503] [--fail-crossref 503]
+        [--fail-zbmath 503] [--fail-crossref 503] [--world invented]
 prints the base URLs as JSON and serves until interrupted.
 """
 
