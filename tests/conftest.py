@@ -22,10 +22,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugin"  # what ships: the marketplace installs this folder
 SCRIPTS = PLUGIN / "scripts"
-# Bytecode goes to .cache/pycache, here and in every script a test runs: Claude Code installs
-# plugin/ as it is on disk, __pycache__ included (CONTRIBUTING.md, "Release").
-os.environ.setdefault("PYTHONPYCACHEPREFIX", str(ROOT / ".cache" / "pycache"))
-sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))
 

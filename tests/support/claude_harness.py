@@ -684,7 +684,7 @@ def claude_env(
     PATH starts with this test run's interpreter folder, so `python3` in hooks and Bash tool calls
     has the dependencies (as after the plugin's bootstrap) without installing anything.
     """
-    keep = ("LANG", "LC_ALL", "TERM", "SYSTEMROOT", "PYTHONPYCACHEPREFIX")
+    keep = ("LANG", "LC_ALL", "TERM", "SYSTEMROOT")
     env = {k: os.environ[k] for k in keep if k in os.environ}
     # Claude Code's own temp folders (claude-<uid>/, cc-socks/) go inside the test's home, which
     # pytest prunes, rather than stay in /tmp.
