@@ -8,6 +8,9 @@ The SessionStart hook builds the plugin's venv in the background with pip, from 
 tools/run-tests downloads into .cache/wheels/ before the tests (no index, no network here), while
 the first script call waits for it.
 
+A release reaches the installed copy through `claude plugin marketplace update` and `claude plugin
+update` when its version changes (the second test bumps it in a copy).
+
 Claude Code runs a directory marketplace's plugin from the clone itself (so a moved clone must be
 added again, as the README says). 2.1.197 substitutes its root with a trailing slash, so the
 runbook line reads `<clone>//scripts/workspace.py` and the allowed-tools rule matches only that
