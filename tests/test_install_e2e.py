@@ -206,6 +206,11 @@ def test_a_new_version_reaches_the_installed_copy_through_plugin_update(tmp_path
     help_md = user_clone / "plugin" / "commands" / "help.md"
     help_md.write_text(help_md.read_text() + "\n<!-- changed in the next release -->\n")
     (user_clone / "plugin" / "templates" / "NEW-IN-RELEASE.md").write_text("new\n")
+    # Bytecode a run left in the clone (git ignores it): CONTRIBUTING's "Release" says Claude Code
+    # installs plugin/ as it is on disk. Should a release stop copying it, say so there.
+    stale = user_clone / "plugin" / "scripts" / "__pycache__" / "stale.cpython-311.pyc"
+    stale.parent.mkdir()
+    stale.write_bytes(b"bytecode")
     for command in (
         ("plugin", "marketplace", "update", MARKETPLACE),
         ("plugin", "update", f"math@{MARKETPLACE}"),
@@ -219,3 +224,4 @@ def test_a_new_version_reaches_the_installed_copy_through_plugin_update(tmp_path
     assert json.loads((folder / ".claude-plugin" / "plugin.json").read_text()) == release
     assert (folder / "commands" / "help.md").read_text() == help_md.read_text()
     assert (folder / "templates" / "NEW-IN-RELEASE.md").read_text() == "new\n"
+    assert (folder / "scripts" / "__pycache__" / stale.name).is_file(), "ignored files left out"
