@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -78,6 +79,80 @@ def test_the_demo_takes_a_plain_markdown_problem(tmp_path):
     assert (
         tmp_path / "ws" / ".math" / "problems" / "symplectic-capacities-of-convex-bodies"
     ).is_dir()
+
+
+def test_without_the_shared_folder_the_demo_runs_the_invented_world_and_removes_its_folder(
+    tmp_path,
+):
+    """A clone without ../shared: the repository's invented papers, said so; the temporary
+    workspace is gone at the end (TMPDIR is tmp_path, so a leftover would show there)."""
+    env = dict(os.environ, MATH_TEST_SHARED=str(tmp_path / "no-shared"), TMPDIR=str(tmp_path))
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "demo_pipeline.py")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = run.stdout
+    assert "  services: the INVENTED world: " in out
+    assert re.search(r"^  CONFIRMED arXiv:2699\.00001 \(2026\) Invented example: ", out, re.M)
+    assert re.search(
+        r"\(Theorem 1\.1\)\n    Theorem 1\.1 \(from http://127\.0\.0\.1:\d+/src/2699", out
+    )
+    (folder,) = re.findall(r"^workspace (\S+): removed \(--keep keeps it\)$", out, re.M)
+    assert not Path(folder).exists() and Path(folder).parent == tmp_path
+    assert not list(tmp_path.glob("math-demo-*"))
+
+
+def test_keep_keeps_the_temporary_workspace(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    driver = [sys.executable, str(ROOT / "tools" / "demo_pipeline.py"), "--world", "invented"]
+    run = subprocess.run([*driver, "--keep"], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    (folder,) = re.findall(r"^workspace (\S+): kept$", run.stdout, re.M)
+    assert (Path(folder) / ".math" / "literature.db").is_file()
+
+
+def test_the_invented_world_says_so_in_every_paper():
+    feed = (ROOT / "examples" / "invented-world" / "arxiv.xml").read_text(encoding="utf-8")
+    titles = re.findall(r"<title>(.*?)</title>", feed)
+    summaries = re.findall(r"<summary>(.*?)</summary>", feed, re.S)
+    assert titles and len(titles) == len(summaries)
+    assert all(title.startswith("Invented example: ") for title in titles)
+    assert all(text.startswith("INVENTED for the math plugin's demo") for text in summaries)
+
+
+@pytest.mark.needs_shared("recordings")
+def test_the_invented_world_copies_no_text_of_a_recorded_paper():
+    """No run of eight words of an invented abstract or source is in a recorded abstract."""
+    from support.worlds import INVENTED, load_index, words
+
+    def runs(text: str) -> set[tuple[str, ...]]:
+        said = words(text)
+        return {tuple(said[i : i + 8]) for i in range(len(said) - 7)}
+
+    invented = ROOT / "examples" / "invented-world"
+    ours = set().union(*(runs(e.summary) for e in load_index(INVENTED).arxiv.values()))
+    ours |= set().union(*(runs(p.read_text()) for p in (invented / "sources").glob("*.tex")))
+    recorded = set().union(*(runs(e.summary) for e in load_index().arxiv.values()))
+    assert ours and not ours & recorded
+
+
+@pytest.mark.needs_shared("recordings")
+def test_the_readmes_session_example_is_the_demos_run(tmp_path):
+    """README.md's /math:literature lines are those a run on the recorded world bears out
+    (tools/demo_pipeline.py --readme writes them)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from demo_pipeline import DEMO_SAMPLE, readme_with_session, run_demo, session_example
+
+    figures = run_demo(tmp_path / "ws", DEMO_SAMPLE, live=False, say=lambda _: None)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    expected = readme_with_session(readme, session_example(figures))
+    assert readme == expected, "run: python3 tools/demo_pipeline.py --readme\n" + "\n".join(
+        session_example(figures)
+    )
 
 
 def test_the_token_count_includes_what_a_script_prints_on_stderr(tmp_path, monkeypatch):

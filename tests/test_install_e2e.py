@@ -8,6 +8,9 @@ The SessionStart hook builds the plugin's venv in the background with pip, from 
 tools/run-tests downloads into .cache/wheels/ before the tests (no index, no network here), while
 the first script call waits for it.
 
+A release reaches the installed copy through `claude plugin marketplace update` and `claude plugin
+update` when its version changes (the second test bumps it in a copy).
+
 Claude Code runs a directory marketplace's plugin from the clone itself (so a moved clone must be
 added again, as the README says). 2.1.197 substitutes its root with a trailing slash, so the
 runbook line reads `<clone>//scripts/workspace.py` and the allowed-tools rule matches only that
@@ -169,3 +172,56 @@ def test_installed_from_a_local_marketplace_the_plugin_builds_its_env_and_runs(t
     assert not refused(status_run.result), status_run.result
     status, output = bash_result(status_run.result)
     assert status == 0 and json.loads(output)["problems"] == [], output
+
+
+def installed_copy(home: Path) -> tuple[str, Path]:
+    """(version, folder) of the installed math plugin, as Claude Code's install record holds it."""
+    record = json.loads((home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+    (entry,) = record["plugins"][f"math@{MARKETPLACE}"]
+    return entry["version"], Path(entry["installPath"])
+
+
+def test_a_new_version_reaches_the_installed_copy_through_plugin_update(tmp_path):
+    """A release in the clone (a changed command, a new file, the version bumped as CONTRIBUTING's
+    "Release" says) reaches the installed copy through `claude plugin marketplace update` and
+    `claude plugin update`, as a user updates. Without the bump, Claude Code answers "already at
+    the latest version" and keeps the old files: the version must change with every release."""
+    home = tmp_path / "home"
+    user_clone = clone(tmp_path / "src" / "math")
+    for command in (
+        ("plugin", "marketplace", "add", str(user_clone)),
+        ("plugin", "install", f"math@{MARKETPLACE}"),
+    ):
+        done = claude_cli(home, *command)
+        assert done.returncode == 0, done.stdout + done.stderr
+    manifest = user_clone / "plugin" / ".claude-plugin" / "plugin.json"
+    release = json.loads(manifest.read_text())
+    version, folder = installed_copy(home)
+    assert version == release["version"] and (folder / "commands" / "help.md").is_file()
+
+    # The release, made in the copy (the repository's own version is the integrator's to bump).
+    major, minor, _ = (int(part) for part in release["version"].split("."))
+    release["version"] = f"{major}.{minor + 1}.0"
+    manifest.write_text(json.dumps(release, indent=2) + "\n")
+    help_md = user_clone / "plugin" / "commands" / "help.md"
+    help_md.write_text(help_md.read_text() + "\n<!-- changed in the next release -->\n")
+    (user_clone / "plugin" / "templates" / "NEW-IN-RELEASE.md").write_text("new\n")
+    # Bytecode a run left in the clone (git ignores it): CONTRIBUTING's "Release" says Claude Code
+    # installs plugin/ as it is on disk. Should a release stop copying it, say so there.
+    stale = user_clone / "plugin" / "scripts" / "__pycache__" / "stale.cpython-311.pyc"
+    stale.parent.mkdir()
+    stale.write_bytes(b"bytecode")
+    for command in (
+        ("plugin", "marketplace", "update", MARKETPLACE),
+        ("plugin", "update", f"math@{MARKETPLACE}"),
+    ):
+        done = claude_cli(home, *command)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert release["version"] in done.stdout, done.stdout
+
+    version, folder = installed_copy(home)
+    assert version == release["version"]
+    assert json.loads((folder / ".claude-plugin" / "plugin.json").read_text()) == release
+    assert (folder / "commands" / "help.md").read_text() == help_md.read_text()
+    assert (folder / "templates" / "NEW-IN-RELEASE.md").read_text() == "new\n"
+    assert (folder / "scripts" / "__pycache__" / stale.name).is_file(), "ignored files left out"

@@ -69,18 +69,27 @@ def standin():
         yield server
 
 
+README_BLOCKS = console_blocks(ROOT / "README.md")
+LINKED = ("plugin", "examples")
+
+
 @pytest.mark.parametrize("block", console_blocks(), ids=_block_id)
 def test_a_readme_console_example_runs_as_printed(block, standin, tmp_path, monkeypatch):
-    for name in ("plugin", "examples"):
-        (tmp_path / name).symlink_to(ROOT / name)
+    clone = tmp_path / "clone"  # the reader's clone; conftest's caches are beside it
+    clone.mkdir()
+    for name in LINKED:
+        (clone / name).symlink_to(ROOT / name)
+    scratch = tmp_path / "tmp"  # mktemp's folder: inside tmp_path, so nothing stays in /tmp
+    scratch.mkdir()
     for name, value in standin.env().items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setenv("MATH_WORKSPACE", str(tmp_path))
+    monkeypatch.setenv("MATH_WORKSPACE", str(clone))
+    monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setenv("PATH", f"{sys.executable.rsplit('/', 1)[0]}:/usr/bin:/bin")
     for command, shown in transcript(block):
         done = subprocess.run(
             ["bash", "-c", command],
-            cwd=tmp_path,
+            cwd=clone,
             capture_output=True,
             text=True,
             timeout=120,
@@ -92,6 +101,9 @@ def test_a_readme_console_example_runs_as_printed(block, standin, tmp_path, monk
             )
         else:
             assert done.returncode == 0, account
+    if block in README_BLOCKS:  # a reader runs them in the clone: they write elsewhere
+        left = sorted(p.name for p in clone.iterdir() if p.name not in LINKED)
+        assert not left, f"the README's example wrote {left} where it ran"
 
 
 def test_the_transcript_reader_joins_continued_lines_and_keeps_output():
@@ -101,7 +113,7 @@ def test_the_transcript_reader_joins_continued_lines_and_keeps_output():
 
 
 def test_every_console_example_is_found():
-    assert [_block_id(block) for block in console_blocks(ROOT / "README.md")] == ["cp"]
+    assert [_block_id(block) for block in README_BLOCKS] == ["cd"]
     assert [_block_id(block) for block in console_blocks(ROOT / "docs/examples.md")][:4] == [
         "arxiv_query.py",
         "s2_lookup.py",

@@ -26,8 +26,9 @@ def entry_ids(feed: str) -> list[str]:
 def test_index_holds_every_recorded_record():
     index = load_index()
     # every distinct recorded entry (the error entry apart), and the Viterbo sample's 5
-    # synthesized ones (examples/viterbo/synthesized-arxiv.xml)
+    # (examples/viterbo/arxiv-records.xml), each abstract read from the paper's own source
     assert len(index.arxiv) == 106 + 5
+    assert index.arxiv["2405.16513"].summary.startswith("We provide a counterexample to Viterbo")
     assert "2405.16513" in index.arxiv and "Haim-Kislev" in index.arxiv["2405.16513"].authors
     assert "1707.08567" in index.arxiv and "hep-ex/0406020" in index.arxiv
     assert "Ramírez" in index.arxiv["2405.13786"].xml  # bytes recovered with latin-1
@@ -147,3 +148,28 @@ def test_command_line_mode_on_a_busy_port_says_so_in_one_line():
         )
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr == f"standin.py: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_the_invented_world_serves_the_repositorys_papers_alone(monkeypatch):
+    """StandIn(world="invented") needs no ../shared: its arXiv answers hold the invented entries
+    only, Semantic Scholar its two records, and /src the invented source, gzipped."""
+    import gzip
+
+    from support.worlds import INVENTED
+
+    with StandIn(world=INVENTED) as invented:
+        feed = requests.get(
+            invented.arxiv_url, params={"id_list": "2699.00001,2405.16513"}, timeout=5
+        ).text
+        assert entry_ids(feed) == ["2699.00001v1"]
+        batch = requests.post(
+            f"{invented.s2_url}/paper/batch",
+            params={"fields": "title"},
+            json={"ids": ["arXiv:2699.00002", "arXiv:2405.16513"]},
+            timeout=5,
+        ).json()
+        assert batch[0]["title"].startswith("Invented example: ") and batch[1] is None
+        source = requests.get(f"{invented.arxiv_src_url}/2699.00001v1", timeout=5)
+        assert source.status_code == 200
+        assert b"\\begin{theorem}" in gzip.decompress(source.content)
+        assert requests.get(f"{invented.arxiv_src_url}/2405.16513", timeout=5).status_code == 404

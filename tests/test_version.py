@@ -40,3 +40,15 @@ def test_the_changelog_has_an_entry_for_the_version():
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     heading = rf"^## \[{re.escape(PLUGIN['version'])}\] - \d{{4}}-\d{{2}}-\d{{2}}$"
     assert re.search(heading, changelog, re.M)
+
+
+def test_the_version_is_the_changelogs_newest_release_and_releases_go_newest_first():
+    """CHANGELOG.md: `## [Unreleased]` on top, then one `## [X.Y.Z] - date` section per release,
+    newest first; the manifest holds the newest (a release moves Unreleased under its number and
+    bumps the version in the same commit: CONTRIBUTING.md, "Release")."""
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## \[([^\]]+)\]", changelog, re.M)
+    assert headings[0] == "Unreleased"
+    released = [tuple(int(part) for part in name.split(".")) for name in headings[1:]]
+    assert released == sorted(set(released), reverse=True)
+    assert ".".join(map(str, released[0])) == PLUGIN["version"]

@@ -1,14 +1,17 @@
 """Run /math:literature's whole pipeline on a bundled sample problem, as the agent's runbook does.
 
-    python3 tools/demo_pipeline.py [--workspace DIR] [--problem PROBLEM.md] [--live]
+    python3 tools/demo_pipeline.py [--workspace DIR | --keep] [--problem PROBLEM.md]
+                                   [--world recorded|invented | --live] [--readme]
 
 It creates a fresh workspace (workspace.py init, new-problem from the sample PROBLEM.md), then
 plays agents/literature-search.md step by step (tools/literature_runbook.py), running every
 script as a subprocess with exactly the arguments the runbook gives (literature.py discover,
 judge, verify, merge, finish). The model's judgement steps
-are a deterministic STAND-IN, marked as such in everything it writes. By default arXiv and
-Semantic Scholar are a local stand-in server answering from the real recordings
-(tests/support/standin.py), so the demo runs offline; --live uses the real APIs.
+are a deterministic STAND-IN, marked as such in everything it writes. By default the four
+services are a local stand-in server (tests/support/standin.py), so the demo runs offline,
+answering from the recorded world (../shared/recordings) when it is beside the clone, else from
+the repository's invented world (examples/invented-world/); the header names the world. --live
+uses the real services. A temporary workspace is removed at the end unless --keep.
 
 At the end it prints where LITERATURE.md, JOURNAL.md, the run store and the search folder are, and
 how many tool calls and turns the run took, and what it cost in model-read tokens: the bytes of
@@ -23,11 +26,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections import Counter
 from pathlib import Path
@@ -44,6 +49,8 @@ from literature_runbook import (  # noqa: E402
     Write,
     runbook,
 )
+from support.shared import SharedMissing  # noqa: E402
+from support.worlds import INVENTED, RECORDED, world_available  # noqa: E402
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"  # the benchmarks' sample
 # The demo's: papers with recorded arXiv sources, so Key Results quote the papers' statements.
@@ -91,6 +98,11 @@ CLASSICS = (
         "source": "memory (a real classic: zbMATH Open holds it, licence-restricted)",
     },
 )
+
+
+def default_world() -> str:
+    """The recorded world when ../shared/recordings is beside the clone, else the invented one."""
+    return RECORDED if world_available(RECORDED) else INVENTED
 
 
 def remembered(problem_file: Path) -> tuple[dict, ...]:
@@ -254,6 +266,7 @@ def run_demo(
     per_query: int | None = None,
     model: StandInModel | None = None,
     proof: Path | None = None,
+    world: str = RECORDED,
 ) -> dict:
     """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
     discover's results per search (default: the runbook's); `model` the STAND-IN to play (default:
@@ -270,7 +283,7 @@ def run_demo(
         if not live:
             from support.standin import StandIn
 
-            standin = stack.enter_context(StandIn())
+            standin = stack.enter_context(StandIn(world=world))
             env.update(standin.env())
             env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
         workspace = Workspace(folder, env)
@@ -383,9 +396,85 @@ def report(figures: dict) -> list[str]:
     ]
 
 
+def session_example(figures: dict) -> list[str]:
+    """The README session's `/math:literature` lines this run bears out: what was confirmed and
+    by whom, the fabrications left unconfirmed, the first quoted Key Result, the journal entry,
+    the tool calls. `tools/demo_pipeline.py --readme` writes them into README.md;
+    tests/test_demo.py keeps them equal to a run on the recorded world."""
+    from mathtools.litdoc import literature
+
+    summary = figures["summary"]
+    confirmed = []
+    for result in figures["verified"]["results"]:
+        paper = result.get("paper") or {}
+        if result["status"] in ("CONFIRMED", "CORRECTED") and paper:
+            names = [str(a).split()[-1] for a in paper.get("authors") or []]
+            who = " and ".join(names) if len(names) <= 2 else f"{names[0]} et al."
+            confirmed.append(f'{who}, "{paper.get("title")}"')
+    fabricated = [r for r in figures["verified"]["results"] if r["key"].startswith("memory-")]
+    verified = (
+        f"verified: {len(summary['refs'])} confirmed → {', '.join(summary['refs'])}"
+        f" ({'; '.join(confirmed)}); {len(summary['urefs'])} remembered but fabricated"
+        f" → {', '.join(summary['urefs'])}"
+        if len(fabricated) == len(summary["urefs"])
+        else f"verified: {len(summary['refs'])} confirmed, {len(summary['urefs'])} unconfirmed"
+    )
+    items = [verified]
+    quoted = [e for e in literature.load(figures["literature"]).confirmed if e.statements()]
+    if quoted:
+        claim = quoted[0].key_results.split("quoting the paper: ", 1)[-1]
+        items.append(f"Key Results quote the papers' own statements, checked: {claim}")
+    journal = summary["finish"].get("journal", "no entry")
+    items.append(f"LITERATURE.md with a Synthesis marked [V]/[S]/[~]; JOURNAL.md: {journal}")
+    items.append(
+        f"{figures['tool_calls']} tool calls from the command's start to the agent's report"
+    )
+    return [
+        line
+        for item in items
+        for line in textwrap.wrap(
+            item, width=96, initial_indent="  → ", subsequent_indent="    ", break_long_words=False
+        )
+    ]
+
+
+def readme_with_session(readme: str, lines: list[str]) -> str:
+    """README.md with its session's generated `/math:literature` lines (from `  → verified:` to
+    the tool calls) replaced by `lines`."""
+    generated = re.compile(
+        r"^  → verified:.*?tool calls from the command's start[^\n]*\n", re.M | re.S
+    )
+    if not generated.search(readme):
+        raise DemoError("README.md has no session lines from '  → verified:' to the tool calls")
+    return generated.sub(lambda _: "\n".join(lines) + "\n", readme, count=1)
+
+
+def world_line(world: str | None) -> str:
+    """What the services are in this run, as the demo's header says it."""
+    from mathtools.core.sources import NAMES
+
+    services = ", ".join(NAMES.values())
+    if world is None:
+        return f"the LIVE services ({services})"
+    if world == INVENTED:
+        return (
+            f"the INVENTED world: a local stand-in serving {services} from papers this"
+            " repository made up (examples/invented-world/; none of them exists)"
+        )
+    return (
+        f"the RECORDED world: a local stand-in serving recorded answers of {services}"
+        " (../shared/recordings) and the Viterbo sample's records (examples/viterbo/)"
+    )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="run-demo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workspace", type=Path, help="a new or empty folder (default: a temp)")
+    parser.add_argument(
+        "--workspace", type=Path, help="a new or empty folder, kept (default: a temporary one)"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the temporary workspace (default: removed)"
+    )
     parser.add_argument(
         "--problem",
         type=Path,
@@ -393,33 +482,50 @@ def main(argv=None) -> int:
         help="the PROBLEM.md to search (a plain"
         " markdown file will do: its first line is the title)",
     )
-    parser.add_argument("--live", action="store_true", help="use the real arXiv and S2 APIs")
-    args = parser.parse_args(argv)
-    folder = args.workspace or Path(tempfile.mkdtemp(prefix="math-demo-"))
-    from mathtools.core.sources import NAMES
-
-    services = ", ".join(NAMES.values())
-    source = (
-        f"the LIVE services ({services})"
-        if args.live
-        else f"a local stand-in serving recorded answers of {services} (and the samples'"
-        " synthesized arXiv records, examples/*/synthesized-arxiv.xml)"
+    parser.add_argument(
+        "--world",
+        choices=(RECORDED, INVENTED),
+        help="the stand-in's world: the recordings in ../shared (the default when they are"
+        " there) or the repository's invented papers (the default without them)",
     )
+    parser.add_argument("--live", action="store_true", help="use the real services instead")
+    parser.add_argument(
+        "--readme",
+        action="store_true",
+        help="write this run's lines into README.md's session example (maintainers: run it on"
+        " the recorded world after a change of what the demo prints)",
+    )
+    args = parser.parse_args(argv)
+    if args.live and args.world:
+        parser.error("--live uses the real services: no --world")
+    world = None if args.live else args.world or default_world()
+    if args.readme and world != RECORDED:
+        parser.error("--readme writes a run on the recorded world (../shared/recordings)")
+    temporary = args.workspace is None
+    folder = args.workspace or Path(tempfile.mkdtemp(prefix="math-demo-"))
     print(f"math demo: /math:literature on {args.problem} in {folder}")
-    print(f"  services: {source}")
+    print(f"  services: {world_line(world)}")
     print(f"  NOTE: the model's judgement steps are a deterministic {STAND_IN}"
           " (tools/literature_runbook.py), not a model; its texts say so.")  # fmt: skip
     try:
-        figures = run_demo(folder, args.problem, args.live)
+        figures = run_demo(folder, args.problem, args.live, world=world or RECORDED)
+        print("\n".join(report(figures)))
+        if args.readme:
+            readme = ROOT / "README.md"
+            text = readme.read_text(encoding="utf-8")
+            readme.write_text(readme_with_session(text, session_example(figures)), "utf-8")
+            print("README.md: the session example's /math:literature lines written")
     except DemoError as exc:
         print(f"demo failed: {exc}", file=sys.stderr)
         return 1
-    except RuntimeError as exc:  # support.shared.SharedMissing: no recordings beside the clone
-        if "needs ../shared/" not in str(exc):
-            raise
+    except SharedMissing as exc:  # --world recorded without ../shared/recordings
         print(f"demo: {exc}", file=sys.stderr)
         return 4
-    print("\n".join(report(figures)))
+    finally:
+        removed = temporary and not args.keep
+        if removed:
+            shutil.rmtree(folder, ignore_errors=True)
+        print(f"workspace {folder}: " + ("removed (--keep keeps it)" if removed else "kept"))
     return 0 if figures["summary"]["finish"].get("valid") else 1
 
 

@@ -11,7 +11,11 @@ absent (`require()`).
 from __future__ import annotations
 
 import base64
+import gzip
+import io
 import json
+import re
+import tarfile
 from functools import cache
 from urllib.parse import urlsplit
 
@@ -23,6 +27,7 @@ PAPERS = ("1010.3170", "1110.4324", "2008.10111", "2203.01718", "2405.16513")
 # Sent by the stand-in for a /src path no recording holds (the shape of arXiv's "No document"
 # page, the id put in its text: synthesized like the recording it copies).
 UNKNOWN_ID_RECORDING = "2501.99999"
+ABSTRACT = re.compile(r"\\begin\{abstract\}(.*?)\\end\{abstract\}", re.S)
 
 
 def present() -> bool:
@@ -87,3 +92,25 @@ def answer(route: str) -> Reply:
     unknown = reply(UNKNOWN_ID_RECORDING)
     page = unknown.payload().replace(UNKNOWN_ID_RECORDING.encode(), asked.encode())
     return Reply(404, page, unknown.headers)
+
+
+def abstract(arxiv_id: str) -> str:
+    """The abstract of a recorded paper, as its own LaTeX source writes it (the first
+    `abstract` environment of its .tex files, whitespace folded; LaTeX kept); "" when the
+    recording holds none. Read from ../shared, so that the repository holds no copy of it."""
+    data = body(arxiv_id)
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    texts = [data]
+    if tarfile.is_tarfile(io.BytesIO(data)):
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            texts = [
+                archive.extractfile(member).read()  # type: ignore[union-attr]
+                for member in archive.getmembers()
+                if member.isfile() and member.name.endswith(".tex")
+            ]
+    for text in texts:
+        found = ABSTRACT.search(text.decode("utf-8", errors="replace"))
+        if found:
+            return " ".join(found.group(1).split())
+    return ""

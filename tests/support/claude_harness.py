@@ -685,11 +685,16 @@ def claude_env(
     PATH starts with this test run's interpreter folder, so `python3` in hooks and Bash tool calls
     has the dependencies (as after the plugin's bootstrap) without installing anything.
     """
-    keep = ("LANG", "LC_ALL", "TERM", "TMPDIR", "SYSTEMROOT")
+    keep = ("LANG", "LC_ALL", "TERM", "SYSTEMROOT")
     env = {k: os.environ[k] for k in keep if k in os.environ}
+    # Claude Code's own temp folders (claude-<uid>/, cc-socks/) go inside the test's home, which
+    # pytest prunes, rather than stay in /tmp.
+    scratch = home / "tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
     env.update(
         PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
         HOME=str(home),
+        TMPDIR=str(scratch),
         XDG_CONFIG_HOME=str(home / ".config"),
         XDG_CACHE_HOME=str(home / ".cache"),
         CLAUDE_CONFIG_DIR=str(home / ".claude"),

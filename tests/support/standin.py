@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A local stand-in for arXiv, Semantic Scholar, zbMATH Open and Crossref, answering from the real
-recordings.
+recordings (the RECORDED world; `StandIn(world="invented")` answers from the repository's
+invented papers instead: support/worlds.py says what each world holds).
 
 It indexes every arXiv entry recorded in ../shared/recordings/arxiv/ (found by support/shared.py;
 bodies recovered with .encode("latin-1")) and every Semantic Scholar paper record in
@@ -58,7 +59,7 @@ that status (Semantic Scholar's 500 body is the recorded one; other failure bodi
 
 Command line (for demos and the Claude Code end-to-end tests):
     python3 tests/support/standin.py --port 8765 [--fail-arxiv 503] [--fail-s2 500]
-        [--fail-zbmath 503] [--fail-crossref 503]
+        [--fail-zbmath 503] [--fail-crossref 503] [--world invented]
 prints the base URLs as JSON and serves until interrupted.
 """
 
@@ -67,17 +68,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import functools
-import gzip
 import json
 import re
 import sys
 import threading
-import unicodedata
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 from xml.sax.saxutils import escape
@@ -87,247 +83,25 @@ PLUGIN = ROOT / "plugin"
 if __name__ == "__main__":  # run as a script: make `support` and `mathtools` importable
     sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 
-from support import corpus_search, shared  # noqa: E402
+from support import corpus_search, shared, zbmath_query  # noqa: E402
 from support.scripted_server import Received, Reply, ScriptedServer  # noqa: E402
+from support.worlds import (  # noqa: E402
+    INVENTED,
+    RECORDED,
+    ArxivEntry,
+    Index,
+    arxiv_page_key,
+    load_index,
+    query_key,
+    reply_of,
+    words,
+)
 
-RECORDINGS = shared.RECORDINGS  # ../shared/recordings, never copied into the repository
-# The Crossref cassettes indexed: the works the tests were written against (the shared folder
-# holds more, whose works would change what a title search returns).
-CROSSREF_CASSETTES = (
-    "crossref/habanero/test-works/*.yaml",
-    "crossref/paper-qa/test_bad_titles.yaml",
-    "crossref/paper-qa/test_bulk_doi_search.yaml",
-)
-ATOM = "{http://www.w3.org/2005/Atom}"
-ARXIV_NS = "{http://arxiv.org/schemas/atom}"
-NAMESPACES = (
-    'xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom" '
-    'xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"'
-)
 NEW_ID = re.compile(r"^\d{4}\.\d{4,5}$")
 OLD_ID = re.compile(r"^[a-z-]+(\.[A-Z]{2})?/\d{7}$")
 S2_BATCH_LIMIT = 500
 MATCH_MIN_RATIO = 0.8
 TITLE_NOT_FOUND = {"error": "Title match not found"}  # synthesized: no recording holds this 404
-
-
-def words(text: str) -> list[str]:
-    """Lower-case ASCII words (diacritics dropped): how the stand-in compares text."""
-    text = unicodedata.normalize("NFKD", text or "")
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    return re.findall(r"[a-z0-9]+", text)
-
-
-# ----------------------------------------------------------------------------- the recordings
-
-
-@dataclass
-class ArxivEntry:
-    arxiv_id: str  # without version
-    xml: str  # the <entry> element exactly as recorded
-    title: str
-    authors: str
-    summary: str
-    categories: list[str]
-    published: str
-    updated: str
-    synthesized: bool = False  # a sample's entry (examples/*/synthesized-arxiv.xml), not recorded
-
-
-@dataclass
-class Index:
-    arxiv: dict[str, ArxivEntry] = field(default_factory=dict)
-    arxiv_pages: dict[tuple, Reply] = field(default_factory=dict)
-    arxiv_feed_head: str = ""  # a recorded feed header, up to the first entry
-    arxiv_error: Reply | None = None  # the recorded 400 for a malformed id
-    arxiv_error_id: str = ""
-    s2_papers: dict[str, dict] = field(default_factory=dict)  # by paperId
-    s2_ids: dict[str, str] = field(default_factory=dict)  # "arxiv:x", "doi:x", ... -> paperId
-    s2_titles: list[tuple[str, dict]] = field(default_factory=list)  # (folded title, record)
-    s2_replies: dict[tuple, Reply] = field(default_factory=dict)  # (method, path, query)
-    s2_failure_500: bytes = b""
-    zbmath: dict[int, dict] = field(default_factory=dict)  # by internal number
-    zbmath_status: dict = field(default_factory=dict)  # a recorded status object
-    crossref: dict[str, dict] = field(default_factory=dict)  # works by lower-case DOI
-    crossref_replies: dict[tuple, Reply] = field(default_factory=dict)  # (path, query)
-    crossref_work_envelope: dict = field(default_factory=dict)  # a recorded /works/{doi} answer
-    crossref_list_envelope: dict = field(default_factory=dict)  # a recorded /works list answer
-
-
-def _query_key(url: str) -> tuple:
-    """A URL's path and parameters, order-insensitive: how requests are matched to recordings."""
-    parts = urlsplit(url)
-    return parts.path.rstrip("/"), tuple(sorted(parse_qsl(parts.query, keep_blank_values=True)))
-
-
-def _arxiv_page_key(params: dict[str, str]) -> tuple:
-    return (
-        params.get("search_query", ""),
-        params.get("id_list", ""),
-        params.get("start", "0") or "0",
-        params.get("max_results", "10") or "10",
-    )
-
-
-def _arxiv_entry(raw: str) -> ArxivEntry:
-    """One recorded (or synthesized) <entry> element, indexed."""
-    entry = ET.fromstring(raw.replace("<entry>", f"<entry {NAMESPACES}>", 1))
-    abs_id = entry.findtext(f"{ATOM}id", "")
-    return ArxivEntry(
-        arxiv_id=re.sub(r"v\d+$", "", abs_id.split("/abs/", 1)[-1]),
-        xml=raw,
-        title=" ".join(entry.findtext(f"{ATOM}title", "").split()),
-        authors=" ".join(a.findtext(f"{ATOM}name", "") for a in entry.iter(f"{ATOM}author")),
-        summary=entry.findtext(f"{ATOM}summary", ""),
-        categories=[c.get("term", "") for c in entry.iter(f"{ATOM}category")],
-        published=entry.findtext(f"{ATOM}published", ""),
-        updated=entry.findtext(f"{ATOM}updated", ""),
-    )
-
-
-def _load_arxiv(index: Index) -> None:
-    from support.arxiv_recordings import all_recordings, body_of
-
-    # earlier-2026/ first, so that the newer capture of the same page wins.
-    for path in sorted(all_recordings(), key=lambda p: (p.parent.name == "arxiv", p)):
-        recorded = json.loads(path.read_text(encoding="utf-8"))
-        body = body_of(path)
-        text = body.decode("utf-8")
-        params = dict(parse_qsl(urlsplit(recorded["url"]).query, keep_blank_values=True))
-        if recorded["status_code"] != 200:
-            index.arxiv_error = _reply(recorded["status_code"], body, "application/atom+xml")
-            index.arxiv_error_id = params.get("id_list", "")
-            continue
-        if params.get("search_query"):
-            index.arxiv_pages[_arxiv_page_key(params)] = _reply(200, body, "application/atom+xml")
-        if params.get("id_list") and not index.arxiv_feed_head:
-            index.arxiv_feed_head = text.split("<entry>", 1)[0].split("</feed>", 1)[0]
-        for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
-            entry = _arxiv_entry(raw)
-            index.arxiv[entry.arxiv_id] = entry
-
-
-def _load_synthesized_arxiv(index: Index) -> None:
-    """The samples' SYNTHESIZED arXiv entries (examples/*/synthesized-arxiv.xml, each saying so):
-    papers no recording holds, served beside the recordings."""
-    for path in sorted((ROOT / "examples").glob("*/synthesized-arxiv.xml")):
-        text = path.read_text(encoding="utf-8")
-        for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
-            entry = _arxiv_entry(raw)
-            entry.synthesized = True
-            index.arxiv.setdefault(entry.arxiv_id, entry)
-
-
-def _collect_records(value, found: list[dict]) -> None:
-    if isinstance(value, dict):
-        if "paperId" in value and "title" in value and value["paperId"]:
-            found.append({k: v for k, v in value.items() if k != "matchScore"})
-        for child in value.values():
-            _collect_records(child, found)
-    elif isinstance(value, list):
-        for child in value:
-            _collect_records(child, found)
-
-
-def _load_s2(index: Index) -> None:
-    from support.cassettes import load as load_cassette
-
-    for path in sorted(RECORDINGS.glob("s2/**/*.yaml")):
-        for interaction in load_cassette(path):
-            status, body = interaction.status, interaction.body
-            if interaction.method == "GET":
-                content_type = interaction.headers.get("Content-Type", "application/json")
-                key = ("GET", *_query_key(interaction.uri))
-                index.s2_replies.setdefault(key, _reply(status, body, content_type))
-            if status == 500 and not index.s2_failure_500:
-                index.s2_failure_500 = body
-            if status != 200:
-                continue
-            try:
-                payload = json.loads(body)
-            except ValueError:
-                continue
-            records: list[dict] = []
-            _collect_records(payload, records)
-            for record in records:
-                known = index.s2_papers.get(record["paperId"])
-                if known is None or len(record) > len(known):
-                    index.s2_papers[record["paperId"]] = record
-    for paper_id, record in index.s2_papers.items():
-        index.s2_titles.append((" ".join(words(record["title"])), record))
-        index.s2_ids[paper_id.lower()] = paper_id
-        for name, value in (record.get("externalIds") or {}).items():
-            if value is not None:
-                index.s2_ids[f"{name.lower()}:{str(value).lower()}"] = paper_id
-
-
-def _load_zbmath(index: Index) -> None:
-    for path in sorted(RECORDINGS.glob("zbmath/**/*.json")):
-        payload = json.loads(json.loads(path.read_text(encoding="utf-8"))["body"])
-        if "status" in payload and not index.zbmath_status:
-            index.zbmath_status = payload["status"]
-        for record in payload["result"]:
-            known = index.zbmath.get(record["id"])
-            if known is None or len(json.dumps(record)) > len(json.dumps(known)):
-                index.zbmath[record["id"]] = record
-
-
-def _crossref_work(index: Index, work: dict) -> None:
-    doi = str(work.get("DOI", "")).lower()
-    known = index.crossref.get(doi)
-    if doi and (known is None or len(work) > len(known)):
-        index.crossref[doi] = work
-
-
-def _load_crossref(index: Index) -> None:
-    from support.cassettes import load as load_cassette
-
-    for path in sorted(p for pattern in CROSSREF_CASSETTES for p in RECORDINGS.glob(pattern)):
-        for interaction in load_cassette(path):
-            if "api.crossref.org" not in interaction.uri:
-                continue
-            body = interaction.body
-            if body[:2] == b"\x1f\x8b":  # `!!binary` gzip (content-encoding: gzip)
-                body = gzip.decompress(body)
-            parts = urlsplit(interaction.uri)
-            path_key = unquote(parts.path).lower().removeprefix("/v1")
-            query = tuple(sorted((k, v) for k, v in parse_qsl(parts.query) if k != "mailto"))
-            content_type = "application/json" if body[:1] == b"{" else "text/plain"
-            if interaction.status != 200 or path_key.startswith("/works"):
-                index.crossref_replies.setdefault(
-                    (path_key, query), _reply(interaction.status, body, content_type)
-                )
-            if interaction.status != 200 or body[:1] != b"{":
-                continue
-            payload = json.loads(body)
-            message = payload.get("message")
-            if payload.get("message-type") == "work" and isinstance(message, dict):
-                index.crossref_work_envelope = index.crossref_work_envelope or payload
-                _crossref_work(index, message)
-            elif payload.get("message-type") == "work-list" and isinstance(message, dict):
-                index.crossref_list_envelope = index.crossref_list_envelope or payload
-                for item in message.get("items") or []:
-                    _crossref_work(index, item)
-    for path in sorted(RECORDINGS.glob("crossref/refchecker-items/*.json")):
-        if path.name == "index.json":
-            continue
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for work in data if isinstance(data, list) else [data]:
-            _crossref_work(index, work)
-
-
-@functools.lru_cache(maxsize=1)
-def load_index() -> Index:
-    """Every recorded arXiv entry, S2, zbMATH and Crossref record, indexed once per process.
-    Without ../shared/recordings a test skips (anything else gets SharedMissing)."""
-    shared.require("recordings")
-    index = Index()
-    _load_arxiv(index)
-    _load_synthesized_arxiv(index)
-    _load_s2(index)
-    _load_zbmath(index)
-    _load_crossref(index)
-    return index
 
 
 # ----------------------------------------------------------------------------- arXiv
@@ -360,8 +134,8 @@ def _evaluate(query: str, entry: ArxivEntry) -> bool:
     )
 
 
-def _feed(entries: list[ArxivEntry], total: int, start: int, per_page: int) -> bytes:
-    head = load_index().arxiv_feed_head
+def _feed(index: Index, entries: list[ArxivEntry], total: int, start: int, per_page: int) -> bytes:
+    head = index.arxiv_feed_head
     for tag, value in (
         ("opensearch:itemsPerPage", per_page),
         ("opensearch:totalResults", total),
@@ -372,28 +146,28 @@ def _feed(entries: list[ArxivEntry], total: int, start: int, per_page: int) -> b
     return body.encode("utf-8")
 
 
-def _arxiv_id_list(ids: list[str], start: int, per_page: int) -> Reply:
-    index = load_index()
+def _arxiv_id_list(index: Index, ids: list[str], start: int, per_page: int) -> Reply:
     found = []
     for asked in ids:
         bare = re.sub(r"v\d+$", "", asked.strip())
         if not (NEW_ID.match(bare) or OLD_ID.match(bare)):
             error = index.arxiv_error
+            if error is None:  # the invented world: a bare 400 (SYNTHESIZED)
+                return reply_of(400, f"incorrect id format for {asked}\n".encode(), "text/plain")
             pattern = rb"(?<=for[ _])" + re.escape(index.arxiv_error_id.encode())
             body = re.sub(pattern, escape(asked).encode(), error.body)
             return Reply(error.status, body, dict(error.headers))
         if bare in index.arxiv and index.arxiv[bare] not in found:
             found.append(index.arxiv[bare])
-    return _reply(
+    return reply_of(
         200,
-        _feed(found[start : start + per_page], len(found), start, per_page),
+        _feed(index, found[start : start + per_page], len(found), start, per_page),
         "application/atom+xml",
     )
 
 
-def _arxiv_search(params: dict[str, str], start: int, per_page: int) -> Reply:
-    index = load_index()
-    recorded = index.arxiv_pages.get(_arxiv_page_key(params))
+def _arxiv_search(index: Index, params: dict[str, str], start: int, per_page: int) -> Reply:
+    recorded = index.arxiv_pages.get(arxiv_page_key(params))
     if recorded is not None:
         return recorded
     query = params["search_query"]
@@ -405,14 +179,13 @@ def _arxiv_search(params: dict[str, str], start: int, per_page: int) -> Reply:
             key=lambda e: getattr(e, attribute), reverse=params.get("sortOrder") != "ascending"
         )
     page = hits[start : start + per_page]
-    return _reply(200, _feed(page, len(hits), start, per_page), "application/atom+xml")
+    return reply_of(200, _feed(index, page, len(hits), start, per_page), "application/atom+xml")
 
 
 # ----------------------------------------------------------------------------- Semantic Scholar
 
 
-def _s2_resolve(asked: str) -> dict | None:
-    index = load_index()
+def _s2_resolve(index: Index, asked: str) -> dict | None:
     asked = unquote(asked.strip())
     key = asked.lower()
     if key.startswith("arxiv:"):
@@ -433,14 +206,10 @@ def _select(record: dict, fields: str | None) -> dict:
 
 
 def _json(status: int, payload) -> Reply:
-    return _reply(status, json.dumps(payload).encode("utf-8"), "application/json")
+    return reply_of(status, json.dumps(payload).encode("utf-8"), "application/json")
 
 
-def _reply(status: int, body: bytes, content_type: str) -> Reply:
-    return Reply(status, body, {"Content-Type": content_type})
-
-
-def _s2_batch(body: bytes, fields: str | None) -> Reply:
+def _s2_batch(index: Index, body: bytes, fields: str | None) -> Reply:
     try:
         ids = json.loads(body or b"{}").get("ids")
     except (ValueError, AttributeError):
@@ -449,12 +218,11 @@ def _s2_batch(body: bytes, fields: str | None) -> Reply:
         return _json(400, {"error": "Requested object not valid JSON with an 'ids' list"})
     if len(ids) > S2_BATCH_LIMIT:
         return _json(400, {"error": f"Cannot process more than {S2_BATCH_LIMIT} ids"})
-    records = [_s2_resolve(str(asked)) for asked in ids]
+    records = [_s2_resolve(index, str(asked)) for asked in ids]
     return _json(200, [_select(r, fields) if r else None for r in records])
 
 
-def _s2_match(query: str, fields: str | None) -> Reply:
-    index = load_index()
+def _s2_match(index: Index, query: str, fields: str | None) -> Reply:
     matcher = difflib.SequenceMatcher(None, "", " ".join(words(query)))
     best, best_ratio = None, MATCH_MIN_RATIO
     for title, record in index.s2_titles:
@@ -466,7 +234,7 @@ def _s2_match(query: str, fields: str | None) -> Reply:
         if (ratio, len(record)) > (best_ratio, len(best or {})):
             best, best_ratio = record, ratio
     if best is None:
-        best = _s2_title_in(query)
+        best = _s2_title_in(index, query)
         best_ratio = MATCH_MIN_RATIO if best else 0.0
     if best is None:
         return _json(404, TITLE_NOT_FOUND)
@@ -475,13 +243,13 @@ def _s2_match(query: str, fields: str | None) -> Reply:
     )
 
 
-def _s2_title_in(query: str) -> dict | None:
+def _s2_title_in(index: Index, query: str) -> dict | None:
     """SYNTHESIZED (no recording asks the match endpoint with more than a title): for a query
     that is a whole citation, the record whose whole title (of three words or more) is a run of
     the query's words; the longest such title, then the record with more fields."""
     asked = words(query)
     found = []
-    for title, record in load_index().s2_titles:
+    for title, record in index.s2_titles:
         wanted = title.split()
         n = len(wanted)
         if n >= 3 and any(asked[i : i + n] == wanted for i in range(len(asked) - n + 1)):
@@ -489,9 +257,9 @@ def _s2_title_in(query: str) -> dict | None:
     return max(found, key=lambda item: item[:2])[2] if found else None
 
 
-def _s2_search(params: dict[str, str]) -> Reply:
+def _s2_search(index: Index, params: dict[str, str]) -> Reply:
     wanted = set(words(params.get("query", "")))
-    hits = [r for r in load_index().s2_papers.values() if wanted <= set(words(r["title"]))]
+    hits = [r for r in index.s2_papers.values() if wanted <= set(words(r["title"]))]
     offset, limit = int(params.get("offset") or 0), int(params.get("limit") or 100)
     payload = {
         "total": len(hits),
@@ -505,101 +273,6 @@ def _s2_search(params: dict[str, str]) -> Reply:
 
 # ----------------------------------------------------------------------------- zbMATH Open
 
-ZBMATH_LICENCE = "zbMATH Open Web Interface contents unavailable due to conflicting licenses."
-
-
-def _zbmath_texts(record: dict, name: str) -> list[str]:
-    """The strings one search field looks at (the licence sentence stands for nothing)."""
-    contributors = record.get("contributors") or {}
-    source = record.get("source") or {}
-    links = record.get("links") or []
-    values = {
-        "ti": [(record.get("title") or {}).get("title")],
-        "au": [
-            p.get("name") for p in contributors.get("authors", []) + contributors.get("editors", [])
-        ],
-        "so": [source.get("source")] + [s.get("title") for s in source.get("series") or []],
-        "py": [record.get("year")],
-        "an": [record.get("identifier")],
-        "dt": [(record.get("document_type") or {}).get("code")],
-        "cc": [m.get("code") for m in record.get("msc") or []],
-        "doi": [x.get("identifier") for x in links if x.get("type") == "doi"],
-        "arxiv": [x.get("identifier") for x in links if x.get("type") == "arxiv"],
-    }
-    if name == "any":
-        return [t for field_name in ("ti", "au", "so") for t in values[field_name] if t]
-    return [t for t in values.get(name, []) if isinstance(t, str) and t != ZBMATH_LICENCE]
-
-
-def _zbmath_term(record: dict, name: str, value: str) -> bool:
-    value = value.strip('"')
-    texts = _zbmath_texts(record, name)
-    if name in ("doi", "arxiv", "an", "dt"):
-        return any(value.lower() == text.lower() for text in texts)
-    if name == "cc":
-        return any(text.upper().startswith(value.upper().rstrip("-X*")) for text in texts)
-    if name == "py":
-        first, _, last = value.partition("-")
-        return any(
-            text.isdigit() and int(first) <= int(text) <= int(last or first) for text in texts
-        )
-    wanted = [w.rstrip("*") for w in words(value)]
-    haystack = [w for text in texts for w in words(text)]
-    n = len(wanted)
-    return bool(wanted) and any(
-        all(haystack[i + k].startswith(wanted[k]) for k in range(n))
-        for i in range(len(haystack) - n + 1)
-    )
-
-
-def _zbmath_select(query: str) -> list[dict]:
-    """The records a search string selects: `&` (or nothing) binds tighter than `|`; `!` negates;
-    `field:` applies to the word, phrase or parenthesised group after it."""
-    tokens = re.findall(r'"[^"]*"|[()|&!]|[A-Za-z]+:|[^\s()|&!"]+', query)
-    position = 0
-
-    def peek() -> str | None:
-        return tokens[position] if position < len(tokens) else None
-
-    def disjunction(record: dict, name: str) -> bool:
-        nonlocal position
-        result = conjunction(record, name)
-        while peek() == "|":
-            position += 1
-            result = conjunction(record, name) or result
-        return result
-
-    def conjunction(record: dict, name: str) -> bool:
-        nonlocal position
-        result = unary(record, name)
-        while peek() not in (None, "|", ")"):
-            if peek() == "&":
-                position += 1
-            result = unary(record, name) and result
-        return result
-
-    def unary(record: dict, name: str) -> bool:
-        nonlocal position
-        token = peek()
-        position += 1
-        if token == "!":
-            return not unary(record, name)
-        if token == "(":
-            result = disjunction(record, name)
-            position += 1  # ")"
-            return result
-        if token and token.endswith(":"):
-            return unary(record, token[:-1].lower())
-        return _zbmath_term(record, name, token or "")
-
-    found = []
-    for record in load_index().zbmath.values():
-        position = 0
-        if tokens and disjunction(record, "any"):
-            found.append(record)
-    return found
-
-
 STRUCTURED_FIELDS = {
     "title": "ti",
     "contributor name": "au",
@@ -612,8 +285,8 @@ STRUCTURED_FIELDS = {
 }
 
 
-def _zbmath_list(records: list[dict], page: int, per_page: int) -> Reply:
-    status = dict(load_index().zbmath_status)
+def _zbmath_list(index: Index, records: list[dict], page: int, per_page: int) -> Reply:
+    status = dict(index.zbmath_status)
     if not records:  # SYNTHESIZED: the API answers a query without results with 404
         status.update(
             execution="Zero results",
@@ -629,23 +302,33 @@ def _zbmath_list(records: list[dict], page: int, per_page: int) -> Reply:
     return _json(200, {"result": shown, "status": status})
 
 
-def _zbmath(route: str, params: dict[str, str]) -> Reply:
+def _zbmath(index: Index, route: str, params: dict[str, str]) -> Reply:
     page, per_page = int(params.get("page") or 0), int(params.get("results_per_page") or 100)
     if route == "/document/_search":
-        return _zbmath_list(_zbmath_select(params.get("search_string", "")), page, per_page)
+        return _zbmath_list(
+            index,
+            zbmath_query.select(index.zbmath.values(), params.get("search_string", "")),
+            page,
+            per_page,
+        )
     if route == "/document/_structured_search":
         terms = [
             f'{STRUCTURED_FIELDS[name.lower()]}:"{value}"'
             for name, value in params.items()
             if name.lower() in STRUCTURED_FIELDS and value
         ]
-        return _zbmath_list(_zbmath_select(" & ".join(terms)) if terms else [], page, per_page)
+        return _zbmath_list(
+            index,
+            zbmath_query.select(index.zbmath.values(), " & ".join(terms)) if terms else [],
+            page,
+            per_page,
+        )
     number = route.removeprefix("/document/")
-    record = load_index().zbmath.get(int(number)) if number.isdigit() else None
+    record = index.zbmath.get(int(number)) if number.isdigit() else None
     if record is None:
-        return _zbmath_list([], 0, 1)
+        return _zbmath_list(index, [], 0, 1)
     # SYNTHESIZED: a single-document answer (no recording holds one), per the documentation.
-    status = {**load_index().zbmath_status, "nr_total_results": 1, "nr_request_results": 1}
+    status = {**index.zbmath_status, "nr_total_results": 1, "nr_request_results": 1}
     return _json(200, {"result": record, "status": status})
 
 
@@ -654,8 +337,8 @@ def _zbmath(route: str, params: dict[str, str]) -> Reply:
 CROSSREF_NOT_FOUND = b"Resource not found."  # as recorded for an unknown DOI
 
 
-def _crossref_list(works: list[dict], rows: int, offset: int = 0) -> Reply:
-    envelope = json.loads(json.dumps(load_index().crossref_list_envelope))
+def _crossref_list(index: Index, works: list[dict], rows: int, offset: int = 0) -> Reply:
+    envelope = json.loads(json.dumps(index.crossref_list_envelope))
     message = envelope["message"]
     message.update(
         {
@@ -667,10 +350,10 @@ def _crossref_list(works: list[dict], rows: int, offset: int = 0) -> Reply:
     return _json(200, envelope)
 
 
-def _crossref_search(text: str, rows: int, offset: int) -> Reply:
+def _crossref_search(index: Index, text: str, rows: int, offset: int) -> Reply:
     asked = set(words(text))
     ranked = []
-    for work in load_index().crossref.values():
+    for work in index.crossref.values():
         title = words(" ".join(work.get("title") or []))
         if not title:
             continue
@@ -678,11 +361,10 @@ def _crossref_search(text: str, rows: int, offset: int) -> Reply:
         if share >= 0.5:
             ranked.append((-share, work["DOI"].lower(), work))
     ranked.sort(key=lambda item: item[:2])
-    return _crossref_list([work for _, _, work in ranked], rows, offset)
+    return _crossref_list(index, [work for _, _, work in ranked], rows, offset)
 
 
-def _crossref(route: str, params: dict[str, str], target: str) -> Reply:
-    index = load_index()
+def _crossref(index: Index, route: str, params: dict[str, str], target: str) -> Reply:
     query = tuple(sorted((k, v) for k, v in params.items() if k != "mailto"))
     path = unquote(route).lower().removeprefix("/v1")
     recorded = index.crossref_replies.get((path, query))
@@ -693,29 +375,33 @@ def _crossref(route: str, params: dict[str, str], target: str) -> Reply:
         filters = [f.split(":", 1) for f in params.get("filter", "").split(",") if ":" in f]
         dois = [value.lower() for name, value in filters if name == "doi"]
         if dois:
-            return _crossref_list([index.crossref[d] for d in dois if d in index.crossref], rows)
+            return _crossref_list(
+                index, [index.crossref[d] for d in dois if d in index.crossref], rows
+            )
         text = (
             params.get("query.bibliographic")
             or params.get("query.title")
             or params.get("query", "")
         )
-        return _crossref_search(text, rows, offset)
+        return _crossref_search(index, text, rows, offset)
     if path.startswith("/works/"):
         work = index.crossref.get(path.removeprefix("/works/"))
         if work is None:
-            return _reply(404, CROSSREF_NOT_FOUND, "text/plain")
+            return reply_of(404, CROSSREF_NOT_FOUND, "text/plain")
         return _json(200, {**index.crossref_work_envelope, "message": work})
-    return _reply(404, CROSSREF_NOT_FOUND, "text/plain")
+    return reply_of(404, CROSSREF_NOT_FOUND, "text/plain")
 
 
 # ----------------------------------------------------------------------------- the server
 
 
 class StandIn(ScriptedServer):
-    """`with StandIn() as standin:` serves both services on 127.0.0.1 at a random port."""
+    """`with StandIn() as standin:` serves the four services on 127.0.0.1 at a random port,
+    from the recorded world (`world="invented"`: the repository's invented one, worlds.py)."""
 
-    def __init__(self, port: int = 0):
-        load_index()
+    def __init__(self, port: int = 0, world: str = RECORDED):
+        self.world = world
+        self.index = load_index(world)
         super().__init__(port=port)
         self.counts: Counter[str] = Counter()
         self.failing: dict[str, int] = {}
@@ -788,12 +474,12 @@ class StandIn(ScriptedServer):
                 self._count(f"{service} {kind}")
                 if service in self.failing:
                     status = self.failing[service]
-                    return _reply(
+                    return reply_of(
                         status, f"{service} stand-in failing with {status}\n".encode(), "text/plain"
                     )
                 if service == "zbmath":
-                    return _zbmath(route, params)
-                return _crossref(route, params, target)
+                    return _zbmath(self.index, route, params)
+                return _crossref(self.index, route, params, target)
         self._count("other")
         return _json(404, {"error": f"the stand-in serves /api/query and /graph/v1, not {path}"})
 
@@ -805,12 +491,14 @@ class StandIn(ScriptedServer):
         self._count(endpoint)
         if "arxiv" in self.failing:
             status = self.failing["arxiv"]
-            return _reply(status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain")
+            return reply_of(
+                status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain"
+            )
         start = int(params.get("start") or 0)
         per_page = int(params.get("max_results") or 10)
         if params.get("id_list"):
-            return _arxiv_id_list(params["id_list"].split(","), start, per_page)
-        return _arxiv_search(params, start, per_page)
+            return _arxiv_id_list(self.index, params["id_list"].split(","), start, per_page)
+        return _arxiv_search(self.index, params, start, per_page)
 
     def _arxiv_src(self, path: str) -> Reply:
         from support import arxiv_src
@@ -818,7 +506,15 @@ class StandIn(ScriptedServer):
         self._count("arxiv src")
         if "arxiv" in self.failing:
             status = self.failing["arxiv"]
-            return _reply(status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain")
+            return reply_of(
+                status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain"
+            )
+        if self.world == INVENTED:  # a single-file source, gzipped, as arXiv serves one
+            asked = re.sub(r"v\d+$", "", path.split("/", 2)[-1])
+            source = self.index.arxiv_sources.get(asked)
+            if source is None:
+                return reply_of(404, f"No document for '{asked}'\n".encode(), "text/html")
+            return reply_of(200, source, "application/gzip")
         return arxiv_src.answer(path)
 
     def _s2(self, method: str, path: str, params: dict, body: bytes, target: str) -> Reply:
@@ -834,21 +530,21 @@ class StandIn(ScriptedServer):
         self._count(endpoint)
         if "s2" in self.failing:
             status = self.failing["s2"]
-            failure = load_index().s2_failure_500 if status == 500 else b""
-            return _reply(status, failure or b'{"message": "Service Unavailable"}', "text/json")
+            failure = self.index.s2_failure_500 if status == 500 else b""
+            return reply_of(status, failure or b'{"message": "Service Unavailable"}', "text/json")
         fields = params.get("fields")
         if endpoint == "s2 batch":
-            return _s2_batch(body, fields)
+            return _s2_batch(self.index, body, fields)
         if endpoint == "s2 match":
-            return _s2_match(params.get("query", ""), fields)
-        recorded = load_index().s2_replies.get(("GET", *_query_key(target)))
+            return _s2_match(self.index, params.get("query", ""), fields)
+        recorded = self.index.s2_replies.get(("GET", *query_key(target)))
         if recorded is not None:
             return recorded
         if endpoint == "s2 search":
-            return _s2_search(params)
+            return _s2_search(self.index, params)
         if endpoint == "s2 paper":
             asked = route[len("/paper/") :]
-            record = _s2_resolve(asked)
+            record = _s2_resolve(self.index, asked)
             if record is None:
                 return _json(404, {"error": f"Paper with id {unquote(asked)} not found"})
             return _json(200, _select(record, fields))
@@ -862,9 +558,15 @@ def main(argv=None) -> None:
     parser.add_argument("--fail-s2", type=int, metavar="STATUS", help="fail S2 with STATUS")
     parser.add_argument("--fail-zbmath", type=int, metavar="STATUS", help="fail zbMATH")
     parser.add_argument("--fail-crossref", type=int, metavar="STATUS", help="fail Crossref")
+    parser.add_argument(
+        "--world",
+        choices=(RECORDED, INVENTED),
+        default=RECORDED,
+        help="answer from the recordings (../shared) or from the invented world (examples/)",
+    )
     args = parser.parse_args(argv)
     try:
-        standin = StandIn(args.port)
+        standin = StandIn(args.port, world=args.world)
     except shared.SharedMissing as exc:
         raise SystemExit(f"standin.py: {exc}") from None
     except OSError as exc:  # most often the port is taken (an earlier stand-in still running)
@@ -873,7 +575,7 @@ def main(argv=None) -> None:
     for service in ("arxiv", "s2", "zbmath", "crossref"):
         if getattr(args, f"fail_{service}"):
             standin.fail(service, getattr(args, f"fail_{service}"))
-    index = load_index()
+    index = standin.index
     counts = {
         "arxiv_entries": len(index.arxiv),
         "s2_records": len(index.s2_papers),
