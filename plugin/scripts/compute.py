@@ -114,7 +114,7 @@ def main(argv: Sequence[str]) -> None:
     # nor with writing LITERATURE.md or anything else of the workspace.
     workspace_config = config.math_dir(folder) / "config.json"
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
-    unconfined = sandbox.filesystem_mode() == "none" and config.allow_unsandboxed_compute(folder)
+    unconfined = sandbox.needs_allowance() and config.allow_unsandboxed_compute(folder)
     result = sandbox.run(
         code,
         python,
