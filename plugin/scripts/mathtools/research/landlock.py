@@ -156,4 +156,3 @@ def probe(folder: str) -> bool:
     except PermissionError:
         return True
     return False
-
