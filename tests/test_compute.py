@@ -41,12 +41,12 @@ def test_the_library_versions_are_those_the_snippet_sees():
 
 
 def test_a_runaway_loop_is_killed_at_the_wall_time_limit_with_its_children():
-    code = "import subprocess\nsubprocess.Popen(['sleep', '300'])\nwhile True:\n    pass\n"
+    code = f"import subprocess\nsubprocess.Popen(['sleep', '{SLEEP}'])\nwhile True:\n    pass\n"
     result = sandbox.run(code, PYTHON, timeout=1.5)
     assert result["outcome"] == "timeout" and result["timed_out"] is True
     assert result["signal"] == "SIGKILL" and result["exit_code"] is None
     assert 1.5 <= result["wall_time_s"] < 30
-    assert not sleeping_300()
+    assert not sleeping()
 
 
 def running(pid):
@@ -246,7 +246,7 @@ def test_a_child_that_leaves_the_process_group_dies_with_the_snippet():
         pytest.skip("no PID namespace here: the sandbox says so in `isolation.processes`")
     code = (
         "import subprocess\n"
-        "child = subprocess.Popen(['setsid', 'sleep', '300'])\n"
+        f"child = subprocess.Popen(['setsid', 'sleep', '{SLEEP}'])\n"
         "print(child.pid, flush=True)\n"
         "import time\ntime.sleep(300)\n"
     )
@@ -254,20 +254,24 @@ def test_a_child_that_leaves_the_process_group_dies_with_the_snippet():
     result = sandbox.run(code, PYTHON, timeout=1.5)
     assert result["outcome"] == "timeout" and time.monotonic() - started < 30
     assert result["isolation"]["processes"].startswith("PID namespace")
-    assert not sleeping_300()
+    assert not sleeping()
 
 
 def test_background_children_end_with_the_snippet_even_when_it_finishes_normally():
     if not sandbox.pid_namespace():
         pytest.skip("no PID namespace here")
-    code = "import os\nos.system('setsid sleep 300 &')\nprint('done')\n"
+    code = f"import os\nos.system('setsid sleep {SLEEP} &')\nprint('done')\n"
     result = sandbox.run(code, PYTHON)
     assert (result["outcome"], result["stdout"]) == ("ok", "done\n")
-    assert not sleeping_300()
+    assert not sleeping()
 
 
-def sleeping_300(wait=2.0):
-    """Pids of live `sleep 300` processes (what the escapes here start), after they had `wait`
+# how long the escapes here sleep: a number no other process on a shared machine sleeps for
+SLEEP = str(3000 + uuid.uuid4().int % 997)
+
+
+def sleeping(wait=2.0):
+    """Pids of live `sleep SLEEP` processes (what the escapes here start), after they had `wait`
     seconds to go: a killed process takes a moment to leave /proc."""
     deadline = time.monotonic() + wait
     while True:
@@ -276,7 +280,9 @@ def sleeping_300(wait=2.0):
             if entry.isdigit():
                 try:
                     with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                        if handle.read() == b"sleep\x00300\x00" and running(int(entry)):
+                        if handle.read() == f"sleep\x00{SLEEP}\x00".encode() and running(
+                            int(entry)
+                        ):
                             found.append(int(entry))
                 except OSError:
                     continue
@@ -301,16 +307,20 @@ else:
 """
 
 
-def test_a_fork_burst_is_capped_and_its_processes_end_with_the_snippet():
+@pytest.mark.parametrize("namespaces", [True, False], ids=["default", "fallback"])
+def test_a_fork_burst_is_capped_and_its_processes_end_with_the_snippet(namespaces):
     """RLIMIT_NPROC does not bind root, so as root the sandbox runs as `nobody` for this test,
-    with the system's Python (this test run's may live where `nobody` cannot read)."""
+    with the system's Python (this test run's may live where `nobody` cannot read). The
+    fallback (no namespaces) runs with the user's allowance."""
     program = (
         "import json, os, sys\n"
         f"sys.path.insert(0, {str(sandbox.Path(sandbox.__file__).parents[2])!r})\n"
         "if os.geteuid() == 0:\n"
         "    os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
         "from mathtools.research import sandbox\n"
-        f"print(json.dumps(sandbox.run({FORK_BURST!r}, sys.executable, timeout=20)))\n"
+        f"result = sandbox.run({FORK_BURST!r}, sys.executable, timeout=20, "
+        f"network_namespace={namespaces}, allow_unsandboxed={not namespaces})\n"
+        "print(json.dumps(result))\n"
     )
     python = "/usr/bin/python3" if os.geteuid() == 0 else PYTHON
     if not os.path.exists(python):

@@ -2,33 +2,39 @@
 
 The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwards) with:
   - a wall-time limit: everything it started is killed when it runs out. Where the kernel lets us
-    make namespaces (`unshare`), the snippet runs in its own PID namespace, so every process it
-    starts (even one that left its process group with `setsid`) ends with it, at the limit or when
-    it finishes; elsewhere its process group is killed, which a `setsid` child escapes;
+    make namespaces (`unshare`, namespaces.py), the snippet runs in its own PID namespace, so every
+    process it starts (even one that left its process group with `setsid`) ends with it, at the
+    limit or when it finishes; elsewhere confine.py's reaper, a child subreaper left outside the
+    sandbox, does the same: it kills every process the snippet left when it ends or at the limit;
   - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), and a cap on how
     many more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root);
-  - no network: a network namespace with no interfaces when the kernel lets us make one, else a
-    best-effort guard, an audit hook in this interpreter and in every Python interpreter the
-    snippet starts (through a sitecustomize on PYTHONPATH), that refuses socket connections and
-    name lookups. The guard does not stop other programs (curl), ctypes, or `python -I`;
+  - no network, no Unix socket and no change to any file's metadata: seccomp.py's filter refuses
+    creating sockets (socketpair excepted), chmod, chown, utime and xattr calls, io_uring, ptrace
+    and process_vm calls, where there is a filter for the machine (x86-64, AArch64); and a
+    network namespace with no interfaces when the kernel lets us make one. With neither, a
+    best-effort guard, an audit hook in every Python interpreter the snippet starts (through a
+    sitecustomize on PYTHONPATH), refuses socket connections and name lookups (not for curl,
+    ctypes or `python -I`);
   - writes only in its folder (and to /dev/null, /dev/zero, /dev/full): with Landlock where the
-    kernel has it (landlock.py, applied last, as Landlock forbids the mounts below), else in a
-    mount namespace where every mount but the folder's is read-only (the namespace's own /proc
-    excepted: unshare must write the nested namespace's uid map), else not at all, and then the
-    run is refused unless the caller allows it (`allow_unsandboxed`; compute.py: the workspace's
-    allow_unsandboxed_compute). FILESYSTEM_VARIABLE forces one of them, for tests and diagnostics;
+    kernel has it (landlock.py, applied last by confine.py, as Landlock forbids the mounts below;
+    with truncation, device ioctls, signals and abstract Unix sockets kept inside too where its
+    ABI has them), else in a mount namespace where every mount but the folder's is read-only (the
+    namespace's own /proc excepted: unshare must write the nested namespace's uid map), else not
+    at all. FILESYSTEM_VARIABLE forces one of them, for tests and diagnostics;
   - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
     key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
-    shows only the snippet's own processes, where user, mount and PID namespaces are available;
-    elsewhere the snippet can read every file the user can, see every process, and
-    signal the user's processes (compute.py too: nothing short of another user prevents that);
+    shows only the snippet's own processes, where user, mount and PID namespaces are available
+    (shielded); elsewhere the snippet can read every file the user can and every process's
+    environment (the shell that started Claude Code holds its keys there);
   - no secret in any environment it can read: its own gets only an allow-list of variables, and
     compute.py re-executes itself without SECRET_VARIABLES (without_secrets) before anything, as
     /proc/<pid>/environ shows a process's environment as it started;
   - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
     the outcome "output_limit".
-The result's `isolation` says which of these held, and `environment` which library versions the
-snippet saw.
+Where nothing confines its writes, or it gets no namespaces of its own (needs_allowance), the run
+is refused unless the caller allows it (`allow_unsandboxed`; compute.py: the workspace's
+allow_unsandboxed_compute). The result's `isolation` says which of these held (`protections`
+names every one that ran), and `environment` which library versions the snippet saw.
 """
 
 from __future__ import annotations
