@@ -101,6 +101,32 @@ def test_a_snippet_changes_no_files_metadata(tmp_path, mode):
     assert sandbox.SECCOMP_PROTECTION in result["isolation"]["protections"]
 
 
+def test_compute_refuses_the_reproductions_chmod_and_connect(script, tmp_path, unix_listener):
+    """The report's reproduction, through compute.py in its default mode: mode 0 on a user's
+    file, then a connection to a listening Unix socket."""
+    if not (sandbox.shielded() and sandbox.seccomp_works()):
+        pytest.skip("no namespaces or no seccomp filter here: the tests above cover each mode")
+    path, server = unix_listener
+    user_file = tmp_path / "notes.md"
+    user_file.write_text("mine\n")
+    code = (
+        "import os, socket\n"
+        f"try: os.chmod({str(user_file)!r}, 0)\n"
+        "except PermissionError: print('chmod refused')\n"
+        "client = socket.socket(socket.AF_UNIX)\n"
+        f"client.connect({str(path)!r})\n"
+        "client.sendall(b'FROM-SANDBOX')\n"
+    )
+    argv = ("compute.py", "run", "-", "--python", PYTHON, "--no-record")
+    run = script(*argv, input=code, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = run.json()
+    assert result["stdout"] == "chmod refused\n" and result["outcome"] == "error"
+    assert stat.S_IMODE(user_file.stat().st_mode) != 0
+    with pytest.raises(BlockingIOError):
+        server.accept()
+
+
 @pytest.fixture
 def unix_listener(tmp_path):
     path = tmp_path / "listener.sock"

@@ -558,6 +558,7 @@ def run(
                 "hidden from the snippet: " + ", ".join(hide)
                 if hide
                 else "readable: the snippet can read every file the user can"
+                + ("" if in_pid_namespace else ", and every process's environment")
             ),
             "workspace": (
                 "read-only: " + ", ".join(frozen)
