@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import stat
+import subprocess
 import sys
 import time
 import uuid
@@ -260,7 +262,7 @@ def left_behind(marker, wait=3.0):
         time.sleep(0.1)
 
 
-# Starts CHILDREN processes that each leave the session (setsid) and sleep; then, with `WAIT`,
+# Starts 20 processes that each leave the session (setsid) and sleep; then, with `WAIT`,
 # waits past the wall-time limit. Bounded: 20 processes, each ended by the test if it survives.
 ESCAPES = """\
 import os, sys, time
@@ -268,7 +270,7 @@ for _ in range(20):
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            os.execvp("sleep", ["sleep", "SECONDS"])
+            os.execv(SLEEP, ["sleep", "SECONDS"])
         os._exit(0)
 print("started", flush=True)
 if WAIT:
@@ -276,11 +278,18 @@ if WAIT:
 """
 
 
+def escapes(seconds, wait):
+    """ESCAPES sleeping `seconds` (by sleep's full path: PATH may be emptied)."""
+    sleep = shutil.which("sleep") or "/bin/sleep"
+    code = ESCAPES.replace("SLEEP", repr(sleep)).replace("SECONDS", seconds)
+    return code.replace("WAIT", str(wait))
+
+
 @pytest.mark.parametrize("wait", [False, True], ids=["finished", "timed-out"])
 @pytest.mark.parametrize("mode", list(MODES))
 def test_no_process_outlives_the_snippet(mode, wait):
     seconds = str(3000 + uuid.uuid4().int % 997)  # a marker no other process carries
-    code = ESCAPES.replace("SECONDS", seconds).replace("WAIT", str(wait))
+    code = escapes(seconds, wait)
     try:
         result = run_in(mode, code, timeout=3 if wait else 30)
         assert result["stdout"] == "started\n", result["stderr"]
@@ -313,3 +322,32 @@ def test_under_landlock_abi_5_a_device_takes_no_ioctl():
     result = run_in("default", code)
     assert result["outcome"] == "error" and "PermissionError" in result["stderr"]
     assert "landlock: device ioctls only there" in result["isolation"]["protections"]
+
+
+def test_in_the_fallback_the_snippets_processes_end_when_compute_is_killed(tmp_path):
+    """kill -9 of compute.py (Claude Code ending a call) leaves the reaper alone: it then ends
+    the snippet and every process it started."""
+    (tmp_path / ".math").mkdir()
+    (tmp_path / ".math" / "config.json").write_text('{"allow_unsandboxed_compute": true}')
+    (tmp_path / "bin").mkdir()
+    seconds = str(3000 + uuid.uuid4().int % 997)
+    marker = f"sleep\x00{seconds}\x00"
+    code = escapes(seconds, True)
+    argv = [PYTHON, str(SCRIPTS / "compute.py"), "run", "-", "--python", PYTHON, "--no-record"]
+    env = {**os.environ, "PATH": str(tmp_path / "bin")}
+    compute = subprocess.Popen(argv, stdin=subprocess.PIPE, cwd=tmp_path, env=env)
+    try:
+        compute.stdin.write(code.encode())
+        compute.stdin.close()
+        deadline = time.monotonic() + 20
+        while len(left_behind(marker, wait=0)) < 20 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(left_behind(marker, wait=0)) == 20, "the snippet never started its processes"
+        compute.kill()
+        compute.wait()
+        assert left_behind(marker, wait=5.0) == []
+    finally:
+        compute.kill()
+        compute.wait()
+        for pid in left_behind(marker, wait=0):
+            os.kill(pid, 9)

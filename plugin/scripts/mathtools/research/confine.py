@@ -8,8 +8,9 @@ starts (neither Landlock nor a seccomp filter can be undone). The sandbox runs i
 installs seccomp.py's filter, and `--reap` (where there is no PID namespace to end the snippet's
 processes with it) first forks: this process stays behind outside the confinement as a child
 subreaper, so that every process the snippet leaves, one that called setsid too, becomes its
-child; when the snippet ends, or this process gets SIGTERM (the wall-time limit), it kills all of
-them, writes the snippet's wait status to STATUS and exits. Under Landlock ABI 6 the snippet
+child; when the snippet ends, or this process gets SIGTERM (the wall-time limit, or the end of
+its parent, compute.py, killed or not), it kills all of them, writes the snippet's wait status
+to STATUS and exits. Under Landlock ABI 6 the snippet
 cannot signal it.
 
 When a confinement cannot be applied, PROGRAM does not run: exit FAILED with one line on stderr
@@ -32,16 +33,21 @@ from . import landlock, seccomp
 FAILED = 125  # the exit status when a confinement could not be applied
 FAILED_PREFIX = "math sandbox: could not confine"
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PDEATHSIG = 1
 REAP_DEADLINE_S = 10.0  # killing what the snippet left takes far less; a bound, not a wait
 PROBES: dict[str, Callable[[str], bool]] = {"landlock": landlock.probe, "seccomp": seccomp.probe}
 
 
 class _Stopped(Exception):
-    """SIGTERM reached the reaper: the wall-time limit is over."""
+    """SIGTERM reached the reaper while it waited for the snippet: the wall-time limit is over."""
+
+
+_WAITING = [False]  # whether the reaper still waits for the snippet (SIGTERM ends the wait)
 
 
 def _stop(signum: int, frame: object) -> None:
-    raise _Stopped
+    if _WAITING[0]:
+        raise _Stopped
 
 
 def descendants(root: int) -> set[int]:
@@ -86,7 +92,10 @@ def reap(status_file: str, start: Callable[[], None]) -> int:
     if libc.prctl(ctypes.c_ulong(PR_SET_CHILD_SUBREAPER), ctypes.c_ulong(1), 0, 0, 0) != 0:
         error = ctypes.get_errno()
         return _failed("the snippet's processes", OSError(error, os.strerror(error)))
+    # SIGTERM (the limit) or the end of compute.py, its parent, ends the wait
+    _WAITING[0] = True
     signal.signal(signal.SIGTERM, _stop)
+    libc.prctl(ctypes.c_ulong(PR_SET_PDEATHSIG), ctypes.c_ulong(signal.SIGTERM), 0, 0, 0)
     child = os.fork()
     if child == 0:
         try:
@@ -99,11 +108,13 @@ def reap(status_file: str, start: Callable[[], None]) -> int:
         while status is None:
             pid, waited = os.wait()
             status = waited if pid == child else None
-    except _Stopped:  # the snippet first, so that its status is its own
+        _WAITING[0] = False
+    except _Stopped:
+        _WAITING[0] = False
+    if status is None:  # the snippet first, so that its status is its own
         with contextlib.suppress(OSError):
             os.kill(child, signal.SIGKILL)
         status = os.waitpid(child, 0)[1]
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     kill_descendants()
     with open(status_file, "w") as handle:
         handle.write(str(status))
