@@ -33,7 +33,10 @@ def main():
             "bare python3 -c",
             lambda: subprocess.run([sys.executable, "-c", CODE], check=True, capture_output=True),
         ),
-        ("sandbox, socket guard", lambda: sandbox.run(CODE, network_namespace=False)),
+        (
+            "sandbox, no namespaces",
+            lambda: sandbox.run(CODE, network_namespace=False, allow_unsandboxed=True),
+        ),
     ]
     if sandbox.namespace_prefix():
         rows.append(("sandbox, network namespace", lambda: sandbox.run(CODE)))

@@ -406,9 +406,12 @@ def test_the_snippet_sees_no_process_of_the_host():
 
 
 def test_no_process_the_snippet_can_read_holds_the_key(tmp_path):
-    """Without namespaces (no `unshare` on PATH) the snippet runs beside compute.py as the same
-    user and can read /proc/<pid>/environ: compute.py must not carry the key there."""
+    """Without namespaces (no `unshare` on PATH), where the user allowed it, the snippet runs
+    beside compute.py as the same user and can read /proc/<pid>/environ: compute.py must not
+    carry the key there."""
     (tmp_path / "bin").mkdir()
+    (tmp_path / ".math").mkdir()
+    (tmp_path / ".math" / "config.json").write_text('{"allow_unsandboxed_compute": true}')
     code = (
         "import os\n"
         "hits = []\n"
@@ -419,8 +422,8 @@ def test_no_process_the_snippet_can_read_holds_the_key(tmp_path):
         "print('readable', len(os.listdir('/proc')), 'hits', hits)\n"
     )
     env = _env(SEMANTIC_SCHOLAR_API_KEY=SECRET, PATH=str(tmp_path / "bin"))
-    result = _compute(code=code, env=env)
-    assert result["isolation"]["processes"].startswith("process group")  # no namespaces
+    result = _compute(code=code, env=env, cwd=tmp_path)
+    assert "PID namespace" not in result["isolation"]["protections"]
     assert "hits []" in result["stdout"], result["stdout"]
 
 

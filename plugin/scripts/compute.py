@@ -2,13 +2,14 @@
 """Run a Python/SymPy snippet in a sandbox and record it in the problem's COMPUTATION.md.
 
 The snippet runs in a separate process in a temporary folder, with a wall-time limit (in its own
-PID namespace where the OS allows one, so every process it starts ends with it; else its process
-group is killed), a memory limit per process, a cap on new processes, no network (an empty
-network namespace where the OS allows one, else a best-effort Python guard), the workspace's
-.math/config.json hidden and the workspace read-only (where namespaces allow), no API key or
-contact address in any environment the snippet can read, and bounded output; `isolation` in the
-output says which of these held. The snippet writes only in its temporary folder (Landlock, else
-a mount namespace; `isolation.filesystem` says which): where neither is available the run is
+PID namespace where the OS allows one, else a reaper kills what it left), a memory limit per
+process, a cap on new processes, no network and no socket (an empty network namespace, and a
+seccomp filter that also refuses chmod, chown, utime and xattr calls on every file), the
+workspace's .math/config.json hidden and the workspace read-only (where namespaces allow), no API
+key or contact address in any environment the snippet can read, and bounded output; `isolation`
+in the output says which of these held (`protections` names each). The snippet writes only in its
+temporary folder (Landlock, else a mount namespace; `isolation.filesystem` says which). Where
+neither is available, or there are no user, mount and PID namespaces (no `unshare`), the run is
 refused (exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The
 result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
 output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
@@ -33,7 +34,7 @@ example:
 
 Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad input, 4 environment
 (the computation libraries could not be installed, or nothing here can confine the snippet's
-writes), 5 internal error.
+writes or give it namespaces, and the workspace did not allow it), 5 internal error.
 """
 
 import sys
@@ -121,7 +122,7 @@ def main(argv: Sequence[str]) -> None:
         signing.key(signing.math_dir_of(folder))
         hidden.append(signing.math_dir_of(folder) / signing.KEY_FILE)
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
-    unconfined = sandbox.filesystem_mode() == "none" and config.allow_unsandboxed_compute(folder)
+    unconfined = sandbox.needs_allowance() and config.allow_unsandboxed_compute(folder)
     result = sandbox.run(
         code,
         python,

@@ -348,8 +348,9 @@ def contact_email() -> str | None:
 
 
 def allow_unsandboxed_compute(start: Path | None = None) -> bool:
-    """Whether compute.py may run a snippet where nothing keeps its writes in its own folder
-    (neither Landlock nor a mount namespace): `"allow_unsandboxed_compute": true` in
+    """Whether compute.py may run a snippet where the sandbox is incomplete (nothing keeps its
+    writes in its own folder, or no user, mount and PID namespaces keep other processes'
+    environments and the workspace config from it): `"allow_unsandboxed_compute": true` in
     .math/config.json; false when absent or null. Any other value is BadInput naming the file."""
     return _flag(ALLOW_UNSANDBOXED_COMPUTE, start)
 

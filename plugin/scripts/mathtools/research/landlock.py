@@ -1,17 +1,11 @@
 """Landlock (Linux 5.13 and later): a process, and every process it starts, may write only beneath
-the folders it names; reading and executing stay allowed everywhere.
+the folders it names; reading and executing stay allowed everywhere. Where the kernel's Landlock
+has them, also: truncating (ABI 3) and device ioctls (ABI 5) only there, and (ABI 6) no signal
+to, and no abstract Unix socket of, a process outside the restriction (compute's reaper, the
+user's shell). A restriction cannot be undone, and every child inherits it. confine.py applies it
+to the snippet's interpreter.
 
-The sandbox runs the snippet's interpreter through this file as a program:
-
-    python -I -S landlock.py FOLDER -- PROGRAM ARG...
-
-restricts itself to writing beneath FOLDER (and to /dev/null, /dev/zero, /dev/full), then
-executes PROGRAM in its place. A restriction cannot be undone, and every child inherits it. When
-it cannot be applied, PROGRAM does not run: the program exits FAILED with one line on stderr
-starting with FAILED_PREFIX. `python -I -S landlock.py --probe FOLDER` checks, in FOLDER, that a
-restricted process really is kept from writing outside (exit 0) or not.
-
-Standard library only, and no package-relative import: it runs as a script, with `-S`.
+Standard library only: confine.py runs with `-S`.
 """
 
 from __future__ import annotations
@@ -43,16 +37,18 @@ MAKE_BLOCK = 1 << 11
 MAKE_SYM = 1 << 12
 REFER = 1 << 13  # ABI 2: link or rename a file into another folder
 TRUNCATE = 1 << 14  # ABI 3: truncate(2), ftruncate(2), open with O_TRUNC
-# Every right that changes the file system. Reading, listing and executing are not handled, so
-# they stay allowed everywhere; nor is IOCTL_DEV (ABI 5), which concerns devices, not files.
+IOCTL_DEV = 1 << 15  # ABI 5: ioctl(2) on a character or block device
+# Every right that changes the file system, and device ioctls. Reading, listing and executing
+# are not handled, so they stay allowed everywhere.
 WRITE_RIGHTS_V1 = (
     WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_CHAR | MAKE_DIR | MAKE_REG | MAKE_SOCK
     | MAKE_FIFO | MAKE_BLOCK | MAKE_SYM
 )  # fmt: skip
 # Devices a program may write to wherever it runs: writes to them change no file.
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full")
-FAILED = 125  # the exit status when the restriction could not be applied
-FAILED_PREFIX = "math sandbox: Landlock"
+# Scopes (ABI 6): what a restricted process cannot reach outside its restriction.
+SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0
+SCOPE_SIGNAL = 1 << 1
 
 
 class _PathBeneath(ctypes.Structure):
@@ -85,7 +81,26 @@ def abi_version() -> int:
 
 def write_rights(abi: int) -> int:
     """The write rights ABI `abi` knows: a kernel refuses a ruleset naming rights it lacks."""
-    return WRITE_RIGHTS_V1 | (REFER if abi >= 2 else 0) | (TRUNCATE if abi >= 3 else 0)
+    return (
+        WRITE_RIGHTS_V1
+        | (REFER if abi >= 2 else 0)
+        | (TRUNCATE if abi >= 3 else 0)
+        | (IOCTL_DEV if abi >= 5 else 0)
+    )
+
+
+def scopes(abi: int) -> int:
+    """The scopes ABI `abi` knows (none before 6)."""
+    return SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0
+
+
+def protections(abi: int) -> list[str]:
+    """What restrict_writes applies under ABI `abi`, as the sandbox's result names it."""
+    named = ["landlock: writes only in the snippet's folder"]
+    named += ["landlock: truncation only there"] if abi >= 3 else []
+    named += ["landlock: device ioctls only there"] if abi >= 5 else []
+    named += ["landlock: no signal or abstract Unix socket outside the sandbox"] if abi >= 6 else []
+    return named
 
 
 def restrict_writes(folders: Sequence[str]) -> None:
@@ -95,14 +110,16 @@ def restrict_writes(folders: Sequence[str]) -> None:
     if abi < 1:
         raise OSError("Landlock is not available in this kernel")
     libc, handled = _libc(), write_rights(abi)
-    # struct landlock_ruleset_attr: only its first field, handled_access_fs (a kernel reads a
-    # shorter struct as if the later fields, network and scopes, were zero)
-    attr = ctypes.c_uint64(handled)
-    ruleset = _call(libc, CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(8), 0)
+    # struct landlock_ruleset_attr: handled_access_fs, handled_access_net (none handled: the
+    # seccomp filter refuses sockets), scoped; a kernel before ABI 6 gets the first field only
+    attr = (ctypes.c_uint64 * 3)(handled, 0, scopes(abi))
+    size = ctypes.sizeof(attr) if abi >= 6 else 8
+    ruleset = _call(libc, CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
     try:
         rules = [(folder, handled) for folder in folders]
         # a device is a file, not a folder: it takes only the rights of files
-        rules += [(d, handled & (WRITE_FILE | TRUNCATE)) for d in DEVICES if os.path.exists(d)]
+        file_rights = WRITE_FILE | TRUNCATE | IOCTL_DEV
+        rules += [(d, handled & file_rights) for d in DEVICES if os.path.exists(d)]
         for path, rights in rules:
             fd = os.open(path, O_PATH | os.O_CLOEXEC)
             try:
@@ -139,23 +156,3 @@ def probe(folder: str) -> bool:
     except PermissionError:
         return True
     return False
-
-
-def main(argv: Sequence[str]) -> int:
-    if len(argv) == 2 and argv[0] == "--probe":
-        return 0 if probe(argv[1]) else 1
-    if len(argv) < 3 or argv[1] != "--":
-        sys.stderr.write(f"{FAILED_PREFIX}: usage: landlock.py FOLDER -- PROGRAM ARG...\n")
-        return FAILED
-    try:
-        restrict_writes([argv[0]])
-    except OSError as exc:
-        sys.stderr.write(f"{FAILED_PREFIX} could not confine the snippet's writes ({exc}): "
-                         "it did not run\n")  # fmt: skip
-        return FAILED
-    sys.stdout.flush()
-    os.execvp(argv[2], list(argv[2:]))
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -2,33 +2,39 @@
 
 The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwards) with:
   - a wall-time limit: everything it started is killed when it runs out. Where the kernel lets us
-    make namespaces (`unshare`), the snippet runs in its own PID namespace, so every process it
-    starts (even one that left its process group with `setsid`) ends with it, at the limit or when
-    it finishes; elsewhere its process group is killed, which a `setsid` child escapes;
+    make namespaces (`unshare`, namespaces.py), the snippet runs in its own PID namespace, so every
+    process it starts (even one that left its process group with `setsid`) ends with it, at the
+    limit or when it finishes; elsewhere confine.py's reaper, a child subreaper left outside the
+    sandbox, does the same: it kills every process the snippet left when it ends or at the limit;
   - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), and a cap on how
     many more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root);
-  - no network: a network namespace with no interfaces when the kernel lets us make one, else a
-    best-effort guard, an audit hook in this interpreter and in every Python interpreter the
-    snippet starts (through a sitecustomize on PYTHONPATH), that refuses socket connections and
-    name lookups. The guard does not stop other programs (curl), ctypes, or `python -I`;
+  - no network, no Unix socket and no change to any file's metadata: seccomp.py's filter refuses
+    creating sockets (socketpair excepted), chmod, chown, utime and xattr calls, io_uring, ptrace
+    and process_vm calls, where there is a filter for the machine (x86-64, AArch64); and a
+    network namespace with no interfaces when the kernel lets us make one. With neither, a
+    best-effort guard, an audit hook in every Python interpreter the snippet starts (through a
+    sitecustomize on PYTHONPATH), refuses socket connections and name lookups (not for curl,
+    ctypes or `python -I`);
   - writes only in its folder (and to /dev/null, /dev/zero, /dev/full): with Landlock where the
-    kernel has it (landlock.py, applied last, as Landlock forbids the mounts below), else in a
-    mount namespace where every mount but the folder's is read-only (the namespace's own /proc
-    excepted: unshare must write the nested namespace's uid map), else not at all, and then the
-    run is refused unless the caller allows it (`allow_unsandboxed`; compute.py: the workspace's
-    allow_unsandboxed_compute). FILESYSTEM_VARIABLE forces one of them, for tests and diagnostics;
+    kernel has it (landlock.py, applied last by confine.py, as Landlock forbids the mounts below;
+    with truncation, device ioctls, signals and abstract Unix sockets kept inside too where its
+    ABI has them), else in a mount namespace where every mount but the folder's is read-only (the
+    namespace's own /proc excepted: unshare must write the nested namespace's uid map), else not
+    at all. FILESYSTEM_VARIABLE forces one of them, for tests and diagnostics;
   - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
     key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
-    shows only the snippet's own processes, where user, mount and PID namespaces are available;
-    elsewhere the snippet can read every file the user can, see every process, and
-    signal the user's processes (compute.py too: nothing short of another user prevents that);
+    shows only the snippet's own processes, where user, mount and PID namespaces are available
+    (shielded); elsewhere the snippet can read every file the user can and every process's
+    environment (the shell that started Claude Code holds its keys there);
   - no secret in any environment it can read: its own gets only an allow-list of variables, and
     compute.py re-executes itself without SECRET_VARIABLES (without_secrets) before anything, as
     /proc/<pid>/environ shows a process's environment as it started;
   - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
     the outcome "output_limit".
-The result's `isolation` says which of these held, and `environment` which library versions the
-snippet saw.
+Where nothing confines its writes, or it gets no namespaces of its own (needs_allowance), the run
+is refused unless the caller allows it (`allow_unsandboxed`; compute.py: the workspace's
+allow_unsandboxed_compute). The result's `isolation` says which of these held (`protections`
+names every one that ran), and `environment` which library versions the snippet saw.
 """
 
 from __future__ import annotations
@@ -42,14 +48,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
 from ..core import errors
 from ..core.errors import BadInput
 from ..core.text import is_digits
-from . import landlock
+from . import confine, landlock, seccomp
+from .namespaces import (
+    can_hide_files,
+    hiding,
+    mount_namespace_works,
+    namespace_prefix,
+    pid_namespace,
+)
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
@@ -61,7 +74,9 @@ FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its outpu
 # Libraries whose versions are reported when installed (the snippet may use any of them).
 REPORTED_PACKAGES = ("sympy", "mpmath", "numpy", "scipy", "networkx", "gmpy2")
 GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on PYTHONPATH
-WAIT_STATUS_FILE = "wait-status"  # written by the runner when it stays behind as PID 1
+# the snippet's wait status, written by whoever stays behind to end its processes: the runner as
+# PID 1 of a PID namespace, else confine.py's reaper
+WAIT_STATUS_FILE = "wait-status"
 # How the snippet's writes are kept in its folder, strongest first ("none": they are not).
 FILESYSTEM_MODES = ("landlock", "mount-namespace", "none")
 FILESYSTEM_VARIABLE = "MATH_SANDBOX_FILESYSTEM"  # forces one mode: for tests and diagnostics only
@@ -70,6 +85,17 @@ UNCONFINED = (
     f"mount namespaces are available, or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
     'snippets unconfined anyway, set "allow_unsandboxed_compute": true in .math/config.json'
 )
+UNSHIELDED = (
+    "this machine gives a snippet no user, mount and PID namespaces of its own (no `unshare`, or "
+    "the kernel refuses them), so it could read other processes' environments (API keys among "
+    "them) and the workspace's .math/config.json; it did not run; to run snippets here anyway, "
+    'with the protections that remain, set "allow_unsandboxed_compute": true in .math/config.json'
+)
+SECCOMP_PROTECTION = (
+    "seccomp: no chmod, chown, utime or xattr call, no socket, no io_uring, ptrace or "
+    "process_vm call"
+)
+REAPER_PROTECTION = "reaper: a subreaper outside the sandbox kills every process the snippet left"
 
 # The fallback network guard, a sitecustomize module: Python imports it at startup from
 # PYTHONPATH, so it reaches the interpreters the snippet starts as well as the snippet's own.
@@ -143,80 +169,9 @@ except Exception:
     sys.exit(1)
 """.replace("__WAIT_STATUS_FILE__", WAIT_STATUS_FILE).replace("__GUARD_FOLDER__", GUARD_FOLDER)
 
-# unshare options, most confinement first: user+mount namespaces also let us hide files, a PID
-# namespace ends every process with the snippet, a network namespace has no interfaces.
-NAMESPACE_OPTIONS = (
-    (
-        "--user",
-        "--map-root-user",
-        "--mount",
-        "--pid",
-        "--fork",
-        "--kill-child",
-        "--net",
-        "--mount-proc",  # a /proc of the snippet's PID namespace: no host process shows
-    ),
-    ("--pid", "--fork", "--kill-child", "--net"),  # root where user namespaces are turned off
-    ("--net", "--map-root-user"),
-    ("--net",),
-)
-# Makes each folder up to the first "--" read-only (a read-only bind mount over itself), binds
-# /dev/null over each file up to the second "--", then runs the rest of its arguments in a nested
-# user and mount namespace: there the mounts, inherited from a more privileged namespace, are
-# locked, so the snippet (root in its namespace) can neither unmount nor remount them.
-# Folders between the second and third "--" stay writable (bound over themselves) while every
-# other mount becomes read-only, keeping its other flags (changing a locked one is refused); the
-# namespace's /proc is left alone (the nested unshare writes its uid map). The working directory
-# moves onto the (last) writable folder's new mount: the old one is read-only.
-HIDE_SCRIPT = (
-    'for d; do shift; [ "$d" = -- ] && break; '
-    'mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" || exit 125; done; '
-    'for f; do shift; [ "$f" = -- ] && break; mount --bind /dev/null "$f" || exit 125; done; '
-    'w=; for d; do shift; [ "$d" = -- ] && break; mount --bind "$d" "$d" && cd "$d" || exit 125; '
-    'w="$w$d\n"; done; '
-    '[ -z "$w" ] || while read -r _ _ _ _ m o _; do '
-    'case $m in *\\\\*) m=$(printf %b "$m");; /proc|/proc/*) continue;; esac; '
-    'case "\n$w" in *"\n$m\n"*) continue;; esac; o=${o#rw}; o=${o#ro}; '
-    'mount -o "remount,bind,ro$o" "$m" || exit 125; done < /proc/self/mountinfo; '
-    'exec "$@"'
-)
 # Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
 SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY", "MATH_CONTACT_EMAIL")
 _SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
-NESTED_NAMESPACE = ("--user", "--map-root-user", "--mount")
-
-
-@lru_cache(maxsize=1)
-def namespace_prefix() -> tuple[str, ...] | None:
-    """The `unshare ...` command prefix that confines a program most, if the kernel permits any."""
-    unshare = shutil.which("unshare")
-    if not unshare or not sys.platform.startswith("linux"):
-        return None
-    for options in NAMESPACE_OPTIONS:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            probe = subprocess.run([unshare, *options, "true"], capture_output=True, timeout=10)
-            if probe.returncode == 0:
-                return (unshare, *options)
-    return None
-
-
-def pid_namespace() -> bool:
-    """Whether snippets run in their own PID namespace (all their processes end with them)."""
-    return "--pid" in (namespace_prefix() or ())
-
-
-def _hiding(
-    prefix: tuple[str, ...],
-    files: Sequence[str],
-    folders: Sequence[str] = (),
-    writable: Sequence[str] = (),
-) -> list[str]:
-    """The command prefix that runs a program with `files` reading as empty and `folders`
-    read-only; when `writable` names folders, everything else is read-only."""
-    return [
-        *prefix, "sh", "-c", HIDE_SCRIPT, "sh", *folders, "--", *files, "--", *writable, "--",
-        prefix[0], *NESTED_NAMESPACE,
-    ]  # fmt: skip
 
 
 def environment_without_secrets() -> dict[str, str]:
@@ -239,60 +194,41 @@ def without_secrets() -> None:
     os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
 
 
-@lru_cache(maxsize=1)
-def can_hide_files() -> bool:
-    """Whether `run(hidden=...)` works here: tried once on a file of our own."""
-    prefix = namespace_prefix()
-    if not prefix or "--mount" not in prefix or not shutil.which("mount"):
-        return False
-    with tempfile.NamedTemporaryFile("w", prefix="math-hide-probe-") as probe:
-        probe.write("visible")
-        probe.flush()
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            folder = str(Path(probe.name).parent)
-            seen = subprocess.run(
-                [*_hiding(prefix, [probe.name], [folder]), "cat", probe.name],
-                capture_output=True,
-                timeout=10,
-            )
-            return seen.returncode == 0 and seen.stdout == b""
-    return False
+# Runs confine.main with the arguments after SCRIPTS: `-I -S` leaves the library off sys.path.
+LAUNCHER_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "from mathtools.research.confine import main; sys.exit(main(sys.argv[1:]))"
+)
 
 
 def launcher() -> list[str]:
-    """The command that runs `FOLDER -- PROGRAM ARG...` with writes kept in FOLDER (Landlock),
-    on this interpreter (the snippet's may be any Python): landlock.py as a script, no site."""
-    return [sys.executable, "-I", "-S", str(Path(landlock.__file__).resolve())]
+    """The command that runs confine.py's `[--writes FOLDER] [--seccomp] [--reap STATUS] --
+    PROGRAM ARG...` on this interpreter (the snippet's may be any Python), isolated, no site."""
+    scripts = Path(confine.__file__).resolve().parents[2]
+    return [sys.executable, "-I", "-S", "-c", LAUNCHER_BOOT, str(scripts)]
 
 
-@lru_cache(maxsize=1)
-def landlock_works() -> bool:
-    """Whether Landlock keeps a process's writes in its folder here: tried once, in a child."""
-    if landlock.abi_version() < 1:
-        return False
+def _probe(kind: str) -> bool:
+    """Whether confine.py's probe of `kind` (landlock, seccomp) holds here: run in a child."""
     with (
-        tempfile.TemporaryDirectory(prefix="math-landlock-probe-") as folder,
+        tempfile.TemporaryDirectory(prefix=f"math-{kind}-probe-") as folder,
         contextlib.suppress(OSError, subprocess.SubprocessError),
     ):
-        command = [*launcher(), "--probe", folder]
+        command = [*launcher(), "--probe", kind, folder]
         return subprocess.run(command, capture_output=True, timeout=10).returncode == 0
     return False
 
 
 @lru_cache(maxsize=1)
-def mount_namespace_works() -> bool:
-    """Whether a mount namespace can leave only one folder writable here: tried once."""
-    prefix = namespace_prefix()
-    if not prefix or "--mount" not in prefix or not shutil.which("mount"):
-        return False
-    with tempfile.TemporaryDirectory(prefix="math-mount-probe-") as folder:
-        inside = Path(folder).resolve() / "inside"
-        inside.mkdir()
-        write = ": > written; : > ../outside"  # the second fails, and ends sh, when confined
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            command = [*_hiding(prefix, [], [], [str(inside)]), "sh", "-c", write]
-            subprocess.run(command, capture_output=True, timeout=10, cwd=inside)
-        return (inside / "written").exists() and not (inside.parent / "outside").exists()
+def landlock_works() -> bool:
+    """Whether Landlock keeps a process's writes in its folder here: tried once, in a child."""
+    return landlock.abi_version() >= 1 and _probe("landlock")
+
+
+@lru_cache(maxsize=1)
+def seccomp_works() -> bool:
+    """Whether seccomp.py's filter refuses what it should here: tried once, in a child."""
+    return seccomp.machine() is not None and _probe("seccomp")
 
 
 def filesystem_mode(namespaces: bool = True, forced: str | None = None) -> str:
@@ -436,6 +372,19 @@ def interpreter(name: str) -> Path:
     return Path(os.path.abspath(path))  # not resolve(): a venv's python is a symlink
 
 
+def shielded() -> bool:
+    """Whether snippets here get user, mount and PID namespaces of their own: the workspace's
+    config hidden, no other process in /proc, every process ended with the snippet. Elsewhere
+    a run needs the user's allowance (run's `allow_unsandboxed`)."""
+    return can_hide_files() and pid_namespace()
+
+
+def needs_allowance() -> bool:
+    """Whether a run here needs the user's allowance: nothing confines the snippet's writes, or
+    it gets no namespaces of its own (shielded)."""
+    return filesystem_mode(bool(namespace_prefix())) == "none" or not shielded()
+
+
 def run(
     code: str,
     python: Path | str = sys.executable,
@@ -450,17 +399,23 @@ def run(
 ) -> dict[str, object]:
     """Run `code` with `python` under the limits; return what happened (never raises for the
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
-    Python network guard, a process-group kill); `packages` are the distributions whose installed
+    reaper ends the snippet's processes); `packages` are the distributions whose installed
     versions the result reports; `hidden` files read as empty and `read_only` folders cannot be
     written where namespaces allow it. The snippet writes only in its folder (filesystem_mode,
-    `filesystem` forcing one); where nothing confines it that way, EnvironmentProblem unless
-    `allow_unsandboxed`."""
+    `filesystem` forcing one). Where nothing confines its writes, or it gets no namespaces of its
+    own, EnvironmentProblem unless `allow_unsandboxed`."""
     check_limits(timeout, memory_mb)
     prefix = namespace_prefix() if network_namespace else None
     writes = filesystem_mode(bool(prefix), filesystem)
     if writes == "none" and not allow_unsandboxed:
         raise errors.EnvironmentProblem(UNCONFINED, code="unconfined")
     confining = bool(prefix) and can_hide_files()
+    in_pid_namespace = "--pid" in (prefix or ())
+    if not (confining and in_pid_namespace) and not allow_unsandboxed:
+        raise errors.EnvironmentProblem(UNSHIELDED, code="unconfined")
+    filtered = seccomp_works()
+    guarded = not prefix and not filtered  # the Python guard, where nothing else stops sockets
+    reaping = not in_pid_namespace and sys.platform.startswith("linux")
     hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
     hide = hide if confining else []
     workdir = Path(tempfile.mkdtemp(prefix="math-compute-"))
@@ -485,7 +440,7 @@ def run(
             "OMP_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1",
         }
-        if not prefix:
+        if guarded:
             (workdir / GUARD_FOLDER).mkdir()
             (workdir / GUARD_FOLDER / "sitecustomize.py").write_text(NETWORK_GUARD)
             env["PYTHONPATH"] = str(workdir / GUARD_FOLDER)
@@ -494,15 +449,20 @@ def run(
             "-I",
             "runner.py",
             "snippet.py",
-            "namespace" if prefix else "guard",
+            "guard" if guarded else "kernel",
             ",".join(packages),
         ]
-        if writes == "landlock":  # last, after any mounts: Landlock forbids mounting
-            command = [*launcher(), str(workdir), "--", *command]
+        # confine.py last, after any mounts: Landlock and the filter forbid mounting
+        options = [
+            *(["--writes", str(workdir)] if writes == "landlock" else []),
+            *(["--seccomp"] if filtered else []),
+            *(["--reap", WAIT_STATUS_FILE] if reaping else []),
+        ]
+        command = [*launcher(), *options, "--", *command] if options else command
         writable = [str(workdir.resolve())] if writes == "mount-namespace" else []
         if prefix:
             confined = hide or frozen or writable
-            command = [*(_hiding(prefix, hide, frozen, writable) if confined else prefix), *command]
+            command = [*(hiding(prefix, hide, frozen, writable) if confined else prefix), *command]
         started = time.monotonic()
         with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
             proc = subprocess.Popen(
@@ -520,16 +480,20 @@ def run(
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
+                if reaping:  # the reaper kills what the snippet started, setsid or not
+                    proc.terminate()
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        proc.wait(timeout=confine.REAP_DEADLINE_S)
             # Whatever is left of the group (the snippet's own children too) goes now.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         elapsed = time.monotonic() - started
         returncode = proc.returncode
-        if not timed_out:  # in a PID namespace the snippet's status comes from its init
-            with contextlib.suppress(OSError, ValueError):
-                status = int((workdir / WAIT_STATUS_FILE).read_text())
-                returncode = os.waitstatus_to_exitcode(status)
+        # the snippet's own status, from whoever stayed behind to end its processes
+        with contextlib.suppress(OSError, ValueError):
+            status = int((workdir / WAIT_STATUS_FILE).read_text())
+            returncode = os.waitstatus_to_exitcode(status)
         stdout, stdout_cut = _read(workdir / "stdout")
         stderr, stderr_cut = _read(workdir / "stderr")
         flooded = any(
@@ -539,11 +503,24 @@ def run(
         environment: dict[str, object] = {}
         with contextlib.suppress(OSError, ValueError):
             environment = json.loads((workdir / "environment.json").read_text())
-        if not environment and stderr.startswith(landlock.FAILED_PREFIX):  # the snippet never ran
+        if not environment and stderr.startswith(confine.FAILED_PREFIX):  # it never ran
             raise errors.EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    in_pid_namespace = "--pid" in (prefix or ())
+    protections = [
+        *(["network namespace"] if prefix else []),
+        *(["PID namespace"] if in_pid_namespace else []),
+        *(["mount namespace: " + ", ".join(hide) + " hidden"] if hide else []),
+        *(["mount namespace: " + ", ".join(frozen) + " read-only"] if frozen else []),
+        *(["mount namespace: only the snippet's folder writable"] if writable else []),
+        *(landlock.protections(landlock.abi_version()) if writes == "landlock" else []),
+        *([SECCOMP_PROTECTION] if filtered else []),
+        *([REAPER_PROTECTION] if reaping else []),
+        *(["python network guard"] if guarded else []),
+        *(["RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_CORE"] if limits else []),
+        *(["RLIMIT_NPROC"] if limits and processes is not None and os.getuid() != 0 else []),
+        "environment: an allow-list of variables, no secret",
+    ]
     return {
         "outcome": _outcome(returncode, timed_out, stderr, flooded),
         "exit_code": returncode if returncode >= 0 else None,
@@ -555,11 +532,19 @@ def run(
         "truncated": {"stdout": stdout_cut, "stderr": stderr_cut},
         "limits": {"timeout_s": timeout, "memory_mb": memory_mb},
         "isolation": {
-            "network": "namespace" if prefix else "python-guard (best effort)",
+            "network": (
+                "namespace"
+                if prefix
+                else "seccomp: no sockets"
+                if filtered
+                else "python-guard (best effort)"
+            ),
             "memory": "RLIMIT_AS per process" if limits else "none",
             "processes": (
                 "PID namespace: every process ends with the snippet"
                 if in_pid_namespace
+                else "reaper: every process it started, setsid or not, ends with the snippet"
+                if reaping
                 else "process group killed at the limit (a child that calls setsid escapes)"
             ),
             "process_count": (
@@ -573,6 +558,7 @@ def run(
                 "hidden from the snippet: " + ", ".join(hide)
                 if hide
                 else "readable: the snippet can read every file the user can"
+                + ("" if in_pid_namespace else ", and every process's environment")
             ),
             "workspace": (
                 "read-only: " + ", ".join(frozen)
@@ -582,7 +568,13 @@ def run(
                 else "writable: the snippet can write every file the user can"
             ),
             "filesystem": writes,
+            "metadata": (
+                "seccomp: no file's permissions, owner, times or extended attributes change"
+                if filtered
+                else "unprotected: the snippet can change those of every file the user owns"
+            ),
             "workdir": "temporary folder, removed afterwards",
+            "protections": protections,
         },
         "environment": environment,
     }
