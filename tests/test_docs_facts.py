@@ -13,6 +13,7 @@ from mathtools.core import config, sources
 from mathtools.research import models
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+CONFIGURATION = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
 LIBRARY = PLUGIN / "scripts"
 
 
@@ -50,9 +51,9 @@ INTERNAL = {"MATH_BOOTSTRAPPED", "MATH_SECRETS_SCRUBBED", "MATH_PLUGIN_DATA"}
 
 
 def _table(heading: str) -> dict[str, str]:
-    """A README table of the configuration: first column (in backticks) -> default column."""
-    start = README.index(f"| {heading} | meaning | default |")
-    block = README[start : README.index("\n\n", start)]
+    """A table of docs/configuration.md: first column (in backticks) -> default column."""
+    start = CONFIGURATION.index(f"| {heading} | meaning | default |")
+    block = CONFIGURATION[start : CONFIGURATION.index("\n\n", start)]
     rows = re.findall(r"^\| `([^`]+)` \| .* \| ([^|]+) \|$", block, re.M)
     return {name: default.strip() for name, default in rows}
 
@@ -64,12 +65,12 @@ def _variables_read() -> set[str]:
     return found - INTERNAL
 
 
-def test_the_readme_lists_every_variable_the_library_reads():
+def test_the_configuration_lists_every_variable_the_library_reads():
     assert set(_table("variable")) == _variables_read()
     assert set(config.NAMES) <= set(_table("variable"))
 
 
-def test_the_readme_lists_every_key_of_the_workspace_configuration():
+def test_the_configuration_lists_every_key_of_the_workspace_configuration():
     source = (LIBRARY / "mathtools/core/config.py").read_text()
     read = set(re.findall(r'workspace_config\([^)]*\)\.get\("([a-z_]+)"\)', source))
     read |= {config.ALLOW_UNSANDBOXED_COMPUTE, config.TEX_ONLY, models.CONFIG_KEY}
@@ -86,16 +87,16 @@ def test_the_readme_lists_every_key_of_the_workspace_configuration():
         ("MATH_CROSSREF_API_URL", config.CROSSREF_API_URL),
     ],
 )
-def test_the_readme_gives_each_url_its_default(name, default):
+def test_the_configuration_gives_each_url_its_default(name, default):
     assert _table("variable")[name] == f"`{default}`"
 
 
-def test_the_readme_gives_each_number_its_default():
+def test_the_configuration_gives_each_number_its_default():
     source = (LIBRARY / "mathtools/core/config.py").read_text()
     numbers = dict(re.findall(r'_number\("(MATH_[A-Z0-9_]+)", ([\d.]+)', source))
     table = _table("variable")
     for name, default in numbers.items():
-        if name == "MATH_CROSSREF_MIN_INTERVAL":  # by pool and kind unless set: the README says
+        if name == "MATH_CROSSREF_MIN_INTERVAL":  # by pool and kind unless set: the table says
             continue
         assert table[name] == f"`{float(default):g}`", name
 
