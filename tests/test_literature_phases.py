@@ -592,7 +592,7 @@ def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(ses
     session.judge_all(listing, label=lambda n: "irrelevant")
     out = session.run("verify", session.search_folder).stdout
     assert re.search(r"^CONFIRMED \S+ = DOI:10\.1007/bf02551274 ", out, re.M), out
-    assert f"retried: {pending.group(1)}" in out
+    assert f"retried in place: {pending.group(1)} (confirmed" in out
     session.write("relevance.json", {})
     merged = session.run("merge", session.search_folder).stdout
     assert f"(moved from {pending.group(1)})" in merged, merged

@@ -62,6 +62,7 @@ FRONTMATTER_FIELDS = (
 BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
 NOT_ASSESSED = "(not yet assessed)"
+UNKNOWN = "unknown"  # a UREF's Authors or Year that its citation did not give
 PLACEHOLDERS = {
     CONFIRMED: "(No confirmed references yet)",
     UNCONFIRMED: "(No unconfirmed references yet)",

@@ -24,10 +24,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 from ..core import clock, files, locks, schemas
 from ..core.authors import comma_free
@@ -44,18 +43,27 @@ from ..gate.matching import normalise_title
 from .checks import synthesis_citations
 from .identity import Index, Key, id_tags, identity, paper_identity, paper_tags
 from .literature import (
-    BOTH,
     CONFIRMED,
     NOT_ASSESSED,
     UNCONFIRMED,
+    UNKNOWN,
     UREF_STATUS,
     LiteratureDoc,
     parse,
     template,
 )
+from .mergefields import (
+    SOURCE_ORDER,
+    candidate_fields,
+    corrected_text,
+    degraded_note,
+    result_counts,
+    source_field,
+    unavailable,
+    venue_text,
+)
 from .refentry import Entry, one_line, retracted_text
 
-SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
 RELEVANCE_FIELDS = {
     "Relevance": "relevance",
@@ -66,26 +74,6 @@ RELEVANCE_FIELDS = {
 
 # The model's assessment of one paper, by candidate or paper key (schemas/relevance.schema.json).
 Relevance = dict[str, dict[str, str]]
-
-
-class CitedFields(TypedDict):
-    """What a candidate cites that identifies it (litdoc.identity.identity's arguments)."""
-
-    arxiv_id: object
-    doi: object
-    s2_paper_id: object
-    title: object
-    authors: list[str] | str | None
-    year: object
-
-
-def source_field(sources: set[str]) -> str:
-    """The Source field, `arXiv`, `Semantic Scholar` or `both`, for a set of sources (ids or
-    display names)."""
-    names = {NAMES.get(s, s) for s in sources if s}
-    if BOTH in names or len(names & set(NAMES.values())) > 1:
-        return BOTH
-    return next(iter(names & set(NAMES.values())), BOTH)
 
 
 def _agreeing(result: VerificationResult, paper: PaperDict) -> set[str]:
@@ -181,12 +169,7 @@ class Merge:
                     {"ref": existing.entry_number, "key": result["key"], "fields": changed}
                 )
             return
-        candidate_keys = identity(**_candidate_fields(result.get("candidate") or {}))
-        was = self.index.find("UREF", keys + candidate_keys)
-        cited = (result.get("candidate") or {}).get("title")
-        titles = {normalise_title(t) for t in (paper["title"], cited) if isinstance(t, str) and t}
-        if was is not None and normalise_title(was.title) not in titles:
-            was = None  # a claimed id alone never makes an unconfirmed reference this paper
+        was = self.unconfirmed_entry(result, keys)
         number = self.last["REF"] = self.last["REF"] + 1
         values: dict[str, object] = {
             "Authors": ", ".join(map(comma_free, paper.get("authors") or []))
@@ -231,6 +214,20 @@ class Merge:
             )
         else:
             self.report["added"].append(item)
+
+    def unconfirmed_entry(self, result: VerificationResult, keys: list[Key]) -> Entry | None:
+        """The UREF a confirmed result is: the one its candidate names (a UREF retried in place),
+        else one the paper's or the citation's keys find whose title is the record's or the
+        citation's (a claimed id alone never makes an unconfirmed reference this paper)."""
+        candidate = result.get("candidate") or {}
+        named = self.index.by_number.get(str(candidate.get("entry") or ""))
+        if named is not None and named.kind == "UREF":
+            return named
+        was = self.index.find("UREF", keys) or self.index.cited("UREF", candidate)
+        cited = candidate.get("title")
+        record = (result.get("paper") or {}).get("title")
+        titles = {normalise_title(t) for t in (record, cited) if isinstance(t, str) and t}
+        return was if was is not None and normalise_title(was.title) in titles else None
 
     def update_ref(
         self,
@@ -294,9 +291,9 @@ class Merge:
 
     def unconfirmed(self, result: VerificationResult) -> None:
         candidate = result.get("candidate") or {}
-        fields = _candidate_fields(candidate)
+        fields = candidate_fields(candidate)
         keys = identity(**fields)
-        confirmed = self.index.find("REF", keys)
+        confirmed = self.index.cited("REF", candidate)
         if confirmed is not None:
             self.report["skipped"].append(
                 {"key": result["key"], "reason": f"already confirmed as {confirmed.entry_number}"}
@@ -309,7 +306,7 @@ class Merge:
             if suggestion
             else ""
         )
-        existing = self.index.find("UREF", keys)
+        existing = self.index.cited("UREF", candidate)
         if existing is not None:
             changed = [
                 name
@@ -326,8 +323,8 @@ class Merge:
         values: dict[str, object] = {
             "Authors": ", ".join(map(comma_free, authors))
             if isinstance(authors, list)
-            else authors or "unknown",
-            "Year": fields["year"] or "unknown",
+            else authors or UNKNOWN,
+            "Year": fields["year"] or UNKNOWN,
             "Source": candidate.get("source") or result.get("source") or "unknown",
             "Reason": result["reason"],
             "Relevance": NOT_ASSESSED,
@@ -346,68 +343,12 @@ class Merge:
         )
 
 
-def venue_text(paper: PaperDict) -> str:
-    """`Journal of Number Theory 169, 86-102`: the API's venue, volume and pages ("" when the
-    API knows no venue)."""
-    venue = paper.get("venue")
-    if not venue:
-        return ""
-    text = venue + (f" {paper['volume']}" if paper.get("volume") else "")
-    return text + (f", {paper['pages']}" if paper.get("pages") else "")
-
-
-def corrected_text(result: VerificationResult) -> str:
-    """A CORRECTED result's line: how the citation was wrong, field by field ("" otherwise)."""
-    if result["status"] != "CORRECTED":
-        return ""
-    wrong = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
-    return f"cited wrongly as {result['key']} ({wrong}); this entry is the API's record"
-
-
 def _paper_key(result: VerificationResult) -> str | None:
     """The key of the paper a CONFIRMED or CORRECTED result identified; None for an
     UNCONFIRMED one."""
     if result["status"] not in IDENTIFIED:
         return None
     return (result.get("paper") or {}).get("key")
-
-
-def _candidate_fields(candidate: Mapping[str, Any]) -> CitedFields:
-    return {
-        "arxiv_id": candidate.get("arxiv_id"),
-        "doi": candidate.get("doi"),
-        "s2_paper_id": candidate.get("s2_paper_id"),
-        "title": candidate.get("title"),
-        "authors": candidate.get("authors"),
-        "year": candidate.get("year"),
-    }
-
-
-def unavailable(verified: VerificationDocument) -> list[str]:
-    """The sources that failed during the verification (`source_errors`), in source order."""
-    errors = verified.get("source_errors") or {}
-    return [source for source in SOURCE_ORDER if source in errors] + sorted(
-        set(errors) - set(SOURCE_ORDER)
-    )
-
-
-def degraded_note(verified: VerificationDocument) -> str:
-    """What a Verified line adds when a service was down (protocol section 10):
-    ` (checked against arXiv only; Semantic Scholar unavailable)`; "" when none was."""
-    down = unavailable(verified)
-    if not down:
-        return ""
-    checked = [NAMES.get(s, s) for s in verified["sources_queried"] if s not in down]
-    missing = " and ".join(NAMES.get(s, s) for s in down)
-    return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
-
-
-def result_counts(verified: VerificationDocument) -> tuple[int, int]:
-    """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
-    result no source returned (source null) for neither."""
-    arxiv = sum(1 for r in verified["results"] if r.get("source") in ("arxiv", BOTH))
-    s2 = sum(1 for r in verified["results"] if r.get("source") in ("semantic_scholar", BOTH))
-    return arxiv, s2
 
 
 def check_inputs(verified: object, relevance: object) -> None:

@@ -16,6 +16,7 @@ from ..core.files import read_json
 from ..core.records import LABELS, Judgement
 from . import refinement, searchfolder
 from .searchfolder import (
+    MEMORY_SOURCE,
     FoundPaper,
     Search,
     check_judged,
@@ -114,7 +115,7 @@ def _remembered(search: Search, remembered: list[dict[str, object]]) -> list[dic
     path = search.folder / MEMORY
     kept = read_json(str(path), "remembered papers") if path.exists() else []
     for item in remembered:
-        item = {"source": "memory", **item}
+        item = {"source": MEMORY_SOURCE, **item}
         item.setdefault("key", f"memory-{len(kept) + 1}")
         if item not in kept:
             kept.append(item)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the store is opened by the phases; this module only reads w
 MANIFEST = "search.json"
 CANDIDATES = "candidates.json"  # what verify checked
 VERIFIED = "verified.json"  # what verify found, which finish merges
+MEMORY_SOURCE = "memory"  # the source of a candidate the model remembers (memory-N)
 STATEMENTS = "statements.json"  # arXiv id -> the statements of its source, as verify read them
 TITLE_WIDTH = 80  # how much of a title a listed line shows
 

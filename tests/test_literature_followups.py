@@ -1,0 +1,146 @@
+"""Follow-up searches keep each paper once (issue 37): a reference left pending is retried in
+place, a PROBLEM.md reference is one entry however many searches run, a remembered paper that
+is an entry is that entry.
+
+The four sources are tests/support/standin.py, answering from the real recordings; Crossref and
+zbMATH Open answering 503 is synthesized (`standin.fail`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_script
+from support.standin import StandIn
+
+sys.path.insert(0, str(ROOT / "tools"))
+from demo_pipeline import Workspace, create_problem
+
+SLUG = "tolerant-testing"
+LISTED = re.compile(r"^((?:arXiv|DOI|S2|Zbl):\S+) \| ", re.M)
+ENTRY = re.compile(r"^### (U?REF-\d{3}): (.*)$", re.M)
+# PROBLEM.md's references as an intake writes them: no year, no identifier (only the title and
+# its authors identify them), and papers only Crossref or zbMATH Open hold.
+REFERENCES = """## References
+
+- G. Cybenko, "Approximation by superpositions of a sigmoidal function"
+- O. Ore, "Note on Hamilton circuits"
+"""
+
+
+def sample_with_references(folder: Path) -> Path:
+    text = (ROOT / "examples" / "sample-problem" / "PROBLEM.md").read_text(encoding="utf-8")
+    head, rest = text.split("## References", 1)
+    path = folder / "PROBLEM.md"
+    path.write_text(head + REFERENCES + "\n## " + rest.split("\n## ", 1)[1], encoding="utf-8")
+    return path
+
+
+class Searches:
+    """A workspace with the sample problem, searched again and again as the runbook does."""
+
+    def __init__(self, folder: Path, standin: StandIn):
+        self.folder = folder
+        self.standin = standin
+        self.literature = folder / ".math" / "problems" / SLUG / "LITERATURE.md"
+
+    def run(self, *args: str):
+        done = run_script("literature.py", *args, cwd=self.folder)
+        assert "Traceback" not in done.stderr, done.stderr
+        return done
+
+    def search(self, *focus: str, remembered: list[dict] | None = None) -> dict[str, str]:
+        """discover, judge every paper irrelevant, verify, merge, finish: what each printed."""
+        listing = self.run("discover", SLUG, *focus)
+        assert listing.returncode == 0, listing.stdout + listing.stderr
+        folder = self.folder / re.search(r"^search folder: (.+)$", listing.stdout, re.M).group(1)
+        judged = [
+            {"key": key, "label": "irrelevant", "confidence": 0.7, "rationale": "test"}
+            for key in LISTED.findall(listing.stdout)
+        ]
+        data = {"judgements": judged, **({"remembered": remembered} if remembered else {})}
+        (folder / "judgements-i1.json").write_text(json.dumps(data))
+        assert self.run("judge", str(folder)).returncode == 0
+        verified = self.run("verify", str(folder))
+        assert verified.returncode == 0, verified.stdout
+        results = json.loads((folder / "verified.json").read_text())["results"]
+        tier = {"relevance": "why", "key_results": "what", "confidence": "[S]"}
+        relevance = {r["key"]: tier for r in results if r["status"] != "UNCONFIRMED"}
+        (folder / "relevance.json").write_text(json.dumps(relevance))
+        merged = self.run("merge", str(folder))
+        assert merged.returncode == 0, merged.stdout
+        (folder / "synthesis.md").write_text("### Gaps in Literature\n- [~] A gap.\n")
+        finished = self.run(
+            "finish", str(folder), "--outcome", "PARTIAL", "--title", "t", "--reasoning", "r",
+            "--insight", "i",
+        )  # fmt: skip
+        assert finished.returncode == 0, finished.stdout
+        return {"verify": verified.stdout, "merge": merged.stdout}
+
+    def entries(self) -> list[tuple[str, str]]:
+        return ENTRY.findall(self.literature.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def searches(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATH_HTTP_RETRIES", "0")
+    with StandIn() as standin:
+        for name, value in standin.env().items():
+            monkeypatch.setenv(name, value)
+        folder = tmp_path / "ws"
+        folder.mkdir()
+        create_problem(Workspace(folder, dict(os.environ)), sample_with_references(tmp_path))
+        yield Searches(folder, standin)
+
+
+def test_two_follow_ups_keep_the_first_searchs_entries_and_add_only_what_they_confirm(searches):
+    """The issue's walk: with Crossref and zbMATH Open down, the first search leaves PROBLEM.md's
+    two references pending; two follow-ups neither add them again nor re-add the references
+    (was 2 -> 6 -> 14 entries); once Crossref answers, the one it holds moves to the REFs."""
+    searches.standin.fail("crossref", 503)
+    searches.standin.fail("zbmath", 503)
+    first = searches.search()
+    assert "UREF-002 added: problem-ref-2" in first["merge"], first["merge"]
+    after_first = searches.entries()
+    assert [number for number, _ in after_first] == ["UREF-001", "UREF-002"], after_first
+
+    again = searches.search("uniformity", "testing")
+    assert searches.entries() == after_first
+    assert " added: " not in again["merge"], again["merge"]
+    # each reference asked once, as PROBLEM.md's reference (its UREF is that entry)
+    assert not re.search(r"^UNCONFIRMED UREF-", again["verify"], re.M), again["verify"]
+
+    searches.standin.recover("crossref")
+    last = searches.search("good", "turing")
+    cybenko = next(n for n, title in after_first if title.startswith("Approximation"))
+    ore = next(n for n, title in after_first if title.startswith("Note on"))
+    assert re.search(rf"^REF-001 added: \S+ \(moved from {cybenko}\)$", last["merge"], re.M), last
+    assert searches.entries() == [
+        ("REF-001", "Approximation by superpositions of a sigmoidal function"),
+        (ore, "Note on Hamilton circuits"),
+    ]
+
+
+def test_a_pending_reference_is_retried_in_place_and_a_remembered_one_is_its_entry(searches):
+    """A UREF left pending that no candidate of the search is, is retried under its own number
+    and stays that entry; a remembered paper equal to it (same title and author, no year) is
+    that entry, asked once."""
+    searches.standin.fail("crossref", 503)
+    searches.standin.fail("zbmath", 503)
+    remembered = {"title": "A 1952 note in the American Mathematical Monthly", "authors": ["Ore"]}
+    searches.search(remembered=[remembered])
+    before = searches.entries()
+    assert len(before) == 3, before
+    noted = next(n for n, title in before if title.startswith("A 1952 note"))
+    problem = searches.folder / ".math" / "problems" / SLUG / "PROBLEM.md"
+    problem.write_text(problem.read_text().replace('- O. Ore, "Note on Hamilton circuits"\n', ""))
+    out = searches.search("uniformity", "testing", remembered=[remembered])
+    retried = re.search(r"^retried in place: (.*)$", out["verify"], re.M)
+    assert retried, out["verify"]
+    assert "(still pending)" in retried.group(1) and noted not in retried.group(1)
+    assert searches.entries() == before, out["merge"]
