@@ -48,9 +48,6 @@ REASON_CHARS = 200
 RETRIED = {True: "confirmed: merge moves it to the REFs", False: "still pending"}
 PENDING_FILE = "pending.json"  # LITERATURE.md's UREFs left pending, retried by this verify
 NO_ABSTRACT = "(none)"  # after "abstract: ", for a record without one
-# The statements listed to quote from, per paper: the main results first, in the paper's order.
-LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
-LISTED_STATEMENTS = 8
 STATEMENT_WORDS = 30
 
 
@@ -190,16 +187,7 @@ def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
     """The statements to quote from, compact: number, note, the first words."""
     if record["missing"]:
         return [f"no source statements: {record['missing']}"]
-    chosen = []
-    for kind in LISTED_KINDS:
-        chosen += [
-            s
-            for s in record["statements"]
-            if s["env"].lower().startswith(kind[:4]) and s not in chosen
-        ]
-        if len(chosen) >= LISTED_STATEMENTS:
-            break
-    chosen = sorted(chosen[:LISTED_STATEMENTS], key=record["statements"].index)
+    chosen = searchfolder.listed_statements(record)
     out = [f"statements, from {record['src']}:"]
     for statement in chosen:
         note = f" ({' '.join(statement['note'].split())})" if statement["note"] else ""

@@ -1,8 +1,9 @@
 """The end of a literature search, in two calls: merge, then finish.
 
 merge   the search folder's verified.json and relevance.json into LITERATURE.md (merging.py, the
-        Search History row from the search's runs), keeps in each REF the statements of its
-        paper's source that its Key Results quote (statements.json, as verify read them), and
+        Search History row from the search's runs), keeps in each REF every statement of its
+        paper's source that verify listed, and any other a [V] claim quotes (statements.json, as
+        verify read them), and
         validates in the same call (a [V] quote not in its source is a violation naming the
         closest passage); it names what the model must still write: the Synthesis (into
         `synthesis.md` in the search folder), and the tier of any REF still unassessed.
@@ -27,7 +28,7 @@ from ..litdoc.literature import LiteratureDoc
 from ..litdoc.merging import RELEVANCE_FIELDS, Relevance
 from ..research import journal, state
 from ..research.problemdir import resolve
-from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search
+from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search, listed_statements
 from .store import open_store
 
 RELEVANCE = "relevance.json"
@@ -97,14 +98,20 @@ def kept_prose(
 
 
 def keep_statements(search: Search) -> list[str]:
-    """Keep in LITERATURE.md's REFs the statements their [V] claims quote, from the search
-    folder's statements.json (under the file's lock); what could not be kept."""
+    """Keep in LITERATURE.md's REFs, from the search folder's statements.json (under the file's
+    lock), every statement verify listed for the REF's paper and any other its [V] claims quote,
+    so that any later search may quote them; what could not be kept."""
     source = search.folder / STATEMENTS
     if not source.exists():
         return []
     read: dict[str, PaperStatements] = read_json(str(source), "statements")
     papers = {
-        arxiv_id: (record["src"], {s["printed"]: s["text"] for s in record["statements"]})
+        arxiv_id: quotes.SourceText(
+            record["src"],
+            {s["printed"]: s["text"] for s in record["statements"]},
+            [s["printed"] for s in listed_statements(record)],
+            record["missing"],
+        )
         for arxiv_id, record in read.items()
     }
     path = Path(search.literature)

@@ -53,6 +53,27 @@ class PaperStatements(TypedDict):
     missing: str | None  # why there are none to quote (no source, a failing service)
 
 
+# The statements verify lists to quote from, per paper: the main results first, in the paper's
+# order. merge keeps every one of them in the paper's REF, so that a later search may quote it.
+LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
+LISTED_STATEMENTS = 8
+
+
+def listed_statements(record: PaperStatements) -> list[SourceStatement]:
+    """The statements of a paper verify lists (and merge keeps): at most LISTED_STATEMENTS,
+    theorems first, then propositions, ..., in the paper's order."""
+    chosen: list[SourceStatement] = []
+    for kind in LISTED_KINDS:
+        chosen += [
+            s
+            for s in record["statements"]
+            if s["env"].lower().startswith(kind[:4]) and s not in chosen
+        ]
+        if len(chosen) >= LISTED_STATEMENTS:
+            break
+    return sorted(chosen[:LISTED_STATEMENTS], key=record["statements"].index)
+
+
 def new_search_folder(problem_folder: Path) -> Path:
     """Create and return a fresh search folder `problem_folder/literature-runs/<N>/`, N one more
     than the highest there, relative to the working directory when it lies below it. Short names
