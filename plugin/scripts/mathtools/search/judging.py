@@ -150,11 +150,11 @@ def decide(
     model's, pointing to its own rationales, when `for_model`)."""
     refs = searchfolder.recorded_refs(search)
     recorded = {
-        j["key"]
+        j["key"]: ref
         for j in judgements
-        if searchfolder.recorded_as(j.get("record") or {}, j["key"], refs)
+        if (ref := searchfolder.recorded_as(j.get("record") or {}, j["key"], refs))
     }  # found again, recorded already: not a new strong hit
-    decision = refinement.after_iteration(search.iteration, judgements, recorded)
+    decision = refinement.after_iteration(search.iteration, judgements, recorded=recorded)
     if decision.stop:
         return {"decision": "stop", "reason": decision.reason}
     written = search.judgements_file()  # none when every paper's judgement carried over
