@@ -144,3 +144,26 @@ def test_a_pending_reference_is_retried_in_place_and_a_remembered_one_is_its_ent
     assert retried, out["verify"]
     assert "(still pending)" in retried.group(1) and noted not in retried.group(1)
     assert searches.entries() == before, out["merge"]
+
+
+def test_a_remembered_paper_with_its_arxiv_id_is_verified_and_read_whole(searches, monkeypatch):
+    """Issue 37: a remembered paper may carry its arXiv id or DOI (the runbook's form), and is
+    verified and read like any candidate: its whole abstract, its source's statements. With the
+    source server down (arXiv's search API answering), the failing server is named as itself,
+    never as "arXiv unreachable"."""
+    monkeypatch.setenv("MATH_ARXIV_SRC_URL", "http://127.0.0.1:9/src")  # refuses connections
+    remembered = {
+        "title": "The Price of Tolerance in Distribution Testing",
+        "authors": ["Canonne", "Jain", "Kamath", "Li"],
+        "year": 2021,
+        "arxiv_id": "2106.13414",
+    }
+    out = searches.search(remembered=[remembered])["verify"]
+    assert re.search(r"^CONFIRMED memory-1 = arXiv:2106\.13414 \| 2021 \| ", out, re.M), out
+    block = out.split("CONFIRMED memory-1", 1)[1]
+    assert "\n  abstract: We revisit the problem of tolerant distribution testing." in block
+    assert "no source statements: arXiv's source server unreachable" in block, block
+    assert "arXiv unreachable" not in out
+    runbook = (ROOT / "plugin" / "agents" / "literature-search.md").read_text(encoding="utf-8")
+    form = re.search(r'"remembered": \[\{(.*?)\}\]', runbook).group(1)
+    assert '"arxiv_id"' in form and '"doi"' in form
