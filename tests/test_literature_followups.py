@@ -167,3 +167,21 @@ def test_a_remembered_paper_with_its_arxiv_id_is_verified_and_read_whole(searche
     runbook = (ROOT / "plugin" / "agents" / "literature-search.md").read_text(encoding="utf-8")
     form = re.search(r'"remembered": \[\{(.*?)\}\]', runbook).group(1)
     assert '"arxiv_id"' in form and '"doi"' in form
+
+
+def test_a_synthesis_violation_names_the_line_of_the_file_the_model_edits():
+    """Issue 37: violations named LITERATURE.md's lines ("Synthesis line 57") while the model
+    edits R/synthesis.md; the Synthesis there starts without the warning finish puts atop it."""
+    from mathtools.litdoc import checks, literature
+    from mathtools.search.recording import in_synthesis_file
+
+    written = "### Applicable Theorems\n- [V] \"words no paper wrote here\" (REF-009, abstract).\n"
+    doc = literature.parse(literature.template("p"), "LITERATURE.md")
+    section = doc.section(literature.SYNTHESIS)
+    text = checks.with_warning(written + "\n### Gaps\n- [~] A gap.\n")
+    section.intro = ["\n", *(line + "\n" for line in text.splitlines()), "\n"]
+    doc = literature.parse(doc.render(), "LITERATURE.md")
+    found = [v for v in checks.validate(doc.render()) if v.startswith("Synthesis line")]
+    assert found and found[0].startswith("Synthesis line ") and "REF-009" in found[0]
+    renamed = in_synthesis_file(found, doc, written, "R/synthesis.md")
+    assert renamed[0].startswith("R/synthesis.md line 2: "), renamed

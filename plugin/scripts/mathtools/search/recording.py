@@ -15,6 +15,7 @@ finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section (with the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..core import files, locks
@@ -70,7 +71,40 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
             f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS}; now:"
         )
         out += current.splitlines()
+    # The model edits the Synthesis in synthesis.md, else reads it as printed above.
+    written = folder / SYNTHESIS
+    if written.exists():
+        out = in_synthesis_file(out, doc, files.read_text(written, SYNTHESIS), str(written))
+    else:
+        out = in_synthesis_file(out, doc, current, "the Synthesis printed below")
     return {**report, "violations": violations}, out
+
+
+# A line naming a line of LITERATURE.md's Synthesis (a violation, a citation to update).
+SYNTHESIS_LINE = re.compile(r"^Synthesis line (\d+)\b")
+
+
+def in_synthesis_file(lines: list[str], doc: LiteratureDoc, text: str, name: str) -> list[str]:
+    """`lines` with each `Synthesis line N` (a line of LITERATURE.md) renamed `<name> line K`,
+    K the line of `text` (synthesis.md, which the model edits) that holds the same words; left
+    as it is when `text` no longer holds them."""
+    rendered = doc.render().splitlines()
+    start = doc.section(literature.SYNTHESIS).line_no
+    own = text.splitlines()
+
+    def renamed(line: str) -> str:
+        match = SYNTHESIS_LINE.match(line)
+        if match is None or not 0 < int(match.group(1)) <= len(rendered):
+            return line
+        number = int(match.group(1))
+        said = rendered[number - 1].strip()
+        nth = [x.strip() for x in rendered[start : number - 1]].count(said)
+        at = [i for i, x in enumerate(own, 1) if x.strip() == said]
+        if len(at) <= nth:
+            return line
+        return f"{name} line {at[nth]}" + line[match.end() :]
+
+    return [renamed(line) for line in lines]
 
 
 def kept_prose(
@@ -155,6 +189,9 @@ def finish(
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
     unkept = keep_statements(search)
     violations = unkept + checks.validate(path)
+    if synthesis.exists():  # named by the lines of the file the model edits
+        text = files.read_text(synthesis, SYNTHESIS)
+        violations = in_synthesis_file(violations, literature.load(path), text, str(synthesis))
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
