@@ -164,6 +164,13 @@ def test_a_remembered_paper_with_its_arxiv_id_is_verified_and_read_whole(searche
     assert "\n  abstract: We revisit the problem of tolerant distribution testing." in block
     assert "no source statements: arXiv's source server unreachable" in block, block
     assert "arXiv unreachable" not in out
+    # Issue 37: each Verified line carried a ~300-character URL with Semantic Scholar's field
+    # list; it keeps the look-up as the GET that re-runs it.
+    verified = re.findall(
+        r"^- \*\*Verified:\*\* \S+ via (.*)$", searches.literature.read_text(), re.M
+    )
+    urls = [url for line in verified for url in re.findall(r"https?://\S+", line)]
+    assert urls and all("fields=" not in url and len(url) < 160 for url in urls), verified
     runbook = (ROOT / "plugin" / "agents" / "literature-search.md").read_text(encoding="utf-8")
     form = re.search(r'"remembered": \[\{(.*?)\}\]', runbook).group(1)
     assert '"arxiv_id"' in form and '"doi"' in form
@@ -175,7 +182,7 @@ def test_a_synthesis_violation_names_the_line_of_the_file_the_model_edits():
     from mathtools.litdoc import checks, literature
     from mathtools.search.recording import in_synthesis_file
 
-    written = "### Applicable Theorems\n- [V] \"words no paper wrote here\" (REF-009, abstract).\n"
+    written = '### Applicable Theorems\n- [V] "words no paper wrote here" (REF-009, abstract).\n'
     doc = literature.parse(literature.template("p"), "LITERATURE.md")
     section = doc.section(literature.SYNTHESIS)
     text = checks.with_warning(written + "\n### Gaps\n- [~] A gap.\n")
