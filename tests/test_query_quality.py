@@ -226,7 +226,9 @@ def test_a_possessive_or_an_apostrophe_leaves_no_word_of_its_own_in_a_slug():
     """Issue 37: slugs ended in "-redei-s" for "Rédei's"."""
     assert slugify("Rédei's theorem on tournaments") == "redei-theorem-on-tournaments"
     assert slugify("Hamiltonian paths: Rédei’s") == "hamiltonian-paths-redei"
-    assert slugify("O'Neil's curvature and Noether's theorem") == "oneil-curvature-and-noether-theorem"
+    assert (
+        slugify("O'Neil's curvature and Noether's theorem") == "oneil-curvature-and-noether-theorem"
+    )
 
 
 @given(st.text(max_size=200))

@@ -143,7 +143,9 @@ def test_a_statement_of_a_source_that_could_not_be_read_is_unknown_not_absent():
     values = {"arXiv ID": "2203.01718", "Abstract": ABSTRACT, "Key Results": "[S] x"}
     doc.section(literature.CONFIRMED).add_entry(Entry.new("REF", 1, "Title", values, []))
     doc.section(literature.SYNTHESIS).intro = [
-        "\n", '- [V] "convex Lagrangian product" (REF-001, Theorem 1.1).\n', "\n"
+        "\n",
+        '- [V] "convex Lagrangian product" (REF-001, Theorem 1.1).\n',
+        "\n",
     ]
     down = quotes.SourceText(SRC, {}, [], "arXiv's source server unreachable")
     said = quotes.keep_quoted(doc, {"2203.01718": down})
