@@ -106,14 +106,14 @@ def follow_ups(live: bool, per_query: int | None) -> bool:
             follow_ups=FOLLOW_UPS,
         )  # fmt: skip
     print(f"two follow-up searches of {SAMPLE.parent.name}, after a first one:")
-    print(f"{'':28}{'characters':>12}{'target':>10}{'tool calls':>12}{'target':>8}")
+    print(f"{'':40}{'characters':>12}{'target':>10}{'tool calls':>12}{'target':>8}")
     met = True
     for number, later in enumerate(figures["follow_ups"], 1):
         ok = later["read_chars"] <= TARGET_READ_CHARS and later["tool_calls"] <= TARGET_CALLS
         met = met and ok
         name = f"follow-up {number} ({later['focus']})"
         print(
-            f"{name:28}{later['read_chars']:>12}{f'<= {TARGET_READ_CHARS}':>10}"
+            f"{name:40}{later['read_chars']:>12}{f'<= {TARGET_READ_CHARS}':>10}"
             f"{later['tool_calls']:>12}{f'<= {TARGET_CALLS}':>8} {'met' if ok else 'NOT met'}"
         )
     print()
