@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_script
+from mathtools.litdoc import literature
 from support.standin import StandIn
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -44,23 +45,31 @@ def sample_with_references(folder: Path) -> Path:
 class Searches:
     """A workspace with the sample problem, searched again and again as the runbook does."""
 
-    def __init__(self, folder: Path, standin: StandIn):
+    def __init__(self, folder: Path, standin: StandIn, slug: str = SLUG):
         self.folder = folder
         self.standin = standin
-        self.literature = folder / ".math" / "problems" / SLUG / "LITERATURE.md"
+        self.slug = slug
+        self.literature = folder / ".math" / "problems" / slug / "LITERATURE.md"
 
     def run(self, *args: str):
         done = run_script("literature.py", *args, cwd=self.folder)
         assert "Traceback" not in done.stderr, done.stderr
         return done
 
-    def search(self, *focus: str, remembered: list[dict] | None = None) -> dict[str, str]:
-        """discover, judge every paper irrelevant, verify, merge, finish: what each printed."""
-        listing = self.run("discover", SLUG, *focus)
+    def search(
+        self,
+        *focus: str,
+        remembered: list[dict] | None = None,
+        label: str = "irrelevant",
+        synthesis: str = "### Gaps in Literature\n- [~] A gap.\n",
+    ) -> dict[str, str]:
+        """discover, judge every paper (irrelevant), verify, merge, write the Synthesis, finish:
+        what each printed."""
+        listing = self.run("discover", self.slug, *focus)
         assert listing.returncode == 0, listing.stdout + listing.stderr
         folder = self.folder / re.search(r"^search folder: (.+)$", listing.stdout, re.M).group(1)
         judged = [
-            {"key": key, "label": "irrelevant", "confidence": 0.7, "rationale": "test"}
+            {"key": key, "label": label, "confidence": 0.7, "rationale": "test"}
             for key in LISTED.findall(listing.stdout)
         ]
         data = {"judgements": judged, **({"remembered": remembered} if remembered else {})}
@@ -74,7 +83,7 @@ class Searches:
         (folder / "relevance.json").write_text(json.dumps(relevance))
         merged = self.run("merge", str(folder))
         assert merged.returncode == 0, merged.stdout
-        (folder / "synthesis.md").write_text("### Gaps in Literature\n- [~] A gap.\n")
+        (folder / "synthesis.md").write_text(synthesis)
         finished = self.run(
             "finish", str(folder), "--outcome", "PARTIAL", "--title", "t", "--reasoning", "r",
             "--insight", "i",
@@ -192,3 +201,31 @@ def test_a_synthesis_violation_names_the_line_of_the_file_the_model_edits():
     assert found and found[0].startswith("Synthesis line ") and "REF-009" in found[0]
     renamed = in_synthesis_file(found, doc, written, "R/synthesis.md")
     assert renamed[0].startswith("R/synthesis.md line 2: "), renamed
+
+
+@pytest.mark.needs_shared("recordings")
+def test_a_follow_ups_synthesis_quotes_a_statement_an_earlier_verify_listed(tmp_path, monkeypatch):
+    """Issue 37's "Done when": REF-001's Conjecture 1.1, listed by the first search's verify
+    and quoted by no claim of it, is quoted by a follow-up's Synthesis, and finish accepts it."""
+    with StandIn() as standin:
+        for name, value in standin.env().items():
+            monkeypatch.setenv(name, value)
+        folder = tmp_path / "ws"
+        folder.mkdir()
+        slug = create_problem(
+            Workspace(folder, dict(os.environ)), ROOT / "examples" / "viterbo" / "PROBLEM.md"
+        )
+        searches = Searches(folder, standin, slug)
+        first = searches.search(label="strong")["verify"]
+        assert re.search(r"^    Conjecture 1\.1 \(Viterbo, 2000\): For any symplectic", first, re.M)
+        ref = next(
+            e for e in literature.load(searches.literature).confirmed if e.arxiv_id == "2405.16513"
+        )
+        assert "Conjecture 1.1" in ref.statements()
+        quote = r"For any symplectic capacity $c$, and any convex domain $K \subset \R^{2n}$"
+        claim = f'### Applicable Theorems\n- [V] "{quote}" ({ref.entry_number}, Conjecture 1.1).\n'
+        # remembered: the counterexample again, by its arXiv id (it is REF's paper: that entry)
+        again = {"title": ref.title, "authors": ref.authors, "year": 2024, "arxiv_id": "2405.16513"}
+        out = searches.search("symplectic", "capacity", remembered=[again], synthesis=claim)
+        assert f"= {ref.entry_number} (recorded)" in out["verify"], out["verify"]
+        assert claim.splitlines()[1] in searches.literature.read_text(encoding="utf-8")
