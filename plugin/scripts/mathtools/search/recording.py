@@ -76,7 +76,7 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
     if written.exists():
         out = in_synthesis_file(out, doc, files.read_text(written, SYNTHESIS), str(written))
     else:
-        out = in_synthesis_file(out, doc, current, "the Synthesis printed below")
+        out = in_synthesis_file(out, doc, current, "Synthesis (printed below)")
     return {**report, "violations": violations}, out
 
 
