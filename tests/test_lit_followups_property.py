@@ -195,11 +195,13 @@ class FollowUps(RuleBasedStateMachine):
             entry = self.entry_of(n)
             assert entry is not None and (kind == "UREF" or entry.kind == "REF"), (n, text)
         assert [e.number for e in doc.confirmed] == list(range(1, len(doc.confirmed) + 1))
-        moved = {
-            int(m.group(1))
+        moved = [
+            int(number)
             for e in doc.confirmed
-            if (m := re.match(r"UREF-(\d+)", e.field("Moved from") or ""))
-        }
+            for number in re.findall(r"UREF-(\d+)", e.field("Moved from") or "")
+        ]
+        assert len(moved) == len(set(moved)), text
+        moved = set(moved)
         present = [e.number for e in doc.unconfirmed]
         assert len(present) == len(set(present)) and not moved & set(present)
         assert moved | set(present) == set(range(1, doc.high_water("UREF") + 1)), text

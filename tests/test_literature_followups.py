@@ -229,3 +229,28 @@ def test_a_follow_ups_synthesis_quotes_a_statement_an_earlier_verify_listed(tmp_
         out = searches.search("symplectic", "capacity", remembered=[again], synthesis=claim)
         assert f"= {ref.entry_number} (recorded)" in out["verify"], out["verify"]
         assert claim.splitlines()[1] in searches.literature.read_text(encoding="utf-8")
+
+
+def test_a_pending_uref_confirmed_as_the_paper_of_a_ref_becomes_that_ref():
+    """A UREF retried in place whose paper a REF already holds (the search found it under its
+    real title meanwhile) is that REF: removed, its number kept on the REF's Moved from line."""
+    from mathtools.litdoc import checks, merging
+    from support.verified import confirmed, paper, unconfirmed, verification
+
+    record = paper(7)
+    doc = literature.parse(literature.template("p"), "LITERATURE.md")
+    title = "Spectral gaps of random graphs, remembered"
+    cited = {"key": "memory-1", "title": title, "authors": ["Lovelace7"]}
+    pending = unconfirmed(cited, "API error - verification pending")
+    first = verification([confirmed(record), pending])
+    tier = {"relevance": "why", "key_results": "what", "confidence": "[S]"}
+    merging.merge(doc, first, {record["key"]: tier}, summary="first")
+    assert [e.entry_number for e in doc.confirmed + doc.unconfirmed] == ["REF-001", "UREF-001"]
+    retried = {**cited, "key": "UREF-001", "entry": "UREF-001", "source": "pending"}
+    again = confirmed(record)
+    again.update(key="UREF-001", candidate=retried)
+    report = merging.merge(doc, verification([again], "2026-03-01T00:00:00Z"), summary="again")
+    assert report["merged"] == [{"from": "UREF-001", "to": "REF-001", "key": "UREF-001"}]
+    assert [e.entry_number for e in doc.confirmed + doc.unconfirmed] == ["REF-001"]
+    assert doc.confirmed[0].field("Moved from").startswith("UREF-001 (unconfirmed until ")
+    assert checks.validate(doc.render()) == []

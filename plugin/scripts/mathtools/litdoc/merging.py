@@ -117,6 +117,7 @@ class Merge:
             "added": [],
             "updated": [],
             "promoted": [],
+            "merged": [],
             "unconfirmed_added": [],
             "unconfirmed_updated": [],
             "skipped": [],
@@ -164,7 +165,13 @@ class Merge:
         existing = self.index.find("REF", keys)
         if existing is not None:
             changed = self.update_ref(existing, paper, result, keys)
-            if changed:
+            was = self.unconfirmed_entry(result, keys)
+            if was is not None:  # a UREF the paper of a REF: one entry, the REF
+                self.moved(was, existing)
+                self.report["merged"].append(
+                    {"from": was.entry_number, "to": existing.entry_number, "key": result["key"]}
+                )
+            elif changed:
                 self.report["updated"].append(
                     {"ref": existing.entry_number, "key": result["key"], "fields": changed}
                 )
@@ -192,9 +199,7 @@ class Merge:
         }
         if was is not None:
             values["Relevance"] = was.relevance or NOT_ASSESSED
-            values["Moved from"] = (
-                f"{was.entry_number} (unconfirmed until {self.verified['verified_at'][:10]})"
-            )
+            values["Moved from"] = self.moved_from(was)
         entry = Entry.new("REF", number, paper.get("title", ""), values, paper_tags(paper, keys))
         self.fill_assessment(entry, self.assessment(result))
         self.doc.section(CONFIRMED).add_entry(entry)
@@ -228,6 +233,17 @@ class Merge:
         record = (result.get("paper") or {}).get("title")
         titles = {normalise_title(t) for t in (record, cited) if isinstance(t, str) and t}
         return was if was is not None and normalise_title(was.title) in titles else None
+
+    def moved_from(self, was: Entry) -> str:
+        return f"{was.entry_number} (unconfirmed until {self.verified['verified_at'][:10]})"
+
+    def moved(self, was: Entry, ref: Entry) -> None:
+        """A UREF found to be the paper of an existing REF: removed, its number kept on the
+        REF's `Moved from:` line (a number is never used again, nor lost)."""
+        earlier = ref.field("Moved from")
+        ref.set_field("Moved from", "; ".join(filter(None, [earlier, self.moved_from(was)])))
+        self.doc.section(UNCONFIRMED).remove_entry(was)
+        self.index.drop(was)
 
     def update_ref(
         self,
@@ -414,7 +430,7 @@ def merge(
         "merge_id": merge_id,
         "already_merged": False,
         **merge.report,
-        "stale_citations": stale_citations(doc, merge.report["promoted"]),
+        "stale_citations": stale_citations(doc, merge.report["promoted"] + merge.report["merged"]),
         "history_row": {
             "date": date,
             "query_summary": summary,
@@ -503,6 +519,7 @@ def merge_file(
 SUMMARY_FORMS = (
     ("added", "{ref} added: {key}"),
     ("promoted", "{to} added: {key} (moved from {from})"),
+    ("merged", "{from} is {to}: moved into it ({key})"),
     ("updated", "{ref} updated ({fields}): {key}"),
     ("unconfirmed_added", "{uref} added: {key}"),
     ("unconfirmed_updated", "{uref} updated ({fields}): {key}"),
