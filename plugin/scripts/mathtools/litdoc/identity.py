@@ -130,14 +130,7 @@ class Index:
         named = self.by_number.get(str(citation.get("entry") or ""))
         if named is not None and named.kind == kind:
             return named
-        keys = identity(
-            arxiv_id=citation.get("arxiv_id"),
-            doi=citation.get("doi"),
-            s2_paper_id=citation.get("s2_paper_id"),
-            title=citation.get("title"),
-            authors=citation.get("authors"),
-            year=citation.get("year"),
-        )
+        keys = paper_identity(citation)  # a citation names the same fields as a record
         return self.find(kind, [*keys, cited_key(citation.get("title"), citation.get("authors"))])
 
 
