@@ -25,6 +25,9 @@ A distinct paper is one the model read about, counted once: a paper both service
 a PROBLEM.md reference that is a paper the search listed, is one; a remembered paper that is
 unconfirmed is one more. Abstract gists and excerpts are included.
 
+First, two follow-up searches of the sample after a first one (issue 37): each follow-up's
+characters read and tool calls, against at most 20,000 characters and 10 calls each.
+
 It also prints what the model reads in all, in characters: the agent's prompt (with the
 command's hand-off), every script output and every file the runbook has it read; the Viterbo
 sample (examples/viterbo) adds a run whose confirmed papers have arXiv sources, so verify prints
@@ -61,6 +64,8 @@ from demo_pipeline import (  # noqa: E402
 BIGGER = (ROOT / "bench" / "data" / "turing-patterns" / "PROBLEM.md", 10)
 VITERBO = ROOT / "examples" / "viterbo" / "PROBLEM.md"  # papers with recorded sources
 BEFORE = {"sample-problem": 1162 / 6}  # tokens per distinct paper, main at 344b41c
+FOLLOW_UPS = ("uniformity testing", "Good-Turing estimation")  # the follow-ups' focus words
+TARGET_CALLS = 10  # tool calls a follow-up of one iteration may take
 
 
 def main() -> int:
@@ -75,6 +80,8 @@ def main() -> int:
         runs = [(SAMPLE, args.per_query, False), (SAMPLE, args.per_query, True)]
         runs += [(VITERBO, args.per_query, False), (*BIGGER, False)]
     met = True
+    if not args.problem:
+        met = follow_ups(args.live, args.per_query)
     for problem, per_query, refines in runs:
         with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
             figures = run_demo(
@@ -87,6 +94,30 @@ def main() -> int:
             )
         met = report(problem, per_query, figures, refines) and met
     return 0 if met else 1
+
+
+def follow_ups(live: bool, per_query: int | None) -> bool:
+    """A first search of the sample, then two follow-ups with focus words (issue 37): each
+    follow-up's characters read and tool calls, from its command's start, side by side with the
+    targets."""
+    with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
+        figures = run_demo(
+            Path(folder) / "ws", SAMPLE, live, say=lambda _line: None, per_query=per_query,
+            follow_ups=FOLLOW_UPS,
+        )  # fmt: skip
+    print(f"two follow-up searches of {SAMPLE.parent.name}, after a first one:")
+    print(f"{'':40}{'characters':>12}{'target':>10}{'tool calls':>12}{'target':>8}")
+    met = True
+    for number, later in enumerate(figures["follow_ups"], 1):
+        ok = later["read_chars"] <= TARGET_READ_CHARS and later["tool_calls"] <= TARGET_CALLS
+        met = met and ok
+        name = f"follow-up {number} ({later['focus']})"
+        print(
+            f"{name:40}{later['read_chars']:>12}{f'<= {TARGET_READ_CHARS}':>10}"
+            f"{later['tool_calls']:>12}{f'<= {TARGET_CALLS}':>8} {'met' if ok else 'NOT met'}"
+        )
+    print()
+    return met
 
 
 def report(problem: Path, per_query: int | None, figures: dict, refines: bool = False) -> bool:

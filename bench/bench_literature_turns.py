@@ -12,8 +12,11 @@ once. The command's hand-off to the agent (one Agent call) is counted too.
 
   .venv/bin/python bench/bench_literature_turns.py [--live]
 
+Then two follow-up searches (focus words) after a first one, each counted from its command's
+start.
+
 Targets: at most 10 tool calls for one iteration (Synthesis and journal entry included), 14 with
-one refinement; a gap search is one iteration too.
+one refinement; a gap search is one iteration too; each follow-up at most 10.
 """
 
 from __future__ import annotations
@@ -40,6 +43,10 @@ BEFORE = {"one iteration": (29, 17), "one refinement": (38, 23)}
 # own (the model took the first open gap's Suggested resolution as its focus words).
 GAP_READ = (1, 1)
 TARGET = {"one iteration": 10, "one refinement": 14, "a gap search": 10}
+# Two follow-up searches after a first one (issue 37), each with its focus words; each is held
+# to the target of one iteration.
+FOLLOW_UPS = ("uniformity testing", "Good-Turing estimation")
+FOLLOW_UP_TARGET = 10
 PROOF = ROOT / "bench" / "data" / "gap-search" / "PROOF.md"
 
 
@@ -74,6 +81,21 @@ def main() -> int:
             f"{figures['summary']['iterations']:>12}"
             f"{f'<= {TARGET[name]} calls':>14} {'met' if ok else 'NOT met'}"
         )
+    with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
+        figures = run_demo(
+            Path(folder) / "ws", SAMPLE, args.live, lambda _l: None, None,
+            StandInModel(recalled=PLANTED), None, FOLLOW_UPS,
+        )  # fmt: skip
+    for number, later in enumerate(figures["follow_ups"], 1):
+        calls, turns = later["tool_calls"], later["turns"]
+        ok = calls <= FOLLOW_UP_TARGET
+        met = met and ok
+        print(
+            f"{f'follow-up {number}':16}{'—':>14}{f'{calls} in {turns}':>14}"
+            f"{later['summary']['iterations']:>12}"
+            f"{f'<= {FOLLOW_UP_TARGET} calls':>14} {'met' if ok else 'NOT met'}"
+        )
+    print(f"(the follow-ups: a first search, then the focus words {', '.join(FOLLOW_UPS)})")
     print("(calls in turns: calls that may run together count as one turn; a gap search before")
     print(" `discover --gap` read PROOF.md first, in a turn of its own)")
     return 0 if met else 1

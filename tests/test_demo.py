@@ -50,6 +50,7 @@ def test_the_demo_speaks_mathematics_and_quotes_the_papers_own_statements(tmp_pa
     if ARXIV_SRC.exists():  # the papers' sources: a Key Result quotes a numbered statement
         quoted = re.search(
             r'Key Results: STAND-IN, quoting the paper: \[V\] "[^"]+" \((Theorem [\d.]+)\)\n'
+            r"(?:    .*\n)*?"  # the REF keeps every statement verify listed, in the paper's order
             r"    \1 \(from http://127\.0\.0\.1:\d+/src/\d{4}\.\d{5}\): ",
             out,
         )

@@ -275,6 +275,9 @@ def test_a_focus_plans_from_the_focus_alone(script):
     for api in ("arxiv", "semantic_scholar"):
         assert plan["queries"][api] and {q["origin"] for q in plan["queries"][api]} == {"focus"}
     assert plan["queries"]["zbmath"] == []
+    # Issue 37: "PROBLEM.md gives few search terms" was said of a rich PROBLEM.md: a focus
+    # gives its 2-3 queries by design.
+    assert not any("few search terms" in note for note in plan["notes"]), plan["notes"]
 
 
 def test_focus_words_become_two_or_three_queries_of_and_ed_key_terms(script, tmp_path):

@@ -138,6 +138,15 @@ def test_relaxation_drops_the_most_generic_word_not_the_last():
         assert "dropped" not in {f.step for f in relaxation.s2_forms(pair)}, pair
 
 
+def test_a_relaxed_semantic_scholar_query_is_never_a_function_word_with_one_word():
+    """Issue 37: a relaxed Semantic Scholar query came out as "of Hamiltonian"."""
+    for text in ("existence of Hamiltonian cycles", "the theorem of Redei", "Redei's theorem"):
+        for form in relaxation.s2_forms(text)[2:]:  # the looser forms
+            words = form.query.split()
+            assert not {w.lower() for w in words} & keyterms.STOPWORDS, (text, form.query)
+            assert all(len(w) > 1 for w in words), (text, form.query)
+
+
 def test_a_relaxed_search_over_the_corpus_keeps_the_specific_word():
     corpus_search.load()  # skips, naming the folder, without ../shared/corpus
     entry = {"args": ["search", "--all", "stochastic", "--all", "sandpile", "--relax"]}
@@ -210,6 +219,15 @@ def test_a_derived_slug_ends_where_a_phrase_may_end(title):
     assert title.lower().replace(" ", "-").startswith(slug)  # whole words, in order
     assert slugify("Kakeya sets whose segment midpoints lie in a hyperplane") == (
         "kakeya-sets-whose-segment-midpoints"
+    )
+
+
+def test_a_possessive_or_an_apostrophe_leaves_no_word_of_its_own_in_a_slug():
+    """Issue 37: slugs ended in "-redei-s" for "Rédei's"."""
+    assert slugify("Rédei's theorem on tournaments") == "redei-theorem-on-tournaments"
+    assert slugify("Hamiltonian paths: Rédei’s") == "hamiltonian-paths-redei"
+    assert (
+        slugify("O'Neil's curvature and Noether's theorem") == "oneil-curvature-and-noether-theorem"
     )
 
 

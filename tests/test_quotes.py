@@ -106,7 +106,8 @@ def test_keep_quoted_keeps_the_statements_claims_quote_and_names_those_the_paper
     values = {"arXiv ID": "2203.01718", "Abstract": ABSTRACT, "Key Results": key_results}
     ref = Entry.new("REF", 1, "Title", values, [])
     doc.section(literature.CONFIRMED).add_entry(ref)
-    papers = {"2203.01718": (SRC, {"Theorem 1.3": THEOREM, "Definition 2.1": "a definition"})}
+    read = {"Theorem 1.3": THEOREM, "Definition 2.1": "a definition"}
+    papers = {"2203.01718": quotes.SourceText(SRC, read, listed=[])}
     said = quotes.keep_quoted(doc, papers)
     assert said == [
         "REF-001: the paper states no Lemma 9.9 (it states Theorem 1.3, Definition 2.1)"
@@ -115,6 +116,44 @@ def test_keep_quoted_keeps_the_statements_claims_quote_and_names_those_the_paper
     assert kept.statements() == {"Theorem 1.3": " ".join(THEOREM.split())}
     assert kept.statements_source == SRC
     assert f"- **Statements:** quoted from {SRC}\n" in doc.render()
+
+
+def test_every_statement_verify_listed_is_kept_and_quotable_by_a_later_synthesis():
+    """Issue 37: a follow-up's Synthesis quoting REF-001's Conjecture 1.1, which verify listed
+    but no claim of the first search quoted, was refused ("which REF-001 does not keep")."""
+    doc = literature.parse(literature.template("billiards"), "LITERATURE.md")
+    values = {"arXiv ID": "2203.01718", "Abstract": ABSTRACT, "Key Results": "[S] the bound"}
+    doc.section(literature.CONFIRMED).add_entry(Entry.new("REF", 1, "Title", values, []))
+    conjecture = r"Every convex body $K$ satisfies $c(K)^n \leq n!\,\mathrm{vol}(K)$."
+    read = {"Theorem 1.3": THEOREM, "Conjecture 1.1": conjecture, "Lemma 4.2": "a lemma"}
+    listed = ["Conjecture 1.1", "Theorem 1.3"]
+    assert quotes.keep_quoted(doc, {"2203.01718": quotes.SourceText(SRC, read, listed)}) == []
+    later = literature.parse(doc.render(), "LITERATURE.md")  # a later search: no source read
+    assert set(later.confirmed[0].statements()) == {"Conjecture 1.1", "Theorem 1.3"}
+    section = later.section(literature.SYNTHESIS)
+    claim = r'- [V] "Every convex body $K$ satisfies $c(K)^n \le n! \mathrm{vol}(K)$" '
+    section.intro = ["\n", claim + "(REF-001, Conjecture 1.1).\n", "\n"]
+    assert checks.quote_violations(later) == []
+
+
+def test_a_statement_of_a_source_that_could_not_be_read_is_unknown_not_absent():
+    """Issue 37: "REF-002: the paper states no Theorem 1.1 (it states )" for a source that
+    could not be fetched."""
+    doc = literature.parse(literature.template("billiards"), "LITERATURE.md")
+    values = {"arXiv ID": "2203.01718", "Abstract": ABSTRACT, "Key Results": "[S] x"}
+    doc.section(literature.CONFIRMED).add_entry(Entry.new("REF", 1, "Title", values, []))
+    doc.section(literature.SYNTHESIS).intro = [
+        "\n",
+        '- [V] "convex Lagrangian product" (REF-001, Theorem 1.1).\n',
+        "\n",
+    ]
+    down = quotes.SourceText(SRC, {}, [], "arXiv's source server unreachable")
+    said = quotes.keep_quoted(doc, {"2203.01718": down})
+    assert said == [
+        "REF-001: Theorem 1.1 is unknown: the paper's source could not be read "
+        "(arXiv's source server unreachable)"
+    ]
+    assert "states no" not in said[0] and "(it states )" not in said[0]
 
 
 def test_the_speculative_warning_numbers_the_speculative_claims():

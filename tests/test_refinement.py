@@ -32,6 +32,19 @@ def test_a_strong_hit_that_problem_md_already_cites_does_not_stop_the_loop():
     assert decision.stop and decision.reason == "strong hit: arXiv:2222.2222"
 
 
+def test_a_strong_hit_recorded_by_an_earlier_search_is_named_as_recorded():
+    """Issue 37: refine said "the strong hits are PROBLEM.md's own references (arXiv:...)" of a
+    REF an earlier search recorded; and the memo beside it, "found no strong match ... no papers
+    at all", with one strong judgement."""
+    judged = [judgement("arXiv:2505.12496", "strong")]
+    decision = refinement.after_iteration(1, judged, recorded={"arXiv:2505.12496": "REF-001"})
+    assert not decision.stop and "PROBLEM.md" not in decision.reason
+    assert "arXiv:2505.12496 (REF-001, recorded by an earlier search)" in decision.reason
+    memo = refinement.memo(1, RUNS, judged)
+    assert "found no new strong match (1 strong, known already)" in memo
+    assert "no papers at all" not in memo and "found no strong match" not in memo
+
+
 def test_a_strong_hit_stops_the_loop():
     decision = refinement.after_iteration(
         1, [judgement("arXiv:1", "partial"), judgement("S2:abc", "strong", 0.9)]

@@ -224,9 +224,10 @@ def play(
     say=print,
     per_query: int | None = None,
     gap: bool = False,
+    focus: str | None = None,
 ) -> dict:
     """Drive the runbook to its end, carrying out each call; returns its summary."""
-    steps = runbook(slug, model, per_query=per_query, gap=gap)
+    steps = runbook(slug, model, focus=focus, per_query=per_query, gap=gap)
     outputs = None
     while True:
         try:
@@ -267,11 +268,14 @@ def run_demo(
     model: StandInModel | None = None,
     proof: Path | None = None,
     world: str = RECORDED,
+    follow_ups: tuple[str, ...] = (),
 ) -> dict:
     """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
     discover's results per search (default: the runbook's); `model` the STAND-IN to play (default:
     one that recalls the planted fabrications); `proof` a PROOF.md whose next reference-needed gap
-    the search takes (the runbook's task after a proof loop)."""
+    the search takes (the runbook's task after a proof loop); `follow_ups` the focus words of
+    follow-up searches played after it, each measured on its own (`follow_ups` in the figures:
+    its focus, tool calls, turns and characters read, from the command's start)."""
     import os
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -294,6 +298,21 @@ def run_demo(
             shutil.copyfile(proof, folder / ".math" / "problems" / slug / "PROOF.md")
         summary = play(workspace, slug, model, say, per_query, gap=proof is not None)
         elapsed = time.monotonic() - started
+        first = (workspace.tool_calls, workspace.turns, workspace.read_chars)
+        later = []
+        for focus in follow_ups:
+            before = (workspace.tool_calls, workspace.turns, workspace.read_chars)
+            again = StandInModel(recalled=remembered(problem_file))
+            done = play(workspace, slug, again, say, per_query, focus=focus)
+            later.append(
+                {
+                    "focus": focus,
+                    "summary": done,
+                    "tool_calls": workspace.tool_calls - before[0] + HANDOFF,
+                    "turns": workspace.turns - before[1] + HANDOFF,
+                    "read_chars": agent_prompt_chars() + workspace.read_chars - before[2],
+                }
+            )
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
     printed = sum(workspace.output_bytes.values())
     problem_dir = folder / ".math" / "problems" / slug
@@ -312,15 +331,16 @@ def run_demo(
         "summary": summary,
         "script_calls": workspace.calls,
         # From the command's start: its hand-off to the agent is one more call and turn.
-        "tool_calls": workspace.tool_calls + HANDOFF,
-        "turns": workspace.turns + HANDOFF,
+        "tool_calls": first[0] + HANDOFF,
+        "turns": first[1] + HANDOFF,
         "seconds": round(elapsed, 1),
         "candidates": summary["seen"],  # distinct papers the model read about
         "output_bytes": dict(workspace.output_bytes),
         "output_tokens": printed // 4,
         "raw_responses": responses,
-        "read_chars": agent_prompt_chars() + workspace.read_chars,
+        "read_chars": agent_prompt_chars() + first[2],
         "raw_tokens": raw // 4,
+        "follow_ups": later,
     }
 
 

@@ -28,6 +28,9 @@ def slugify(title: str) -> str:
     """A path-safe slug from a title: ASCII letters and digits joined by hyphens (48 at most).
     A long title is cut after a whole word, and never after a word that leads on to the cut
     words ("kakeya-sets-whose-segment-midpoints", not "...-midpoints-lie-in-a")."""
+    # A possessive is its name ("Rédei's" -> "redei"); an apostrophe inside a name joins it
+    # ("O'Neil" -> "oneil"): neither leaves a word "s" or "neil" of its own.
+    title = re.sub(r"(?<=\w)['\u2019](?:s\b)?", "", title)
     # Accents go (ő -> o); any other non-ASCII character (a dash, a symbol) separates words.
     ascii_title = "".join(
         c if c.isascii() else "" if unicodedata.combining(c) else " "

@@ -34,7 +34,7 @@ from ..core.errors import BadInput, ServiceError
 from ..core.records import Paper, SearchResult
 from ..services.arxiv import ArxivClient
 from ..services.crossref import CrossrefClient
-from ..services.semantic_scholar import S2Client
+from ..services.semantic_scholar import S2Client, audit_url
 from ..services.zbmath import MAX_PER_PAGE, Identifier, ZbmathClient
 from .candidates import Candidate
 from .citations import compare_citation
@@ -157,12 +157,12 @@ class Sources:
         if result is None:
             return None
         self.looked_up.add("semantic_scholar")
-        urls = list(result.request_urls)
+        asked = {label: s2 for s2, label in labels.items()}
         papers = zip(labels.values(), result.papers, strict=True)
         return Lookup(
             "semantic_scholar",
             {label: paper for label, paper in papers if paper is not None},
-            lambda label: urls,
+            lambda label: [self.s2.paper_url(asked[label])],  # the POST as the GET it stands for
         )
 
     def _look_up_crossref(self, candidates: list[Candidate]) -> Lookup | None:
@@ -230,7 +230,7 @@ class Sources:
                             "semantic_scholar",
                             paper,
                             compared(candidate, paper),
-                            list(result.request_urls),
+                            [audit_url(url) for url in result.request_urls],
                         )
                     )
             if not _identifying(leads[position]):

@@ -6,6 +6,7 @@ __all__ = [
     "checks",
     "identity",
     "literature",
+    "mergefields",
     "merging",
     "quotes",
     "refentry",

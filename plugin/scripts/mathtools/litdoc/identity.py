@@ -1,18 +1,23 @@
 """How a reference is recognised across runs: the identity keys of a paper (a verification
 record) and of a LITERATURE.md entry (arXiv id, then DOI, then S2 paperId, then normalised title +
 first author's family name + year), the `<!-- ids: ... -->` tags that keep them, and an index of a
-document's entries by every key."""
+document's entries by every key.
+
+A reference cited without a year or identifier (a PROBLEM.md line, a remembered paper, a UREF
+retried) has one more, weaker key, its cited key: the normalised title with the first author's
+family name when it gives one. It finds the entry such a citation already is, so that a search
+repeated any number of times keeps one entry per paper; it never merges two confirmed records."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from ..core.authors import cited_family, split_authors
 from ..core.identifiers import unversioned
 from ..core.text import as_int
 from ..gate.matching import normalise_title
-from .literature import AS_CITED, LiteratureDoc
+from .literature import AS_CITED, UNKNOWN, LiteratureDoc
 from .refentry import Entry
 
 ID_KINDS = ("arXiv", "DOI", "S2")  # the de-duplication order; then title + first author + year
@@ -74,6 +79,16 @@ def cited_fields(candidate: Mapping[str, Any]) -> CitedFields:
     }
 
 
+def cited_key(title: object, authors: list[str] | str | None = None) -> Key | None:
+    """The cited key of a reference: ("cited", its normalised title, its first author's family
+    name or None); None without a title. An author `unknown` (a UREF's stand-in) is none."""
+    text = normalise_title(str(title)) if title else ""
+    if not text:
+        return None
+    names = [name for name in split_authors(authors) if name.strip().lower() != UNKNOWN]
+    return ("cited", text, cited_family(names[0]) if names else None)
+
+
 def entry_identity(entry: Entry) -> list[Key]:
     ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
     return identity(
@@ -107,25 +122,42 @@ class Index:
 
     def __init__(self, doc: LiteratureDoc):
         self.by_kind: dict[str, dict[Key, Entry]] = {"REF": {}, "UREF": {}}
+        self.by_number: dict[str, Entry] = {}
         for entry in doc.confirmed + doc.unconfirmed:
             self.add(entry)
 
     def add(self, entry: Entry, keys: list[Key] | None = None) -> None:
+        """Index the entry by `keys` (default: its own identity) and by its cited key."""
         table = self.by_kind[entry.kind]
-        for key in keys if keys is not None else entry_identity(entry):
-            table.setdefault(key, entry)
+        cited = cited_key(entry.title, entry.authors)
+        for key in [*(keys if keys is not None else entry_identity(entry)), cited]:
+            if key is not None:
+                table.setdefault(key, entry)
+        self.by_number.setdefault(entry.entry_number, entry)
 
     def drop(self, entry: Entry) -> None:
         table = self.by_kind[entry.kind]
         for key in [key for key, found in table.items() if found is entry]:
             del table[key]
+        if self.by_number.get(entry.entry_number) is entry:
+            del self.by_number[entry.entry_number]
 
-    def find(self, kind: str, keys: list[Key]) -> Entry | None:
+    def find(self, kind: str, keys: Sequence[Key | None]) -> Entry | None:
         table = self.by_kind[kind]
         for key in keys:  # already in de-duplication order
-            if key in table:
+            if key is not None and key in table:
                 return table[key]
         return None
+
+    def cited(self, kind: str, citation: Mapping[str, Any]) -> Entry | None:
+        """The entry of `kind` a citation (a candidate as given) already is: the entry number it
+        names (`entry`), else its identity keys, else its cited key."""
+        named = self.by_number.get(str(citation.get("entry") or ""))
+        if named is not None and named.kind == kind:
+            return named
+        fields = cited_fields(citation)  # a citation names the same fields as a record
+        keys = identity(**fields)
+        return self.find(kind, [*keys, cited_key(fields["title"], fields["authors"])])
 
 
 def paper_identity(paper: Mapping[str, Any]) -> list[Key]:

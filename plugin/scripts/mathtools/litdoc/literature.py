@@ -65,6 +65,7 @@ UREF_STATUS = "Unconfirmed -- do not cite as established reference"
 # the names are in it, never split out.
 AS_CITED = "as cited"
 NOT_ASSESSED = "(not yet assessed)"
+UNKNOWN = "unknown"  # a UREF's Authors or Year that its citation did not give
 PLACEHOLDERS = {
     CONFIRMED: "(No confirmed references yet)",
     UNCONFIRMED: "(No unconfirmed references yet)",

@@ -43,18 +43,26 @@ from ..gate.matching import normalise_title
 from .checks import synthesis_citations
 from .identity import Index, Key, cited_fields, id_tags, identity, paper_identity, paper_tags
 from .literature import (
-    BOTH,
     CONFIRMED,
     NOT_ASSESSED,
     UNCONFIRMED,
+    UNKNOWN,
     UREF_STATUS,
     LiteratureDoc,
     parse,
     template,
 )
+from .mergefields import (
+    SOURCE_ORDER,
+    corrected_text,
+    degraded_note,
+    result_counts,
+    source_field,
+    unavailable,
+    venue_text,
+)
 from .refentry import Entry, one_line, retracted_text
 
-SOURCE_ORDER = ("arxiv", "semantic_scholar")
 NO_ABSTRACT = "(no abstract from the API)"
 RELEVANCE_FIELDS = {
     "Relevance": "relevance",
@@ -65,15 +73,6 @@ RELEVANCE_FIELDS = {
 
 # The model's assessment of one paper, by candidate or paper key (schemas/relevance.schema.json).
 Relevance = dict[str, dict[str, str]]
-
-
-def source_field(sources: set[str]) -> str:
-    """The Source field, `arXiv`, `Semantic Scholar` or `both`, for a set of sources (ids or
-    display names)."""
-    names = {NAMES.get(s, s) for s in sources if s}
-    if BOTH in names or len(names & set(NAMES.values())) > 1:
-        return BOTH
-    return next(iter(names & set(NAMES.values())), BOTH)
 
 
 def _agreeing(result: VerificationResult, paper: PaperDict) -> set[str]:
@@ -117,6 +116,7 @@ class Merge:
             "added": [],
             "updated": [],
             "promoted": [],
+            "merged": [],
             "unconfirmed_added": [],
             "unconfirmed_updated": [],
             "skipped": [],
@@ -164,17 +164,18 @@ class Merge:
         existing = self.index.find("REF", keys)
         if existing is not None:
             changed = self.update_ref(existing, paper, result, keys)
-            if changed:
+            was = self.unconfirmed_entry(result, keys)
+            if was is not None:  # a UREF the paper of a REF: one entry, the REF
+                self.moved(was, existing)
+                self.report["merged"].append(
+                    {"from": was.entry_number, "to": existing.entry_number, "key": result["key"]}
+                )
+            elif changed:
                 self.report["updated"].append(
                     {"ref": existing.entry_number, "key": result["key"], "fields": changed}
                 )
             return
-        candidate_keys = identity(**cited_fields(result.get("candidate") or {}))
-        was = self.index.find("UREF", keys + candidate_keys)
-        cited = cited_fields(result.get("candidate") or {})["title"]
-        titles = {normalise_title(t) for t in (paper["title"], cited) if isinstance(t, str) and t}
-        if was is not None and normalise_title(was.title) not in titles:
-            was = None  # a claimed id alone never makes an unconfirmed reference this paper
+        was = self.unconfirmed_entry(result, keys)
         number = self.last["REF"] = self.last["REF"] + 1
         values: dict[str, object] = {
             "Authors": ", ".join(map(comma_free, paper.get("authors") or []))
@@ -197,9 +198,7 @@ class Merge:
         }
         if was is not None:
             values["Relevance"] = was.relevance or NOT_ASSESSED
-            values["Moved from"] = (
-                f"{was.entry_number} (unconfirmed until {self.verified['verified_at'][:10]})"
-            )
+            values["Moved from"] = self.moved_from(was)
         entry = Entry.new("REF", number, paper.get("title", ""), values, paper_tags(paper, keys))
         self.fill_assessment(entry, self.assessment(result))
         self.doc.section(CONFIRMED).add_entry(entry)
@@ -219,6 +218,31 @@ class Merge:
             )
         else:
             self.report["added"].append(item)
+
+    def unconfirmed_entry(self, result: VerificationResult, keys: list[Key]) -> Entry | None:
+        """The UREF a confirmed result is: the one its candidate names (a UREF retried in place),
+        else one the paper's or the citation's keys find whose title is the record's or the
+        citation's (a claimed id alone never makes an unconfirmed reference this paper)."""
+        candidate = result.get("candidate") or {}
+        named = self.index.by_number.get(str(candidate.get("entry") or ""))
+        if named is not None and named.kind == "UREF":
+            return named
+        was = self.index.find("UREF", keys) or self.index.cited("UREF", candidate)
+        cited = cited_fields(candidate)["title"]  # a free-text citation's is the citation whole
+        record = (result.get("paper") or {}).get("title")
+        titles = {normalise_title(t) for t in (record, cited) if isinstance(t, str) and t}
+        return was if was is not None and normalise_title(was.title) in titles else None
+
+    def moved_from(self, was: Entry) -> str:
+        return f"{was.entry_number} (unconfirmed until {self.verified['verified_at'][:10]})"
+
+    def moved(self, was: Entry, ref: Entry) -> None:
+        """A UREF found to be the paper of an existing REF: removed, its number kept on the
+        REF's `Moved from:` line (a number is never used again, nor lost)."""
+        earlier = ref.field("Moved from")
+        ref.set_field("Moved from", "; ".join(filter(None, [earlier, self.moved_from(was)])))
+        self.doc.section(UNCONFIRMED).remove_entry(was)
+        self.index.drop(was)
 
     def update_ref(
         self,
@@ -284,7 +308,7 @@ class Merge:
         candidate = result.get("candidate") or {}
         fields = cited_fields(candidate)
         keys = identity(**fields)
-        confirmed = self.index.find("REF", keys)
+        confirmed = self.index.cited("REF", candidate)
         if confirmed is not None:
             self.report["skipped"].append(
                 {"key": result["key"], "reason": f"already confirmed as {confirmed.entry_number}"}
@@ -297,7 +321,7 @@ class Merge:
             if suggestion
             else ""
         )
-        existing = self.index.find("UREF", keys)
+        existing = self.index.cited("UREF", candidate)
         if existing is not None:
             changed = [
                 name
@@ -314,8 +338,8 @@ class Merge:
         values: dict[str, object] = {
             "Authors": ", ".join(map(comma_free, authors))
             if isinstance(authors, list)
-            else authors or "unknown",
-            "Year": fields["year"] or "unknown",
+            else authors or UNKNOWN,
+            "Year": fields["year"] or UNKNOWN,
             "Source": candidate.get("source") or result.get("source") or "unknown",
             "Reason": result["reason"],
             "Relevance": NOT_ASSESSED,
@@ -334,57 +358,12 @@ class Merge:
         )
 
 
-def venue_text(paper: PaperDict) -> str:
-    """`Journal of Number Theory 169, 86-102`: the API's venue, volume and pages ("" when the
-    API knows no venue)."""
-    venue = paper.get("venue")
-    if not venue:
-        return ""
-    text = venue + (f" {paper['volume']}" if paper.get("volume") else "")
-    return text + (f", {paper['pages']}" if paper.get("pages") else "")
-
-
-def corrected_text(result: VerificationResult) -> str:
-    """A CORRECTED result's line: how the citation was wrong, field by field ("" otherwise)."""
-    if result["status"] != "CORRECTED":
-        return ""
-    wrong = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
-    return f"cited wrongly as {result['key']} ({wrong}); this entry is the API's record"
-
-
 def _paper_key(result: VerificationResult) -> str | None:
     """The key of the paper a CONFIRMED or CORRECTED result identified; None for an
     UNCONFIRMED one."""
     if result["status"] not in IDENTIFIED:
         return None
     return (result.get("paper") or {}).get("key")
-
-
-def unavailable(verified: VerificationDocument) -> list[str]:
-    """The sources that failed during the verification (`source_errors`), in source order."""
-    errors = verified.get("source_errors") or {}
-    return [source for source in SOURCE_ORDER if source in errors] + sorted(
-        set(errors) - set(SOURCE_ORDER)
-    )
-
-
-def degraded_note(verified: VerificationDocument) -> str:
-    """What a Verified line adds when a service was down (protocol section 10):
-    ` (checked against arXiv only; Semantic Scholar unavailable)`; "" when none was."""
-    down = unavailable(verified)
-    if not down:
-        return ""
-    checked = [NAMES.get(s, s) for s in verified["sources_queried"] if s not in down]
-    missing = " and ".join(NAMES.get(s, s) for s in down)
-    return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
-
-
-def result_counts(verified: VerificationDocument) -> tuple[int, int]:
-    """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
-    result no source returned (source null) for neither."""
-    arxiv = sum(1 for r in verified["results"] if r.get("source") in ("arxiv", BOTH))
-    s2 = sum(1 for r in verified["results"] if r.get("source") in ("semantic_scholar", BOTH))
-    return arxiv, s2
 
 
 def check_inputs(verified: object, relevance: object) -> None:
@@ -450,7 +429,7 @@ def merge(
         "merge_id": merge_id,
         "already_merged": False,
         **merge.report,
-        "stale_citations": stale_citations(doc, merge.report["promoted"]),
+        "stale_citations": stale_citations(doc, merge.report["promoted"] + merge.report["merged"]),
         "history_row": {
             "date": date,
             "query_summary": summary,
@@ -539,6 +518,7 @@ def merge_file(
 SUMMARY_FORMS = (
     ("added", "{ref} added: {key}"),
     ("promoted", "{to} added: {key} (moved from {from})"),
+    ("merged", "{from} is {to}: moved into it ({key})"),
     ("updated", "{ref} updated ({fields}): {key}"),
     ("unconfirmed_added", "{uref} added: {key}"),
     ("unconfirmed_updated", "{uref} updated ({fields}): {key}"),

@@ -155,10 +155,22 @@ def violations(text: str, entries: dict[str, Entry], where: str, first_line: int
     return found
 
 
-def keep_quoted(doc: LiteratureDoc, papers: dict[str, tuple[str, dict[str, str]]]) -> list[str]:
-    """Keep in each REF the statements of its paper that a [V] claim quotes (in its Key Results,
-    or the Synthesis citing it): `papers` maps an arXiv id to (source URL, printed name -> text),
-    as verify read the source. What cannot be kept is said: a statement the paper does not state."""
+@dataclass(frozen=True)
+class SourceText:
+    """What verify read of one paper's arXiv source: its URL, its statements (printed name ->
+    LaTeX), the names it listed, and why there are none when it could not be read."""
+
+    url: str
+    statements: dict[str, str]
+    listed: list[str]
+    missing: str | None = None
+
+
+def keep_quoted(doc: LiteratureDoc, papers: dict[str, SourceText]) -> list[str]:
+    """Keep in each REF every statement verify listed of its paper and those a [V] claim quotes
+    (in its Key Results, or the Synthesis citing it): `papers` maps an arXiv id to what verify
+    read of its source. What cannot be kept is said: a statement the paper does not state, or,
+    when its source could not be read, that it is unknown (never that the paper lacks it)."""
     said = []
     synthesis = "".join(doc.section(SYNTHESIS).lines()[1:])
     quoted = cited_statements(synthesis)
@@ -166,7 +178,7 @@ def keep_quoted(doc: LiteratureDoc, papers: dict[str, tuple[str, dict[str, str]]
         paper = papers.get(entry.arxiv_id or "")
         if paper is None:
             continue
-        source, statements = paper
+        statements = paper.statements
         by_label = {_label(printed): printed for printed in statements}
         names = [
             n
@@ -174,22 +186,27 @@ def keep_quoted(doc: LiteratureDoc, papers: dict[str, tuple[str, dict[str, str]]
             if ref in (None, entry.entry_number)
         ]
         names += [n for ref, n in quoted if ref == entry.entry_number]
-        keep = {}
+        keep = {printed: statements[printed] for printed in paper.listed if printed in statements}
         for name in dict.fromkeys(names):
             printed = by_label.get(_label(name))
-            if printed is None:
-                if _label(name) not in {_label(p) for p in entry.statements()}:
-                    listed = ", ".join(list(statements)[:12]) + (
-                        ", ..." if len(statements) > 12 else ""
-                    )
-                    said.append(
-                        f"{entry.entry_number}: the paper states no {name} (it states {listed})"
-                    )
-                continue
-            keep[printed] = statements[printed]
+            if printed is not None:
+                keep[printed] = statements[printed]
+            elif _label(name) not in {_label(p) for p in entry.statements()}:
+                said.append(f"{entry.entry_number}: {_unkept(name, paper)}")
         if keep:
-            entry.set_statements(source, keep)
+            entry.set_statements(paper.url, keep)
     return said
+
+
+def _unkept(name: str, paper: SourceText) -> str:
+    """Why a quoted statement cannot be kept: unknown when the source could not be read."""
+    if paper.missing:
+        return f"{name} is unknown: the paper's source could not be read ({paper.missing})"
+    if not paper.statements:
+        return f"{name} is unknown: no theorem-like statement could be read from its source"
+    shown = list(paper.statements)
+    listed = ", ".join(shown[:12]) + (", ..." if len(shown) > 12 else "")
+    return f"the paper states no {name} (it states {listed})"
 
 
 _CONFIDENCE_LINE = re.compile(r"^\*\*Confidence:\*\*.*$", re.M)

@@ -14,21 +14,25 @@ per distinct paper under the key the discovery listing showed. `candidates.json`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.errors import ServiceError
+from ..core.files import read_json
 from ..core.records import IDENTIFIED, VERDICTS, VerificationDocument, summary_line
 from ..core.sources import NAMES
 from ..gate.candidates import load_candidates
 from ..gate.verification import PENDING, Verifier
 from ..litdoc import literature
-from ..litdoc.identity import Key, paper_identity
+from ..litdoc.identity import Index, Key, paper_identity
+from ..litdoc.literature import UNKNOWN
 from ..papers.papertheorems import paper_theorems
 from ..research.problemfile import PROBLEM_SOURCE
 from ..services.arxiv_source import SourceClient
 from . import abstracts, refinement, searchfolder
 from .searchfolder import (
     CANDIDATES,
+    MEMORY_SOURCE,
     STATEMENTS,
     VERIFIED,
     PaperStatements,
@@ -40,11 +44,10 @@ from .searchfolder import (
 from .store import RunStore, open_store
 
 REASON_CHARS = 200
+# What became of a UREF left pending, retried in place: confirmed or not.
+RETRIED = {True: "confirmed: merge moves it to the REFs", False: "still pending"}
 PENDING_FILE = "pending.json"  # LITERATURE.md's UREFs left pending, retried by this verify
 NO_ABSTRACT = "(none)"  # after "abstract: ", for a record without one
-# The statements listed to quote from, per paper: the main results first, in the paper's order.
-LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
-LISTED_STATEMENTS = 8
 STATEMENT_WORDS = 30
 
 
@@ -83,8 +86,8 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     for extra in (search.references, str(search.folder / "memory.json")):
         if extra and Path(extra).exists():
             files.append(extra)
-    retried = pending_candidates(search)
-    if retried:  # left pending by a failing service: asked again
+    retried = pending_candidates(search, files)
+    if retried:  # left pending by a failing service: asked again, in place
         searchfolder.write_json(search.folder / PENDING_FILE, retried)
         files.append(str(search.folder / PENDING_FILE))
     if not files:
@@ -98,34 +101,48 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     # Read in full before writing: the papers judged strong or partial, and PROBLEM.md's own
     # references (what the problem builds on: its relevance is the model's to write too).
     read = {str(c["key"]) for c in kept}
-    read |= {c.key for c in candidates if c.given.get("source") == PROBLEM_SOURCE}
+    read |= {c.key for c in candidates if c.given.get("source") in (PROBLEM_SOURCE, MEMORY_SOURCE)}
     statements = source_statements(document, read)
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)
     recorded = searchfolder.recorded_refs(search)
     out = lines(document, listed, len(kept), read, statements, recorded)
     if retried:
-        out.append("retried: " + ", ".join(str(c["key"]) for c in retried) + " (left pending)")
+        outcome = {r["key"]: r["status"] for r in document["results"]}
+        done = {str(c["key"]): outcome.get(str(c["key"])) != "UNCONFIRMED" for c in retried}
+        out.append("retried in place: " + ", ".join(f"{k} ({RETRIED[v]})" for k, v in done.items()))
     return document, out
 
 
-def pending_candidates(search: Search) -> list[dict[str, object]]:
+def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[str, object]]:
     """LITERATURE.md's UREFs left "verification pending" (a service failed while verifying
-    them), as candidates keyed by their entry number: the next search's verify retries them, and
-    merge moves one that is confirmed now to the REFs."""
+    them), as candidates keyed by their entry number and naming it (`entry`): the next search's
+    verify retries each in place, and merge moves one that is confirmed now to the REFs. A UREF
+    that a candidate of the `given` files already is (a PROBLEM.md reference, a remembered paper)
+    is verified once, as that candidate."""
     path = Path(search.literature)
     if not path.exists():
         return []
+    index = Index(literature.load(path))
+    covered = set()
+    for name in given:
+        items = read_json(name, "candidates")
+        for item in items if isinstance(items, list) else []:
+            if isinstance(item, dict) and (entry := index.cited("UREF", item)) is not None:
+                covered.add(entry.entry_number)
     found: list[dict[str, object]] = []
     for entry in literature.load(path).unconfirmed:
-        if not (entry.field("Reason") or "").startswith(PENDING):
+        pending = (entry.field("Reason") or "").startswith(PENDING)
+        if not pending or entry.entry_number in covered:
             continue
         ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
         whole = entry.field("Authors") == literature.AS_CITED  # a free-text citation, whole
+        authors = [name for name in entry.authors if name.lower() != UNKNOWN]
         candidate = {
             "key": entry.entry_number,
+            "entry": entry.entry_number,
             "citation" if whole else "title": entry.title,
-            "authors": None if whole else entry.authors,
+            "authors": None if whole else authors,
             "year": entry.year,
             "arxiv_id": ids.get("arXiv"),
             "doi": ids.get("DOI"),
@@ -171,16 +188,7 @@ def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
     """The statements to quote from, compact: number, note, the first words."""
     if record["missing"]:
         return [f"no source statements: {record['missing']}"]
-    chosen = []
-    for kind in LISTED_KINDS:
-        chosen += [
-            s
-            for s in record["statements"]
-            if s["env"].lower().startswith(kind[:4]) and s not in chosen
-        ]
-        if len(chosen) >= LISTED_STATEMENTS:
-            break
-    chosen = sorted(chosen[:LISTED_STATEMENTS], key=record["statements"].index)
+    chosen = searchfolder.listed_statements(record)
     out = [f"statements, from {record['src']}:"]
     for statement in chosen:
         note = f" ({' '.join(statement['note'].split())})" if statement["note"] else ""

@@ -221,9 +221,12 @@ def listing(search: Search, found: Found) -> list[str]:
         f"{NAMES[r['source']]} run {r['run_id']}: {r['result_count']}" for r in found["runs"]
     )
     kind = "first search" if search.first_search else "follow-up search"
+    new = len(found["papers"])
+    total = new + len(found.get("recorded", [])) + found["carried"]  # as judge counts them
+    judged = f", {new} to judge" if total != new else ""
     lines = [
         f"{search.problem}, {kind}, iteration {found['iteration']}: "
-        f"{len(found['papers'])} distinct papers ({runs or 'no runs'})",
+        f"{total} distinct papers{judged} ({runs or 'no runs'})",
         f"search folder: {search.search_folder}",
     ]
     if search.focus:

@@ -16,6 +16,7 @@ from ..core.files import read_json
 from ..core.records import LABELS, Judgement
 from . import refinement, searchfolder
 from .searchfolder import (
+    MEMORY_SOURCE,
     FoundPaper,
     Search,
     check_judged,
@@ -114,7 +115,7 @@ def _remembered(search: Search, remembered: list[dict[str, object]]) -> list[dic
     path = search.folder / MEMORY
     kept = read_json(str(path), "remembered papers") if path.exists() else []
     for item in remembered:
-        item = {"source": "memory", **item}
+        item = {"source": MEMORY_SOURCE, **item}
         item.setdefault("key", f"memory-{len(kept) + 1}")
         if item not in kept:
             kept.append(item)
@@ -149,11 +150,11 @@ def decide(
     model's, pointing to its own rationales, when `for_model`)."""
     refs = searchfolder.recorded_refs(search)
     recorded = {
-        j["key"]
+        j["key"]: ref
         for j in judgements
-        if searchfolder.recorded_as(j.get("record") or {}, j["key"], refs)
+        if (ref := searchfolder.recorded_as(j.get("record") or {}, j["key"], refs))
     }  # found again, recorded already: not a new strong hit
-    decision = refinement.after_iteration(search.iteration, judgements, recorded)
+    decision = refinement.after_iteration(search.iteration, judgements, recorded=recorded)
     if decision.stop:
         return {"decision": "stop", "reason": decision.reason}
     written = search.judgements_file()  # none when every paper's judgement carried over

@@ -94,11 +94,16 @@ def plan(
                 chosen.append(query)
         queries[api] = chosen
     skipped_sources = {item["source"] for item in skipped}
+    # A focus gives its own 2-3 queries (protocol section 7, rule 6): few is no fault of
+    # PROBLEM.md's then.
     notes = [
         f"only {len(queries[api])} {NAMES[api]} queries: PROBLEM.md gives few search terms; "
         "tags, known results or references in it would give more"
         for api in PLANNED
-        if len(queries[api]) < MIN_QUERIES and api not in skipped_sources and api != "zbmath"
+        if len(queries[api]) < MIN_QUERIES
+        and api not in skipped_sources
+        and api != "zbmath"
+        and not (focus and focus.strip())
     ]
     if (
         focus

@@ -1,8 +1,9 @@
 """The end of a literature search, in two calls: merge, then finish.
 
 merge   the search folder's verified.json and relevance.json into LITERATURE.md (merging.py, the
-        Search History row from the search's runs), keeps in each REF the statements of its
-        paper's source that its Key Results quote (statements.json, as verify read them), and
+        Search History row from the search's runs), keeps in each REF every statement of its
+        paper's source that verify listed, and any other a [V] claim quotes (statements.json, as
+        verify read them), and
         validates in the same call (a [V] quote not in its source is a violation naming the
         closest passage); it names what the model must still write: the Synthesis (into
         `synthesis.md` in the search folder), and the tier of any REF still unassessed.
@@ -14,6 +15,7 @@ finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section (with the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..core import files, locks
@@ -27,7 +29,7 @@ from ..litdoc.literature import LiteratureDoc
 from ..litdoc.merging import RELEVANCE_FIELDS, Relevance
 from ..research import journal, state
 from ..research.problemdir import resolve
-from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search
+from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search, listed_statements
 from .store import open_store
 
 RELEVANCE = "relevance.json"
@@ -71,7 +73,40 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
             f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS}; now:"
         )
         out += current.splitlines()
+    # The model edits the Synthesis in synthesis.md, else reads it as printed above.
+    written = folder / SYNTHESIS
+    if written.exists():
+        out = in_synthesis_file(out, doc, files.read_text(written, SYNTHESIS), str(written))
+    else:
+        out = in_synthesis_file(out, doc, current, "Synthesis (printed below)")
     return {**report, "violations": violations}, out
+
+
+# A line naming a line of LITERATURE.md's Synthesis (a violation, a citation to update).
+SYNTHESIS_LINE = re.compile(r"^Synthesis line (\d+)\b")
+
+
+def in_synthesis_file(lines: list[str], doc: LiteratureDoc, text: str, name: str) -> list[str]:
+    """`lines` with each `Synthesis line N` (a line of LITERATURE.md) renamed `<name> line K`,
+    K the line of `text` (synthesis.md, which the model edits) that holds the same words; left
+    as it is when `text` no longer holds them."""
+    rendered = doc.render().splitlines()
+    start = doc.section(literature.SYNTHESIS).line_no
+    own = text.splitlines()
+
+    def renamed(line: str) -> str:
+        match = SYNTHESIS_LINE.match(line)
+        if match is None or not 0 < int(match.group(1)) <= len(rendered):
+            return line
+        number = int(match.group(1))
+        said = rendered[number - 1].strip()
+        nth = [x.strip() for x in rendered[start : number - 1]].count(said)
+        at = [i for i, x in enumerate(own, 1) if x.strip() == said]
+        if len(at) <= nth:
+            return line
+        return f"{name} line {at[nth]}" + line[match.end() :]
+
+    return [renamed(line) for line in lines]
 
 
 def kept_prose(
@@ -99,14 +134,20 @@ def kept_prose(
 
 
 def keep_statements(search: Search) -> list[str]:
-    """Keep in LITERATURE.md's REFs the statements their [V] claims quote, from the search
-    folder's statements.json (under the file's lock); what could not be kept."""
+    """Keep in LITERATURE.md's REFs, from the search folder's statements.json (under the file's
+    lock), every statement verify listed for the REF's paper and any other its [V] claims quote,
+    so that any later search may quote them; what could not be kept."""
     source = search.folder / STATEMENTS
     if not source.exists():
         return []
     read: dict[str, PaperStatements] = read_json(str(source), "statements")
     papers = {
-        arxiv_id: (record["src"], {s["printed"]: s["text"] for s in record["statements"]})
+        arxiv_id: quotes.SourceText(
+            record["src"],
+            {s["printed"]: s["text"] for s in record["statements"]},
+            [s["printed"] for s in listed_statements(record)],
+            record["missing"],
+        )
         for arxiv_id, record in read.items()
     }
     path = Path(search.literature)
@@ -150,6 +191,9 @@ def finish(
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
     unkept = keep_statements(search)
     violations = unkept + checks.validate(path)
+    if synthesis.exists():  # named by the lines of the file the model edits
+        text = files.read_text(synthesis, SYNTHESIS)
+        violations = in_synthesis_file(violations, literature.load(path), text, str(synthesis))
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice

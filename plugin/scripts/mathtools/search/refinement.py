@@ -51,23 +51,39 @@ def strong_hits(judgements: list[Judgement]) -> list[str]:
 
 
 def after_iteration(
-    iteration: int, judgements: list[Judgement], references: Collection[str] = ()
+    iteration: int,
+    judgements: list[Judgement],
+    references: Collection[str] = (),
+    recorded: Mapping[str, str] | None = None,
 ) -> Decision:
     """Stop or refine, once an iteration's papers are judged. A strong hit that is one of the
-    problem's own `references` (paper keys: PROBLEM.md already cites it) found nothing new, so
-    it does not stop the loop."""
+    problem's own `references` (paper keys: PROBLEM.md already cites it) or that LITERATURE.md
+    `recorded` already (paper key -> its REF) found nothing new, so it does not stop the loop;
+    the reason says which it is."""
+    recorded = recorded or {}
     hits = strong_hits(judgements)
-    strong = [key for key in hits if key not in references]
+    strong = [key for key in hits if key not in references and key not in recorded]
     if strong:  # the first few by key (the model judged them all; the store holds the list)
         more = f" and {len(strong) - SHOWN_HITS} more" if len(strong) > SHOWN_HITS else ""
         return Decision(True, f"strong hit: {', '.join(strong[:SHOWN_HITS])}{more}")
     if iteration >= MAX_ITERATIONS:
         return Decision(True, f"{MAX_ITERATIONS} iterations reached without a strong hit")
-    if hits:
+    if hits and not any(key in recorded for key in hits):
         known = ", ".join(hits[:SHOWN_HITS])
         return Decision(
             False, f"the strong hits are PROBLEM.md's own references ({known}): propose a refined "
             "query for what they leave open",
+        )  # fmt: skip
+    if hits:
+        known = ", ".join(
+            f"{key} ({recorded[key]}, recorded by an earlier search)"
+            if key in recorded
+            else f"{key} (PROBLEM.md's reference)"
+            for key in hits[:SHOWN_HITS]
+        )
+        return Decision(
+            False, f"the strong hits are known already: {known}; propose a refined query for "
+            "what they leave open",
         )  # fmt: skip
     return Decision(False, "no strong hit yet: propose a refined query")
 
@@ -122,8 +138,10 @@ def memo(
     # What was searched, as words (each search once, the summary cut short): the full labels are
     # in the run store, and a refined query that repeats one is refused there.
     labels = [part.strip() for run in runs for part in run["query"].split(";") if part.strip()]
+    known = len(strong_hits(judgements))  # strong, but found before: nothing new
+    found = f"no new strong match ({known} strong, known already)" if known else "no strong match"
     lines = [
-        f"Iteration {iteration} (searched: {query_summary(labels)}) found no strong match: "
+        f"Iteration {iteration} (searched: {query_summary(labels)}) found {found}: "
         f"{counts['partial']} partial, {counts['irrelevant']} irrelevant."
     ]
     partial = _ranked(j for j in judgements if j["label"] == "partial")
@@ -134,7 +152,11 @@ def memo(
         lines.append("Nothing was even partially relevant; why the results missed:")
         chosen = _ranked(j for j in judgements if j["label"] == "irrelevant")
     if not chosen:
-        lines.append("- the queries returned no papers at all")
+        lines.append(
+            "- nothing else: every paper found is known already"
+            if judgements
+            else "- the queries returned no papers at all"
+        )
     elif rationales:
         lines.append(f"- your rationales for these {len(chosen)} papers, in {rationales}")
         return "\n".join(lines)

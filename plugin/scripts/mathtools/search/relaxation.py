@@ -36,10 +36,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from ..core import domains
 from ..core.errors import BadInput
 from ..core.records import Relaxation, SearchResult
+from ..core.text import fold
 from ..services import zbmath
 from . import screening
 from .commandlines import ArxivQuery, PlannedSearch, ZbmathQuery, planned_query
-from .keyterms import generality
+from .keyterms import STOPWORDS, generality
 from .querylines import query_line
 
 if TYPE_CHECKING:
@@ -180,12 +181,15 @@ def s2_forms(text: str) -> list[Form]:
     words = text.replace('"', " ").split()
     forms = [Form(None, text, None, screening.required(words))]
     forms.append(Form("unquoted", " ".join(words), None, screening.required(words)))
-    if (weakest := _weakest(words)) is not None:
-        kept = words[:weakest] + words[weakest + 1 :]
-        forms.append(Form("dropped", " ".join(kept), words[weakest], screening.required(kept)))
-    if len(words) > 1:
-        rarest = sorted(sorted(range(len(words)), key=lambda i: generality(words[i]))[:2])
-        pair = [words[i] for i in rarest]
+    # The looser forms keep content words only: a function word alone is no query ("of
+    # Hamiltonian"), and "s" of a split "Rédei's" no word.
+    content = [w for w in words if fold(w) not in STOPWORDS and len(w) > 1]
+    if (weakest := _weakest(content)) is not None:
+        kept = content[:weakest] + content[weakest + 1 :]
+        forms.append(Form("dropped", " ".join(kept), content[weakest], screening.required(kept)))
+    if len(content) > 1:
+        rarest = sorted(sorted(range(len(content)), key=lambda i: generality(content[i]))[:2])
+        pair = [content[i] for i in rarest]
         forms.append(Form("any", " ".join(pair), None, screening.required(pair), first_held=True))
     return _distinct(forms)
 

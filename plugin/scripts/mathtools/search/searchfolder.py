@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the store is opened by the phases; this module only reads w
 MANIFEST = "search.json"
 CANDIDATES = "candidates.json"  # what verify checked
 VERIFIED = "verified.json"  # what verify found, which finish merges
+MEMORY_SOURCE = "memory"  # the source of a candidate the model remembers (memory-N)
 STATEMENTS = "statements.json"  # arXiv id -> the statements of its source, as verify read them
 TITLE_WIDTH = 80  # how much of a title a listed line shows
 
@@ -50,6 +51,27 @@ class PaperStatements(TypedDict):
     src: str  # the arXiv source URL read
     statements: list[SourceStatement]
     missing: str | None  # why there are none to quote (no source, a failing service)
+
+
+# The statements verify lists to quote from, per paper: the main results first, in the paper's
+# order. merge keeps every one of them in the paper's REF, so that a later search may quote it.
+LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
+LISTED_STATEMENTS = 8
+
+
+def listed_statements(record: PaperStatements) -> list[SourceStatement]:
+    """The statements of a paper verify lists (and merge keeps): at most LISTED_STATEMENTS,
+    theorems first, then propositions, ..., in the paper's order."""
+    chosen: list[SourceStatement] = []
+    for kind in LISTED_KINDS:
+        chosen += [
+            s
+            for s in record["statements"]
+            if s["env"].lower().startswith(kind[:4]) and s not in chosen
+        ]
+        if len(chosen) >= LISTED_STATEMENTS:
+            break
+    return sorted(chosen[:LISTED_STATEMENTS], key=record["statements"].index)
 
 
 def new_search_folder(problem_folder: Path) -> Path:

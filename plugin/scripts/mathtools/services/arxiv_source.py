@@ -284,14 +284,18 @@ def no_source_page(status: int, body: bytes, what: str) -> NoSource | None:
 # --- the client ----------------------------------------------------------------------------------
 
 
+SERVER_NAME = "arXiv's source server"  # arxiv.org/src: another host than arXiv's search API
+
+
 class SourceClient:
     """Ask arXiv for papers' sources through the shared, rate-limited HTTP layer."""
 
     def __init__(self, use_cache: bool = True):
         self.base_url = config.arxiv_src_url()
-        # "arxiv": the API client's limiter and interval, so the two together stay polite
+        # "arxiv": the API client's limiter and interval, so the two together stay polite; its
+        # own name, so that a failing source server is never reported as arXiv failing
         self.http = ServiceClient(
-            "arxiv", "arXiv", config.arxiv_min_interval(), use_cache=use_cache
+            "arxiv", SERVER_NAME, config.arxiv_min_interval(), use_cache=use_cache
         )
 
     @property
@@ -325,15 +329,17 @@ class SourceClient:
             page = no_source_page(response.status, response.content, what)
             if page is None:
                 raise ServiceError(
-                    f"arXiv answered HTTP {response.status} with a page that is not one of its "
-                    f"'no source' pages: {url}",
+                    f"{SERVER_NAME} answered HTTP {response.status} with a page that is not one "
+                    f"of its 'no source' pages: {url}",
                     code="service_unavailable",
                 )
             outcome = page
         elif response.status == 400:
-            raise RequestRejected(f"arXiv rejected the request (HTTP 400): {url}", "arxiv_rejected")
+            raise RequestRejected(
+                f"{SERVER_NAME} rejected the request (HTTP 400): {url}", "arxiv_rejected"
+            )
         else:
             raise ServiceError(
-                f"arXiv answered HTTP {response.status}: {url}", code="service_unavailable"
+                f"{SERVER_NAME} answered HTTP {response.status}: {url}", code="service_unavailable"
             )
         return SourceAnswer(arxiv_id, version, url, outcome, response.from_cache)

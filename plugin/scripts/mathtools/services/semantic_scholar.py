@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 from ..core import config
 from ..core.errors import BadInput, ServiceError, keep_secret
@@ -219,6 +219,11 @@ class S2Client:
             else:
                 result.papers.append(to_paper(record))
         return result
+
+    def paper_url(self, paper_id: str) -> str:
+        """The GET URL that looks up one paper (`DOI:...`, `ARXIV:...`, a paperId) with the
+        API's default fields: what a Verified line keeps of a batch look-up, which is a POST."""
+        return f"{self.base}/paper/{_path_id(paper_id)}"
 
     def batch(
         self, ids: str | Iterable[str], fields: str | Sequence[str] | None = None
@@ -443,6 +448,15 @@ def _asked(ids: str | Iterable[str]) -> list[tuple[str, str]]:
     if not asked:
         raise BadInput("no paper ids given", code="bad_id")
     return asked
+
+
+def audit_url(url: str) -> str:
+    """A request URL as a Verified line keeps it: the same request without its `fields` list
+    (the API then answers with its default fields, the paper's id and title: enough to see
+    which paper it is, in a line of readable length)."""
+    parts = urlsplit(url)
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "fields"]
+    return urlunsplit(parts._replace(query=urlencode(kept, quote_via=quote_plus)))
 
 
 def _path_id(paper_id: str) -> str:
