@@ -205,13 +205,6 @@ def relaxed(forms: Sequence[Form], search: Callable[[str], SearchResult]) -> Sea
                 result.relaxation = {"step": form.step, "query": form.query}
                 if form.dropped:
                     result.relaxation["dropped"] = form.dropped
-            if form.words is not None:
-                words = form.words
-                if form.first_held:
-                    words = screening.first_held(result.papers, words)
-                held = [p for p in result.papers if screening.holds(p, words)]
-                result.set_aside = len(result.papers) - len(held)
-                result.papers = held
             return result
     if len(forms) > 1:
         result.relaxation = {"step": "exhausted", "query": forms[-1].query}
