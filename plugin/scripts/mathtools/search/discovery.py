@@ -243,6 +243,11 @@ def listing(search: Search, found: Found) -> list[str]:
     return lines + [paper.line() for paper in found["papers"]]
 
 
+def below_cut(count: int, search_folder: str) -> str:
+    """The listing's line for the papers ranked below its cut (search/ranking.py)."""
+    return f"{count} more below, ranked lower: `literature.py more {search_folder}` lists them"
+
+
 def refine(search: Search, query: str, memo: str, progress: Progress = stderr_progress) -> Found:
     """The refined query as the next iteration: one search per source, recorded with the memo."""
     number = search.iteration + 1
