@@ -62,7 +62,7 @@ from mathtools.core.records import Paper  # noqa: E402
 from mathtools.core.sources import DISCOVERY, NAMES  # noqa: E402
 from mathtools.core.text import strip_latex  # noqa: E402
 from mathtools.research import problemfile  # noqa: E402
-from mathtools.search import discovery, planning, ranking, relaxation  # noqa: E402
+from mathtools.search import planning, ranking, readorder, relaxation  # noqa: E402
 from mathtools.search.searchfolder import FoundPaper  # noqa: E402
 from mathtools.services.arxiv import build_query  # noqa: E402
 
@@ -222,7 +222,7 @@ def _read(row: dict, problem: problemfile.Problem, wanted: list[str], found: dic
     lines = [FoundPaper(paper.arxiv_id or "", paper.to_dict(), [paper.source]).line()
              for paper in order[:cut]]  # fmt: skip
     if len(order) > cut:
-        lines.append(discovery.below_cut(len(order) - cut, "R"))
+        lines.append(readorder.below_cut(len(order) - cut, "R"))
     row["chars"] += sum(len(line) + 1 for line in lines)
     if verbose:
         for rank, paper in enumerate(order, 1):
