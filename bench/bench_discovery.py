@@ -333,13 +333,15 @@ def print_side_by_side(figures: dict) -> None:
         "read first per problem": lambda f: _per_problem(f["plan", "both"], "read"),
         "targets read first": lambda f: _found(f["plan", "both"], "read_targets"),
         "precision read first": lambda f: _precision(
-            f["plan", "both"]["read_on_topic"], f["plan", "both"]["read"],
+            f["plan", "both"]["read_on_topic"],
+            f["plan", "both"]["read"],
             f["plan", "both"]["read_unlabelled"],
-        ),  # fmt: skip
+        ),
         "precision of all candidates": lambda f: _precision(
-            f["plan", "both"]["on_topic"], f["plan", "both"]["candidates"],
+            f["plan", "both"]["on_topic"],
+            f["plan", "both"]["candidates"],
             f["plan", "both"]["unlabelled"],
-        ),  # fmt: skip
+        ),
         "unlabelled candidates": lambda f: str(f["plan", "both"]["unlabelled"]),
         "chars read per search": lambda f: (
             f"{share(f['plan', 'both']['chars'], f['plan', 'both']['searches']):.0f}"

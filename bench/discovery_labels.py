@@ -1,22 +1,22 @@
 #!/usr/bin/env python3
 """Blind labels for bench_discovery.py: write the labelling packets, then gather the labels.
 
-  packets DIR   every candidate the plan (both sources' halves, every search, relaxed as it runs,
-                every paper returned: above and below the listing's cut) and the baseline return
-                for each problem of the second set, and each candidate of the original and
-                held-out sets that their on-topic.json never judged, written as
-                DIR/packet-NN.md (about PER_PACKET problems each: the problem's statement, then
-                per candidate its arXiv id, title and whole abstract, in arXiv id order, never its
-                rank nor the targets) and DIR/packets.json (packet -> set -> problem -> the ids
-                it holds)
-  collect DIR   read DIR/labels-NN.json ({problem: [on-topic ids]}, one per packet) and write
-                the labels home: bench/data/discovery-second/on-topic.json (new), and the
-                original and held-out sets' on-topic.json (the new candidates added to `judged`,
-                those labelled on topic to `on_topic`). A packet without its labels file stops
-                it, naming the file.
+packets DIR   every candidate the plan (both sources' halves, every search, relaxed as it runs,
+              every paper returned: above and below the listing's cut) and the baseline return
+              for each problem of the second set, and each candidate of the original and
+              held-out sets that their on-topic.json never judged, written as
+              DIR/packet-NN.md (about PER_PACKET problems each: the problem's statement, then
+              per candidate its arXiv id, title and whole abstract, in arXiv id order, never its
+              rank nor the targets) and DIR/packets.json (packet -> set -> problem -> the ids
+              it holds)
+collect DIR   read DIR/labels-NN.json ({problem: [on-topic ids]}, one per packet) and write
+              the labels home: bench/data/discovery-second/on-topic.json (new), and the
+              original and held-out sets' on-topic.json (the new candidates added to `judged`,
+              those labelled on topic to `on_topic`). A packet without its labels file stops
+              it, naming the file.
 
-  .venv/bin/python bench/discovery_labels.py packets /work/wt/labels
-  .venv/bin/python bench/discovery_labels.py collect /work/wt/labels
+.venv/bin/python bench/discovery_labels.py packets /work/wt/labels
+.venv/bin/python bench/discovery_labels.py collect /work/wt/labels
 """
 
 from __future__ import annotations
@@ -28,16 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_discovery import (  # noqa: E402
+from bench_discovery import (
     SETS,
     baseline_candidates,
     plan_candidates,
     read_labels,
 )
-from mathtools.core.records import Paper  # noqa: E402
-from mathtools.research import problemfile  # noqa: E402
+from mathtools.core.records import Paper
+from mathtools.research import problemfile
 
-from tests.support import corpus_search  # noqa: E402
+from tests.support import corpus_search
 
 PER_PACKET = 8
 PER_QUERY = 5

@@ -234,8 +234,7 @@ def listing(search: Search, found: Found) -> list[str]:
     # Recorded in LITERATURE.md by an earlier search: named, not judged again (labels carried).
     for ref, paper in found.get("recorded", []):
         lines.append(f"{ref} (recorded) {summary_line({**paper.record, 'key': paper.key}, 60)}")
-    ordered = readorder.arrange(search, found["iteration"], found["papers"])
-    shown = readorder.listed(search, found["iteration"])
+    ordered, shown = readorder.arrange(search, found["iteration"], found["papers"])
     lines += [paper.line() for paper in ordered[:shown]]
     if len(ordered) > shown:
         lines.append(readorder.below_cut(len(ordered) - shown, search.search_folder))

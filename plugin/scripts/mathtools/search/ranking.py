@@ -1,7 +1,7 @@
 """The order in which the model reads an iteration's papers: how well each one's title and
 abstract answer the whole problem (agents/literature-search.md, step 2; protocol section 7).
 
-Every paper a planned search returned is kept (issue 38: rank, don't drop). The papers are
+Every paper a planned search returned is kept (rank, don't drop). The papers are
 scored by BM25 (Robertson and Zaragoza's Okapi weighting, k1 = 1.2, b = 0.75) of the problem's
 words against each paper's title and abstract, the title counted twice; a word's rarity (its
 IDF) is taken over the iteration's own papers, so that what every candidate shares (the words
@@ -27,7 +27,7 @@ from ..core.text import american_spelling, fold, strip_latex
 from ..research.problemfile import Problem
 from .keyterms import STATEMENT_WORDS, STOPWORDS
 
-__all__ = ["problem_words", "ranked", "read_first", "scores"]
+__all__ = ["problem_words", "ranked", "read_first", "scores", "tokens"]
 
 READ_FIRST_MIN, READ_FIRST_MAX = 3, 8  # papers the listing shows before the cut
 CUT_SHARE = 0.5  # a paper above the cut scores at least this share of the best one
@@ -54,15 +54,15 @@ def tokens(text: str) -> list[str]:
     return found
 
 
-def problem_words(problem: Problem, focus: str | None = None) -> Counter[str]:
+def problem_words(problem: Problem) -> Counter[str]:
     """The weighted words a paper is scored against: the statement and Known Results once, the
-    title and tags NAME_WEIGHT times; a focus, when given, is what the papers answer instead."""
-    if focus:
-        return Counter(tokens(focus))
+    title and tags NAME_WEIGHT times (a focus search ranks against its focus: readorder.py)."""
     words = Counter(tokens(problem.statement))
     words.update(tokens(" ".join(problem.known_results)))
     for _ in range(NAME_WEIGHT):
-        words.update(tokens(" ".join([problem.title, *(t.replace("-", " ") for t in problem.tags)])))
+        words.update(
+            tokens(" ".join([problem.title, *(t.replace("-", " ") for t in problem.tags)]))
+        )
     return words
 
 

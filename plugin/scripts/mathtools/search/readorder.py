@@ -24,7 +24,15 @@ from ..research import problemfile
 from . import ranking
 from .searchfolder import FoundPaper, Search, write_json
 
-__all__ = ["UNREAD_RATIONALE", "Listing", "arrange", "below", "below_cut", "listed", "read_before", "unread"]
+__all__ = [
+    "UNREAD_RATIONALE",
+    "Listing",
+    "arrange",
+    "below",
+    "below_cut",
+    "read_before",
+    "unread",
+]
 
 UNREAD_RATIONALE = "ranked below the listing's cut: not read"
 
@@ -56,9 +64,12 @@ def _problem_words(search: Search) -> Counter[str] | None:
     return ranking.problem_words(problemfile.read_problem(path))
 
 
-def arrange(search: Search, iteration: int, papers: Sequence[FoundPaper]) -> list[FoundPaper]:
-    """The papers best first, the listed ones first; writes listing-i<N>.json. Without a problem
-    to rank against, every paper is listed in the order the searches returned it."""
+def arrange(
+    search: Search, iteration: int, papers: Sequence[FoundPaper]
+) -> tuple[list[FoundPaper], int]:
+    """The papers best first, and how many of them to list before the cut; writes
+    listing-i<N>.json. Without a problem to rank against, every paper is listed in the order the
+    searches returned it."""
     words = _problem_words(search)
     if words is None:
         ordered, count = list(papers), len(papers)
@@ -69,23 +80,17 @@ def arrange(search: Search, iteration: int, papers: Sequence[FoundPaper]) -> lis
         count = ranking.read_first(scores)
     listing: Listing = {"order": [p.key for p in ordered], "listed": count}
     write_json(_path(search, iteration), listing)
-    return ordered
+    return ordered, count
 
 
 def _read(search: Search, iteration: int) -> Listing | None:
     path = _path(search, iteration)
-    if not path.exists():  # an iteration listed before issue 38: every paper was listed
+    if not path.exists():  # listed by an earlier version: every paper was listed
         return None
     data = read_json(str(path), "the listing")
     if not isinstance(data, dict) or not isinstance(data.get("order"), list):
         raise BadInput(f"{path} is damaged: no order of papers", code="bad_listing")
     return {"order": [str(key) for key in data["order"]], "listed": int(data.get("listed", 0))}
-
-
-def listed(search: Search, iteration: int) -> int:
-    """How many of the iteration's new papers the listing has shown (all, without a listing)."""
-    listing = _read(search, iteration)
-    return len(listing["order"]) if listing is None else listing["listed"]
 
 
 def below(search: Search) -> list[str]:

@@ -18,7 +18,7 @@ then without its most generic word, then its two rarest words alone.
 
 The papers of the form that answered are all kept: none is set aside for lacking a word of
 the query (a name or a notation of the statement the paper says otherwise); the listing ranks an
-iteration's papers against the whole problem instead (ranking.py, issue 38).
+iteration's papers against the whole problem instead (ranking.py).
 
 `run_planned(search, client)` runs one planned search (commandlines' typed query) this way and
 returns the search result, whose `relaxation` says which form answered (None: the query as
