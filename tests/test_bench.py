@@ -29,9 +29,10 @@ BENCHMARKS = {
     "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
     "bench_faults.py --entries 4": r"Crossref refusing +[\d.]+s +[-+][\d.]+s(.*\n)*"
     r"every service refusing +[\d.]+s +\d+ of 4 pending",
-    "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +[\d.]+ +[\d.]+ +\d+\n"
-    r"arXiv baseline +\d+% +\d+% +- +[\d.]+ +[\d.]+ +\d+\n(.*\n)*both sources plan +\d+% +- +"
-    r"- +[\d.]+ +[\d.]+ +\d+\n(.*\n)*.*precision of both sources' candidates >= 0\.25",
+    "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +\d+ +[\d.]+ +[\d.]+ +\d+\n"
+    r"arXiv baseline +\d+% +\d+% +- +- +[\d.]+ +[\d.]+ +\d+\n(.*\n)*both sources plan +\d+% +- +"
+    r"- +- +[\d.]+ +[\d.]+ +\d+\n(.*\n)*searches emptied by screening( +0)+\n(.*\n)*"
+    r"precision read first( +(?:[\d.]+|unlabelled: \d+))+\n(.*\n)*.*precision read first >= 0\.35",
     f"bench_idle_context.py --versions {CURRENT_VERSION}": r"\n2\.\d+\.\d+ +\d+ +\d+ +600  7 agent",
     "bench_agent_model_hook.py --runs 2": r"hook, override applied +[\d.]+ ms",
 }

@@ -106,7 +106,10 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
     assert lines and all(lines), listing
     keys = [m.group(1) for m in lines]
     assert len(keys) == len(set(keys))
-    assert f"{len(keys)} distinct papers" in head
+    # Ranked against the problem, the best first down to the cut; the rest counted, never dropped.
+    below = re.search(r"^(\d+) more below, ranked lower: `literature.py more (\S+)`", listing, re.M)
+    assert below and below.group(2) == session.search_folder
+    assert f"{len(keys) + int(below.group(1))} distinct papers" in head
     for match in lines:
         gist = match.group(6)
         assert len(words(gist.rstrip("…"))) <= 25
@@ -114,13 +117,9 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
     price = next(m for m in lines if m.group(1) == "arXiv:2106.13414")
     assert price.group(6).startswith("We revisit the problem of tolerant distribution testing.")
     # Progress went to stderr, one line per planned query; the per-query files stay on disk.
-    # A search's papers that lack its words are set aside (search/screening.py): counted, and
-    # the listing says how many, never lists them.
-    shown = r"^\[(\d+)/(\d+)\] (arXiv|S2|zbMATH) \d+(?: \((\d+) set aside\))?$"
+    shown = r"^\[(\d+)/(\d+)\] (arXiv|S2|zbMATH) \d+$"
     progress = re.findall(shown, session.stderr, re.M)
     assert progress and progress[-1][0] == progress[-1][1]
-    aside = sum(int(n) for *_, n in progress if n)
-    assert aside and f"{aside} more set aside" in listing
     files = sorted(p.name for p in session.runs.glob("i1-*.json"))
     assert len(files) == len(progress) and "i1-arxiv-1.json" in files and "i1-s2-1.json" in files
     search = json.loads((session.runs / "search.json").read_text())
@@ -137,6 +136,34 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
     assert search["iterations"] == [
         {"number": 1, "runs": [run_id for run_id, _, _ in runs], "failed": {}}
     ]
+
+
+def test_more_lists_the_papers_below_the_cut_and_judge_records_the_unread_ones(session):
+    """Issue 38: the listing stops at its cut; `more` prints the rest, best first, and they are
+    then to judge; a paper never listed is recorded as not read, never silently dropped."""
+    listing = session.discover(SLUG)
+    below = int(re.search(r"^(\d+) more below", listing, re.M).group(1))
+    first = listed(listing)
+    result = session.judge_all(listing)
+    assert result["unread"] == below and result["papers"] == len(first) + below
+    with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
+        rationales = [r for (r,) in db.execute("SELECT rationale FROM judgements")]
+    assert rationales.count("ranked below the listing's cut: not read") >= below
+    # A new search: `more` lists the rest, and judge then asks a judgement of each.
+    listing = session.discover(SLUG, "tolerant testing")
+    rest = session.run("more", session.search_folder)
+    assert rest.returncode == 0, rest.stderr
+    more = listed(rest.stdout)
+    assert more and not set(more) & set(listed(listing))
+    session.write("judgements-i1.json", [
+        {"key": key, "label": "partial", "confidence": 0.5, "rationale": "t"}
+        for key in listed(listing)
+    ])  # fmt: skip
+    done = session.run("judge", session.search_folder)
+    assert done.returncode == 2 and '"not_judged"' in done.stdout
+    assert any(key in done.stdout for key in more)
+    again = session.run("more", session.search_folder)
+    assert "every paper is listed already" in again.stdout
 
 
 def test_a_paper_both_services_returned_is_one_line_naming_both():

@@ -4,9 +4,11 @@
   discover [SLUG] [FOCUS ...]   plan the queries from PROBLEM.md, run every one (arXiv and
                                 Semantic Scholar, under their rate limits, progress on stderr),
                                 record the runs, and print one line per distinct paper with a
-                                gist of its abstract (when it lists none, the loop's decision
-                                as judge prints it). The first word is the problem when a
-                                problem of that slug exists, else the current problem's focus.
+                                gist of its abstract, ranked against the problem, the best
+                                down to a cut (then how many more are below it; `more` lists
+                                them); when it lists none, the loop's decision as judge prints
+                                it. The first word is the problem when a problem of that slug
+                                exists, else the current problem's focus.
                                 Creates the search folder R, which it prints.
                                 With --gap, the focus is PROOF.md's first reference-needed
                                 gap not yet searched (its Suggested resolution, LaTeX
@@ -15,10 +17,13 @@
                                 when the search finds nothing, so the next call takes the
                                 next gap); when every such gap was searched, it says so and
                                 searches nothing
+  more R                        list the current iteration's papers ranked below the cut (the
+                                listing names how many there are); judge then asks a
+                                judgement of each
   judge R                       store R/judgements-i<N>.json (every listed paper labelled
-                                strong, partial or irrelevant; `remembered` papers go to
-                                verification) and print the loop's decision: stop, or refine
-                                with the memo
+                                strong, partial or irrelevant; a paper left below the cut is
+                                recorded as not read; `remembered` papers go to verification)
+                                and print the loop's decision: stop, or refine with the memo
   refine R --query TEXT         search the refined query as the next iteration (stops when it is
                                 empty or repeats an earlier one) and list its new papers; when
                                 there are none, the loop's decision as judge prints it
@@ -77,6 +82,7 @@ def main(argv: Sequence[str]) -> int | None:
         help="search PROOF.md's next unsearched reference-needed gap, and mark it searched",
     )
     for name, what in (
+        ("more", "list the papers ranked below the listing's cut"),
         ("judge", "store the iteration's judgements; stop or refine"),
         ("refine", "search a refined query as the next iteration"),
         ("chase", "the papers a strong hit cites, as the next iteration"),
@@ -132,6 +138,14 @@ def do_discover(args: argparse.Namespace) -> None:
         gaps.mark(path.parent / "PROOF.md", gap.number, search.folder.name)
     print_lines(named)
     show_iteration(search, found)
+
+
+def do_more(args: argparse.Namespace) -> None:
+    from mathtools.search import discovery, searchfolder
+
+    search = searchfolder.Search.load(args.search_folder)
+    search.check_open("listing")
+    print_lines(discovery.more(search))
 
 
 def do_judge(args: argparse.Namespace) -> None:
@@ -213,6 +227,7 @@ def print_lines(lines: Iterable[str]) -> None:
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int | None]] = {
     "discover": do_discover,
+    "more": do_more,
     "judge": do_judge,
     "refine": do_refine,
     "chase": do_chase,

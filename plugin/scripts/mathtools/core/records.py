@@ -116,7 +116,6 @@ class SearchResult:
     query: str | None = None
     query_line: str | None = None  # the script call that produced it (querylines.query_line)
     relaxation: Relaxation | None = None  # the looser form that answered (relaxation.py)
-    set_aside: int = 0  # papers returned without the query's words (search/screening.py)
 
     def to_dict(self) -> SearchResultDict:
         data: SearchResultDict = {
@@ -133,8 +132,6 @@ class SearchResult:
             data["query_line"] = self.query_line
         if self.relaxation:
             data["relaxation"] = self.relaxation
-        if self.set_aside:
-            data["set_aside"] = self.set_aside
         return data
 
     def summary_lines(self) -> list[str]:
@@ -241,7 +238,6 @@ class SearchResultDict(_SearchResultDict, total=False):
 
     query_line: str
     relaxation: Relaxation
-    set_aside: int
 
 
 class Discrepancy(TypedDict):

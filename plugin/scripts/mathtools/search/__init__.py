@@ -10,11 +10,12 @@ __all__ = [
     "keyterms",
     "planning",
     "querylines",
+    "ranking",
+    "readorder",
     "recording",
     "refinement",
     "relaxation",
     "runrecords",
-    "screening",
     "searchfolder",
     "store",
 ]

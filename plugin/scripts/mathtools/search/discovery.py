@@ -24,7 +24,7 @@ from ..services.arxiv import ArxivClient
 from ..services.http import RequestRejected
 from ..services.semantic_scholar import S2Client
 from ..services.zbmath import ZbmathClient
-from . import commandlines, planning, querylines, relaxation, searchfolder
+from . import commandlines, planning, querylines, readorder, relaxation, searchfolder
 from .commandlines import PlannedSearch, planned_queries
 from .refinement import refined_queries
 from .searchfolder import FoundPaper, Search, earlier_identities, identities, iteration_papers
@@ -51,7 +51,6 @@ class Found(TypedDict):
     carried: int
     notes: list[str]
     recorded: list[tuple[str, FoundPaper]]  # (REF-NNN, paper): in LITERATURE.md, not to judge
-    set_aside: int  # papers the searches returned without their words (search/screening.py)
 
 
 # One client per source for a whole iteration: its queries share the rate limit and the cache.
@@ -148,8 +147,7 @@ def run_iteration(
             data = result.to_dict()
             searchfolder.write_json(out, data)
             results.setdefault(api, []).append(data)
-            aside = f" ({result.set_aside} set aside)" if result.set_aside else ""
-            progress(f"[{done}/{total}] {tag} {len(result.papers)}{aside}")
+            progress(f"[{done}/{total}] {tag} {len(result.papers)}")
     found = record(search, number, results, failed, feedback)
     found["notes"] = refused
     return found
@@ -179,7 +177,7 @@ def record(
         )
         search.save()
         papers = iteration_papers(store, search, number)
-        earlier = earlier_identities(store, search, number)
+        earlier = readorder.read_before(earlier_identities(store, search, number))
     unjudged = [p for p in papers if not any(i in earlier for i in identities(p))]
     refs = searchfolder.recorded_refs(search)
     known = [(ref, p) for p in unjudged if (ref := searchfolder.recorded_as(p.record, p.key, refs))]
@@ -192,7 +190,6 @@ def record(
         "carried": len(papers) - len(unjudged),
         "notes": [],
         "recorded": known,
-        "set_aside": sum(item.get("set_aside", 0) for found in results.values() for item in found),
     }
 
 
@@ -216,7 +213,8 @@ def chase(search: Search, key: str, limit: int = 20) -> Found:
 
 def listing(search: Search, found: Found) -> list[str]:
     """What the model reads after discovery or a refined search: where things are, the runs,
-    one line per new distinct paper, and what to write next."""
+    one line per new distinct paper, best first down to the cut (readorder.py), and how many
+    more are below it."""
     runs = ", ".join(
         f"{NAMES[r['source']]} run {r['run_id']}: {r['result_count']}" for r in found["runs"]
     )
@@ -236,14 +234,25 @@ def listing(search: Search, found: Found) -> list[str]:
         lines.append(f"{NAMES[source]} unavailable: {why}")
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
-    if found.get("set_aside"):
-        lines.append(
-            f"{found['set_aside']} more set aside: they lack a word of the search that found them"
-        )
     # Recorded in LITERATURE.md by an earlier search: named, not judged again (labels carried).
     for ref, paper in found.get("recorded", []):
         lines.append(f"{ref} (recorded) {summary_line({**paper.record, 'key': paper.key}, 60)}")
-    return lines + [paper.line() for paper in found["papers"]]
+    ordered, shown = readorder.arrange(search, found["iteration"], found["papers"])
+    lines += [paper.line() for paper in ordered[:shown]]
+    if len(ordered) > shown:
+        lines.append(readorder.below_cut(len(ordered) - shown, search.search_folder))
+    return lines
+
+
+def more(search: Search) -> list[str]:
+    """The current iteration's papers ranked below the listing's cut, one line each, best first
+    (they are then listed: judge asks a judgement of each)."""
+    keys = readorder.below(search)
+    if not keys:
+        return [f"iteration {search.iteration}: every paper is listed already"]
+    with open_store(create=False) as store:
+        papers = {p.key: p for p in iteration_papers(store, search, search.iteration)}
+    return [f"{len(keys)} more, ranked lower:"] + [papers[key].line() for key in keys]
 
 
 def refine(search: Search, query: str, memo: str, progress: Progress = stderr_progress) -> Found:

@@ -2,7 +2,8 @@
 
 The model writes one file per iteration, `judgements-i<N>.json` in the search folder
 (schemas/iteration_judgements.schema.json): a label for every paper the iteration listed, by
-the key its line shows. Storing it labels that paper in every run that returned it (a paper both
+the key its line shows (a paper still below the listing's cut is recorded as not read:
+readorder.py). Storing it labels that paper in every run that returned it (a paper both
 services found is judged once), keeps the label of a paper judged in an earlier iteration, and
 keeps the papers the model remembers (`remembered`) in `memory.json` for verification. The
 answer is the refinement loop's rule (refinement.py): stop, or refine with the memo.
@@ -14,7 +15,7 @@ from ..core import schemas
 from ..core.errors import BadInput
 from ..core.files import read_json
 from ..core.records import LABELS, Judgement
-from . import refinement, searchfolder
+from . import readorder, refinement, searchfolder
 from .searchfolder import (
     MEMORY_SOURCE,
     FoundPaper,
@@ -42,10 +43,12 @@ def judge(search: Search) -> dict[str, object]:
     remembered = [] if isinstance(data, list) else data.get("remembered", [])
     with open_store(create=False) as store:
         papers = iteration_papers(store, search, search.iteration)
-        earlier = earlier_identities(store, search, search.iteration)
+        earlier = readorder.read_before(earlier_identities(store, search, search.iteration))
+        unread = readorder.unread(search)  # still below the listing's cut: recorded as not read
         refs = searchfolder.recorded_refs(search)
         before = searchfolder.earlier_labels(store, search) if refs else {}
         by_key = {j["key"]: j for j in given}
+        given_keys = set(by_key)
         per_run: dict[int, list[dict[str, object]]] = {}
         missing = []
         for paper in papers:
@@ -54,7 +57,7 @@ def judge(search: Search) -> dict[str, object]:
                 carried = _recorded(
                     ref, next((before[i] for i in identities(paper) if i in before), None)
                 )
-            judgement = by_key.pop(paper.key, None) or carried
+            judgement = by_key.pop(paper.key, None) or carried or unread.get(paper.key)
             if judgement is None:
                 missing.append(paper.key)
                 continue
@@ -90,6 +93,8 @@ def judge(search: Search) -> dict[str, object]:
     result.update({label: sum(v == label for v in labels.values()) for label in LABELS})
     if remembered:
         result["remembered"] = len(remembered)
+    if not_read := sum(key in unread and key not in given_keys for key in labels):
+        result["unread"] = not_read
     result.update(decide(search, runs, stored, for_model=True))
     return result
 

@@ -16,9 +16,9 @@ Each looser form is one more request, under the service's rate limit (arXiv: 3 s
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
 then without its most generic word, then its two rarest words alone.
 
-The papers of the form that answered are screened (screening.py): one that lacks the words of
-an arXiv form, the rarest words of a Semantic Scholar form, or an OR's rarest word, is set aside
-and counted (`set_aside`), never listed.
+The papers of the form that answered are all kept: none is set aside for lacking a word of
+the query (a name or a notation of the statement the paper says otherwise); the listing ranks an
+iteration's papers against the whole problem instead (ranking.py).
 
 `run_planned(search, client)` runs one planned search (commandlines' typed query) this way and
 returns the search result, whose `relaxation` says which form answered (None: the query as
@@ -38,7 +38,6 @@ from ..core.errors import BadInput
 from ..core.records import Relaxation, SearchResult
 from ..core.text import fold
 from ..services import zbmath
-from . import screening
 from .commandlines import ArxivQuery, PlannedSearch, ZbmathQuery, planned_query
 from .keyterms import STOPWORDS, generality
 from .querylines import query_line
@@ -58,9 +57,6 @@ class Form(NamedTuple):
     step: str | None
     query: str
     dropped: str | None = None  # the word this form leaves out
-    # The words a paper must hold to count as found (screening.holds): None screens nothing.
-    words: tuple[str, ...] | None = None
-    first_held: bool = False  # only the first of `words` that a paper found holds (an OR)
 
 
 ARXIV_TEXT_FIELDS = {"--title": "title", "--abstract": "abstract", "--all": "all_terms"}
@@ -103,27 +99,23 @@ class ArxivRequest:
 
 def arxiv_forms(request: ArxivRequest) -> list[Form]:
     """The query as planned, then each looser form that differs from the one before; none for
-    a raw query or a search without text terms. Each form names the words a paper it finds
-    must hold (an author's family name among them)."""
+    a raw query or a search without text terms."""
     if request.raw or not request.terms:
         return [Form(None, request.query())]
     words = [(name, word) for name, text in request.terms for word in _words(text)]
     plain = [word for _, word in words]
-    names = [family for author in request.authors for family in _words(author)[-1:]]
-    # arXiv found every word: a paper must hold them in what it says (title, abstract, authors)
-    held = (*plain, *names)
-    forms = [Form(None, request.query(), None, held)]
+    forms = [Form(None, request.query())]
     if not words:
         return forms
     loose = replace(request, terms=words)
-    forms.append(Form("unquoted", loose.query(), None, held))
+    forms.append(Form("unquoted", loose.query()))
     if request.authors:  # the weakest term of an author search is the name: namesakes, spelling
         dropped = replace(loose, authors=[]).query()
-        forms.append(Form("dropped", dropped, request.authors[-1], tuple(plain)))
+        forms.append(Form("dropped", dropped, request.authors[-1]))
     elif (weakest := _weakest(plain)) is not None:
         kept = words[:weakest] + words[weakest + 1 :]
         query = replace(request, terms=kept).query()
-        forms.append(Form("dropped", query, plain[weakest], tuple(w for _, w in kept)))
+        forms.append(Form("dropped", query, plain[weakest]))
     loosest = replace(loose, authors=[])
     if len(words) > 1:
         # lxml (~90 ms), as in query(): arXiv only
@@ -131,10 +123,10 @@ def arxiv_forms(request: ArxivRequest) -> list[Form]:
 
         either = " OR ".join(field_term(FIELD_PREFIX[name], word, name) for name, word in words)
         loosest = replace(request, terms=[], authors=[], raw=either)
-        forms.append(Form("any", loosest.query(), None, _rarest(plain), first_held=True))
+        forms.append(Form("any", loosest.query()))
     if request.categories:  # the subject may live in a category the domain does not name
         widest = replace(loosest, categories=[]).query()
-        forms.append(Form("widened", widest, None, _rarest(plain), first_held=True))
+        forms.append(Form("widened", widest))
     return _distinct(forms)
 
 
@@ -147,14 +139,6 @@ def _weakest(words: Sequence[str]) -> int | None:
     if len(words) < 2 or (len(words) == 2 and ranks[0] == ranks[1]):
         return None
     return max(range(len(words)), key=lambda i: (ranks[i], i))
-
-
-def _rarest(words: Sequence[str]) -> tuple[str, ...]:
-    """The least generic of the words: a paper an OR of them finds must hold one of them, the
-    first that the results hold (relaxed; a plan puts the core first). A paper that has only
-    the commoner words was found by them alone."""
-    least = min(generality(word) for word in words)
-    return tuple(word for word in words if generality(word) == least)
 
 
 def _words(text: str) -> list[str]:
@@ -176,30 +160,30 @@ def _distinct(forms: list[Form]) -> list[Form]:
 
 def s2_forms(text: str) -> list[Form]:
     """A Semantic Scholar query and its looser forms: without quotes, without its most generic
-    word, then its two rarest words. Its relevance search returns papers holding only some of
-    the words: each form names the ones a paper must hold (all but the generic ones)."""
+    word, then its two rarest words."""
     words = text.replace('"', " ").split()
-    forms = [Form(None, text, None, screening.required(words))]
-    forms.append(Form("unquoted", " ".join(words), None, screening.required(words)))
+    forms = [Form(None, text)]
+    forms.append(Form("unquoted", " ".join(words)))
     # The looser forms keep content words only: a function word alone is no query ("of
     # Hamiltonian"), and "s" of a split "Rédei's" no word.
     content = [w for w in words if fold(w) not in STOPWORDS and len(w) > 1]
     if (weakest := _weakest(content)) is not None:
         kept = content[:weakest] + content[weakest + 1 :]
-        forms.append(Form("dropped", " ".join(kept), content[weakest], screening.required(kept)))
+        forms.append(Form("dropped", " ".join(kept), content[weakest]))
+    elif content and len(content) < len(words):  # "Nevanlinna-Pick problem": the name alone
+        left_out = next(w for w in words if w not in content)
+        forms.append(Form("dropped", " ".join(content), left_out))
     if len(content) > 1:
         rarest = sorted(sorted(range(len(content)), key=lambda i: generality(content[i]))[:2])
         pair = [content[i] for i in rarest]
-        forms.append(Form("any", " ".join(pair), None, screening.required(pair), first_held=True))
+        forms.append(Form("any", " ".join(pair)))
     return _distinct(forms)
 
 
 def relaxed(forms: Sequence[Form], search: Callable[[str], SearchResult]) -> SearchResult:
     """Ask `search(query)` for each form in turn; the first result with papers (else the last
-    one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered. Its
-    papers that lack the form's words are set aside (`set_aside`, a count): a relevance
-    search's partial matches and an OR's stray hits are not the model's to read, and a looser
-    form would only bring more of them."""
+    one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered. Every
+    paper it returned is kept: the listing ranks them (ranking.py)."""
     if not forms:  # the query had no words (say `""`): nothing to ask
         raise BadInput("the query is empty", code="bad_query")
     for form in forms:
@@ -209,13 +193,6 @@ def relaxed(forms: Sequence[Form], search: Callable[[str], SearchResult]) -> Sea
                 result.relaxation = {"step": form.step, "query": form.query}
                 if form.dropped:
                     result.relaxation["dropped"] = form.dropped
-            if form.words is not None:
-                words = form.words
-                if form.first_held:
-                    words = screening.first_held(result.papers, words)
-                held = [p for p in result.papers if screening.holds(p, words)]
-                result.set_aside = len(result.papers) - len(held)
-                result.papers = held
             return result
     if len(forms) > 1:
         result.relaxation = {"step": "exhausted", "query": forms[-1].query}

@@ -1,0 +1,122 @@
+"""The order in which the model reads an iteration's new papers, and the cut it stops at.
+
+discover, refine and chase list an iteration's new papers ranked against the problem
+(ranking.py: PROBLEM.md's statement, title, tags and Known Results, or the search's focus), the
+best down to the cut, then one line saying how many more are below it; `literature.py more R`
+lists those. The order and how many were listed stay in the search folder as
+`listing-i<N>.json` ({"order": [keys, best first], "listed": N}), so that judge asks a
+judgement of exactly the papers listed: a paper still below the cut when the model judges is
+recorded as not read (`UNREAD_RATIONALE`, label irrelevant, confidence 0), never dropped.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypedDict
+
+from ..core.errors import BadInput
+from ..core.files import read_json
+from ..core.records import Judgement
+from ..litdoc.identity import Key
+from ..research import problemfile
+from . import ranking
+from .searchfolder import FoundPaper, Search, write_json
+
+__all__ = [
+    "UNREAD_RATIONALE",
+    "Listing",
+    "arrange",
+    "below",
+    "below_cut",
+    "read_before",
+    "unread",
+]
+
+UNREAD_RATIONALE = "ranked below the listing's cut: not read"
+
+
+class Listing(TypedDict):
+    """listing-i<N>.json: an iteration's new papers' keys, best first, and how many were listed."""
+
+    order: list[str]
+    listed: int
+
+
+def below_cut(count: int, search_folder: str) -> str:
+    """The listing's line for the papers ranked below its cut."""
+    return f"{count} more below, ranked lower: `literature.py more {search_folder}` lists them"
+
+
+def _path(search: Search, iteration: int) -> Path:
+    return search.folder / f"listing-i{iteration}.json"
+
+
+def _problem_words(search: Search) -> Counter[str] | None:
+    """What the papers are ranked against: the search's focus, else its PROBLEM.md (beside the
+    search folder's `literature-runs/`); None when neither is there (no ranking, no cut)."""
+    if search.focus:
+        return Counter(ranking.tokens(search.focus))
+    path = search.folder.parent.parent / "PROBLEM.md"
+    if not path.exists():
+        return None
+    return ranking.problem_words(problemfile.read_problem(path))
+
+
+def arrange(
+    search: Search, iteration: int, papers: Sequence[FoundPaper]
+) -> tuple[list[FoundPaper], int]:
+    """The papers best first, and how many of them to list before the cut; writes
+    listing-i<N>.json. Without a problem to rank against, every paper is listed in the order the
+    searches returned it."""
+    words = _problem_words(search)
+    if words is None:
+        ordered, count = list(papers), len(papers)
+    else:
+        pairs = [(p.record.get("title"), p.record.get("abstract")) for p in papers]
+        scores = ranking.scores(words, pairs)
+        ordered = [papers[i] for i in ranking.ranked(words, pairs)]
+        count = ranking.read_first(scores)
+    listing: Listing = {"order": [p.key for p in ordered], "listed": count}
+    write_json(_path(search, iteration), listing)
+    return ordered, count
+
+
+def _read(search: Search, iteration: int) -> Listing | None:
+    path = _path(search, iteration)
+    if not path.exists():  # listed by an earlier version: every paper was listed
+        return None
+    data = read_json(str(path), "the listing")
+    if not isinstance(data, dict) or not isinstance(data.get("order"), list):
+        raise BadInput(f"{path} is damaged: no order of papers", code="bad_listing")
+    return {"order": [str(key) for key in data["order"]], "listed": int(data.get("listed", 0))}
+
+
+def below(search: Search) -> list[str]:
+    """The keys the current iteration ranked below the cut, best first; marks them listed (the
+    model is about to read them: judge then asks a judgement of each)."""
+    listing = _read(search, search.iteration)
+    if listing is None:
+        return []
+    rest = listing["order"][listing["listed"] :]
+    write_json(_path(search, search.iteration), {**listing, "listed": len(listing["order"])})
+    return rest
+
+
+def unread(search: Search) -> dict[str, Judgement]:
+    """The judgement of each of the current iteration's papers never listed (still below the
+    cut), by key: not read, so irrelevant with no confidence, and saying so."""
+    listing = _read(search, search.iteration)
+    if listing is None:
+        return {}
+    return {
+        key: {"key": key, "label": "irrelevant", "confidence": 0.0, "rationale": UNREAD_RATIONALE}
+        for key in listing["order"][listing["listed"] :]
+    }
+
+
+def read_before(earlier: dict[Key, Judgement]) -> dict[Key, Judgement]:
+    """The earlier iterations' judgements of papers the model read: a paper an earlier listing
+    left below its cut is new to the model when a later iteration finds it again."""
+    return {key: j for key, j in earlier.items() if j.get("rationale") != UNREAD_RATIONALE}
