@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from conftest import PLUGIN, ROOT, run_script
-from mathtools.core import config, sources
+from mathtools.core import bootstrap, config, sources
 from mathtools.research import models
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -29,6 +30,31 @@ def test_the_manifest_and_the_readme_name_every_source():
     for name in sources.NAMES.values():
         assert name in manifest["description"], name
         assert name in _one_line(README.split("## A session", 1)[0]), name
+
+
+def test_the_manifest_names_every_source_in_its_keywords():
+    keywords = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())["keywords"]
+    for name in sources.NAMES.values():
+        assert name.lower().replace(" ", "-") in keywords, name
+
+
+def test_the_manifest_declares_the_hosts_the_plugin_reaches(monkeypatch):
+    """network.hosts (shown by `claude plugin validate`): each service's default address, arXiv's
+    source server, and the package index the SessionStart hook installs the environment from
+    (PyPI's pages point the installer at files.pythonhosted.org for the files)."""
+    for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):  # the user's own index
+        monkeypatch.delenv(name, raising=False)
+    manifest = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())
+    defaults = (
+        config.ARXIV_API_URL,
+        config.ARXIV_SRC_URL,
+        config.S2_API_URL,
+        config.ZBMATH_API_URL,
+        config.CROSSREF_API_URL,
+        bootstrap.package_index(),
+    )
+    reached = {urlsplit(url).hostname for url in defaults} | {"files.pythonhosted.org"}
+    assert sorted(manifest["network"]["hosts"]) == sorted(reached)
 
 
 def test_the_gate_confirms_from_any_of_the_four_sources():
