@@ -70,6 +70,7 @@ def test_plugin_with_its_commands_agents_and_hooks_validates_strictly(tmp_path):
     assert_no_warning_but_the_unknown_network_field(run)
     if KNOWS_NETWORK:  # the plugin directory's checks (README, license, icon), and the hosts
         assert "These checks found nothing to report" in run.stdout, run.stdout
+        assert "Advice" not in run.stdout, run.stdout  # e.g. a README without its install line
         for host in json.loads(MANIFEST.read_text())["network"]["hosts"]:
             assert f"{host} (declared)" in run.stdout, host
         assert "Hosts not declared" not in run.stdout
