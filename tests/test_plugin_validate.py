@@ -79,13 +79,9 @@ def test_plugin_with_its_commands_agents_and_hooks_validates_strictly(tmp_path):
 def test_the_plugin_check_reads_every_command_agent_and_hook_file(tmp_path):
     copy = tmp_path / "plugin"
     for folder in (".claude-plugin", "commands", "agents", "hooks"):
-        if (ROOT / folder).exists():
-            shutil.copytree(ROOT / folder, copy / folder)
-    (copy / "commands").mkdir(exist_ok=True)
-    (copy / "agents").mkdir(exist_ok=True)
+        shutil.copytree(PLUGIN / folder, copy / folder)
     (copy / "commands" / "broken.md").write_text('---\ndescription: "unclosed\n---\nbody\n')
     (copy / "agents" / "broken.md").write_text("---\nname: broken\n---\nno description\n")
-    (copy / "hooks").mkdir(exist_ok=True)
     (copy / "hooks" / "hooks.json").write_text('{"hooks": {"SessionStart": [{"hooks": [{}]}]}}')
     run = validate(copy / ".claude-plugin" / "plugin.json", tmp_path, "--strict")
     assert run.returncode == 1
