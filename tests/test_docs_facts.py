@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from conftest import PLUGIN, ROOT, run_script
-from mathtools.core import config, sources
+from mathtools.core import bootstrap, config, sources
 from mathtools.research import models
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -31,8 +32,51 @@ def test_the_manifest_and_the_readme_name_every_source():
         assert name in _one_line(README.split("## A session", 1)[0]), name
 
 
+def test_the_manifest_names_every_source_in_its_keywords():
+    keywords = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())["keywords"]
+    for name in sources.NAMES.values():
+        assert name.lower().replace(" ", "-") in keywords, name
+
+
+def test_the_manifest_declares_the_hosts_the_plugin_reaches(monkeypatch):
+    """network.hosts (shown by `claude plugin validate`): each service's default address, arXiv's
+    source server, and the package index the SessionStart hook installs the environment from
+    (PyPI's pages point the installer at files.pythonhosted.org for the files)."""
+    for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):  # the user's own index
+        monkeypatch.delenv(name, raising=False)
+    manifest = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())
+    defaults = (
+        config.ARXIV_API_URL,
+        config.ARXIV_SRC_URL,
+        config.S2_API_URL,
+        config.ZBMATH_API_URL,
+        config.CROSSREF_API_URL,
+        bootstrap.package_index(),
+    )
+    reached = {urlsplit(url).hostname for url in defaults} | {"files.pythonhosted.org"}
+    assert sorted(manifest["network"]["hosts"]) == sorted(reached)
+
+
+def test_the_readmes_name_the_hosts_the_manifest_declares():
+    """The user's README names the services' hosts; the plugin's README names them and PyPI."""
+    hosts = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())["network"]["hosts"]
+    plugin_readme = _one_line((PLUGIN / "README.md").read_text())
+    install = _one_line(README.split("## Install", 1)[1].split("\n## ", 1)[0])
+    for host in hosts:
+        if "python" not in host and "pypi" not in host:  # the services'
+            assert host in install and host in plugin_readme, host
+    assert "from PyPI" in plugin_readme
+
+
+def test_the_plugin_readme_lists_every_agent():
+    """(and /math:help's table of the commands: tests/test_workspace_plugin_files.py)"""
+    readme = (PLUGIN / "README.md").read_text()
+    for agent in sorted((PLUGIN / "agents").glob("*.md")):
+        assert f"| `{agent.stem}` |" in readme, agent.name
+
+
 def test_the_gate_confirms_from_any_of_the_four_sources():
-    rules = _one_line((PLUGIN / "protocols/matching-rules.md").read_text())
+    rules = _one_line((ROOT / "docs/matching-rules.md").read_text())
     confirmed = rules.split("**CONFIRMED**:", 1)[1].split("**CORRECTED**", 1)[0]
     assert all(name in confirmed for name in sources.NAMES.values()), confirmed
     for path in [*PLUGIN.rglob("*.md"), *PLUGIN.rglob("*.json"), ROOT / "README.md"]:
@@ -124,9 +168,15 @@ def test_user_documents_name_no_issue_or_seed_numbers():
 
 
 @pytest.mark.parametrize(
-    "name", ["README.md", "CONTRIBUTING.md", "bench/README.md", "docs/reference.md",
-             "docs/examples.md", "docs/models.md"],
-)  # fmt: skip
+    "name",
+    [
+        "README.md",
+        "CONTRIBUTING.md",
+        "bench/README.md",
+        "plugin/README.md",
+        *sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "docs").glob("*.md")),
+    ],
+)
 def test_every_relative_link_resolves(name):
     path = ROOT / name
     targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8"))

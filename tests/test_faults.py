@@ -7,7 +7,7 @@ answers). For every fault of a service, each script that calls it must end clean
 line, exit 2 or 3, no traceback, no key), and the verification gate must confirm nothing from the
 faulty service while the other one still verifies. A malformed answer makes its service a
 failing source, never one that found nothing; a source answering another paper for an identifier
-the others confirm is outvoted (protocols/matching-rules.md, §4 and §6).
+the others confirm is outvoted (docs/matching-rules.md, §4 and §6).
 """
 
 from __future__ import annotations

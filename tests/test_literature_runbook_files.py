@@ -76,8 +76,8 @@ def test_the_protocol_has_its_ten_sections_and_names_scripts_not_urls():
     for number in range(1, 11):
         assert re.search(rf"^## {number}\. ", text, re.M), f"section {number} missing"
     assert "curl -" not in text and "api/query?" not in text and "graph/v1/paper/" not in text
-    assert "[matching-rules.md](matching-rules.md)" in text
-    assert (PLUGIN / "protocols" / "matching-rules.md").exists()
+    assert "[docs/matching-rules.md](../../docs/matching-rules.md)" in text
+    assert (PROTOCOL.parent / "../../docs/matching-rules.md").exists()
 
 
 def test_the_speculative_warning_finish_inserts_is_the_protocols():

@@ -113,9 +113,11 @@ def _help_table() -> str:
     return body[start : body.index("\n\n", start)]
 
 
-def test_help_lists_every_command_once_and_the_readme_shows_its_table():
+def test_help_lists_every_command_once_and_the_readmes_show_its_table():
     table = _help_table()
     listed = re.findall(r"^\| `/math:([a-z-]+)", table, re.MULTILINE)
     assert sorted(listed) == sorted(ALL_COMMANDS)
     assert sorted(listed) == sorted(path.stem for path in (PLUGIN / "commands").glob("*.md"))
     assert table in (ROOT / "README.md").read_text(), "README.md: copy /math:help's table"
+    plugin_readme = (PLUGIN / "README.md").read_text()
+    assert table in plugin_readme, "plugin/README.md: copy /math:help's table"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import os
 import re
 import subprocess
@@ -59,6 +60,7 @@ HELP_ENV = {**os.environ, "COLUMNS": "100", "MATH_DEBUG": ""}
 COMMAND_LINE = re.compile(r"^    (\S+)")  # a command under argparse's "COMMAND" heading
 
 
+@functools.cache  # tests/test_named_paths.py and tests/test_reference.py read the same helps
 def help_text(script: str, *command: str) -> str:
     """What `script [command] --help` prints."""
     done = subprocess.run(

@@ -2,7 +2,7 @@
 """Write a problem's references.bib from the CONFIRMED references of its LITERATURE.md only.
 
 Confirmed references are the REF entries: verify_batch.py's CONFIRMED and CORRECTED results (a
-CORRECTED one carries the API's metadata, not the miscitation; protocols/matching-rules.md).
+CORRECTED one carries the API's metadata, not the miscitation; docs/matching-rules.md).
 
 Unconfirmed references (UREF-NNN), and confirmed entries without a verification stamp, are left
 out and listed in the output. Keys are stable across runs (`family` + `year` + first title word,

@@ -5,7 +5,7 @@ Subcommands (merge and judge are deprecated: `literature.py merge` and `literatu
 both within a search, and these two go in the next release):
   merge       (deprecated) merge a verify_batch.py result into LITERATURE.md (created from the
               template when absent): CONFIRMED and CORRECTED -> REF-NNN (CORRECTED with a Corrected:
-              line saying how the citation was wrong; protocols/matching-rules.md), UNCONFIRMED ->
+              line saying how the citation was wrong; docs/matching-rules.md), UNCONFIRMED ->
               UREF-NNN, duplicates updated in place, a confirmed UREF moved to a new REF, numbers
               never reused, one Search History row, counts recomputed. --relevance fills Relevance /
               Key Results / Confidence (only where still unassessed). The Search History row's Query

@@ -4,7 +4,7 @@ anti-hallucination gate.
 
 Each candidate comes out CONFIRMED, CORRECTED (a real paper, miscited: `discrepancies` says what
 was wrong, field by field) or UNCONFIRMED; what the three outcomes mean, and every rule behind
-them: protocols/matching-rules.md. The API's record replaces the candidate's metadata.
+them: docs/matching-rules.md. The API's record replaces the candidate's metadata.
 
 Input: JSON files ('-' or none: stdin), each either a list of candidates
 (schemas/candidates.schema.json: optional key, and any of title, authors, year, arxiv_id, doi,
@@ -17,7 +17,7 @@ Calls: all arXiv ids in one arXiv id_list look-up, all identifiers in one Semant
 /paper/batch (500 a call), all DOIs in one Crossref filter=doi: request, Zbl numbers and whatever
 the others did not return in one zbMATH Open search; title searches (S2, arXiv, zbMATH, Crossref,
 each only for what the one before did not match) for candidates without a resolvable identifier;
-a free-text citation goes whole to Crossref, then Semantic Scholar's match (matching-rules.md
+a free-text citation goes whole to Crossref, then Semantic Scholar's match (docs/matching-rules.md
 section 10).
 Any source whose record identifies the paper verifies it; `sources` names all that agreed.
 A service that keeps failing is reported in `source_errors` and the others verify without it.

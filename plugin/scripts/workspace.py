@@ -32,7 +32,7 @@ Example:
 The workspace is $MATH_WORKSPACE, else the nearest folder at or above the working directory that
 holds .math/ (init creates it in the working directory). Slugs are lowercase letters and digits in
 words joined by single hyphens, at most 64 characters, never a Windows device name (con, nul,
-...): one rule for every script (mathtools/slugs.py); anything else (paths, '..', spaces, a--b)
+...): one rule for every script (mathtools/core/slugs.py); anything else (paths, '..', spaces, a--b)
 is refused (bad_slug).
 
 Exit codes: 0 ok, 2 bad input (unknown problem, unsafe slug, no workspace), 4 environment

@@ -1,6 +1,6 @@
 """Author names: how a cited author list is read ("Given Family", "Family, Given", initials,
 particles, umlauts, "et al.") and checked against a record's authors, every cited name paired with
-its own record author (the rules: matching.py's docstring and protocols/matching-rules.md).
+its own record author (the rules: matching.py's docstring and docs/matching-rules.md).
 """
 
 from __future__ import annotations

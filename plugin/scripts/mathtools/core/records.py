@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, TypedDict, cast
 
-# The gate's three outcomes (protocols/matching-rules.md), their one home.
+# The gate's three outcomes (docs/matching-rules.md), their one home.
 Verdict = Literal["CONFIRMED", "CORRECTED", "UNCONFIRMED"]
 VERDICTS: tuple[Verdict, ...] = ("CONFIRMED", "CORRECTED", "UNCONFIRMED")
 # The verdicts that identified a paper (a record came back): LITERATURE.md's REF entries.

@@ -1,6 +1,6 @@
 """Does a returned paper record match a cited reference? The one place the matching rules live.
 
-The rules (documented for people in protocols/matching-rules.md):
+The rules (documented for people in docs/matching-rules.md):
 
 - Title: both titles are normalised (LaTeX unwrapped, Unicode folded with umlauts dropped and,
   in a second comparison, transliterated as ae/oe/ue, Greek letters spelled out, case and

@@ -1,7 +1,7 @@
 """Verify candidate references against arXiv, Semantic Scholar, zbMATH Open and Crossref: the
 anti-hallucination gate.
 
-Each candidate comes out CONFIRMED, CORRECTED or UNCONFIRMED (protocols/matching-rules.md):
+Each candidate comes out CONFIRMED, CORRECTED or UNCONFIRMED (docs/matching-rules.md):
 a record a source API returned, in this run (or from the response cache within its TTL), that
 identifies the paper beyond doubt (mathtools.matching.Match.identifies) confirms it when it is
 the paper as cited and corrects it, field by field, when the citation gets something wrong.

@@ -2,7 +2,7 @@
 
 CONFIRMED and CORRECTED results become REF entries, UNCONFIRMED ones UREF entries; metadata is
 carried from the API's record, never retyped. A CORRECTED REF also gets a `Corrected:` line saying
-how the citation was wrong (protocols/matching-rules.md), so the person sees that the model's
+how the citation was wrong (docs/matching-rules.md), so the person sees that the model's
 memory was off. A paper already in the document (matched by arXiv id, then DOI, then S2 paperId,
 then normalised title + first author's family name + year) is updated in place: its Source becomes
 `both` when the other source confirms it too, missing identifiers and abstract are filled in, and

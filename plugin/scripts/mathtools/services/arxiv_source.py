@@ -284,7 +284,7 @@ def no_source_page(status: int, body: bytes, what: str) -> NoSource | None:
 # --- the client ----------------------------------------------------------------------------------
 
 
-SERVER_NAME = "arXiv's source server"  # arxiv.org/src: another host than arXiv's search API
+SERVER_NAME = "arXiv's source server"  # MATH_ARXIV_SRC_URL: another endpoint than the API's
 
 
 class SourceClient:
