@@ -13,7 +13,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from mathtools.core import schemas
-from mathtools.gate import bibcopy, bibtexfile, bibvalues, refcheck
+from mathtools.gate import bibcopy, bibtexfile, bibvalues, refcheck, refreport
 from support.standin import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"
@@ -188,7 +188,7 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     )
 
     markdown = report.read_text(encoding="utf-8")
-    assert markdown.startswith(refcheck.REPORT_MARK + "\n# Reference check")
+    assert markdown.startswith(refreport.REPORT_MARK + "\n# Reference check")
     assert "| `markov` | CONFIRMED | arXiv:1605.08386 \\| 2016 \\| Stanley et al." in markdown
     assert "## Unconfirmed" in markdown and "- `kakeya`: no paper with this title" in markdown
 

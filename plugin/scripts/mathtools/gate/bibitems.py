@@ -45,7 +45,7 @@ def read_bibitems(path: str | Path, text: str | None = None) -> list[Reference]:
     for number, item in enumerate(items):
         stop = items[number + 1].start() if number + 1 < len(items) else len(body)
         line = text.count("\n", 0, item.start()) + 1
-        fields = _bibitem_fields(body[item.end() : stop])
+        fields = bibitem_fields(body[item.end() : stop])
         references.append(Reference(item.group(1).strip(), str(path), line, "bibitem", fields))
     return references
 
@@ -70,7 +70,7 @@ _YEAR_IN_PARENTHESES = re.compile(r"\(\s*(?:[^()]*?\s)?((?:1[5-9]|20)\d\d)[a-z]?
 _MR = re.compile(r"\\MR\{\s*(?:MR\s*)?(\d{4,8})")
 
 
-def _bibitem_fields(text: str) -> dict[str, str]:
+def bibitem_fields(text: str) -> dict[str, str]:
     mr = _MR.search(text)  # amsplain's \MR{...}, which drop_commands removes with its number
     text = " ".join(re.sub(r"(?<!\\)~", " ", text).split())  # ties are spaces
     text = drop_commands(text)

@@ -1,0 +1,210 @@
+"""How /math:check-refs shows a checked bibliography (refcheck.check's document): the terminal
+table, the summary line, the Markdown report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.records import CheckDocument, CheckedEntry, Discrepancy, summary_line
+from ..core.sources import NAMES
+from .verification import retracted_note
+
+REPORT_MARK = "<!-- check_refs.py report -->"
+MAX_MISSING_LINES = 10  # more missing keys are listed on one line
+SPLIT_MEANING = {
+    "labels": "sure: every entry opens with its label",
+    "paragraphs": "unsure: no labels, entries split at paragraphs and names; check the count",
+}
+
+
+def pdf_line(document: CheckDocument) -> str:
+    """Which entries came from a PDF, and how sure their split was."""
+    pdf = document["pdf"]
+    return (
+        f"from a PDF: {pdf['entries']} entries of {Path(pdf['file']).name}, each checked as "
+        f"written (split by {pdf['split']}: {SPLIT_MEANING.get(pdf['split'], pdf['split'])})"
+    )
+
+
+def statement_lines(document: CheckDocument, key: str) -> list[str]:
+    """What the entry's cited statements are in the cited paper's arXiv source: one line each
+    (`Theorem 2.3 (note): "first words"`), or one line naming those that were not checked."""
+    cited = [c for c in document.get("statements", []) if c["key"] == key]
+    unchecked = [c for c in cited if c["status"] == "no_arxiv_source"]
+    lines = []
+    for citation in cited:
+        if citation["status"] == "no_arxiv_source":
+            continue
+        asked = f"cites {citation['kind']} {citation['number']}{citation['part'] or ''}"
+        statement = citation["statement"]
+        if citation["status"] == "found" and statement:
+            note = f" ({statement['note']})" if statement["note"] else ""
+            lines.append(
+                f"{asked}: {citation['message']}{note}: \"{statement['first_words']}\""
+            )
+        else:
+            flag = "check: " if citation["status"] in ("not_in_version", "other_kind") else ""
+            lines.append(f"{asked}: {flag}{citation['message']}")
+    if unchecked:
+        named = ", ".join(dict.fromkeys(f"{c['kind']} {c['number']}" for c in unchecked))
+        lines.append(f"cites {named}: not checked (no arXiv source confirmed for this entry)")
+    return lines
+
+
+def table_lines(document: CheckDocument) -> list[str]:
+    """The terminal view: one row per entry (KEY  STATUS  what was found), the corrections and
+    suggestions indented below their row, then duplicates, missing keys and the counts."""
+    entries = document["entries"]
+    width = min(max((len(e["key"]) for e in entries), default=3), 28)
+    lines = [f"{'KEY':<{width}}  {'STATUS':<11}  DETAILS"]
+    for entry in entries:
+        key = entry["key"] if len(entry["key"]) <= width else entry["key"][: width - 1] + "…"
+        head = f"{key:<{width}}  {entry['status']:<11}  "
+        details = _details(entry) + statement_lines(document, entry["key"])
+        lines.append(head + details[0])
+        lines += [" " * (width + 15) + line for line in details[1:]]
+    for group in document["duplicates"]:
+        lines.append(f"duplicate: {', '.join(group['keys'])}: {group['why']}")
+    missing = document["missing"]
+    if len(missing) > MAX_MISSING_LINES:
+        keys = ", ".join(item["key"] for item in missing)
+        lines.append(f"missing: {len(missing)} keys are cited but in no bibliography: {keys}")
+    for item in missing if len(missing) <= MAX_MISSING_LINES else []:
+        lines.append(
+            f"missing: {item['key']} is cited ({Path(item['file']).name} line {item['line']}) "
+            "but in no bibliography"
+        )
+    if "pdf" in document:
+        lines.append(pdf_line(document))
+    for source, message in document.get("source_errors", {}).items():
+        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
+    lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
+    lines.append(summary_text(document))
+    return lines
+
+
+def summary_text(document: CheckDocument) -> str:
+    s = document["summary"]
+    text = (
+        f"{s['entries']} entries: {s['confirmed']} CONFIRMED, {s['corrected']} CORRECTED, "
+        f"{s['unconfirmed']} UNCONFIRMED"
+    )
+    if s["pending"]:
+        text += f" ({s['pending']} pending: a service was unavailable)"
+    text += f"; {s['duplicates']} duplicate(s), {s['missing']} cited but missing"
+    if document["not_cited"]:
+        text += f"; {len(document['not_cited'])} not cited, not checked"
+    if s.get("statements"):
+        text += (
+            f"; {s['statements']} cited statement(s), {s.get('statements_flagged', 0)} not "
+            "found as numbered"
+        )
+    return text
+
+
+def _details(entry: CheckedEntry) -> list[str]:
+    result = entry["verification"]
+    paper = result["paper"]  # CONFIRMED and CORRECTED: always a record (the schema)
+    if entry["status"] in ("CONFIRMED", "CORRECTED") and paper is not None:
+        retracted = retracted_note(paper).lstrip("; ")
+        diffs = result.get("discrepancies") or []
+        lines = [summary_line(paper, width=70)] + ([retracted] if retracted else [])
+        return lines + [_diff_line(d) for d in diffs] + _mr_line(entry)
+    reason = entry["reason"]
+    lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
+    if result.get("suggestion"):
+        lines.append(f"suggestion: {summary_line(result['suggestion'], width=70)}")
+    return lines + _mr_line(entry)
+
+
+def _mr_line(entry: CheckedEntry) -> list[str]:
+    """The entry's MathSciNet number, kept and shown: no public API can verify it."""
+    mr = entry["cited"].get("mr")
+    return [f"{mr}: kept, not verified (MathSciNet has no public API)"] if mr else []
+
+
+def _diff_line(discrepancy: Discrepancy) -> str:
+    """`field: as cited -> as recorded`, or `field: note` when the record has no value (a
+    journal cited for a paper the record knows only as a preprint, an id that does not exist)."""
+    name, record = discrepancy["field"], discrepancy.get("record")
+    if record in (None, "", []):
+        return f"{name}: {_shown(discrepancy.get('note') or 'not in the record', width=160)}"
+    return f"{name}: {_shown(discrepancy.get('cited'))} -> {_shown(record)}"
+
+
+def _shown(value: object, width: int = 80) -> str:
+    if value is None or value == "" or value == []:
+        return "(none)"
+    if isinstance(value, list):
+        value = "; ".join(str(v) for v in value)  # names may hold commas ("Family, Given")
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def markdown(document: CheckDocument) -> str:
+    """The Markdown report: counts, one table row per entry, each correction as a field table,
+    each unconfirmed entry's reason and suggestion, duplicates and missing keys."""
+    cell = _cell
+    lines = [
+        REPORT_MARK,
+        "# Reference check",
+        "",
+        f"Checked {document['checked_at']}: "
+        + ", ".join(
+            f"`{Path(f['file']).name}` ({f['entries']} entries)" for f in document["inputs"]
+        )
+        + ".",
+        "",
+        summary_text(document) + ".",
+        "",
+        "| Key | Status | Record or reason |",
+        "| --- | --- | --- |",
+    ]
+    for entry in document["entries"]:
+        paper = entry["verification"]["paper"]
+        shown = summary_line(paper) + retracted_note(paper) if paper else entry["reason"]
+        lines.append(f"| `{cell(entry['key'])}` | {entry['status']} | {cell(shown)} |")
+    corrected = [e for e in document["entries"] if e["status"] == "CORRECTED"]
+    if corrected:
+        lines += ["", "## Corrections", ""]
+        for entry in corrected:
+            lines += [
+                f"### `{cell(entry['key'])}` ({Path(entry['file']).name} line {entry['line']})",
+                "",
+                "| Field | Cited | Record | Note |",
+                "| --- | --- | --- | --- |",
+            ]
+            for d in entry["verification"].get("discrepancies") or []:
+                lines.append(
+                    f"| {d['field']} | {cell(_shown(d.get('cited')))} | "
+                    f"{cell(_shown(d.get('record')))} | {cell(d.get('note') or '')} |"
+                )
+            lines.append("")
+    unconfirmed = [e for e in document["entries"] if e["status"] == "UNCONFIRMED"]
+    if unconfirmed:
+        lines += ["", "## Unconfirmed", ""]
+        for entry in unconfirmed:
+            lines.append(f"- `{cell(entry['key'])}`: {cell(entry['reason'])}")
+            suggestion = entry["verification"].get("suggestion")
+            if suggestion:
+                lines.append(f"  - suggestion: {cell(summary_line(suggestion))}")
+    if document["duplicates"]:
+        lines += ["", "## Duplicates", ""]
+        lines += [
+            f"- {', '.join(f'`{cell(k)}`' for k in g['keys'])}: {cell(g['why'])}"
+            for g in document["duplicates"]
+        ]
+    if document["missing"]:
+        lines += ["", "## Cited but missing", ""]
+        lines += [
+            f"- `{cell(m['key'])}` ({Path(m['file']).name} line {m['line']})"
+            for m in document["missing"]
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Text safe in a Markdown table cell: one line, no pipe, no raw HTML."""
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    return text.replace("<", "&lt;").replace(">", "&gt;").replace("`", "'")
