@@ -276,3 +276,21 @@ def test_check_refs_checks_a_real_bbl_end_to_end(script, standin, name, kind):
     assert document["inputs"] == [{"file": str(path), "kind": kind, "entries": COUNTS[name]}]
     assert f"check_refs: read {COUNTS[name]} entries from {name}\n" in run.stderr
     assert len(document["entries"]) == COUNTS[name]
+
+
+def test_a_doi_written_with_an_escaped_underscore_is_looked_up_without_the_backslash():
+    for name in ("vendramin-group_refs.bib", "equational_paper_references.bib"):
+        found = refcheck.load([str(FOLDER / name)])
+        escaped = [r for r in found.references if "\\_" in r.fields.get("doi", "")]
+        assert escaped, name
+        assert all("\\" not in r.candidate()["doi"] for r in escaped)
+    group = cited("vendramin-group_refs.bib")
+    assert "10.1007/978-3-642-39634-2_14" in {entry.get("doi") for entry in group.values()}
+
+
+def test_a_bibitems_year_is_its_own_not_a_conferences_or_a_stray_lines():
+    entries = cited("clement-postnikov_biblio.tex")
+    # "Proc. Internat. Sympos. Algebraic Topology (Mexico, 1956), ..., Mexico City, 1958."
+    assert entries["Mo56"]["year"] == 1958
+    # "Annals of Math. Studies 50, Princeton Univ. Press, 1962." then a stray "1986, pp. 34--56."
+    assert entries["SE62"]["year"] == 1962

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED
+from ..core.text import latex_to_unicode
 from .bibentry import YEAR, Reference, drop_commands, plain_text, read_file, without_comments
 
 _VOLUME_PAGES = re.compile(  # 6(2):290--297, 19(1-2):57--70
@@ -65,6 +66,12 @@ _AUTHOR_YEAR = re.compile(
 )
 _PAGE_RANGE = re.compile(r"\b\d+\s*(?:-+|–|—)\s*\d+\b")
 _YEAR_IN_PARENTHESES = re.compile(r"\(\s*(?:[^()]*?\s)?((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
+# A year alone in parentheses ("(1989)", "(2009a)"): the publication's; "(Mexico, 1956)" is a
+# conference's place and date, not the year of the volume printed after it.
+_YEAR_ALONE = re.compile(r"\(\s*((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
+# A fragment after the entry's last sentence that starts with a year ("... 1962. 1986, pp.
+# 34--56."): a stray line of another entry, not this one's year.
+_STRAY_FRAGMENT = re.compile(r"(?<=\.)\s+(?:1[5-9]|20)\d\d\s*,.*$")
 
 
 _MR = re.compile(r"\\MR\{\s*(?:MR\s*)?(\d{4,8})")
@@ -76,7 +83,7 @@ def bibitem_fields(text: str) -> dict[str, str]:
     text = drop_commands(text)
     fields = {"text": text, **({"mrnumber": mr.group(1)} if mr else {})}
     blocks = [b.strip(" .,") for b in re.split(r"\\newblock\b", text) if b.strip(" .,")]
-    author_year = _AUTHOR_YEAR.match(text)
+    author_year = _AUTHOR_YEAR.match(text) or _AUTHOR_YEAR.match(latex_to_unicode(text))
     if len(blocks) >= 2:
         authors, title, rest = blocks[0], blocks[1], " ".join(blocks[2:])
     elif author_year and not _TITLE.match(author_year.group(3)):
@@ -100,7 +107,7 @@ def bibitem_fields(text: str) -> dict[str, str]:
         authors, rest = text[: quoted.start()], text[quoted.end() :]
     authors = _NAME_STYLE.sub(lambda m: m.group(1) or m.group(2) or "", authors)
     # an author-year style: "Alexander, D. H., J. Novembre, and K. Lange (2009)"
-    year_given = _YEAR_IN_PARENTHESES.search(authors) or _YEAR_IN_PARENTHESES.search(rest)
+    year_given = _YEAR_IN_PARENTHESES.search(authors) or _YEAR_ALONE.search(rest)
     authors = _YEAR_IN_PARENTHESES.sub(" ", authors)
     title_year = re.search(r",\s*((?:1[5-9]|20)\d\d)\W*$", title)
     if title_year and not rest.strip():  # "\newblock Enumerating longest ..., 2000."
@@ -111,7 +118,9 @@ def bibitem_fields(text: str) -> dict[str, str]:
     if year_given:
         fields["year"] = year_given.group(1)
     else:
-        year = YEAR.findall(_PAGE_RANGE.sub(" ", rest)) or YEAR.findall(
+        own = _STRAY_FRAGMENT.sub("", _YEAR_IN_PARENTHESES.sub(_unless_alone, rest))
+        year = YEAR.findall(_PAGE_RANGE.sub(" ", own)) or YEAR.findall(_PAGE_RANGE.sub(" ", rest))
+        year = year or YEAR.findall(
             ARXIV_ID_CITED.sub(" ", authors)
         )
         if year:
@@ -135,6 +144,11 @@ def bibitem_fields(text: str) -> dict[str, str]:
     if re.search(r"[^\W\d_]", plain_text(venue)):  # not a lone journal macro (\ANNMAone)
         fields["journal"] = venue
     return fields
+
+
+def _unless_alone(found: re.Match[str]) -> str:
+    """A parenthesised part holding a year among other words, blanked (see _YEAR_ALONE)."""
+    return found.group() if _YEAR_ALONE.fullmatch(found.group()) else " "
 
 
 _INITIALS = re.compile(r"(?:[^\W\d_]{1,2}\.\s*-?\s*)+|[A-Z]{1,2}")
