@@ -111,7 +111,8 @@ REFERENCES_BIB = r"""@article{bezdek-bezdek,
 }
 @article{Mink-Bill-Rudolf,
   author = {Krupp, Stefan and Rudolf, Daniel},
-  title = {The Minkowski billiard characterization of the {EHZ}-capacity of convex Lagrangian products},
+  title = {The Minkowski billiard characterization of the {EHZ}-capacity of convex
+    Lagrangian products},
   year = {2022},
   eprint = {2203.01718},
 }
