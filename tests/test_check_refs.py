@@ -149,7 +149,10 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     run = check(script, str(bib), "--fix", str(fixed), "--report", str(report))
     assert run.returncode == 0, run.stdout
     assert bib.read_text(encoding="utf-8") == BIB_WITH_EVERYTHING  # the input is never modified
-    assert run.stdout.splitlines()[-1].startswith(f"corrected copy: {fixed} (2 entries changed")
+    assert run.stdout.splitlines()[-1].startswith(
+        f"corrected copy: {fixed} (1 entries corrected from the sources' records, 1 marked "
+        "UNCONFIRMED in a note"
+    )
     text = fixed.read_text(encoding="utf-8")
     assert text.startswith(refcheck.FIX_MARK + " refs.bib")
     # Everything but the two unconfirmed entries is as it was, byte for byte.
@@ -382,8 +385,8 @@ def test_fix_alone_writes_beside_the_bib_only_when_there_is_something_to_correct
     bib.write_text(bib.read_text() + bib_entry(fabricated), encoding="utf-8")
     run = check(script, str(bib), "--fix")
     assert run.stdout.splitlines()[-1] == (
-        f"corrected copy: {tmp_path / 'refs.checked.bib'} (1 entries changed; the original is "
-        "unchanged)"
+        f"corrected copy: {tmp_path / 'refs.checked.bib'} (0 entries corrected from the sources' "
+        "records, 1 marked UNCONFIRMED in a note; the original is unchanged)"
     )
     assert "UNCONFIRMED: " in (tmp_path / "refs.checked.bib").read_text(encoding="utf-8")
 

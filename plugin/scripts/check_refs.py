@@ -145,7 +145,12 @@ def main(argv: Sequence[str]) -> int | None:
             header = refcheck.fix_header(bib, updates)
             text = bibcopy.corrected_copy(bib, updates, header, refcheck.FIX_MARK)
             files.write_file(written, text)
-        document["fix"] = {"file": written, "entries_changed": sorted(updates)}
+        corrected = sum("note" not in changes for changes in updates.values())
+        document["fix"] = {
+            "file": written,
+            "entries_changed": sorted(updates),
+            "corrected": corrected,
+        }
     if args.report:
         files.write_file(args.report, refreport.markdown(document))
     progress(f"done in {time.monotonic() - started:.1f} s")

@@ -348,6 +348,7 @@ class MissingKey(TypedDict):
 class FixReport(TypedDict):
     file: str | None  # the --fix file written (None: nothing to correct)
     entries_changed: list[str]
+    corrected: int  # of them, corrected from the records; the others marked UNCONFIRMED
 
 
 class _CheckDocument(TypedDict):
@@ -411,4 +412,5 @@ class CheckDocument(_CheckDocument, total=False):
     warnings: list[str]  # read anyway, as BibTeX warns: a field given twice in one entry
     fix: FixReport
     statements: list[CitedStatement]  # the statements cited by number, checked
+    never_cited: list[str]  # entries the paper's .tex never cites (checked all the same)
     pdf: PdfSplit  # a PDF's references: how they were split

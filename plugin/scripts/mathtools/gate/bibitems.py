@@ -120,9 +120,7 @@ def bibitem_fields(text: str) -> dict[str, str]:
     else:
         own = _STRAY_FRAGMENT.sub("", _YEAR_IN_PARENTHESES.sub(_unless_alone, rest))
         year = YEAR.findall(_PAGE_RANGE.sub(" ", own)) or YEAR.findall(_PAGE_RANGE.sub(" ", rest))
-        year = year or YEAR.findall(
-            ARXIV_ID_CITED.sub(" ", authors)
-        )
+        year = year or YEAR.findall(ARXIV_ID_CITED.sub(" ", authors))
         if year:
             fields["year"] = year[-1]
     rest = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())

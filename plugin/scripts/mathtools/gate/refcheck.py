@@ -41,6 +41,13 @@ from .matching import normalise_title
 from .verification import PENDING, Verifier
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex", ".ltb": "ltb"}
+KIND_NAMES = {
+    "bib": "a .bib",
+    "bbl": "a .bbl",
+    "tex": "a .tex's \\bibitems or amsrefs entries",
+    "ltb": "an amsrefs database",
+    "pdf": "a PDF's reference list",
+}
 FIX_MARK = "% check_refs.py: corrected copy of"
 MAX_NOTE_CHARS = 300
 _BIB_RESOURCE = re.compile(r"\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
@@ -299,6 +306,10 @@ def check(
         document["source_errors"] = verification["source_errors"]
     if bibliography.warnings:
         document["warnings"] = bibliography.warnings
+    if bibliography.cited:  # a paper was given: what it never cites is a decision to make
+        never = [e["key"] for e in entries if e["key"] not in bibliography.cited]
+        if never:
+            document["never_cited"] = never
     return document
 
 
@@ -460,14 +471,17 @@ def fix_lines(document: CheckDocument, asked: str | None) -> list[str]:
         return []
     fix = document.get("fix")
     if fix is None:
-        return [
-            "no corrected copy: there is no single .bib to correct (a .bbl or \\bibitems "
-            "are not rewritten)"
-        ]
+        kinds = sorted({KIND_NAMES.get(f["kind"], f["kind"]) for f in document["inputs"]})
+        read = ", ".join(kinds) or "no bibliography"
+        return [f"no corrected copy: only a single .bib is rewritten, and this check read {read}"]
     if fix["file"] is None:
         return ["no corrected copy: nothing to correct"]
-    changed = len(fix["entries_changed"])
-    return [f"corrected copy: {fix['file']} ({changed} entries changed; the original is unchanged)"]
+    corrected = fix.get("corrected", len(fix["entries_changed"]))
+    marked = len(fix["entries_changed"]) - corrected
+    return [
+        f"corrected copy: {fix['file']} ({corrected} entries corrected from the sources' "
+        f"records, {marked} marked UNCONFIRMED in a note; the original is unchanged)"
+    ]
 
 
 def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:

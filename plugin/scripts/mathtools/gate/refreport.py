@@ -12,6 +12,8 @@ from .verification import retracted_note
 
 REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_MISSING_LINES = 10  # more missing keys are listed on one line
+MAX_NEVER_CITED_KEYS = 30
+SUGGESTION_FLOOR = 0.75  # a suggestion sharing no author with the entry is shown from this score
 SPLIT_MEANING = {
     "labels": "sure: every entry opens with its label",
     "paragraphs": "unsure: no labels, entries split at paragraphs and names; check the count",
@@ -40,9 +42,7 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
         statement = citation["statement"]
         if citation["status"] == "found" and statement:
             note = f" ({statement['note']})" if statement["note"] else ""
-            lines.append(
-                f"{asked}: {citation['message']}{note}: \"{statement['first_words']}\""
-            )
+            lines.append(f'{asked}: {citation["message"]}{note}: "{statement["first_words"]}"')
         else:
             flag = "check: " if citation["status"] in ("not_in_version", "other_kind") else ""
             lines.append(f"{asked}: {flag}{citation['message']}")
@@ -75,6 +75,7 @@ def table_lines(document: CheckDocument) -> list[str]:
             f"missing: {item['key']} is cited ({Path(item['file']).name} line {item['line']}) "
             "but in no bibliography"
         )
+    lines += never_cited_line(document)
     if "pdf" in document:
         lines.append(pdf_line(document))
     for source, message in document.get("source_errors", {}).items():
@@ -113,9 +114,32 @@ def _details(entry: CheckedEntry) -> list[str]:
         return lines + [_diff_line(d) for d in diffs] + _mr_line(entry)
     reason = entry["reason"]
     lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
-    if result.get("suggestion"):
+    if worth_suggesting(entry):
         lines.append(f"suggestion: {summary_line(result['suggestion'], width=70)}")
     return lines + _mr_line(entry)
+
+
+def worth_suggesting(entry: CheckedEntry) -> bool:
+    """Whether an UNCONFIRMED entry's suggestion is shown: it shares an author with the entry, or
+    its title scores at least SUGGESTION_FLOOR (a 1966 topology paper is never offered
+    "Sparticle Reconstruction at LHC"). --json keeps every suggestion."""
+    result = entry["verification"]
+    checks = result.get("checks") or {}
+    score = checks.get("title_score") or 0.0
+    return bool(result.get("suggestion")) and (
+        bool(checks.get("matched_authors")) or score >= SUGGESTION_FLOOR
+    )
+
+
+def never_cited_line(document: CheckDocument) -> list[str]:
+    """The entries a paper's .tex never cites (checked all the same), on one line."""
+    keys = document.get("never_cited") or []
+    if not keys:
+        return []
+    shown = ", ".join(keys[:MAX_NEVER_CITED_KEYS]) + (
+        ", …" if len(keys) > MAX_NEVER_CITED_KEYS else ""
+    )
+    return [f"never cited: {len(keys)} entries the paper does not cite: {shown}"]
 
 
 def _mr_line(entry: CheckedEntry) -> list[str]:
@@ -187,7 +211,7 @@ def markdown(document: CheckDocument) -> str:
         for entry in unconfirmed:
             lines.append(f"- `{cell(entry['key'])}`: {cell(entry['reason'])}")
             suggestion = entry["verification"].get("suggestion")
-            if suggestion:
+            if suggestion and worth_suggesting(entry):
                 lines.append(f"  - suggestion: {cell(summary_line(suggestion))}")
     if document["duplicates"]:
         lines += ["", "## Duplicates", ""]
