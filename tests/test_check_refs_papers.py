@@ -235,3 +235,43 @@ def test_an_author_year_bibitem_with_an_accented_name_is_read(standin):
     entry = {r.key: r.plain() for r in paper.bibliography.references}["Kuenzle1996"]
     assert entry["title"] == "Singular Hamiltonian systems and symplectic capacities"
     assert (entry["authors"], entry["year"]) == (["Künzle, A. F."], 1996)
+
+
+def test_a_suggestion_sharing_no_author_and_far_in_title_is_not_shown(script, standin):
+    document = script("check_refs.py", "arXiv:2203.01718", "--json").json()
+    entries = {e["key"]: e for e in document["entries"]}
+    # Ghomi's paper: a title search offers the Bezdeks' "Shortest billiard trajectories"
+    ghomi = entries["Ghomi2004"]["verification"]
+    assert ghomi["suggestion"]["title"] == "Shortest billiard trajectories"  # --json keeps it
+    assert ghomi["checks"]["matched_authors"] == []
+    table = script("check_refs.py", "arXiv:2203.01718").stdout.splitlines()
+    rows = {line.split()[0]: number for number, line in enumerate(table) if line[:1].strip()}
+    assert not table[rows["Ghomi2004"] + 1].strip().startswith("suggestion:")
+    # the Bezdeks' own paper, cited with another year: the suggestion shares its authors
+    assert table[rows["Bezdek2011"] + 1].strip().startswith("suggestion: arXiv:1110.4324")
+
+
+def test_entries_the_paper_never_cites_are_named(script, standin, tmp_path):
+    (tmp_path / "refs.bib").write_text(REFERENCES_BIB, encoding="utf-8")
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\cite{bezdek-bezdek}\n"
+        "\\bibliography{refs}\\end{document}\n",
+        encoding="utf-8",
+    )
+    run = script("check_refs.py", str(tmp_path / "paper.tex"), "--json")
+    assert run.json()["never_cited"] == ["Mink-Bill-Rudolf"]
+    table = script("check_refs.py", str(tmp_path / "paper.tex")).stdout
+    assert "never cited: 1 entries the paper does not cite: Mink-Bill-Rudolf" in table
+
+
+@pytest.mark.needs_shared("bibliographies")
+def test_no_corrected_copy_names_what_was_read_for_an_amsrefs_database():
+    from mathtools.gate import refcheck
+    from support import shared
+
+    found = refcheck.load([str(shared.path("bibliographies", "roe-motivic-tori_references.ltb"))])
+    document = {"inputs": found.files}
+    assert refcheck.fix_lines(document, "") == [  # type: ignore[arg-type]
+        "no corrected copy: only a single .bib is rewritten, and this check read an amsrefs "
+        "database"
+    ]
