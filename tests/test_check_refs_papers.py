@@ -275,3 +275,26 @@ def test_no_corrected_copy_names_what_was_read_for_an_amsrefs_database():
         "no corrected copy: only a single .bib is rewritten, and this check read an amsrefs "
         "database"
     ]
+
+
+def test_the_corrected_copy_is_adopted_in_one_step_keeping_the_original(script, standin, tmp_path):
+    bib = tmp_path / "refs.bib"
+    original = (
+        "@article{windisch2016,\r\n  title = {Heat-bath random walks with {M}arkov bases},\r\n"
+        "  author = {Windisch, T.},\r\n  year = 2016,\r\n  eprint = {1605.08386},\r\n}\r\n"
+    )
+    bib.write_bytes(original.encode())
+    assert script("check_refs.py", str(bib), "--fix").returncode == 0
+    copy = tmp_path / "refs.checked.bib"
+    corrected = copy.read_bytes()
+    run = script("check_refs.py", "--adopt", str(copy))
+    assert run.returncode == 0, run.stdout
+    assert run.stdout == (
+        f"adopted: {bib} now holds the corrected copy; the original is "
+        f"{tmp_path / 'refs.before-check-refs.bib'}\n"
+    )
+    assert (tmp_path / "refs.before-check-refs.bib").read_bytes() == original.encode()
+    assert bib.read_bytes() == corrected.split(b"\r\n", 1)[1]  # the copy, its header line gone
+    assert b"Stanley, Caprice" in bib.read_bytes() and not copy.exists()
+    again = script("check_refs.py", "--adopt", str(bib))  # not a copy of ours: refused
+    assert again.returncode == 2 and again.json()["error"]["code"] == "not_a_copy"

@@ -294,3 +294,22 @@ def test_a_bibitems_year_is_its_own_not_a_conferences_or_a_stray_lines():
     assert entries["Mo56"]["year"] == 1958
     # "Annals of Math. Studies 50, Princeton Univ. Press, 1962." then a stray "1986, pp. 34--56."
     assert entries["SE62"]["year"] == 1962
+
+
+def test_corrected_authors_are_written_as_the_file_writes_names():
+    # carleson's MathSciNet export writes "Mac\'ias, Roberto A. and Segovia, Carlos"
+    found = refcheck.load([str(FOLDER / "carleson_blueprint_bibliography.bib")])
+    reference = next(r for r in found.references if "Segovia" in r.fields.get("author", ""))
+    record = ["Roberto A. Macías", "Carlos Segovia", "Ludwig van Beethoven"]
+    written = refcheck._bib_field("authors", record, reference)
+    assert written == {
+        "author": "{Macías, Roberto A. and Segovia, Carlos and van Beethoven, Ludwig}"
+    }
+    # a file writing "Given Family" keeps the record's names as they are
+    napkin = refcheck.load([str(FOLDER / "napkin_references.bib")]).references
+    given_first = next(
+        r for r in napkin if r.fields.get("author") and "," not in r.fields["author"]
+    )
+    assert refcheck._bib_field("authors", record, given_first) == {
+        "author": "{Roberto A. Macías and Carlos Segovia and Ludwig van Beethoven}"
+    }

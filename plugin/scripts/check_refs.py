@@ -96,9 +96,21 @@ def main(argv: Sequence[str]) -> int | None:
         "--strict=corrected: also when any entry is CORRECTED",
     )
     parser.add_argument("--strict-corrected", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--adopt",
+        metavar="COPY.bib",
+        help="make a corrected copy the .bib it corrects (the original kept as "
+        "NAME.before-check-refs.bib); nothing is checked",
+    )
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     levels = {"--strict=unconfirmed": "--strict", "--strict=corrected": "--strict-corrected"}
     args = parser.parse_args([levels.get(arg, arg) for arg in argv])
+    if args.adopt:
+        from mathtools.gate import refcheck as adopting
+
+        original, backup = adopting.adopt(args.adopt)
+        print(f"adopted: {original} now holds the corrected copy; the original is {backup}")
+        return None
     if not args.files:
         parser.error("give the .bib, .bbl, .tex or .pdf file, or the arXiv id, to check")
     strict = "corrected" if args.strict_corrected else args.strict

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 
 from ..core import clock
 from ..core.errors import BadInput
-from ..core.files import resolved
+from ..core.files import atomic_write, resolved
 from ..core.records import (
     VERDICTS,
     CheckDocument,
@@ -32,7 +33,7 @@ from ..core.records import (
     VerificationResult,
 )
 from ..core.tex import cited_keys, strip_comments
-from .bibentry import Reference, read_file
+from .bibentry import Reference, read_file, split_names
 from .bibtexfile import BibFile, read_bib, read_bib_text
 from .bibvalues import bibtex_identifier, bibtex_names, bibtex_text
 from .candidates import candidate
@@ -414,8 +415,11 @@ def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str 
     if value in (None, "", []):
         return {}
     if name == "authors":
-        names = value if isinstance(value, list) else [value]  # the record's author list
-        return {"author": "{" + bibtex_names([str(v) for v in names]) + "}"}
+        names = [str(v) for v in (value if isinstance(value, list) else [value])]
+        cited = split_names(reference.fields.get("author", ""))
+        if cited and all("," in person for person in cited):  # the file writes "Family, Given"
+            names = [family_first(person) for person in names]
+        return {"author": "{" + bibtex_names(names) + "}"}
     if name == "title":
         return {"title": "{{" + bibtex_text(str(value)) + "}}"}  # inner braces keep capitals
     if name in ("doi", "arxiv_id"):
@@ -434,6 +438,18 @@ def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str 
     if name == "pages":
         value = re.sub(r"(?<=\d)\s*[-\u2013]+\s*(?=\d)", "--", str(value))
     return {BIB_FIELDS[name]: "{" + bibtex_text(str(value)) + "}"}
+
+
+def family_first(name: str) -> str:
+    """A record's "Given Family" name as "Family, Given" ("Caprice Stanley" -> "Stanley,
+    Caprice"; "Ludwig van Beethoven" -> "van Beethoven, Ludwig"), as MathSciNet writes names."""
+    words = name.split()
+    if "," in name or len(words) < 2:
+        return name
+    start = len(words) - 1
+    while start > 1 and words[start - 1][:1].islower():  # von, van der, de la
+        start -= 1
+    return " ".join(words[start:]) + ", " + " ".join(words[:start])
 
 
 NOTE_JOINT = " -- "  # between our UNCONFIRMED note and the user's own
@@ -522,3 +538,38 @@ def check_output(path: str, option: str, inputs: list[Path], marker: str) -> Non
                 "lost: write elsewhere",
                 code="cannot_write",
             )
+
+
+ADOPTED_SUFFIX = ".before-check-refs.bib"
+
+
+def adopt(copy_path: str) -> tuple[Path, Path]:
+    """Make the corrected copy at `copy_path` the .bib it corrects (named on its first line,
+    beside it): the original is kept byte for byte as NAME.before-check-refs.bib, the copy
+    (without its header line) replaces it in one step, and the copy is removed. Returns
+    (original, backup); BadInput when the copy is not ours or the backup exists already."""
+    copy = Path(copy_path)
+    text = read_file(copy, "corrected copy")
+    first, _, rest = text.partition("\n")
+    if not first.startswith(FIX_MARK):
+        raise BadInput(
+            f"{copy} is not a corrected copy check_refs.py wrote (its first line does not start "
+            f"with '{FIX_MARK}')",
+            code="not_a_copy",
+        )
+    name = first[len(FIX_MARK) :].strip().split(": ", 1)[0]
+    original = copy.parent / name
+    if "/" in name or not original.is_file():
+        raise BadInput(f"{copy} corrects {name}, which is not beside it", code="file_not_found")
+    backup = original.with_name(original.stem + ADOPTED_SUFFIX)
+    if backup.exists():
+        raise BadInput(
+            f"{backup} exists (an earlier adoption?): move it away first", code="cannot_write"
+        )
+    try:
+        shutil.copy2(original, backup)
+        atomic_write(original, rest)
+        copy.unlink()
+    except OSError as exc:
+        raise BadInput(f"cannot adopt {copy}: {exc.strerror or exc}", code="cannot_write") from None
+    return original, backup
