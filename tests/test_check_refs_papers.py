@@ -12,6 +12,7 @@ import shutil
 import subprocess
 
 import pytest
+from conftest import ROOT
 from mathtools.core import schemas
 from mathtools.papers import citedstatements, paperbibliography, texsource
 from mathtools.services.arxiv_source import SourceClient, read_body
@@ -298,3 +299,22 @@ def test_the_corrected_copy_is_adopted_in_one_step_keeping_the_original(script, 
     assert b"Stanley, Caprice" in bib.read_bytes() and not copy.exists()
     again = script("check_refs.py", "--adopt", str(bib))  # not a copy of ours: refused
     assert again.returncode == 2 and again.json()["error"]["code"] == "not_a_copy"
+
+
+def test_decisions_show_only_the_rows_to_act_on_with_the_next_step(script, standin, tmp_path):
+    example = ROOT / "examples" / "check-refs"
+    for name in ("paper.tex", "refs.bib"):
+        shutil.copy(example / name, tmp_path / name)
+    report = tmp_path / "check.md"
+    run = script(
+        "check_refs.py", str(tmp_path / "paper.tex"), "--decisions", "--report", str(report)
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    rows = [line.split(":")[0] for line in lines if not line.startswith(" ")]
+    assert rows[:5] == ["cheraghchi2011", "smith2023", "windisch2016", "duplicate", "missing"]
+    assert "stanley2016" not in run.stdout.split("duplicate:")[0]  # CONFIRMED: not a row
+    steps = [line.strip() for line in lines if line.startswith("  next: ")]
+    assert len(steps) == 5  # one per row
+    assert lines[-1] == f"the whole table: {report}"
+    assert "| `stanley2016` | CONFIRMED |" in report.read_text(encoding="utf-8")

@@ -97,6 +97,13 @@ def main(argv: Sequence[str]) -> int | None:
     )
     parser.add_argument("--strict-corrected", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
+        "--decisions",
+        action="store_true",
+        help="print only the rows that need a decision (UNCONFIRMED, CORRECTED, duplicates, "
+        "missing, never cited, statements not found as numbered), each with its next step; "
+        "the whole table goes to --report",
+    )
+    parser.add_argument(
         "--adopt",
         metavar="COPY.bib",
         help="make a corrected copy the .bib it corrects (the original kept as "
@@ -173,7 +180,12 @@ def main(argv: Sequence[str]) -> int | None:
     if args.json:
         sys.stdout.write(files.dumps(document))
     else:
-        lines = refreport.table_lines(document) + refcheck.fix_lines(document, args.fix)
+        shown = (
+            refreport.decision_lines(document, args.report)
+            if args.decisions
+            else refreport.table_lines(document)
+        )
+        lines = shown + refcheck.fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")
     summary = document["summary"]
     failing = summary["unconfirmed"]  # a pending entry is UNCONFIRMED too

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..core.records import CheckDocument, CheckedEntry, Discrepancy, summary_line
 from ..core.sources import NAMES
-from .verification import retracted_note
+from .verification import PENDING, retracted_note
 
 REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_MISSING_LINES = 10  # more missing keys are listed on one line
@@ -83,6 +83,63 @@ def table_lines(document: CheckDocument) -> list[str]:
     lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
     lines.append(summary_text(document))
     return lines
+
+
+def decision_lines(document: CheckDocument, table_file: str | None) -> list[str]:
+    """What a referee acts on (--decisions): only the rows that need a decision, each with its
+    next step, then the counts and where the whole table is. CONFIRMED entries, and entries the
+    paper never cites, are not rows here (the latter are counted on one line)."""
+    entries = document["entries"]
+    cited = {e["key"] for e in entries} - set(document.get("never_cited") or [])
+    lines = []
+    for entry in entries:
+        if entry["key"] not in cited or entry["status"] == "CONFIRMED":
+            flagged = [
+                line for line in statement_lines(document, entry["key"]) if ": check: " in line
+            ]
+            if flagged and entry["key"] in cited:
+                lines.append(f"{entry['key']}: CONFIRMED; {flagged[0]}")
+                lines.append("  next: compare the number with the published version")
+            continue
+        details = _details(entry) + [
+            line for line in statement_lines(document, entry["key"]) if ": check: " in line
+        ]
+        lines.append(f"{entry['key']}: {entry['status']} {details[0]}")
+        lines += [f"  {line}" for line in details[1:]]
+        lines.append(f"  next: {_next_step(entry)}")
+    for group in document["duplicates"]:
+        lines.append(f"duplicate: {', '.join(group['keys'])}: {group['why']}")
+        lines.append("  next: keep one entry and cite it by one key")
+    for item in document["missing"][:MAX_MISSING_LINES]:
+        lines.append(
+            f"missing: {item['key']} is cited ({Path(item['file']).name} line {item['line']}) "
+            "but in no bibliography"
+        )
+    if document["missing"]:
+        more = len(document["missing"]) - MAX_MISSING_LINES
+        lines += [f"missing: {more} more keys"] if more > 0 else []
+        lines.append("  next: add the missing entries, or correct the keys in the .tex")
+    never = never_cited_line(document)
+    lines += never + (["  next: cite them where they are used, or remove them"] if never else [])
+    if "pdf" in document:
+        lines.append(pdf_line(document))
+    for source, message in document.get("source_errors", {}).items():
+        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
+    lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
+    lines.append(summary_text(document))
+    if table_file:
+        lines.append(f"the whole table: {table_file}")
+    return lines
+
+
+def _next_step(entry: CheckedEntry) -> str:
+    if entry["status"] == "CORRECTED":
+        return "take the corrected values (the corrected copy), or correct the entry by hand"
+    if entry["reason"].startswith(PENDING):
+        return "check again when the service answers (the entry could not be checked)"
+    if worth_suggesting(entry):
+        return "see whether the suggestion is the paper meant; else find the paper or drop it"
+    return "find the paper (title, authors, year) or drop the citation: it may not exist"
 
 
 def summary_text(document: CheckDocument) -> str:
@@ -225,6 +282,19 @@ def markdown(document: CheckDocument) -> str:
             f"- `{cell(m['key'])}` ({Path(m['file']).name} line {m['line']})"
             for m in document["missing"]
         ]
+    never = never_cited_line(document)
+    if never:
+        lines += ["", "## Never cited", "", never[0]]
+    statements = [
+        (entry["key"], line)
+        for entry in document["entries"]
+        for line in statement_lines(document, entry["key"])
+    ]
+    if statements:
+        lines += ["", "## Cited statements", ""]
+        lines += [f"- `{cell(key)}` {cell(line)}" for key, line in statements]
+    if "pdf" in document:
+        lines += ["", pdf_line(document)]
     return "\n".join(lines) + "\n"
 
 
