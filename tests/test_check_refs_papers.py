@@ -318,3 +318,13 @@ def test_decisions_show_only_the_rows_to_act_on_with_the_next_step(script, stand
     assert len(steps) == 5  # one per row
     assert lines[-1] == f"the whole table: {report}"
     assert "| `stanley2016` | CONFIRMED |" in report.read_text(encoding="utf-8")
+
+
+def test_springer_style_bibitems_are_read_as_authors_colon_title(standin):
+    # 1010.3170: "Albers, P., Mazzucchelli, M.: Periodic bounce orbits of prescribed energy, ..."
+    paper = paperbibliography.read_arxiv_paper("1010.3170", None, SourceClient(use_cache=False))
+    entries = {r.key: r.plain() for r in paper.bibliography.references}
+    assert all(entry.get("title") for entry in entries.values())
+    first = entries["AlbersMazzucchelli"]
+    assert first["title"] == "Periodic bounce orbits of prescribed energy"
+    assert first["authors"][0] == "Albers, P." and first["year"] == 2010

@@ -102,7 +102,12 @@ def bibitem_fields(text: str) -> dict[str, str]:
             None,
         )
         if not quoted:
-            return fields
+            # "Albers, P., Mazzucchelli, M.: Periodic bounce orbits ..., Int. Math. Res. Notices"
+            authors, title, rest = plain_citation_parts(text)
+            if not (authors and title) or "\\newblock" in text:
+                return fields
+            found = bibitem_fields(f"{authors} \\newblock {title} \\newblock {rest}")
+            return {**found, "text": fields["text"], **({"mrnumber": mr.group(1)} if mr else {})}
         title = next(group for group in quoted.groups() if group)
         authors, rest = text[: quoted.start()], text[quoted.end() :]
     authors = _NAME_STYLE.sub(lambda m: m.group(1) or m.group(2) or "", authors)
@@ -168,3 +173,31 @@ def _bibitem_names(text: str) -> list[str]:
         else:
             names.append(part)
     return names
+
+
+_NAME = re.compile(
+    r"(?:(?:[A-Z][a-z]?\.\s?-?)+\s?[A-Z][\w'’`\-]+(?:\s[A-Z][\w'’`\-]+)?"  # A. B. Family
+    r"|[A-Z][\w'’`\-]+(?:\s[A-Z][\w'’`\-]+)?,\s?(?:[A-Z][a-z]?\.\s?-?)+"  # Family, A. B.
+    r"|[A-Z][a-z]+\s[A-Z][\w'’`\-]+)$"  # Given Family
+)
+
+
+def plain_citation_parts(text: str) -> tuple[str, str, str]:
+    """(authors, title, rest) of a plain citation; empty strings when its start is no names."""
+    head, colon, tail = text.partition(": ")
+    if colon and _names(head):
+        title, _, rest = tail.partition(", ")
+        return head, title, rest
+    parts = text.split(", ")
+    names = 0
+    while names < len(parts) and _names(parts[names]):
+        names += 1
+    if names == 0 or names >= len(parts):
+        return "", "", ""
+    return ", ".join(parts[:names]), parts[names], ", ".join(parts[names + 1 :])
+
+
+def _names(part: str) -> bool:
+    """Whether `part` is one name or names joined by "and" ("K. Bezdek and R. Connelly")."""
+    pieces = re.split(r"\s+(?:and|&)\s+|(?<=[A-Z]\.),\s*|,\s*(?=[A-Z]\.\s?[A-Z])", part.strip())
+    return all(_NAME.match(piece.strip()) for piece in pieces if piece.strip())

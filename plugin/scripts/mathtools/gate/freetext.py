@@ -12,45 +12,16 @@ The text is always kept, as written, in the field `text`.
 
 from __future__ import annotations
 
-import re
-
-from .bibitems import bibitem_fields
-
-_NAME = re.compile(
-    r"(?:(?:[A-Z][a-z]?\.\s?-?)+\s?[A-Z][\w'’`\-]+(?:\s[A-Z][\w'’`\-]+)?"  # A. B. Family
-    r"|[A-Z][\w'’`\-]+(?:\s[A-Z][\w'’`\-]+)?,\s?(?:[A-Z][a-z]?\.\s?-?)+"  # Family, A. B.
-    r"|[A-Z][a-z]+\s[A-Z][\w'’`\-]+)$"  # Given Family
-)
+from .bibitems import bibitem_fields, plain_citation_parts
 
 
 def free_text_fields(text: str) -> dict[str, str]:
     """The fields (author, title, journal, volume, pages, year, text, ...) of a citation written
     as free text; only `text` when nothing else can be told apart."""
     text = " ".join(text.split())
-    authors, title, rest = _split(text)
+    authors, title, rest = plain_citation_parts(text)
     if not authors or not title or "\\newblock" in text:
         return bibitem_fields(text)
     found = bibitem_fields(f"{authors} \\newblock {title} \\newblock {rest}")
     found["text"] = text
     return found
-
-
-def _split(text: str) -> tuple[str, str, str]:
-    """(authors, title, rest) of a plain citation; empty strings when its start is no names."""
-    head, colon, tail = text.partition(": ")
-    if colon and _names(head):
-        title, _, rest = tail.partition(", ")
-        return head, title, rest
-    parts = text.split(", ")
-    names = 0
-    while names < len(parts) and _names(parts[names]):
-        names += 1
-    if names == 0 or names >= len(parts):
-        return "", "", ""
-    return ", ".join(parts[:names]), parts[names], ", ".join(parts[names + 1 :])
-
-
-def _names(part: str) -> bool:
-    """Whether `part` is one name or names joined by "and" ("K. Bezdek and R. Connelly")."""
-    pieces = re.split(r"\s+(?:and|&)\s+|,\s*(?=[A-Z]\.\s?[A-Z])", part.strip())
-    return all(_NAME.match(piece.strip()) for piece in pieces if piece.strip())
