@@ -11,10 +11,12 @@ __all__ = [
     "bibtexfile",
     "bibvalues",
     "candidates",
+    "freetext",
     "latexbibliography",
     "lookups",
     "matching",
     "merged",
     "refcheck",
+    "refreport",
     "verification",
 ]

@@ -106,8 +106,8 @@ def bibitem_fields(text: str) -> dict[str, str]:
             authors, title, rest = plain_citation_parts(text)
             if not (authors and title) or "\\newblock" in text:
                 return fields
-            found = bibitem_fields(f"{authors} \\newblock {title} \\newblock {rest}")
-            return {**found, "text": fields["text"], **({"mrnumber": mr.group(1)} if mr else {})}
+            split = bibitem_fields(f"{authors} \\newblock {title} \\newblock {rest}")
+            return {**split, "text": fields["text"], **({"mrnumber": mr.group(1)} if mr else {})}
         title = next(group for group in quoted.groups() if group)
         authors, rest = text[: quoted.start()], text[quoted.end() :]
     authors = _NAME_STYLE.sub(lambda m: m.group(1) or m.group(2) or "", authors)

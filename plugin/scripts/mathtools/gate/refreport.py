@@ -181,7 +181,7 @@ def worth_suggesting(entry: CheckedEntry) -> bool:
     its title scores at least SUGGESTION_FLOOR (a 1966 topology paper is never offered
     "Sparticle Reconstruction at LHC"). --json keeps every suggestion."""
     result = entry["verification"]
-    checks = result.get("checks") or {}
+    checks = result["checks"]
     score = checks.get("title_score") or 0.0
     return bool(result.get("suggestion")) and (
         bool(checks.get("matched_authors")) or score >= SUGGESTION_FLOOR

@@ -187,8 +187,13 @@ def check_statements(
     for citation in citations:
         entry = by_key.get(citation["key"])
         paper = entry["verification"]["paper"] if entry else None
-        arxiv_id = paper.get("arxiv_id") if paper and entry else None
-        if entry is None or entry["status"] not in ("CONFIRMED", "CORRECTED") or not arxiv_id:
+        arxiv_id = paper.get("arxiv_id") if paper else None
+        if (
+            paper is None
+            or entry is None
+            or entry["status"] not in ("CONFIRMED", "CORRECTED")
+            or not arxiv_id
+        ):
             checked.append(
                 _result(
                     citation,

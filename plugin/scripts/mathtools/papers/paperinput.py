@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.errors import BadInput
-from ..core.records import CheckDocument, PdfSplit, StatementCitation
+from ..core.records import CheckDocument, InputFile, PdfSplit, StatementCitation
 from ..core.tex import strip_comments
 from ..gate.bibentry import read_file
 from ..gate.refcheck import Bibliography, keep_cited, load
@@ -38,7 +38,7 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
     if (remote or pdfs) and len(paths) > 1:
         raise BadInput("give one arXiv id or one PDF alone (not with other files)", code="usage")
     if remote:
-        arxiv_id, version = remote[0][1]  # type: ignore[misc]  # found is not None above
+        arxiv_id, version = remote[0][1]
         paper = read_arxiv_paper(arxiv_id, version, SourceClient(use_cache=use_cache))
         if cited_only:
             keep_cited(paper.bibliography)
@@ -54,17 +54,23 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         if cited_only:
             raise BadInput("--cited-only needs the .tex file that cites, not a PDF", "usage")
         found = read_pdf_references(pdfs[0])
-        files = [{"file": pdfs[0], "kind": "pdf", "entries": len(found.references)}]
-        bibliography = Bibliography(files=files, references=found.references)  # type: ignore[list-item]
+        files: list[InputFile] = [
+            {"file": pdfs[0], "kind": "pdf", "entries": len(found.references)}
+        ]
+        bibliography = Bibliography(files=files, references=found.references)
         split: PdfSplit = {"file": pdfs[0], "split": found.split, "entries": len(found.references)}
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
     bibliography = load(paths, cited_only=cited_only)
-    citations: list[StatementCitation] = []
+    cited: list[StatementCitation] = []
     for path in paths:
         if path.lower().endswith(".tex"):
             text = strip_comments(read_file(path, "LaTeX file"))
-            citations += statement_citations(text, lambda line, p=path: (p, line))
-    return PaperInput(bibliography, citations, use_cache=use_cache)
+            cited += statement_citations(text, _in_file(path))
+    return PaperInput(bibliography, cited, use_cache=use_cache)
+
+
+def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
+    return lambda line: (path, line)
 
 
 def add_statements(
