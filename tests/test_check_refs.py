@@ -151,7 +151,7 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert bib.read_text(encoding="utf-8") == BIB_WITH_EVERYTHING  # the input is never modified
     assert run.stdout.splitlines()[-1].startswith(
         f"corrected copy: {fixed} (1 entries corrected from the sources' records, 1 marked "
-        "UNCONFIRMED in a note"
+        "UNCONFIRMED in a checkrefs field"
     )
     text = fixed.read_text(encoding="utf-8")
     assert text.startswith(refcheck.FIX_MARK + " refs.bib")
@@ -185,9 +185,9 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert group.fields_dict["eprint"].value == "{1009.3186}"
     assert group.fields_dict["note"].value == "{Cited in the introduction}"
     kakeya = bibtexfile.read_bib(fixed).references[2].fields
-    assert kakeya["note"] == (  # the user's own note kept after ours
-        "UNCONFIRMED: no paper with this title in arXiv, Semantic Scholar, zbMATH Open or"
-        " Crossref -- Suggested by a chatbot"
+    assert kakeya["note"] == "Suggested by a chatbot"  # the user's own note, as it was
+    assert kakeya["checkrefs"] == (  # ours, in a field no bibliography style prints
+        "UNCONFIRMED: no paper with this title in arXiv, Semantic Scholar, zbMATH Open or Crossref"
     )
 
     markdown = report.read_text(encoding="utf-8")
@@ -387,7 +387,8 @@ def test_fix_alone_writes_beside_the_bib_only_when_there_is_something_to_correct
     run = check(script, str(bib), "--fix")
     assert run.stdout.splitlines()[-1] == (
         f"corrected copy: {tmp_path / 'refs.checked.bib'} (0 entries corrected from the sources' "
-        "records, 1 marked UNCONFIRMED in a note; the original is unchanged)"
+        "records, 1 marked UNCONFIRMED in a checkrefs field, which no style prints; the original "
+        "is unchanged)"
     )
     assert "UNCONFIRMED: " in (tmp_path / "refs.checked.bib").read_text(encoding="utf-8")
 
@@ -635,18 +636,19 @@ def test_fix_edits_only_the_corrected_values_and_the_note_in_place(script, stand
     assert text.count("\n") == text.count("\r\n")  # CRLF stays CRLF, every line
     header, _, rest = text.partition("\r\n")
     assert header.startswith(refcheck.FIX_MARK + " refs.bib") and str(tmp_path) not in text
-    # The year is the record's; the note of an UNCONFIRMED entry is ours, then the user's note
-    # exactly as written (LaTeX not re-escaped); every other byte as it was.
+    # The year is the record's; an UNCONFIRMED entry gets our field, laid out as its fields are
+    # (first: its last field ends without a comma, which is left as it is); the user's note stays
+    # exactly as written; every other byte as it was.
     assert rest == MATHSCINET_CRLF.replace("YEAR = {2009}", "YEAR = {2016}").replace(
-        "  note = {Amer.",
-        "  note = {UNCONFIRMED: no paper with this title in arXiv, Semantic "
-        "Scholar, zbMATH Open or Crossref -- Amer.",
+        "@misc{kakeya,\r\n",
+        "@misc{kakeya,\r\n  checkrefs = {UNCONFIRMED: no paper with this title in arXiv, "
+        "Semantic Scholar, zbMATH Open or Crossref},\r\n",
     )
     import pybtex.database
 
     entries = pybtex.database.parse_string(text, "bibtex").entries
     assert entries["kakeya"].fields["note"].endswith("{\\bf 35}, \\url{https://example.org/~k}")
-    # A second run replaces our note, keeping the user's.
+    # A second run replaces our field, keeping the user's note.
     second = check(script, str(fixed), "--fix", str(tmp_path / "again.bib"))
     assert second.returncode == 0, second.stdout
     again = (tmp_path / "again.bib").read_bytes().decode()

@@ -100,7 +100,7 @@ def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_
     assert "A corrected copy is at refs.checked.bib" in run.stdout
     assert (cwd / "refs.bib").read_text(encoding="utf-8") == BIB  # never the original
     copy = (cwd / "refs.checked.bib").read_text(encoding="utf-8")
-    assert "  note   = {UNCONFIRMED: no paper with this title" in copy
+    assert "  checkrefs = {UNCONFIRMED: no paper with this title" in copy
     assert sorted(p.name for p in Path(cwd).iterdir()) == [
         "check-refs-report.md",
         "paper.tex",

@@ -328,3 +328,38 @@ def test_springer_style_bibitems_are_read_as_authors_colon_title(standin):
     first = entries["AlbersMazzucchelli"]
     assert first["title"] == "Periodic bounce orbits of prescribed energy"
     assert first["authors"][0] == "Albers, P." and first["year"] == 2010
+
+
+KAKEYA = (
+    "@misc{kakeya,\n  title = {A proof of the {K}akeya conjecture in three dimensions via "
+    "polynomial partitioning},\n  author = {Smith, John},\n  year = 2023,\n  note = {%s},\n}\n"
+)
+
+
+@pytest.mark.parametrize("style", ["plain", "amsplain", "alpha"])
+def test_the_unconfirmed_mark_of_a_corrected_copy_never_prints(script, standin, tmp_path, style):
+    if shutil.which("bibtex") is None or shutil.which("pdflatex") is None:
+        pytest.skip("needs TeX (bibtex, pdflatex) to typeset the corrected copy; not installed")
+    (tmp_path / "refs.bib").write_text(KAKEYA % "Suggested by a chatbot", encoding="utf-8")
+    assert script("check_refs.py", str(tmp_path / "refs.bib"), "--fix").returncode == 0
+    copy = (tmp_path / "refs.checked.bib").read_text(encoding="utf-8")
+    assert "checkrefs = {UNCONFIRMED: no paper with this title" in copy
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\cite{kakeya}\n"
+        f"\\bibliographystyle{{{style}}}\\bibliography{{refs.checked}}\\end{{document}}\n",
+        encoding="utf-8",
+    )
+    for command in (["pdflatex", "-interaction=nonstopmode", "paper"], ["bibtex", "paper"]):
+        subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=120, check=False)
+    bbl = (tmp_path / "paper.bbl").read_text(encoding="utf-8")
+    assert "Suggested by a chatbot" in bbl  # the user's note prints, as before
+    assert "UNCONFIRMED" not in bbl
+
+
+def test_an_earlier_versions_mark_in_the_note_is_taken_out(script, standin, tmp_path):
+    earlier = "UNCONFIRMED: no paper with this title -- Suggested by a chatbot"
+    (tmp_path / "refs.bib").write_text(KAKEYA % earlier, encoding="utf-8")
+    assert script("check_refs.py", str(tmp_path / "refs.bib"), "--fix").returncode == 0
+    copy = (tmp_path / "refs.checked.bib").read_text(encoding="utf-8")
+    assert "  note = {Suggested by a chatbot},\n" in copy
+    assert copy.count("UNCONFIRMED") == 2  # the header's count, and our field

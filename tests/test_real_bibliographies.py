@@ -202,7 +202,7 @@ BIBS = sorted(name for name in COUNTS if name.endswith(".bib"))
 
 
 @pytest.mark.parametrize("name", BIBS)
-def test_fix_changes_only_the_corrected_values_and_the_notes(name):
+def test_fix_changes_only_the_corrected_values_and_the_marks(name):
     import difflib
 
     import pybtex.database
@@ -214,8 +214,10 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
     edited = bib.references[:: max(len(bib.references) // 6, 1)][:6]
     updates: dict[str, dict[str, str | None]] = {}
     for number, reference in enumerate(edited):
-        if number % 2:  # UNCONFIRMED: our note, the user's own kept as written
-            updates[reference.key] = {"note": refcheck._note("no paper with this title", reference)}
+        if number % 2:  # UNCONFIRMED: our field; the user's own note kept as written
+            updates[reference.key] = refcheck.unconfirmed_mark(
+                "no paper with this title", reference
+            )
         else:  # CORRECTED: the record's title and year
             updates[reference.key] = refcheck._bib_field("title", "A Corrected Title", reference)
             updates[reference.key] |= refcheck._bib_field("year", 1999, reference)
@@ -229,10 +231,8 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
     for number, reference in enumerate(edited):
         fields = reread[reference.key].fields
         if number % 2:
-            earlier = reference.fields.get("note")
-            assert fields["note"] == "UNCONFIRMED: no paper with this title" + (
-                f" -- {earlier}" if earlier else ""
-            )
+            assert fields["checkrefs"] == "UNCONFIRMED: no paper with this title"
+            assert fields.get("note") == reference.fields.get("note")
         else:
             assert (fields["title"], fields["year"]) == ("{A Corrected Title}", "1999")
     # Line ends as they were: a CRLF file stays CRLF throughout.
@@ -240,7 +240,7 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
         assert text.count("\n") == text.count("\r\n")
     else:
         assert "\r" not in text.replace("\r", "") and "\r\n" not in text
-    # The diff: the header line, the corrected values and the note lines, nothing else.
+    # The diff: the header line, the corrected values and our mark lines, nothing else.
     old, new = original.splitlines(keepends=True), text.splitlines(keepends=True)
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
         None, old, new, autojunk=False
@@ -259,7 +259,7 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
                 line.strip().rstrip(",") in (reference.raw.get(field) or "")
                 or field in line.lower()
                 for reference in edited
-                for field in ("title", "year", "note")
+                for field in ("title", "year")
             ), (name, line)
     assert not any(str(FOLDER) in line for line in new)  # no absolute path in the user's file
 

@@ -21,8 +21,9 @@ preprint and its journal version) and keys the .tex cites that no bibliography h
 Output: a table on stdout (progress on stderr); --json prints the full JSON instead
 (schemas/check_refs.schema.json); --out FILE writes it to FILE; --report FILE writes a Markdown
 report; --fix OUT.bib writes a corrected copy of the .bib, edited in place: only the corrected
-values (from the sources' records) and the note of each UNCONFIRMED entry (note = {UNCONFIRMED:
-... -- the user's own note, as written}) change, plus one comment line at the top; layout,
+values (from the sources' records) change, and each UNCONFIRMED entry gets a field
+`checkrefs = {UNCONFIRMED: why}` that no bibliography style prints (the user's note is left as
+written), plus one comment line at the top; layout,
 `@type {`, line ends (CRLF stays CRLF) and every other byte are as they were. The input files
 are never modified. Responses are cached (MATH_CACHE_DIR), so a second run asks the services
 nothing.
@@ -164,7 +165,7 @@ def main(argv: Sequence[str]) -> int | None:
             header = refcheck.fix_header(bib, updates)
             text = bibcopy.corrected_copy(bib, updates, header, refcheck.FIX_MARK)
             files.write_file(written, text)
-        corrected = sum("note" not in changes for changes in updates.values())
+        corrected = sum(not refcheck.is_marked(changes) for changes in updates.values())
         document["fix"] = {
             "file": written,
             "entries_changed": sorted(updates),

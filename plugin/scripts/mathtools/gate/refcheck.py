@@ -387,7 +387,7 @@ def fix_updates(document: CheckDocument, bib: BibFile) -> dict[str, dict[str, st
             updates[entry["key"]] = _corrections(entry["verification"], reference)
         elif entry["status"] == "UNCONFIRMED" and not _pending(entry):
             # a pending entry was not checked (a service was down): nothing to say about it
-            updates[entry["key"]] = {"note": _note(entry["reason"], reference)}
+            updates[entry["key"]] = unconfirmed_mark(entry["reason"], reference)
     return updates
 
 
@@ -452,28 +452,39 @@ def family_first(name: str) -> str:
     return " ".join(words[start:]) + ", " + " ".join(words[:start])
 
 
-NOTE_JOINT = " -- "  # between our UNCONFIRMED note and the user's own
+# The field that marks an UNCONFIRMED entry in a corrected copy. A bibliography style prints only
+# the fields it knows: with bibtex, plain, amsplain, alpha, abbrv, unsrt, siam and amsalpha print a
+# `note` and none prints `checkrefs`, so a copy adopted as it is never puts the mark in the paper.
+MARK_FIELD = "checkrefs"
+NOTE_JOINT = " -- "  # how an earlier version joined its mark and the user's note in `note`
 
 
-def _note(reason: str, reference: Reference) -> str:
-    """The note of an UNCONFIRMED entry: ours, then the user's own note exactly as written (never
-    re-escaped: `\\url{...}`, `{\\bf 35}` stay LaTeX); a note of an earlier run is replaced."""
+def unconfirmed_mark(reason: str, reference: Reference) -> dict[str, str | None]:
+    """An UNCONFIRMED entry's changes: the reason in MARK_FIELD (an earlier run's replaced). The
+    user's note is left as written, except that an earlier version's mark in it ("UNCONFIRMED:
+    ... -- their note"), which would print, is taken out."""
     folder = str(Path(reference.file).resolve().parent)
     reason = reason.replace(reference.file, Path(reference.file).name).replace(folder + "/", "")
     reason = reason if len(reason) <= MAX_NOTE_CHARS else reason[: MAX_NOTE_CHARS - 1] + "…"
-    ours = "UNCONFIRMED: " + bibtex_text(reason)
+    changes: dict[str, str | None] = {MARK_FIELD: "{UNCONFIRMED: " + bibtex_text(reason) + "}"}
+    if reference.fields.get("note", "").startswith("UNCONFIRMED:"):
+        changes["note"] = _users_note(reference) or None
+    return changes
+
+
+def is_marked(changes: dict[str, str | None]) -> bool:
+    """Whether an entry's changes mark it UNCONFIRMED (else they correct it)."""
+    return MARK_FIELD in changes
+
+
+def _users_note(reference: Reference) -> str:
+    """The user's own part of a note an earlier version wrote as "{UNCONFIRMED: ... -- theirs}"
+    (or "{UNCONFIRMED: ... -- } # macro"), as written; "" when there is none."""
     earlier = reference.raw.get("note", "").strip()
-    if reference.fields.get("note", "").startswith("UNCONFIRMED:"):  # ours, from an earlier run
-        kept = earlier.partition(NOTE_JOINT)[2] if earlier.startswith("{") else ""
-        if re.match(r"\}\s*#", kept):
-            earlier = kept.split("#", 1)[1].strip()
-        else:
-            earlier = "{" + kept if kept.endswith("}") and kept.strip("} ") else ""
-    if not earlier or not reference.fields.get("note", "").strip():  # none, or `note = ""`
-        return "{" + ours + "}"
-    if earlier.startswith("{") and earlier.endswith("}") and "#" not in earlier:
-        return "{" + ours + NOTE_JOINT + earlier[1:]
-    return "{" + ours + NOTE_JOINT + "} # " + earlier  # a quoted note, a macro, a concatenation
+    kept = earlier.partition(NOTE_JOINT)[2] if earlier.startswith("{") else ""
+    if re.match(r"\}\s*#", kept):
+        return kept.split("#", 1)[1].strip()
+    return "{" + kept if kept.endswith("}") and kept.strip("} ") else ""
 
 
 def default_fix_path(bib: BibFile) -> Path:
@@ -496,17 +507,19 @@ def fix_lines(document: CheckDocument, asked: str | None) -> list[str]:
     marked = len(fix["entries_changed"]) - corrected
     return [
         f"corrected copy: {fix['file']} ({corrected} entries corrected from the sources' "
-        f"records, {marked} marked UNCONFIRMED in a note; the original is unchanged)"
+        f"records, {marked} marked UNCONFIRMED in a {MARK_FIELD} field, which no style prints; "
+        "the original is unchanged)"
     ]
 
 
 def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:
     """The corrected copy's one added line (a comment, which BibTeX skips): its mark, which lets a
     later run replace it, and what changed."""
-    corrected = sum("note" not in changes for changes in updates.values())
+    corrected = sum(not is_marked(changes) for changes in updates.values())
     return (
         f"{FIX_MARK} {bib.path.name}: {corrected} entries corrected from the sources' records, "
-        f"{len(updates) - corrected} marked UNCONFIRMED in a note; the original is unchanged\n"
+        f"{len(updates) - corrected} marked UNCONFIRMED in a {MARK_FIELD} field (no style prints "
+        "it); the original is unchanged\n"
     )
 
 
