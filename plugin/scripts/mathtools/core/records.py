@@ -317,7 +317,7 @@ class Judgement(_Judgement, total=False):
 
 class InputFile(TypedDict):
     file: str
-    kind: str  # bib, tex, bbl, ltb
+    kind: str  # bib, tex, bbl, ltb, pdf
     entries: int
 
 

@@ -34,6 +34,7 @@ from ..core.records import (
     StatementCitation,
     StatementStatus,
 )
+from ..core.text import is_digits
 from .papertheorems import TheoremsResult
 from .theorems import Statement
 
@@ -140,7 +141,8 @@ def statement_citations(
 
 
 def _numeric(number: str) -> tuple[int, ...]:
-    return tuple(int(p) if p.isdigit() else ord(p[0]) for p in re.findall(r"\d+|[A-Za-z]", number))
+    parts = re.findall(r"[0-9]+|[A-Za-z]", number)
+    return tuple(int(p) if is_digits(p) else ord(p[0]) for p in parts)
 
 
 def _same_kind(statement: Statement, kind: str) -> bool:
