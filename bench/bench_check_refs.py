@@ -7,12 +7,18 @@ and year, round after round until it holds 300 entries (a long bibliography's re
 check_refs.py runs on it twice against the stand-in server (tests/support/standin.py) with the
 rate-limit intervals at 0 and a fresh cache, and the requests that reach the server are counted.
 
+Then check_refs.py runs on each shared arXiv paper (../shared/recordings/arxiv-src) by its id, as a
+referee would (`check_refs.py arXiv:<id>`): its source fetched, its own bibliography read and
+checked, its cited statements looked up; the figures are entries per second and API calls per
+entry (most of these entries are old journal papers with no identifier: one title search each, in
+every service that has one).
+
 Target: the first run in a handful of calls (one arXiv id_list per 100 ids, one Semantic Scholar
 /paper/batch per 500 ids, no title search), the second in none (the HTTP cache). The projection
 multiplies the calls by the services' real intervals (arXiv one request every 3 s, Semantic
 Scholar 1 a second with a key).
 
-Run: .venv/bin/python bench/bench_check_refs.py [--entries 300]
+Run: .venv/bin/python bench/bench_check_refs.py [--entries 300] [--papers 2008.10111 ...]
 """
 
 from __future__ import annotations
@@ -63,7 +69,7 @@ def build_bib(entries: int) -> str:
     return "\n".join(out)
 
 
-def run(standin, bib: Path) -> tuple[dict, float, dict]:
+def run(standin, bib: Path | str) -> tuple[dict, float, dict]:
     standin.counts.clear()
     started = time.perf_counter()
     done = subprocess.run(
@@ -76,14 +82,28 @@ def run(standin, bib: Path) -> tuple[dict, float, dict]:
     return dict(standin.counts), elapsed, json.loads(done.stdout)["summary"]
 
 
+def arxiv_runs(standin, papers: list[str]) -> list[tuple[str, dict, float, dict]]:
+    """check_refs.py arXiv:<id> --json on each paper: (id, counts, seconds, summary)."""
+    found = []
+    for arxiv_id in papers:
+        counts, elapsed, summary = run(standin, f"arXiv:{arxiv_id}")
+        found.append((arxiv_id, counts, elapsed, summary))
+    return found
+
+
 def main() -> None:
+    from support.arxiv_src import PAPERS
+
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--entries", type=int, default=300)
-    entries = parser.parse_args().entries
+    parser.add_argument("--papers", nargs="*", default=list(PAPERS))
+    options = parser.parse_args()
+    entries = options.entries
     with standin_scratch() as (standin, scratch):
         bib = scratch / "long.bib"
         bib.write_text(build_bib(entries), encoding="utf-8")
         rows = [("first run", *run(standin, bib)), ("second run (cached)", *run(standin, bib))]
+        papers = arxiv_runs(standin, options.papers)
     print(f"check_refs.py on a {entries}-entry .bib (arXiv ids and DOIs) against the stand-in")
     print(
         f"{'run':22} {'arXiv':>6} {'S2':>6} {'calls':>6} {'identified':>10} {'local':>9} "
@@ -98,6 +118,19 @@ def main() -> None:
         )
     first, second = (sum(row[1].values()) for row in rows)
     print(f"target: a handful of calls first ({first}; <= 5), none when cached ({second})")
+    print()
+    print("check_refs.py arXiv:<id> on the shared arXiv sources (the stand-in, intervals 0)")
+    print(
+        f"{'paper':12} {'entries':>7} {'statements':>10} {'local':>8} {'entries/s':>9} "
+        f"{'API calls':>9} {'calls/entry':>11}"
+    )
+    for arxiv_id, counts, elapsed, summary in papers:
+        total = sum(counts.values())
+        read = summary["entries"]
+        print(
+            f"{arxiv_id:12} {read:>7} {summary.get('statements', 0):>10} {elapsed:>7.2f}s "
+            f"{read / elapsed:>9.1f} {total:>9} {total / max(read, 1):>11.2f}"
+        )
 
 
 if __name__ == "__main__":

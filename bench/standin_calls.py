@@ -26,6 +26,8 @@ def standin_scratch() -> Iterator[tuple[object, Path]]:
             MATH_CACHE_DIR=str(Path(scratch) / "cache"),
             MATH_ARXIV_MIN_INTERVAL="0",
             MATH_S2_MIN_INTERVAL="0",
+            MATH_ZBMATH_MIN_INTERVAL="0",
+            MATH_CROSSREF_MIN_INTERVAL="0",
         )
         from support.standin import StandIn  # needs tests/ on the path, set above
 

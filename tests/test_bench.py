@@ -26,7 +26,8 @@ BENCHMARKS = {
     r"characters read +219,000 +[\d,]+ +[\d,]+ +<= 120,000 met\n"
     r"\d+ tool calls \(target <= 50\); ended in DONE",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
-    "bench_check_refs.py --entries 40": r"second run \(cached\) +0 +0 +0 +40 ",
+    "bench_check_refs.py --entries 40 --papers 1110.4324": r"second run \(cached\) +0 +0 +0 +40 "
+    r"(.*\n)*1110\.4324 +8 +\d+ +[\d.]+s +[\d.]+ +\d+ +[\d.]+",
     "bench_faults.py --entries 4": r"Crossref refusing +[\d.]+s +[-+][\d.]+s(.*\n)*"
     r"every service refusing +[\d.]+s +\d+ of 4 pending",
     "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +\d+ +[\d.]+ +[\d.]+ +\d+\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from mathtools.core import schemas
-from mathtools.gate import bibcopy, bibtexfile, bibvalues, refcheck
+from mathtools.gate import bibcopy, bibtexfile, bibvalues, refcheck, refreport
 from support.standin import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"
@@ -149,7 +149,10 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     run = check(script, str(bib), "--fix", str(fixed), "--report", str(report))
     assert run.returncode == 0, run.stdout
     assert bib.read_text(encoding="utf-8") == BIB_WITH_EVERYTHING  # the input is never modified
-    assert run.stdout.splitlines()[-1].startswith(f"corrected copy: {fixed} (2 entries changed")
+    assert run.stdout.splitlines()[-1].startswith(
+        f"corrected copy: {fixed} (1 entries corrected from the sources' records, 1 marked "
+        "UNCONFIRMED in a checkrefs field"
+    )
     text = fixed.read_text(encoding="utf-8")
     assert text.startswith(refcheck.FIX_MARK + " refs.bib")
     # Everything but the two unconfirmed entries is as it was, byte for byte.
@@ -182,13 +185,13 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert group.fields_dict["eprint"].value == "{1009.3186}"
     assert group.fields_dict["note"].value == "{Cited in the introduction}"
     kakeya = bibtexfile.read_bib(fixed).references[2].fields
-    assert kakeya["note"] == (  # the user's own note kept after ours
-        "UNCONFIRMED: no paper with this title in arXiv, Semantic Scholar, zbMATH Open or"
-        " Crossref -- Suggested by a chatbot"
+    assert kakeya["note"] == "Suggested by a chatbot"  # the user's own note, as it was
+    assert kakeya["checkrefs"] == (  # ours, in a field no bibliography style prints
+        "UNCONFIRMED: no paper with this title in arXiv, Semantic Scholar, zbMATH Open or Crossref"
     )
 
     markdown = report.read_text(encoding="utf-8")
-    assert markdown.startswith(refcheck.REPORT_MARK + "\n# Reference check")
+    assert markdown.startswith(refreport.REPORT_MARK + "\n# Reference check")
     assert "| `markov` | CONFIRMED | arXiv:1605.08386 \\| 2016 \\| Stanley et al." in markdown
     assert "## Unconfirmed" in markdown and "- `kakeya`: no paper with this title" in markdown
 
@@ -267,7 +270,8 @@ def test_corrected_fields_come_from_the_record_and_are_escaped_synthesized(tmp_p
     assert fields["doi"].value == "{10.1/a_b}"  # identifiers verbatim
     assert bibvalues.unsafe_commands(text) == []
     assert r"\textbackslash{}input" in fields["title"].value and "$L^2$" in fields["title"].value
-    assert fields["author"].value == r"{Caprice Stanley and T. \textbackslash{}write18{rm}}"
+    # the entry writes "Family, Given": so are the record's names
+    assert fields["author"].value == r"{Stanley, Caprice and \textbackslash{}write18{rm}, T.}"
 
 
 def test_a_preprint_cited_gets_its_published_version_and_a_false_doi_goes_synthesized(tmp_path):
@@ -382,8 +386,9 @@ def test_fix_alone_writes_beside_the_bib_only_when_there_is_something_to_correct
     bib.write_text(bib.read_text() + bib_entry(fabricated), encoding="utf-8")
     run = check(script, str(bib), "--fix")
     assert run.stdout.splitlines()[-1] == (
-        f"corrected copy: {tmp_path / 'refs.checked.bib'} (1 entries changed; the original is "
-        "unchanged)"
+        f"corrected copy: {tmp_path / 'refs.checked.bib'} (0 entries corrected from the sources' "
+        "records, 1 marked UNCONFIRMED in a checkrefs field, which no style prints; the original "
+        "is unchanged)"
     )
     assert "UNCONFIRMED: " in (tmp_path / "refs.checked.bib").read_text(encoding="utf-8")
 
@@ -571,7 +576,7 @@ def test_real_papers_cited_wrong_are_corrected_field_by_field(script, standin, t
     fields = {r.key: r.fields for r in copy.references}
     assert fields["markov-year"]["year"] == "2016"
     assert fields["grouptesting-id"]["eprint"] == "1009.3186"
-    assert fields["markov-authors"]["author"] == "Caprice Stanley and Tobias Windisch"
+    assert fields["markov-authors"]["author"] == "Stanley, Caprice and Windisch, Tobias"
     assert fields["markov"] == bibtexfile.read_bib(bib).references[3].fields
     assert "note" not in fields["markov-year"]
     markdown = report.read_text(encoding="utf-8")
@@ -631,18 +636,19 @@ def test_fix_edits_only_the_corrected_values_and_the_note_in_place(script, stand
     assert text.count("\n") == text.count("\r\n")  # CRLF stays CRLF, every line
     header, _, rest = text.partition("\r\n")
     assert header.startswith(refcheck.FIX_MARK + " refs.bib") and str(tmp_path) not in text
-    # The year is the record's; the note of an UNCONFIRMED entry is ours, then the user's note
-    # exactly as written (LaTeX not re-escaped); every other byte as it was.
+    # The year is the record's; an UNCONFIRMED entry gets our field, laid out as its fields are
+    # (first: its last field ends without a comma, which is left as it is); the user's note stays
+    # exactly as written; every other byte as it was.
     assert rest == MATHSCINET_CRLF.replace("YEAR = {2009}", "YEAR = {2016}").replace(
-        "  note = {Amer.",
-        "  note = {UNCONFIRMED: no paper with this title in arXiv, Semantic "
-        "Scholar, zbMATH Open or Crossref -- Amer.",
+        "@misc{kakeya,\r\n",
+        "@misc{kakeya,\r\n  checkrefs = {UNCONFIRMED: no paper with this title in arXiv, "
+        "Semantic Scholar, zbMATH Open or Crossref},\r\n",
     )
     import pybtex.database
 
     entries = pybtex.database.parse_string(text, "bibtex").entries
     assert entries["kakeya"].fields["note"].endswith("{\\bf 35}, \\url{https://example.org/~k}")
-    # A second run replaces our note, keeping the user's.
+    # A second run replaces our field, keeping the user's note.
     second = check(script, str(fixed), "--fix", str(tmp_path / "again.bib"))
     assert second.returncode == 0, second.stdout
     again = (tmp_path / "again.bib").read_bytes().decode()

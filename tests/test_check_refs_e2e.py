@@ -83,18 +83,51 @@ def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_
             "/math:check-refs paper.tex", model, home=home, cwd=cwd, bypass=False, env=env
         )
     assert run.exit_code == 0, run.describe()
-    assert model.calls == [f'python3 "{PLUGIN}/scripts/check_refs.py" paper.tex --fix']
+    assert model.calls == [
+        f'python3 "{PLUGIN}/scripts/check_refs.py" paper.tex --fix --decisions '
+        "--report check-refs-report.md"
+    ]
     assert model.status == 0, model.output
     assert standin.counts["arxiv id_list"] == 1
-    assert "stanley2016  CONFIRMED    arXiv:1605.08386 | 2016 | Stanley et al." in run.stdout
-    assert "smith2023    UNCONFIRMED  no paper with this title" in run.stdout
+    # only the rows to act on, each with its next step; the whole table is in the report
+    assert "smith2023: UNCONFIRMED no paper with this title" in run.stdout
+    assert "  next: find the paper (title, authors, year) or drop the citation" in run.stdout
+    assert "stanley2016: CONFIRMED" not in run.stdout
     assert "missing: ghost is cited (paper.tex line 1) but in no bibliography" in run.stdout
+    assert "the whole table: check-refs-report.md" in run.stdout
+    report = (cwd / "check-refs-report.md").read_text(encoding="utf-8")
+    assert "| `stanley2016` | CONFIRMED |" in report
     assert "A corrected copy is at refs.checked.bib" in run.stdout
     assert (cwd / "refs.bib").read_text(encoding="utf-8") == BIB  # never the original
     copy = (cwd / "refs.checked.bib").read_text(encoding="utf-8")
-    assert "  note   = {UNCONFIRMED: no paper with this title" in copy
+    assert "  checkrefs = {UNCONFIRMED: no paper with this title" in copy
     assert sorted(p.name for p in Path(cwd).iterdir()) == [
+        "check-refs-report.md",
         "paper.tex",
         "refs.bib",
         "refs.checked.bib",
     ]
+
+
+def test_a_flag_in_the_arguments_stays_a_flag(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "paper"
+    cwd.mkdir()
+    (cwd / "refs.bib").write_text(BIB, encoding="utf-8")
+    (cwd / "paper.tex").write_text(TEX, encoding="utf-8")
+    model = FollowCheckRefs()
+    with StandIn() as standin:
+        env = {**standin.env(), "MATH_CACHE_DIR": str(tmp_path / "cache")}
+        env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
+        run = run_claude(
+            "/math:check-refs paper.tex --strict=corrected",
+            model,
+            home=home,
+            cwd=cwd,
+            bypass=False,
+            env=env,
+        )
+    assert run.exit_code == 0, run.describe()
+    assert (
+        model.calls[0].split("check_refs.py")[1].startswith('" paper.tex --strict=corrected --fix')
+    )
+    assert model.status == 1, model.output  # smith2023 is UNCONFIRMED: the stricter gate fails

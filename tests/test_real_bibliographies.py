@@ -202,7 +202,7 @@ BIBS = sorted(name for name in COUNTS if name.endswith(".bib"))
 
 
 @pytest.mark.parametrize("name", BIBS)
-def test_fix_changes_only_the_corrected_values_and_the_notes(name):
+def test_fix_changes_only_the_corrected_values_and_the_marks(name):
     import difflib
 
     import pybtex.database
@@ -214,8 +214,10 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
     edited = bib.references[:: max(len(bib.references) // 6, 1)][:6]
     updates: dict[str, dict[str, str | None]] = {}
     for number, reference in enumerate(edited):
-        if number % 2:  # UNCONFIRMED: our note, the user's own kept as written
-            updates[reference.key] = {"note": refcheck._note("no paper with this title", reference)}
+        if number % 2:  # UNCONFIRMED: our field; the user's own note kept as written
+            updates[reference.key] = refcheck.unconfirmed_mark(
+                "no paper with this title", reference
+            )
         else:  # CORRECTED: the record's title and year
             updates[reference.key] = refcheck._bib_field("title", "A Corrected Title", reference)
             updates[reference.key] |= refcheck._bib_field("year", 1999, reference)
@@ -229,10 +231,8 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
     for number, reference in enumerate(edited):
         fields = reread[reference.key].fields
         if number % 2:
-            earlier = reference.fields.get("note")
-            assert fields["note"] == "UNCONFIRMED: no paper with this title" + (
-                f" -- {earlier}" if earlier else ""
-            )
+            assert fields["checkrefs"] == "UNCONFIRMED: no paper with this title"
+            assert fields.get("note") == reference.fields.get("note")
         else:
             assert (fields["title"], fields["year"]) == ("{A Corrected Title}", "1999")
     # Line ends as they were: a CRLF file stays CRLF throughout.
@@ -240,7 +240,7 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
         assert text.count("\n") == text.count("\r\n")
     else:
         assert "\r" not in text.replace("\r", "") and "\r\n" not in text
-    # The diff: the header line, the corrected values and the note lines, nothing else.
+    # The diff: the header line, the corrected values and our mark lines, nothing else.
     old, new = original.splitlines(keepends=True), text.splitlines(keepends=True)
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
         None, old, new, autojunk=False
@@ -259,7 +259,7 @@ def test_fix_changes_only_the_corrected_values_and_the_notes(name):
                 line.strip().rstrip(",") in (reference.raw.get(field) or "")
                 or field in line.lower()
                 for reference in edited
-                for field in ("title", "year", "note")
+                for field in ("title", "year")
             ), (name, line)
     assert not any(str(FOLDER) in line for line in new)  # no absolute path in the user's file
 
@@ -276,3 +276,40 @@ def test_check_refs_checks_a_real_bbl_end_to_end(script, standin, name, kind):
     assert document["inputs"] == [{"file": str(path), "kind": kind, "entries": COUNTS[name]}]
     assert f"check_refs: read {COUNTS[name]} entries from {name}\n" in run.stderr
     assert len(document["entries"]) == COUNTS[name]
+
+
+def test_a_doi_written_with_an_escaped_underscore_is_looked_up_without_the_backslash():
+    for name in ("vendramin-group_refs.bib", "equational_paper_references.bib"):
+        found = refcheck.load([str(FOLDER / name)])
+        escaped = [r for r in found.references if "\\_" in r.fields.get("doi", "")]
+        assert escaped, name
+        assert all("\\" not in r.candidate()["doi"] for r in escaped)
+    group = cited("vendramin-group_refs.bib")
+    assert "10.1007/978-3-642-39634-2_14" in {entry.get("doi") for entry in group.values()}
+
+
+def test_a_bibitems_year_is_its_own_not_a_conferences_or_a_stray_lines():
+    entries = cited("clement-postnikov_biblio.tex")
+    # "Proc. Internat. Sympos. Algebraic Topology (Mexico, 1956), ..., Mexico City, 1958."
+    assert entries["Mo56"]["year"] == 1958
+    # "Annals of Math. Studies 50, Princeton Univ. Press, 1962." then a stray "1986, pp. 34--56."
+    assert entries["SE62"]["year"] == 1962
+
+
+def test_corrected_authors_are_written_as_the_file_writes_names():
+    # carleson's MathSciNet export writes "Mac\'ias, Roberto A. and Segovia, Carlos"
+    found = refcheck.load([str(FOLDER / "carleson_blueprint_bibliography.bib")])
+    reference = next(r for r in found.references if "Segovia" in r.fields.get("author", ""))
+    record = ["Roberto A. Macías", "Carlos Segovia", "Ludwig van Beethoven"]
+    written = refcheck._bib_field("authors", record, reference)
+    assert written == {
+        "author": "{Macías, Roberto A. and Segovia, Carlos and van Beethoven, Ludwig}"
+    }
+    # a file writing "Given Family" keeps the record's names as they are
+    napkin = refcheck.load([str(FOLDER / "napkin_references.bib")]).references
+    given_first = next(
+        r for r in napkin if r.fields.get("author") and "," not in r.fields["author"]
+    )
+    assert refcheck._bib_field("authors", record, given_first) == {
+        "author": "{Roberto A. Macías and Carlos Segovia and Ludwig van Beethoven}"
+    }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from mathtools.core.records import Paper
-from mathtools.gate.refcheck import markdown
+from mathtools.gate.refreport import markdown
 from mathtools.litdoc import merging, quotes
 from mathtools.litdoc.literature import parse
 from mathtools.services.crossref import to_paper

@@ -2,10 +2,15 @@
 """Check the bibliography of an existing paper against arXiv, Semantic Scholar, zbMATH Open and
 Crossref.
 
-FILE is a .bib, a .bbl, or a .tex (its \\bibitems, or the .bib files its \\bibliography{...} /
-\\addbibresource{...} name). Every entry goes through the verification gate (verify_batch.py's:
-one batch per source for the entries with an arXiv id, DOI or Zbl number, a title search for the
-others) and is reported, by key, as:
+FILE is a .bib, a .bbl, an amsrefs .ltb, or a .tex (its \\bibitems, or the .bib files its
+\\bibliography{...} / \\addbibresource{...} name); or one arXiv id or URL (arXiv:2405.16513:
+the paper's LaTeX source is fetched and its own bibliography checked, with the keys its text
+cites); or one PDF (its reference list, read with pdftotext from poppler-utils, each entry kept
+as written and checked as a free-text citation; the table says how sure the split was).
+
+Every entry goes through the verification gate (verify_batch.py's: one batch per source for the
+entries with an arXiv id, DOI or Zbl number, a title search for the others) and is
+reported, by key, as:
   CONFIRMED    the sources hold this paper as cited;
   CORRECTED    a real paper, cited wrong: each field that differs (title, authors, year, venue,
                volume, pages, DOI, a published version of a preprint), as cited -> as recorded;
@@ -16,8 +21,9 @@ preprint and its journal version) and keys the .tex cites that no bibliography h
 Output: a table on stdout (progress on stderr); --json prints the full JSON instead
 (schemas/check_refs.schema.json); --out FILE writes it to FILE; --report FILE writes a Markdown
 report; --fix OUT.bib writes a corrected copy of the .bib, edited in place: only the corrected
-values (from the sources' records) and the note of each UNCONFIRMED entry (note = {UNCONFIRMED:
-... -- the user's own note, as written}) change, plus one comment line at the top; layout,
+values (from the sources' records) change, and each UNCONFIRMED entry gets a field
+`checkrefs = {UNCONFIRMED: why}` that no bibliography style prints (the user's note is left as
+written), plus one comment line at the top; layout,
 `@type {`, line ends (CRLF stays CRLF) and every other byte are as they were. The input files
 are never modified. Responses are cached (MATH_CACHE_DIR), so a second run asks the services
 nothing.
@@ -26,16 +32,27 @@ Examples:
   check_refs.py paper.tex
   check_refs.py refs.bib --fix refs.checked.bib --report check.md
   check_refs.py paper.tex --cited-only --json
+  check_refs.py arXiv:2405.16513
+  check_refs.py submission.pdf --report check.md
+
+Cited statements: each \\cite[Theorem 2.3]{key} (Lemma, Proposition, Corollary, Definition,
+Remark, Section, equation; "Thm. 2.3", "Lemmas 4.1 and 4.2", "§3") whose entry is confirmed with
+an arXiv id is looked up in that paper's arXiv source: the row shows the statement (number, note,
+first words; --json carries its text), or says that the arXiv version read has no such number and
+names its nearest numbers (a journal version may number differently: never called wrong).
 
 --strict (for CI and before submission): exit 1 when any entry is UNCONFIRMED or pending (a
-service was unavailable), after writing every output as without it.
+service was unavailable), after writing every output as without it; --strict=corrected: also when
+any entry is CORRECTED.
 
 Exit codes: 0 checked (UNCONFIRMED entries included, unless --strict), 1 with --strict: an entry
-UNCONFIRMED or pending, 2 bad input (a missing, empty, binary or
-unparsable file, named with its line; an output path that is an input or a file we did not
-write), 4 environment, 5 internal error.
+UNCONFIRMED or pending (or CORRECTED, with --strict=corrected), 2 bad input (a missing, empty,
+binary or unparsable file, named with its line; an output path that is an input or a file we
+did not write; an arXiv paper without a LaTeX source), 3 a service failing, 4 environment
+(pdftotext missing for a PDF), 5 internal error.
 """
 
+import argparse
 import sys
 import time
 from collections.abc import Sequence
@@ -52,7 +69,12 @@ from mathtools import cli  # noqa: E402
 def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     # nargs="*", not "+": an unknown option is then reported before a missing FILE
-    parser.add_argument("files", nargs="*", metavar="FILE", help="a .bib, .bbl or .tex file")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="a .bib, .bbl, .ltb, .tex or .pdf file, or one arXiv id or URL (arXiv:2405.16513)",
+    )
     parser.add_argument(
         "--cited-only", action="store_true", help="check only the keys the .tex cites"
     )
@@ -69,22 +91,48 @@ def main(argv: Sequence[str]) -> int | None:
     )
     parser.add_argument(
         "--strict",
+        action="store_const",
+        const="unconfirmed",
+        help="exit 1 when any entry is UNCONFIRMED or pending (for CI, before submission); "
+        "--strict=corrected: also when any entry is CORRECTED",
+    )
+    parser.add_argument("--strict-corrected", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--decisions",
         action="store_true",
-        help="exit 1 when any entry is UNCONFIRMED or pending (for CI, before submission)",
+        help="print only the rows that need a decision (UNCONFIRMED, CORRECTED, duplicates, "
+        "missing, never cited, statements not found as numbered), each with its next step; "
+        "the whole table goes to --report",
+    )
+    parser.add_argument(
+        "--adopt",
+        metavar="COPY.bib",
+        help="make a corrected copy the .bib it corrects (the original kept as "
+        "NAME.before-check-refs.bib); nothing is checked",
     )
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
-    args = parser.parse_args(argv)
-    if not args.files:
-        parser.error("give the .bib, .bbl or .tex file to check")
+    levels = {"--strict=unconfirmed": "--strict", "--strict=corrected": "--strict-corrected"}
+    args = parser.parse_args([levels.get(arg, arg) for arg in argv])
+    if args.adopt:
+        from mathtools.gate import refcheck as adopting
 
-    from mathtools.gate import bibcopy, refcheck
+        original, backup = adopting.adopt(args.adopt)
+        print(f"adopted: {original} now holds the corrected copy; the original is {backup}")
+        return None
+    if not args.files:
+        parser.error("give the .bib, .bbl, .tex or .pdf file, or the arXiv id, to check")
+    strict = "corrected" if args.strict_corrected else args.strict
+
+    from mathtools.gate import bibcopy, refcheck, refreport
     from mathtools.gate.verification import Verifier
+    from mathtools.papers import paperinput
 
     def progress(message: str) -> None:
         print(f"check_refs: {message}", file=sys.stderr, flush=True)
 
     started = time.monotonic()
-    found = refcheck.load(args.files, cited_only=args.cited_only)
+    paper = paperinput.read(args.files, cited_only=args.cited_only, use_cache=not args.no_cache)
+    found = paper.bibliography
     inputs = [Path(name) for name in args.files] + [bib.path for bib in found.bibs]
     fix = args.fix
     if fix == "":  # --fix alone: beside the one .bib, else no copy (the table says why)
@@ -98,7 +146,7 @@ def main(argv: Sequence[str]) -> int | None:
     if fix:
         refcheck.check_output(fix, "--fix", inputs, refcheck.FIX_MARK)
     if args.report:
-        refcheck.check_output(args.report, "--report", inputs, refcheck.REPORT_MARK)
+        refcheck.check_output(args.report, "--report", inputs, refreport.REPORT_MARK)
     if len(found.files) == 1:
         read = Path(found.files[0]["file"]).name
     else:
@@ -108,6 +156,7 @@ def main(argv: Sequence[str]) -> int | None:
         progress(f"warning: {warning}")
 
     document = refcheck.check(found, Verifier(use_cache=not args.no_cache), progress)
+    paperinput.add_statements(document, paper, progress)
     if fix:
         bib = found.bibs[0]
         updates = refcheck.fix_updates(document, bib)
@@ -116,9 +165,14 @@ def main(argv: Sequence[str]) -> int | None:
             header = refcheck.fix_header(bib, updates)
             text = bibcopy.corrected_copy(bib, updates, header, refcheck.FIX_MARK)
             files.write_file(written, text)
-        document["fix"] = {"file": written, "entries_changed": sorted(updates)}
+        corrected = sum(not refcheck.is_marked(changes) for changes in updates.values())
+        document["fix"] = {
+            "file": written,
+            "entries_changed": sorted(updates),
+            "corrected": corrected,
+        }
     if args.report:
-        files.write_file(args.report, refcheck.markdown(document))
+        files.write_file(args.report, refreport.markdown(document))
     progress(f"done in {time.monotonic() - started:.1f} s")
     if args.out:
         files.write_file(
@@ -127,12 +181,23 @@ def main(argv: Sequence[str]) -> int | None:
     if args.json:
         sys.stdout.write(files.dumps(document))
     else:
-        lines = refcheck.table_lines(document) + refcheck.fix_lines(document, args.fix)
+        shown = (
+            refreport.decision_lines(document, args.report)
+            if args.decisions
+            else refreport.table_lines(document)
+        )
+        lines = shown + refcheck.fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")
-    failing = document["summary"]["unconfirmed"]  # a pending entry is UNCONFIRMED too
-    if args.strict and failing:
+    summary = document["summary"]
+    failing = summary["unconfirmed"]  # a pending entry is UNCONFIRMED too
+    what = "UNCONFIRMED or pending"
+    if strict == "corrected":
+        failing += summary["corrected"]
+        what = "UNCONFIRMED, pending or CORRECTED"
+    if strict and failing:
         entries = "entry" if failing == 1 else "entries"
-        progress(f"--strict: {failing} {entries} UNCONFIRMED or pending (exit 1)")
+        option = "--strict=corrected" if strict == "corrected" else "--strict"
+        progress(f"{option}: {failing} {entries} {what} (exit 1)")
         return errors.EXIT_VIOLATIONS
     return None
 

@@ -313,7 +313,7 @@ class Judgement(_Judgement, total=False):
 
 class InputFile(TypedDict):
     file: str
-    kind: str  # bib, tex, bbl, ltb
+    kind: str  # bib, tex, bbl, ltb, pdf
     entries: int
 
 
@@ -344,6 +344,7 @@ class MissingKey(TypedDict):
 class FixReport(TypedDict):
     file: str | None  # the --fix file written (None: nothing to correct)
     entries_changed: list[str]
+    corrected: int  # of them, corrected from the records; the others marked UNCONFIRMED
 
 
 class _CheckDocument(TypedDict):
@@ -357,9 +358,55 @@ class _CheckDocument(TypedDict):
     summary: dict[str, int]
 
 
+class PdfSplit(TypedDict):
+    """How a PDF's reference list was split into entries (papers/pdfreferences.py)."""
+
+    file: str
+    split: str  # labels (sure: every entry labelled) or paragraphs (unsure)
+    entries: int
+
+
+StatementStatus = Literal["found", "other_kind", "not_in_version", "not_checked", "no_arxiv_source"]
+
+
+class StatementCitation(TypedDict):
+    """One statement a `\\cite[...]` names."""
+
+    key: str
+    written: str  # the optional argument as written: "Thm.\\ 2.3"
+    kind: str  # Theorem, Lemma, ..., Section, equation
+    number: str  # "2.3", "E", "5.10"
+    part: str | None  # "(ii)"
+    file: str
+    line: int
+
+
+class ShownStatement(TypedDict):
+    printed: str
+    note: str | None
+    first_words: str
+    text: str
+    source_file: str
+    source_line: int
+
+
+class CitedStatement(StatementCitation):
+    """A statement citation as checked (check_refs.schema.json's `statements`)."""
+
+    status: StatementStatus
+    arxiv_id: str | None
+    version_read: str | None  # "v2 (the latest)", or "the latest" when the record has none
+    statement: ShownStatement | None
+    nearest: list[str]
+    message: str
+
+
 class CheckDocument(_CheckDocument, total=False):
     """What check_refs.py writes (schemas/check_refs.schema.json)."""
 
     source_errors: dict[str, str]
     warnings: list[str]  # read anyway, as BibTeX warns: a field given twice in one entry
     fix: FixReport
+    statements: list[CitedStatement]  # the statements cited by number, checked
+    never_cited: list[str]  # entries the paper's .tex never cites (checked all the same)
+    pdf: PdfSplit  # a PDF's references: how they were split

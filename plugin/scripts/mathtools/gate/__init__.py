@@ -12,10 +12,12 @@ __all__ = [
     "bibvalues",
     "candidates",
     "citations",
+    "freetext",
     "latexbibliography",
     "lookups",
     "matching",
     "merged",
     "refcheck",
+    "refreport",
     "verification",
 ]

@@ -150,7 +150,10 @@ def _added_fields(
     one_line = "\n" not in raw[spans[0].name_start : last.value_end] and len(spans) > 1
     joint = " " if one_line else newline
     first = spans[0]
-    if not trailing and not one_line and first.line_start < first.name_start:
+    own_line = (
+        first.line_start < first.name_start or raw[first.line_start - 1 : first.line_start] == "\n"
+    )
+    if not trailing and not one_line and own_line:
         # the last field ends without a comma: the new lines go first, so that no line of the
         # user's changes (a comma added to the last one would change it)
         at = first.line_start

@@ -123,9 +123,9 @@ class Reference:
 
     def doi(self) -> str | None:
         if self.fields.get("doi"):
-            return self.fields["doi"].strip()
+            return _unescaped(self.fields["doi"].strip())
         for name in ("url", "note", "text"):
-            found = DOI_CITED.search(self.fields.get(name) or "")
+            found = DOI_CITED.search(_unescaped(self.fields.get(name) or ""))
             if found:
                 return found.group(1).rstrip(".")
         return None
@@ -142,6 +142,12 @@ class Reference:
         if mr := self.mr_number():
             cited["mr"] = mr
         return cited
+
+
+def _unescaped(identifier: str) -> str:
+    """A DOI as written in LaTeX (`10.1007/978-3-642-39634-2\\_14`: MathSciNet's exports escape
+    the underscore) as the DOI itself."""
+    return re.sub(r"\\([_&%#$])", r"\1", identifier)
 
 
 _MR_NUMBER = re.compile(r"^\s*(?:MR\s*)?(\d{4,8})\b", re.IGNORECASE)  # "0075938 (17,823a)"

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED
+from ..core.text import latex_to_unicode
 from .bibentry import YEAR, Reference, drop_commands, plain_text, read_file, without_comments
 
 _VOLUME_PAGES = re.compile(  # 6(2):290--297, 19(1-2):57--70
@@ -45,7 +46,7 @@ def read_bibitems(path: str | Path, text: str | None = None) -> list[Reference]:
     for number, item in enumerate(items):
         stop = items[number + 1].start() if number + 1 < len(items) else len(body)
         line = text.count("\n", 0, item.start()) + 1
-        fields = _bibitem_fields(body[item.end() : stop])
+        fields = bibitem_fields(body[item.end() : stop])
         references.append(Reference(item.group(1).strip(), str(path), line, "bibitem", fields))
     return references
 
@@ -65,18 +66,24 @@ _AUTHOR_YEAR = re.compile(
 )
 _PAGE_RANGE = re.compile(r"\b\d+\s*(?:-+|–|—)\s*\d+\b")
 _YEAR_IN_PARENTHESES = re.compile(r"\(\s*(?:[^()]*?\s)?((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
+# A year alone in parentheses ("(1989)", "(2009a)"): the publication's; "(Mexico, 1956)" is a
+# conference's place and date, not the year of the volume printed after it.
+_YEAR_ALONE = re.compile(r"\(\s*((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
+# A fragment after the entry's last sentence that starts with a year ("... 1962. 1986, pp.
+# 34--56."): a stray line of another entry, not this one's year.
+_STRAY_FRAGMENT = re.compile(r"(?<=\.)\s+(?:1[5-9]|20)\d\d\s*,.*$")
 
 
 _MR = re.compile(r"\\MR\{\s*(?:MR\s*)?(\d{4,8})")
 
 
-def _bibitem_fields(text: str) -> dict[str, str]:
+def bibitem_fields(text: str) -> dict[str, str]:
     mr = _MR.search(text)  # amsplain's \MR{...}, which drop_commands removes with its number
     text = " ".join(re.sub(r"(?<!\\)~", " ", text).split())  # ties are spaces
     text = drop_commands(text)
     fields = {"text": text, **({"mrnumber": mr.group(1)} if mr else {})}
     blocks = [b.strip(" .,") for b in re.split(r"\\newblock\b", text) if b.strip(" .,")]
-    author_year = _AUTHOR_YEAR.match(text)
+    author_year = _AUTHOR_YEAR.match(text) or _AUTHOR_YEAR.match(latex_to_unicode(text))
     if len(blocks) >= 2:
         authors, title, rest = blocks[0], blocks[1], " ".join(blocks[2:])
     elif author_year and not _TITLE.match(author_year.group(3)):
@@ -95,12 +102,17 @@ def _bibitem_fields(text: str) -> dict[str, str]:
             None,
         )
         if not quoted:
-            return fields
+            # "Albers, P., Mazzucchelli, M.: Periodic bounce orbits ..., Int. Math. Res. Notices"
+            authors, title, rest = plain_citation_parts(text)
+            if not (authors and title) or "\\newblock" in text:
+                return fields
+            split = bibitem_fields(f"{authors} \\newblock {title} \\newblock {rest}")
+            return {**split, "text": fields["text"], **({"mrnumber": mr.group(1)} if mr else {})}
         title = next(group for group in quoted.groups() if group)
         authors, rest = text[: quoted.start()], text[quoted.end() :]
     authors = _NAME_STYLE.sub(lambda m: m.group(1) or m.group(2) or "", authors)
     # an author-year style: "Alexander, D. H., J. Novembre, and K. Lange (2009)"
-    year_given = _YEAR_IN_PARENTHESES.search(authors) or _YEAR_IN_PARENTHESES.search(rest)
+    year_given = _YEAR_IN_PARENTHESES.search(authors) or _YEAR_ALONE.search(rest)
     authors = _YEAR_IN_PARENTHESES.sub(" ", authors)
     title_year = re.search(r",\s*((?:1[5-9]|20)\d\d)\W*$", title)
     if title_year and not rest.strip():  # "\newblock Enumerating longest ..., 2000."
@@ -111,9 +123,9 @@ def _bibitem_fields(text: str) -> dict[str, str]:
     if year_given:
         fields["year"] = year_given.group(1)
     else:
-        year = YEAR.findall(_PAGE_RANGE.sub(" ", rest)) or YEAR.findall(
-            ARXIV_ID_CITED.sub(" ", authors)
-        )
+        own = _STRAY_FRAGMENT.sub("", _YEAR_IN_PARENTHESES.sub(_unless_alone, rest))
+        year = YEAR.findall(_PAGE_RANGE.sub(" ", own)) or YEAR.findall(_PAGE_RANGE.sub(" ", rest))
+        year = year or YEAR.findall(ARXIV_ID_CITED.sub(" ", authors))
         if year:
             fields["year"] = year[-1]
     rest = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())
@@ -137,6 +149,11 @@ def _bibitem_fields(text: str) -> dict[str, str]:
     return fields
 
 
+def _unless_alone(found: re.Match[str]) -> str:
+    """A parenthesised part holding a year among other words, blanked (see _YEAR_ALONE)."""
+    return found.group() if _YEAR_ALONE.fullmatch(found.group()) else " "
+
+
 _INITIALS = re.compile(r"(?:[^\W\d_]{1,2}\.\s*-?\s*)+|[A-Z]{1,2}")
 
 
@@ -156,3 +173,31 @@ def _bibitem_names(text: str) -> list[str]:
         else:
             names.append(part)
     return names
+
+
+_NAME = re.compile(
+    r"(?:(?:[A-Z][a-z]?\.\s?-?)+\s?[A-Z][\w'’`\-]+(?:\s[A-Z][\w'’`\-]+)?"  # A. B. Family
+    r"|[A-Z][\w'’`\-]+(?:\s[A-Z][\w'’`\-]+)?,\s?(?:[A-Z][a-z]?\.\s?-?)+"  # Family, A. B.
+    r"|[A-Z][a-z]+\s[A-Z][\w'’`\-]+)$"  # Given Family
+)
+
+
+def plain_citation_parts(text: str) -> tuple[str, str, str]:
+    """(authors, title, rest) of a plain citation; empty strings when its start is no names."""
+    head, colon, tail = text.partition(": ")
+    if colon and _names(head):
+        title, _, rest = tail.partition(", ")
+        return head, title, rest
+    parts = text.split(", ")
+    names = 0
+    while names < len(parts) and _names(parts[names]):
+        names += 1
+    if names == 0 or names >= len(parts):
+        return "", "", ""
+    return ", ".join(parts[:names]), parts[names], ", ".join(parts[names + 1 :])
+
+
+def _names(part: str) -> bool:
+    """Whether `part` is one name or names joined by "and" ("K. Bezdek and R. Connelly")."""
+    pieces = re.split(r"\s+(?:and|&)\s+|(?<=[A-Z]\.),\s*|,\s*(?=[A-Z]\.\s?[A-Z])", part.strip())
+    return all(_NAME.match(piece.strip()) for piece in pieces if piece.strip())

@@ -11,7 +11,9 @@ bibcopy.corrected_copy).
 
 from __future__ import annotations
 
+import posixpath
 import re
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,32 +21,35 @@ from typing import Any
 
 from ..core import clock
 from ..core.errors import BadInput
-from ..core.files import resolved
+from ..core.files import atomic_write, resolved
 from ..core.records import (
     VERDICTS,
     CheckDocument,
     CheckedEntry,
-    Discrepancy,
     Duplicate,
     InputFile,
     MissingKey,
     PaperDict,
     VerificationResult,
-    summary_line,
 )
-from ..core.sources import NAMES
 from ..core.tex import cited_keys, strip_comments
-from .bibentry import Reference, read_file
-from .bibtexfile import BibFile, read_bib
+from .bibentry import Reference, read_file, split_names
+from .bibtexfile import BibFile, read_bib, read_bib_text
 from .bibvalues import bibtex_identifier, bibtex_names, bibtex_text
 from .candidates import candidate
 from .latexbibliography import read_items
 from .matching import normalise_title
-from .verification import PENDING, Verifier, retracted_note
+from .verification import PENDING, Verifier
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex", ".ltb": "ltb"}
+KIND_NAMES = {
+    "bib": "a .bib",
+    "bbl": "a .bbl",
+    "tex": "a .tex's \\bibitems or amsrefs entries",
+    "ltb": "an amsrefs database",
+    "pdf": "a PDF's reference list",
+}
 FIX_MARK = "% check_refs.py: corrected copy of"
-REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_NOTE_CHARS = 300
 _BIB_RESOURCE = re.compile(r"\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
 # A discrepancy's field -> the BibTeX field it corrects (venue: journal, or booktitle below).
@@ -143,8 +148,74 @@ def load(paths: list[str], cited_only: bool = False) -> Bibliography:
     if cited_only:
         if not any(p.lower().endswith(".tex") for p in paths):
             raise BadInput("--cited-only needs the .tex file that cites", code="usage")
-        result.not_cited = [r.key for r in result.references if r.key not in result.cited]
-        result.references = [r for r in result.references if r.key in result.cited]
+        keep_cited(result)
+    return result
+
+
+def keep_cited(result: Bibliography) -> None:
+    """--cited-only: the entries the paper cites stay, the others are listed as not cited."""
+    result.not_cited = [r.key for r in result.references if r.key not in result.cited]
+    result.references = [r for r in result.references if r.key in result.cited]
+
+
+def load_source(
+    label: str,
+    main: str,
+    tex: str,
+    members: dict[str, str],
+    where: Callable[[int], tuple[str, int]] | None = None,
+) -> Bibliography:
+    """The bibliography of a paper's source held in memory (an arXiv source: never written to
+    disk): `tex` is its main file `main` with the inputs spliced in, `members` its other text
+    files by name, `where` maps a line of `tex` to (file, line). The .bib files `tex` names,
+    else the .bbl files the source ships, else its thebibliography or amsrefs entries; a named
+    .bib the source lacks is a warning (arXiv keeps the .bbl, often not the .bib). Entries and
+    citations name their place as `label/file`."""
+    result = Bibliography()
+    here = where or (lambda line: (main, line))
+
+    def placed(file: str, line: int) -> tuple[str, int]:
+        return (f"{label}/{file}", line)
+
+    for key, line in _citations(tex).items():
+        result.cited.setdefault(key, placed(*here(line)))
+    seen: set[str] = set()
+
+    def add(references: list[Reference], kind: str, name: str) -> None:
+        for reference in references:
+            if reference.key in seen:
+                result.repeated.append(reference)
+            else:
+                seen.add(reference.key)
+                result.references.append(reference)
+        result.files.append({"file": f"{label}/{name}", "kind": kind, "entries": len(references)})
+
+    folder = posixpath.dirname(main)
+    named = [
+        posixpath.normpath(posixpath.join(folder, p.as_posix())) for p in tex_bib_files(Path(), tex)
+    ]
+    held = [name for name in named if name in members]
+    for name in held:
+        bib = read_bib_text(members[name], Path(label, name))
+        result.warnings += bib.warnings
+        add(bib.references, "bib", name)
+    if not held:
+        bbls = sorted(name for name in members if name.lower().endswith(".bbl"))
+        for name in bbls:
+            add(read_items(Path(label, name), members[name]), "bbl", name)
+        if not bbls:
+            items = read_items(Path(label, main), tex)
+            for reference in items:
+                file, line = here(reference.line)
+                reference.file, reference.line = f"{label}/{file}", line
+            if items or not named:
+                add(items, "tex", main)
+    lacking = [name for name in named if name not in members]
+    if lacking and not result.references:
+        result.warnings.append(
+            f"{label} names {', '.join(lacking)} (\\bibliography), which its source does not "
+            "hold, and ships no .bbl: its cited keys cannot be checked"
+        )
     return result
 
 
@@ -236,6 +307,10 @@ def check(
         document["source_errors"] = verification["source_errors"]
     if bibliography.warnings:
         document["warnings"] = bibliography.warnings
+    if bibliography.cited:  # a paper was given: what it never cites is a decision to make
+        never = [e["key"] for e in entries if e["key"] not in bibliography.cited]
+        if never:
+            document["never_cited"] = never
     return document
 
 
@@ -296,156 +371,6 @@ def duplicates(entries: list[CheckedEntry], repeated: list[Reference]) -> list[D
     return found
 
 
-# ----------------------------------------------------------------------------- showing it
-
-
-def table_lines(document: CheckDocument) -> list[str]:
-    """The terminal view: one row per entry (KEY  STATUS  what was found), the corrections and
-    suggestions indented below their row, then duplicates, missing keys and the counts."""
-    entries = document["entries"]
-    width = min(max((len(e["key"]) for e in entries), default=3), 28)
-    lines = [f"{'KEY':<{width}}  {'STATUS':<11}  DETAILS"]
-    for entry in entries:
-        key = entry["key"] if len(entry["key"]) <= width else entry["key"][: width - 1] + "…"
-        head = f"{key:<{width}}  {entry['status']:<11}  "
-        details = _details(entry)
-        lines.append(head + details[0])
-        lines += [" " * (width + 15) + line for line in details[1:]]
-    for group in document["duplicates"]:
-        lines.append(f"duplicate: {', '.join(group['keys'])}: {group['why']}")
-    for item in document["missing"]:
-        lines.append(
-            f"missing: {item['key']} is cited ({Path(item['file']).name} line {item['line']}) "
-            "but in no bibliography"
-        )
-    for source, message in document.get("source_errors", {}).items():
-        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
-    lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
-    lines.append(summary_text(document))
-    return lines
-
-
-def summary_text(document: CheckDocument) -> str:
-    s = document["summary"]
-    text = (
-        f"{s['entries']} entries: {s['confirmed']} CONFIRMED, {s['corrected']} CORRECTED, "
-        f"{s['unconfirmed']} UNCONFIRMED"
-    )
-    if s["pending"]:
-        text += f" ({s['pending']} pending: a service was unavailable)"
-    text += f"; {s['duplicates']} duplicate(s), {s['missing']} cited but missing"
-    if document["not_cited"]:
-        text += f"; {len(document['not_cited'])} not cited, not checked"
-    return text
-
-
-def _details(entry: CheckedEntry) -> list[str]:
-    result = entry["verification"]
-    paper = result["paper"]  # CONFIRMED and CORRECTED: always a record (the schema)
-    if entry["status"] in ("CONFIRMED", "CORRECTED") and paper is not None:
-        retracted = retracted_note(paper).lstrip("; ")
-        diffs = result.get("discrepancies") or []
-        lines = [summary_line(paper, width=70)] + ([retracted] if retracted else [])
-        return lines + [_diff_line(d) for d in diffs] + _mr_line(entry)
-    reason = entry["reason"]
-    lines = [reason if len(reason) <= 160 else reason[:159] + "…"]
-    if result.get("suggestion"):
-        lines.append(f"suggestion: {summary_line(result['suggestion'], width=70)}")
-    return lines + _mr_line(entry)
-
-
-def _mr_line(entry: CheckedEntry) -> list[str]:
-    """The entry's MathSciNet number, kept and shown: no public API can verify it."""
-    mr = entry["cited"].get("mr")
-    return [f"{mr}: kept, not verified (MathSciNet has no public API)"] if mr else []
-
-
-def _diff_line(discrepancy: Discrepancy) -> str:
-    """`field: as cited -> as recorded`, or `field: note` when the record has no value (a
-    journal cited for a paper the record knows only as a preprint, an id that does not exist)."""
-    name, record = discrepancy["field"], discrepancy.get("record")
-    if record in (None, "", []):
-        return f"{name}: {_shown(discrepancy.get('note') or 'not in the record', width=160)}"
-    return f"{name}: {_shown(discrepancy.get('cited'))} -> {_shown(record)}"
-
-
-def _shown(value: object, width: int = 80) -> str:
-    if value is None or value == "" or value == []:
-        return "(none)"
-    if isinstance(value, list):
-        value = "; ".join(str(v) for v in value)  # names may hold commas ("Family, Given")
-    text = " ".join(str(value).split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def markdown(document: CheckDocument) -> str:
-    """The Markdown report: counts, one table row per entry, each correction as a field table,
-    each unconfirmed entry's reason and suggestion, duplicates and missing keys."""
-    cell = _cell
-    lines = [
-        REPORT_MARK,
-        "# Reference check",
-        "",
-        f"Checked {document['checked_at']}: "
-        + ", ".join(
-            f"`{Path(f['file']).name}` ({f['entries']} entries)" for f in document["inputs"]
-        )
-        + ".",
-        "",
-        summary_text(document) + ".",
-        "",
-        "| Key | Status | Record or reason |",
-        "| --- | --- | --- |",
-    ]
-    for entry in document["entries"]:
-        paper = entry["verification"]["paper"]
-        shown = summary_line(paper) + retracted_note(paper) if paper else entry["reason"]
-        lines.append(f"| `{cell(entry['key'])}` | {entry['status']} | {cell(shown)} |")
-    corrected = [e for e in document["entries"] if e["status"] == "CORRECTED"]
-    if corrected:
-        lines += ["", "## Corrections", ""]
-        for entry in corrected:
-            lines += [
-                f"### `{cell(entry['key'])}` ({Path(entry['file']).name} line {entry['line']})",
-                "",
-                "| Field | Cited | Record | Note |",
-                "| --- | --- | --- | --- |",
-            ]
-            for d in entry["verification"].get("discrepancies") or []:
-                lines.append(
-                    f"| {d['field']} | {cell(_shown(d.get('cited')))} | "
-                    f"{cell(_shown(d.get('record')))} | {cell(d.get('note') or '')} |"
-                )
-            lines.append("")
-    unconfirmed = [e for e in document["entries"] if e["status"] == "UNCONFIRMED"]
-    if unconfirmed:
-        lines += ["", "## Unconfirmed", ""]
-        for entry in unconfirmed:
-            lines.append(f"- `{cell(entry['key'])}`: {cell(entry['reason'])}")
-            suggestion = entry["verification"].get("suggestion")
-            if suggestion:
-                lines.append(f"  - suggestion: {cell(summary_line(suggestion))}")
-    if document["duplicates"]:
-        lines += ["", "## Duplicates", ""]
-        lines += [
-            f"- {', '.join(f'`{cell(k)}`' for k in g['keys'])}: {cell(g['why'])}"
-            for g in document["duplicates"]
-        ]
-    if document["missing"]:
-        lines += ["", "## Cited but missing", ""]
-        lines += [
-            f"- `{cell(m['key'])}` ({Path(m['file']).name} line {m['line']})"
-            for m in document["missing"]
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def _cell(text: str) -> str:
-    """Text safe in a Markdown table cell: one line, no pipe, no raw HTML."""
-    text = " ".join(str(text).split()).replace("|", "\\|")
-    return text.replace("<", "&lt;").replace(">", "&gt;").replace("`", "'")
-
-
 # ----------------------------------------------------------------------------- the corrected copy
 
 
@@ -462,7 +387,7 @@ def fix_updates(document: CheckDocument, bib: BibFile) -> dict[str, dict[str, st
             updates[entry["key"]] = _corrections(entry["verification"], reference)
         elif entry["status"] == "UNCONFIRMED" and not _pending(entry):
             # a pending entry was not checked (a service was down): nothing to say about it
-            updates[entry["key"]] = {"note": _note(entry["reason"], reference)}
+            updates[entry["key"]] = unconfirmed_mark(entry["reason"], reference)
     return updates
 
 
@@ -490,8 +415,11 @@ def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str 
     if value in (None, "", []):
         return {}
     if name == "authors":
-        names = value if isinstance(value, list) else [value]  # the record's author list
-        return {"author": "{" + bibtex_names([str(v) for v in names]) + "}"}
+        names = [str(v) for v in (value if isinstance(value, list) else [value])]
+        cited = split_names(reference.fields.get("author", ""))
+        if cited and all("," in person for person in cited):  # the file writes "Family, Given"
+            names = [family_first(person) for person in names]
+        return {"author": "{" + bibtex_names(names) + "}"}
     if name == "title":
         return {"title": "{{" + bibtex_text(str(value)) + "}}"}  # inner braces keep capitals
     if name in ("doi", "arxiv_id"):
@@ -512,28 +440,51 @@ def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str 
     return {BIB_FIELDS[name]: "{" + bibtex_text(str(value)) + "}"}
 
 
-NOTE_JOINT = " -- "  # between our UNCONFIRMED note and the user's own
+def family_first(name: str) -> str:
+    """A record's "Given Family" name as "Family, Given" ("Caprice Stanley" -> "Stanley,
+    Caprice"; "Ludwig van Beethoven" -> "van Beethoven, Ludwig"), as MathSciNet writes names."""
+    words = name.split()
+    if "," in name or len(words) < 2:
+        return name
+    start = len(words) - 1
+    while start > 1 and words[start - 1][:1].islower():  # von, van der, de la
+        start -= 1
+    return " ".join(words[start:]) + ", " + " ".join(words[:start])
 
 
-def _note(reason: str, reference: Reference) -> str:
-    """The note of an UNCONFIRMED entry: ours, then the user's own note exactly as written (never
-    re-escaped: `\\url{...}`, `{\\bf 35}` stay LaTeX); a note of an earlier run is replaced."""
+# The field that marks an UNCONFIRMED entry in a corrected copy. A bibliography style prints only
+# the fields it knows: with bibtex, plain, amsplain, alpha, abbrv, unsrt, siam and amsalpha print a
+# `note` and none prints `checkrefs`, so a copy adopted as it is never puts the mark in the paper.
+MARK_FIELD = "checkrefs"
+NOTE_JOINT = " -- "  # how an earlier version joined its mark and the user's note in `note`
+
+
+def unconfirmed_mark(reason: str, reference: Reference) -> dict[str, str | None]:
+    """An UNCONFIRMED entry's changes: the reason in MARK_FIELD (an earlier run's replaced). The
+    user's note is left as written, except that an earlier version's mark in it ("UNCONFIRMED:
+    ... -- their note"), which would print, is taken out."""
     folder = str(Path(reference.file).resolve().parent)
     reason = reason.replace(reference.file, Path(reference.file).name).replace(folder + "/", "")
     reason = reason if len(reason) <= MAX_NOTE_CHARS else reason[: MAX_NOTE_CHARS - 1] + "…"
-    ours = "UNCONFIRMED: " + bibtex_text(reason)
+    changes: dict[str, str | None] = {MARK_FIELD: "{UNCONFIRMED: " + bibtex_text(reason) + "}"}
+    if reference.fields.get("note", "").startswith("UNCONFIRMED:"):
+        changes["note"] = _users_note(reference) or None
+    return changes
+
+
+def is_marked(changes: dict[str, str | None]) -> bool:
+    """Whether an entry's changes mark it UNCONFIRMED (else they correct it)."""
+    return MARK_FIELD in changes
+
+
+def _users_note(reference: Reference) -> str:
+    """The user's own part of a note an earlier version wrote as "{UNCONFIRMED: ... -- theirs}"
+    (or "{UNCONFIRMED: ... -- } # macro"), as written; "" when there is none."""
     earlier = reference.raw.get("note", "").strip()
-    if reference.fields.get("note", "").startswith("UNCONFIRMED:"):  # ours, from an earlier run
-        kept = earlier.partition(NOTE_JOINT)[2] if earlier.startswith("{") else ""
-        if re.match(r"\}\s*#", kept):
-            earlier = kept.split("#", 1)[1].strip()
-        else:
-            earlier = "{" + kept if kept.endswith("}") and kept.strip("} ") else ""
-    if not earlier or not reference.fields.get("note", "").strip():  # none, or `note = ""`
-        return "{" + ours + "}"
-    if earlier.startswith("{") and earlier.endswith("}") and "#" not in earlier:
-        return "{" + ours + NOTE_JOINT + earlier[1:]
-    return "{" + ours + NOTE_JOINT + "} # " + earlier  # a quoted note, a macro, a concatenation
+    kept = earlier.partition(NOTE_JOINT)[2] if earlier.startswith("{") else ""
+    if re.match(r"\}\s*#", kept):
+        return kept.split("#", 1)[1].strip()
+    return "{" + kept if kept.endswith("}") and kept.strip("} ") else ""
 
 
 def default_fix_path(bib: BibFile) -> Path:
@@ -547,23 +498,28 @@ def fix_lines(document: CheckDocument, asked: str | None) -> list[str]:
         return []
     fix = document.get("fix")
     if fix is None:
-        return [
-            "no corrected copy: there is no single .bib to correct (a .bbl or \\bibitems "
-            "are not rewritten)"
-        ]
+        kinds = sorted({KIND_NAMES.get(f["kind"], f["kind"]) for f in document["inputs"]})
+        read = ", ".join(kinds) or "no bibliography"
+        return [f"no corrected copy: only a single .bib is rewritten, and this check read {read}"]
     if fix["file"] is None:
         return ["no corrected copy: nothing to correct"]
-    changed = len(fix["entries_changed"])
-    return [f"corrected copy: {fix['file']} ({changed} entries changed; the original is unchanged)"]
+    corrected = fix.get("corrected", len(fix["entries_changed"]))
+    marked = len(fix["entries_changed"]) - corrected
+    return [
+        f"corrected copy: {fix['file']} ({corrected} entries corrected from the sources' "
+        f"records, {marked} marked UNCONFIRMED in a {MARK_FIELD} field, which no style prints; "
+        "the original is unchanged)"
+    ]
 
 
 def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:
     """The corrected copy's one added line (a comment, which BibTeX skips): its mark, which lets a
     later run replace it, and what changed."""
-    corrected = sum("note" not in changes for changes in updates.values())
+    corrected = sum(not is_marked(changes) for changes in updates.values())
     return (
         f"{FIX_MARK} {bib.path.name}: {corrected} entries corrected from the sources' records, "
-        f"{len(updates) - corrected} marked UNCONFIRMED in a note; the original is unchanged\n"
+        f"{len(updates) - corrected} marked UNCONFIRMED in a {MARK_FIELD} field (no style prints "
+        "it); the original is unchanged\n"
     )
 
 
@@ -595,3 +551,38 @@ def check_output(path: str, option: str, inputs: list[Path], marker: str) -> Non
                 "lost: write elsewhere",
                 code="cannot_write",
             )
+
+
+ADOPTED_SUFFIX = ".before-check-refs.bib"
+
+
+def adopt(copy_path: str) -> tuple[Path, Path]:
+    """Make the corrected copy at `copy_path` the .bib it corrects (named on its first line,
+    beside it): the original is kept byte for byte as NAME.before-check-refs.bib, the copy
+    (without its header line) replaces it in one step, and the copy is removed. Returns
+    (original, backup); BadInput when the copy is not ours or the backup exists already."""
+    copy = Path(copy_path)
+    text = read_file(copy, "corrected copy")
+    first, _, rest = text.partition("\n")
+    if not first.startswith(FIX_MARK):
+        raise BadInput(
+            f"{copy} is not a corrected copy check_refs.py wrote (its first line does not start "
+            f"with '{FIX_MARK}')",
+            code="not_a_copy",
+        )
+    name = first[len(FIX_MARK) :].strip().split(": ", 1)[0]
+    original = copy.parent / name
+    if "/" in name or not original.is_file():
+        raise BadInput(f"{copy} corrects {name}, which is not beside it", code="file_not_found")
+    backup = original.with_name(original.stem + ADOPTED_SUFFIX)
+    if backup.exists():
+        raise BadInput(
+            f"{backup} exists (an earlier adoption?): move it away first", code="cannot_write"
+        )
+    try:
+        shutil.copy2(original, backup)
+        atomic_write(original, rest)
+        copy.unlink()
+    except OSError as exc:
+        raise BadInput(f"cannot adopt {copy}: {exc.strerror or exc}", code="cannot_write") from None
+    return original, backup

@@ -1,0 +1,300 @@
+"""The statements a paper cites by number (`\\cite[Theorem 2.3]{key}`), checked against the cited
+paper's own LaTeX source: what /math:check-refs adds for mathematics, which cites statements, not
+just papers.
+
+`statement_citations(text)` reads every `\\cite[...]{key}` whose note names statements: Theorem,
+Lemma, Proposition, Corollary, Definition, Remark, Example, Conjecture, Claim, Section, Chapter,
+equation, written out or abbreviated ("Thm. 2.3", "Prop.~4.1", "Eq. (5.10)", "§3"), with parts
+("Theorem 2.3(ii)"), several at once ("Lemmas 4.1 and 4.2", "Lemma 3.1, Corollary 3.2 and Lemma
+3.3"), and a misspelt name one letter off ("Threorem 1"). `check_statements` looks each up in
+the statements of the cited paper's arXiv source (theorems.py, numbered as LaTeX prints them),
+for entries the gate confirmed with an arXiv id, and says what it found:
+
+- `found`: the statement, its note and its text (JSON carries the whole text);
+- `other_kind`: the number is another statement's ("Theorem 2.3" cited, "Lemma 2.3" printed:
+  a shared counter);
+- `not_in_version`: the arXiv version read has no such number: its nearest numbers are named.
+  Never "wrong": the journal's numbering can differ from the arXiv version's;
+- `not_checked`: a section or an equation (not extracted), or a source that could not be read;
+- `no_arxiv_source`: the reference is not confirmed with an arXiv id.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+
+from ..core.errors import MathError
+from ..core.identifiers import arxiv_id_text
+from ..core.records import (
+    CheckedEntry,
+    CitedStatement,
+    ShownStatement,
+    StatementCitation,
+    StatementStatus,
+)
+from ..core.text import is_digits
+from .papertheorems import TheoremsResult
+from .theorems import Statement
+
+KINDS = {
+    "theorem": "Theorem",
+    "thm": "Theorem",
+    "th": "Theorem",
+    "lemma": "Lemma",
+    "lem": "Lemma",
+    "lm": "Lemma",
+    "proposition": "Proposition",
+    "prop": "Proposition",
+    "pro": "Proposition",
+    "corollary": "Corollary",
+    "cor": "Corollary",
+    "coro": "Corollary",
+    "definition": "Definition",
+    "def": "Definition",
+    "defn": "Definition",
+    "remark": "Remark",
+    "rem": "Remark",
+    "rmk": "Remark",
+    "example": "Example",
+    "ex": "Example",
+    "conjecture": "Conjecture",
+    "conj": "Conjecture",
+    "claim": "Claim",
+    "section": "Section",
+    "sec": "Section",
+    "sect": "Section",
+    "§": "Section",
+    "chapter": "Chapter",
+    "ch": "Chapter",
+    "chap": "Chapter",
+    "equation": "equation",
+    "eq": "equation",
+    "eqn": "equation",
+    "formula": "equation",
+}
+NOT_EXTRACTED = frozenset({"Section", "Chapter", "equation"})
+FIRST_WORDS = 12
+_CITE = re.compile(
+    r"\\(?:[a-zA-Z]*cite[a-zA-Z]*)\*?\s*\[([^\]]*)\]\s*(?:\[([^\]]*)\]\s*)?\{([^}]*)\}"
+)
+_NUMBER = r"\(?[A-Z]?\d+(?:\.\d+)*[a-z]?\)?|[A-Z](?![a-z])"
+_PART = r"(?:\s*\((?:[ivxlc]+|[a-z]|\d+)\))?"
+_ITEM = re.compile(
+    rf"(?P<name>§§?|[A-Za-z]+s?)\.?\s*(?P<numbers>(?:{_NUMBER}){_PART}"
+    rf"(?:\s*(?:,|and|&|--|-|–)\s*(?:{_NUMBER}){_PART})*)"
+)
+_ONE = re.compile(rf"(?P<number>{_NUMBER})(?P<part>{_PART})")
+
+
+def kind_of(word: str) -> str | None:
+    """The statement kind a word of a citation names ("Thm" -> Theorem, "Lemmas" -> Lemma),
+    also a full name misspelt by one letter ("Threorem"); None for any other word."""
+    word = word.lower().rstrip(".")
+    for form in (word, word[:-1] if word.endswith("s") and len(word) > 3 else word):
+        if form in KINDS:
+            return KINDS[form]
+    if len(word) >= 6:
+        close = difflib.get_close_matches(word, [k for k in KINDS if len(k) >= 6], 1, 0.85)
+        if close:
+            return KINDS[close[0]]
+    return None
+
+
+def statement_citations(
+    text: str, where: Callable[[int], tuple[str, int]] | None = None
+) -> list[StatementCitation]:
+    """Every statement a `\\cite[...]{key}` of `text` (comment-free LaTeX) names, in order;
+    `where` maps a line of `text` to (file, line)."""
+    found: list[StatementCitation] = []
+    for cite in _CITE.finditer(text):
+        note = cite.group(2) if cite.group(2) is not None else cite.group(1)
+        keys = [k.strip() for k in cite.group(3).split(",") if k.strip()]
+        if len(keys) != 1:  # a note on several keys names no one paper's statement
+            continue
+        line = text.count("\n", 0, cite.start()) + 1
+        file, line = where(line) if where else ("", line)
+        written = " ".join(note.split())
+        plain = re.sub(r"\\[ ,;]|~|\\nobreakspace\s*(?:\{\})?", " ", note)
+        plain = re.sub(r"\\S(?![A-Za-z])\s*", "§", plain)
+        plain = re.sub(r"\\[A-Za-z]+\s*", " ", plain)
+        for item in _ITEM.finditer(plain):
+            kind = kind_of(item.group("name")) if item.group("name")[0] != "§" else "Section"
+            if kind is None:
+                continue
+            for one in _ONE.finditer(item.group("numbers")):
+                number = one.group("number").strip("()")
+                part = one.group("part").strip() or None
+                found.append(
+                    StatementCitation(
+                        key=keys[0],
+                        written=written,
+                        kind=kind,
+                        number=number,
+                        part=part,
+                        file=file,
+                        line=line,
+                    )
+                )
+    return found
+
+
+def _numeric(number: str) -> tuple[int, ...]:
+    parts = re.findall(r"[0-9]+|[A-Za-z]", number)
+    return tuple(int(p) if is_digits(p) else ord(p[0]) for p in parts)
+
+
+def _same_kind(statement: Statement, kind: str) -> bool:
+    return kind_of(statement["name"].split()[-1] if statement["name"] else "") == kind or (
+        statement["name"].lower() == kind.lower()
+    )
+
+
+def nearest_numbers(statements: list[Statement], kind: str, number: str) -> list[str]:
+    """The printed names of the numbered statements closest to `number`: the one before and
+    the one after, among those of `kind` when the paper has any, else among all."""
+    numbered = [s for s in statements if s["number"]]
+    same = [s for s in numbered if _same_kind(s, kind)] or numbered
+    ordered = sorted(same, key=lambda s: _numeric(s["number"] or ""))
+    target = _numeric(number)
+    before = [s for s in ordered if _numeric(s["number"] or "") < target]
+    after = [s for s in ordered if _numeric(s["number"] or "") > target]
+    return [s["printed"] for s in (before[-1:] + after[:1])]
+
+
+def shown(statement: Statement) -> ShownStatement:
+    words = " ".join(statement["text"].split()).split(" ")
+    first = " ".join(words[:FIRST_WORDS]) + (" …" if len(words) > FIRST_WORDS else "")
+    return ShownStatement(
+        printed=statement["printed"],
+        note=" ".join(statement["note"].split()) if statement["note"] else None,
+        first_words=first,
+        text=statement["text"],
+        source_file=statement["source_file"],
+        source_line=statement["source_line"],
+    )
+
+
+def check_statements(
+    citations: list[StatementCitation],
+    entries: list[CheckedEntry],
+    theorems: Callable[[str], TheoremsResult],
+) -> list[CitedStatement]:
+    """Each citation checked against the cited paper's arXiv source (`theorems(arxiv_id)`: the
+    latest version's statements, fetched once per paper)."""
+    by_key = {entry["key"]: entry for entry in entries}
+    read: dict[str, TheoremsResult | str] = {}
+    checked: list[CitedStatement] = []
+    for citation in citations:
+        entry = by_key.get(citation["key"])
+        paper = entry["verification"]["paper"] if entry else None
+        arxiv_id = paper.get("arxiv_id") if paper else None
+        if (
+            paper is None
+            or entry is None
+            or entry["status"] not in ("CONFIRMED", "CORRECTED")
+            or not arxiv_id
+        ):
+            checked.append(
+                _result(
+                    citation,
+                    "no_arxiv_source",
+                    None,
+                    None,
+                    None,
+                    [],
+                    ("not checked: the reference is not confirmed with an arXiv id"),
+                )
+            )
+            continue
+        if arxiv_id not in read:
+            try:
+                read[arxiv_id] = theorems(arxiv_id)
+            except MathError as exc:  # a failing service, an unusable source: named, not hidden
+                read[arxiv_id] = (
+                    f"not checked: the source of arXiv:{arxiv_id} could not be read ({exc})"
+                )
+        source = read[arxiv_id]
+        version = (
+            f"v{paper['arxiv_version']} (the latest)"
+            if paper.get("arxiv_version")
+            else "the latest"
+        )
+        asked = f"arXiv:{arxiv_id_text(arxiv_id, None)} {version}"
+        if isinstance(source, str):
+            checked.append(_result(citation, "not_checked", arxiv_id, version, None, [], source))
+        elif source["status"] != "ok":
+            message = f"not checked: {source['message']}"
+            checked.append(_result(citation, "not_checked", arxiv_id, version, None, [], message))
+        elif citation["kind"] in NOT_EXTRACTED:
+            message = f"not checked: {citation['kind']} numbers are not read from sources"
+            checked.append(_result(citation, "not_checked", arxiv_id, version, None, [], message))
+        else:
+            checked.append(_look_up(citation, source["statements"], arxiv_id, version, asked))
+    return checked
+
+
+def _look_up(
+    citation: StatementCitation,
+    statements: list[Statement],
+    arxiv_id: str,
+    version: str,
+    asked: str,
+) -> CitedStatement:
+    kind, number = citation["kind"], citation["number"]
+    numbered = [s for s in statements if s["number"] == number]
+    same = [s for s in numbered if _same_kind(s, kind)]
+    if same:
+        statement = same[0]
+        return _result(
+            citation,
+            "found",
+            arxiv_id,
+            version,
+            shown(statement),
+            [],
+            (f"{statement['printed']} of {asked}"),
+        )
+    if numbered:
+        statement = numbered[0]
+        return _result(
+            citation,
+            "other_kind",
+            arxiv_id,
+            version,
+            shown(statement),
+            [],
+            (f"{asked} prints no {kind} {number}: {number} is its {statement['printed']}"),
+        )
+    nearest = nearest_numbers(statements, kind, number)
+    near = f"; nearest: {', '.join(nearest)}" if nearest else ""
+    return _result(
+        citation,
+        "not_in_version",
+        arxiv_id,
+        version,
+        None,
+        nearest,
+        (f"{asked} has no {kind} {number}{near} (a journal version may number differently)"),
+    )
+
+
+def _result(
+    citation: StatementCitation,
+    status: StatementStatus,
+    arxiv_id: str | None,
+    version: str | None,
+    statement: ShownStatement | None,
+    nearest: list[str],
+    message: str,
+) -> CitedStatement:
+    return CitedStatement(
+        **citation,
+        status=status,
+        arxiv_id=arxiv_id,
+        version_read=version,
+        statement=statement,
+        nearest=nearest,
+        message=message,
+    )
