@@ -86,6 +86,11 @@ class Reference:
             "pages": fields.get("pages"),
             "zbl": self.zbl(),
         }
+        if self.entry_type == "pdf" and fields.get("text"):
+            # A PDF's reference is checked as written, whole (gate/citations.py: Crossref's and
+            # Semantic Scholar's citation matching): the split into fields is a guess, so it
+            # only names the row, as PROBLEM.md's references are never split either.
+            found = {**found, "title": None, "authors": None, "citation": fields["text"]}
         return {name: value for name, value in found.items() if value not in (None, "")}
 
     def zbl(self) -> str | None:

@@ -14,7 +14,8 @@ is:
   block, the lines that start like a name (`Family, A.` / `A. Family`).
 
 Each entry becomes a Reference (entry_type "pdf", the text as written in `text`) whose fields
-come from gate.freetext.free_text_fields: the single free-text entry point of the gate.
+come from gate.freetext.free_text_fields; they name the entry in the report, while the gate
+checks the text whole, as a free-text citation (bibentry.Reference.candidate, gate/citations.py).
 """
 
 from __future__ import annotations
