@@ -249,3 +249,17 @@ def test_a_repeated_field_is_read_and_edited_as_bibtex_reads_it(tmp_path):
         "@article {k,\n      NOTE = {UNCONFIRMED: x},\n     TITLE = {First},\n"
         "   REVIEWS = {c},\n   REVIEWS = {b},\n      YEAR = {1991}\n}\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        # as a MathSciNet export writes them (synthesized entries, the shapes seen in real files)
+        ("Mac\\,Lane, Saunders", ["Mac Lane, Saunders"]),
+        ("Saunders Mac\\,Lane and Ieke Moerdijk", ["Saunders Mac Lane", "Ieke Moerdijk"]),
+        ("Bayer, Dave and Eisenbud, David and ", ["Bayer, Dave", "Eisenbud, David"]),
+        ("Anderson, T.~W. and Darling, D.~A.", ["Anderson, T. W.", "Darling, D. A."]),
+    ],
+)
+def test_tex_spacing_and_a_dangling_and_make_no_name(written, names):
+    assert bibentry.split_names(written) == names

@@ -233,7 +233,11 @@ def split_names(value: str) -> list[str]:
     out (it marks a list cut short)."""
     from bibtexparser.middlewares.names import split_multiple_persons_names
 
-    names = split_multiple_persons_names(" ".join(value.split())) if value.strip() else []
+    # TeX's spacing inside a name is a space ("Mac\\,Lane" is Mac Lane, never "Mac,Lane"), and a
+    # list left ending in "and" ("Bayer, Dave and Eisenbud, David and ") names no one more.
+    value = " ".join(re.sub(r"\\[,;:! ]|~", " ", value).split())
+    value = re.sub(r"^(?:and\s+)+|(?:\s+and)+$", "", value, flags=re.IGNORECASE)
+    names = split_multiple_persons_names(value) if value else []
     return [name for name in names if name.strip().lower() not in ("others", "et al.", "et al")]
 
 
