@@ -50,6 +50,8 @@ from ..core.records import Checks, Discrepancy, Paper
 from ..core.text import FUNCTION_WORDS, american_spelling, fold, strip_latex
 from ..core.venues import (
     PROCEEDINGS_WORDS,
+    SUBVENUE_WORDS,
+    TRANSLATION_JOURNALS,
     VENUE_FUNCTION_WORDS,
     VENUE_OPTIONAL,
     is_preprint_venue,
@@ -60,6 +62,12 @@ from ..core.venues import (
 BOOK_TYPES = frozenset({"book", "monograph", "edited-book", "reference-book", "book-set"})
 TITLE_THRESHOLD = 1.0
 YEAR_TOLERANCE = 1
+# How far a preprint's year may be from the year cited for the paper it became (arXiv's year
+# against the journal's), the record an arXiv preprint and every other field agreeing: then the
+# year is corrected, not a different paper. Measured: the recorded arXiv entries with a journal
+# reference are published 0 to 2 years from their first version (3 of 19 two years off); HALLMARK
+# shifts a year by one for its arXiv-versus-venue confusions, which YEAR_TOLERANCE covers.
+PREPRINT_YEAR_BOUND = 2
 MAX_TYPOS = 2  # mistyped words a title may have and still name the record (misspelled())
 TYPO_MIN_LETTERS = 5  # shorter words are too close to other words ("DNA", "RNA")
 
@@ -240,14 +248,15 @@ def record_years(paper: Paper) -> set[int]:
     return years
 
 
-def year_agrees(cited: int, paper: Paper) -> bool:
+def year_agrees(cited: int, paper: Paper, translated: bool = False) -> bool:
     """A cited year is one the record gives; or within YEAR_TOLERANCE of one when the record
     shows why: it has both an arXiv version and a published venue (the preprint's year against
-    the journal's)."""
+    the journal's), or the citation names the record's journal's translation (or original),
+    which may come out a year later."""
     years = record_years(paper)
     if not years or cited in years:
         return True
-    explained = bool(paper.arxiv_id and paper.venue)
+    explained = bool(paper.arxiv_id and paper.venue) or translated
     return explained and any(abs(cited - year) <= YEAR_TOLERANCE for year in years)
 
 
@@ -290,6 +299,8 @@ def _abbreviates(short: _VenueWord, long: _VenueWord) -> bool:
     a, b = short.word, long.word
     if a == b:
         return True
+    if short.acronym and long.acronym:
+        return False  # "AI" is not "AAAI": an acronym abbreviates no other acronym
     if len(a) >= len(b) or a[0] != b[0] or (len(a) == 1 and not short.marked):
         return False
     letters = iter(b)
@@ -318,7 +329,12 @@ def _venue_aligns(cited: list[_VenueWord], record: list[_VenueWord], contained: 
             return True
         if i < len(cited) and cited[i].optional and aligns(i + 1, j):
             return True
-        if j < len(record) and (record[j].optional or contained) and aligns(i, j + 1):
+        if (
+            j < len(record)
+            and (record[j].optional or contained)
+            and record[j].word not in SUBVENUE_WORDS  # a workshop is not its host conference
+            and aligns(i, j + 1)
+        ):
             return True
         if i == len(cited) or j == len(record):
             return False
@@ -352,6 +368,36 @@ def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
     return _venue_aligns(cited_words, record_words, contained=reference or proceedings) or (
         proceedings and _venue_aligns(record_words, cited_words, contained=True)
     )
+
+
+def journal_sides(name: str) -> list[tuple[int, int]]:
+    """(entry, side) of each TRANSLATION_JOURNALS journal `name` names: side 0 the translation,
+    1 the original."""
+    return [
+        (entry, side)
+        for entry, pair in enumerate(TRANSLATION_JOURNALS)
+        for side, names in enumerate(pair)
+        if any(venue_agrees(name, known) for known in names)
+    ]
+
+
+def translated_venue(cited: str, paper: Paper) -> bool | None:
+    """Whether a cited venue names the record's venue through TRANSLATION_JOURNALS: True when it
+    is the record's journal's cover-to-cover translation or original (the same paper, its
+    volume and pages another journal's), False when it is another name of the same journal,
+    None when the table says nothing."""
+    cited_sides = journal_sides(cited)
+    if not cited_sides:
+        return None
+    record_sides = {side for name in _venue_names(paper) for side in journal_sides(name)}
+    same = [entry_side in record_sides for entry_side in cited_sides]
+    if any(same):
+        return False
+    return True if any((entry, 1 - side) in record_sides for entry, side in cited_sides) else None
+
+
+def _venue_names(paper: Paper) -> list[str]:
+    return [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
 
 
 def _numbers(text: str | None) -> list[int]:
@@ -392,6 +438,8 @@ class Match:
     year_diff: int | None = None
     year_ok: bool | None = None
     year_close: bool = False  # the cited year is within YEAR_TOLERANCE of one the record gives
+    # the record is an arXiv preprint whose year is within PREPRINT_YEAR_BOUND of the cited one
+    preprint_year: bool = False
     discrepancies: list[Discrepancy] = field(default_factory=list)
 
     @property
@@ -417,8 +465,19 @@ class Match:
         if self.title_ok is None or self.misspelled:
             return False  # a title search identifies only by the title, folded
         if self.year_ok is not None:
-            return self.year_ok or (self.year_close and self.authors_agree)
+            return self.year_ok or (
+                self.authors_agree and (self.year_close or self._published_later())
+            )
         return not self.authors_contradicted
+
+    def _published_later(self) -> bool:
+        """A preprint published years later: the record is the arXiv preprint, its year within
+        PREPRINT_YEAR_BOUND of the cited one, and nothing but the year (and the journal the
+        preprint record cannot know) differs."""
+        return self.preprint_year and all(
+            d["field"] == "year" or (d["field"] == "venue" and d["record"] is None)
+            for d in self.discrepancies
+        )
 
     def agreed(self) -> list[str]:
         """The fields this record agrees with as cited: "year", "title"."""
@@ -465,11 +524,14 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
                 _discrepancy("authors", authors, paper.authors, authors_note)
             )
     year = candidate.get("year")
+    translated = bool(candidate.get("venue")) and bool(translated_venue(candidate["venue"], paper))
     if year is not None and paper.year is not None:
         match.year_diff = paper.year - int(year)
-        match.year_ok = year_agrees(int(year), paper)
-        match.year_close = any(
-            abs(int(year) - known) <= YEAR_TOLERANCE for known in record_years(paper)
+        match.year_ok = year_agrees(int(year), paper, translated)
+        gaps = [abs(int(year) - known) for known in record_years(paper)]
+        match.year_close = any(gap <= YEAR_TOLERANCE for gap in gaps)
+        match.preprint_year = bool(paper.arxiv_id) and any(
+            gap <= PREPRINT_YEAR_BOUND for gap in gaps
         )
         if not match.year_ok:
             match.discrepancies.append(
@@ -477,7 +539,7 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
                     "year", int(year), paper.year, f"cited {year}, the record says {paper.year}"
                 )
             )
-    match.discrepancies += _venue_discrepancies(candidate, paper)
+    match.discrepancies += _venue_discrepancies(candidate, paper, translated)
     return match
 
 
@@ -485,14 +547,20 @@ def _discrepancy(name: str, cited: object, record: object, note: str) -> Discrep
     return {"field": name, "cited": cited, "record": record, "note": note}
 
 
-def _venue_discrepancies(candidate: Mapping[str, Any], paper: Paper) -> list[Discrepancy]:
+def _venue_discrepancies(
+    candidate: Mapping[str, Any], paper: Paper, translated: bool = False
+) -> list[Discrepancy]:
     """The venue, volume and pages the candidate gives, against the record's. A preprint
     server cited for a published paper is a `version` discrepancy; a journal cited for a paper
-    the record knows only as a preprint is a `venue` one."""
+    the record knows only as a preprint is a `venue` one. A cited translation journal of the
+    record's journal (or its original, `translated`) agrees, its volume and pages another
+    journal's."""
     venue = (candidate.get("venue") or "").strip()
     found = []
+    if translated:
+        return found
     if venue:
-        names = [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
+        names = _venue_names(paper)
         preprint_only = not paper.venue and bool(paper.arxiv_id or names)
         as_article = bool(candidate.get("volume") or candidate.get("pages"))
         as_article &= paper.document_type in BOOK_TYPES and not is_preprint_venue(venue)
@@ -524,8 +592,12 @@ def _venue_discrepancies(candidate: Mapping[str, Any], paper: Paper) -> list[Dis
                     f"cited as published in {venue}; the record knows only the preprint ({where})",
                 )
             )
-        elif names and not any(
-            venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
+        elif (
+            names
+            and not any(
+                venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
+            )
+            and translated_venue(venue, paper) is None
         ):
             found.append(
                 _discrepancy(

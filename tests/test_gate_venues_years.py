@@ -1,0 +1,164 @@
+"""The gate, round three (issue 39): workshops and acronyms, a macro before a space, a chapter's
+book as its venue, a record's "others", a preprint published years later, translation journals,
+and a book cited as a journal article checked with the sources that know document types."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mathtools.core.authors import check_authors
+from mathtools.core.records import Paper
+from mathtools.gate.matching import compare, typographic_only, venue_agrees
+from mathtools.services.zbmath import to_paper as zbmath_paper
+from support.standin import load_index
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("Workshop on Trustworthy AI and Robustness", "AAAI"),  # a workshop is not its host
+        ("AI", "AAAI"),  # an acronym is no ISO 4 abbreviation of another
+        ("AAAI", "Workshop on Trustworthy AI at AAAI"),
+    ],
+)
+def test_a_workshop_or_another_acronym_is_not_the_venue(cited, record):
+    assert not venue_agrees(cited, record)
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("AAAI", "AAAI Conference on Artificial Intelligence"),
+        ("Proc. AAAI", "AAAI"),
+        ("ICML Workshop on Theoretical Foundations", "ICML Workshop on Theoretical Foundations"),
+        ("ISSTA 2020", "ACM SIGSOFT International Symposium on Software Testing and Analysis"),
+    ],
+)
+def test_a_conference_still_agrees_with_its_names(cited, record):
+    assert venue_agrees(cited, record)
+
+
+def test_a_macro_before_a_space_folds_as_its_unicode_letter():
+    r"""TeX eats the space after a control word: `\theta (x)` is θ(x)."""
+    record = "On the sign changes of ψ(x)−θ(x)"
+    assert typographic_only(r"On the sign changes of $\psi(x)-\theta (x)$", record)
+    assert typographic_only(r"On the sign changes of $\psi (x)-\theta(x)$", record)
+
+
+def test_a_record_list_ending_in_others_leaves_further_cited_authors_unknown():
+    record = ["Kees A. Schouhamer Immink", "Stan Baggen", "others"]
+    check = check_authors(["K. A. S. Immink", "S. Baggen", "P. H. N. de With"], record)
+    assert check.not_authors == []
+    assert check.matched == ["Kees A. Schouhamer Immink", "Stan Baggen"]
+    assert not check.incomplete
+
+
+def _zbmath(number: int) -> Paper:
+    paper = zbmath_paper(load_index().zbmath[number])
+    assert paper is not None
+    return paper
+
+
+@pytest.mark.needs_shared("recordings")
+def test_a_chapter_cited_with_its_books_title_is_not_preprint_only():
+    """zbMATH's source line for a chapter (document type "a", no serial) names its book."""
+    chapter = _zbmath(7721132)
+    cited = {
+        "title": chapter.title,
+        "authors": ["Hofmann, T.", "Zhang, Y."],
+        "year": 2019,
+        "venue": "ANTS XIII. Proceedings of the thirteenth algorithmic number theory symposium",
+        "pages": "311--323",
+    }
+    match = compare(cited, chapter)
+    assert match.discrepancies == [], match.reason
+
+
+@pytest.mark.needs_shared("recordings")
+def test_a_chapter_cited_as_a_journal_article_is_a_venue_discrepancy():
+    chapter = _zbmath(7721132)
+    cited = {"title": chapter.title, "year": 2019, "venue": "J. Number Theory", "volume": "12"}
+    [venue] = compare(cited, chapter).discrepancies
+    assert venue["field"] == "venue" and "ANTS XIII" in venue["record"]
+
+
+def test_a_preprint_published_two_years_later_is_identified_and_corrected():
+    record = Paper(
+        source="arxiv",
+        title="Moduli spaces of stable maps for surfaces",
+        authors=["Ann Author"],
+        year=1996,
+        arxiv_id="alg-geom/9601001",
+    )
+    cited = {"title": record.title, "authors": ["A. Author"], "year": 1994}
+    match = compare(cited, record)
+    assert match.identifies(by_identifier=False)
+    assert [d["field"] for d in match.discrepancies] == ["year"]
+    far = compare({**cited, "year": 1992}, record)
+    assert not far.identifies(by_identifier=False)  # beyond the bound: a suggestion
+    other = compare({**cited, "authors": ["B. Other"]}, record)
+    assert not other.identifies(by_identifier=False)  # every other field must agree
+    published = Paper(**{**record.__dict__, "arxiv_id": None})
+    assert not compare(cited, published).identifies(by_identifier=False)  # no preprint
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("Math. Notes", "Matematicheskie Zametki"),
+        ("Mathematical Notes of the Academy of Sciences of the USSR", "Mat. Zametki"),
+        ("Sb. Math.", "Matematicheskii Sbornik"),
+        ("Russian Math. Surveys", "Uspekhi Matematicheskikh Nauk"),
+        ("Izv. Akad. Nauk SSSR Ser. Mat.", "Izvestiya: Mathematics"),
+        ("Theory Probab. Appl.", "Teoriya Veroyatnostei i ee Primeneniya"),
+    ],
+)
+def test_a_translation_journal_and_its_original_are_one_venue(cited, record):
+    paper = Paper(source="zbmath", title="T", venue=record, volume="2", pages="69-76", year=1967)
+    match = compare({"title": "T", "venue": cited, "volume": "2", "pages": "498--502"}, paper)
+    assert match.discrepancies == [], match.reason
+    later = compare({"title": "T", "venue": cited, "year": 1968}, paper)
+    assert later.discrepancies == [], later.reason  # the translation a year later
+
+
+def test_a_journal_under_another_of_its_names_is_compared_as_itself():
+    paper = Paper(source="s2", title="T", venue="Math. Notes", volume="2", pages="498-502")
+    old_name = "Mathematical Notes of the Academy of Sciences of the USSR"
+    assert compare({"title": "T", "venue": old_name, "pages": "498--502"}, paper).ok
+    [pages] = compare({"title": "T", "venue": old_name, "pages": "69--76"}, paper).discrepancies
+    assert pages["field"] == "pages"
+
+
+def test_a_translation_journal_is_not_another_journal():
+    paper = Paper(source="zbmath", title="T", venue="Matematicheskie Zametki", year=1967)
+    match = compare({"title": "T", "venue": "Siberian Math. J.", "volume": "2"}, paper)
+    assert [d["field"] for d in match.discrepancies] == ["venue"]
+
+
+def verify(script, candidates):
+    run = script("verify_batch.py", input=json.dumps(candidates))
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    return {result["key"]: result for result in run.json()["results"]}
+
+
+@pytest.mark.needs_shared("recordings")
+def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_type(
+    script, standin
+):
+    """The zbMATH book (Zbl 1416.11009) cited as an article in a journal, by its DOI: Crossref
+    has no record of it, Semantic Scholar neither, zbMATH Open's says it is a book."""
+    book = _zbmath(7083365)
+    cited = {
+        "key": "ants-book",
+        "title": book.title,
+        "authors": ["Scheidler, R.", "Sorenson, J."],
+        "year": 2019,
+        "venue": "J. Pure Appl. Algebra",
+        "volume": "2",
+        "pages": "1--478",
+    }
+    result = verify(script, [cited])["ants-book"]
+    assert result["status"] == "CORRECTED", result["reason"]
+    [venue] = result["discrepancies"]
+    assert venue["field"] == "venue" and "book" in venue["note"]
