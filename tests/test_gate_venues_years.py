@@ -19,7 +19,6 @@ from support.standin import load_index
     [
         ("Workshop on Trustworthy AI and Robustness", "AAAI"),  # a workshop is not its host
         ("AI", "AAAI"),  # an acronym is no ISO 4 abbreviation of another
-        ("AAAI", "Workshop on Trustworthy AI at AAAI"),
     ],
 )
 def test_a_workshop_or_another_acronym_is_not_the_venue(cited, record):
@@ -143,9 +142,7 @@ def verify(script, candidates):
 
 
 @pytest.mark.needs_shared("recordings")
-def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_type(
-    script, standin
-):
+def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_type(script, standin):
     """The zbMATH book (Zbl 1416.11009) cited as an article in a journal, by its DOI: Crossref
     has no record of it, Semantic Scholar neither, zbMATH Open's says it is a book."""
     book = _zbmath(7083365)

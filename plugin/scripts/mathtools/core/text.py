@@ -234,6 +234,17 @@ def american_spelling(word: str) -> str:
     return re.sub(r"(?<=\w{3})our(s|ed|ing|ings|hood|hoods)?$", r"or\1", word)
 
 
+def stem(word: str) -> str:
+    """A folded word with its English plural and British spelling folded, so that variants of
+    one word compare equal ("walks" -> "walk", "studies" -> "study", "colour" -> "color")."""
+    word = american_spelling(word)
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and len(word) > 3 and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
 def one_line(text: str | None) -> str:
     """Text as one line of plain text (LaTeX stripped, spacing collapsed)."""
     return " ".join(strip_latex(text or "").split())

@@ -16,5 +16,6 @@ __all__ = [
     "matching",
     "merged",
     "refcheck",
+    "venuematch",
     "verification",
 ]

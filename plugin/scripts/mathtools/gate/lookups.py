@@ -12,6 +12,10 @@ as the APIs allow, and what each returned; verification.py judges the candidates
      returned a record of the cited paper for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids
      a call); and, for titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a
      Crossref query.bibliographic search each for those still unidentified.
+  6. for papers identified by a record that names no venue while the citation names a journal
+     (with a volume or pages), the sources that know a work's document type (type_records): one
+     `|`-joined zbMATH Open search of their DOIs or titles, then Crossref for those zbMATH Open
+     does not hold (their DOIs in one list request, a bibliographic search per title).
 N identified candidates therefore cost ceil(N / chunk) calls per source; cached answers cost none.
 
 A service that still fails after the HTTP layer's retries is not asked again in this run
@@ -31,9 +35,9 @@ from ..core.records import Paper, SearchResult
 from ..services.arxiv import ArxivClient
 from ..services.crossref import CrossrefClient
 from ..services.semantic_scholar import S2Client
-from ..services.zbmath import MAX_PER_PAGE, Identifier, ZbmathClient
+from ..services.zbmath import MAX_PER_PAGE, QUERY_SYNTAX, Identifier, ZbmathClient
 from .candidates import Candidate
-from .matching import Match, compare, normalise_title
+from .matching import Match, compare, normalise_title, title_score
 
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
@@ -266,6 +270,75 @@ class Sources:
                 continue
             self.title_searched.add("crossref")
             _add_leads("crossref", candidates, [position], result, leads)
+
+    def type_records(self, wanted: dict[int, Paper]) -> dict[int, list[ComparedRecord]]:
+        """zbMATH Open's and Crossref's records (they know a work's document type: a book, a
+        chapter, a journal article) of the identified papers at `wanted`'s positions: zbMATH
+        first, in `|`-joined searches of each paper's DOI or title; Crossref for those zbMATH
+        holds no record of. A record is the paper's when it carries its DOI, or has its title
+        and a year at most one off (same_work)."""
+        found: dict[int, list[ComparedRecord]] = {position: [] for position in wanted}
+        positions = list(wanted)
+        for first in range(0, len(positions), TITLE_SEARCH_CHUNK):
+            chunk = positions[first : first + TITLE_SEARCH_CHUNK]
+            terms = [_zbmath_term(wanted[p]) for p in chunk]
+            result = self.call("zbmath", self.zbmath.search, " | ".join(terms), MAX_PER_PAGE)
+            if result is not None:
+                _add_works("zbmath", result.papers, result.request_urls, chunk, wanted, found)
+        rest = [p for p in positions if not found[p]]
+        dois = {p: wanted[p].doi for p in rest if wanted[p].doi}
+        if dois:
+            works = self.call("crossref", self.crossref.works, list(dict.fromkeys(dois.values())))
+            if works is not None:
+                papers, urls = works
+                _add_works("crossref", list(papers.values()), urls, list(dois), wanted, found)
+        for position in rest:
+            paper = wanted[position]
+            if position in dois or not paper.title:
+                continue
+            query = " ".join(
+                x for x in (paper.title, *paper.authors[:1], str(paper.year or "")) if x
+            )
+            result = self.call("crossref", self.crossref.search, query, rows=5)
+            if result is not None:
+                papers = result.papers
+                _add_works("crossref", papers, result.request_urls, [position], wanted, found)
+        return found
+
+
+def _zbmath_term(paper: Paper) -> str:
+    """How zbMATH Open is asked for an identified paper: its DOI, else its title as a phrase."""
+    if paper.doi and not QUERY_SYNTAX.search(paper.doi):
+        return f"doi:{paper.doi}"
+    return f'ti:"{_phrase(paper.title)}"'
+
+
+def same_work(paper: Paper, other: Paper) -> bool:
+    """Whether another source's record is of the identified paper: it carries the paper's DOI,
+    or it has the paper's title (folded, both ways) and a year at most one off."""
+    if paper.doi and other.doi:
+        return paper.doi == other.doi
+    years = (paper.year, other.year)
+    return (
+        bool(paper.title and other.title)
+        and title_score(paper.title, other.title) == title_score(other.title, paper.title) == 1.0
+        and (None in years or abs((paper.year or 0) - (other.year or 0)) <= 1)
+    )
+
+
+def _add_works(
+    source: str,
+    papers: list[Paper],
+    urls: list[str],
+    positions: list[int],
+    wanted: dict[int, Paper],
+    found: dict[int, list[ComparedRecord]],
+) -> None:
+    for position in positions:
+        for other in papers:
+            if same_work(wanted[position], other):
+                compared = compare({}, other)
+                found[position].append(ComparedRecord(source, other, compared, list(urls)))
 
 
 def _phrase(title: str) -> str:

@@ -38,7 +38,6 @@ the cited paper at all (Match.identifies); verification.py turns that into the v
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -47,15 +46,9 @@ from typing import Any
 
 from ..core.authors import check_authors, split_authors
 from ..core.records import Checks, Discrepancy, Paper
-from ..core.text import FUNCTION_WORDS, american_spelling, fold, strip_latex
-from ..core.venues import (
-    PROCEEDINGS_WORDS,
-    SUBVENUE_WORDS,
-    TRANSLATION_JOURNALS,
-    VENUE_FUNCTION_WORDS,
-    VENUE_OPTIONAL,
-    is_preprint_venue,
-)
+from ..core.text import FUNCTION_WORDS, fold, stem, strip_latex
+from ..core.venues import is_preprint_venue
+from .venuematch import numbers, translated_venue, venue_agrees, venue_names
 
 # Document types (Paper.document_type, Crossref's names) of a whole book: cited with a journal,
 # volume and pages, it is miscited as an article.
@@ -80,22 +73,12 @@ def _words(text: str) -> tuple[str, ...]:
 SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 
 
-def _stem(word: str) -> str:
-    """Fold English plurals and British spellings so that variants of one word compare equal."""
-    word = american_spelling(word)
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and len(word) > 3 and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def title_words(title: str, umlauts: bool = False) -> list[str]:
     """The content words of a title, normalised (see the module docstring; `umlauts` as in
     fold())."""
     plain = fold(strip_latex(title), umlauts)
     words = re.findall(r"[a-z0-9]+", plain)
-    return [_stem(w) for w in words if w not in FUNCTION_WORDS]
+    return [stem(w) for w in words if w not in FUNCTION_WORDS]
 
 
 def normalise_title(title: str) -> str:
@@ -260,150 +243,6 @@ def year_agrees(cited: int, paper: Paper, translated: bool = False) -> bool:
     return explained and any(abs(cited - year) <= YEAR_TOLERANCE for year in years)
 
 
-# ----------------------------------------------------------------------------- venues
-
-
-@dataclass(frozen=True)
-class _VenueWord:
-    word: str
-    marked: bool  # written as an abbreviation: "J.", or a lone capital ("J Number Theory")
-    acronym: bool  # "USA", "PNAS", "ICSTW"
-    optional: bool  # may be absent on the other side (VENUE_OPTIONAL, function words)
-    function: bool
-
-
-def _venue_words(name: str) -> list[_VenueWord]:
-    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name))
-    words = []
-    for match in re.finditer(r"[^\W\d_]+\.?", text):
-        raw = match.group().rstrip(".")
-        word = re.sub(r"[^a-z]", "", fold(raw))
-        if not word:
-            continue
-        function = word in VENUE_FUNCTION_WORDS
-        words.append(
-            _VenueWord(
-                word=_stem(word),
-                marked=match.group().endswith(".") or (len(raw) == 1 and raw.isupper()),
-                acronym=2 <= len(raw) <= 8 and raw.isupper() and not function,
-                optional=function or word in VENUE_OPTIONAL,
-                function=function,
-            )
-        )
-    return words
-
-
-def _abbreviates(short: _VenueWord, long: _VenueWord) -> bool:
-    """ISO 4 style: an abbreviation keeps the word's first letter and some of its letters in
-    order ("J." Journal, "Natl" National, "Soc." Society, "Commun." Communications)."""
-    a, b = short.word, long.word
-    if a == b:
-        return True
-    if short.acronym and long.acronym:
-        return False  # "AI" is not "AAAI": an acronym abbreviates no other acronym
-    if len(a) >= len(b) or a[0] != b[0] or (len(a) == 1 and not short.marked):
-        return False
-    letters = iter(b)
-    return all(letter in letters for letter in a)
-
-
-def _spells(acronym: str, words: list[_VenueWord]) -> bool:
-    """Whether the initials of `words` spell `acronym`, function words used or skipped."""
-    if not words:
-        return not acronym
-    head, rest = words[0], words[1:]
-    if acronym and head.word[0] == acronym[0] and _spells(acronym[1:], rest):
-        return True
-    return (head.function or head.optional) and _spells(acronym, rest)
-
-
-def _venue_aligns(cited: list[_VenueWord], record: list[_VenueWord], contained: bool) -> bool:
-    """Whether every required word of each side is accounted for by the other, in order:
-    equal, one abbreviating the other, or an acronym spelling a run of the other's words.
-    With `contained`, the record may have words the citation leaves out (a proceedings'
-    full name, a journal reference's extra text)."""
-
-    @functools.cache
-    def aligns(i: int, j: int) -> bool:
-        if i == len(cited) and j == len(record):
-            return True
-        if i < len(cited) and cited[i].optional and aligns(i + 1, j):
-            return True
-        if (
-            j < len(record)
-            and (record[j].optional or contained)
-            and record[j].word not in SUBVENUE_WORDS  # a workshop is not its host conference
-            and aligns(i, j + 1)
-        ):
-            return True
-        if i == len(cited) or j == len(record):
-            return False
-        a, b = cited[i], record[j]
-        short, long = (a, b) if len(a.word) <= len(b.word) else (b, a)
-        if _abbreviates(short, long) and aligns(i + 1, j + 1):
-            return True
-        for k in range(j + 1, min(len(record), j + 12) + 1):
-            if a.acronym and _spells(a.word, record[j:k]) and aligns(i + 1, k):
-                return True
-        for k in range(i + 1, min(len(cited), i + 12) + 1):
-            if b.acronym and _spells(b.word, cited[i:k]) and aligns(k, j + 1):
-                return True
-        return False
-
-    return aligns(0, 0)
-
-
-def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
-    """Whether a cited venue names the record's venue: journal abbreviations ("J. Number
-    Theory" = "Journal of Number Theory"; "Proc. Natl. Acad. Sci. USA"), acronyms, publishers
-    and "Proceedings of the ..." around a conference's name. A proceedings venue, or a record
-    that is a whole journal reference (`reference`), may hold words the citation leaves out."""
-    cited_words, record_words = _venue_words(cited), _venue_words(record)
-    if not any(not w.optional for w in cited_words):
-        return True  # nothing but "Proc." or a publisher: nothing to contradict
-    proceedings = any(
-        w.word in PROCEEDINGS_WORDS or w.word.rstrip("s") in PROCEEDINGS_WORDS
-        for w in (*cited_words, *record_words)
-    )
-    return _venue_aligns(cited_words, record_words, contained=reference or proceedings) or (
-        proceedings and _venue_aligns(record_words, cited_words, contained=True)
-    )
-
-
-def journal_sides(name: str) -> list[tuple[int, int]]:
-    """(entry, side) of each TRANSLATION_JOURNALS journal `name` names: side 0 the translation,
-    1 the original."""
-    return [
-        (entry, side)
-        for entry, pair in enumerate(TRANSLATION_JOURNALS)
-        for side, names in enumerate(pair)
-        if any(venue_agrees(name, known) for known in names)
-    ]
-
-
-def translated_venue(cited: str, paper: Paper) -> bool | None:
-    """Whether a cited venue names the record's venue through TRANSLATION_JOURNALS: True when it
-    is the record's journal's cover-to-cover translation or original (the same paper, its
-    volume and pages another journal's), False when it is another name of the same journal,
-    None when the table says nothing."""
-    cited_sides = journal_sides(cited)
-    if not cited_sides:
-        return None
-    record_sides = {side for name in _venue_names(paper) for side in journal_sides(name)}
-    same = [entry_side in record_sides for entry_side in cited_sides]
-    if any(same):
-        return False
-    return True if any((entry, 1 - side) in record_sides for entry, side in cited_sides) else None
-
-
-def _venue_names(paper: Paper) -> list[str]:
-    return [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
-
-
-def _numbers(text: str | None) -> list[int]:
-    return sorted(int(n) for n in re.findall(r"\d+", text or ""))
-
-
 # ----------------------------------------------------------------------------- the verdict
 
 DISCREPANCY_FIELDS = (
@@ -556,11 +395,11 @@ def _venue_discrepancies(
     record's journal (or its original, `translated`) agrees, its volume and pages another
     journal's."""
     venue = (candidate.get("venue") or "").strip()
-    found = []
+    found: list[Discrepancy] = []
     if translated:
         return found
     if venue:
-        names = _venue_names(paper)
+        names = venue_names(paper)
         preprint_only = not paper.venue and bool(paper.arxiv_id or names)
         as_article = bool(candidate.get("volume") or candidate.get("pages"))
         as_article &= paper.document_type in BOOK_TYPES and not is_preprint_venue(venue)
@@ -608,8 +447,8 @@ def _venue_discrepancies(
         return found
     for name in ("volume", "pages"):
         cited_numbers, record_numbers = (
-            _numbers(candidate.get(name)),
-            _numbers(getattr(paper, name)),
+            numbers(candidate.get(name)),
+            numbers(getattr(paper, name)),
         )
         if cited_numbers and record_numbers and cited_numbers[0] != record_numbers[0]:
             value = getattr(paper, name)

@@ -59,7 +59,8 @@ from ..core.sources import NAMES, SOURCES, named
 from .candidates import Candidate
 from .lookups import ComparedRecord, Lookup, Sources, comparable
 from .matching import Match, compare, describe
-from .merged import canonical, outvoted, weigh
+from .merged import canonical, completed, outvoted, weigh
+from .venuematch import unvouched
 
 PENDING = "API error - verification pending"
 
@@ -77,6 +78,7 @@ class Outcome:
     resolved_to: Paper | None = None  # the different paper a cited identifier points to
     suggestion: Paper | None = None
     sources: list[str] = field(default_factory=list)  # CONFIRMED, CORRECTED: who agreed
+    how: str = ""  # CONFIRMED, CORRECTED: how the paper was identified, the reason's opening
 
 
 class Verifier:
@@ -103,6 +105,7 @@ class Verifier:
             outcomes.append(outcome)
         if searches:
             self._title_searches(candidates, outcomes, searches)
+        self._check_venues(candidates, outcomes)
         for candidate, outcome in zip(candidates, outcomes, strict=True):
             if outcome is not None and outcome.paper is not None:  # CONFIRMED or CORRECTED
                 _fill_withheld(outcome, candidate)
@@ -197,6 +200,32 @@ class Verifier:
             _source_of(findings), paper, match, _urls_of(findings), _sources_of(findings)
         )
 
+    def _check_venues(self, candidates: list[Candidate], outcomes: list[Outcome | None]) -> None:
+        """A journal the identifying records cannot vouch for (matching.unvouched) is checked
+        with zbMATH Open's and Crossref's records of the paper, which know a book from an
+        article (lookups.Sources.type_records), when neither was among those records."""
+        wanted = {
+            position: outcome.paper
+            for position, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
+            if outcome is not None
+            and outcome.paper is not None
+            and not {"zbmath", "crossref"} & set(outcome.sources)
+            and unvouched(candidate.cited(), outcome.paper)
+        }
+        for position, others in self.sources.type_records(wanted).items() if wanted else ():
+            outcome = outcomes[position]
+            if not others or outcome is None or outcome.paper is None or outcome.match is None:
+                continue
+            opening = f"{outcome.how}: {outcome.match.reason} (via {named(outcome.sources)})"
+            found = ComparedRecord(
+                outcome.source or "", outcome.paper, outcome.match, outcome.urls, outcome.sources
+            )
+            new = self._identified(
+                completed(found, others, candidates[position].cited()), outcome.how
+            )
+            new.reason += outcome.reason[len(opening) :]  # the outvoted sources, if any
+            outcomes[position] = new
+
     def _identified(self, found: ComparedRecord, how: str) -> Outcome:
         """The paper is identified: CONFIRMED when it is as cited, else CORRECTED with the
         discrepancies. Either way the API's record replaces the candidate's metadata."""
@@ -210,6 +239,7 @@ class Verifier:
             match=found.match,
             paper=found.paper,
             sources=sources,
+            how=how,
         )
 
     def _missing(
