@@ -5,8 +5,10 @@ and a book cited as a journal article checked with the sources that know documen
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
+from conftest import run_script
 from mathtools.core.authors import check_authors
 from mathtools.core.records import Paper
 from mathtools.gate.matching import compare, typographic_only, venue_agrees
@@ -159,3 +161,48 @@ def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_ty
     assert result["status"] == "CORRECTED", result["reason"]
     [venue] = result["discrepancies"]
     assert venue["field"] == "venue" and "book" in venue["note"]
+
+
+@pytest.mark.needs_shared("recordings")
+def test_a_book_semantic_scholar_knows_without_a_venue_is_checked_with_zbmath(tmp_path, standin):
+    """Semantic Scholar's record of a book names no journal, so it cannot vouch for the one cited:
+    the gate asks zbMATH Open, whose record says it is a book. SYNTHESIZED: the Semantic Scholar
+    title match (no recording holds a record of this book) is the zbMATH book's own fields
+    (Zbl 1416.11009, DOI 10.2140/obs.2019.2-1) in Semantic Scholar's shape, venue empty; zbMATH
+    Open answers from its recording through the stand-in."""
+    from support.scripted_server import Reply, ScriptedServer
+
+    book = _zbmath(7083365)
+    record = {
+        "paperId": "0" * 39 + "1",
+        "title": book.title,
+        "authors": [{"authorId": None, "name": name} for name in book.authors],
+        "year": 2019,
+        "venue": "",
+        "externalIds": {"DOI": "10.2140/obs.2019.2-1"},
+        "matchScore": 100.0,
+    }
+    cited = {
+        "key": "ants-book",
+        "title": book.title,
+        "authors": ["Scheidler, R.", "Sorenson, J."],
+        "year": 2019,
+        "venue": "J. Pure Appl. Algebra",
+        "volume": "2",
+        "pages": "1--478",
+    }
+    answer = Reply(200, json.dumps({"data": [record]}), {"Content-Type": "application/json"})
+    env = {**os.environ, "MATH_CACHE_DIR": str(tmp_path / "cache")}
+    with ScriptedServer(default=answer) as s2:
+        env["MATH_S2_API_URL"] = s2.url
+        run = run_script("verify_batch.py", "-", input=json.dumps([cited]), env=env)
+        uncited = {**cited, "key": "ants-uncited", "venue": None, "volume": None, "pages": None}
+        plain = run_script("verify_batch.py", "-", input=json.dumps([uncited]), env=env)
+    assert run.returncode == 0, run.stderr
+    [result] = json.loads(run.stdout)["results"]
+    assert result["status"] == "CORRECTED", result["reason"]
+    assert result["sources"] == ["semantic_scholar", "zbmath"]
+    [venue] = result["discrepancies"]
+    assert venue["field"] == "venue" and "book" in venue["note"], venue
+    [result] = json.loads(plain.stdout)["results"]  # no journal cited: nothing more asked
+    assert result["status"] == "CONFIRMED" and result["sources"] == ["semantic_scholar"]
