@@ -139,13 +139,14 @@ def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
 
 
 def journal_sides(name: str) -> list[tuple[int, int]]:
-    """(entry, side) of each TRANSLATION_JOURNALS journal `name` names: side 0 the translation,
-    1 the original."""
+    """(entry, side) of each TRANSLATION_JOURNALS journal `name` names, every word of each
+    accounted for (no proceedings' words left out): side 0 the translation, 1 the original."""
+    words = _venue_words(name)
     return [
         (entry, side)
         for entry, pair in enumerate(TRANSLATION_JOURNALS)
         for side, names in enumerate(pair)
-        if any(venue_agrees(name, known) for known in names)
+        if any(_venue_aligns(words, _venue_words(known), contained=False) for known in names)
     ]
 
 
