@@ -273,7 +273,8 @@ def main(argv=None) -> int:
             kept[case["kind"]] += 1
             case["kept"] = kept[case["kind"]] <= args.per_kind
         cases = [case for case in cases if case["kept"]]
-    cases += near_real_cases(cases) + book_cases() + published_later_cases(cases)
+    books = book_cases()[: args.per_kind or None]
+    cases += near_real_cases(cases) + books + published_later_cases(cases)
     results = run(cases)
     lines, met = table(cases, results)
     print(f"{len(cases)} labelled citations of recorded papers, one verify_batch.py run")
