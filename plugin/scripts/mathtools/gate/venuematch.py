@@ -169,10 +169,14 @@ def venue_names(paper: Paper) -> list[str]:
     return [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
 
 
-def unvouched(cited: Mapping[str, Any], paper: Paper) -> bool:
+def unvouched(cited: Mapping[str, Any], paper: Paper, sources: list[str]) -> bool:
     """Whether a citation names a journal article (a venue that is no preprint server, with a
-    volume or pages) that the identified record can neither vouch for nor contradict: it names
-    no venue and is no preprint (then the journal is a discrepancy already)."""
+    volume or pages) that the identified record, merged from `sources`' records, can neither
+    vouch for nor contradict: it names no venue, is no preprint (then the journal is a
+    discrepancy already), and none of its sources knows a work's document type (zbMATH Open's
+    and Crossref's records say a book is a book)."""
+    if {"zbmath", "crossref"} & set(sources):
+        return False
     venue = cited.get("venue")
     as_article = bool(venue and (cited.get("volume") or cited.get("pages")))
     preprint = bool(paper.arxiv_id) or any(map(is_preprint_venue, paper.venue_aliases))

@@ -201,16 +201,14 @@ class Verifier:
         )
 
     def _check_venues(self, candidates: list[Candidate], outcomes: list[Outcome | None]) -> None:
-        """A journal the identifying records cannot vouch for (matching.unvouched) is checked
-        with zbMATH Open's and Crossref's records of the paper, which know a book from an
-        article (lookups.Sources.type_records), when neither was among those records."""
+        """A journal the identifying records cannot vouch for (venuematch.unvouched) is checked
+        with zbMATH Open's and Crossref's records of the paper (Sources.type_records)."""
         wanted = {
             position: outcome.paper
             for position, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
             if outcome is not None
             and outcome.paper is not None
-            and not {"zbmath", "crossref"} & set(outcome.sources)
-            and unvouched(candidate.cited(), outcome.paper)
+            and unvouched(candidate.cited(), outcome.paper, outcome.sources)
         }
         for position, others in self.sources.type_records(wanted).items() if wanted else ():
             outcome = outcomes[position]
