@@ -143,12 +143,9 @@ def verify(script, candidates):
     return {result["key"]: result for result in run.json()["results"]}
 
 
-@pytest.mark.needs_shared("recordings")
-def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_type(script, standin):
-    """The zbMATH book (Zbl 1416.11009) cited as an article in a journal, by its DOI: Crossref
-    has no record of it, Semantic Scholar neither, zbMATH Open's says it is a book."""
-    book = _zbmath(7083365)
-    cited = {
+def book_as_article(book: Paper) -> dict:
+    """zbMATH Open's recorded book (Zbl 1416.11009) cited as an article in a journal."""
+    return {
         "key": "ants-book",
         "title": book.title,
         "authors": ["Scheidler, R.", "Sorenson, J."],
@@ -157,6 +154,14 @@ def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_ty
         "volume": "2",
         "pages": "1--478",
     }
+
+
+@pytest.mark.needs_shared("recordings")
+def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_type(script, standin):
+    """The zbMATH book (Zbl 1416.11009) cited as an article in a journal, by its DOI: Crossref
+    has no record of it, Semantic Scholar neither, zbMATH Open's says it is a book."""
+    book = _zbmath(7083365)
+    cited = book_as_article(book)
     result = verify(script, [cited])["ants-book"]
     assert result["status"] == "CORRECTED", result["reason"]
     [venue] = result["discrepancies"]
@@ -182,15 +187,7 @@ def test_a_book_semantic_scholar_knows_without_a_venue_is_checked_with_zbmath(tm
         "externalIds": {"DOI": "10.2140/obs.2019.2-1"},
         "matchScore": 100.0,
     }
-    cited = {
-        "key": "ants-book",
-        "title": book.title,
-        "authors": ["Scheidler, R.", "Sorenson, J."],
-        "year": 2019,
-        "venue": "J. Pure Appl. Algebra",
-        "volume": "2",
-        "pages": "1--478",
-    }
+    cited = book_as_article(book)
     answer = Reply(200, json.dumps({"data": [record]}), {"Content-Type": "application/json"})
     env = {**os.environ, "MATH_CACHE_DIR": str(tmp_path / "cache")}
     with ScriptedServer(default=answer) as s2:
