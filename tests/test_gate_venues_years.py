@@ -203,3 +203,85 @@ def test_a_book_semantic_scholar_knows_without_a_venue_is_checked_with_zbmath(tm
     assert venue["field"] == "venue" and "book" in venue["note"], venue
     [result] = json.loads(plain.stdout)["results"]  # no journal cited: nothing more asked
     assert result["status"] == "CONFIRMED" and result["sources"] == ["semantic_scholar"]
+
+
+def test_a_translations_title_names_the_originals_record_with_every_author():
+    """The translator's title is not the original's record's: with the pair's journal, every
+    author and the year agreeing, a title sharing most words names the record (CORRECTED)."""
+    record = Paper(
+        source="zbmath",
+        title="On sums of primes in short intervals",
+        authors=["Tommy Hofmann"],
+        year=1967,
+        venue="Matematicheskie Zametki",
+    )
+    cited = {
+        "title": "Sums of prime numbers in short intervals",
+        "authors": ["T. Hofmann"],
+        "year": 1968,
+        "venue": "Math. Notes",
+    }
+    match = compare(cited, record)
+    assert match.identifies(by_identifier=False)
+    assert [d["field"] for d in match.discrepancies] == ["title"]
+    assert not compare({**cited, "authors": ["B. Other"]}, record).identifies(False)
+    assert not compare({**cited, "venue": "Siberian Math. J."}, record).identifies(False)
+    assert not compare({**cited, "venue": None}, record).identifies(False)
+
+
+class _OriginalJournal:
+    """zbMATH Open answering a search in the original journal (`so:`) with one record, every
+    other search with its "no result". SYNTHESIZED: the record is the recorded J. Number Theory
+    record (Zbl 1409.11141) moved to Mat. Zametki 2 (1967) under another title; no recording
+    holds a paper of a translated journal."""
+
+    @staticmethod
+    def record() -> dict:
+        record = json.loads(json.dumps(load_index().zbmath[6617923]))
+        record["title"]["title"] = "On sums of primes in short intervals"
+        record["year"] = "1967"
+        record["links"] = []
+        series = record["source"]["series"][0]
+        series |= {"title": "Matematicheskie Zametki", "short_title": "Mat. Zametki"}
+        series |= {"volume": "2", "year": "1967"}
+        record["source"]["source"] = "Mat. Zametki 2, 69-76 (1967)."
+        record["source"]["pages"] = "69-76"
+        return record
+
+
+@pytest.mark.needs_shared("recordings")
+def test_a_translation_cited_under_its_own_title_is_found_in_the_original_journal(
+    tmp_path, standin
+):
+    from support.scripted_server import Reply, ScriptedServer
+
+    found = json.dumps({"result": [_OriginalJournal.record()], "status": {"nr_total_results": 1}})
+    none = json.dumps({"result": [], "status": {"nr_total_results": 0, "status_code": 404}})
+
+    class Zbmath(ScriptedServer):
+        def reply_to(self, received):
+            hit = "so%3A" in received.path or "so:" in received.path
+            return Reply(200 if hit else 404, found if hit else none, JSON)
+
+    JSON = {"Content-Type": "application/json"}
+    cited = {
+        "key": "translation",
+        "title": "Sums of prime numbers in short intervals",
+        "authors": ["T. Hofmann", "Y. Zhang"],
+        "year": 1968,
+        "venue": "Math. Notes",
+        "volume": "2",
+        "pages": "498--502",
+    }
+    other = {**cited, "key": "another", "authors": ["T. Hofmann", "A. Nother"]}
+    env = {**os.environ, "MATH_CACHE_DIR": str(tmp_path / "cache")}
+    with Zbmath() as zbmath:
+        env["MATH_ZBMATH_API_URL"] = zbmath.url
+        run = run_script("verify_batch.py", "-", input=json.dumps([cited, other]), env=env)
+    assert run.returncode == 0, run.stderr
+    results = {r["key"]: r for r in json.loads(run.stdout)["results"]}
+    result = results["translation"]
+    assert result["status"] == "CORRECTED", result["reason"]
+    assert result["sources"] == ["zbmath"]
+    assert [d["field"] for d in result["discrepancies"]] == ["title"]
+    assert results["another"]["status"] == "UNCONFIRMED"  # not every author: a suggestion

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..core.authors import split_authors
+from ..core.authors import cited_family, split_authors
 from ..core.errors import BadInput, ServiceError
 from ..core.records import Paper, SearchResult
 from ..services.arxiv import ArxivClient
@@ -38,6 +38,7 @@ from ..services.semantic_scholar import S2Client
 from ..services.zbmath import MAX_PER_PAGE, QUERY_SYNTAX, Identifier, ZbmathClient
 from .candidates import Candidate
 from .matching import Match, compare, normalise_title, title_score
+from .venuematch import counterpart_names
 
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
@@ -228,7 +229,32 @@ class Sources:
         self._search_titles("zbmath", zbmath, " | ", candidates, unmatched, leads)
         unmatched = [p for p in unmatched if not _identifying(leads[p])]
         self._crossref_titles(candidates, unmatched, leads)
+        unmatched = [p for p in unmatched if not _identifying(leads[p])]
+        self._original_journals(candidates, unmatched, leads)
         return leads
+
+    def _original_journals(
+        self,
+        candidates: list[Candidate],
+        positions: list[int],
+        leads: dict[int, list[ComparedRecord]],
+    ) -> None:
+        """A citation of a translation journal (or of its original) whose title found nothing:
+        zbMATH Open's records in the other journal of the pair, by the first cited author, the
+        cited year or one off, one search each; matching.compare judges them by the pair."""
+        for position in positions:
+            candidate = candidates[position]
+            names = counterpart_names(str(candidate.given.get("venue") or ""))
+            cited = split_authors(candidate.given.get("authors"))
+            family = cited_family(cited[0]) if cited else None
+            if not names or not family or not candidate.year:
+                continue
+            year = candidate.year
+            query = f'so:"{names[0]}" & au:{family} & py:{year - 1}-{year + 1}'
+            result = self.call("zbmath", self.zbmath.search, query, MAX_PER_PAGE)
+            if result is not None:
+                self.title_searched.add("zbmath")
+                _add_leads("zbmath", candidates, [position], result, leads)
 
     def _search_titles(
         self,

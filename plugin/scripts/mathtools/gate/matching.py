@@ -28,8 +28,10 @@ The rules (documented for people in protocols/matching-rules.md):
   proper subset cited without "et al." are `authors` discrepancies.
 - Year: one the record gives (record_years), or one off where the record shows why (an arXiv
   version and a published venue).
-- Venue, volume, pages: venue_agrees (ISO 4 abbreviations, acronyms, proceedings variants); a
-  journal cited for a preprint-only record, a preprint server cited for a published one.
+- Venue, volume, pages: venuematch.venue_agrees (ISO 4 abbreviations, acronyms, proceedings
+  variants, a workshop never its host) and translated_venue (a translation journal and its
+  original); a journal cited for a preprint-only record, a preprint server cited for a
+  published one, a book cited as an article.
 
 `compare(candidate, paper)` applies them to what the candidate gives and returns a Match: the
 checks, the discrepancies (schemas/verification.schema.json) and whether the record identifies
@@ -61,6 +63,10 @@ YEAR_TOLERANCE = 1
 # reference are published 0 to 2 years from their first version (3 of 19 two years off); HALLMARK
 # shifts a year by one for its arXiv-versus-venue confusions, which YEAR_TOLERANCE covers.
 PREPRINT_YEAR_BOUND = 2
+# A translation's title is the translator's, not the original's record's: cited with the
+# translation journal of the record's journal (or its original), every author and the year
+# agreeing, a title sharing at least this much (title_score) names the record, corrected.
+TRANSLATED_TITLE_MIN = 0.5
 MAX_TYPOS = 2  # mistyped words a title may have and still name the record (misspelled())
 TYPO_MIN_LETTERS = 5  # shorter words are too close to other words ("DNA", "RNA")
 
@@ -279,6 +285,8 @@ class Match:
     year_close: bool = False  # the cited year is within YEAR_TOLERANCE of one the record gives
     # the record is an arXiv preprint whose year is within PREPRINT_YEAR_BOUND of the cited one
     preprint_year: bool = False
+    # the title differs, the journal is the translation (or original) of the record's
+    translated_title: bool = False
     discrepancies: list[Discrepancy] = field(default_factory=list)
 
     @property
@@ -303,6 +311,8 @@ class Match:
             return bool(self.title_ok) or not self.authors_contradicted
         if self.title_ok is None or self.misspelled:
             return False  # a title search identifies only by the title, folded
+        if self.translated_title and not self.authors_agree:
+            return False
         if self.year_ok is not None:
             return self.year_ok or (
                 self.authors_agree and (self.year_close or self._published_later())
@@ -340,6 +350,7 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
     record the API returned."""
     match = Match()
     title = candidate.get("title")
+    translated = bool(candidate.get("venue")) and bool(translated_venue(candidate["venue"], paper))
     if title:
         match.title_score = title_score(title, paper.title or "")
         match.title_ok = match.title_score >= TITLE_THRESHOLD
@@ -349,6 +360,10 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
             match.discrepancies.append(_discrepancy("title", title, paper.title, note))
         elif match.title_ok and not typographic_only(title, paper.title or ""):
             note = f"written differently; the record's title is '{paper.title}'"
+            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
+        elif translated and match.title_score >= TRANSLATED_TITLE_MIN and not match.title_ok:
+            match.title_ok = match.translated_title = True  # identifies with every author
+            note = f"the translation's title; the record of the original gives '{paper.title}'"
             match.discrepancies.append(_discrepancy("title", title, paper.title, note))
     authors = candidate.get("authors")
     cited = split_authors(authors)
@@ -363,7 +378,6 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
                 _discrepancy("authors", authors, paper.authors, authors_note)
             )
     year = candidate.get("year")
-    translated = bool(candidate.get("venue")) and bool(translated_venue(candidate["venue"], paper))
     if year is not None and paper.year is not None:
         match.year_diff = paper.year - int(year)
         match.year_ok = year_agrees(int(year), paper, translated)

@@ -165,6 +165,17 @@ def translated_venue(cited: str, paper: Paper) -> bool | None:
     return True if any((entry, 1 - side) in record_sides for entry, side in cited_sides) else None
 
 
+def counterpart_names(venue: str) -> list[str]:
+    """The names of the journal a venue's journal is the translation (or original) of, shortest
+    first (the abbreviation, as zbMATH Open's source lines write it)."""
+    names = {
+        name
+        for entry, side in journal_sides(venue)
+        for name in TRANSLATION_JOURNALS[entry][1 - side]
+    }
+    return sorted(names, key=len)
+
+
 def venue_names(paper: Paper) -> list[str]:
     return [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
 
