@@ -11,7 +11,9 @@ as the APIs allow, and what each returned; verification.py judges the candidates
   5. zbMATH Open for what the others lack: every Zbl number, and every identifier no other source
      returned a record of the cited paper for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids
      a call); and, for titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a
-     Crossref query.bibliographic search each for those still unidentified.
+     Crossref query.bibliographic search each for those still unidentified, and one zbMATH
+     Open search of the original journal for each citation of a translation journal still
+     unidentified (_original_journals);
   6. for papers identified by a record that names no venue while the citation names a journal
      (with a volume or pages), the sources that know a work's document type (type_records): one
      `|`-joined zbMATH Open search of their DOIs or titles, then Crossref for those zbMATH Open
