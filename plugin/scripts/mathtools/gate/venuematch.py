@@ -138,16 +138,17 @@ def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
     )
 
 
-def journal_sides(name: str) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=4096)
+def journal_sides(name: str) -> tuple[tuple[int, int], ...]:
     """(entry, side) of each TRANSLATION_JOURNALS journal `name` names, every word of each
     accounted for (no proceedings' words left out): side 0 the translation, 1 the original."""
     words = _venue_words(name)
-    return [
+    return tuple(
         (entry, side)
         for entry, pair in enumerate(TRANSLATION_JOURNALS)
         for side, names in enumerate(pair)
         if any(_venue_aligns(words, _venue_words(known), contained=False) for known in names)
-    ]
+    )
 
 
 def translated_venue(cited: str, paper: Paper) -> bool | None:
