@@ -15,7 +15,8 @@ BENCHMARKS = {
     "bench_arxiv_parse.py --rounds 3": r"speed-up: [\d.]+x .*\n(.*\n)*  lxml tree only +[\d.]+",
     "bench_startup.py --runs 2": r"cache-hit query: \d+ ms median",
     "bench_verify_calls.py": r"batched: in process +1 +1 +2 +100",
-    "bench_verdict.py --per-kind 2": r"real +2 +\d+ +\d+ +\d+ .*\n(.*\n)*malformed_id +2 ",
+    "bench_verdict.py --per-kind 2": r"API calls: \d+, [\d.]+ per candidate .*\n(.*\n)*"
+    r"real +2 +\d+ +\d+ +\d+ .*\n(.*\n)*malformed_id +2 (.*\n)*book_as_article +2 ",
     "bench_lit_merge.py --sizes 50 --repeat 1": r"\n +50 +\d+ +[\d.]+ +[\d.]+",
     "bench_literature_tokens.py": r"\d+ distinct papers, .*\n(.*\n)*"
     r"through the scripts +\d+ +[\d.]+",

@@ -210,8 +210,12 @@ class AuthorCheck:
 
 def check_authors(cited_authors: list[str] | str | None, record: list[str]) -> AuthorCheck:
     """Pair each cited name with a distinct record author of that family name, preferring one
-    whose given name agrees (a maximum matching, so two cited "Wang"s need two Wangs)."""
+    whose given name agrees (a maximum matching, so two cited "Wang"s need two Wangs). A record
+    whose list ends in "others" ("et al.") lists only some authors: a cited name it lacks is
+    not known not to be one, and no cited list is incomplete against it."""
     cited = split_authors(cited_authors)
+    record_truncated = truncated(record)
+    record = split_authors(record)
     check = AuthorCheck()
     edges = [[j for j, name in enumerate(record) if _family_matches(c, name)] for c in cited]
     agreeing = [
@@ -228,7 +232,8 @@ def check_authors(cited_authors: list[str] | str | None, record: list[str]) -> A
     for i, name in enumerate(cited):
         j = by_cited.get(i)
         if j is None:
-            check.not_authors.append(name)
+            if not record_truncated:
+                check.not_authors.append(name)
         elif not given_agrees(name, record[j]):
             check.wrong_given.append((name, record[j]))
     check.matched = [record[j] for j in sorted(owner)]
@@ -236,6 +241,7 @@ def check_authors(cited_authors: list[str] | str | None, record: list[str]) -> A
         not check.not_authors
         and not check.wrong_given
         and not truncated(cited_authors)
+        and not record_truncated
         and 0 < len(cited) < len(record)
     )
     return check

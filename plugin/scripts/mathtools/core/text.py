@@ -49,6 +49,7 @@ GREEK = [
     "omega",
 ]
 GREEK_COMMAND = re.compile(r"\\(" + "|".join(GREEK) + r")(?![A-Za-z])", re.IGNORECASE)
+GREEK_COMMAND_SPACED = re.compile(GREEK_COMMAND.pattern + r"\s*", re.IGNORECASE)
 # How a few symbols read in a search box (only symbols of one meaning: \nabla is a gradient, a
 # connection or a Conway polynomial).
 NAMED_SYMBOLS = {
@@ -162,7 +163,9 @@ def strip_latex(text: str, *, for_search: bool = False) -> str:
     if for_search:
         return _search_words(text)
     text = latex_to_unicode(text)
-    text = GREEK_COMMAND.sub(_greek_command, text)
+    # TeX ends a control word at the first non-letter and eats the spaces after it: `\theta (x)`
+    # is θ(x), folded as the Unicode letter is
+    text = GREEK_COMMAND_SPACED.sub(_greek_command, text)
     text = re.sub(r"\\ell(?![A-Za-z])\s*", "ℓ", text)  # fold() reads ℓ as "l"
     text = re.sub(r"\\[A-Za-z]+\*?\s*", "", text)  # \emph, \mathbb, \textit: keep the argument
     text = re.sub(r"\\(.)", r"\1", text)  # \&, \%, \_
@@ -229,6 +232,17 @@ def american_spelling(word: str) -> str:
     word = re.sub(r"(?<=[aeiou])ll(ing|ed|er)$", r"l\1", word)  # modelling, labelled
     # behaviour, neighbourhood, colourings (not "four", "hours": the stem has three letters)
     return re.sub(r"(?<=\w{3})our(s|ed|ing|ings|hood|hoods)?$", r"or\1", word)
+
+
+def stem(word: str) -> str:
+    """A folded word with its English plural and British spelling folded, so that variants of
+    one word compare equal ("walks" -> "walk", "studies" -> "study", "colour" -> "color")."""
+    word = american_spelling(word)
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and len(word) > 3 and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def one_line(text: str | None) -> str:

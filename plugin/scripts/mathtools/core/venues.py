@@ -31,6 +31,91 @@ MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 PROCEEDINGS_WORDS = frozenset(
     _words("proc proceedings conference conf symposium symp workshop colloquium congress meeting")
 )
+# A venue held beside or inside another: a workshop is not its host conference, nor a companion
+# volume the main one. Never left out on either side of a comparison.
+SUBVENUE_WORDS = frozenset(_words("workshop workshops companion satellite tutorial doctoral"))
+# Cover-to-cover translation journals and their originals: each journal's names as sources and
+# citations write them (the translation's names first, then the original's, transliterated).
+# A venue naming one journal of a pair names the other: the translation is the same paper.
+TRANSLATION_JOURNALS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        ("Mathematical Notes", "Mathematical Notes of the Academy of Sciences of the USSR"),
+        ("Matematicheskie Zametki", "Mat. Zametki"),
+    ),
+    (
+        ("Sbornik: Mathematics", "Mathematics of the USSR-Sbornik", "Math. USSR Sb."),
+        ("Matematicheskii Sbornik", "Mat. Sb.", "Mat. Sbornik"),
+    ),
+    (
+        ("Russian Mathematical Surveys", "Russian Math. Surveys"),
+        ("Uspekhi Matematicheskikh Nauk", "Usp. Mat. Nauk"),
+    ),
+    (
+        ("Izvestiya: Mathematics", "Mathematics of the USSR-Izvestiya", "Izv. Math."),
+        (
+            "Izvestiya Rossiiskoi Akademii Nauk. Seriya Matematicheskaya",
+            "Izvestiya Akademii Nauk SSSR. Seriya Matematicheskaya",
+            "Izv. Akad. Nauk SSSR Ser. Mat.",
+            "Izv. Ross. Akad. Nauk Ser. Mat.",
+        ),
+    ),
+    (
+        ("Soviet Mathematics. Doklady", "Doklady Mathematics", "Sov. Math. Dokl."),
+        ("Doklady Akademii Nauk SSSR", "Doklady Akademii Nauk", "Dokl. Akad. Nauk SSSR"),
+    ),
+    (
+        ("Journal of Soviet Mathematics", "Journal of Mathematical Sciences", "J. Sov. Math."),
+        ("Zapiski Nauchnykh Seminarov LOMI", "Zapiski Nauchnykh Seminarov POMI", "Itogi Nauki"),
+    ),
+    (
+        ("Theory of Probability and its Applications", "Theory Probab. Appl."),
+        ("Teoriya Veroyatnostei i ee Primeneniya", "Teor. Veroyatn. Primen."),
+    ),
+    (
+        ("Siberian Mathematical Journal", "Sib. Math. J."),
+        ("Sibirskii Matematicheskii Zhurnal", "Sib. Mat. Zh."),
+    ),
+    (
+        ("Ukrainian Mathematical Journal", "Ukr. Math. J."),
+        ("Ukrainskii Matematicheskii Zhurnal", "Ukr. Mat. Zh."),
+    ),
+    (
+        ("Functional Analysis and its Applications", "Funct. Anal. Appl."),
+        ("Funktsional'nyi Analiz i ego Prilozheniya", "Funkts. Anal. Prilozh."),
+    ),
+    (
+        ("Transactions of the Moscow Mathematical Society", "Trans. Mosc. Math. Soc."),
+        ("Trudy Moskovskogo Matematicheskogo Obshchestva", "Tr. Mosk. Mat. O.-va"),
+    ),
+    (
+        ("Proceedings of the Steklov Institute of Mathematics", "Proc. Steklov Inst. Math."),
+        ("Trudy Matematicheskogo Instituta imeni V. A. Steklova", "Tr. Mat. Inst. Steklova"),
+    ),
+    (
+        ("St. Petersburg Mathematical Journal", "Leningrad Mathematical Journal"),
+        ("Algebra i Analiz",),
+    ),
+    (
+        ("Differential Equations",),
+        ("Differentsial'nye Uravneniya", "Differ. Uravn."),
+    ),
+    (
+        ("Algebra and Logic",),
+        ("Algebra i Logika",),
+    ),
+    (
+        ("Chinese Mathematics",),
+        ("Acta Mathematica Sinica", "Shuxue Xuebao"),
+    ),
+    (
+        ("Chinese Journal of Contemporary Mathematics",),
+        ("Chinese Annals of Mathematics. Series A", "Shuxue Niankan"),
+    ),
+    (
+        ("Sugaku Expositions",),
+        ("Sugaku",),
+    ),
+)
 
 
 def is_preprint_venue(name: str | None) -> bool:

@@ -19,5 +19,6 @@ __all__ = [
     "merged",
     "refcheck",
     "refreport",
+    "venuematch",
     "verification",
 ]

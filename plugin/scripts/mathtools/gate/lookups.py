@@ -11,8 +11,14 @@ as the APIs allow, and what each returned; verification.py judges the candidates
   5. zbMATH Open for what the others lack: every Zbl number, and every identifier no other source
      returned a record of the cited paper for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids
      a call); and, for titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a
-     Crossref query.bibliographic search each for those still unidentified.
-  6. a free-text citation (a candidate with no title: citations.py), whole: Crossref
+     Crossref query.bibliographic search each for those still unidentified, and one zbMATH
+     Open search of the original journal for each citation of a translation journal still
+     unidentified (_original_journals);
+  6. for papers identified by a record that names no venue while the citation names a journal
+     (with a volume or pages), the sources that know a work's document type (type_records): one
+     `|`-joined zbMATH Open search of their DOIs or titles, then Crossref for those zbMATH Open
+     does not hold (their DOIs in one list request, a bibliographic search per title);
+  7. a free-text citation (a candidate with no title: citations.py), whole: Crossref
      query.bibliographic, then Semantic Scholar's /paper/search/match unless Crossref's records
      identify it; one call each (zbMATH Open's API takes no whole citation: its search ANDs every
      word, so the words a citation adds find nothing).
@@ -29,16 +35,17 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..core.authors import split_authors
+from ..core.authors import cited_family, split_authors
 from ..core.errors import BadInput, ServiceError
 from ..core.records import Paper, SearchResult
 from ..services.arxiv import ArxivClient
 from ..services.crossref import CrossrefClient
 from ..services.semantic_scholar import S2Client, audit_url
-from ..services.zbmath import MAX_PER_PAGE, Identifier, ZbmathClient
+from ..services.zbmath import MAX_PER_PAGE, QUERY_SYNTAX, Identifier, ZbmathClient
 from .candidates import Candidate
 from .citations import compare_citation
-from .matching import Match, compare, normalise_title
+from .matching import Match, compare, normalise_title, title_score
+from .venuematch import counterpart_names
 
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
 TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
@@ -242,6 +249,8 @@ class Sources:
         self._search_titles("zbmath", zbmath, " | ", candidates, unmatched, leads)
         unmatched = [p for p in unmatched if not _identifying(leads[p])]
         self._crossref_titles(candidates, unmatched, leads)
+        unmatched = [p for p in unmatched if not _identifying(leads[p])]
+        self._original_journals(candidates, unmatched, leads)
         return leads
 
     def _citation_searches(
@@ -265,6 +274,29 @@ class Sources:
                 if result is not None:
                     self.title_searched.add(source)
                     _add_leads(source, candidates, [position], result, leads)
+
+    def _original_journals(
+        self,
+        candidates: list[Candidate],
+        positions: list[int],
+        leads: dict[int, list[ComparedRecord]],
+    ) -> None:
+        """A citation of a translation journal (or of its original) whose title found nothing:
+        zbMATH Open's records in the other journal of the pair, by the first cited author, the
+        cited year or one off, one search each; matching.compare judges them by the pair."""
+        for position in positions:
+            candidate = candidates[position]
+            names = counterpart_names(str(candidate.given.get("venue") or ""))
+            cited = split_authors(candidate.given.get("authors"))
+            family = cited_family(cited[0]) if cited else None
+            if not names or not family or not candidate.year:
+                continue
+            year = candidate.year
+            query = f'so:"{names[0]}" & au:{family} & py:{year - 1}-{year + 1}'
+            result = self.call("zbmath", self.zbmath.search, query, MAX_PER_PAGE)
+            if result is not None:
+                self.title_searched.add("zbmath")
+                _add_leads("zbmath", candidates, [position], result, leads)
 
     def _search_titles(
         self,
@@ -306,6 +338,75 @@ class Sources:
                 continue
             self.title_searched.add("crossref")
             _add_leads("crossref", candidates, [position], result, leads)
+
+    def type_records(self, wanted: dict[int, Paper]) -> dict[int, list[ComparedRecord]]:
+        """zbMATH Open's and Crossref's records (they know a work's document type: a book, a
+        chapter, a journal article) of the identified papers at `wanted`'s positions: zbMATH
+        first, in `|`-joined searches of each paper's DOI or title; Crossref for those zbMATH
+        holds no record of. A record is the paper's when it carries its DOI, or has its title
+        and a year at most one off (same_work)."""
+        found: dict[int, list[ComparedRecord]] = {position: [] for position in wanted}
+        positions = list(wanted)
+        for first in range(0, len(positions), TITLE_SEARCH_CHUNK):
+            chunk = positions[first : first + TITLE_SEARCH_CHUNK]
+            terms = [_zbmath_term(wanted[p]) for p in chunk]
+            result = self.call("zbmath", self.zbmath.search, " | ".join(terms), MAX_PER_PAGE)
+            if result is not None:
+                _add_works("zbmath", result.papers, result.request_urls, chunk, wanted, found)
+        rest = [p for p in positions if not found[p]]
+        dois = {p: wanted[p].doi for p in rest if wanted[p].doi}
+        if dois:
+            works = self.call("crossref", self.crossref.works, list(dict.fromkeys(dois.values())))
+            if works is not None:
+                papers, urls = works
+                _add_works("crossref", list(papers.values()), urls, list(dois), wanted, found)
+        for position in rest:
+            paper = wanted[position]
+            if position in dois or not paper.title:
+                continue
+            query = " ".join(
+                x for x in (paper.title, *paper.authors[:1], str(paper.year or "")) if x
+            )
+            result = self.call("crossref", self.crossref.search, query, rows=5)
+            if result is not None:
+                papers = result.papers
+                _add_works("crossref", papers, result.request_urls, [position], wanted, found)
+        return found
+
+
+def _zbmath_term(paper: Paper) -> str:
+    """How zbMATH Open is asked for an identified paper: its DOI, else its title as a phrase."""
+    if paper.doi and not QUERY_SYNTAX.search(paper.doi):
+        return f"doi:{paper.doi}"
+    return f'ti:"{_phrase(paper.title)}"'
+
+
+def same_work(paper: Paper, other: Paper) -> bool:
+    """Whether another source's record is of the identified paper: it carries the paper's DOI,
+    or it has the paper's title (folded, both ways) and a year at most one off."""
+    if paper.doi and other.doi:
+        return paper.doi == other.doi
+    years = (paper.year, other.year)
+    return (
+        bool(paper.title and other.title)
+        and title_score(paper.title, other.title) == title_score(other.title, paper.title) == 1.0
+        and (None in years or abs((paper.year or 0) - (other.year or 0)) <= 1)
+    )
+
+
+def _add_works(
+    source: str,
+    papers: list[Paper],
+    urls: list[str],
+    positions: list[int],
+    wanted: dict[int, Paper],
+    found: dict[int, list[ComparedRecord]],
+) -> None:
+    for position in positions:
+        for other in papers:
+            if same_work(wanted[position], other):
+                compared = compare({}, other)
+                found[position].append(ComparedRecord(source, other, compared, list(urls)))
 
 
 def _phrase(title: str) -> str:

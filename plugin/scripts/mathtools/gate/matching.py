@@ -28,8 +28,10 @@ The rules (documented for people in docs/matching-rules.md):
   proper subset cited without "et al." are `authors` discrepancies.
 - Year: one the record gives (record_years), or one off where the record shows why (an arXiv
   version and a published venue).
-- Venue, volume, pages: venue_agrees (ISO 4 abbreviations, acronyms, proceedings variants); a
-  journal cited for a preprint-only record, a preprint server cited for a published one.
+- Venue, volume, pages: venuematch.venue_agrees (ISO 4 abbreviations, acronyms, proceedings
+  variants, a workshop never its host) and translated_venue (a translation journal and its
+  original); a journal cited for a preprint-only record, a preprint server cited for a
+  published one, a book cited as an article.
 
 `compare(candidate, paper)` applies them to what the candidate gives and returns a Match: the
 checks, the discrepancies (schemas/verification.schema.json) and whether the record identifies
@@ -38,7 +40,6 @@ the cited paper at all (Match.identifies); verification.py turns that into the v
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -47,19 +48,25 @@ from typing import Any
 
 from ..core.authors import check_authors, split_authors
 from ..core.records import Checks, Discrepancy, Paper
-from ..core.text import FUNCTION_WORDS, american_spelling, fold, strip_latex
-from ..core.venues import (
-    PROCEEDINGS_WORDS,
-    VENUE_FUNCTION_WORDS,
-    VENUE_OPTIONAL,
-    is_preprint_venue,
-)
+from ..core.text import FUNCTION_WORDS, fold, stem, strip_latex
+from ..core.venues import is_preprint_venue
+from .venuematch import numbers, translated_venue, venue_agrees, venue_names
 
 # Document types (Paper.document_type, Crossref's names) of a whole book: cited with a journal,
 # volume and pages, it is miscited as an article.
 BOOK_TYPES = frozenset({"book", "monograph", "edited-book", "reference-book", "book-set"})
 TITLE_THRESHOLD = 1.0
 YEAR_TOLERANCE = 1
+# How far a preprint's year may be from the year cited for the paper it became (arXiv's year
+# against the journal's), the record an arXiv preprint and every other field agreeing: then the
+# year is corrected, not a different paper. Measured: the recorded arXiv entries with a journal
+# reference are published 0 to 2 years from their first version (3 of 19 two years off); HALLMARK
+# shifts a year by one for its arXiv-versus-venue confusions, which YEAR_TOLERANCE covers.
+PREPRINT_YEAR_BOUND = 2
+# A translation's title is the translator's, not the original's record's: cited with the
+# translation journal of the record's journal (or its original), every author and the year
+# agreeing, a title sharing at least this much (title_score) names the record, corrected.
+TRANSLATED_TITLE_MIN = 0.5
 MAX_TYPOS = 2  # mistyped words a title may have and still name the record (misspelled())
 TYPO_MIN_LETTERS = 5  # shorter words are too close to other words ("DNA", "RNA")
 
@@ -72,22 +79,12 @@ def _words(text: str) -> tuple[str, ...]:
 SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 
 
-def _stem(word: str) -> str:
-    """Fold English plurals and British spellings so that variants of one word compare equal."""
-    word = american_spelling(word)
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and len(word) > 3 and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def title_words(title: str, umlauts: bool = False) -> list[str]:
     """The content words of a title, normalised (see the module docstring; `umlauts` as in
     fold())."""
     plain = fold(strip_latex(title), umlauts)
     words = re.findall(r"[a-z0-9]+", plain)
-    return [_stem(w) for w in words if w not in FUNCTION_WORDS]
+    return [stem(w) for w in words if w not in FUNCTION_WORDS]
 
 
 def normalise_title(title: str) -> str:
@@ -240,122 +237,16 @@ def record_years(paper: Paper) -> set[int]:
     return years
 
 
-def year_agrees(cited: int, paper: Paper) -> bool:
+def year_agrees(cited: int, paper: Paper, translated: bool = False) -> bool:
     """A cited year is one the record gives; or within YEAR_TOLERANCE of one when the record
     shows why: it has both an arXiv version and a published venue (the preprint's year against
-    the journal's)."""
+    the journal's), or the citation names the record's journal's translation (or original),
+    which may come out a year later."""
     years = record_years(paper)
     if not years or cited in years:
         return True
-    explained = bool(paper.arxiv_id and paper.venue)
+    explained = bool(paper.arxiv_id and paper.venue) or translated
     return explained and any(abs(cited - year) <= YEAR_TOLERANCE for year in years)
-
-
-# ----------------------------------------------------------------------------- venues
-
-
-@dataclass(frozen=True)
-class _VenueWord:
-    word: str
-    marked: bool  # written as an abbreviation: "J.", or a lone capital ("J Number Theory")
-    acronym: bool  # "USA", "PNAS", "ICSTW"
-    optional: bool  # may be absent on the other side (VENUE_OPTIONAL, function words)
-    function: bool
-
-
-def _venue_words(name: str) -> list[_VenueWord]:
-    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name))
-    words = []
-    for match in re.finditer(r"[^\W\d_]+\.?", text):
-        raw = match.group().rstrip(".")
-        word = re.sub(r"[^a-z]", "", fold(raw))
-        if not word:
-            continue
-        function = word in VENUE_FUNCTION_WORDS
-        words.append(
-            _VenueWord(
-                word=_stem(word),
-                marked=match.group().endswith(".") or (len(raw) == 1 and raw.isupper()),
-                acronym=2 <= len(raw) <= 8 and raw.isupper() and not function,
-                optional=function or word in VENUE_OPTIONAL,
-                function=function,
-            )
-        )
-    return words
-
-
-def _abbreviates(short: _VenueWord, long: _VenueWord) -> bool:
-    """ISO 4 style: an abbreviation keeps the word's first letter and some of its letters in
-    order ("J." Journal, "Natl" National, "Soc." Society, "Commun." Communications)."""
-    a, b = short.word, long.word
-    if a == b:
-        return True
-    if len(a) >= len(b) or a[0] != b[0] or (len(a) == 1 and not short.marked):
-        return False
-    letters = iter(b)
-    return all(letter in letters for letter in a)
-
-
-def _spells(acronym: str, words: list[_VenueWord]) -> bool:
-    """Whether the initials of `words` spell `acronym`, function words used or skipped."""
-    if not words:
-        return not acronym
-    head, rest = words[0], words[1:]
-    if acronym and head.word[0] == acronym[0] and _spells(acronym[1:], rest):
-        return True
-    return (head.function or head.optional) and _spells(acronym, rest)
-
-
-def _venue_aligns(cited: list[_VenueWord], record: list[_VenueWord], contained: bool) -> bool:
-    """Whether every required word of each side is accounted for by the other, in order:
-    equal, one abbreviating the other, or an acronym spelling a run of the other's words.
-    With `contained`, the record may have words the citation leaves out (a proceedings'
-    full name, a journal reference's extra text)."""
-
-    @functools.cache
-    def aligns(i: int, j: int) -> bool:
-        if i == len(cited) and j == len(record):
-            return True
-        if i < len(cited) and cited[i].optional and aligns(i + 1, j):
-            return True
-        if j < len(record) and (record[j].optional or contained) and aligns(i, j + 1):
-            return True
-        if i == len(cited) or j == len(record):
-            return False
-        a, b = cited[i], record[j]
-        short, long = (a, b) if len(a.word) <= len(b.word) else (b, a)
-        if _abbreviates(short, long) and aligns(i + 1, j + 1):
-            return True
-        for k in range(j + 1, min(len(record), j + 12) + 1):
-            if a.acronym and _spells(a.word, record[j:k]) and aligns(i + 1, k):
-                return True
-        for k in range(i + 1, min(len(cited), i + 12) + 1):
-            if b.acronym and _spells(b.word, cited[i:k]) and aligns(k, j + 1):
-                return True
-        return False
-
-    return aligns(0, 0)
-
-
-def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
-    """Whether a cited venue names the record's venue: journal abbreviations ("J. Number
-    Theory" = "Journal of Number Theory"; "Proc. Natl. Acad. Sci. USA"), acronyms, publishers
-    and "Proceedings of the ..." around a conference's name. A proceedings venue, or a record
-    that is a whole journal reference (`reference`), may hold words the citation leaves out."""
-    cited_words, record_words = _venue_words(cited), _venue_words(record)
-    if not any(not w.optional for w in cited_words):
-        return True  # nothing but "Proc." or a publisher: nothing to contradict
-    proceedings = any(
-        w.word in PROCEEDINGS_WORDS or w.word.rstrip("s") in PROCEEDINGS_WORDS
-        for w in (*cited_words, *record_words)
-    )
-    return _venue_aligns(cited_words, record_words, contained=reference or proceedings) or (
-        proceedings and _venue_aligns(record_words, cited_words, contained=True)
-    )
-
-
-def _numbers(text: str | None) -> list[int]:
-    return sorted(int(n) for n in re.findall(r"\d+", text or ""))
 
 
 # ----------------------------------------------------------------------------- the verdict
@@ -392,6 +283,10 @@ class Match:
     year_diff: int | None = None
     year_ok: bool | None = None
     year_close: bool = False  # the cited year is within YEAR_TOLERANCE of one the record gives
+    # the record is an arXiv preprint whose year is within PREPRINT_YEAR_BOUND of the cited one
+    preprint_year: bool = False
+    # the title differs, the journal is the translation (or original) of the record's
+    translated_title: bool = False
     discrepancies: list[Discrepancy] = field(default_factory=list)
 
     @property
@@ -416,9 +311,22 @@ class Match:
             return bool(self.title_ok) or not self.authors_contradicted
         if self.title_ok is None or self.misspelled:
             return False  # a title search identifies only by the title, folded
+        if self.translated_title and not self.authors_agree:
+            return False
         if self.year_ok is not None:
-            return self.year_ok or (self.year_close and self.authors_agree)
+            return self.year_ok or (
+                self.authors_agree and (self.year_close or self._published_later())
+            )
         return not self.authors_contradicted
+
+    def _published_later(self) -> bool:
+        """A preprint published years later: the record is the arXiv preprint, its year within
+        PREPRINT_YEAR_BOUND of the cited one, and nothing but the year (and the journal the
+        preprint record cannot know) differs."""
+        return self.preprint_year and all(
+            d["field"] == "year" or (d["field"] == "venue" and d["record"] is None)
+            for d in self.discrepancies
+        )
 
     def agreed(self) -> list[str]:
         """The fields this record agrees with as cited: "year", "title"."""
@@ -442,6 +350,7 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
     record the API returned."""
     match = Match()
     title = candidate.get("title")
+    translated = bool(candidate.get("venue")) and bool(translated_venue(candidate["venue"], paper))
     if title:
         match.title_score = title_score(title, paper.title or "")
         match.title_ok = match.title_score >= TITLE_THRESHOLD
@@ -451,6 +360,10 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
             match.discrepancies.append(_discrepancy("title", title, paper.title, note))
         elif match.title_ok and not typographic_only(title, paper.title or ""):
             note = f"written differently; the record's title is '{paper.title}'"
+            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
+        elif translated and match.title_score >= TRANSLATED_TITLE_MIN and not match.title_ok:
+            match.title_ok = match.translated_title = True  # identifies with every author
+            note = f"the translation's title; the record of the original gives '{paper.title}'"
             match.discrepancies.append(_discrepancy("title", title, paper.title, note))
     authors = candidate.get("authors")
     cited = split_authors(authors)
@@ -465,19 +378,23 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
                 _discrepancy("authors", authors, paper.authors, authors_note)
             )
     if candidate.get("year") is not None:
-        check_year(match, int(candidate["year"]), paper)
-    match.discrepancies += _venue_discrepancies(candidate, paper)
+        check_year(match, int(candidate["year"]), paper, translated)
+    match.discrepancies += _venue_discrepancies(candidate, paper, translated)
     return match
 
 
-def check_year(match: Match, year: int, paper: Paper) -> None:
-    """The cited year against the record's, into `match`: year_diff, year_ok, year_close and a
-    `year` discrepancy when it disagrees (nothing when the record has no year)."""
+def check_year(match: Match, year: int, paper: Paper, translated: bool = False) -> None:
+    """The cited year against the record's, into `match`: year_diff, year_ok, year_close,
+    preprint_year (an arXiv record within PREPRINT_YEAR_BOUND of the citation) and a `year`
+    discrepancy when it disagrees (nothing when the record has no year). A citation of the
+    translation (`translated`) may name a later year."""
     if paper.year is None:
         return
     match.year_diff = paper.year - year
-    match.year_ok = year_agrees(year, paper)
-    match.year_close = any(abs(year - known) <= YEAR_TOLERANCE for known in record_years(paper))
+    match.year_ok = year_agrees(year, paper, translated)
+    gaps = [abs(year - known) for known in record_years(paper)]
+    match.year_close = any(gap <= YEAR_TOLERANCE for gap in gaps)
+    match.preprint_year = bool(paper.arxiv_id) and any(gap <= PREPRINT_YEAR_BOUND for gap in gaps)
     if not match.year_ok:
         note = f"cited {year}, the record says {paper.year}"
         match.discrepancies.append(_discrepancy("year", year, paper.year, note))
@@ -487,14 +404,20 @@ def _discrepancy(name: str, cited: object, record: object, note: str) -> Discrep
     return {"field": name, "cited": cited, "record": record, "note": note}
 
 
-def _venue_discrepancies(candidate: Mapping[str, Any], paper: Paper) -> list[Discrepancy]:
+def _venue_discrepancies(
+    candidate: Mapping[str, Any], paper: Paper, translated: bool = False
+) -> list[Discrepancy]:
     """The venue, volume and pages the candidate gives, against the record's. A preprint
     server cited for a published paper is a `version` discrepancy; a journal cited for a paper
-    the record knows only as a preprint is a `venue` one."""
+    the record knows only as a preprint is a `venue` one. A cited translation journal of the
+    record's journal (or its original, `translated`) agrees, its volume and pages another
+    journal's."""
     venue = (candidate.get("venue") or "").strip()
-    found = []
+    found: list[Discrepancy] = []
+    if translated:
+        return found
     if venue:
-        names = [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
+        names = venue_names(paper)
         preprint_only = not paper.venue and bool(paper.arxiv_id or names)
         as_article = bool(candidate.get("volume") or candidate.get("pages"))
         as_article &= paper.document_type in BOOK_TYPES and not is_preprint_venue(venue)
@@ -526,8 +449,12 @@ def _venue_discrepancies(candidate: Mapping[str, Any], paper: Paper) -> list[Dis
                     f"cited as published in {venue}; the record knows only the preprint ({where})",
                 )
             )
-        elif names and not any(
-            venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
+        elif (
+            names
+            and not any(
+                venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
+            )
+            and translated_venue(venue, paper) is None
         ):
             found.append(
                 _discrepancy(
@@ -538,8 +465,8 @@ def _venue_discrepancies(candidate: Mapping[str, Any], paper: Paper) -> list[Dis
         return found
     for name in ("volume", "pages"):
         cited_numbers, record_numbers = (
-            _numbers(candidate.get(name)),
-            _numbers(getattr(paper, name)),
+            numbers(candidate.get(name)),
+            numbers(getattr(paper, name)),
         )
         if cited_numbers and record_numbers and cited_numbers[0] != record_numbers[0]:
             value = getattr(paper, name)

@@ -5,10 +5,12 @@ from the others'. The gate (verification.py) compares the candidate with it agai
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..core.records import Paper
 from ..core.sources import SOURCES, named
 from .lookups import ComparedRecord
-from .matching import describe
+from .matching import compare, describe
 
 COMPLETED_FIELDS = (
     "doi",
@@ -75,3 +77,24 @@ def outvoted(label: str, losing: list[ComparedRecord], winning: list[ComparedRec
         f"{named(f.source for f in losing)} {says} {label} is {describe(losing[0].paper)}, "
         f"outvoted by {named(f.source for f in winning)}"
     )
+
+
+def completed(
+    found: ComparedRecord, others: list[ComparedRecord], cited: dict[str, Any]
+) -> ComparedRecord:
+    """The identified paper (`found`, whose record names no venue) completed from other sources'
+    records of it (lookups.Sources.type_records: its venue, document type, volume and pages)
+    and compared with the citation again: what these records add is the venue's word, so the
+    venue, volume and pages discrepancies they show join those `found` had."""
+    first = ComparedRecord(found.paper.source, found.paper, found.match, found.urls)
+    paper = canonical([first, *others])
+    had = {d["field"] for d in found.match.discrepancies}
+    match = compare(cited, paper)
+    match.discrepancies = found.match.discrepancies + [
+        d
+        for d in match.discrepancies
+        if d["field"] in ("venue", "volume", "pages") and d["field"] not in had
+    ]
+    sources = [s for s in SOURCES if s in {*found.sources, *(f.source for f in others)}]
+    urls = list(dict.fromkeys([*found.urls, *(u for f in others for u in f.urls)]))
+    return ComparedRecord(found.source, paper, match, urls, sources)

@@ -30,9 +30,8 @@ its exact title and an agreeing year; a different paper it finds is a `suggestio
 promoted.
 
 Degradation: a service that still fails after the HTTP layer's retries is not asked again in this
-run (`source_errors` says what it answered); the others verify without it and each reason says so.
-When no answering service could check a candidate, it is UNCONFIRMED with the reason
-"API error - verification pending".
+run (`source_errors` says what it answered); the others verify without it, each reason saying so,
+and a candidate no answering service could check is UNCONFIRMED, "API error - verification pending".
 
 The output (schemas/verification.schema.json) depends only on the input and the API responses,
 apart from `verified_at`.
@@ -59,7 +58,8 @@ from ..core.sources import NAMES, SOURCES, named
 from .candidates import Candidate
 from .lookups import CITATION_SOURCES, ComparedRecord, Lookup, Sources, compared
 from .matching import Match, describe
-from .merged import canonical, outvoted, weigh
+from .merged import canonical, completed, outvoted, weigh
+from .venuematch import unvouched
 
 PENDING = "API error - verification pending"
 
@@ -77,6 +77,7 @@ class Outcome:
     resolved_to: Paper | None = None  # the different paper a cited identifier points to
     suggestion: Paper | None = None
     sources: list[str] = field(default_factory=list)  # CONFIRMED, CORRECTED: who agreed
+    how: str = ""  # CONFIRMED, CORRECTED: how the paper was identified, the reason's opening
 
 
 class Verifier:
@@ -103,6 +104,7 @@ class Verifier:
             outcomes.append(outcome)
         if searches:
             self._title_searches(candidates, outcomes, searches)
+        self._check_venues(candidates, outcomes)
         for candidate, outcome in zip(candidates, outcomes, strict=True):
             if outcome is not None and outcome.paper is not None:  # CONFIRMED or CORRECTED
                 _fill_withheld(outcome, candidate)
@@ -195,6 +197,30 @@ class Verifier:
             _source_of(findings), paper, match, _urls_of(findings), _sources_of(findings)
         )
 
+    def _check_venues(self, candidates: list[Candidate], outcomes: list[Outcome | None]) -> None:
+        """A journal the identifying records cannot vouch for (venuematch.unvouched) is checked
+        with zbMATH Open's and Crossref's records of the paper (Sources.type_records)."""
+        wanted = {
+            position: outcome.paper
+            for position, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
+            if outcome is not None
+            and outcome.paper is not None
+            and unvouched(candidate.cited(), outcome.paper, outcome.sources)
+        }
+        for position, others in self.sources.type_records(wanted).items() if wanted else ():
+            outcome = outcomes[position]
+            if not others or outcome is None or outcome.paper is None or outcome.match is None:
+                continue
+            opening = f"{outcome.how}: {outcome.match.reason} (via {named(outcome.sources)})"
+            found = ComparedRecord(
+                outcome.source or "", outcome.paper, outcome.match, outcome.urls, outcome.sources
+            )
+            new = self._identified(
+                completed(found, others, candidates[position].cited()), outcome.how
+            )
+            new.reason += outcome.reason[len(opening) :]  # the outvoted sources, if any
+            outcomes[position] = new
+
     def _identified(self, found: ComparedRecord, how: str) -> Outcome:
         """The paper is identified: CONFIRMED when it is as cited, else CORRECTED with the
         discrepancies. Either way the API's record replaces the candidate's metadata."""
@@ -208,6 +234,7 @@ class Verifier:
             match=found.match,
             paper=found.paper,
             sources=sources,
+            how=how,
         )
 
     def _missing(

@@ -54,7 +54,7 @@ def descendants(root: int) -> set[int]:
     """Every process below `root` now, from /proc's parent links."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+        if not entry.isascii() or not entry.isdecimal():  # a process id, not "self"
             continue
         with contextlib.suppress(OSError, IndexError, ValueError):
             with open(f"/proc/{entry}/stat", "rb") as handle:

@@ -75,7 +75,7 @@ def _spans(text: str, start: int, count: int) -> list[tuple[int, int]]:
         elif char == "[":
             close = text.find("]", i)
             i = close + 1 if close > 0 else len(text)
-        elif char.isspace() or char == "#" or char.isdigit() or char == "*":
+        elif char.isspace() or char in "#*0123456789":
             i += 1
         else:
             break

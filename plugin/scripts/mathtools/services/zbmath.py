@@ -178,7 +178,9 @@ def to_paper(record: object) -> Paper | None:
     doi = next((_text(x.get("identifier")) for x in links if x.get("type") == "doi"), None)
     arxiv_link = next((_text(x.get("identifier")) for x in links if x.get("type") == "arxiv"), None)
     source = _dict(record.get("source"))
-    series = next(iter(_dict(s) for s in _list(source.get("series"))), {})
+    serials = [_dict(s) for s in _list(source.get("series"))]
+    series = serials[0] if serials else {}
+    source_line = _text(source.get("source"))
     year = _text(record.get("year"))
     code = _dict(record.get("document_type")).get("code")
     summary = next(
@@ -206,14 +208,24 @@ def to_paper(record: object) -> Paper | None:
         url=_text(record.get("zbmath_url")),
         journal_ref=_text(source.get("source")),
         external_ids={"zbMATH": document_id},
-        venue=_text(series.get("title")),
-        # The journal's abbreviation ("J. Number Theory", as mathematicians cite it) and the
-        # whole source line: what a cited venue is compared with.
-        venue_aliases=[
-            alias
-            for alias in (_text(series.get("short_title")), _text(source.get("source")))
-            if alias
-        ],
+        # A chapter in a book outside any serial is published in that book, which the source
+        # line names ("Scheidler, Renate (ed.) et al., ANTS XIII. Proceedings ..., 311-323
+        # (2019)."): never a preprint-only record. A whole book has no venue.
+        venue=_text(series.get("title"))
+        or (source_line if _list(source.get("book")) and code != "b" else None),
+        # Each serial's other names (the abbreviation, "J. Number Theory", as mathematicians
+        # cite it; a translation's original journal) and the whole source line: what a cited
+        # venue is compared with.
+        venue_aliases=list(
+            dict.fromkeys(
+                alias
+                for alias in (
+                    *(_text(s.get(name)) for s in serials for name in ("short_title", "title")),
+                    source_line,
+                )
+                if alias and alias != _text(series.get("title"))
+            )
+        ),
         volume=_text(series.get("volume")),
         pages=_text(source.get("pages")),
         zbl=zbl,

@@ -1,0 +1,199 @@
+"""Does a cited venue name the record's venue? The venue rules of the gate (matching.py applies
+them; protocols/matching-rules.md §3a describes them): ISO 4 abbreviations, acronyms, publishers
+and proceedings' words on one side only, a workshop never its host conference, a cover-to-cover
+translation journal and its original one venue (core/venues.py TRANSLATION_JOURNALS), and
+whether the identified record can vouch for a cited journal at all (unvouched)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.records import Paper
+from ..core.text import fold, stem, strip_latex
+from ..core.venues import (
+    PROCEEDINGS_WORDS,
+    SUBVENUE_WORDS,
+    TRANSLATION_JOURNALS,
+    VENUE_FUNCTION_WORDS,
+    VENUE_OPTIONAL,
+    is_preprint_venue,
+)
+
+
+@dataclass(frozen=True)
+class _VenueWord:
+    word: str
+    marked: bool  # written as an abbreviation: "J.", or a lone capital ("J Number Theory")
+    acronym: bool  # "USA", "PNAS", "ICSTW"
+    optional: bool  # may be absent on the other side (VENUE_OPTIONAL, function words)
+    function: bool
+
+
+def _venue_words(name: str) -> list[_VenueWord]:
+    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name))
+    words = []
+    for match in re.finditer(r"[^\W\d_]+\.?", text):
+        raw = match.group().rstrip(".")
+        word = re.sub(r"[^a-z]", "", fold(raw))
+        if not word:
+            continue
+        function = word in VENUE_FUNCTION_WORDS
+        words.append(
+            _VenueWord(
+                word=stem(word),
+                marked=match.group().endswith(".") or (len(raw) == 1 and raw.isupper()),
+                acronym=2 <= len(raw) <= 8 and raw.isupper() and not function,
+                optional=function or word in VENUE_OPTIONAL,
+                function=function,
+            )
+        )
+    return words
+
+
+def _abbreviates(short: _VenueWord, long: _VenueWord) -> bool:
+    """ISO 4 style: an abbreviation keeps the word's first letter and some of its letters in
+    order ("J." Journal, "Natl" National, "Soc." Society, "Commun." Communications)."""
+    a, b = short.word, long.word
+    if a == b:
+        return True
+    if short.acronym and long.acronym:
+        return False  # "AI" is not "AAAI": an acronym abbreviates no other acronym
+    if len(a) >= len(b) or a[0] != b[0] or (len(a) == 1 and not short.marked):
+        return False
+    letters = iter(b)
+    return all(letter in letters for letter in a)
+
+
+def _spells(acronym: str, words: list[_VenueWord]) -> bool:
+    """Whether the initials of `words` spell `acronym`, function words used or skipped."""
+    if not words:
+        return not acronym
+    head, rest = words[0], words[1:]
+    if acronym and head.word[0] == acronym[0] and _spells(acronym[1:], rest):
+        return True
+    return (head.function or head.optional) and _spells(acronym, rest)
+
+
+def _venue_aligns(
+    cited: list[_VenueWord],
+    record: list[_VenueWord],
+    contained: bool,
+    kept: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether every required word of each side is accounted for by the other, in order:
+    equal, one abbreviating the other, or an acronym spelling a run of the other's words.
+    With `contained`, the record may have words the citation leaves out (a proceedings'
+    full name, a journal reference's extra text), but never its words in `kept`."""
+
+    @functools.cache
+    def aligns(i: int, j: int) -> bool:
+        if i == len(cited) and j == len(record):
+            return True
+        if i < len(cited) and cited[i].optional and aligns(i + 1, j):
+            return True
+        if (
+            j < len(record)
+            and (record[j].optional or contained)
+            and record[j].word not in kept
+            and aligns(i, j + 1)
+        ):
+            return True
+        if i == len(cited) or j == len(record):
+            return False
+        a, b = cited[i], record[j]
+        short, long = (a, b) if len(a.word) <= len(b.word) else (b, a)
+        if _abbreviates(short, long) and aligns(i + 1, j + 1):
+            return True
+        for k in range(j + 1, min(len(record), j + 12) + 1):
+            if a.acronym and _spells(a.word, record[j:k]) and aligns(i + 1, k):
+                return True
+        for k in range(i + 1, min(len(cited), i + 12) + 1):
+            if b.acronym and _spells(b.word, cited[i:k]) and aligns(k, j + 1):
+                return True
+        return False
+
+    return aligns(0, 0)
+
+
+def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
+    """Whether a cited venue names the record's venue: journal abbreviations ("J. Number
+    Theory" = "Journal of Number Theory"; "Proc. Natl. Acad. Sci. USA"), acronyms, publishers
+    and "Proceedings of the ..." around a conference's name. A proceedings venue, or a record
+    that is a whole journal reference (`reference`), may hold words the citation leaves out."""
+    cited_words, record_words = _venue_words(cited), _venue_words(record)
+    if not any(not w.optional for w in cited_words):
+        return True  # nothing but "Proc." or a publisher: nothing to contradict
+    proceedings = any(
+        w.word in PROCEEDINGS_WORDS or w.word.rstrip("s") in PROCEEDINGS_WORDS
+        for w in (*cited_words, *record_words)
+    )
+    return _venue_aligns(cited_words, record_words, contained=reference or proceedings) or (
+        # the citation may give more of a proceedings' name than the record, but a workshop it
+        # names is not its host conference
+        proceedings and _venue_aligns(record_words, cited_words, True, SUBVENUE_WORDS)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def journal_sides(name: str) -> tuple[tuple[int, int], ...]:
+    """(entry, side) of each TRANSLATION_JOURNALS journal `name` names, every word of each
+    accounted for (no proceedings' words left out): side 0 the translation, 1 the original."""
+    words = _venue_words(name)
+    return tuple(
+        (entry, side)
+        for entry, pair in enumerate(TRANSLATION_JOURNALS)
+        for side, names in enumerate(pair)
+        if any(_venue_aligns(words, _venue_words(known), contained=False) for known in names)
+    )
+
+
+def translated_venue(cited: str, paper: Paper) -> bool | None:
+    """Whether a cited venue names the record's venue through TRANSLATION_JOURNALS: True when it
+    is the record's journal's cover-to-cover translation or original (the same paper, its
+    volume and pages another journal's), False when it is another name of the same journal,
+    None when the table says nothing."""
+    cited_sides = journal_sides(cited)
+    if not cited_sides:
+        return None
+    record_sides = {side for name in venue_names(paper) for side in journal_sides(name)}
+    same = [entry_side in record_sides for entry_side in cited_sides]
+    if any(same):
+        return False
+    return True if any((entry, 1 - side) in record_sides for entry, side in cited_sides) else None
+
+
+def counterpart_names(venue: str) -> list[str]:
+    """The names of the journal a venue's journal is the translation (or original) of, shortest
+    first (the abbreviation, as zbMATH Open's source lines write it)."""
+    names = {
+        name
+        for entry, side in journal_sides(venue)
+        for name in TRANSLATION_JOURNALS[entry][1 - side]
+    }
+    return sorted(names, key=len)
+
+
+def venue_names(paper: Paper) -> list[str]:
+    return [n for n in dict.fromkeys([paper.venue, *paper.venue_aliases]) if n]
+
+
+def unvouched(cited: Mapping[str, Any], paper: Paper, sources: list[str]) -> bool:
+    """Whether a citation names a journal article (a venue that is no preprint server, with a
+    volume or pages) that the identified record, merged from `sources`' records, can neither
+    vouch for nor contradict: it names no venue, is no preprint (then the journal is a
+    discrepancy already), and none of its sources knows a work's document type (zbMATH Open's
+    and Crossref's records say a book is a book)."""
+    if {"zbmath", "crossref"} & set(sources):
+        return False
+    venue = cited.get("venue")
+    as_article = bool(venue and (cited.get("volume") or cited.get("pages")))
+    preprint = bool(paper.arxiv_id) or any(map(is_preprint_venue, paper.venue_aliases))
+    return as_article and not is_preprint_venue(venue) and not paper.venue and not preprint
+
+
+def numbers(text: str | None) -> list[int]:
+    return sorted(int(n) for n in re.findall(r"\d+", text or ""))
