@@ -329,7 +329,7 @@ def test_the_prompt_hook_waits_long_enough_and_says_so():
         hook
         for entry in hooks["UserPromptSubmit"]
         for hook in entry["hooks"]
-        if hook["command"].endswith("installation.py\" report --hook")
+        if hook["command"].endswith('installation.py" report --hook')
     ]
     assert bootstrap.REPORT_WAIT >= 60
     assert bootstrap.REPORT_WAIT + 20 <= report["timeout"] <= 600
@@ -341,7 +341,9 @@ def test_the_hooks_write_no_bytecode_into_the_plugin():
     """Claude Code installs plugin/ as it is on disk (CONTRIBUTING.md, "Release"): the hooks run
     `python3 -B`, and the Bash tool's scripts write under PYTHONPYCACHEPREFIX (export-env)."""
     hooks = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())["hooks"]
-    commands = [hook["command"] for entries in hooks.values() for e in entries for hook in e["hooks"]]
+    commands = [
+        hook["command"] for entries in hooks.values() for e in entries for hook in e["hooks"]
+    ]
     assert commands and all(command.startswith("python3 -B ") for command in commands)
 
 
