@@ -7,15 +7,16 @@ Inside Claude Code (hooks/hooks.json), at SessionStart:
 - `export-env` (waited for; instant) writes MATH_PLUGIN_DATA to CLAUDE_ENV_FILE, so later Bash
   tool calls find the data dir, and PYTHONPYCACHEPREFIX (pycache_dir()), so the scripts they run
   write their bytecode there, not into the plugin's folder, which a `claude plugin update` from a
-  clone copies whole (CONTRIBUTING.md, "Release"). The hooks themselves run `python3 -B`;
+  clone copies whole (CONTRIBUTING.md, "Release"); the hooks themselves run `python3 -B`;
 - `install --hook` runs as an async hook: the session starts at once while it installs. A
   failure is printed as hook JSON (`systemMessage`, `additionalContext`), which Claude Code gives
   only to the model: an async hook's output is not displayed. Success prints nothing.
 At each prompt, `report --hook` (UserPromptSubmit, waited for) waits up to REPORT_WAIT s for a
-running install to finish or fail (meanwhile Claude Code's spinner shows the hook's
-`statusMessage`, hooks.json), then shows a recorded failure once a session as a `systemMessage`,
-which Claude Code displays (tests/test_install_screen.py, with an install slowed to 40 s): one line, the cause in words (network, proxy, disk,
-no suitable Python) and a fix that works on Debian/Ubuntu. `install` without --hook is what a
+running install to finish or fail (meanwhile Claude Code 2.1.332's spinner shows the hook's
+`statusMessage`, hooks.json; 2.1.197 shows its own word), then shows a recorded failure once a
+session as a `systemMessage`, which Claude Code displays (tests/test_install_screen.py, with an
+install slowed by 40 s): one line, the cause in words (network, proxy, disk, no suitable Python)
+and a fix that works on Debian/Ubuntu. `install` without --hook is what a
 person runs to try again at once after fixing the cause.
 
 Standard library only, and Python 3.8 syntax, as bootstrap.py (whose module doc says why).
