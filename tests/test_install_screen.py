@@ -21,7 +21,7 @@ from support.claude_code import running_version
 from support.claude_harness import interactive_claude
 from support.scripted_server import Reply, ScriptedServer
 
-pytestmark = pytest.mark.claude
+pytestmark = [pytest.mark.claude, pytest.mark.slow]  # a minute: CI runs it (CONTRIBUTING)
 
 SLOW = 40  # seconds the stand-in index holds each request
 
