@@ -318,6 +318,35 @@ def test_the_prompt_hook_waits_for_a_running_install(tmp_path, monkeypatch, caps
     assert "no network" in json.loads(capsys.readouterr().out)["systemMessage"]
 
 
+def test_the_prompt_hook_waits_long_enough_and_says_so():
+    """The prompt hook waits for a running install up to REPORT_WAIT s: long enough for a loaded
+    2-core machine (20 s for `python -m venv` alone, then pip), within its own `timeout` in
+    hooks.json with room for Python's start-up under load (Claude Code would kill it and show
+    nothing), which stays below Claude Code's default 600 s. Its statusMessage is what the
+    spinner shows while it waits (tests/test_install_screen.py sees it on screen)."""
+    hooks = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())["hooks"]
+    (report,) = [
+        hook
+        for entry in hooks["UserPromptSubmit"]
+        for hook in entry["hooks"]
+        if hook["command"].endswith('installation.py" report --hook')
+    ]
+    assert bootstrap.REPORT_WAIT >= 60
+    assert bootstrap.REPORT_WAIT + 20 <= report["timeout"] <= 600
+    assert f"up to {bootstrap.REPORT_WAIT} s" in report["statusMessage"]
+    assert not report.get("async")
+
+
+def test_the_hooks_write_no_bytecode_into_the_plugin():
+    """Claude Code installs plugin/ as it is on disk (CONTRIBUTING.md, "Release"): the hooks run
+    `python3 -B`, and the Bash tool's scripts write under PYTHONPYCACHEPREFIX (export-env)."""
+    hooks = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())["hooks"]
+    commands = [
+        hook["command"] for entries in hooks.values() for e in entries for hook in e["hooks"]
+    ]
+    assert commands and all(command.startswith("python3 -B ") for command in commands)
+
+
 def test_an_older_python3_builds_the_venv_with_a_newer_one_on_path(tmp_path):
     """macOS's python3 is 3.9: the venv is made with python3.13 ... python3.10 from PATH."""
     old = _python("3.9")
@@ -371,7 +400,10 @@ def test_session_start_hooks_export_the_data_dir_and_report_a_failed_install(tmp
 
     exported = hook(export)
     assert exported.returncode == 0 and exported.stdout == ""
-    assert env_file.read_text() == f"export MATH_PLUGIN_DATA={tmp_path / 'data'}\n"
+    assert env_file.read_text() == (
+        f"export MATH_PLUGIN_DATA={tmp_path / 'data'}\n"
+        f"export PYTHONPYCACHEPREFIX={tmp_path / 'data' / 'pycache'}\n"
+    )
 
     reported = hook(install)
     assert reported.returncode == 0, reported.stderr

@@ -7,6 +7,7 @@ Each test runs the pinned `claude -p` against the harness's scripted model
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from conftest import PLUGIN
@@ -156,11 +157,15 @@ def test_an_agents_report_reaches_the_script_and_a_foreground_agent_keeps_the_pr
 
 @pytest.mark.claude
 def test_session_start_hook_points_bash_calls_at_the_plugin_venv(tmp_path):
-    """With a bare python3, a script finds its venv through the hook's MATH_PLUGIN_DATA."""
+    """With a bare python3, a script finds its venv through the hook's MATH_PLUGIN_DATA, and
+    writes its bytecode under the data folder (PYTHONPYCACHEPREFIX), the hooks none (python3
+    -B): nothing lands in the plugin's folder, which an update from a clone copies whole."""
     home = tmp_path / "home"
     bare = venvs.bare_python(tmp_path / "bare")
     data = plugin_data_dir(home)
     venvs.ready_venv(data, bootstrap.requirements_digest())
+    plugin = tmp_path / "clone" / "plugin"  # a clean copy: this run's own imports write PLUGIN's
+    shutil.copytree(PLUGIN, plugin, ignore=shutil.ignore_patterns("__pycache__"))
 
     def model(request):
         if not request.tool_results():
@@ -174,12 +179,15 @@ def test_session_start_hook_points_bash_calls_at_the_plugin_venv(tmp_path):
         "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
         "PIP_RETRIES": "0",
     }
-    run = run_claude("/math:help", model, home=home, env=no_install)
+    run = run_claude("/math:help", model, home=home, env=no_install, plugin_dir=plugin)
     assert run.exit_code == 0, run.describe()
     output = result_text(run.tool_result("toolu_probe"))
     assert output.splitlines()[0] == f"data={data}"
     assert "usage: workspace.py" in output
     assert "installing" not in output
+    assert not list(plugin.rglob("__pycache__")), list(plugin.rglob("__pycache__"))
+    cached = data / "pycache" / str(plugin.relative_to("/")) / "scripts" / "mathtools"
+    assert list(cached.rglob("*.pyc")), "the scripts' bytecode is in the data folder"
 
 
 @pytest.mark.claude

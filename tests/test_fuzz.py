@@ -297,6 +297,7 @@ def _run(case, template_root: Path, env: dict[str, str], folder: Path) -> str | 
     return None
 
 
+@pytest.mark.slow  # 86 s on a loaded 2-core machine: CI runs it
 def test_no_case_ends_in_a_traceback_or_exit_5(template, standin, tmp_path):
     root, problem = template
     env = _base_env(standin, root)

@@ -97,6 +97,7 @@ class FollowRunbook:
         return [text("done")]
 
 
+@pytest.mark.slow
 def test_installed_from_a_local_marketplace_the_plugin_builds_its_env_and_runs(tmp_path):
     wheels = wheel_folder()
     home = tmp_path / "home"

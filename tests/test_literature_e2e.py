@@ -206,6 +206,7 @@ def test_math_literature_runs_the_whole_runbook_in_claude_code(tmp_path):
     assert all(memo and "Iteration 1" in memo for (memo,) in feedback)
 
 
+@pytest.mark.slow
 def test_a_search_for_proof_gaps_takes_the_next_unsearched_gap_and_marks_it(tmp_path):
     """The task after a proof loop: `discover --gap`, without bypass, takes Gap 1 of the bench's
     PROOF.md (no read of PROOF.md by the agent) and marks it searched; the next search would
@@ -319,6 +320,7 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     assert not (cwd / "literature-runs").exists()
 
 
+@pytest.mark.slow
 def test_research_starts_the_literature_agent_under_the_same_rules(tmp_path):
     """/math:research in the default permission mode: `state.py advance` names the literature
     agent and its task, the agent plays its whole runbook (scripts and run-folder writes pass on

@@ -135,6 +135,7 @@ def after_a_first_pass(tmp_path: Path) -> tuple[Path, Path, Path]:
     return home, cwd, folder
 
 
+@pytest.mark.slow
 @pytest.mark.claude
 def test_each_agent_the_loop_spawns_reads_its_inputs_in_its_own_request(tmp_path):
     home, cwd, folder = after_a_first_pass(tmp_path)

@@ -260,6 +260,7 @@ def state_of(folder: Path) -> dict:
     return frontmatter.read((folder / "STATE.md").read_text(), "STATE.md")
 
 
+@pytest.mark.slow
 @pytest.mark.claude
 def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_path):
     home = tmp_path / "home"
@@ -405,6 +406,7 @@ class Referee:
         return [text(f"verdict {self.sealed['verdict']}: {self.sealed['checked']} checked")]
 
 
+@pytest.mark.slow
 @pytest.mark.claude
 def test_research_sends_a_complete_proof_to_the_referee_then_to_the_writer(tmp_path):
     home = tmp_path / "home"

@@ -18,6 +18,9 @@ from conftest import PLUGIN, ROOT
 from mathtools.core import schemas
 from support.standin import StandIn
 
+# One verify_batch.py run over every case: 90 s on a loaded 2-core machine; CI runs it.
+pytestmark = pytest.mark.slow
+
 FIXTURE = Path(__file__).parent / "data" / "verdict_fixture.json"
 CASES = json.loads(FIXTURE.read_text(encoding="utf-8"))["cases"]
 KINDS = list(dict.fromkeys(case["kind"] for case in CASES))

@@ -79,9 +79,12 @@ NEWER_PYTHONS = ("python3.13", "python3.12", "python3.11", "python3.10")
 RETRY_AFTER = 600
 # A script waiting for the background install says so every PROGRESS_EVERY seconds.
 PROGRESS_EVERY = 5
-# The UserPromptSubmit hook waits at most this long for a running install before the prompt goes
-# on (an offline install fails within seconds, so its cause is on screen at the first prompt).
-REPORT_WAIT = 15
+# The UserPromptSubmit hook waits at most this long for a running install to finish or fail, so
+# that a failure is on screen at the first prompt: a loaded 2-core machine took 20 s for
+# `python -m venv` alone, and pip then downloads and unpacks the requirements. Below the hook's
+# `timeout` in hooks/hooks.json (tests/test_bootstrap.py holds them apart), itself below Claude
+# Code's default of 600 s for a command hook.
+REPORT_WAIT = 150
 FAILURE_MARKER = "install-failed.json"
 # The records this module writes are a few hundred bytes: anything over this is not one of them.
 MAX_RECORD_BYTES = 1 << 20
@@ -146,6 +149,12 @@ def data_dir() -> Path:
 
 def venv_dir() -> Path:
     return data_dir() / "venv"
+
+
+def pycache_dir() -> Path:
+    """Where the scripts Claude Code runs keep Python's bytecode (PYTHONPYCACHEPREFIX, exported
+    by installation.py export-env): the data dir, never the plugin's folder."""
+    return data_dir() / "pycache"
 
 
 def venv_python(venv: Path) -> Path:

@@ -5,14 +5,18 @@ install itself; this module only calls it.
 
 Inside Claude Code (hooks/hooks.json), at SessionStart:
 - `export-env` (waited for; instant) writes MATH_PLUGIN_DATA to CLAUDE_ENV_FILE, so later Bash
-  tool calls find the data dir;
+  tool calls find the data dir, and PYTHONPYCACHEPREFIX (pycache_dir()), so the scripts they run
+  write their bytecode there, not into the plugin's folder, which a `claude plugin update` from a
+  clone copies whole (CONTRIBUTING.md, "Release"); the hooks themselves run `python3 -B`;
 - `install --hook` runs as an async hook: the session starts at once while it installs. A
   failure is printed as hook JSON (`systemMessage`, `additionalContext`), which Claude Code gives
   only to the model: an async hook's output is not displayed. Success prints nothing.
 At each prompt, `report --hook` (UserPromptSubmit, waited for) waits up to REPORT_WAIT s for a
-running install, then shows a recorded failure once a session as a `systemMessage`, which Claude
-Code displays (tests/test_install_screen.py): one line, the cause in words (network, proxy, disk,
-no suitable Python) and a fix that works on Debian/Ubuntu. `install` without --hook is what a
+running install to finish or fail (meanwhile Claude Code 2.1.332's spinner shows the hook's
+`statusMessage`, hooks.json; 2.1.197 shows its own word), then shows a recorded failure once a
+session as a `systemMessage`, which Claude Code displays (tests/test_install_screen.py, with an
+install slowed by 40 s): one line, the cause in words (network, proxy, disk, no suitable Python)
+and a fix that works on Debian/Ubuntu. `install` without --hook is what a
 person runs to try again at once after fixing the cause.
 
 Standard library only, and Python 3.8 syntax, as bootstrap.py (whose module doc says why).
@@ -41,12 +45,15 @@ def export_env() -> None:
     Claude Code (2.1.197 and 2.1.330, checked by tests/test_claude_harness.py) runs plugin
     SessionStart hooks in every mode, -p included, with CLAUDE_PLUGIN_DATA and CLAUDE_ENV_FILE
     set; the Bash tool gets neither variable but sources the exports written to CLAUDE_ENV_FILE.
+    Python's bytecode goes to pycache_dir() (module doc).
     """
     env_file = os.environ.get("CLAUDE_ENV_FILE")
     if env_file and os.environ.get("CLAUDE_PLUGIN_DATA"):
+        data = os.environ["CLAUDE_PLUGIN_DATA"]
         with open(env_file, "a") as handle:
             handle.write(
-                f"export MATH_PLUGIN_DATA={shlex.quote(os.environ['CLAUDE_PLUGIN_DATA'])}\n"
+                f"export MATH_PLUGIN_DATA={shlex.quote(data)}\n"
+                f"export PYTHONPYCACHEPREFIX={shlex.quote(str(bootstrap.pycache_dir()))}\n"
             )
 
 
@@ -123,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         return report(sys.stdin.read() if not sys.stdin.isatty() else "")
     print(
         "usage: installation.py export-env | install [--hook] | report --hook\n"
-        "  export-env  (SessionStart hook) export MATH_PLUGIN_DATA to CLAUDE_ENV_FILE\n"
+        "  export-env  (SessionStart hook) export MATH_PLUGIN_DATA and PYTHONPYCACHEPREFIX to\n"
+        "              CLAUDE_ENV_FILE\n"
         "  install     build the plugin's Python environment now, trying again after a failure;\n"
         "              --hook: report a failure as SessionStart hook JSON\n"
         "  report --hook  (UserPromptSubmit hook) show a failed install to the user, once",
