@@ -70,7 +70,9 @@ class FollowCheckRefs:
         return [text(answer)]
 
 
-def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_path):
+def check_refs_in_claude(tmp_path, prompt: str):
+    """`prompt` typed in the real Claude Code, the model following the runbook, in a folder
+    holding paper.tex and refs.bib: (the run, the model, the stand-in, the folder)."""
     home, cwd = tmp_path / "home", tmp_path / "paper"
     cwd.mkdir()
     (cwd / "refs.bib").write_text(BIB, encoding="utf-8")
@@ -79,9 +81,12 @@ def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_
     with StandIn() as standin:
         env = {**standin.env(), "MATH_CACHE_DIR": str(tmp_path / "cache")}
         env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
-        run = run_claude(
-            "/math:check-refs paper.tex", model, home=home, cwd=cwd, bypass=False, env=env
-        )
+        run = run_claude(prompt, model, home=home, cwd=cwd, bypass=False, env=env)
+    return run, model, standin, cwd
+
+
+def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_path):
+    run, model, standin, cwd = check_refs_in_claude(tmp_path, "/math:check-refs paper.tex")
     assert run.exit_code == 0, run.describe()
     assert model.calls == [
         f'python3 "{PLUGIN}/scripts/check_refs.py" paper.tex --fix --decisions '
@@ -110,22 +115,8 @@ def test_check_refs_in_claude_code_shows_the_table_and_writes_only_the_copy(tmp_
 
 
 def test_a_flag_in_the_arguments_stays_a_flag(tmp_path):
-    home, cwd = tmp_path / "home", tmp_path / "paper"
-    cwd.mkdir()
-    (cwd / "refs.bib").write_text(BIB, encoding="utf-8")
-    (cwd / "paper.tex").write_text(TEX, encoding="utf-8")
-    model = FollowCheckRefs()
-    with StandIn() as standin:
-        env = {**standin.env(), "MATH_CACHE_DIR": str(tmp_path / "cache")}
-        env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
-        run = run_claude(
-            "/math:check-refs paper.tex --strict=corrected",
-            model,
-            home=home,
-            cwd=cwd,
-            bypass=False,
-            env=env,
-        )
+    prompt = "/math:check-refs paper.tex --strict=corrected"
+    run, model, _, _ = check_refs_in_claude(tmp_path, prompt)
     assert run.exit_code == 0, run.describe()
     assert (
         model.calls[0].split("check_refs.py")[1].startswith('" paper.tex --strict=corrected --fix')

@@ -52,6 +52,15 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
     return lines
 
 
+def closing_lines(document: CheckDocument) -> list[str]:
+    """What ends both views: the PDF's split, the services that failed, warnings, the counts."""
+    lines = [pdf_line(document)] if "pdf" in document else []
+    for source, message in document.get("source_errors", {}).items():
+        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
+    lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
+    return [*lines, summary_text(document)]
+
+
 def table_lines(document: CheckDocument) -> list[str]:
     """The terminal view: one row per entry (KEY  STATUS  what was found), the corrections and
     suggestions indented below their row, then duplicates, missing keys and the counts."""
@@ -76,12 +85,7 @@ def table_lines(document: CheckDocument) -> list[str]:
             "but in no bibliography"
         )
     lines += never_cited_line(document)
-    if "pdf" in document:
-        lines.append(pdf_line(document))
-    for source, message in document.get("source_errors", {}).items():
-        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
-    lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
-    lines.append(summary_text(document))
+    lines += closing_lines(document)
     return lines
 
 
@@ -121,12 +125,7 @@ def decision_lines(document: CheckDocument, table_file: str | None) -> list[str]
         lines.append("  next: add the missing entries, or correct the keys in the .tex")
     never = never_cited_line(document)
     lines += never + (["  next: cite them where they are used, or remove them"] if never else [])
-    if "pdf" in document:
-        lines.append(pdf_line(document))
-    for source, message in document.get("source_errors", {}).items():
-        lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
-    lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
-    lines.append(summary_text(document))
+    lines += closing_lines(document)
     if table_file:
         lines.append(f"the whole table: {table_file}")
     return lines
