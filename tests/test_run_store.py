@@ -343,7 +343,8 @@ def test_a_paper_never_read_is_recorded_as_unread_not_judged(tmp_path):
         run = runs.record_run("p", "gap", "arxiv", 1, results=[search_result([1, 2, 3]).to_dict()])
         run_id = run["run_id"]
         runs.record_judgements(
-            run_id, [{"key": "arXiv:2100.00001", "label": "strong", "confidence": 1, "rationale": ""}]
+            run_id,
+            [{"key": "arXiv:2100.00001", "label": "strong", "confidence": 1, "rationale": ""}],
         )
         runs.record_unread(run_id, ["arXiv:2100.00002", "arXiv:2100.00003"])
         assert runs.unjudged(run_id) == []
@@ -351,10 +352,11 @@ def test_a_paper_never_read_is_recorded_as_unread_not_judged(tmp_path):
         assert runs.run(run_id)["judged"] == {"strong": 1, "partial": 0, "irrelevant": 0}
         assert runs.run(run_id)["unread"] == 2
         runs.record_judgements(
-            run_id, [{"key": "arXiv:2100.00002", "label": "partial", "confidence": 1, "rationale": ""}]
+            run_id,
+            [{"key": "arXiv:2100.00002", "label": "partial", "confidence": 1, "rationale": ""}],
         )
         assert runs.run(run_id)["unread"] == 1
-        with pytest.raises(BadInput, match="no paper 'arXiv:2100.00009'"):
+        with pytest.raises(BadInput, match=r"no paper 'arXiv:2100\.00009'"):
             runs.record_unread(run_id, ["arXiv:2100.00009"])
 
 

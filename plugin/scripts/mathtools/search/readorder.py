@@ -19,7 +19,6 @@ from typing import TypedDict
 
 from ..core.errors import BadInput
 from ..core.files import read_json
-from ..litdoc.identity import Key
 from ..research import problemfile
 from . import ranking
 from .searchfolder import FoundPaper, Search, write_json
