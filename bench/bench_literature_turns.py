@@ -84,7 +84,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
         figures = run_demo(
             Path(folder) / "ws", SAMPLE, args.live, lambda _l: None, None,
-            StandInModel(recalled=PLANTED), None, FOLLOW_UPS,
+            StandInModel(recalled=PLANTED), follow_ups=FOLLOW_UPS,
         )  # fmt: skip
     for number, later in enumerate(figures["follow_ups"], 1):
         calls, turns = later["tool_calls"], later["turns"]
