@@ -140,15 +140,16 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
 
 def test_more_lists_the_papers_below_the_cut_and_judge_records_the_unread_ones(session):
     """Issue 38: the listing stops at its cut; `more` prints the rest, best first, and they are
-    then to judge; a paper never listed is recorded as not read, never silently dropped."""
+    then to judge; a paper never listed is recorded as unread (never dropped, never labelled)."""
     listing = session.discover(SLUG)
     below = int(re.search(r"^(\d+) more below", listing, re.M).group(1))
     first = listed(listing)
     result = session.judge_all(listing)
     assert result["unread"] == below and result["papers"] == len(first) + below
     with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
-        rationales = [r for (r,) in db.execute("SELECT rationale FROM judgements")]
-    assert rationales.count("ranked below the listing's cut: not read") >= below
+        unread = {key for (key,) in db.execute("SELECT key FROM unread")}
+        judged = {key for (key,) in db.execute("SELECT key FROM judgements")}
+    assert len(unread) >= below and not unread & judged  # never read, so never labelled
     # A new search: `more` lists the rest, and judge then asks a judgement of each.
     listing = session.discover(SLUG, "tolerant testing")
     rest = session.run("more", session.search_folder)
@@ -206,9 +207,10 @@ def test_judge_stores_one_file_for_every_run_and_answers_the_loop(session):
     memory = json.loads((session.runs / "memory.json").read_text())
     assert memory[0]["key"] == "memory-1" and memory[0]["source"].startswith("memory")
     with sqlite3.connect(os.environ["MATH_LITERATURE_DB"]) as db:
-        judged = db.execute("SELECT run_id, COUNT(*) FROM judgements GROUP BY run_id").fetchall()
+        both = "SELECT run_id, key FROM judgements UNION ALL SELECT run_id, key FROM unread"
+        judged = db.execute(f"SELECT run_id, COUNT(*) FROM ({both}) GROUP BY run_id").fetchall()
         papers = db.execute("SELECT run_id, COUNT(*) FROM run_papers GROUP BY run_id").fetchall()
-    assert judged == papers  # every paper of every run, from one file
+    assert judged == papers  # every paper of every run judged or left unread, from one file
 
 
 def test_judge_refuses_a_key_not_listed_and_a_paper_left_unjudged(session):

@@ -195,7 +195,7 @@ def test_a_name_of_the_statement_raises_a_paper_that_has_it_and_is_never_require
 
 def test_the_cut_keeps_the_papers_close_to_the_best_within_bounds():
     assert ranking.read_first([]) == 0
-    assert ranking.read_first([9.0, 1.0]) == 2  # fewer papers than the least cut: all
+    assert ranking.read_first([9.0]) == 1  # fewer papers than the least cut: all
     assert ranking.read_first([9.0, 1.0, 1.0, 1.0, 1.0]) == ranking.READ_FIRST_MIN
     assert ranking.read_first([9.0] * 20) == ranking.READ_FIRST_MAX
     assert ranking.read_first([9.0, 8.0, 7.0, 6.0, 5.0, 1.0]) == 5  # at least half the best

@@ -336,6 +336,30 @@ def test_what_the_refinement_loop_reads(tmp_path):
             runs.judgements(9)
 
 
+def test_a_paper_never_read_is_recorded_as_unread_not_judged(tmp_path):
+    """Issue 38: a paper the listing left below its cut is not given a label nobody gave; it is
+    recorded as unread, no longer awaited, and a judgement given later replaces that record."""
+    with store.RunStore(tmp_path / "s.db") as runs:
+        run = runs.record_run("p", "gap", "arxiv", 1, results=[search_result([1, 2, 3]).to_dict()])
+        run_id = run["run_id"]
+        runs.record_judgements(
+            run_id,
+            [{"key": "arXiv:2100.00001", "label": "strong", "confidence": 1, "rationale": ""}],
+        )
+        runs.record_unread(run_id, ["arXiv:2100.00002", "arXiv:2100.00003"])
+        assert runs.unjudged(run_id) == []
+        assert [j["key"] for j in runs.judgements(run_id)] == ["arXiv:2100.00001"]
+        assert runs.run(run_id)["judged"] == {"strong": 1, "partial": 0, "irrelevant": 0}
+        assert runs.run(run_id)["unread"] == 2
+        runs.record_judgements(
+            run_id,
+            [{"key": "arXiv:2100.00002", "label": "partial", "confidence": 1, "rationale": ""}],
+        )
+        assert runs.run(run_id)["unread"] == 1
+        with pytest.raises(BadInput, match=r"no paper 'arXiv:2100\.00009'"):
+            runs.record_unread(run_id, ["arXiv:2100.00009"])
+
+
 def test_a_fresh_store_is_at_the_current_schema_version(tmp_path):
     with store.RunStore(tmp_path / "s.db") as runs:
         assert runs.version == len(store.MIGRATIONS)

@@ -177,7 +177,7 @@ def record(
         )
         search.save()
         papers = iteration_papers(store, search, number)
-        earlier = readorder.read_before(earlier_identities(store, search, number))
+        earlier = earlier_identities(store, search, number)
     unjudged = [p for p in papers if not any(i in earlier for i in identities(p))]
     refs = searchfolder.recorded_refs(search)
     known = [(ref, p) for p in unjudged if (ref := searchfolder.recorded_as(p.record, p.key, refs))]

@@ -2,8 +2,8 @@
 
 The model writes one file per iteration, `judgements-i<N>.json` in the search folder
 (schemas/iteration_judgements.schema.json): a label for every paper the iteration listed, by
-the key its line shows (a paper still below the listing's cut is recorded as not read:
-readorder.py). Storing it labels that paper in every run that returned it (a paper both
+the key its line shows (a paper still below the listing's cut is recorded as unread, not
+judged: readorder.py). Storing it labels that paper in every run that returned it (a paper both
 services found is judged once), keeps the label of a paper judged in an earlier iteration, and
 keeps the papers the model remembers (`remembered`) in `memory.json` for verification. The
 answer is the refinement loop's rule (refinement.py): stop, or refine with the memo.
@@ -43,13 +43,13 @@ def judge(search: Search) -> dict[str, object]:
     remembered = [] if isinstance(data, list) else data.get("remembered", [])
     with open_store(create=False) as store:
         papers = iteration_papers(store, search, search.iteration)
-        earlier = readorder.read_before(earlier_identities(store, search, search.iteration))
-        unread = readorder.unread(search)  # still below the listing's cut: recorded as not read
+        earlier = earlier_identities(store, search, search.iteration)
+        below = readorder.unread(search)  # still below the listing's cut: recorded as unread
         refs = searchfolder.recorded_refs(search)
         before = searchfolder.earlier_labels(store, search) if refs else {}
         by_key = {j["key"]: j for j in given}
-        given_keys = set(by_key)
         per_run: dict[int, list[dict[str, object]]] = {}
+        not_read: dict[int, list[str]] = {}
         missing = []
         for paper in papers:
             carried = next((earlier[i] for i in identities(paper) if i in earlier), None)
@@ -57,7 +57,11 @@ def judge(search: Search) -> dict[str, object]:
                 carried = _recorded(
                     ref, next((before[i] for i in identities(paper) if i in before), None)
                 )
-            judgement = by_key.pop(paper.key, None) or carried or unread.get(paper.key)
+            judgement = by_key.pop(paper.key, None) or carried
+            if judgement is None and paper.key in below:
+                for run_id, key in paper.members:
+                    not_read.setdefault(run_id, []).append(key)
+                continue
             if judgement is None:
                 missing.append(paper.key)
                 continue
@@ -82,19 +86,26 @@ def judge(search: Search) -> dict[str, object]:
             )
         for run_id, judgements in per_run.items():
             store.record_judgements(run_id, judgements)
+        for run_id, keys in not_read.items():
+            store.record_unread(run_id, keys)
         stored = [
             j for run_id in search.run_ids(search.iteration) for j in store.judgements(run_id)
         ]
         runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
     if remembered:
         searchfolder.write_json(search.folder / MEMORY, _remembered(search, remembered))
-    labels = {paper.key: _label(paper, stored) for paper in papers}
+    unread = {key for keys in not_read.values() for key in keys}
+    labels = {
+        paper.key: _label(paper, stored)
+        for paper in papers
+        if not any(key in unread for _, key in paper.members)
+    }
     result: dict[str, object] = {"iteration": search.iteration, "papers": len(papers)}
     result.update({label: sum(v == label for v in labels.values()) for label in LABELS})
     if remembered:
         result["remembered"] = len(remembered)
-    if not_read := sum(key in unread and key not in given_keys for key in labels):
-        result["unread"] = not_read
+    if unread_papers := len(papers) - len(labels):
+        result["unread"] = unread_papers
     result.update(decide(search, runs, stored, for_model=True))
     return result
 

@@ -29,7 +29,7 @@ from .keyterms import STATEMENT_WORDS, STOPWORDS
 
 __all__ = ["problem_words", "ranked", "read_first", "scores", "tokens"]
 
-READ_FIRST_MIN, READ_FIRST_MAX = 3, 8  # papers the listing shows before the cut
+READ_FIRST_MIN, READ_FIRST_MAX = 2, 8  # papers the listing shows before the cut
 CUT_SHARE = 0.5  # a paper above the cut scores at least this share of the best one
 K1, B = 1.2, 0.75  # BM25's term saturation and length normalisation
 TITLE_WEIGHT = 2  # a paper's title words count this many times

@@ -6,7 +6,8 @@ best down to the cut, then one line saying how many more are below it; `literatu
 lists those. The order and how many were listed stay in the search folder as
 `listing-i<N>.json` ({"order": [keys, best first], "listed": N}), so that judge asks a
 judgement of exactly the papers listed: a paper still below the cut when the model judges is
-recorded as not read (`UNREAD_RATIONALE`, label irrelevant, confidence 0), never dropped.
+recorded as unread in the run store (not judged, never dropped), and listed again if a later
+iteration finds it.
 """
 
 from __future__ import annotations
@@ -18,23 +19,11 @@ from typing import TypedDict
 
 from ..core.errors import BadInput
 from ..core.files import read_json
-from ..core.records import Judgement
-from ..litdoc.identity import Key
 from ..research import problemfile
 from . import ranking
 from .searchfolder import FoundPaper, Search, write_json
 
-__all__ = [
-    "UNREAD_RATIONALE",
-    "Listing",
-    "arrange",
-    "below",
-    "below_cut",
-    "read_before",
-    "unread",
-]
-
-UNREAD_RATIONALE = "ranked below the listing's cut: not read"
+__all__ = ["Listing", "arrange", "below", "below_cut", "unread"]
 
 
 class Listing(TypedDict):
@@ -104,19 +93,9 @@ def below(search: Search) -> list[str]:
     return rest
 
 
-def unread(search: Search) -> dict[str, Judgement]:
-    """The judgement of each of the current iteration's papers never listed (still below the
-    cut), by key: not read, so irrelevant with no confidence, and saying so."""
+def unread(search: Search) -> set[str]:
+    """The keys of the current iteration's papers never listed (still below the cut)."""
     listing = _read(search, search.iteration)
     if listing is None:
-        return {}
-    return {
-        key: {"key": key, "label": "irrelevant", "confidence": 0.0, "rationale": UNREAD_RATIONALE}
-        for key in listing["order"][listing["listed"] :]
-    }
-
-
-def read_before(earlier: dict[Key, Judgement]) -> dict[Key, Judgement]:
-    """The earlier iterations' judgements of papers the model read: a paper an earlier listing
-    left below its cut is new to the model when a later iteration finds it again."""
-    return {key: j for key, j in earlier.items() if j.get("rationale") != UNREAD_RATIONALE}
+        return set()
+    return set(listing["order"][listing["listed"] :])

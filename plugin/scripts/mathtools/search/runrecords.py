@@ -28,6 +28,7 @@ RUN_COLUMNS: Columns = [
     ("source", lambda r: r["source"]),
     ("results", lambda r: r["result_count"]),
     ("s/p/i", lambda r: "/".join(str(n) for n in r["judged"].values())),
+    ("unread", lambda r: r["unread"]),
     ("time", lambda r: r["created_at"]),
     ("query", lambda r: r["query"]),
 ]

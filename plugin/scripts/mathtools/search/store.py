@@ -5,6 +5,8 @@ A run is one query sent to one source in one iteration of the loop for one probl
 feedback memo that shaped it and the papers it returned (taken from the search_result files, so
 the model never retypes metadata). A judgement labels one of a run's papers `strong`, `partial` or
 `irrelevant`, with a confidence clamped to [0, 1], a rationale, and the paper's raw record as JSON.
+A paper the listing left below its cut when its iteration was judged is recorded as unread
+(`record_unread`): not judged, and no longer waiting for a judgement.
 
 The database lives at `.math/literature.db` (config.literature_db: a --db flag, else
 MATH_LITERATURE_DB). Its schema version is SQLite's `user_version`; `MIGRATIONS[n]` takes version n
@@ -53,6 +55,7 @@ class Run(TypedDict):
     total_results: int | None
     relaxations: list[Relaxation]  # each with the query_line it relaxed
     judged: dict[str, int]  # label -> how many of its papers have it
+    unread: int  # its papers left below the listing's cut, never read (so never judged)
 
 
 class PriorQuery(TypedDict):
@@ -134,6 +137,16 @@ MIGRATIONS: list[str] = [
     """
     UPDATE runs SET relaxations = REPLACE(relaxations, '"label": ', '"query_line": ')
     WHERE relaxations IS NOT NULL
+    """,
+    # 4 -> 5: the papers of a run the model never read (ranked below the listing's cut when the
+    # iteration was judged): recorded as unread, not as a label nobody gave.
+    """
+    CREATE TABLE unread (
+        run_id    INTEGER NOT NULL REFERENCES runs (run_id),
+        key       TEXT NOT NULL,
+        noted_at  TEXT NOT NULL,
+        PRIMARY KEY (run_id, key)
+    );
     """,
 ]
 
@@ -316,6 +329,9 @@ class RunStore:
         ):
             counts[label] = count
         run["judged"] = counts
+        (run["unread"],) = self.db.execute(
+            "SELECT COUNT(*) FROM unread WHERE run_id = ?", (run["run_id"],)
+        ).fetchone()
         return run
 
     def runs(self, problem: str | None = None) -> list[Run]:
@@ -405,15 +421,34 @@ class RunStore:
                 " record, judged_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
+            self.db.executemany(  # a paper judged is read
+                "DELETE FROM unread WHERE run_id = ? AND key = ?", [row[:2] for row in rows]
+            )
         return self.judgements(run_id)
 
+    def record_unread(self, run_id: int, keys: Iterable[str]) -> None:
+        """Record papers of run `run_id` as not read (ranked below the listing's cut): no
+        judgement, and none awaited. A key the run did not return is BadInput naming it."""
+        papers = self.papers(run_id)
+        keys = list(keys)
+        for key in keys:
+            if key not in papers:
+                raise BadInput(f"run {run_id} returned no paper {key!r}", code="unknown_key")
+        with self.transaction():
+            self.db.executemany(
+                "INSERT OR IGNORE INTO unread (run_id, key, noted_at) VALUES (?, ?, ?)",
+                [(run_id, key, stamp()) for key in keys],
+            )
+
     def unjudged(self, run_id: int) -> list[str]:
-        """The keys of a run's papers that have no judgement yet, in the order they came back."""
+        """The keys of a run's papers that have no judgement yet and are not recorded as unread,
+        in the order they came back."""
         self.run(run_id)
         rows = self.db.execute(
             "SELECT p.key FROM run_papers p LEFT JOIN judgements j"
             " ON j.run_id = p.run_id AND j.key = p.key"
-            " WHERE p.run_id = ? AND j.key IS NULL ORDER BY p.position",
+            " LEFT JOIN unread u ON u.run_id = p.run_id AND u.key = p.key"
+            " WHERE p.run_id = ? AND j.key IS NULL AND u.key IS NULL ORDER BY p.position",
             (run_id,),
         )
         return [key for (key,) in rows]
