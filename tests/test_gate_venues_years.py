@@ -123,6 +123,58 @@ def test_a_translation_journal_and_its_original_are_one_venue(cited, record):
     assert later.discrepancies == [], later.reason  # the translation a year later
 
 
+# arXiv 0704.0130's journal reference, as its author wrote it (real metadata, April 2007 corpus).
+FUNCT_ANAL_REF = (
+    "Funktsional. Anal. i Prilozhen 42, no. 3, (2008), 1-9; English transl.: Funct. Anal. and its"
+    " Appl., 42, no. 3, (2008), 161-168."
+)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Funktsional. Anal. i Prilozhen",
+        "Funktsional. Anal. i Prilozhen.",
+        "Funktsional'nyi Analiz i ego Prilozheniya",
+    ],
+)
+def test_a_transliterated_original_is_named_however_it_is_abbreviated(written):
+    """A transliteration's soft sign (Funktsional'nyi) and its function words (i, ego: "and",
+    "its") are read as such, so an abbreviation of the original names the translation pair."""
+    paper = Paper(source="arxiv", title="T", venue=written, volume="42", pages="1-9", year=2008)
+    cited = {"title": "T", "venue": "Funct. Anal. Appl.", "volume": "42", "pages": "161--168"}
+    assert compare(cited, paper).discrepancies == []
+
+
+@pytest.mark.parametrize("initials", ["A&A", "A & A", "A. and A."])
+def test_initials_name_no_translation_journal(initials):
+    """ "A&A" (Astronomy & Astrophysics, four corpus papers) is not "Algebra i Analiz", so not
+    the original of the St. Petersburg Mathematical Journal."""
+    from mathtools.gate.venuematch import journal_sides, translated_venue
+
+    assert journal_sides(initials) == ()
+    paper = Paper(source="arxiv", title="T", venue="St. Petersburg Math. J.", year=2007)
+    assert translated_venue(initials, paper) is None
+
+
+def test_an_arxiv_journal_reference_naming_the_translation_vouches_for_it():
+    from mathtools.services.arxiv import venue_parts
+
+    venue, volume, pages = venue_parts(FUNCT_ANAL_REF)
+    paper = Paper(
+        source="arxiv",
+        title="T",
+        venue=venue,
+        volume=volume,
+        pages=pages,
+        year=2008,
+        venue_aliases=[FUNCT_ANAL_REF],
+    )
+    for cited in ("Funct. Anal. Appl.", "Functional Analysis and its Applications"):
+        match = compare({"title": "T", "venue": cited, "volume": "42", "pages": "161--168"}, paper)
+        assert match.discrepancies == [], match.reason
+
+
 def test_a_journal_under_another_of_its_names_is_compared_as_itself():
     paper = Paper(source="s2", title="T", venue="Math. Notes", volume="2", pages="498-502")
     old_name = "Mathematical Notes of the Academy of Sciences of the USSR"

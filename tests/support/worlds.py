@@ -132,7 +132,7 @@ def arxiv_page_key(params: dict[str, str]) -> tuple:
     )
 
 
-def _arxiv_entry(raw: str) -> ArxivEntry:
+def arxiv_entry(raw: str) -> ArxivEntry:
     """One recorded (or synthesized) <entry> element, indexed."""
     entry = ET.fromstring(raw.replace("<entry>", f"<entry {NAMESPACES}>", 1))
     abs_id = entry.findtext(f"{ATOM}id", "")
@@ -166,7 +166,7 @@ def _load_arxiv(index: Index) -> None:
         if params.get("id_list") and not index.arxiv_feed_head:
             index.arxiv_feed_head = text.split("<entry>", 1)[0].split("</feed>", 1)[0]
         for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
-            entry = _arxiv_entry(raw)
+            entry = arxiv_entry(raw)
             index.arxiv[entry.arxiv_id] = entry
 
 
@@ -182,7 +182,7 @@ def _load_sample_arxiv(index: Index) -> None:
         arxiv_id = re.search(r"/abs/([\d.]+)", raw)
         abstract = arxiv_src.abstract(arxiv_id.group(1)) if arxiv_id else ""
         raw = raw.replace("<summary/>", f"<summary>{escape(abstract)}</summary>")
-        entry = _arxiv_entry(raw)
+        entry = arxiv_entry(raw)
         entry.synthesized = True
         index.arxiv.setdefault(entry.arxiv_id, entry)
 
@@ -329,7 +329,7 @@ def _invented_index() -> Index:
     )
     text = (INVENTED_WORLD / "arxiv.xml").read_text(encoding="utf-8")
     for raw in re.findall(r"<entry>.*?</entry>", text, flags=re.S):
-        entry = _arxiv_entry(raw)
+        entry = arxiv_entry(raw)
         entry.synthesized = True
         index.arxiv[entry.arxiv_id] = entry
     records = json.loads((INVENTED_WORLD / "semantic-scholar.json").read_text(encoding="utf-8"))

@@ -25,7 +25,8 @@ VENUE_OPTIONAL = frozenset(
     )
 )
 VENUE_FUNCTION_WORDS = FUNCTION_WORDS | frozenset(
-    _words("de des du der die das und fur la le et il di del della")
+    # and the function words of transliterated Russian titles: i "and", ego "its", v "in"
+    _words("de des du der die das und fur la le et il di del della i ego v")
 )
 MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 PROCEEDINGS_WORDS = frozenset(

@@ -34,10 +34,11 @@ class _VenueWord:
 
 
 def _venue_words(name: str) -> list[_VenueWord]:
-    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name))
+    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name)).replace("&", " and ")
     words = []
-    for match in re.finditer(r"[^\W\d_]+\.?", text):
-        raw = match.group().rstrip(".")
+    # A transliteration's soft sign is part of its word: "Funktsional'nyi", "Matematicheskiĭ".
+    for match in re.finditer(r"[^\W\d_]+(?:['’][^\W\d_]+)*\.?", text):
+        raw = re.sub(r"['’]", "", match.group().rstrip("."))
         word = re.sub(r"[^a-z]", "", fold(raw))
         if not word:
             continue
@@ -143,6 +144,8 @@ def journal_sides(name: str) -> tuple[tuple[int, int], ...]:
     """(entry, side) of each TRANSLATION_JOURNALS journal `name` names, every word of each
     accounted for (no proceedings' words left out): side 0 the translation, 1 the original."""
     words = _venue_words(name)
+    if not any(len(w.word) > 1 and not w.optional for w in words):
+        return ()  # lone initials ("A&A") are too short to name a journal of the table
     return tuple(
         (entry, side)
         for entry, pair in enumerate(TRANSLATION_JOURNALS)
