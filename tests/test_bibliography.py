@@ -1,13 +1,13 @@
-"""mathtools.gate's bibliography modules: values written into BibTeX cannot break the file or run
-LaTeX, and bibliographies are read as people write them."""
+"""The bibliography wing (mathtools.bibliography): values written into BibTeX cannot break the
+file or run LaTeX, and bibliographies are read as people write them."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mathtools.gate import bibcopy, bibentry, bibitems, bibtexfile, latexbibliography
-from mathtools.gate.bibvalues import (
+from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats
+from mathtools.bibliography.bibvalues import (
     bibtex_identifier,
     bibtex_names,
     bibtex_text,
@@ -152,7 +152,7 @@ def test_hand_written_lists_in_the_other_common_styles(tmp_path):
         "\\end{thebibliography}\n",
         encoding="utf-8",
     )
-    ay, sc, bf, bold, boldauthors = (r.plain() for r in latexbibliography.read_items(path))
+    ay, sc, bf, bold, boldauthors = (r.plain() for r in formats.read_entries(path).references)
     assert ay["authors"] == ["Alexander, D. H.", "J. Novembre", "K. Lange"]
     assert {k: ay[k] for k in ("title", "year", "venue", "volume", "pages")} == {
         "title": "Fast model-based estimation of ancestry in unrelated individuals",
@@ -196,7 +196,7 @@ def test_biblatex_bbl_and_amsrefs(tmp_path):
         "    \\endentry\n  \\enddatalist\n\\endrefsection\n",
         encoding="utf-8",
     )
-    (entry,) = latexbibliography.read_items(bbl)
+    (entry,) = formats.read_entries(bbl).references
     assert (entry.key, entry.entry_type, entry.line) == ("k", "article", 3)
     assert entry.plain() == {
         "title": "Definition of center of mass",
@@ -217,7 +217,7 @@ def test_biblatex_bbl_and_amsrefs(tmp_path):
         "\\end{biblist}\\end{bibdiv}\n",
         encoding="utf-8",
     )
-    a, b = latexbibliography.read_items(tex)
+    a, b = formats.read_entries(tex).references
     assert a.plain() == {
         "title": "An intertwining result for $p$-adic groups",
         "authors": ["Adler, Jeffrey D.", "Roche, Alan"],

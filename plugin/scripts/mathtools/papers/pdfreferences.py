@@ -14,8 +14,9 @@ is:
   block, the lines that start like a name (`Family, A.` / `A. Family`).
 
 Each entry becomes a Reference (entry_type "pdf", the text as written in `text`) whose fields
-come from gate.freetext.free_text_fields; they name the entry in the report, while the gate
-checks the text whole, as a free-text citation (bibentry.Reference.candidate, gate/citations.py).
+come from bibliography/freetext.free_text_fields; they name the entry in the report, while the
+gate checks the text whole, as a free-text citation (bibliography/bibentry.Reference.candidate,
+gate/citations.py).
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from pathlib import Path
 from typing import Literal
 
 from ..core.errors import BadInput, EnvironmentProblem
-from ..gate.bibentry import Reference
-from ..gate.freetext import free_text_fields
+from ..bibliography.bibentry import Reference
+from ..bibliography.freetext import free_text_fields
 
 PDFTOTEXT_SECONDS = 120
 MAX_PDF_BYTES = 100 << 20

@@ -32,7 +32,7 @@ from typing import Any
 
 from ..core.errors import BadInput
 from ..core.tex import cited_keys, strip_comments
-from ..gate.bibvalues import unsafe_commands
+from ..bibliography.bibvalues import unsafe_commands
 from ..litdoc import bibexport, literature, quotes
 from . import outputtex, review
 
