@@ -12,8 +12,8 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
-from mathtools.core import schemas
 from mathtools.bibliography import bibcopy, bibtexfile, bibvalues
+from mathtools.core import schemas
 from mathtools.gate import refcheck, refreport
 from support.standin import load_index
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from mathtools.bibliography import loading
+from mathtools.bibliography import formats, loading
 from mathtools.gate import refcheck
 from support import shared
 
@@ -55,6 +55,41 @@ def test_every_entry_is_read(name):
     assert len(found.references) == COUNTS[name]
     assert [f["entries"] for f in found.files] == [COUNTS[name]]
     assert all(reference.key for reference in found.references)
+
+
+# The README's kind of a file -> the registered format (bibliography/formats.py) that reads it.
+FORMAT_OF_KIND = {
+    "bib": "BibTeX",
+    "bibitem": "thebibliography",
+    "biblatex-bbl": "biblatex .bbl",
+    "amsrefs": "amsrefs",
+}
+
+
+def _files_by_format() -> dict[str, list[str]]:
+    readme = (FOLDER / "README.md").read_text(encoding="utf-8")
+    found: dict[str, list[str]] = {}
+    for name, kind in re.findall(r"^\| (\S+) \| ([\w+-]+) \| \d+\b", readme, re.M):
+        if kind in FORMAT_OF_KIND:
+            found.setdefault(FORMAT_OF_KIND[kind], []).append(name)
+    return found
+
+
+def test_every_registered_format_reads_real_files_of_its_kind():
+    """Each row of the registry recognises and reads every real file of its kind, with the
+    README's count, and no other row claiming the file's suffix reads an entry of it."""
+    files = _files_by_format()
+    assert sorted(files) == sorted(row.name for row in formats.FORMATS)  # a row without a file
+    for row in formats.FORMATS:
+        for name in files[row.name]:
+            path = FOLDER / name
+            text = path.read_text(encoding="utf-8-sig")
+            assert row in formats.formats_of(path), name
+            assert row.entry.search(text), name
+            assert len(row.read(path, text).references) == COUNTS[name], name
+            others = [other for other in formats.formats_of(path) if other is not row]
+            assert not [other.name for other in others if other.entry.search(text)], name
+            assert len(formats.read_entries(path).references) == COUNTS[name], name
 
 
 def cited(name: str) -> dict[str, dict]:

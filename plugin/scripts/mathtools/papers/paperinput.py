@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..bibliography.bibentry import read_file
+from ..bibliography.loading import Bibliography, keep_cited, load
 from ..core.errors import BadInput
 from ..core.records import CheckDocument, InputFile, PdfSplit, StatementCitation
 from ..core.tex import strip_comments
-from ..bibliography.bibentry import read_file
-from ..bibliography.loading import Bibliography, keep_cited, load
 from ..services.arxiv_source import SourceClient
 from .citedstatements import check_statements, statement_citations
 from .paperbibliography import arxiv_argument, read_arxiv_paper
