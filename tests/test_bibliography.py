@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats
+from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats, loading
+from mathtools.core.errors import BadInput
 from mathtools.bibliography.bibvalues import (
     bibtex_identifier,
     bibtex_names,
@@ -94,7 +95,7 @@ def test_string_macros_concatenation_and_months_are_evaluated(tmp_path):
     ],
 )
 def test_identifiers_are_found_where_people_put_them(fields, arxiv_id, doi):
-    reference = bibentry.Reference("k", "a.bib", 1, "misc", fields)
+    reference = bibentry.BibliographyEntry("k", "a.bib", 1, "misc", fields)
     assert (reference.arxiv_id(), reference.doi()) == (arxiv_id, doi)
 
 
@@ -263,3 +264,27 @@ def test_a_repeated_field_is_read_and_edited_as_bibtex_reads_it(tmp_path):
 )
 def test_tex_spacing_and_a_dangling_and_make_no_name(written, names):
     assert bibentry.split_names(written) == names
+
+
+def test_a_key_an_arxiv_sources_bib_repeats_is_reported_as_a_local_bibs_is(tmp_path):
+    tex = "\\cite{a}\n\\bibliography{refs}\n"
+    bib = "@misc{a, title={First}}\n@misc{b, title={Other}}\n@misc{a, title={Again}}\n"
+    remote = loading.load_source("arXiv:2001.00001", "main.tex", tex, {"refs.bib": bib})
+    (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
+    local = loading.load([str(tmp_path / "refs.bib")])
+    for found in (remote, local):
+        assert [r.key for r in found.references] == ["a", "b"]
+        assert [(r.key, r.line) for r in found.repeated] == [("a", 3)]
+    assert remote.repeated[0].file == "arXiv:2001.00001/refs.bib" and remote.bibs == []
+
+
+def test_a_latex_bibliography_without_entries_is_refused_naming_what_it_may_hold(tmp_path):
+    bbl = tmp_path / "paper.bbl"
+    bbl.write_text("\\begin{thebibliography}{9}\n\\end{thebibliography}\n", encoding="utf-8")
+    with pytest.raises(BadInput) as refused:
+        loading.load([str(bbl)])
+    assert refused.value.code == "no_entries"
+    assert str(refused.value) == (
+        f"{bbl} holds no thebibliography, biblatex .bbl or amsrefs entry (\\bibitem{{key}}, "
+        "biblatex's \\entry{key}{type}, amsrefs' \\bib{key}{type}{...})"
+    )

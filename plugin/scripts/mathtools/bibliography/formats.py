@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .amsrefs import read_amsrefs
-from .bibentry import Reference, read_file
+from .bibentry import BibliographyEntry, read_file
 from .biberbbl import read_biblatex_bbl
 from .bibitems import read_bibitems
 from .bibtexfile import BibFile, read_bib_text
@@ -22,8 +22,10 @@ from .bibtexfile import BibFile, read_bib_text
 class FileEntries:
     """What one bibliography file holds, as its formats' readers read it."""
 
-    references: list[Reference] = field(default_factory=list)  # in file order
-    repeated: list[Reference] = field(default_factory=list)  # a second entry with a used key
+    references: list[BibliographyEntry] = field(default_factory=list)  # in file order
+    repeated: list[BibliographyEntry] = field(
+        default_factory=list
+    )  # a second entry with a used key
     warnings: list[str] = field(default_factory=list)  # read anyway, as BibTeX warns
     bib: BibFile | None = None  # a .bib, which a corrected copy rewrites
 
@@ -43,14 +45,16 @@ def _bibtex(path: Path, text: str) -> FileEntries:
     bib = read_bib_text(text, path)
     known = {reference.key for reference in bib.references}
     repeated = [
-        Reference(key, str(path), line, "duplicate")
+        BibliographyEntry(key, str(path), line, "duplicate")
         for key, line in bib.repeated_keys
         if key in known
     ]
     return FileEntries(bib.references, repeated, bib.warnings, bib)
 
 
-def _listed(reader: Callable[[Path, str], list[Reference]]) -> Callable[[Path, str], FileEntries]:
+def _listed(
+    reader: Callable[[Path, str], list[BibliographyEntry]],
+) -> Callable[[Path, str], FileEntries]:
     """A reader that gives the entries alone, as a row's reader."""
     return lambda path, text: FileEntries(reader(path, text))
 

@@ -16,7 +16,7 @@ from ..core.errors import BadInput
 from ..core.files import resolved
 from ..core.records import InputFile
 from ..core.tex import cited_keys, strip_comments
-from .bibentry import Reference, read_file
+from .bibentry import BibliographyEntry, read_file
 from .bibtexfile import BibFile
 from .formats import SUFFIXES, FileEntries, no_entry_message, read_entries
 
@@ -29,8 +29,10 @@ class Bibliography:
 
     files: list[InputFile] = field(default_factory=list)
     bibs: list[BibFile] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)  # each key once, in file order
-    repeated: list[Reference] = field(default_factory=list)  # a later entry with a used key
+    references: list[BibliographyEntry] = field(
+        default_factory=list
+    )  # each key once, in file order
+    repeated: list[BibliographyEntry] = field(default_factory=list)  # a later entry with a used key
     cited: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (.tex, line)
     not_cited: list[str] = field(default_factory=list)  # left out by --cited-only
     warnings: list[str] = field(default_factory=list)  # read anyway, as BibTeX warns
@@ -137,7 +139,7 @@ def load_source(
         file, number = here(line)
         result.cited.setdefault(key, (f"{label}/{file}", number))
 
-    def add(name: str, text: str, kind: str) -> list[Reference]:
+    def add(name: str, text: str, kind: str) -> list[BibliographyEntry]:
         found = read_entries(Path(label, name), text)
         found.bib = None  # held in memory: there is no file to write a corrected copy of
         result.add(found, f"{label}/{name}", kind)

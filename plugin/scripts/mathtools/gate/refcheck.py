@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..bibliography.bibentry import Reference, read_file, split_names
+from ..bibliography.bibentry import BibliographyEntry, read_file, split_names
 from ..bibliography.bibtexfile import BibFile
 from ..bibliography.bibvalues import bibtex_identifier, bibtex_names, bibtex_text
 from ..bibliography.loading import Bibliography
@@ -133,7 +133,7 @@ def _pending(entry: CheckedEntry) -> bool:
     return entry["reason"].startswith(PENDING)
 
 
-def duplicates(entries: list[CheckedEntry], repeated: list[Reference]) -> list[Duplicate]:
+def duplicates(entries: list[CheckedEntry], repeated: list[BibliographyEntry]) -> list[Duplicate]:
     """Groups of entries for one work: the same DOI, arXiv id or title as cited, or confirmed as
     the same record (a preprint and its journal version); and keys used twice."""
     signals: dict[tuple[str, str], list[str]] = {}
@@ -205,7 +205,7 @@ def fix_updates(document: CheckDocument, bib: BibFile) -> dict[str, dict[str, st
     return updates
 
 
-def _corrections(result: VerificationResult, reference: Reference) -> dict[str, str | None]:
+def _corrections(result: VerificationResult, reference: BibliographyEntry) -> dict[str, str | None]:
     changes: dict[str, str | None] = {}
     paper: PaperDict = result["paper"] or {}  # CORRECTED: always a record (the schema)
     for d in result.get("discrepancies") or []:
@@ -224,7 +224,7 @@ def _corrections(result: VerificationResult, reference: Reference) -> dict[str, 
     return changes
 
 
-def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str | None]:
+def _bib_field(name: str, value: object, reference: BibliographyEntry) -> dict[str, str | None]:
     """The BibTeX field(s) and value(s) that write a record's `value` for discrepancy `name`."""
     if value in (None, "", []):
         return {}
@@ -273,7 +273,7 @@ MARK_FIELD = "checkrefs"
 NOTE_JOINT = " -- "  # how an earlier version joined its mark and the user's note in `note`
 
 
-def unconfirmed_mark(reason: str, reference: Reference) -> dict[str, str | None]:
+def unconfirmed_mark(reason: str, reference: BibliographyEntry) -> dict[str, str | None]:
     """An UNCONFIRMED entry's changes: the reason in MARK_FIELD (an earlier run's replaced). The
     user's note is left as written, except that an earlier version's mark in it ("UNCONFIRMED:
     ... -- their note"), which would print, is taken out."""
@@ -291,7 +291,7 @@ def is_marked(changes: dict[str, str | None]) -> bool:
     return MARK_FIELD in changes
 
 
-def _users_note(reference: Reference) -> str:
+def _users_note(reference: BibliographyEntry) -> str:
     """The user's own part of a note an earlier version wrote as "{UNCONFIRMED: ... -- theirs}"
     (or "{UNCONFIRMED: ... -- } # macro"), as written; "" when there is none."""
     earlier = reference.raw.get("note", "").strip()
