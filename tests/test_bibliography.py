@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats, loading
-from mathtools.core.errors import BadInput
 from mathtools.bibliography.bibvalues import (
     bibtex_identifier,
     bibtex_names,
     bibtex_text,
     unsafe_commands,
 )
+from mathtools.core.errors import BadInput
 
 # Text with every character BibTeX and TeX treat specially, and the words of unsafe commands.
 TRICKY = st.lists(
