@@ -3,7 +3,10 @@ file or run LaTeX, and bibliographies are read as people write them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from conftest import PLUGIN
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats, loading
@@ -288,3 +291,11 @@ def test_a_latex_bibliography_without_entries_is_refused_naming_what_it_may_hold
         f"{bbl} holds no thebibliography, biblatex .bbl or amsrefs entry (\\bibitem{{key}}, "
         "biblatex's \\entry{key}{type}, amsrefs' \\bib{key}{type}{...})"
     )
+
+
+def test_the_schema_names_the_kind_of_every_file_the_registry_reads():
+    """A file's kind in check_refs' JSON is its suffix: a format row with a new suffix needs the
+    schema's enum too (a PDF's reference list is read by papers/pdfreferences.py)."""
+    schema = json.loads((PLUGIN / "schemas" / "check_refs.schema.json").read_text("utf-8"))
+    kinds = schema["properties"]["inputs"]["items"]["properties"]["kind"]["enum"]
+    assert sorted(kinds) == sorted([suffix.lstrip(".") for suffix in formats.SUFFIXES] + ["pdf"])

@@ -1,7 +1,8 @@
 """The bibliography formats the plugin reads, one row each in FORMATS: its name, the files it is
 read from (their suffixes), the pattern that recognises one of its entries in a text, and its
 reader. `read_entries` reads a file through every row that claims its suffix and whose entries
-its text holds, so a new format is one reader module and one row here.
+its text holds, so a new format is one reader module and one row here (a new suffix is also a
+file kind of schemas/check_refs.schema.json, which tests/test_bibliography.py holds equal).
 """
 
 from __future__ import annotations
