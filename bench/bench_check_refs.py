@@ -35,7 +35,7 @@ from standin_calls import PLUGIN, calls, standin_scratch
 
 def braced(text: str) -> str:
     """Recorded text as a BibTeX value (bibvalues.bibtex_text: the plugin's own escaping)."""
-    from mathtools.gate.bibvalues import bibtex_names, bibtex_text
+    from mathtools.bibliography.bibvalues import bibtex_names, bibtex_text
 
     return "{" + (bibtex_names(text) if isinstance(text, list) else bibtex_text(text)) + "}"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools.gate import bibtexfile, bibvalues
+from mathtools.bibliography import bibtexfile, bibvalues
 from mathtools.litdoc import bibexport, literature, merging
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 

@@ -1,18 +1,22 @@
-"""mathtools.gate's bibliography modules: values written into BibTeX cannot break the file or run
-LaTeX, and bibliographies are read as people write them."""
+"""The bibliography wing (mathtools.bibliography): values written into BibTeX cannot break the
+file or run LaTeX, and bibliographies are read as people write them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from conftest import PLUGIN
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mathtools.gate import bibcopy, bibentry, bibitems, bibtexfile, latexbibliography
-from mathtools.gate.bibvalues import (
+from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats, loading
+from mathtools.bibliography.bibvalues import (
     bibtex_identifier,
     bibtex_names,
     bibtex_text,
     unsafe_commands,
 )
+from mathtools.core.errors import BadInput
 
 # Text with every character BibTeX and TeX treat specially, and the words of unsafe commands.
 TRICKY = st.lists(
@@ -94,7 +98,7 @@ def test_string_macros_concatenation_and_months_are_evaluated(tmp_path):
     ],
 )
 def test_identifiers_are_found_where_people_put_them(fields, arxiv_id, doi):
-    reference = bibentry.Reference("k", "a.bib", 1, "misc", fields)
+    reference = bibentry.BibliographyEntry("k", "a.bib", 1, "misc", fields)
     assert (reference.arxiv_id(), reference.doi()) == (arxiv_id, doi)
 
 
@@ -152,7 +156,7 @@ def test_hand_written_lists_in_the_other_common_styles(tmp_path):
         "\\end{thebibliography}\n",
         encoding="utf-8",
     )
-    ay, sc, bf, bold, boldauthors = (r.plain() for r in latexbibliography.read_items(path))
+    ay, sc, bf, bold, boldauthors = (r.plain() for r in formats.read_entries(path).references)
     assert ay["authors"] == ["Alexander, D. H.", "J. Novembre", "K. Lange"]
     assert {k: ay[k] for k in ("title", "year", "venue", "volume", "pages")} == {
         "title": "Fast model-based estimation of ancestry in unrelated individuals",
@@ -196,7 +200,7 @@ def test_biblatex_bbl_and_amsrefs(tmp_path):
         "    \\endentry\n  \\enddatalist\n\\endrefsection\n",
         encoding="utf-8",
     )
-    (entry,) = latexbibliography.read_items(bbl)
+    (entry,) = formats.read_entries(bbl).references
     assert (entry.key, entry.entry_type, entry.line) == ("k", "article", 3)
     assert entry.plain() == {
         "title": "Definition of center of mass",
@@ -217,7 +221,7 @@ def test_biblatex_bbl_and_amsrefs(tmp_path):
         "\\end{biblist}\\end{bibdiv}\n",
         encoding="utf-8",
     )
-    a, b = latexbibliography.read_items(tex)
+    a, b = formats.read_entries(tex).references
     assert a.plain() == {
         "title": "An intertwining result for $p$-adic groups",
         "authors": ["Adler, Jeffrey D.", "Roche, Alan"],
@@ -263,3 +267,35 @@ def test_a_repeated_field_is_read_and_edited_as_bibtex_reads_it(tmp_path):
 )
 def test_tex_spacing_and_a_dangling_and_make_no_name(written, names):
     assert bibentry.split_names(written) == names
+
+
+def test_a_key_an_arxiv_sources_bib_repeats_is_reported_as_a_local_bibs_is(tmp_path):
+    tex = "\\cite{a}\n\\bibliography{refs}\n"
+    bib = "@misc{a, title={First}}\n@misc{b, title={Other}}\n@misc{a, title={Again}}\n"
+    remote = loading.load_source("arXiv:2001.00001", "main.tex", tex, {"refs.bib": bib})
+    (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
+    local = loading.load([str(tmp_path / "refs.bib")])
+    for found in (remote, local):
+        assert [r.key for r in found.references] == ["a", "b"]
+        assert [(r.key, r.line) for r in found.repeated] == [("a", 3)]
+    assert remote.repeated[0].file == "arXiv:2001.00001/refs.bib" and remote.bibs == []
+
+
+def test_a_latex_bibliography_without_entries_is_refused_naming_what_it_may_hold(tmp_path):
+    bbl = tmp_path / "paper.bbl"
+    bbl.write_text("\\begin{thebibliography}{9}\n\\end{thebibliography}\n", encoding="utf-8")
+    with pytest.raises(BadInput) as refused:
+        loading.load([str(bbl)])
+    assert refused.value.code == "no_entries"
+    assert str(refused.value) == (
+        f"{bbl} holds no thebibliography, biblatex .bbl or amsrefs entry (\\bibitem{{key}}, "
+        "biblatex's \\entry{key}{type}, amsrefs' \\bib{key}{type}{...})"
+    )
+
+
+def test_the_schema_names_the_kind_of_every_file_the_registry_reads():
+    """A file's kind in check_refs' JSON is its suffix: a format row with a new suffix needs the
+    schema's enum too (a PDF's reference list is read by papers/pdfreferences.py)."""
+    schema = json.loads((PLUGIN / "schemas" / "check_refs.schema.json").read_text("utf-8"))
+    kinds = schema["properties"]["inputs"]["items"]["properties"]["kind"]["enum"]
+    assert sorted(kinds) == sorted([suffix.lstrip(".") for suffix in formats.SUFFIXES] + ["pdf"])

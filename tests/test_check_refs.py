@@ -12,8 +12,9 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from mathtools.bibliography import bibcopy, bibtexfile, bibvalues
 from mathtools.core import schemas
-from mathtools.gate import bibcopy, bibtexfile, bibvalues, refcheck, refreport
+from mathtools.gate import refcheck, refreport
 from support.standin import load_index
 
 FIXTURE = Path(__file__).parent / "data" / "verify_fixture.json"
@@ -705,7 +706,7 @@ def test_zbl_numbers_go_to_the_gate_and_mr_numbers_are_kept_and_shown(script, st
 
 def test_an_amsplain_bbl_keeps_its_mr_numbers():
     """amsplain writes `\\MR{0075938}` after an item (synthesized item, in its style)."""
-    from mathtools.gate.bibitems import read_bibitems
+    from mathtools.bibliography.bibitems import read_bibitems
 
     text = (
         "\\begin{thebibliography}{1}\n\\bibitem{ore}\nO.~Ore, \\emph{A note on something}, "

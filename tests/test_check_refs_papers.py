@@ -275,10 +275,11 @@ def test_entries_the_paper_never_cites_are_named(script, standin, tmp_path):
 
 @pytest.mark.needs_shared("bibliographies")
 def test_no_corrected_copy_names_what_was_read_for_an_amsrefs_database():
+    from mathtools.bibliography import loading
     from mathtools.gate import refcheck
     from support import shared
 
-    found = refcheck.load([str(shared.path("bibliographies", "roe-motivic-tori_references.ltb"))])
+    found = loading.load([str(shared.path("bibliographies", "roe-motivic-tori_references.ltb"))])
     document = {"inputs": found.files}
     assert refcheck.fix_lines(document, "") == [  # type: ignore[arg-type]
         "no corrected copy: only a single .bib is rewritten, and this check read an amsrefs "

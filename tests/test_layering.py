@@ -20,7 +20,7 @@ from conftest import SCRIPTS
 
 LIBRARY = SCRIPTS / "mathtools"
 MAX_LINES = 600
-WINGS = ("core", "services", "gate", "papers", "litdoc", "research", "search")
+WINGS = ("core", "bibliography", "services", "gate", "papers", "litdoc", "research", "search")
 PHASES = ("search.discovery", "search.judging", "search.confirmation", "search.recording")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from mathtools.bibliography import formats, loading
 from mathtools.gate import refcheck
 from support import shared
 
@@ -50,19 +51,54 @@ def test_the_counts_are_the_readmes():
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
 def test_every_entry_is_read(name):
-    found = refcheck.load([str(FOLDER / name)])
+    found = loading.load([str(FOLDER / name)])
     assert len(found.references) == COUNTS[name]
     assert [f["entries"] for f in found.files] == [COUNTS[name]]
     assert all(reference.key for reference in found.references)
 
 
+# The README's kind of a file -> the registered format (bibliography/formats.py) that reads it.
+FORMAT_OF_KIND = {
+    "bib": "BibTeX",
+    "bibitem": "thebibliography",
+    "biblatex-bbl": "biblatex .bbl",
+    "amsrefs": "amsrefs",
+}
+
+
+def _files_by_format() -> dict[str, list[str]]:
+    readme = (FOLDER / "README.md").read_text(encoding="utf-8")
+    found: dict[str, list[str]] = {}
+    for name, kind in re.findall(r"^\| (\S+) \| ([\w+-]+) \| \d+\b", readme, re.M):
+        if kind in FORMAT_OF_KIND:
+            found.setdefault(FORMAT_OF_KIND[kind], []).append(name)
+    return found
+
+
+def test_every_registered_format_reads_real_files_of_its_kind():
+    """Each row of the registry recognises and reads every real file of its kind, with the
+    README's count, and no other row claiming the file's suffix reads an entry of it."""
+    files = _files_by_format()
+    assert sorted(files) == sorted(row.name for row in formats.FORMATS)  # a row without a file
+    for row in formats.FORMATS:
+        for name in files[row.name]:
+            path = FOLDER / name
+            text = path.read_text(encoding="utf-8-sig")
+            assert row in formats.formats_of(path), name
+            assert row.entry.search(text), name
+            assert len(row.read(path, text).references) == COUNTS[name], name
+            others = [other for other in formats.formats_of(path) if other is not row]
+            assert not [other.name for other in others if other.entry.search(text)], name
+            assert len(formats.read_entries(path).references) == COUNTS[name], name
+
+
 def cited(name: str) -> dict[str, dict]:
-    found = refcheck.load([str(FOLDER / name)])
+    found = loading.load([str(FOLDER / name)])
     return {reference.key: reference.plain() for reference in found.references}
 
 
 def test_a_repeated_field_is_read_as_bibtex_reads_it_with_a_warning():
-    found = refcheck.load([str(FOLDER / "bauer-realizability_realizability.bib")])
+    found = loading.load([str(FOLDER / "bauer-realizability_realizability.bib")])
     assert found.warnings == [
         "bauer-realizability_realizability.bib line 1101: HowardW:apphmf gives the field "
         "reviews twice; the first is used, as BibTeX does"
@@ -207,7 +243,7 @@ def test_fix_changes_only_the_corrected_values_and_the_marks(name):
 
     import pybtex.database
     import pybtex.errors
-    from mathtools.gate import bibcopy, bibtexfile
+    from mathtools.bibliography import bibcopy, bibtexfile
 
     bib = bibtexfile.read_bib(FOLDER / name)
     original = bib.text
@@ -280,7 +316,7 @@ def test_check_refs_checks_a_real_bbl_end_to_end(script, standin, name, kind):
 
 def test_a_doi_written_with_an_escaped_underscore_is_looked_up_without_the_backslash():
     for name in ("vendramin-group_refs.bib", "equational_paper_references.bib"):
-        found = refcheck.load([str(FOLDER / name)])
+        found = loading.load([str(FOLDER / name)])
         escaped = [r for r in found.references if "\\_" in r.fields.get("doi", "")]
         assert escaped, name
         assert all("\\" not in r.candidate()["doi"] for r in escaped)
@@ -298,7 +334,7 @@ def test_a_bibitems_year_is_its_own_not_a_conferences_or_a_stray_lines():
 
 def test_corrected_authors_are_written_as_the_file_writes_names():
     # carleson's MathSciNet export writes "Mac\'ias, Roberto A. and Segovia, Carlos"
-    found = refcheck.load([str(FOLDER / "carleson_blueprint_bibliography.bib")])
+    found = loading.load([str(FOLDER / "carleson_blueprint_bibliography.bib")])
     reference = next(r for r in found.references if "Segovia" in r.fields.get("author", ""))
     record = ["Roberto A. Macías", "Carlos Segovia", "Ludwig van Beethoven"]
     written = refcheck._bib_field("authors", record, reference)
@@ -306,7 +342,7 @@ def test_corrected_authors_are_written_as_the_file_writes_names():
         "author": "{Macías, Roberto A. and Segovia, Carlos and van Beethoven, Ludwig}"
     }
     # a file writing "Given Family" keeps the record's names as they are
-    napkin = refcheck.load([str(FOLDER / "napkin_references.bib")]).references
+    napkin = loading.load([str(FOLDER / "napkin_references.bib")]).references
     given_first = next(
         r for r in napkin if r.fields.get("author") and "," not in r.fields["author"]
     )

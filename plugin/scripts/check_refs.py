@@ -123,7 +123,8 @@ def main(argv: Sequence[str]) -> int | None:
         parser.error("give the .bib, .bbl, .tex or .pdf file, or the arXiv id, to check")
     strict = "corrected" if args.strict_corrected else args.strict
 
-    from mathtools.gate import bibcopy, refcheck, refreport
+    from mathtools.bibliography import bibcopy
+    from mathtools.gate import refcheck, refreport
     from mathtools.gate.verification import Verifier
     from mathtools.papers import paperinput
 

@@ -324,7 +324,7 @@ class CheckedEntry(TypedDict):
     file: str
     line: int
     entry_type: str
-    cited: dict[str, Any]  # Reference.plain(): the cited fields as a person reads them
+    cited: dict[str, Any]  # BibliographyEntry.plain(): the cited fields as a person reads them
     status: Verdict
     reason: str
     verification: VerificationResult

@@ -1,5 +1,6 @@
 """LaTeX source as text: comments and citations, read the way LaTeX reads them. The write-up's
-check (research/latex.py) and /math:check-refs (gate/refcheck.py) read .tex files with these."""
+check (research/latex.py) and /math:check-refs (bibliography/loading.py) read .tex files with
+these."""
 
 from __future__ import annotations
 

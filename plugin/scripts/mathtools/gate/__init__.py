@@ -1,19 +1,10 @@
 """The citation gate: compares a citation with what the services hold and gives the verdict
-(CONFIRMED, CORRECTED, UNCONFIRMED); reads bibliographies for /math:check-refs. Imports core and
-services."""
+(CONFIRMED, CORRECTED, UNCONFIRMED); checks a bibliography the bibliography wing read, for
+/math:check-refs. Imports core, services and bibliography."""
 
 __all__ = [
-    "amsrefs",
-    "bibcopy",
-    "bibentry",
-    "biberbbl",
-    "bibitems",
-    "bibtexfile",
-    "bibvalues",
     "candidates",
     "citations",
-    "freetext",
-    "latexbibliography",
     "lookups",
     "matching",
     "merged",

@@ -1,24 +1,26 @@
-"""Checking an existing paper's bibliography against the sources: what /math:check-refs runs.
+"""Checking an existing paper's bibliography against the sources: what /math:check-refs runs on
+what bibliography/loading.py read.
 
-Every entry of the given .bib, .bbl or .tex files goes through the verification gate
-(mathtools.verification: its sources, its batching, its outcomes), and the check adds what only a
-whole bibliography shows: two entries for one work (the same DOI or arXiv id, one title, a key
-used twice, a preprint and its published version) and keys the .tex cites that no bibliography
-holds. The result (schemas/check_refs.schema.json) is shown as a table, a Markdown report, and
-turned into a corrected copy of the .bib (`fix_updates`, written by
-bibcopy.corrected_copy).
+Every entry goes through the verification gate (gate/verification.py: its sources, its
+batching, its outcomes), and the check adds what only a whole bibliography shows: two entries
+for one work (the same DOI or arXiv id, one title, a key used twice, a preprint and its published
+version) and keys the .tex cites that no bibliography holds. The result
+(schemas/check_refs.schema.json) is shown as a table, a Markdown report, and turned into a
+corrected copy of the .bib (`fix_updates`, written by bibliography/bibcopy.corrected_copy).
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..bibliography.bibentry import BibliographyEntry, read_file, split_names
+from ..bibliography.bibtexfile import BibFile
+from ..bibliography.bibvalues import bibtex_identifier, bibtex_names, bibtex_text
+from ..bibliography.loading import Bibliography
 from ..core import clock
 from ..core.errors import BadInput
 from ..core.files import atomic_write, resolved
@@ -27,21 +29,14 @@ from ..core.records import (
     CheckDocument,
     CheckedEntry,
     Duplicate,
-    InputFile,
     MissingKey,
     PaperDict,
     VerificationResult,
 )
-from ..core.tex import cited_keys, strip_comments
-from .bibentry import Reference, read_file, split_names
-from .bibtexfile import BibFile, read_bib, read_bib_text
-from .bibvalues import bibtex_identifier, bibtex_names, bibtex_text
 from .candidates import candidate
-from .latexbibliography import read_items
 from .matching import normalise_title
 from .verification import PENDING, Verifier
 
-KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex", ".ltb": "ltb"}
 KIND_NAMES = {
     "bib": "a .bib",
     "bbl": "a .bbl",
@@ -51,7 +46,6 @@ KIND_NAMES = {
 }
 FIX_MARK = "% check_refs.py: corrected copy of"
 MAX_NOTE_CHARS = 300
-_BIB_RESOURCE = re.compile(r"\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
 # A discrepancy's field -> the BibTeX field it corrects (venue: journal, or booktitle below).
 BIB_FIELDS = {
     "title": "title",
@@ -66,190 +60,10 @@ BIB_FIELDS = {
 BOOK_PARTS = frozenset({"inproceedings", "incollection", "inbook", "conference"})
 
 
-@dataclass
-class Bibliography:
-    """What the given files hold, read and checked before any network call."""
-
-    files: list[InputFile] = field(default_factory=list)
-    bibs: list[BibFile] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)  # each key once, in file order
-    repeated: list[Reference] = field(default_factory=list)  # a later entry with a used key
-    cited: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (.tex, line)
-    not_cited: list[str] = field(default_factory=list)  # left out by --cited-only
-    warnings: list[str] = field(default_factory=list)  # read anyway, as BibTeX warns
-
-
-def tex_bib_files(path: Path, text: str) -> list[Path]:
-    """The .bib files a .tex names (\\bibliography{a,b}, \\addbibresource{c.bib}), beside it."""
-    found = []
-    for group in _BIB_RESOURCE.findall(strip_comments(text)):
-        for name in (n.strip() for n in group.split(",")):
-            if name:
-                found.append(path.parent / (name if name.endswith(".bib") else f"{name}.bib"))
-    return list(dict.fromkeys(found))
-
-
-def load(paths: list[str], cited_only: bool = False) -> Bibliography:
-    """Read every file (a .tex brings the .bib files it names, or its \\bibitems); BadInput for
-    the first file that cannot be used, before any work."""
-    result = Bibliography()
-    seen: dict[str, Reference] = {}
-
-    def add(references: list[Reference]) -> None:
-        for reference in references:
-            if reference.key in seen:
-                result.repeated.append(reference)
-            else:
-                seen[reference.key] = reference
-                result.references.append(reference)
-
-    read: set[Path] = set()
-    for name in paths:
-        path = Path(name)
-        kind = KINDS.get(path.suffix.lower())
-        if kind is None:
-            raise BadInput(
-                f"{name}: give a .bib, .bbl, .ltb or .tex file (a bibliography or the paper "
-                "citing it)",
-                code="bad_input_kind",
-            )
-        if kind == "tex":
-            text = read_file(path, "LaTeX file")
-            for key, line in _citations(text).items():
-                result.cited.setdefault(key, (str(path), line))
-            named = tex_bib_files(path, text)
-            for bib_path in named:
-                if resolved(bib_path) not in read:
-                    read.add(resolved(bib_path))
-                    _add_bib(result, bib_path, add)
-            if not named:
-                items = read_items(path, text)
-                if not items and not result.cited:
-                    raise BadInput(
-                        f"{path} names no .bib file (\\bibliography{{...}}, \\addbibresource) "
-                        "and holds no \\bibitem or amsrefs \\bib entry",
-                        code="no_entries",
-                    )
-                add(items)
-                result.files.append({"file": str(path), "kind": "tex", "entries": len(items)})
-        elif resolved(path) not in read:
-            read.add(resolved(path))
-            if kind == "bib":
-                _add_bib(result, path, add)
-            else:
-                items = read_items(path)
-                if not items:
-                    raise BadInput(
-                        f"{path} holds no entry (\\bibitem, biblatex's \\entry, amsrefs' \\bib)",
-                        code="no_entries",
-                    )
-                add(items)
-                result.files.append({"file": str(path), "kind": kind, "entries": len(items)})
-    if cited_only:
-        if not any(p.lower().endswith(".tex") for p in paths):
-            raise BadInput("--cited-only needs the .tex file that cites", code="usage")
-        keep_cited(result)
-    return result
-
-
-def keep_cited(result: Bibliography) -> None:
-    """--cited-only: the entries the paper cites stay, the others are listed as not cited."""
-    result.not_cited = [r.key for r in result.references if r.key not in result.cited]
-    result.references = [r for r in result.references if r.key in result.cited]
-
-
-def load_source(
-    label: str,
-    main: str,
-    tex: str,
-    members: dict[str, str],
-    where: Callable[[int], tuple[str, int]] | None = None,
-) -> Bibliography:
-    """The bibliography of a paper's source held in memory (an arXiv source: never written to
-    disk): `tex` is its main file `main` with the inputs spliced in, `members` its other text
-    files by name, `where` maps a line of `tex` to (file, line). The .bib files `tex` names,
-    else the .bbl files the source ships, else its thebibliography or amsrefs entries; a named
-    .bib the source lacks is a warning (arXiv keeps the .bbl, often not the .bib). Entries and
-    citations name their place as `label/file`."""
-    result = Bibliography()
-    here = where or (lambda line: (main, line))
-
-    def placed(file: str, line: int) -> tuple[str, int]:
-        return (f"{label}/{file}", line)
-
-    for key, line in _citations(tex).items():
-        result.cited.setdefault(key, placed(*here(line)))
-    seen: set[str] = set()
-
-    def add(references: list[Reference], kind: str, name: str) -> None:
-        for reference in references:
-            if reference.key in seen:
-                result.repeated.append(reference)
-            else:
-                seen.add(reference.key)
-                result.references.append(reference)
-        result.files.append({"file": f"{label}/{name}", "kind": kind, "entries": len(references)})
-
-    folder = posixpath.dirname(main)
-    named = [
-        posixpath.normpath(posixpath.join(folder, p.as_posix())) for p in tex_bib_files(Path(), tex)
-    ]
-    held = [name for name in named if name in members]
-    for name in held:
-        bib = read_bib_text(members[name], Path(label, name))
-        result.warnings += bib.warnings
-        add(bib.references, "bib", name)
-    if not held:
-        bbls = sorted(name for name in members if name.lower().endswith(".bbl"))
-        for name in bbls:
-            add(read_items(Path(label, name), members[name]), "bbl", name)
-        if not bbls:
-            items = read_items(Path(label, main), tex)
-            for reference in items:
-                file, line = here(reference.line)
-                reference.file, reference.line = f"{label}/{file}", line
-            if items or not named:
-                add(items, "tex", main)
-    lacking = [name for name in named if name not in members]
-    if lacking and not result.references:
-        result.warnings.append(
-            f"{label} names {', '.join(lacking)} (\\bibliography), which its source does not "
-            "hold, and ships no .bbl: its cited keys cannot be checked"
-        )
-    return result
-
-
-def _add_bib(result: Bibliography, path: Path, add: Callable[[list[Reference]], None]) -> None:
-    bib = read_bib(path)
-    result.bibs.append(bib)
-    result.warnings += bib.warnings
-    add(bib.references)
-    result.files.append({"file": str(path), "kind": "bib", "entries": len(bib.references)})
-    known = {r.key for r in bib.references}
-    result.repeated += [
-        Reference(key, str(path), line, "duplicate")
-        for key, line in bib.repeated_keys
-        if key in known
-    ]
-
-
-def _citations(tex: str) -> dict[str, int]:
-    """Each cited key (latex.cited_keys) with the line of its first citation."""
-    body = strip_comments(tex)
-    lines = {}
-    for key in cited_keys(tex):
-        found = re.search(r"\\[a-zA-Z]*cite[a-zA-Z]*\*?[^{]*\{[^}]*\b" + re.escape(key), body)
-        lines[key] = body.count("\n", 0, found.start()) + 1 if found else 1
-    return lines
-
-
-# ----------------------------------------------------------------------------- checking
-
-
 def check(
     bibliography: Bibliography, verifier: Verifier, progress: Callable[[str], None]
 ) -> CheckDocument:
-    """The check_refs document (schemas/check_refs.schema.json) for what `load` read."""
+    """The check_refs document (schemas/check_refs.schema.json) for what loading.load read."""
     references = bibliography.references
     candidates = [
         candidate(
@@ -319,7 +133,7 @@ def _pending(entry: CheckedEntry) -> bool:
     return entry["reason"].startswith(PENDING)
 
 
-def duplicates(entries: list[CheckedEntry], repeated: list[Reference]) -> list[Duplicate]:
+def duplicates(entries: list[CheckedEntry], repeated: list[BibliographyEntry]) -> list[Duplicate]:
     """Groups of entries for one work: the same DOI, arXiv id or title as cited, or confirmed as
     the same record (a preprint and its journal version); and keys used twice."""
     signals: dict[tuple[str, str], list[str]] = {}
@@ -391,7 +205,7 @@ def fix_updates(document: CheckDocument, bib: BibFile) -> dict[str, dict[str, st
     return updates
 
 
-def _corrections(result: VerificationResult, reference: Reference) -> dict[str, str | None]:
+def _corrections(result: VerificationResult, reference: BibliographyEntry) -> dict[str, str | None]:
     changes: dict[str, str | None] = {}
     paper: PaperDict = result["paper"] or {}  # CORRECTED: always a record (the schema)
     for d in result.get("discrepancies") or []:
@@ -410,7 +224,7 @@ def _corrections(result: VerificationResult, reference: Reference) -> dict[str, 
     return changes
 
 
-def _bib_field(name: str, value: object, reference: Reference) -> dict[str, str | None]:
+def _bib_field(name: str, value: object, reference: BibliographyEntry) -> dict[str, str | None]:
     """The BibTeX field(s) and value(s) that write a record's `value` for discrepancy `name`."""
     if value in (None, "", []):
         return {}
@@ -459,7 +273,7 @@ MARK_FIELD = "checkrefs"
 NOTE_JOINT = " -- "  # how an earlier version joined its mark and the user's note in `note`
 
 
-def unconfirmed_mark(reason: str, reference: Reference) -> dict[str, str | None]:
+def unconfirmed_mark(reason: str, reference: BibliographyEntry) -> dict[str, str | None]:
     """An UNCONFIRMED entry's changes: the reason in MARK_FIELD (an earlier run's replaced). The
     user's note is left as written, except that an earlier version's mark in it ("UNCONFIRMED:
     ... -- their note"), which would print, is taken out."""
@@ -477,7 +291,7 @@ def is_marked(changes: dict[str, str | None]) -> bool:
     return MARK_FIELD in changes
 
 
-def _users_note(reference: Reference) -> str:
+def _users_note(reference: BibliographyEntry) -> str:
     """The user's own part of a note an earlier version wrote as "{UNCONFIRMED: ... -- theirs}"
     (or "{UNCONFIRMED: ... -- } # macro"), as written; "" when there is none."""
     earlier = reference.raw.get("note", "").strip()

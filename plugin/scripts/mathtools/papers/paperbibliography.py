@@ -1,17 +1,17 @@
 """An arXiv paper's bibliography, for /math:check-refs run on an arXiv id: the paper's source is
 fetched (services/arxiv_source.py, never written to disk), its document built (texsource.py:
 main file, inputs spliced in, comments and dead branches gone) and its bibliography read as a
-local paper's would be (gate/refcheck.load_source: the .bib files it names, else the .bbl it
-ships, else its thebibliography or amsrefs entries), with the keys its text cites.
+local paper's would be (bibliography/loading.load_source: the .bib files it names, else the
+.bbl it ships, else its thebibliography or amsrefs entries), with the keys its text cites.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bibliography.loading import Bibliography, load_source
 from ..core.errors import BadInput
 from ..core.identifiers import arxiv_id_text, normalise_arxiv_id
-from ..gate.refcheck import Bibliography, load_source
 from ..services.arxiv_source import NoSource, SourceClient
 from . import texsource
 

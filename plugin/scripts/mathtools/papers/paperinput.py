@@ -1,6 +1,6 @@
-"""What check_refs.py is given, read: local files (gate/refcheck.load), one arXiv paper
-(paperbibliography.py: its source fetched) or one PDF (pdfreferences.py: its reference list as
-written), with the statements its LaTeX cites by number (citedstatements.py), and, once the
+"""What check_refs.py is given, read: local files (bibliography/loading.load), one arXiv
+paper (paperbibliography.py: its source fetched) or one PDF (pdfreferences.py: its reference
+list as written), with the statements its LaTeX cites by number (citedstatements.py), and, once the
 gate has checked the entries, those statements looked up in the cited papers' arXiv sources.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..bibliography.bibentry import read_file
+from ..bibliography.loading import Bibliography, keep_cited, load
 from ..core.errors import BadInput
 from ..core.records import CheckDocument, InputFile, PdfSplit, StatementCitation
 from ..core.tex import strip_comments
-from ..gate.bibentry import read_file
-from ..gate.refcheck import Bibliography, keep_cited, load
 from ..services.arxiv_source import SourceClient
 from .citedstatements import check_statements, statement_citations
 from .paperbibliography import arxiv_argument, read_arxiv_paper

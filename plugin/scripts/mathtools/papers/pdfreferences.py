@@ -13,9 +13,10 @@ is:
 - `paragraphs` (unsure): no labels; entries are the blank-line-separated paragraphs, or, in one
   block, the lines that start like a name (`Family, A.` / `A. Family`).
 
-Each entry becomes a Reference (entry_type "pdf", the text as written in `text`) whose fields
-come from gate.freetext.free_text_fields; they name the entry in the report, while the gate
-checks the text whole, as a free-text citation (bibentry.Reference.candidate, gate/citations.py).
+Each entry becomes a BibliographyEntry (entry_type "pdf", the text as written in `text`) whose
+fields come from bibliography/freetext.free_text_fields; they name the entry in the report, while
+the gate checks the text whole, as a free-text citation (BibliographyEntry.candidate in
+bibliography/bibentry.py, gate/citations.py).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from ..bibliography.bibentry import BibliographyEntry
+from ..bibliography.freetext import free_text_fields
 from ..core.errors import BadInput, EnvironmentProblem
-from ..gate.bibentry import Reference
-from ..gate.freetext import free_text_fields
 
 PDFTOTEXT_SECONDS = 120
 MAX_PDF_BYTES = 100 << 20
@@ -53,7 +54,7 @@ class PdfReferences:
     """The reference list of one PDF: its entries and how they were split."""
 
     path: Path
-    references: list[Reference] = field(default_factory=list)
+    references: list[BibliographyEntry] = field(default_factory=list)
     split: Split = "labels"
     heading_found: bool = True
 
@@ -126,7 +127,7 @@ def split_references(text: str, path: Path) -> PdfReferences:
         body = written[label.end() :] if label else written
         fields = free_text_fields(body)
         line_number = text.count("\n", 0, start) + line + 1
-        result.references.append(Reference(key, str(path), line_number, "pdf", fields))
+        result.references.append(BibliographyEntry(key, str(path), line_number, "pdf", fields))
     if not result.references:
         raise BadInput(f"{path}: its reference list holds no entry", code="no_entries")
     return result

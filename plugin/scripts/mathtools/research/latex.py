@@ -30,9 +30,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..bibliography.bibvalues import unsafe_commands
 from ..core.errors import BadInput
 from ..core.tex import cited_keys, strip_comments
-from ..gate.bibvalues import unsafe_commands
 from ..litdoc import bibexport, literature, quotes
 from . import outputtex, review
 

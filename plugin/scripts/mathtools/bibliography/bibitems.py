@@ -10,7 +10,14 @@ from pathlib import Path
 
 from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED
 from ..core.text import latex_to_unicode
-from .bibentry import YEAR, Reference, drop_commands, plain_text, read_file, without_comments
+from .bibentry import (
+    YEAR,
+    BibliographyEntry,
+    drop_commands,
+    plain_text,
+    read_file,
+    without_comments,
+)
 
 _VOLUME_PAGES = re.compile(  # 6(2):290--297, 19(1-2):57--70
     r"\b(\d+)\s*(?:\(\d+(?:\s*[-–]+\s*\d+)?\))?\s*:\s*(\d+(?:\s*-+\s*\d+)?)"
@@ -31,7 +38,7 @@ _VENUE_END = re.compile(
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]+)\}")
 
 
-def read_bibitems(path: str | Path, text: str | None = None) -> list[Reference]:
+def read_bibitems(path: str | Path, text: str | None = None) -> list[BibliographyEntry]:
     """The `\\bibitem`s of a .bbl file or of a .tex's thebibliography, as references: the first
     `\\newblock` is the authors, the second the title, the rest the venue (else the title is the
     `\\emph`/`\\textit`/`{\\bf ...}` part or the quoted part, or, in an author-year style, the
@@ -47,7 +54,9 @@ def read_bibitems(path: str | Path, text: str | None = None) -> list[Reference]:
         stop = items[number + 1].start() if number + 1 < len(items) else len(body)
         line = text.count("\n", 0, item.start()) + 1
         fields = bibitem_fields(body[item.end() : stop])
-        references.append(Reference(item.group(1).strip(), str(path), line, "bibitem", fields))
+        references.append(
+            BibliographyEntry(item.group(1).strip(), str(path), line, "bibitem", fields)
+        )
     return references
 
 

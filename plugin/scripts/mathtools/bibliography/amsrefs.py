@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .bibentry import Reference, group_end, keyed_entry, without_comments
+from .bibentry import BibliographyEntry, group_end, keyed_entry, without_comments
 
 # amsrefs: \bib{key}{type}{field={value}, ...}, \bib*{key}{type}{...} (in a .ltb or a .tex)
 _AMSREFS_ENTRY = re.compile(r"\\bib\*?\s*\{([^{}]+)\}\s*\{([^{}]+)\}\s*\{")
@@ -32,7 +32,7 @@ _AMSREFS_FIELDS = {
 }
 
 
-def read_amsrefs(path: str | Path, text: str) -> list[Reference]:
+def read_amsrefs(path: str | Path, text: str) -> list[BibliographyEntry]:
     """The amsrefs entries of a .ltb database or a .tex: `\\bib{key}{type}{title={...},
     author={Family, Given}, author={...}, journal={...}, date={1999}, ...}`; an inner
     `book={title={...}, ...}` or `conference={...}` gives the booktitle."""

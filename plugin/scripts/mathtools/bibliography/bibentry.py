@@ -1,7 +1,7 @@
-"""One entry of a bibliography as read (Reference: its key, where it is, its fields as written,
-and the candidate it gives the verification gate), and what every reader of a bibliography
-shares: the refusal of a file that is missing, empty, binary, not UTF-8 or too large
-(`read_file`), LaTeX groups, `%` comments, commands that write nothing, BibTeX name lists.
+"""One entry of a bibliography as read (BibliographyEntry: its key, where it is, its fields as
+written, and the candidate it gives the verification gate), and what every reader of a
+bibliography shares: the refusal of a file that is missing, empty, binary, not UTF-8 or too
+large (`read_file`), LaTeX groups, `%` comments, commands that write nothing, BibTeX name lists.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def read_file(path: str | Path, what: str) -> str:
 
 
 @dataclass
-class Reference:
+class BibliographyEntry:
     """One entry of a bibliography: its key, where it is, and its fields as written (LaTeX and
     all; `@string` macros and `#` concatenations evaluated), field names in lower case."""
 
@@ -191,13 +191,15 @@ def drop_commands(text: str) -> str:
 
 def keyed_entry(
     found: re.Match[str], text: str, path: str | Path, fields: dict[str, str]
-) -> Reference:
+) -> BibliographyEntry:
     """The entry a `\\cmd{key}{type}` opened at `found` (biber's `\\entry`, amsrefs' `\\bib`) in
     `text`, with `fields` read from its body and a subtitle joined to its title."""
     if "subtitle" in fields and "title" in fields:
         fields["title"] += ": " + fields.pop("subtitle")
     line = text.count("\n", 0, found.start()) + 1
-    return Reference(found.group(1).strip(), str(path), line, found.group(2).strip(), fields)
+    return BibliographyEntry(
+        found.group(1).strip(), str(path), line, found.group(2).strip(), fields
+    )
 
 
 def group_end(text: str, start: int) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BadInput
-from .bibentry import Reference, read_file
+from .bibentry import BibliographyEntry, read_file
 
 MONTHS = {
     name: str(number)
@@ -26,7 +26,7 @@ class BibFile:
     path: Path
     text: str
     library: Any  # bibtexparser.Library, parsed without middlewares: values as written
-    references: list[Reference]
+    references: list[BibliographyEntry]
     repeated_keys: list[tuple[str, int]]  # (key, 1-based line) of a second entry with a used key
     warnings: list[str] = field(default_factory=list)  # what BibTeX would warn about, read anyway
 
@@ -111,7 +111,9 @@ def read_bib_text(text: str, path: Path) -> BibFile:
                 else:
                     raw[name] = item.value
             fields = {name: evaluate(value, strings) for name, value in raw.items()}
-            references.append(Reference(entry.key, str(path), line, entry.entry_type, fields, raw))
+            references.append(
+                BibliographyEntry(entry.key, str(path), line, entry.entry_type, fields, raw)
+            )
     if not references:
         raise BadInput(f"{path} holds no BibTeX entry (@article{{...}}, ...)", code="no_entries")
     return BibFile(path, text, library, references, repeated, warnings)

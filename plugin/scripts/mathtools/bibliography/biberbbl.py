@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .bibentry import Reference, group_end, keyed_entry, without_comments
+from .bibentry import BibliographyEntry, group_end, keyed_entry, without_comments
 
 # biblatex/biber .bbl: \entry{key}{type}{options} ... \endentry
 _BBL_ENTRY = re.compile(r"\\entry\s*\{([^{}]+)\}\s*\{([^{}]+)\}")
@@ -30,7 +30,7 @@ _BBL_FIELDS = {
 }
 
 
-def read_biblatex_bbl(path: str | Path, text: str) -> list[Reference]:
+def read_biblatex_bbl(path: str | Path, text: str) -> list[BibliographyEntry]:
     """The `\\entry`s of a .bbl biber wrote for biblatex: `\\field{title}{...}`,
     `\\name{author}{n}{}{{{hash=...}{family={...}, given={...}}}...}`, `\\list{publisher}`,
     `\\range{pages}`, `\\verb{doi} \\verb ... \\endverb`."""
