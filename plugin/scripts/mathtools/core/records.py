@@ -377,6 +377,19 @@ class StatementCitation(TypedDict):
     kind: str  # Theorem, Lemma, ..., Section, equation
     number: str  # "2.3", "E", "5.10"
     part: str | None  # "(ii)"
+    read_from: Literal["note", "prose"]  # the \\cite's note, or the text around it
+    file: str
+    line: int
+
+
+class AmbiguousCitation(TypedDict):
+    """Statements cited of several papers at once (`Section 3 of~\\cite{a,b}`): not checked,
+    since the text does not say whose (check_refs.schema.json's `ambiguous_statements`)."""
+
+    keys: list[str]
+    written: str
+    statements: list[str]  # "Section 3", "Theorem 2.3(ii)"
+    read_from: Literal["note", "prose"]
     file: str
     line: int
 
@@ -408,5 +421,6 @@ class CheckDocument(_CheckDocument, total=False):
     warnings: list[str]  # read anyway, as BibTeX warns: a field given twice in one entry
     fix: FixReport
     statements: list[CitedStatement]  # the statements cited by number, checked
+    ambiguous_statements: list[AmbiguousCitation]  # cited of several papers at once
     never_cited: list[str]  # entries the paper's .tex never cites (checked all the same)
     pdf: PdfSplit  # a PDF's references: how they were split

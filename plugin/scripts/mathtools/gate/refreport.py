@@ -39,6 +39,8 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
         if citation["status"] == "no_arxiv_source":
             continue
         asked = f"cites {citation['kind']} {citation['number']}{citation['part'] or ''}"
+        if citation["read_from"] == "prose":  # "Theorem 2.3 of \\cite{key}": say where
+            asked += f" (in prose, line {citation['line']})"
         statement = citation["statement"]
         if citation["status"] == "found" and statement:
             note = f" ({statement['note']})" if statement["note"] else ""
@@ -52,9 +54,22 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
     return lines
 
 
+def ambiguous_lines(document: CheckDocument) -> list[str]:
+    """The statements cited of several references at once (`Section 3 of~\\cite{a,b}`), one
+    line each: not checked, since the text does not say whose."""
+    return [
+        f"ambiguous: {a['written']} ({Path(a['file']).name} line {a['line']}) names "
+        f"{' and '.join(a['statements'])} of {len(a['keys'])} references at once "
+        f"({', '.join(a['keys'])}): not checked; cite the one meant"
+        for a in document.get("ambiguous_statements", [])
+    ]
+
+
 def closing_lines(document: CheckDocument) -> list[str]:
-    """What ends both views: the PDF's split, the services that failed, warnings, the counts."""
-    lines = [pdf_line(document)] if "pdf" in document else []
+    """What ends both views: the ambiguous statement citations, the PDF's split, the services
+    that failed, warnings, the counts."""
+    lines = ambiguous_lines(document)
+    lines += [pdf_line(document)] if "pdf" in document else []
     for source, message in document.get("source_errors", {}).items():
         lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
     lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
@@ -289,9 +304,11 @@ def markdown(document: CheckDocument) -> str:
         for entry in document["entries"]
         for line in statement_lines(document, entry["key"])
     ]
-    if statements:
+    ambiguous = ambiguous_lines(document)
+    if statements or ambiguous:
         lines += ["", "## Cited statements", ""]
         lines += [f"- `{cell(key)}` {cell(line)}" for key, line in statements]
+        lines += [f"- {cell(line)}" for line in ambiguous]
     if "pdf" in document:
         lines += ["", pdf_line(document)]
     return "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@ by number checked against the cited papers' sources. Imports core, services and 
 
 __all__ = [
     "citedstatements",
+    "citinggrammar",
     "paperbibliography",
     "paperinput",
     "papertheorems",

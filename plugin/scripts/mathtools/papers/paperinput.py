@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.errors import BadInput
-from ..core.records import CheckDocument, InputFile, PdfSplit, StatementCitation
+from ..core.records import CheckDocument, InputFile, PdfSplit
 from ..core.tex import strip_comments
 from ..gate.bibentry import read_file
 from ..gate.refcheck import Bibliography, keep_cited, load
 from ..services.arxiv_source import SourceClient
-from .citedstatements import check_statements, statement_citations
+from .citedstatements import CitationsRead, check_statements, statement_citations
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
 from .pdfreferences import read_pdf_references
@@ -24,7 +24,7 @@ from .pdfreferences import read_pdf_references
 @dataclass
 class PaperInput:
     bibliography: Bibliography
-    citations: list[StatementCitation] = field(default_factory=list)
+    cited: CitationsRead = field(default_factory=CitationsRead)
     pdf: PdfSplit | None = None
     use_cache: bool = True
 
@@ -61,7 +61,7 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         split: PdfSplit = {"file": pdfs[0], "split": found.split, "entries": len(found.references)}
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
     bibliography = load(paths, cited_only=cited_only)
-    cited: list[StatementCitation] = []
+    cited = CitationsRead()
     for path in paths:
         if path.lower().endswith(".tex"):
             text = strip_comments(read_file(path, "LaTeX file"))
@@ -80,13 +80,16 @@ def add_statements(
     put them, and the PDF's split, into the document."""
     if paper.pdf is not None:
         document["pdf"] = paper.pdf
-    if not paper.citations:
+    if paper.cited.ambiguous:
+        document["ambiguous_statements"] = paper.cited.ambiguous
+    citations = paper.cited.citations
+    if not citations:
         return
     client = SourceClient(use_cache=paper.use_cache)
-    papers = {c["key"] for c in paper.citations}
-    progress(f"looking up {len(paper.citations)} cited statements of {len(papers)} references")
+    papers = {c["key"] for c in citations}
+    progress(f"looking up {len(citations)} cited statements of {len(papers)} references")
     checked = check_statements(
-        paper.citations,
+        citations,
         document["entries"],
         lambda arxiv_id: paper_theorems(arxiv_id, None, client),
     )
