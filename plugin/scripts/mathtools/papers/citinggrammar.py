@@ -114,7 +114,8 @@ _TOKEN = re.compile(
           \{(?P<keys>[^}]*)\}(?:\*\{(?P<ams>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\})?)
       |(?P<ref>\\(?:ref|eqref|cref|Cref|autoref|pageref|nameref|vref)\*?\s*\{[^}]*\})
       |(?P<break>\n[ \t]*\n\s*|\\par\b)
-      |(?P<space>(?:[ \t\r]|\n(?![ \t]*\n)|~|\\[ ,;:!]|\\nobreakspace\b\s*(?:\{\})?|\\(?:thinspace|enspace)\b
+      |(?P<space>(?:[ \t\r]|\n(?![ \t]*\n)|~|\\[ ,;:!]|\\nobreakspace\b\s*(?:\{\})?
+          |\\(?:thinspace|enspace)\b
           |[{}]|\\(?:emph|textbf|textit|textsl|textrm|em|bf|it|sl|rm|mbox|text|hbox)\b)+)
       |(?P<section>\\S(?![A-Za-z])|§)
       |(?P<number>[A-Z]?\d+(?:\.\d+)*[a-z]?(?![\w])|[A-Z](?:\.\d+)+(?![\w]))
