@@ -130,7 +130,7 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     planted = tex.replace(
         r"\cite[Lemma 2.1]{bezdek-bezdek}",
         r"\cite[Lemma 2.1]{bezdek-bezdek} and \cite[Lemma 2.7]{bezdek-bezdek}, and by Lemma 2.8"
-        r" of~\cite{bezdek-bezdek}",
+        r" of~\cite{bezdek-bezdek}, see Section 3 of~\cite{bezdek-bezdek,Mink-Bill-Rudolf}",
     )
     (tmp_path / "paper.tex").write_text(planted, encoding="utf-8")
     (tmp_path / "references.bib").write_text(REFERENCES_BIB, encoding="utf-8")
@@ -172,11 +172,21 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     assert prose[("pazit", "Theorem", "1.5")]["status"] == "no_arxiv_source"
     assert cited[("bezdek-bezdek", "Lemma", "2.1")]["read_from"] == "note"
     assert document["summary"]["statements_flagged"] == 4
+    # cited of two keys at once: said, checked for neither
+    (ambiguous,) = document["ambiguous_statements"]
+    assert (ambiguous["keys"], ambiguous["statements"]) == (
+        ["bezdek-bezdek", "Mink-Bill-Rudolf"],
+        ["Section 3"],
+    )
 
     table = script("check_refs.py", str(tmp_path / "paper.tex")).stdout
     assert "cites Lemma 2.1: Lemma 2.1 of arXiv:1110.4324" in table
     assert "cites Lemma 2.7: check: arXiv:1110.4324" in table and "nearest: Lemma 2.4" in table
     assert "cites Lemma 2.8 (in prose, line 261): check: arXiv:1110.4324" in table
+    assert (
+        r"ambiguous: Section 3 of~\cite{bezdek-bezdek,Mink-Bill-Rudolf} (paper.tex line 261) names"
+        " Section 3 of 2 references at once" in table
+    )
 
 
 def test_strict_corrected_fails_on_a_correction_that_strict_lets_pass(script, standin, tmp_path):
