@@ -414,6 +414,17 @@ class CitedStatement(StatementCitation):
     message: str
 
 
+class UnexpandedVenue(TypedDict):
+    """A \\bibitem whose venue is a journal macro defined nowhere in the source (`\\ANNMAone`
+    from `\\input mrabbrev`): shown as written, never compared (check_refs.schema.json)."""
+
+    key: str
+    file: str
+    line: int
+    venue: str  # as written: "\\ANNMAone"
+    missing_inputs: list[str]  # the inputs the source names and does not hold: ["mrabbrev"]
+
+
 class CheckDocument(_CheckDocument, total=False):
     """What check_refs.py writes (schemas/check_refs.schema.json)."""
 
@@ -422,5 +433,6 @@ class CheckDocument(_CheckDocument, total=False):
     fix: FixReport
     statements: list[CitedStatement]  # the statements cited by number, checked
     ambiguous_statements: list[AmbiguousCitation]  # cited of several papers at once
+    unexpanded_venues: list[UnexpandedVenue]  # venues that are undefined journal macros
     never_cited: list[str]  # entries the paper's .tex never cites (checked all the same)
     pdf: PdfSplit  # a PDF's references: how they were split

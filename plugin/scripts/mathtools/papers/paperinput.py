@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..core.errors import BadInput
-from ..core.records import CheckDocument, InputFile, PdfSplit
+from ..core.records import CheckDocument, InputFile, PdfSplit, UnexpandedVenue
 from ..core.tex import strip_comments
 from ..gate.bibentry import read_file
 from ..gate.refcheck import Bibliography, keep_cited, load
 from ..services.arxiv_source import SourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
+from .journalmacros import definitions, expand_venues, local_source
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
 from .pdfreferences import read_pdf_references
@@ -27,6 +29,7 @@ class PaperInput:
     cited: CitationsRead = field(default_factory=CitationsRead)
     pdf: PdfSplit | None = None
     use_cache: bool = True
+    unexpanded: list[UnexpandedVenue] = field(default_factory=list)
 
 
 def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> PaperInput:
@@ -49,7 +52,11 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
             return f"{paper.label}/{file}", number
 
         citations = statement_citations(paper.document.text, where)
-        return PaperInput(paper.bibliography, citations, use_cache=use_cache)
+        missing = [m["name"] for m in paper.document.missing]
+        unexpanded = expand_venues(
+            paper.bibliography.references, definitions(paper.document), missing
+        )
+        return PaperInput(paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded)
     if pdfs:
         if cited_only:
             raise BadInput("--cited-only needs the .tex file that cites, not a PDF", "usage")
@@ -62,11 +69,15 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
     bibliography = load(paths, cited_only=cited_only)
     cited = CitationsRead()
+    unexpanded: list[UnexpandedVenue] = []
     for path in paths:
         if path.lower().endswith(".tex"):
             text = strip_comments(read_file(path, "LaTeX file"))
             cited += statement_citations(text, _in_file(path))
-    return PaperInput(bibliography, cited, use_cache=use_cache)
+            source, missing = local_source(Path(path))
+            own = [r for r in bibliography.references if Path(r.file) == Path(path)]
+            unexpanded += expand_venues(own, definitions(source), missing)
+    return PaperInput(bibliography, cited, use_cache=use_cache, unexpanded=unexpanded)
 
 
 def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
@@ -77,9 +88,11 @@ def add_statements(
     document: CheckDocument, paper: PaperInput, progress: Callable[[str], None]
 ) -> None:
     """Look the cited statements up in the cited papers' arXiv sources (one fetch per paper) and
-    put them, and the PDF's split, into the document."""
+    put them, the PDF's split and the venues left as journal macros into the document."""
     if paper.pdf is not None:
         document["pdf"] = paper.pdf
+    if paper.unexpanded:
+        document["unexpanded_venues"] = paper.unexpanded
     if paper.cited.ambiguous:
         document["ambiguous_statements"] = paper.cited.ambiguous
     citations = paper.cited.citations
