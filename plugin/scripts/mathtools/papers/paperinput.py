@@ -42,21 +42,7 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         raise BadInput("give one arXiv id or one PDF alone (not with other files)", code="usage")
     if remote:
         arxiv_id, version = remote[0][1]
-        paper = read_arxiv_paper(arxiv_id, version, SourceClient(use_cache=use_cache))
-        if cited_only:
-            keep_cited(paper.bibliography)
-        origins = paper.document.origins
-
-        def where(line: int) -> tuple[str, int]:
-            file, number = origins[min(max(line, 1), len(origins)) - 1]
-            return f"{paper.label}/{file}", number
-
-        citations = statement_citations(paper.document.text, where)
-        missing = [m["name"] for m in paper.document.missing]
-        unexpanded = expand_venues(
-            paper.bibliography.references, definitions(paper.document), missing
-        )
-        return PaperInput(paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded)
+        return _arxiv_input(arxiv_id, version, cited_only, use_cache)
     if pdfs:
         if cited_only:
             raise BadInput("--cited-only needs the .tex file that cites, not a PDF", "usage")
@@ -78,6 +64,26 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
             own = [r for r in bibliography.references if Path(r.file) == Path(path)]
             unexpanded += expand_venues(own, definitions(source), missing)
     return PaperInput(bibliography, cited, use_cache=use_cache, unexpanded=unexpanded)
+
+
+def _arxiv_input(
+    arxiv_id: str, version: int | None, cited_only: bool, use_cache: bool
+) -> PaperInput:
+    """One arXiv paper: its source fetched, its bibliography with its journal macros expanded,
+    and the statements its text cites."""
+    paper = read_arxiv_paper(arxiv_id, version, SourceClient(use_cache=use_cache))
+    if cited_only:
+        keep_cited(paper.bibliography)
+    origins = paper.document.origins
+
+    def where(line: int) -> tuple[str, int]:
+        file, number = origins[min(max(line, 1), len(origins)) - 1]
+        return f"{paper.label}/{file}", number
+
+    citations = statement_citations(paper.document.text, where)
+    missing = [m["name"] for m in paper.document.missing]
+    unexpanded = expand_venues(paper.bibliography.references, definitions(paper.document), missing)
+    return PaperInput(paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded)
 
 
 def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
