@@ -6,6 +6,7 @@ by number checked against the cited papers' sources. Imports core, services and 
 __all__ = [
     "citedstatements",
     "citinggrammar",
+    "journalmacros",
     "paperbibliography",
     "paperinput",
     "papertheorems",
