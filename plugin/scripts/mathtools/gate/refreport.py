@@ -337,6 +337,13 @@ def markdown(document: CheckDocument) -> str:
         lines += ["", "## Cited statements", ""]
         lines += [f"- `{cell(key)}` {cell(line)}" for key, line in statements]
         lines += [f"- {cell(line)}" for line in ambiguous]
+    macros = macro_venues_line(document)
+    if macros:
+        lines += ["", "## Venues left as journal macros", "", macros[0], ""]
+        lines += [
+            f"- `{cell(v['key'])}` {cell(v['venue'])}"
+            for v in document.get("unexpanded_venues", [])
+        ]
     if "pdf" in document:
         lines += ["", pdf_line(document)]
     return "\n".join(lines) + "\n"
