@@ -48,6 +48,7 @@ def read(text: str) -> list[tuple[tuple[str, ...], list[str], str]]:
         ),
         (r"Theorem 4 in the paper \cite{p}", [(("p",), ["Theorem 4"], "prose")]),
         (r"Theorem 2 of Smith et al.~\cite{s}", [(("s",), ["Theorem 2"], "prose")]),
+        (r"Theorem 2 of Smith's paper \cite{s}", [(("s",), ["Theorem 2"], "prose")]),
         (r"theorem 6.2.7 in \cite{Long}", [(("Long",), ["Theorem 6.2.7"], "prose")]),
         (
             r"Lemma 2 of \cite[Section 3]{k}",

@@ -69,7 +69,7 @@ CONNECTIVES = frozenset({"of", "in", "from"})
 # Words that may stand between "Theorem 2.3 of" and the citation: the work, or its authors
 WORK_WORDS = frozenset(
     {"the", "our", "their", "his", "her", "paper", "article", "book", "work", "monograph",
-     "preprint", "survey", "notes", "thesis", "and", "et", "al", "recent", "earlier"}
+     "preprint", "survey", "notes", "thesis", "and", "et", "al", "recent", "earlier", "s"}
 )  # fmt: skip
 MOST_WORK_WORDS = 5
 SEPARATORS = frozenset({",", "and", "or", "&", "-", "--", "–", "—"})
@@ -300,7 +300,7 @@ def _cite_after(found: list[Token], end: int) -> int | None:
             token.text.lower() in WORK_WORDS
             or (token.text[:1].isupper() and kind_of(token.text) is None)
         )
-        if not (naming_the_work or token.text in (".", "'")):  # "et al.", "Smith's"
+        if not (naming_the_work or token.text in (".", "'")):  # "et al.", "Smith's" (' s)
             return None
         position += 1
     return None
