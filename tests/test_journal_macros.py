@@ -9,8 +9,11 @@ import shutil
 
 import pytest
 from mathtools.core import schemas
-from mathtools.papers import paperinput
-from support import shared
+from mathtools.gate.bibitems import read_bibitems
+from mathtools.papers import paperbibliography, paperinput, texsource
+from mathtools.papers.journalmacros import definitions, expand_venues
+from mathtools.services.arxiv_source import SourceClient
+from support import arxiv_src, shared
 
 CLEMENT = "clement-postnikov_biblio.tex"  # \input mrabbrev; mrabbrev.tex is not beside it
 # SYNTHESIZED: three definitions as the AMS file writes them (MR's serial abbreviations)
@@ -91,3 +94,29 @@ def test_the_table_shows_an_unexpanded_venue_and_counts_them(script, standin, tm
     assert script("check_refs.py", str(tex), "--report", str(report)).returncode == 0
     assert "## Venues left as journal macros" in report.read_text(encoding="utf-8")
     assert "- `a` \\ANNMAone" in report.read_text(encoding="utf-8")
+
+
+def test_an_arxiv_sources_own_file_of_journal_macros_is_read():
+    """SYNTHESIZED: an archive whose main file inputs the macros file it ships, read as an arXiv
+    source is (texsource.build splices the input, whose \\def lines are then read)."""
+    members = {
+        "main.tex": b"\\documentclass{amsart}\n\\input mrabbrev\n\\begin{document}\nText.\n"
+        b"\\begin{thebibliography}{9}\n\\bibitem{a}{\\sc A. Author}, \\textit{A title nobody"
+        b" wrote}, \\ANNMAone\\ 72 (1960), 20-103.\n\\end{thebibliography}\n\\end{document}\n",
+        "mrabbrev.tex": MRABBREV.encode(),
+    }
+    document = texsource.build(members)
+    references = read_bibitems("arXiv:0000.00000/main.tex", document.text)
+    assert "journal" not in references[0].fields  # as read before: the venue vanished
+    assert expand_venues(references, definitions(document), []) == []
+    assert references[0].fields["journal"] == "Ann. of Math"
+
+
+@pytest.mark.parametrize("arxiv_id", arxiv_src.PAPERS)
+def test_the_shared_papers_bibliographies_are_unchanged(arxiv_id, standin):
+    """None of the five real sources names its journals by macros: nothing is read again."""
+    paper = paperbibliography.read_arxiv_paper(arxiv_id, None, SourceClient(use_cache=False))
+    before = [dict(r.fields) for r in paper.bibliography.references]
+    macros = definitions(paper.document)
+    assert expand_venues(paper.bibliography.references, macros, []) == []
+    assert [r.fields for r in paper.bibliography.references] == before

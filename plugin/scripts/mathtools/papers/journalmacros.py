@@ -19,9 +19,12 @@ from pathlib import Path
 from ..core.records import UnexpandedVenue
 from ..gate.bibentry import Reference, read_file
 from ..gate.bibitems import bibitem_fields
+from ..gate.bibvalues import MATH
 from . import texsource
 
 _CONTROL_WORD = re.compile(r"\\([A-Za-z]+)(?:\\ |\{\}|(?![A-Za-z]))")
+# used as a journal macro is: with no argument (`\\ANNMAone\\ 72`, `\\jams{} 3`), unlike \\href{...}
+_WITHOUT_ARGUMENT = re.compile(r"\\([A-Za-z]+)(?:\\ |\{\}|(?![A-Za-z{\[*]))")
 _SENTINEL = "journalmacro"
 
 
@@ -59,23 +62,25 @@ def local_source(path: Path) -> tuple[texsource.Document, list[str]]:
 def expand_venues(
     references: list[Reference], macros: Mapping[str, str], missing: list[str]
 ) -> list[UnexpandedVenue]:
-    """Read again each `\\bibitem` without a venue whose text uses a macro `macros` defines,
-    expanded; return the items whose venue is still a macro (defined nowhere in the source),
-    which are left without a venue. `missing`: the inputs the source names and does not hold."""
+    """Read again, its macros expanded, each `\\bibitem` without a venue whose text uses a macro
+    `macros` defines, keeping the new reading when it finds the venue; return the items whose
+    venue is still a macro (defined nowhere in the source), which are left without a venue.
+    `missing`: the inputs the source names and does not hold."""
     unexpanded: list[UnexpandedVenue] = []
     for reference in references:
         text = reference.fields.get("text", "")
         if reference.entry_type != "bibitem" or "journal" in reference.fields or "\\" not in text:
             continue  # only a venue that vanished is read again
-        used = {m.group(1) for m in _CONTROL_WORD.finditer(text)}
-        known = {name: macros[name] for name in used if name in macros}
+        # a journal macro: used with no argument, outside math ($\\R^4$ in a title is not one)
+        alone = {m.group(1) for m in _WITHOUT_ARGUMENT.finditer(MATH.sub(" ", text))}
+        known = {name: macros[name] for name in alone if name in macros}
         if known:
-            text = _replaced(text, known)
-            kept = {k: v for k, v in reference.fields.items() if k == "mrnumber"}
-            reference.fields = {**bibitem_fields(text), **kept, "text": reference.fields["text"]}
-        if "journal" in reference.fields:
-            continue
-        venue = _macro_venue(text, used - set(known))
+            fields = bibitem_fields(_replaced(text, known))
+            if "journal" in fields:  # the venue was a macro: the item read with it expanded
+                kept = {k: v for k, v in reference.fields.items() if k == "mrnumber"}
+                reference.fields = {**fields, **kept, "text": text}
+                continue
+        venue = _macro_venue(text, alone - set(known))
         if venue:
             unexpanded.append(
                 UnexpandedVenue(
