@@ -85,10 +85,8 @@ def test_statement_citations_are_read_as_mathematicians_write_them():
         r" \cite[Lemma 3.1, Corollary 3.2 and Lemma 3.3]{e} \cite[Eq.~(5.10)]{f}"
         r" \cite[Threorem 1]{g} \cite[p.~5]{h} \cite[Theorem 1]{x,y}"
     )
-    found = [
-        (c["key"], c["kind"], c["number"], c["part"])
-        for c in citedstatements.statement_citations(text)
-    ]
+    read = citedstatements.statement_citations(text)
+    found = [(c["key"], c["kind"], c["number"], c["part"]) for c in read.citations]
     assert found == [
         ("a", "Theorem", "2.3", None),
         ("b", "Theorem", "2.3", "(ii)"),
@@ -101,6 +99,9 @@ def test_statement_citations_are_read_as_mathematicians_write_them():
         ("f", "equation", "5.10", None),
         ("g", "Theorem", "1", None),
     ]
+    assert {c["read_from"] for c in read.citations} == {"note"}
+    # a note on two keys names no one paper's statement: said, not given to either
+    assert [(a["keys"], a["statements"]) for a in read.ambiguous] == [(["x", "y"], ["Theorem 1"])]
 
 
 # The .bib a copy of 2405.16513 is given (its source names references.bib and does not hold it):
@@ -128,7 +129,8 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     assert r"\cite[Lemma 2.1]{bezdek-bezdek}" in tex
     planted = tex.replace(
         r"\cite[Lemma 2.1]{bezdek-bezdek}",
-        r"\cite[Lemma 2.1]{bezdek-bezdek} and \cite[Lemma 2.7]{bezdek-bezdek}",
+        r"\cite[Lemma 2.1]{bezdek-bezdek} and \cite[Lemma 2.7]{bezdek-bezdek}, and by Lemma 2.8"
+        r" of~\cite{bezdek-bezdek}, see Section 3 of~\cite{bezdek-bezdek,Mink-Bill-Rudolf}",
     )
     (tmp_path / "paper.tex").write_text(planted, encoding="utf-8")
     (tmp_path / "references.bib").write_text(REFERENCES_BIB, encoding="utf-8")
@@ -139,6 +141,8 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     statuses = {e["key"]: e["status"] for e in document["entries"]}
     assert statuses == {"bezdek-bezdek": "CONFIRMED", "Mink-Bill-Rudolf": "CONFIRMED"}
     cited = {(c["key"], c["kind"], c["number"]): c for c in document["statements"]}
+    prose = {(c["key"], c["kind"], c["number"]): c for c in document["statements"]
+             if c["read_from"] == "prose"}  # fmt: skip
     expected = {s["printed"]: s for s in arxiv_src.expected("1110.4324")["statements"]}
 
     found = cited[("bezdek-bezdek", "Lemma", "2.1")]
@@ -157,11 +161,32 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     assert journal["status"] == "not_in_version" and "Theorem 1.3" in journal["nearest"]
     # A statement of a reference confirmed without an arXiv source is not checked, and says so
     assert cited[("non_symmetric_mahler", "Theorem", "2.1")]["status"] == "no_arxiv_source"
-    assert document["summary"]["statements_flagged"] == 2
+    # Read from prose, checked the same way: the planted "Lemma 2.8 of~\cite{...}", and the
+    # paper's own "Theorem 1 in~\cite{Mink-Bill-Rudolf}" (line 225 of its source)
+    planted_prose = prose[("bezdek-bezdek", "Lemma", "2.8")]
+    assert planted_prose["status"] == "not_in_version" and planted_prose["nearest"] == ["Lemma 2.4"]
+    assert planted_prose["written"] == r"Lemma 2.8 of~\cite{bezdek-bezdek}"
+    own = prose[("Mink-Bill-Rudolf", "Theorem", "1")]
+    assert own["status"] == "not_in_version" and own["line"] == 225
+    assert prose[("Mink-Bill-Rudolf", "Section", "1.2")]["status"] == "not_checked"
+    assert prose[("pazit", "Theorem", "1.5")]["status"] == "no_arxiv_source"
+    assert cited[("bezdek-bezdek", "Lemma", "2.1")]["read_from"] == "note"
+    assert document["summary"]["statements_flagged"] == 4
+    # cited of two keys at once: said, checked for neither
+    (ambiguous,) = document["ambiguous_statements"]
+    assert (ambiguous["keys"], ambiguous["statements"]) == (
+        ["bezdek-bezdek", "Mink-Bill-Rudolf"],
+        ["Section 3"],
+    )
 
     table = script("check_refs.py", str(tmp_path / "paper.tex")).stdout
     assert "cites Lemma 2.1: Lemma 2.1 of arXiv:1110.4324" in table
     assert "cites Lemma 2.7: check: arXiv:1110.4324" in table and "nearest: Lemma 2.4" in table
+    assert "cites Lemma 2.8 (in prose, line 261): check: arXiv:1110.4324" in table
+    assert (
+        r"ambiguous: Section 3 of~\cite{bezdek-bezdek,Mink-Bill-Rudolf} (paper.tex line 261) names"
+        " Section 3 of 2 references at once" in table
+    )
 
 
 def test_strict_corrected_fails_on_a_correction_that_strict_lets_pass(script, standin, tmp_path):

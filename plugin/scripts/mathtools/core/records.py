@@ -377,6 +377,19 @@ class StatementCitation(TypedDict):
     kind: str  # Theorem, Lemma, ..., Section, equation
     number: str  # "2.3", "E", "5.10"
     part: str | None  # "(ii)"
+    read_from: Literal["note", "prose"]  # the \\cite's note, or the text around it
+    file: str
+    line: int
+
+
+class AmbiguousCitation(TypedDict):
+    """Statements cited of several papers at once (`Section 3 of~\\cite{a,b}`): not checked,
+    since the text does not say whose (check_refs.schema.json's `ambiguous_statements`)."""
+
+    keys: list[str]
+    written: str
+    statements: list[str]  # "Section 3", "Theorem 2.3(ii)"
+    read_from: Literal["note", "prose"]
     file: str
     line: int
 
@@ -401,6 +414,17 @@ class CitedStatement(StatementCitation):
     message: str
 
 
+class UnexpandedVenue(TypedDict):
+    """A \\bibitem whose venue is a journal macro defined nowhere in the source (`\\ANNMAone`
+    from `\\input mrabbrev`): shown as written, never compared (check_refs.schema.json)."""
+
+    key: str
+    file: str
+    line: int
+    venue: str  # as written: "\\ANNMAone"
+    missing_inputs: list[str]  # the inputs the source names and does not hold: ["mrabbrev"]
+
+
 class CheckDocument(_CheckDocument, total=False):
     """What check_refs.py writes (schemas/check_refs.schema.json)."""
 
@@ -408,5 +432,7 @@ class CheckDocument(_CheckDocument, total=False):
     warnings: list[str]  # read anyway, as BibTeX warns: a field given twice in one entry
     fix: FixReport
     statements: list[CitedStatement]  # the statements cited by number, checked
+    ambiguous_statements: list[AmbiguousCitation]  # cited of several papers at once
+    unexpanded_venues: list[UnexpandedVenue]  # venues that are undefined journal macros
     never_cited: list[str]  # entries the paper's .tex never cites (checked all the same)
     pdf: PdfSplit  # a PDF's references: how they were split

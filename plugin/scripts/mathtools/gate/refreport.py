@@ -39,6 +39,8 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
         if citation["status"] == "no_arxiv_source":
             continue
         asked = f"cites {citation['kind']} {citation['number']}{citation['part'] or ''}"
+        if citation["read_from"] == "prose":  # "Theorem 2.3 of \\cite{key}": say where
+            asked += f" (in prose, line {citation['line']})"
         statement = citation["statement"]
         if citation["status"] == "found" and statement:
             note = f" ({statement['note']})" if statement["note"] else ""
@@ -52,9 +54,49 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
     return lines
 
 
+def venue_lines(document: CheckDocument, key: str) -> list[str]:
+    """The entry's venue when it is a journal macro defined nowhere in the source (`\\ANNMAone`
+    of `\\input mrabbrev`): shown as written, not compared."""
+    return [
+        f"venue: {v['venue']} (a journal macro, unexpanded: not compared)"
+        for v in document.get("unexpanded_venues", [])
+        if v["key"] == key
+    ]
+
+
+def macro_venues_line(document: CheckDocument) -> list[str]:
+    """One line counting the venues left as journal macros, naming the inputs missing."""
+    unexpanded = document.get("unexpanded_venues", [])
+    if not unexpanded:
+        return []
+    inputs = sorted({name for v in unexpanded for name in v["missing_inputs"]})
+    where = (
+        f"{', '.join(inputs)} (input by the paper) is not there"
+        if inputs
+        else "no file of the source defines them"
+    )
+    return [
+        f"journal macros: {len(unexpanded)} entries name their journal by a macro whose "
+        f"definition is not read ({where}): venues shown unexpanded, not compared"
+    ]
+
+
+def ambiguous_lines(document: CheckDocument) -> list[str]:
+    """The statements cited of several references at once (`Section 3 of~\\cite{a,b}`), one
+    line each: not checked, since the text does not say whose."""
+    return [
+        f"ambiguous: {a['written']} ({Path(a['file']).name} line {a['line']}) names "
+        f"{' and '.join(a['statements'])} of {len(a['keys'])} references at once "
+        f"({', '.join(a['keys'])}): not checked; cite the one meant"
+        for a in document.get("ambiguous_statements", [])
+    ]
+
+
 def closing_lines(document: CheckDocument) -> list[str]:
-    """What ends both views: the PDF's split, the services that failed, warnings, the counts."""
-    lines = [pdf_line(document)] if "pdf" in document else []
+    """What ends both views: the ambiguous statement citations, the venues left as journal
+    macros, the PDF's split, the services that failed, warnings, the counts."""
+    lines = ambiguous_lines(document) + macro_venues_line(document)
+    lines += [pdf_line(document)] if "pdf" in document else []
     for source, message in document.get("source_errors", {}).items():
         lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
     lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
@@ -70,7 +112,8 @@ def table_lines(document: CheckDocument) -> list[str]:
     for entry in entries:
         key = entry["key"] if len(entry["key"]) <= width else entry["key"][: width - 1] + "…"
         head = f"{key:<{width}}  {entry['status']:<11}  "
-        details = _details(entry) + statement_lines(document, entry["key"])
+        details = _details(entry) + venue_lines(document, entry["key"])
+        details += statement_lines(document, entry["key"])
         lines.append(head + details[0])
         lines += [" " * (width + 15) + line for line in details[1:]]
     for group in document["duplicates"]:
@@ -289,9 +332,18 @@ def markdown(document: CheckDocument) -> str:
         for entry in document["entries"]
         for line in statement_lines(document, entry["key"])
     ]
-    if statements:
+    ambiguous = ambiguous_lines(document)
+    if statements or ambiguous:
         lines += ["", "## Cited statements", ""]
         lines += [f"- `{cell(key)}` {cell(line)}" for key, line in statements]
+        lines += [f"- {cell(line)}" for line in ambiguous]
+    macros = macro_venues_line(document)
+    if macros:
+        lines += ["", "## Venues left as journal macros", "", macros[0], ""]
+        lines += [
+            f"- `{cell(v['key'])}` {cell(v['venue'])}"
+            for v in document.get("unexpanded_venues", [])
+        ]
     if "pdf" in document:
         lines += ["", pdf_line(document)]
     return "\n".join(lines) + "\n"

@@ -6,6 +6,8 @@ gate."""
 
 __all__ = [
     "citedstatements",
+    "citinggrammar",
+    "journalmacros",
     "paperbibliography",
     "paperinput",
     "papertheorems",

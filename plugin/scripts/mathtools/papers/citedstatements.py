@@ -2,13 +2,12 @@
 paper's own LaTeX source: what /math:check-refs adds for mathematics, which cites statements, not
 just papers.
 
-`statement_citations(text)` reads every `\\cite[...]{key}` whose note names statements: Theorem,
-Lemma, Proposition, Corollary, Definition, Remark, Example, Conjecture, Claim, Section, Chapter,
-equation, written out or abbreviated ("Thm. 2.3", "Prop.~4.1", "Eq. (5.10)", "§3"), with parts
-("Theorem 2.3(ii)"), several at once ("Lemmas 4.1 and 4.2", "Lemma 3.1, Corollary 3.2 and Lemma
-3.3"), and a misspelt name one letter off ("Threorem 1"). `check_statements` looks each up in
-the statements of the cited paper's arXiv source (theorems.py, numbered as LaTeX prints them),
-for entries the gate confirmed with an arXiv id, and says what it found:
+`statement_citations(text)` reads every statement a LaTeX text cites by number, in a
+citation's note (`\\cite[Thm.~2.3(ii)]{key}`, `\\cite{key}*{Lemmas 4.1 and 4.2}`) or in prose
+("Theorem 2.3 of \\cite{key}", "by \\cite{key}, Theorem 2.3,"): citinggrammar.py's grammar.
+`check_statements` looks each up in the statements of the cited paper's arXiv source
+(theorems.py, numbered as LaTeX prints them), for entries the gate confirmed with an arXiv id,
+and says what it found:
 
 - `found`: the statement, its note and its text (JSON carries the whole text);
 - `other_kind`: the number is another statement's ("Theorem 2.3" cited, "Lemma 2.3" printed:
@@ -21,13 +20,14 @@ for entries the gate confirmed with an arXiv id, and says what it found:
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..core.errors import MathError
 from ..core.identifiers import arxiv_id_text
 from ..core.records import (
+    AmbiguousCitation,
     CheckedEntry,
     CitedStatement,
     ShownStatement,
@@ -35,109 +35,67 @@ from ..core.records import (
     StatementStatus,
 )
 from ..core.text import is_digits
+from .citinggrammar import Named, kind_of, mentions
 from .papertheorems import TheoremsResult
 from .theorems import Statement
 
-KINDS = {
-    "theorem": "Theorem",
-    "thm": "Theorem",
-    "th": "Theorem",
-    "lemma": "Lemma",
-    "lem": "Lemma",
-    "lm": "Lemma",
-    "proposition": "Proposition",
-    "prop": "Proposition",
-    "pro": "Proposition",
-    "corollary": "Corollary",
-    "cor": "Corollary",
-    "coro": "Corollary",
-    "definition": "Definition",
-    "def": "Definition",
-    "defn": "Definition",
-    "remark": "Remark",
-    "rem": "Remark",
-    "rmk": "Remark",
-    "example": "Example",
-    "ex": "Example",
-    "conjecture": "Conjecture",
-    "conj": "Conjecture",
-    "claim": "Claim",
-    "section": "Section",
-    "sec": "Section",
-    "sect": "Section",
-    "§": "Section",
-    "chapter": "Chapter",
-    "ch": "Chapter",
-    "chap": "Chapter",
-    "equation": "equation",
-    "eq": "equation",
-    "eqn": "equation",
-    "formula": "equation",
-}
 NOT_EXTRACTED = frozenset({"Section", "Chapter", "equation"})
 FIRST_WORDS = 12
-_CITE = re.compile(
-    r"\\(?:[a-zA-Z]*cite[a-zA-Z]*)\*?\s*\[([^\]]*)\]\s*(?:\[([^\]]*)\]\s*)?\{([^}]*)\}"
-)
-_NUMBER = r"\(?[A-Z]?\d+(?:\.\d+)*[a-z]?\)?|[A-Z](?![a-z])"
-_PART = r"(?:\s*\((?:[ivxlc]+|[a-z]|\d+)\))?"
-_ITEM = re.compile(
-    rf"(?P<name>§§?|[A-Za-z]+s?)\.?\s*(?P<numbers>(?:{_NUMBER}){_PART}"
-    rf"(?:\s*(?:,|and|&|--|-|–)\s*(?:{_NUMBER}){_PART})*)"
-)
-_ONE = re.compile(rf"(?P<number>{_NUMBER})(?P<part>{_PART})")
 
 
-def kind_of(word: str) -> str | None:
-    """The statement kind a word of a citation names ("Thm" -> Theorem, "Lemmas" -> Lemma),
-    also a full name misspelt by one letter ("Threorem"); None for any other word."""
-    word = word.lower().rstrip(".")
-    for form in (word, word[:-1] if word.endswith("s") and len(word) > 3 else word):
-        if form in KINDS:
-            return KINDS[form]
-    if len(word) >= 6:
-        close = difflib.get_close_matches(word, [k for k in KINDS if len(k) >= 6], 1, 0.85)
-        if close:
-            return KINDS[close[0]]
-    return None
+@dataclass
+class CitationsRead:
+    """The statements a text cites: each of one paper, and those of a citation of several
+    papers (`Section 3 of~\\cite{a,b}`), which say no one paper's statement and are not checked."""
+
+    citations: list[StatementCitation] = field(default_factory=list)
+    ambiguous: list[AmbiguousCitation] = field(default_factory=list)
+
+    def __iadd__(self, other: CitationsRead) -> CitationsRead:
+        self.citations += other.citations
+        self.ambiguous += other.ambiguous
+        return self
 
 
 def statement_citations(
     text: str, where: Callable[[int], tuple[str, int]] | None = None
-) -> list[StatementCitation]:
-    """Every statement a `\\cite[...]{key}` of `text` (comment-free LaTeX) names, in order;
-    `where` maps a line of `text` to (file, line)."""
-    found: list[StatementCitation] = []
-    for cite in _CITE.finditer(text):
-        note = cite.group(2) if cite.group(2) is not None else cite.group(1)
-        keys = [k.strip() for k in cite.group(3).split(",") if k.strip()]
-        if len(keys) != 1:  # a note on several keys names no one paper's statement
-            continue
-        line = text.count("\n", 0, cite.start()) + 1
+) -> CitationsRead:
+    """Every statement `text` (comment-free LaTeX) cites, by a citation's note or in prose
+    (citinggrammar.py), in order; `where` maps a line of `text` to (file, line)."""
+    read = CitationsRead()
+    for mention in mentions(text):
+        line = text.count("\n", 0, mention.start) + 1
         file, line = where(line) if where else ("", line)
-        written = " ".join(note.split())
-        plain = re.sub(r"\\[ ,;]|~|\\nobreakspace\s*(?:\{\})?", " ", note)
-        plain = re.sub(r"\\S(?![A-Za-z])\s*", "§", plain)
-        plain = re.sub(r"\\[A-Za-z]+\s*", " ", plain)
-        for item in _ITEM.finditer(plain):
-            kind = kind_of(item.group("name")) if item.group("name")[0] != "§" else "Section"
-            if kind is None:
-                continue
-            for one in _ONE.finditer(item.group("numbers")):
-                number = one.group("number").strip("()")
-                part = one.group("part").strip() or None
-                found.append(
-                    StatementCitation(
-                        key=keys[0],
-                        written=written,
-                        kind=kind,
-                        number=number,
-                        part=part,
-                        file=file,
-                        line=line,
-                    )
+        if len(mention.keys) != 1:
+            read.ambiguous.append(
+                AmbiguousCitation(
+                    keys=list(mention.keys),
+                    written=mention.written,
+                    statements=[_named_text(n) for n in mention.named],
+                    read_from=mention.read_from,
+                    file=file,
+                    line=line,
                 )
-    return found
+            )
+            continue
+        read.citations += [
+            StatementCitation(
+                key=mention.keys[0],
+                written=mention.written,
+                kind=named.kind,
+                number=named.number,
+                part=named.part,
+                read_from=mention.read_from,
+                file=file,
+                line=line,
+            )
+            for named in mention.named
+        ]
+    return read
+
+
+def _named_text(named: Named) -> str:
+    return f"{named.kind} {named.number}{named.part or ''}"
 
 
 def _numeric(number: str) -> tuple[int, ...]:

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..bibliography.bibentry import read_file
 from ..bibliography.loading import Bibliography, keep_cited, load
 from ..core.errors import BadInput
-from ..core.records import CheckDocument, InputFile, PdfSplit, StatementCitation
+from ..core.records import CheckDocument, InputFile, PdfSplit, UnexpandedVenue
 from ..core.tex import strip_comments
 from ..services.arxiv_source import SourceClient
-from .citedstatements import check_statements, statement_citations
+from .citedstatements import CitationsRead, check_statements, statement_citations
+from .journalmacros import definitions, expand_venues, local_source
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
 from .pdfreferences import read_pdf_references
@@ -24,9 +26,10 @@ from .pdfreferences import read_pdf_references
 @dataclass
 class PaperInput:
     bibliography: Bibliography
-    citations: list[StatementCitation] = field(default_factory=list)
+    cited: CitationsRead = field(default_factory=CitationsRead)
     pdf: PdfSplit | None = None
     use_cache: bool = True
+    unexpanded: list[UnexpandedVenue] = field(default_factory=list)
 
 
 def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> PaperInput:
@@ -39,17 +42,7 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         raise BadInput("give one arXiv id or one PDF alone (not with other files)", code="usage")
     if remote:
         arxiv_id, version = remote[0][1]
-        paper = read_arxiv_paper(arxiv_id, version, SourceClient(use_cache=use_cache))
-        if cited_only:
-            keep_cited(paper.bibliography)
-        origins = paper.document.origins
-
-        def where(line: int) -> tuple[str, int]:
-            file, number = origins[min(max(line, 1), len(origins)) - 1]
-            return f"{paper.label}/{file}", number
-
-        citations = statement_citations(paper.document.text, where)
-        return PaperInput(paper.bibliography, citations, use_cache=use_cache)
+        return _arxiv_input(arxiv_id, version, cited_only, use_cache)
     if pdfs:
         if cited_only:
             raise BadInput("--cited-only needs the .tex file that cites, not a PDF", "usage")
@@ -61,12 +54,36 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         split: PdfSplit = {"file": pdfs[0], "split": found.split, "entries": len(found.references)}
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
     bibliography = load(paths, cited_only=cited_only)
-    cited: list[StatementCitation] = []
+    cited = CitationsRead()
+    unexpanded: list[UnexpandedVenue] = []
     for path in paths:
         if path.lower().endswith(".tex"):
             text = strip_comments(read_file(path, "LaTeX file"))
             cited += statement_citations(text, _in_file(path))
-    return PaperInput(bibliography, cited, use_cache=use_cache)
+            source, missing = local_source(Path(path))
+            own = [r for r in bibliography.references if Path(r.file) == Path(path)]
+            unexpanded += expand_venues(own, definitions(source), missing)
+    return PaperInput(bibliography, cited, use_cache=use_cache, unexpanded=unexpanded)
+
+
+def _arxiv_input(
+    arxiv_id: str, version: int | None, cited_only: bool, use_cache: bool
+) -> PaperInput:
+    """One arXiv paper: its source fetched, its bibliography with its journal macros expanded,
+    and the statements its text cites."""
+    paper = read_arxiv_paper(arxiv_id, version, SourceClient(use_cache=use_cache))
+    if cited_only:
+        keep_cited(paper.bibliography)
+    origins = paper.document.origins
+
+    def where(line: int) -> tuple[str, int]:
+        file, number = origins[min(max(line, 1), len(origins)) - 1]
+        return f"{paper.label}/{file}", number
+
+    citations = statement_citations(paper.document.text, where)
+    missing = [m["name"] for m in paper.document.missing]
+    unexpanded = expand_venues(paper.bibliography.references, definitions(paper.document), missing)
+    return PaperInput(paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded)
 
 
 def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
@@ -77,16 +94,21 @@ def add_statements(
     document: CheckDocument, paper: PaperInput, progress: Callable[[str], None]
 ) -> None:
     """Look the cited statements up in the cited papers' arXiv sources (one fetch per paper) and
-    put them, and the PDF's split, into the document."""
+    put them, the PDF's split and the venues left as journal macros into the document."""
     if paper.pdf is not None:
         document["pdf"] = paper.pdf
-    if not paper.citations:
+    if paper.unexpanded:
+        document["unexpanded_venues"] = paper.unexpanded
+    if paper.cited.ambiguous:
+        document["ambiguous_statements"] = paper.cited.ambiguous
+    citations = paper.cited.citations
+    if not citations:
         return
     client = SourceClient(use_cache=paper.use_cache)
-    papers = {c["key"] for c in paper.citations}
-    progress(f"looking up {len(paper.citations)} cited statements of {len(papers)} references")
+    papers = {c["key"] for c in citations}
+    progress(f"looking up {len(citations)} cited statements of {len(papers)} references")
     checked = check_statements(
-        paper.citations,
+        citations,
         document["entries"],
         lambda arxiv_id: paper_theorems(arxiv_id, None, client),
     )

@@ -317,7 +317,7 @@ def main_file(texts: Mapping[str, str]) -> str | None:
     """The main file of the cleaned TeX `texts` (see the module docstring), None when none."""
     if not texts:
         return None
-    included = {target for text in texts.values() for target in _input_names(text)}
+    included = {target for text in texts.values() for target in input_names(text)}
     candidates = [name for name, text in texts.items() if _DOCUMENTCLASS.search(text)]
     if not candidates:
         return max(texts, key=lambda name: (len(texts[name]), name))
@@ -334,7 +334,9 @@ def main_file(texts: Mapping[str, str]) -> str | None:
     return min(candidates, key=rank)
 
 
-def _input_names(text: str) -> set[str]:
+def input_names(text: str) -> set[str]:
+    """The files `text` inputs (\\input, \\include, \\usepackage's .sty...), each as written and
+    without its suffix: {"macros.tex", "macros"} for `\\input macros.tex`."""
     names = set()
     for match in _INPUT.finditer(text):
         found = _input_targets(text, match)
