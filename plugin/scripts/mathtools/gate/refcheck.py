@@ -33,12 +33,12 @@ from ..core.records import (
     VerificationResult,
 )
 from ..core.tex import cited_keys, strip_comments
+from ..core.titles import normalise_title
 from .bibentry import Reference, read_file, split_names
 from .bibtexfile import BibFile, read_bib, read_bib_text
 from .bibvalues import bibtex_identifier, bibtex_names, bibtex_text
 from .candidates import candidate
 from .latexbibliography import read_items
-from .matching import normalise_title
 from .verification import PENDING, Verifier
 
 KINDS = {".bib": "bib", ".bbl": "bbl", ".tex": "tex", ".ltb": "ltb"}

@@ -39,7 +39,7 @@ from ..core.records import (
     summary_line,
 )
 from ..core.sources import NAMES
-from ..gate.matching import normalise_title
+from ..core.titles import normalise_title
 from .checks import synthesis_citations
 from .identity import Index, Key, cited_fields, id_tags, identity, paper_identity, paper_tags
 from .literature import (
