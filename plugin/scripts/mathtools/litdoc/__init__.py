@@ -7,6 +7,7 @@ __all__ = [
     "identity",
     "literature",
     "mergefields",
+    "mergeentries",
     "merging",
     "quotes",
     "refentry",
