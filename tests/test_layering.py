@@ -7,19 +7,25 @@ mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules,
   folder model (search/searchfolder.py) and the run store;
 - no library module imports the command line (cli.py), no modules import each other in a circle
   (an import inside a function is an edge too: it only hides the circle from Python's start-up),
-  every import inside a function says why, and no module reaches 600 lines;
+  every import inside a function says why;
+- a module over SOFT_LINES lines gets a warning naming the seam to cut it at (seam(): the groups
+  of its top-level definitions that do not use each other), and none may pass HARD_LINES;
 - every wing's __init__ names its modules in __all__ and imports nothing.
 """
 
 from __future__ import annotations
 
 import ast
+import warnings
 from pathlib import Path
 
 from conftest import SCRIPTS
 
 LIBRARY = SCRIPTS / "mathtools"
-MAX_LINES = 600
+# Over SOFT_LINES, a module is split at its seam (CONTRIBUTING.md, "Layout"): the test warns and
+# names it. HARD_LINES only stops a module growing without bound while the split waits.
+SOFT_LINES = 500
+HARD_LINES = 800
 WINGS = ("core", "services", "gate", "papers", "litdoc", "research", "search")
 PHASES = ("search.discovery", "search.judging", "search.confirmation", "search.recording")
 
@@ -222,10 +228,138 @@ def test_every_import_inside_a_function_says_why():
     assert silent == []
 
 
-def test_no_library_module_over_600_lines():
+class ModuleOverSoftBound(UserWarning):
+    """A library module over SOFT_LINES lines: split it at the seam the warning names."""
+
+
+def _definitions(body: list[ast.stmt]) -> dict[str, tuple[ast.stmt, int]]:
+    """Each definition (function, class, assigned name) of a module's or a class's body by name:
+    (node, lines)."""
+    found: dict[str, tuple[ast.stmt, int]] = {}
+    for node in body:
+        lines = (node.end_lineno or node.lineno) - node.lineno + 1
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found[node.name] = (node, lines)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = (node, lines)
+    return found
+
+
+def _groups(names: set[str], uses: dict[str, set[str]]) -> list[set[str]]:
+    """The connected groups of `names`, two joined when one uses the other."""
+    groups: list[set[str]] = []
+    seen: set[str] = set()
+    for start in sorted(names):
+        if start in seen:
+            continue
+        group: set[str] = set()
+        todo = [start]
+        while todo:
+            name = todo.pop()
+            if name not in group:
+                group.add(name)
+                todo += [n for n in uses[name] if n in names and n not in group]
+        seen |= group
+        groups.append(group)
+    return groups
+
+
+def seam(body: list[ast.stmt], shared_at_most: float = 0.25) -> tuple[list[set[str]], set[str]]:
+    """Where a module (or a class: its body) splits: (the groups of its definitions that do not
+    use each other, largest first; the definitions both sides use). Read with ast: a definition
+    uses another when its body names it (a method: self.<name>). When everything hangs
+    together, the most used small definitions (a helper, a constant) are set aside one by one,
+    up to `shared_at_most` of them, until no group holds three quarters of the lines."""
+    definitions = _definitions(body)
+    uses: dict[str, set[str]] = {name: set() for name in definitions}
+    for name, (node, _) in definitions.items():
+        named = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        named |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+        for other in (named & set(definitions)) - {name}:
+            uses[name].add(other)
+            uses[other].add(name)
+    lines = {name: size for name, (_, size) in definitions.items()}
+    total = sum(lines.values())
+    small = max(total // 10, 5)  # a helper or a constant, not a part of its own
+    names, shared = set(definitions), set()
+
+    def size(group: set[str]) -> int:
+        return sum(lines[n] for n in group)
+
+    while True:
+        groups = sorted(_groups(names, uses), key=lambda g: (-size(g), sorted(g)))
+        if not groups or (len(groups) > 1 and size(groups[0]) <= 0.75 * total):
+            return groups, shared
+        hubs = [n for n in sorted(groups[0]) if lines[n] <= small]
+        if len(groups[0]) < 3 or not hubs or len(shared) >= shared_at_most * len(definitions):
+            return groups, shared
+        hub = max(hubs, key=lambda n: len(uses[n] & groups[0]))
+        names.discard(hub)
+        shared.add(hub)
+
+
+def seam_text(source: str) -> str:
+    """The seam of a module, in a line: its parts (the biggest definitions of each, and its
+    lines) and what both use; a class that is most of the module is cut along its methods."""
+    body, owner = ast.parse(source).body, ""
+    definitions = _definitions(body)
+    total = sum(size for _, size in definitions.values())
+    for name, (node, size) in definitions.items():
+        if isinstance(node, ast.ClassDef) and size > total / 2:
+            body, owner = node.body, f"class {name} holds {size} of its lines; cut it: "
+            definitions = _definitions(body)
+    groups, shared = seam(body)
+    lines = {name: size for name, (_, size) in definitions.items()}
+
+    def named(group: set[str]) -> str:
+        biggest = sorted(group, key=lambda n: (-lines[n], n))
+        more = f" and {len(group) - 4} more" if len(group) > 4 else ""
+        return f"{', '.join(biggest[:4])}{more} ({sum(lines[n] for n in group)} lines)"
+
+    sides = [named(group) for group in groups[:3] if sum(lines[n] for n in group) >= 20]
+    if len(sides) < 2:
+        return owner + "no seam between its definitions: move a concept out whole"
+    return owner + " | ".join(sides) + (f"; both use {', '.join(sorted(shared))}" if shared else "")
+
+
+def test_a_module_over_the_soft_bound_is_warned_with_its_seam():
+    """Not a failure: a warning per module over SOFT_LINES, naming where to cut it."""
+    for path in _modules().values():
+        source = path.read_text(encoding="utf-8")
+        count = len(source.splitlines())
+        if count > SOFT_LINES:
+            warnings.warn(
+                ModuleOverSoftBound(
+                    f"{path.relative_to(LIBRARY)}: {count} lines, over {SOFT_LINES}; "
+                    f"split it at its seam: {seam_text(source)}"
+                ),
+                stacklevel=1,
+            )
+
+
+def test_the_seam_finder_splits_definitions_that_do_not_use_each_other():
+    """The rule's own check, on a synthesized module: two families of functions and a helper
+    both use."""
+    source = (
+        "LIMIT = 3\n"
+        "def read(x):\n    return parse(x)[:LIMIT]\n"
+        "def parse(x):\n    return x.split()\n"
+        "def write(y):\n    return render(y)[:LIMIT]\n"
+        "def render(y):\n    return ' '.join(y)\n"
+    )
+    groups, shared = seam(ast.parse(source).body)
+    assert (groups, shared) == ([{"parse", "read"}, {"render", "write"}], {"LIMIT"})
+    knot = "def a():\n    return b()\ndef b():\n    return a()\n"
+    assert seam(ast.parse(knot).body) == ([{"a", "b"}], set())
+
+
+def test_no_library_module_over_the_hard_bound():
     long = {
         name: count
         for name, path in _modules().items()
-        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > HARD_LINES
     }
     assert long == {}
