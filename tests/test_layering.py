@@ -267,6 +267,40 @@ def _groups(names: set[str], uses: dict[str, set[str]]) -> list[set[str]]:
     return groups
 
 
+def _calls(body: list[ast.stmt]) -> dict[str, set[str]]:
+    """The definitions each definition of `body` uses: those its body names (a method:
+    self.<name>)."""
+    definitions = _definitions(body)
+    calls: dict[str, set[str]] = {}
+    for name, (node, _) in definitions.items():
+        named = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        named |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+        calls[name] = (named & set(definitions)) - {name}
+    return calls
+
+
+def lower_part(body: list[ast.stmt]) -> set[str]:
+    """The definitions that could move to a module of their own which the rest imports: all a
+    definition uses, directly or not, when that uses nothing else here; of those, the one
+    nearest half the lines, between a fifth and four fifths of them (else nothing)."""
+    calls = _calls(body)
+    lines = {name: size for name, (_, size) in _definitions(body).items()}
+    total = sum(lines.values())
+    best: set[str] = set()
+    for start in sorted(calls):
+        part, todo = set(), [start]
+        while todo:
+            name = todo.pop()
+            if name not in part:
+                part.add(name)
+                todo += calls[name]
+        size = sum(lines[n] for n in part)
+        nearer = abs(size - total / 2) < abs(sum(lines[n] for n in best) - total / 2)
+        if total / 5 <= size <= 4 * total / 5 and (not best or nearer):
+            best = part
+    return best
+
+
 def seam(body: list[ast.stmt], shared_at_most: float = 0.25) -> tuple[list[set[str]], set[str]]:
     """Where a module (or a class: its body) splits: (the groups of its definitions that do not
     use each other, largest first; the definitions both sides use). Read with ast: a definition
@@ -274,12 +308,9 @@ def seam(body: list[ast.stmt], shared_at_most: float = 0.25) -> tuple[list[set[s
     together, the most used small definitions (a helper, a constant) are set aside one by one,
     up to `shared_at_most` of them, until no group holds three quarters of the lines."""
     definitions = _definitions(body)
-    uses: dict[str, set[str]] = {name: set() for name in definitions}
-    for name, (node, _) in definitions.items():
-        named = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-        named |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-        for other in (named & set(definitions)) - {name}:
-            uses[name].add(other)
+    uses = {name: set(used) for name, used in _calls(body).items()}
+    for name, used in _calls(body).items():
+        for other in used:
             uses[other].add(name)
     lines = {name: size for name, (_, size) in definitions.items()}
     total = sum(lines.values())
@@ -301,28 +332,51 @@ def seam(body: list[ast.stmt], shared_at_most: float = 0.25) -> tuple[list[set[s
         shared.add(hub)
 
 
-def seam_text(source: str) -> str:
-    """The seam of a module, in a line: its parts (the biggest definitions of each, and its
-    lines) and what both use; a class that is most of the module is cut along its methods."""
-    body, owner = ast.parse(source).body, ""
-    definitions = _definitions(body)
-    total = sum(size for _, size in definitions.values())
-    for name, (node, size) in definitions.items():
-        if isinstance(node, ast.ClassDef) and size > total / 2:
-            body, owner = node.body, f"class {name} holds {size} of its lines; cut it: "
-            definitions = _definitions(body)
+def _named(group: set[str], lines: dict[str, int], most: int = 4) -> str:
+    """A part of a module: its biggest definitions, and its lines."""
+    biggest = sorted(group, key=lambda n: (-lines[n], n))
+    more = f" and {len(group) - most} more" if len(group) > most else ""
+    return f"{', '.join(biggest[:most])}{more} ({sum(lines[n] for n in group)} lines)"
+
+
+def _balanced_sides(body: list[ast.stmt]) -> str | None:
+    """seam(body) in a line when its second part holds a fifth of the lines or more (the three
+    biggest parts, and what they use in common), else None."""
     groups, shared = seam(body)
-    lines = {name: size for name, (_, size) in definitions.items()}
+    lines = {name: size for name, (_, size) in _definitions(body).items()}
+    if len(groups) < 2 or sum(lines[n] for n in groups[1]) < sum(lines.values()) / 5:
+        return None
+    used = f"; both use {', '.join(sorted(shared))}" if shared else ""
+    return " | ".join(_named(g, lines) for g in groups[:3]) + used
 
-    def named(group: set[str]) -> str:
-        biggest = sorted(group, key=lambda n: (-lines[n], n))
-        more = f" and {len(group) - 4} more" if len(group) > 4 else ""
-        return f"{', '.join(biggest[:4])}{more} ({sum(lines[n] for n in group)} lines)"
 
-    sides = [named(group) for group in groups[:3] if sum(lines[n] for n in group) >= 20]
-    if len(sides) < 2:
-        return owner + "no seam between its definitions: move a concept out whole"
-    return owner + " | ".join(sides) + (f"; both use {', '.join(sorted(shared))}" if shared else "")
+def seam_text(source: str) -> str:
+    """The seam of a module, in a line: its independent parts and what they share; else a
+    lower part the rest could import (lower_part); else, for a class that is most of the
+    module, the seam among its methods."""
+    body = ast.parse(source).body
+    lines = {name: size for name, (_, size) in _definitions(body).items()}
+    sides = _balanced_sides(body)
+    if sides:
+        return sides
+    lower = lower_part(body)
+    if lower:
+        rest = sum(lines.values()) - sum(lines[n] for n in lower)
+        return (
+            f"move {_named(lower, lines, 6)} out, as they use nothing else here, to a module "
+            f"the rest ({rest} lines) imports"
+        )
+    for name, (node, size) in _definitions(body).items():
+        if isinstance(node, ast.ClassDef) and size > sum(lines.values()) / 2:
+            cut = f"class {name} holds {size} of its lines; cut it"
+            sides = _balanced_sides(node.body)
+            if sides:
+                return f"{cut}: {sides}"
+            lower = lower_part(node.body)
+            if lower:
+                methods = {n: size for n, (_, size) in _definitions(node.body).items()}
+                return f"{cut}: move {_named(lower, methods, 6)} out, as they use no other method"
+    return "no seam between its definitions: move a concept out whole"
 
 
 def test_a_module_over_the_soft_bound_is_warned_with_its_seam():
@@ -341,8 +395,8 @@ def test_a_module_over_the_soft_bound_is_warned_with_its_seam():
 
 
 def test_the_seam_finder_splits_definitions_that_do_not_use_each_other():
-    """The rule's own check, on a synthesized module: two families of functions and a helper
-    both use."""
+    """The rule's own check, on synthesized modules: two families of functions and a helper
+    both use; a function and the one it uses (a lower part); two that use each other."""
     source = (
         "LIMIT = 3\n"
         "def read(x):\n    return parse(x)[:LIMIT]\n"
@@ -352,6 +406,8 @@ def test_the_seam_finder_splits_definitions_that_do_not_use_each_other():
     )
     groups, shared = seam(ast.parse(source).body)
     assert (groups, shared) == ([{"parse", "read"}, {"render", "write"}], {"LIMIT"})
+    layered = "def top(x):\n    return low(x) + 1\ndef low(x):\n    y = x\n    return y * 2\n"
+    assert lower_part(ast.parse(layered).body) == {"low"}
     knot = "def a():\n    return b()\ndef b():\n    return a()\n"
     assert seam(ast.parse(knot).body) == ([{"a", "b"}], set())
 
