@@ -21,6 +21,7 @@ import pytest
 from conftest import SCRIPTS
 from mathtools.core.errors import EnvironmentProblem
 from mathtools.research import confinement, landlock, sandbox
+from mathtools.research.namespaces import mount_namespace_works
 
 PYTHON = sys.executable
 # (namespaces, filesystem mode): the default, a mount namespace instead of Landlock, and the
@@ -37,7 +38,7 @@ def run_in(mode, code, **options):
     namespaces, filesystem = MODES[mode]
     works = {
         "landlock": confinement.landlock_works,
-        "mount-namespace": namespaces.mount_namespace_works,
+        "mount-namespace": mount_namespace_works,
         "none": lambda: True,
     }[filesystem]
     if not works() or (namespaces and not confinement.shielded()):

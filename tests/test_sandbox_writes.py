@@ -20,7 +20,8 @@ import pytest
 from conftest import SCRIPTS
 from mathtools.core import config
 from mathtools.core.errors import BadInput, EnvironmentProblem
-from mathtools.research import confinement, namespaces, sandbox
+from mathtools.research import confinement, sandbox
+from mathtools.research.namespaces import mount_namespace_works
 
 PYTHON = sys.executable
 MODES = ("landlock", "mount-namespace", "none")  # what `isolation.filesystem` may say
@@ -51,7 +52,7 @@ print(json.dumps(tried))
 def works(mode: str) -> bool:
     return {
         "landlock": confinement.landlock_works,
-        "mount-namespace": namespaces.mount_namespace_works,
+        "mount-namespace": mount_namespace_works,
         "none": lambda: True,
     }[mode]()
 
