@@ -153,7 +153,7 @@ def near_real_cases(cases: list[dict]) -> list[dict]:
 def book_cases() -> list[dict]:
     """Every recorded book and chapter with a title and a year, cited as a journal article:
     once by title alone, once with its DOI too."""
-    from mathtools.gate.matching import BOOK_TYPES
+    from mathtools.gate.venuematch import BOOK_TYPES
     from mathtools.services import crossref, zbmath
     from support.standin import load_index
 

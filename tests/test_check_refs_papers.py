@@ -14,7 +14,7 @@ import subprocess
 import pytest
 from conftest import ROOT
 from mathtools.core import schemas
-from mathtools.gate.matching import normalise_title
+from mathtools.core.titles import normalise_title
 from mathtools.papers import citedstatements, paperbibliography, texsource
 from mathtools.services.arxiv_source import SourceClient, read_body
 from support import arxiv_src

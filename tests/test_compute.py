@@ -16,7 +16,8 @@ import uuid
 
 import pytest
 from mathtools.core import frontmatter
-from mathtools.research import sandbox
+from mathtools.research import confinement, sandbox
+from mathtools.research.namespaces import pid_namespace
 
 PYTHON = sys.executable
 
@@ -106,7 +107,7 @@ def expected_network(namespace):
     architecture without a filter) the Python guard."""
     if namespace and sandbox.namespace_prefix():
         return "namespace"
-    return "seccomp: no sockets" if sandbox.seccomp_works() else "python-guard (best effort)"
+    return "seccomp: no sockets" if confinement.seccomp_works() else "python-guard (best effort)"
 
 
 def test_the_snippet_works_in_a_temporary_folder_that_is_removed(tmp_path):
@@ -242,7 +243,7 @@ def test_a_missing_snippet_file_is_one_json_line(script, tmp_path):
 
 def test_a_child_that_leaves_the_process_group_dies_with_the_snippet():
     """`setsid` puts a child in its own session, out of reach of a process-group kill."""
-    if not sandbox.pid_namespace():
+    if not pid_namespace():
         pytest.skip("no PID namespace here: the sandbox says so in `isolation.processes`")
     code = (
         "import subprocess\n"
@@ -258,7 +259,7 @@ def test_a_child_that_leaves_the_process_group_dies_with_the_snippet():
 
 
 def test_background_children_end_with_the_snippet_even_when_it_finishes_normally():
-    if not sandbox.pid_namespace():
+    if not pid_namespace():
         pytest.skip("no PID namespace here")
     code = f"import os\nos.system('setsid sleep {SLEEP} &')\nprint('done')\n"
     result = sandbox.run(code, PYTHON)

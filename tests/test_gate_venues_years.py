@@ -11,7 +11,9 @@ import pytest
 from conftest import run_script
 from mathtools.core.authors import check_authors
 from mathtools.core.records import Paper
-from mathtools.gate.matching import compare, typographic_only, venue_agrees
+from mathtools.core.titles import typographic_only
+from mathtools.gate.matching import compare
+from mathtools.gate.venuematch import venue_agrees
 from mathtools.services.zbmath import to_paper as zbmath_paper
 from support.standin import load_index
 

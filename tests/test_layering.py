@@ -7,19 +7,25 @@ mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules,
   folder model (search/searchfolder.py) and the run store;
 - no library module imports the command line (cli.py), no modules import each other in a circle
   (an import inside a function is an edge too: it only hides the circle from Python's start-up),
-  every import inside a function says why, and no module reaches 600 lines;
+  every import inside a function says why;
+- a module over SOFT_LINES lines gets a warning naming the seam to cut it at (seam(): the groups
+  of its top-level definitions that do not use each other), and none may pass HARD_LINES;
 - every wing's __init__ names its modules in __all__ and imports nothing.
 """
 
 from __future__ import annotations
 
 import ast
+import warnings
 from pathlib import Path
 
 from conftest import SCRIPTS
 
 LIBRARY = SCRIPTS / "mathtools"
-MAX_LINES = 600
+# Over SOFT_LINES, a module is split at its seam (CONTRIBUTING.md, "Layout"): the test warns and
+# names it. HARD_LINES only stops a module growing without bound while the split waits.
+SOFT_LINES = 500
+HARD_LINES = 800
 WINGS = ("core", "bibliography", "services", "gate", "papers", "litdoc", "research", "search")
 PHASES = ("search.discovery", "search.judging", "search.confirmation", "search.recording")
 
@@ -222,10 +228,194 @@ def test_every_import_inside_a_function_says_why():
     assert silent == []
 
 
-def test_no_library_module_over_600_lines():
+class ModuleOverSoftBound(UserWarning):
+    """A library module over SOFT_LINES lines: split it at the seam the warning names."""
+
+
+def _definitions(body: list[ast.stmt]) -> dict[str, tuple[ast.stmt, int]]:
+    """Each definition (function, class, assigned name) of a module's or a class's body by name:
+    (node, lines)."""
+    found: dict[str, tuple[ast.stmt, int]] = {}
+    for node in body:
+        lines = (node.end_lineno or node.lineno) - node.lineno + 1
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found[node.name] = (node, lines)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = (node, lines)
+    return found
+
+
+def _groups(names: set[str], uses: dict[str, set[str]]) -> list[set[str]]:
+    """The connected groups of `names`, two joined when one uses the other."""
+    groups: list[set[str]] = []
+    seen: set[str] = set()
+    for start in sorted(names):
+        if start in seen:
+            continue
+        group: set[str] = set()
+        todo = [start]
+        while todo:
+            name = todo.pop()
+            if name not in group:
+                group.add(name)
+                todo += [n for n in uses[name] if n in names and n not in group]
+        seen |= group
+        groups.append(group)
+    return groups
+
+
+def _calls(body: list[ast.stmt]) -> dict[str, set[str]]:
+    """The definitions each definition of `body` uses: those its body names (a method:
+    self.<name>)."""
+    definitions = _definitions(body)
+    calls: dict[str, set[str]] = {}
+    for name, (node, _) in definitions.items():
+        named = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        named |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+        calls[name] = (named & set(definitions)) - {name}
+    return calls
+
+
+def lower_part(body: list[ast.stmt]) -> set[str]:
+    """The definitions that could move to a module of their own which the rest imports: all a
+    definition uses, directly or not, when that uses nothing else here; of those, the one
+    nearest half the lines, between a fifth and four fifths of them (else nothing)."""
+    calls = _calls(body)
+    lines = {name: size for name, (_, size) in _definitions(body).items()}
+    total = sum(lines.values())
+    best: set[str] = set()
+    for start in sorted(calls):
+        part, todo = set(), [start]
+        while todo:
+            name = todo.pop()
+            if name not in part:
+                part.add(name)
+                todo += calls[name]
+        size = sum(lines[n] for n in part)
+        nearer = abs(size - total / 2) < abs(sum(lines[n] for n in best) - total / 2)
+        if total / 5 <= size <= 4 * total / 5 and (not best or nearer):
+            best = part
+    return best
+
+
+def seam(body: list[ast.stmt], shared_at_most: float = 0.25) -> tuple[list[set[str]], set[str]]:
+    """Where a module (or a class: its body) splits: (the groups of its definitions that do not
+    use each other, largest first; the definitions both sides use). Read with ast: a definition
+    uses another when its body names it (a method: self.<name>). When everything hangs
+    together, the most used small definitions (a helper, a constant) are set aside one by one,
+    up to `shared_at_most` of them, until no group holds three quarters of the lines."""
+    definitions = _definitions(body)
+    uses = {name: set(used) for name, used in _calls(body).items()}
+    for name, used in _calls(body).items():
+        for other in used:
+            uses[other].add(name)
+    lines = {name: size for name, (_, size) in definitions.items()}
+    total = sum(lines.values())
+    small = max(total // 10, 5)  # a helper or a constant, not a part of its own
+    names, shared = set(definitions), set()
+
+    def size(group: set[str]) -> int:
+        return sum(lines[n] for n in group)
+
+    while True:
+        groups = sorted(_groups(names, uses), key=lambda g: (-size(g), sorted(g)))
+        if not groups or (len(groups) > 1 and size(groups[0]) <= 0.75 * total):
+            return groups, shared
+        hubs = [n for n in sorted(groups[0]) if lines[n] <= small]
+        if len(groups[0]) < 3 or not hubs or len(shared) >= shared_at_most * len(definitions):
+            return groups, shared
+        hub = max(hubs, key=lambda n: len(uses[n] & groups[0]))
+        names.discard(hub)
+        shared.add(hub)
+
+
+def _named(group: set[str], lines: dict[str, int], most: int = 4) -> str:
+    """A part of a module: its biggest definitions, and its lines."""
+    biggest = sorted(group, key=lambda n: (-lines[n], n))
+    more = f" and {len(group) - most} more" if len(group) > most else ""
+    return f"{', '.join(biggest[:most])}{more} ({sum(lines[n] for n in group)} lines)"
+
+
+def _balanced_sides(body: list[ast.stmt]) -> str | None:
+    """seam(body) in a line when its second part holds a fifth of the lines or more (the three
+    biggest parts, and what they use in common), else None."""
+    groups, shared = seam(body)
+    lines = {name: size for name, (_, size) in _definitions(body).items()}
+    if len(groups) < 2 or sum(lines[n] for n in groups[1]) < sum(lines.values()) / 5:
+        return None
+    used = f"; both use {', '.join(sorted(shared))}" if shared else ""
+    return " | ".join(_named(g, lines) for g in groups[:3]) + used
+
+
+def seam_text(source: str) -> str:
+    """The seam of a module, in a line: its independent parts and what they share; else a
+    lower part the rest could import (lower_part); else, for a class that is most of the
+    module, the seam among its methods."""
+    body = ast.parse(source).body
+    lines = {name: size for name, (_, size) in _definitions(body).items()}
+    sides = _balanced_sides(body)
+    if sides:
+        return sides
+    lower = lower_part(body)
+    if lower:
+        rest = sum(lines.values()) - sum(lines[n] for n in lower)
+        return (
+            f"move {_named(lower, lines, 6)} out, as they use nothing else here, to a module "
+            f"the rest ({rest} lines) imports"
+        )
+    for name, (node, size) in _definitions(body).items():
+        if isinstance(node, ast.ClassDef) and size > sum(lines.values()) / 2:
+            cut = f"class {name} holds {size} of its lines; cut it"
+            sides = _balanced_sides(node.body)
+            if sides:
+                return f"{cut}: {sides}"
+            lower = lower_part(node.body)
+            if lower:
+                methods = {n: size for n, (_, size) in _definitions(node.body).items()}
+                return f"{cut}: move {_named(lower, methods, 6)} out, as they use no other method"
+    return "no seam between its definitions: move a concept out whole"
+
+
+def test_a_module_over_the_soft_bound_is_warned_with_its_seam():
+    """Not a failure: a warning per module over SOFT_LINES, naming where to cut it."""
+    for path in _modules().values():
+        source = path.read_text(encoding="utf-8")
+        count = len(source.splitlines())
+        if count > SOFT_LINES:
+            warnings.warn(
+                ModuleOverSoftBound(
+                    f"{path.relative_to(LIBRARY)}: {count} lines, over {SOFT_LINES}; "
+                    f"split it at its seam: {seam_text(source)}"
+                ),
+                stacklevel=1,
+            )
+
+
+def test_the_seam_finder_splits_definitions_that_do_not_use_each_other():
+    """The rule's own check, on synthesized modules: two families of functions and a helper
+    both use; a function and the one it uses (a lower part); two that use each other."""
+    source = (
+        "LIMIT = 3\n"
+        "def read(x):\n    return parse(x)[:LIMIT]\n"
+        "def parse(x):\n    return x.split()\n"
+        "def write(y):\n    return render(y)[:LIMIT]\n"
+        "def render(y):\n    return ' '.join(y)\n"
+    )
+    groups, shared = seam(ast.parse(source).body)
+    assert (groups, shared) == ([{"parse", "read"}, {"render", "write"}], {"LIMIT"})
+    layered = "def top(x):\n    return low(x) + 1\ndef low(x):\n    y = x\n    return y * 2\n"
+    assert lower_part(ast.parse(layered).body) == {"low"}
+    knot = "def a():\n    return b()\ndef b():\n    return a()\n"
+    assert seam(ast.parse(knot).body) == ([{"a", "b"}], set())
+
+
+def test_no_library_module_over_the_hard_bound():
     long = {
         name: count
         for name, path in _modules().items()
-        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > HARD_LINES
     }
     assert long == {}

@@ -23,7 +23,7 @@ from types import SimpleNamespace
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from mathtools.gate.matching import normalise_title
+from mathtools.core.titles import normalise_title
 from mathtools.gate.verification import PENDING
 from mathtools.litdoc import checks, literature, merging
 from mathtools.search.confirmation import pending_candidates

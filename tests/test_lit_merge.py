@@ -429,6 +429,32 @@ def test_relevance_only_fills_what_is_unassessed(lit):
     assert (ref.relevance, ref.key_results, ref.confidence) == ("First.", "L3", "[S]")
 
 
+def test_lit_update_merge_says_which_prose_it_kept(script, lit, tmp_path):
+    """A relevance file that rewrites a REF's assessed prose: merge keeps the file's prose, fills
+    only the unassessed field, and says so on the line of the REF (and in --json)."""
+    record = paper(1)
+    merge(lit, [confirmed(record)], {record["key"]: {"relevance": "First.", "confidence": "[S]"}})
+    verified = write_json(
+        tmp_path / "v.json", verification([confirmed(record)], "2026-03-01T00:00:00Z")
+    )
+    rewrite = {"relevance": "Second.", "key_results": "L3", "confidence": "[S]"}
+    relevance = write_json(tmp_path / "r.json", {record["key"]: rewrite})
+    run = run_merge(script, lit, verified, "--relevance", relevance, "--query-summary", "again")
+    assert run.returncode == 0, run.stderr
+    assert (
+        "REF-001 kept its Relevance: prose there is never overwritten; edit REF-001 in the file"
+        in run.stdout.splitlines()
+    )
+    ref = literature.load(lit).confirmed[0]
+    assert (ref.relevance, ref.key_results) == ("First.", "L3")
+    again = json.loads(
+        run_merge(
+            script, lit, verified, "--relevance", relevance, "--query-summary", "b", "--json"
+        ).stdout
+    )
+    assert again["kept"] == [{"ref": "REF-001", "key": record["key"], "fields": ["Relevance"]}]
+
+
 def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
     first, second = confirmed(paper(1)), confirmed(paper(2))
     report = merge(lit, [first, second], relevance=assessed([first]))

@@ -1,7 +1,8 @@
-"""literature.py: /math:literature's phases, one call each, on the sample problem.
+"""literature.py: /math:literature's search phases, one call each, on the sample problem: discover,
+more, judge, refine and verify (merge and finish: test_literature_recording.py).
 
 arXiv and Semantic Scholar are tests/support/standin.py, answering from the real recordings; the
-judgements, relevance and Synthesis the model would write are written by the tests.
+judgements the model would write are written by the tests (tests/support/literature_session.py).
 """
 
 from __future__ import annotations
@@ -11,91 +12,20 @@ import os
 import re
 import sqlite3
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_script
-from mathtools.core import frontmatter
-from mathtools.litdoc.checks import SPECULATIVE_WARNING
+from conftest import ROOT
 from mathtools.search.abstracts import words
 from mathtools.search.searchfolder import MANIFEST, Search
-from support.standin import StandIn
+from support.literature_session import LINE, SLUG, listed, open_session
 
 sys.path.insert(0, str(ROOT / "tools"))
-from demo_pipeline import PLANTED, SAMPLE, Workspace, create_problem
-
-SLUG = "tolerant-testing"
-LINE = re.compile(r"^((?:arXiv|DOI|S2):\S+) \| (\S+) \| ([^|]*) \| (.*) \[([^\]]+)\] — (.*)$")
-
-
-class Session:
-    """A workspace with the sample problem, and literature.py run in it."""
-
-    def __init__(self, folder: Path, standin: StandIn):
-        self.folder = folder
-        self.standin = standin
-        self.search_folder = ""
-
-    def run(self, *args: str):
-        done = run_script("literature.py", *args, cwd=self.folder)
-        assert "Traceback" not in done.stderr, done.stderr
-        return done
-
-    def discover(self, *words: str) -> str:
-        done = self.run("discover", *words)
-        assert done.returncode == 0, done.stdout + done.stderr
-        self.search_folder = re.search(r"^search folder: (.+)$", done.stdout, re.M).group(1)
-        self.stderr = done.stderr
-        return done.stdout
-
-    @property
-    def runs(self) -> Path:
-        return self.folder / self.search_folder
-
-    def write(self, name: str, data) -> None:
-        text = data if isinstance(data, str) else json.dumps(data)
-        (self.runs / name).write_text(text, encoding="utf-8")
-
-    def assess_all(self) -> dict:
-        """relevance.json giving every verified result one [S] relevance; the verification."""
-        verified = json.loads((self.runs / "verified.json").read_text())
-        tier = {"relevance": "why", "key_results": "Theorem 1", "confidence": "[S]"}
-        self.write("relevance.json", {r["key"]: tier for r in verified["results"]})
-        return verified
-
-    def record_survey(self):
-        """merge, a Synthesis of one [S] claim and finish PARTIAL: the search recorded."""
-        assert self.run("merge", self.search_folder).returncode == 0
-        self.write("synthesis.md", "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
-        return self.run(
-            "finish", self.search_folder, "--outcome", "PARTIAL", "--title", "Survey",
-            "--reasoning", "what", "--insight", "one observation",
-        )  # fmt: skip
-
-    def judge_all(self, listing: str, label=lambda n: "strong" if n == 0 else "partial", **extra):
-        judged = [
-            {"key": key, "label": label(n), "confidence": 0.7, "rationale": "test"}
-            for n, key in enumerate(listed(listing))
-        ]
-        self.write(f"judgements-i{extra.pop('iteration', 1)}.json", {"judgements": judged, **extra})
-        done = self.run("judge", self.search_folder)
-        assert done.returncode == 0, done.stdout
-        return done.json()
-
-
-def listed(listing: str) -> list[str]:
-    return [m.group(1) for line in listing.splitlines() if (m := LINE.match(line))]
+from demo_pipeline import PLANTED
 
 
 @pytest.fixture
 def session(tmp_path, monkeypatch):
-    with StandIn() as standin:
-        for name, value in standin.env().items():
-            monkeypatch.setenv(name, value)
-        folder = tmp_path / "ws"
-        folder.mkdir()
-        create_problem(Workspace(folder, dict(os.environ)), SAMPLE)
-        yield Session(folder, standin)
+    yield from open_session(tmp_path, monkeypatch)
 
 
 def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(session):
@@ -330,67 +260,6 @@ def test_a_corrected_result_prints_what_the_record_corrects():
     assert out[3] == "  We prove that n samples suffice."  # its result sentence
 
 
-def finished(session, synthesis: str):
-    listing = session.discover(SLUG)
-    session.judge_all(listing, remembered=list(PLANTED))
-    assert session.run("verify", session.search_folder).returncode == 0
-    session.assess_all()
-    merged = session.run("merge", session.search_folder)
-    assert merged.returncode == 0, merged.stdout
-    assert merged.stdout.splitlines()[-1] == (
-        f"to write: the Synthesis, in {session.search_folder}/synthesis.md"
-    )
-    assert "not yet assessed" not in merged.stdout
-    session.write("synthesis.md", synthesis)
-    return session.run(
-        "finish", session.search_folder, "--outcome", "SUCCEEDED", "--title", "Survey",
-        "--reasoning", "what", "--insight", "one observation", "--tags", "testing",
-    )  # fmt: skip
-
-
-def test_merge_then_finish_records_the_search_in_the_journal_and_the_state(session):
-    done = finished(session, "### Applicable Theorems\n- [S] REF-001 gives the bound.\n")
-    assert done.returncode == 0, done.stdout
-    assert done.json() == {
-        "valid": True,
-        "journal": "LIT-001",
-        "confirmed": done.json()["confirmed"],
-        "unconfirmed": 2,
-        "state": "LITERATURE_SEARCH",
-    }
-    problem = session.folder / ".math" / "problems" / SLUG
-    literature = (problem / "LITERATURE.md").read_text()
-    assert (
-        "## Synthesis\n\n### Applicable Theorems\n- [S] REF-001 gives the bound.\n\n" in literature
-    )
-    journal = (problem / "JOURNAL.md").read_text()
-    assert "broad-survey" in journal
-    assert "3 runs on arXiv, Semantic Scholar and zbMATH Open, 1 iteration" in journal
-    history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
-    assert (
-        "INTAKE -> LITERATURE_SEARCH (literature searched by /math:literature: LIT-001"
-        in (history[-1])
-    )
-    again = session.run("finish", session.search_folder, "--outcome", "SUCCEEDED", "--title", "x",
-                        "--reasoning", "r", "--insight", "i")  # fmt: skip
-    assert again.json() == {"valid": True, "journal": "LIT-001", "already_recorded": True}
-    assert (problem / "JOURNAL.md").read_text() == journal
-    # /math:research then spends no move on the search: one call reaches the proof agent.
-    step = run_script("state.py", "advance", "--problem", SLUG, cwd=session.folder).json()
-    assert step["action"] == "spawn" and step["spawn"] == "math:proof"
-    assert [move["to"] for move in step["applied"]] == ["PROOF_DEVELOPMENT"]
-    assert step["task"] == "Develop a proof of the problem in PROOF.md."
-
-
-def test_finish_records_nothing_while_literature_md_is_invalid(session):
-    done = finished(session, "- [V] UREF-001 proves everything.\n")
-    assert done.returncode == 1
-    assert any("UREF-001 is unconfirmed and cited as [V]" in v for v in done.json()["violations"])
-    problem = session.folder / ".math" / "problems" / SLUG
-    assert "LIT-001" not in (problem / "JOURNAL.md").read_text()
-    assert "literature searched" not in (problem / "STATE.md").read_text()
-
-
 def test_a_failing_service_is_named_and_the_other_goes_on(session):
     session.standin.fail("s2", 500)
     listing = session.discover(SLUG)
@@ -440,38 +309,6 @@ def test_a_gist_starts_where_the_paper_says_what_it_does():
     assert sum(len(line) for line in rest) <= 220
     results = excerpt("Background here. We also show that X holds. Filler. Our main result is Y.")
     assert results == ["We also show that X holds. Our main result is Y."]
-
-
-def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(session):
-    assert finished(session, "### Gaps in Literature\n- [~] The first gap.\n").returncode == 0
-    listing = session.discover(SLUG, "uniformity", "testing")
-    assert listing.startswith(f"{SLUG}, follow-up search, iteration 1: ")
-    session.judge_all(listing)
-    assert session.run("verify", session.search_folder).returncode == 0
-    session.assess_all()
-    merged = session.run("merge", session.search_folder).stdout.splitlines()
-    at = merged.index(
-        "to write: the whole Synthesis, this one extended, in "
-        f"{session.search_folder}/synthesis.md; now:"
-    )
-    # the first finish put the speculative-steps warning atop it, numbering the [~] claim
-    warning = SPECULATIVE_WARNING.format(steps="claim 1").splitlines()
-    assert merged[at + 1 :] == [*warning, "", "### Gaps in Literature", "- [~] The first gap."]
-    session.write("synthesis.md", "### Gaps in Literature\n- [~] The first gap.\n- [~] Another.\n")
-    done = session.run(
-        "finish", session.search_folder, "--outcome", "PARTIAL", "--title", "Follow-up",
-        "--reasoning", "what", "--insight", "one more observation",
-    )  # fmt: skip
-    assert done.returncode == 0 and done.json()["journal"] == "LIT-002", done.stdout
-    problem = session.folder / ".math" / "problems" / SLUG
-    journal = (problem / "JOURNAL.md").read_text()
-    assert "targeted-search" in journal.split("LIT-002", 1)[1]
-    assert "- [~] Another." in (problem / "LITERATURE.md").read_text()
-    history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
-    assert history[-1].endswith(
-        "LITERATURE_SEARCH: literature search (LIT-002: "
-        + (f"{done.json()['confirmed']} confirmed references)")
-    )
 
 
 @pytest.mark.parametrize("phase", [("verify",), ("refine", "--query", "uniformity testing")])
@@ -526,104 +363,3 @@ def test_a_search_json_written_before_the_search_folder_rename_still_loads(tmp_p
     data = {"run_dir" if key == "search_folder" else key: value for key, value in data.items()}
     (tmp_path / MANIFEST).write_text(json.dumps(data))
     assert Search.load(str(tmp_path)) == search
-
-
-@pytest.mark.parametrize(
-    "phase",
-    [("judge",), ("refine", "--query", "sharp sample bounds"), ("chase", "arXiv:2106.13414")],
-)
-def test_a_finished_search_takes_no_more_iterations(session, phase):
-    assert (
-        finished(session, "### Applicable Theorems\n- [S] REF-001 gives the bound.\n").returncode
-        == 0
-    )
-    before = json.loads((session.runs / "search.json").read_text())
-    done = session.run(phase[0], session.search_folder, *phase[1:])
-    assert done.returncode == 2, done.stdout
-    error = done.json()["error"]
-    assert error["code"] == "finished" and "\n" not in error["message"]
-    assert "LIT-001" in error["message"] and "literature.py discover" in error["message"]
-    assert json.loads((session.runs / "search.json").read_text()) == before
-
-
-def test_services_failing_at_verification_are_named_and_never_as_checked(session):
-    """Synthesized: zbMATH Open and Crossref answer 503 to everything once discovery is done."""
-    listing = session.discover(SLUG)
-    session.judge_all(listing, remembered=list(PLANTED))
-    session.standin.fail("zbmath", 503)
-    session.standin.fail("crossref", 503)
-    assert session.run("verify", session.search_folder).returncode == 0
-    verified = session.assess_all()
-    assert set(verified["source_errors"]) == {"zbmath", "crossref"}
-    done = session.record_survey()
-    assert done.returncode == 0, done.stdout
-    problem = session.folder / ".math" / "problems" / SLUG
-    literature = (problem / "LITERATURE.md").read_text()
-    meta = frontmatter.read(literature, "LITERATURE.md")
-    assert "zbmath" not in meta["sources_queried"] and "crossref" not in meta["sources_queried"]
-    checked = re.findall(r"checked against ([^;]*) only", literature)
-    assert checked and not any("zbMATH" in c or "Crossref" in c for c in checked)
-    journal = (problem / "JOURNAL.md").read_text()
-    assert "unavailable: zbMATH Open, Crossref" in journal
-
-
-def test_a_focus_search_judges_only_new_papers_and_recorded_ones_do_not_stop_it(session):
-    assert (
-        finished(session, "### Applicable Theorems\n- [S] REF-001 gives the bound.\n").returncode
-        == 0
-    )
-    listing = session.discover(SLUG, "tolerant", "testing")
-    assert "focus: tolerant testing (judge each paper against it" in listing
-    recorded = [line for line in listing.splitlines() if re.match(r"REF-\d{3} \(recorded\) ", line)]
-    assert recorded, listing
-    new = listed(listing)
-    assert new, listing
-    for line in recorded:  # a recorded paper is not listed for judgement
-        assert line.split(" ", 3)[2] not in new
-    answer = session.judge_all(listing, label=lambda n: "partial")  # the new papers only
-    assert answer["decision"] == "refine", answer  # a recorded strong hit is nothing new
-    refined = session.run(
-        "refine", session.search_folder, "--query", "sample complexity lower bound"
-    )
-    assert refined.returncode == 0, refined.stdout + refined.stderr
-    if listed(refined.stdout):
-        session.judge_all(refined.stdout, label=lambda n: "irrelevant", iteration=2)
-    verified = session.run("verify", session.search_folder).stdout
-    marked = re.findall(r"^(?:CONFIRMED|CORRECTED) \S+ = (REF-\d{3}) \(recorded\)$", verified, re.M)
-    assert marked, verified  # known already: no abstract printed again
-    # A rewrite of a recorded REF's prose is not taken, and the merge says so.
-    results = json.loads((session.runs / "verified.json").read_text())["results"]
-    tier = {"relevance": "a new reading", "key_results": "Theorem 1", "confidence": "[S]"}
-    session.write("relevance.json", {r["key"]: tier for r in results})
-    merged = session.run("merge", session.search_folder).stdout
-    assert re.search(
-        rf"^{marked[0]} kept its Relevance: .* edit {marked[0]} in the file", merged, re.M
-    ), merged
-
-
-def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(session):
-    """Synthesized: Crossref answers 503 at the first search's verification, so the classic only
-    it holds stays a UREF pending verification; the next search's verify retries it."""
-    from demo_pipeline import CLASSICS
-
-    listing = session.discover(SLUG)
-    session.judge_all(listing, remembered=[CLASSICS[0]])
-    session.standin.fail("crossref", 503)
-    assert session.run("verify", session.search_folder).returncode == 0
-    session.standin.recover("crossref")
-    session.assess_all()
-    first = session.record_survey()
-    assert first.returncode == 0, first.stdout
-    literature = session.folder / ".math" / "problems" / SLUG / "LITERATURE.md"
-    pending = re.search(
-        r"### (UREF-\d{3}): Approximation by superpositions", literature.read_text()
-    )
-    assert pending and "verification pending" in literature.read_text()
-    listing = session.discover(SLUG, "tolerant", "testing")
-    session.judge_all(listing, label=lambda n: "irrelevant")
-    out = session.run("verify", session.search_folder).stdout
-    assert re.search(r"^CONFIRMED \S+ = DOI:10\.1007/bf02551274 ", out, re.M), out
-    assert f"retried in place: {pending.group(1)} (confirmed" in out
-    session.write("relevance.json", {})
-    merged = session.run("merge", session.search_folder).stdout
-    assert f"(moved from {pending.group(1)})" in merged, merged

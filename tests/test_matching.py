@@ -1,4 +1,5 @@
-"""The matching rules (scripts/mathtools/matching.py) on titles and names from the recordings."""
+"""The matching rules (gate/matching.py, core/titles.py, gate/venuematch.py) on titles and names
+from the recordings."""
 
 from __future__ import annotations
 
@@ -6,17 +7,16 @@ import pytest
 from mathtools.core.authors import check_authors, cited_family, given_agrees, split_authors
 from mathtools.core.records import Paper
 from mathtools.core.text import latex_to_unicode, strip_latex
-from mathtools.core.venues import venue_parts
-from mathtools.gate.matching import (
+from mathtools.core.titles import (
     TITLE_THRESHOLD,
-    compare,
-    describe,
     main_title,
     misspelled,
     normalise_title,
     title_score,
-    venue_agrees,
 )
+from mathtools.core.venues import venue_parts
+from mathtools.gate.matching import compare, describe
+from mathtools.gate.venuematch import venue_agrees
 from mathtools.services.s2records import to_paper as s2_paper
 from support.standin import load_index
 

@@ -20,7 +20,8 @@ import uuid
 import pytest
 from conftest import SCRIPTS
 from mathtools.core.errors import EnvironmentProblem
-from mathtools.research import landlock, sandbox
+from mathtools.research import confinement, landlock, sandbox
+from mathtools.research.namespaces import mount_namespace_works
 
 PYTHON = sys.executable
 # (namespaces, filesystem mode): the default, a mount namespace instead of Landlock, and the
@@ -36,13 +37,13 @@ MODES = {
 def run_in(mode, code, **options):
     namespaces, filesystem = MODES[mode]
     works = {
-        "landlock": sandbox.landlock_works,
-        "mount-namespace": sandbox.mount_namespace_works,
+        "landlock": confinement.landlock_works,
+        "mount-namespace": mount_namespace_works,
         "none": lambda: True,
     }[filesystem]
-    if not works() or (namespaces and not sandbox.shielded()):
+    if not works() or (namespaces and not confinement.shielded()):
         pytest.skip(f"no {mode} mode on this machine")
-    if not sandbox.seccomp_works():
+    if not confinement.seccomp_works():
         pytest.skip("no seccomp filter for this machine: `isolation.metadata` says unprotected")
     allow = not namespaces or filesystem == "none"  # the user's allowance, as compute.py gives it
     return sandbox.run(
@@ -106,7 +107,7 @@ def test_a_snippet_changes_no_files_metadata(tmp_path, mode):
 def test_compute_refuses_the_reproductions_chmod_and_connect(script, tmp_path, unix_listener):
     """The report's reproduction, through compute.py in its default mode: mode 0 on a user's
     file, then a connection to a listening Unix socket."""
-    if not (sandbox.shielded() and sandbox.seccomp_works()):
+    if not (confinement.shielded() and confinement.seccomp_works()):
         pytest.skip("no namespaces or no seccomp filter here: the tests above cover each mode")
     path, server = unix_listener
     user_file = tmp_path / "notes.md"
@@ -193,7 +194,7 @@ print("hits", sorted(hits))
 def test_no_ancestor_environment_is_readable_by_default(script, tmp_path):
     """The shell that started Claude Code holds its keys in its environment: compute.py, the
     snippet's ancestor, starts with a canary in its own."""
-    if not sandbox.shielded():
+    if not confinement.shielded():
         pytest.skip("no user, mount and PID namespaces here: the fallback needs the allowance")
     canary = f"canary-{uuid.uuid4().hex}"
     code = ENVIRONS.replace("CANARY", repr(canary))
@@ -233,7 +234,7 @@ def test_the_allowed_fallback_runs_and_names_what_protected_it(script, tmp_path)
     assert result["stdout"] == "ran\n"
     protections = result["isolation"]["protections"]
     assert "PID namespace" not in protections and "network namespace" not in protections
-    if sandbox.seccomp_works():
+    if confinement.seccomp_works():
         assert sandbox.SECCOMP_PROTECTION in protections
         assert result["isolation"]["network"] == "seccomp: no sockets"
     assert sandbox.REAPER_PROTECTION in protections

@@ -1,5 +1,5 @@
 """A snippet writes only in its own temporary folder, in every mode of confinement this machine
-has (sandbox.FILESYSTEM_MODES, forced through MATH_SANDBOX_FILESYSTEM or `filesystem=`): not
+has (confinement.FILESYSTEM_MODES, forced through MATH_SANDBOX_FILESYSTEM or `filesystem=`): not
 beside that folder (`../../`), not in the plugin's scripts, not in the workspace, not elsewhere in
 /tmp. Where nothing confines it (mode none), compute.py refuses to run it unless the workspace's
 .math/config.json allows it, and then the result says "none". Real processes, real kernels: a mode
@@ -20,7 +20,8 @@ import pytest
 from conftest import SCRIPTS
 from mathtools.core import config
 from mathtools.core.errors import BadInput, EnvironmentProblem
-from mathtools.research import sandbox
+from mathtools.research import confinement, sandbox
+from mathtools.research.namespaces import mount_namespace_works
 
 PYTHON = sys.executable
 MODES = ("landlock", "mount-namespace", "none")  # what `isolation.filesystem` may say
@@ -50,8 +51,8 @@ print(json.dumps(tried))
 
 def works(mode: str) -> bool:
     return {
-        "landlock": sandbox.landlock_works,
-        "mount-namespace": sandbox.mount_namespace_works,
+        "landlock": confinement.landlock_works,
+        "mount-namespace": mount_namespace_works,
         "none": lambda: True,
     }[mode]()
 
@@ -134,9 +135,9 @@ def test_the_sandbox_keeps_the_snippets_writes_in_its_folder(targets, mode, name
 
 
 def test_the_strongest_mode_is_the_default():
-    assert sandbox.FILESYSTEM_MODES == MODES  # strongest first
+    assert confinement.FILESYSTEM_MODES == MODES  # strongest first
     strongest = next(mode for mode in MODES if works(mode))
-    assert sandbox.filesystem_mode() == strongest
+    assert confinement.filesystem_mode() == strongest
     result = sandbox.run("print(1)\n", PYTHON, allow_unsandboxed=True)
     assert result["isolation"]["filesystem"] == strongest
 

@@ -48,7 +48,13 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import config  # noqa: E402
-from mathtools.research import computation, problemdir, sandbox, signing  # noqa: E402
+from mathtools.research import (  # noqa: E402
+    computation,
+    confinement,
+    problemdir,
+    sandbox,
+    signing,
+)
 
 sandbox.without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
 
@@ -122,7 +128,7 @@ def main(argv: Sequence[str]) -> None:
         signing.key(signing.math_dir_of(folder))
         hidden.append(signing.math_dir_of(folder) / signing.KEY_FILE)
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
-    unconfined = sandbox.needs_allowance() and config.allow_unsandboxed_compute(folder)
+    unconfined = confinement.needs_allowance() and config.allow_unsandboxed_compute(folder)
     result = sandbox.run(
         code,
         python,

@@ -21,5 +21,6 @@ __all__ = [
     "templates",
     "tex",
     "text",
+    "titles",
     "venues",
 ]

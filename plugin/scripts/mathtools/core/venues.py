@@ -1,6 +1,6 @@
 """Venues as sources and citations write them: a journal reference's venue, volume and pages, and
 whether a venue names a preprint server. The clients read journal references with these; the gate
-compares venues with them (gate/matching.py)."""
+compares venues with them (gate/venuematch.py)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 writes it ("I. Rédei, Ein kombinatorischer Satz, Acta Litt. Sci. Szeged 7 (1934)"), never split
 into author and title. The record's fields are looked for in the citation's text:
 
-- title: the record's title (or its main title, before a subtitle: matching.title_heads) is a
-  run of the citation's content words, in order (matching.title_words: LaTeX, accents, case,
+- title: the record's title (or its main title, before a subtitle: titles.title_heads) is a
+  run of the citation's content words, in order (titles.title_words: LaTeX, accents, case,
   plurals and punctuation folded);
 - authors: every record author's family name (core.authors.record_families) is a word of the
   citation; "et al." in the citation lets the first author's alone stand for the list;
@@ -25,7 +25,8 @@ from ..core.authors import record_families
 from ..core.identifiers import without_identifiers
 from ..core.records import Paper
 from ..core.text import fold, strip_latex
-from .matching import Match, check_year, title_heads, title_words
+from ..core.titles import title_heads, title_words
+from .matching import Match, check_year
 
 MAX_CITATION_CHARS = 2000
 # What a citation may hold besides a paper's title, authors and year without naming anything:

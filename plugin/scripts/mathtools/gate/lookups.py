@@ -38,13 +38,14 @@ from typing import Any
 from ..core.authors import cited_family, split_authors
 from ..core.errors import BadInput, ServiceError
 from ..core.records import Paper, SearchResult
+from ..core.titles import normalise_title, title_score
 from ..services.arxiv import ArxivClient
 from ..services.crossref import CrossrefClient
 from ..services.semantic_scholar import S2Client, audit_url
 from ..services.zbmath import MAX_PER_PAGE, QUERY_SYNTAX, Identifier, ZbmathClient
 from .candidates import Candidate
 from .citations import compare_citation
-from .matching import Match, compare, normalise_title, title_score
+from .matching import Match, compare
 from .venuematch import counterpart_names
 
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short

@@ -2,21 +2,9 @@
 
 The rules (documented for people in docs/matching-rules.md):
 
-- Title: both titles are normalised (LaTeX unwrapped, Unicode folded with umlauts dropped and,
-  in a second comparison, transliterated as ae/oe/ue, Greek letters spelled out, case and
-  punctuation dropped, a few function words ignored, English plurals and British spellings
-  folded) into content words. The similarity is the Dice coefficient of the two content-word
-  sequences taken in order, 2 * LCS / (len(a) + len(b)) with LCS the longest common subsequence.
-  The threshold is 1.0: every content word of each title must be accounted for, in the same order
-  ("Markov bases with heat-bath random walks" is not "Heat-bath random walks with Markov bases").
-  A near-miss title differs in one content word, so any lower threshold would let it through on a
-  long enough title (the recordings hold two real papers by one author, arXiv:1106.3680 "... for
-  DNA Screening" and arXiv:1306.4664 "... for Genetic Screening"). Titles still match when they
-  differ only by case, punctuation, a trailing period, hyphenation ("Heat-bath" / "Heat bath" /
-  "Heatbath": the titles are also compared with spaces removed) or by a subtitle the citation left
-  out (it equals the record's title before ":" or a spaced dash: " - ", " -- ", " – "). A
-  citation that adds text the record lacks does not match: that is what two real titles glued
-  together look like.
+- Title: core/titles.py (title_score, typographic_only, misspelled): the same content words in
+  the same order, a subtitle or a place and date the citation leaves out forgiven, never text
+  it adds; written differently or misspelled, the title is corrected.
 - Authors, all of them: every cited name is paired with its own record author of that family
   name (a maximum matching), after Unicode folding. Names may be "Given Family", "Family,
   Given", initials-only ("Gould, A.", "A. Gould"), with particles ("van der Merwe", "de With"),
@@ -28,10 +16,10 @@ The rules (documented for people in docs/matching-rules.md):
   proper subset cited without "et al." are `authors` discrepancies.
 - Year: one the record gives (record_years), or one off where the record shows why (an arXiv
   version and a published venue).
-- Venue, volume, pages: venuematch.venue_agrees (ISO 4 abbreviations, acronyms, proceedings
-  variants, a workshop never its host) and translated_venue (a translation journal and its
-  original); a journal cited for a preprint-only record, a preprint server cited for a
-  published one, a book cited as an article.
+- Venue, volume, pages: venuematch.venue_discrepancies, by venue_agrees (ISO 4 abbreviations,
+  acronyms, proceedings variants, a workshop never its host) and translated_venue (a
+  translation journal and its original); a journal cited for a preprint-only record, a preprint
+  server cited for a published one, a book cited as an article.
 
 `compare(candidate, paper)` applies them to what the candidate gives and returns a Match: the
 checks, the discrepancies (schemas/verification.schema.json) and whether the record identifies
@@ -41,21 +29,15 @@ the cited paper at all (Match.identifies); verification.py turns that into the v
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.authors import check_authors, split_authors
 from ..core.records import Checks, Discrepancy, Paper
-from ..core.text import FUNCTION_WORDS, fold, stem, strip_latex
-from ..core.venues import is_preprint_venue
-from .venuematch import numbers, translated_venue, venue_agrees, venue_names
+from ..core.titles import TITLE_THRESHOLD, misspelled, title_score, typographic_only
+from .venuematch import translated_venue, venue_discrepancies
 
-# Document types (Paper.document_type, Crossref's names) of a whole book: cited with a journal,
-# volume and pages, it is miscited as an article.
-BOOK_TYPES = frozenset({"book", "monograph", "edited-book", "reference-book", "book-set"})
-TITLE_THRESHOLD = 1.0
 YEAR_TOLERANCE = 1
 # How far a preprint's year may be from the year cited for the paper it became (arXiv's year
 # against the journal's), the record an arXiv preprint and every other field agreeing: then the
@@ -67,160 +49,6 @@ PREPRINT_YEAR_BOUND = 2
 # translation journal of the record's journal (or its original), every author and the year
 # agreeing, a title sharing at least this much (title_score) names the record, corrected.
 TRANSLATED_TITLE_MIN = 0.5
-MAX_TYPOS = 2  # mistyped words a title may have and still name the record (misspelled())
-TYPO_MIN_LETTERS = 5  # shorter words are too close to other words ("DNA", "RNA")
-
-
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(text.split())
-
-
-# After strip_latex, so a spaced "--" or "---" is a spaced "-" here.
-SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
-
-
-def title_words(title: str, umlauts: bool = False) -> list[str]:
-    """The content words of a title, normalised (see the module docstring; `umlauts` as in
-    fold())."""
-    plain = fold(strip_latex(title), umlauts)
-    words = re.findall(r"[a-z0-9]+", plain)
-    return [stem(w) for w in words if w not in FUNCTION_WORDS]
-
-
-def normalise_title(title: str) -> str:
-    """The title folded to lower-case words separated by single spaces (function words kept)."""
-    return " ".join(re.findall(r"[a-z0-9]+", fold(strip_latex(title))))
-
-
-def main_title(title: str) -> str | None:
-    """The title before its subtitle separator, or None when it has no subtitle."""
-    parts = SUBTITLE_SEPARATOR.split(strip_latex(title).strip(), maxsplit=1)
-    return parts[0] if len(parts) == 2 and parts[0] and parts[1] else None
-
-
-# A trailing note of the paper's language ("(Russian)", "(Russian. English summary)", "(in
-# French)"): zbMATH and bibliographies add it; it is not part of the title.
-LANGUAGES = (
-    "russian|ukrainian|belarusian|bulgarian|serbian|croatian|czech|slovak|polish|hungarian|"
-    "romanian|german|french|italian|spanish|portuguese|dutch|swedish|norwegian|danish|"
-    "finnish|estonian|latvian|lithuanian|greek|turkish|chinese|japanese|korean|english|"
-    "georgian|armenian|hebrew|arabic|persian|latin"
-)
-LANGUAGE_NOTE = re.compile(
-    rf"\s*\((?:in\s+)?(?:{LANGUAGES})(?:\s*[.,;]?\s*(?:with\s+an?\s+)?(?:{LANGUAGES})"
-    rf"\s+(?:summary|abstract))?\.?\)\s*\.?\s*$",
-    re.IGNORECASE,
-)
-# A tail of a book's or proceedings' title that is its place and date (", University of
-# Wisconsin-Madison, WI, USA, July 16--20, 2018", "..., 1998 : proceedings"), which a citation
-# may leave out: words, then a year at its end. A bare span of years (", 1880-1914") is a
-# history's subject, part of its title.
-DATED_TAIL = re.compile(
-    r"[^\W\d_].*\b(?:1[5-9]|20)\d\d\b[\s.:;,]*(?:proceedings)?[\s.]*$", re.IGNORECASE
-)
-
-
-def bare_title(title: str) -> str:
-    """The title without a trailing language note."""
-    return LANGUAGE_NOTE.sub("", title)
-
-
-def title_heads(title: str) -> list[str]:
-    """What a citation may give of a record's title instead of all of it: the title before its
-    subtitle (main_title) and before each comma whose tail holds a year (a place and date)."""
-    heads = [main_title(title) or ""]
-    for comma in re.finditer(",", title):
-        if DATED_TAIL.search(title[comma.end() :]) and title[: comma.start()].strip():
-            heads.append(title[: comma.start()])
-    return [head for head in heads if head]
-
-
-def _surface(title: str, umlauts: bool) -> str:
-    """A title as written, folded only where a citation's form does not change its words: case,
-    braces, LaTeX or Unicode accents and Greek, punctuation (dropped, not read as a space) and
-    spacing."""
-    text = strip_latex(bare_title(title))
-    text = "".join(
-        fold(ch).strip() if "\u0370" <= ch <= "\u03ff" else ch
-        for ch in unicodedata.normalize("NFC", text)
-    )
-    text = re.sub(r"[^\w\s]|_", "", fold(text, umlauts))
-    return " ".join(text.split())
-
-
-def typographic_only(cited: str, record: str) -> bool:
-    """Whether a cited title is the record's (or a head of it, title_heads) but for case, braces,
-    accents, punctuation and spacing: a title that matches only after folding words (a plural,
-    a British spelling, a function word, a hyphen read as a space) is corrected, not
-    confirmed."""
-    return any(
-        _surface(cited, umlauts) == _surface(whole, umlauts)
-        for whole in (record, *title_heads(bare_title(record)))
-        for umlauts in (False, True)
-    )
-
-
-def misspelled(cited: str, record: str) -> bool:
-    """Whether a cited title is the record's with typos only: the same content words in the same
-    order, at most MAX_TYPOS of them (each of at least TYPO_MIN_LETTERS letters) one edit apart
-    (a letter added, dropped, changed, or two swapped). A word dropped, added or replaced by
-    another word is a different title (a near miss), never a typo."""
-    a, b = title_words(cited), title_words(record)
-    if len(a) != len(b):
-        return False
-    typos = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    return 0 < len(typos) <= MAX_TYPOS and all(
-        min(len(x), len(y)) >= TYPO_MIN_LETTERS and _one_edit(x, y) for x, y in typos
-    )
-
-
-def _one_edit(a: str, b: str) -> bool:
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diffs = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diffs) == 1 or (
-            len(diffs) == 2
-            and diffs[1] == diffs[0] + 1
-            and a[diffs[0]] == b[diffs[1]]
-            and a[diffs[1]] == b[diffs[0]]
-        )
-    short, long = sorted((a, b), key=len)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
-def _similarity(a: list[str], b: list[str]) -> float:
-    """Dice coefficient on words in order: 2 * LCS / (len(a) + len(b)), where LCS is the length
-    of the longest common subsequence of the two word lists."""
-    if not a or not b:
-        return 0.0
-    if "".join(a) == "".join(b):
-        return 1.0  # hyphenation: "heat bath" and "heatbath"
-    previous = [0] * (len(b) + 1)
-    for word in a:
-        row = [0]
-        for j, other in enumerate(b):
-            row.append(previous[j] + 1 if word == other else max(previous[j + 1], row[j]))
-        previous = row
-    return 2 * previous[-1] / (len(a) + len(b))
-
-
-def title_score(cited: str, record: str) -> float:
-    """Similarity of a cited title to a record's title, in [0, 1]; 1.0 means they match.
-
-    The best of the whole record title and the record's main title (the citation may leave the
-    subtitle out), with umlauts dropped ("Schrodinger") or transliterated ("Schroedinger"). Not
-    symmetric on purpose: text the citation adds is never forgiven."""
-    cited, record = bare_title(cited), bare_title(record)
-    heads = title_heads(record)
-    best = 0.0
-    for umlauts in (False, True):
-        cited_words = title_words(cited, umlauts)
-        score = _similarity(cited_words, title_words(record, umlauts))
-        if any(_similarity(cited_words, title_words(h, umlauts)) == 1.0 for h in heads):
-            score = 1.0
-        best = max(best, score)
-    return round(best, 4)
 
 
 # ----------------------------------------------------------------------------- year
@@ -250,19 +78,6 @@ def year_agrees(cited: int, paper: Paper, translated: bool = False) -> bool:
 
 
 # ----------------------------------------------------------------------------- the verdict
-
-DISCREPANCY_FIELDS = (
-    "title",
-    "authors",
-    "year",
-    "venue",
-    "volume",
-    "pages",
-    "doi",
-    "arxiv_id",
-    "zbl",
-    "version",
-)
 
 
 @dataclass
@@ -357,14 +172,20 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
         if not match.title_ok and misspelled(title, paper.title or ""):
             match.title_ok = match.misspelled = True  # the same words, mistyped: corrected
             note = f"misspelled; the record's title is '{paper.title}'"
-            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
+            match.discrepancies.append(
+                Discrepancy(field="title", cited=title, record=paper.title, note=note)
+            )
         elif match.title_ok and not typographic_only(title, paper.title or ""):
             note = f"written differently; the record's title is '{paper.title}'"
-            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
+            match.discrepancies.append(
+                Discrepancy(field="title", cited=title, record=paper.title, note=note)
+            )
         elif translated and match.title_score >= TRANSLATED_TITLE_MIN and not match.title_ok:
             match.title_ok = match.translated_title = True  # identifies with every author
             note = f"the translation's title; the record of the original gives '{paper.title}'"
-            match.discrepancies.append(_discrepancy("title", title, paper.title, note))
+            match.discrepancies.append(
+                Discrepancy(field="title", cited=title, record=paper.title, note=note)
+            )
     authors = candidate.get("authors")
     cited = split_authors(authors)
     if cited:
@@ -375,11 +196,11 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
         match.authors_agree = bool(check.matched) and not authors_note
         if authors_note:
             match.discrepancies.append(
-                _discrepancy("authors", authors, paper.authors, authors_note)
+                Discrepancy(field="authors", cited=authors, record=paper.authors, note=authors_note)
             )
     if candidate.get("year") is not None:
         check_year(match, int(candidate["year"]), paper, translated)
-    match.discrepancies += _venue_discrepancies(candidate, paper, translated)
+    match.discrepancies += venue_discrepancies(candidate, paper, translated)
     return match
 
 
@@ -397,83 +218,9 @@ def check_year(match: Match, year: int, paper: Paper, translated: bool = False) 
     match.preprint_year = bool(paper.arxiv_id) and any(gap <= PREPRINT_YEAR_BOUND for gap in gaps)
     if not match.year_ok:
         note = f"cited {year}, the record says {paper.year}"
-        match.discrepancies.append(_discrepancy("year", year, paper.year, note))
-
-
-def _discrepancy(name: str, cited: object, record: object, note: str) -> Discrepancy:
-    return {"field": name, "cited": cited, "record": record, "note": note}
-
-
-def _venue_discrepancies(
-    candidate: Mapping[str, Any], paper: Paper, translated: bool = False
-) -> list[Discrepancy]:
-    """The venue, volume and pages the candidate gives, against the record's. A preprint
-    server cited for a published paper is a `version` discrepancy; a journal cited for a paper
-    the record knows only as a preprint is a `venue` one. A cited translation journal of the
-    record's journal (or its original, `translated`) agrees, its volume and pages another
-    journal's."""
-    venue = (candidate.get("venue") or "").strip()
-    found: list[Discrepancy] = []
-    if translated:
-        return found
-    if venue:
-        names = venue_names(paper)
-        preprint_only = not paper.venue and bool(paper.arxiv_id or names)
-        as_article = bool(candidate.get("volume") or candidate.get("pages"))
-        as_article &= paper.document_type in BOOK_TYPES and not is_preprint_venue(venue)
-        if as_article and not any(venue_agrees(venue, name) for name in names):  # not its series
-            series = f" in {paper.venue}" if paper.venue else ""
-            note = f"the record is a book{series}, not an article in {venue}"
-            return [_discrepancy("venue", venue, paper.venue, note)]
-        if is_preprint_venue(venue):
-            if paper.venue:
-                found.append(
-                    _discrepancy(
-                        "version",
-                        venue,
-                        paper.venue,
-                        f"cited as a preprint; published in {paper.venue}",
-                    )
-                )
-        elif preprint_only:
-            where = (
-                f"arXiv:{paper.arxiv_id}"
-                if paper.arxiv_id
-                else (names[0] if names else "a preprint")
-            )
-            found.append(
-                _discrepancy(
-                    "venue",
-                    venue,
-                    None,
-                    f"cited as published in {venue}; the record knows only the preprint ({where})",
-                )
-            )
-        elif (
-            names
-            and not any(
-                venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
-            )
-            and translated_venue(venue, paper) is None
-        ):
-            found.append(
-                _discrepancy(
-                    "venue", venue, paper.venue, f"published in {paper.venue}, not {venue}"
-                )
-            )
-    if found or not paper.venue:
-        return found
-    for name in ("volume", "pages"):
-        cited_numbers, record_numbers = (
-            numbers(candidate.get(name)),
-            numbers(getattr(paper, name)),
+        match.discrepancies.append(
+            Discrepancy(field="year", cited=year, record=paper.year, note=note)
         )
-        if cited_numbers and record_numbers and cited_numbers[0] != record_numbers[0]:
-            value = getattr(paper, name)
-            found.append(
-                _discrepancy(name, candidate.get(name), value, f"the record's {name}: {value}")
-            )
-    return found
 
 
 def _reason(match: Match) -> str:

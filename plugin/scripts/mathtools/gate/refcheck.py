@@ -33,8 +33,8 @@ from ..core.records import (
     PaperDict,
     VerificationResult,
 )
+from ..core.titles import normalise_title
 from .candidates import candidate
-from .matching import normalise_title
 from .verification import PENDING, Verifier
 
 KIND_NAMES = {

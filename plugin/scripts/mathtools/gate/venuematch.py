@@ -1,8 +1,10 @@
 """Does a cited venue name the record's venue? The venue rules of the gate (matching.py applies
-them; protocols/matching-rules.md §3a describes them): ISO 4 abbreviations, acronyms, publishers
+them; docs/matching-rules.md §3a describes them): ISO 4 abbreviations, acronyms, publishers
 and proceedings' words on one side only, a workshop never its host conference, a cover-to-cover
 translation journal and its original one venue (core/venues.py TRANSLATION_JOURNALS), and
-whether the identified record can vouch for a cited journal at all (unvouched)."""
+whether the identified record can vouch for a cited journal at all (unvouched); and what the
+venue, volume and pages a citation gives make of a record (venue_discrepancies: a preprint
+server cited for a published paper, a journal for a preprint, a book cited as an article)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.records import Paper
+from ..core.records import Discrepancy, Paper
 from ..core.text import fold, stem, strip_latex
 from ..core.venues import (
     PROCEEDINGS_WORDS,
@@ -22,6 +24,10 @@ from ..core.venues import (
     VENUE_OPTIONAL,
     is_preprint_venue,
 )
+
+# Document types (Paper.document_type, Crossref's names) of a whole book: cited with a journal,
+# volume and pages, it is miscited as an article.
+BOOK_TYPES = frozenset({"book", "monograph", "edited-book", "reference-book", "book-set"})
 
 
 @dataclass(frozen=True)
@@ -200,3 +206,84 @@ def unvouched(cited: Mapping[str, Any], paper: Paper, sources: list[str]) -> boo
 
 def numbers(text: str | None) -> list[int]:
     return sorted(int(n) for n in re.findall(r"\d+", text or ""))
+
+
+def venue_discrepancies(
+    candidate: Mapping[str, Any], paper: Paper, translated: bool = False
+) -> list[Discrepancy]:
+    """The venue, volume and pages the candidate gives, against the record's. A preprint
+    server cited for a published paper is a `version` discrepancy; a journal cited for a paper
+    the record knows only as a preprint is a `venue` one. A cited translation journal of the
+    record's journal (or its original, `translated`) agrees, its volume and pages another
+    journal's."""
+    venue = (candidate.get("venue") or "").strip()
+    found: list[Discrepancy] = []
+    if translated:
+        return found
+    if venue:
+        names = venue_names(paper)
+        preprint_only = not paper.venue and bool(paper.arxiv_id or names)
+        as_article = bool(candidate.get("volume") or candidate.get("pages"))
+        as_article &= paper.document_type in BOOK_TYPES and not is_preprint_venue(venue)
+        if as_article and not any(venue_agrees(venue, name) for name in names):  # not its series
+            series = f" in {paper.venue}" if paper.venue else ""
+            note = f"the record is a book{series}, not an article in {venue}"
+            return [Discrepancy(field="venue", cited=venue, record=paper.venue, note=note)]
+        if is_preprint_venue(venue):
+            if paper.venue:
+                found.append(
+                    Discrepancy(
+                        field="version",
+                        cited=venue,
+                        record=paper.venue,
+                        note=f"cited as a preprint; published in {paper.venue}",
+                    )
+                )
+        elif preprint_only:
+            where = (
+                f"arXiv:{paper.arxiv_id}"
+                if paper.arxiv_id
+                else (names[0] if names else "a preprint")
+            )
+            found.append(
+                Discrepancy(
+                    field="venue",
+                    cited=venue,
+                    record=None,
+                    note=f"cited as published in {venue}; the record knows only the preprint "
+                    f"({where})",
+                )
+            )
+        elif (
+            names
+            and not any(
+                venue_agrees(venue, name, reference=name == paper.journal_ref) for name in names
+            )
+            and translated_venue(venue, paper) is None
+        ):
+            found.append(
+                Discrepancy(
+                    field="venue",
+                    cited=venue,
+                    record=paper.venue,
+                    note=f"published in {paper.venue}, not {venue}",
+                )
+            )
+    if found or not paper.venue:
+        return found
+    for name in ("volume", "pages"):
+        cited_numbers, record_numbers = (
+            numbers(candidate.get(name)),
+            numbers(getattr(paper, name)),
+        )
+        if cited_numbers and record_numbers and cited_numbers[0] != record_numbers[0]:
+            value = getattr(paper, name)
+            found.append(
+                Discrepancy(
+                    field=name,
+                    cited=candidate.get(name),
+                    record=value,
+                    note=f"the record's {name}: {value}",
+                )
+            )
+    return found

@@ -6,6 +6,7 @@ __all__ = [
     "checks",
     "identity",
     "literature",
+    "mergeentries",
     "mergefields",
     "merging",
     "quotes",

@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 from ..core.authors import cited_family, split_authors
 from ..core.identifiers import unversioned
 from ..core.text import as_int
-from ..gate.matching import normalise_title
+from ..core.titles import normalise_title
 from .literature import AS_CITED, UNKNOWN, LiteratureDoc
 from .refentry import Entry
 

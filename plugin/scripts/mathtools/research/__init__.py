@@ -8,6 +8,7 @@ __all__ = [
     "briefs",
     "computation",
     "confine",
+    "confinement",
     "deadends",
     "gaps",
     "journal",

@@ -20,7 +20,8 @@ The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwar
     with truncation, device ioctls, signals and abstract Unix sockets kept inside too where its
     ABI has them), else in a mount namespace where every mount but the folder's is read-only (the
     namespace's own /proc excepted: unshare must write the nested namespace's uid map), else not
-    at all. FILESYSTEM_VARIABLE forces one of them, for tests and diagnostics;
+    at all (confinement.py finds which). FILESYSTEM_VARIABLE forces one of them, for tests and
+    diagnostics;
   - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
     key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
     shows only the snippet's own processes, where user, mount and PID namespaces are available
@@ -31,10 +32,11 @@ The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwar
     /proc/<pid>/environ shows a process's environment as it started;
   - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
     the outcome "output_limit".
-Where nothing confines its writes, or it gets no namespaces of its own (needs_allowance), the run
-is refused unless the caller allows it (`allow_unsandboxed`; compute.py: the workspace's
-allow_unsandboxed_compute). The result's `isolation` says which of these held (`protections`
-names every one that ran), and `environment` which library versions the snippet saw.
+Where nothing confines its writes, or it gets no namespaces of its own
+(confinement.needs_allowance), the run is refused unless the caller allows it
+(`allow_unsandboxed`; compute.py: the workspace's allow_unsandboxed_compute). The result's
+`isolation` says which of these held (`protections` names every one that ran), and
+`environment` which library versions the snippet saw.
 """
 
 from __future__ import annotations
@@ -49,20 +51,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from pathlib import Path
 
 from ..core import errors
 from ..core.errors import BadInput
 from ..core.text import is_digits
-from . import confine, landlock, seccomp
-from .namespaces import (
-    can_hide_files,
-    hiding,
-    mount_namespace_works,
-    namespace_prefix,
-    pid_namespace,
-)
+from . import confine, landlock
+from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
+from .namespaces import can_hide_files, hiding, namespace_prefix
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
@@ -77,9 +73,6 @@ GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on P
 # the snippet's wait status, written by whoever stays behind to end its processes: the runner as
 # PID 1 of a PID namespace, else confine.py's reaper
 WAIT_STATUS_FILE = "wait-status"
-# How the snippet's writes are kept in its folder, strongest first ("none": they are not).
-FILESYSTEM_MODES = ("landlock", "mount-namespace", "none")
-FILESYSTEM_VARIABLE = "MATH_SANDBOX_FILESYSTEM"  # forces one mode: for tests and diagnostics only
 UNCONFINED = (
     "nothing here keeps a snippet from writing outside its folder (neither Landlock nor user and "
     f"mount namespaces are available, or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
@@ -192,68 +185,6 @@ def without_secrets() -> None:
     env[_SCRUBBED_MARKER] = "1"
     sys.stdout.flush()
     os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
-
-
-# Runs confine.main with the arguments after SCRIPTS: `-I -S` leaves the library off sys.path.
-LAUNCHER_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-    "from mathtools.research.confine import main; sys.exit(main(sys.argv[1:]))"
-)
-
-
-def launcher() -> list[str]:
-    """The command that runs confine.py's `[--writes FOLDER] [--seccomp] [--reap STATUS] --
-    PROGRAM ARG...` on this interpreter (the snippet's may be any Python), isolated, no site."""
-    scripts = Path(confine.__file__).resolve().parents[2]
-    return [sys.executable, "-I", "-S", "-c", LAUNCHER_BOOT, str(scripts)]
-
-
-def _probe(kind: str) -> bool:
-    """Whether confine.py's probe of `kind` (landlock, seccomp) holds here: run in a child."""
-    with (
-        tempfile.TemporaryDirectory(prefix=f"math-{kind}-probe-") as folder,
-        contextlib.suppress(OSError, subprocess.SubprocessError),
-    ):
-        command = [*launcher(), "--probe", kind, folder]
-        return subprocess.run(command, capture_output=True, timeout=10).returncode == 0
-    return False
-
-
-@lru_cache(maxsize=1)
-def landlock_works() -> bool:
-    """Whether Landlock keeps a process's writes in its folder here: tried once, in a child."""
-    return landlock.abi_version() >= 1 and _probe("landlock")
-
-
-@lru_cache(maxsize=1)
-def seccomp_works() -> bool:
-    """Whether seccomp.py's filter refuses what it should here: tried once, in a child."""
-    return seccomp.machine() is not None and _probe("seccomp")
-
-
-def filesystem_mode(namespaces: bool = True, forced: str | None = None) -> str:
-    """How a snippet's writes are kept in its folder: the first of FILESYSTEM_MODES that works
-    here ("mount-namespace" only with `namespaces`), or the one `forced`, else FILESYSTEM_VARIABLE,
-    asks for; EnvironmentProblem when that one is unknown or does not work here."""
-    works: dict[str, Callable[[], bool]] = {
-        "landlock": landlock_works,
-        "mount-namespace": lambda: namespaces and mount_namespace_works(),
-        "none": lambda: True,
-    }
-    wanted = forced or os.environ.get(FILESYSTEM_VARIABLE) or "auto"
-    if wanted == "auto":
-        return next(mode for mode in FILESYSTEM_MODES if works[mode]())
-    if wanted not in works:
-        raise errors.EnvironmentProblem(
-            f"{FILESYSTEM_VARIABLE}={errors.shown(wanted, 60)!r} must be auto or one of "
-            f"{', '.join(FILESYSTEM_MODES)}",
-            code="bad_environment",
-        )
-    if not works[wanted]():
-        raise errors.EnvironmentProblem(
-            f"{FILESYSTEM_VARIABLE}={wanted}: not available on this machine", code="unconfined"
-        )
-    return wanted
 
 
 def _user_processes() -> int | None:
@@ -370,19 +301,6 @@ def interpreter(name: str) -> Path:
     if not os.access(path, os.X_OK):
         raise BadInput(f"--python {name}: not executable")
     return Path(os.path.abspath(path))  # not resolve(): a venv's python is a symlink
-
-
-def shielded() -> bool:
-    """Whether snippets here get user, mount and PID namespaces of their own: the workspace's
-    config hidden, no other process in /proc, every process ended with the snippet. Elsewhere
-    a run needs the user's allowance (run's `allow_unsandboxed`)."""
-    return can_hide_files() and pid_namespace()
-
-
-def needs_allowance() -> bool:
-    """Whether a run here needs the user's allowance: nothing confines the snippet's writes, or
-    it gets no namespaces of its own (shielded)."""
-    return filesystem_mode(bool(namespace_prefix())) == "none" or not shielded()
 
 
 def run(

@@ -21,12 +21,9 @@ from pathlib import Path
 from ..core import files, locks
 from ..core.errors import BadInput
 from ..core.files import read_json
-from ..core.records import IDENTIFIED, VerificationDocument
 from ..core.sources import NAMES
 from ..litdoc import checks, literature, merging, quotes
-from ..litdoc.identity import Index, paper_identity
 from ..litdoc.literature import LiteratureDoc
-from ..litdoc.merging import RELEVANCE_FIELDS, Relevance
 from ..research import journal, state
 from ..research.problemdir import resolve
 from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search, listed_statements
@@ -61,7 +58,7 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
     kept = keep_statements(search)
     violations = checks.validate(search.literature)
     doc = literature.load(search.literature)
-    out = merging.summary_lines(report) + kept_prose(doc, verified, relevance or {}) + kept
+    out = merging.summary_lines(report) + kept
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
     unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
     out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]
@@ -107,30 +104,6 @@ def in_synthesis_file(lines: list[str], doc: LiteratureDoc, text: str, name: str
         return f"{name} line {at[nth]}" + line[match.end() :]
 
     return [renamed(line) for line in lines]
-
-
-def kept_prose(
-    doc: LiteratureDoc, verified: VerificationDocument, relevance: Relevance
-) -> list[str]:
-    """A line per REF whose Relevance, Key Results or Confidence relevance.json rewrites: merge
-    fills only fields still unassessed (prose there is never overwritten), and says so."""
-    index, out = Index(doc), []
-    for result in verified["results"]:
-        paper = result.get("paper")
-        if result["status"] not in IDENTIFIED or not paper:
-            continue
-        given = relevance.get(result["key"]) or relevance.get(str(paper.get("key"))) or {}
-        entry = index.find("REF", paper_identity(paper))
-        if entry is None or not given:
-            continue
-        flat = {n: " ".join((given.get(k) or "").split()) for n, k in RELEVANCE_FIELDS.items()}
-        kept = [n for n, t in flat.items() if t and t != " ".join((entry.field(n) or "").split())]
-        if kept:
-            out.append(
-                f"{entry.entry_number} kept its {', '.join(kept)}: prose there is never "
-                f"overwritten; edit {entry.entry_number} in the file"
-            )
-    return list(dict.fromkeys(out))
 
 
 def keep_statements(search: Search) -> list[str]:
