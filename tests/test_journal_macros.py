@@ -81,7 +81,7 @@ def test_the_table_shows_an_unexpanded_venue_and_counts_them(script, standin, tm
     run = script("check_refs.py", str(tex), "--json")
     assert run.returncode == 0, run.stderr
     document = run.json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     assert [(u["key"], u["venue"]) for u in document["unexpanded_venues"]] == [("a", "\\ANNMAone")]
     cited = {e["key"]: e["cited"] for e in document["entries"]}
     assert cited["b"]["venue"] == "J. Amer. Math. Soc"  # the final stop dropped, as for any venue

@@ -176,8 +176,8 @@ def test_entries_expose_their_fields():
     assert "weighted graphs" in doc.synthesis
     assert doc.high_water("REF") == 4 and doc.high_water("UREF") == 1
     for entry in doc.confirmed:
-        assert schemas.errors("literature_ref", entry.to_dict()) == []
-    assert schemas.errors("literature_uref", uref.to_dict()) == []
+        assert schemas.schema_errors("literature_ref", entry.to_dict()) == []
+    assert schemas.schema_errors("literature_uref", uref.to_dict()) == []
 
 
 def test_changing_one_field_keeps_every_other_line():

@@ -121,9 +121,9 @@ def main(argv: Sequence[str]) -> None:
 
     client = ArxivClient(use_cache=not args.no_cache)
     if args.command == "search":
-        categories = list(args.category)
+        wanted = list(args.category)
         if args.domain:
-            categories += domains.categories(args.domain, args.secondary)
+            wanted += domains.categories(args.domain, args.secondary)
         elif args.secondary:
             raise errors.BadInput("--secondary needs --domain", code="usage")
         from mathtools.search import relaxation
@@ -132,7 +132,7 @@ def main(argv: Sequence[str]) -> None:
             terms=[(name, term) for name in ("title", "abstract", "all_terms")
                    for term in getattr(args, name)],
             authors=args.author,
-            categories=categories,
+            categories=wanted,
             raw=args.query,
             submitted=args.submitted,
             max_results=args.limit,

@@ -152,10 +152,10 @@ def main(argv: Sequence[str]) -> int | None:
     if args.report:
         refcheck.check_output(args.report, "--report", inputs, refreport.REPORT_MARK)
     if len(found.files) == 1:
-        read = Path(found.files[0]["file"]).name
+        files_read = Path(found.files[0]["file"]).name
     else:
-        read = ", ".join(f"{Path(f['file']).name} ({f['entries']})" for f in found.files)
-    progress(f"read {len(found.references)} entries from {read}")
+        files_read = ", ".join(f"{Path(f['file']).name} ({f['entries']})" for f in found.files)
+    progress(f"read {len(found.references)} entries from {files_read}")
     for warning in found.warnings:
         progress(f"warning: {warning}")
 

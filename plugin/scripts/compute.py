@@ -62,36 +62,36 @@ sandbox.without_secrets()  # before anything: /proc/<pid>/environ would show the
 def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
-    run = commands.add_parser("run", help="run a snippet in the sandbox and record it")
-    run.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")
-    run.add_argument("--title", help="a short description (required unless --no-record)")
-    run.add_argument("--request", type=int, metavar="N", help="the PROOF.md request it answers")
-    run.add_argument("--purpose", help="why this computation helps")
-    run.add_argument(
+    run_command = commands.add_parser("run", help="run a snippet in the sandbox and record it")
+    run_command.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")
+    run_command.add_argument("--title", help="a short description (required unless --no-record)")
+    run_command.add_argument("--request", type=int, metavar="N", help="the PROOF.md request it answers")
+    run_command.add_argument("--purpose", help="why this computation helps")
+    run_command.add_argument(
         "--timeout",
         type=float,
         default=sandbox.DEFAULT_TIMEOUT_S,
         metavar="S",
         help="wall-time limit in seconds (default %(default)g)",
     )
-    run.add_argument(
+    run_command.add_argument(
         "--memory-mb",
         type=int,
         default=sandbox.DEFAULT_MEMORY_MB,
         metavar="MB",
         help="memory limit (default %(default)d)",
     )
-    run.add_argument("--python", metavar="PATH", help="run with this interpreter; install nothing")
-    run.add_argument("--no-record", action="store_true", help="run only; leave COMPUTATION.md")
-    problemdir.add_arguments(run)
-    interpret = commands.add_parser(
+    run_command.add_argument("--python", metavar="PATH", help="run with this interpreter; install nothing")
+    run_command.add_argument("--no-record", action="store_true", help="run only; leave COMPUTATION.md")
+    problemdir.add_arguments(run_command)
+    interpret_command = commands.add_parser(
         "interpret", help="write computation N's Interpretation in COMPUTATION.md"
     )
-    interpret.add_argument("number", type=int, metavar="N", help="the computation's number")
-    interpret.add_argument("--text", required=True, help="what the result means for the proof")
-    interpret.add_argument("--result", help="the Summary row's result, in a few words")
-    interpret.add_argument("--implication", help="the Summary row's meaning for the proof")
-    problemdir.add_arguments(interpret)
+    interpret_command.add_argument("number", type=int, metavar="N", help="the computation's number")
+    interpret_command.add_argument("--text", required=True, help="what the result means for the proof")
+    interpret_command.add_argument("--result", help="the Summary row's result, in a few words")
+    interpret_command.add_argument("--implication", help="the Summary row's meaning for the proof")
+    problemdir.add_arguments(interpret_command)
     args = parser.parse_args(argv)
     if args.command == "interpret":
         _, where = problemdir.resolve(args.problem, args.dir)

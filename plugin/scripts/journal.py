@@ -51,25 +51,25 @@ def main(argv: Sequence[str]) -> int | None:
     sub = parser.add_commands()
     strategies = ", ".join(journal.ALL_STRATEGIES)
 
-    add = sub.add_parser(
+    add_command = sub.add_parser(
         "add",
         help="append an entry",
         description="Append a journal entry. --title, --tried, --reasoning and --insight also "
         "take '-' (stdin) or '@FILE'.",
     )
-    add.add_argument("--problem", metavar="SLUG", help="default: the current problem")
-    add.add_argument("--category", required=True, help=", ".join(journal.CATEGORIES))
-    add.add_argument("--strategy", required=True, help=f"one of: {strategies}")
-    add.add_argument("--outcome", required=True, help=", ".join(journal.OUTCOMES))
-    add.add_argument("--title", required=True, help="one line: what this attempt was")
-    add.add_argument("--tags", default="", help="comma-separated: operator-norm,banach-space")
-    add.add_argument("--tried", required=True, help="what was tried (queries, proof idea, code)")
-    add.add_argument("--reasoning", default="", help="why the outcome is what it is")
-    add.add_argument("--artifacts", default="", help="files produced, comma-separated")
-    add.add_argument("--related", default="", help="files consulted, comma-separated")
-    add.add_argument("--insight", required=True, help="what this taught (required, non-empty)")
-    add.add_argument("--agent", default="user", help="who made the attempt (default: user)")
-    add.add_argument("--timestamp", help="ISO 8601 time of the attempt (default: now)")
+    add_command.add_argument("--problem", metavar="SLUG", help="default: the current problem")
+    add_command.add_argument("--category", required=True, help=", ".join(journal.CATEGORIES))
+    add_command.add_argument("--strategy", required=True, help=f"one of: {strategies}")
+    add_command.add_argument("--outcome", required=True, help=", ".join(journal.OUTCOMES))
+    add_command.add_argument("--title", required=True, help="one line: what this attempt was")
+    add_command.add_argument("--tags", default="", help="comma-separated: operator-norm,banach-space")
+    add_command.add_argument("--tried", required=True, help="what was tried (queries, proof idea, code)")
+    add_command.add_argument("--reasoning", default="", help="why the outcome is what it is")
+    add_command.add_argument("--artifacts", default="", help="files produced, comma-separated")
+    add_command.add_argument("--related", default="", help="files consulted, comma-separated")
+    add_command.add_argument("--insight", required=True, help="what this taught (required, non-empty)")
+    add_command.add_argument("--agent", default="user", help="who made the attempt (default: user)")
+    add_command.add_argument("--timestamp", help="ISO 8601 time of the attempt (default: now)")
 
     chk = sub.add_parser("check", help="dead-end detection before trying a strategy")
     chk.add_argument("--problem", metavar="SLUG", help="default: the current problem")

@@ -128,7 +128,7 @@ def do_merge(args: argparse.Namespace) -> None:
     relevance = files.read_json(args.relevance, "relevance") if args.relevance else None
     history: dict[str, object] = {}
     if args.runs:
-        with open_store(args, create=False) as store:
+        with open_run_store(args, create=False) as store:
             history.update(store.history_row(args.runs))
     given = {
         "summary": args.query_summary,
@@ -165,7 +165,7 @@ def do_validate(args: argparse.Namespace) -> int:
     return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
 
 
-def open_store(args: argparse.Namespace, create: bool = True) -> RunStore:
+def open_run_store(args: argparse.Namespace, create: bool = True) -> RunStore:
     from mathtools.search import store
 
     return store.open_store(args.db, create)
@@ -174,7 +174,7 @@ def open_store(args: argparse.Namespace, create: bool = True) -> RunStore:
 def do_record_run(args: argparse.Namespace) -> None:
     runs = runrecords.runs_of(args.results, args.source, args.query)
     feedback = cli.text_arg(args.feedback)
-    with open_store(args) as store:
+    with open_run_store(args) as store:
         recorded = runrecords.record_runs(
             store, args.problem, args.iteration, runs, args.query, feedback
         )
@@ -185,7 +185,7 @@ def do_record_run(args: argparse.Namespace) -> None:
 def do_judge(args: argparse.Namespace) -> None:
     judgements = files.read_json(args.judgements, "judgements")
     judgements = runrecords.check_judgements(judgements, args.judgements)
-    with open_store(args, create=False) as store:  # its runs must be recorded first
+    with open_run_store(args, create=False) as store:  # its runs must be recorded first
         done = runrecords.record_judgements(store, args.run, judgements)
     # The model wrote these judgements: acknowledge them by count, do not echo them back (the
     # keys are in its file; `judgements RUN --table` shows what the run store holds). Papers
@@ -197,19 +197,19 @@ def do_runs(args: argparse.Namespace) -> None:
     if args.db is None and not config.literature_db().exists():
         found = []  # nothing searched in this workspace yet; a --db naming no store is refused
     else:
-        with open_store(args, create=False) as store:
+        with open_run_store(args, create=False) as store:
             found = store.runs(args.problem)
     show(found, runrecords.RUN_COLUMNS, args.table)
 
 
 def do_judgements(args: argparse.Namespace) -> None:
-    with open_store(args, create=False) as store:
+    with open_run_store(args, create=False) as store:
         show(store.judgements(args.run), runrecords.JUDGEMENT_COLUMNS, args.table)
 
 
-def show(items: Sequence[Mapping[str, Any]], columns: runrecords.Columns, table: bool) -> None:
-    """JSON, or with `table` the readable table."""
-    if not table:
+def show(items: Sequence[Mapping[str, Any]], columns: runrecords.Columns, as_table: bool) -> None:
+    """JSON, or with `as_table` the readable table."""
+    if not as_table:
         cli.emit(items)
         return
     sys.stdout.write("".join(line + "\n" for line in runrecords.table(items, columns)))

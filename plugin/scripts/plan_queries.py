@@ -74,21 +74,21 @@ def main(argv: Sequence[str]) -> None:
         and searchfolder.given_search_folder(problem_path.parent, args.search_folder)
     )
     problem = problemfile.read_problem(problem_path)
-    plan = planning.plan(
+    planned = planning.plan(
         problem,
         searched=querylines.searched_query_lines(literature) | stored_query_lines(problem.slug),
         focus=" ".join(args.focus) if args.focus else None,
         per_query=args.per_query,
         search_folder=str(search_folder) if search_folder else None,
     )
-    plan["search_folder"] = str(search_folder) if search_folder else None
-    plan["reference_candidates_file"] = None
-    if search_folder and plan["reference_candidates"]:
+    planned["search_folder"] = str(search_folder) if search_folder else None
+    planned["reference_candidates_file"] = None
+    if search_folder and planned["reference_candidates"]:
         path = Path(search_folder) / "problem-references.json"
-        searchfolder.write_json(path, plan["reference_candidates"])
-        plan["reference_candidates_file"] = str(path)
+        searchfolder.write_json(path, planned["reference_candidates"])
+        planned["reference_candidates_file"] = str(path)
     out = args.out or (str(Path(search_folder) / "plan.json") if args.new_run else None)
-    cli.emit(plan, out, summary_lines(plan))
+    cli.emit(planned, out, summary_lines(planned))
 
 
 def summary_lines(plan: commandlines.Plan) -> list[str]:

@@ -69,11 +69,11 @@ def main(argv: Sequence[str]) -> None:
         dest="search_folder",
         help="folder the searches' --out files go to (--run-dir: deprecated alias)",
     )
-    keep = commands.add_parser(
+    keep_command = commands.add_parser(
         "keep", parents=[db_parent], help="write the strong and partial papers to verify"
     )
-    keep.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
-    keep.add_argument("--out", required=True, help="the candidate list to write")
+    keep_command.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
+    keep_command.add_argument("--out", required=True, help="the candidate list to write")
     args = parser.parse_args(argv)
     if args.command == "next":
         commandlines.check_per_query(args.per_query)

@@ -135,7 +135,7 @@ def main(argv: Sequence[str]) -> None:
     elif args.command == "resume":
         result = sessions.resume(args.problem, recent=max(args.recent, 0))
     elif args.command == "models":
-        result = ws.models(args.set_models, args.reset)
+        result = ws.agent_models(args.set_models, args.reset)
     elif args.list_presets:
         result = notation.presets()
     else:

@@ -105,7 +105,7 @@ def _violations(doc: LiteratureDoc) -> list[str]:
         schema = "literature_ref" if entry.kind == "REF" else "literature_uref"
         found += [
             f"{where}: {e}"
-            for e in schemas.errors(schema, entry.to_dict())
+            for e in schemas.schema_errors(schema, entry.to_dict())
             if not e.startswith(("verified_at", "verified_via", "status", "confidence"))  # above
         ]
 

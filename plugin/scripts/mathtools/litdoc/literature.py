@@ -78,7 +78,7 @@ _STATE = re.compile(
     r"<!-- lit_update: last REF-(?P<ref>\d+), last UREF-(?P<uref>\d+); merges:(?P<merges>[ \w]*)-->"
 )
 _STATE_LIKE = re.compile(r"<!--\s*lit_update(?![.\w])")  # a state comment, readable or not
-FENCE = re.compile(r"(```|~~~)")
+CODE_FENCE = re.compile(r"(```|~~~)")
 CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
 
 
@@ -281,7 +281,7 @@ class LiteratureDoc:
         concerned, else 1 (a required key that is missing)."""
         lines = self._fm_raw.splitlines()
         found = []
-        for error in schemas.errors("literature_frontmatter", self.frontmatter):
+        for error in schemas.schema_errors("literature_frontmatter", self.frontmatter):
             key = error.split("/", 1)[0].split(":", 1)[0]
             unexpected = re.search(r"\('([^']+)'.* unexpected\)", error)
             key = unexpected.group(1) if key == "(top)" and unexpected else key
@@ -354,7 +354,7 @@ def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
     sections: list[Section] = []
     in_fence = False
     for number, line in enumerate(lines, start=first_body_line):
-        if FENCE.match(line.lstrip()):
+        if CODE_FENCE.match(line.lstrip()):
             in_fence = not in_fence
         heading = None if in_fence else _SECTION_HEADING.match(line)
         if heading:
@@ -408,7 +408,7 @@ def _split_entries(section: Section, name: str) -> tuple[list[str], list[list[st
     blocks: list[list[str] | Entry] = []
     in_fence = False
     for number, line in enumerate(section.intro, start=section.line_no + 1):
-        if FENCE.match(line.lstrip()):
+        if CODE_FENCE.match(line.lstrip()):
             in_fence = not in_fence
         if not in_fence and line.startswith("###") and not line.startswith("####"):
             heading = ENTRY_HEADING.match(line)

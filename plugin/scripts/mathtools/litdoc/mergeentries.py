@@ -132,7 +132,7 @@ def later(new: str, old: str | None) -> bool:
 def _time(stamp: str) -> datetime:
     """An ISO 8601 time as an aware datetime; a hand-written one that does not parse sorts first."""
     try:
-        return clock.parse(stamp)
+        return clock.parse_stamp(stamp)
     except ValueError:
         return datetime.min.replace(tzinfo=timezone.utc)
 

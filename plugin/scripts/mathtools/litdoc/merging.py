@@ -96,9 +96,9 @@ def fingerprint(*parts: object) -> str:
 
 def check_inputs(verified: object, relevance: object) -> None:
     """BadInput listing every schema violation, and relevance keys that match no result."""
-    problems = [f"verified: {e}" for e in schemas.errors("verification", verified)]
+    problems = [f"verified: {e}" for e in schemas.schema_errors("verification", verified)]
     if relevance is not None:
-        problems += [f"relevance: {e}" for e in schemas.errors("relevance", relevance)]
+        problems += [f"relevance: {e}" for e in schemas.schema_errors("relevance", relevance)]
     if problems:
         raise BadInput("; ".join(problems[:10]), code="bad_input")
     if relevance:

@@ -134,7 +134,7 @@ class EntryTime:
         if match is None:
             return None
         try:
-            moment = clock.parse(match.group(0))
+            moment = clock.parse_stamp(match.group(0))
         except ValueError:
             return None
         return cls(moment, len(match.group(0)) > len("2026-01-01"))

@@ -101,7 +101,7 @@ class State:
         if not self.entered_at:
             return 0.0
         try:
-            return clock.parse(self.entered_at).timestamp()
+            return clock.parse_stamp(self.entered_at).timestamp()
         except ValueError:
             raise BadInput(
                 f"STATE.md: entered_at {self.entered_at!r} is not an ISO 8601 time",
@@ -144,7 +144,7 @@ def _routing(fields: dict[str, Any]) -> dict[str, Any]:
     moment = data["entered_at"]
     if moment:  # YAML reads a time back as a datetime: compare the instant, not its spelling
         try:
-            data["entered_at"] = clock.parse(_text(moment) or "").timestamp()
+            data["entered_at"] = clock.parse_stamp(_text(moment) or "").timestamp()
         except ValueError:
             data["entered_at"] = str(moment)
     data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}

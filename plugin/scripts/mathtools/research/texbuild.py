@@ -182,7 +182,7 @@ def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
     if not (folder / "OUTPUT.tex").is_file():
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
     if not tex_installed():
-        if config.tex_only(folder):
+        if config.tex_only_configured(folder):
             _mark_tex_only(folder, True)
             _write_record(folder, None, tex_only=True, sources=sources(folder))
             return {"compiled": False, "tex_only": True, "note": TEX_ONLY_NOTE.lstrip("% ")}
@@ -233,7 +233,7 @@ def compile_violations(folder: Path) -> list[dict[str, Any]]:
     """Why the compile record does not show OUTPUT.pdf built from the current OUTPUT.tex (or,
     without TeX and tex-only chosen, the current OUTPUT.tex recorded as tex only). Without TeX
     and without tex-only, whatever is amiss, the answer is the line that installs TeX."""
-    installed, tex_only = tex_installed(), config.tex_only(folder)
+    installed, tex_only = tex_installed(), config.tex_only_configured(folder)
     problem = _record_problem(folder, read_record(folder), installed, tex_only)
     if problem is None:
         return []

@@ -438,11 +438,11 @@ def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[st
         "archived": cfg["archived"],
         "dashboard": str(workspace.dashboard_path),
         "models": agent_models.in_use(cfg),
-        "tex": {"installed": texbuild.tex_installed(), "tex_only": config.tex_only(workspace.root)},
+        "tex": {"installed": texbuild.tex_installed(), "tex_only": config.tex_only_configured(workspace.root)},
     }
 
 
-def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, object]:
+def agent_models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, object]:
     """The model each agent runs on; `set_models` ("AGENT=MODEL") and `reset` (AGENT) first change
     the workspace's overrides in config.json. Without a workspace, only reading works."""
     agents = agent_models.declared()

@@ -36,7 +36,7 @@ def judge(search: Search) -> dict[str, object]:
     path = search.judgements_file()
     # An iteration whose papers were all judged before needs no file: their labels carry over.
     data = read_json(str(path), "judgements") if path.exists() else []
-    problems = schemas.errors("iteration_judgements", data)
+    problems = schemas.schema_errors("iteration_judgements", data)
     if problems:
         raise BadInput(f"{path}: {problems[0]}", code="bad_judgements")
     given = data if isinstance(data, list) else data["judgements"]

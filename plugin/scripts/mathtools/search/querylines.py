@@ -114,11 +114,11 @@ def normalise_query_line(line: str) -> str:
 def split_options(args: list[str]) -> list[str]:
     """The arguments with every `--name=value` written as `--name`, `value` (option() writes
     either spelling; a query line shows one)."""
-    split = []
+    arguments = []
     for arg in args:
         name, equals, value = arg.partition("=")
-        split += [name, value] if equals and name.startswith("--") else [arg]
-    return split
+        arguments += [name, value] if equals and name.startswith("--") else [arg]
+    return arguments
 
 
 def searched_query_lines(literature: Path | None) -> set[str]:

@@ -30,7 +30,7 @@ from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search, listed_
 from .store import open_store
 
 RELEVANCE = "relevance.json"
-SYNTHESIS = "synthesis.md"
+SYNTHESIS_FILE = "synthesis.md"
 SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 
 
@@ -64,16 +64,16 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
     out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]
     current = doc.synthesis
     if current.startswith(SYNTHESIS_PLACEHOLDER):
-        out.append(f"to write: the Synthesis, in {folder / SYNTHESIS}")
+        out.append(f"to write: the Synthesis, in {folder / SYNTHESIS_FILE}")
     else:
         out.append(
-            f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS}; now:"
+            f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS_FILE}; now:"
         )
         out += current.splitlines()
     # The model edits the Synthesis in synthesis.md, else reads it as printed above.
-    written = folder / SYNTHESIS
+    written = folder / SYNTHESIS_FILE
     if written.exists():
-        out = in_synthesis_file(out, doc, files.read_text(written, SYNTHESIS), str(written))
+        out = in_synthesis_file(out, doc, files.read_text(written, SYNTHESIS_FILE), str(written))
     else:
         out = in_synthesis_file(out, doc, current, "Synthesis (printed below)")
     return {**report, "violations": violations}, out
@@ -157,15 +157,15 @@ def finish(
 ) -> dict[str, object]:
     """Put the Synthesis in, validate, and when valid record the journal entry and the state."""
     path = Path(search.literature)
-    synthesis = search.folder / SYNTHESIS
+    synthesis = search.folder / SYNTHESIS_FILE
     if synthesis.exists():
-        install_synthesis(path, files.read_text(synthesis, SYNTHESIS))
+        install_synthesis(path, files.read_text(synthesis, SYNTHESIS_FILE))
     elif literature.load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
     unkept = keep_statements(search)
     violations = unkept + checks.validate(path)
     if synthesis.exists():  # named by the lines of the file the model edits
-        text = files.read_text(synthesis, SYNTHESIS)
+        text = files.read_text(synthesis, SYNTHESIS_FILE)
         violations = in_synthesis_file(violations, literature.load(path), text, str(synthesis))
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}

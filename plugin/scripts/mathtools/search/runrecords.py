@@ -68,7 +68,7 @@ def runs_of(
     runs: dict[str, list[SearchResultDict]] = {}  # source -> its search results, in given order
     for name in result_files(results):
         data: SearchResultDict = read_json(name, "search result")  # checked just below
-        problems = schemas.errors("search_result", data)
+        problems = schemas.schema_errors("search_result", data)
         if problems:
             raise BadInput(f"{name} is not a search result: {problems[0]}")
         if not (query or data.get("query_line")):
@@ -104,7 +104,7 @@ def check_judgements(judgements: object, where: str) -> list[Judgement]:
     (an unknown label is left to the store, whose message names the labels)."""
     if not isinstance(judgements, list):
         raise BadInput(f"{where}: judgements must be a JSON list")
-    problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
+    problems = [p for p in schemas.schema_errors("judgements", judgements) if "label" not in p]
     if problems:
         raise BadInput(f"{where}: {problems[0]}")
     return judgements  # the schema's judgements, each label still to check (the store does)

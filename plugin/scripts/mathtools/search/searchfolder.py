@@ -187,7 +187,7 @@ class Search:
             raise BadInput(f"{path} is damaged: {exc}", code="bad_search") from None
         if isinstance(data, dict) and "run_dir" in data:  # a search.json from before the rename
             data["search_folder"] = data.pop("run_dir")
-        problems = schemas.errors("search", data)
+        problems = schemas.schema_errors("search", data)
         if problems:
             raise BadInput(f"{path} is damaged: {problems[0]}", code="bad_search")
         return cls(**data)
