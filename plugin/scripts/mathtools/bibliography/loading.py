@@ -12,10 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import BadInput
-from ..core.files import resolved
-from ..core.records import InputFile
-from ..core.tex import cited_keys, strip_comments
+from ..core import BadInput, InputFile, cited_keys, resolved, strip_comments
 from .bibentry import BibliographyEntry, read_file
 from .bibtexfile import BibFile
 from .formats import SUFFIXES, FileEntries, no_entry_message, read_entries

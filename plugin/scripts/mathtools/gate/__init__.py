@@ -2,14 +2,46 @@
 (CONFIRMED, CORRECTED, UNCONFIRMED); checks a bibliography the bibliography wing read, for
 /math:check-refs. Imports core, services and bibliography."""
 
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .candidates import load_candidates
+    from .refcheck import (
+        FIX_MARK,
+        adopt,
+        check,
+        check_output,
+        default_fix_path,
+        fix_header,
+        fix_lines,
+        fix_updates,
+        is_marked,
+    )
+    from .refreport import REPORT_MARK, decision_lines, markdown, table_lines
+    from .verification import PENDING, Verifier, summary_lines
+
 __all__ = [
-    "candidates",
-    "citations",
-    "lookups",
-    "matching",
-    "merged",
-    "refcheck",
-    "refreport",
-    "venuematch",
-    "verification",
+    "FIX_MARK",
+    "PENDING",
+    "REPORT_MARK",
+    "Verifier",
+    "adopt",
+    "check",
+    "check_output",
+    "decision_lines",
+    "default_fix_path",
+    "fix_header",
+    "fix_lines",
+    "fix_updates",
+    "is_marked",
+    "load_candidates",
+    "markdown",
+    "summary_lines",
+    "table_lines",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

@@ -41,10 +41,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core import clock
-from ..core.authors import split_authors
-from ..core.records import (
+from ..core import (
     IDENTIFIED,
+    NAMES,
+    SOURCES,
     VERDICTS,
     JSONObject,
     Paper,
@@ -52,9 +52,11 @@ from ..core.records import (
     Verdict,
     VerificationDocument,
     VerificationResult,
+    named,
+    split_authors,
+    stamp,
     summary_line,
 )
-from ..core.sources import NAMES, SOURCES, named
 from .candidates import Candidate
 from .lookups import CITATION_SOURCES, ComparedRecord, Lookup, Sources, compared
 from .matching import Match, describe
@@ -117,7 +119,7 @@ class Verifier:
         ]
         counts = {status: sum(r["status"] == status for r in results) for status in VERDICTS}
         document: VerificationDocument = {
-            "verified_at": clock.stamp(),
+            "verified_at": stamp(),
             "sources_queried": [s for s in SOURCES if s in self.sources.queried],
             "results": [],
             "summary": {},

@@ -1,14 +1,42 @@
 """LITERATURE.md: the document, its REF/UREF entries, their checks, the merge of a verification
 into it, and its BibTeX export. Imports core to papers."""
 
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .bibexport import bib_entries, export
+    from .checks import validate, with_warning
+    from .identity import Index, Key, entry_identity, paper_identity
+    from .literature import AS_CITED, SYNTHESIS, UNKNOWN, LiteratureDoc, load, parse, template
+    from .merging import merge_file, summary_lines
+    from .quotes import SourceText, keep_quoted, proof_violations, tex_violations
+
 __all__ = [
-    "bibexport",
-    "checks",
-    "identity",
-    "literature",
-    "mergeentries",
-    "mergefields",
-    "merging",
-    "quotes",
-    "refentry",
+    "AS_CITED",
+    "SYNTHESIS",
+    "UNKNOWN",
+    "Index",
+    "Key",
+    "LiteratureDoc",
+    "SourceText",
+    "bib_entries",
+    "entry_identity",
+    "export",
+    "keep_quoted",
+    "load",
+    "merge_file",
+    "paper_identity",
+    "parse",
+    "proof_violations",
+    "summary_lines",
+    "template",
+    "tex_violations",
+    "validate",
+    "with_warning",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

@@ -36,10 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import frontmatter, schemas
-from ..core.errors import BadInput
-from ..core.files import read_text
-from ..core.text import as_int
+from ..core import FENCE, BadInput, as_int, read_text, schema_errors, split
 from .refentry import ENTRY_HEADING, Entry, entry_number, one_line
 
 SEARCH_HISTORY = "Search History"
@@ -281,7 +278,7 @@ class LiteratureDoc:
         concerned, else 1 (a required key that is missing)."""
         lines = self._fm_raw.splitlines()
         found = []
-        for error in schemas.schema_errors("literature_frontmatter", self.frontmatter):
+        for error in schema_errors("literature_frontmatter", self.frontmatter):
             key = error.split("/", 1)[0].split(":", 1)[0]
             unexpected = re.search(r"\('([^']+)'.* unexpected\)", error)
             key = unexpected.group(1) if key == "(top)" and unexpected else key
@@ -327,7 +324,7 @@ def render_frontmatter(fields: dict[str, Any]) -> str:
         for name in names
         if name in fields
     ]
-    return f"{frontmatter.FENCE}\n{''.join(lines)}{frontmatter.FENCE}\n"
+    return f"{FENCE}\n{''.join(lines)}{FENCE}\n"
 
 
 def table_cells(line: str) -> list[str]:
@@ -340,12 +337,12 @@ def table_cells(line: str) -> list[str]:
 
 def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
     """Parse LITERATURE.md text. Raises BadInput naming the line when the structure is broken."""
-    if not text.startswith(frontmatter.FENCE + "\n"):
+    if not text.startswith(FENCE + "\n"):
         raise BadInput(
             f"{name} line 1: a LITERATURE.md starts with '---' and the YAML frontmatter",
             code="malformed_literature",
         )
-    fm, body = frontmatter.split(text, name)
+    fm, body = split(text, name)
     fm_raw = text[: len(text) - len(body)]
     first_body_line = fm_raw.count("\n") + 1
     lines = body.splitlines(keepends=True)

@@ -4,8 +4,7 @@ down, the Search History's result counts, and what a candidate cites that identi
 
 from __future__ import annotations
 
-from ..core.records import PaperDict, VerificationDocument, VerificationResult
-from ..core.sources import NAMES
+from ..core import NAMES, PaperDict, VerificationDocument, VerificationResult
 from .literature import BOTH
 
 SOURCE_ORDER = ("arxiv", "semantic_scholar")

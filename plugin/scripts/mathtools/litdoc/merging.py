@@ -32,10 +32,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
-from ..core import files, locks, schemas
-from ..core.errors import BadInput
-from ..core.records import VerificationDocument
-from ..core.sources import NAMES
+from ..core import (
+    NAMES,
+    BadInput,
+    VerificationDocument,
+    atomic_write,
+    locked,
+    read_text,
+    schema_errors,
+)
 from .checks import synthesis_citations
 from .literature import LiteratureDoc, parse, template
 from .mergeentries import EntryChanges, Merge, Relevance, later, no_changes, paper_key
@@ -96,9 +101,9 @@ def fingerprint(*parts: object) -> str:
 
 def check_inputs(verified: object, relevance: object) -> None:
     """BadInput listing every schema violation, and relevance keys that match no result."""
-    problems = [f"verified: {e}" for e in schemas.schema_errors("verification", verified)]
+    problems = [f"verified: {e}" for e in schema_errors("verification", verified)]
     if relevance is not None:
-        problems += [f"relevance: {e}" for e in schemas.schema_errors("relevance", relevance)]
+        problems += [f"relevance: {e}" for e in schema_errors("relevance", relevance)]
     if problems:
         raise BadInput("; ".join(problems[:10]), code="bad_input")
     if relevance:
@@ -210,18 +215,18 @@ def merge_file(
     """
     path = Path(path)
     check_inputs(verified, relevance)  # before the lock: refused input leaves no folder or lock
-    with locks.locked(path):
+    with locked(path):
         created = not path.exists()
         old = (
             template(problem or path.parent.name, title)
             if created
-            else files.read_text(path, "LITERATURE.md")
+            else read_text(path, "LITERATURE.md")
         )
         doc = parse(old, str(path))
         report = merge(doc, verified, relevance, **history)
         new = doc.render()
         if not dry_run and (created or new != old):
-            files.atomic_write(path, new)
+            atomic_write(path, new)
     diff = ""
     if dry_run:
         before = [] if created else old.splitlines(keepends=True)

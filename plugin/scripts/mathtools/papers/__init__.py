@@ -4,15 +4,16 @@ a referee gets it (an arXiv id, a PDF) read into its bibliography, with the stat
 by number checked against the cited papers' sources. Imports core, bibliography, services and
 gate."""
 
-__all__ = [
-    "citedstatements",
-    "citinggrammar",
-    "journalmacros",
-    "paperbibliography",
-    "paperinput",
-    "papertheorems",
-    "pdfreferences",
-    "texcounters",
-    "texsource",
-    "theorems",
-]
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .paperinput import add_statements, read
+    from .papertheorems import paper_theorems, summary_lines
+
+__all__ = ["add_statements", "paper_theorems", "read", "summary_lines"]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

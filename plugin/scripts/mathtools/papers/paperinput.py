@@ -10,12 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bibliography.bibentry import read_file
-from ..bibliography.loading import Bibliography, keep_cited, load
-from ..core.errors import BadInput
-from ..core.records import CheckDocument, InputFile, PdfSplit, UnexpandedVenue
-from ..core.tex import strip_comments
-from ..services.arxiv_source import SourceClient
+from ..bibliography import Bibliography, keep_cited, load, read_file
+from ..core import BadInput, CheckDocument, InputFile, PdfSplit, UnexpandedVenue, strip_comments
+from ..services import SourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
 from .journalmacros import definitions, expand_venues, local_source
 from .paperbibliography import arxiv_argument, read_arxiv_paper

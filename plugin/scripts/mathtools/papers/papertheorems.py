@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..core.identifiers import arxiv_id_text
-from ..services.arxiv_source import NoSource, SourceAnswer, SourceClient
+from ..core import arxiv_id_text
+from ..services import NoSource, SourceAnswer, SourceClient
 from .texsource import Macro, MissingInput
 from .theorems import Statement, TheoremEnvironment, extract
 

@@ -26,12 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
-from ..core import frontmatter
-from ..core.clock import now, stamp
-from ..core.errors import BadInput
-from ..core.files import atomic_write, read_text
-from ..core.locks import locked
-from ..core.templates import instantiate
+from ..core import BadInput, atomic_write, instantiate, locked, now, read_text, render, split, stamp
 from . import signing
 from .sandbox import REPORTED_PACKAGES
 
@@ -146,7 +141,7 @@ def check_recordable(folder: Path, request: int | None = None) -> None:
     checked before the computation, whose result would be lost."""
     path = folder / "COMPUTATION.md"
     if path.exists():
-        frontmatter.split(read_text(path, path.name), str(path))
+        split(read_text(path, path.name), str(path))
     if request is not None:
         proof = folder / "PROOF.md"
         asked = requests_asked(read_text(proof, proof.name)) if proof.exists() else set()
@@ -254,7 +249,7 @@ def _checked_sections(folder: Path) -> list[tuple[int, str, bool]]:
     path = folder / "COMPUTATION.md"
     if not path.exists():
         return []
-    body = frontmatter.split(read_text(path, path.name), str(path))[1]
+    body = split(read_text(path, path.name), str(path))[1]
     records = _run_records(folder)
     return [(n, text, _vouched(n, text, records)) for n, text in runs(body)]
 
@@ -319,7 +314,7 @@ def interpret(
     with locked(path):
         if not path.exists():
             raise BadInput(f"{path} does not exist", code="file_not_found")
-        data, body = frontmatter.split(read_text(path, path.name), str(path))
+        data, body = split(read_text(path, path.name), str(path))
         section = dict(runs(body)).get(number)
         if section is None or INTERPRETATION_PENDING not in section:
             raise BadInput(
@@ -338,7 +333,7 @@ def interpret(
             row = "| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in cells) + " |"
             body = body.rstrip("\n") + "\n" + row + "\n"
         data["status"] = _status(body)
-        atomic_write(path, frontmatter.render(data, body))
+        atomic_write(path, render(data, body))
     return {"file": str(path), "computation": number, "status": data["status"]}
 
 
@@ -359,7 +354,7 @@ def record(
             text = read_text(path, path.name)
         else:
             text = instantiate("COMPUTATION.md", {}, {"problem": slug})
-        data, body = frontmatter.split(text, str(path))
+        data, body = split(text, str(path))
         number = max((int(n) for n in HEADING.findall(body)), default=0) + 1
         entry = section(number, title, code, result, request, purpose, moment)
         _record_run(folder, number, request, code, result, stamp(moment))
@@ -374,5 +369,5 @@ def record(
             last_run=stamp(moment),
             computations=number,
         )
-        atomic_write(path, frontmatter.render(data, body))
+        atomic_write(path, render(data, body))
     return {"file": str(path), "computation": number, "request": request}

@@ -10,9 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import read_text
+from ..core import BadInput, read, read_text, split, stamp
 from .journal import (
     DEAD_END_OUTCOMES,
     EntryTime,
@@ -43,7 +41,7 @@ def evidence(folder: Path) -> list[dict[str, Any]]:
             continue
         text = read_text(path, name)
         try:
-            meta, body = frontmatter.split(text, name)
+            meta, body = split(text, name)
         except BadInput:
             meta, body = {}, text
         found = _dated_sections(name, body, heading)
@@ -92,7 +90,7 @@ def _problem_tags(folder: Path) -> list[str]:
     if not path.exists():
         return []
     try:
-        raw = frontmatter.read(read_text(path, path.name), str(path)).get("tags") or []
+        raw = read(read_text(path, path.name), str(path)).get("tags") or []
     except BadInput:
         return []
     values = raw if isinstance(raw, list) else parse_tags(str(raw))
@@ -139,7 +137,7 @@ def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[st
         "strategy": strategy,
         "tags": tags,
         "verdict": verdict,
-        "now": clock.stamp(),  # for the **Updated:** lines of the pass this check opens
+        "now": stamp(),  # for the **Updated:** lines of the pass this check opens
         "dead_ends": dead_ends,
         # Entries the check may have misread: `validate` says which and why.
         "journal_violations": len(journal.violations),

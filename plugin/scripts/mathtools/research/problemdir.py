@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core import config
-from ..core.errors import BadInput
-from ..core.slugs import check_slug
+from ..core import BadInput, check_slug, math_dir, workspace_config
 from .workspace import Workspace
 
 
@@ -61,12 +59,12 @@ def resolve(problem: str | None = None, directory: str | None = None) -> tuple[s
 
 def problem_dir(slug: str) -> Path:
     """`.math/problems/<slug>/` of the current workspace (the slug must follow the slug rule)."""
-    return config.math_dir() / "problems" / check_slug(slug)
+    return math_dir() / "problems" / check_slug(slug)
 
 
 def current_slug() -> str:
     """The current problem named in `.math/config.json`."""
-    slug = config.workspace_config().get("current_problem")
+    slug = workspace_config().get("current_problem")
     if not slug:
         raise BadInput(
             "no current problem in .math/config.json: name one, or create one with /math:problem",

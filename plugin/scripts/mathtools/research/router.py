@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core.files import read_text
+from ..core import read_text
 from . import computation, review
 from .state import artifact, latex_violations, merged_this_visit, pending_grant, transition
 from .statefile import LOOP_CAP, LOOPS, STATES, State, load

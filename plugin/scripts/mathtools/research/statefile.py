@@ -28,10 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import atomic_write, read_text
-from ..core.templates import instantiate
+from ..core import BadInput, atomic_write, instantiate, parse_stamp, read_text, render, split
 from . import signing
 
 STATES = (
@@ -101,7 +98,7 @@ class State:
         if not self.entered_at:
             return 0.0
         try:
-            return clock.parse_stamp(self.entered_at).timestamp()
+            return parse_stamp(self.entered_at).timestamp()
         except ValueError:
             raise BadInput(
                 f"STATE.md: entered_at {self.entered_at!r} is not an ISO 8601 time",
@@ -144,7 +141,7 @@ def _routing(fields: dict[str, Any]) -> dict[str, Any]:
     moment = data["entered_at"]
     if moment:  # YAML reads a time back as a datetime: compare the instant, not its spelling
         try:
-            data["entered_at"] = clock.parse_stamp(_text(moment) or "").timestamp()
+            data["entered_at"] = parse_stamp(_text(moment) or "").timestamp()
         except ValueError:
             data["entered_at"] = str(moment)
     data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}
@@ -162,9 +159,9 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
         return (
             State(problem=slug),
             {},
-            frontmatter.split(instantiate("STATE.md", {"title": slug}, {}))[1],
+            split(instantiate("STATE.md", {"title": slug}, {}))[1],
         )
-    data, body = frontmatter.split(read_text(path, path.name), str(path))
+    data, body = split(read_text(path, path.name), str(path))
     current = data.get("current_state") or "INTAKE"
     if current not in STATES:
         raise BadInput(
@@ -213,7 +210,7 @@ def save(folder: Path, state: State, data: dict[str, Any], body: str) -> None:
     # Fields another tool added to the frontmatter are kept, after ours.
     ours = {**state.to_dict(), "digest": digest_of(state.__dict__, folder)}
     merged = {**ours, **{k: v for k, v in data.items() if k not in ours}}
-    atomic_write(state_path(folder), frontmatter.render(merged, body))
+    atomic_write(state_path(folder), render(merged, body))
 
 
 def show(folder: Path, slug: str) -> dict[str, Any]:

@@ -11,11 +11,8 @@ import shlex
 from itertools import pairwise
 from pathlib import Path
 
-from ..core import frontmatter
-from ..core.files import read_text
-from ..core.sources import QUERY_LINE_WORDS
-from ..core.text import fold
-from ..research.problemfile import split_sections
+from ..core import QUERY_LINE_WORDS, fold, read_text, split
+from ..research import split_sections
 
 # Options a query line leaves out, and whether each takes a value.
 LEFT_OUT = {
@@ -129,7 +126,7 @@ def searched_query_lines(literature: Path | None) -> set[str]:
     readable summary instead, and store.stored_query_lines gives their query lines."""
     if literature is None or not literature.exists():
         return set()
-    body = frontmatter.split(read_text(literature, "LITERATURE.md"), str(literature))[1]
+    body = split(read_text(literature, "LITERATURE.md"), str(literature))[1]
     history = split_sections(body).get("search history", "")
     lines: set[str] = set()
     for line in history.splitlines():

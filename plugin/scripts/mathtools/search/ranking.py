@@ -23,8 +23,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from ..core.text import american_spelling, fold, strip_latex
-from ..research.problemfile import Problem
+from ..core import american_spelling, fold, strip_latex
+from ..research import Problem
 from .keyterms import STATEMENT_WORDS, STOPWORDS
 
 __all__ = ["problem_words", "ranked", "read_first", "scores", "tokens"]

@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
 
-from ..core.errors import BadInput
-from ..core.files import read_json
-from ..research import problemfile
+from ..core import BadInput, read_json
+from ..research import read_problem
 from . import ranking
 from .searchfolder import FoundPaper, Search, write_json
 
@@ -50,7 +49,7 @@ def _problem_words(search: Search) -> Counter[str] | None:
     path = search.folder.parent.parent / "PROBLEM.md"
     if not path.exists():
         return None
-    return ranking.problem_words(problemfile.read_problem(path))
+    return ranking.problem_words(read_problem(path))
 
 
 def arrange(

@@ -22,11 +22,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.errors import BadInput
-from ..core.files import write_file
-from ..core.records import Judgement
-from ..core.text import fold, strip_latex
-from ..research import problemdir, problemfile
+from ..core import BadInput, Judgement, fold, strip_latex, write_file
+from ..research import Problem, problem_file, read_problem, reference_keys
 from . import commandlines, searchfolder
 from .commandlines import ArxivQuery, Query, S2Query
 from .keyterms import key_terms
@@ -267,7 +264,7 @@ def next_step(
     command lines."""
     iteration = Iteration.load(store, run_ids)
     problem = problem_of(iteration.problem)
-    references = problemfile.reference_keys(problem) if problem else set()
+    references = reference_keys(problem) if problem else set()
     decision = after_iteration(iteration.number, iteration.judgements, references)
     result: dict[str, object] = {
         "iteration": iteration.number,
@@ -294,7 +291,7 @@ def next_iteration(
     per_query: int,
     search_folder: str | None,
     feedback: str,
-    problem: problemfile.Problem | None,
+    problem: Problem | None,
 ) -> dict[str, object]:
     """The next iteration's number and its command lines: the searches, then the record-run
     that stores them with the memo (in the search folder's feedback-i<N>.md when there is one)."""
@@ -334,7 +331,7 @@ def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, object]:
     }
 
 
-def problem_of(slug: str) -> problemfile.Problem | None:
+def problem_of(slug: str) -> Problem | None:
     """The problem's PROBLEM.md in this workspace, read, if there is one."""
-    path = problemdir.problem_file(slug)
-    return problemfile.read_problem(path) if path.exists() else None
+    path = problem_file(slug)
+    return read_problem(path) if path.exists() else None

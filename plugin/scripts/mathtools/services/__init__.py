@@ -1,13 +1,64 @@
 """The clients of the scholarly services (arXiv, Semantic Scholar, zbMATH Open, Crossref) over one
 HTTP layer: rate limits across processes, cache, deadlines, retries. Imports only core."""
 
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .arxiv import FIELD_PREFIX, ArxivClient, build_query, field_term
+    from .arxiv_source import NoSource, SourceAnswer, SourceClient
+    from .crossref import SOURCE, CrossrefClient, check_window
+    from .http import RequestRejected
+    from .s2records import s2_id
+    from .semantic_scholar import (
+        S2Client,
+        audit_url,
+        check_bulk_max,
+        check_graph_window,
+        check_search_filters,
+        check_search_window,
+    )
+    from .zbmath import (
+        MAX_PER_PAGE,
+        QUERY_SYNTAX,
+        TYPES,
+        Identifier,
+        ZbmathClient,
+        check_page,
+        identifier,
+        search_query,
+    )
+
 __all__ = [
-    "arxiv",
-    "arxiv_source",
-    "crossref",
-    "http",
-    "s2records",
-    "semantic_scholar",
-    "transport",
-    "zbmath",
+    "FIELD_PREFIX",
+    "MAX_PER_PAGE",
+    "QUERY_SYNTAX",
+    "SOURCE",
+    "TYPES",
+    "ArxivClient",
+    "CrossrefClient",
+    "Identifier",
+    "NoSource",
+    "RequestRejected",
+    "S2Client",
+    "SourceAnswer",
+    "SourceClient",
+    "ZbmathClient",
+    "audit_url",
+    "build_query",
+    "check_bulk_max",
+    "check_graph_window",
+    "check_page",
+    "check_search_filters",
+    "check_search_window",
+    "check_window",
+    "field_term",
+    "identifier",
+    "s2_id",
+    "search_query",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

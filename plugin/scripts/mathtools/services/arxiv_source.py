@@ -40,9 +40,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
 
-from ..core import config
-from ..core.errors import ServiceError
-from ..core.identifiers import arxiv_id_text
+from ..core import ServiceError, arxiv_id_text, arxiv_min_interval, arxiv_src_url
 from .http import RequestRejected, Response, ServiceClient, UnusableBody
 
 MAX_MEMBERS = 2000
@@ -291,12 +289,10 @@ class SourceClient:
     """Ask arXiv for papers' sources through the shared, rate-limited HTTP layer."""
 
     def __init__(self, use_cache: bool = True):
-        self.base_url = config.arxiv_src_url()
+        self.base_url = arxiv_src_url()
         # "arxiv": the API client's limiter and interval, so the two together stay polite; its
         # own name, so that a failing source server is never reported as arXiv failing
-        self.http = ServiceClient(
-            "arxiv", SERVER_NAME, config.arxiv_min_interval(), use_cache=use_cache
-        )
+        self.http = ServiceClient("arxiv", SERVER_NAME, arxiv_min_interval(), use_cache=use_cache)
 
     @property
     def network_calls(self) -> int:

@@ -25,12 +25,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import config
-from ..core.errors import BadInput, ServiceError
-from ..core.identifiers import ARXIV_DOI_PREFIX, DOI, ZBL, normalise_arxiv_id
-from ..core.records import Paper, SearchResult
-from ..core.sources import NAMES
-from ..core.text import as_int, is_digits
+from ..core import (
+    ARXIV_DOI_PREFIX,
+    DOI,
+    NAMES,
+    ZBL,
+    BadInput,
+    Paper,
+    SearchResult,
+    ServiceError,
+    as_int,
+    is_digits,
+    normalise_arxiv_id,
+    zbmath_api_url,
+    zbmath_min_interval,
+)
 from .http import Response, ServiceClient, UnusableBody, build_url
 
 SOURCE = "zbmath"
@@ -293,11 +302,11 @@ class ZbmathClient:
     """The zbMATH Open API over the shared HTTP layer. `network_calls` counts real requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = config.zbmath_api_url()
+        self.base = zbmath_api_url()
         self._http = ServiceClient(
             "zbmath",
             SOURCE_NAME,
-            config.zbmath_min_interval(),
+            zbmath_min_interval(),
             headers={"Accept": "application/json"},
             use_cache=use_cache,
         )
