@@ -1,7 +1,10 @@
 """Bibliographies as people write them: the formats read (formats.py, one row each: BibTeX,
-thebibliography's ibitems, biblatex's .bbl, amsrefs), a paper's bibliography loaded from its
+thebibliography's \\bibitems, biblatex's .bbl, amsrefs), a paper's bibliography loaded from its
 files or its arXiv source, a free-text citation read into fields, and BibTeX written back (values
-that break nothing, a corrected copy). Imports core only; the gate checks what it reads."""
+that break nothing, a corrected copy). Imports core only; the gate checks what it reads.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
 
 from typing import TYPE_CHECKING
 

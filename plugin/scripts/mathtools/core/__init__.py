@@ -1,6 +1,9 @@
 """The ground every wing stands on: errors and exit codes, files and locks, configuration, the
 clock, text folding, identifiers, source names, the records that cross boundaries. Imports no
-wing."""
+wing.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
 
 from typing import TYPE_CHECKING
 

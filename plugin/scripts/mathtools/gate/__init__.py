@@ -1,6 +1,9 @@
 """The citation gate: compares a citation with what the services hold and gives the verdict
 (CONFIRMED, CORRECTED, UNCONFIRMED); checks a bibliography the bibliography wing read, for
-/math:check-refs. Imports core, services and bibliography."""
+/math:check-refs. Imports core, services and bibliography.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
 
 from typing import TYPE_CHECKING
 

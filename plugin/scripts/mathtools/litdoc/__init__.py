@@ -1,5 +1,8 @@
 """LITERATURE.md: the document, its REF/UREF entries, their checks, the merge of a verification
-into it, and its BibTeX export. Imports core to papers."""
+into it, and its BibTeX export. Imports core to papers.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
 
 from typing import TYPE_CHECKING
 

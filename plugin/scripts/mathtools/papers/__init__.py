@@ -2,7 +2,10 @@
 numbers (Theorem 2.3), with their notes, labels and text; and, for /math:check-refs, a paper as
 a referee gets it (an arXiv id, a PDF) read into its bibliography, with the statements it cites
 by number checked against the cited papers' sources. Imports core, bibliography, services and
-gate."""
+gate.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
 
 from typing import TYPE_CHECKING
 

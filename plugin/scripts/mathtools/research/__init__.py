@@ -1,6 +1,9 @@
 """The research loop's problem folder: the workspace, the state machine, the journal, notation,
 PROOF.md's heading blocks and gaps, the referee's review, sandboxed computation and the LaTeX
-write-up. Imports core to litdoc."""
+write-up. Imports core to litdoc.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
 
 from typing import TYPE_CHECKING
 

@@ -1,5 +1,8 @@
 """The literature search, phase by phase (discover, judge, refine, chase, verify, finish), standing
-side by side over one search-folder model and the run store. Imports every wing below it."""
+side by side over one search-folder model and the run store. Imports every wing below it.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
 
 from typing import TYPE_CHECKING
 
