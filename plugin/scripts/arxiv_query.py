@@ -147,7 +147,7 @@ def main(argv: Sequence[str]) -> None:
 
 def _theorems(args: argparse.Namespace) -> None:
     from mathtools.core import normalise_arxiv_id
-    from mathtools.papers import paper_theorems, summary_lines
+    from mathtools.papers import paper_theorems, theorems_summary_lines
     from mathtools.services import SourceClient
 
     arxiv_id, version = normalise_arxiv_id(args.id)
@@ -158,7 +158,7 @@ def _theorems(args: argparse.Namespace) -> None:
     if version is not None and version < 1:
         raise BadInput(f"no version {version} of an arXiv paper", code="bad_version")
     record = paper_theorems(arxiv_id, version, SourceClient(use_cache=not args.no_cache))
-    cli.emit(record, args.out, summary_lines(record))
+    cli.emit(record, args.out, theorems_summary_lines(record))
 
 
 def _asked_ids(args: argparse.Namespace) -> list[str]:

@@ -139,7 +139,7 @@ def main(argv: Sequence[str]) -> int | None:
         FIX_MARK,
         REPORT_MARK,
         Verifier,
-        check,
+        check_bibliography,
         check_output,
         decision_lines,
         default_fix_path,
@@ -150,13 +150,13 @@ def main(argv: Sequence[str]) -> int | None:
         markdown,
         table_lines,
     )
-    from mathtools.papers import add_statements, read
+    from mathtools.papers import add_statements, read_paper_input
 
     def progress(message: str) -> None:
         print(f"check_refs: {message}", file=sys.stderr, flush=True)
 
     started = time.monotonic()
-    paper = read(args.files, cited_only=args.cited_only, use_cache=not args.no_cache)
+    paper = read_paper_input(args.files, cited_only=args.cited_only, use_cache=not args.no_cache)
     found = paper.bibliography
     inputs = [Path(name) for name in args.files] + [bib.path for bib in found.bibs]
     fix = args.fix
@@ -180,7 +180,7 @@ def main(argv: Sequence[str]) -> int | None:
     for warning in found.warnings:
         progress(f"warning: {warning}")
 
-    document = check(found, Verifier(use_cache=not args.no_cache), progress)
+    document = check_bibliography(found, Verifier(use_cache=not args.no_cache), progress)
     add_statements(document, paper, progress)
     if fix:
         bib = found.bibs[0]

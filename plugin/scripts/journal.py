@@ -45,10 +45,10 @@ from mathtools.research import (  # noqa: E402
     OUTCOMES,
     STRATEGIES,
     add,
-    check,
+    check_dead_ends,
     journal_path,
     parse_tags,
-    validate,
+    validate_journal,
 )
 
 
@@ -127,12 +127,12 @@ def main(argv: Sequence[str]) -> int | None:
         )
         return EXIT_OK
     elif args.command == "check":
-        result = check(args.strategy, parse_tags(args.tags), problem=args.problem)
+        result = check_dead_ends(args.strategy, parse_tags(args.tags), problem=args.problem)
         cli.emit(result)
         return EXIT_VIOLATIONS if result["verdict"] == "dead-end" else EXIT_OK
     elif args.command == "validate":
         path = Path(args.file) if args.file else journal_path(args.problem)[1]
-        result = validate(path)
+        result = validate_journal(path)
         cli.emit(result)
         return EXIT_OK if result["valid"] else EXIT_VIOLATIONS
     else:

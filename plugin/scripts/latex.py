@@ -41,7 +41,7 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import cited_keys  # noqa: E402
-from mathtools.research import check_folder, compile_pdf, parse, without_secrets  # noqa: E402
+from mathtools.research import check_folder, compile_pdf, parse_problem_command, without_secrets  # noqa: E402
 
 without_secrets()  # LaTeX could \input /proc/<our pid>/environ: no key there
 
@@ -74,7 +74,7 @@ def main(argv: Sequence[str]) -> int | None:
     build.add_argument(
         "--timeout", type=float, default=300, help="seconds for the whole compilation"
     )
-    args, _, folder = parse(parser, commands, argv)
+    args, _, folder = parse_problem_command(parser, commands, argv)
     if args.command == "check":
         return check(folder, args.compile)
     result = compile_pdf(folder, args.timeout)

@@ -131,7 +131,7 @@ def main(argv: Sequence[str]) -> int | None:
 
 
 def do_merge(args: argparse.Namespace) -> None:
-    from mathtools.litdoc import merge_file, summary_lines
+    from mathtools.litdoc import merge_file, merge_summary_lines
 
     verified = read_json(args.verified, "verification")
     relevance = read_json(args.relevance, "relevance") if args.relevance else None
@@ -165,7 +165,7 @@ def do_merge(args: argparse.Namespace) -> None:
     elif args.json:
         cli.emit(report)
     else:
-        sys.stdout.write("".join(line + "\n" for line in summary_lines(report)))
+        sys.stdout.write("".join(line + "\n" for line in merge_summary_lines(report)))
 
 
 def do_validate(args: argparse.Namespace) -> int:

@@ -48,7 +48,7 @@ from mathtools import cli  # noqa: E402
 from mathtools.search import (  # noqa: E402
     check_per_query,
     keep,
-    next_step,
+    next_refinement_step,
     open_store,
 )
 
@@ -85,8 +85,10 @@ def main(argv: Sequence[str]) -> None:
         if args.command == "keep":
             return cli.acknowledge(keep(store, args.runs, Path(args.out)))
         if args.command == "feedback":
-            return cli.acknowledge(next_step(store, args.runs))
-        step = next_step(store, args.runs, args.query, args.per_query, args.search_folder)
+            return cli.acknowledge(next_refinement_step(store, args.runs))
+        step = next_refinement_step(
+            store, args.runs, args.query, args.per_query, args.search_folder
+        )
     cli.acknowledge(step)
 
 

@@ -33,7 +33,7 @@ from mathtools.core import ensure
 ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import current, parse, seal  # noqa: E402
+from mathtools.research import current, parse_problem_command, seal  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -41,7 +41,7 @@ def main(argv: Sequence[str]) -> None:
     commands = parser.add_commands()
     commands.add_parser("seal", help="validate REVIEW.md and write its verdict")
     commands.add_parser("show", help="the review's verdict, or why it cannot be used")
-    args, slug, folder = parse(parser, commands, argv)
+    args, slug, folder = parse_problem_command(parser, commands, argv)
     if args.command == "seal":
         cli.emit(seal(folder, slug))
     else:

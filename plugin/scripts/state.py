@@ -59,7 +59,7 @@ from mathtools.research import (  # noqa: E402
     archive_session,
     brief,
     next_step,
-    parse,
+    parse_problem_command,
     show,
     transition,
 )
@@ -85,7 +85,7 @@ def main(argv: Sequence[str]) -> None:
     )
     agent = commands.add_parser("brief", help="what an agent reads before it works (Markdown)")
     agent.add_argument("--for", dest="agent", required=True, choices=AGENTS)
-    args, slug, folder = parse(parser, commands, argv)
+    args, slug, folder = parse_problem_command(parser, commands, argv)
     if args.command == "show":
         cli.emit(show(folder, slug))
     elif args.command == "next":

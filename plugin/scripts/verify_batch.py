@@ -57,11 +57,11 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     args = parser.parse_args(argv)
 
-    from mathtools.gate import Verifier, load_candidates, summary_lines
+    from mathtools.gate import Verifier, load_candidates, verification_summary_lines
 
     candidates, inputs = load_candidates(args.files or ["-"])
     document = Verifier(use_cache=not args.no_cache).verify(candidates, inputs)
-    cli.emit(document, args.out, summary_lines(document))
+    cli.emit(document, args.out, verification_summary_lines(document))
 
 
 if __name__ == "__main__":

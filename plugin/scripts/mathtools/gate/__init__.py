@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .refcheck import (
         FIX_MARK,
         adopt,
-        check,
+        check_bibliography,
         check_output,
         default_fix_path,
         fix_header,
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         is_marked,
     )
     from .refreport import REPORT_MARK, decision_lines, markdown, table_lines
-    from .verification import PENDING, Verifier, summary_lines
+    from .verification import PENDING, Verifier, verification_summary_lines
 
 __all__ = [
     "FIX_MARK",
@@ -31,7 +31,7 @@ __all__ = [
     "REPORT_MARK",
     "Verifier",
     "adopt",
-    "check",
+    "check_bibliography",
     "check_output",
     "decision_lines",
     "default_fix_path",
@@ -41,8 +41,8 @@ __all__ = [
     "is_marked",
     "load_candidates",
     "markdown",
-    "summary_lines",
     "table_lines",
+    "verification_summary_lines",
 ]
 
 

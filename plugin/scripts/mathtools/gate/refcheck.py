@@ -67,7 +67,7 @@ BIB_FIELDS = {
 BOOK_PARTS = frozenset({"inproceedings", "incollection", "inbook", "conference"})
 
 
-def check(
+def check_bibliography(
     bibliography: Bibliography, verifier: Verifier, progress: Callable[[str], None]
 ) -> CheckDocument:
     """The check_refs document (schemas/check_refs.schema.json) for what loading.load read."""

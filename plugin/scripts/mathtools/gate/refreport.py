@@ -1,5 +1,5 @@
-"""How /math:check-refs shows a checked bibliography (refcheck.check's document): the terminal
-table, the summary line, the Markdown report.
+"""How /math:check-refs shows a checked bibliography (refcheck.check_bibliography's document):
+the terminal table, the summary line, the Markdown report.
 """
 
 from __future__ import annotations

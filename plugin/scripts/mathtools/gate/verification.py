@@ -562,7 +562,7 @@ def _result(candidate: Candidate, outcome: Outcome) -> VerificationResult:
     return result
 
 
-def summary_lines(document: VerificationDocument) -> list[str]:
+def verification_summary_lines(document: VerificationDocument) -> list[str]:
     """The compact view for the model: counts, one line per result, the service errors.
 
     A confirmed candidate's line is its key alone when the paper is as the candidate gave it

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .checks import validate, with_warning
     from .identity import Index, Key, entry_identity, paper_identity
     from .literature import AS_CITED, SYNTHESIS, UNKNOWN, LiteratureDoc, load, parse, template
-    from .merging import merge_file, summary_lines
+    from .merging import merge_file, merge_summary_lines
     from .quotes import SourceText, keep_quoted, proof_violations, tex_violations
 
 __all__ = [
@@ -30,10 +30,10 @@ __all__ = [
     "keep_quoted",
     "load",
     "merge_file",
+    "merge_summary_lines",
     "paper_identity",
     "parse",
     "proof_violations",
-    "summary_lines",
     "template",
     "tex_violations",
     "validate",

@@ -257,7 +257,7 @@ def merge_file(
 KEPT_PROSE = "{ref} kept its {fields}: prose there is never overwritten; edit {ref} in the file"
 
 
-def summary_lines(report: MergeReport) -> list[str]:
+def merge_summary_lines(report: MergeReport) -> list[str]:
     """The compact view of a merge report for the model: what happened to the file, then one
     line per entry added, updated, moved, kept or skipped, by number and candidate key (titles
     and fields are in the file, which the model reads next for the Synthesis)."""

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from ..core import face_attribute
 
 if TYPE_CHECKING:
-    from .paperinput import add_statements, read
-    from .papertheorems import paper_theorems, summary_lines
+    from .paperinput import add_statements, read_paper_input
+    from .papertheorems import paper_theorems, theorems_summary_lines
 
-__all__ = ["add_statements", "paper_theorems", "read", "summary_lines"]
+__all__ = ["add_statements", "paper_theorems", "read_paper_input", "theorems_summary_lines"]
 
 
 def __getattr__(name: str) -> object:

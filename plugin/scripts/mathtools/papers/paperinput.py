@@ -29,7 +29,9 @@ class PaperInput:
     unexpanded: list[UnexpandedVenue] = field(default_factory=list)
 
 
-def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> PaperInput:
+def read_paper_input(
+    paths: list[str], cited_only: bool = False, use_cache: bool = True
+) -> PaperInput:
     """The bibliography (and cited statements) of local files, one arXiv paper or one PDF;
     BadInput before any check for what cannot be used."""
     papers = [(path, arxiv_argument(path)) for path in paths]

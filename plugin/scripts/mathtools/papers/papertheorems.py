@@ -63,7 +63,7 @@ def result(answer: SourceAnswer) -> TheoremsResult:
     )
 
 
-def summary_lines(record: TheoremsResult) -> list[str]:
+def theorems_summary_lines(record: TheoremsResult) -> list[str]:
     """What `--out` prints: one line for the paper, one per statement."""
     asked = arxiv_id_text(record["id"], record["version"])
     if record["status"] == "no_source":

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .briefs import AGENTS, brief
     from .computation import check_recordable, interpret, record
     from .confinement import needs_allowance
-    from .deadends import check
+    from .deadends import check_dead_ends
     from .gaps import mark, next_to_search, none_left
     from .journal import (
         ALL_STRATEGIES,
@@ -24,12 +24,19 @@ if TYPE_CHECKING:
         STRATEGIES,
         add,
         journal_path,
-        validate,
+        validate_journal,
     )
     from .latex import check_folder
     from .models import agent_call_update
     from .notation import CUSTOM, PRESETS, presets, update
-    from .problemdir import add_arguments, current_slug, parse, problem_dir, problem_file, resolve
+    from .problemdir import (
+        add_arguments,
+        current_slug,
+        parse_problem_command,
+        problem_dir,
+        problem_file,
+        resolve,
+    )
     from .problemfile import (
         PROBLEM_SOURCE,
         Problem,
@@ -97,7 +104,7 @@ __all__ = [
     "archive",
     "archive_session",
     "brief",
-    "check",
+    "check_dead_ends",
     "check_folder",
     "check_limits",
     "check_recordable",
@@ -117,7 +124,7 @@ __all__ = [
     "next_step",
     "next_to_search",
     "none_left",
-    "parse",
+    "parse_problem_command",
     "parse_tags",
     "presets",
     "problem_dir",
@@ -139,7 +146,7 @@ __all__ = [
     "switch",
     "transition",
     "update",
-    "validate",
+    "validate_journal",
     "without_secrets",
 ]
 

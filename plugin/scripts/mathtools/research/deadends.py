@@ -97,7 +97,7 @@ def _problem_tags(folder: Path) -> list[str]:
     return [str(tag).strip().lower() for tag in values]
 
 
-def check(strategy: str, tags: list[str], problem: str | None = None) -> dict[str, Any]:
+def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) -> dict[str, Any]:
     """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags
     (PROBLEM.md's own tags do not count: every attempt at the problem shares them),
     each with the evidence dated after it. verdict: 'clear' (none), 'conditions-changed' (every

@@ -360,7 +360,7 @@ def read_journal(path: Path) -> Journal:
     return parse(read_text(path, path.name), path)
 
 
-def validate(path: Path) -> dict[str, Any]:
+def validate_journal(path: Path) -> dict[str, Any]:
     journal = read_journal(path)
     violations = journal.violations + journal.index_violations()
     return {

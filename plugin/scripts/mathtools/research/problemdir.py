@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse(
+def parse_problem_command(
     parser: argparse.ArgumentParser,
     commands: argparse._SubParsersAction[Any],
     argv: Sequence[str] | None,

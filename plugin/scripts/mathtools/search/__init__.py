@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .planning import plan
     from .querylines import query_line, searched_query_lines
     from .recording import finish, merge
-    from .refinement import keep, next_step
+    from .refinement import keep, next_refinement_step
     from .relaxation import ArxivRequest, search_arxiv, search_s2
     from .runrecords import (
         JUDGEMENT_COLUMNS,
@@ -60,7 +60,7 @@ __all__ = [
     "merge",
     "more",
     "new_search_folder",
-    "next_step",
+    "next_refinement_step",
     "open_store",
     "plan",
     "problem_path",

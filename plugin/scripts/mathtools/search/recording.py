@@ -26,8 +26,8 @@ from ..litdoc import (
     keep_quoted,
     load,
     merge_file,
+    merge_summary_lines,
     parse,
-    summary_lines,
     validate,
     with_warning,
 )
@@ -64,7 +64,7 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
     kept = keep_statements(search)
     violations = validate(search.literature)
     doc = load(search.literature)
-    out = summary_lines(report) + kept
+    out = merge_summary_lines(report) + kept
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
     unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
     out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]

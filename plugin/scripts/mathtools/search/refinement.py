@@ -252,7 +252,7 @@ class Iteration:
         return cls(problems.pop(), numbers.pop(), runs, judgements)
 
 
-def next_step(
+def next_refinement_step(
     store: RunStore,
     run_ids: list[int],
     query: str | None = None,
