@@ -304,7 +304,9 @@ def test_no_corrected_copy_names_what_was_read_for_an_amsrefs_database():
     from mathtools.gate import refcheck
     from support import shared
 
-    found = loading.load([str(shared.path("bibliographies", "roe-motivic-tori_references.ltb"))])
+    found = loading.load_bibliography(
+        [str(shared.path("bibliographies", "roe-motivic-tori_references.ltb"))]
+    )
     document = {"inputs": found.files}
     assert refcheck.fix_lines(document, "") == [  # type: ignore[arg-type]
         "no corrected copy: only a single .bib is rewritten, and this check read an amsrefs "

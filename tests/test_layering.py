@@ -14,6 +14,7 @@ mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules,
   `if TYPE_CHECKING:` block of relative imports (what mypy reads), listed equal in __all__ and
   loaded lazily by core's face_attribute; it imports nothing else at run time, and no name on it
   is also a module's name;
+- no two faces carry one name;
 - another wing, cli.py, a script (plugin/scripts/*.py) and a hook import a wing only through its
   face (`from ..gate import Verifier`, `from mathtools.gate import Verifier`) and only names in
   its __all__; inside a wing, modules import their siblings directly.
@@ -205,6 +206,16 @@ def test_every_name_on_a_face_is_the_object_its_module_defines(wing):
         assert getattr(package, name) is getattr(defined, name), f"{wing}.{name}"
     with pytest.raises(AttributeError, match="no_such_name"):
         package.no_such_name  # noqa: B018  # the attribute lookup is the test
+
+
+def test_no_two_faces_carry_one_name():
+    """A name means one thing across the library: a script that imports from two faces never
+    meets two `load`s (the glossary's rule; an alias would only hide it)."""
+    carriers: dict[str, list[str]] = {}
+    for wing in WINGS:
+        for name in _face(wing):
+            carriers.setdefault(name, []).append(wing)
+    assert {name: wings for name, wings in carriers.items() if len(wings) > 1} == {}
 
 
 def _front_doors() -> list[tuple[str, Path]]:

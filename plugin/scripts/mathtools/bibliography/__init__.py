@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .bibtexfile import BibFile, parse_bibtex
     from .bibvalues import MATH, bibtex_identifier, bibtex_names, bibtex_text, unsafe_commands
     from .freetext import free_text_fields
-    from .loading import Bibliography, keep_cited, load, load_source
+    from .loading import Bibliography, keep_cited, load_bibliography, load_source
 
 __all__ = [
     "MATH",
@@ -31,7 +31,7 @@ __all__ = [
     "corrected_copy",
     "free_text_fields",
     "keep_cited",
-    "load",
+    "load_bibliography",
     "load_source",
     "parse_bibtex",
     "read_file",

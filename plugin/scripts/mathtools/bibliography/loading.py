@@ -61,7 +61,7 @@ def tex_bib_files(path: Path, text: str) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def load(paths: list[str], cited_only: bool = False) -> Bibliography:
+def load_bibliography(paths: list[str], cited_only: bool = False) -> Bibliography:
     """Read every file (a .tex brings the .bib files it names, or its \\bibitems); BadInput for
     the first file that cannot be used, before any work."""
     result = Bibliography()

@@ -70,7 +70,7 @@ BOOK_PARTS = frozenset({"inproceedings", "incollection", "inbook", "conference"}
 def check_bibliography(
     bibliography: Bibliography, verifier: Verifier, progress: Callable[[str], None]
 ) -> CheckDocument:
-    """The check_refs document (schemas/check_refs.schema.json) for what loading.load read."""
+    """The check_refs document (schemas/check_refs.schema.json) for what load_bibliography read."""
     references = bibliography.references
     candidates = [
         candidate(

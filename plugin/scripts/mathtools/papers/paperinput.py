@@ -1,4 +1,4 @@
-"""What check_refs.py is given, read: local files (bibliography/loading.load), one arXiv
+"""What check_refs.py is given, read: local files (bibliography's load_bibliography), one arXiv
 paper (paperbibliography.py: its source fetched) or one PDF (pdfreferences.py: its reference
 list as written), with the statements its LaTeX cites by number (citedstatements.py), and, once the
 gate has checked the entries, those statements looked up in the cited papers' arXiv sources.
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bibliography import Bibliography, keep_cited, load, read_file
+from ..bibliography import Bibliography, keep_cited, load_bibliography, read_file
 from ..core import BadInput, CheckDocument, InputFile, PdfSplit, UnexpandedVenue, strip_comments
 from ..services import SourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
@@ -52,7 +52,7 @@ def read_paper_input(
         bibliography = Bibliography(files=files, references=found.references)
         split: PdfSplit = {"file": pdfs[0], "split": found.split, "entries": len(found.references)}
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
-    bibliography = load(paths, cited_only=cited_only)
+    bibliography = load_bibliography(paths, cited_only=cited_only)
     cited = CitationsRead()
     unexpanded: list[UnexpandedVenue] = []
     for path in paths:
