@@ -22,4 +22,5 @@ __all__ = [
     "tex",
     "text",
     "venues",
+    "version",
 ]

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .. import __version__
 from .bootstrap import data_dir
 from .errors import BadInput, EnvironmentProblem, keep_secret, shown
 from .files import read_json
+from .version import VERSION
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
 ARXIV_SRC_URL = "https://export.arxiv.org/src"  # /src/<id>[vN]: the paper's source files
@@ -46,7 +46,7 @@ S2_API_URL = "https://api.semanticscholar.org/graph/v1"
 ZBMATH_API_URL = "https://api.zbmath.org/v1"
 CROSSREF_API_URL = "https://api.crossref.org"
 # The product token; user_agent() adds the user's contact address when one is configured.
-USER_AGENT = f"math-claude-plugin/{__version__}"
+USER_AGENT = f"math-claude-plugin/{VERSION}"
 _EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
 # What an API key may hold: visible ASCII (an HTTP header value; S2 keys are letters and digits).
 API_KEY = re.compile(r"[\x21-\x7e]{1,256}")
