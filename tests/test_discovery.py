@@ -17,8 +17,7 @@ from conftest import ROOT
 from mathtools.core import domains, schemas
 from mathtools.core.sources import DISCOVERY
 from mathtools.core.text import fold, strip_latex
-from mathtools.research import problemfile
-from mathtools.search import commandlines, keyterms, planning, querylines, relaxation
+from mathtools.search import commandlines, keyterms, planning, problemfile, querylines, relaxation
 from mathtools.search.store import RunStore
 from support import corpus_search
 from support.standin import StandIn

@@ -14,8 +14,7 @@ from conftest import PLUGIN, RECORDINGS, ROOT
 from mathtools.core import domains, schemas
 from mathtools.core.sources import DISCOVERY, QUERY_LINE_WORDS
 from mathtools.core.text import fold, strip_latex
-from mathtools.research import problemfile
-from mathtools.search import commandlines, keyterms, planning, querylines
+from mathtools.search import commandlines, keyterms, planning, problemfile, querylines
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette

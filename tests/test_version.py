@@ -9,8 +9,8 @@ import json
 import re
 
 import mathtools
-from mathtools.core import config, version
 from conftest import PLUGIN, ROOT
+from mathtools.core import config, version
 
 PLUGIN = json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
 

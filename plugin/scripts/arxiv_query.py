@@ -44,6 +44,7 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import domains  # noqa: E402
+from mathtools.search.querylines import query_line  # noqa: E402
 
 
 def build_parser() -> cli.ArgumentParser:
@@ -144,7 +145,7 @@ def main(argv: Sequence[str]) -> None:
             result = client.search(query, args.offset, args.limit, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
-    cli.emit_search_result(result, "arxiv", argv, args.out)
+    cli.emit_search_result(result, query_line("arxiv", list(argv)), args.out)
 
 
 def _theorems(args: argparse.Namespace) -> None:

@@ -18,7 +18,6 @@ __all__ = [
     "notation",
     "outputtex",
     "problemdir",
-    "problemfile",
     "reasons",
     "review",
     "router",

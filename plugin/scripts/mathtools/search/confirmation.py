@@ -27,9 +27,9 @@ from ..litdoc import literature
 from ..litdoc.identity import Index, Key, paper_identity
 from ..litdoc.literature import UNKNOWN
 from ..papers.papertheorems import paper_theorems
-from ..research.problemfile import PROBLEM_SOURCE
 from ..services.arxiv_source import SourceClient
 from . import abstracts, refinement, searchfolder
+from .problemfile import PROBLEM_SOURCE
 from .searchfolder import (
     CANDIDATES,
     MEMORY_SOURCE,

@@ -19,12 +19,12 @@ from ..core.errors import BadInput, ServiceError
 from ..core.records import SearchResultDict, summary_line
 from ..core.slugs import is_slug
 from ..core.sources import NAMES, TAGS
-from ..research import problemdir, problemfile
+from ..research import problemdir
 from ..services.arxiv import ArxivClient
 from ..services.http import RequestRejected
 from ..services.semantic_scholar import S2Client
 from ..services.zbmath import ZbmathClient
-from . import commandlines, planning, querylines, readorder, relaxation, searchfolder
+from . import commandlines, planning, problemfile, querylines, readorder, relaxation, searchfolder
 from .commandlines import PlannedSearch, planned_queries
 from .refinement import refined_queries
 from .searchfolder import FoundPaper, Search, earlier_identities, identities, iteration_papers

@@ -31,7 +31,6 @@ from ..core import domains
 from ..core.errors import BadInput
 from ..core.sources import NAMES, PLANNED
 from ..core.text import fold, strip_latex
-from ..research.problemfile import Problem, Reference, reference_candidates
 from .commandlines import (
     ArxivQuery,
     Plan,
@@ -52,6 +51,7 @@ from .keyterms import (
     result_names,
     same_stem,
 )
+from .problemfile import Problem, Reference, reference_candidates
 from .querylines import normalise_query_line
 
 MIN_QUERIES, MAX_QUERIES = 3, 5

@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..core.text import american_spelling, fold, strip_latex
-from ..research.problemfile import Problem
 from .keyterms import STATEMENT_WORDS, STOPWORDS
+from .problemfile import Problem
 
 __all__ = ["problem_words", "ranked", "read_first", "scores", "tokens"]
 

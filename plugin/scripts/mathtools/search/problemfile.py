@@ -63,7 +63,7 @@ class Problem:
 def read_problem(path: Path) -> Problem:
     """Parse a PROBLEM.md (frontmatter plus the protocol's body sections)."""
     meta, body = frontmatter.split(read_text(path, "PROBLEM.md"), str(path))
-    sections = split_sections(body)
+    sections = frontmatter.split_sections(body)
     domain = meta.get("domain")
     if domain is not None and str(domain) not in domains.DOMAINS:
         domain = None  # a custom domain has no category map; queries then carry no category
@@ -85,19 +85,6 @@ def read_problem(path: Path) -> Problem:
         references=[parse_reference(item) for item in list_items(sections.get("references", ""))],
         extra_categories=[str(c) for c in extra if ARXIV_CATEGORY.fullmatch(str(c))],
     )
-
-
-def split_sections(body: str) -> dict[str, str]:
-    """Heading text (lower case) -> the text under it, up to the next heading of any level."""
-    sections: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in body.splitlines():
-        heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if heading:
-            current = sections.setdefault(heading.group(1).strip().lower(), [])
-        elif current is not None:
-            current.append(line)
-    return {name: "\n".join(lines).strip() for name, lines in sections.items()}
 
 
 def list_items(text: str) -> list[str]:
