@@ -16,7 +16,7 @@ from conftest import ROOT
 from mathtools.core import schemas
 from mathtools.gate.matching import normalise_title
 from mathtools.papers import citedstatements, paperbibliography, texsource
-from mathtools.services.arxiv_source import SourceClient, read_body
+from mathtools.services.latex_source import LatexSourceClient, read_body
 from support import arxiv_src
 
 MAIN_2405 = "HK2024-counterexample.tex"
@@ -43,7 +43,7 @@ def own_bibliography_count(arxiv_id: str) -> int:
 
 @pytest.mark.parametrize("arxiv_id", arxiv_src.PAPERS)
 def test_an_arxiv_paper_is_read_with_every_entry_of_its_own_bibliography(arxiv_id, standin):
-    paper = paperbibliography.read_arxiv_paper(arxiv_id, None, SourceClient(use_cache=False))
+    paper = paperbibliography.read_arxiv_paper(arxiv_id, None, LatexSourceClient(use_cache=False))
     found = paper.bibliography
     assert len(found.references) == own_bibliography_count(arxiv_id)
     assert all(r.key and r.file.startswith(f"arXiv:{arxiv_id}/") for r in found.references)
@@ -156,7 +156,7 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     journal = cited[("Mink-Bill-Rudolf", "Theorem", "1")]
     assert journal["status"] == "not_in_version" and "Theorem 1.3" in journal["nearest"]
     # A statement of a reference confirmed without an arXiv source is not checked, and says so
-    assert cited[("non_symmetric_mahler", "Theorem", "2.1")]["status"] == "no_arxiv_source"
+    assert cited[("non_symmetric_mahler", "Theorem", "2.1")]["status"] == "no_latex_source"
     assert document["summary"]["statements_flagged"] == 2
 
     table = script("check_refs.py", str(tmp_path / "paper.tex")).stdout
@@ -238,7 +238,9 @@ def test_a_pdf_without_pdftotext_is_an_environment_problem(script, tmp_path):
 
 def test_an_author_year_bibitem_with_an_accented_name_is_read(standin):
     # 2203.01718: "K\"{u}nzle, A. F. (1996). Singular Hamiltonian systems and ..."
-    paper = paperbibliography.read_arxiv_paper("2203.01718", None, SourceClient(use_cache=False))
+    paper = paperbibliography.read_arxiv_paper(
+        "2203.01718", None, LatexSourceClient(use_cache=False)
+    )
     entry = {r.key: r.plain() for r in paper.bibliography.references}["Kuenzle1996"]
     assert entry["title"] == "Singular Hamiltonian systems and symplectic capacities"
     assert (entry["authors"], entry["year"]) == (["Künzle, A. F."], 1996)
@@ -330,7 +332,9 @@ def test_decisions_show_only_the_rows_to_act_on_with_the_next_step(script, stand
 
 def test_springer_style_bibitems_are_read_as_authors_colon_title(standin):
     # 1010.3170: "Albers, P., Mazzucchelli, M.: Periodic bounce orbits of prescribed energy, ..."
-    paper = paperbibliography.read_arxiv_paper("1010.3170", None, SourceClient(use_cache=False))
+    paper = paperbibliography.read_arxiv_paper(
+        "1010.3170", None, LatexSourceClient(use_cache=False)
+    )
     entries = {r.key: r.plain() for r in paper.bibliography.references}
     assert all(entry.get("title") for entry in entries.values())
     first = entries["AlbersMazzucchelli"]

@@ -7,7 +7,8 @@ mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules,
   folder model (search/searchfolder.py) and the run store;
 - cli.py imports core alone; no library module imports it, nor the package's __init__; no
   modules import each other in a circle (an import inside a function is an edge too: it only
-  hides the circle from Python's start-up), every import inside a function says why, and no module reaches 600 lines;
+  hides the circle from Python's start-up), every import inside a function says why, and no
+  module reaches 600 lines;
 - every wing's __init__ names its modules in __all__ and imports nothing.
 """
 

@@ -151,7 +151,7 @@ def main(argv: Sequence[str]) -> None:
 def _theorems(args: argparse.Namespace) -> None:
     from mathtools.core.identifiers import normalise_arxiv_id
     from mathtools.papers.papertheorems import paper_theorems, summary_lines
-    from mathtools.services.arxiv_source import SourceClient
+    from mathtools.services.latex_source import LatexSourceClient
 
     arxiv_id, version = normalise_arxiv_id(args.id)
     if args.version is not None:
@@ -162,7 +162,7 @@ def _theorems(args: argparse.Namespace) -> None:
         version = args.version
     if version is not None and version < 1:
         raise errors.BadInput(f"no version {version} of an arXiv paper", code="bad_version")
-    record = paper_theorems(arxiv_id, version, SourceClient(use_cache=not args.no_cache))
+    record = paper_theorems(arxiv_id, version, LatexSourceClient(use_cache=not args.no_cache))
     cli.emit(record, args.out, summary_lines(record))
 
 

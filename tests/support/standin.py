@@ -511,7 +511,7 @@ class StandIn(ScriptedServer):
             )
         if self.world == INVENTED:  # a single-file source, gzipped, as arXiv serves one
             asked = re.sub(r"v\d+$", "", path.split("/", 2)[-1])
-            source = self.index.arxiv_sources.get(asked)
+            source = self.index.latex_sources.get(asked)
             if source is None:
                 return reply_of(404, f"No document for '{asked}'\n".encode(), "text/html")
             return reply_of(200, source, "application/gzip")

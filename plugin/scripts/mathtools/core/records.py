@@ -366,7 +366,7 @@ class PdfSplit(TypedDict):
     entries: int
 
 
-StatementStatus = Literal["found", "other_kind", "not_in_version", "not_checked", "no_arxiv_source"]
+StatementStatus = Literal["found", "other_kind", "not_in_version", "not_checked", "no_latex_source"]
 
 
 class StatementCitation(TypedDict):

@@ -33,10 +33,10 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
     """What the entry's cited statements are in the cited paper's arXiv source: one line each
     (`Theorem 2.3 (note): "first words"`), or one line naming those that were not checked."""
     cited = [c for c in document.get("statements", []) if c["key"] == key]
-    unchecked = [c for c in cited if c["status"] == "no_arxiv_source"]
+    unchecked = [c for c in cited if c["status"] == "no_latex_source"]
     lines = []
     for citation in cited:
-        if citation["status"] == "no_arxiv_source":
+        if citation["status"] == "no_latex_source":
             continue
         asked = f"cites {citation['kind']} {citation['number']}{citation['part'] or ''}"
         statement = citation["statement"]

@@ -156,7 +156,7 @@ def violations(text: str, entries: dict[str, Entry], where: str, first_line: int
 
 
 @dataclass(frozen=True)
-class SourceText:
+class LatexSourceText:
     """What verify read of one paper's arXiv source: its URL, its statements (printed name ->
     LaTeX), the names it listed, and why there are none when it could not be read."""
 
@@ -166,7 +166,7 @@ class SourceText:
     missing: str | None = None
 
 
-def keep_quoted(doc: LiteratureDoc, papers: dict[str, SourceText]) -> list[str]:
+def keep_quoted(doc: LiteratureDoc, papers: dict[str, LatexSourceText]) -> list[str]:
     """Keep in each REF every statement verify listed of its paper and those a [V] claim quotes
     (in its Key Results, or the Synthesis citing it): `papers` maps an arXiv id to what verify
     read of its source. What cannot be kept is said: a statement the paper does not state, or,
@@ -198,7 +198,7 @@ def keep_quoted(doc: LiteratureDoc, papers: dict[str, SourceText]) -> list[str]:
     return said
 
 
-def _unkept(name: str, paper: SourceText) -> str:
+def _unkept(name: str, paper: LatexSourceText) -> str:
     """Why a quoted statement cannot be kept: unknown when the source could not be read."""
     if paper.missing:
         return f"{name} is unknown: the paper's source could not be read ({paper.missing})"

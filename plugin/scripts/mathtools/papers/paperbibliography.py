@@ -1,5 +1,5 @@
 """An arXiv paper's bibliography, for /math:check-refs run on an arXiv id: the paper's source is
-fetched (services/arxiv_source.py, never written to disk), its document built (texsource.py:
+fetched (services/latex_source.py, never written to disk), its document built (texsource.py:
 main file, inputs spliced in, comments and dead branches gone) and its bibliography read as a
 local paper's would be (gate/refcheck.load_source: the .bib files it names, else the .bbl it
 ships, else its thebibliography or amsrefs entries), with the keys its text cites.
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..core.errors import BadInput
 from ..core.identifiers import arxiv_id_text, normalise_arxiv_id
 from ..gate.refcheck import Bibliography, load_source
-from ..services.arxiv_source import NoSource, SourceClient
+from ..services.latex_source import LatexSourceClient, NoLatexSource
 from . import texsource
 
 BIBLIOGRAPHY_SUFFIXES = (".bib", ".bbl")
@@ -50,13 +50,13 @@ def arxiv_argument(text: str) -> tuple[str, int | None] | None:
 
 
 def read_arxiv_paper(
-    arxiv_id: str, version: int | None, client: SourceClient | None = None
+    arxiv_id: str, version: int | None, client: LatexSourceClient | None = None
 ) -> ArxivPaper:
     """The paper's source and bibliography; BadInput (one line) when arXiv holds no LaTeX source
     for it (an unknown id, a PDF-only submission, a withdrawn version)."""
-    answer = (client or SourceClient()).fetch(arxiv_id, version)
+    answer = (client or LatexSourceClient()).fetch(arxiv_id, version)
     label = f"arXiv:{arxiv_id_text(arxiv_id, version)}"
-    if isinstance(answer.outcome, NoSource):
+    if isinstance(answer.outcome, NoLatexSource):
         hint = (
             ": check its PDF instead (check_refs.py paper.pdf)"
             if answer.outcome.reason == "pdf_only"

@@ -14,7 +14,7 @@ from ..core.records import CheckDocument, InputFile, PdfSplit, StatementCitation
 from ..core.tex import strip_comments
 from ..gate.bibentry import read_file
 from ..gate.refcheck import Bibliography, keep_cited, load
-from ..services.arxiv_source import SourceClient
+from ..services.latex_source import LatexSourceClient
 from .citedstatements import check_statements, statement_citations
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
@@ -39,7 +39,7 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         raise BadInput("give one arXiv id or one PDF alone (not with other files)", code="usage")
     if remote:
         arxiv_id, version = remote[0][1]
-        paper = read_arxiv_paper(arxiv_id, version, SourceClient(use_cache=use_cache))
+        paper = read_arxiv_paper(arxiv_id, version, LatexSourceClient(use_cache=use_cache))
         if cited_only:
             keep_cited(paper.bibliography)
         origins = paper.document.origins
@@ -82,7 +82,7 @@ def add_statements(
         document["pdf"] = paper.pdf
     if not paper.citations:
         return
-    client = SourceClient(use_cache=paper.use_cache)
+    client = LatexSourceClient(use_cache=paper.use_cache)
     papers = {c["key"] for c in paper.citations}
     progress(f"looking up {len(paper.citations)} cited statements of {len(papers)} references")
     checked = check_statements(

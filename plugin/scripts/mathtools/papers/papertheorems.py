@@ -1,4 +1,4 @@
-"""An arXiv paper's theorem-like statements as one record: its source fetched (arxiv_source.py),
+"""An arXiv paper's theorem-like statements as one record: its source fetched (latex_source.py),
 its statements extracted (theorems.py), what `arxiv_query.py theorems` prints
 (schemas/theorems.schema.json).
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from ..core.identifiers import arxiv_id_text
-from ..services.arxiv_source import NoSource, SourceAnswer, SourceClient
+from ..services.latex_source import LatexSourceAnswer, LatexSourceClient, NoLatexSource
 from .texsource import Macro, MissingInput
 from .theorems import Statement, TheoremEnvironment, extract
 
@@ -35,26 +35,26 @@ class TheoremsResult(TypedDict):
 
 
 def paper_theorems(
-    arxiv_id: str, version: int | None = None, client: SourceClient | None = None
+    arxiv_id: str, version: int | None = None, client: LatexSourceClient | None = None
 ) -> TheoremsResult:
     """The statements of `arxiv_id` (normalised, without version) at `version`."""
-    return result((client or SourceClient()).fetch(arxiv_id, version))
+    return result((client or LatexSourceClient()).fetch(arxiv_id, version))
 
 
-def result(answer: SourceAnswer) -> TheoremsResult:
+def result(answer: LatexSourceAnswer) -> TheoremsResult:
     """The record of one source answer (the extraction runs on what it unpacked)."""
     outcome = answer.outcome
-    no_source = isinstance(outcome, NoSource)
-    found = extract({} if isinstance(outcome, NoSource) else outcome.members)
+    no_source = isinstance(outcome, NoLatexSource)
+    found = extract({} if isinstance(outcome, NoLatexSource) else outcome.members)
     return TheoremsResult(
         id=answer.arxiv_id,
         version=answer.version,
         src_url=answer.url,
         status="no_source" if no_source else "ok",
-        reason=outcome.reason if isinstance(outcome, NoSource) else None,
-        message=outcome.message if isinstance(outcome, NoSource) else None,
-        archive=None if isinstance(outcome, NoSource) else outcome.archive,
-        files=[] if isinstance(outcome, NoSource) else sorted(outcome.members),
+        reason=outcome.reason if isinstance(outcome, NoLatexSource) else None,
+        message=outcome.message if isinstance(outcome, NoLatexSource) else None,
+        archive=None if isinstance(outcome, NoLatexSource) else outcome.archive,
+        files=[] if isinstance(outcome, NoLatexSource) else sorted(outcome.members),
         main_file=found.main_file,
         statements=found.statements,
         environments=found.environments,

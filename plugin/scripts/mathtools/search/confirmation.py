@@ -27,7 +27,7 @@ from ..litdoc import literature
 from ..litdoc.identity import Index, Key, paper_identity
 from ..litdoc.literature import UNKNOWN
 from ..papers.papertheorems import paper_theorems
-from ..services.arxiv_source import SourceClient
+from ..services.latex_source import LatexSourceClient
 from . import abstracts, refinement, searchfolder
 from .problemfile import PROBLEM_SOURCE
 from .searchfolder import (
@@ -35,9 +35,9 @@ from .searchfolder import (
     MEMORY_SOURCE,
     STATEMENTS,
     VERIFIED,
+    LatexSourceStatement,
     PaperStatements,
     Search,
-    SourceStatement,
     check_judged,
     iteration_papers,
 )
@@ -102,7 +102,7 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     # references (what the problem builds on: its relevance is the model's to write too).
     read = {str(c["key"]) for c in kept}
     read |= {c.key for c in candidates if c.given.get("source") in (PROBLEM_SOURCE, MEMORY_SOURCE)}
-    statements = source_statements(document, read)
+    statements = latex_source_statements(document, read)
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)
     recorded = searchfolder.recorded_refs(search)
@@ -152,11 +152,13 @@ def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[s
     return found
 
 
-def source_statements(document: VerificationDocument, read: set[str]) -> dict[str, PaperStatements]:
+def latex_source_statements(
+    document: VerificationDocument, read: set[str]
+) -> dict[str, PaperStatements]:
     """arXiv id -> the statements of its source, for each confirmed paper of `read` with an
     arXiv id (a paper without source, or whose source failed, says why in `missing`)."""
     found: dict[str, PaperStatements] = {}
-    client = SourceClient()
+    client = LatexSourceClient()
     for result in document["results"]:
         paper = result.get("paper") or {}
         arxiv_id = paper.get("arxiv_id")
@@ -175,7 +177,7 @@ def source_statements(document: VerificationDocument, read: set[str]) -> dict[st
         if record["status"] == "ok" and not record["statements"]:
             missing = "no theorem-like statements in its source"
         statements = [
-            SourceStatement(printed=s["printed"], env=s["env"], note=s["note"], text=s["text"])
+            LatexSourceStatement(printed=s["printed"], env=s["env"], note=s["note"], text=s["text"])
             for s in record["statements"]
         ]
         found[arxiv_id] = PaperStatements(

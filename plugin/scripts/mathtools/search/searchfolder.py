@@ -38,7 +38,7 @@ STATEMENTS = "statements.json"  # arXiv id -> the statements of its source, as v
 TITLE_WIDTH = 80  # how much of a title a listed line shows
 
 
-class SourceStatement(TypedDict):
+class LatexSourceStatement(TypedDict):
     printed: str  # "Theorem 2.3", as LaTeX numbers it
     env: str
     note: str | None
@@ -49,7 +49,7 @@ class PaperStatements(TypedDict):
     """One paper's entry of statements.json."""
 
     src: str  # the arXiv source URL read
-    statements: list[SourceStatement]
+    statements: list[LatexSourceStatement]
     missing: str | None  # why there are none to quote (no source, a failing service)
 
 
@@ -59,10 +59,10 @@ LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
 LISTED_STATEMENTS = 8
 
 
-def listed_statements(record: PaperStatements) -> list[SourceStatement]:
+def listed_statements(record: PaperStatements) -> list[LatexSourceStatement]:
     """The statements of a paper verify lists (and merge keeps): at most LISTED_STATEMENTS,
     theorems first, then propositions, ..., in the paper's order."""
-    chosen: list[SourceStatement] = []
+    chosen: list[LatexSourceStatement] = []
     for kind in LISTED_KINDS:
         chosen += [
             s
