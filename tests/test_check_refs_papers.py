@@ -1,7 +1,7 @@
 """check_refs.py on a paper a referee is given: an arXiv id (its LaTeX source fetched through the
 stand-in, which serves ../shared/recordings/arxiv-src), a PDF compiled from one of those sources,
 and the statements a paper cites by number (`\\cite[Lemma 2.1]{key}`), looked up in the cited
-paper's arXiv source. The shared sources are read where they are, never copied here.
+paper's arXiv LaTeX source. The shared sources are read where they are, never copied here.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     # The paper's own "Threorem 1" of 2203.01718, whose arXiv version numbers 1.3: never "wrong"
     journal = cited[("Mink-Bill-Rudolf", "Theorem", "1")]
     assert journal["status"] == "not_in_version" and "Theorem 1.3" in journal["nearest"]
-    # A statement of a reference confirmed without an arXiv source is not checked, and says so
+    # A statement of a reference confirmed without an arXiv LaTeX source is not checked, and says so
     assert cited[("non_symmetric_mahler", "Theorem", "2.1")]["status"] == "no_latex_source"
     assert document["summary"]["statements_flagged"] == 2
 

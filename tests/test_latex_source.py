@@ -1,5 +1,5 @@
-"""arXiv sources (mathtools/latex_source.py): reading answers from their bytes, unpacking safely,
-and the client against the stand-in replaying ../shared/recordings/arxiv-src.
+"""arXiv LaTeX sources (mathtools/services/latex_source.py): reading answers from their bytes,
+unpacking safely, and the client against the stand-in replaying ../shared/recordings/arxiv-src.
 
 The recorded answers are real papers' files in rebuilt wrappers plus synthesized error pages (see
 that folder's README). Every hostile archive here is SYNTHESIZED in the test (a gzip bomb, paths

@@ -150,7 +150,7 @@ def test_a_statement_of_a_source_that_could_not_be_read_is_unknown_not_absent():
     down = quotes.LatexSourceText(SRC, {}, [], "arXiv's LaTeX source server unreachable")
     said = quotes.keep_quoted(doc, {"2203.01718": down})
     assert said == [
-        "REF-001: Theorem 1.1 is unknown: the paper's source could not be read "
+        "REF-001: Theorem 1.1 is unknown: the paper's LaTeX source could not be read "
         "(arXiv's LaTeX source server unreachable)"
     ]
     assert "states no" not in said[0] and "(it states )" not in said[0]

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Search arXiv, look papers up by id, or read a paper's theorems from its source, as JSON.
+"""Search arXiv, look papers up by id, or read a paper's theorems from its LaTeX source, as JSON.
 
   search   build a query from options (terms AND-ed, categories OR-ed) and page through results
   get      look ids up with id_list; ids arXiv silently dropped are listed in "not_found"
            (`ids`, its former name, still works: a deprecated alias)
   theorems the theorem-like statements of a paper's LaTeX source (from arXiv's /src,
            MATH_ARXIV_SRC_URL), numbered as the PDF prints them, with the paper's macros;
-           "status" is ok, or no_source with a "reason" (unknown_id, withdrawn, pdf_only, ...)
+           "status" is ok, or no_latex_source with a "reason" (unknown_id, withdrawn, pdf_only, ...)
 
 Examples:
   arxiv_query.py search --title "heat-bath random walk" --domain combinatorics --limit 20

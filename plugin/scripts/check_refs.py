@@ -35,11 +35,11 @@ Examples:
   check_refs.py arXiv:2405.16513
   check_refs.py submission.pdf --report check.md
 
-Cited statements: each \\cite[Theorem 2.3]{key} (Lemma, Proposition, Corollary, Definition,
-Remark, Section, equation; "Thm. 2.3", "Lemmas 4.1 and 4.2", "§3") whose entry is confirmed with
-an arXiv id is looked up in that paper's arXiv source: the row shows the statement (number, note,
-first words; --json carries its text), or says that the arXiv version read has no such number and
-names its nearest numbers (a journal version may number differently: never called wrong).
+Cited statements: each \\cite[Theorem 2.3]{key} (Lemma, Proposition, Corollary, Definition, Remark,
+Section, equation; "Thm. 2.3", "Lemmas 4.1 and 4.2", "§3") whose entry is confirmed with an arXiv id
+is looked up in that paper's arXiv LaTeX source: the row shows the statement (number, note, first
+words; --json carries its text), or says that the arXiv version read has no such number and names
+its nearest numbers (a journal version may number differently: never called wrong).
 
 --strict (for CI and before submission): exit 1 when any entry is UNCONFIRMED or pending (a
 service was unavailable), after writing every output as without it; --strict=corrected: also when

@@ -3,7 +3,7 @@ workspace lives.
 
 MATH_ARXIV_API_URL, MATH_S2_API_URL      service base URLs, http(s) (a local server can stand in)
 MATH_ZBMATH_API_URL, MATH_CROSSREF_API_URL  (https://api.zbmath.org/v1, https://api.crossref.org)
-MATH_ARXIV_SRC_URL                       arXiv's source endpoint (https://export.arxiv.org/src)
+MATH_ARXIV_SRC_URL                       arXiv's LaTeX source endpoint (https://export.arxiv.org/src)
 SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
 MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
 MATH_ARXIV_MIN_INTERVAL                  seconds between arXiv requests across processes (3)
@@ -41,7 +41,7 @@ from .files import read_json
 from .version import VERSION
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
-ARXIV_SRC_URL = "https://export.arxiv.org/src"  # /src/<id>[vN]: the paper's source files
+ARXIV_SRC_URL = "https://export.arxiv.org/src"  # /src/<id>[vN]: the paper's LaTeX source files
 S2_API_URL = "https://api.semanticscholar.org/graph/v1"
 ZBMATH_API_URL = "https://api.zbmath.org/v1"
 CROSSREF_API_URL = "https://api.crossref.org"

@@ -59,7 +59,7 @@ class Paper:
     pages: str | None = None
     # Every other name the source gives the venue (S2 venue, journal name, publicationVenue
     # name and alternate names; arXiv's whole journal_ref), preprint servers included: what a
-    # cited venue is compared with (mathtools.matching).
+    # cited venue is compared with (mathtools.gate.matching).
     venue_aliases: list[str] = field(default_factory=list)
     journal: dict[str, str | None] | None = None
     publication_date: str | None = None

@@ -1,7 +1,7 @@
 """Checking an existing paper's bibliography against the sources: what /math:check-refs runs.
 
 Every entry of the given .bib, .bbl or .tex files goes through the verification gate
-(mathtools.verification: its sources, its batching, its outcomes), and the check adds what only a
+(gate/verification.py: its sources, its batching, its outcomes), and the check adds what only a
 whole bibliography shows: two entries for one work (the same DOI or arXiv id, one title, a key
 used twice, a preprint and its published version) and keys the .tex cites that no bibliography
 holds. The result (schemas/check_refs.schema.json) is shown as a table, a Markdown report, and

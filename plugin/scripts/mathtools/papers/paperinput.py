@@ -1,7 +1,7 @@
 """What check_refs.py is given, read: local files (gate/refcheck.load), one arXiv paper
-(paperbibliography.py: its source fetched) or one PDF (pdfreferences.py: its reference list as
+(paperbibliography.py: its LaTeX source fetched) or one PDF (pdfreferences.py: its reference list as
 written), with the statements its LaTeX cites by number (citedstatements.py), and, once the
-gate has checked the entries, those statements looked up in the cited papers' arXiv sources.
+gate has checked the entries, those statements looked up in the cited papers' arXiv LaTeX sources.
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
 def add_statements(
     document: CheckDocument, paper: PaperInput, progress: Callable[[str], None]
 ) -> None:
-    """Look the cited statements up in the cited papers' arXiv sources (one fetch per paper) and
-    put them, and the PDF's split, into the document."""
+    """Look the cited statements up in the cited papers' arXiv LaTeX sources (one fetch per paper)
+    and put them, and the PDF's split, into the document."""
     if paper.pdf is not None:
         document["pdf"] = paper.pdf
     if not paper.citations:

@@ -209,7 +209,7 @@ def reference_candidates(problem: Problem) -> list[dict[str, object]]:
 
 
 def reference_keys(problem: Problem) -> set[str]:
-    """The paper keys (mathtools.paper.Paper.key) of PROBLEM.md's references that carry an
+    """The paper keys (mathtools.core.records.Paper.key) of PROBLEM.md's references that carry an
     arXiv id or a DOI: a search that finds one of them found what the problem already cites."""
     keys = set()
     for ref in problem.references:

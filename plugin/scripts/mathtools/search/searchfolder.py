@@ -34,7 +34,9 @@ MANIFEST = "search.json"
 CANDIDATES = "candidates.json"  # what verify checked
 VERIFIED = "verified.json"  # what verify found, which finish merges
 MEMORY_SOURCE = "memory"  # the source of a candidate the model remembers (memory-N)
-STATEMENTS = "statements.json"  # arXiv id -> the statements of its source, as verify read them
+STATEMENTS = (
+    "statements.json"  # arXiv id -> the statements of its LaTeX source, as verify read them
+)
 TITLE_WIDTH = 80  # how much of a title a listed line shows
 
 
@@ -48,9 +50,9 @@ class LatexSourceStatement(TypedDict):
 class PaperStatements(TypedDict):
     """One paper's entry of statements.json."""
 
-    src: str  # the arXiv source URL read
+    src: str  # the arXiv LaTeX source URL read
     statements: list[LatexSourceStatement]
-    missing: str | None  # why there are none to quote (no source, a failing service)
+    missing: str | None  # why there are none to quote (no LaTeX source, a failing service)
 
 
 # The statements verify lists to quote from, per paper: the main results first, in the paper's
