@@ -71,10 +71,6 @@ MAX_TYPOS = 2  # mistyped words a title may have and still name the record (miss
 TYPO_MIN_LETTERS = 5  # shorter words are too close to other words ("DNA", "RNA")
 
 
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(text.split())
-
-
 # After strip_latex, so a spaced "--" or "---" is a spaced "-" here.
 SUBTITLE_SEPARATOR = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 

@@ -35,7 +35,7 @@ TITLE_MARKUP = re.compile(r"\"[^\"]{8,}\"|\u201c[^\u201d]{8,}\u201d|\*[^*]{8,}\*
 
 
 @dataclass
-class Reference:
+class ProblemReference:
     """One item of `## References`: the citation whole, and what it states unambiguously."""
 
     text: str
@@ -56,7 +56,7 @@ class Problem:
     tags: list[str]
     statement: str
     known_results: list[str]
-    references: list[Reference]
+    references: list[ProblemReference]
     extra_categories: list[str] = field(default_factory=list)  # frontmatter arxiv_categories
 
 
@@ -124,11 +124,11 @@ def _placeholder(item: str) -> bool:
     return bool(PLACEHOLDER.fullmatch(item.lower().strip(" ()_*")))
 
 
-def parse_reference(text: str) -> Reference:
+def parse_reference(text: str) -> ProblemReference:
     """One reference line, kept whole, with its identifiers (arXiv ids, DOIs), its year when
     unambiguous (the one year in parentheses, else the one year-like number outside its
     identifiers) and the family names it seems to open with (author-query hints only)."""
-    ref = Reference(text=text)
+    ref = ProblemReference(text=text)
     if match := ARXIV_NEW_ID_IN_TEXT.search(text) or ARXIV_OLD_ID_IN_TEXT.search(text):
         ref.arxiv_id = match.group(1)
     if match := DOI_IN_TEXT.search(text):
