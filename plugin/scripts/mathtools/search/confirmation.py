@@ -189,7 +189,7 @@ def latex_source_statements(
 def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
     """The statements to quote from, compact: number, note, the first words."""
     if record["missing"]:
-        return [f"no statements from its LaTeX source: {record['missing']}"]
+        return [f"no LaTeX source statements: {record['missing']}"]
     chosen = searchfolder.listed_statements(record)
     out = [f"statements, from {record['src']}:"]
     for statement in chosen:
