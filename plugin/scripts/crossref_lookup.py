@@ -37,6 +37,7 @@ bootstrap.ensure()
 from mathtools import cli  # noqa: E402
 from mathtools.core.identifiers import normalise_doi  # noqa: E402
 from mathtools.core.records import SearchResult  # noqa: E402
+from mathtools.search.querylines import query_line  # noqa: E402
 from mathtools.services import crossref  # noqa: E402
 
 
@@ -84,7 +85,7 @@ def main(argv: Sequence[str]) -> None:
                 asked for asked, doi in zip(args.dois, dois, strict=True) if doi not in found
             ],
         )
-    cli.emit_search_result(result, "crossref", argv, args.out)
+    cli.emit_search_result(result, query_line("crossref", list(argv)), args.out)
 
 
 if __name__ == "__main__":

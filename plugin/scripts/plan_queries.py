@@ -38,8 +38,14 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core.sources import PLANNED  # noqa: E402
-from mathtools.research import problemdir, problemfile  # noqa: E402
-from mathtools.search import commandlines, planning, querylines, searchfolder  # noqa: E402
+from mathtools.research import problemdir  # noqa: E402
+from mathtools.search import (  # noqa: E402
+    commandlines,
+    planning,
+    problemfile,
+    querylines,
+    searchfolder,
+)
 from mathtools.search.store import stored_query_lines  # noqa: E402
 
 

@@ -49,6 +49,7 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core.records import SearchResult  # noqa: E402
+from mathtools.search.querylines import query_line  # noqa: E402
 from mathtools.services import semantic_scholar as s2  # noqa: E402
 from mathtools.services.s2records import s2_id  # noqa: E402
 
@@ -106,7 +107,7 @@ def main(argv: Sequence[str]) -> None:
     check_input(args)
     client = s2.S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
-    cli.emit_search_result(result, "semantic_scholar", argv, args.out)
+    cli.emit_search_result(result, query_line("semantic_scholar", list(argv)), args.out)
 
 
 def check_input(args: argparse.Namespace) -> None:

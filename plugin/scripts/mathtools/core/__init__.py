@@ -23,4 +23,5 @@ __all__ = [
     "text",
     "titles",
     "venues",
+    "version",
 ]

@@ -59,7 +59,7 @@ class Paper:
     pages: str | None = None
     # Every other name the source gives the venue (S2 venue, journal name, publicationVenue
     # name and alternate names; arXiv's whole journal_ref), preprint servers included: what a
-    # cited venue is compared with (mathtools.matching).
+    # cited venue is compared with (mathtools.gate.matching).
     venue_aliases: list[str] = field(default_factory=list)
     journal: dict[str, str | None] | None = None
     publication_date: str | None = None
@@ -366,7 +366,7 @@ class PdfSplit(TypedDict):
     entries: int
 
 
-StatementStatus = Literal["found", "other_kind", "not_in_version", "not_checked", "no_arxiv_source"]
+StatementStatus = Literal["found", "other_kind", "not_in_version", "not_checked", "no_latex_source"]
 
 
 class StatementCitation(TypedDict):

@@ -19,7 +19,6 @@ __all__ = [
     "notation",
     "outputtex",
     "problemdir",
-    "problemfile",
     "reasons",
     "review",
     "router",

@@ -40,7 +40,6 @@ from ..litdoc import literature
 from . import computation, review
 from .gaps import parse as parse_gaps
 from .journal import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
-from .problemfile import split_sections
 
 AGENTS = ("proof", "computation", "referee", "latex-writer")
 FILES = (
@@ -161,7 +160,7 @@ def _problem(folder: Path, statement_only: bool = False) -> str:
     words = [str(tag) for tag in tags] if isinstance(tags, list) else [str(tags)]
     line = f"title: {meta.get('title', '')} · tags: {', '.join(words) or 'none'}"
     if statement_only:
-        statement = split_sections(body).get("problem statement", "")
+        statement = frontmatter.split_sections(body).get("problem statement", "")
         return f"## PROBLEM.md (statement)\n\n{line}\n\n{statement}"
     return f"## PROBLEM.md\n\n{line}\n\n{_without_guidance(body)}"
 
@@ -206,7 +205,7 @@ def _notation(folder: Path) -> str:
     found = _body(folder, "NOTATION.md")
     if found is None:
         return ""
-    sections = split_sections(found[1])
+    sections = frontmatter.split_sections(found[1])
     symbols = "\n".join(
         sections[name] for name in ("preset", "custom") if sections.get(name, "").strip()
     )

@@ -24,7 +24,7 @@ from ..core.clock import stamp
 from ..core.errors import BadInput, shown
 from ..core.files import MAX_INPUT_BYTES, atomic_write, read_text, too_large
 from ..core.locks import locked
-from ..core.text import one_line
+from ..core.text import plain_line
 from . import blocks
 
 REFERENCE_NEEDED = "reference-needed"
@@ -62,7 +62,7 @@ class Gap:
 
     def focus(self) -> str:
         """The Suggested resolution as search words: LaTeX stripped, spacing collapsed."""
-        words = one_line(self.resolution)
+        words = plain_line(self.resolution)
         if not words:
             raise BadInput(
                 f"PROOF.md's Gap {self.number} has no **Suggested resolution:** to search for: "

@@ -151,7 +151,7 @@ class EntryTime:
 
 
 @dataclass
-class Entry:
+class JournalEntry:
     category: str
     number: int
     title: str
@@ -196,7 +196,7 @@ class Journal:
     path: Path
     meta: dict[str, Any]
     body: str
-    entries: list[Entry]
+    entries: list[JournalEntry]
     violations: list[dict[str, Any]]
 
     def index(self) -> dict[str, Any]:
@@ -246,8 +246,8 @@ def parse(text: str, path: Path) -> Journal:
     if not text.startswith(frontmatter.FENCE + "\n"):
         violations.append(_violation(1, None, "the journal has no frontmatter", "structure"))
     offset = text[: len(text) - len(body)].count("\n")
-    entries: list[Entry] = []
-    current: Entry | None = None
+    entries: list[JournalEntry] = []
+    current: JournalEntry | None = None
     key: str | None = None
     blanks: list[str] = []
     for n, line in enumerate(body.splitlines(), start=offset + 1):
@@ -279,8 +279,8 @@ def parse(text: str, path: Path) -> Journal:
 
 
 def _entry_heading(
-    line: str, n: int, entries: list[Entry], violations: list[dict[str, Any]]
-) -> Entry | None:
+    line: str, n: int, entries: list[JournalEntry], violations: list[dict[str, Any]]
+) -> JournalEntry | None:
     match = ENTRY_HEADING.match(line)
     if match is None:
         violations.append(
@@ -292,7 +292,7 @@ def _entry_heading(
             )
         )
         return None
-    entry = Entry(match["category"], int(match["number"]), match["title"].strip(), n)
+    entry = JournalEntry(match["category"], int(match["number"]), match["title"].strip(), n)
     if entry.category not in CATEGORIES:
         violations.append(
             _violation(
@@ -308,7 +308,7 @@ def _entry_heading(
     return entry
 
 
-def _entry_violations(entry: Entry) -> list[dict[str, Any]]:
+def _entry_violations(entry: JournalEntry) -> list[dict[str, Any]]:
     found = []
     labels = dict(FIELDS)
     for key in REQUIRED:
@@ -329,7 +329,7 @@ def _entry_violations(entry: Entry) -> list[dict[str, Any]]:
     return found
 
 
-def _numbering_violations(entries: list[Entry]) -> list[dict[str, Any]]:
+def _numbering_violations(entries: list[JournalEntry]) -> list[dict[str, Any]]:
     found = []
     seen: dict[str, int] = {}
     for entry in entries:

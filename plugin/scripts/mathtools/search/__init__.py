@@ -9,6 +9,7 @@ __all__ = [
     "judging",
     "keyterms",
     "planning",
+    "problemfile",
     "querylines",
     "ranking",
     "readorder",

@@ -19,13 +19,13 @@ from ..core.errors import BadInput, ServiceError
 from ..core.records import SearchResultDict, summary_line
 from ..core.slugs import is_slug
 from ..core.sources import NAMES, TAGS
-from ..research import problemdir, problemfile
+from ..research import problemdir
 from ..services.arxiv import ArxivClient
 from ..services.http import RequestRejected
 from ..services.semantic_scholar import S2Client
 from ..services.zbmath import ZbmathClient
-from . import commandlines, planning, querylines, readorder, relaxation, searchfolder
-from .commandlines import PlannedSearch, planned_queries
+from . import commandlines, planning, problemfile, querylines, readorder, relaxation, searchfolder
+from .commandlines import TypedQuery, planned_queries
 from .refinement import refined_queries
 from .searchfolder import FoundPaper, Search, earlier_identities, identities, iteration_papers
 from .store import open_store, stored_query_lines
@@ -96,7 +96,7 @@ def start(
     searchfolder.write_json(search_folder / "plan.json", plan)
     # The first iteration runs every planned source, zbMATH Open included; refined iterations
     # search arXiv and Semantic Scholar.
-    queries = {api: [q.search for q in found] for api, found in planned_queries(plan).items()}
+    queries = {api: [q.typed for q in found] for api, found in planned_queries(plan).items()}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
     if plan["skipped"]:
@@ -107,7 +107,7 @@ def start(
 def run_iteration(
     search: Search,
     number: int,
-    queries: dict[str, list[PlannedSearch]],
+    queries: dict[str, list[TypedQuery]],
     feedback: str | None,
     progress: Progress = stderr_progress,
 ) -> Found:
@@ -133,7 +133,7 @@ def run_iteration(
             try:
                 if api not in clients:
                     clients[api] = CLIENTS[api]()
-                # The one per-source dispatch of a planned search, relaxed when it finds nothing.
+                # The one per-source dispatch of a planned query, relaxed when it finds nothing.
                 result = relaxation.run_planned(planned_search, clients[api])
             except (BadInput, RequestRejected) as exc:  # this query only: the others still run
                 line = querylines.query_line(api, planned_search.args())
@@ -262,7 +262,7 @@ def refine(search: Search, query: str, memo: str, progress: Progress = stderr_pr
     searchfolder.write_json(
         search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query}
     )
-    queries = {api: [q.search for q in found] for api, found in planned.items()}
+    queries = {api: [q.typed for q in found] for api, found in planned.items()}
     return run_iteration(search, number, queries, memo, progress)
 
 

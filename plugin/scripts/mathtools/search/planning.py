@@ -31,7 +31,6 @@ from ..core import domains
 from ..core.errors import BadInput
 from ..core.sources import NAMES, PLANNED
 from ..core.text import fold, strip_latex
-from ..research.problemfile import Problem, Reference, reference_candidates
 from .commandlines import (
     ArxivQuery,
     Plan,
@@ -52,6 +51,7 @@ from .keyterms import (
     result_names,
     same_stem,
 )
+from .problemfile import Problem, ProblemReference, reference_candidates
 from .querylines import normalise_query_line
 
 MIN_QUERIES, MAX_QUERIES = 3, 5
@@ -194,7 +194,9 @@ def _companion(problem: Problem, core: str, title_terms: list[str], terms: list[
     return [t for t in title_terms[1:] + ranked if apart(t)][:1]
 
 
-def _reference_authors(problem: Problem, references: list[Reference] | None = None) -> list[str]:
+def _reference_authors(
+    problem: Problem, references: list[ProblemReference] | None = None
+) -> list[str]:
     families: list[str] = []
     for ref in problem.references if references is None else references:
         for family in ref.names:

@@ -15,7 +15,6 @@ from ..core import frontmatter
 from ..core.files import read_text
 from ..core.sources import QUERY_LINE_WORDS
 from ..core.text import fold
-from ..research.problemfile import split_sections
 
 # Options a query line leaves out, and whether each takes a value.
 LEFT_OUT = {
@@ -130,7 +129,7 @@ def searched_query_lines(literature: Path | None) -> set[str]:
     if literature is None or not literature.exists():
         return set()
     body = frontmatter.split(read_text(literature, "LITERATURE.md"), str(literature))[1]
-    history = split_sections(body).get("search history", "")
+    history = frontmatter.split_sections(body).get("search history", "")
     lines: set[str] = set()
     for line in history.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]

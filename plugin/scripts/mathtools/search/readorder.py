@@ -19,8 +19,7 @@ from typing import TypedDict
 
 from ..core.errors import BadInput
 from ..core.files import read_json
-from ..research import problemfile
-from . import ranking
+from . import problemfile, ranking
 from .searchfolder import FoundPaper, Search, write_json
 
 __all__ = ["Listing", "arrange", "below", "below_cut", "unread"]

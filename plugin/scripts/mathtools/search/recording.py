@@ -115,7 +115,7 @@ def keep_statements(search: Search) -> list[str]:
         return []
     read: dict[str, PaperStatements] = read_json(str(source), "statements")
     papers = {
-        arxiv_id: quotes.SourceText(
+        arxiv_id: quotes.LatexSourceText(
             record["src"],
             {s["printed"]: s["text"] for s in record["statements"]},
             [s["printed"] for s in listed_statements(record)],

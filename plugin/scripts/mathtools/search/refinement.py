@@ -26,8 +26,8 @@ from ..core.errors import BadInput
 from ..core.files import write_file
 from ..core.records import Judgement
 from ..core.text import fold, strip_latex
-from ..research import problemdir, problemfile
-from . import commandlines, searchfolder
+from ..research import problemdir
+from . import commandlines, problemfile, searchfolder
 from .commandlines import ArxivQuery, Query, S2Query
 from .keyterms import key_terms
 from .querylines import query_line_terms, query_summary

@@ -3,9 +3,9 @@ HTTP layer: rate limits across processes, cache, deadlines, retries. Imports onl
 
 __all__ = [
     "arxiv",
-    "arxiv_source",
     "crossref",
     "http",
+    "latex_source",
     "s2records",
     "semantic_scholar",
     "transport",

@@ -1,7 +1,7 @@
 """The Semantic Scholar Graph API: relevance search, bulk search, title match, look-ups, batch
 look-ups and the citation graph, mapped to `Paper` records (s2records.py reads them).
 
-Every call goes through the shared HTTP layer (mathtools.http): the cross-process rate limit
+Every call goes through the shared HTTP layer (services/http.py): the cross-process rate limit
 (MATH_S2_MIN_INTERVAL, 1 s), bounded retries with backoff on 429 (this API's 429s carry no
 Retry-After) and on 5xx and timeouts, and the persistent cache. The base URL is MATH_S2_API_URL.
 
