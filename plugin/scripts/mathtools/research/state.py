@@ -248,7 +248,7 @@ def merged_this_visit(state: State) -> bool:
     return False
 
 
-def latex_violations(folder: Path) -> list[dict[str, Any]]:
+def latex_violations(folder: Path) -> list[latex.TexViolation]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
     the referee's review; then why OUTPUT.pdf is not the PDF compiled from it now
     (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen)."""
