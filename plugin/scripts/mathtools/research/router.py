@@ -334,7 +334,7 @@ def next_step(folder: Path, slug: str) -> Step:
                 "review.py seal."
             )
             return step
-        step["flags"] = {"REVIEW.md": summary}
+        step["flags"] = {"REVIEW.md": dict(summary)}
         if summary["verdict"] == "pass":
             return move("LATEX_OUTPUT", f"the referee checked all {summary['steps']} steps")
         found = f"REVIEW.md: {summary['gap']} gaps, {summary['wrong']} wrong steps"
