@@ -85,7 +85,7 @@ def main(argv: Sequence[str]) -> int | None:
 
     args = parser.parse_args(argv)
     if args.command == "add":
-        result = journal.add(
+        added = journal.add(
             problem=args.problem,
             category=args.category,
             strategy=args.strategy,
@@ -103,22 +103,22 @@ def main(argv: Sequence[str]) -> int | None:
         # The caller wrote the entry: acknowledge it by number, do not echo it back.
         cli.acknowledge(
             {
-                "id": result["id"],
-                "problem": result["problem"],
-                "timestamp": result["entry"]["timestamp"],
-                "total_entries": result["total_entries"],
+                "id": added["id"],
+                "problem": added["problem"],
+                "timestamp": added["entry"]["timestamp"],
+                "total_entries": added["total_entries"],
             }
         )
         return errors.EXIT_OK
     elif args.command == "check":
-        result = deadends.check(args.strategy, parse_tags(args.tags), problem=args.problem)
-        cli.emit(result)
-        return errors.EXIT_VIOLATIONS if result["verdict"] == "dead-end" else errors.EXIT_OK
+        found = deadends.check(args.strategy, parse_tags(args.tags), problem=args.problem)
+        cli.emit(found)
+        return errors.EXIT_VIOLATIONS if found["verdict"] == "dead-end" else errors.EXIT_OK
     elif args.command == "validate":
         path = Path(args.file) if args.file else journal.journal_path(args.problem)[1]
-        result = journal.validate(path)
-        cli.emit(result)
-        return errors.EXIT_OK if result["valid"] else errors.EXIT_VIOLATIONS
+        validation = journal.validate(path)
+        cli.emit(validation)
+        return errors.EXIT_OK if validation["valid"] else errors.EXIT_VIOLATIONS
     else:
         result = {
             "categories": journal.CATEGORIES,

@@ -8,6 +8,7 @@ byte of prose a person or the model put below it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import BadInput
@@ -41,7 +42,7 @@ def split(text: str, name: str = "document") -> tuple[dict[str, Any], str]:
     return data, text[end + len(FENCE) + 2 :]
 
 
-def render(data: dict[str, Any], body: str) -> str:
+def render(data: Mapping[str, object], body: str) -> str:
     """Frontmatter (keys in the given order, block style, Unicode kept) followed by `body`."""
     import yaml
 

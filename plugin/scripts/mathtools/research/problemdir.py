@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from ..core import config
 from ..core.errors import BadInput
 from ..core.slugs import check_slug
 from .workspace import Workspace
+
+Parser = TypeVar("Parser", bound=argparse.ArgumentParser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse(
     parser: argparse.ArgumentParser,
-    commands: argparse._SubParsersAction[Any],
+    commands: argparse._SubParsersAction[Parser],
     argv: Sequence[str] | None,
 ) -> tuple[argparse.Namespace, str, Path]:
     """Parse a script with subcommands that each work on one problem: (args, slug, folder).
