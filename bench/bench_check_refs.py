@@ -119,7 +119,7 @@ def main() -> None:
     first, second = (sum(row[1].values()) for row in rows)
     print(f"target: a handful of calls first ({first}; <= 5), none when cached ({second})")
     print()
-    print("check_refs.py arXiv:<id> on the shared arXiv sources (the stand-in, intervals 0)")
+    print("check_refs.py arXiv:<id> on the shared arXiv LaTeX sources (the stand-in, intervals 0)")
     print(
         f"{'paper':12} {'entries':>7} {'statements':>10} {'local':>8} {'entries/s':>9} "
         f"{'API calls':>9} {'calls/entry':>11}"

@@ -61,8 +61,13 @@ sys.path.insert(0, str(ROOT))
 from mathtools.core.records import Paper  # noqa: E402
 from mathtools.core.sources import DISCOVERY, NAMES  # noqa: E402
 from mathtools.core.text import strip_latex  # noqa: E402
-from mathtools.research import problemfile  # noqa: E402
-from mathtools.search import planning, ranking, readorder, relaxation  # noqa: E402
+from mathtools.search import (  # noqa: E402
+    planning,
+    problemfile,
+    ranking,
+    readorder,
+    relaxation,
+)
 from mathtools.search.searchfolder import FoundPaper  # noqa: E402
 from mathtools.services.arxiv import build_query  # noqa: E402
 

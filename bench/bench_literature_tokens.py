@@ -28,9 +28,9 @@ unconfirmed is one more. Abstract gists and excerpts are included.
 First, two follow-up searches of the sample after a first one (issue 37): each follow-up's
 characters read and tool calls, against at most 20,000 characters and 10 calls each.
 
-It also prints what the model reads in all, in characters: the agent's prompt (with the
-command's hand-off), every script output and every file the runbook has it read; the Viterbo
-sample (examples/viterbo) adds a run whose confirmed papers have arXiv sources, so verify prints
+It also prints what the model reads in all, in characters: the agent's prompt (with the command's
+hand-off), every script output and every file the runbook has it read; the Viterbo sample
+(examples/viterbo) adds a run whose confirmed papers have arXiv LaTeX sources, so verify prints
 whole abstracts and source statements. Target: at most 20,000 characters per run (about 50,000
 before the runbook stopped sending the model to the protocols).
 

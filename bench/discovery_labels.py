@@ -35,7 +35,7 @@ from bench_discovery import (
     read_labels,
 )
 from mathtools.core.records import Paper
-from mathtools.research import problemfile
+from mathtools.search import problemfile
 
 from tests.support import corpus_search
 

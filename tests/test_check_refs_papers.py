@@ -1,7 +1,7 @@
 """check_refs.py on a paper a referee is given: an arXiv id (its LaTeX source fetched through the
 stand-in, which serves ../shared/recordings/arxiv-src), a PDF compiled from one of those sources,
 and the statements a paper cites by number (`\\cite[Lemma 2.1]{key}`), looked up in the cited
-paper's arXiv source. The shared sources are read where they are, never copied here.
+paper's arXiv LaTeX source. The shared sources are read where they are, never copied here.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from conftest import ROOT
 from mathtools.core import schemas
 from mathtools.core.titles import normalise_title
 from mathtools.papers import citedstatements, paperbibliography, texsource
-from mathtools.services.arxiv_source import SourceClient, read_body
+from mathtools.services.latex_source import LatexSourceClient, read_body
 from support import arxiv_src
 
 MAIN_2405 = "HK2024-counterexample.tex"
@@ -43,7 +43,7 @@ def own_bibliography_count(arxiv_id: str) -> int:
 
 @pytest.mark.parametrize("arxiv_id", arxiv_src.PAPERS)
 def test_an_arxiv_paper_is_read_with_every_entry_of_its_own_bibliography(arxiv_id, standin):
-    paper = paperbibliography.read_arxiv_paper(arxiv_id, None, SourceClient(use_cache=False))
+    paper = paperbibliography.read_arxiv_paper(arxiv_id, None, LatexSourceClient(use_cache=False))
     found = paper.bibliography
     assert len(found.references) == own_bibliography_count(arxiv_id)
     assert all(r.key and r.file.startswith(f"arXiv:{arxiv_id}/") for r in found.references)
@@ -159,8 +159,8 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     # The paper's own "Threorem 1" of 2203.01718, whose arXiv version numbers 1.3: never "wrong"
     journal = cited[("Mink-Bill-Rudolf", "Theorem", "1")]
     assert journal["status"] == "not_in_version" and "Theorem 1.3" in journal["nearest"]
-    # A statement of a reference confirmed without an arXiv source is not checked, and says so
-    assert cited[("non_symmetric_mahler", "Theorem", "2.1")]["status"] == "no_arxiv_source"
+    # A statement of a reference confirmed without an arXiv LaTeX source is not checked, and says so
+    assert cited[("non_symmetric_mahler", "Theorem", "2.1")]["status"] == "no_latex_source"
     # Read from prose, checked the same way: the planted "Lemma 2.8 of~\cite{...}", and the
     # paper's own "Theorem 1 in~\cite{Mink-Bill-Rudolf}" (line 225 of its source)
     planted_prose = prose[("bezdek-bezdek", "Lemma", "2.8")]
@@ -169,7 +169,7 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     own = prose[("Mink-Bill-Rudolf", "Theorem", "1")]
     assert own["status"] == "not_in_version" and own["line"] == 225
     assert prose[("Mink-Bill-Rudolf", "Section", "1.2")]["status"] == "not_checked"
-    assert prose[("pazit", "Theorem", "1.5")]["status"] == "no_arxiv_source"
+    assert prose[("pazit", "Theorem", "1.5")]["status"] == "no_latex_source"
     assert cited[("bezdek-bezdek", "Lemma", "2.1")]["read_from"] == "note"
     assert document["summary"]["statements_flagged"] == 4
     # cited of two keys at once: said, checked for neither
@@ -263,7 +263,9 @@ def test_a_pdf_without_pdftotext_is_an_environment_problem(script, tmp_path):
 
 def test_an_author_year_bibitem_with_an_accented_name_is_read(standin):
     # 2203.01718: "K\"{u}nzle, A. F. (1996). Singular Hamiltonian systems and ..."
-    paper = paperbibliography.read_arxiv_paper("2203.01718", None, SourceClient(use_cache=False))
+    paper = paperbibliography.read_arxiv_paper(
+        "2203.01718", None, LatexSourceClient(use_cache=False)
+    )
     entry = {r.key: r.plain() for r in paper.bibliography.references}["Kuenzle1996"]
     assert entry["title"] == "Singular Hamiltonian systems and symplectic capacities"
     assert (entry["authors"], entry["year"]) == (["Künzle, A. F."], 1996)
@@ -358,7 +360,9 @@ def test_decisions_show_only_the_rows_to_act_on_with_the_next_step(script, stand
 
 def test_springer_style_bibitems_are_read_as_authors_colon_title(standin):
     # 1010.3170: "Albers, P., Mazzucchelli, M.: Periodic bounce orbits of prescribed energy, ..."
-    paper = paperbibliography.read_arxiv_paper("1010.3170", None, SourceClient(use_cache=False))
+    paper = paperbibliography.read_arxiv_paper(
+        "1010.3170", None, LatexSourceClient(use_cache=False)
+    )
     entries = {r.key: r.plain() for r in paper.bibliography.references}
     assert all(entry.get("title") for entry in entries.values())
     first = entries["AlbersMazzucchelli"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from mathtools.papers import citedstatements, texsource
 from mathtools.papers.citinggrammar import mentions
-from mathtools.services.arxiv_source import read_body
+from mathtools.services.latex_source import read_body
 from support import arxiv_src
 
 

@@ -17,8 +17,7 @@ from conftest import ROOT
 from mathtools.core import domains, schemas
 from mathtools.core.sources import DISCOVERY
 from mathtools.core.text import fold, strip_latex
-from mathtools.research import problemfile
-from mathtools.search import commandlines, keyterms, planning, querylines, relaxation
+from mathtools.search import commandlines, keyterms, planning, problemfile, querylines, relaxation
 from mathtools.search.store import RunStore
 from support import corpus_search
 from support.standin import StandIn
@@ -221,7 +220,7 @@ def test_arxiv_query_script_knows_the_new_domains(script):
 def test_a_british_spelling_is_searched_in_both_spellings(corpus):
     """The held-out problem "Colourings of ordinals by reals" writes "colouring"; its paper is
     Brendle and Fuchino's "Coloring ordinals by reals" (math.LO). arXiv folds neither spelling,
-    so each planned search ORs the two, and finds it without relaxation."""
+    so each planned query ORs the two, and finds it without relaxation."""
     path = ROOT / "bench" / "data" / "discovery-held-out" / "problems"
     plan = planning.plan(problemfile.read_problem(path / "ordinal-colorings-reals.md"))
     entries = [q for q in queries(plan, "arxiv") if "colouring" in q["query_line"]]
@@ -437,5 +436,5 @@ def test_a_symbol_of_several_meanings_is_no_word():
 @pytest.mark.parametrize("flag", ["--limit", "--max-results"])
 def test_a_planned_arxiv_search_reads_limit_and_its_former_name(flag):
     """--limit is arxiv_query.py's name; plans written with --max-results keep working."""
-    search, _ = commandlines.migrated_search("arxiv", ["search", "--all", "x", flag, "7"])
+    search, _ = commandlines.migrated_query("arxiv", ["search", "--all", "x", flag, "7"])
     assert relaxation.arxiv_request(search).max_results == 7

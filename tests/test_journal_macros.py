@@ -12,7 +12,7 @@ from mathtools.bibliography.bibitems import read_bibitems
 from mathtools.core import schemas
 from mathtools.papers import paperbibliography, paperinput, texsource
 from mathtools.papers.journalmacros import definitions, expand_venues
-from mathtools.services.arxiv_source import SourceClient
+from mathtools.services.latex_source import LatexSourceClient
 from support import arxiv_src, shared
 
 CLEMENT = "clement-postnikov_biblio.tex"  # \input mrabbrev; mrabbrev.tex is not beside it
@@ -115,7 +115,7 @@ def test_an_arxiv_sources_own_file_of_journal_macros_is_read():
 @pytest.mark.parametrize("arxiv_id", arxiv_src.PAPERS)
 def test_the_shared_papers_bibliographies_are_unchanged(arxiv_id, standin):
     """None of the five real sources names its journals by macros: nothing is read again."""
-    paper = paperbibliography.read_arxiv_paper(arxiv_id, None, SourceClient(use_cache=False))
+    paper = paperbibliography.read_arxiv_paper(arxiv_id, None, LatexSourceClient(use_cache=False))
     before = [dict(r.fields) for r in paper.bibliography.references]
     macros = definitions(paper.document)
     assert expand_venues(paper.bibliography.references, macros, []) == []

@@ -5,9 +5,9 @@ mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules,
   client never imports the gate, nothing imports back up;
 - the search phases (PHASES) stand side by side: none imports another, they share the search
   folder model (search/searchfolder.py) and the run store;
-- no library module imports the command line (cli.py), no modules import each other in a circle
-  (an import inside a function is an edge too: it only hides the circle from Python's start-up),
-  every import inside a function says why;
+- cli.py imports core alone; no library module imports it, nor the package's __init__; no
+  modules import each other in a circle (an import inside a function is an edge too: it only
+  hides the circle from Python's start-up), every import inside a function says why;
 - a module over SOFT_LINES lines gets a warning naming the seam to cut it at (seam(): the groups
   of its top-level definitions that do not use each other), and none may pass HARD_LINES;
 - every wing's __init__ is its public face: the names other wings may use, declared once in an
@@ -297,9 +297,7 @@ def test_the_face_rule_sees_a_module_import_and_a_name_off_the_face(tmp_path):
 def test_a_wing_imports_only_itself_and_the_wings_below_it():
     upward = []
     for name, targets in _graph().items():
-        if name == "cli":  # the command-line layer over the wings, imported by scripts only
-            continue
-        rank = WINGS.index(_wing(name))
+        rank = 0 if name == "cli" else WINGS.index(_wing(name))  # cli stands on core alone
         upward += [
             f"{name} -> {target}"
             for target in sorted(targets)
@@ -324,6 +322,24 @@ def test_core_imports_no_wing_and_no_client_imports_the_gate():
         for t in ts
         if _wing(t) == "gate"
     } == set()
+
+
+def test_no_module_imports_the_package_itself():
+    """`from .. import __version__` in core hid an import of mathtools/__init__ (and so of
+    whatever it imports) from the wing rules: the package's __init__ is above every wing."""
+    found = []
+    for name, path in _modules().items():
+        depth = name.count(".") + 1
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (
+                (node.level == depth and not node.module)
+                or (node.level == 0 and node.module == "mathtools")
+            ):
+                found += [f"{name} imports mathtools.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                found += [f"{name} imports mathtools" for a in node.names if a.name == "mathtools"]
+    known = {module.rsplit(".", 1)[-1] for module in _modules()} | set(WINGS)
+    assert [line for line in found if line.rsplit(".", 1)[-1] not in known] == []
 
 
 def test_the_search_phases_stand_side_by_side():

@@ -172,7 +172,7 @@ def test_a_remembered_paper_with_its_arxiv_id_is_verified_and_read_whole(searche
     assert re.search(r"^CONFIRMED memory-1 = arXiv:2106\.13414 \| 2021 \| ", out, re.M), out
     block = out.split("CONFIRMED memory-1", 1)[1]
     assert "\n  abstract: We revisit the problem of tolerant distribution testing." in block
-    assert "no source statements: arXiv's source server unreachable" in block, block
+    assert "no LaTeX source statements: arXiv's LaTeX source server unreachable" in block, block
     assert "arXiv unreachable" not in out
     # Issue 37: each Verified line carried a ~300-character URL with Semantic Scholar's field
     # list; it keeps the look-up as the GET that re-runs it.

@@ -210,7 +210,7 @@ def test_verify_prints_titles_and_excerpts_and_why_a_candidate_is_unconfirmed(se
     (price,) = [r for r in verified["results"] if r["key"] == "arXiv:2106.13414"]
     whole = " ".join(price["paper"]["abstract"].split())
     assert " ".join(line.strip() for line in shown[:-1]) == f"abstract: {whole}" and "$" in whole
-    assert shown[-1] == "  no source statements: unknown_id"  # no arXiv source recorded
+    assert shown[-1] == "  no LaTeX source statements: unknown_id"  # no arXiv LaTeX source recorded
     # PROBLEM.md's reference to the same paper is named, not printed again.
     assert re.search(r"^CONFIRMED problem-ref-1 = arXiv:2106\.13414$", out, re.M)
     for planted in PLANTED:

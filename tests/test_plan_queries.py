@@ -14,8 +14,7 @@ from conftest import PLUGIN, RECORDINGS, ROOT
 from mathtools.core import domains, schemas
 from mathtools.core.sources import DISCOVERY, QUERY_LINE_WORDS
 from mathtools.core.text import fold, strip_latex
-from mathtools.research import problemfile
-from mathtools.search import commandlines, keyterms, planning, querylines
+from mathtools.search import commandlines, keyterms, planning, problemfile, querylines
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette
@@ -141,7 +140,7 @@ def test_plan_draws_three_to_five_queries_per_api_from_the_five_sources(script):
     (author,) = [args for args in arxiv_args if "--author" in args]
     assert author[1:5] == ["--all", "points", "--author", "Reich"]
     assert not any("Browder" in args for args in arxiv_args if "--author" in args)
-    # Every planned search relaxes itself when it comes back empty.
+    # Every planned query relaxes itself when it comes back empty.
     assert all("--relax" in args for args in arxiv_args)
     s2_args = [q["args"] for q in plan["queries"]["semantic_scholar"]]
     assert all(args[:2] == ["search", "--query"] and "--limit" in args for args in s2_args)
@@ -333,7 +332,7 @@ def test_a_plan_stores_typed_queries_and_an_old_plan_still_loads(script, tmp_pat
     }
     assert commandlines.planned_queries(old) == typed
     assert commandlines.command_lines(old) == commandlines.command_lines(plan)
-    zbmath = [q.search for q in typed["zbmath"] if q.origin == "known"]
+    zbmath = [q.typed for q in typed["zbmath"] if q.origin == "known"]
     assert all(isinstance(s, commandlines.ZbmathQuery) and s.query for s in zbmath)
 
 

@@ -22,7 +22,7 @@ from mathtools.gate.candidates import candidate
 from mathtools.gate.citations import compare_citation
 from mathtools.gate.verification import Verifier
 from mathtools.litdoc import literature, merging
-from mathtools.research import problemfile
+from mathtools.search import problemfile
 from mathtools.search.confirmation import pending_candidates
 from mathtools.search.searchfolder import Search
 from support import shared

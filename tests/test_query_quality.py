@@ -21,8 +21,7 @@ from mathtools.core.slugs import (
     slugify,
 )
 from mathtools.core.text import FUNCTION_WORDS
-from mathtools.research import problemfile
-from mathtools.search import keyterms, planning, querylines, ranking, relaxation
+from mathtools.search import keyterms, planning, problemfile, querylines, ranking, relaxation
 from support import corpus_search
 
 BENCH = ROOT / "bench" / "data" / "discovery"

@@ -107,7 +107,7 @@ def test_keep_quoted_keeps_the_statements_claims_quote_and_names_those_the_paper
     ref = Entry.new("REF", 1, "Title", values, [])
     doc.section(literature.CONFIRMED).add_entry(ref)
     read = {"Theorem 1.3": THEOREM, "Definition 2.1": "a definition"}
-    papers = {"2203.01718": quotes.SourceText(SRC, read, listed=[])}
+    papers = {"2203.01718": quotes.LatexSourceText(SRC, read, listed=[])}
     said = quotes.keep_quoted(doc, papers)
     assert said == [
         "REF-001: the paper states no Lemma 9.9 (it states Theorem 1.3, Definition 2.1)"
@@ -127,7 +127,7 @@ def test_every_statement_verify_listed_is_kept_and_quotable_by_a_later_synthesis
     conjecture = r"Every convex body $K$ satisfies $c(K)^n \leq n!\,\mathrm{vol}(K)$."
     read = {"Theorem 1.3": THEOREM, "Conjecture 1.1": conjecture, "Lemma 4.2": "a lemma"}
     listed = ["Conjecture 1.1", "Theorem 1.3"]
-    assert quotes.keep_quoted(doc, {"2203.01718": quotes.SourceText(SRC, read, listed)}) == []
+    assert quotes.keep_quoted(doc, {"2203.01718": quotes.LatexSourceText(SRC, read, listed)}) == []
     later = literature.parse(doc.render(), "LITERATURE.md")  # a later search: no source read
     assert set(later.confirmed[0].statements()) == {"Conjecture 1.1", "Theorem 1.3"}
     section = later.section(literature.SYNTHESIS)
@@ -147,11 +147,11 @@ def test_a_statement_of_a_source_that_could_not_be_read_is_unknown_not_absent():
         '- [V] "convex Lagrangian product" (REF-001, Theorem 1.1).\n',
         "\n",
     ]
-    down = quotes.SourceText(SRC, {}, [], "arXiv's source server unreachable")
+    down = quotes.LatexSourceText(SRC, {}, [], "arXiv's LaTeX source server unreachable")
     said = quotes.keep_quoted(doc, {"2203.01718": down})
     assert said == [
-        "REF-001: Theorem 1.1 is unknown: the paper's source could not be read "
-        "(arXiv's source server unreachable)"
+        "REF-001: Theorem 1.1 is unknown: the paper's LaTeX source could not be read "
+        "(arXiv's LaTeX source server unreachable)"
     ]
     assert "states no" not in said[0] and "(it states )" not in said[0]
 

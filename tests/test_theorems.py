@@ -2,7 +2,7 @@
 
 The ground truth is ../shared/recordings/arxiv-src/expected/: five real papers' sources, every
 statement's environment, printed number and note as pdflatex printed them. Each recording is
-read through the client's own sniffing path (arxiv_source.read_body), as a fetched answer would
+read through the client's own sniffing path (latex_source.read_body), as a fetched answer would
 be. The other tests are SYNTHESIZED: small LaTeX sources written here for one feature each (the
 papers do not use \\include, equation-shared counters, chapters, ...).
 """
@@ -12,13 +12,13 @@ from __future__ import annotations
 import pytest
 from mathtools.papers import texsource
 from mathtools.papers.theorems import extract
-from mathtools.services import arxiv_source
+from mathtools.services import latex_source
 from support import arxiv_src
 
 
 def _paper(arxiv_id: str):
-    unpacked = arxiv_source.read_body(arxiv_src.body(arxiv_id), arxiv_id)
-    assert isinstance(unpacked, arxiv_source.Unpacked)
+    unpacked = latex_source.read_body(arxiv_src.body(arxiv_id), arxiv_id)
+    assert isinstance(unpacked, latex_source.Unpacked)
     return extract(unpacked.members)
 
 

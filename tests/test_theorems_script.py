@@ -65,7 +65,11 @@ def test_version_out_and_cache(script, standin, tmp_path):
     assert theorems(script, "2405.16513").returncode == 0
     assert standin.calls("arxiv") == calls  # from the cache
     asked = theorems(script, "2405.16513", "--version", "3").json()
-    assert (asked["version"], asked["status"], asked["reason"]) == (3, "no_source", "unknown_id")
+    assert (asked["version"], asked["status"], asked["reason"]) == (
+        3,
+        "no_latex_source",
+        "unknown_id",
+    )
 
 
 @pytest.mark.parametrize(
@@ -82,7 +86,7 @@ def test_a_paper_without_source_is_a_status_not_an_error(script, standin, asked,
     assert run.returncode == 0, run.stdout
     data = run.json()
     assert not schemas.schema_errors("theorems", data)
-    assert (data["status"], data["reason"], data["statements"]) == ("no_source", reason, [])
+    assert (data["status"], data["reason"], data["statements"]) == ("no_latex_source", reason, [])
     assert data["message"]
 
 

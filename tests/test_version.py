@@ -10,6 +10,7 @@ import re
 
 import mathtools
 from conftest import PLUGIN, ROOT
+from mathtools.core import config, version
 
 PLUGIN = json.loads((PLUGIN / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
 
@@ -19,7 +20,8 @@ def test_the_plugin_manifest_holds_a_semantic_version():
 
 
 def test_the_library_reads_the_manifests_version():
-    assert mathtools.__version__ == PLUGIN["version"]
+    assert mathtools.__version__ == version.VERSION == PLUGIN["version"]
+    assert config.USER_AGENT.endswith(f"/{PLUGIN['version']}")
 
 
 def test_pyproject_repeats_the_manifests_version():

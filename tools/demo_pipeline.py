@@ -53,7 +53,7 @@ from support.shared import SharedMissing  # noqa: E402
 from support.worlds import INVENTED, RECORDED, world_available  # noqa: E402
 
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"  # the benchmarks' sample
-# The demo's: papers with recorded arXiv sources, so Key Results quote the papers' statements.
+# The demo's: papers with recorded arXiv LaTeX sources, so Key Results quote the papers' statements.
 DEMO_SAMPLE = ROOT / "examples" / "viterbo" / "PROBLEM.md"
 REMEMBERED = "remembered.json"  # beside a sample's PROBLEM.md: what the STAND-IN "remembers"
 TARGET_READ_CHARS = 20_000  # everything the model reads in one run: prompt, outputs, files

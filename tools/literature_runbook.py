@@ -317,7 +317,7 @@ def listed_papers(listing: str) -> dict[str, tuple[str, str]]:
 @dataclass
 class ReadPaper:
     """What verify printed under a confirmed paper: its whole abstract (`whole`) or an excerpt,
-    and the statements of its source it listed, (printed name, first words)."""
+    and the statements of its LaTeX source it listed, (printed name, first words)."""
 
     text: str = ""
     whole: bool = False

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Search arXiv, look papers up by id, or read a paper's theorems from its source, as JSON.
+"""Search arXiv, look papers up by id, or read a paper's theorems from its LaTeX source, as JSON.
 
   search   build a query from options (terms AND-ed, categories OR-ed) and page through results
   get      look ids up with id_list; ids arXiv silently dropped are listed in "not_found"
            (`ids`, its former name, still works: a deprecated alias)
   theorems the theorem-like statements of a paper's LaTeX source (from arXiv's /src,
            MATH_ARXIV_SRC_URL), numbered as the PDF prints them, with the paper's macros;
-           "status" is ok, or no_source with a "reason" (unknown_id, withdrawn, pdf_only, ...)
+           "status" is ok, or no_latex_source with a "reason" (unknown_id, withdrawn, pdf_only, ...)
 
 Examples:
   arxiv_query.py search --title "heat-bath random walk" --domain combinatorics --limit 20
@@ -44,6 +44,7 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import DOMAINS, categories  # noqa: E402
+from mathtools.search import query_line  # noqa: E402
 
 
 def build_parser() -> cli.ArgumentParser:
@@ -142,13 +143,13 @@ def main(argv: Sequence[str]) -> None:
             result = client.search(query, args.offset, args.limit, args.sort, args.order)
     else:
         result = client.fetch_ids(_asked_ids(args))
-    cli.emit_search_result(result, "arxiv", argv, args.out)
+    cli.emit_search_result(result, query_line("arxiv", list(argv)), args.out)
 
 
 def _theorems(args: argparse.Namespace) -> None:
     from mathtools.core import normalise_arxiv_id
     from mathtools.papers import paper_theorems, theorems_summary_lines
-    from mathtools.services import SourceClient
+    from mathtools.services import LatexSourceClient
 
     arxiv_id, version = normalise_arxiv_id(args.id)
     if args.version is not None:
@@ -157,7 +158,7 @@ def _theorems(args: argparse.Namespace) -> None:
         version = args.version
     if version is not None and version < 1:
         raise BadInput(f"no version {version} of an arXiv paper", code="bad_version")
-    record = paper_theorems(arxiv_id, version, SourceClient(use_cache=not args.no_cache))
+    record = paper_theorems(arxiv_id, version, LatexSourceClient(use_cache=not args.no_cache))
     cli.emit(record, args.out, theorems_summary_lines(record))
 
 

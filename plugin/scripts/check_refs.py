@@ -38,11 +38,12 @@ Examples:
 Cited statements: each statement cited by number (Theorem, Lemma, Proposition, Corollary,
 Definition, Remark, Section, equation; "Thm. 2.3", "Lemmas 4.1 and 4.2", "§3"), in a citation's
 note (\\cite[Theorem 2.3]{key}, amsrefs' \\cite{key}*{Theorem 2.3}) or in prose ("Theorem 2.3 of
-\\cite{key}", "by \\cite{key}, Theorem 2.3,"; marked "in prose"), whose entry is confirmed with an
-arXiv id, is looked up in that paper's arXiv source: the row shows the statement (number, note,
-first words; --json carries its text), or says that the arXiv version read has no such number and
-names its nearest numbers (a journal version may number differently: never called wrong). One
-cited of several keys at once ("Section 3 of~\\cite{a,b}") is named "ambiguous", not checked.
+\\cite{key}", "by \\cite{key}, Theorem 2.3,"; marked "in prose"), whose entry is confirmed with
+an arXiv id, is looked up in that paper's arXiv LaTeX source: the row shows the statement
+(number, note, first words; --json carries its text), or says that the arXiv version read has no
+such number and names its nearest numbers (a journal version may number differently: never called
+wrong). One cited of several keys at once ("Section 3 of~\\cite{a,b}") is named "ambiguous", not
+checked.
 
 --strict (for CI and before submission): exit 1 when any entry is UNCONFIRMED or pending (a
 service was unavailable), after writing every output as without it; --strict=corrected: also when

@@ -39,6 +39,7 @@ from mathtools.core import (  # noqa: E402
     SearchResult,
     normalise_doi,
 )
+from mathtools.search import query_line  # noqa: E402
 from mathtools.services import SOURCE, CrossrefClient, check_window  # noqa: E402
 
 
@@ -86,7 +87,7 @@ def main(argv: Sequence[str]) -> None:
                 asked for asked, doi in zip(args.dois, dois, strict=True) if doi not in found
             ],
         )
-    cli.emit_search_result(result, "crossref", argv, args.out)
+    cli.emit_search_result(result, query_line("crossref", list(argv)), args.out)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ def main(argv: Sequence[str]) -> int | None:
 
     args = parser.parse_args(argv)
     if args.command == "add":
-        result = add(
+        added = add(
             problem=args.problem,
             category=args.category,
             strategy=args.strategy,
@@ -119,22 +119,22 @@ def main(argv: Sequence[str]) -> int | None:
         # The caller wrote the entry: acknowledge it by number, do not echo it back.
         cli.acknowledge(
             {
-                "id": result["id"],
-                "problem": result["problem"],
-                "timestamp": result["entry"]["timestamp"],
-                "total_entries": result["total_entries"],
+                "id": added["id"],
+                "problem": added["problem"],
+                "timestamp": added["entry"]["timestamp"],
+                "total_entries": added["total_entries"],
             }
         )
         return EXIT_OK
     elif args.command == "check":
-        result = check_dead_ends(args.strategy, parse_tags(args.tags), problem=args.problem)
-        cli.emit(result)
-        return EXIT_VIOLATIONS if result["verdict"] == "dead-end" else EXIT_OK
+        found = check_dead_ends(args.strategy, parse_tags(args.tags), problem=args.problem)
+        cli.emit(found)
+        return EXIT_VIOLATIONS if found["verdict"] == "dead-end" else EXIT_OK
     elif args.command == "validate":
         path = Path(args.file) if args.file else journal_path(args.problem)[1]
-        result = validate_journal(path)
-        cli.emit(result)
-        return EXIT_OK if result["valid"] else EXIT_VIOLATIONS
+        validation = validate_journal(path)
+        cli.emit(validation)
+        return EXIT_OK if validation["valid"] else EXIT_VIOLATIONS
     else:
         result = {
             "categories": CATEGORIES,

@@ -38,7 +38,7 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import PLANNED  # noqa: E402
-from mathtools.research import current_slug, problem_file, read_problem  # noqa: E402
+from mathtools.research import current_slug, problem_file  # noqa: E402
 from mathtools.search import (  # noqa: E402
     Plan,
     check_per_query,
@@ -46,6 +46,7 @@ from mathtools.search import (  # noqa: E402
     given_search_folder,
     new_search_folder,
     plan,
+    read_problem,
     searched_query_lines,
     stored_query_lines,
     write_json,

@@ -49,6 +49,7 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import SearchResult  # noqa: E402
+from mathtools.search import query_line  # noqa: E402
 from mathtools.services import (  # noqa: E402
     S2Client,
     check_bulk_max,
@@ -112,7 +113,7 @@ def main(argv: Sequence[str]) -> None:
     check_input(args)
     client = S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
-    cli.emit_search_result(result, "semantic_scholar", argv, args.out)
+    cli.emit_search_result(result, query_line("semantic_scholar", list(argv)), args.out)
 
 
 def check_input(args: argparse.Namespace) -> None:

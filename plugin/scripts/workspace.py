@@ -40,7 +40,7 @@ Exit codes: 0 ok, 2 bad input (unknown problem, unsafe slug, no workspace), 4 en
 """
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -125,6 +125,7 @@ def main(argv: Sequence[str]) -> None:
     )  # fmt: skip
 
     args = parser.parse_args(argv)
+    result: Mapping[str, object]
     if args.command == "init":
         result = init()
     elif args.command == "new-problem":

@@ -38,6 +38,7 @@ from mathtools.core import ensure
 ensure()
 
 from mathtools import cli  # noqa: E402
+from mathtools.search import query_line  # noqa: E402
 from mathtools.services import TYPES, ZbmathClient, check_page, identifier, search_query  # noqa: E402
 
 
@@ -77,7 +78,7 @@ def main(argv: Sequence[str]) -> None:
         result = client.lookup(asked).to_search_result(list(args.ids))
     else:
         result = client.references(args.id, limit=args.limit)
-    cli.emit_search_result(result, "zbmath", argv, args.out)
+    cli.emit_search_result(result, query_line("zbmath", list(argv)), args.out)
 
 
 def search_string(args: argparse.Namespace) -> str:

@@ -1,5 +1,5 @@
-"""arXiv source answers from ../shared/recordings/arxiv-src/ (beside the clone; never copied into
-the repository), as bytes, as stand-in replies, and their ground truth (expected/<id>.json).
+"""arXiv LaTeX source answers from ../shared/recordings/arxiv-src/ (beside the clone; never copied
+into the repository), as bytes, as stand-in replies, and their ground truth (expected/<id>.json).
 
 Each recording is JSON: {"request": {"method", "url"}, "status_code", "headers", "body_base64",
 ...}; the body is the exact bytes a client gets. The folder's README section "arxiv-src" says
@@ -84,7 +84,7 @@ def answer(route: str) -> Reply:
     prefix): the recording for that path; for any other id, arXiv's 404 "No document" page
     (synthesized from the recorded one); without the shared folder, a 404 saying so."""
     if not present():
-        return Reply(404, f"the stand-in has no arXiv source recordings ({SRC_RECORDINGS})\n")
+        return Reply(404, f"the stand-in has no arXiv LaTeX source recordings ({SRC_RECORDINGS})\n")
     name = _by_path().get(route)
     if name is not None:
         return reply(name)

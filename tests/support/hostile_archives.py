@@ -1,6 +1,7 @@
-"""Hostile source archives, SYNTHESIZED for the tests of mathtools/arxiv_source.py and of
-`arxiv_query.py theorems`: each is what a malicious or broken arXiv answer could hold, with the
-error code it must give (one line, exit 3, never a traceback).
+"""Hostile LaTeX source archives, SYNTHESIZED for the tests of
+mathtools/services/latex_source.py and of `arxiv_query.py theorems`: each is what a malicious or
+broken arXiv answer could hold, with the error code it must give (one line, exit 3, never a
+traceback).
 """
 
 from __future__ import annotations

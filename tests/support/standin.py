@@ -14,7 +14,7 @@ arXiv, `<url>/api/query`:
   - `search_query`: the recorded page when the query, start and max_results match a recording;
     otherwise the query (`ti:`, `au:`, `abs:`, `all:`, `cat:`, `id:` terms, quoted phrases, AND/OR/
     ANDNOT, parentheses) is evaluated over the indexed entries.
-arXiv sources, `<url>/src/<id>[vN]` and `<url>/e-print/<id>` (tests/support/arxiv_src.py): the
+arXiv LaTeX sources, `<url>/src/<id>[vN]` and `<url>/e-print/<id>` (tests/support/arxiv_src.py): the
   recorded answers of ../shared/recordings/arxiv-src (papers' sources, a PDF-only answer, error
   pages, the /e-print redirect), any other id arXiv's 404 "No document" page; counted as
   "arxiv src", failed with `fail("arxiv", ...)`.
@@ -511,7 +511,7 @@ class StandIn(ScriptedServer):
             )
         if self.world == INVENTED:  # a single-file source, gzipped, as arXiv serves one
             asked = re.sub(r"v\d+$", "", path.split("/", 2)[-1])
-            source = self.index.arxiv_sources.get(asked)
+            source = self.index.latex_sources.get(asked)
             if source is None:
                 return reply_of(404, f"No document for '{asked}'\n".encode(), "text/html")
             return reply_of(200, source, "application/gzip")

@@ -114,7 +114,7 @@ class Index:
     crossref_replies: dict[tuple, Reply] = field(default_factory=dict)  # (path, query)
     crossref_work_envelope: dict = field(default_factory=dict)  # a recorded /works/{doi} answer
     crossref_list_envelope: dict = field(default_factory=dict)  # a recorded /works list answer
-    arxiv_sources: dict[str, bytes] = field(default_factory=dict)  # invented: id -> gzipped .tex
+    latex_sources: dict[str, bytes] = field(default_factory=dict)  # invented: id -> gzipped .tex
 
 
 def query_key(url: str) -> tuple:
@@ -335,5 +335,5 @@ def _invented_index() -> Index:
     records = json.loads((INVENTED_WORLD / "semantic-scholar.json").read_text(encoding="utf-8"))
     _index_s2(index, {record["paperId"]: record for record in records})
     for path in sorted((INVENTED_WORLD / "sources").glob("*.tex")):
-        index.arxiv_sources[path.stem] = gzip.compress(path.read_bytes(), mtime=0)
+        index.latex_sources[path.stem] = gzip.compress(path.read_bytes(), mtime=0)
     return index

@@ -4,11 +4,6 @@ The scripts in scripts/ are thin command-line front doors over these modules; da
 boundary as JSON described by a schema in schemas/.
 """
 
-import json
-from pathlib import Path
+from .core.version import VERSION
 
-# The plugin's version has one home, .claude-plugin/plugin.json (what Claude Code reads);
-# pyproject.toml cannot read it without a build backend, so tests/test_version.py holds it equal.
-__version__: str = json.loads(
-    (Path(__file__).resolve().parents[2] / ".claude-plugin" / "plugin.json").read_text("utf-8")
-)["version"]
+__version__: str = VERSION  # its one home: core/version.py (plugin.json's "version")

@@ -167,15 +167,11 @@ def emit(data: object, out: str | None = None, summary: Iterable[str] = ()) -> N
         sys.stdout.write(line + "\n")
 
 
-def emit_search_result(
-    result: SearchResult, source: str, argv: Sequence[str], out: str | None
-) -> None:
-    """A look-up script's answer: the result carrying its call as a query line (what
-    lit_update.py record-run stores as the run's query), emitted as emit() does."""
-    # PROBLEM.md parsing behind it: only the look-ups need it
-    from .search import query_line
-
-    result.query_line = query_line(source, list(argv))
+def emit_search_result(result: SearchResult, query_line: str, out: str | None) -> None:
+    """A look-up script's answer: the result carrying its call as a query line (what the script
+    wrote with search/querylines.query_line, and lit_update.py record-run stores as the run's
+    query), emitted as emit() does."""
+    result.query_line = query_line
     emit(result.to_dict(), out, result.summary_lines())
 
 

@@ -72,7 +72,7 @@ if TYPE_CHECKING:
         too_large,
         write_file,
     )
-    from .frontmatter import FENCE, read, render, split
+    from .frontmatter import FENCE, read, render, split, split_sections
     from .identifiers import (
         ARXIV_DOI_PREFIX,
         ARXIV_ID_CITED,
@@ -134,7 +134,7 @@ if TYPE_CHECKING:
         inert_markdown,
         is_digits,
         latex_to_unicode,
-        one_line,
+        plain_line,
         stem,
         strip_latex,
     )
@@ -273,8 +273,8 @@ __all__ = [
     "normalise_title",
     "now",
     "numbered_lines",
-    "one_line",
     "parse_stamp",
+    "plain_line",
     "printable",
     "read",
     "read_json",
@@ -292,6 +292,7 @@ __all__ = [
     "slugify",
     "split",
     "split_authors",
+    "split_sections",
     "stamp",
     "stem",
     "strip_comments",

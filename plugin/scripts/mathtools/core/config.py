@@ -3,7 +3,7 @@ workspace lives.
 
 MATH_ARXIV_API_URL, MATH_S2_API_URL      service base URLs, http(s) (a local server can stand in)
 MATH_ZBMATH_API_URL, MATH_CROSSREF_API_URL  (https://api.zbmath.org/v1, https://api.crossref.org)
-MATH_ARXIV_SRC_URL                       arXiv's source endpoint (https://export.arxiv.org/src)
+MATH_ARXIV_SRC_URL                       arXiv's LaTeX source endpoint (https://export.arxiv.org/src)
 SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
 MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
 MATH_ARXIV_MIN_INTERVAL                  seconds between arXiv requests across processes (3)
@@ -35,18 +35,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .. import __version__
 from .bootstrap import data_dir
 from .errors import BadInput, EnvironmentProblem, keep_secret, shown
 from .files import read_json
+from .version import VERSION
 
 ARXIV_API_URL = "https://export.arxiv.org/api/query"
-ARXIV_SRC_URL = "https://export.arxiv.org/src"  # /src/<id>[vN]: the paper's source files
+ARXIV_SRC_URL = "https://export.arxiv.org/src"  # /src/<id>[vN]: the paper's LaTeX source files
 S2_API_URL = "https://api.semanticscholar.org/graph/v1"
 ZBMATH_API_URL = "https://api.zbmath.org/v1"
 CROSSREF_API_URL = "https://api.crossref.org"
 # The product token; user_agent() adds the user's contact address when one is configured.
-USER_AGENT = f"math-claude-plugin/{__version__}"
+USER_AGENT = f"math-claude-plugin/{VERSION}"
 _EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
 # What an API key may hold: visible ASCII (an HTTP header value; S2 keys are letters and digits).
 API_KEY = re.compile(r"[\x21-\x7e]{1,256}")

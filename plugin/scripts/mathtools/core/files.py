@@ -106,7 +106,7 @@ def _open(path: Path | str, regular: bool) -> BinaryIO:
     return os.fdopen(descriptor, "rb")
 
 
-# Any input (a file, stdin) is read up to this size: /dev/zero as an input ends with BadInput.
+# Every input (a file, stdin) is read up to this size: /dev/zero as an input ends with BadInput.
 MAX_INPUT_BYTES = 32 << 20
 
 
@@ -176,7 +176,7 @@ def _replaceable(path: Path) -> bool:
     return isinstance(data, dict) and data.get(key) == value
 
 
-def marked(data: Any) -> Any:
+def marked(data: object) -> object:
     """`data` as an --out file receives it: an object gets OUTPUT_MARKER as its first key."""
     if not isinstance(data, dict):
         return data

@@ -1,4 +1,5 @@
-"""YAML frontmatter of the Markdown artifacts (PROBLEM.md, LITERATURE.md, JOURNAL.md, ...).
+"""YAML frontmatter of the Markdown artifacts (PROBLEM.md, LITERATURE.md, JOURNAL.md, ...), and
+the sections of their body.
 
 `split` keeps the body exactly as written, so a document whose frontmatter we rewrite keeps every
 byte of prose a person or the model put below it.
@@ -6,6 +7,8 @@ byte of prose a person or the model put below it.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import BadInput
@@ -39,7 +42,7 @@ def split(text: str, name: str = "document") -> tuple[dict[str, Any], str]:
     return data, text[end + len(FENCE) + 2 :]
 
 
-def render(data: dict[str, Any], body: str) -> str:
+def render(data: Mapping[str, object], body: str) -> str:
     """Frontmatter (keys in the given order, block style, Unicode kept) followed by `body`."""
     import yaml
 
@@ -50,3 +53,16 @@ def render(data: dict[str, Any], body: str) -> str:
 def read(text: str, name: str = "document") -> dict[str, Any]:
     """Only the frontmatter (for routing decisions that must not parse the mathematics)."""
     return split(text, name)[0]
+
+
+def split_sections(body: str) -> dict[str, str]:
+    """Heading text (lower case) -> the text under it, up to the next heading of any level."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in body.splitlines():
+        heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if heading:
+            current = sections.setdefault(heading.group(1).strip().lower(), [])
+        elif current is not None:
+            current.append(line)
+    return {name: "\n".join(lines).strip() for name, lines in sections.items()}

@@ -59,7 +59,7 @@ class Paper:
     pages: str | None = None
     # Every other name the source gives the venue (S2 venue, journal name, publicationVenue
     # name and alternate names; arXiv's whole journal_ref), preprint servers included: what a
-    # cited venue is compared with (mathtools.matching).
+    # cited venue is compared with (mathtools.gate.matching).
     venue_aliases: list[str] = field(default_factory=list)
     journal: dict[str, str | None] | None = None
     publication_date: str | None = None
@@ -145,13 +145,14 @@ class SearchResult:
         return lines
 
 
-def summary_line(record: Mapping[str, Any], width: int = 90) -> str:
+def summary_line(record: Mapping[str, object], width: int = 90) -> str:
     """`key | year | Family et al. | title` from a paper dict, the title cut to fit `width`."""
-    authors = record.get("authors") or []
-    who = family_name(authors[0]) if authors else "?"
+    authors = record.get("authors")
+    authors = authors if isinstance(authors, list) else []
+    who = family_name(str(authors[0])) if authors else "?"
     if len(authors) > 1:
         who += " et al."
-    title = " ".join((record.get("title") or "").split())
+    title = " ".join(str(record.get("title") or "").split())
     if len(title) > width:
         title = title[: width - 1].rstrip() + "…"
     return f"{record.get('key', '?')} | {record.get('year') or '????'} | {who} | {title}"
@@ -244,8 +245,8 @@ class Discrepancy(TypedDict):
     """How a citation differs from the identified paper in one field (verification.schema)."""
 
     field: str
-    cited: Any  # the value as cited: a string, a list of names, a year
-    record: Any  # the record's value, of the same kind
+    cited: object  # the value as cited: a string, a list of names, a year
+    record: object  # the record's value, of the same kind
     note: str
 
 
@@ -366,7 +367,7 @@ class PdfSplit(TypedDict):
     entries: int
 
 
-StatementStatus = Literal["found", "other_kind", "not_in_version", "not_checked", "no_arxiv_source"]
+StatementStatus = Literal["found", "other_kind", "not_in_version", "not_checked", "no_latex_source"]
 
 
 class StatementCitation(TypedDict):

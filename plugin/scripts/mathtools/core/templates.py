@@ -3,7 +3,7 @@ frontmatter's `created` and `updated` fields carry."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from . import frontmatter
 from .bootstrap import PLUGIN_ROOT
@@ -12,7 +12,10 @@ TEMPLATES = PLUGIN_ROOT / "templates"
 
 
 def instantiate(
-    name: str, values: dict[str, Any], fields: dict[str, Any], fill: dict[str, Any] | None = None
+    name: str,
+    values: Mapping[str, object],
+    fields: Mapping[str, object],
+    fill: Mapping[str, object] | None = None,
 ) -> str:
     """templates/`name` with `{{key}}` placeholders in the body replaced from `values`, the
     frontmatter keys in `fields` set, and those in `fill` set where the template has them."""

@@ -214,14 +214,13 @@ def fold(text: str, umlauts: bool = False) -> str:
     return "".join(out).lower()
 
 
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(text.split())
+def word_set(words: str) -> frozenset[str]:
+    """A word list written as one space-separated string, as a set."""
+    return frozenset(words.split())
 
 
 # Words that carry no identity in a title: "Testing of X" and "Testing for X" are one citation.
-FUNCTION_WORDS = frozenset(
-    _words("a an the of on in for and to with by from at via its their as or is are")
-)
+FUNCTION_WORDS = word_set("a an the of on in for and to with by from at via its their as or is are")
 
 
 def american_spelling(word: str) -> str:
@@ -245,7 +244,7 @@ def stem(word: str) -> str:
     return word
 
 
-def one_line(text: str | None) -> str:
+def plain_line(text: str | None) -> str:
     """Text as one line of plain text (LaTeX stripped, spacing collapsed)."""
     return " ".join(strip_latex(text or "").split())
 

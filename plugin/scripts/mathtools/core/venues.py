@@ -6,35 +6,28 @@ from __future__ import annotations
 
 import re
 
-from .text import FUNCTION_WORDS, fold, strip_latex
-
-
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(text.split())
-
+from .text import FUNCTION_WORDS, fold, strip_latex, word_set
 
 # The first word of a preprint server's name, as sources and citations write it.
-PREPRINT_SERVERS = frozenset(_words("arxiv corr biorxiv medrxiv chemrxiv ssrn preprint eprint"))
+PREPRINT_SERVERS = word_set("arxiv corr biorxiv medrxiv chemrxiv ssrn preprint eprint")
 # Words a venue's name may carry or drop without becoming another venue: publishers, the
 # "Proceedings of the ... Annual" around a conference's name, and the words of a journal
 # reference that are not the name.
-VENUE_OPTIONAL = frozenset(
-    _words(
-        "proc proceedings annual acm ieee siam springer verlag elsevier wiley lncs vol volume"
-        " no issue pp pages ed eds st nd rd th"
-    )
+VENUE_OPTIONAL = word_set(
+    "proc proceedings annual acm ieee siam springer verlag elsevier wiley lncs vol volume"
+    " no issue pp pages ed eds st nd rd th"
 )
-VENUE_FUNCTION_WORDS = FUNCTION_WORDS | frozenset(
+VENUE_FUNCTION_WORDS = FUNCTION_WORDS | word_set(
     # and the function words of transliterated Russian titles: i "and", ego "its", v "in"
-    _words("de des du der die das und fur la le et il di del della i ego v")
+    "de des du der die das und fur la le et il di del della i ego v"
 )
 MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-PROCEEDINGS_WORDS = frozenset(
-    _words("proc proceedings conference conf symposium symp workshop colloquium congress meeting")
+PROCEEDINGS_WORDS = word_set(
+    "proc proceedings conference conf symposium symp workshop colloquium congress meeting"
 )
 # A venue held beside or inside another: a workshop is not its host conference, nor a companion
 # volume the main one. Never left out on either side of a comparison.
-SUBVENUE_WORDS = frozenset(_words("workshop workshops companion satellite tutorial doctoral"))
+SUBVENUE_WORDS = word_set("workshop workshops companion satellite tutorial doctoral")
 # Cover-to-cover translation journals and their originals: each journal's names as sources and
 # citations write them (the translation's names first, then the original's, transliterated).
 # A venue naming one journal of a pair names the other: the translation is the same paper.

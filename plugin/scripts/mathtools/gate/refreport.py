@@ -29,13 +29,13 @@ def pdf_line(document: CheckDocument) -> str:
 
 
 def statement_lines(document: CheckDocument, key: str) -> list[str]:
-    """What the entry's cited statements are in the cited paper's arXiv source: one line each
+    """What the entry's cited statements are in the cited paper's arXiv LaTeX source: one line each
     (`Theorem 2.3 (note): "first words"`), or one line naming those that were not checked."""
     cited = [c for c in document.get("statements", []) if c["key"] == key]
-    unchecked = [c for c in cited if c["status"] == "no_arxiv_source"]
+    unchecked = [c for c in cited if c["status"] == "no_latex_source"]
     lines = []
     for citation in cited:
-        if citation["status"] == "no_arxiv_source":
+        if citation["status"] == "no_latex_source":
             continue
         asked = f"cites {citation['kind']} {citation['number']}{citation['part'] or ''}"
         if citation["read_from"] == "prose":  # "Theorem 2.3 of \\cite{key}": say where
@@ -49,7 +49,9 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
             lines.append(f"{asked}: {flag}{citation['message']}")
     if unchecked:
         named = ", ".join(dict.fromkeys(f"{c['kind']} {c['number']}" for c in unchecked))
-        lines.append(f"cites {named}: not checked (no arXiv source confirmed for this entry)")
+        lines.append(
+            f"cites {named}: not checked (not confirmed with an arXiv id: no LaTeX source to read)"
+        )
     return lines
 
 

@@ -3,7 +3,7 @@ anti-hallucination gate.
 
 Each candidate comes out CONFIRMED, CORRECTED or UNCONFIRMED (docs/matching-rules.md):
 a record a source API returned, in this run (or from the response cache within its TTL), that
-identifies the paper beyond doubt (mathtools.matching.Match.identifies) confirms it when it is
+identifies the paper beyond doubt (mathtools.gate.matching.Match.identifies) confirms it when it is
 the paper as cited and corrects it, field by field, when the citation gets something wrong.
 Everything else is UNCONFIRMED with a reason; a candidate that cannot be verified at all is its
 own UNCONFIRMED result and costs no call (candidates.py reads and checks them).

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .identity import Index, Key, entry_identity, paper_identity
     from .literature import AS_CITED, SYNTHESIS, UNKNOWN, LiteratureDoc, load, parse, template
     from .merging import merge_file, merge_summary_lines
-    from .quotes import SourceText, keep_quoted, proof_violations, tex_violations
+    from .quotes import LatexSourceText, keep_quoted, proof_violations, tex_violations
 
 __all__ = [
     "AS_CITED",
@@ -22,8 +22,8 @@ __all__ = [
     "UNKNOWN",
     "Index",
     "Key",
+    "LatexSourceText",
     "LiteratureDoc",
-    "SourceText",
     "bib_entries",
     "entry_identity",
     "export",

@@ -1,14 +1,14 @@
 """[V] claims quote their source, and the quote is checked against it.
 
-A verified claim is written `[V] "<verbatim text>" (REF-003, Theorem 2.3)` or `(REF-003,
-abstract)`: the text as the paper states it, LaTeX kept. It is accepted when it stands in that
-REF's stored abstract, or in the named statement of the paper's own source, which the REF entry
-keeps in its Statements block (what `literature.py verify` read from the paper's arXiv source).
-Before comparing, whitespace and LaTeX spacing are normalised (`\\le` is `\\leq`; `\\,`, `~` and
-`\\quad` are spaces; `\\(`..`\\)` is `$`..`$`); an elision (`...` or `…`) in a quote skips text, the
-parts standing in the passage in order. Anything else is refused, naming the closest passage: a
-[V] without a quote (a paraphrase is [S]), one citing no REF or a UREF, or a statement the REF
-does not keep.
+A verified claim is written `[V] "<verbatim text>" (REF-003, Theorem 2.3)` or `(REF-003, abstract)`:
+the text as the paper states it, LaTeX kept. It is accepted when it stands in that REF's stored
+abstract, or in the named statement of the paper's own source, which the REF entry keeps in its
+Statements block (what `literature.py verify` read from the paper's arXiv LaTeX source). Before
+comparing, whitespace and LaTeX spacing are normalised (`\\le` is `\\leq`; `\\,`, `~` and `\\quad`
+are spaces; `\\(`..`\\)` is `$`..`$`); an elision (`...` or `…`) in a quote skips text, the parts
+standing in the passage in order. Anything else is refused, naming the closest passage: a [V]
+without a quote (a paraphrase is [S]), one citing no REF or a UREF, or a statement the REF does not
+keep.
 
 Key Results may leave out the REF (`[V] "..." (Theorem 2.3)`): the entry is the paper.
 """
@@ -156,8 +156,8 @@ def violations(text: str, entries: dict[str, Entry], where: str, first_line: int
 
 
 @dataclass(frozen=True)
-class SourceText:
-    """What verify read of one paper's arXiv source: its URL, its statements (printed name ->
+class LatexSourceText:
+    """What verify read of one paper's arXiv LaTeX source: its URL, its statements (printed name ->
     LaTeX), the names it listed, and why there are none when it could not be read."""
 
     url: str
@@ -166,11 +166,11 @@ class SourceText:
     missing: str | None = None
 
 
-def keep_quoted(doc: LiteratureDoc, papers: dict[str, SourceText]) -> list[str]:
+def keep_quoted(doc: LiteratureDoc, papers: dict[str, LatexSourceText]) -> list[str]:
     """Keep in each REF every statement verify listed of its paper and those a [V] claim quotes
     (in its Key Results, or the Synthesis citing it): `papers` maps an arXiv id to what verify
-    read of its source. What cannot be kept is said: a statement the paper does not state, or,
-    when its source could not be read, that it is unknown (never that the paper lacks it)."""
+    read of its LaTeX source. What cannot be kept is said: a statement the paper does not state, or,
+    when its LaTeX source could not be read, that it is unknown (never that the paper lacks it)."""
     said = []
     synthesis = "".join(doc.section(SYNTHESIS).lines()[1:])
     quoted = cited_statements(synthesis)
@@ -198,12 +198,12 @@ def keep_quoted(doc: LiteratureDoc, papers: dict[str, SourceText]) -> list[str]:
     return said
 
 
-def _unkept(name: str, paper: SourceText) -> str:
+def _unkept(name: str, paper: LatexSourceText) -> str:
     """Why a quoted statement cannot be kept: unknown when the source could not be read."""
     if paper.missing:
-        return f"{name} is unknown: the paper's source could not be read ({paper.missing})"
+        return f"{name} is unknown: the paper's LaTeX source could not be read ({paper.missing})"
     if not paper.statements:
-        return f"{name} is unknown: no theorem-like statement could be read from its source"
+        return f"{name} is unknown: no theorem-like statement could be read from its LaTeX source"
     shown = list(paper.statements)
     listed = ", ".join(shown[:12]) + (", ..." if len(shown) > 12 else "")
     return f"the paper states no {name} (it states {listed})"

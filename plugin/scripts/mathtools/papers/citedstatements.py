@@ -15,7 +15,7 @@ and says what it found:
 - `not_in_version`: the arXiv version read has no such number: its nearest numbers are named.
   Never "wrong": the journal's numbering can differ from the arXiv version's;
 - `not_checked`: a section or an equation (not extracted), or a source that could not be read;
-- `no_arxiv_source`: the reference is not confirmed with an arXiv id.
+- `no_latex_source`: the reference is not confirmed with an arXiv id.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def check_statements(
             checked.append(
                 _result(
                     citation,
-                    "no_arxiv_source",
+                    "no_latex_source",
                     None,
                     None,
                     None,

@@ -1,5 +1,5 @@
-"""An arXiv paper's bibliography, for /math:check-refs run on an arXiv id: the paper's source is
-fetched (services/arxiv_source.py, never written to disk), its document built (texsource.py:
+"""An arXiv paper's bibliography, for /math:check-refs run on an arXiv id: the paper's LaTeX source
+is fetched (services/latex_source.py, never written to disk), its document built (texsource.py:
 main file, inputs spliced in, comments and dead branches gone) and its bibliography read as a
 local paper's would be (bibliography/loading.load_source: the .bib files it names, else the
 .bbl it ships, else its thebibliography or amsrefs entries), with the keys its text cites.
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..bibliography import Bibliography, load_source
 from ..core import BadInput, arxiv_id_text, normalise_arxiv_id
-from ..services import NoSource, SourceClient
+from ..services import LatexSourceClient, NoLatexSource
 from . import texsource
 
 BIBLIOGRAPHY_SUFFIXES = (".bib", ".bbl")
@@ -19,7 +19,7 @@ BIBLIOGRAPHY_SUFFIXES = (".bib", ".bbl")
 
 @dataclass
 class ArxivPaper:
-    """One arXiv paper's source, read: its document and its bibliography."""
+    """One arXiv paper's LaTeX source, read: its document and its bibliography."""
 
     arxiv_id: str
     version: int | None  # the version asked for; None: the latest
@@ -49,13 +49,13 @@ def arxiv_argument(text: str) -> tuple[str, int | None] | None:
 
 
 def read_arxiv_paper(
-    arxiv_id: str, version: int | None, client: SourceClient | None = None
+    arxiv_id: str, version: int | None, client: LatexSourceClient | None = None
 ) -> ArxivPaper:
-    """The paper's source and bibliography; BadInput (one line) when arXiv holds no LaTeX source
-    for it (an unknown id, a PDF-only submission, a withdrawn version)."""
-    answer = (client or SourceClient()).fetch(arxiv_id, version)
+    """The paper's LaTeX source and bibliography; BadInput (one line) when arXiv holds no LaTeX
+    source for it (an unknown id, a PDF-only submission, a withdrawn version)."""
+    answer = (client or LatexSourceClient()).fetch(arxiv_id, version)
     label = f"arXiv:{arxiv_id_text(arxiv_id, version)}"
-    if isinstance(answer.outcome, NoSource):
+    if isinstance(answer.outcome, NoLatexSource):
         hint = (
             ": check its PDF instead (check_refs.py paper.pdf)"
             if answer.outcome.reason == "pdf_only"
@@ -65,7 +65,7 @@ def read_arxiv_paper(
     members = answer.outcome.members
     document = texsource.build(members)
     if document.main_file is None:
-        raise BadInput(f"{label}: its source holds no LaTeX file", code="no_entries")
+        raise BadInput(f"{label}: its LaTeX source holds no LaTeX file", code="no_entries")
     texts = {
         name: texsource.decode(data)
         for name, data in members.items()

@@ -1,7 +1,7 @@
-"""What check_refs.py is given, read: local files (bibliography's load_bibliography), one arXiv
-paper (paperbibliography.py: its source fetched) or one PDF (pdfreferences.py: its reference
+"""What check_refs.py is given, read: local files (bibliography/loading.load), one arXiv
+paper (paperbibliography.py: its LaTeX source fetched) or one PDF (pdfreferences.py: its reference
 list as written), with the statements its LaTeX cites by number (citedstatements.py), and, once the
-gate has checked the entries, those statements looked up in the cited papers' arXiv sources.
+gate has checked the entries, those statements looked up in the cited papers' arXiv LaTeX sources.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..bibliography import Bibliography, keep_cited, load_bibliography, read_file
 from ..core import BadInput, CheckDocument, InputFile, PdfSplit, UnexpandedVenue, strip_comments
-from ..services import SourceClient
+from ..services import LatexSourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
 from .journalmacros import definitions, expand_venues, local_source
 from .paperbibliography import arxiv_argument, read_arxiv_paper
@@ -70,7 +70,7 @@ def _arxiv_input(
 ) -> PaperInput:
     """One arXiv paper: its source fetched, its bibliography with its journal macros expanded,
     and the statements its text cites."""
-    paper = read_arxiv_paper(arxiv_id, version, SourceClient(use_cache=use_cache))
+    paper = read_arxiv_paper(arxiv_id, version, LatexSourceClient(use_cache=use_cache))
     if cited_only:
         keep_cited(paper.bibliography)
     origins = paper.document.origins
@@ -92,8 +92,8 @@ def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
 def add_statements(
     document: CheckDocument, paper: PaperInput, progress: Callable[[str], None]
 ) -> None:
-    """Look the cited statements up in the cited papers' arXiv sources (one fetch per paper) and
-    put them, the PDF's split and the venues left as journal macros into the document."""
+    """Look the cited statements up in the cited papers' arXiv LaTeX sources (one fetch per paper)
+    and put them, the PDF's split and the venues left as journal macros into the document."""
     if paper.pdf is not None:
         document["pdf"] = paper.pdf
     if paper.unexpanded:
@@ -103,7 +103,7 @@ def add_statements(
     citations = paper.cited.citations
     if not citations:
         return
-    client = SourceClient(use_cache=paper.use_cache)
+    client = LatexSourceClient(use_cache=paper.use_cache)
     papers = {c["key"] for c in citations}
     progress(f"looking up {len(citations)} cited statements of {len(papers)} references")
     checked = check_statements(

@@ -1,11 +1,11 @@
-"""An arXiv paper's theorem-like statements as one record: its source fetched (arxiv_source.py),
-its statements extracted (theorems.py), what `arxiv_query.py theorems` prints
-(schemas/theorems.schema.json).
+"""An arXiv paper's theorem-like statements as one record: its LaTeX source fetched
+(services/latex_source.py), its statements extracted (theorems.py), what `arxiv_query.py
+theorems` prints (schemas/theorems.schema.json).
 
-`status` is "ok" when arXiv gave LaTeX to read (the statements may still be none), "no_source"
+`status` is "ok" when arXiv gave LaTeX to read (the statements may still be none), "no_latex_source"
 when it has none, with `reason` (unknown_id, invalid_id, withdrawn, unavailable, access_denied,
 pdf_only, postscript_only, html_only, dvi_only) and arXiv's words in `message`. A failing
-service or an answer that cannot be read safely is an error, never a "no_source".
+service or an answer that cannot be read safely is an error, never a "no_latex_source".
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Literal, TypedDict
 
 from ..core import arxiv_id_text
-from ..services import NoSource, SourceAnswer, SourceClient
+from ..services import LatexSourceAnswer, LatexSourceClient, NoLatexSource
 from .texsource import Macro, MissingInput
 from .theorems import Statement, TheoremEnvironment, extract
 
@@ -22,7 +22,7 @@ class TheoremsResult(TypedDict):
     id: str
     version: int | None  # the version asked for; None: the latest
     src_url: str
-    status: Literal["ok", "no_source"]
+    status: Literal["ok", "no_latex_source"]
     reason: str | None
     message: str | None
     archive: str | None  # tar.gz, gz (one gzipped file), tar, tex
@@ -35,26 +35,26 @@ class TheoremsResult(TypedDict):
 
 
 def paper_theorems(
-    arxiv_id: str, version: int | None = None, client: SourceClient | None = None
+    arxiv_id: str, version: int | None = None, client: LatexSourceClient | None = None
 ) -> TheoremsResult:
     """The statements of `arxiv_id` (normalised, without version) at `version`."""
-    return result((client or SourceClient()).fetch(arxiv_id, version))
+    return result((client or LatexSourceClient()).fetch(arxiv_id, version))
 
 
-def result(answer: SourceAnswer) -> TheoremsResult:
+def result(answer: LatexSourceAnswer) -> TheoremsResult:
     """The record of one source answer (the extraction runs on what it unpacked)."""
     outcome = answer.outcome
-    no_source = isinstance(outcome, NoSource)
-    found = extract({} if isinstance(outcome, NoSource) else outcome.members)
+    no_latex_source = isinstance(outcome, NoLatexSource)
+    found = extract({} if isinstance(outcome, NoLatexSource) else outcome.members)
     return TheoremsResult(
         id=answer.arxiv_id,
         version=answer.version,
         src_url=answer.url,
-        status="no_source" if no_source else "ok",
-        reason=outcome.reason if isinstance(outcome, NoSource) else None,
-        message=outcome.message if isinstance(outcome, NoSource) else None,
-        archive=None if isinstance(outcome, NoSource) else outcome.archive,
-        files=[] if isinstance(outcome, NoSource) else sorted(outcome.members),
+        status="no_latex_source" if no_latex_source else "ok",
+        reason=outcome.reason if isinstance(outcome, NoLatexSource) else None,
+        message=outcome.message if isinstance(outcome, NoLatexSource) else None,
+        archive=None if isinstance(outcome, NoLatexSource) else outcome.archive,
+        files=[] if isinstance(outcome, NoLatexSource) else sorted(outcome.members),
         main_file=found.main_file,
         statements=found.statements,
         environments=found.environments,
@@ -66,8 +66,10 @@ def result(answer: SourceAnswer) -> TheoremsResult:
 def theorems_summary_lines(record: TheoremsResult) -> list[str]:
     """What `--out` prints: one line for the paper, one per statement."""
     asked = arxiv_id_text(record["id"], record["version"])
-    if record["status"] == "no_source":
-        return [f"arxiv theorems {asked}: no source ({record['reason']}): {record['message']}"]
+    if record["status"] == "no_latex_source":
+        return [
+            f"arxiv theorems {asked}: no LaTeX source ({record['reason']}): {record['message']}"
+        ]
     lines = [
         f"arxiv theorems {asked}: {len(record['statements'])} statements from "
         f"{record['main_file'] or 'no main file'} (files: {len(record['files'])})"

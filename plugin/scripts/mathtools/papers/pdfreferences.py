@@ -3,7 +3,7 @@
 
 The text comes from `pdftotext` (poppler-utils, a Debian package: chosen over refextract and
 GROBID because it needs no Python package, no Java service and no model, and on the PDFs
-compiled from the shared arXiv sources it keeps each reference's words in order, which is all
+compiled from the shared arXiv LaTeX sources it keeps each reference's words in order, which is all
 the split needs). The reference list is what follows the last "References" or "Bibliography"
 heading; it is split into entries by how they are labelled, which also says how sure the split
 is:

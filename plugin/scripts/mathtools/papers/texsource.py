@@ -1,7 +1,7 @@
 """A paper's LaTeX source as one document: the main file found, its inputs spliced in, comments
 and dead branches gone, every line still knowing where it came from; and its own macros.
 
-Pure functions over the archive's members (file name -> bytes), as arxiv_source.py unpacks them:
+Pure functions over the archive's members (file name -> bytes), as latex_source.py unpacks them:
 
 - Text: UTF-8 (a byte-order mark dropped), else Latin-1, which reads any byte (older papers are
   Latin-1: `[latin1]{inputenc}`); CRLF and lone CR become LF before lines are counted.

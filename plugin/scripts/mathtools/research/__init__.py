@@ -37,15 +37,6 @@ if TYPE_CHECKING:
         problem_file,
         resolve,
     )
-    from .problemfile import (
-        PROBLEM_SOURCE,
-        Problem,
-        Reference,
-        read_problem,
-        reference_candidates,
-        reference_keys,
-        split_sections,
-    )
     from .review import current, seal
     from .router import advance, next_step
     from .sandbox import (
@@ -88,12 +79,9 @@ __all__ = [
     "OUTCOMES",
     "PRESETS",
     "PROBLEM_DOMAINS",
-    "PROBLEM_SOURCE",
     "PROBLEM_TYPES",
     "STATES",
     "STRATEGIES",
-    "Problem",
-    "Reference",
     "Workspace",
     "add",
     "add_arguments",
@@ -129,19 +117,15 @@ __all__ = [
     "presets",
     "problem_dir",
     "problem_file",
-    "read_problem",
     "record",
     "record_merge",
     "record_search",
-    "reference_candidates",
-    "reference_keys",
     "render_dashboard",
     "resolve",
     "resume",
     "run",
     "seal",
     "show",
-    "split_sections",
     "status",
     "switch",
     "transition",

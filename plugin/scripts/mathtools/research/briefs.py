@@ -31,12 +31,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import PLUGIN_ROOT, BadInput, instantiate, read, read_text, split, stamp
+from ..core import PLUGIN_ROOT, BadInput, instantiate, read, read_text, split, split_sections, stamp
 from ..litdoc import load
 from . import computation, review
 from .gaps import parse as parse_gaps
 from .journal import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
-from .problemfile import split_sections
 
 AGENTS = ("proof", "computation", "referee", "latex-writer")
 FILES = (

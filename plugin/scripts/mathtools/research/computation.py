@@ -54,6 +54,21 @@ class RunRecord(TypedDict):
     mark: str  # signing.mark of the other fields
 
 
+class Recorded(TypedDict):
+    """Where `record` put a run: COMPUTATION.md, the computation's number, the request it
+    answers."""
+
+    file: str
+    computation: int
+    request: int | None
+
+
+class Interpreted(TypedDict):
+    file: str
+    computation: int
+    status: str  # COMPUTATION.md's, after the Interpretation
+
+
 def _sha256(text: str) -> str:
     """SHA-256 of `text` with its line ends as COMPUTATION.md reads back (LF)."""
     return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()
@@ -206,7 +221,7 @@ def _record_run(
         handle.write(json.dumps(record, sort_keys=True) + "\n")
 
 
-def _unmarked(record: Mapping[str, Any]) -> dict[str, Any]:
+def _unmarked(record: Mapping[str, object]) -> dict[str, object]:
     return {key: value for key, value in record.items() if key != "mark"}
 
 
@@ -304,7 +319,7 @@ def interpret(
     text: str,
     result: str | None = None,
     implication: str | None = None,
-) -> dict[str, Any]:
+) -> Interpreted:
     """Write computation `number`'s Interpretation in place of the pending placeholder and, with
     `result` and `implication`, its row in the Summary for Proof Agent table."""
     path = folder / "COMPUTATION.md"
@@ -332,9 +347,9 @@ def interpret(
             ]
             row = "| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in cells) + " |"
             body = body.rstrip("\n") + "\n" + row + "\n"
-        data["status"] = _status(body)
+        status = data["status"] = _status(body)
         atomic_write(path, render(data, body))
-    return {"file": str(path), "computation": number, "status": data["status"]}
+    return {"file": str(path), "computation": number, "status": status}
 
 
 def record(
@@ -345,7 +360,7 @@ def record(
     title: str,
     request: int | None = None,
     purpose: str | None = None,
-) -> dict[str, Any]:
+) -> Recorded:
     """Append one run to folder/COMPUTATION.md (created from the template); returns where."""
     path = folder / "COMPUTATION.md"
     moment = now()

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core import BadInput, read, read_text, split, stamp
 from .journal import (
     DEAD_END_OUTCOMES,
+    EntryBrief,
     EntryTime,
     Journal,
     check_strategy,
@@ -23,14 +24,49 @@ from .review import steps as proof_steps
 from .workspace import parse_tags
 
 
-def evidence(folder: Path) -> list[dict[str, Any]]:
+class Evidence(TypedDict):
+    """A dated item of a problem's artifacts: its file, its heading and when."""
+
+    file: str
+    item: str
+    when: EntryTime
+
+
+class DatedItem(TypedDict):
+    """Evidence as printed: `when` as written."""
+
+    file: str
+    item: str
+    when: str
+
+
+class DeadEnd(EntryBrief):
+    same_strategy: bool
+    shared_tags: list[str]
+    conditions_changed: bool
+    evidence: list[DatedItem]  # dated after the entry
+
+
+class DeadEndCheck(TypedDict):
+    """`check`: the earlier dead ends like a planned attempt, and the verdict."""
+
+    problem: str
+    strategy: str
+    tags: list[str]
+    verdict: str  # clear, conditions-changed or dead-end
+    now: str
+    dead_ends: list[DeadEnd]
+    journal_violations: int
+
+
+def evidence(folder: Path) -> list[Evidence]:
     """Dated items in the problem's artifacts that are new information: LITERATURE.md references
     (by when they were first verified: `First verified:`, else `Verified:`), PROOF.md lemmas
     proved (a `Lemma N` block at any heading depth, **Status:** complete, a tier other than [~],
     by its `**Updated:**`: a step of a proof in progress, or any other edit, is no new condition)
     and COMPUTATION.md results (by a dated field such as `**Run:**`, else the frontmatter's
     `last_run`)."""
-    items: list[dict[str, Any]] = []
+    items: list[Evidence] = []
     for name, heading, fallback in (
         ("LITERATURE.md", re.compile(r"^### (REF-\d+: .*)$"), False),
         ("PROOF.md", re.compile(r"^ {0,3}#{3,6} (Lemma\b.+)$"), False),
@@ -66,8 +102,8 @@ DATE_LABEL = re.compile(
 )
 
 
-def _dated_sections(name: str, body: str, heading: re.Pattern[str]) -> list[dict[str, Any]]:
-    found = []
+def _dated_sections(name: str, body: str, heading: re.Pattern[str]) -> list[Evidence]:
+    found: list[Evidence] = []
     title: str | None = None
     for line in body.splitlines():
         match = heading.match(line)
@@ -79,7 +115,7 @@ def _dated_sections(name: str, body: str, heading: re.Pattern[str]) -> list[dict
             continue
         dated = DATE_LABEL.search(line) if title else None
         when = EntryTime.parse(dated["value"]) if dated else None
-        if when:
+        if title and when:
             found.append({"file": name, "item": title, "when": when})
             title = None  # one date per section: the first one given
     return found
@@ -97,7 +133,7 @@ def _problem_tags(folder: Path) -> list[str]:
     return [str(tag).strip().lower() for tag in values]
 
 
-def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) -> dict[str, Any]:
+def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) -> DeadEndCheck:
     """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags
     (PROBLEM.md's own tags do not count: every attempt at the problem shares them),
     each with the evidence dated after it. verdict: 'clear' (none), 'conditions-changed' (every
@@ -108,7 +144,7 @@ def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) 
     items = evidence(path.parent)
     # PROBLEM.md's own tags name the problem, which every attempt shares: they match nothing.
     own = set(_problem_tags(path.parent))
-    dead_ends = []
+    dead_ends: list[DeadEnd] = []
     for entry in journal.entries:
         if entry.outcome not in DEAD_END_OUTCOMES:
             continue
@@ -123,7 +159,9 @@ def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) 
                 "same_strategy": entry.strategy == strategy,
                 "shared_tags": shared,
                 "conditions_changed": bool(newer),
-                "evidence": [{**i, "when": str(i["when"])} for i in newer],
+                "evidence": [
+                    {"file": i["file"], "item": i["item"], "when": str(i["when"])} for i in newer
+                ],
             }
         )
     if not dead_ends:

@@ -25,7 +25,7 @@ from ..core import (
     BadInput,
     atomic_write,
     locked,
-    one_line,
+    plain_line,
     read_text,
     shown,
     stamp,
@@ -68,7 +68,7 @@ class Gap:
 
     def focus(self) -> str:
         """The Suggested resolution as search words: LaTeX stripped, spacing collapsed."""
-        words = one_line(self.resolution)
+        words = plain_line(self.resolution)
         if not words:
             raise BadInput(
                 f"PROOF.md's Gap {self.number} has no **Suggested resolution:** to search for: "

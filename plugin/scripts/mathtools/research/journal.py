@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core import (
     FENCE,
@@ -115,6 +115,57 @@ ISO_DATE = re.compile(
 )
 
 
+class Violation(TypedDict):
+    """One thing wrong with a JOURNAL.md: where (line, entry id; None: the file), what kind
+    (entry, structure, index) and what."""
+
+    line: int | None
+    entry: str | None
+    kind: str
+    message: str
+
+
+class EntryBrief(TypedDict):
+    """An entry as the scripts print it."""
+
+    id: str
+    title: str
+    strategy: str
+    outcome: str
+    tags: list[str]
+    timestamp: str | None
+    insight: str
+
+
+class StrategyTried(TypedDict):
+    entries: list[str]
+    last_outcome: str | None
+
+
+class JournalIndex(TypedDict):
+    """The frontmatter fields `add` keeps in sync with the entries."""
+
+    total_entries: int
+    last_entry: str | None
+    strategies_tried: dict[str, StrategyTried]  # the PROOF entries by strategy
+
+
+class Validation(TypedDict):
+    path: str
+    valid: bool
+    entries: int
+    by_category: dict[str, int]
+    violations: list[Violation]
+
+
+class Added(TypedDict):
+    id: str
+    problem: str
+    path: str
+    total_entries: int
+    entry: EntryBrief
+
+
 def check_strategy(strategy: str) -> str:
     if strategy not in ALL_STRATEGIES:
         groups = "; ".join(f"{kind}: {', '.join(names)}" for kind, names in STRATEGIES.items())
@@ -131,7 +182,7 @@ class EntryTime:
     precise: bool
 
     @classmethod
-    def parse(cls, value: Any) -> EntryTime | None:
+    def parse(cls, value: object) -> EntryTime | None:
         if isinstance(value, datetime):
             moment = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
             return cls(moment, True)
@@ -158,7 +209,7 @@ class EntryTime:
 
 
 @dataclass
-class Entry:
+class JournalEntry:
     category: str
     number: int
     title: str
@@ -185,7 +236,7 @@ class Entry:
     def when(self) -> EntryTime | None:
         return EntryTime.parse(self.fields.get("timestamp"))
 
-    def brief(self) -> dict[str, Any]:
+    def brief(self) -> EntryBrief:
         when = self.when
         return {
             "id": self.id,
@@ -201,14 +252,14 @@ class Entry:
 @dataclass
 class Journal:
     path: Path
-    meta: dict[str, Any]
+    meta: dict[str, object]
     body: str
-    entries: list[Entry]
-    violations: list[dict[str, Any]]
+    entries: list[JournalEntry]
+    violations: list[Violation]
 
-    def index(self) -> dict[str, Any]:
+    def index(self) -> JournalIndex:
         """The frontmatter fields `add` keeps in sync with the entries."""
-        tried: dict[str, dict[str, Any]] = {}
+        tried: dict[str, StrategyTried] = {}
         for entry in self.entries:
             if entry.category == "PROOF" and entry.strategy:
                 slot = tried.setdefault(entry.strategy, {"entries": [], "last_outcome": None})
@@ -220,7 +271,7 @@ class Journal:
             "strategies_tried": tried,
         }
 
-    def index_violations(self) -> list[dict[str, Any]]:
+    def index_violations(self) -> list[Violation]:
         return [
             _violation(
                 None,
@@ -237,15 +288,13 @@ class Journal:
         return f"{category}-{max(numbers, default=0) + 1:03d}"
 
 
-def _violation(
-    line: int | None, entry: str | None, message: str, kind: str = "entry"
-) -> dict[str, Any]:
+def _violation(line: int | None, entry: str | None, message: str, kind: str = "entry") -> Violation:
     return {"line": line, "entry": entry, "kind": kind, "message": message}
 
 
 def parse(text: str, path: Path) -> Journal:
     """Read a JOURNAL.md into entries and the list of everything wrong with it (never raises)."""
-    violations: list[dict[str, Any]] = []
+    violations: list[Violation] = []
     try:
         meta, body = split(text, path.name)
     except BadInput as exc:
@@ -253,8 +302,8 @@ def parse(text: str, path: Path) -> Journal:
     if not text.startswith(FENCE + "\n"):
         violations.append(_violation(1, None, "the journal has no frontmatter", "structure"))
     offset = text[: len(text) - len(body)].count("\n")
-    entries: list[Entry] = []
-    current: Entry | None = None
+    entries: list[JournalEntry] = []
+    current: JournalEntry | None = None
     key: str | None = None
     blanks: list[str] = []
     for n, line in enumerate(body.splitlines(), start=offset + 1):
@@ -286,8 +335,8 @@ def parse(text: str, path: Path) -> Journal:
 
 
 def _entry_heading(
-    line: str, n: int, entries: list[Entry], violations: list[dict[str, Any]]
-) -> Entry | None:
+    line: str, n: int, entries: list[JournalEntry], violations: list[Violation]
+) -> JournalEntry | None:
     match = ENTRY_HEADING.match(line)
     if match is None:
         violations.append(
@@ -299,7 +348,7 @@ def _entry_heading(
             )
         )
         return None
-    entry = Entry(match["category"], int(match["number"]), match["title"].strip(), n)
+    entry = JournalEntry(match["category"], int(match["number"]), match["title"].strip(), n)
     if entry.category not in CATEGORIES:
         violations.append(
             _violation(
@@ -315,7 +364,7 @@ def _entry_heading(
     return entry
 
 
-def _entry_violations(entry: Entry) -> list[dict[str, Any]]:
+def _entry_violations(entry: JournalEntry) -> list[Violation]:
     found = []
     labels = dict(FIELDS)
     for key in REQUIRED:
@@ -336,7 +385,7 @@ def _entry_violations(entry: Entry) -> list[dict[str, Any]]:
     return found
 
 
-def _numbering_violations(entries: list[Entry]) -> list[dict[str, Any]]:
+def _numbering_violations(entries: list[JournalEntry]) -> list[Violation]:
     found = []
     seen: dict[str, int] = {}
     for entry in entries:
@@ -360,7 +409,7 @@ def read_journal(path: Path) -> Journal:
     return parse(read_text(path, path.name), path)
 
 
-def validate_journal(path: Path) -> dict[str, Any]:
+def validate_journal(path: Path) -> Validation:
     journal = read_journal(path)
     violations = journal.violations + journal.index_violations()
     return {
@@ -417,7 +466,7 @@ def add(
     related: list[str] | None = None,
     agent: str = "user",
     timestamp: str | None = None,
-) -> dict[str, Any]:
+) -> Added:
     """Append one entry, numbered next in its category, and bring the frontmatter index up to
     date. A journal with problems other than a stale index is left untouched (BadInput)."""
     if category not in CATEGORIES:
@@ -482,13 +531,13 @@ def add(
         text = render_entry(entry_id, title, values)
         body = journal.body.rstrip("\n") + "\n\n" + text
         updated = parse(render(journal.meta, body), path)
-        meta = {**journal.meta, **updated.index()}
-        atomic_write(path, render(meta, body))
+        index = updated.index()
+        atomic_write(path, render({**journal.meta, **index}, body))
         added = updated.entries[-1].brief()
     return {
         "id": entry_id,
         "problem": slug,
         "path": str(path),
-        "total_entries": meta["total_entries"],
+        "total_entries": index["total_entries"],
         "entry": added,
     }

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..bibliography import unsafe_commands
 from ..core import BadInput, cited_keys, strip_comments
@@ -51,6 +51,22 @@ _ANNOUNCES = re.compile(
     r"|\bour (?:main )?(?:results?|theorems?)\b",
     re.IGNORECASE,
 )
+
+
+class _TexViolation(TypedDict):
+    kind: str
+    message: str
+
+
+class TexViolation(_TexViolation, total=False):
+    """One thing wrong with a write-up (`check`, texbuild.compile_violations): its kind, the
+    message that says what to do, and where it applies."""
+
+    key: str  # the citation key (unknown_citation, unconfirmed_in_bib)
+    command: str  # the command LaTeX would run (unsafe_bib)
+    line: int  # the line of OUTPUT.tex or of the file read in
+    environment: str  # the claim environment (unbacked_claim, speculative_as_theorem)
+    labels: list[str]  # the claim's \label{...}s
 
 
 def bib_keys(bib: str) -> list[str]:
@@ -104,7 +120,7 @@ def check(
     reviewed: set[str] | None = None,
     included: dict[str, str] | None = None,
     review_md: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[TexViolation]:
     """Every violation in OUTPUT.tex (empty list: it may be published as far as we can tell).
     `reviewed`, when given, holds the labels of the PROOF.md steps the referee checked (REVIEW.md):
     a claim stating any other step is a violation. `included` holds the files OUTPUT.tex reads in
@@ -114,7 +130,7 @@ def check(
     included = included or {}
     body = strip_comments(tex)
     whole = "\n".join([body, *(strip_comments(text) for text in included.values())])
-    violations: list[dict[str, Any]] = []
+    violations: list[TexViolation] = []
     if _HAND_BIBLIOGRAPHY.search(whole):
         violations.append(
             {
@@ -198,7 +214,7 @@ def check(
     return violations
 
 
-def empty_bibliography(prints: bool, cites: bool) -> list[dict[str, Any]]:
+def empty_bibliography(prints: bool, cites: bool) -> list[TexViolation]:
     """A bibliography with nothing cited is an empty References section (BibTeX: "I found no
     \\citation commands")."""
     if not prints or cites:
@@ -229,10 +245,10 @@ def claim_violations(
     claims: list[str],
     steps: dict[str, tuple[str, str | None, list[str]]],
     reviewed: set[str] | None,
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[TexViolation], list[str]]:
     """(the violations of the claim environments in one file's `body`, the labels of those that
     pass)."""
-    violations: list[dict[str, Any]] = []
+    violations: list[TexViolation] = []
     backed: list[str] = []
     where = "" if name == "OUTPUT.tex" else f" of {name}"
     for match in claim_pattern(claims).finditer(body):
@@ -286,7 +302,7 @@ def claim_violations(
     return violations, backed
 
 
-def unsealed_proved(proof_md: str | None, review_md: str | None) -> list[dict[str, Any]]:
+def unsealed_proved(proof_md: str | None, review_md: str | None) -> list[TexViolation]:
     """A [P] in PROOF.md that REVIEW.md's seal did not give (review.sealed_proved)."""
     if not proof_md:
         return []
@@ -303,7 +319,7 @@ def proved_marks(
     steps: dict[str, tuple[str, str | None, list[str]]],
     proof_md: str | None,
     review_md: str | None,
-) -> list[dict[str, Any]]:
+) -> list[TexViolation]:
     """Every `\\proved` mark in one file's `body` (in OUTPUT.tex, after \\begin{document}) that
     stands outside a claim environment labelled after a step the seal gave [P]: `\\proved` says
     "proved here in full", which only a sealed [P] step is."""
@@ -316,7 +332,7 @@ def proved_marks(
         (match.start(), match.end(), _LABEL.findall(match.group("body")))
         for match in claim_pattern(claims).finditer(body)
     ]
-    violations: list[dict[str, Any]] = []
+    violations: list[TexViolation] = []
     for mark in _PROVED_MARK.finditer(body, start):
         line = body.count("\n", 0, mark.start()) + 1
         labels = next((found for a, b, found in spans if a <= mark.start() < b), None)
@@ -345,7 +361,7 @@ def proved_marks(
     return violations
 
 
-def abstract_violations(tex: str, backed: list[str], has_main: bool) -> list[dict[str, Any]]:
+def abstract_violations(tex: str, backed: list[str], has_main: bool) -> list[TexViolation]:
     """An abstract that announces a result ("we prove ...") needs the article to state one as a
     claim that passes: the Main Theorem's (`pf:main-theorem`) when PROOF.md has one."""
     found = _ABSTRACT.search(tex)
@@ -379,7 +395,7 @@ def included_files(folder: Path, tex: str) -> list[str]:
     return list(outputtex.read_in(folder, tex)[0])
 
 
-def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[dict[str, Any]]]:
+def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[TexViolation]]:
     """(OUTPUT.tex, its violations) for a problem folder: the citations against references.bib
     and LITERATURE.md's confirmed references, the claims against PROOF.md and, when there is a
     REVIEW.md (or `require_review`), against the steps the referee checked; with the files it

@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from ..core import BadInput, check_slug, math_dir, workspace_config
 from .workspace import Workspace
+
+Parser = TypeVar("Parser", bound=argparse.ArgumentParser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_problem_command(
     parser: argparse.ArgumentParser,
-    commands: argparse._SubParsersAction[Any],
+    commands: argparse._SubParsersAction[Parser],
     argv: Sequence[str] | None,
 ) -> tuple[argparse.Namespace, str, Path]:
     """Parse a script with subcommands that each work on one problem: (args, slug, folder).

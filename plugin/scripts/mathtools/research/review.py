@@ -28,7 +28,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core import BadInput, atomic_write, locked, read, read_text, render, split, stamp
 from . import blocks, computation, reasons
@@ -175,7 +175,24 @@ def verdicts(review_md: str) -> list[Verdict]:
     ]
 
 
-def validate(proof_md: str, review_md: str) -> tuple[dict[str, Any], list[str]]:
+class ReviewSummary(TypedDict):
+    """What REVIEW.md amounts to: the verdict (pass or revise), the steps reviewed, and how many
+    of them each verdict was given."""
+
+    verdict: str
+    steps: int
+    checked: int
+    gap: int
+    wrong: int
+
+
+class Sealed(ReviewSummary):
+    file: str
+    proved: list[str]  # the steps the seal gave [P]
+    unproved: list[str]  # the [P] steps it took back to [S]
+
+
+def validate(proof_md: str, review_md: str) -> tuple[ReviewSummary, list[str]]:
     """(the counts and verdict REVIEW.md amounts to, the errors that make it unusable)."""
     errors = []
     judged = {label(v.name): v for v in verdicts(review_md)}
@@ -219,10 +236,12 @@ def validate(proof_md: str, review_md: str) -> tuple[dict[str, Any], list[str]]:
         errors.append(
             "verdicts for no step of PROOF.md: " + ", ".join(judged[e].name for e in extra)
         )
-    summary = {
+    summary: ReviewSummary = {
         "verdict": "pass" if not errors and counts["gap"] == counts["wrong"] == 0 else "revise",
         "steps": len(wanted),
-        **counts,
+        "checked": counts["checked"],
+        "gap": counts["gap"],
+        "wrong": counts["wrong"],
     }
     return summary, errors
 
@@ -260,8 +279,8 @@ def step_digest(step: Step) -> str:
 def sealed_proved(proof_md: str, review_md: str | None) -> tuple[set[str], list[str]]:
     """(the labels of PROOF.md's [P] steps that REVIEW.md's seal gave, as they stand now; one
     error for every other [P] step: written by an agent, or changed since the seal)."""
-    record: Any = read(review_md, "REVIEW.md").get("proved") if review_md else None
-    record = record if isinstance(record, dict) else {}
+    written = read(review_md, "REVIEW.md").get("proved") if review_md else None
+    record: dict[object, object] = written if isinstance(written, dict) else {}
     given, errors = set(), []
     for step in steps(proof_md):
         if step.tier != "[P]":
@@ -313,7 +332,7 @@ def _retier(proof_md: str, names: list[str], old: str, new: str) -> str:
     return "\n".join(lines)
 
 
-def seal(folder: Path, slug: str) -> dict[str, Any]:
+def seal(folder: Path, slug: str) -> Sealed:
     """Validate REVIEW.md against PROOF.md, write its frontmatter, and on a pass give [P] to the
     steps that earn it. BadInput listing every error when REVIEW.md is not a complete review."""
     proof_path, review_path = folder / "PROOF.md", folder / "REVIEW.md"
@@ -351,7 +370,7 @@ def seal(folder: Path, slug: str) -> dict[str, Any]:
     return {"file": str(review_path), **summary, "proved": given, "unproved": unproved}
 
 
-def current(folder: Path) -> tuple[dict[str, Any] | None, list[str]]:
+def current(folder: Path) -> tuple[ReviewSummary | None, list[str]]:
     """(REVIEW.md's summary, why it cannot be trusted) for the PROOF.md there now: a review
     that is unsealed, of another PROOF.md, whose frontmatter differs from its body, or whose
     `proved` record is not what it gives, is refused."""

@@ -8,11 +8,13 @@ or the question for the user. `advance` records every move that needs no agent a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core import read_text
 from . import computation, review
+from .latex import TexViolation
 from .state import artifact, latex_violations, merged_this_visit, pending_grant, transition
 from .statefile import LOOP_CAP, LOOPS, STATES, State, load
 
@@ -30,16 +32,50 @@ PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stu
 PROOF_FLAGS = ("computation_needed", "literature_needed")
 
 
-def advance(folder: Path, slug: str) -> dict[str, Any]:
+class _Move(TypedDict):
+    to: str
+    reason: str
+
+
+class Move(_Move, total=False):
+    """A transition to record: the state to move to and why."""
+
+    user_approved: bool
+
+
+class _Step(TypedDict):
+    problem: str
+    dir: str
+    state: str
+    loops: dict[str, int]
+    loop_cap: int
+    action: str | None  # spawn, transition, ask_user or done
+    transition: Move | None
+    spawn: str | None
+    reason: str
+    task: str | None
+    options: list[str]
+    flags: dict[str, dict[str, object]]  # by artifact: the frontmatter values the step read
+
+
+class Step(_Step, total=False):
+    """`next_step`'s answer; `advance` adds the moves it made and the state's history."""
+
+    applied: list[Move]
+    history: list[str]
+    violations: list[TexViolation]  # in LATEX_OUTPUT: what keeps OUTPUT.tex from DONE
+
+
+def advance(folder: Path, slug: str) -> Step:
     """`next`, with every move recorded that needs no agent and no user: the step that comes
     after them (the agent to spawn in the state reached, a question, or done), with the moves
     made in `applied`. A move the machine refuses raises, as `transition` would."""
     applied = []
     for _ in range(len(STATES) + 1):  # each move leaves a state; a cycle would need an agent
         step = next_step(folder, slug)
-        if step["action"] != "transition":
-            break
         move = step["transition"]
+        if step["action"] != "transition" or move is None:
+            break
         transition(folder, slug, move["to"], move["reason"], bool(move.get("user_approved")))
         applied.append(move)
     step["applied"] = applied
@@ -47,7 +83,7 @@ def advance(folder: Path, slug: str) -> dict[str, Any]:
     return step
 
 
-def proof_md_errors(proof: dict[str, Any], folder: Path | None = None) -> list[str]:
+def proof_md_errors(proof: Mapping[str, object], folder: Path | None = None) -> list[str]:
     """PROOF.md frontmatter values the router cannot act on, each naming its field (with the
     folder: also a computation asked for with no open `### Request N` to answer)."""
     errors = []
@@ -76,7 +112,7 @@ def _fresh(folder: Path, name: str, state: State) -> bool:
     return path.exists() and path.stat().st_mtime > state.entered()
 
 
-def _flag(data: dict[str, Any], key: str) -> bool:
+def _flag(data: Mapping[str, object], key: str) -> bool:
     value = data.get(key)
     return value is True or (isinstance(value, str) and value.strip().lower() == "true")
 
@@ -113,7 +149,7 @@ def task(in_state: str, folder: Path, state: State) -> str:
     return "Write OUTPUT.tex from PROOF.md and LITERATURE.md so that latex.py check passes."
 
 
-def next_step(folder: Path, slug: str) -> dict[str, Any]:
+def next_step(folder: Path, slug: str) -> Step:
     """What the orchestrator does next, decided from frontmatter flags only.
 
     Returns `action` (`spawn`, `transition`, `ask_user` or `done`), and with it `transition`
@@ -123,7 +159,7 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
     """
     state, _, _ = load(folder, slug)
     here = state.current_state
-    step: dict[str, Any] = {
+    step: Step = {
         "problem": state.problem,
         "dir": str(folder),
         "state": here,
@@ -138,28 +174,27 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
         "flags": {},
     }
 
-    def spawn(in_state: str, reason: str) -> dict[str, Any]:
+    def spawn(in_state: str, reason: str) -> Step:
         step["spawn"] = AGENTS[in_state]
         step["task"] = task(in_state, folder, state)
         step["reason"] = reason
         step["action"] = step["action"] or "spawn"
         return step
 
-    def move(
-        to: str, reason: str, spawn_agent: bool = True, approved: bool = False
-    ) -> dict[str, Any]:
+    def move(to: str, reason: str, spawn_agent: bool = True, approved: bool = False) -> Step:
         """A transition to `to`, spawning that state's agent unless there is none to spawn."""
         step["action"] = "transition"
-        step["transition"] = {"to": to, "reason": reason}
+        recorded: Move = {"to": to, "reason": reason}
         if approved:
-            step["transition"]["user_approved"] = True
+            recorded["user_approved"] = True
+        step["transition"] = recorded
         if to == "DONE" or not spawn_agent:
             step["reason"] = reason
             return step
         return spawn(to, reason)
 
-    def ask(reason: str, options: tuple[str, ...] = USER_OPTIONS) -> dict[str, Any]:
-        step.update(action="ask_user", reason=reason, options=list(options))
+    def ask(reason: str, options: tuple[str, ...] = USER_OPTIONS) -> Step:
+        step["action"], step["reason"], step["options"] = "ask_user", reason, list(options)
         return step
 
     if here == "INTAKE":
@@ -299,7 +334,7 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
                 "review.py seal."
             )
             return step
-        step["flags"] = {"REVIEW.md": summary}
+        step["flags"] = {"REVIEW.md": dict(summary)}
         if summary["verdict"] == "pass":
             return move("LATEX_OUTPUT", f"the referee checked all {summary['steps']} steps")
         found = f"REVIEW.md: {summary['gap']} gaps, {summary['wrong']} wrong steps"
@@ -329,7 +364,6 @@ def next_step(folder: Path, slug: str) -> dict[str, Any]:
             )
         return move("DONE", "OUTPUT.tex written and latex.py check passes")
 
-    step.update(
-        action="done", reason="the run is finished; archive it with state.py archive-session"
-    )
+    step["action"] = "done"
+    step["reason"] = "the run is finished; archive it with state.py archive-session"
     return step

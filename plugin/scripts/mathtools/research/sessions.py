@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core import BadInput, is_digits, locked, now, stamp
-from .journal import DEAD_END_OUTCOMES, read_journal
+from .journal import DEAD_END_OUTCOMES, EntryBrief, read_journal
 from .state import check_grounds
-from .statefile import RUN_FILES, SESSION_FILES, State, load, save, state_path
+from .statefile import RUN_FILES, SESSION_FILES, State, StateFields, load, save, state_path
 from .workspace import (
     ARTIFACTS,
+    ProblemStatus,
     Workspace,
     frontmatter_of,
     jsonable,
@@ -31,7 +32,29 @@ LATEX_LEFTOVERS = tuple(
 )
 
 
-def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str, Any]:
+class Archived(StateFields):
+    """`archive_session`: where the run went, what was copied and moved, and the fresh state."""
+
+    session: str
+    path: str
+    archived: list[str]
+    moved: list[str]
+    ended_in: str
+    partial: bool
+
+
+class Resumed(TypedDict):
+    """`resume`: what a fresh session reads first."""
+
+    problem: ProblemStatus
+    state: object  # STATE.md's frontmatter, dates as ISO text
+    recent_entries: list[EntryBrief]
+    dead_ends: list[EntryBrief]
+    in_progress: list[EntryBrief]
+    read: list[str]  # the artifacts' paths, in the order to read them
+
+
+def archive_session(folder: Path, slug: str, partial: bool = False) -> Archived:
     """Copy a finished run into folder/sessions/session-NNN/ and start the next run at INTAKE.
 
     A DONE run is archived as DONE only if it still passes DONE's checks (state.check_grounds);
@@ -98,7 +121,7 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> dict[str,
     }
 
 
-def resume(slug: str | None = None, recent: int = 5) -> dict[str, Any]:
+def resume(slug: str | None = None, recent: int = 5) -> Resumed:
     """What a fresh session needs to pick a problem up again: its state, the journal's latest
     entries and dead ends, and the artifacts to read, in the order to read them. Rebuilds
     DASHBOARD.md on the way."""

@@ -18,13 +18,23 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core import BadInput, locked, now, read, read_text, stamp
 from . import computation, latex, review, texbuild
 from .approval import CHOICES as GRANTS
 from .approval import approval_file
-from .statefile import LOOP_CAP, LOOPS, STATES, TRANSITIONS, State, load, save, state_path
+from .statefile import (
+    LOOP_CAP,
+    LOOPS,
+    STATES,
+    TRANSITIONS,
+    State,
+    StateFields,
+    load,
+    save,
+    state_path,
+)
 
 
 def check_move(state: State, to: str, user_approved: bool = False) -> str | None:
@@ -145,9 +155,18 @@ def _use_grant(folder: Path, slug: str, wanted: str) -> None:
     approval_path(folder).unlink(missing_ok=True)
 
 
-def transition(
-    folder: Path, slug: str, to: str, reason: str, user_approved: bool = False
-) -> dict[str, Any]:
+_MovedFrom = TypedDict("_MovedFrom", {"from": str})  # `from` cannot be a class field
+
+
+class Moved(_MovedFrom, StateFields):
+    """`transition`: the move made (the loop it counted, if any) and the state it led to."""
+
+    to: str
+    reason: str
+    loop: str | None
+
+
+def transition(folder: Path, slug: str, to: str, reason: str, user_approved: bool = False) -> Moved:
     """Move the problem to state `to`, recording why; refuses illegal moves and capped loops."""
     reason = " ".join(reason.split())
     if not reason:
@@ -243,7 +262,7 @@ def merged_this_visit(state: State) -> bool:
     return False
 
 
-def latex_violations(folder: Path) -> list[dict[str, Any]]:
+def latex_violations(folder: Path) -> list[latex.TexViolation]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
     the referee's review; then why OUTPUT.pdf is not the PDF compiled from it now
     (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen)."""
@@ -254,7 +273,7 @@ def latex_violations(folder: Path) -> list[dict[str, Any]]:
     return violations + texbuild.compile_violations(folder)
 
 
-def artifact(folder: Path, name: str) -> dict[str, Any] | None:
+def artifact(folder: Path, name: str) -> dict[str, object] | None:
     """The frontmatter of folder/name ({} for a file without one), or None if it does not exist."""
     path = folder / name
     if not path.exists():

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..core import BadInput, atomic_write, instantiate, parse_stamp, read_text, render, split
 from . import signing
@@ -82,6 +83,25 @@ SESSION_FILES = (
 DIGESTED = ("problem", "current_state", "loops", "history", "entered_at")
 
 
+class StateFields(TypedDict):
+    """State.to_dict(): STATE.md's fields as state.py prints them and writes them."""
+
+    problem: str
+    current_state: str
+    loops: dict[str, int]
+    history: list[str]
+    transitions_available: list[str]
+    updated: str | None
+    entered_at: str | None
+
+
+class ShownState(StateFields):
+    """`show`: the state, the problem folder and the files in it."""
+
+    dir: str
+    files: list[str]
+
+
 @dataclass
 class State:
     """STATE.md's frontmatter."""
@@ -105,7 +125,7 @@ class State:
                 code="bad_state",
             ) from None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StateFields:
         return {
             "problem": self.problem,
             "current_state": self.current_state,
@@ -117,13 +137,13 @@ class State:
         }
 
 
-def digest_of(fields: dict[str, Any], folder: Path) -> str:
+def digest_of(fields: Mapping[str, object], folder: Path) -> str:
     """The mark of STATE.md's routing fields (DIGESTED), as state.py last wrote them, under the
     signing key of the workspace of the problem folder `folder`."""
     return signing.mark(signing.math_dir_of(folder), _routing(fields))
 
 
-def _sealed(data: dict[str, Any], state: State, folder: Path) -> bool:
+def _sealed(data: Mapping[str, object], state: State, folder: Path) -> bool:
     """Whether STATE.md's `digest` is state.py's: the key's mark, or the unkeyed SHA-256 that
     0.1.0 wrote, when the file held it as the workspace's key was made (signing.py)."""
     math_dir, given = signing.math_dir_of(folder), data.get("digest")
@@ -135,7 +155,7 @@ def _sealed(data: dict[str, Any], state: State, folder: Path) -> bool:
     )
 
 
-def _routing(fields: dict[str, Any]) -> dict[str, Any]:
+def _routing(fields: Mapping[str, object]) -> dict[str, object]:
     """The routing fields (DIGESTED), as one value whatever the YAML spelling."""
     data = {key: fields.get(key) for key in DIGESTED}
     moment = data["entered_at"]
@@ -144,7 +164,8 @@ def _routing(fields: dict[str, Any]) -> dict[str, Any]:
             data["entered_at"] = parse_stamp(_text(moment) or "").timestamp()
         except ValueError:
             data["entered_at"] = str(moment)
-    data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}
+    loops = data["loops"]  # a State's loops: a mapping of pair to count
+    data["loops"] = {k: v for k, v in sorted(loops.items()) if v} if isinstance(loops, dict) else {}
     return data
 
 
@@ -152,7 +173,7 @@ def state_path(folder: Path) -> Path:
     return folder / "STATE.md"
 
 
-def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
+def load(folder: Path, slug: str) -> tuple[State, dict[str, object], str]:
     """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE."""
     path = state_path(folder)
     if not path.exists():  # the body new-problem writes, from the one template
@@ -200,20 +221,20 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, Any], str]:
     return state, data, body
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     if value in (None, ""):
         return None
     return value.isoformat() if isinstance(value, datetime) else str(value)
 
 
-def save(folder: Path, state: State, data: dict[str, Any], body: str) -> None:
+def save(folder: Path, state: State, data: Mapping[str, object], body: str) -> None:
     # Fields another tool added to the frontmatter are kept, after ours.
     ours = {**state.to_dict(), "digest": digest_of(state.__dict__, folder)}
     merged = {**ours, **{k: v for k, v in data.items() if k not in ours}}
     atomic_write(state_path(folder), render(merged, body))
 
 
-def show(folder: Path, slug: str) -> dict[str, Any]:
+def show(folder: Path, slug: str) -> ShownState:
     """STATE.md as a dict, with the folder and the artifacts that exist in it."""
     state, _, _ = load(folder, slug)
     files = [str(folder / name) for name in SESSION_FILES if (folder / name).exists()]

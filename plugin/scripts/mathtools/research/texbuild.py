@@ -25,7 +25,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..core import TEX_ONLY, BadInput, atomic_write, dumps, stamp, tex_only_configured
 from . import latex
@@ -59,6 +59,23 @@ class CompileRecord(TypedDict):
     sources: dict[str, str]  # file (relative to the problem folder) -> SHA-256
     pdf: str | None  # SHA-256 of the OUTPUT.pdf it made; None when it made none
     error: str | None  # the first LaTeX error when it failed
+
+
+class _Compiled(TypedDict):
+    compiled: bool
+
+
+class Compiled(_Compiled, total=False):
+    """`compile_pdf`'s answer: the PDF made, or why none was (the tool's error, no TeX with the
+    line that installs it, or tex only chosen)."""
+
+    tool: str | None  # latexmk or pdflatex; None: no TeX here
+    pdf: str | None  # the OUTPUT.pdf made
+    error: str  # the first LaTeX error, or the timeout
+    how: str  # without TeX: how to compile it
+    tex_only: bool
+    note: str  # tex only: the note OUTPUT.tex now opens with
+    warnings: list[str]  # BibTeX's, when the PDF was made all the same
 
 
 def tex_installed() -> bool:
@@ -98,14 +115,22 @@ def read_record(folder: Path) -> CompileRecord | None:
     return data  # type: ignore[return-value]  # its keys checked above
 
 
-def _write_record(folder: Path, tool: str | None, **fields: Any) -> CompileRecord:
+def _write_record(
+    folder: Path,
+    tool: str | None,
+    *,
+    sources: dict[str, str],
+    tex_only: bool = False,
+    pdf: str | None = None,
+    error: str | None = None,
+) -> CompileRecord:
     record: CompileRecord = {
         "at": stamp(),
         "tool": tool,
-        "tex_only": fields.get("tex_only", False),
-        "sources": fields["sources"],
-        "pdf": fields.get("pdf"),
-        "error": fields.get("error"),
+        "tex_only": tex_only,
+        "sources": sources,
+        "pdf": pdf,
+        "error": error,
     }
     atomic_write(folder / COMPILE_RECORD, dumps(record))
     return record
@@ -173,7 +198,7 @@ def first_error(log: Path, printed: str) -> str:
     return tail[-1] if tail else "LaTeX failed without a message"
 
 
-def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
+def compile_pdf(folder: Path, timeout: float = 300) -> Compiled:
     """Compile folder/OUTPUT.tex to OUTPUT.pdf within `timeout` seconds in all (BadInput unless
     sandbox.check_timeout accepts it) and record the outcome (COMPILE_RECORD)."""
     check_timeout(timeout)  # before looking for LaTeX: a bad value is refused on every machine
@@ -212,7 +237,7 @@ def compile_pdf(folder: Path, timeout: float = 300) -> dict[str, Any]:
         _write_record(folder, tool, sources=compiled, error=error)
         return {"compiled": False, "tool": tool, "pdf": None, "error": error}
     _write_record(folder, tool, sources=compiled, pdf=_sha256(pdf))
-    answer: dict[str, Any] = {"compiled": True, "tool": tool, "pdf": str(pdf)}
+    answer: Compiled = {"compiled": True, "tool": tool, "pdf": str(pdf)}
     warnings = bibtex_warnings(folder)
     if warnings:
         answer["warnings"] = warnings
@@ -227,7 +252,7 @@ def is_pdf(path: Path) -> bool:
         return False
 
 
-def compile_violations(folder: Path) -> list[dict[str, Any]]:
+def compile_violations(folder: Path) -> list[latex.TexViolation]:
     """Why the compile record does not show OUTPUT.pdf built from the current OUTPUT.tex (or,
     without TeX and tex-only chosen, the current OUTPUT.tex recorded as tex only). Without TeX
     and without tex-only, whatever is amiss, the answer is the line that installs TeX."""

@@ -24,7 +24,7 @@ import shutil
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast, final
 
 from ..core import (
     DOMAINS,
@@ -91,6 +91,72 @@ class WorkspaceConfig(_WorkspaceConfig, total=False):
 
     models: object
     semantic_scholar_api_key: str | None  # read by core/config.py
+
+
+class ProblemFields(TypedDict):
+    """A new problem's PROBLEM.md frontmatter."""
+
+    title: str
+    slug: str
+    status: str
+    domain: str
+    subdomain: str
+    type: str
+    output_type: str
+    tags: list[str]
+    created: str
+
+
+class Papers(TypedDict):
+    total: object  # the frontmatter's counts, as written
+    confirmed: object
+    unconfirmed: object
+    last_search: str | None
+
+
+class JournalCounts(TypedDict):
+    entries: object
+    last_entry: object
+
+
+@final
+class ProblemStatus(TypedDict):
+    """One problem as `status` shows it: its artifacts' frontmatter values (dates as ISO text),
+    what became of its write-up, and what could not be read."""
+
+    slug: str
+    current: bool
+    title: object
+    status: object
+    domain: object
+    type: object
+    tags: object
+    state: object
+    loops: object
+    state_updated: str | None
+    papers: Papers
+    journal: JournalCounts
+    proof: object
+    computation: object
+    artifacts: list[str]
+    write_up: str | None
+    warnings: list[str]
+
+
+@final  # `"title" not in` tells it from a ProblemStatus
+class MissingProblem(TypedDict):
+    slug: str
+    warnings: list[str]
+
+
+class WorkspaceStatus(TypedDict):
+    workspace: str
+    current_problem: str | None
+    problems: list[ProblemStatus | MissingProblem]
+    archived: list[str]
+    dashboard: str
+    models: dict[str, object]
+    tex: dict[str, bool]
 
 
 class Workspace:
@@ -266,7 +332,7 @@ def new_problem(
                 n += 1
                 slug = f"{base}-{n}"
         created = stamp()
-        fields = {
+        fields: ProblemFields = {
             "title": title,
             "slug": slug,
             "status": "defined",
@@ -298,7 +364,7 @@ def new_problem(
 
 
 def _write_starting_artifacts(
-    folder: Path, fields: dict[str, Any], body: str | None, statement: str | None
+    folder: Path, fields: ProblemFields, body: str | None, statement: str | None
 ) -> list[str]:
     """Write a new problem's artifacts from the templates; returns their paths."""
     slug, title, created = fields["slug"], fields["title"], fields["created"]
@@ -347,7 +413,7 @@ def archive(slug: str) -> dict[str, object]:
     return {"archived": slug, "path": str(target), "current_problem": cfg["current_problem"]}
 
 
-def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, object] | None:
     """A file's frontmatter, None if it does not exist; a broken one becomes a warning."""
     if not path.exists():
         return None
@@ -361,7 +427,7 @@ def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, Any] | None:
         return {}
 
 
-def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
+def problem_status(folder: Path, current: str | None) -> ProblemStatus:
     """One problem's state and counts, read from its artifacts' frontmatter, and what became of
     its write-up (texbuild.write_up_status)."""
     warnings: list[str] = []
@@ -372,35 +438,33 @@ def problem_status(folder: Path, current: str | None) -> dict[str, Any]:
     journal = meta["JOURNAL.md"] or {}
     if meta["PROBLEM.md"] is None:
         warnings.append("PROBLEM.md is missing")
-    return jsonable_mapping(
-        {
-            "slug": folder.name,
-            "current": folder.name == current,
-            "title": problem.get("title", folder.name),
-            "status": problem.get("status"),
-            "domain": problem.get("domain"),
-            "type": problem.get("type"),
-            "tags": problem.get("tags") or [],
-            "state": state.get("current_state"),
-            "loops": state.get("loops") or {},
-            "state_updated": _text(state.get("updated")),
-            "papers": {
-                "total": literature.get("total_papers", 0),
-                "confirmed": literature.get("confirmed_count", 0),
-                "unconfirmed": literature.get("unconfirmed_count", 0),
-                "last_search": _text(literature.get("last_search")),
-            },
-            "journal": {
-                "entries": journal.get("total_entries", 0),
-                "last_entry": journal.get("last_entry"),
-            },
-            "proof": (meta["PROOF.md"] or {}).get("status"),
-            "computation": (meta["COMPUTATION.md"] or {}).get("status"),
-            "artifacts": [name for name in ARTIFACTS if meta[name] is not None],
-            "write_up": texbuild.write_up_status(folder),
-            "warnings": warnings,
-        }
-    )
+    return {
+        "slug": folder.name,
+        "current": folder.name == current,
+        "title": jsonable(problem.get("title", folder.name)),
+        "status": jsonable(problem.get("status")),
+        "domain": jsonable(problem.get("domain")),
+        "type": jsonable(problem.get("type")),
+        "tags": jsonable(problem.get("tags") or []),
+        "state": jsonable(state.get("current_state")),
+        "loops": jsonable(state.get("loops") or {}),
+        "state_updated": _text(state.get("updated")),
+        "papers": {
+            "total": jsonable(literature.get("total_papers", 0)),
+            "confirmed": jsonable(literature.get("confirmed_count", 0)),
+            "unconfirmed": jsonable(literature.get("unconfirmed_count", 0)),
+            "last_search": _text(literature.get("last_search")),
+        },
+        "journal": {
+            "entries": jsonable(journal.get("total_entries", 0)),
+            "last_entry": jsonable(journal.get("last_entry")),
+        },
+        "proof": jsonable((meta["PROOF.md"] or {}).get("status")),
+        "computation": jsonable((meta["COMPUTATION.md"] or {}).get("status")),
+        "artifacts": [name for name in ARTIFACTS if meta[name] is not None],
+        "write_up": texbuild.write_up_status(folder),
+        "warnings": warnings,
+    }
 
 
 def _text(value: object) -> str | None:
@@ -409,7 +473,7 @@ def _text(value: object) -> str | None:
     return None if value in (None, "") else str(value)
 
 
-def jsonable(value: Any) -> Any:
+def jsonable(value: object) -> object:
     """Frontmatter as JSON can carry it: dates and datetimes become ISO text."""
     if isinstance(value, datetime):
         if value.tzinfo is None:
@@ -424,19 +488,19 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def jsonable_mapping(value: dict[Any, Any]) -> dict[str, object]:
+def jsonable_mapping(value: Mapping[object, object]) -> dict[str, object]:
     """A frontmatter mapping as JSON can carry it: text keys, dates as ISO text."""
     return {str(k): jsonable(v) for k, v in value.items()}
 
 
-def status(workspace: Workspace | None = None, refresh: bool = False) -> dict[str, Any]:
+def status(workspace: Workspace | None = None, refresh: bool = False) -> WorkspaceStatus:
     """Every problem's state and counts; `refresh` also rebuilds DASHBOARD.md from them (the
     artifacts change under the scripts that write them, which do not touch the dashboard)."""
     workspace = workspace or Workspace.find()
     if refresh:
         render_dashboard(workspace)
     cfg = workspace.read_config()
-    problems = []
+    problems: list[ProblemStatus | MissingProblem] = []
     for slug in cfg["problems"]:
         folder = workspace.problems_dir / slug
         if is_slug(slug) and folder.is_dir():

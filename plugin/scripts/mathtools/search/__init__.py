@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .discovery import Found, chase, listing, more, problem_path, refine, start
     from .judging import check_refined, judge
     from .planning import plan
+    from .problemfile import read_problem
     from .querylines import query_line, searched_query_lines
     from .recording import finish, merge
     from .refinement import keep, next_refinement_step
@@ -65,6 +66,7 @@ __all__ = [
     "plan",
     "problem_path",
     "query_line",
+    "read_problem",
     "record_judgements",
     "record_runs",
     "refine",

@@ -5,7 +5,7 @@ iteration, and the command lines the runbook runs.
 
 A plan stores each query typed (`"query"`: its source's fields); its `args` and query line are
 generated from that, never read back. A plan written before queries were typed holds only `args`:
-planned_query() reads those once, as the old format (migrated_search).
+planned_query() reads those once, as the old format (migrated_query).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Literal, TypedDict
 from ..core import PLANNED, QUERY_LINE_WORDS, BadInput
 from .querylines import query_line, split_options
 
-MAX_PER_QUERY = 100  # results per search: Semantic Scholar's relevance search gives 100 at most
+MAX_PER_QUERY = 100  # results per query: Semantic Scholar's relevance search gives 100 at most
 
 
 @dataclass(frozen=True)
@@ -80,30 +80,30 @@ class ZbmathQuery:
         return [*args, *option("--msc", *self.msc), "--limit", str(self.limit)]
 
 
-PlannedSearch = ArxivQuery | S2Query | ZbmathQuery
+TypedQuery = ArxivQuery | S2Query | ZbmathQuery
 
 
 @dataclass
 class Query:
-    """One query of a plan: which of the protocol's sources suggested it, the typed search, and
+    """One query of a plan: which of the protocol's sources suggested it, the typed query, and
     the --out file its results go to (None: no search folder)."""
 
     origin: str  # keywords, tags, known, authors, browse, focus, refined
-    search: PlannedSearch
+    typed: TypedQuery
     out: str | None = None
 
     @property
     def source(self) -> str:
-        return self.search.source
+        return self.typed.source
 
     @property
     def args(self) -> list[str]:
         """The script's arguments, the subcommand first, with --out when there is one."""
-        return self.search.args() + (option("--out", self.out) if self.out else [])
+        return self.typed.args() + (option("--out", self.out) if self.out else [])
 
     @property
     def query_line(self) -> str:
-        return query_line(self.source, self.search.args())
+        return query_line(self.source, self.typed.args())
 
     def command_line(self) -> str:
         return f"{SCRIPTS[self.source]} {shlex.join(self.args)}"
@@ -123,7 +123,7 @@ class QueryEntry(TypedDict):
     origin: str
     query_line: str
     args: list[str]
-    query: dict[str, Any]  # the typed search's fields (asdict), `source` first
+    query: dict[str, Any]  # the typed query's fields (asdict), `source` first
     out: str | None
 
 
@@ -165,12 +165,12 @@ class Plan(PlannedQueries):
     reference_candidates_file: str | None
 
 
-def search_fields(search: PlannedSearch) -> dict[str, Any]:
-    return {name: list(v) if isinstance(v, tuple) else v for name, v in asdict(search).items()}
+def query_fields(typed: TypedQuery) -> dict[str, Any]:
+    return {name: list(v) if isinstance(v, tuple) else v for name, v in asdict(typed).items()}
 
 
-def typed_search(data: Mapping[str, Any]) -> PlannedSearch:
-    """A typed search from its plan.json fields (search_fields)."""
+def typed_query(data: Mapping[str, Any]) -> TypedQuery:
+    """A typed query from its plan.json fields (query_fields)."""
     fields = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
     kind = {"arxiv": ArxivQuery, "semantic_scholar": S2Query, "zbmath": ZbmathQuery}
     cls = kind.get(str(fields.get("source")))
@@ -179,8 +179,8 @@ def typed_search(data: Mapping[str, Any]) -> PlannedSearch:
             f"a planned query of unknown source {fields.get('source')!r}", code="bad_plan"
         )
     try:
-        search: PlannedSearch = cls(**fields)
-        return search
+        typed: TypedQuery = cls(**fields)
+        return typed
     except TypeError as exc:
         raise BadInput(f"a planned query that is not one: {exc}", code="bad_plan") from exc
 
@@ -228,12 +228,12 @@ def query_entry(query: Query, search_folder: str | None, stem: str) -> QueryEntr
     """A query as the plan stores it; with `search_folder`, its results go to
     `<search_folder>/<stem>.json` (--out)."""
     out = str(Path(search_folder) / f"{stem}.json") if search_folder else None
-    query = Query(query.origin, query.search, out)
+    query = Query(query.origin, query.typed, out)
     return {
         "origin": query.origin,
         "query_line": query.query_line,
         "args": query.args,
-        "query": search_fields(query.search),
+        "query": query_fields(query.typed),
         "out": out,
     }
 
@@ -242,11 +242,11 @@ def planned_query(source: str, entry: QueryEntry | Mapping[str, Any]) -> Query:
     """A stored plan's query: typed from its `query`, or, in a plan written before queries were
     typed (only `args`), read from its arguments once (the old format's migration)."""
     if "query" in entry:
-        search = typed_search(entry["query"])
-        return Query(str(entry.get("origin", "")), search, entry.get("out"))
+        typed = typed_query(entry["query"])
+        return Query(str(entry.get("origin", "")), typed, entry.get("out"))
     args = [str(arg) for arg in entry.get("args", [])]
-    search, out = migrated_search(source, args)
-    return Query(str(entry.get("origin", "")), search, out)
+    typed, out = migrated_query(source, args)
+    return Query(str(entry.get("origin", "")), typed, out)
 
 
 def planned_queries(plan_data: PlannedQueries) -> dict[str, list[Query]]:
@@ -272,7 +272,7 @@ def command_lines(plan_data: PlannedQueries) -> list[str]:
 
 # --- plans written before queries were typed --------------------------------------------------
 
-# Options a planned search of the old format may carry, and whether each takes a value.
+# Options a planned query of the old format may carry, and whether each takes a value.
 PLANNED_OPTIONS = {
     "--title": True, "--abstract": True, "--all": True, "--author": True, "--category": True,
     "--domain": True, "--secondary": False, "--query": True, "--max-results": True,
@@ -289,7 +289,7 @@ def planned_options(args: list[str]) -> list[tuple[str, str]]:
     while at < len(tokens):
         name = tokens[at]
         if name not in PLANNED_OPTIONS:
-            raise BadInput(f"a planned search cannot carry {name!r}", code="bad_plan")
+            raise BadInput(f"a planned query cannot carry {name!r}", code="bad_plan")
         if PLANNED_OPTIONS[name]:
             if at + 1 >= len(tokens):
                 raise BadInput(f"{name} needs a value", code="bad_plan")
@@ -301,8 +301,8 @@ def planned_options(args: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
-def migrated_search(source: str, args: list[str]) -> tuple[PlannedSearch, str | None]:
-    """(the typed search, its --out file) of an old plan entry's arguments: the one place a
+def migrated_query(source: str, args: list[str]) -> tuple[TypedQuery, str | None]:
+    """(the typed query, its --out file) of an old plan entry's arguments: the one place a
     query's arguments are read back, for plans stored before queries were typed."""
     pairs = planned_options(args)
     values: dict[str, list[str]] = {}
@@ -318,9 +318,9 @@ def migrated_search(source: str, args: list[str]) -> tuple[PlannedSearch, str | 
     except ValueError as exc:
         raise BadInput(f"--limit {limit_text!r} is not a number", code="bad_plan") from exc
     relax = "--relax" in values
-    search: PlannedSearch
+    typed: TypedQuery
     if source == "arxiv":
-        search = ArxivQuery(
+        typed = ArxivQuery(
             title=tuple(values.get("--title", [])),
             abstract=tuple(values.get("--abstract", [])),
             all_terms=tuple(values.get("--all", [])),
@@ -333,7 +333,7 @@ def migrated_search(source: str, args: list[str]) -> tuple[PlannedSearch, str | 
             relax=relax,
         )
     elif source == "zbmath":
-        search = ZbmathQuery(
+        typed = ZbmathQuery(
             title=one("--title"),
             author=one("--author"),
             query=one("--query"),
@@ -342,8 +342,8 @@ def migrated_search(source: str, args: list[str]) -> tuple[PlannedSearch, str | 
         )
     elif source == "semantic_scholar":
         if not one("--query"):
-            raise BadInput("a planned Semantic Scholar search needs --query", code="bad_plan")
-        search = S2Query(query=one("--query") or "", limit=limit, relax=relax)
+            raise BadInput("a planned Semantic Scholar query needs --query", code="bad_plan")
+        typed = S2Query(query=one("--query") or "", limit=limit, relax=relax)
     else:
         raise BadInput(f"a planned query of unknown source {source!r}", code="bad_plan")
-    return search, one("--out")
+    return typed, one("--out")

@@ -1,11 +1,11 @@
 """Verification, one call: the papers judged strong or partial in a search's runs, PROBLEM.md's
 references and the papers the model remembers, checked by the gate (verification.py), and what the
-model needs to write their Relevance and Key Results from the papers themselves: per confirmed
-paper judged strong or partial, and per PROBLEM.md reference (what the problem builds on), its
-whole abstract, LaTeX as the source gives it, and the theorem-like statements of its arXiv source
-(papers/), numbered as LaTeX prints them, to quote from; per other confirmed paper an excerpt of
-its abstract; per unconfirmed candidate the title it was given and why. The statements are kept
-whole in `statements.json` (merge and finish keep the ones a [V] claim quotes in the REF entry).
+model needs to write their Relevance and Key Results from the papers themselves: per confirmed paper
+judged strong or partial, and per PROBLEM.md reference (what the problem builds on), its whole
+abstract, LaTeX as the source gives it, and the theorem-like statements of its arXiv LaTeX source
+(papers/), numbered as LaTeX prints them, to quote from; per other confirmed paper an excerpt of its
+abstract; per unconfirmed candidate the title it was given and why. The statements are kept whole in
+`statements.json` (merge and finish keep the ones a [V] claim quotes in the REF entry).
 
 The kept papers come from the run store (records as the services gave them: nothing retyped), one
 per distinct paper under the key the discovery listing showed. `candidates.json` and
@@ -29,17 +29,17 @@ from ..core import (
 from ..gate import PENDING, Verifier, load_candidates
 from ..litdoc import AS_CITED, UNKNOWN, Index, Key, load, paper_identity
 from ..papers import paper_theorems
-from ..research import PROBLEM_SOURCE
-from ..services import SourceClient
+from ..services import LatexSourceClient
 from . import abstracts, refinement, searchfolder
+from .problemfile import PROBLEM_SOURCE
 from .searchfolder import (
     CANDIDATES,
     MEMORY_SOURCE,
     STATEMENTS,
     VERIFIED,
+    LatexSourceStatement,
     PaperStatements,
     Search,
-    SourceStatement,
     check_judged,
     iteration_papers,
 )
@@ -104,7 +104,7 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     # references (what the problem builds on: its relevance is the model's to write too).
     read = {str(c["key"]) for c in kept}
     read |= {c.key for c in candidates if c.given.get("source") in (PROBLEM_SOURCE, MEMORY_SOURCE)}
-    statements = source_statements(document, read)
+    statements = latex_source_statements(document, read)
     if statements:
         searchfolder.write_json(search.folder / STATEMENTS, statements)
     recorded = searchfolder.recorded_refs(search)
@@ -154,11 +154,13 @@ def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[s
     return found
 
 
-def source_statements(document: VerificationDocument, read: set[str]) -> dict[str, PaperStatements]:
-    """arXiv id -> the statements of its source, for each confirmed paper of `read` with an
-    arXiv id (a paper without source, or whose source failed, says why in `missing`)."""
+def latex_source_statements(
+    document: VerificationDocument, read: set[str]
+) -> dict[str, PaperStatements]:
+    """arXiv id -> the statements of its LaTeX source, for each confirmed paper of `read` with an
+    arXiv id (a paper without LaTeX source, or whose LaTeX source failed, says why in `missing`)."""
     found: dict[str, PaperStatements] = {}
-    client = SourceClient()
+    client = LatexSourceClient()
     for result in document["results"]:
         paper = result.get("paper") or {}
         arxiv_id = paper.get("arxiv_id")
@@ -175,9 +177,9 @@ def source_statements(document: VerificationDocument, read: set[str]) -> dict[st
             continue
         missing = None if record["status"] == "ok" else str(record["reason"])
         if record["status"] == "ok" and not record["statements"]:
-            missing = "no theorem-like statements in its source"
+            missing = "no theorem-like statements in its LaTeX source"
         statements = [
-            SourceStatement(printed=s["printed"], env=s["env"], note=s["note"], text=s["text"])
+            LatexSourceStatement(printed=s["printed"], env=s["env"], note=s["note"], text=s["text"])
             for s in record["statements"]
         ]
         found[arxiv_id] = PaperStatements(
@@ -189,7 +191,7 @@ def source_statements(document: VerificationDocument, read: set[str]) -> dict[st
 def statement_lines(record: PaperStatements, statements_file: str) -> list[str]:
     """The statements to quote from, compact: number, note, the first words."""
     if record["missing"]:
-        return [f"no source statements: {record['missing']}"]
+        return [f"no LaTeX source statements: {record['missing']}"]
     chosen = searchfolder.listed_statements(record)
     out = [f"statements, from {record['src']}:"]
     for statement in chosen:

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import NAMES, TAGS, BadInput, SearchResultDict, ServiceError, is_slug, summary_line
-from ..research import current_slug, problem_dir, problem_file, read_problem
+from ..research import current_slug, problem_dir, problem_file
 from ..services import ArxivClient, RequestRejected, S2Client, ZbmathClient
-from . import commandlines, planning, querylines, readorder, relaxation, searchfolder
-from .commandlines import PlannedSearch, planned_queries
+from . import commandlines, planning, problemfile, querylines, readorder, relaxation, searchfolder
+from .commandlines import TypedQuery, planned_queries
 from .refinement import refined_queries
 from .searchfolder import FoundPaper, Search, earlier_identities, identities, iteration_papers
 from .store import open_store, stored_query_lines
@@ -69,7 +69,7 @@ def start(
     """Plan a new search of the problem in a fresh search folder and run its first iteration;
     returns the search and what the iteration found (see run_iteration)."""
     commandlines.check_per_query(per_query)
-    problem = read_problem(problem_path)
+    problem = problemfile.read_problem(problem_path)
     literature = literature or problem_path.parent / "LITERATURE.md"
     searched = querylines.searched_query_lines(literature) | stored_query_lines(problem.slug)
     search_folder = searchfolder.new_search_folder(problem_path.parent)
@@ -90,7 +90,7 @@ def start(
     searchfolder.write_json(search_folder / "plan.json", plan)
     # The first iteration runs every planned source, zbMATH Open included; refined iterations
     # search arXiv and Semantic Scholar.
-    queries = {api: [q.search for q in found] for api, found in planned_queries(plan).items()}
+    queries = {api: [q.typed for q in found] for api, found in planned_queries(plan).items()}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
     if plan["skipped"]:
@@ -101,7 +101,7 @@ def start(
 def run_iteration(
     search: Search,
     number: int,
-    queries: dict[str, list[PlannedSearch]],
+    queries: dict[str, list[TypedQuery]],
     feedback: str | None,
     progress: Progress = stderr_progress,
 ) -> Found:
@@ -127,7 +127,7 @@ def run_iteration(
             try:
                 if api not in clients:
                     clients[api] = CLIENTS[api]()
-                # The one per-source dispatch of a planned search, relaxed when it finds nothing.
+                # The one per-source dispatch of a planned query, relaxed when it finds nothing.
                 result = relaxation.run_planned(planned_search, clients[api])
             except (BadInput, RequestRejected) as exc:  # this query only: the others still run
                 line = querylines.query_line(api, planned_search.args())
@@ -256,7 +256,7 @@ def refine(search: Search, query: str, memo: str, progress: Progress = stderr_pr
     searchfolder.write_json(
         search.folder / f"feedback-i{number}.json", {"memo": memo, "query": query}
     )
-    queries = {api: [q.search for q in found] for api, found in planned.items()}
+    queries = {api: [q.typed for q in found] for api, found in planned.items()}
     return run_iteration(search, number, queries, memo, progress)
 
 

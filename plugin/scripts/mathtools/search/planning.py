@@ -28,7 +28,6 @@ from collections.abc import Set
 from dataclasses import replace
 
 from ..core import DOMAINS, NAMES, PLANNED, BadInput, categories, fold, msc_classes, strip_latex
-from ..research import Problem, Reference, reference_candidates
 from .commandlines import (
     ArxivQuery,
     Plan,
@@ -49,6 +48,7 @@ from .keyterms import (
     result_names,
     same_stem,
 )
+from .problemfile import Problem, ProblemReference, reference_candidates
 from .querylines import normalise_query_line
 
 MIN_QUERIES, MAX_QUERIES = 3, 5
@@ -191,7 +191,9 @@ def _companion(problem: Problem, core: str, title_terms: list[str], terms: list[
     return [t for t in title_terms[1:] + ranked if apart(t)][:1]
 
 
-def _reference_authors(problem: Problem, references: list[Reference] | None = None) -> list[str]:
+def _reference_authors(
+    problem: Problem, references: list[ProblemReference] | None = None
+) -> list[str]:
     families: list[str] = []
     for ref in problem.references if references is None else references:
         for family in ref.names:

@@ -11,8 +11,7 @@ import shlex
 from itertools import pairwise
 from pathlib import Path
 
-from ..core import QUERY_LINE_WORDS, fold, read_text, split
-from ..research import split_sections
+from ..core import QUERY_LINE_WORDS, fold, read_text, split, split_sections
 
 # Options a query line leaves out, and whether each takes a value.
 LEFT_OUT = {

@@ -1,7 +1,7 @@
 """The order in which the model reads an iteration's papers: how well each one's title and
 abstract answer the whole problem (agents/literature-search.md, step 2; protocol section 7).
 
-Every paper a planned search returned is kept (rank, don't drop). The papers are
+Every paper a planned query returned is kept (rank, don't drop). The papers are
 scored by BM25 (Robertson and Zaragoza's Okapi weighting, k1 = 1.2, b = 0.75) of the problem's
 words against each paper's title and abstract, the title counted twice; a word's rarity (its
 IDF) is taken over the iteration's own papers, so that what every candidate shares (the words
@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..core import american_spelling, fold, strip_latex
-from ..research import Problem
 from .keyterms import STATEMENT_WORDS, STOPWORDS
+from .problemfile import Problem
 
 __all__ = ["problem_words", "ranked", "read_first", "scores", "tokens"]
 

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, read_json
-from ..research import read_problem
-from . import ranking
+from . import problemfile, ranking
 from .searchfolder import FoundPaper, Search, write_json
 
 __all__ = ["Listing", "arrange", "below", "below_cut", "unread"]
@@ -49,7 +48,7 @@ def _problem_words(search: Search) -> Counter[str] | None:
     path = search.folder.parent.parent / "PROBLEM.md"
     if not path.exists():
         return None
-    return ranking.problem_words(read_problem(path))
+    return ranking.problem_words(problemfile.read_problem(path))
 
 
 def arrange(

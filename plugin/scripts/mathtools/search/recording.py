@@ -21,8 +21,8 @@ from pathlib import Path
 from ..core import NAMES, BadInput, atomic_write, locked, read_json, read_text
 from ..litdoc import (
     SYNTHESIS,
+    LatexSourceText,
     LiteratureDoc,
-    SourceText,
     keep_quoted,
     load,
     merge_file,
@@ -121,7 +121,7 @@ def keep_statements(search: Search) -> list[str]:
         return []
     read: dict[str, PaperStatements] = read_json(str(source), "statements")
     papers = {
-        arxiv_id: SourceText(
+        arxiv_id: LatexSourceText(
             record["src"],
             {s["printed"]: s["text"] for s in record["statements"]},
             [s["printed"] for s in listed_statements(record)],

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import BadInput, Judgement, fold, strip_latex, write_file
-from ..research import Problem, problem_file, read_problem, reference_keys
-from . import commandlines, searchfolder
+from ..research import problem_file
+from . import commandlines, problemfile, searchfolder
 from .commandlines import ArxivQuery, Query, S2Query
 from .keyterms import key_terms
 from .querylines import query_line_terms, query_summary
@@ -264,7 +264,7 @@ def next_refinement_step(
     command lines."""
     iteration = Iteration.load(store, run_ids)
     problem = problem_of(iteration.problem)
-    references = reference_keys(problem) if problem else set()
+    references = problemfile.reference_keys(problem) if problem else set()
     decision = after_iteration(iteration.number, iteration.judgements, references)
     result: dict[str, object] = {
         "iteration": iteration.number,
@@ -291,7 +291,7 @@ def next_iteration(
     per_query: int,
     search_folder: str | None,
     feedback: str,
-    problem: Problem | None,
+    problem: problemfile.Problem | None,
 ) -> dict[str, object]:
     """The next iteration's number and its command lines: the searches, then the record-run
     that stores them with the memo (in the search folder's feedback-i<N>.md when there is one)."""
@@ -331,7 +331,7 @@ def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, object]:
     }
 
 
-def problem_of(slug: str) -> Problem | None:
+def problem_of(slug: str) -> problemfile.Problem | None:
     """The problem's PROBLEM.md in this workspace, read, if there is one."""
     path = problem_file(slug)
-    return read_problem(path) if path.exists() else None
+    return problemfile.read_problem(path) if path.exists() else None

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..core import BadInput, Relaxation, SearchResult, categories, fold
 from ..services import search_query
-from .commandlines import ArxivQuery, PlannedSearch, ZbmathQuery, planned_query
+from .commandlines import ArxivQuery, TypedQuery, ZbmathQuery, planned_query
 from .keyterms import STOPWORDS, generality
 from .querylines import query_line
 
@@ -97,7 +97,7 @@ def arxiv_forms(request: ArxivRequest) -> list[Form]:
     a raw query or a search without text terms."""
     if request.raw or not request.terms:
         return [Form(None, request.query())]
-    words = [(name, word) for name, text in request.terms for word in _words(text)]
+    words = [(name, word) for name, text in request.terms for word in _term_words(text)]
     plain = [word for _, word in words]
     forms = [Form(None, request.query())]
     if not words:
@@ -136,7 +136,7 @@ def _weakest(words: Sequence[str]) -> int | None:
     return max(range(len(words)), key=lambda i: (ranks[i], i))
 
 
-def _words(text: str) -> list[str]:
+def _term_words(text: str) -> list[str]:
     """A term's words as arXiv terms of their own: letters and digits with inner hyphens and
     apostrophes ("Links-Gould", "Noether's"); "(k,l)-sparse" gives "sparse", no bracket that
     would break the query's syntax, no one-letter word."""
@@ -228,7 +228,7 @@ def arxiv_request(search: ArxivQuery) -> ArxivRequest:
     return request
 
 
-def run_planned(search: PlannedSearch, client: Client) -> SearchResult:
+def run_planned(search: TypedQuery, client: Client) -> SearchResult:
     """One planned search through `client` (ArxivClient, S2Client or ZbmathClient), relaxed
     when empty (arXiv and Semantic Scholar); the result carries its query
     line and, when a looser form answered, `relaxation`."""
@@ -242,7 +242,7 @@ def run_planned(search: PlannedSearch, client: Client) -> SearchResult:
         result = cast("ZbmathClient", client).search(query, limit=search.limit)
     else:
         if not search.query:
-            raise BadInput("a planned Semantic Scholar search needs --query", code="bad_plan")
+            raise BadInput("a planned Semantic Scholar query needs --query", code="bad_plan")
         result = search_s2(cast("S2Client", client), search.query, limit=search.limit)
     result.query_line = query_line(search.source, search.args())
     return result
@@ -251,7 +251,7 @@ def run_planned(search: PlannedSearch, client: Client) -> SearchResult:
 def run_entry(api: str, entry: Mapping[str, Any], client: Client) -> SearchResult:
     """run_planned for one query of a stored plan (commandlines.planned_query: typed, or an old
     plan's arguments migrated)."""
-    return run_planned(planned_query(api, entry).search, client)
+    return run_planned(planned_query(api, entry).typed, client)
 
 
 def describe(relaxation: Relaxation | None) -> str:

@@ -40,11 +40,13 @@ MANIFEST = "search.json"
 CANDIDATES = "candidates.json"  # what verify checked
 VERIFIED = "verified.json"  # what verify found, which finish merges
 MEMORY_SOURCE = "memory"  # the source of a candidate the model remembers (memory-N)
-STATEMENTS = "statements.json"  # arXiv id -> the statements of its source, as verify read them
+STATEMENTS = (
+    "statements.json"  # arXiv id -> the statements of its LaTeX source, as verify read them
+)
 TITLE_WIDTH = 80  # how much of a title a listed line shows
 
 
-class SourceStatement(TypedDict):
+class LatexSourceStatement(TypedDict):
     printed: str  # "Theorem 2.3", as LaTeX numbers it
     env: str
     note: str | None
@@ -54,9 +56,9 @@ class SourceStatement(TypedDict):
 class PaperStatements(TypedDict):
     """One paper's entry of statements.json."""
 
-    src: str  # the arXiv source URL read
-    statements: list[SourceStatement]
-    missing: str | None  # why there are none to quote (no source, a failing service)
+    src: str  # the arXiv LaTeX source URL read
+    statements: list[LatexSourceStatement]
+    missing: str | None  # why there are none to quote (no LaTeX source, a failing service)
 
 
 # The statements verify lists to quote from, per paper: the main results first, in the paper's
@@ -65,10 +67,10 @@ LISTED_KINDS = ("theorem", "proposition", "corollary", "conjecture", "lemma")
 LISTED_STATEMENTS = 8
 
 
-def listed_statements(record: PaperStatements) -> list[SourceStatement]:
+def listed_statements(record: PaperStatements) -> list[LatexSourceStatement]:
     """The statements of a paper verify lists (and merge keeps): at most LISTED_STATEMENTS,
     theorems first, then propositions, ..., in the paper's order."""
-    chosen: list[SourceStatement] = []
+    chosen: list[LatexSourceStatement] = []
     for kind in LISTED_KINDS:
         chosen += [
             s

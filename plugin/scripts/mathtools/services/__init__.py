@@ -10,9 +10,9 @@ from ..core import face_attribute
 
 if TYPE_CHECKING:
     from .arxiv import FIELD_PREFIX, ArxivClient, build_query, field_term
-    from .arxiv_source import NoSource, SourceAnswer, SourceClient
     from .crossref import SOURCE, CrossrefClient, check_window
     from .http import RequestRejected
+    from .latex_source import LatexSourceAnswer, LatexSourceClient, NoLatexSource
     from .s2records import s2_id
     from .semantic_scholar import (
         S2Client,
@@ -42,11 +42,11 @@ __all__ = [
     "ArxivClient",
     "CrossrefClient",
     "Identifier",
-    "NoSource",
+    "LatexSourceAnswer",
+    "LatexSourceClient",
+    "NoLatexSource",
     "RequestRejected",
     "S2Client",
-    "SourceAnswer",
-    "SourceClient",
     "ZbmathClient",
     "audit_url",
     "build_query",

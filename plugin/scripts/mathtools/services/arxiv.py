@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from ..core import (
     BadInput,
@@ -455,7 +455,7 @@ class ArxivClient:
 
     def _feed(
         self,
-        params: dict[str, Any],
+        params: Mapping[str, object],
         result: SearchResult,
         results_expected: Callable[[int | None], bool] | None = None,
     ) -> tuple[int | None, list[Paper]]:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TypedDict
 from urllib.parse import quote
 
 from ..core import (
@@ -59,11 +59,16 @@ def _first(value: object) -> str | None:
     return next((text for item in items if (text := _plain(item))), None)
 
 
-def _year(item: dict[str, Any]) -> int | None:
+class Envelope(TypedDict):
+    """A Crossref answer as _json_answer lets it through: an object with a message object."""
+
+    message: dict[str, object]
+
+
+def _year(item: Mapping[str, object]) -> int | None:
     for name in ("issued", "published", "published-print", "published-online", "created"):
-        parts = (
-            (item.get(name) or {}).get("date-parts") if isinstance(item.get(name), dict) else None
-        )
+        issued = item.get(name)
+        parts = issued.get("date-parts") if isinstance(issued, dict) else None
         if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
             year = parts[0][0]
             if isinstance(year, int) and not isinstance(year, bool):
@@ -253,7 +258,7 @@ class CrossrefClient:
         papers = [paper for item in items if (paper := to_paper(item)) is not None]
         if items and not papers:  # a failing service, never "nothing found"
             raise ServiceError.malformed(SOURCE_NAME, f"{len(items)} items, none well-formed", url)
-        total = (data or {}).get("message", {}).get("total-results")
+        total = data["message"].get("total-results") if data else None
         return SearchResult(
             source=SOURCE,
             command="search",
@@ -263,14 +268,14 @@ class CrossrefClient:
             total_results=total if isinstance(total, int) else len(papers),
         )
 
-    def _get(self, http: ServiceClient, url: str) -> dict[str, Any] | None:
+    def _get(self, http: ServiceClient, url: str) -> Envelope | None:
         """The parsed answer, or None for a single record's 404 ("Resource not found."). A list
         request (/works?...) always exists: its 404, like a 404 page of any other wording, is a
         wrong base URL or a proxy, so a failing service (nothing of it cached)."""
         single = http is self._single
         response = http.get(url, check=_json_answer, cache_not_found=single and _not_found)
         if response.status == 200:
-            answer: dict[str, Any] = response.json()  # _json_answer checked it is an object
+            answer: Envelope = response.json()  # _json_answer checked its shape
             return answer
         if response.status == 404 and single and _not_found(response):
             return None
@@ -283,7 +288,7 @@ class CrossrefClient:
         )
 
 
-def _items(data: dict[str, Any] | None, url: str) -> list[Any]:
+def _items(data: Envelope | None, url: str) -> list[object]:
     """A list answer's items ([] for a 404); an answer whose items are not a list, or that does
     not say how many there are (total-results), is malformed: the service's failure
     (ServiceError), never a TypeError nor "nothing found"."""

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import TypeVar, overload
 
 from ..core import (
     NAMES,
@@ -175,7 +176,21 @@ def malformed(what: str) -> ServiceError:
     return ServiceError.malformed(SOURCE_NAME, what)
 
 
-def typed(record: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+Value = TypeVar("Value")
+Other = TypeVar("Other")
+
+
+@overload
+def typed(record: Mapping[str, object], name: str, kind: type[Value]) -> Value | None: ...
+
+
+@overload
+def typed(
+    record: Mapping[str, object], name: str, kind: tuple[type[Value], type[Other]]
+) -> Value | Other | None: ...
+
+
+def typed(record: Mapping[str, object], name: str, kind: type | tuple[type, ...]) -> object | None:
     """`record[name]` if it is of `kind` (never a bool for int), None if absent or null."""
     value = record.get(name)
     if value is None:

@@ -1,7 +1,7 @@
 """The Semantic Scholar Graph API: relevance search, bulk search, title match, look-ups, batch
 look-ups and the citation graph, mapped to `Paper` records (s2records.py reads them).
 
-Every call goes through the shared HTTP layer (mathtools.http): the cross-process rate limit
+Every call goes through the shared HTTP layer (services/http.py): the cross-process rate limit
 (MATH_S2_MIN_INTERVAL, 1 s), bounded retries with backoff on 429 (this API's 429s carry no
 Retry-After) and on 5xx and timeouts, and the persistent cache. The base URL is MATH_S2_API_URL.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
@@ -288,8 +288,9 @@ class S2Client:
             if page is None:
                 result.not_found.append(paper_id)
                 break
-            items = _list(page, "data")
-            if not all(isinstance(item, dict) for item in items):
+            listed = _list(page, "data")
+            items = [item for item in listed if isinstance(item, dict)]
+            if len(items) < len(listed):
                 raise malformed(f"{edge} that are not objects")
             # A cited work S2 could not resolve may come with neither id nor title: nothing to use.
             records = [item.get(side) or {} for item in items]
@@ -476,7 +477,7 @@ def _papers(records: Iterable[object]) -> list[Paper]:
     return [to_paper(record) for record in records]
 
 
-def _list(page: dict[str, Any], name: str) -> list[Any]:
+def _list(page: Mapping[str, object], name: str) -> list[object]:
     return typed(page, name, list) or []
 
 

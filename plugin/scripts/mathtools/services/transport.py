@@ -19,7 +19,7 @@ import contextlib
 import ssl
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from ..core import USER_AGENT, ServiceError
@@ -33,6 +33,18 @@ READ_CHUNK = 1 << 16
 # Authorization by itself); the User-Agent, which carries the contact address, is reset to the
 # product token.
 SECRET_HEADERS = ("x-api-key",)
+
+
+class Connection(Protocol):
+    """What is used here of a kept-open connection (urllib3's HTTP(S)Connection)."""
+
+    is_closed: bool
+    timeout: object  # a number of seconds is set
+    sock: object  # a socket once connected (an ssl.SSLSocket over TLS)
+
+    def connect(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class DeadlineExceeded(Exception):
@@ -84,7 +96,7 @@ def connect_ahead(
     request: requests.PreparedRequest,
     settings: Mapping[str, Any],
     timeout: float,
-) -> Any:
+) -> Connection | None:
     """Open the kept-open connection `session.send(request, **settings)` will take, unless it is
     open already (module doc), and return it (None through a proxy: urllib3 sets up the tunnel
     on a new connection only, at the send). A failure to connect raises what the send would have
@@ -103,7 +115,9 @@ def connect_ahead(
     )
     if pool.proxy is not None:
         return None
-    connection = pool._get_conn()  # the pool hands this one to the send next (last in, first out)
+    connection: Connection = (
+        pool._get_conn()
+    )  # the pool hands this one to the send next (last in, first out)
     try:
         if connection.is_closed:
             connection.timeout = timeout
@@ -128,14 +142,14 @@ def connect_ahead(
     return connection
 
 
-def read_pending_records(connection: Any) -> None:
+def read_pending_records(connection: Connection | None) -> None:
     """Take in what a TLS server sent on an idle connection unasked (TLS 1.3 session tickets,
     sent once the handshake is done), without waiting. Left unread, they make the fresh
     connection look readable, which urllib3 takes for one the server closed: it would connect
     again at the send, after the turn. App data or the end of the connection (the server did
     close it) closes it here, and the send connects anew."""
     sock = getattr(connection, "sock", None)
-    if not isinstance(sock, ssl.SSLSocket):
+    if connection is None or not isinstance(sock, ssl.SSLSocket):
         return
     timeout = sock.gettimeout()
     sock.settimeout(0.0)

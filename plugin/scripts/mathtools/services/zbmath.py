@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core import (
     ARXIV_DOI_PREFIX,
@@ -120,11 +119,11 @@ def _text(value: object) -> str | None:
     return text
 
 
-def _list(value: object) -> list[Any]:
+def _list(value: object) -> list[object]:
     return [item for item in value if item is not None] if isinstance(value, list) else []
 
 
-def _dict(value: object) -> dict[str, Any]:
+def _dict(value: object) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
@@ -353,7 +352,7 @@ class ZbmathClient:
         query = " & ".join(f"{name}: {value}" for name, value in asked.items())
         return self._list("structured", query, url)
 
-    def document(self, number: int | str) -> tuple[Paper | None, dict[str, Any] | None, str]:
+    def document(self, number: int | str) -> tuple[Paper | None, dict[str, object] | None, str]:
         """GET /document/{number}: (the Paper, the raw record, the URL); (None, None, url) when
         zbMATH has no such document. A record that stands for no paper is a malformed answer."""
         url = self._document_url(number)
@@ -366,7 +365,7 @@ class ZbmathClient:
             raise ServiceError.malformed(
                 SOURCE_NAME, "a document record that stands for no paper", url
             )
-        return paper, (result if paper is not None else None), url
+        return paper, (_dict(result) if paper is not None else None), url
 
     def lookup(self, ids: Iterable[Identifier]) -> LookupResult:
         """Look identifiers up with as few calls as the API allows: one `|`-joined search per
@@ -468,7 +467,7 @@ class ZbmathClient:
         )
         return page, len(records) - len(papers)
 
-    def _get(self, url: str, any_404: bool = False) -> dict[str, Any] | None:
+    def _get(self, url: str, any_404: bool = False) -> dict[str, object] | None:
         """The parsed envelope, or None for the 404 that means "no result": a search's carries
         the envelope's status; a 404 of /document/{id} in JSON means no such document. Another
         404 (a wrong MATH_ZBMATH_API_URL, a proxy's page) is a failing service, never cached."""
@@ -478,7 +477,7 @@ class ZbmathClient:
 
         response = self._http.get(url, check=_envelope, cache_not_found=no_result)
         if response.status == 200:
-            envelope: dict[str, Any] = response.json()  # _envelope checked it is an object
+            envelope: dict[str, object] = response.json()  # _envelope checked it is an object
             return envelope
         if response.status == 404 and no_result(response):
             return None

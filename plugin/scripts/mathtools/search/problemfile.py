@@ -23,6 +23,7 @@ from ..core import (
     DOMAINS,
     read_text,
     split,
+    split_sections,
     without_identifiers,
 )
 
@@ -36,7 +37,7 @@ TITLE_MARKUP = re.compile(r"\"[^\"]{8,}\"|\u201c[^\u201d]{8,}\u201d|\*[^*]{8,}\*
 
 
 @dataclass
-class Reference:
+class ProblemReference:
     """One item of `## References`: the citation whole, and what it states unambiguously."""
 
     text: str
@@ -57,7 +58,7 @@ class Problem:
     tags: list[str]
     statement: str
     known_results: list[str]
-    references: list[Reference]
+    references: list[ProblemReference]
     extra_categories: list[str] = field(default_factory=list)  # frontmatter arxiv_categories
 
 
@@ -86,19 +87,6 @@ def read_problem(path: Path) -> Problem:
         references=[parse_reference(item) for item in list_items(sections.get("references", ""))],
         extra_categories=[str(c) for c in extra if ARXIV_CATEGORY.fullmatch(str(c))],
     )
-
-
-def split_sections(body: str) -> dict[str, str]:
-    """Heading text (lower case) -> the text under it, up to the next heading of any level."""
-    sections: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    for line in body.splitlines():
-        heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if heading:
-            current = sections.setdefault(heading.group(1).strip().lower(), [])
-        elif current is not None:
-            current.append(line)
-    return {name: "\n".join(lines).strip() for name, lines in sections.items()}
 
 
 def list_items(text: str) -> list[str]:
@@ -138,11 +126,11 @@ def _placeholder(item: str) -> bool:
     return bool(PLACEHOLDER.fullmatch(item.lower().strip(" ()_*")))
 
 
-def parse_reference(text: str) -> Reference:
+def parse_reference(text: str) -> ProblemReference:
     """One reference line, kept whole, with its identifiers (arXiv ids, DOIs), its year when
     unambiguous (the one year in parentheses, else the one year-like number outside its
     identifiers) and the family names it seems to open with (author-query hints only)."""
-    ref = Reference(text=text)
+    ref = ProblemReference(text=text)
     if match := ARXIV_NEW_ID_IN_TEXT.search(text) or ARXIV_OLD_ID_IN_TEXT.search(text):
         ref.arxiv_id = match.group(1)
     if match := DOI_IN_TEXT.search(text):
@@ -223,7 +211,7 @@ def reference_candidates(problem: Problem) -> list[dict[str, object]]:
 
 
 def reference_keys(problem: Problem) -> set[str]:
-    """The paper keys (mathtools.paper.Paper.key) of PROBLEM.md's references that carry an
+    """The paper keys (mathtools.core.records.Paper.key) of PROBLEM.md's references that carry an
     arXiv id or a DOI: a search that finds one of them found what the problem already cites."""
     keys = set()
     for ref in problem.references:

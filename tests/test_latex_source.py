@@ -1,5 +1,5 @@
-"""arXiv sources (mathtools/arxiv_source.py): reading answers from their bytes, unpacking safely,
-and the client against the stand-in replaying ../shared/recordings/arxiv-src.
+"""arXiv LaTeX sources (mathtools/services/latex_source.py): reading answers from their bytes,
+unpacking safely, and the client against the stand-in replaying ../shared/recordings/arxiv-src.
 
 The recorded answers are real papers' files in rebuilt wrappers plus synthesized error pages (see
 that folder's README). Every hostile archive here is SYNTHESIZED in the test (a gzip bomb, paths
@@ -18,10 +18,15 @@ import time
 import pytest
 from mathtools.core import config
 from mathtools.core.errors import EXIT_SERVICE, ServiceError
-from mathtools.services import arxiv_source
+from mathtools.services import latex_source
 from mathtools.services.arxiv import ArxivClient
-from mathtools.services.arxiv_source import NoSource, SourceClient, Unpacked, UnusableSource
 from mathtools.services.http import RequestRejected
+from mathtools.services.latex_source import (
+    LatexSourceClient,
+    NoLatexSource,
+    Unpacked,
+    UnusableLatexSource,
+)
 from support import arxiv_src
 from support.hostile_archives import HOSTILE, special, tar_of
 from support.scripted_server import Reply, ScriptedServer
@@ -29,11 +34,11 @@ from support.scripted_server import Reply, ScriptedServer
 
 @pytest.mark.parametrize("case", list(HOSTILE))
 def test_a_hostile_archive_is_refused_in_one_typed_error(case):
-    """Synthesized: each hostile archive raises UnusableSource (a ServiceError: exit 3) naming
+    """Synthesized: each hostile archive raises UnusableLatexSource (a ServiceError: exit 3) naming
     the paper and why, in one line."""
     build, code = HOSTILE[case]
-    with pytest.raises(UnusableSource) as raised:
-        arxiv_source.read_body(build(), "arXiv:2101.00001")
+    with pytest.raises(UnusableLatexSource) as raised:
+        latex_source.read_body(build(), "arXiv:2101.00001")
     error = raised.value
     assert error.code == code
     assert error.exit_code == EXIT_SERVICE
@@ -43,30 +48,30 @@ def test_a_hostile_archive_is_refused_in_one_typed_error(case):
 def test_a_truncated_gzip_is_its_own_error(monkeypatch):
     """Synthesized: half a gzip body (the client retries it as an unusable answer)."""
     whole = gzip.compress(b"\\documentclass{article}" * 1000)
-    with pytest.raises(arxiv_source.TruncatedGzip):
-        arxiv_source.read_body(whole[: len(whole) // 2])
+    with pytest.raises(latex_source.TruncatedGzip):
+        latex_source.read_body(whole[: len(whole) // 2])
 
 
 def test_the_size_limits_per_file_and_in_all(monkeypatch):
     """Synthesized: a file over MAX_FILE_BYTES, and files together over MAX_UNPACKED_BYTES in a
     bare tar (limits lowered here so that the test stays small)."""
-    monkeypatch.setattr(arxiv_source, "MAX_FILE_BYTES", 1000)
-    with pytest.raises(UnusableSource, match="larger than"):
-        arxiv_source.read_body(tar_of(("big.tex", b"x" * 1001)))
-    monkeypatch.setattr(arxiv_source, "MAX_UNPACKED_BYTES", 2500)
-    with pytest.raises(UnusableSource, match="hold more than"):
-        arxiv_source.read_body(tar_of(*[(f"{n}.tex", b"x" * 900) for n in range(3)]))
+    monkeypatch.setattr(latex_source, "MAX_FILE_BYTES", 1000)
+    with pytest.raises(UnusableLatexSource, match="larger than"):
+        latex_source.read_body(tar_of(("big.tex", b"x" * 1001)))
+    monkeypatch.setattr(latex_source, "MAX_UNPACKED_BYTES", 2500)
+    with pytest.raises(UnusableLatexSource, match="hold more than"):
+        latex_source.read_body(tar_of(*[(f"{n}.tex", b"x" * 900) for n in range(3)]))
 
 
 def test_safe_names_are_normalised_and_folders_skipped():
     """Synthesized: `./a.tex` is a.tex, a folder entry is no file, `a/../b.tex` stays inside."""
     folder = special("sub", tarfile.DIRTYPE)
-    unpacked = arxiv_source.read_body(
+    unpacked = latex_source.read_body(
         gzip.compress(tar_of(folder, ("./a.tex", b"A"), ("sub/../b.tex", b"B")))
     )
     assert unpacked == Unpacked("tar.gz", {"a.tex": b"A", "b.tex": b"B"})
-    with pytest.raises(UnusableSource, match="empty"):
-        arxiv_source.read_body(b"")
+    with pytest.raises(UnusableLatexSource, match="empty"):
+        latex_source.read_body(b"")
 
 
 # --- the recorded answers ------------------------------------------------------------------------
@@ -75,7 +80,7 @@ def test_safe_names_are_normalised_and_folders_skipped():
 @pytest.mark.parametrize("name", arxiv_src.PAPERS)
 def test_the_recorded_sources_unpack_to_their_files(name):
     recorded = arxiv_src.load(name)
-    unpacked = arxiv_source.read_body(arxiv_src.body(name), name)
+    unpacked = latex_source.read_body(arxiv_src.body(name), name)
     assert isinstance(unpacked, Unpacked)
     assert unpacked.archive == ("gz" if recorded["archive"].startswith("gzip") else "tar.gz")
     digests = {n: hashlib.sha256(data).hexdigest() for n, data in unpacked.members.items()}
@@ -84,15 +89,15 @@ def test_the_recorded_sources_unpack_to_their_files(name):
 
 def test_the_legacy_answers_a_bare_tar_and_plain_tex_are_read_too():
     """What a client gets when it undid the pre-2024 `Content-Encoding: x-gzip`."""
-    tar = arxiv_source.gunzip(arxiv_src.body("2405.16513"))
-    assert arxiv_source.read_body(tar).archive == "tar"
-    tex = arxiv_source.gunzip(arxiv_src.body("1010.3170"))
-    assert arxiv_source.read_body(tex) == Unpacked("tex", {"paper.tex": tex})
+    tar = latex_source.gunzip(arxiv_src.body("2405.16513"))
+    assert latex_source.read_body(tar).archive == "tar"
+    tex = latex_source.gunzip(arxiv_src.body("1010.3170"))
+    assert latex_source.read_body(tex) == Unpacked("tex", {"paper.tex": tex})
 
 
 def test_a_pdf_only_submission_has_no_source():
-    outcome = arxiv_source.read_body(arxiv_src.body("1707.08567v1"), "arXiv:1707.08567v1")
-    assert isinstance(outcome, NoSource) and outcome.reason == "pdf_only"
+    outcome = latex_source.read_body(arxiv_src.body("1707.08567v1"), "arXiv:1707.08567v1")
+    assert isinstance(outcome, NoLatexSource) and outcome.reason == "pdf_only"
 
 
 @pytest.mark.parametrize(
@@ -101,7 +106,7 @@ def test_a_pdf_only_submission_has_no_source():
 )
 def test_the_recorded_error_pages_name_their_reason(name, reason):
     recorded = arxiv_src.load(name)
-    page = arxiv_source.no_source_page(recorded["status_code"], arxiv_src.body(name), name)
+    page = latex_source.no_latex_source_page(recorded["status_code"], arxiv_src.body(name), name)
     assert page is not None and page.reason == reason
 
 
@@ -109,12 +114,12 @@ def test_pages_no_recording_holds():
     """Synthesized from arxiv-browse's texts: File unavailable, a 403 (named or not); a 404
     that is not arXiv's is not read as a missing paper."""
     unavailable = b"<html><h1>File unavailable for 2101.00001</h1></html>"
-    assert arxiv_source.no_source_page(404, unavailable, "x").reason == "unavailable"
-    assert arxiv_source.no_source_page(403, b"<h1>Access denied</h1>", "x").reason == (
+    assert latex_source.no_latex_source_page(404, unavailable, "x").reason == "unavailable"
+    assert latex_source.no_latex_source_page(403, b"<h1>Access denied</h1>", "x").reason == (
         "access_denied"
     )
-    assert arxiv_source.no_source_page(403, b"Forbidden", "x").reason == "access_denied"
-    assert arxiv_source.no_source_page(404, b"<h1>Not Found</h1>", "x") is None
+    assert latex_source.no_latex_source_page(403, b"Forbidden", "x").reason == "access_denied"
+    assert latex_source.no_latex_source_page(404, b"<h1>Not Found</h1>", "x") is None
 
 
 # --- the client ----------------------------------------------------------------------------------
@@ -122,7 +127,7 @@ def test_pages_no_recording_holds():
 
 def test_the_client_fetches_sources_and_answers_a_second_time_from_the_cache(standin):
     arxiv_src.require()
-    client = SourceClient()
+    client = LatexSourceClient()
     answer = client.fetch("2008.10111")
     assert answer.url == f"{standin.url}/src/2008.10111"
     assert isinstance(answer.outcome, Unpacked) and len(answer.outcome.members) == 8
@@ -133,7 +138,7 @@ def test_the_client_fetches_sources_and_answers_a_second_time_from_the_cache(sta
     assert pdf.url.endswith("/src/1707.08567v1") and pdf.outcome.reason == "pdf_only"
     for arxiv_id, reason in (("2501.99999", "unknown_id"), ("2101.10016", "withdrawn")):
         outcome = client.fetch(arxiv_id).outcome
-        assert isinstance(outcome, NoSource) and outcome.reason == reason
+        assert isinstance(outcome, NoLatexSource) and outcome.reason == reason
     assert client.fetch("2405.16513", 7).outcome.reason == "unknown_id"  # no such version
 
 
@@ -141,7 +146,7 @@ def test_the_e_print_redirect_is_followed(standin, monkeypatch):
     """The recorded 301 from /e-print/<id> to a relative /src/<id>."""
     arxiv_src.require()
     monkeypatch.setenv("MATH_ARXIV_SRC_URL", f"{standin.url}/e-print")
-    answer = SourceClient().fetch("2008.10111")
+    answer = LatexSourceClient().fetch("2008.10111")
     assert isinstance(answer.outcome, Unpacked) and answer.outcome.archive == "tar.gz"
     assert standin.counts["arxiv src"] == 2
 
@@ -149,7 +154,7 @@ def test_the_e_print_redirect_is_followed(standin, monkeypatch):
 def test_a_failing_service_is_named_failing_never_not_found(standin):
     standin.fail("arxiv", 503)
     with pytest.raises(ServiceError) as raised:
-        SourceClient().fetch("2008.10111")
+        LatexSourceClient().fetch("2008.10111")
     assert raised.value.code == "service_unavailable" and "still failing" in raised.value.message
 
 
@@ -166,7 +171,7 @@ def test_answers_that_are_not_arxivs_pages_are_errors(reply, error, monkeypatch)
     with ScriptedServer([reply]) as server:
         monkeypatch.setenv("MATH_ARXIV_SRC_URL", f"{server.url}/src")
         with pytest.raises(error):
-            SourceClient().fetch("2101.00001")
+            LatexSourceClient().fetch("2101.00001")
 
 
 def test_headers_are_not_trusted(monkeypatch):
@@ -180,7 +185,7 @@ def test_headers_are_not_trusted(monkeypatch):
     monkeypatch.setenv("MATH_HTTP_RETRIES", "1")
     with ScriptedServer(replies) as server:
         monkeypatch.setenv("MATH_ARXIV_SRC_URL", f"{server.url}/src")
-        client = SourceClient(use_cache=False)
+        client = LatexSourceClient(use_cache=False)
         assert client.fetch("2405.16513").outcome.archive == "tar"
         retried = client.fetch("2405.16513")
     assert retried.outcome.archive == "tar.gz" and len(server.received) == 3
@@ -191,7 +196,7 @@ def test_the_source_client_shares_the_arxiv_api_rate_limit(standin, monkeypatch)
     MATH_ARXIV_MIN_INTERVAL, across clients (and processes: it is the same stamp file)."""
     arxiv_src.require()
     monkeypatch.setenv("MATH_ARXIV_MIN_INTERVAL", "0.6")
-    api, source = ArxivClient(), SourceClient()
+    api, source = ArxivClient(), LatexSourceClient()
     assert source.http.limiter.stamp == api.http.limiter.stamp
     assert source.http.limiter.interval == config.arxiv_min_interval() == 0.6
     started = time.monotonic()
@@ -209,4 +214,4 @@ def test_the_source_url_is_checked_like_the_others(monkeypatch):
     with pytest.raises(EnvironmentProblem, match="MATH_ARXIV_SRC_URL"):
         config.arxiv_src_url()
     monkeypatch.setenv("MATH_ARXIV_SRC_URL", "https://example.org/src/")
-    assert SourceClient().url("math/0601001", 2) == "https://example.org/src/math/0601001v2"
+    assert LatexSourceClient().url("math/0601001", 2) == "https://example.org/src/math/0601001v2"

@@ -1,4 +1,4 @@
-"""A paper's source files from arXiv (`<MATH_ARXIV_SRC_URL>/<id>[vN]`), read from the bytes alone,
+"""A paper's LaTeX source from arXiv (`<MATH_ARXIV_SRC_URL>/<id>[vN]`), read from the bytes alone,
 and unpacked in memory within bounds.
 
 What arXiv sends (../shared/recordings/README.md, "arxiv-src", from arXiv's own server code):
@@ -6,13 +6,13 @@ What arXiv sends (../shared/recordings/README.md, "arxiv-src", from arXiv's own 
   tar, no name inside), or for a PDF-only submission the PDF itself; also PostScript, HTML and
   DVI submissions. `Content-Type: application/gzip` for both gzip kinds, so the headers never
   decide: the bytes do. gzip magic -> gunzip, then `ustar` at offset 257 -> tar, else one TeX
-  file (called SINGLE_FILE_NAME); `%PDF-` -> no source. Older answers came with
+  file (called SINGLE_FILE_NAME); `%PDF-` -> no LaTeX source. Older answers came with
   `Content-Encoding: x-gzip`, which HTTP clients undo, so a bare tar or plain TeX is read too.
 - 404/403 HTML pages: "No document for" (an unknown id or version), "No article for" (an id arXiv
-  cannot parse), "has been withdrawn", "File unavailable"; 403 for a source the author keeps
-  private and for a blocked robot. Each is a NoSource naming its reason. A 404 page that is none
-  of these is not read as "no source": the service is failing (a wrong MATH_ARXIV_SRC_URL, a
-  proxy), and is named so.
+  cannot parse), "has been withdrawn", "File unavailable"; 403 for a LaTeX source the author
+  keeps private and for a blocked robot. Each is a NoLatexSource naming its reason. A 404 page
+  that is none of these is not read as "no LaTeX source": the service is failing (a wrong
+  MATH_ARXIV_SRC_URL, a proxy), and is named so.
 - `/e-print/<id>` answers 301 to `/src/<id>` (the Location may be relative): redirects are
   followed.
 
@@ -20,7 +20,7 @@ Requests go through http.py as the arXiv API's do, under the same rate limiter (
 every MATH_ARXIV_MIN_INTERVAL seconds across processes, the API's and these together), the same
 cache, deadline and retries. A truncated gzip body is retried like any unusable answer.
 
-Unpacking never writes to disk and refuses, for the whole paper, with an UnusableSource (one
+Unpacking never writes to disk and refuses, for the whole paper, with an UnusableLatexSource (one
 line, exit 3): more than MAX_MEMBERS members, more than MAX_UNPACKED_BYTES unpacked (a gzip bomb
 stops there), a file over MAX_FILE_BYTES, a member whose path is absolute or climbs out (`..`), a
 link (symbolic or hard), a device or FIFO, a member name that is not UTF-8, a malformed gzip or
@@ -75,18 +75,18 @@ _H1 = re.compile(r"<h1[^>]*>(.*?)</h1>", re.I | re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
-class UnusableSource(ServiceError):
+class UnusableLatexSource(ServiceError):
     """arXiv's answer for one paper cannot be read (safely): one line naming the paper and why."""
 
-    default_code = "unusable_source"
+    default_code = "unusable_latex_source"
 
 
-class TruncatedGzip(UnusableSource):
+class TruncatedGzip(UnusableLatexSource):
     default_code = "truncated_archive"
 
 
 @dataclass(frozen=True)
-class NoSource:
+class NoLatexSource:
     """arXiv holds no LaTeX source to read for the paper, and why."""
 
     reason: Reason
@@ -95,40 +95,41 @@ class NoSource:
 
 @dataclass(frozen=True)
 class Unpacked:
-    """The files of a source answer, in memory, names relative to the archive's root."""
+    """The files of a LaTeX source answer, in memory, names relative to the archive's root."""
 
     archive: Archive
     members: dict[str, bytes] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
-class SourceAnswer:
-    """What asking arXiv for one paper's source gave."""
+class LatexSourceAnswer:
+    """What asking arXiv for one paper's LaTeX source gave."""
 
     arxiv_id: str
     version: int | None
     url: str
-    outcome: Unpacked | NoSource
+    outcome: Unpacked | NoLatexSource
     from_cache: bool = False
 
 
 # --- reading the bytes ---------------------------------------------------------------------------
 
 
-def read_body(body: bytes, what: str = "the answer") -> Unpacked | NoSource:
-    """The source files in a 200 answer's `body`, or why there are none; UnusableSource when
-    the body cannot be read safely (`what` names the paper in the message)."""
+def read_body(body: bytes, what: str = "the answer") -> Unpacked | NoLatexSource:
+    """The LaTeX source files in a 200 answer's `body`, or why there are none;
+    UnusableLatexSource when the body cannot be read safely (`what` names the paper in the
+    message)."""
     if not body:
-        raise UnusableSource(f"{what} is empty", code="empty_answer")
+        raise UnusableLatexSource(f"{what} is empty", code="empty_answer")
     compressed = body.startswith(GZIP_MAGIC)
     data = gunzip(body, what) if compressed else body
     kind = _kind(data)
     if kind is not None:
-        return NoSource(kind, f"arXiv holds no LaTeX source for {what}: {_KIND_TEXT[kind]}")
+        return NoLatexSource(kind, f"arXiv holds no LaTeX source for {what}: {_KIND_TEXT[kind]}")
     if data[TAR_MAGIC_OFFSET : TAR_MAGIC_OFFSET + 5] == b"ustar":
         return Unpacked("tar.gz" if compressed else "tar", read_tar(data, what))
     if b"\x00" in data:
-        raise UnusableSource(
+        raise UnusableLatexSource(
             f"{what} is neither a tar archive nor a TeX file (it holds binary data)",
             code="not_tex",
         )
@@ -168,13 +169,13 @@ def gunzip(data: bytes, what: str = "the answer", limit: int = MAX_UNPACKED_BYTE
             while pending and not stream.eof:
                 out += stream.decompress(pending, limit + 1 - len(out))
                 if len(out) > limit:
-                    raise UnusableSource(
+                    raise UnusableLatexSource(
                         f"{what} unpacks to more than {limit >> 20} MB (a gzip bomb?): refused",
                         code="archive_too_large",
                     )
                 pending = stream.unconsumed_tail
         except zlib.error as exc:
-            raise UnusableSource(
+            raise UnusableLatexSource(
                 f"{what} is a malformed gzip file ({exc})", "malformed_archive"
             ) from None
         if not stream.eof:
@@ -209,13 +210,13 @@ def read_tar(data: bytes, what: str = "the answer") -> dict[str, bytes]:
                 handle = tar.extractfile(info)
                 content = handle.read() if handle else b""
                 if len(content) != info.size:
-                    raise UnusableSource(
+                    raise UnusableLatexSource(
                         f"{what}: member {name!r} is cut short", "malformed_archive"
                     )
                 if name:
                     members[name] = content
     except (tarfile.TarError, EOFError, ValueError, OSError) as exc:
-        raise UnusableSource(
+        raise UnusableLatexSource(
             f"{what} is a malformed tar archive ({exc})", "malformed_archive"
         ) from None
     return members
@@ -239,12 +240,13 @@ class _MemberIterator:
 
 
 def member_name(raw: str, what: str = "the answer") -> str:
-    """A member's path, normalised (`./a/b.tex` -> `a/b.tex`); UnusableSource for a name that is
-    not UTF-8 (tarfile keeps such bytes as surrogates), absolute, or climbing out with `..`."""
+    """A member's path, normalised (`./a/b.tex` -> `a/b.tex`); UnusableLatexSource for a name
+    that is not UTF-8 (tarfile keeps such bytes as surrogates), absolute, or climbing out with
+    `..`."""
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:
-        raise UnusableSource(
+        raise UnusableLatexSource(
             f"{what} has a member name that is not UTF-8", "bad_member_name"
         ) from None
     if "\x00" in raw or not raw.isprintable():
@@ -260,12 +262,12 @@ def member_name(raw: str, what: str = "the answer") -> str:
     return "" if name == "." else name
 
 
-def _unsafe(what: str, why: str) -> UnusableSource:
-    return UnusableSource(f"{what} is refused: {why}", code="unsafe_archive")
+def _unsafe(what: str, why: str) -> UnusableLatexSource:
+    return UnusableLatexSource(f"{what} is refused: {why}", code="unsafe_archive")
 
 
-def no_source_page(status: int, body: bytes, what: str) -> NoSource | None:
-    """The NoSource an arXiv error page (404, 403) states, None when the page is none of
+def no_latex_source_page(status: int, body: bytes, what: str) -> NoLatexSource | None:
+    """The NoLatexSource an arXiv error page (404, 403) states, None when the page is none of
     arXiv's (then the service is failing, not the paper missing)."""
     text = body[:65536].decode("utf-8", "replace")
     heading = _H1.search(text)
@@ -273,25 +275,27 @@ def no_source_page(status: int, body: bytes, what: str) -> NoSource | None:
     lowered = (said or text).lower()
     for words, reason in _PAGES:
         if words in lowered:
-            return NoSource(reason, f"arXiv has no source for {what}: {said or words}")
+            return NoLatexSource(reason, f"arXiv has no LaTeX source for {what}: {said or words}")
     if status == 403:
-        return NoSource("access_denied", f"arXiv denied access to the source of {what} (HTTP 403)")
+        return NoLatexSource(
+            "access_denied", f"arXiv denied access to the LaTeX source of {what} (HTTP 403)"
+        )
     return None
 
 
 # --- the client ----------------------------------------------------------------------------------
 
 
-SERVER_NAME = "arXiv's source server"  # MATH_ARXIV_SRC_URL: another endpoint than the API's
+SERVER_NAME = "arXiv's LaTeX source server"  # MATH_ARXIV_SRC_URL: another endpoint than the API's
 
 
-class SourceClient:
-    """Ask arXiv for papers' sources through the shared, rate-limited HTTP layer."""
+class LatexSourceClient:
+    """Ask arXiv for papers' LaTeX sources through the shared, rate-limited HTTP layer."""
 
     def __init__(self, use_cache: bool = True):
         self.base_url = arxiv_src_url()
         # "arxiv": the API client's limiter and interval, so the two together stay polite; its
-        # own name, so that a failing source server is never reported as arXiv failing
+        # own name, so that a failing LaTeX source server is never reported as arXiv failing
         self.http = ServiceClient("arxiv", SERVER_NAME, arxiv_min_interval(), use_cache=use_cache)
 
     @property
@@ -301,13 +305,13 @@ class SourceClient:
     def url(self, arxiv_id: str, version: int | None = None) -> str:
         return f"{self.base_url}/{quote(arxiv_id_text(arxiv_id, version), safe='/')}"
 
-    def fetch(self, arxiv_id: str, version: int | None = None) -> SourceAnswer:
-        """The source of `arxiv_id` (a normalised id, without version) at `version` (None: the
-        latest). Raises ServiceError when arXiv keeps failing, UnusableSource when its answer
+    def fetch(self, arxiv_id: str, version: int | None = None) -> LatexSourceAnswer:
+        """The LaTeX source of `arxiv_id` (a normalised id, without version) at `version` (None: the
+        latest). Raises ServiceError when arXiv keeps failing, UnusableLatexSource when its answer
         cannot be read safely, RequestRejected for an HTTP 400."""
         url = self.url(arxiv_id, version)
         what = f"arXiv:{arxiv_id_text(arxiv_id, version)}"
-        read: list[Unpacked | NoSource] = []
+        read: list[Unpacked | NoLatexSource] = []
 
         def check(response: Response) -> object:
             if not response.content:
@@ -322,11 +326,11 @@ class SourceClient:
         if response.status == 200:
             outcome = read[-1] if read else read_body(response.content, what)
         elif response.status in (403, 404):
-            page = no_source_page(response.status, response.content, what)
+            page = no_latex_source_page(response.status, response.content, what)
             if page is None:
                 raise ServiceError(
                     f"{SERVER_NAME} answered HTTP {response.status} with a page that is not one "
-                    f"of its 'no source' pages: {url}",
+                    f"of its 'no LaTeX source' pages: {url}",
                     code="service_unavailable",
                 )
             outcome = page
@@ -338,4 +342,4 @@ class SourceClient:
             raise ServiceError(
                 f"{SERVER_NAME} answered HTTP {response.status}: {url}", code="service_unavailable"
             )
-        return SourceAnswer(arxiv_id, version, url, outcome, response.from_cache)
+        return LatexSourceAnswer(arxiv_id, version, url, outcome, response.from_cache)
