@@ -29,5 +29,6 @@ __all__ = [
     "state",
     "statefile",
     "texbuild",
+    "workdirs",
     "workspace",
 ]
