@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 from mathtools.core import frontmatter
-from mathtools.research import confinement, sandbox
+from mathtools.research import confinement, sandbox, workdirs
 from mathtools.research.namespaces import pid_namespace
 
 PYTHON = sys.executable
@@ -461,3 +461,23 @@ def test_no_environment_the_snippet_can_read_holds_the_contact_address(
     assert lines[3] == "hits []", result["stdout"]
     if not namespaces:
         assert "PID namespace" not in result["isolation"]["protections"]
+
+
+def test_a_later_run_sweeps_the_folder_of_a_run_whose_owner_is_gone(tmp_path):
+    """compute.py killed with SIGKILL runs no `finally`: its folder is removed by the next run
+    once its owner is gone, never a live run's, a young one's or a folder of another name."""
+    gone = subprocess.run([PYTHON, "-c", "import os; print(os.getpid())"], capture_output=True)
+    dead = int(gone.stdout)
+    stale = tmp_path / f"{workdirs.PREFIX}{dead}-abc"
+    live = tmp_path / f"{workdirs.PREFIX}{os.getpid()}-def"
+    other = tmp_path / f"{workdirs.PREFIX}notapid"
+    for folder in (stale, live, other):
+        folder.mkdir()
+        (folder / "stdout").write_text("x")
+    old = time.time() - workdirs.STALE_AFTER_S - 5
+    for folder in (stale, live, other):
+        os.utime(folder, (old, old))
+    young = tmp_path / f"{workdirs.PREFIX}{dead}-ghi"
+    young.mkdir()
+    assert workdirs.sweep(tmp_path) == [stale]
+    assert not stale.exists() and live.exists() and other.exists() and young.exists()

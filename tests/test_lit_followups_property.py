@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -77,6 +78,9 @@ class FollowUps(RuleBasedStateMachine):
     @initialize()
     def start(self):
         self.path.unlink(missing_ok=True)
+
+    def teardown(self):
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     # --- the services ------------------------------------------------------------------------
 

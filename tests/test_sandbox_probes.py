@@ -20,7 +20,7 @@ import uuid
 import pytest
 from conftest import SCRIPTS
 from mathtools.core.errors import EnvironmentProblem
-from mathtools.research import confinement, landlock, sandbox
+from mathtools.research import confinement, landlock, sandbox, workdirs
 from mathtools.research.namespaces import mount_namespace_works
 
 PYTHON = sys.executable
@@ -335,7 +335,8 @@ def test_in_the_fallback_the_snippets_processes_end_when_compute_is_killed(tmp_p
     marker = f"sleep\x00{seconds}\x00"
     code = escapes(seconds, True)
     argv = [PYTHON, str(SCRIPTS / "compute.py"), "run", "-", "--python", PYTHON, "--no-record"]
-    env = {**os.environ, "PATH": str(tmp_path / "bin")}
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "PATH": str(tmp_path / "bin"), "TMPDIR": str(tmp_path / "tmp")}
     compute = subprocess.Popen(argv, stdin=subprocess.PIPE, cwd=tmp_path, env=env)
     try:
         compute.stdin.write(code.encode())
@@ -347,6 +348,10 @@ def test_in_the_fallback_the_snippets_processes_end_when_compute_is_killed(tmp_p
         compute.kill()
         compute.wait()
         assert left_behind(marker, wait=5.0) == []
+        # its folder outlives it (no `finally` ran), until a later run sweeps it away
+        (left,) = (tmp_path / "tmp").glob(f"{workdirs.PREFIX}{compute.pid}-*")
+        later = time.time() + workdirs.STALE_AFTER_S + 1
+        assert workdirs.sweep(tmp_path / "tmp", now=later) == [left] and not left.exists()
     finally:
         compute.kill()
         compute.wait()

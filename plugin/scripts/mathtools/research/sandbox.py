@@ -1,6 +1,7 @@
 """Run a Python snippet in a separate, confined process and capture what happened.
 
-The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwards) with:
+The snippet runs in a fresh temporary folder (its cwd and HOME, removed afterwards, or by the next
+run when compute.py was killed: workdirs.py) with:
   - a wall-time limit: everything it started is killed when it runs out. Where the kernel lets us
     make namespaces (`unshare`, namespaces.py), the snippet runs in its own PID namespace, so every
     process it starts (even one that left its process group with `setsid`) ends with it, at the
@@ -48,13 +49,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..core import BadInput, EnvironmentProblem, is_digits
-from . import confine, landlock
+from . import confine, landlock, workdirs
 from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
 from .namespaces import can_hide_files, hiding, namespace_prefix
 
@@ -334,7 +334,8 @@ def run(
     reaping = not in_pid_namespace and sys.platform.startswith("linux")
     hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
     hide = hide if confining else []
-    workdir = Path(tempfile.mkdtemp(prefix="math-compute-"))
+    workdirs.sweep()  # what killed runs left
+    workdir = workdirs.make()
     frozen = [str(Path(name).resolve()) for name in read_only if Path(name).is_dir()]
     # a folder holding the workdir stays writable: the snippet's own files live there
     frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
