@@ -99,7 +99,7 @@ Nothing on weighted graphs [~].
 
 def test_the_template_has_the_protocol_schema():
     text = (PLUGIN / "templates" / "LITERATURE.md").read_text()
-    data, body = frontmatter.split(text)
+    data, body = frontmatter.split_frontmatter(text)
     schema = json.loads((PLUGIN / "schemas" / "literature_frontmatter.schema.json").read_text())
     # the protocol's six fields, in its order: the template, the renderer and the schema agree
     assert list(data) == list(literature.FRONTMATTER_FIELDS) == schema["required"]

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import FENCE, BadInput, as_int, read_text, schema_errors, split
+from ..core import FRONTMATTER_FENCE, BadInput, as_int, read_text, schema_errors, split_frontmatter
 from .refentry import ENTRY_HEADING, Entry, entry_number, one_line
 
 SEARCH_HISTORY = "Search History"
@@ -324,7 +324,7 @@ def render_frontmatter(fields: dict[str, Any]) -> str:
         for name in names
         if name in fields
     ]
-    return f"{FENCE}\n{''.join(lines)}{FENCE}\n"
+    return f"{FRONTMATTER_FENCE}\n{''.join(lines)}{FRONTMATTER_FENCE}\n"
 
 
 def table_cells(line: str) -> list[str]:
@@ -337,12 +337,12 @@ def table_cells(line: str) -> list[str]:
 
 def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
     """Parse LITERATURE.md text. Raises BadInput naming the line when the structure is broken."""
-    if not text.startswith(FENCE + "\n"):
+    if not text.startswith(FRONTMATTER_FENCE + "\n"):
         raise BadInput(
             f"{name} line 1: a LITERATURE.md starts with '---' and the YAML frontmatter",
             code="malformed_literature",
         )
-    fm, body = split(text, name)
+    fm, body = split_frontmatter(text, name)
     fm_raw = text[: len(text) - len(body)]
     first_body_line = fm_raw.count("\n") + 1
     lines = body.splitlines(keepends=True)

@@ -31,7 +31,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import PLUGIN_ROOT, BadInput, instantiate, read, read_text, split, split_sections, stamp
+from ..core import (
+    PLUGIN_ROOT,
+    BadInput,
+    instantiate,
+    read_frontmatter,
+    read_text,
+    split_frontmatter,
+    split_sections,
+    stamp,
+)
 from ..litdoc import load
 from . import computation, review
 from .gaps import parse as parse_gaps
@@ -144,7 +153,7 @@ def _text(folder: Path, name: str) -> str | None:
 
 def _body(folder: Path, name: str) -> tuple[dict[str, object], str] | None:
     text = _text(folder, name)
-    return None if text is None else split(text, name)
+    return None if text is None else split_frontmatter(text, name)
 
 
 def _problem(folder: Path, statement_only: bool = False) -> str:
@@ -209,7 +218,7 @@ def _notation(folder: Path) -> str:
 
 
 def _open_in_proof(folder: Path, proof_md: str) -> str:
-    meta, _ = split(proof_md, "PROOF.md")
+    meta, _ = split_frontmatter(proof_md, "PROOF.md")
     flags = ", ".join(
         f"{key}: {str(meta.get(key)).lower() if isinstance(meta.get(key), bool) else meta.get(key)}"
         for key in ("status", "approach", "computation_needed", "literature_needed")
@@ -269,7 +278,7 @@ def _references(folder: Path, cited: list[str], every: bool, statements: bool = 
 
 def _runs(folder: Path) -> list[tuple[int, str]]:
     text = _text(folder, "COMPUTATION.md")
-    return [] if text is None else computation.runs(split(text, "COMPUTATION.md")[1])
+    return [] if text is None else computation.runs(split_frontmatter(text, "COMPUTATION.md")[1])
 
 
 def _run_part(text: str, heading: str) -> str:
@@ -297,7 +306,7 @@ def _review_notes(folder: Path) -> str:
     if text is None:
         return ""
     verdicts = review.verdicts(text)
-    blocks = dict(review.step_blocks(split(text, "REVIEW.md")[1]))
+    blocks = dict(review.step_blocks(split_frontmatter(text, "REVIEW.md")[1]))
     checked = [v.name for v in verdicts if v.verdict == "checked"]
     lines = ["## The referee's verdicts (REVIEW.md): answer every gap and wrong"]
     lines.append("checked: " + (", ".join(checked) or "none"))
@@ -311,7 +320,7 @@ def _verdicts(folder: Path) -> str:
     text = _text(folder, "REVIEW.md")
     if text is None:
         return "## The referee's verdicts\n\n(there is no REVIEW.md)"
-    meta = read(text, "REVIEW.md")
+    meta = read_frontmatter(text, "REVIEW.md")
     lines = [f"## The referee's verdicts (REVIEW.md, verdict {meta.get('verdict')})"]
     lines += [f"- {v.name}: {v.verdict}" for v in review.verdicts(text)]
     return "\n".join(lines)

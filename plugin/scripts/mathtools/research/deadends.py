@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import BadInput, read, read_text, split, stamp
+from ..core import BadInput, read_frontmatter, read_text, split_frontmatter, stamp
 from .journal import (
     DEAD_END_OUTCOMES,
     EntryBrief,
@@ -77,7 +77,7 @@ def evidence(folder: Path) -> list[Evidence]:
             continue
         text = read_text(path, name)
         try:
-            meta, body = split(text, name)
+            meta, body = split_frontmatter(text, name)
         except BadInput:
             meta, body = {}, text
         found = _dated_sections(name, body, heading)
@@ -126,7 +126,7 @@ def _problem_tags(folder: Path) -> list[str]:
     if not path.exists():
         return []
     try:
-        raw = read(read_text(path, path.name), str(path)).get("tags") or []
+        raw = read_frontmatter(read_text(path, path.name), str(path)).get("tags") or []
     except BadInput:
         return []
     values = raw if isinstance(raw, list) else parse_tags(str(raw))

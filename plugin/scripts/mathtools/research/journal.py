@@ -29,16 +29,16 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import (
-    FENCE,
+    FRONTMATTER_FENCE,
     BadInput,
     atomic_write,
     instantiate,
     locked,
     parse_stamp,
     read_text,
-    render,
-    split,
+    split_frontmatter,
     stamp,
+    with_frontmatter,
 )
 from .workspace import Workspace, parse_tags
 
@@ -296,10 +296,10 @@ def parse(text: str, path: Path) -> Journal:
     """Read a JOURNAL.md into entries and the list of everything wrong with it (never raises)."""
     violations: list[Violation] = []
     try:
-        meta, body = split(text, path.name)
+        meta, body = split_frontmatter(text, path.name)
     except BadInput as exc:
         return Journal(path, {}, text, [], [_violation(1, None, exc.message, kind="structure")])
-    if not text.startswith(FENCE + "\n"):
+    if not text.startswith(FRONTMATTER_FENCE + "\n"):
         violations.append(_violation(1, None, "the journal has no frontmatter", "structure"))
     offset = text[: len(text) - len(body)].count("\n")
     entries: list[JournalEntry] = []
@@ -530,9 +530,9 @@ def add(
         }
         text = render_entry(entry_id, title, values)
         body = journal.body.rstrip("\n") + "\n\n" + text
-        updated = parse(render(journal.meta, body), path)
+        updated = parse(with_frontmatter(journal.meta, body), path)
         index = updated.index()
-        atomic_write(path, render({**journal.meta, **index}, body))
+        atomic_write(path, with_frontmatter({**journal.meta, **index}, body))
         added = updated.entries[-1].brief()
     return {
         "id": entry_id,

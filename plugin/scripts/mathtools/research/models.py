@@ -48,11 +48,11 @@ def current_name(agent: str) -> str:
 
 def declared(agents_dir: Path = AGENTS_DIR) -> dict[str, str | None]:
     """Agent name -> the `model:` its file declares (None when it declares none), by name."""
-    from ..core import split  # YAML: only the scripts that report models need it
+    from ..core import split_frontmatter  # YAML: only the scripts that report models need it
 
     found = {}
     for path in sorted(agents_dir.glob("*.md")):
-        meta = split(path.read_text(encoding="utf-8"), str(path))[0]
+        meta = split_frontmatter(path.read_text(encoding="utf-8"), str(path))[0]
         found[str(meta.get("name") or path.stem)] = meta.get("model")
     return found
 

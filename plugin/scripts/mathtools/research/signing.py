@@ -30,7 +30,7 @@ import secrets
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import BadInput, read_text, split, stamp
+from ..core import BadInput, read_text, split_frontmatter, stamp
 
 KEY_FILE = "signing.key"
 
@@ -68,7 +68,7 @@ def _sealed_without_key(math_dir: Path) -> list[str]:
     found = []
     for path in sorted(math_dir.glob("problems/*/STATE.md")):
         with contextlib.suppress(BadInput, OSError, UnicodeDecodeError):
-            digest = split(read_text(path, path.name), str(path))[0].get("digest")
+            digest = split_frontmatter(read_text(path, path.name), str(path))[0].get("digest")
             if isinstance(digest, str):
                 found.append(digest)
     return found

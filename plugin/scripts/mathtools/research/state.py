@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import BadInput, locked, now, read, read_text, stamp
+from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
 from . import computation, latex, review, texbuild
 from .approval import CHOICES as GRANTS
 from .approval import approval_file
@@ -280,4 +280,4 @@ def artifact(folder: Path, name: str) -> dict[str, object] | None:
         return None
     if path.suffix != ".md":
         return {}
-    return read(read_text(path, path.name), str(path))
+    return read_frontmatter(read_text(path, path.name), str(path))

@@ -29,7 +29,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import BadInput, atomic_write, instantiate, parse_stamp, read_text, render, split
+from ..core import (
+    BadInput,
+    atomic_write,
+    instantiate,
+    parse_stamp,
+    read_text,
+    split_frontmatter,
+    with_frontmatter,
+)
 from . import signing
 
 STATES = (
@@ -180,9 +188,9 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, object], str]:
         return (
             State(problem=slug),
             {},
-            split(instantiate("STATE.md", {"title": slug}, {}))[1],
+            split_frontmatter(instantiate("STATE.md", {"title": slug}, {}))[1],
         )
-    data, body = split(read_text(path, path.name), str(path))
+    data, body = split_frontmatter(read_text(path, path.name), str(path))
     current = data.get("current_state") or "INTAKE"
     if current not in STATES:
         raise BadInput(
@@ -231,7 +239,7 @@ def save(folder: Path, state: State, data: Mapping[str, object], body: str) -> N
     # Fields another tool added to the frontmatter are kept, after ours.
     ours = {**state.to_dict(), "digest": digest_of(state.__dict__, folder)}
     merged = {**ours, **{k: v for k, v in data.items() if k not in ours}}
-    atomic_write(state_path(folder), render(merged, body))
+    atomic_write(state_path(folder), with_frontmatter(merged, body))
 
 
 def show(folder: Path, slug: str) -> ShownState:

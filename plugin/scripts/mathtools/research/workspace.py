@@ -28,7 +28,7 @@ from typing import TypedDict, cast, final
 
 from ..core import (
     DOMAINS,
-    FENCE,
+    FRONTMATTER_FENCE,
     RESERVED_SLUGS,
     BadInput,
     atomic_write,
@@ -37,14 +37,14 @@ from ..core import (
     instantiate,
     is_slug,
     locked,
-    read,
+    read_frontmatter,
     read_json,
     read_text,
-    render,
     slugify,
-    split,
+    split_frontmatter,
     stamp,
     tex_only_configured,
+    with_frontmatter,
     workspace_root,
 )
 from ..litdoc import template
@@ -277,7 +277,7 @@ def problem_body(text: str) -> tuple[str, list[str]]:
     """A PROBLEM.md body given by the caller, and the standard sections it lacks.
     `# Problem Statement` is required; the others are reported so the intake can fill them."""
     body = text.strip("\n") + "\n"
-    if body.startswith(FENCE + "\n"):
+    if body.startswith(FRONTMATTER_FENCE + "\n"):
         raise BadInput(
             "the problem body must not carry frontmatter; pass the fields as options",
             code="bad_body",
@@ -375,7 +375,7 @@ def _write_starting_artifacts(
         if name == "PROBLEM.md":
             text = instantiate(name, values, fields)
             if body is not None:
-                text = render(split(text)[0], body)
+                text = with_frontmatter(split_frontmatter(text)[0], body)
         elif name == "LITERATURE.md":
             text = template(slug, title)
         elif name == "NOTATION.md":
@@ -418,7 +418,7 @@ def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, object] | None:
     if not path.exists():
         return None
     try:
-        return read(read_text(path, path.name), path.name)
+        return read_frontmatter(read_text(path, path.name), path.name)
     except BadInput as exc:  # its message already starts with the file's name
         warnings.append(exc.message)
         return {}

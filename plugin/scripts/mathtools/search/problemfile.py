@@ -22,7 +22,7 @@ from ..core import (
     DOI_IN_TEXT,
     DOMAINS,
     read_text,
-    split,
+    split_frontmatter,
     split_sections,
     without_identifiers,
 )
@@ -64,7 +64,7 @@ class Problem:
 
 def read_problem(path: Path) -> Problem:
     """Parse a PROBLEM.md (frontmatter plus the protocol's body sections)."""
-    meta, body = split(read_text(path, "PROBLEM.md"), str(path))
+    meta, body = split_frontmatter(read_text(path, "PROBLEM.md"), str(path))
     sections = split_sections(body)
     domain = meta.get("domain")
     if domain is not None and str(domain) not in DOMAINS:

@@ -11,7 +11,7 @@ import shlex
 from itertools import pairwise
 from pathlib import Path
 
-from ..core import QUERY_LINE_WORDS, fold, read_text, split, split_sections
+from ..core import QUERY_LINE_WORDS, fold, read_text, split_frontmatter, split_sections
 
 # Options a query line leaves out, and whether each takes a value.
 LEFT_OUT = {
@@ -125,7 +125,7 @@ def searched_query_lines(literature: Path | None) -> set[str]:
     readable summary instead, and store.stored_query_lines gives their query lines."""
     if literature is None or not literature.exists():
         return set()
-    body = split(read_text(literature, "LITERATURE.md"), str(literature))[1]
+    body = split_frontmatter(read_text(literature, "LITERATURE.md"), str(literature))[1]
     history = split_sections(body).get("search history", "")
     lines: set[str] = set()
     for line in history.splitlines():
