@@ -22,6 +22,7 @@ __all__ = [
     "reasons",
     "review",
     "router",
+    "runresult",
     "sandbox",
     "seccomp",
     "sessions",

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from ..core import frontmatter
 from ..core.clock import now, stamp
@@ -33,6 +33,7 @@ from ..core.files import atomic_write, read_text
 from ..core.locks import locked
 from ..core.templates import instantiate
 from . import signing
+from .runresult import RunResult
 from .sandbox import REPORTED_PACKAGES
 
 SUMMARY_HEADING = "## Summary for Proof Agent"
@@ -100,7 +101,7 @@ def _fence(text: str, info: str = "") -> str:
     return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
 
 
-def _environment_lines(result: dict[str, Any]) -> list[str]:
+def _environment_lines(result: RunResult) -> list[str]:
     env = result.get("environment") or {}
     packages = env.get("packages") or {}
     isolation = result["isolation"]
@@ -123,7 +124,7 @@ def section(
     number: int,
     title: str,
     code: str,
-    result: dict[str, Any],
+    result: RunResult,
     request: int | None,
     purpose: str | None,
     moment: datetime,
@@ -207,7 +208,7 @@ def _failed(body: str) -> list[int]:
 
 
 def _record_run(
-    folder: Path, number: int, request: int | None, code: str, result: dict[str, Any], at: str
+    folder: Path, number: int, request: int | None, code: str, result: RunResult, at: str
 ) -> None:
     """Append the run record of computation `number` to folder/computations/runs.jsonl."""
     record: RunRecord = {
@@ -361,7 +362,7 @@ def record(
     folder: Path,
     slug: str,
     code: str,
-    result: dict[str, Any],
+    result: RunResult,
     title: str,
     request: int | None = None,
     purpose: str | None = None,
