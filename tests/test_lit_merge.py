@@ -269,7 +269,9 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
     report = merge(lit, [confirmed(again)], summary="again", verified_at="2026-03-01T00:00:00Z")
     assert report["added"] == [] and report["updated"][0]["ref"] == "REF-001"
     (ref,) = literature.load(lit).confirmed
-    expected = "both" if first["source"] != again["source"] else "Semantic Scholar"
+    expected = (
+        "arXiv, Semantic Scholar" if first["source"] != again["source"] else "Semantic Scholar"
+    )
     assert ref.source == expected
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.field("First verified") == "2026-02-10T12:00:00Z"  # when it entered the file
@@ -309,7 +311,7 @@ def test_every_verification_url_stays_on_the_verified_line(lit):
     merge(lit, [confirmed(paper(1, "semantic_scholar"))], verified_at="2026-03-01T00:00:00Z")
     (ref,) = literature.load(lit).confirmed
     s2_url = S2_URL.format("ARXIV:" + paper(1)["arxiv_id"])
-    assert ref.source == "both"
+    assert ref.source == "arXiv, Semantic Scholar"
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.verified_via == [arxiv_url, s2_url]
     # an older verification through another URL adds it, the timestamp stays the latest
@@ -480,7 +482,7 @@ def test_an_unconfirmed_result_with_a_paper_is_refused(lit):
 
 
 def test_history_counts_from_flags_or_from_the_results(lit):
-    both = confirmed(paper(1, "semantic_scholar"), "both")
+    both = confirmed(paper(1, "semantic_scholar"), ("arxiv", "semantic_scholar"))
     merge(lit, [both, confirmed(paper(2)), unconfirmed({"title": "x", "key": "cand-1"})])
     merge(lit, [confirmed(paper(3))], summary="flags", arxiv_results=40, s2_results=12)
     rows = literature.load(lit).history

@@ -54,9 +54,16 @@ from ..core.records import (
     VerificationResult,
     summary_line,
 )
-from ..core.sources import NAMES, SOURCES, named
+from ..core.sources import BY_CODE, NAMES, REGISTRY, SOURCES, named
 from .candidates import Candidate
-from .lookups import CITATION_SOURCES, ComparedRecord, Lookup, Sources, compared
+from .lookups import (
+    CITATION_SOURCES,
+    ComparedRecord,
+    Lookup,
+    Sources,
+    compared,
+    identifier_kind,
+)
 from .matching import Match, describe
 from .merged import canonical, completed, outvoted, weigh
 from .venuematch import unvouched
@@ -295,17 +302,19 @@ class Verifier:
 
     def _askers(self, arxiv_id: str | None, key: str) -> str:
         """The services whose identifier look-up answered for one identifier's kind."""
-        kind = "arxiv" if arxiv_id else key.partition(":")[0] if ":" in key else "S2"
+        kind = identifier_kind(arxiv_id, key)
         answered = self.sources.looked_up - set(self.sources.errors)
-        return named(s for s in answered if s in ASKED_FOR.get(kind, ASKED_FOR["S2"]))
+        return named(s for s in answered if kind in BY_CODE[s].looked_up)
 
     def _unavailable(self, arxiv_id: str | None, key: str) -> str | None:
         """A service holding such identifiers whose look-up did not answer, or None: only when
-        all of them answered can an identifier be said not to exist. DOIs are held by Semantic
-        Scholar's index and by Crossref's registry (which lacks DataCite's DOIs, so neither
-        rules one out alone)."""
-        holders = ("semantic_scholar", "crossref") if key.startswith("DOI:") else ()
-        for holder in holders or (_authority(arxiv_id, key),):
+        all of them answered can an identifier be said not to exist. The holders are the
+        sources whose row rules such ids out: arXiv for arXiv ids (Semantic Scholar knows them
+        too, but not every one), zbMATH Open for Zbl numbers, Semantic Scholar for its own ids,
+        and for DOIs both Semantic Scholar's index and Crossref's registry (which lacks
+        DataCite's DOIs, so neither rules one out alone)."""
+        kind = identifier_kind(arxiv_id, key)
+        for holder in [s.code for s in REGISTRY if kind in s.rules_out]:
             # a source that failed in this run (a malformed answer after its look-up, say)
             # rules nothing out: its earlier "nothing" is no more believed than the rest
             if holder not in self.sources.looked_up or holder in self.sources.errors:
@@ -486,25 +495,6 @@ def _identity(paper: Paper, groups: dict[str, list[ComparedRecord]]) -> str:
     return paper.key
 
 
-# Which services an identifier is looked up in, by kind (arXiv ids; DOIs; Zbl numbers; S2 ids,
-# CorpusIds and the like); zbMATH Open only when no other source's record identified the paper.
-ASKED_FOR = {
-    "arxiv": {"arxiv", "semantic_scholar", "zbmath"},
-    "DOI": {"semantic_scholar", "crossref", "zbmath"},
-    "ZBL": {"zbmath"},
-    "S2": {"semantic_scholar"},
-}
-
-
-def _authority(arxiv_id: str | None, key: str = "") -> str:
-    """The service that holds an identifier: arXiv for arXiv ids, zbMATH Open for Zbl numbers,
-    Semantic Scholar for the rest (Semantic Scholar also knows arXiv ids, but not every one, so
-    only arXiv can rule one out)."""
-    if arxiv_id:
-        return "arxiv"
-    return "zbmath" if key.startswith("ZBL:") else "semantic_scholar"
-
-
 def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
     """Whether a record lists one identifier (as Candidate.identifiers() gives it)."""
     if arxiv_id:
@@ -528,10 +518,9 @@ def _sources_of(findings: list[ComparedRecord]) -> list[str]:
 
 
 def _source_of(findings: list[ComparedRecord]) -> str:
-    """`source` as before there were four: "both" when arXiv and Semantic Scholar agree, else
-    the first source (in SOURCES order); `sources` names them all."""
-    sources = _sources_of(findings)
-    return "both" if sources[:2] == ["arxiv", "semantic_scholar"] else sources[0]
+    """`source`: the first source (in SOURCES order) whose record is among the findings;
+    `sources` names them all."""
+    return _sources_of(findings)[0]
 
 
 def _urls_of(findings: list[ComparedRecord]) -> list[str]:

@@ -59,7 +59,6 @@ FRONTMATTER_FIELDS = (
     "last_search",
     "sources_queried",
 )
-BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
 # A UREF's Authors when its heading is a free-text citation, whole as written (PROBLEM.md's):
 # the names are in it, never split out.

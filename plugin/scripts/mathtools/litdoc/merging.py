@@ -38,7 +38,7 @@ from ..core.records import (
     VerificationResult,
     summary_line,
 )
-from ..core.sources import NAMES
+from ..core.sources import NAMES, ordered
 from ..gate.matching import normalise_title
 from .checks import synthesis_citations
 from .identity import Index, Key, cited_fields, id_tags, identity, paper_identity, paper_tags
@@ -53,7 +53,6 @@ from .literature import (
     template,
 )
 from .mergefields import (
-    SOURCE_ORDER,
     corrected_text,
     degraded_note,
     result_counts,
@@ -422,9 +421,7 @@ def merge(
         fm["last_search"] = verified["verified_at"]
     # A source that failed was not really queried by this merge; earlier merges' sources stay.
     queried = set(fm.get("sources_queried") or []) | (set(verified["sources_queried"]) - set(down))
-    fm["sources_queried"] = [s for s in SOURCE_ORDER if s in queried] + sorted(
-        queried - set(SOURCE_ORDER)
-    )
+    fm["sources_queried"] = ordered(queried)
     return {
         "merge_id": merge_id,
         "already_merged": False,

@@ -295,7 +295,7 @@ class SourceClient:
         # "arxiv": the API client's limiter and interval, so the two together stay polite; its
         # own name, so that a failing source server is never reported as arXiv failing
         self.http = ServiceClient(
-            "arxiv", SERVER_NAME, config.arxiv_min_interval(), use_cache=use_cache
+            "arxiv", SERVER_NAME, config.min_interval("arxiv"), use_cache=use_cache
         )
 
     @property

@@ -137,7 +137,7 @@ class CrossrefClient:
     """The REST API over the shared HTTP layer. `network_calls` counts real HTTP requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = config.crossref_api_url()
+        self.base = config.api_url("crossref")
         # The shared User-Agent carries the contact address (config.user_agent), which is what
         # puts a request in the polite pool.
         self.polite = config.contact_email() is not None
@@ -201,6 +201,18 @@ class CrossrefClient:
                 if paper is not None:
                     found[doi] = paper
         return found, urls
+
+    def look_up(self, kind: str, values: list[str]) -> tuple[dict[str, Paper], list[str]]:
+        """The gate's identifier look-up (gate/lookups.RecordClient): DOIs, through works()."""
+        if kind != "DOI":
+            raise BadInput(f"{SOURCE_NAME} looks up DOIs, not {kind}", code="bad_request")
+        return self.works(values)
+
+    def search_title(self, title: str, author: str | None, year: int | None) -> SearchResult:
+        """The gate's title search (gate/lookups.RecordClient): one query.bibliographic search
+        of the title, first author and year, five records."""
+        words = [title, author or "", str(year or "")]
+        return self.search(" ".join(word for word in words if word), rows=5)
 
     def search(
         self,
