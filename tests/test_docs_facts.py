@@ -73,7 +73,7 @@ def test_the_gate_confirms_from_any_of_the_four_sources():
 
 def test_a_run_is_recorded_for_any_source():
     usage = run_script("lit_update.py", "record-run", "--help").stdout
-    assert "{" + ",".join(sources.SOURCES) + "}" in usage
+    assert "{" + ",".join(sources.RUNS) + "}" in usage
 
 
 # -- the configuration

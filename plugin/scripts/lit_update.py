@@ -98,7 +98,7 @@ def main(argv: Sequence[str]) -> int | None:
     record.add_argument("--query", help="the run's query (default: the files' call labels)")
     record.add_argument(
         "--source",
-        choices=sources.SOURCES,
+        choices=sources.RUNS,
         help="one run of this source (default: one run per source of the files)",
     )
     record.add_argument("--feedback", help="the feedback memo that shaped the query (or @FILE)")
