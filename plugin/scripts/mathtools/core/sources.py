@@ -114,6 +114,19 @@ REGISTRY = (
         rules_out=frozenset({"DOI"}),
         title_search=True,
     ),
+    Source(
+        code="openalex",
+        name="OpenAlex",
+        tag="OpenAlex",
+        api_url="https://api.openalex.org",
+        url_variable="MATH_OPENALEX_API_URL",
+        interval_variable="MATH_OPENALEX_MIN_INTERVAL",
+        min_interval=0.1,  # OpenAlex allows 10 requests a second
+        document_types=True,
+        looked_up=frozenset({"DOI"}),
+        rules_out=frozenset({"DOI"}),  # it holds DataCite's DOIs, which Crossref lacks
+        last_resort=True,
+    ),
 )
 
 BY_CODE = {source.code: source for source in REGISTRY}

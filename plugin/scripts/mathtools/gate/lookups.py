@@ -44,6 +44,7 @@ from ..core.records import Paper, SearchResult
 from ..core.sources import BY_CODE, REGISTRY
 from ..services.arxiv import ArxivClient
 from ..services.crossref import CrossrefClient
+from ..services.openalex import OpenalexClient
 from ..services.semantic_scholar import S2Client, audit_url
 from ..services.zbmath import MAX_PER_PAGE, QUERY_SYNTAX, Identifier, ZbmathClient
 from .candidates import Candidate
@@ -77,7 +78,10 @@ class RecordClient(Protocol):
 # The clients the gate reaches through RecordClient, by source code; each source's row
 # (core/sources.py) says which identifiers it is asked for, whether only for what the others did
 # not identify (last_resort), and whether titles go to it (title_search: after zbMATH Open's).
-RECORD_CLIENTS: dict[str, type[RecordClient]] = {"crossref": CrossrefClient}
+RECORD_CLIENTS: dict[str, type[RecordClient]] = {
+    "crossref": CrossrefClient,
+    "openalex": OpenalexClient,
+}
 
 
 @dataclass
