@@ -20,5 +20,6 @@ __all__ = [
     "refcheck",
     "refreport",
     "venuematch",
+    "verdicts",
     "verification",
 ]
