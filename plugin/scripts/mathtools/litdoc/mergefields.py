@@ -1,13 +1,13 @@
 """What a merge writes into LITERATURE.md's fields from a verification result (merging.py applies
 it): the Source, Venue and Corrected lines, the note a Verified line takes when a service was
-down, the Search History's result counts, and what a candidate cites that identifies it."""
+down, the Search History's Results, and what a candidate cites that identifies it."""
 
 from __future__ import annotations
 
 import re
 
 from ..core.records import PaperDict, VerificationDocument, VerificationResult
-from ..core.sources import NAMES, ordered
+from ..core.sources import NAMES, SOURCES, ordered
 
 BOTH = "both"  # the Source field of a paper both sources confirmed, when there were two
 CODES = {name: code for code, name in NAMES.items()}
@@ -65,10 +65,12 @@ def degraded_note(verified: VerificationDocument) -> str:
     return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
 
 
-def result_counts(verified: VerificationDocument) -> tuple[int, int]:
-    """(arXiv results, S2 results) counted from the results: those each source confirmed (a
-    result's `sources`), a paper both confirmed counting for each."""
-    results = verified["results"]
-    arxiv = sum("arxiv" in (r.get("sources") or []) for r in results)
-    s2 = sum("semantic_scholar" in (r.get("sources") or []) for r in results)
-    return arxiv, s2
+def confirmed_by(verified: VerificationDocument) -> dict[str, int]:
+    """The Search History's Results when no run store counted the search's results: the
+    verified papers each source confirmed (a result's `sources`; a paper several confirmed
+    counts for each), in the registry's order."""
+    counts = {source: 0 for source in SOURCES}
+    for result in verified["results"]:
+        for source in result.get("sources") or []:
+            counts[source] = counts.get(source, 0) + 1
+    return counts

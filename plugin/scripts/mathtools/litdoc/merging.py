@@ -24,6 +24,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
@@ -50,12 +51,13 @@ from .literature import (
     UREF_STATUS,
     LiteratureDoc,
     parse,
+    results_text,
     template,
 )
 from .mergefields import (
+    confirmed_by,
     corrected_text,
     degraded_note,
-    result_counts,
     source_field,
     unavailable,
     venue_text,
@@ -389,20 +391,17 @@ def merge(
     verified: VerificationDocument,
     relevance: Relevance | None = None,
     summary: str | None = None,
-    arxiv_results: int | None = None,
-    s2_results: int | None = None,
+    results: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """Merge `verified` into `doc` in place; returns the report (see the module docstring)."""
     check_inputs(verified, relevance)
     doc.check_frontmatter()
-    counted = result_counts(verified)
-    arxiv = counted[0] if arxiv_results is None else arxiv_results
-    s2 = counted[1] if s2_results is None else s2_results
+    counted = confirmed_by(verified) if results is None else dict(results)
     summary = one_line(summary or "(not given)")
     down = unavailable(verified)
     if down:  # protocol section 10: note the unavailable service in the Search History
         summary += f" ({' and '.join(NAMES.get(s, s) for s in down)} unavailable)"
-    merge_id = fingerprint(verified, relevance, summary, arxiv, s2)
+    merge_id = fingerprint(verified, relevance, summary, results_text(counted))
     if merge_id in doc.merges:
         return {"merge_id": merge_id, "already_merged": True}
 
@@ -410,7 +409,7 @@ def merge(
     merge.apply()
     new_confirmed = len(merge.report["added"]) + len(merge.report["promoted"])
     date = verified["verified_at"][:10]
-    doc.append_history([date, summary, str(arxiv), str(s2), str(new_confirmed)])
+    doc.append_history([date, summary, results_text(counted), str(new_confirmed)])
     doc.set_state([*doc.merges, merge_id], merge.last)
 
     fm = doc.frontmatter
@@ -430,8 +429,7 @@ def merge(
         "history_row": {
             "date": date,
             "query_summary": summary,
-            "arxiv_results": arxiv,
-            "s2_results": s2,
+            "results": results_text(counted),
             "new_confirmed": new_confirmed,
         },
     }
@@ -466,7 +464,7 @@ def merge_file(
 ) -> tuple[dict[str, Any], str]:
     """Merge into the file at `path` (created from the template when absent) under its lock.
 
-    `history` is merge()'s summary, arxiv_results and s2_results; `problem` and `title` name a
+    `history` is merge()'s summary and results; `problem` and `title` name a
     new file's problem (default: the folder's name).
 
     Returns (report, unified diff); the diff is computed only for `dry_run`, which writes

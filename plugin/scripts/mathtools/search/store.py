@@ -69,8 +69,7 @@ class PriorQuery(TypedDict):
 
 class HistoryRow(TypedDict):
     summary: str
-    arxiv_results: int
-    s2_results: int
+    results: dict[str, int]  # by source: the results its runs returned
 
 
 MIGRATIONS: list[str] = [
@@ -349,7 +348,7 @@ class RunStore:
         readable query summary (querylines.query_summary: each query's search words, and how
         an empty one was relaxed; the full query lines stay here) and the papers each source
         returned
-        (lit_update.py merge's summary, arxiv_results and s2_results)."""
+        (lit_update.py merge's summary and results)."""
         from .relaxation import describe  # 190 ms (the arXiv and zbMATH clients): only here
 
         runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
@@ -362,8 +361,7 @@ class RunStore:
         }
         return {
             "summary": query_summary([line for line in lines if line], relaxed),
-            "arxiv_results": found["arxiv"],
-            "s2_results": found["semantic_scholar"],
+            "results": found,
         }
 
     def papers(self, run_id: int) -> dict[str, PaperDict]:
