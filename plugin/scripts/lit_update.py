@@ -55,6 +55,7 @@ bootstrap.ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import config, sources  # noqa: E402
+from mathtools.core.text import as_int  # noqa: E402
 from mathtools.search import runrecords  # noqa: E402
 from mathtools.search.store import RunStore  # noqa: E402
 
@@ -131,14 +132,15 @@ def _counts(given: list[str] | None) -> dict[str, int] | None:
         return None
     counts = {}
     for pair in given:
-        source, _, count = pair.partition("=")
-        if source not in sources.SOURCES or not count.isdigit():
+        source, _, text = pair.partition("=")
+        count = as_int(text)
+        if source not in sources.SOURCES or count is None:
             raise errors.BadInput(
                 f"--results takes SOURCE=N with SOURCE one of {', '.join(sources.SOURCES)} "
                 f"and N a whole number, not {pair!r}",
                 code="usage",
             )
-        counts[source] = int(count)
+        counts[source] = count
     return counts
 
 

@@ -364,9 +364,10 @@ def current_row(cells: list[str]) -> list[str]:
     if cells == list(TWO_SOURCE_COLUMNS):
         return list(HISTORY_COLUMNS)
     date, summary, arxiv, s2, new = cells
-    if not (arxiv.isdigit() and s2.isdigit()):  # a hand edit: its words kept, side by side
+    counts = {"arxiv": as_int(arxiv), "semantic_scholar": as_int(s2)}
+    if None in counts.values():  # a hand edit: its words kept, side by side
         return [date, summary, f"{arxiv}; {s2}", new]
-    return [date, summary, results_text({"arxiv": int(arxiv), "semantic_scholar": int(s2)}), new]
+    return [date, summary, results_text({s: n or 0 for s, n in counts.items()}), new]
 
 
 def table_cells(line: str) -> list[str]:
