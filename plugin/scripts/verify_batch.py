@@ -58,7 +58,8 @@ def main(argv: Sequence[str]) -> None:
     args = parser.parse_args(argv)
 
     from mathtools.gate.candidates import load_candidates
-    from mathtools.gate.verification import Verifier, summary_lines
+    from mathtools.gate.verdicts import summary_lines
+    from mathtools.gate.verification import Verifier
 
     candidates, inputs = load_candidates(args.files or ["-"])
     document = Verifier(use_cache=not args.no_cache).verify(candidates, inputs)

@@ -11,5 +11,6 @@ __all__ = [
     "refcheck",
     "refreport",
     "venuematch",
+    "verdicts",
     "verification",
 ]

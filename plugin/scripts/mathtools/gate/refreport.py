@@ -8,7 +8,8 @@ from pathlib import Path
 
 from ..core.records import CheckDocument, CheckedEntry, Discrepancy, summary_line
 from ..core.sources import NAMES
-from .verification import PENDING, retracted_note
+from .verdicts import retracted_note
+from .verification import PENDING
 
 REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_MISSING_LINES = 10  # more missing keys are listed on one line

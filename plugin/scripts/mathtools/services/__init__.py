@@ -1,4 +1,4 @@
-"""The clients of the scholarly services (arXiv, Semantic Scholar, zbMATH Open, Crossref) over one
+"""The clients of the scholarly services (one per source of core/sources.py) over one
 HTTP layer: rate limits across processes, cache, deadlines, retries. Imports only core."""
 
 __all__ = [
@@ -6,6 +6,7 @@ __all__ = [
     "crossref",
     "http",
     "latex_source",
+    "openalex",
     "s2records",
     "semantic_scholar",
     "transport",

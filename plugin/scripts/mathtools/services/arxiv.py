@@ -347,9 +347,9 @@ class ArxivClient:
     page_size = MAX_PAGE  # entries asked per call when paging a search
 
     def __init__(self, use_cache: bool = True):
-        self.base_url = config.arxiv_api_url()
+        self.base_url = config.api_url("arxiv")
         self.http = ServiceClient(
-            "arxiv", "arXiv", config.arxiv_min_interval(), use_cache=use_cache
+            "arxiv", "arXiv", config.min_interval("arxiv"), use_cache=use_cache
         )
 
     @property

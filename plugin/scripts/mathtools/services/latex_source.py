@@ -299,7 +299,7 @@ class LatexSourceClient:
         # "arxiv": the API client's limiter and interval, so the two together stay polite; its
         # own name, so that a failing LaTeX source server is never reported as arXiv failing
         self.http = ServiceClient(
-            "arxiv", SERVER_NAME, config.arxiv_min_interval(), use_cache=use_cache
+            "arxiv", SERVER_NAME, config.min_interval("arxiv"), use_cache=use_cache
         )
 
     @property

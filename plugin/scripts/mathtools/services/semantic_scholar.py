@@ -78,11 +78,11 @@ class S2Client:
         key = config.s2_api_key()
         if key:
             keep_secret(key)  # whatever a service echoes back, errors never show it
-        self.base = config.s2_api_url()
+        self.base = config.api_url("semantic_scholar")
         self._http = ServiceClient(
             "semantic_scholar",
             SOURCE_NAME,
-            config.s2_min_interval(),
+            config.min_interval("semantic_scholar"),
             headers={"x-api-key": key} if key else None,
             use_cache=use_cache,
         )

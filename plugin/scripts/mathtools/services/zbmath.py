@@ -292,11 +292,11 @@ class ZbmathClient:
     """The zbMATH Open API over the shared HTTP layer. `network_calls` counts real requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = config.zbmath_api_url()
+        self.base = config.api_url("zbmath")
         self._http = ServiceClient(
             "zbmath",
             SOURCE_NAME,
-            config.zbmath_min_interval(),
+            config.min_interval("zbmath"),
             headers={"Accept": "application/json"},
             use_cache=use_cache,
         )
