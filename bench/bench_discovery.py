@@ -25,6 +25,7 @@ Figures per source, and for both sources together (the papers the model judges):
   precision        on-topic candidates / candidates: on topic is a paper on-topic.json lists
                    for the problem (the targets and the papers labelled on topic)
   unlabelled       candidates on-topic.json never judged (counted off topic)
+  related found    on-topic candidates that are no target (side by side, both sources)
 and, for the plan's candidates of both sources ranked against the problem (search/ranking.py):
   read first       papers per problem above the listing's cut, the targets among them, and their
                    precision (issue 38: >= 0.35)
@@ -327,10 +328,17 @@ def _precision(on_topic: int, papers: int, unlabelled: int) -> str:
 
 def print_side_by_side(figures: dict) -> None:
     names = list(figures)
-    print(f"{'':34}" + "".join(f"{name:>20}" for name in names))
+    print(f"{'':52}" + "".join(f"{name:>20}" for name in names))
     rows = {
         "targets found, arXiv half": lambda f: _found(f["plan", "arxiv"]),
         "targets found, S2 half": lambda f: _found(f["plan", "semantic_scholar"]),
+        "related found (on topic, no target)": lambda f: str(
+            f["plan", "both"]["on_topic"] - f["plan", "both"]["found"]
+        ),
+        "searches empty before/after relaxation, arXiv half": lambda f: _empty(f["plan", "arxiv"]),
+        "searches empty before/after relaxation, S2 half": lambda f: _empty(
+            f["plan", "semantic_scholar"]
+        ),
         "searches emptied by screening": lambda f: str(
             f["plan", "arxiv"]["emptied"] + f["plan", "semantic_scholar"]["emptied"]
         ),
@@ -353,7 +361,11 @@ def print_side_by_side(figures: dict) -> None:
         ),
     }
     for label, value in rows.items():
-        print(f"{label:34}" + "".join(f"{value(figures[name]):>20}" for name in names))
+        print(f"{label:52}" + "".join(f"{value(figures[name]):>20}" for name in names))
+
+
+def _empty(row: dict) -> str:
+    return f"{row['empty']}/{row['empty_after']} of {row['searches']}"
 
 
 def _found(row: dict, key: str = "found") -> str:

@@ -26,6 +26,7 @@ SCRIPTS = PLUGIN / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))
 
+from mathtools.core.sources import REGISTRY  # noqa: E402 (needs scripts/ on the path)
 from mathtools.research import texbuild  # noqa: E402 (needs scripts/ on the path)
 from mathtools.services.http import UNREACHABLE  # noqa: E402 (needs scripts/ on the path)
 from support import shared  # noqa: E402
@@ -54,6 +55,10 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("MATH_S2_API_URL", f"{DEAD_URL}/graph/v1")
     monkeypatch.setenv("MATH_ZBMATH_API_URL", f"{DEAD_URL}/zbmath/v1")
     monkeypatch.setenv("MATH_CROSSREF_API_URL", f"{DEAD_URL}/crossref")
+    for source in REGISTRY:  # a source added since: unreachable too, and no waiting
+        monkeypatch.setenv(source.interval_variable, "0")
+        if source.code not in ("arxiv", "semantic_scholar", "zbmath", "crossref"):
+            monkeypatch.setenv(source.url_variable, f"{DEAD_URL}/{source.code}")
     monkeypatch.delenv("MATH_CONTACT_EMAIL", raising=False)
     monkeypatch.delenv("SEMANTIC_SCHOLAR_API_KEY", raising=False)
     monkeypatch.delenv("MATH_WORKSPACE", raising=False)

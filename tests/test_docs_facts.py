@@ -32,12 +32,6 @@ def test_the_manifest_and_the_readme_name_every_source():
         assert name in _one_line(README.split("## A session", 1)[0]), name
 
 
-def test_the_manifest_names_every_source_in_its_keywords():
-    keywords = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())["keywords"]
-    for name in sources.NAMES.values():
-        assert name.lower().replace(" ", "-") in keywords, name
-
-
 def test_the_manifest_declares_the_hosts_the_plugin_reaches(monkeypatch):
     """network.hosts (shown by `claude plugin validate`): each service's default address, arXiv's
     source server, and the package index the SessionStart hook installs the environment from
@@ -45,15 +39,9 @@ def test_the_manifest_declares_the_hosts_the_plugin_reaches(monkeypatch):
     for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):  # the user's own index
         monkeypatch.delenv(name, raising=False)
     manifest = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())
-    defaults = (
-        config.ARXIV_API_URL,
-        config.ARXIV_SRC_URL,
-        config.S2_API_URL,
-        config.ZBMATH_API_URL,
-        config.CROSSREF_API_URL,
-        bootstrap.package_index(),
-    )
+    defaults = (config.ARXIV_SRC_URL, bootstrap.package_index())
     reached = {urlsplit(url).hostname for url in defaults} | {"files.pythonhosted.org"}
+    reached |= set(sources.HOSTS)  # every source's row (sources.REGISTRY)
     assert sorted(manifest["network"]["hosts"]) == sorted(reached)
 
 
@@ -85,7 +73,7 @@ def test_the_gate_confirms_from_any_of_the_four_sources():
 
 def test_a_run_is_recorded_for_any_source():
     usage = run_script("lit_update.py", "record-run", "--help").stdout
-    assert "{" + ",".join(sources.SOURCES) + "}" in usage
+    assert "{" + ",".join(sources.RUNS) + "}" in usage
 
 
 # -- the configuration
@@ -124,11 +112,8 @@ def test_the_configuration_lists_every_key_of_the_workspace_configuration():
 @pytest.mark.parametrize(
     ("name", "default"),
     [
-        ("MATH_ARXIV_API_URL", config.ARXIV_API_URL),
         ("MATH_ARXIV_SRC_URL", config.ARXIV_SRC_URL),
-        ("MATH_S2_API_URL", config.S2_API_URL),
-        ("MATH_ZBMATH_API_URL", config.ZBMATH_API_URL),
-        ("MATH_CROSSREF_API_URL", config.CROSSREF_API_URL),
+        *((source.url_variable, source.api_url) for source in sources.REGISTRY),
     ],
 )
 def test_the_configuration_gives_each_url_its_default(name, default):
@@ -138,6 +123,7 @@ def test_the_configuration_gives_each_url_its_default(name, default):
 def test_the_configuration_gives_each_number_its_default():
     source = (LIBRARY / "mathtools/core/config.py").read_text()
     numbers = dict(re.findall(r'_number\("(MATH_[A-Z0-9_]+)", ([\d.]+)', source))
+    numbers.update((s.interval_variable, str(s.min_interval)) for s in sources.REGISTRY)
     table = _table("variable")
     for name, default in numbers.items():
         if name == "MATH_CROSSREF_MIN_INTERVAL":  # by pool and kind unless set: the table says

@@ -198,7 +198,7 @@ def test_the_source_client_shares_the_arxiv_api_rate_limit(standin, monkeypatch)
     monkeypatch.setenv("MATH_ARXIV_MIN_INTERVAL", "0.6")
     api, source = ArxivClient(), LatexSourceClient()
     assert source.http.limiter.stamp == api.http.limiter.stamp
-    assert source.http.limiter.interval == config.arxiv_min_interval() == 0.6
+    assert source.http.limiter.interval == config.min_interval("arxiv") == 0.6
     started = time.monotonic()
     api.fetch_ids(["1605.08386"])
     source.fetch("2405.16513")

@@ -101,7 +101,7 @@ class FollowUps(RuleBasedStateMachine):
                 else "no paper with this title in arXiv, Semantic Scholar, zbMATH Open or Crossref"
             )
             return unconfirmed(candidate, reason)
-        result = confirmed(record(n), "semantic_scholar" if holder(n) != "arxiv" else "arxiv")
+        result = confirmed(record(n), ("semantic_scholar" if holder(n) != "arxiv" else "arxiv",))
         return {**result, "key": candidate["key"], "candidate": candidate}
 
     # --- searches ----------------------------------------------------------------------------

@@ -107,8 +107,7 @@ def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, 
         {
             "Date": "2026-02-10",
             "Query Summary": '"spectral gap" | graphs',
-            "arXiv Results": "0",
-            "S2 Results": "1",
+            "Results": "Semantic Scholar 1",
             "New Confirmed": "1",
         }
     ]
@@ -269,7 +268,9 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
     report = merge(lit, [confirmed(again)], summary="again", verified_at="2026-03-01T00:00:00Z")
     assert report["added"] == [] and report["updated"][0]["ref"] == "REF-001"
     (ref,) = literature.load(lit).confirmed
-    expected = "both" if first["source"] != again["source"] else "Semantic Scholar"
+    expected = (
+        "arXiv, Semantic Scholar" if first["source"] != again["source"] else "Semantic Scholar"
+    )
     assert ref.source == expected
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.field("First verified") == "2026-02-10T12:00:00Z"  # when it entered the file
@@ -309,7 +310,7 @@ def test_every_verification_url_stays_on_the_verified_line(lit):
     merge(lit, [confirmed(paper(1, "semantic_scholar"))], verified_at="2026-03-01T00:00:00Z")
     (ref,) = literature.load(lit).confirmed
     s2_url = S2_URL.format("ARXIV:" + paper(1)["arxiv_id"])
-    assert ref.source == "both"
+    assert ref.source == "arXiv, Semantic Scholar"
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.verified_via == [arxiv_url, s2_url]
     # an older verification through another URL adds it, the timestamp stays the latest
@@ -506,14 +507,51 @@ def test_an_unconfirmed_result_with_a_paper_is_refused(lit):
 
 
 def test_history_counts_from_flags_or_from_the_results(lit):
-    both = confirmed(paper(1, "semantic_scholar"), "both")
+    both = confirmed(paper(1, "semantic_scholar"), ("arxiv", "semantic_scholar"))
     merge(lit, [both, confirmed(paper(2)), unconfirmed({"title": "x", "key": "cand-1"})])
-    merge(lit, [confirmed(paper(3))], summary="flags", arxiv_results=40, s2_results=12)
+    given = {"zbmath": 3, "arxiv": 40, "semantic_scholar": 0}
+    verified = verification([confirmed(paper(3))], "2026-02-11T12:00:00Z")
+    merging.merge_file(lit, verified, assessed(verified["results"]), summary="flags", results=given)
     rows = literature.load(lit).history
-    assert [(r["arXiv Results"], r["S2 Results"], r["New Confirmed"]) for r in rows] == [
-        ("2", "1", "2"),
-        ("40", "12", "1"),
+    assert [(r["Results"], r["New Confirmed"]) for r in rows] == [
+        ("arXiv 2, Semantic Scholar 1", "2"),
+        ("arXiv 40, zbMATH Open 3", "1"),
     ]
+    assert checks.validate(lit) == []
+
+
+TWO_SOURCE_HISTORY = """\
+| Date | Query Summary | arXiv Results | S2 Results | New Confirmed |
+|------|---------------|---------------|------------|---------------|
+| 2026-01-05 | "spectral gap"; my own note | 8 | 0 | 5 |
+"""
+
+
+def test_a_two_source_search_history_still_reads_and_takes_the_results_column(lit):
+    """A LITERATURE.md written when there were two sources: its rows read, it validates, and
+    the next merge turns the table into the Results columns, the counts and the hand-written
+    summary kept."""
+    merge(lit, [confirmed(paper(1))])
+    text = lit.read_text()
+    table = text[text.index("| Date |") : text.index("\n\n", text.index("| Date |")) + 1]
+    lit.write_text(text.replace(table, TWO_SOURCE_HISTORY))
+    old = literature.load(lit)
+    assert old.history == [
+        {
+            "Date": "2026-01-05",
+            "Query Summary": '"spectral gap"; my own note',
+            "Results": "arXiv 8",
+            "New Confirmed": "5",
+        }
+    ]
+    assert checks.validate(lit) == []
+    merge(lit, [confirmed(paper(2))], summary="again", verified_at="2026-03-01T00:00:00Z")
+    text = lit.read_text()
+    assert "| Date | Query Summary | Results | New Confirmed |" in text
+    assert "arXiv Results" not in text
+    assert '| 2026-01-05 | "spectral gap"; my own note | arXiv 8 | 5 |' in text
+    assert [row["Results"] for row in literature.load(lit).history] == ["arXiv 8", "arXiv 1"]
+    assert checks.validate(lit) == []
 
 
 def test_counts_are_recomputed_from_the_body(lit):
@@ -864,3 +902,15 @@ def test_a_corrected_citation_enters_with_the_api_metadata_and_says_how_it_was_w
     assert ref.relevance == "Bounds it."
     assert doc.frontmatter["confirmed_count"] == 1
     assert checks.validate(lit) == []
+
+
+def test_results_given_by_hand_must_name_a_source_and_a_count(script, lit, tmp_path):
+    verified = tmp_path / "verified.json"
+    verified.write_text(json.dumps(verification([confirmed(paper(1))])))
+    run = run_merge(script, lit, str(verified), "--results", "arxiv=4", "s2=x")
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert run.json()["error"]["message"].startswith("--results takes SOURCE=N")
+    assert not lit.exists()
+    run = run_merge(script, lit, str(verified), "--results", "arxiv=4", "crossref=2")
+    assert run.returncode == 0, run.stderr
+    assert literature.load(lit).history[0]["Results"] == "arXiv 4, Crossref 2"

@@ -39,19 +39,17 @@ result_strategy = st.one_of(
     st.tuples(
         st.just("CONFIRMED"),
         st.integers(0, POOL - 1),
-        st.sampled_from(["arxiv", "semantic_scholar", "both"]),
+        st.sampled_from([("arxiv",), ("semantic_scholar",), ("arxiv", "semantic_scholar")]),
     ),
     st.tuples(st.just("UNCONFIRMED"), st.integers(0, POOL - 1), st.just(None)),
     st.tuples(st.just("NEVER"), st.integers(100, 103), st.just(None)),  # a paper that never is
 )
 
 
-def build(status: str, n: int, source: str | None) -> dict:
+def build(status: str, n: int, sources: tuple[str, ...] | None) -> dict:
     if status == "CONFIRMED":
-        if n % 3:
-            source = "semantic_scholar"
-        api = "semantic_scholar" if source == "both" else source
-        return confirmed(record(n, api), source)
+        sources = ("semantic_scholar",) if n % 3 else sources or ("arxiv",)
+        return confirmed(record(n, sources[-1]), sources)
     if status == "UNCONFIRMED":
         return unconfirmed(candidate(n), "API timeout -- verification pending")
     return unconfirmed(

@@ -111,7 +111,7 @@ def test_the_template_has_the_protocol_schema():
         "## Synthesis",
         "## Unconfirmed References",
     ]
-    assert "| Date | Query Summary | arXiv Results | S2 Results | New Confirmed |" in body
+    assert "| Date | Query Summary | Results | New Confirmed |" in body
     filled = literature.template("spectral-gap", "Spectral gap")
     assert checks.validate(filled) == []
     assert literature.parse(filled).frontmatter["problem"] == "spectral-gap"
@@ -167,8 +167,7 @@ def test_entries_expose_their_fields():
         {
             "Date": "2026-02-10",
             "Query Summary": '"spectral gap" AND "random regular"',
-            "arXiv Results": "8",
-            "S2 Results": "12",
+            "Results": "arXiv 8, Semantic Scholar 12",  # a two-source table's row, read as now
             "New Confirmed": "2",
         }
     ]
@@ -287,8 +286,9 @@ def test_the_hand_edited_document_is_valid():
             ("- **Status:** Unconfirmed -- do not cite as established reference", ""),
             "UREF-001 (line 69): no 'Status: Unconfirmed -- do not cite as established",
         ),
-        (("| 8 | 12 | 2 |", "| 8 | 12 |"), "Search History line 18: 4 cells"),
-        (("| 8 | 12 | 2 |", "| eight | 12 | 2 |"), "Search History line 18: result counts"),
+        (("| 8 | 12 | 2 |", "| 8 |"), "Search History line 18: 3 cells"),
+        (("| 8 | 12 | 2 |", "| 8 | 12 |"), "Search History line 18: Results are each source's"),
+        (("| 8 | 12 | 2 |", "| eight | 12 | 2 |"), "Search History line 18: Results are"),
     ],
 )
 def test_validate_names_each_violation(edit, violation):

@@ -198,15 +198,18 @@ def test_a_focus_search_judges_only_new_papers_and_recorded_ones_do_not_stop_it(
 
 
 def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(session):
-    """Synthesized: Crossref answers 503 at the first search's verification, so the classic only
-    it holds stays a UREF pending verification; the next search's verify retries it."""
+    """Synthesized: Crossref and OpenAlex answer 503 at the first search's verification, so the
+    classic only they hold stays a UREF pending verification; the next search's verify retries
+    it."""
     from demo_pipeline import CLASSICS
 
     listing = session.discover(SLUG)
     session.judge_all(listing, remembered=[CLASSICS[0]])
-    session.standin.fail("crossref", 503)
+    for service in ("crossref", "openalex"):
+        session.standin.fail(service, 503)
     assert session.run("verify", session.search_folder).returncode == 0
-    session.standin.recover("crossref")
+    for service in ("crossref", "openalex"):
+        session.standin.recover(service)
     session.assess_all()
     first = session.record_survey()
     assert first.returncode == 0, first.stdout

@@ -279,7 +279,7 @@ def test_merge_takes_the_search_history_row_from_the_runs(script, tmp_path):
     run = script("lit_update.py", *args, "--runs", str(a), str(s))
     assert run.returncode == 0, run.stdout
     # a short readable summary: the search words of each query (the query lines stay in the store)
-    row = '| "fixed point"; "nonexpansive maps" | 1 | 1 | 1 |'
+    row = '| "fixed point"; "nonexpansive maps" | arXiv 1, Semantic Scholar 1 | 1 |'
     assert row in literature.read_text(encoding="utf-8")
     unknown = script("lit_update.py", *args, "--runs", "99")
     assert unknown.returncode == 2 and unknown.json()["error"]["code"] == "unknown_run"

@@ -82,7 +82,7 @@ def test_verify_batch_reports_a_retracted_paper(script, standin, monkeypatch, tm
 def test_literature_md_says_retracted_and_no_v_claim_rests_on_it(tmp_path):
     lit = tmp_path / "problems" / "gap" / "LITERATURE.md"
     record = paper(1, source="crossref", doi=WORK["DOI"], retraction_notice=NOTICE)
-    results = [confirmed(record, "crossref")]
+    results = [confirmed(record, ("crossref",))]
     relevance = {results[0]["key"]: {"relevance": "R.", "key_results": "K", "confidence": "[S]"}}
     merging.merge_file(lit, verification(results, "2026-02-10T12:00:00Z"), relevance, summary="q")
     text = lit.read_text()

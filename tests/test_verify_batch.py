@@ -121,8 +121,8 @@ def test_reasons_name_the_real_paper_and_offer_suggestions(script, standin, tmp_
     fake_doi = results["fab-missing-doi-real-arxiv-id"]
     assert [d["field"] for d in fake_doi["discrepancies"]] == ["authors", "doi"]
     assert fake_doi["discrepancies"][1]["note"].startswith(
-        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar, zbMATH Open and Crossref "
-        "returned nothing for it)"
+        "DOI:10.1007/s00000-016-0000-0 does not exist (Semantic Scholar, zbMATH Open, Crossref "
+        "and OpenAlex returned nothing for it)"
     )
 
     # The API's record replaces what the candidate said.

@@ -12,6 +12,8 @@ tools/make_reference.py ... -->`, `<!-- END NAME -->`); the text around it is th
   none calls.
 - plugin/protocols/literature-protocol.md, "domain map": § 5's table of
   `mathtools.core.domains.DOMAINS` and `MSC`.
+- plugin/schemas/source.schema.json, whole: the sources' code names and names, from
+  `mathtools.core.sources.REGISTRY` (the other schemas refer to it).
 
 tests/test_reference.py fails when a document differs from what this tool writes, so a changed
 flag, docstring, exit code or domain is one `python3 tools/make_reference.py` away from the docs.
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import functools
+import json
 import os
 import re
 import subprocess
@@ -41,7 +44,7 @@ PROTOCOL = PLUGIN / "protocols" / "literature-protocol.md"
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
-from mathtools.core import domains, errors  # noqa: E402
+from mathtools.core import domains, errors, sources  # noqa: E402
 
 
 def begin(name: str, source: str) -> str:
@@ -184,6 +187,41 @@ PARTS = (
 )
 
 
+def source_schema() -> str:
+    """schemas/source.schema.json: the registry's code names; in $defs its names and the
+    Source field of a LITERATURE.md entry (names joined by ", "; `both` from the files written
+    when there were two sources)."""
+    names = "|".join(re.escape(s.name).replace("\\ ", " ") for s in sources.REGISTRY)
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "source.schema.json",
+        "title": "Source",
+        "description": (
+            "A bibliographic source's code name, as a record's or a result's `source`: the rows "
+            "of scripts/mathtools/core/sources.py's REGISTRY, in its order. Written by "
+            "tools/make_reference.py from the registry; do not edit."
+        ),
+        "enum": list(sources.SOURCES),
+        "$defs": {
+            "name": {"enum": list(sources.NAMES.values()), "description": "a source's name"},
+            "field": {
+                "type": "string",
+                "pattern": f"^(both|({names})(, ({names}))*)$",
+                "description": (
+                    "a LITERATURE.md entry's Source: the names of the sources that confirmed "
+                    "it, in the registry's order (`both`: arXiv and Semantic Scholar, in a file "
+                    "written when there were two sources)"
+                ),
+            },
+        },
+    }
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+# (file, what it is written from, how to write it): whole files
+FILES = ((PLUGIN / "schemas" / "source.schema.json", source_schema),)
+
+
 def with_section(text: str, name: str, source: str, body: str) -> str:
     """`text` with its section `name` replaced by `body`."""
     head, rest = text.split(begin(name, source) + "\n", 1)
@@ -197,6 +235,8 @@ def wanted() -> dict[Path, tuple[str, str]]:
     for path, name, source, make in PARTS:
         current, text = docs.get(path, (path.read_text(encoding="utf-8"),) * 2)
         docs[path] = (current, with_section(text, name, source, make()))
+    for path, write in FILES:
+        docs[path] = (path.read_text(encoding="utf-8") if path.exists() else "", write())
     return docs
 
 

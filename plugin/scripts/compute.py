@@ -154,12 +154,12 @@ def main(argv: Sequence[str]) -> None:
         read_only=[workspace_root(folder)],
         allow_unsandboxed=unconfined,
     )
-    result["recorded"] = None
+    recorded = None
     if folder is not None:
-        result["recorded"] = record(
+        recorded = record(
             folder, slug, code, result, " ".join(args.title.split()), args.request, args.purpose
         )
-    cli.emit(result)
+    cli.emit({**result, "recorded": recorded})
 
 
 if __name__ == "__main__":

@@ -9,12 +9,12 @@ both within a search, and these two go in the next release):
               UREF-NNN, duplicates updated in place, a confirmed UREF moved to a new REF, numbers
               never reused, one Search History row, counts recomputed. --relevance fills Relevance /
               Key Results / Confidence (only where still unassessed). The Search History row's Query
-              Summary and arXiv and S2 Results come from the search's runs in the run store
-              (--runs), else from --query-summary, --arxiv-results and --s2-results (which also
-              override --runs), else the results are counted by source (a result both sources
-              confirmed counts for each). Prints one line per entry added, updated, moved or skipped
-              (--json: the full report). The same merge twice changes nothing; --dry-run prints the
-              unified diff and writes nothing.
+              Summary and Results come from the search's runs in the run store (--runs), else
+              from --query-summary and --results (which also override --runs), else the results
+              are counted by source (a result several sources confirmed counts for each). Prints
+              one line per entry added, updated, moved or skipped (--json: the full report). The
+              same merge twice changes nothing; --dry-run prints the unified diff and writes
+              nothing.
   validate    check LITERATURE.md against the schema and the anti-hallucination rules; exit 1
               listing every violation
   record-run  store search runs (problem, iteration, feedback memo) with the papers of their
@@ -49,12 +49,17 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, ensure, read_json
+from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, BadInput, ensure, read_json
 
 ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core import SOURCES, literature_db  # noqa: E402
+from mathtools.core import (  # noqa: E402
+    RUNS,
+    SOURCES,
+    as_int,
+    literature_db,
+)
 from mathtools.search import (  # noqa: E402
     JUDGEMENT_COLUMNS,
     RUN_COLUMNS,
@@ -88,8 +93,12 @@ def main(argv: Sequence[str]) -> int | None:
         help="the search's runs: the Search History row's queries and result counts",
     )
     merge.add_argument("--query-summary", help="the Search History row's Query Summary")
-    merge.add_argument("--arxiv-results", type=int, help="arXiv Results (default: counted)")
-    merge.add_argument("--s2-results", type=int, help="S2 Results (default: counted)")
+    merge.add_argument(
+        "--results",
+        nargs="+",
+        metavar="SOURCE=N",
+        help="the Results: each source's count, arxiv=40 semantic_scholar=12 (default: counted)",
+    )
     merge.add_argument("--problem", help="slug for a new file (default: its folder's name)")
     merge.add_argument("--title", help="problem title for a new file's heading")
     merge.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
@@ -107,7 +116,7 @@ def main(argv: Sequence[str]) -> int | None:
     record.add_argument("--query", help="the run's query (default: the files' call labels)")
     record.add_argument(
         "--source",
-        choices=SOURCES,
+        choices=RUNS,
         help="one run of this source (default: one run per source of the files)",
     )
     record.add_argument("--feedback", help="the feedback memo that shaped the query (or @FILE)")
@@ -130,6 +139,24 @@ def main(argv: Sequence[str]) -> int | None:
     return COMMANDS[args.command](args)
 
 
+def _counts(given: list[str] | None) -> dict[str, int] | None:
+    """--results' SOURCE=N pairs as {source: count}; BadInput for anything else."""
+    if given is None:
+        return None
+    counts = {}
+    for pair in given:
+        source, _, text = pair.partition("=")
+        count = as_int(text)
+        if source not in SOURCES or count is None:
+            raise BadInput(
+                f"--results takes SOURCE=N with SOURCE one of {', '.join(SOURCES)} "
+                f"and N a whole number, not {pair!r}",
+                code="usage",
+            )
+        counts[source] = count
+    return counts
+
+
 def do_merge(args: argparse.Namespace) -> None:
     from mathtools.litdoc import merge_file, merge_summary_lines
 
@@ -139,11 +166,7 @@ def do_merge(args: argparse.Namespace) -> None:
     if args.runs:
         with open_run_store(args, create=False) as store:
             history.update(store.history_row(args.runs))
-    given = {
-        "summary": args.query_summary,
-        "arxiv_results": args.arxiv_results,
-        "s2_results": args.s2_results,
-    }
+    given = {"summary": args.query_summary, "results": _counts(args.results)}
     history.update({name: value for name, value in given.items() if value is not None})
     report, diff = merge_file(
         Path(args.literature),

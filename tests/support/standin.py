@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A local stand-in for arXiv, Semantic Scholar, zbMATH Open and Crossref, answering from the real
-recordings (the RECORDED world; `StandIn(world="invented")` answers from the repository's
-invented papers instead: support/worlds.py says what each world holds).
+"""A local stand-in for arXiv, Semantic Scholar, zbMATH Open, Crossref and OpenAlex, answering
+from the real recordings (the RECORDED world; `StandIn(world="invented")` answers from the
+repository's invented papers instead: support/worlds.py says what each world holds).
 
 It indexes every arXiv entry recorded in ../shared/recordings/arxiv/ (found by support/shared.py;
 bodies recovered with .encode("latin-1")) and every Semantic Scholar paper record in
@@ -45,6 +45,14 @@ items; the record with most fields wins):
   - GET `/works?filter=doi:A,doi:B`: the known works in a recorded list envelope.
   - GET `/works?query.bibliographic=` (or query.title): works whose title words all occur in the
     query, then those sharing most of them; none -> 200 with total-results 0, as recorded.
+
+OpenAlex, `<url>/openalex` (every work in recordings/openalex/refchecker/api_cache/):
+  - GET `/works?filter=doi:A|B`: the known works, in a list envelope {"meta": {"count", ...},
+    "results"} (ASSEMBLED: refchecker kept only the results; the envelope's shape is the API
+    documentation's), each cut to the `select`ed fields.
+  - GET `/works?search=`: works whose title words all occur in the query, then those sharing
+    most of them, `per_page` of them.
+  - GET `/works/doi:<doi>`: the work, else HTTP 404 with an HTML page, as paper-qa recorded.
 
 Feeds and JSON answers built from several recorded entries are ASSEMBLED from real recorded
 records (the feed header is a recorded one with its counts replaced); nothing is invented except
@@ -102,6 +110,8 @@ OLD_ID = re.compile(r"^[a-z-]+(\.[A-Z]{2})?/\d{7}$")
 S2_BATCH_LIMIT = 500
 MATCH_MIN_RATIO = 0.8
 TITLE_NOT_FOUND = {"error": "Title match not found"}  # synthesized: no recording holds this 404
+# OpenAlex's 404 is an HTML page (paper-qa's recording); its text, shortened
+OPENALEX_NOT_FOUND = b"<!DOCTYPE html><html><head><title>404</title></head><body></body></html>"
 
 
 # ----------------------------------------------------------------------------- arXiv
@@ -392,6 +402,36 @@ def _crossref(index: Index, route: str, params: dict[str, str], target: str) -> 
     return reply_of(404, CROSSREF_NOT_FOUND, "text/plain")
 
 
+def _openalex_list(works: list[dict], params: dict[str, str]) -> Reply:
+    per_page = int(params.get("per_page") or 25)
+    fields = [f for f in params.get("select", "").split(",") if f]
+    chosen = [{k: v for k, v in w.items() if not fields or k in fields} for w in works[:per_page]]
+    meta = {"count": len(works), "db_response_time_ms": 1, "page": 1, "per_page": per_page}
+    return _json(200, {"meta": meta, "results": chosen, "group_by": []})
+
+
+def _openalex(index: Index, route: str, params: dict[str, str]) -> Reply:
+    if route == "/works":
+        filters = dict(f.split(":", 1) for f in params.get("filter", "").split(",") if ":" in f)
+        if "doi" in filters:
+            asked = [d.lower().removeprefix("https://doi.org/") for d in filters["doi"].split("|")]
+            return _openalex_list([index.openalex[d] for d in asked if d in index.openalex], params)
+        asked_words = set(words(params.get("search", "")))
+        ranked = []
+        for position, work in enumerate(index.openalex_works):
+            title = words(str(work.get("title") or ""))
+            share = sum(w in asked_words for w in title) / len(title) if title else 0
+            if share >= 0.5:
+                ranked.append((-share, position, work))
+        ranked.sort(key=lambda item: item[:2])
+        return _openalex_list([work for _, _, work in ranked], params)
+    if route.startswith("/works/doi:"):
+        work = index.openalex.get(unquote(route.removeprefix("/works/doi:")).lower())
+        if work is not None:
+            return _json(200, work)
+    return reply_of(404, OPENALEX_NOT_FOUND, "text/html")
+
+
 # ----------------------------------------------------------------------------- the server
 
 
@@ -410,6 +450,7 @@ class StandIn(ScriptedServer):
         self.s2_url = f"{self.url}/graph/v1"
         self.zbmath_url = f"{self.url}/zbmath/v1"
         self.crossref_url = f"{self.url}/crossref"
+        self.openalex_url = f"{self.url}/openalex"
         self.arxiv_src_url = f"{self.url}/src"
 
     def env(self) -> dict[str, str]:
@@ -418,6 +459,7 @@ class StandIn(ScriptedServer):
             "MATH_S2_API_URL": self.s2_url,
             "MATH_ZBMATH_API_URL": self.zbmath_url,
             "MATH_CROSSREF_API_URL": self.crossref_url,
+            "MATH_OPENALEX_API_URL": self.openalex_url,
             "MATH_ARXIV_SRC_URL": self.arxiv_src_url,
         }
 
@@ -445,7 +487,11 @@ class StandIn(ScriptedServer):
         service = next(
             (
                 name
-                for name, prefix in (("s2", "/graph/v1/"), ("zbmath", "/zbmath/"))
+                for name, prefix in (
+                    ("s2", "/graph/v1/"),
+                    ("zbmath", "/zbmath/"),
+                    ("openalex", "/openalex/"),
+                )
                 if prefix in path
             ),
             "crossref" if path.startswith("/crossref/") else "arxiv",
@@ -463,7 +509,11 @@ class StandIn(ScriptedServer):
             return self._arxiv_src(path)
         if "/graph/v1/" in path + "/":
             return self._s2(method, path, params, body, target)
-        for service, prefix in (("zbmath", "/zbmath/v1"), ("crossref", "/crossref")):
+        for service, prefix in (
+            ("zbmath", "/zbmath/v1"),
+            ("crossref", "/crossref"),
+            ("openalex", "/openalex"),
+        ):
             if path.startswith(prefix + "/"):
                 route = path[len(prefix) :]
                 kind = (
@@ -479,6 +529,8 @@ class StandIn(ScriptedServer):
                     )
                 if service == "zbmath":
                     return _zbmath(self.index, route, params)
+                if service == "openalex":
+                    return _openalex(self.index, route, params)
                 return _crossref(self.index, route, params, target)
         self._count("other")
         return _json(404, {"error": f"the stand-in serves /api/query and /graph/v1, not {path}"})
@@ -558,6 +610,7 @@ def main(argv=None) -> None:
     parser.add_argument("--fail-s2", type=int, metavar="STATUS", help="fail S2 with STATUS")
     parser.add_argument("--fail-zbmath", type=int, metavar="STATUS", help="fail zbMATH")
     parser.add_argument("--fail-crossref", type=int, metavar="STATUS", help="fail Crossref")
+    parser.add_argument("--fail-openalex", type=int, metavar="STATUS", help="fail OpenAlex")
     parser.add_argument(
         "--world",
         choices=(RECORDED, INVENTED),
@@ -572,7 +625,7 @@ def main(argv=None) -> None:
     except OSError as exc:  # most often the port is taken (an earlier stand-in still running)
         message = f"standin.py: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}"
         raise SystemExit(message) from None
-    for service in ("arxiv", "s2", "zbmath", "crossref"):
+    for service in ("arxiv", "s2", "zbmath", "crossref", "openalex"):
         if getattr(args, f"fail_{service}"):
             standin.fail(service, getattr(args, f"fail_{service}"))
     index = standin.index
@@ -581,6 +634,7 @@ def main(argv=None) -> None:
         "s2_records": len(index.s2_papers),
         "zbmath_records": len(index.zbmath),
         "crossref_works": len(index.crossref),
+        "openalex_works": len(index.openalex_works),
     }
     print(json.dumps({**standin.env(), **counts}), flush=True)
     with standin, contextlib.suppress(KeyboardInterrupt):

@@ -26,18 +26,20 @@ def paper(n: int, source: str = "arxiv", **changes) -> dict:
     return Paper(**fields).to_dict()
 
 
-def confirmed(record: dict, source: str | None = None) -> dict:
-    source = source or record["source"]
+def confirmed(record: dict, sources: tuple[str, ...] = ()) -> dict:
+    """A CONFIRMED result: `record` identified, by `sources` (default: the record's own)."""
+    sources = sources or (record["source"],)
     via = []
-    if source in ("arxiv", "both") and record.get("arxiv_id"):
+    if "arxiv" in sources and record.get("arxiv_id"):
         via.append(ARXIV_URL.format(record["arxiv_id"]))
-    if source in ("semantic_scholar", "both") or not via:
+    if "semantic_scholar" in sources or not via:
         via.append(S2_URL.format(record["key"].replace("arXiv:", "ARXIV:")))
     return {
         "key": record["key"],
         "status": "CONFIRMED",
         "reason": "title, authors and year match",
-        "source": source,
+        "source": sources[0],
+        "sources": list(sources),
         "verified_via": via,
         "checks": {"title_score": 1.0, "matched_authors": record["authors"][:1], "year_diff": 0},
         "paper": record,
@@ -80,14 +82,7 @@ def unconfirmed(
 
 
 def verification(results: list[dict], verified_at: str = "2026-02-10T12:00:00Z") -> dict:
-    sources = sorted(
-        {
-            s
-            for r in results
-            for s in (("arxiv", "semantic_scholar") if r["source"] == "both" else (r["source"],))
-            if s
-        }
-    )
+    sources = sorted({s for r in results for s in (r.get("sources") or (r["source"],)) if s})
     return {
         "verified_at": verified_at,
         "sources_queried": sources or ["arxiv"],

@@ -115,6 +115,10 @@ class Index:
     crossref_work_envelope: dict = field(default_factory=dict)  # a recorded /works/{doi} answer
     crossref_list_envelope: dict = field(default_factory=dict)  # a recorded /works list answer
     latex_sources: dict[str, bytes] = field(default_factory=dict)  # invented: id -> gzipped .tex
+    # OpenAlex works as refchecker's cache keeps them (whole bodies, transport stripped): by
+    # lower-case DOI, and every work in file order (those without a DOI too), for searches
+    openalex: dict[str, dict] = field(default_factory=dict)
+    openalex_works: list[dict] = field(default_factory=list)
 
 
 def query_key(url: str) -> tuple:
@@ -291,6 +295,20 @@ def _load_crossref(index: Index) -> None:
             _crossref_work(index, work)
 
 
+def _load_openalex(index: Index) -> None:
+    """Every work of recordings/openalex/refchecker/api_cache/ (a search's `results` list, or one
+    work of a /works/doi: answer); the richest record of a DOI (most fields) wins."""
+    for path in sorted(RECORDINGS.glob("openalex/refchecker/api_cache/*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for work in data if isinstance(data, list) else [data]:
+            if not isinstance(work, dict):
+                continue
+            index.openalex_works.append(work)
+            doi = str(work.get("doi") or "").lower().removeprefix("https://doi.org/")
+            if doi and len(work) > len(index.openalex.get(doi, {})):
+                index.openalex[doi] = work
+
+
 @functools.cache
 def load_index(world: str = RECORDED) -> Index:
     """The world's index, built once per process. RECORDED: every recorded arXiv entry, S2,
@@ -307,6 +325,7 @@ def load_index(world: str = RECORDED) -> Index:
     _load_s2(index)
     _load_zbmath(index)
     _load_crossref(index)
+    _load_openalex(index)
     return index
 
 

@@ -17,13 +17,11 @@ if TYPE_CHECKING:
         TEX_ONLY,
         USER_AGENT,
         allow_unsandboxed_compute,
-        arxiv_api_url,
-        arxiv_min_interval,
+        api_url,
         arxiv_src_url,
         cache_dir,
         cache_ttl,
         contact_email,
-        crossref_api_url,
         crossref_intervals,
         environment,
         http_backoff,
@@ -31,15 +29,12 @@ if TYPE_CHECKING:
         http_timeout,
         literature_db,
         math_dir,
+        min_interval,
         s2_api_key,
-        s2_api_url,
-        s2_min_interval,
         tex_only_configured,
         user_agent,
         workspace_config,
         workspace_root,
-        zbmath_api_url,
-        zbmath_min_interval,
     )
     from .domains import DOMAINS, categories, msc_classes
     from .errors import (
@@ -129,7 +124,18 @@ if TYPE_CHECKING:
     )
     from .schemas import schema_errors
     from .slugs import RESERVED_SLUGS, check_slug, is_slug, slugify
-    from .sources import NAMES, PLANNED, QUERY_LINE_WORDS, SOURCES, TAGS, named
+    from .sources import (
+        BY_CODE,
+        NAMES,
+        PLANNED,
+        QUERY_LINE_WORDS,
+        REGISTRY,
+        RUNS,
+        SOURCES,
+        TAGS,
+        named,
+        ordered,
+    )
     from .templates import instantiate
     from .tex import cited_keys, strip_comments
     from .text import (
@@ -168,6 +174,7 @@ __all__ = [
     "ARXIV_ID_CITED",
     "ARXIV_NEW_ID_IN_TEXT",
     "ARXIV_OLD_ID_IN_TEXT",
+    "BY_CODE",
     "DOI",
     "DOI_CITED",
     "DOI_IN_TEXT",
@@ -187,7 +194,9 @@ __all__ = [
     "PLUGIN_ROOT",
     "PROCEEDINGS_WORDS",
     "QUERY_LINE_WORDS",
+    "REGISTRY",
     "RESERVED_SLUGS",
+    "RUNS",
     "SOURCES",
     "SUBVENUE_WORDS",
     "TAGS",
@@ -229,9 +238,8 @@ __all__ = [
     "VerificationResult",
     "allow_unsandboxed_compute",
     "american_spelling",
-    "arxiv_api_url",
+    "api_url",
     "arxiv_id_text",
-    "arxiv_min_interval",
     "arxiv_src_url",
     "as_int",
     "atomic_write",
@@ -245,7 +253,6 @@ __all__ = [
     "cited_keys",
     "comma_free",
     "contact_email",
-    "crossref_api_url",
     "crossref_intervals",
     "data_dir",
     "distinct_outputs",
@@ -271,6 +278,7 @@ __all__ = [
     "locked",
     "marked",
     "math_dir",
+    "min_interval",
     "misspelled",
     "msc_classes",
     "named",
@@ -279,6 +287,7 @@ __all__ = [
     "normalise_title",
     "now",
     "numbered_lines",
+    "ordered",
     "parse_stamp",
     "plain_line",
     "printable",
@@ -290,8 +299,6 @@ __all__ = [
     "redact",
     "resolved",
     "s2_api_key",
-    "s2_api_url",
-    "s2_min_interval",
     "schema_errors",
     "shown",
     "slugify",
@@ -317,8 +324,6 @@ __all__ = [
     "workspace_config",
     "workspace_root",
     "write_file",
-    "zbmath_api_url",
-    "zbmath_min_interval",
 ]
 
 

@@ -1,16 +1,14 @@
 """The one environment contract every script follows, validated in one place, and where the
 workspace lives.
 
-MATH_ARXIV_API_URL, MATH_S2_API_URL      service base URLs, http(s) (a local server can stand in)
-MATH_ZBMATH_API_URL, MATH_CROSSREF_API_URL  (https://api.zbmath.org/v1, https://api.crossref.org)
+MATH_<SOURCE>_API_URL                    each source's base URL, http(s) (a local server can
+                                         stand in; sources.REGISTRY names them and the defaults)
 MATH_ARXIV_SRC_URL                       arXiv's LaTeX source endpoint (https://export.arxiv.org/src)
 SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
 MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
-MATH_ARXIV_MIN_INTERVAL                  seconds between arXiv requests across processes (3)
-MATH_S2_MIN_INTERVAL                     seconds between S2 requests across processes (1)
-MATH_ZBMATH_MIN_INTERVAL                 seconds between zbMATH Open requests (1)
-MATH_CROSSREF_MIN_INTERVAL               seconds between Crossref requests (by default what its
-                                         pool allows: see crossref_intervals())
+MATH_<SOURCE>_MIN_INTERVAL               seconds between a source's requests across processes
+                                         (its row's default; Crossref's by default what its pool
+                                         allows: see crossref_intervals())
 MATH_HTTP_RETRIES, MATH_HTTP_BACKOFF     retries after the first try (4); first backoff (s, 2)
 MATH_HTTP_TIMEOUT                        the most one request may take, first to last byte (s, 60)
 MATH_LOCK_TIMEOUT                        how long a writer waits for another's file lock (s, 60)
@@ -38,13 +36,10 @@ from urllib.parse import urlsplit
 from .bootstrap import data_dir
 from .errors import BadInput, EnvironmentProblem, keep_secret, shown
 from .files import read_json
+from .sources import BY_CODE, REGISTRY
 from .version import VERSION
 
-ARXIV_API_URL = "https://export.arxiv.org/api/query"
 ARXIV_SRC_URL = "https://export.arxiv.org/src"  # /src/<id>[vN]: the paper's LaTeX source files
-S2_API_URL = "https://api.semanticscholar.org/graph/v1"
-ZBMATH_API_URL = "https://api.zbmath.org/v1"
-CROSSREF_API_URL = "https://api.crossref.org"
 # The product token; user_agent() adds the user's contact address when one is configured.
 USER_AGENT = f"math-claude-plugin/{VERSION}"
 _EMAIL = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
@@ -62,17 +57,11 @@ TEX_ONLY = "tex_only"
 class Environment:
     """Every variable of the contract, checked; None where a path is not set."""
 
-    arxiv_api_url: str
-    s2_api_url: str
+    api_urls: dict[str, str]  # by source code (sources.REGISTRY)
+    min_intervals: dict[str, float | None]  # by source code; None where the variable is not set
     s2_api_key: str | None  # from the environment only (see s2_api_key())
     cache_dir: Path | None
     cache_ttl: float
-    arxiv_min_interval: float
-    s2_min_interval: float
-    zbmath_api_url: str
-    crossref_api_url: str
-    zbmath_min_interval: float
-    crossref_min_interval: float | None  # None: by Crossref's pool (crossref_intervals)
     http_retries: int
     http_backoff: float
     http_timeout: float
@@ -85,17 +74,10 @@ class Environment:
 
 _checked: tuple[tuple[str | None, ...], Environment] | None = None
 NAMES = (
-    "MATH_ARXIV_API_URL",
-    "MATH_S2_API_URL",
+    *(name for s in REGISTRY for name in (s.url_variable, s.interval_variable)),
     "SEMANTIC_SCHOLAR_API_KEY",
     "MATH_CACHE_DIR",
     "MATH_CACHE_TTL",
-    "MATH_ARXIV_MIN_INTERVAL",
-    "MATH_S2_MIN_INTERVAL",
-    "MATH_ZBMATH_API_URL",
-    "MATH_CROSSREF_API_URL",
-    "MATH_ZBMATH_MIN_INTERVAL",
-    "MATH_CROSSREF_MIN_INTERVAL",
     "MATH_HTTP_RETRIES",
     "MATH_HTTP_BACKOFF",
     "MATH_HTTP_TIMEOUT",
@@ -118,22 +100,18 @@ def environment() -> Environment:
 
 def _read() -> Environment:
     return Environment(
-        arxiv_api_url=_url("MATH_ARXIV_API_URL", ARXIV_API_URL),
-        s2_api_url=_url("MATH_S2_API_URL", S2_API_URL).rstrip("/"),
+        api_urls={s.code: _url(s.url_variable, s.api_url).rstrip("/") for s in REGISTRY},
+        min_intervals={
+            s.code: (
+                _number(s.interval_variable, s.min_interval, 0, 3600)
+                if (os.environ.get(s.interval_variable) or "").strip()
+                else None
+            )
+            for s in REGISTRY
+        },
         s2_api_key=_key(os.environ.get("SEMANTIC_SCHOLAR_API_KEY"), "SEMANTIC_SCHOLAR_API_KEY"),
         cache_dir=_path("MATH_CACHE_DIR"),
         cache_ttl=_number("MATH_CACHE_TTL", 86400.0, 0, 10 * 365 * 86400),
-        arxiv_min_interval=_number("MATH_ARXIV_MIN_INTERVAL", 3.0, 0, 3600),
-        s2_min_interval=_number("MATH_S2_MIN_INTERVAL", 1.0, 0, 3600),
-        zbmath_api_url=_url("MATH_ZBMATH_API_URL", ZBMATH_API_URL).rstrip("/"),
-        crossref_api_url=_url("MATH_CROSSREF_API_URL", CROSSREF_API_URL).rstrip("/"),
-        # zbMATH Open publishes no rate limit; one request a second is what we ask of S2 too.
-        zbmath_min_interval=_number("MATH_ZBMATH_MIN_INTERVAL", 1.0, 0, 3600),
-        crossref_min_interval=(
-            _number("MATH_CROSSREF_MIN_INTERVAL", 1.0, 0, 3600)
-            if (os.environ.get("MATH_CROSSREF_MIN_INTERVAL") or "").strip()
-            else None
-        ),
         http_retries=int(_number("MATH_HTTP_RETRIES", 4, 0, 20, integer=True)),
         http_backoff=_number("MATH_HTTP_BACKOFF", 2.0, 0, 600),
         http_timeout=_number("MATH_HTTP_TIMEOUT", 60.0, 0, 3600, above_low=True),
@@ -229,36 +207,19 @@ def _key(raw: object, where: str) -> str | None:
     return raw.strip()
 
 
-def arxiv_api_url() -> str:
-    return environment().arxiv_api_url
+def api_url(source: str) -> str:
+    """A source's base URL: its row's url_variable, else its row's default."""
+    return environment().api_urls[source]
 
 
 def arxiv_src_url() -> str:
     return environment().arxiv_src_url
 
 
-def s2_api_url() -> str:
-    return environment().s2_api_url
-
-
-def zbmath_api_url() -> str:
-    return environment().zbmath_api_url
-
-
-def crossref_api_url() -> str:
-    return environment().crossref_api_url
-
-
-def arxiv_min_interval() -> float:
-    return environment().arxiv_min_interval
-
-
-def s2_min_interval() -> float:
-    return environment().s2_min_interval
-
-
-def zbmath_min_interval() -> float:
-    return environment().zbmath_min_interval
+def min_interval(source: str) -> float:
+    """Seconds between a source's requests: its row's interval_variable, else its default."""
+    interval = environment().min_intervals[source]
+    return BY_CODE[source].min_interval if interval is None else interval
 
 
 def crossref_intervals(polite: bool) -> tuple[float, float]:
@@ -268,7 +229,7 @@ def crossref_intervals(polite: bool) -> tuple[float, float]:
     polite pool (a mailto) 10, 3 and 3. Both kinds share one limiter, each request holding the
     next start back by its own kind's interval, so list requests stay within their limit whatever
     comes between. MATH_CROSSREF_MIN_INTERVAL, when set, is the interval for both kinds."""
-    interval = environment().crossref_min_interval
+    interval = environment().min_intervals["crossref"]
     if interval is not None:
         return interval, interval
     return (0.1, 1 / 3) if polite else (0.2, 1.0)

@@ -1,5 +1,7 @@
-"""The gate's calls to the four services (arXiv, Semantic Scholar, zbMATH Open, Crossref), as few
-as the APIs allow, and what each returned; verification.py judges the candidates on them.
+"""The gate's calls to the sources (core/sources.py's REGISTRY), as few as the APIs allow, and what
+each returned; verification.py judges the candidates on them. arXiv, Semantic Scholar and zbMATH
+Open have calls of their own; the others are RecordClients (RECORD_CLIENTS), asked for the
+identifiers their row names and, when it says so, for titles:
 
   1. every arXiv id, in one arXiv `id_list` look-up (the client chunks long lists);
   2. every identifier (S2 paperId, DOI, arXiv id), in one Semantic Scholar POST /paper/batch
@@ -7,7 +9,8 @@ as the APIs allow, and what each returned; verification.py judges the candidates
   3. only for candidates with no identifier, or whose identifiers resolved nowhere: S2
      /paper/search/match by title, one call each, then, for those still unmatched, arXiv `ti:"..."`
      phrase searches joined with OR, TITLE_SEARCH_CHUNK titles a call;
-  4. every DOI, in one Crossref filter=doi:A,doi:B list request (crossref.DOI_FILTER_CHUNK a call);
+  4. every DOI, in one Crossref filter=doi:A,doi:B list request (crossref.DOI_FILTER_CHUNK a call)
+     (a RecordClient whose row says last_resort: after zbMATH Open, only for what none identified);
   5. zbMATH Open for what the others lack: every Zbl number, and every identifier no other source
      returned a record of the cited paper for, in one `|`-joined search (zbmath.LOOKUP_CHUNK ids
      a call); and, for titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a
@@ -33,9 +36,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from ..core import (
+    BY_CODE,
+    REGISTRY,
     BadInput,
     Paper,
     SearchResult,
@@ -51,6 +56,7 @@ from ..services import (
     ArxivClient,
     CrossrefClient,
     Identifier,
+    OpenalexClient,
     S2Client,
     ZbmathClient,
     audit_url,
@@ -65,6 +71,31 @@ TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
 SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion
 CITATION_ROWS = 5  # Crossref records asked per whole citation
 CITATION_SOURCES = ("crossref", "semantic_scholar")  # the services a whole citation goes to
+
+
+class RecordClient(Protocol):
+    """What the gate asks of a source's client beyond the four with calls of their own: a
+    batched look-up of one kind of identifier, and a title search."""
+
+    def __init__(self, use_cache: bool = True) -> None: ...
+
+    def look_up(self, kind: str, values: list[str]) -> tuple[dict[str, Paper], list[str]]:
+        """The records of `values` (identifiers of `kind`, "DOI" say) it holds, by value, and
+        the request URLs; a malformed answer is a ServiceError, never "not found"."""
+        ...
+
+    def search_title(self, title: str, author: str | None, year: int | None) -> SearchResult:
+        """Its records of works with about this title (the first cited author, the year)."""
+        ...
+
+
+# The clients the gate reaches through RecordClient, by source code; each source's row
+# (core/sources.py) says which identifiers it is asked for, whether only for what the others did
+# not identify (last_resort), and whether titles go to it (title_search: after zbMATH Open's).
+RECORD_CLIENTS: dict[str, type[RecordClient]] = {
+    "crossref": CrossrefClient,
+    "openalex": OpenalexClient,
+}
 
 
 @dataclass
@@ -111,7 +142,7 @@ class Lookup:
 
 
 class Sources:
-    """The four services' clients for one run, and what they answered: `errors` (source -> what
+    """The sources' clients for one run, and what they answered: `errors` (source -> what
     it answered, once it failed), `queried`, `looked_up` (identifier look-up answered) and
     `title_searched` (title search answered)."""
 
@@ -120,6 +151,11 @@ class Sources:
         self.s2 = S2Client(use_cache=use_cache)
         self.zbmath = ZbmathClient(use_cache=use_cache)
         self.crossref = CrossrefClient(use_cache=use_cache)
+        self.records: dict[str, RecordClient] = {  # in REGISTRY order
+            s.code: self.crossref if s.code == "crossref" else RECORD_CLIENTS[s.code](use_cache)
+            for s in REGISTRY
+            if s.code in RECORD_CLIENTS
+        }
         self.errors: dict[str, str] = {}
         self.queried: set[str] = set()
         self.looked_up: set[str] = set()
@@ -130,8 +166,9 @@ class Sources:
         if source in self.errors:
             return None
         self.queried.add(source)
-        # A request the new sources refuse (400) is one we built: their failure, not the user's.
-        failures = (ServiceError, BadInput) if source in ("zbmath", "crossref") else ServiceError
+        # A request the sources refuse (400) is one we built: their failure, not the user's
+        # (arXiv's and Semantic Scholar's clients say so themselves).
+        failures = ServiceError if BY_CODE[source].discovery else (ServiceError, BadInput)
         try:
             return function(*args, **kwargs)
         except failures as exc:
@@ -140,14 +177,15 @@ class Sources:
 
     def look_up(self, candidates: list[Candidate]) -> list[Lookup | None]:
         """Every source's identifier look-up, one batched call each (None: nothing to ask, or
-        the source failed). A new source adds its look-up here; judging is the same for all.
-        zbMATH Open comes last: it is asked only for what the others did not return."""
-        lookups = [
-            self._look_up_arxiv(candidates),
-            self._look_up_s2(candidates),
-            self._look_up_crossref(candidates),
-        ]
-        return [*lookups, self._look_up_zbmath(candidates, [x for x in lookups if x])]
+        the source failed); judging is the same for all. zbMATH Open and the sources whose row
+        says last_resort come last: they are asked only for what the others did not return."""
+        lookups = [self._look_up_arxiv(candidates), self._look_up_s2(candidates)]
+        firsts = [code for code in self.records if not BY_CODE[code].last_resort]
+        lookups += [self._look_up_record(code, candidates, []) for code in firsts]
+        lookups.append(self._look_up_zbmath(candidates, [x for x in lookups if x]))
+        for code in [code for code in self.records if code not in firsts]:
+            lookups.append(self._look_up_record(code, candidates, [x for x in lookups if x]))
+        return lookups
 
     def _look_up_arxiv(self, candidates: list[Candidate]) -> Lookup | None:
         ids = list(dict.fromkeys(c.arxiv_id for c in candidates if c.arxiv_id))
@@ -185,17 +223,35 @@ class Sources:
             lambda label: [self.s2.paper_url(asked[label])],  # the POST as the GET it stands for
         )
 
-    def _look_up_crossref(self, candidates: list[Candidate]) -> Lookup | None:
-        """Every DOI in Crossref, the DOI registry, in filter=doi:... list requests."""
-        dois = list(dict.fromkeys(c.doi for c in candidates if c.doi))
-        if not dois:
+    def _look_up_record(
+        self, source: str, candidates: list[Candidate], earlier: list[Lookup]
+    ) -> Lookup | None:
+        """A RecordClient's look-up of the identifiers its row names, one batched call a kind
+        (Crossref: every DOI, in filter=doi:... list requests); a last-resort source only of
+        those no `earlier` look-up returned a record of the cited paper for."""
+        asked: dict[str, dict[str, str]] = {}  # kind -> {value: label}
+        for candidate in candidates:
+            for label, arxiv_id, key in candidate.identifiers():
+                kind = identifier_kind(arxiv_id, key)
+                if kind not in BY_CODE[source].looked_up or any(
+                    label in lookup.papers and _identifies(candidate, lookup.papers[label])
+                    for lookup in earlier
+                ):
+                    continue
+                asked.setdefault(kind, {})[arxiv_id or key.partition(":")[2] or key] = label
+        papers: dict[str, Paper] = {}
+        urls: list[str] = []
+        for kind, labels in asked.items():
+            result = self.call(source, self.records[source].look_up, kind, list(labels))
+            if result is None:
+                return None
+            found, fetched = result
+            papers.update((labels[value], paper) for value, paper in found.items())
+            urls += fetched
+        if not asked:
             return None
-        result = self.call("crossref", self.crossref.works, dois)
-        if result is None:
-            return None
-        self.looked_up.add("crossref")
-        papers, urls = result
-        return Lookup("crossref", {f"DOI:{d}": p for d, p in papers.items()}, lambda label: urls)
+        self.looked_up.add(source)
+        return Lookup(source, papers, lambda label: urls)
 
     def _look_up_zbmath(self, candidates: list[Candidate], earlier: list[Lookup]) -> Lookup | None:
         """zbMATH Open for what the others lack: every Zbl number, and every DOI or arXiv id no
@@ -260,8 +316,9 @@ class Sources:
         unmatched = [p for p in unmatched if not _identifying(leads[p])]
         zbmath = partial(self.zbmath.search, limit=MAX_PER_PAGE)
         self._search_titles("zbmath", zbmath, " | ", candidates, unmatched, leads)
-        unmatched = [p for p in unmatched if not _identifying(leads[p])]
-        self._crossref_titles(candidates, unmatched, leads)
+        for source in [code for code in self.records if BY_CODE[code].title_search]:
+            unmatched = [p for p in unmatched if not _identifying(leads[p])]
+            self._record_titles(source, candidates, unmatched, leads)
         unmatched = [p for p in unmatched if not _identifying(leads[p])]
         self._original_journals(candidates, unmatched, leads)
         return leads
@@ -334,23 +391,25 @@ class Sources:
             self.title_searched.add(source)
             _add_leads(source, candidates, chunk, result, leads)
 
-    def _crossref_titles(
+    def _record_titles(
         self,
+        source: str,
         candidates: list[Candidate],
         positions: list[int],
         leads: dict[int, list[ComparedRecord]],
     ) -> None:
-        """A Crossref query.bibliographic search (title, first author, year) per title."""
+        """A RecordClient's title search (title, first author, year) per title (Crossref's
+        query.bibliographic)."""
         for position in positions:
             candidate = candidates[position]
             names = split_authors(candidate.given.get("authors"))
-            words = [candidate.title, *names[:1], str(candidate.year or "")]
-            query = " ".join(word for word in words if word)
-            result = self.call("crossref", self.crossref.search, query, rows=5)
+            author = names[0] if names else None
+            search = self.records[source].search_title
+            result = self.call(source, search, candidate.title or "", author, candidate.year)
             if result is None:
                 continue
-            self.title_searched.add("crossref")
-            _add_leads("crossref", candidates, [position], result, leads)
+            self.title_searched.add(source)
+            _add_leads(source, candidates, [position], result, leads)
 
     def type_records(self, wanted: dict[int, Paper]) -> dict[int, list[ComparedRecord]]:
         """zbMATH Open's and Crossref's records (they know a work's document type: a book, a
@@ -385,6 +444,15 @@ class Sources:
                 papers = result.papers
                 _add_works("crossref", papers, result.request_urls, [position], wanted, found)
         return found
+
+
+def identifier_kind(arxiv_id: str | None, key: str) -> str:
+    """The kind of one identifier (as Candidate.identifiers() gives it) the sources' rows name
+    (Source.looked_up, rules_out): "arxiv", "DOI", "ZBL", else "S2" (paperIds, CorpusIds)."""
+    if arxiv_id:
+        return "arxiv"
+    kind = key.partition(":")[0] if ":" in key else "S2"
+    return kind if kind in ("DOI", "ZBL") else "S2"
 
 
 def _zbmath_term(paper: Paper) -> str:

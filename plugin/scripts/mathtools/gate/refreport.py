@@ -1,5 +1,5 @@
-"""How /math:check-refs shows a checked bibliography (refcheck.check_bibliography's document):
-the terminal table, the summary line, the Markdown report.
+"""How /math:check-refs shows a checked bibliography (refcheck.check's document): the terminal
+table, the summary line, the Markdown report.
 """
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core import NAMES, CheckDocument, CheckedEntry, Discrepancy, summary_line
-from .verification import PENDING, retracted_note
+from .verdicts import retracted_note
+from .verification import PENDING
 
 REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_MISSING_LINES = 10  # more missing keys are listed on one line

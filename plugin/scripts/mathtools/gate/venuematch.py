@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import (
+    BY_CODE,
     PROCEEDINGS_WORDS,
     SUBVENUE_WORDS,
     TRANSLATION_JOURNALS,
@@ -197,9 +198,9 @@ def unvouched(cited: Mapping[str, Any], paper: Paper, sources: list[str]) -> boo
     """Whether a citation names a journal article (a venue that is no preprint server, with a
     volume or pages) that the identified record, merged from `sources`' records, can neither
     vouch for nor contradict: it names no venue, is no preprint (then the journal is a
-    discrepancy already), and none of its sources knows a work's document type (zbMATH Open's
-    and Crossref's records say a book is a book)."""
-    if {"zbmath", "crossref"} & set(sources):
+    discrepancy already), and none of its sources knows a work's document type (those whose row
+    says document_types: zbMATH Open's and Crossref's records say a book is a book)."""
+    if any(BY_CODE[source].document_types for source in sources if source in BY_CODE):
         return False
     venue = cited.get("venue")
     as_article = bool(venue and (cited.get("volume") or cited.get("pages")))

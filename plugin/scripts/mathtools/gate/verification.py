@@ -33,53 +33,41 @@ Degradation: a service that still fails after the HTTP layer's retries is not as
 run (`source_errors` says what it answered); the others verify without it, each reason saying so,
 and a candidate no answering service could check is UNCONFIRMED, "API error - verification pending".
 
-The output (schemas/verification.schema.json) depends only on the input and the API responses,
-apart from `verified_at`.
+The output (schemas/verification.schema.json, written by verdicts.py) depends only on the input
+and the API responses, apart from `verified_at`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..core import (
-    IDENTIFIED,
+    BY_CODE,
     NAMES,
+    REGISTRY,
     SOURCES,
     VERDICTS,
     JSONObject,
     Paper,
-    PaperDict,
     Verdict,
     VerificationDocument,
-    VerificationResult,
     named,
     split_authors,
     stamp,
-    summary_line,
 )
 from .candidates import Candidate
-from .lookups import CITATION_SOURCES, ComparedRecord, Lookup, Sources, compared
-from .matching import Match, describe
+from .lookups import (
+    CITATION_SOURCES,
+    ComparedRecord,
+    Lookup,
+    Sources,
+    compared,
+    identifier_kind,
+)
+from .matching import describe
 from .merged import canonical, completed, outvoted, weigh
 from .venuematch import unvouched
+from .verdicts import Outcome, result_of, retracted_note
 
 PENDING = "API error - verification pending"
-
-
-@dataclass
-class Outcome:
-    """The gate's answer for one candidate: its verdict, why, the records behind it."""
-
-    status: Verdict
-    reason: str
-    source: str | None = None
-    urls: list[str] = field(default_factory=list)
-    match: Match | None = None
-    paper: Paper | None = None  # the identified paper's record: CONFIRMED and CORRECTED only
-    resolved_to: Paper | None = None  # the different paper a cited identifier points to
-    suggestion: Paper | None = None
-    sources: list[str] = field(default_factory=list)  # CONFIRMED, CORRECTED: who agreed
-    how: str = ""  # CONFIRMED, CORRECTED: how the paper was identified, the reason's opening
 
 
 class Verifier:
@@ -114,7 +102,7 @@ class Verifier:
                 # said once every source has been asked (or has failed)
                 outcome.reason += self._degraded_note()
         results = [
-            _result(candidate, outcome or self._nothing_found(candidate))
+            result_of(candidate, outcome or self._nothing_found(candidate))
             for candidate, outcome in zip(candidates, outcomes, strict=True)
         ]
         counts = {status: sum(r["status"] == status for r in results) for status in VERDICTS}
@@ -297,17 +285,19 @@ class Verifier:
 
     def _askers(self, arxiv_id: str | None, key: str) -> str:
         """The services whose identifier look-up answered for one identifier's kind."""
-        kind = "arxiv" if arxiv_id else key.partition(":")[0] if ":" in key else "S2"
+        kind = identifier_kind(arxiv_id, key)
         answered = self.sources.looked_up - set(self.sources.errors)
-        return named(s for s in answered if s in ASKED_FOR.get(kind, ASKED_FOR["S2"]))
+        return named(s for s in answered if kind in BY_CODE[s].looked_up)
 
     def _unavailable(self, arxiv_id: str | None, key: str) -> str | None:
         """A service holding such identifiers whose look-up did not answer, or None: only when
-        all of them answered can an identifier be said not to exist. DOIs are held by Semantic
-        Scholar's index and by Crossref's registry (which lacks DataCite's DOIs, so neither
-        rules one out alone)."""
-        holders = ("semantic_scholar", "crossref") if key.startswith("DOI:") else ()
-        for holder in holders or (_authority(arxiv_id, key),):
+        all of them answered can an identifier be said not to exist. The holders are the
+        sources whose row rules such ids out: arXiv for arXiv ids (Semantic Scholar knows them
+        too, but not every one), zbMATH Open for Zbl numbers, Semantic Scholar for its own ids,
+        and for DOIs both Semantic Scholar's index and Crossref's registry (which lacks
+        DataCite's DOIs, so neither rules one out alone)."""
+        kind = identifier_kind(arxiv_id, key)
+        for holder in [s.code for s in REGISTRY if kind in s.rules_out]:
             # a source that failed in this run (a malformed answer after its look-up, say)
             # rules nothing out: its earlier "nothing" is no more believed than the rest
             if holder not in self.sources.looked_up or holder in self.sources.errors:
@@ -451,13 +441,6 @@ def _fill_withheld(outcome: Outcome, candidate: Candidate) -> None:
         )
 
 
-def retracted_note(paper: PaperDict) -> str:
-    """`; RETRACTED (notice DOI:...)` for a retracted paper's record, else "": said wherever the
-    paper is, and it is never a [V] source."""
-    notice = paper.get("retraction_notice")
-    return f"; RETRACTED (notice DOI:{notice})" if notice else ""
-
-
 def _carries(paper: Paper, candidate: Candidate) -> bool:
     """Whether a record lists one of the candidate's identifiers."""
     return any(_carries_id(paper, a, s2) for _, a, s2 in candidate.identifiers())
@@ -488,25 +471,6 @@ def _identity(paper: Paper, groups: dict[str, list[ComparedRecord]]) -> str:
     return paper.key
 
 
-# Which services an identifier is looked up in, by kind (arXiv ids; DOIs; Zbl numbers; S2 ids,
-# CorpusIds and the like); zbMATH Open only when no other source's record identified the paper.
-ASKED_FOR = {
-    "arxiv": {"arxiv", "semantic_scholar", "zbmath"},
-    "DOI": {"semantic_scholar", "crossref", "zbmath"},
-    "ZBL": {"zbmath"},
-    "S2": {"semantic_scholar"},
-}
-
-
-def _authority(arxiv_id: str | None, key: str = "") -> str:
-    """The service that holds an identifier: arXiv for arXiv ids, zbMATH Open for Zbl numbers,
-    Semantic Scholar for the rest (Semantic Scholar also knows arXiv ids, but not every one, so
-    only arXiv can rule one out)."""
-    if arxiv_id:
-        return "arxiv"
-    return "zbmath" if key.startswith("ZBL:") else "semantic_scholar"
-
-
 def _carries_id(paper: Paper, arxiv_id: str | None, s2_key: str) -> bool:
     """Whether a record lists one identifier (as Candidate.identifiers() gives it)."""
     if arxiv_id:
@@ -530,73 +494,10 @@ def _sources_of(findings: list[ComparedRecord]) -> list[str]:
 
 
 def _source_of(findings: list[ComparedRecord]) -> str:
-    """`source` as before there were four: "both" when arXiv and Semantic Scholar agree, else
-    the first source (in SOURCES order); `sources` names them all."""
-    sources = _sources_of(findings)
-    return "both" if sources[:2] == ["arxiv", "semantic_scholar"] else sources[0]
+    """`source`: the first source (in SOURCES order) whose record is among the findings;
+    `sources` names them all."""
+    return _sources_of(findings)[0]
 
 
 def _urls_of(findings: list[ComparedRecord]) -> list[str]:
     return list(dict.fromkeys(url for f in findings for url in f.urls))
-
-
-def _result(candidate: Candidate, outcome: Outcome) -> VerificationResult:
-    match = outcome.match or Match()
-    result: VerificationResult = {
-        "key": candidate.key,
-        "status": outcome.status,
-        "reason": outcome.reason,
-        "source": outcome.source,
-        "verified_via": outcome.urls,
-        "checks": match.checks(),
-        "paper": outcome.paper.to_dict() if outcome.paper else None,
-        "sources": list(outcome.sources),
-        "candidate": candidate.given,
-    }
-    if outcome.status == "CORRECTED":
-        result["discrepancies"] = list(match.discrepancies)
-    if outcome.resolved_to is not None:
-        result["resolved_to"] = outcome.resolved_to.to_dict()
-    if outcome.suggestion is not None:
-        result["suggestion"] = outcome.suggestion.to_dict()
-    return result
-
-
-def verification_summary_lines(document: VerificationDocument) -> list[str]:
-    """The compact view for the model: counts, one line per result, the service errors.
-
-    A confirmed candidate's line is its key alone when the paper is as the candidate gave it
-    (same key, year, first author and title: the caller has that line already), `KEY =
-    PAPER-KEY` when it is a paper shown above, else `KEY = key | year | first author | title`.
-    A CORRECTED line names the paper the same way, then each discrepancy: `field: note`."""
-    summary = document["summary"]
-    head = (
-        f"verified {summary['total']}: {summary['confirmed']} CONFIRMED, "
-        f"{summary['corrected']} CORRECTED, {summary['unconfirmed']} UNCONFIRMED"
-    )
-    if summary.get("pending"):
-        head += f" ({summary['pending']} pending: API error)"
-    lines = [head]
-    shown: set[str] = set()  # paper keys whose line the caller has
-    for result in document["results"]:
-        status, key, paper = result["status"], result["key"], result["paper"]
-        if status in IDENTIFIED and paper is not None:  # the schema: an identified one has it
-            candidate = {**(result.get("candidate") or {}), "key": key}
-            if key == paper["key"] and summary_line(paper) == summary_line(candidate):
-                line = f"{status} {key}"
-            elif paper["key"] in shown:
-                line = f"{status} {key} = {paper['key']}"
-            else:
-                line = f"{status} {key} = {summary_line(paper)}"
-            shown.add(paper["key"])
-            fixes = "; ".join(f"{d['field']}: {d['note']}" for d in result.get("discrepancies", []))
-            fixes = fixes if len(fixes) <= 200 else fixes[:199] + "…"
-            fixes = "; ".join(x for x in (retracted_note(paper).lstrip("; "), fixes) if x)
-            lines.append(f"{line} -- {fixes}" if fixes else line)
-        else:
-            reason = result["reason"]
-            reason = reason if len(reason) <= 200 else reason[:199] + "…"
-            lines.append(f"UNCONFIRMED {result['key']}: {reason}")
-    for source, message in document.get("source_errors", {}).items():
-        lines.append(f"{NAMES[source]} unavailable: {message}")
-    return lines

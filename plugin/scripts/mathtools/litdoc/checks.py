@@ -13,9 +13,11 @@ from .literature import (
     CITATION,
     CODE_FENCE,
     HISTORY_COLUMNS,
+    RESULTS,
     SYNTHESIS,
     UREF_STATUS,
     LiteratureDoc,
+    current_row,
     parse,
 )
 from .refentry import entry_number
@@ -118,13 +120,17 @@ def _violations(doc: LiteratureDoc) -> list[str]:
     found += quote_violations(doc)
 
     for number, cells in doc.history_rows():
+        cells = current_row(cells)  # a two-source table's row as it will be written
         if len(cells) != len(HISTORY_COLUMNS):
             found.append(
                 f"Search History line {number}: {len(cells)} cells; the columns are "
                 + " | ".join(HISTORY_COLUMNS)
             )
-        elif not all(is_digits(cell) for cell in cells[2:]):
-            found.append(f"Search History line {number}: result counts must be whole numbers")
+        elif not is_digits(cells[3]) or not RESULTS.fullmatch(cells[2]):
+            found.append(
+                f"Search History line {number}: Results are each source's count "
+                "(`arXiv 12, Semantic Scholar 3`, or `none`); New Confirmed, a whole number"
+            )
     return found
 
 

@@ -32,11 +32,21 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import FRONTMATTER_FENCE, BadInput, as_int, read_text, schema_errors, split_frontmatter
+from ..core import (
+    FRONTMATTER_FENCE,
+    NAMES,
+    BadInput,
+    as_int,
+    ordered,
+    read_text,
+    schema_errors,
+    split_frontmatter,
+)
 from .refentry import ENTRY_HEADING, Entry, entry_number, one_line
 
 SEARCH_HISTORY = "Search History"
@@ -46,7 +56,13 @@ UNCONFIRMED = "Unconfirmed References"
 SECTIONS = (SEARCH_HISTORY, CONFIRMED, SYNTHESIS, UNCONFIRMED)
 ENTRY_SECTION = {"REF": CONFIRMED, "UREF": UNCONFIRMED}
 
-HISTORY_COLUMNS = ("Date", "Query Summary", "arXiv Results", "S2 Results", "New Confirmed")
+HISTORY_COLUMNS = ("Date", "Query Summary", "Results", "New Confirmed")
+# A Search History written when there were two sources: its rows still read (as the columns
+# above), and the table takes the columns above when the next row is added.
+TWO_SOURCE_COLUMNS = ("Date", "Query Summary", "arXiv Results", "S2 Results", "New Confirmed")
+_NAME = "|".join(re.escape(name) for name in NAMES.values())
+# A Results cell: each source's count, `arXiv 12, Semantic Scholar 3`; `none`
+RESULTS = re.compile(rf"none|(?:{_NAME}) \d+(?:, (?:{_NAME}) \d+)*")
 
 FRONTMATTER_FIELDS = (
     "problem",
@@ -56,7 +72,6 @@ FRONTMATTER_FIELDS = (
     "last_search",
     "sources_queried",
 )
-BOTH = "both"
 UREF_STATUS = "Unconfirmed -- do not cite as established reference"
 # A UREF's Authors when its heading is a free-text citation, whole as written (PROBLEM.md's):
 # the names are in it, never split out.
@@ -164,9 +179,10 @@ class LiteratureDoc:
 
     @property
     def history(self) -> list[dict[str, str]]:
-        """The Search History rows (header and separator excluded), column name -> cell text."""
+        """The Search History rows (header and separator excluded), column name -> cell text;
+        a row of a two-source table as the row it becomes (current_row)."""
         rows = self.history_rows()
-        return [dict(zip(HISTORY_COLUMNS, cells, strict=False)) for _, cells in rows]
+        return [dict(zip(HISTORY_COLUMNS, current_row(cells), strict=False)) for _, cells in rows]
 
     def history_rows(self) -> list[tuple[int, list[str]]]:
         section = self.section(SEARCH_HISTORY)
@@ -179,22 +195,26 @@ class LiteratureDoc:
         return rows
 
     def append_history(self, cells: list[str]) -> None:
-        """Add a row after the last line of the Search History table (a header if none)."""
+        """Add a row after the last line of the Search History table (a header if none). A
+        two-source table (TWO_SOURCE_COLUMNS) takes the current columns first, each row's counts
+        kept in its Results cell; any other line stays as it is."""
         block = self.section(SEARCH_HISTORY).intro
-        row = "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |\n"
         last = max(
             (i for i, line in enumerate(block) if line.lstrip().startswith("|")), default=None
         )
         if last is None:
-            header = "| " + " | ".join(HISTORY_COLUMNS) + " |\n"
-            separator = "|" + "|".join("-" * (len(c) + 2) for c in HISTORY_COLUMNS) + "|\n"
             while block and not block[-1].strip():
                 block.pop()
-            block += ["\n", header, separator, row, "\n"]
-        else:
-            if not block[last].endswith("\n"):
-                block[last] += "\n"
-            block.insert(last + 1, row)
+            block += ["\n", _row(HISTORY_COLUMNS), SEPARATOR, _row(cells), "\n"]
+            return
+        for i, line in enumerate(block):
+            old = table_cells(line) if line.lstrip().startswith("|") else []
+            if len(old) == len(TWO_SOURCE_COLUMNS):
+                separator = all(set(c) <= set("-: ") for c in old)
+                block[i] = SEPARATOR if separator else _row(current_row(old))
+        if not block[last].endswith("\n"):
+            block[last] += "\n"
+        block.insert(last + 1, _row(cells))
 
     # The numbering high-water marks and the applied merges, from the preamble's state comment.
     def _state(self) -> tuple[int | None, re.Match[str] | None]:
@@ -325,6 +345,34 @@ def render_frontmatter(fields: dict[str, Any]) -> str:
         if name in fields
     ]
     return f"{FRONTMATTER_FENCE}\n{''.join(lines)}{FRONTMATTER_FENCE}\n"
+
+
+SEPARATOR = "|" + "|".join("-" * (len(c) + 2) for c in HISTORY_COLUMNS) + "|\n"
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |\n"
+
+
+def results_text(counts: Mapping[str, int]) -> str:
+    """A Results cell: each source's count, in the registry's order, `arXiv 12, Semantic
+    Scholar 3` (a source that found nothing left out); `none`."""
+    named = [f"{NAMES.get(s, s)} {counts[s]}" for s in ordered(counts) if counts[s]]
+    return ", ".join(named) or "none"
+
+
+def current_row(cells: list[str]) -> list[str]:
+    """A Search History row in the current columns: a two-source row's arXiv and S2 Results in
+    one Results cell (the header's names in the header's); any other row as it is."""
+    if len(cells) != len(TWO_SOURCE_COLUMNS):
+        return cells
+    if cells == list(TWO_SOURCE_COLUMNS):
+        return list(HISTORY_COLUMNS)
+    date, summary, arxiv, s2, new = cells
+    counts = {"arxiv": as_int(arxiv), "semantic_scholar": as_int(s2)}
+    if None in counts.values():  # a hand edit: its words kept, side by side
+        return [date, summary, f"{arxiv}; {s2}", new]
+    return [date, summary, results_text({s: n or 0 for s, n in counts.items()}), new]
 
 
 def table_cells(line: str) -> list[str]:

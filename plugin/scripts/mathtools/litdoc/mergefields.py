@@ -1,22 +1,33 @@
 """What a merge writes into LITERATURE.md's fields from a verification result (merging.py applies
 it): the Source, Venue and Corrected lines, the note a Verified line takes when a service was
-down, the Search History's result counts, and what a candidate cites that identifies it."""
+down, the Search History's Results, and what a candidate cites that identifies it."""
 
 from __future__ import annotations
 
-from ..core import NAMES, PaperDict, VerificationDocument, VerificationResult
-from .literature import BOTH
+import re
 
-SOURCE_ORDER = ("arxiv", "semantic_scholar")
+from ..core import NAMES, SOURCES, PaperDict, VerificationDocument, VerificationResult, ordered
+
+BOTH = "both"  # the Source field of a paper both sources confirmed, when there were two
+CODES = {name: code for code, name in NAMES.items()}
 
 
 def source_field(sources: set[str]) -> str:
-    """The Source field, `arXiv`, `Semantic Scholar` or `both`, for a set of sources (ids or
-    display names)."""
-    names = {NAMES.get(s, s) for s in sources if s}
-    if BOTH in names or len(names & set(NAMES.values())) > 1:
-        return BOTH
-    return next(iter(names & set(NAMES.values())), BOTH)
+    """The Source field: the sources' names in the registry's order, `arXiv, Semantic Scholar,
+    Crossref`, for a set of source codes, names or earlier Source fields (whose `both`, written
+    when there were two sources, is arXiv and Semantic Scholar); a field naming no source is
+    kept as it is."""
+    codes: set[str] = set()
+    unknown = []
+    for given in filter(None, sources):
+        for part in filter(None, (p.strip() for p in re.split(r",| and ", given))):
+            if part == BOTH:
+                codes |= {"arxiv", "semantic_scholar"}
+            elif part in NAMES or part in CODES:
+                codes.add(CODES.get(part, part))
+            else:
+                unknown.append(given)
+    return ", ".join(NAMES[code] for code in ordered(codes)) or (unknown or ["unknown"])[0]
 
 
 def venue_text(paper: PaperDict) -> str:
@@ -39,10 +50,7 @@ def corrected_text(result: VerificationResult) -> str:
 
 def unavailable(verified: VerificationDocument) -> list[str]:
     """The sources that failed during the verification (`source_errors`), in source order."""
-    errors = verified.get("source_errors") or {}
-    return [source for source in SOURCE_ORDER if source in errors] + sorted(
-        set(errors) - set(SOURCE_ORDER)
-    )
+    return ordered(verified.get("source_errors") or {})
 
 
 def degraded_note(verified: VerificationDocument) -> str:
@@ -56,9 +64,12 @@ def degraded_note(verified: VerificationDocument) -> str:
     return f" (checked against {' and '.join(checked) or 'no service'} only; {missing} unavailable)"
 
 
-def result_counts(verified: VerificationDocument) -> tuple[int, int]:
-    """(arXiv results, S2 results) counted from the results: `both` counts for each source, a
-    result no source returned (source null) for neither."""
-    arxiv = sum(1 for r in verified["results"] if r.get("source") in ("arxiv", BOTH))
-    s2 = sum(1 for r in verified["results"] if r.get("source") in ("semantic_scholar", BOTH))
-    return arxiv, s2
+def confirmed_by(verified: VerificationDocument) -> dict[str, int]:
+    """The Search History's Results when no run store counted the search's results: the
+    verified papers each source confirmed (a result's `sources`; a paper several confirmed
+    counts for each), in the registry's order."""
+    counts = {source: 0 for source in SOURCES}
+    for result in verified["results"]:
+        for source in result.get("sources") or []:
+            counts[source] = counts.get(source, 0) + 1
+    return counts

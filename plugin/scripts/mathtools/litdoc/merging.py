@@ -38,13 +38,14 @@ from ..core import (
     VerificationDocument,
     atomic_write,
     locked,
+    ordered,
     read_text,
     schema_errors,
 )
 from .checks import synthesis_citations
-from .literature import LiteratureDoc, parse, template
+from .literature import LiteratureDoc, parse, results_text, template
 from .mergeentries import EntryChanges, Merge, Relevance, later, no_changes, paper_key
-from .mergefields import SOURCE_ORDER, result_counts, unavailable
+from .mergefields import confirmed_by, unavailable
 from .refentry import one_line
 
 
@@ -59,8 +60,7 @@ class StaleCitation(TypedDict):
 class HistoryRow(TypedDict):
     date: str
     query_summary: str
-    arxiv_results: int
-    s2_results: int
+    results: str  # "arXiv 8, zbMATH Open 2" (literature.results_text)
     new_confirmed: int
 
 
@@ -123,20 +123,17 @@ def merge(
     verified: VerificationDocument,
     relevance: Relevance | None = None,
     summary: str | None = None,
-    arxiv_results: int | None = None,
-    s2_results: int | None = None,
+    results: Mapping[str, int] | None = None,
 ) -> DocumentMerge:
     """Merge `verified` into `doc` in place; returns the report (see the module docstring)."""
     check_inputs(verified, relevance)
     doc.check_frontmatter()
-    counted = result_counts(verified)
-    arxiv = counted[0] if arxiv_results is None else arxiv_results
-    s2 = counted[1] if s2_results is None else s2_results
+    counted = confirmed_by(verified) if results is None else dict(results)
     summary = one_line(summary or "(not given)")
     down = unavailable(verified)
     if down:  # protocol section 10: note the unavailable service in the Search History
         summary += f" ({' and '.join(NAMES.get(s, s) for s in down)} unavailable)"
-    merge_id = fingerprint(verified, relevance, summary, arxiv, s2)
+    merge_id = fingerprint(verified, relevance, summary, results_text(counted))
     if merge_id in doc.merges:
         return {
             "merge_id": merge_id,
@@ -150,7 +147,7 @@ def merge(
     merge.apply()
     new_confirmed = len(merge.report["added"]) + len(merge.report["promoted"])
     date = verified["verified_at"][:10]
-    doc.append_history([date, summary, str(arxiv), str(s2), str(new_confirmed)])
+    doc.append_history([date, summary, results_text(counted), str(new_confirmed)])
     doc.set_state([*doc.merges, merge_id], merge.last)
 
     fm = doc.frontmatter
@@ -161,9 +158,7 @@ def merge(
         fm["last_search"] = verified["verified_at"]
     # A source that failed was not really queried by this merge; earlier merges' sources stay.
     queried = set(fm.get("sources_queried") or []) | (set(verified["sources_queried"]) - set(down))
-    fm["sources_queried"] = [s for s in SOURCE_ORDER if s in queried] + sorted(
-        queried - set(SOURCE_ORDER)
-    )
+    fm["sources_queried"] = ordered(queried)
     moved = {item["from"]: item["to"] for item in merge.report["promoted"]}
     moved |= {item["from"]: item["to"] for item in merge.report["merged"]}
     return {
@@ -174,8 +169,7 @@ def merge(
         "history_row": {
             "date": date,
             "query_summary": summary,
-            "arxiv_results": arxiv,
-            "s2_results": s2,
+            "results": results_text(counted),
             "new_confirmed": new_confirmed,
         },
     }
@@ -207,7 +201,7 @@ def merge_file(
 ) -> tuple[MergeReport, str]:
     """Merge into the file at `path` (created from the template when absent) under its lock.
 
-    `history` is merge()'s summary, arxiv_results and s2_results; `problem` and `title` name a
+    `history` is merge()'s summary and results; `problem` and `title` name a
     new file's problem (default: the folder's name).
 
     Returns (report, unified diff); the diff is computed only for `dry_run`, which writes

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from ..core import (
     BadInput,
@@ -38,6 +38,7 @@ from ..core import (
     with_frontmatter,
 )
 from . import signing
+from .runresult import RunResult
 from .sandbox import REPORTED_PACKAGES
 
 SUMMARY_HEADING = "## Summary for Proof Agent"
@@ -105,7 +106,7 @@ def _fence(text: str, info: str = "") -> str:
     return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
 
 
-def _environment_lines(result: dict[str, Any]) -> list[str]:
+def _environment_lines(result: RunResult) -> list[str]:
     env = result.get("environment") or {}
     packages = env.get("packages") or {}
     isolation = result["isolation"]
@@ -128,7 +129,7 @@ def section(
     number: int,
     title: str,
     code: str,
-    result: dict[str, Any],
+    result: RunResult,
     request: int | None,
     purpose: str | None,
     moment: datetime,
@@ -212,7 +213,7 @@ def _failed(body: str) -> list[int]:
 
 
 def _record_run(
-    folder: Path, number: int, request: int | None, code: str, result: dict[str, Any], at: str
+    folder: Path, number: int, request: int | None, code: str, result: RunResult, at: str
 ) -> None:
     """Append the run record of computation `number` to folder/computations/runs.jsonl."""
     record: RunRecord = {
@@ -366,7 +367,7 @@ def record(
     folder: Path,
     slug: str,
     code: str,
-    result: dict[str, Any],
+    result: RunResult,
     title: str,
     request: int | None = None,
     purpose: str | None = None,

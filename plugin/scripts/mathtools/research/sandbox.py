@@ -57,6 +57,7 @@ from ..core import BadInput, EnvironmentProblem, is_digits
 from . import confine, landlock, workdirs
 from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
 from .namespaces import can_hide_files, hiding, namespace_prefix
+from .runresult import RunResult, SnippetEnvironment
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
@@ -312,7 +313,7 @@ def run(
     read_only: Iterable[Path | str] = (),
     filesystem: str | None = None,
     allow_unsandboxed: bool = False,
-) -> dict[str, object]:
+) -> RunResult:
     """Run `code` with `python` under the limits; return what happened (never raises for the
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
     reaper ends the snippet's processes); `packages` are the distributions whose installed
@@ -417,7 +418,7 @@ def run(
             (workdir / name).stat().st_size >= FILE_SIZE_LIMIT_BYTES
             for name in ("stdout", "stderr")
         )
-        environment: dict[str, object] = {}
+        environment: SnippetEnvironment = {}
         with contextlib.suppress(OSError, ValueError):
             environment = json.loads((workdir / "environment.json").read_text())
         if not environment and stderr.startswith(confine.FAILED_PREFIX):  # it never ran

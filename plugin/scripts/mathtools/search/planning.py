@@ -7,7 +7,8 @@ Each query is drawn from one of the protocol's five sources:
   tags        the frontmatter tags, inside the domain's primary arXiv categories
   known       theorem and technique names from `## Known Results`
   authors     family names from `## References`
-  browse      the core term across the domain's primary and secondary categories
+  browse      the title's setting (what follows "in", "on": "in photoacoustic imaging"), else
+              the core term, across the domain's primary and secondary categories
 
 and is given as the exact argument list of `arxiv_query.py`, `s2_lookup.py` or `zbmath_lookup.py`
 (zbMATH Open queries are restricted to the domain's MSC classes, domains.MSC). Every query also
@@ -158,13 +159,20 @@ def _title_terms(problem: Problem) -> list[str]:
     """The title's key phrases, its subject first: what comes before a setting word ("on",
     "in") leads. A one-word subject ("Mixing") is named by the statement's phrase that holds it
     ("mixing time"), so that no query repeats the word inside a longer phrase."""
-    subject, *setting = SETTING.split(problem.title, maxsplit=1)
-    terms = distinct(problem_terms(subject, 4) + problem_terms(" ".join(setting), 4))
+    subject, setting = _title_parts(problem)
+    terms = distinct(problem_terms(subject, 4) + problem_terms(setting, 4))
     if terms and len(terms[0].split()) == 1:
         word = same_stem(terms[0])
         longer = (t for t in problem_terms(problem.statement, 8) if word in same_stem(t).split())
         terms[0] = next(longer, terms[0])
     return terms
+
+
+def _title_parts(problem: Problem) -> tuple[str, str]:
+    """The title's subject and its setting, what follows the first setting word ("Recovering
+    the initial pressure", "photoacoustic imaging"); the setting is empty without one."""
+    subject, *setting = SETTING.split(problem.title, maxsplit=1)
+    return subject, " ".join(setting)
 
 
 def _companion(problem: Problem, core: str, title_terms: list[str], terms: list[str]) -> list[str]:
@@ -300,7 +308,11 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         for family in authors[:1] if rank == 0 else ():
             add("authors", [topic], f"{family} {core}", replace(domain_args, author=(family,)))
     if problem.domain or problem.extra_categories:
-        add("browse", core_words, "", _scope(problem, secondary=True))
+        # The title's setting ("in photoacoustic imaging") across the wider categories: the
+        # keywords query has searched its subject in the domain's already.
+        setting = problem_terms(_title_parts(problem)[1], 1)
+        wider = _arxiv_words(setting[0], concepts) if setting else core_words
+        add("browse", wider, "", _scope(problem, secondary=True))
         broader = [t for t in terms[1:3] if fold(t) != fold(core)]
         add("browse", [], " ".join(broader))
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
@@ -320,14 +332,16 @@ FIELD_OF_STUDY = re.compile(r"\b(?:theory|logic|statistics|calculus|geometry|ana
 
 def _proper_names(problem: Problem) -> set[str]:
     """Words PROBLEM.md writes as proper names (folded): capitalised inside a sentence of the
-    statement or Known Results ("the Hartree equation", "Euler-Lagrange"), never lower case. A
-    title capitalises every word, and a sentence its first: neither says anything."""
+    statement or Known Results ("the Hartree equation", "Euler-Lagrange"), never lower case,
+    and each capitalised part of a hyphenated word ("Thompson-like": Thompson). A title
+    capitalises every word, and a sentence its first: neither says anything."""
     capital: set[str] = set()
     lower: set[str] = set()
     for text in [problem.statement, *problem.known_results]:
         for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", strip_latex(text, for_search=True)):
             for word in re.findall(r"[^\W\d_][\w'\u2019\-]*", sentence)[1:]:
-                (capital if word[0].isupper() and not word.isupper() else lower).add(fold(word))
+                for part in {word, *word.split("-")} - {""}:
+                    (capital if part[0].isupper() and not part.isupper() else lower).add(fold(part))
     return {word for word in capital - lower if len(word) > 2}
 
 

@@ -56,8 +56,7 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
         relevance,
         problem=search.problem,
         summary=history["summary"] if history else None,
-        arxiv_results=history["arxiv_results"] if history else None,
-        s2_results=history["s2_results"] if history else None,
+        results=history["results"] if history else None,
     )
     if not report["already_merged"]:
         record_merge(Path(search.literature), f"merge {report['merge_id']}")

@@ -32,7 +32,7 @@ from typing import TypedDict, cast
 
 from ..core import (
     LABELS,
-    SOURCES,
+    RUNS,
     BadInput,
     EnvironmentProblem,
     Judgement,
@@ -76,8 +76,7 @@ class PriorQuery(TypedDict):
 
 class HistoryRow(TypedDict):
     summary: str
-    arxiv_results: int
-    s2_results: int
+    results: dict[str, int]  # by source: the results its runs returned
 
 
 MIGRATIONS: list[str] = [
@@ -282,8 +281,8 @@ class RunStore:
     ) -> Run:
         """Store one run and the papers its search_result files hold; returns the run."""
         check_slug(problem)  # the loop finds the problem's files, and its runs, by this slug
-        if source not in SOURCES:
-            raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+        if source not in RUNS:
+            raise BadInput(f"source must be one of {', '.join(RUNS)}, not {source!r}")
         if not 1 <= iteration <= SQLITE_MAX_INT:
             raise BadInput(f"iteration counts from 1, not {iteration}")
         papers: dict[str, PaperDict] = {}
@@ -356,11 +355,11 @@ class RunStore:
         readable query summary (querylines.query_summary: each query's search words, and how
         an empty one was relaxed; the full query lines stay here) and the papers each source
         returned
-        (lit_update.py merge's summary, arxiv_results and s2_results)."""
+        (lit_update.py merge's summary and results)."""
         from .relaxation import describe  # 190 ms (the arXiv and zbMATH clients): only here
 
         runs = [self.run(run_id) for run_id in dict.fromkeys(run_ids)]
-        found = dict.fromkeys(SOURCES, 0)
+        found = dict.fromkeys(RUNS, 0)
         for run in runs:
             found[run["source"]] += run["result_count"]
         lines = [part.strip() for run in runs for part in run["query"].split(";")]
@@ -369,8 +368,7 @@ class RunStore:
         }
         return {
             "summary": query_summary([line for line in lines if line], relaxed),
-            "arxiv_results": found["arxiv"],
-            "s2_results": found["semantic_scholar"],
+            "results": found,
         }
 
     def papers(self, run_id: int) -> dict[str, PaperDict]:

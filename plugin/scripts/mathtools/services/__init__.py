@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .crossref import SOURCE, CrossrefClient, check_window
     from .http import RequestRejected
     from .latex_source import LatexSourceAnswer, LatexSourceClient, NoLatexSource
+    from .openalex import OpenalexClient
     from .s2records import s2_id
     from .semantic_scholar import (
         S2Client,
@@ -45,6 +46,7 @@ __all__ = [
     "LatexSourceAnswer",
     "LatexSourceClient",
     "NoLatexSource",
+    "OpenalexClient",
     "RequestRejected",
     "S2Client",
     "ZbmathClient",

@@ -32,11 +32,11 @@ from ..core import (
     SearchResult,
     ServiceError,
     american_spelling,
-    arxiv_api_url,
+    api_url,
     arxiv_id_text,
-    arxiv_min_interval,
     is_arxiv_id,
     is_digits,
+    min_interval,
     normalise_arxiv_id,
     venue_parts,
 )
@@ -355,8 +355,8 @@ class ArxivClient:
     page_size = MAX_PAGE  # entries asked per call when paging a search
 
     def __init__(self, use_cache: bool = True):
-        self.base_url = arxiv_api_url()
-        self.http = ServiceClient("arxiv", "arXiv", arxiv_min_interval(), use_cache=use_cache)
+        self.base_url = api_url("arxiv")
+        self.http = ServiceClient("arxiv", "arXiv", min_interval("arxiv"), use_cache=use_cache)
 
     @property
     def network_calls(self) -> int:

@@ -29,8 +29,8 @@ from ..core import (
     Paper,
     SearchResult,
     ServiceError,
+    api_url,
     contact_email,
-    crossref_api_url,
     crossref_intervals,
     normalise_doi,
 )
@@ -46,7 +46,7 @@ TAG = re.compile(r"<[^>]+>")
 # ----------------------------------------------------------------------------- parsing
 
 
-def _plain(value: object) -> str | None:
+def plain_text(value: object) -> str | None:
     """Text without the JATS/HTML markup Crossref titles and abstracts carry (<i>, <jats:p>)."""
     if not isinstance(value, str):
         return None
@@ -56,7 +56,7 @@ def _plain(value: object) -> str | None:
 
 def _first(value: object) -> str | None:
     items = value if isinstance(value, list) else [value]
-    return next((text for item in items if (text := _plain(item))), None)
+    return next((text for item in items if (text := plain_text(item))), None)
 
 
 class Envelope(TypedDict):
@@ -79,10 +79,10 @@ def _year(item: Mapping[str, object]) -> int | None:
 def _name(person: object) -> str | None:
     if not isinstance(person, dict):
         return None
-    given, family = _plain(person.get("given")), _plain(person.get("family"))
+    given, family = plain_text(person.get("given")), plain_text(person.get("family"))
     if family:
         return f"{given} {family}" if given else family
-    return _plain(person.get("name"))
+    return plain_text(person.get("name"))
 
 
 def to_paper(item: object) -> Paper | None:
@@ -107,18 +107,18 @@ def to_paper(item: object) -> Paper | None:
         authors=[name for person in people if (name := _name(person))],
         year=_year(item),
         doi=normalise_doi(doi),
-        abstract=_plain(item.get("abstract")),
+        abstract=plain_text(item.get("abstract")),
         url=item["URL"] if isinstance(item.get("URL"), str) else None,
         venue=_first(item.get("container-title")),
         venue_aliases=[
             name
             for key in ("container-title", "short-container-title")
             for value in (item[key] if isinstance(item.get(key), list) else [])
-            if (name := _plain(value))
+            if (name := plain_text(value))
         ],
-        volume=_plain(item.get("volume")),
-        pages=_plain(item.get("page")),
-        document_type=_plain(item.get("type")),
+        volume=plain_text(item.get("volume")),
+        pages=plain_text(item.get("page")),
+        document_type=plain_text(item.get("type")),
         citation_count=_count(item.get("is-referenced-by-count")),
         retraction_notice=_retraction_notice(item, normalise_doi(doi)),
     )
@@ -130,7 +130,7 @@ def _retraction_notice(item: dict[str, object], doi: str) -> str | None:
     for relation, own in (("updated-by", False), ("update-to", True)):
         updates = item.get(relation)
         for update in updates if isinstance(updates, list) else []:
-            if not isinstance(update, dict) or _plain(update.get("type")) != "retraction":
+            if not isinstance(update, dict) or plain_text(update.get("type")) != "retraction":
                 continue
             notice = doi if own else update.get("DOI")
             if isinstance(notice, str) and DOI.fullmatch(notice):
@@ -149,7 +149,7 @@ class CrossrefClient:
     """The REST API over the shared HTTP layer. `network_calls` counts real HTTP requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = crossref_api_url()
+        self.base = api_url("crossref")
         # The shared User-Agent carries the contact address (config.user_agent), which is what
         # puts a request in the polite pool.
         self.polite = contact_email() is not None
@@ -213,6 +213,18 @@ class CrossrefClient:
                 if paper is not None:
                     found[doi] = paper
         return found, urls
+
+    def look_up(self, kind: str, values: list[str]) -> tuple[dict[str, Paper], list[str]]:
+        """The gate's identifier look-up (gate/lookups.RecordClient): DOIs, through works()."""
+        if kind != "DOI":
+            raise BadInput(f"{SOURCE_NAME} looks up DOIs, not {kind}", code="bad_request")
+        return self.works(values)
+
+    def search_title(self, title: str, author: str | None, year: int | None) -> SearchResult:
+        """The gate's title search (gate/lookups.RecordClient): one query.bibliographic search
+        of the title, first author and year, five records."""
+        words = [title, author or "", str(year or "")]
+        return self.search(" ".join(word for word in words if word), rows=5)
 
     def search(
         self,

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
 
-from ..core import ServiceError, arxiv_id_text, arxiv_min_interval, arxiv_src_url
+from ..core import ServiceError, arxiv_id_text, arxiv_src_url, min_interval
 from .http import RequestRejected, Response, ServiceClient, UnusableBody
 
 MAX_MEMBERS = 2000
@@ -296,7 +296,7 @@ class LatexSourceClient:
         self.base_url = arxiv_src_url()
         # "arxiv": the API client's limiter and interval, so the two together stay polite; its
         # own name, so that a failing LaTeX source server is never reported as arXiv failing
-        self.http = ServiceClient("arxiv", SERVER_NAME, arxiv_min_interval(), use_cache=use_cache)
+        self.http = ServiceClient("arxiv", SERVER_NAME, min_interval("arxiv"), use_cache=use_cache)
 
     @property
     def network_calls(self) -> int:

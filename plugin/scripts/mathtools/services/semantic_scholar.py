@@ -31,12 +31,12 @@ from ..core import (
     Paper,
     SearchResult,
     ServiceError,
+    api_url,
     atomic_write,
     cache_dir,
     keep_secret,
+    min_interval,
     s2_api_key,
-    s2_api_url,
-    s2_min_interval,
 )
 from .http import RequestRejected, Response, ServiceClient, UnusableBody, build_url, say
 from .s2records import SOURCE, SOURCE_NAME, malformed, s2_id, to_paper, typed
@@ -86,11 +86,11 @@ class S2Client:
         key = s2_api_key()
         if key:
             keep_secret(key)  # whatever a service echoes back, errors never show it
-        self.base = s2_api_url()
+        self.base = api_url("semantic_scholar")
         self._http = ServiceClient(
             "semantic_scholar",
             SOURCE_NAME,
-            s2_min_interval(),
+            min_interval("semantic_scholar"),
             headers={"x-api-key": key} if key else None,
             use_cache=use_cache,
         )

@@ -33,11 +33,11 @@ from ..core import (
     Paper,
     SearchResult,
     ServiceError,
+    api_url,
     as_int,
     is_digits,
+    min_interval,
     normalise_arxiv_id,
-    zbmath_api_url,
-    zbmath_min_interval,
 )
 from .http import Response, ServiceClient, UnusableBody, build_url
 
@@ -301,11 +301,11 @@ class ZbmathClient:
     """The zbMATH Open API over the shared HTTP layer. `network_calls` counts real requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = zbmath_api_url()
+        self.base = api_url("zbmath")
         self._http = ServiceClient(
             "zbmath",
             SOURCE_NAME,
-            zbmath_min_interval(),
+            min_interval("zbmath"),
             headers={"Accept": "application/json"},
             use_cache=use_cache,
         )

@@ -1,0 +1,54 @@
+"""What sandbox.run returns for one snippet, as compute.py prints it in JSON and computation.py
+writes it into COMPUTATION.md."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class Truncated(TypedDict):
+    stdout: bool
+    stderr: bool
+
+
+class RunLimits(TypedDict):
+    timeout_s: float
+    memory_mb: int
+
+
+class Isolation(TypedDict):
+    """What confined the snippet, each as one phrase (sandbox.py's module docstring)."""
+
+    network: str
+    memory: str
+    processes: str
+    process_count: str
+    files: str
+    workspace: str
+    filesystem: str  # "landlock", "mount-namespace" or "none"
+    metadata: str
+    workdir: str
+    protections: list[str]
+
+
+class SnippetEnvironment(TypedDict, total=False):
+    """What the snippet's interpreter reported (sandbox.RUNNER); empty when it never ran."""
+
+    implementation: str
+    python: str
+    platform: str
+    packages: dict[str, str]
+
+
+class RunResult(TypedDict):
+    outcome: str
+    exit_code: int | None
+    signal: str | None
+    timed_out: bool
+    wall_time_s: float
+    stdout: str
+    stderr: str
+    truncated: Truncated
+    limits: RunLimits
+    isolation: Isolation
+    environment: SnippetEnvironment

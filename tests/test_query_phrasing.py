@@ -1,0 +1,71 @@
+"""The plan reaches a paper that words the problem otherwise (issue 38, its second set): rules of
+query construction found from the searches that never returned a target, each a rule of how a
+mathematician phrases a search, never a word list.
+
+The problems are the second labelled set's (bench/data/discovery-second/problems); searches go to
+the stand-in engine over the real arXiv corpus (tests/support/corpus_search.py, ../shared/corpus).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from mathtools.search import planning, problemfile, querylines, relaxation
+from support import corpus_search
+
+SECOND = ROOT / "bench" / "data" / "discovery-second" / "problems"
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    corpus_search.load()  # skips, naming the folder, without ../shared/corpus
+
+
+def arxiv_queries(problem: problemfile.Problem) -> list[dict]:
+    return list(planning.plan(problem)["queries"]["arxiv"])
+
+
+def values(entry: dict) -> list[str]:
+    return [value for _, value in querylines.query_line_terms(entry["query_line"])]
+
+
+def found(entry: dict) -> list[str]:
+    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    return [paper.arxiv_id or "" for paper in result.papers]
+
+
+def test_a_capitalised_part_of_a_hyphenated_word_is_a_proper_name(corpus):
+    """The statement asks for a "Thompson-like" monoid; the tag "thompson-groups" is then a named
+    object, searched in every category: Birget's paper on one-way permutations and Thompson
+    groups is filed in math.GR, outside the problem's domain (theoretical computer science)."""
+    problem = problemfile.read_problem(SECOND / "thompson-monoid-circuits.md")
+    assert "thompson" in planning._proper_names(problem)
+    entry = next(q for q in arxiv_queries(problem) if values(q) == ["thompson", "groups"])
+    assert "--domain" not in entry["args"]
+    assert "0704.1569" in found(entry)
+    # A lower-case hyphenated word names nobody, nor does a word's lower-case part.
+    assert "like" not in planning._proper_names(problem)
+
+
+def test_the_browse_search_asks_the_titles_setting_in_wider_categories(corpus):
+    """ "Recovering the initial pressure in photoacoustic imaging": the keywords query searches
+    the subject (initial pressure) in the domain; the search across the wider categories asks the
+    setting, and finds Kuchment and Kunyansky's survey of thermoacoustic and photoacoustic
+    tomography, which never says "initial pressure"."""
+    problem = problemfile.read_problem(SECOND / "photoacoustic-inversion.md")
+    queries = arxiv_queries(problem)
+    browse = next(q for q in queries if q["origin"] == "browse")
+    assert "--secondary" in browse["args"] and "photoacoustic" in values(browse)
+    assert "0704.0286" in found(browse)
+    assert any(values(q) == ["initial", "pressure"] for q in queries if q["origin"] == "keywords")
+
+
+def test_a_title_without_a_setting_browses_its_core_term():
+    """ "Amphicheiral knots with odd crossing number" has no setting word: the wider search is
+    the core term's, as before."""
+    path = ROOT / "bench" / "data" / "discovery" / "problems" / "amphicheiral-odd-crossing.md"
+    problem = problemfile.read_problem(path)
+    browse = next(q for q in arxiv_queries(problem) if q["origin"] == "browse")
+    keywords = next(q for q in arxiv_queries(problem) if q["origin"] == "keywords")
+    assert "--secondary" in browse["args"]
+    assert set(values(browse)) <= set(values(keywords))
