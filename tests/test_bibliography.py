@@ -4,6 +4,7 @@ LaTeX, and bibliographies are read as people write them."""
 from __future__ import annotations
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mathtools.gate import bibcopy, bibentry, bibitems, bibtexfile, latexbibliography
@@ -21,7 +22,7 @@ TRICKY = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(title=st.lists(TRICKY, max_size=6).map("".join), name=TRICKY)
 def test_any_text_stays_inside_its_field_and_runs_nothing(title, name):
     value = bibtex_text(title)
