@@ -57,6 +57,14 @@ DEAD_URL = "http://127.0.0.1:9"  # the discard port: nothing listens, connection
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path, monkeypatch):
     """Fresh cache and run store per test, no waiting, and no route to the real services."""
+    isolate(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    UNREACHABLE.clear()  # a service found unreachable in one test is not so in the next
+
+
+def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """isolated_env's environment, with its cache, run store and plugin data in tmp_path; for a
+    module-scoped fixture too (pytest.MonkeyPatch.context()), which runs before isolated_env."""
     monkeypatch.setenv("MATH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("MATH_LITERATURE_DB", str(tmp_path / "literature.db"))
     monkeypatch.setenv("MATH_ARXIV_MIN_INTERVAL", "0")
@@ -77,8 +85,6 @@ def isolated_env(tmp_path, monkeypatch):
     # (or install into) the real plugin data folder.
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
-    monkeypatch.chdir(tmp_path)
-    UNREACHABLE.clear()  # a service found unreachable in one test is not so in the next
 
 
 def pytest_collection_modifyitems(config, items):
