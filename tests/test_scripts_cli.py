@@ -109,5 +109,6 @@ def test_lit_updates_merge_and_judge_are_deprecated_for_literature_pys(script):
         assert f"{command} deprecated: literature.py {command}" in text
         assert script("literature.py", command, "--help").returncode == 0
     sections = (ROOT / "CHANGELOG.md").read_text().split("\n## [")[1:]
-    changelog = next(s for s in sections if "\n### " in s)  # Unreleased, else the newest release
+    # the newest section that deprecates anything (Unreleased may hold other changes only)
+    changelog = next(s for s in sections if "\n### Deprecated" in s)
     assert "`lit_update.py merge` and `lit_update.py judge`" in changelog.split("### Deprecated")[1]
