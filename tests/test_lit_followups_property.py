@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
+from conftest import examples
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -218,7 +219,7 @@ def same(a: str, b: str) -> bool:
 
 
 FollowUps.TestCase.settings = settings(
-    max_examples=200,
+    max_examples=examples(200),
     stateful_step_count=10,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
