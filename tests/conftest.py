@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugin"  # what ships: the marketplace installs this folder
@@ -36,12 +37,35 @@ RECORDINGS = shared.RECORDINGS  # ../shared/recordings: never copied into the re
 # A missing part skips the test; a script the test runs stops with the message instead.
 os.environ[shared.PYTEST_PID] = str(os.getpid())
 
+# Property tests (hypothesis): the "ci" profile, which CI and a plain pytest run use, tries each
+# test's full count of examples; "dev", which tools/run-tests sets for a local run
+# (HYPOTHESIS_PROFILE=dev), a quarter of it. A failure either finds is kept in .hypothesis/ and
+# tried first by every later run. A test with its own count writes max_examples=examples(count).
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.register_profile("ci", max_examples=100)  # hypothesis's own default
+settings.register_profile("dev", max_examples=25)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(ci_count: int) -> int:
+    """How many examples a property test tries: ci_count in CI, a quarter of it in "dev"."""
+    return ci_count if HYPOTHESIS_PROFILE == "ci" else max(ci_count // 4, 10)
+
+
 DEAD_URL = "http://127.0.0.1:9"  # the discard port: nothing listens, connections are refused
 
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path, monkeypatch):
     """Fresh cache and run store per test, no waiting, and no route to the real services."""
+    isolate(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    UNREACHABLE.clear()  # a service found unreachable in one test is not so in the next
+
+
+def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """isolated_env's environment, with its cache, run store and plugin data in tmp_path; for a
+    module-scoped fixture too (pytest.MonkeyPatch.context()), which runs before isolated_env."""
     monkeypatch.setenv("MATH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("MATH_LITERATURE_DB", str(tmp_path / "literature.db"))
     monkeypatch.setenv("MATH_ARXIV_MIN_INTERVAL", "0")
@@ -66,8 +90,6 @@ def isolated_env(tmp_path, monkeypatch):
     # (or install into) the real plugin data folder.
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "plugin-data"))
-    monkeypatch.chdir(tmp_path)
-    UNREACHABLE.clear()  # a service found unreachable in one test is not so in the next
 
 
 def pytest_collection_modifyitems(config, items):

@@ -40,19 +40,23 @@ BENCHMARKS = {
 }
 
 
-# The longest (20-95 s each on a loaded 2-core machine): CI runs them, a local run-tests does not.
+# The longest (9-95 s each on a loaded 2-core machine): CI runs them, a local run-tests does not.
 SLOW = (
     "bench_literature_tokens.py",
     "bench_research_turns.py",
     "bench_literature_turns.py",
     "bench_discovery.py",
     "bench_verify_calls.py",
+    "bench_faults.py",
+    "bench_check_refs.py",
+    "bench_verdict.py",
+    "bench_idle_context.py",
 )
 
 
 @pytest.mark.parametrize(
     "command",
-    [pytest.param(c, marks=pytest.mark.slow) if c in SLOW else c for c in BENCHMARKS],
+    [pytest.param(c, marks=pytest.mark.slow) if c.split()[0] in SLOW else c for c in BENCHMARKS],
 )
 def test_benchmark_runs_and_prints_its_figures(command):
     script, *args = command.split()

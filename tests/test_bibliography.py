@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import PLUGIN
+from conftest import PLUGIN, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats, loading
@@ -25,7 +25,7 @@ TRICKY = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(title=st.lists(TRICKY, max_size=6).map("".join), name=TRICKY)
 def test_any_text_stays_inside_its_field_and_runs_nothing(title, name):
     value = bibtex_text(title)

@@ -347,6 +347,7 @@ def test_the_hooks_write_no_bytecode_into_the_plugin():
     assert commands and all(command.startswith("python3 -B ") for command in commands)
 
 
+@pytest.mark.slow  # builds a venv with pip: CI runs it (CONTRIBUTING.md "Run the tests")
 def test_an_older_python3_builds_the_venv_with_a_newer_one_on_path(tmp_path):
     """macOS's python3 is 3.9: the venv is made with python3.13 ... python3.10 from PATH."""
     old = _python("3.9")

@@ -7,9 +7,10 @@ needs, and leave out what it does not."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
-from conftest import PLUGIN, run_script
+from conftest import PLUGIN, isolate, run_script
 from support import tournament as t
 
 
@@ -19,28 +20,47 @@ def brief(cwd, agent: str) -> str:
     return done.stdout
 
 
-@pytest.fixture
-def asking(tmp_path):
-    """The problem after the first proof pass: a dead end in the journal, PROOF.md asking for
-    two computations, the first answered."""
-    cwd = tmp_path / "ws"
-    folder = t.new_problem(cwd)
-    t.write_literature(folder)
-    t.failed_strategy(cwd)
-    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
-    t.compute(cwd, folder, 1)
-    return cwd, folder
+@pytest.fixture(scope="module")
+def workspaces(tmp_path_factory):
+    """Both problems below, each built once for the module by the scripts (seconds each), in
+    the environment isolated_env gives a test; each test works on its own copy."""
+    root = tmp_path_factory.mktemp("briefs")
+    with pytest.MonkeyPatch.context() as env:
+        isolate(env, root)
+        # The problem after the first proof pass: a dead end in the journal, PROOF.md asking
+        # for two computations, the first answered.
+        cwd = root / "asking" / "ws"
+        folder = t.new_problem(cwd)
+        t.write_literature(folder)
+        t.failed_strategy(cwd)
+        (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+        t.compute(cwd, folder, 1)
+        # The problem once both requests are answered and the proof is complete and reviewed.
+        shutil.copytree(root / "asking", root / "finished", symlinks=True)
+        cwd = root / "finished" / "ws"
+        folder = cwd / ".math" / "problems" / t.SLUG
+        t.compute(cwd, folder, 2)
+        (folder / "PROOF.md").write_text(t.proof("done", t.NOW), encoding="utf-8")
+        (folder / "REVIEW.md").write_text(t.REVIEW, encoding="utf-8")
+        assert run_script("review.py", "seal", "--problem", t.SLUG, cwd=cwd).returncode == 0
+    return root
+
+
+def copy_of(workspaces, name: str, tmp_path):
+    """This test's own copy of a built problem: (workspace, problem folder)."""
+    shutil.copytree(workspaces / name, tmp_path / name, symlinks=True)
+    cwd = tmp_path / name / "ws"
+    return cwd, cwd / ".math" / "problems" / t.SLUG
 
 
 @pytest.fixture
-def finished(asking):
-    """The problem once both requests are answered and the proof is complete and reviewed."""
-    cwd, folder = asking
-    t.compute(cwd, folder, 2)
-    (folder / "PROOF.md").write_text(t.proof("done", t.NOW), encoding="utf-8")
-    (folder / "REVIEW.md").write_text(t.REVIEW, encoding="utf-8")
-    assert run_script("review.py", "seal", "--problem", t.SLUG, cwd=cwd).returncode == 0
-    return cwd, folder
+def asking(workspaces, tmp_path):
+    return copy_of(workspaces, "asking", tmp_path)
+
+
+@pytest.fixture
+def finished(workspaces, tmp_path):
+    return copy_of(workspaces, "finished", tmp_path)
 
 
 def test_the_proof_brief_holds_every_input_but_the_proof_it_will_read(asking):

@@ -57,6 +57,7 @@ def test_the_demo_speaks_mathematics_and_quotes_the_papers_own_statements(tmp_pa
         assert quoted, out
 
 
+@pytest.mark.slow  # a whole demo run: CI runs it (CONTRIBUTING.md "Run the tests")
 @pytest.mark.needs_shared("recordings")
 def test_the_demo_on_the_testing_sample_confirms_classics_through_zbmath_and_crossref(tmp_path):
     out = demo(tmp_path, "--problem", str(ROOT / "examples" / "sample-problem" / "PROBLEM.md"))
@@ -71,6 +72,7 @@ def test_the_demo_on_the_testing_sample_confirms_classics_through_zbmath_and_cro
     assert f"({len(refs)} new REFs)" in journal
 
 
+@pytest.mark.slow  # a whole demo run: CI runs it (CONTRIBUTING.md "Run the tests")
 @pytest.mark.needs_shared("recordings")
 def test_the_demo_takes_a_plain_markdown_problem(tmp_path):
     """No frontmatter: the first line is the title, the slug is made from it."""
@@ -107,6 +109,7 @@ def test_without_the_shared_folder_the_demo_runs_the_invented_world_and_removes_
     assert not list(tmp_path.glob("math-demo-*"))
 
 
+@pytest.mark.slow  # a whole demo run: CI runs it (CONTRIBUTING.md "Run the tests")
 def test_keep_keeps_the_temporary_workspace(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmp_path))
     driver = [sys.executable, str(ROOT / "tools" / "demo_pipeline.py"), "--world", "invented"]

@@ -322,6 +322,7 @@ def test_semantic_scholar_relaxes_by_words(corpus):
     assert "0704.0688" in [p.arxiv_id for p in result.papers]
 
 
+@pytest.mark.slow  # every query of the benchmark: CI runs it (CONTRIBUTING.md "Run the tests")
 def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(plans, corpus):
     clients = {"arxiv": corpus_search.ArxivStandin(), "semantic_scholar": corpus_search.S2Standin()}
     for name, plan in plans.items():

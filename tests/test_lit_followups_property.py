@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
+from conftest import examples
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -218,9 +219,28 @@ def same(a: str, b: str) -> bool:
 
 
 FollowUps.TestCase.settings = settings(
-    max_examples=200,
+    max_examples=examples(200),
     stateful_step_count=10,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_follow_up_searches_keep_each_paper_once = FollowUps.TestCase
+
+
+def test_a_note_under_a_uref_moves_with_it_when_it_is_promoted():
+    """Found by the machine above: a UREF promoted to a REF by a later search lost the note a
+    person had written under its heading (it moves into the REF, as its number does)."""
+    state = FollowUps()
+    try:
+        state.start()
+        state.fail(service="arxiv")
+        state.search(focus=False, kept=[], remembered=[(0, True, True)])
+        state.recover(service="arxiv")
+        state.note_under_an_entry(where=3)
+        assert "UREF-001" in state.path.read_text(encoding="utf-8")
+        state.search(focus=False, kept=[5], remembered=[])
+        text = state.path.read_text(encoding="utf-8")
+        assert "Moved from:** UREF-001" in text and "number 1." in text
+        state.each_paper_once_numbers_without_gaps_nothing_lost()
+    finally:
+        state.teardown()

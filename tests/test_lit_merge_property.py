@@ -4,6 +4,7 @@ that arXiv, Semantic Scholar or both return, under varying identifiers."""
 
 from __future__ import annotations
 
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mathtools.litdoc import checks, literature, merging
@@ -58,7 +59,7 @@ def build(status: str, n: int, sources: tuple[str, ...] | None) -> dict:
     )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     merges=st.lists(st.lists(result_strategy, min_size=1, max_size=6), min_size=1, max_size=8),
     repeat=st.lists(st.booleans(), min_size=8, max_size=8),

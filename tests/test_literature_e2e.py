@@ -232,6 +232,7 @@ def test_a_search_for_proof_gaps_takes_the_next_unsearched_gap_and_marks_it(tmp_
     assert not any(isinstance(call, Read) and "PROOF" in call.path for call in player.calls)
 
 
+@pytest.mark.slow  # CI runs it (CONTRIBUTING.md "Run the tests")
 def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
     """Default permission mode: only the command's allowed-tools rules let a call run."""
     cwd = workspace(tmp_path)

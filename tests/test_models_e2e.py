@@ -44,6 +44,7 @@ def test_each_agent_runs_on_the_model_its_file_declares(tmp_path):
     assert _models_by_agent(run) == expected, run.describe()
 
 
+@pytest.mark.slow  # CI runs it (CONTRIBUTING.md "Run the tests")
 def test_an_override_set_with_math_models_changes_the_model_in_the_requests(tmp_path):
     work = tmp_path / "work"
     work.mkdir()

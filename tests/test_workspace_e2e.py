@@ -153,6 +153,7 @@ def test_status_without_a_workspace_answers_with_the_code_its_runbook_names(tmp_
     assert not (cwd / ".math").exists()
 
 
+@pytest.mark.slow  # CI runs it (CONTRIBUTING.md "Run the tests")
 def test_the_commands_work_from_a_plugin_folder_whose_path_has_a_space(tmp_path):
     """Like a macOS home, /Users/Ann Lee: the runbook's calls quote the substituted path."""
     plugin = tmp_path / "Ann Lee" / "math"

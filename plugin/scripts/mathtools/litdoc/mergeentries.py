@@ -249,6 +249,8 @@ class Merge:
             values["Relevance"] = was.relevance or NOT_ASSESSED
             values["Moved from"] = self.moved_from(was)
         entry = Entry.new("REF", number, paper.get("title", ""), values, paper_tags(paper, keys))
+        if was is not None:
+            entry.keep_hand_written(was)  # a person's notes move with the entry
         self.fill_assessment(entry, result)
         self.doc.section(CONFIRMED).add_entry(entry)
         self.index.add(entry, keys)
@@ -294,6 +296,7 @@ class Merge:
         REF's `Moved from:` line (a number is never used again, nor lost)."""
         earlier = ref.field("Moved from")
         ref.set_field("Moved from", "; ".join(filter(None, [earlier, self.moved_from(was)])))
+        ref.keep_hand_written(was)
         self.doc.section(UNCONFIRMED).remove_entry(was)
         self.index.drop(was)
 

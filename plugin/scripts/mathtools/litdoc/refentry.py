@@ -139,6 +139,24 @@ class Entry:
         self._fields = None
         return True
 
+    def hand_written(self) -> list[str]:
+        """The lines a person wrote into the entry: neither its heading, a field (with its
+        continuation lines), its ids comment nor a blank line."""
+        fields = {i for start, end in self._index().values() for i in range(start, end)}
+        return [
+            line
+            for i, line in enumerate(self.lines[1:], start=1)
+            if i not in fields and line.strip() and not _IDS.match(line)
+        ]
+
+    def keep_hand_written(self, other: Entry) -> bool:
+        """Take the lines a person wrote into `other` (an entry this one replaces: a UREF
+        promoted or merged into a REF), below this one's heading; True if any."""
+        kept = [line for line in other.hand_written() if line not in self.lines]
+        self.lines[1:1] = kept
+        self._fields = None
+        return bool(kept)
+
     def statements(self) -> dict[str, str]:
         """The statements of the paper's own source this REF keeps: printed name -> LaTeX text
         (the quotes of [V] claims are checked against them: quotes.py)."""
