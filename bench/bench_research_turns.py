@@ -55,7 +55,7 @@ REPORT = "A three-to-six-line report of the pass: status, flags, what changed, w
 def runbook(kind: str, name: str) -> str:
     """A command's or agent's body as the model gets it (the frontmatter is Claude Code's)."""
     path = PLUGIN / kind / f"{name}.md"
-    return frontmatter.split(path.read_text(encoding="utf-8"), str(path))[1]
+    return frontmatter.split_frontmatter(path.read_text(encoding="utf-8"), str(path))[1]
 
 
 class Player:

@@ -267,7 +267,7 @@ def test_every_recording_parses_like_the_arxiv_package_does(path):
         assert ours.published[:19] == their.published.isoformat()[:19]
         assert ours.year == their.published.year
         assert ours.pdf_url == their.pdf_url
-        assert not schemas.errors("paper", ours.to_dict())
+        assert not schemas.schema_errors("paper", ours.to_dict())
 
 
 def test_recordings_are_read_as_utf8_not_latin1_mojibake():
@@ -395,7 +395,7 @@ def test_fetch_ids_replays_each_recorded_look_up(arxiv_server, asked, recording,
     assert len(result.papers) == 1 - len(not_found)
     assert client.network_calls == 1
     data = result.to_dict()
-    assert not schemas.errors("search_result", data)
+    assert not schemas.schema_errors("search_result", data)
     assert data["request_url"].endswith(request.path)
 
 
@@ -467,7 +467,7 @@ def test_search_request_matches_the_recorded_request(arxiv_server):
         assert sent[name] == recorded[name]
     assert result.total_results == 214881
     assert len(result.papers) == 10
-    assert not schemas.errors("search_result", result.to_dict())
+    assert not schemas.schema_errors("search_result", result.to_dict())
 
 
 def test_paging_over_recorded_pages_gives_the_same_papers_as_one_big_page(arxiv_server):

@@ -27,7 +27,7 @@ def test_get_with_out_writes_the_json_and_prints_a_short_summary(run_against, tm
         run = run_against(server, "get", "0808.05394", "arXiv:1707.08567", "--out", "found.json")
     assert run.returncode == 0, run.stdout + run.stderr
     data = json.loads((tmp_path / "found.json").read_text(encoding="utf-8"))
-    assert not schemas.errors("search_result", data)
+    assert not schemas.schema_errors("search_result", data)
     assert data["not_found"] == ["0808.05394"]
     lines = run.stdout.splitlines()
     assert lines[0] == "arxiv get: 1 papers of 1 matches"
@@ -42,7 +42,7 @@ def test_get_without_out_prints_the_full_json(run_against):
         run = run_against(server, "get", "https://arxiv.org/abs/astro-ph/0601001")
     assert run.returncode == 0
     data = run.json()
-    assert not schemas.errors("search_result", data)
+    assert not schemas.schema_errors("search_result", data)
     [paper] = data["papers"]
     assert paper["key"] == "arXiv:astro-ph/0601001"
     assert paper["journal_ref"] == "ActaAstron.56:1-50,2006"
@@ -79,7 +79,7 @@ def test_search_builds_the_query_from_options(run_against):
     data = run.json()
     assert data["query"] == sent["search_query"]
     assert len(data["papers"]) == 10 and data["total_results"] == 214881
-    assert not schemas.errors("search_result", data)
+    assert not schemas.schema_errors("search_result", data)
 
 
 def test_a_cached_search_sends_nothing_and_no_cache_asks_again(run_against):

@@ -274,7 +274,7 @@ def test_a_key_an_arxiv_sources_bib_repeats_is_reported_as_a_local_bibs_is(tmp_p
     bib = "@misc{a, title={First}}\n@misc{b, title={Other}}\n@misc{a, title={Again}}\n"
     remote = loading.load_source("arXiv:2001.00001", "main.tex", tex, {"refs.bib": bib})
     (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
-    local = loading.load([str(tmp_path / "refs.bib")])
+    local = loading.load_bibliography([str(tmp_path / "refs.bib")])
     for found in (remote, local):
         assert [r.key for r in found.references] == ["a", "b"]
         assert [(r.key, r.line) for r in found.repeated] == [("a", 3)]
@@ -285,7 +285,7 @@ def test_a_latex_bibliography_without_entries_is_refused_naming_what_it_may_hold
     bbl = tmp_path / "paper.bbl"
     bbl.write_text("\\begin{thebibliography}{9}\n\\end{thebibliography}\n", encoding="utf-8")
     with pytest.raises(BadInput) as refused:
-        loading.load([str(bbl)])
+        loading.load_bibliography([str(bbl)])
     assert refused.value.code == "no_entries"
     assert str(refused.value) == (
         f"{bbl} holds no thebibliography, biblatex .bbl or amsrefs entry (\\bibitem{{key}}, "

@@ -59,7 +59,7 @@ def test_real_entries_are_confirmed_and_fabricated_ones_unconfirmed(script, stan
     run = check(script, str(bib), "--json")
     assert run.returncode == 0, run.stdout
     document = run.json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     entries = by_key(document)
     wrong = [
         f"{case['label']}: {entries[case['candidate']['key']]['status']} "
@@ -342,7 +342,7 @@ Alex Graves, Greg Wayne, and Ivo Danihelka.
         encoding="utf-8",
     )
     document = check(script, str(tex), "--json").json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     entries = by_key(document)
     assert [(k, e["status"], e["line"]) for k, e in entries.items()] == [
         ("SW16", "CORRECTED", 5),  # the record knows only the preprint, not the journal
@@ -418,7 +418,7 @@ def test_a_tex_naming_its_bib_duplicates_and_cited_only(script, standin, tmp_pat
         encoding="utf-8",
     )
     document = check(script, str(tex), "--json").json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     assert [e["key"] for e in document["entries"]] == [
         "markov",
         "markov-journal",
@@ -548,7 +548,7 @@ def test_real_papers_cited_wrong_are_corrected_field_by_field(script, standin, t
     document = check(
         script, str(bib), "--json", "--fix", str(fixed), "--report", str(report)
     ).json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     entries = by_key(document)
     assert {k: e["status"] for k, e in entries.items()} == {
         "markov-year": "CORRECTED",
@@ -598,7 +598,7 @@ def test_an_entry_with_nothing_to_check_is_its_own_unconfirmed_result(script, st
         encoding="utf-8",
     )
     document = check(script, str(bib), "--json").json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     entries = by_key(document)
     assert entries["todo"]["status"] == "UNCONFIRMED"
     assert "nothing to verify" in entries["todo"]["reason"]
@@ -697,7 +697,7 @@ def test_zbl_numbers_go_to_the_gate_and_mr_numbers_are_kept_and_shown(script, st
     assert reference.candidate()["zbl"] == "0898.68039"
     assert reference.plain()["mr"] == "MR0075938"
     document = check(script, str(bib), "--json").json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     (entry,) = document["entries"]
     assert entry["cited"]["zbl"] == "0898.68039" and entry["cited"]["mr"] == "MR0075938"
     table = check(script, str(bib)).stdout

@@ -59,7 +59,7 @@ def test_check_refs_on_an_arxiv_id_checks_the_papers_bibliography(script, standi
     run = script("check_refs.py", "https://arxiv.org/abs/1110.4324", "--json")
     assert run.returncode == 0, run.stderr
     document = run.json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     assert document["summary"]["entries"] == own_bibliography_count("1110.4324") == 8
     assert document["inputs"] == [
         {"file": "arXiv:1110.4324/revised-shortest-billiards.tex", "kind": "tex", "entries": 8}
@@ -137,7 +137,7 @@ def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     run = script("check_refs.py", str(tmp_path / "paper.tex"), "--json")
     assert run.returncode == 0, run.stderr
     document = run.json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     statuses = {e["key"]: e["status"] for e in document["entries"]}
     assert statuses == {"bezdek-bezdek": "CONFIRMED", "Mink-Bill-Rudolf": "CONFIRMED"}
     cited = {(c["key"], c["kind"], c["number"]): c for c in document["statements"]}
@@ -234,7 +234,7 @@ def test_a_pdf_gives_its_references_each_checked_as_written(script, standin, tmp
     run = script("check_refs.py", pdf, "--json")
     assert run.returncode == 0, run.stderr
     document = run.json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     source = paperbibliography.read_arxiv_paper  # the same paper's entries, read from its LaTeX
     titles = {r.plain().get("title") for r in source("1110.4324", None).bibliography.references}
     entries = document["entries"]
@@ -306,7 +306,9 @@ def test_no_corrected_copy_names_what_was_read_for_an_amsrefs_database():
     from mathtools.gate import refcheck
     from support import shared
 
-    found = loading.load([str(shared.path("bibliographies", "roe-motivic-tori_references.ltb"))])
+    found = loading.load_bibliography(
+        [str(shared.path("bibliographies", "roe-motivic-tori_references.ltb"))]
+    )
     document = {"inputs": found.files}
     assert refcheck.fix_lines(document, "") == [  # type: ignore[arg-type]
         "no corrected copy: only a single .bib is rewritten, and this check read an amsrefs "

@@ -29,14 +29,14 @@ WORKSPACE_SCRIPT = PLUGIN / "scripts" / "workspace.py"
 
 
 def _body(path) -> str:
-    return frontmatter.split(path.read_text(), str(path))[1]
+    return frontmatter.split_frontmatter(path.read_text(), str(path))[1]
 
 
 def _agents() -> dict[str, dict]:
     """agents/*.md by the name Claude Code registers them under: frontmatter `name`, else stem."""
     found = {}
     for path in sorted((PLUGIN / "agents").glob("*.md")):
-        meta = frontmatter.read(path.read_text(), str(path))
+        meta = frontmatter.read_frontmatter(path.read_text(), str(path))
         found[meta.get("name") or path.stem] = meta
     return found
 
@@ -61,7 +61,7 @@ def test_help_expands_with_its_arguments(tmp_path):
     # Every command is offered to the model as a Skill entry with its description.
     skills = first.skills()
     for path in sorted((PLUGIN / "commands").glob("*.md")):
-        meta = frontmatter.read(path.read_text(), str(path))
+        meta = frontmatter.read_frontmatter(path.read_text(), str(path))
         assert skills.get(f"math:{path.stem}") == meta["description"], path.stem
 
 

@@ -146,7 +146,7 @@ def test_runs_are_recorded_under_their_requests_before_the_summary(script, probl
     assert first.returncode == 0, first.stdout
     assert first.json()["recorded"]["computation"] == 1
     text = (problem / "COMPUTATION.md").read_text()
-    data, body = frontmatter.split(text)
+    data, body = frontmatter.split_frontmatter(text)
     # not complete before its Interpretation is written
     assert (data["problem"], data["status"], data["computations"]) == (
         "harmonic",
@@ -163,7 +163,7 @@ def test_runs_are_recorded_under_their_requests_before_the_summary(script, probl
     code = "print('```')\nraise ValueError('bad n')\n"
     second = compute(script, problem, code, "--title", "fails", "--purpose", "edge case")
     assert second.returncode == 0 and second.json()["outcome"] == "error"
-    data, body = frontmatter.split((problem / "COMPUTATION.md").read_text())
+    data, body = frontmatter.split_frontmatter((problem / "COMPUTATION.md").read_text())
     assert (data["status"], data["computations"]) == ("interpreting", 2)
     said = script(
         "compute.py", "interpret", "2", "--text", "the edge case fails", "--dir", str(problem)

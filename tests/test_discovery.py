@@ -259,7 +259,7 @@ def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
     assert result.query_line == 'arxiv --all "normalized Ricci flow on surfaces" --domain ' + (
         "differential-geometry"
     )
-    assert schemas.errors("search_result", result.to_dict()) == []
+    assert schemas.schema_errors("search_result", result.to_dict()) == []
 
 
 def test_then_the_weakest_word_goes_then_the_words_are_or_ed(corpus):
@@ -369,7 +369,7 @@ def test_the_search_scripts_relax_as_the_plan_prints_them(script, tmp_path):
         }  # fmt: skip
         assert [p["arxiv_id"] for p in data["papers"]] == ["1605.08386"]
         assert data["query_line"] == 'arxiv --all "Heat-bath random walks infinitely"'
-        assert schemas.errors("search_result", data) == []
+        assert schemas.schema_errors("search_result", data) == []
         words = "Heat-bath random walks infinitely"
         plain = script("arxiv_query.py", "search", "--all", words, env=env)
         assert json.loads(plain.stdout)["papers"] == []  # without --relax: as asked
@@ -425,7 +425,7 @@ def test_an_empty_search_in_the_domain_is_widened_to_every_category(corpus):
     assert result.relaxation == {"step": "widened", "query": "all:Onsager OR all:zzzz"}
     assert "0704.0759" in [p.arxiv_id for p in result.papers]
     assert relaxation.describe(result.relaxation) == "relaxed: in every category"
-    assert schemas.errors("search_result", result.to_dict()) == []
+    assert schemas.schema_errors("search_result", result.to_dict()) == []
 
 
 def test_a_symbol_of_several_meanings_is_no_word():

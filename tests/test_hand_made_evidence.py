@@ -61,7 +61,7 @@ def hand_set(folder, **fields) -> None:
     data, body = read_state(folder)
     data.update(fields)
     data["digest"] = unkeyed_digest(data)
-    (folder / "STATE.md").write_text(frontmatter.render(data, body))
+    (folder / "STATE.md").write_text(frontmatter.with_frontmatter(data, body))
 
 
 # --- STATE.md: a digest recomputed by hand ---
@@ -97,7 +97,7 @@ def test_a_state_sealed_by_0_1_0_is_read_and_resealed_with_the_key(problem, tmp_
     other.mkdir()
     for folder in (problem, other):
         (folder / "STATE.md").write_text(
-            frontmatter.render({"problem": folder.name, "current_state": "INTAKE"}, "\n")
+            frontmatter.with_frontmatter({"problem": folder.name, "current_state": "INTAKE"}, "\n")
         )
         hand_set(folder, current_state="LITERATURE_SEARCH", history=["0.1.0 moved it"])
     assert not (tmp_path / ".math" / signing.KEY_FILE).exists()

@@ -98,7 +98,7 @@ def test_add_writes_the_protocol_entry_and_prints_its_id(problem, script):
         "- **Related files:** [PROBLEM.md](PROBLEM.md)\n"
         "- **Insight/Takeaway:** Two approaches: spectral radius and Neumann series.\n"
     )
-    meta = frontmatter.read(text)
+    meta = frontmatter.read_frontmatter(text)
     assert (meta["total_entries"], meta["last_entry"], meta["strategies_tried"]) == (
         1,
         "LIT-001",
@@ -126,7 +126,7 @@ def test_strategies_tried_indexes_the_proof_entries(problem, script):
     entry(category="LIT", strategy="targeted-search", outcome="SUCCEEDED")
     entry(category="PROOF", strategy="direct", outcome="IN_PROGRESS")
     entry(category="PROOF", strategy="induction", outcome="PARTIAL")
-    meta = frontmatter.read((problem / "JOURNAL.md").read_text())
+    meta = frontmatter.read_frontmatter((problem / "JOURNAL.md").read_text())
     assert meta["strategies_tried"] == {
         "induction": {"entries": ["PROOF-001", "PROOF-003"], "last_outcome": "PARTIAL"},
         "direct": {"entries": ["PROOF-002"], "last_outcome": "IN_PROGRESS"},
@@ -142,7 +142,7 @@ def test_a_hand_edited_outcome_is_flagged_then_resynced_by_the_next_add(problem,
     assert stale.returncode == 1
     assert [v["kind"] for v in stale.json()["violations"]] == ["index"]
     entry(category="NOTE", strategy="decision", outcome="SUCCEEDED")
-    meta = frontmatter.read(path.read_text())
+    meta = frontmatter.read_frontmatter(path.read_text())
     assert meta["strategies_tried"]["direct"]["last_outcome"] == "FAILED"
     assert script("journal.py", "validate").returncode == 0
 
@@ -299,7 +299,10 @@ def test_add_uses_the_current_problem_or_the_one_named(problem, script):
 def test_add_recreates_a_missing_journal(problem, script):
     (problem / "JOURNAL.md").unlink()
     assert entry()["id"] == "PROOF-001"
-    assert frontmatter.read((problem / "JOURNAL.md").read_text())["problem"] == "operator-norms"
+    assert (
+        frontmatter.read_frontmatter((problem / "JOURNAL.md").read_text())["problem"]
+        == "operator-norms"
+    )
 
 
 def test_without_a_current_problem_add_explains(tmp_path, script):
@@ -353,8 +356,8 @@ def test_the_problems_own_tags_match_nothing(problem, script):
     """D8: a failed induction tagged with the problem's own tag and one more is no dead end of a
     direct proof that shares those two."""
     path = problem / "PROBLEM.md"
-    data, body = frontmatter.split(path.read_text())
-    path.write_text(frontmatter.render({**data, "tags": ["derangements"]}, body))
+    data, body = frontmatter.split_frontmatter(path.read_text())
+    path.write_text(frontmatter.with_frontmatter({**data, "tags": ["derangements"]}, body))
     entry(strategy="induction", tags="derangements,inclusion-exclusion", outcome="FAILED")
     tags = "derangements,inclusion-exclusion,alternating-series,error-term"
     assert check(script, "direct", tags)[1]["verdict"] == "clear"

@@ -41,7 +41,7 @@ def test_a_venue_given_by_an_undefined_journal_macro_is_shown_unexpanded():
     path = shared.path("bibliographies", CLEMENT)
     expected = macro_items(path.read_text(encoding="utf-8"))
     assert len(expected) == 42
-    paper = paperinput.read([str(path)])
+    paper = paperinput.read_paper_input([str(path)])
     assert {u["key"]: u["venue"] for u in paper.unexpanded} == expected
     assert {tuple(u["missing_inputs"]) for u in paper.unexpanded} == {("mrabbrev",)}
     by_key = {r.key: r for r in paper.bibliography.references}
@@ -53,7 +53,7 @@ def test_journal_macros_are_expanded_from_the_definitions_the_source_holds(tmp_p
     tex = tmp_path / "biblio.tex"
     shutil.copy(shared.path("bibliographies", CLEMENT), tex)
     (tmp_path / "mrabbrev.tex").write_text(MRABBREV, encoding="utf-8")
-    paper = paperinput.read([str(tex)])
+    paper = paperinput.read_paper_input([str(tex)])
     by_key = {r.key: r for r in paper.bibliography.references}
     assert by_key["Ad60"].fields["journal"] == "Ann. of Math"  # a final stop is dropped
     assert (by_key["Ad60"].fields["volume"], by_key["Ad60"].fields["pages"]) == ("72", "20-103")
@@ -81,7 +81,7 @@ def test_the_table_shows_an_unexpanded_venue_and_counts_them(script, standin, tm
     run = script("check_refs.py", str(tex), "--json")
     assert run.returncode == 0, run.stderr
     document = run.json()
-    assert schemas.errors("check_refs", document) == []
+    assert schemas.schema_errors("check_refs", document) == []
     assert [(u["key"], u["venue"]) for u in document["unexpanded_venues"]] == [("a", "\\ANNMAone")]
     cited = {e["key"]: e["cited"] for e in document["entries"]}
     assert cited["b"]["venue"] == "J. Amer. Math. Soc"  # the final stop dropped, as for any venue

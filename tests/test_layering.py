@@ -10,18 +10,29 @@ mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules,
   hides the circle from Python's start-up), every import inside a function says why;
 - a module over SOFT_LINES lines gets a warning naming the seam to cut it at (seam(): the groups
   of its top-level definitions that do not use each other), and none may pass HARD_LINES;
-- every wing's __init__ names its modules in __all__ and imports nothing.
+- every wing's __init__ is its public face: the names other wings may use, declared once in an
+  `if TYPE_CHECKING:` block of relative imports (what mypy reads), listed equal in __all__ and
+  loaded lazily by core's face_attribute; it imports nothing else at run time, and no name on it
+  is also a module's name;
+- no two faces carry one name;
+- another wing, cli.py, a script (plugin/scripts/*.py) and a hook import a wing only through its
+  face (`from ..gate import Verifier`, `from mathtools.gate import Verifier`) and only names in
+  its __all__; inside a wing, modules import their siblings directly.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import warnings
 from pathlib import Path
 
+import pytest
 from conftest import SCRIPTS
+from mathtools.core.faces import face_names
 
 LIBRARY = SCRIPTS / "mathtools"
+HOOKS = SCRIPTS.parent / "hooks"
 # Over SOFT_LINES, a module is split at its seam (CONTRIBUTING.md, "Layout"): the test warns and
 # names it. HARD_LINES only stops a module growing without bound while the split waits.
 SOFT_LINES = 500
@@ -64,7 +75,14 @@ def _resolve(module: str, node: ast.ImportFrom | ast.Import, known: set[str]) ->
         name = f"{prefix}.{alias.name}" if prefix else alias.name
         if name in known:
             found.append(name)
+        elif prefix in WINGS and alias.name in _face(prefix):
+            found.append(f"{prefix}.{_face(prefix)[alias.name]}")
     return found
+
+
+def _face(wing: str) -> dict[str, str]:
+    """{name: module} of a wing's face, as face_attribute reads it."""
+    return face_names(importlib.import_module(f"mathtools.{wing}").__name__)
 
 
 def _imports(module: str, path: Path, known: set[str]) -> tuple[set[str], list[tuple[str, int]]]:
@@ -140,19 +158,140 @@ def test_every_library_module_lives_in_a_wing():
     ) == sorted(WINGS)
 
 
-def test_every_wing_names_its_modules_and_imports_nothing():
+def _init(wing: str) -> ast.Module:
+    return ast.parse((LIBRARY / wing / "__init__.py").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("wing", WINGS)
+def test_every_wing_declares_its_face_once(wing):
+    """__all__ lists exactly the TYPE_CHECKING block's names, each a name of one of the wing's
+    modules (never a module's own name: the import system would put the module there); at run
+    time the face imports face_attribute and nothing else, and answers with it."""
+    tree = _init(wing)
+    assert ast.get_docstring(tree), f"{wing}/__init__.py says nothing of its wing"
+    runtime = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert [(node.module, [a.name for a in node.names]) for node in runtime] == [
+        ("typing", ["TYPE_CHECKING"]),
+        ("faces" if wing == "core" else "core", ["face_attribute"]),
+    ]
+    declared = [
+        line
+        for node in tree.body
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+        for line in node.body
+    ]
+    assert all(
+        isinstance(line, ast.ImportFrom) and line.level == 1 and not line.names[0].asname
+        for line in declared
+    ), f"{wing}'s face: `from .module import name` lines only"
+    names = _face(wing)
+    exported = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
+    )
+    assert sorted(exported) == sorted([*names, *(["face_attribute"] if wing == "core" else [])])
+    modules = {path.stem for path in (LIBRARY / wing).glob("*.py")}
+    assert sorted(set(names) & modules) == []
+    assert sorted({module for module in names.values()} - modules) == []
+    getter = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"]
+    assert getter and ast.unparse(getter[0].body[-1]) == "return face_attribute(__name__, name)"
+
+
+@pytest.mark.parametrize("wing", WINGS)
+def test_every_name_on_a_face_is_the_object_its_module_defines(wing):
+    package = importlib.import_module(f"mathtools.{wing}")
+    for name, module in _face(wing).items():
+        defined = importlib.import_module(f"mathtools.{wing}.{module}")
+        assert getattr(package, name) is getattr(defined, name), f"{wing}.{name}"
+    with pytest.raises(AttributeError, match="no_such_name"):
+        package.no_such_name  # noqa: B018  # the attribute lookup is the test
+
+
+def test_no_two_faces_carry_one_name():
+    """A name means one thing across the library: a script that imports from two faces never
+    meets two `load`s (the glossary's rule; an alias would only hide it)."""
+    carriers: dict[str, list[str]] = {}
     for wing in WINGS:
-        init = LIBRARY / wing / "__init__.py"
-        tree = ast.parse(init.read_text(encoding="utf-8"))
-        assert ast.get_docstring(tree), f"{wing}/__init__.py says nothing of its wing"
-        assert not [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
-        exported = next(
-            ast.literal_eval(node.value)
-            for node in tree.body
-            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
-        )
-        modules = sorted(path.stem for path in (LIBRARY / wing).glob("*.py"))
-        assert sorted(exported) == [name for name in modules if name != "__init__"], wing
+        for name in _face(wing):
+            carriers.setdefault(name, []).append(wing)
+    assert {name: wings for name, wings in carriers.items() if len(wings) > 1} == {}
+
+
+def _front_doors() -> list[tuple[str, Path]]:
+    """The modules that are no wing's: cli, the scripts and the hooks."""
+    doors = [("cli", LIBRARY / "cli.py")]
+    return doors + [
+        (f"script {p.name}", p) for p in sorted([*SCRIPTS.glob("*.py"), *HOOKS.glob("*.py")])
+    ]
+
+
+def _reaches(owner: str, node: ast.ImportFrom) -> str | None:
+    """The dotted name below mathtools an import in `owner` (a library module, or "cli", or a
+    front door outside the package) names, or None for an import outside the library."""
+    if node.level:
+        package = _package(owner).split(".") if owner in _modules() and _package(owner) else []
+        package = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+        return ".".join([*package, *([node.module] if node.module else [])])
+    if node.module and node.module.startswith("mathtools."):
+        return node.module.removeprefix("mathtools.")
+    return None
+
+
+def _borrowed(owner: str, wing: str, path: Path) -> list[str]:
+    """Each import in the file at `path` (of wing `wing`, "" for a front door) that reaches another
+    wing other than through its face, or takes a name the face does not carry."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [
+                f"{owner}:{node.lineno} imports {a.name}"
+                for a in node.names
+                if a.name.startswith("mathtools.") and _wing(a.name.split(".", 1)[1] + ".x") != wing
+            ]
+        if not isinstance(node, ast.ImportFrom) or (reached := _reaches(owner, node)) is None:
+            continue
+        target = reached.split(".")[0]
+        if target not in WINGS or target == wing:
+            continue
+        if reached != target:
+            found.append(f"{owner}:{node.lineno} imports {reached}, not the face {target}")
+            continue
+        exported = _face(target)
+        found += [
+            f"{owner}:{node.lineno} imports {target}.{a.name}, not on its face"
+            for a in node.names
+            if a.name not in exported or a.asname
+        ]
+    return found
+
+
+def test_a_wing_is_imported_only_through_its_face():
+    """No exemption: library modules of the other wings, cli, the scripts and the hooks."""
+    borrowed = []
+    for name, path in _modules().items():
+        if name != "cli":
+            borrowed += _borrowed(name, _wing(name), path)
+    for name, path in _front_doors():
+        borrowed += _borrowed(name if name == "cli" else "", "", path)
+    assert borrowed == []
+
+
+def test_the_face_rule_sees_a_module_import_and_a_name_off_the_face(tmp_path):
+    """The rule's own check, on a synthesized module of litdoc reaching into the gate, and the
+    layer rule's: a face import is an edge to the module that defines the name."""
+    path = tmp_path / "synthesized.py"
+    path.write_text(
+        "from ..gate.verification import Verifier\nfrom ..gate import no_such_name\n",
+        encoding="utf-8",
+    )
+    assert _borrowed("litdoc.synthesized", "litdoc", path) == [
+        "litdoc.synthesized:1 imports gate.verification, not the face gate",
+        "litdoc.synthesized:2 imports gate.no_such_name, not on its face",
+    ]
+    node = ast.parse("from ..gate import Verifier").body[0]
+    assert isinstance(node, ast.ImportFrom)
+    assert _resolve("litdoc.merging", node, set(_modules())) == ["gate.verification"]
 
 
 def test_a_wing_imports_only_itself_and_the_wings_below_it():

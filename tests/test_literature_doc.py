@@ -99,7 +99,7 @@ Nothing on weighted graphs [~].
 
 def test_the_template_has_the_protocol_schema():
     text = (PLUGIN / "templates" / "LITERATURE.md").read_text()
-    data, body = frontmatter.split(text)
+    data, body = frontmatter.split_frontmatter(text)
     schema = json.loads((PLUGIN / "schemas" / "literature_frontmatter.schema.json").read_text())
     # the protocol's six fields, in its order: the template, the renderer and the schema agree
     assert list(data) == list(literature.FRONTMATTER_FIELDS) == schema["required"]
@@ -175,8 +175,8 @@ def test_entries_expose_their_fields():
     assert "weighted graphs" in doc.synthesis
     assert doc.high_water("REF") == 4 and doc.high_water("UREF") == 1
     for entry in doc.confirmed:
-        assert schemas.errors("literature_ref", entry.to_dict()) == []
-    assert schemas.errors("literature_uref", uref.to_dict()) == []
+        assert schemas.schema_errors("literature_ref", entry.to_dict()) == []
+    assert schemas.schema_errors("literature_uref", uref.to_dict()) == []
 
 
 def test_changing_one_field_keeps_every_other_line():

@@ -63,7 +63,9 @@ def test_merge_then_finish_records_the_search_in_the_journal_and_the_state(sessi
     journal = (problem / "JOURNAL.md").read_text()
     assert "broad-survey" in journal
     assert "3 runs on arXiv, Semantic Scholar and zbMATH Open, 1 iteration" in journal
-    history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
+    history = frontmatter.read_frontmatter((problem / "STATE.md").read_text(), "STATE.md")[
+        "history"
+    ]
     assert (
         "INTAKE -> LITERATURE_SEARCH (literature searched by /math:literature: LIT-001"
         in (history[-1])
@@ -113,7 +115,9 @@ def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(sessi
     journal = (problem / "JOURNAL.md").read_text()
     assert "targeted-search" in journal.split("LIT-002", 1)[1]
     assert "- [~] Another." in (problem / "LITERATURE.md").read_text()
-    history = frontmatter.read((problem / "STATE.md").read_text(), "STATE.md")["history"]
+    history = frontmatter.read_frontmatter((problem / "STATE.md").read_text(), "STATE.md")[
+        "history"
+    ]
     assert history[-1].endswith(
         "LITERATURE_SEARCH: literature search (LIT-002: "
         + (f"{done.json()['confirmed']} confirmed references)")
@@ -151,7 +155,7 @@ def test_services_failing_at_verification_are_named_and_never_as_checked(session
     assert done.returncode == 0, done.stdout
     problem = session.folder / ".math" / "problems" / SLUG
     literature = (problem / "LITERATURE.md").read_text()
-    meta = frontmatter.read(literature, "LITERATURE.md")
+    meta = frontmatter.read_frontmatter(literature, "LITERATURE.md")
     assert "zbmath" not in meta["sources_queried"] and "crossref" not in meta["sources_queried"]
     checked = re.findall(r"checked against ([^;]*) only", literature)
     assert checked and not any("zbMATH" in c or "Crossref" in c for c in checked)

@@ -20,7 +20,7 @@ FILE_RULES = ["Edit(.math/problems/*/literature-runs/**)", "Edit(.math/problems/
 
 
 def allowed_scripts() -> list[str]:
-    meta = frontmatter.read(COMMAND.read_text(encoding="utf-8"))
+    meta = frontmatter.read_frontmatter(COMMAND.read_text(encoding="utf-8"))
     rules = [rule.strip() for rule in meta["allowed-tools"].split(", ")]
     scripts = [rule for rule in rules if rule not in FILE_RULES]
     matches = [RULE.match(rule) for rule in scripts]
@@ -44,7 +44,7 @@ def test_the_runbook_player_calls_only_approved_scripts():
 
 
 def test_the_command_has_a_description_an_argument_hint_and_hands_off_to_the_agent():
-    meta, body = frontmatter.split(COMMAND.read_text(encoding="utf-8"))
+    meta, body = frontmatter.split_frontmatter(COMMAND.read_text(encoding="utf-8"))
     assert meta["description"] and meta["argument-hint"] == "[problem-slug] [focus ...]"
     assert "math:literature-search" in body and "$ARGUMENTS" in body
     # The problem is the script's to find (a slug first, else the current problem): neither the
@@ -57,7 +57,7 @@ def test_the_command_has_a_description_an_argument_hint_and_hands_off_to_the_age
 
 
 def test_the_agent_lists_its_tools_and_keeps_files_out_of_the_plugin_folder():
-    meta, body = frontmatter.split(AGENT.read_text(encoding="utf-8"))
+    meta, body = frontmatter.split_frontmatter(AGENT.read_text(encoding="utf-8"))
     assert meta["name"] == "literature-search"
     assert {tool.strip() for tool in meta["tools"].split(",")} == {"Bash", "Read", "Write", "Edit"}
     folder_model = PLUGIN / "scripts" / "mathtools" / "search" / "searchfolder.py"

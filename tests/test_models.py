@@ -269,6 +269,6 @@ def test_models_without_a_workspace_shows_the_declared_ones_and_refuses_a_change
 
 @pytest.mark.parametrize("command", ["status", "help"])
 def test_status_and_help_show_the_models_from_the_status_json(command):
-    body = frontmatter.split((PLUGIN / "commands" / f"{command}.md").read_text())[1]
+    body = frontmatter.split_frontmatter((PLUGIN / "commands" / f"{command}.md").read_text())[1]
     assert "models.agents" in body and "models.set_in_config" in body
     assert 'scripts/workspace.py" status' in body

@@ -39,7 +39,7 @@ def test_a_new_problem_starts_with_its_domains_preset(notation_file, script):
 def test_a_problem_outside_the_domains_starts_custom(script):
     script("workspace.py", "init")
     out = script("workspace.py", "new-problem", "--title", "Misc", "--domain", "other").json()
-    meta, body = frontmatter.split((Path(out["path"]) / "NOTATION.md").read_text())
+    meta, body = frontmatter.split_frontmatter((Path(out["path"]) / "NOTATION.md").read_text())
     assert meta["preset"] == "custom"
     assert "only the custom notation" in body
 

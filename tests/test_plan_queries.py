@@ -150,7 +150,7 @@ def test_plan_draws_three_to_five_queries_per_api_from_the_five_sources(script):
 
 def test_plan_follows_its_schema_and_needs_no_notes_when_rich(script):
     plan = plan_for("fixed-points.md", script=script)
-    assert schemas.errors("plan", plan) == []
+    assert schemas.schema_errors("plan", plan) == []
     assert plan["notes"] == []
 
 
@@ -160,7 +160,7 @@ def test_too_little_to_search_on_is_said_with_what_would_help(script, tmp_path):
     )
     run = script("plan_queries.py", "--problem", str(tmp_path / "PROBLEM.md"), "--out", "p.json")
     plan = json.loads(Path("p.json").read_text())
-    assert schemas.errors("plan", plan) == []
+    assert schemas.schema_errors("plan", plan) == []
     thin = [api for api in ("arxiv", "semantic_scholar") if len(plan["queries"][api]) < 3]
     assert thin and len(plan["notes"]) == len(thin)
     assert all("PROBLEM.md gives few search terms" in note for note in plan["notes"])

@@ -51,7 +51,7 @@ def test_the_counts_are_the_readmes():
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
 def test_every_entry_is_read(name):
-    found = loading.load([str(FOLDER / name)])
+    found = loading.load_bibliography([str(FOLDER / name)])
     assert len(found.references) == COUNTS[name]
     assert [f["entries"] for f in found.files] == [COUNTS[name]]
     assert all(reference.key for reference in found.references)
@@ -93,12 +93,12 @@ def test_every_registered_format_reads_real_files_of_its_kind():
 
 
 def cited(name: str) -> dict[str, dict]:
-    found = loading.load([str(FOLDER / name)])
+    found = loading.load_bibliography([str(FOLDER / name)])
     return {reference.key: reference.plain() for reference in found.references}
 
 
 def test_a_repeated_field_is_read_as_bibtex_reads_it_with_a_warning():
-    found = loading.load([str(FOLDER / "bauer-realizability_realizability.bib")])
+    found = loading.load_bibliography([str(FOLDER / "bauer-realizability_realizability.bib")])
     assert found.warnings == [
         "bauer-realizability_realizability.bib line 1101: HowardW:apphmf gives the field "
         "reviews twice; the first is used, as BibTeX does"
@@ -316,7 +316,7 @@ def test_check_refs_checks_a_real_bbl_end_to_end(script, standin, name, kind):
 
 def test_a_doi_written_with_an_escaped_underscore_is_looked_up_without_the_backslash():
     for name in ("vendramin-group_refs.bib", "equational_paper_references.bib"):
-        found = loading.load([str(FOLDER / name)])
+        found = loading.load_bibliography([str(FOLDER / name)])
         escaped = [r for r in found.references if "\\_" in r.fields.get("doi", "")]
         assert escaped, name
         assert all("\\" not in r.candidate()["doi"] for r in escaped)
@@ -334,7 +334,7 @@ def test_a_bibitems_year_is_its_own_not_a_conferences_or_a_stray_lines():
 
 def test_corrected_authors_are_written_as_the_file_writes_names():
     # carleson's MathSciNet export writes "Mac\'ias, Roberto A. and Segovia, Carlos"
-    found = loading.load([str(FOLDER / "carleson_blueprint_bibliography.bib")])
+    found = loading.load_bibliography([str(FOLDER / "carleson_blueprint_bibliography.bib")])
     reference = next(r for r in found.references if "Segovia" in r.fields.get("author", ""))
     record = ["Roberto A. Macías", "Carlos Segovia", "Ludwig van Beethoven"]
     written = refcheck._bib_field("authors", record, reference)
@@ -342,7 +342,7 @@ def test_corrected_authors_are_written_as_the_file_writes_names():
         "author": "{Macías, Roberto A. and Segovia, Carlos and van Beethoven, Ludwig}"
     }
     # a file writing "Given Family" keeps the record's names as they are
-    napkin = loading.load([str(FOLDER / "napkin_references.bib")]).references
+    napkin = loading.load_bibliography([str(FOLDER / "napkin_references.bib")]).references
     given_first = next(
         r for r in napkin if r.fields.get("author") and "," not in r.fields["author"]
     )

@@ -131,7 +131,7 @@ def test_latex_output_is_refused_without_a_review_that_checks_every_step(problem
     assert refused.value.code == "not_reviewed"
     # a hand-set verdict counts for nothing
     (problem / "REVIEW.md").write_text(
-        frontmatter.render({"verdict": "pass"}, "\n### Lemma 1\n**Verdict:** checked\n")
+        frontmatter.with_frontmatter({"verdict": "pass"}, "\n### Lemma 1\n**Verdict:** checked\n")
     )
     with pytest.raises(BadInput, match="not sealed"):
         machine.transition(problem, problem.name, "LATEX_OUTPUT", "looks fine")
@@ -324,11 +324,11 @@ def test_d10_the_status_covers_every_run_and_waits_for_the_interpretation(proble
     failed = {**result, "exit_code": 1, "outcome": "error"}
     computation.record(problem, "d", "print(1)", failed, "first", request=1)
     computation.record(problem, "d", "print(2)", result, "second", request=2)
-    data = frontmatter.read((problem / "COMPUTATION.md").read_text())
+    data = frontmatter.read_frontmatter((problem / "COMPUTATION.md").read_text())
     assert data["status"] == "interpreting"  # not complete before the Interpretation
     computation.interpret(problem, 1, "the sum is off by one")
     computation.interpret(problem, 2, "as expected")
-    data = frontmatter.read((problem / "COMPUTATION.md").read_text())
+    data = frontmatter.read_frontmatter((problem / "COMPUTATION.md").read_text())
     assert data["status"] == "error"  # Request 1's run failed, though the last one did not
     assert computation.failed_requests(problem) == [1]
 

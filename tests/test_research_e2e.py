@@ -248,7 +248,7 @@ def research(home: Path, cwd: Path, orchestrator, subagents: dict, slug: str = S
 def assert_offered_its_tools(run, name: str) -> None:
     """The agent's conversation offers exactly the tools of its `tools:` list that this Claude
     Code has (2.1.197 has no Glob or Grep tool: searching goes through Bash)."""
-    meta = frontmatter.read((PLUGIN / "agents" / f"{name}.md").read_text(), name)
+    meta = frontmatter.read_frontmatter((PLUGIN / "agents" / f"{name}.md").read_text(), name)
     declared = {tool.strip() for tool in meta["tools"].split(",")}
     available = set(run.main_requests()[0].tool_names())
     conversation = run.subagent_requests(f"math:{name}")
@@ -257,7 +257,7 @@ def assert_offered_its_tools(run, name: str) -> None:
 
 
 def state_of(folder: Path) -> dict:
-    return frontmatter.read((folder / "STATE.md").read_text(), "STATE.md")
+    return frontmatter.read_frontmatter((folder / "STATE.md").read_text(), "STATE.md")
 
 
 @pytest.mark.slow
@@ -307,7 +307,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
         "request": 1,
     }
     recorded = (folder / "COMPUTATION.md").read_text()
-    assert frontmatter.read(recorded, "COMPUTATION.md")["status"] == "complete"
+    assert frontmatter.read_frontmatter(recorded, "COMPUTATION.md")["status"] == "complete"
     assert "**Request from:** PROOF.md, Request 1" in recorded and OUTPUT in recorded
     assert PENDING not in recorded and INTERPRETATION in recorded
     assert recorded.rstrip().endswith(SUMMARY_ROW)
@@ -430,7 +430,10 @@ def test_research_sends_a_complete_proof_to_the_referee_then_to_the_writer(tmp_p
         "Main Theorem",
     ]
     assert (folder / "PROOF.md").read_text().count("**Confidence:** [P]") == 2
-    assert frontmatter.read((folder / "REVIEW.md").read_text(), "REVIEW.md")["verdict"] == "pass"
+    assert (
+        frontmatter.read_frontmatter((folder / "REVIEW.md").read_text(), "REVIEW.md")["verdict"]
+        == "pass"
+    )
 
     # The next invocation: every step checked, so the write-up.
     orchestrator = Orchestrator(agent_runs=1)
@@ -448,7 +451,9 @@ def test_research_sends_a_complete_proof_to_the_referee_then_to_the_writer(tmp_p
 def test_a_command_pre_approves_every_script_call_of_the_agents_it_spawns(command):
     """Subagents run under the invoking command's allowed-tools rules: a script an agent calls
     that the command does not pre-approve asks the user (and fails in -p mode)."""
-    meta, body = frontmatter.split((PLUGIN / "commands" / f"{command}.md").read_text(), command)
+    meta, body = frontmatter.split_frontmatter(
+        (PLUGIN / "commands" / f"{command}.md").read_text(), command
+    )
     rules = {rule.strip() for rule in meta["allowed-tools"].split(", ")}
     spawned = set(re.findall(r"`math:([a-z-]+)`", body))
     assert spawned, f"/math:{command} names no agent"
@@ -464,7 +469,9 @@ def test_research_pre_approves_what_the_commands_of_its_agents_pre_approve():
     that starts it alone: /math:research's rules hold every rule of those commands."""
 
     def rules(command: str) -> set[str]:
-        meta = frontmatter.read((PLUGIN / "commands" / f"{command}.md").read_text(), command)
+        meta = frontmatter.read_frontmatter(
+            (PLUGIN / "commands" / f"{command}.md").read_text(), command
+        )
         return {rule.strip() for rule in meta["allowed-tools"].split(", ")}
 
     research = rules("research")

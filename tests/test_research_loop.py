@@ -69,7 +69,7 @@ def write_proof(folder, **flags):
     fields.update(flags)
     tier = "[S]" if fields["status"] == "complete" else "[~]"
     body = PROOF_BODY.replace("{status}", fields["status"]).replace("{tier}", tier)
-    (folder / "PROOF.md").write_text(frontmatter.render(fields, body))
+    (folder / "PROOF.md").write_text(frontmatter.with_frontmatter(fields, body))
 
 
 def test_a_run_from_intake_to_an_archived_session(script, tmp_path, tex_only):

@@ -42,7 +42,7 @@ def test_search_prints_a_valid_search_result(serve, script):
         )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     data = run.json()
-    assert schemas.errors("search_result", data) == []
+    assert schemas.schema_errors("search_result", data) == []
     assert data["total_results"] == 47 and {p["year"] for p in data["papers"]} <= {1936, 1937}
     assert "fieldsOfStudy" not in server.received[0].path
 
@@ -57,7 +57,7 @@ def test_out_writes_the_file_and_prints_a_summary(serve, script, tmp_path):
         )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     data = json.loads(out.read_text())
-    assert schemas.errors("search_result", data) == []
+    assert schemas.schema_errors("search_result", data) == []
     lines = run.stdout.splitlines()
     assert lines[0] == "semantic_scholar batch: 3 papers"
     assert "not found: CorpusId:211530585" in lines
@@ -137,7 +137,7 @@ def test_bulk_follows_the_token_from_the_command_line(serve, script):
     # The recording client also sent offset/limit, which bulk search ignores.
     assert mismatches(server.received, recorded, ignore_params=("offset", "limit")) == []
     data = run.json()
-    assert schemas.errors("search_result", data) == []
+    assert schemas.schema_errors("search_result", data) == []
     pages = [json.loads(i.body) for i in recorded]
     assert [p["s2_paper_id"] for p in data["papers"]] == [
         r["paperId"] for page in pages for r in page["data"]
@@ -165,7 +165,7 @@ def test_search_filters_from_the_command_line(serve, script, name, args, field):
     assert run.returncode == 0, run.stdout + run.stderr
     assert mismatches(server.received, recorded) == []
     data = run.json()
-    assert schemas.errors("search_result", data) == []
+    assert schemas.schema_errors("search_result", data) == []
     page = json.loads(recorded[0].body)
     assert [p["s2_paper_id"] for p in data["papers"]] == [r["paperId"] for r in page["data"]]
     papers = data["papers"]

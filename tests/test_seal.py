@@ -119,7 +119,7 @@ def test_a_bare_verdict_review_is_refused_naming_each_step(problem):
         assert step in message
     assert "Main Theorem: what you checked names none of the step's content" in message
     assert "[P]" in (problem / "PROOF.md").read_text()  # nothing was sealed
-    assert "verdict" not in frontmatter.read((problem / "REVIEW.md").read_text())
+    assert "verdict" not in frontmatter.read_frontmatter((problem / "REVIEW.md").read_text())
 
 
 @pytest.mark.parametrize(
@@ -191,7 +191,7 @@ def test_the_seal_takes_an_agents_p_from_a_step_on_a_computation(problem):
     proof = (problem / "PROOF.md").read_text()
     assert "Lemma 5: $h(T) \\le n$" in proof
     assert proof.split("### Lemma 5")[1].split("### Main")[0].count("[S]") == 1
-    record = frontmatter.read((problem / "REVIEW.md").read_text())["proved"]
+    record = frontmatter.read_frontmatter((problem / "REVIEW.md").read_text())["proved"]
     steps = {step.name: step for step in review.steps(proof)}
     assert record == {
         name: review.digest(steps[name].text.rstrip()) for name in ("Lemma 1", "Main Theorem")
@@ -248,9 +248,9 @@ def test_a_hand_set_p_with_a_recomputed_digest_is_refused(problem):
                            "Computation 1\n**Confidence:** [P]")  # fmt: skip
     assert forged != proof
     path.write_text(forged)
-    data, body = frontmatter.split((problem / "REVIEW.md").read_text())
+    data, body = frontmatter.split_frontmatter((problem / "REVIEW.md").read_text())
     data["proof_sha256"] = review.digest(forged)
-    (problem / "REVIEW.md").write_text(frontmatter.render(data, body))
+    (problem / "REVIEW.md").write_text(frontmatter.with_frontmatter(data, body))
     summary, errors = review.current(problem)
     assert summary is None and errors == [
         "Lemma 5 is marked [P], which only review.py seal gives, and REVIEW.md's seal did not "
@@ -260,7 +260,7 @@ def test_a_hand_set_p_with_a_recomputed_digest_is_refused(problem):
     data["proved"]["Lemma 5"] = review.step_digest(
         next(s for s in review.steps(forged) if s.name == "Lemma 5")
     )
-    (problem / "REVIEW.md").write_text(frontmatter.render(data, body))
+    (problem / "REVIEW.md").write_text(frontmatter.with_frontmatter(data, body))
     summary, errors = review.current(problem)
     assert summary is None and "`proved` record is not what its review gives" in errors[0]
 

@@ -34,7 +34,7 @@ def serve(monkeypatch):
 
 def valid(result) -> dict:
     data = result.to_dict()
-    assert schemas.errors("search_result", data) == []
+    assert schemas.schema_errors("search_result", data) == []
     return data
 
 

@@ -43,17 +43,21 @@ def write_state(folder, current, loops=None, **extra):
         **extra,
     }
     data["digest"] = statefile.digest_of(data, folder)  # as state.py writes it; not a hand edit
-    (folder / "STATE.md").write_text(frontmatter.render(data, "\n# State\n\nhand-written note\n"))
+    (folder / "STATE.md").write_text(
+        frontmatter.with_frontmatter(data, "\n# State\n\nhand-written note\n")
+    )
 
 
 def read_state(folder):
-    return frontmatter.split((folder / "STATE.md").read_text())
+    return frontmatter.split_frontmatter((folder / "STATE.md").read_text())
 
 
 def write_md(folder, name, age=0.0, **fields):
     """An artifact with this frontmatter, its mtime `age` seconds in the past."""
     path = folder / name
-    path.write_text(frontmatter.render(fields, "\nbody\n") if name.endswith(".md") else "x")
+    path.write_text(
+        frontmatter.with_frontmatter(fields, "\nbody\n") if name.endswith(".md") else "x"
+    )
     moment = time.time() - age
     os.utime(path, (moment, moment))
 
@@ -98,7 +102,7 @@ The tail of the alternating series after the $n$-th term is below $1/(n+1) \\le 
 
 def complete_proof(folder, body=COMPLETE_PROOF, **fields):
     data = {"status": "complete", "computation_needed": False, "literature_needed": False}
-    (folder / "PROOF.md").write_text(frontmatter.render({**data, **fields}, body))
+    (folder / "PROOF.md").write_text(frontmatter.with_frontmatter({**data, **fields}, body))
 
 
 def passing_review(folder, review_body=PASSING_REVIEW):
@@ -365,7 +369,7 @@ def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered
     written in this state would spawn it again and again."""
     proof = problem / "PROOF.md"
     proof.write_text(
-        frontmatter.render({"status": "in-progress", "computation_needed": True}, "\n")
+        frontmatter.with_frontmatter({"status": "in-progress", "computation_needed": True}, "\n")
         + "## Computation Requests\n\n### Request 1: a sum\n\n### Request 2: a product\n"
     )
     age(proof, 600)
@@ -398,13 +402,19 @@ def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered
     step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:computation")
     assert "Interpretation of computations 1, 2" in step["task"]
-    assert frontmatter.read((problem / "COMPUTATION.md").read_text())["status"] == "interpreting"
+    assert (
+        frontmatter.read_frontmatter((problem / "COMPUTATION.md").read_text())["status"]
+        == "interpreting"
+    )
     for number in (1, 2):
         done = script(
             "compute.py", "interpret", str(number), "--text", "as expected", "--dir", str(problem)
         )
         assert done.returncode == 0, done.stdout
-    assert frontmatter.read((problem / "COMPUTATION.md").read_text())["status"] == "complete"
+    assert (
+        frontmatter.read_frontmatter((problem / "COMPUTATION.md").read_text())["status"]
+        == "complete"
+    )
     step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
     assert "answers every request (results ready)" in step["reason"]
@@ -560,7 +570,7 @@ def test_state_md_has_one_body_whoever_writes_it_first(problem):
     from mathtools.core.templates import TEMPLATES
 
     template = (TEMPLATES / "STATE.md").read_text()
-    expected = frontmatter.split(template)[1].replace("{{title}}", problem.name)
+    expected = frontmatter.split_frontmatter(template)[1].replace("{{title}}", problem.name)
     assert read_state(problem)[1] == expected
 
 

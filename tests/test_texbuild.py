@@ -54,7 +54,7 @@ def test_done_needs_the_pdf_compiled_from_the_current_output_tex(script, problem
     record = json.loads((problem / "OUTPUT.compile.json").read_text())
     assert record["sources"] == {"OUTPUT.tex": texbuild.sources(problem)["OUTPUT.tex"]}
     assert record["pdf"] and record["error"] is None and record["tex_only"] is False
-    assert schemas.errors("compile_record", record) == []
+    assert schemas.schema_errors("compile_record", record) == []
     assert (problem / "OUTPUT.pdf").read_bytes().startswith(b"%PDF-")
     assert done(problem) is None
 
@@ -90,7 +90,7 @@ def test_a_text_mode_underscore_fails_with_the_first_latex_error(script, problem
     assert run.json()["error"] == "! Missing $ inserted. (line 4)"
     record = json.loads((problem / "OUTPUT.compile.json").read_text())
     assert record["error"] == run.json()["error"] and record["pdf"] is None
-    assert schemas.errors("compile_record", record) == []
+    assert schemas.schema_errors("compile_record", record) == []
     message = done(problem)
     assert message.endswith("OUTPUT.tex does not compile: ! Missing $ inserted. (line 4)")
 
@@ -158,7 +158,7 @@ def test_tex_only_marks_the_write_up_and_status_says_so(script, problem, tmp_pat
     assert run.json()["tex_only"] is True
     record = json.loads((problem / "OUTPUT.compile.json").read_text())
     assert (record["tool"], record["pdf"], record["tex_only"]) == (None, None, True)
-    assert schemas.errors("compile_record", record) == []
+    assert schemas.schema_errors("compile_record", record) == []
     tex = (problem / "OUTPUT.tex").read_text()
     assert tex.startswith(texbuild.TEX_ONLY_NOTE + "\n") and tex.endswith(CLEAN_ARTICLE)
     assert compile_script(script, problem).returncode == 0  # marked once, not twice

@@ -33,7 +33,7 @@ def test_the_five_papers_end_to_end(script, standin, arxiv_id):
     run = theorems(script, arxiv_id)
     assert run.returncode == 0, run.stdout + run.stderr
     data = run.json()
-    assert not schemas.errors("theorems", data)
+    assert not schemas.schema_errors("theorems", data)
     truth = arxiv_src.expected(arxiv_id)
     assert (data["id"], data["version"], data["status"]) == (arxiv_id, None, "ok")
     assert data["src_url"] == f"{standin.arxiv_src_url}/{arxiv_id}"
@@ -60,7 +60,7 @@ def test_version_out_and_cache(script, standin, tmp_path):
         "Remark 1.4 | HK2024-counterexample.tex:137",
     ]
     written = json.loads((tmp_path / "hk.json").read_text(encoding="utf-8"))
-    assert written["written_by"] == "math" and not schemas.errors("theorems", written)
+    assert written["written_by"] == "math" and not schemas.schema_errors("theorems", written)
     calls = standin.calls("arxiv")
     assert theorems(script, "2405.16513").returncode == 0
     assert standin.calls("arxiv") == calls  # from the cache
@@ -85,7 +85,7 @@ def test_a_paper_without_source_is_a_status_not_an_error(script, standin, asked,
     run = theorems(script, asked)
     assert run.returncode == 0, run.stdout
     data = run.json()
-    assert not schemas.errors("theorems", data)
+    assert not schemas.schema_errors("theorems", data)
     assert (data["status"], data["reason"], data["statements"]) == ("no_latex_source", reason, [])
     assert data["message"]
 

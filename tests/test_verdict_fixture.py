@@ -83,7 +83,7 @@ def test_every_kind_is_there():
 
 def test_the_document_is_valid_and_in_order(verdicts):
     document, calls = verdicts
-    assert schemas.errors("verification", document) == []
+    assert schemas.schema_errors("verification", document) == []
     assert [r["key"] for r in document["results"]] == [c["candidate"]["key"] for c in CASES]
     # Every identifier of every candidate went out in one call per source.
     assert calls["arxiv id_list"] == 1 and calls["s2 batch"] == 1

@@ -40,7 +40,7 @@ def test_the_labelled_fixture(script, standin, tmp_path):
     run = verify(script, candidates)
     assert run.returncode == 0, run.stdout
     document = run.json()
-    assert schemas.errors("verification", document) == []
+    assert schemas.schema_errors("verification", document) == []
     results = document["results"]
     assert [r["key"] for r in results] == [case["candidate"]["key"] for case in CASES]
     wrong = [
@@ -358,7 +358,7 @@ def test_all_four_failing_nothing_is_confirmed(script, standin, tmp_path):
     assert all(r["paper"] is None and r["source"] is None for r in document["results"])
     assert document["summary"]["pending"] == 3
     assert "(3 pending: API error)" in run.stdout.splitlines()[0]
-    assert schemas.errors("verification", document) == []
+    assert schemas.schema_errors("verification", document) == []
 
 
 def test_a_cached_answer_within_its_ttl_still_confirms(script, standin, tmp_path, monkeypatch):
@@ -423,7 +423,7 @@ def test_one_bad_candidate_never_sinks_the_batch(script, standin, candidate, wor
     run = verify(script, input=json.dumps([candidate, good]))
     assert run.returncode == 0, run.stdout
     document = run.json()
-    assert schemas.errors("verification", document) == []
+    assert schemas.schema_errors("verification", document) == []
     bad, verified = document["results"]
     assert bad["key"] == "cand-1" and bad["status"] == "UNCONFIRMED"
     assert bad["reason"].startswith("not verifiable: stdin: candidate 1") and words in bad["reason"]

@@ -50,7 +50,7 @@ def verify(script, candidates):
     run = script("verify_batch.py", input=json.dumps(candidates))
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     document = run.json()
-    assert schemas.errors("verification", document) == []
+    assert schemas.schema_errors("verification", document) == []
     return document, {result["key"]: result for result in document["results"]}
 
 

@@ -120,7 +120,7 @@ def test_new_problem_writes_the_contracted_problem_md(root, script):
     assert out["slug"] == slug and out["current_problem"] == slug
     assert out["sections_missing"] == []
     folder = root / ".math" / "problems" / slug
-    meta, body = frontmatter.split((folder / "PROBLEM.md").read_text())
+    meta, body = frontmatter.split_frontmatter((folder / "PROBLEM.md").read_text())
     assert list(meta) == [
         "title",
         "slug",
@@ -150,14 +150,14 @@ def test_new_problem_writes_the_contracted_problem_md(root, script):
 def test_new_problem_starts_every_artifact_from_its_template(root, script):
     out = new(script, "--title", "Ramsey bound", "--domain", "combinatorics").json()
     folder = Path(out["path"])
-    state = frontmatter.read((folder / "STATE.md").read_text())
+    state = frontmatter.read_frontmatter((folder / "STATE.md").read_text())
     assert state["problem"] == "ramsey-bound"
     assert state["current_state"] == "INTAKE"
     assert state["loops"] == {"proof-literature": 0, "proof-computation": 0, "proof-review": 0}
     assert state["history"] == []
     assert state["updated"].endswith("Z")
     assert "# Research State" in (folder / "STATE.md").read_text()
-    journal = frontmatter.read((folder / "JOURNAL.md").read_text())
+    journal = frontmatter.read_frontmatter((folder / "JOURNAL.md").read_text())
     assert journal == {
         "problem": "ramsey-bound",
         "total_entries": 0,
@@ -165,12 +165,15 @@ def test_new_problem_starts_every_artifact_from_its_template(root, script):
         "strategies_tried": {},
         "created": state["updated"],
     }
-    assert frontmatter.read((folder / "NOTATION.md").read_text())["preset"] == "combinatorics"
+    assert (
+        frontmatter.read_frontmatter((folder / "NOTATION.md").read_text())["preset"]
+        == "combinatorics"
+    )
     statement = (folder / "PROBLEM.md").read_text()
     for section in ws.PROBLEM_SECTIONS:
         assert f"\n{section}\n" in statement
     literature = (folder / "LITERATURE.md").read_text()
-    assert frontmatter.read(literature)["problem"] == "ramsey-bound"
+    assert frontmatter.read_frontmatter(literature)["problem"] == "ramsey-bound"
     assert "# Literature: Ramsey bound\n" in literature
     assert out["files"] == [str(folder / name) for name in ws.STARTING_ARTIFACTS]
 
@@ -247,7 +250,8 @@ def test_an_explicit_slug_that_is_taken_is_refused(root, script):
     run = new(script, "--title", "Second", "--slug", "mine")
     assert run.returncode == 2 and run.json()["error"]["code"] == "slug_taken"
     assert (
-        frontmatter.read((root / ".math/problems/mine/PROBLEM.md").read_text())["title"] == "First"
+        frontmatter.read_frontmatter((root / ".math/problems/mine/PROBLEM.md").read_text())["title"]
+        == "First"
     )
 
 
@@ -370,7 +374,7 @@ def test_dashboard_lists_problems_and_keeps_notes(root, script):
     text = dashboard.read_text()
     assert "(`gamma`)" in text
     assert text.endswith("## Notes\n\nRemember: try the Neumann series first.\n")
-    assert frontmatter.read(text)["problems"] == 2
+    assert frontmatter.read_frontmatter(text)["problems"] == 2
 
 
 def test_resume_gathers_state_journal_and_reading_list(root, script):

@@ -53,7 +53,7 @@ def test_every_file_exists():
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_command_frontmatter(name):
-    meta, body = frontmatter.split((PLUGIN / f"commands/{name}.md").read_text(), name)
+    meta, body = frontmatter.split_frontmatter((PLUGIN / f"commands/{name}.md").read_text(), name)
     assert meta["description"].strip()
     assert "argument-hint" in meta
     for tool in (t.strip() for t in meta["allowed-tools"].split(",")):
@@ -71,7 +71,7 @@ def test_command_frontmatter(name):
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_agent_frontmatter(name):
-    meta = frontmatter.read((PLUGIN / f"agents/{name}.md").read_text(), name)
+    meta = frontmatter.read_frontmatter((PLUGIN / f"agents/{name}.md").read_text(), name)
     assert meta["name"] == name
     assert len(meta["description"]) > 40
     tools = [t.strip() for t in meta["tools"].split(",")]

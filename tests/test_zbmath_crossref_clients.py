@@ -244,7 +244,7 @@ def test_zbmath_lookup_builds_the_search_string_and_the_query_line(script, stand
     assert result["query"] == 'ti:"cubic fields" & py:2010-2020 & cc:11R'
     assert result["query_line"] == 'zbmath --title "cubic fields" --msc 11R --year 2010-2020'
     assert [p["zbl"] for p in result["papers"]] == ["1409.11141"]
-    assert schemas.errors("search_result", result) == []
+    assert schemas.schema_errors("search_result", result) == []
 
 
 def test_zbmath_lookup_get_prints_what_was_not_found(script, standin, tmp_path):
@@ -261,7 +261,7 @@ def test_crossref_lookup_get(script, standin):
     result = run.json()
     assert [p["key"] for p in result["papers"]] == ["DOI:10.1007/bf02551274"]
     assert result["not_found"] == ["10.1371/notarealdoi"]
-    assert schemas.errors("search_result", result) == []
+    assert schemas.schema_errors("search_result", result) == []
 
 
 @pytest.mark.parametrize(

@@ -180,7 +180,9 @@ def problem_parts(problem_file: Path) -> tuple[dict, str]:
     from mathtools.core import frontmatter
     from mathtools.core.slugs import slugify
 
-    meta, body = frontmatter.split(problem_file.read_text(encoding="utf-8"), str(problem_file))
+    meta, body = frontmatter.split_frontmatter(
+        problem_file.read_text(encoding="utf-8"), str(problem_file)
+    )
     if not meta.get("title"):
         first = next((line for line in body.splitlines() if line.strip()), "")
         meta["title"] = first.lstrip("#").strip() or problem_file.stem
@@ -349,7 +351,7 @@ def agent_prompt_chars() -> int:
     Claude Code's), with the command's hand-off prompt."""
     from mathtools.core import frontmatter
 
-    _, body = frontmatter.split(AGENT.read_text(encoding="utf-8"), str(AGENT))
+    _, body = frontmatter.split_frontmatter(AGENT.read_text(encoding="utf-8"), str(AGENT))
     command = (PLUGIN / "commands" / "literature.md").read_text(encoding="utf-8")
     handoff = "\n".join(line for line in command.splitlines() if line.startswith("> "))
     return len(body) + len(handoff)

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from mathtools.research import models
+from mathtools.research import agent_call_update
 
 MAX_EVENT_BYTES = 16 << 20  # an Agent call's JSON is a few KB; more is not a hook event
 
@@ -28,7 +28,7 @@ def main() -> int:
         event = json.loads(sys.stdin.buffer.read(MAX_EVENT_BYTES + 1) or b"null")
     except (ValueError, RecursionError):  # JSON nested 100,000 deep, not UTF-8
         return 0  # not a hook event: nothing to change
-    answer = models.agent_call_update(event) if isinstance(event, dict) else None
+    answer = agent_call_update(event) if isinstance(event, dict) else None
     if answer:
         print(json.dumps(answer))
     return 0

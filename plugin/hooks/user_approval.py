@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from mathtools.research.approval import COMMAND, approval_file, event_problems
+from mathtools.research import COMMAND, approval_file, event_problems
 
 
 def main() -> int:

@@ -38,13 +38,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors
+from mathtools.core import BadInput, ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core import domains  # noqa: E402
-from mathtools.search.querylines import query_line  # noqa: E402
+from mathtools.core import DOMAINS, categories  # noqa: E402
+from mathtools.search import query_line  # noqa: E402
 
 
 def build_parser() -> cli.ArgumentParser:
@@ -65,9 +65,7 @@ def build_parser() -> cli.ArgumentParser:
     search.add_argument(
         "--category", action="append", default=[], metavar="CAT", help="arXiv category (repeatable)"
     )
-    search.add_argument(
-        "--domain", choices=list(domains.DOMAINS), help="the protocol domain's categories"
-    )
+    search.add_argument("--domain", choices=list(DOMAINS), help="the protocol domain's categories")
     search.add_argument("--secondary", action="store_true", help="add the domain's secondary ones")
     search.add_argument("--submitted", metavar="FROM..TO", help="e.g. 2020..2024-06, ..2019-12-31")
     search.add_argument(
@@ -118,28 +116,28 @@ def main(argv: Sequence[str]) -> None:
     if args.command == "theorems":
         _theorems(args)
         return
-    from mathtools.services.arxiv import ArxivClient
+    from mathtools.services import ArxivClient
 
     client = ArxivClient(use_cache=not args.no_cache)
     if args.command == "search":
-        categories = list(args.category)
+        wanted = list(args.category)
         if args.domain:
-            categories += domains.categories(args.domain, args.secondary)
+            wanted += categories(args.domain, args.secondary)
         elif args.secondary:
-            raise errors.BadInput("--secondary needs --domain", code="usage")
-        from mathtools.search import relaxation
+            raise BadInput("--secondary needs --domain", code="usage")
+        from mathtools.search import ArxivRequest, search_arxiv
 
-        request = relaxation.ArxivRequest(
+        request = ArxivRequest(
             terms=[(name, term) for name in ("title", "abstract", "all_terms")
                    for term in getattr(args, name)],
             authors=args.author,
-            categories=categories,
+            categories=wanted,
             raw=args.query,
             submitted=args.submitted,
             max_results=args.limit,
         )  # fmt: skip
         if args.relax:
-            result = relaxation.search_arxiv(client, request, args.offset, args.sort, args.order)
+            result = search_arxiv(client, request, args.offset, args.sort, args.order)
         else:
             query = request.query()
             result = client.search(query, args.offset, args.limit, args.sort, args.order)
@@ -149,21 +147,19 @@ def main(argv: Sequence[str]) -> None:
 
 
 def _theorems(args: argparse.Namespace) -> None:
-    from mathtools.core.identifiers import normalise_arxiv_id
-    from mathtools.papers.papertheorems import paper_theorems, summary_lines
-    from mathtools.services.latex_source import LatexSourceClient
+    from mathtools.core import normalise_arxiv_id
+    from mathtools.papers import paper_theorems, theorems_summary_lines
+    from mathtools.services import LatexSourceClient
 
     arxiv_id, version = normalise_arxiv_id(args.id)
     if args.version is not None:
         if args.version < 1 or (version is not None and version != args.version):
-            raise errors.BadInput(
-                f"--version {args.version} does not fit {args.id!r}", code="bad_version"
-            )
+            raise BadInput(f"--version {args.version} does not fit {args.id!r}", code="bad_version")
         version = args.version
     if version is not None and version < 1:
-        raise errors.BadInput(f"no version {version} of an arXiv paper", code="bad_version")
+        raise BadInput(f"no version {version} of an arXiv paper", code="bad_version")
     record = paper_theorems(arxiv_id, version, LatexSourceClient(use_cache=not args.no_cache))
-    cli.emit(record, args.out, summary_lines(record))
+    cli.emit(record, args.out, theorems_summary_lines(record))
 
 
 def _asked_ids(args: argparse.Namespace) -> list[str]:
@@ -172,12 +168,12 @@ def _asked_ids(args: argparse.Namespace) -> list[str]:
     for arg in args.ids:
         asked += _ids_in("-") if arg == "-" else [arg]
     if not asked:
-        raise errors.BadInput("no ids: give ID arguments, --ids-file FILE or -", code="no_ids")
+        raise BadInput("no ids: give ID arguments, --ids-file FILE or -", code="no_ids")
     return asked
 
 
 def _ids_in(source: str) -> list[str]:
-    from mathtools.core.identifiers import normalise_arxiv_id
+    from mathtools.core import normalise_arxiv_id
 
     return cli.read_items(source, normalise_arxiv_id, "ids file", split=True)
 

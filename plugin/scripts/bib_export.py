@@ -31,21 +31,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.litdoc import bibexport  # noqa: E402
-from mathtools.research import problemdir  # noqa: E402
+from mathtools.litdoc import export  # noqa: E402
+from mathtools.research import add_arguments, resolve  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
-    problemdir.add_arguments(parser)
+    add_arguments(parser)
     args = parser.parse_args(argv)
-    _, folder = problemdir.resolve(args.problem, args.dir)
-    result = bibexport.export(folder)
+    _, folder = resolve(args.problem, args.dir)
+    result = export(folder)
     cli.emit(result)
 
 

@@ -63,9 +63,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors, files
+from mathtools.core import (
+    EXIT_VIOLATIONS,
+    BadInput,
+    distinct_outputs,
+    dumps,
+    ensure,
+    marked,
+    write_file,
+)
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
 
@@ -118,80 +126,87 @@ def main(argv: Sequence[str]) -> int | None:
     levels = {"--strict=unconfirmed": "--strict", "--strict=corrected": "--strict-corrected"}
     args = parser.parse_args([levels.get(arg, arg) for arg in argv])
     if args.adopt:
-        from mathtools.gate import refcheck as adopting
+        from mathtools.gate import adopt
 
-        original, backup = adopting.adopt(args.adopt)
+        original, backup = adopt(args.adopt)
         print(f"adopted: {original} now holds the corrected copy; the original is {backup}")
         return None
     if not args.files:
         parser.error("give the .bib, .bbl, .tex or .pdf file, or the arXiv id, to check")
     strict = "corrected" if args.strict_corrected else args.strict
 
-    from mathtools.bibliography import bibcopy
-    from mathtools.gate import refcheck, refreport
-    from mathtools.gate.verification import Verifier
-    from mathtools.papers import paperinput
+    from mathtools.bibliography import corrected_copy
+    from mathtools.gate import (
+        FIX_MARK,
+        REPORT_MARK,
+        Verifier,
+        check_bibliography,
+        check_output,
+        decision_lines,
+        default_fix_path,
+        fix_header,
+        fix_lines,
+        fix_updates,
+        is_marked,
+        markdown,
+        table_lines,
+    )
+    from mathtools.papers import add_statements, read_paper_input
 
     def progress(message: str) -> None:
         print(f"check_refs: {message}", file=sys.stderr, flush=True)
 
     started = time.monotonic()
-    paper = paperinput.read(args.files, cited_only=args.cited_only, use_cache=not args.no_cache)
+    paper = read_paper_input(args.files, cited_only=args.cited_only, use_cache=not args.no_cache)
     found = paper.bibliography
     inputs = [Path(name) for name in args.files] + [bib.path for bib in found.bibs]
     fix = args.fix
     if fix == "":  # --fix alone: beside the one .bib, else no copy (the table says why)
-        fix = str(refcheck.default_fix_path(found.bibs[0])) if len(found.bibs) == 1 else None
+        fix = str(default_fix_path(found.bibs[0])) if len(found.bibs) == 1 else None
     elif fix is not None and len(found.bibs) != 1:
-        raise errors.BadInput(
+        raise BadInput(
             f"--fix needs exactly one .bib to correct; these files give {len(found.bibs)}",
             code="usage",
         )
-    files.distinct_outputs({"--fix": fix, "--report": args.report, "--out": args.out})
+    distinct_outputs({"--fix": fix, "--report": args.report, "--out": args.out})
     if fix:
-        refcheck.check_output(fix, "--fix", inputs, refcheck.FIX_MARK)
+        check_output(fix, "--fix", inputs, FIX_MARK)
     if args.report:
-        refcheck.check_output(args.report, "--report", inputs, refreport.REPORT_MARK)
+        check_output(args.report, "--report", inputs, REPORT_MARK)
     if len(found.files) == 1:
-        read = Path(found.files[0]["file"]).name
+        files_read = Path(found.files[0]["file"]).name
     else:
-        read = ", ".join(f"{Path(f['file']).name} ({f['entries']})" for f in found.files)
-    progress(f"read {len(found.references)} entries from {read}")
+        files_read = ", ".join(f"{Path(f['file']).name} ({f['entries']})" for f in found.files)
+    progress(f"read {len(found.references)} entries from {files_read}")
     for warning in found.warnings:
         progress(f"warning: {warning}")
 
-    document = refcheck.check(found, Verifier(use_cache=not args.no_cache), progress)
-    paperinput.add_statements(document, paper, progress)
+    document = check_bibliography(found, Verifier(use_cache=not args.no_cache), progress)
+    add_statements(document, paper, progress)
     if fix:
         bib = found.bibs[0]
-        updates = refcheck.fix_updates(document, bib)
+        updates = fix_updates(document, bib)
         written = fix if updates or args.fix else None  # --fix alone: no copy of a clean .bib
         if written:
-            header = refcheck.fix_header(bib, updates)
-            text = bibcopy.corrected_copy(bib, updates, header, refcheck.FIX_MARK)
-            files.write_file(written, text)
-        corrected = sum(not refcheck.is_marked(changes) for changes in updates.values())
+            header = fix_header(bib, updates)
+            text = corrected_copy(bib, updates, header, FIX_MARK)
+            write_file(written, text)
+        corrected = sum(not is_marked(changes) for changes in updates.values())
         document["fix"] = {
             "file": written,
             "entries_changed": sorted(updates),
             "corrected": corrected,
         }
     if args.report:
-        files.write_file(args.report, refreport.markdown(document))
+        write_file(args.report, markdown(document))
     progress(f"done in {time.monotonic() - started:.1f} s")
     if args.out:
-        files.write_file(
-            args.out, files.dumps(files.marked(document))
-        )  # a later --out may replace it
+        write_file(args.out, dumps(marked(document)))  # a later --out may replace it
     if args.json:
-        sys.stdout.write(files.dumps(document))
+        sys.stdout.write(dumps(document))
     else:
-        shown = (
-            refreport.decision_lines(document, args.report)
-            if args.decisions
-            else refreport.table_lines(document)
-        )
-        lines = shown + refcheck.fix_lines(document, args.fix)
+        shown = decision_lines(document, args.report) if args.decisions else table_lines(document)
+        lines = shown + fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")
     summary = document["summary"]
     failing = summary["unconfirmed"]  # a pending entry is UNCONFIRMED too
@@ -203,7 +218,7 @@ def main(argv: Sequence[str]) -> int | None:
         entries = "entry" if failing == 1 else "entries"
         option = "--strict=corrected" if strict == "corrected" else "--strict"
         progress(f"{option}: {failing} {entries} {what} (exit 1)")
-        return errors.EXIT_VIOLATIONS
+        return EXIT_VIOLATIONS
     return None
 
 

@@ -42,105 +42,121 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors, files
+from mathtools.core import BadInput, ensure, extra_python, read_source
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core import config  # noqa: E402
+from mathtools.core import allow_unsandboxed_compute, math_dir, workspace_root  # noqa: E402
 from mathtools.research import (  # noqa: E402
-    computation,
-    confinement,
-    problemdir,
-    sandbox,
-    signing,
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT_S,
+    KEY_FILE,
+    add_arguments,
+    check_limits,
+    check_recordable,
+    interpret,
+    interpreter,
+    key,
+    math_dir_of,
+    needs_allowance,
+    record,
+    resolve,
+    run,
+    without_secrets,
 )
 
-sandbox.without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
+without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
 
 
 def main(argv: Sequence[str]) -> None:
     parser = cli.ArgumentParser(description=__doc__)
     commands = parser.add_commands()
-    run = commands.add_parser("run", help="run a snippet in the sandbox and record it")
-    run.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")
-    run.add_argument("--title", help="a short description (required unless --no-record)")
-    run.add_argument("--request", type=int, metavar="N", help="the PROOF.md request it answers")
-    run.add_argument("--purpose", help="why this computation helps")
-    run.add_argument(
+    run_command = commands.add_parser("run", help="run a snippet in the sandbox and record it")
+    run_command.add_argument("code", metavar="CODE", help="the snippet: a .py file, or - for stdin")
+    run_command.add_argument("--title", help="a short description (required unless --no-record)")
+    run_command.add_argument(
+        "--request", type=int, metavar="N", help="the PROOF.md request it answers"
+    )
+    run_command.add_argument("--purpose", help="why this computation helps")
+    run_command.add_argument(
         "--timeout",
         type=float,
-        default=sandbox.DEFAULT_TIMEOUT_S,
+        default=DEFAULT_TIMEOUT_S,
         metavar="S",
         help="wall-time limit in seconds (default %(default)g)",
     )
-    run.add_argument(
+    run_command.add_argument(
         "--memory-mb",
         type=int,
-        default=sandbox.DEFAULT_MEMORY_MB,
+        default=DEFAULT_MEMORY_MB,
         metavar="MB",
         help="memory limit (default %(default)d)",
     )
-    run.add_argument("--python", metavar="PATH", help="run with this interpreter; install nothing")
-    run.add_argument("--no-record", action="store_true", help="run only; leave COMPUTATION.md")
-    problemdir.add_arguments(run)
-    interpret = commands.add_parser(
+    run_command.add_argument(
+        "--python", metavar="PATH", help="run with this interpreter; install nothing"
+    )
+    run_command.add_argument(
+        "--no-record", action="store_true", help="run only; leave COMPUTATION.md"
+    )
+    add_arguments(run_command)
+    interpret_command = commands.add_parser(
         "interpret", help="write computation N's Interpretation in COMPUTATION.md"
     )
-    interpret.add_argument("number", type=int, metavar="N", help="the computation's number")
-    interpret.add_argument("--text", required=True, help="what the result means for the proof")
-    interpret.add_argument("--result", help="the Summary row's result, in a few words")
-    interpret.add_argument("--implication", help="the Summary row's meaning for the proof")
-    problemdir.add_arguments(interpret)
+    interpret_command.add_argument("number", type=int, metavar="N", help="the computation's number")
+    interpret_command.add_argument(
+        "--text", required=True, help="what the result means for the proof"
+    )
+    interpret_command.add_argument("--result", help="the Summary row's result, in a few words")
+    interpret_command.add_argument("--implication", help="the Summary row's meaning for the proof")
+    add_arguments(interpret_command)
     args = parser.parse_args(argv)
     if args.command == "interpret":
-        _, where = problemdir.resolve(args.problem, args.dir)
-        cli.emit(
-            computation.interpret(where, args.number, args.text, args.result, args.implication)
-        )
+        _, where = resolve(args.problem, args.dir)
+        cli.emit(interpret(where, args.number, args.text, args.result, args.implication))
         return
 
-    sandbox.check_limits(args.timeout, args.memory_mb)
+    check_limits(args.timeout, args.memory_mb)
     if not args.no_record and not (args.title and args.title.strip()):
-        raise errors.BadInput("--title is required to record the run (or pass --no-record)")
+        raise BadInput("--title is required to record the run (or pass --no-record)")
     if args.request is not None and args.request < 1:
-        raise errors.BadInput("--request is a request number from PROOF.md (1, 2, ...)")
+        raise BadInput("--request is a request number from PROOF.md (1, 2, ...)")
     folder = None
     if not args.no_record:  # resolve first: a bad problem must not cost a computation
-        slug, folder = problemdir.resolve(args.problem, args.dir)
+        slug, folder = resolve(args.problem, args.dir)
     try:
-        code = files.read_source(args.code, "snippet")
+        code = read_source(args.code, "snippet")
     except (OSError, UnicodeDecodeError) as exc:
-        raise errors.BadInput(
+        raise BadInput(
             f"cannot read the snippet {args.code}: {exc}", code="file_not_found"
         ) from None
     if not code.strip():
-        raise errors.BadInput("the snippet is empty")
-    python = sandbox.interpreter(args.python) if args.python else bootstrap.extra_python("compute")
+        raise BadInput("the snippet is empty")
+    python = interpreter(args.python) if args.python else extra_python("compute")
 
     if folder is not None:  # unreadable: refused before the computation, not after it
-        computation.check_recordable(folder, args.request)
+        check_recordable(folder, args.request)
     # The workspace config may hold the Semantic Scholar key, and the signing key marks the run
     # records: the snippet has no business with either; nor with writing LITERATURE.md or
     # anything else of the workspace.
-    hidden = [config.math_dir(folder) / "config.json"]
+    hidden = [math_dir(folder) / "config.json"]
     if folder is not None:  # the run is recorded: its key exists before the run, to be hidden
-        signing.key(signing.math_dir_of(folder))
-        hidden.append(signing.math_dir_of(folder) / signing.KEY_FILE)
+        key(math_dir_of(folder))
+        hidden.append(math_dir_of(folder) / KEY_FILE)
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
-    unconfined = confinement.needs_allowance() and config.allow_unsandboxed_compute(folder)
-    result = sandbox.run(
+    unconfined = needs_allowance() and allow_unsandboxed_compute(folder)
+    result = run(
         code,
         python,
         timeout=args.timeout,
         memory_mb=args.memory_mb,
         hidden=hidden,
-        read_only=[config.workspace_root(folder)],
+        read_only=[workspace_root(folder)],
         allow_unsandboxed=unconfined,
     )
     recorded = None
     if folder is not None:
-        recorded = computation.record(
+        recorded = record(
             folder, slug, code, result, " ".join(args.title.split()), args.request, args.purpose
         )
     cli.emit({**result, "recorded": recorded})

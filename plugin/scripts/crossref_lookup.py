@@ -30,15 +30,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core.identifiers import normalise_doi  # noqa: E402
-from mathtools.core.records import SearchResult  # noqa: E402
-from mathtools.search.querylines import query_line  # noqa: E402
-from mathtools.services import crossref  # noqa: E402
+from mathtools.core import (  # noqa: E402
+    SearchResult,
+    normalise_doi,
+)
+from mathtools.search import query_line  # noqa: E402
+from mathtools.services import SOURCE, CrossrefClient, check_window  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -62,9 +64,9 @@ def main(argv: Sequence[str]) -> None:
 
     args = parser.parse_args(argv)
     if args.command == "search":
-        crossref.check_window(args.limit, args.offset)
+        check_window(args.limit, args.offset)
     dois = [normalise_doi(doi) for doi in args.dois] if args.command == "get" else []
-    client = crossref.CrossrefClient(use_cache=not args.no_cache)
+    client = CrossrefClient(use_cache=not args.no_cache)
     if args.command == "search":
         result = client.search(
             args.query,
@@ -77,7 +79,7 @@ def main(argv: Sequence[str]) -> None:
     else:
         found, urls = client.works(dois)
         result = SearchResult(
-            source=crossref.SOURCE,
+            source=SOURCE,
             command="get",
             request_urls=urls,
             papers=[found[doi] for doi in dict.fromkeys(dois) if doi in found],

@@ -33,13 +33,23 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors
+from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import deadends, journal  # noqa: E402
-from mathtools.research.workspace import parse_tags  # noqa: E402
+from mathtools.research import (  # noqa: E402
+    ALL_STRATEGIES,
+    CATEGORIES,
+    DEAD_END_OUTCOMES,
+    OUTCOMES,
+    STRATEGIES,
+    add,
+    check_dead_ends,
+    journal_path,
+    parse_tags,
+    validate_journal,
+)
 
 
 def _names(value: str) -> list[str]:
@@ -49,27 +59,33 @@ def _names(value: str) -> list[str]:
 def main(argv: Sequence[str]) -> int | None:
     parser = cli.ArgumentParser(description=__doc__)
     sub = parser.add_commands()
-    strategies = ", ".join(journal.ALL_STRATEGIES)
+    strategies = ", ".join(ALL_STRATEGIES)
 
-    add = sub.add_parser(
+    add_command = sub.add_parser(
         "add",
         help="append an entry",
         description="Append a journal entry. --title, --tried, --reasoning and --insight also "
         "take '-' (stdin) or '@FILE'.",
     )
-    add.add_argument("--problem", metavar="SLUG", help="default: the current problem")
-    add.add_argument("--category", required=True, help=", ".join(journal.CATEGORIES))
-    add.add_argument("--strategy", required=True, help=f"one of: {strategies}")
-    add.add_argument("--outcome", required=True, help=", ".join(journal.OUTCOMES))
-    add.add_argument("--title", required=True, help="one line: what this attempt was")
-    add.add_argument("--tags", default="", help="comma-separated: operator-norm,banach-space")
-    add.add_argument("--tried", required=True, help="what was tried (queries, proof idea, code)")
-    add.add_argument("--reasoning", default="", help="why the outcome is what it is")
-    add.add_argument("--artifacts", default="", help="files produced, comma-separated")
-    add.add_argument("--related", default="", help="files consulted, comma-separated")
-    add.add_argument("--insight", required=True, help="what this taught (required, non-empty)")
-    add.add_argument("--agent", default="user", help="who made the attempt (default: user)")
-    add.add_argument("--timestamp", help="ISO 8601 time of the attempt (default: now)")
+    add_command.add_argument("--problem", metavar="SLUG", help="default: the current problem")
+    add_command.add_argument("--category", required=True, help=", ".join(CATEGORIES))
+    add_command.add_argument("--strategy", required=True, help=f"one of: {strategies}")
+    add_command.add_argument("--outcome", required=True, help=", ".join(OUTCOMES))
+    add_command.add_argument("--title", required=True, help="one line: what this attempt was")
+    add_command.add_argument(
+        "--tags", default="", help="comma-separated: operator-norm,banach-space"
+    )
+    add_command.add_argument(
+        "--tried", required=True, help="what was tried (queries, proof idea, code)"
+    )
+    add_command.add_argument("--reasoning", default="", help="why the outcome is what it is")
+    add_command.add_argument("--artifacts", default="", help="files produced, comma-separated")
+    add_command.add_argument("--related", default="", help="files consulted, comma-separated")
+    add_command.add_argument(
+        "--insight", required=True, help="what this taught (required, non-empty)"
+    )
+    add_command.add_argument("--agent", default="user", help="who made the attempt (default: user)")
+    add_command.add_argument("--timestamp", help="ISO 8601 time of the attempt (default: now)")
 
     chk = sub.add_parser("check", help="dead-end detection before trying a strategy")
     chk.add_argument("--problem", metavar="SLUG", help="default: the current problem")
@@ -85,7 +101,7 @@ def main(argv: Sequence[str]) -> int | None:
 
     args = parser.parse_args(argv)
     if args.command == "add":
-        added = journal.add(
+        added = add(
             problem=args.problem,
             category=args.category,
             strategy=args.strategy,
@@ -109,25 +125,25 @@ def main(argv: Sequence[str]) -> int | None:
                 "total_entries": added["total_entries"],
             }
         )
-        return errors.EXIT_OK
+        return EXIT_OK
     elif args.command == "check":
-        found = deadends.check(args.strategy, parse_tags(args.tags), problem=args.problem)
+        found = check_dead_ends(args.strategy, parse_tags(args.tags), problem=args.problem)
         cli.emit(found)
-        return errors.EXIT_VIOLATIONS if found["verdict"] == "dead-end" else errors.EXIT_OK
+        return EXIT_VIOLATIONS if found["verdict"] == "dead-end" else EXIT_OK
     elif args.command == "validate":
-        path = Path(args.file) if args.file else journal.journal_path(args.problem)[1]
-        validation = journal.validate(path)
+        path = Path(args.file) if args.file else journal_path(args.problem)[1]
+        validation = validate_journal(path)
         cli.emit(validation)
-        return errors.EXIT_OK if validation["valid"] else errors.EXIT_VIOLATIONS
+        return EXIT_OK if validation["valid"] else EXIT_VIOLATIONS
     else:
         result = {
-            "categories": journal.CATEGORIES,
-            "outcomes": journal.OUTCOMES,
-            "dead_end_outcomes": journal.DEAD_END_OUTCOMES,
-            "strategies": journal.STRATEGIES,
+            "categories": CATEGORIES,
+            "outcomes": OUTCOMES,
+            "dead_end_outcomes": DEAD_END_OUTCOMES,
+            "strategies": STRATEGIES,
         }
     cli.emit(result)
-    return errors.EXIT_OK
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -35,19 +35,19 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors
+from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core.tex import cited_keys  # noqa: E402
-from mathtools.research import latex, problemdir, sandbox, texbuild  # noqa: E402
+from mathtools.core import cited_keys  # noqa: E402
+from mathtools.research import check_folder, compile_pdf, parse_problem_command, without_secrets  # noqa: E402
 
-sandbox.without_secrets()  # LaTeX could \input /proc/<our pid>/environ: no key there
+without_secrets()  # LaTeX could \input /proc/<our pid>/environ: no key there
 
 
 def check(folder: Path, then_compile: bool = False) -> int:
-    tex, violations = latex.check_folder(folder)
+    tex, violations = check_folder(folder)
     answer: dict[str, Any] = {
         "file": str(folder / "OUTPUT.tex"),
         "ok": not violations,
@@ -55,12 +55,12 @@ def check(folder: Path, then_compile: bool = False) -> int:
         "violations": violations,
     }
     if then_compile and not violations:
-        answer["compile"] = texbuild.compile_pdf(folder)
+        answer["compile"] = compile_pdf(folder)
         if "error" in answer["compile"]:
             cli.emit(answer)
-            return errors.EXIT_VIOLATIONS
+            return EXIT_VIOLATIONS
     cli.emit(answer)
-    return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
+    return EXIT_VIOLATIONS if violations else EXIT_OK
 
 
 def main(argv: Sequence[str]) -> int | None:
@@ -74,12 +74,12 @@ def main(argv: Sequence[str]) -> int | None:
     build.add_argument(
         "--timeout", type=float, default=300, help="seconds for the whole compilation"
     )
-    args, _, folder = problemdir.parse(parser, commands, argv)
+    args, _, folder = parse_problem_command(parser, commands, argv)
     if args.command == "check":
         return check(folder, args.compile)
-    result = texbuild.compile_pdf(folder, args.timeout)
+    result = compile_pdf(folder, args.timeout)
     cli.emit(result)
-    return errors.EXIT_VIOLATIONS if "error" in result else errors.EXIT_OK
+    return EXIT_VIOLATIONS if "error" in result else EXIT_OK
 
 
 if __name__ == "__main__":

@@ -49,15 +49,28 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors, files
+from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, BadInput, ensure, read_json
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core import config, sources  # noqa: E402
-from mathtools.core.text import as_int  # noqa: E402
-from mathtools.search import runrecords  # noqa: E402
-from mathtools.search.store import RunStore  # noqa: E402
+from mathtools.core import (  # noqa: E402
+    RUNS,
+    SOURCES,
+    as_int,
+    literature_db,
+)
+from mathtools.search import (  # noqa: E402
+    JUDGEMENT_COLUMNS,
+    RUN_COLUMNS,
+    Columns,
+    RunStore,
+    check_judgements,
+    record_judgements,
+    record_runs,
+    runs_of,
+    table,
+)
 
 
 def main(argv: Sequence[str]) -> int | None:
@@ -103,7 +116,7 @@ def main(argv: Sequence[str]) -> int | None:
     record.add_argument("--query", help="the run's query (default: the files' call labels)")
     record.add_argument(
         "--source",
-        choices=sources.RUNS,
+        choices=RUNS,
         help="one run of this source (default: one run per source of the files)",
     )
     record.add_argument("--feedback", help="the feedback memo that shaped the query (or @FILE)")
@@ -134,9 +147,9 @@ def _counts(given: list[str] | None) -> dict[str, int] | None:
     for pair in given:
         source, _, text = pair.partition("=")
         count = as_int(text)
-        if source not in sources.SOURCES or count is None:
-            raise errors.BadInput(
-                f"--results takes SOURCE=N with SOURCE one of {', '.join(sources.SOURCES)} "
+        if source not in SOURCES or count is None:
+            raise BadInput(
+                f"--results takes SOURCE=N with SOURCE one of {', '.join(SOURCES)} "
                 f"and N a whole number, not {pair!r}",
                 code="usage",
             )
@@ -145,17 +158,17 @@ def _counts(given: list[str] | None) -> dict[str, int] | None:
 
 
 def do_merge(args: argparse.Namespace) -> None:
-    from mathtools.litdoc import merging
+    from mathtools.litdoc import merge_file, merge_summary_lines
 
-    verified = files.read_json(args.verified, "verification")
-    relevance = files.read_json(args.relevance, "relevance") if args.relevance else None
+    verified = read_json(args.verified, "verification")
+    relevance = read_json(args.relevance, "relevance") if args.relevance else None
     history: dict[str, object] = {}
     if args.runs:
-        with open_store(args, create=False) as store:
+        with open_run_store(args, create=False) as store:
             history.update(store.history_row(args.runs))
     given = {"summary": args.query_summary, "results": _counts(args.results)}
     history.update({name: value for name, value in given.items() if value is not None})
-    report, diff = merging.merge_file(
+    report, diff = merge_file(
         Path(args.literature),
         verified,
         relevance,
@@ -165,47 +178,47 @@ def do_merge(args: argparse.Namespace) -> None:
         **history,
     )
     if not args.dry_run and not report["already_merged"]:
-        from mathtools.research import state  # as merging above: only this subcommand needs it
+        from mathtools.research import (
+            record_merge,  # as merging above: only this subcommand needs it
+        )
 
-        state.record_merge(Path(args.literature), f"merge {report['merge_id']}")
+        record_merge(Path(args.literature), f"merge {report['merge_id']}")
     if args.dry_run:
         sys.stdout.write(diff or "no changes\n")
     elif args.json:
         cli.emit(report)
     else:
-        sys.stdout.write("".join(line + "\n" for line in merging.summary_lines(report)))
+        sys.stdout.write("".join(line + "\n" for line in merge_summary_lines(report)))
 
 
 def do_validate(args: argparse.Namespace) -> int:
-    from mathtools.litdoc import checks
+    from mathtools.litdoc import validate
 
-    violations = checks.validate(Path(args.path))  # a Path: never taken as the text itself
+    violations = validate(Path(args.path))  # a Path: never taken as the text itself
     cli.acknowledge({"valid": not violations, "violations": violations})
-    return errors.EXIT_VIOLATIONS if violations else errors.EXIT_OK
+    return EXIT_VIOLATIONS if violations else EXIT_OK
 
 
-def open_store(args: argparse.Namespace, create: bool = True) -> RunStore:
-    from mathtools.search import store
+def open_run_store(args: argparse.Namespace, create: bool = True) -> RunStore:
+    from mathtools.search import open_store
 
-    return store.open_store(args.db, create)
+    return open_store(args.db, create)
 
 
 def do_record_run(args: argparse.Namespace) -> None:
-    runs = runrecords.runs_of(args.results, args.source, args.query)
+    runs = runs_of(args.results, args.source, args.query)
     feedback = cli.text_arg(args.feedback)
-    with open_store(args) as store:
-        recorded = runrecords.record_runs(
-            store, args.problem, args.iteration, runs, args.query, feedback
-        )
+    with open_run_store(args) as store:
+        recorded = record_runs(store, args.problem, args.iteration, runs, args.query, feedback)
     # The model needs the run ids (to judge each run) and how many papers each holds.
     cli.acknowledge({"runs": recorded})
 
 
 def do_judge(args: argparse.Namespace) -> None:
-    judgements = files.read_json(args.judgements, "judgements")
-    judgements = runrecords.check_judgements(judgements, args.judgements)
-    with open_store(args, create=False) as store:  # its runs must be recorded first
-        done = runrecords.record_judgements(store, args.run, judgements)
+    judgements = read_json(args.judgements, "judgements")
+    judgements = check_judgements(judgements, args.judgements)
+    with open_run_store(args, create=False) as store:  # its runs must be recorded first
+        done = record_judgements(store, args.run, judgements)
     # The model wrote these judgements: acknowledge them by count, do not echo them back (the
     # keys are in its file; `judgements RUN --table` shows what the run store holds). Papers
     # still unjudged are named (a few): refine.py feedback waits for every one.
@@ -213,25 +226,25 @@ def do_judge(args: argparse.Namespace) -> None:
 
 
 def do_runs(args: argparse.Namespace) -> None:
-    if args.db is None and not config.literature_db().exists():
+    if args.db is None and not literature_db().exists():
         found = []  # nothing searched in this workspace yet; a --db naming no store is refused
     else:
-        with open_store(args, create=False) as store:
+        with open_run_store(args, create=False) as store:
             found = store.runs(args.problem)
-    show(found, runrecords.RUN_COLUMNS, args.table)
+    show(found, RUN_COLUMNS, args.table)
 
 
 def do_judgements(args: argparse.Namespace) -> None:
-    with open_store(args, create=False) as store:
-        show(store.judgements(args.run), runrecords.JUDGEMENT_COLUMNS, args.table)
+    with open_run_store(args, create=False) as store:
+        show(store.judgements(args.run), JUDGEMENT_COLUMNS, args.table)
 
 
-def show(items: Sequence[Mapping[str, Any]], columns: runrecords.Columns, table: bool) -> None:
-    """JSON, or with `table` the readable table."""
-    if not table:
+def show(items: Sequence[Mapping[str, Any]], columns: Columns, as_table: bool) -> None:
+    """JSON, or with `as_table` the readable table."""
+    if not as_table:
         cli.emit(items)
         return
-    sys.stdout.write("".join(line + "\n" for line in runrecords.table(items, columns)))
+    sys.stdout.write("".join(line + "\n" for line in table(items, columns)))
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int | None]] = {

@@ -59,15 +59,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors
+from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, BadInput, ServiceError, ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
 
 if TYPE_CHECKING:  # the search stack loads only in the commands that need it
-    from mathtools.search.discovery import Found
-    from mathtools.search.searchfolder import Search
+    from mathtools.search import Found, Search
 
 
 def main(argv: Sequence[str]) -> int | None:
@@ -113,103 +112,102 @@ def main(argv: Sequence[str]) -> int | None:
 
 
 def do_discover(args: argparse.Namespace) -> None:
-    from mathtools.research import gaps
-    from mathtools.search import discovery
+    from mathtools.research import mark, next_to_search, none_left
+    from mathtools.search import listing, problem_path, start
 
-    path, focus = discovery.problem_path(args.words)
+    path, focus = problem_path(args.words)
     gap = None
     if args.gap:
         if focus:
-            raise errors.BadInput(
+            raise BadInput(
                 "--gap takes its focus from PROOF.md's gap: give the slug and no focus words",
                 code="gap_and_focus",
             )
-        gap, wanted = gaps.next_to_search(path.parent / "PROOF.md")
+        gap, wanted = next_to_search(path.parent / "PROOF.md")
         if gap is None:
-            print_lines([gaps.none_left(wanted, path.parent.name)])
+            print_lines([none_left(wanted, path.parent.name)])
             return
         focus = gap.focus()
-    search, found = discovery.start(path, focus, args.per_query)
+    search, found = start(path, focus, args.per_query)
     named = [f"gap: {gap.name}"] if gap else []
     if not found["runs"] and found["failed"]:  # nothing searched: the gap stays unmarked
-        print_lines(named + discovery.listing(search, found))
-        raise errors.ServiceError("no service answered: try again later", code="all_failed")
+        print_lines(named + listing(search, found))
+        raise ServiceError("no service answered: try again later", code="all_failed")
     if gap is not None:  # searched, whatever it found: the next call takes the next gap
-        gaps.mark(path.parent / "PROOF.md", gap.number, search.folder.name)
+        mark(path.parent / "PROOF.md", gap.number, search.folder.name)
     print_lines(named)
     show_iteration(search, found)
 
 
 def do_more(args: argparse.Namespace) -> None:
-    from mathtools.search import discovery, searchfolder
+    from mathtools.search import Search, more
 
-    search = searchfolder.Search.load(args.search_folder)
+    search = Search.load(args.search_folder)
     search.check_open("listing")
-    print_lines(discovery.more(search))
+    print_lines(more(search))
 
 
 def do_judge(args: argparse.Namespace) -> None:
-    from mathtools.search import judging, searchfolder
+    from mathtools.search import Search, judge
 
-    search = searchfolder.Search.load(args.search_folder)
+    search = Search.load(args.search_folder)
     search.check_open("judging")
-    cli.acknowledge(judging.judge(search))
+    cli.acknowledge(judge(search))
 
 
 def do_refine(args: argparse.Namespace) -> None:
-    from mathtools.search import discovery, judging, searchfolder
+    from mathtools.search import Search, check_refined, refine
 
-    search = searchfolder.Search.load(args.search_folder)
+    search = Search.load(args.search_folder)
     search.check_open("refining")
-    repeated, memo = judging.check_refined(search, args.query)
+    repeated, memo = check_refined(search, args.query)
     if repeated is not None:
         cli.acknowledge({"decision": "stop", "reason": repeated})
     else:
-        show_iteration(search, discovery.refine(search, args.query, memo))
+        show_iteration(search, refine(search, args.query, memo))
 
 
 def show_iteration(search: "Search", found: "Found") -> None:
     """A later iteration's new papers; when it found none, the loop's decision at once (the
     labels of the papers found again carry over: there is nothing to judge)."""
-    from mathtools.search import discovery, judging
+    from mathtools.search import judge, listing
 
-    print_lines(discovery.listing(search, found))
+    print_lines(listing(search, found))
     if not found["papers"]:
-        cli.acknowledge(judging.judge(search))
+        cli.acknowledge(judge(search))
 
 
 def do_chase(args: argparse.Namespace) -> None:
-    from mathtools.search import discovery, searchfolder
-    from mathtools.search.store import open_store
-    from mathtools.services import semantic_scholar
+    from mathtools.search import Search, chase, check_judged, open_store
+    from mathtools.services import check_graph_window
 
-    semantic_scholar.check_graph_window(args.limit, 100)
-    search = searchfolder.Search.load(args.search_folder)
+    check_graph_window(args.limit, 100)
+    search = Search.load(args.search_folder)
     search.check_open("chasing references")
     with open_store(create=False) as store:
-        searchfolder.check_judged(store, search, "chasing references")
-    show_iteration(search, discovery.chase(search, args.key, args.limit))
+        check_judged(store, search, "chasing references")
+    show_iteration(search, chase(search, args.key, args.limit))
 
 
 def do_verify(args: argparse.Namespace) -> None:
-    from mathtools.search import confirmation, searchfolder
+    from mathtools.search import Search, verify
 
-    _, lines = confirmation.verify(searchfolder.Search.load(args.search_folder))
+    _, lines = verify(Search.load(args.search_folder))
     print_lines(lines)
 
 
 def do_merge(args: argparse.Namespace) -> None:
-    from mathtools.search import recording, searchfolder
+    from mathtools.search import Search, merge
 
-    _, lines = recording.merge(searchfolder.Search.load(args.search_folder))
+    _, lines = merge(Search.load(args.search_folder))
     print_lines(lines)
 
 
 def do_finish(args: argparse.Namespace) -> int | None:
-    from mathtools.search import recording, searchfolder
+    from mathtools.search import Search, finish
 
-    done = recording.finish(
-        searchfolder.Search.load(args.search_folder),
+    done = finish(
+        Search.load(args.search_folder),
         outcome=args.outcome,
         title=args.title,
         reasoning=args.reasoning,
@@ -218,7 +216,7 @@ def do_finish(args: argparse.Namespace) -> int | None:
         strategy=args.strategy,
     )
     cli.acknowledge(done)
-    return errors.EXIT_OK if done["valid"] else errors.EXIT_VIOLATIONS
+    return EXIT_OK if done["valid"] else EXIT_VIOLATIONS
 
 
 def print_lines(lines: Iterable[str]) -> None:

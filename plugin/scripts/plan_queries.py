@@ -32,21 +32,25 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core.sources import PLANNED  # noqa: E402
-from mathtools.research import problemdir  # noqa: E402
+from mathtools.core import PLANNED  # noqa: E402
+from mathtools.research import current_slug, problem_file  # noqa: E402
 from mathtools.search import (  # noqa: E402
-    commandlines,
-    planning,
-    problemfile,
-    querylines,
-    searchfolder,
+    Plan,
+    check_per_query,
+    command_lines,
+    given_search_folder,
+    new_search_folder,
+    plan,
+    read_problem,
+    searched_query_lines,
+    stored_query_lines,
+    write_json,
 )
-from mathtools.search.store import stored_query_lines  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -69,35 +73,34 @@ def main(argv: Sequence[str]) -> None:
     )
     parser.add_argument("--out", help="write the full JSON here and print a compact summary")
     args = parser.parse_args(argv)
-    commandlines.check_per_query(args.per_query)
+    check_per_query(args.per_query)
 
-    problem_path = problemdir.problem_file(args.problem or problemdir.current_slug())
+    problem_path = problem_file(args.problem or current_slug())
     literature = Path(args.literature) if args.literature else problem_path.parent / "LITERATURE.md"
     search_folder = (
-        searchfolder.new_search_folder(problem_path.parent)
+        new_search_folder(problem_path.parent)
         if args.new_run
-        else args.search_folder
-        and searchfolder.given_search_folder(problem_path.parent, args.search_folder)
+        else args.search_folder and given_search_folder(problem_path.parent, args.search_folder)
     )
-    problem = problemfile.read_problem(problem_path)
-    plan = planning.plan(
+    problem = read_problem(problem_path)
+    planned = plan(
         problem,
-        searched=querylines.searched_query_lines(literature) | stored_query_lines(problem.slug),
+        searched=searched_query_lines(literature) | stored_query_lines(problem.slug),
         focus=" ".join(args.focus) if args.focus else None,
         per_query=args.per_query,
         search_folder=str(search_folder) if search_folder else None,
     )
-    plan["search_folder"] = str(search_folder) if search_folder else None
-    plan["reference_candidates_file"] = None
-    if search_folder and plan["reference_candidates"]:
+    planned["search_folder"] = str(search_folder) if search_folder else None
+    planned["reference_candidates_file"] = None
+    if search_folder and planned["reference_candidates"]:
         path = Path(search_folder) / "problem-references.json"
-        searchfolder.write_json(path, plan["reference_candidates"])
-        plan["reference_candidates_file"] = str(path)
+        write_json(path, planned["reference_candidates"])
+        planned["reference_candidates_file"] = str(path)
     out = args.out or (str(Path(search_folder) / "plan.json") if args.new_run else None)
-    cli.emit(plan, out, summary_lines(plan))
+    cli.emit(planned, out, summary_lines(planned))
 
 
-def summary_lines(plan: commandlines.Plan) -> list[str]:
+def summary_lines(plan: Plan) -> list[str]:
     """The plan as the model reads it: a header, the search folder once, the command lines."""
     counts = {api: len(plan["queries"][api]) for api in PLANNED}
     lines = [
@@ -109,7 +112,7 @@ def summary_lines(plan: commandlines.Plan) -> list[str]:
     if plan["search_folder"]:
         lines.append(f"search folder: {plan['search_folder']}")
     lines += plan["notes"]
-    lines += commandlines.command_lines(plan)
+    lines += command_lines(plan)
     if plan["reference_candidates_file"]:
         lines.append(
             f"{len(plan['reference_candidates'])} PROBLEM.md references to verify: "

@@ -40,13 +40,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.search import commandlines, refinement  # noqa: E402
-from mathtools.search.store import open_store  # noqa: E402
+from mathtools.search import (  # noqa: E402
+    check_per_query,
+    keep,
+    next_refinement_step,
+    open_store,
+)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -69,20 +73,20 @@ def main(argv: Sequence[str]) -> None:
         dest="search_folder",
         help="folder the searches' --out files go to (--run-dir: deprecated alias)",
     )
-    keep = commands.add_parser(
+    keep_command = commands.add_parser(
         "keep", parents=[db_parent], help="write the strong and partial papers to verify"
     )
-    keep.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
-    keep.add_argument("--out", required=True, help="the candidate list to write")
+    keep_command.add_argument("--runs", type=int, nargs="+", required=True, metavar="ID")
+    keep_command.add_argument("--out", required=True, help="the candidate list to write")
     args = parser.parse_args(argv)
     if args.command == "next":
-        commandlines.check_per_query(args.per_query)
+        check_per_query(args.per_query)
     with open_store(args.db, create=False) as store:
         if args.command == "keep":
-            return cli.acknowledge(refinement.keep(store, args.runs, Path(args.out)))
+            return cli.acknowledge(keep(store, args.runs, Path(args.out)))
         if args.command == "feedback":
-            return cli.acknowledge(refinement.next_step(store, args.runs))
-        step = refinement.next_step(
+            return cli.acknowledge(next_refinement_step(store, args.runs))
+        step = next_refinement_step(
             store, args.runs, args.query, args.per_query, args.search_folder
         )
     cli.acknowledge(step)

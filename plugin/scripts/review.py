@@ -28,12 +28,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import problemdir, review  # noqa: E402
+from mathtools.research import current, parse_problem_command, seal  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -41,11 +41,11 @@ def main(argv: Sequence[str]) -> None:
     commands = parser.add_commands()
     commands.add_parser("seal", help="validate REVIEW.md and write its verdict")
     commands.add_parser("show", help="the review's verdict, or why it cannot be used")
-    args, slug, folder = problemdir.parse(parser, commands, argv)
+    args, slug, folder = parse_problem_command(parser, commands, argv)
     if args.command == "seal":
-        cli.emit(review.seal(folder, slug))
+        cli.emit(seal(folder, slug))
     else:
-        summary, errors = review.current(folder)
+        summary, errors = current(folder)
         cli.emit({"review": summary, "errors": errors})
 
 

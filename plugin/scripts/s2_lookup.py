@@ -43,15 +43,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap, errors
+from mathtools.core import BadInput, ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core.records import SearchResult  # noqa: E402
-from mathtools.search.querylines import query_line  # noqa: E402
-from mathtools.services import semantic_scholar as s2  # noqa: E402
-from mathtools.services.s2records import s2_id  # noqa: E402
+from mathtools.core import SearchResult  # noqa: E402
+from mathtools.search import query_line  # noqa: E402
+from mathtools.services import (  # noqa: E402
+    S2Client,
+    check_bulk_max,
+    check_graph_window,
+    check_search_filters,
+    check_search_window,
+    s2_id,
+)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -105,7 +111,7 @@ def main(argv: Sequence[str]) -> None:
 
     args = parser.parse_args(argv)
     check_input(args)
-    client = s2.S2Client(use_cache=not args.no_cache)
+    client = S2Client(use_cache=not args.no_cache)
     result = run_command(client, args)
     cli.emit_search_result(result, query_line("semantic_scholar", list(argv)), args.out)
 
@@ -114,12 +120,12 @@ def check_input(args: argparse.Namespace) -> None:
     """Refuse bad input before the client exists (creating it prints the no-key note): limits,
     filters and every id; batch ids are read from stdin or --ids-file here, once."""
     if args.command == "search":
-        s2.check_search_window(args.limit, args.offset)
-        s2.check_search_filters(args.year, args.min_citations)
+        check_search_window(args.limit, args.offset)
+        check_search_filters(args.year, args.min_citations)
     elif args.command == "bulk":
-        s2.check_bulk_max(args.max)
+        check_bulk_max(args.max)
     elif args.command in ("references", "citations"):
-        s2.check_graph_window(args.limit, args.page_size)
+        check_graph_window(args.limit, args.page_size)
     if args.command == "batch":
         args.ids = batch_ids(args)
     for paper_id in [args.id] if "id" in args else getattr(args, "ids", []):
@@ -127,9 +133,9 @@ def check_input(args: argparse.Namespace) -> None:
             s2_id(paper_id)
 
 
-def run_command(client: s2.S2Client, args: argparse.Namespace) -> SearchResult:
+def run_command(client: S2Client, args: argparse.Namespace) -> SearchResult:
     if args.command == "search":
-        from mathtools.search import relaxation
+        from mathtools.search import search_s2
 
         options = dict(
             limit=args.limit,
@@ -144,7 +150,7 @@ def run_command(client: s2.S2Client, args: argparse.Namespace) -> SearchResult:
             publication_date=args.publication_date,
         )
         if args.relax:
-            return relaxation.search_s2(client, args.query, **options)
+            return search_s2(client, args.query, **options)
         return client.search(args.query, **options)
     if args.command == "bulk":
         return client.bulk(args.query, sort=args.sort, max_results=args.max, fields=args.fields)
@@ -165,9 +171,7 @@ def batch_ids(args: argparse.Namespace) -> list[str]:
     if args.ids_file:
         ids += cli.read_items(args.ids_file, s2_id, "ids file")
     if not ids:
-        raise errors.BadInput(
-            "batch needs ids: as arguments, --ids-file FILE or '-'", code="bad_id"
-        )
+        raise BadInput("batch needs ids: as arguments, --ids-file FILE or '-'", code="bad_id")
     return ids
 
 

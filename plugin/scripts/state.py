@@ -47,13 +47,22 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import briefs, problemdir, router, sessions, statefile  # noqa: E402
-from mathtools.research import state as machine  # noqa: E402
+from mathtools.research import (  # noqa: E402
+    AGENTS,
+    STATES,
+    advance,
+    archive_session,
+    brief,
+    next_step,
+    parse_problem_command,
+    show,
+    transition,
+)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -63,7 +72,7 @@ def main(argv: Sequence[str]) -> None:
     commands.add_parser("next", help="the next step, as JSON")
     commands.add_parser("advance", help="record the moves that need no agent; the next step")
     move = commands.add_parser("transition", help="record a move to state TO")
-    move.add_argument("to", metavar="TO", help=", ".join(statefile.STATES))
+    move.add_argument("to", metavar="TO", help=", ".join(STATES))
     move.add_argument("--reason", required=True, help="why (recorded in the history)")
     move.add_argument(
         "--user-approved",
@@ -75,20 +84,20 @@ def main(argv: Sequence[str]) -> None:
         "--partial", action="store_true", help="archive a run that is not DONE (user's decision)"
     )
     agent = commands.add_parser("brief", help="what an agent reads before it works (Markdown)")
-    agent.add_argument("--for", dest="agent", required=True, choices=briefs.AGENTS)
-    args, slug, folder = problemdir.parse(parser, commands, argv)
+    agent.add_argument("--for", dest="agent", required=True, choices=AGENTS)
+    args, slug, folder = parse_problem_command(parser, commands, argv)
     if args.command == "show":
-        cli.emit(statefile.show(folder, slug))
+        cli.emit(show(folder, slug))
     elif args.command == "next":
-        cli.emit(router.next_step(folder, slug))
+        cli.emit(next_step(folder, slug))
     elif args.command == "advance":
-        cli.emit(router.advance(folder, slug))
+        cli.emit(advance(folder, slug))
     elif args.command == "transition":
-        cli.emit(machine.transition(folder, slug, args.to, args.reason, args.user_approved))
+        cli.emit(transition(folder, slug, args.to, args.reason, args.user_approved))
     elif args.command == "brief":
-        sys.stdout.write(briefs.brief(folder, slug, args.agent))
+        sys.stdout.write(brief(folder, slug, args.agent))
     else:
-        cli.emit(sessions.archive_session(folder, slug, args.partial))
+        cli.emit(archive_session(folder, slug, args.partial))
 
 
 if __name__ == "__main__":

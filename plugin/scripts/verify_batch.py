@@ -41,9 +41,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
 
@@ -57,13 +57,11 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     args = parser.parse_args(argv)
 
-    from mathtools.gate.candidates import load_candidates
-    from mathtools.gate.verdicts import summary_lines
-    from mathtools.gate.verification import Verifier
+    from mathtools.gate import Verifier, load_candidates, verification_summary_lines
 
     candidates, inputs = load_candidates(args.files or ["-"])
     document = Verifier(use_cache=not args.no_cache).verify(candidates, inputs)
-    cli.emit(document, args.out, summary_lines(document))
+    cli.emit(document, args.out, verification_summary_lines(document))
 
 
 if __name__ == "__main__":

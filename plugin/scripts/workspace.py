@@ -44,13 +44,29 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.research import notation, sessions  # noqa: E402
-from mathtools.research import workspace as ws  # noqa: E402
+from mathtools.research import (  # noqa: E402
+    CUSTOM,
+    PRESETS,
+    PROBLEM_DOMAINS,
+    PROBLEM_TYPES,
+    Workspace,
+    agent_models,
+    archive,
+    init,
+    new_problem,
+    parse_tags,
+    presets,
+    render_dashboard,
+    resume,
+    status,
+    switch,
+    update,
+)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -62,9 +78,9 @@ def main(argv: Sequence[str]) -> None:
     new = sub.add_parser("new-problem", help="start a new problem and make it current")
     new.add_argument("--title", required=True, help="the problem's title (the slug comes from it)")
     new.add_argument("--slug", help="use this slug instead of one derived from the title")
-    new.add_argument("--domain", default="other", choices=ws.PROBLEM_DOMAINS)
+    new.add_argument("--domain", default="other", choices=PROBLEM_DOMAINS)
     new.add_argument("--subdomain", default="", help="e.g. 'operator theory'")
-    new.add_argument("--type", default="proof", choices=ws.PROBLEM_TYPES, dest="problem_type")
+    new.add_argument("--type", default="proof", choices=PROBLEM_TYPES, dest="problem_type")
     new.add_argument("--output-type", default="note", help="the write-up wanted: note, paper, ...")
     new.add_argument("--tags", default="", help="comma-separated keywords: spectral-radius,banach")
     new.add_argument(
@@ -90,7 +106,7 @@ def main(argv: Sequence[str]) -> None:
     nota.add_argument("--problem", metavar="SLUG", help="default: the current problem")
     nota.add_argument(
         "--preset",
-        choices=[*notation.PRESETS, notation.CUSTOM],
+        choices=[*PRESETS, CUSTOM],
         help="replace the Preset section ('custom': none, only your own symbols)",
     )
     nota.add_argument(
@@ -111,38 +127,38 @@ def main(argv: Sequence[str]) -> None:
     args = parser.parse_args(argv)
     result: Mapping[str, object]
     if args.command == "init":
-        result = ws.init()
+        result = init()
     elif args.command == "new-problem":
-        result = ws.new_problem(
+        result = new_problem(
             args.title,
             slug=args.slug,
             domain=args.domain,
             subdomain=args.subdomain,
             problem_type=args.problem_type,
             output_type=args.output_type,
-            tags=ws.parse_tags(args.tags),
+            tags=parse_tags(args.tags),
             body=cli.text_arg(args.body),
             statement=cli.text_arg(args.statement),
             make_current=not args.no_switch,
         )
     elif args.command == "switch":
-        result = ws.switch(args.slug)
+        result = switch(args.slug)
     elif args.command == "archive":
-        result = ws.archive(args.slug)
+        result = archive(args.slug)
     elif args.command == "status":
-        result = ws.status(refresh=True)
+        result = status(refresh=True)
     elif args.command == "dashboard":
-        result = ws.render_dashboard()
+        result = render_dashboard()
     elif args.command == "resume":
-        result = sessions.resume(args.problem, recent=max(args.recent, 0))
+        result = resume(args.problem, recent=max(args.recent, 0))
     elif args.command == "models":
-        result = ws.models(args.set_models, args.reset)
+        result = agent_models(args.set_models, args.reset)
     elif args.list_presets:
-        result = notation.presets()
+        result = presets()
     else:
-        workspace = ws.Workspace.find()
+        workspace = Workspace.find()
         path = workspace.problem_dir(workspace.resolve(args.problem)) / "NOTATION.md"
-        result = notation.update(path, preset=args.preset, add=args.add)
+        result = update(path, preset=args.preset, add=args.add)
     cli.emit(result)
 
 

@@ -33,13 +33,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import bootstrap
+from mathtools.core import ensure
 
-bootstrap.ensure()
+ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.search.querylines import query_line  # noqa: E402
-from mathtools.services import zbmath  # noqa: E402
+from mathtools.search import query_line  # noqa: E402
+from mathtools.services import TYPES, ZbmathClient, check_page, identifier, search_query  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -53,7 +53,7 @@ def main(argv: Sequence[str]) -> None:
     search.add_argument("--author", help="an author's name (au:)")
     search.add_argument("--msc", action="append", default=[], help="an MSC class or code (cc:)")
     search.add_argument("--year", help="2016 or 2010-2020 (py:)")
-    search.add_argument("--type", choices=sorted(zbmath.TYPES), help="document type (dt:)")
+    search.add_argument("--type", choices=sorted(TYPES), help="document type (dt:)")
     search.add_argument("--limit", type=int, default=10, help="1..100 (default 10)")
     search.add_argument("--page", type=int, default=0, help="page number, from 0")
 
@@ -67,11 +67,11 @@ def main(argv: Sequence[str]) -> None:
     args = parser.parse_args(argv)
     query = search_string(args) if args.command == "search" else ""
     if args.command == "search":
-        zbmath.check_page(args.limit, args.page)
-    asked = [zbmath.identifier(i) for i in args.ids] if args.command == "get" else []
+        check_page(args.limit, args.page)
+    asked = [identifier(i) for i in args.ids] if args.command == "get" else []
     if args.command == "references":
-        zbmath.identifier(args.id)
-    client = zbmath.ZbmathClient(use_cache=not args.no_cache)
+        identifier(args.id)
+    client = ZbmathClient(use_cache=not args.no_cache)
     if args.command == "search":
         result = client.search(query, limit=args.limit, page=args.page)
     elif args.command == "get":
@@ -83,7 +83,7 @@ def main(argv: Sequence[str]) -> None:
 
 def search_string(args: argparse.Namespace) -> str:
     """--query and the field options as one search string (zbmath.search_query)."""
-    return zbmath.search_query(args.query, args.title, args.author, args.msc, args.year, args.type)
+    return search_query(args.query, args.title, args.author, args.msc, args.year, args.type)
 
 
 if __name__ == "__main__":

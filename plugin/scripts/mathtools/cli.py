@@ -14,22 +14,27 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, overload
 
-from .core.config import environment
-from .core.errors import (
+from .core import (
     EXIT_BAD_INPUT,
     EXIT_ENVIRONMENT,
     EXIT_INTERNAL,
     EXIT_OK,
     BadInput,
     MathError,
+    check_writable,
+    dumps,
+    environment,
+    marked,
+    numbered_lines,
     printable,
+    read_source,
     redact,
     shown,
+    write_file,
 )
-from .core.files import check_writable, dumps, marked, numbered_lines, read_source, write_file
 
 if TYPE_CHECKING:
-    from .core.records import SearchResult
+    from .core import SearchResult
 
 # A file-system error about a path the caller named is bad input; any other is the environment.
 _BAD_PATH_ERRNOS = frozenset(

@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import BadInput
-from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED, ZBL, normalise_arxiv_id
-from ..core.text import strip_latex
+from ..core import ARXIV_ID_CITED, DOI_CITED, ZBL, BadInput, normalise_arxiv_id, strip_latex
 from .bibvalues import MATH
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a bibliography of 100,000 entries is under 20 MB

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core.identifiers import ARXIV_ID_CITED, DOI_CITED
-from ..core.text import latex_to_unicode
+from ..core import ARXIV_ID_CITED, DOI_CITED, latex_to_unicode
 from .bibentry import (
     YEAR,
     BibliographyEntry,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import BadInput
+from ..core import BadInput
 from .bibentry import BibliographyEntry, read_file
 
 MONTHS = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.text import latex_to_unicode
+from ..core import latex_to_unicode
 
 # A `$...$` math part of a text (the group makes re.split keep it): kept as written.
 MATH = re.compile(r"(\$[^$]*\$)")

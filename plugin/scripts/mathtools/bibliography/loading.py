@@ -12,10 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import BadInput
-from ..core.files import resolved
-from ..core.records import InputFile
-from ..core.tex import cited_keys, strip_comments
+from ..core import BadInput, InputFile, cited_keys, resolved, strip_comments
 from .bibentry import BibliographyEntry, read_file
 from .bibtexfile import BibFile
 from .formats import SUFFIXES, FileEntries, no_entry_message, read_entries
@@ -64,7 +61,7 @@ def tex_bib_files(path: Path, text: str) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def load(paths: list[str], cited_only: bool = False) -> Bibliography:
+def load_bibliography(paths: list[str], cited_only: bool = False) -> Bibliography:
     """Read every file (a .tex brings the .bib files it names, or its \\bibitems); BadInput for
     the first file that cannot be used, before any work."""
     result = Bibliography()

@@ -3,7 +3,7 @@
 We write UTC as `YYYY-MM-DDTHH:MM:SSZ` (stamp()). One field needs more: STATE.md's `entered_at`
 and `updated` carry microseconds (`stamp(..., microseconds=True)`), because an artifact counts as
 fresh when it is newer than the moment its state was entered, and a script may write one within
-the second of the transition. parse() reads what we and earlier versions wrote (`Z`, `+00:00`,
+the second of the transition. parse_stamp() reads what we and earlier versions wrote (`Z`, `+00:00`,
 with or without fractions of a second; a time without a zone is UTC), so existing files still read.
 """
 
@@ -29,7 +29,7 @@ def stamp(moment: datetime | None = None, *, microseconds: bool = False) -> str:
     return moment.strftime(STAMP_FORMAT)
 
 
-def parse(text: str) -> datetime:
+def parse_stamp(text: str) -> datetime:
     """An ISO 8601 time as an aware datetime (UTC when it names no zone). Raises ValueError when
     `text` is no ISO 8601 time. Python 3.10's fromisoformat reads no `Z`: it is spelled out."""
     moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))

@@ -316,7 +316,7 @@ def allow_unsandboxed_compute(start: Path | None = None) -> bool:
     return _flag(ALLOW_UNSANDBOXED_COMPUTE, start)
 
 
-def tex_only(start: Path | None = None) -> bool:
+def tex_only_configured(start: Path | None = None) -> bool:
     """Whether the user chose to finish write-ups without a PDF where no TeX is installed:
     `"tex_only": true` in .math/config.json; false when absent or null. Where TeX is installed
     OUTPUT.tex is compiled all the same. Any other value is BadInput naming the file."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .errors import BadInput, redact, shown
-from .schemas import errors as schema_errors
+from .schemas import schema_errors
 
 
 def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:

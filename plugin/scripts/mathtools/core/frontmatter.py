@@ -1,8 +1,8 @@
 """YAML frontmatter of the Markdown artifacts (PROBLEM.md, LITERATURE.md, JOURNAL.md, ...), and
 the sections of their body.
 
-`split` keeps the body exactly as written, so a document whose frontmatter we rewrite keeps every
-byte of prose a person or the model put below it.
+`split_frontmatter` keeps the body exactly as written, so a document whose frontmatter we rewrite
+keeps every byte of prose a person or the model put below it.
 """
 
 from __future__ import annotations
@@ -13,22 +13,22 @@ from typing import Any
 
 from .errors import BadInput
 
-FENCE = "---"
+FRONTMATTER_FENCE = "---"
 
 
-def split(text: str, name: str = "document") -> tuple[dict[str, Any], str]:
+def split_frontmatter(text: str, name: str = "document") -> tuple[dict[str, Any], str]:
     """(frontmatter mapping, body). A document without frontmatter yields ({}, text)."""
-    if not text.startswith(FENCE + "\n"):
+    if not text.startswith(FRONTMATTER_FENCE + "\n"):
         return {}, text
-    end = text.find("\n" + FENCE + "\n", len(FENCE))
+    end = text.find("\n" + FRONTMATTER_FENCE + "\n", len(FRONTMATTER_FENCE))
     if end == -1:
-        if text.endswith("\n" + FENCE):
-            end = len(text) - len(FENCE) - 1
+        if text.endswith("\n" + FRONTMATTER_FENCE):
+            end = len(text) - len(FRONTMATTER_FENCE) - 1
         else:
             raise BadInput(f"{name}: frontmatter opened on line 1 is never closed by '---'")
     import yaml
 
-    raw = text[len(FENCE) + 1 : end + 1]
+    raw = text[len(FRONTMATTER_FENCE) + 1 : end + 1]
     try:
         data = yaml.safe_load(raw) or {}
     except yaml.YAMLError as exc:
@@ -39,20 +39,20 @@ def split(text: str, name: str = "document") -> tuple[dict[str, Any], str]:
         ) from None
     if not isinstance(data, dict):
         raise BadInput(f"{name}: frontmatter must be a YAML mapping", code="bad_frontmatter")
-    return data, text[end + len(FENCE) + 2 :]
+    return data, text[end + len(FRONTMATTER_FENCE) + 2 :]
 
 
-def render(data: Mapping[str, object], body: str) -> str:
+def with_frontmatter(data: Mapping[str, object], body: str) -> str:
     """Frontmatter (keys in the given order, block style, Unicode kept) followed by `body`."""
     import yaml
 
     dumped = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
-    return f"{FENCE}\n{dumped}{FENCE}\n{body}"
+    return f"{FRONTMATTER_FENCE}\n{dumped}{FRONTMATTER_FENCE}\n{body}"
 
 
-def read(text: str, name: str = "document") -> dict[str, Any]:
+def read_frontmatter(text: str, name: str = "document") -> dict[str, Any]:
     """Only the frontmatter (for routing decisions that must not parse the mathematics)."""
-    return split(text, name)[0]
+    return split_frontmatter(text, name)[0]
 
 
 def split_sections(body: str) -> dict[str, str]:

@@ -33,7 +33,7 @@ def _validator(name: str) -> Validator:
     return Draft202012Validator(schema, registry=_registry())
 
 
-def errors(name: str, data: Any) -> list[str]:
+def schema_errors(name: str, data: Any) -> list[str]:
     """Every violation of schemas/<name>.schema.json as 'path: message' lines (empty if valid)."""
     found = []
     for error in sorted(_validator(name).iter_errors(data), key=lambda e: list(e.absolute_path)):

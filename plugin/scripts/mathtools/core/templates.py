@@ -19,9 +19,9 @@ def instantiate(
 ) -> str:
     """templates/`name` with `{{key}}` placeholders in the body replaced from `values`, the
     frontmatter keys in `fields` set, and those in `fill` set where the template has them."""
-    data, body = frontmatter.split((TEMPLATES / name).read_text(encoding="utf-8"), name)
+    data, body = frontmatter.split_frontmatter((TEMPLATES / name).read_text(encoding="utf-8"), name)
     data.update({key: value for key, value in (fill or {}).items() if key in data})
     data.update(fields)
     for key, value in values.items():
         body = body.replace("{{" + key + "}}", str(value))
-    return frontmatter.render(data, body) if data else body
+    return frontmatter.with_frontmatter(data, body) if data else body

@@ -1,16 +1,51 @@
 """The citation gate: compares a citation with what the services hold and gives the verdict
 (CONFIRMED, CORRECTED, UNCONFIRMED); checks a bibliography the bibliography wing read, for
-/math:check-refs. Imports core, services and bibliography."""
+/math:check-refs. Imports core, services and bibliography.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
+
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .candidates import load_candidates
+    from .refcheck import (
+        FIX_MARK,
+        adopt,
+        check_bibliography,
+        check_output,
+        default_fix_path,
+        fix_header,
+        fix_lines,
+        fix_updates,
+        is_marked,
+    )
+    from .refreport import REPORT_MARK, decision_lines, markdown, table_lines
+    from .verdicts import verification_summary_lines
+    from .verification import PENDING, Verifier
 
 __all__ = [
-    "candidates",
-    "citations",
-    "lookups",
-    "matching",
-    "merged",
-    "refcheck",
-    "refreport",
-    "venuematch",
-    "verdicts",
-    "verification",
+    "FIX_MARK",
+    "PENDING",
+    "REPORT_MARK",
+    "Verifier",
+    "adopt",
+    "check_bibliography",
+    "check_output",
+    "decision_lines",
+    "default_fix_path",
+    "fix_header",
+    "fix_lines",
+    "fix_updates",
+    "is_marked",
+    "load_candidates",
+    "markdown",
+    "table_lines",
+    "verification_summary_lines",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

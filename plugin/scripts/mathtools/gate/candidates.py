@@ -10,12 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.authors import split_authors
-from ..core.errors import BadInput
-from ..core.files import read_json
-from ..core.identifiers import doi_text, normalise_arxiv_id
-from ..services.s2records import s2_id
-from ..services.zbmath import identifier
+from ..core import BadInput, doi_text, normalise_arxiv_id, read_json, split_authors
+from ..services import identifier, s2_id
 from .citations import MAX_CITATION_CHARS
 
 MAX_TITLE_CHARS = 1000

@@ -21,11 +21,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core.authors import record_families
-from ..core.identifiers import without_identifiers
-from ..core.records import Paper
-from ..core.text import fold, strip_latex
-from ..core.titles import title_heads, title_words
+from ..core import (
+    Paper,
+    fold,
+    record_families,
+    strip_latex,
+    title_heads,
+    title_words,
+    without_identifiers,
+)
 from .matching import Match, check_year
 
 MAX_CITATION_CHARS = 2000

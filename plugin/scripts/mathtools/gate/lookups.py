@@ -38,16 +38,29 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
-from ..core.authors import cited_family, split_authors
-from ..core.errors import BadInput, ServiceError
-from ..core.records import Paper, SearchResult
-from ..core.sources import BY_CODE, REGISTRY
-from ..core.titles import normalise_title, title_score
-from ..services.arxiv import ArxivClient
-from ..services.crossref import CrossrefClient
-from ..services.openalex import OpenalexClient
-from ..services.semantic_scholar import S2Client, audit_url
-from ..services.zbmath import MAX_PER_PAGE, QUERY_SYNTAX, Identifier, ZbmathClient
+from ..core import (
+    BY_CODE,
+    REGISTRY,
+    BadInput,
+    Paper,
+    SearchResult,
+    ServiceError,
+    cited_family,
+    normalise_title,
+    split_authors,
+    title_score,
+)
+from ..services import (
+    MAX_PER_PAGE,
+    QUERY_SYNTAX,
+    ArxivClient,
+    CrossrefClient,
+    Identifier,
+    OpenalexClient,
+    S2Client,
+    ZbmathClient,
+    audit_url,
+)
 from .candidates import Candidate
 from .citations import compare_citation
 from .matching import Match, compare

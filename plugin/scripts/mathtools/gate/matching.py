@@ -33,9 +33,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.authors import check_authors, split_authors
-from ..core.records import Checks, Discrepancy, Paper
-from ..core.titles import TITLE_THRESHOLD, misspelled, title_score, typographic_only
+from ..core import (
+    TITLE_THRESHOLD,
+    Checks,
+    Discrepancy,
+    Paper,
+    check_authors,
+    misspelled,
+    split_authors,
+    title_score,
+    typographic_only,
+)
 from .venuematch import translated_venue, venue_discrepancies
 
 YEAR_TOLERANCE = 1

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.records import Paper
-from ..core.sources import SOURCES, named
+from ..core import SOURCES, Paper, named
 from .lookups import ComparedRecord
 from .matching import compare, describe
 

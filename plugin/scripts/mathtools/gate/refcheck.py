@@ -17,23 +17,30 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..bibliography.bibentry import BibliographyEntry, read_file, split_names
-from ..bibliography.bibtexfile import BibFile
-from ..bibliography.bibvalues import bibtex_identifier, bibtex_names, bibtex_text
-from ..bibliography.loading import Bibliography
-from ..core import clock
-from ..core.errors import BadInput
-from ..core.files import atomic_write, resolved
-from ..core.records import (
+from ..bibliography import (
+    BibFile,
+    Bibliography,
+    BibliographyEntry,
+    bibtex_identifier,
+    bibtex_names,
+    bibtex_text,
+    read_file,
+    split_names,
+)
+from ..core import (
     VERDICTS,
+    BadInput,
     CheckDocument,
     CheckedEntry,
     Duplicate,
     MissingKey,
     PaperDict,
     VerificationResult,
+    atomic_write,
+    normalise_title,
+    resolved,
+    stamp,
 )
-from ..core.titles import normalise_title
 from .candidates import candidate
 from .verification import PENDING, Verifier
 
@@ -60,10 +67,10 @@ BIB_FIELDS = {
 BOOK_PARTS = frozenset({"inproceedings", "incollection", "inbook", "conference"})
 
 
-def check(
+def check_bibliography(
     bibliography: Bibliography, verifier: Verifier, progress: Callable[[str], None]
 ) -> CheckDocument:
-    """The check_refs document (schemas/check_refs.schema.json) for what loading.load read."""
+    """The check_refs document (schemas/check_refs.schema.json) for what load_bibliography read."""
     references = bibliography.references
     candidates = [
         candidate(
@@ -100,7 +107,7 @@ def check(
     doubles = duplicates(entries, bibliography.repeated)
     counts = {status: sum(e["status"] == status for e in entries) for status in VERDICTS}
     document: CheckDocument = {
-        "checked_at": clock.stamp(),
+        "checked_at": stamp(),
         "inputs": bibliography.files,
         "sources_queried": verification["sources_queried"] if verification else [],
         "entries": entries,

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.records import CheckDocument, CheckedEntry, Discrepancy, summary_line
-from ..core.sources import NAMES
+from ..core import NAMES, CheckDocument, CheckedEntry, Discrepancy, summary_line
 from .verdicts import retracted_note
 from .verification import PENDING
 

@@ -14,16 +14,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.records import Discrepancy, Paper
-from ..core.sources import BY_CODE
-from ..core.text import fold, stem, strip_latex
-from ..core.venues import (
+from ..core import (
+    BY_CODE,
     PROCEEDINGS_WORDS,
     SUBVENUE_WORDS,
     TRANSLATION_JOURNALS,
     VENUE_FUNCTION_WORDS,
     VENUE_OPTIONAL,
+    Discrepancy,
+    Paper,
+    fold,
     is_preprint_venue,
+    stem,
+    strip_latex,
 )
 
 # Document types (Paper.document_type, Crossref's names) of a whole book: cited with a journal,

@@ -1,13 +1,14 @@
 """The gate's answers as they are written: each candidate's Outcome, its entry of the
 verification document (schemas/verification.schema.json), and the compact view the model reads
-(summary_lines). verification.py judges; this module only writes what it decided."""
+(verification_summary_lines). verification.py judges; this module only writes what it decided."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.records import (
+from ..core import (
     IDENTIFIED,
+    NAMES,
     Paper,
     PaperDict,
     Verdict,
@@ -15,7 +16,6 @@ from ..core.records import (
     VerificationResult,
     summary_line,
 )
-from ..core.sources import NAMES
 from .candidates import Candidate
 from .matching import Match
 
@@ -66,7 +66,7 @@ def result_of(candidate: Candidate, outcome: Outcome) -> VerificationResult:
     return result
 
 
-def summary_lines(document: VerificationDocument) -> list[str]:
+def verification_summary_lines(document: VerificationDocument) -> list[str]:
     """The compact view for the model: counts, one line per result, the service errors.
 
     A confirmed candidate's line is its key alone when the paper is as the candidate gave it

@@ -39,16 +39,20 @@ and the API responses, apart from `verified_at`.
 
 from __future__ import annotations
 
-from ..core import clock
-from ..core.authors import split_authors
-from ..core.records import (
+from ..core import (
+    BY_CODE,
+    NAMES,
+    REGISTRY,
+    SOURCES,
     VERDICTS,
     JSONObject,
     Paper,
     Verdict,
     VerificationDocument,
+    named,
+    split_authors,
+    stamp,
 )
-from ..core.sources import BY_CODE, NAMES, REGISTRY, SOURCES, named
 from .candidates import Candidate
 from .lookups import (
     CITATION_SOURCES,
@@ -103,7 +107,7 @@ class Verifier:
         ]
         counts = {status: sum(r["status"] == status for r in results) for status in VERDICTS}
         document: VerificationDocument = {
-            "verified_at": clock.stamp(),
+            "verified_at": stamp(),
             "sources_queried": [s for s in SOURCES if s in self.sources.queried],
             "results": [],
             "summary": {},

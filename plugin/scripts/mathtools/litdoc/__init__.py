@@ -1,14 +1,45 @@
 """LITERATURE.md: the document, its REF/UREF entries, their checks, the merge of a verification
-into it, and its BibTeX export. Imports core to papers."""
+into it, and its BibTeX export. Imports core to papers.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
+
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .bibexport import bib_entries, export
+    from .checks import validate, with_warning
+    from .identity import Index, Key, entry_identity, paper_identity
+    from .literature import AS_CITED, SYNTHESIS, UNKNOWN, LiteratureDoc, load, parse, template
+    from .merging import merge_file, merge_summary_lines
+    from .quotes import LatexSourceText, keep_quoted, proof_violations, tex_violations
 
 __all__ = [
-    "bibexport",
-    "checks",
-    "identity",
-    "literature",
-    "mergeentries",
-    "mergefields",
-    "merging",
-    "quotes",
-    "refentry",
+    "AS_CITED",
+    "SYNTHESIS",
+    "UNKNOWN",
+    "Index",
+    "Key",
+    "LatexSourceText",
+    "LiteratureDoc",
+    "bib_entries",
+    "entry_identity",
+    "export",
+    "keep_quoted",
+    "load",
+    "merge_file",
+    "merge_summary_lines",
+    "paper_identity",
+    "parse",
+    "proof_violations",
+    "template",
+    "tex_violations",
+    "validate",
+    "with_warning",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

@@ -23,10 +23,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bibliography.bibtexfile import parse_bibtex
-from ..bibliography.bibvalues import bibtex_identifier, bibtex_names, bibtex_text
-from ..core.errors import BadInput
-from ..core.files import write_file
+from ..bibliography import bibtex_identifier, bibtex_names, bibtex_text, parse_bibtex
+from ..core import BadInput, write_file
 from . import literature, refentry
 from .identity import ARXIV_CLASS_TAG, TYPE_TAG
 

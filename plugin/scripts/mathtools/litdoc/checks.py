@@ -7,14 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import schemas
-from ..core.errors import BadInput
-from ..core.files import read_text
-from ..core.text import is_digits
+from ..core import BadInput, is_digits, read_text, schema_errors
 from . import quotes
 from .literature import (
     CITATION,
-    FENCE,
+    CODE_FENCE,
     HISTORY_COLUMNS,
     RESULTS,
     SYNTHESIS,
@@ -107,7 +104,7 @@ def _violations(doc: LiteratureDoc) -> list[str]:
         schema = "literature_ref" if entry.kind == "REF" else "literature_uref"
         found += [
             f"{where}: {e}"
-            for e in schemas.errors(schema, entry.to_dict())
+            for e in schema_errors(schema, entry.to_dict())
             if not e.startswith(("verified_at", "verified_via", "status", "confidence"))  # above
         ]
 
@@ -182,7 +179,7 @@ def quote_violations(doc: LiteratureDoc) -> list[str]:
     section = doc.section(SYNTHESIS)
     lines, in_fence = [], False
     for line in section.lines()[1:]:  # code and the warning are no claims: blanked, numbers kept
-        fence = bool(FENCE.match(line.lstrip()))
+        fence = bool(CODE_FENCE.match(line.lstrip()))
         in_fence ^= fence
         lines.append("\n" if fence or in_fence or line.startswith(">") else line)
     for quote in quotes.quotes("".join(lines), section.line_no + 1):
@@ -206,7 +203,7 @@ def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]
     units: list[list[tuple[int, str]]] = [[]]
     in_fence = False
     for offset, line in enumerate(section.lines()[1:], start=1):
-        fence = bool(FENCE.match(line.lstrip()))
+        fence = bool(CODE_FENCE.match(line.lstrip()))
         in_fence ^= fence
         start = _UNIT_START.match(line)
         if not line.strip() or fence or in_fence or start:

@@ -13,10 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
-from ..core.authors import cited_family, split_authors
-from ..core.identifiers import unversioned
-from ..core.text import as_int
-from ..core.titles import normalise_title
+from ..core import as_int, cited_family, normalise_title, split_authors, unversioned
 from .literature import AS_CITED, UNKNOWN, LiteratureDoc
 from .refentry import Entry
 

@@ -37,11 +37,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import frontmatter, schemas
-from ..core.errors import BadInput
-from ..core.files import read_text
-from ..core.sources import NAMES, ordered
-from ..core.text import as_int
+from ..core import (
+    FRONTMATTER_FENCE,
+    NAMES,
+    BadInput,
+    as_int,
+    ordered,
+    read_text,
+    schema_errors,
+    split_frontmatter,
+)
 from .refentry import ENTRY_HEADING, Entry, entry_number, one_line
 
 SEARCH_HISTORY = "Search History"
@@ -85,7 +90,7 @@ _STATE = re.compile(
     r"<!-- lit_update: last REF-(?P<ref>\d+), last UREF-(?P<uref>\d+); merges:(?P<merges>[ \w]*)-->"
 )
 _STATE_LIKE = re.compile(r"<!--\s*lit_update(?![.\w])")  # a state comment, readable or not
-FENCE = re.compile(r"(```|~~~)")
+CODE_FENCE = re.compile(r"(```|~~~)")
 CITATION = re.compile(r"\b(U?REF)-(\d{3,})\b", re.I)
 
 
@@ -293,7 +298,7 @@ class LiteratureDoc:
         concerned, else 1 (a required key that is missing)."""
         lines = self._fm_raw.splitlines()
         found = []
-        for error in schemas.errors("literature_frontmatter", self.frontmatter):
+        for error in schema_errors("literature_frontmatter", self.frontmatter):
             key = error.split("/", 1)[0].split(":", 1)[0]
             unexpected = re.search(r"\('([^']+)'.* unexpected\)", error)
             key = unexpected.group(1) if key == "(top)" and unexpected else key
@@ -339,7 +344,7 @@ def render_frontmatter(fields: dict[str, Any]) -> str:
         for name in names
         if name in fields
     ]
-    return f"{frontmatter.FENCE}\n{''.join(lines)}{frontmatter.FENCE}\n"
+    return f"{FRONTMATTER_FENCE}\n{''.join(lines)}{FRONTMATTER_FENCE}\n"
 
 
 SEPARATOR = "|" + "|".join("-" * (len(c) + 2) for c in HISTORY_COLUMNS) + "|\n"
@@ -380,12 +385,12 @@ def table_cells(line: str) -> list[str]:
 
 def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
     """Parse LITERATURE.md text. Raises BadInput naming the line when the structure is broken."""
-    if not text.startswith(frontmatter.FENCE + "\n"):
+    if not text.startswith(FRONTMATTER_FENCE + "\n"):
         raise BadInput(
             f"{name} line 1: a LITERATURE.md starts with '---' and the YAML frontmatter",
             code="malformed_literature",
         )
-    fm, body = frontmatter.split(text, name)
+    fm, body = split_frontmatter(text, name)
     fm_raw = text[: len(text) - len(body)]
     first_body_line = fm_raw.count("\n") + 1
     lines = body.splitlines(keepends=True)
@@ -394,7 +399,7 @@ def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
     sections: list[Section] = []
     in_fence = False
     for number, line in enumerate(lines, start=first_body_line):
-        if FENCE.match(line.lstrip()):
+        if CODE_FENCE.match(line.lstrip()):
             in_fence = not in_fence
         heading = None if in_fence else _SECTION_HEADING.match(line)
         if heading:
@@ -448,7 +453,7 @@ def _split_entries(section: Section, name: str) -> tuple[list[str], list[list[st
     blocks: list[list[str] | Entry] = []
     in_fence = False
     for number, line in enumerate(section.intro, start=section.line_no + 1):
-        if FENCE.match(line.lstrip()):
+        if CODE_FENCE.match(line.lstrip()):
             in_fence = not in_fence
         if not in_fence and line.startswith("###") and not line.startswith("####"):
             heading = ENTRY_HEADING.match(line)

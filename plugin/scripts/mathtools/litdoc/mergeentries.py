@@ -13,17 +13,17 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import TypedDict
 
-from ..core import clock
-from ..core.authors import comma_free
-from ..core.errors import BadInput
-from ..core.records import (
+from ..core import (
     IDENTIFIED,
+    BadInput,
     PaperDict,
     VerificationDocument,
     VerificationResult,
+    comma_free,
+    normalise_title,
+    parse_stamp,
     summary_line,
 )
-from ..core.titles import normalise_title
 from .identity import Index, Key, cited_fields, id_tags, identity, paper_identity, paper_tags
 from .literature import CONFIRMED, NOT_ASSESSED, UNCONFIRMED, UNKNOWN, UREF_STATUS, LiteratureDoc
 from .mergefields import corrected_text, degraded_note, source_field, venue_text
@@ -132,7 +132,7 @@ def later(new: str, old: str | None) -> bool:
 def _time(stamp: str) -> datetime:
     """An ISO 8601 time as an aware datetime; a hand-written one that does not parse sorts first."""
     try:
-        return clock.parse(stamp)
+        return parse_stamp(stamp)
     except ValueError:
         return datetime.min.replace(tzinfo=timezone.utc)
 

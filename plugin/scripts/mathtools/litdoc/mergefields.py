@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.records import PaperDict, VerificationDocument, VerificationResult
-from ..core.sources import NAMES, SOURCES, ordered
+from ..core import NAMES, SOURCES, PaperDict, VerificationDocument, VerificationResult, ordered
 
 BOTH = "both"  # the Source field of a paper both sources confirmed, when there were two
 CODES = {name: code for code, name in NAMES.items()}

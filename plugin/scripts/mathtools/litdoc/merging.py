@@ -32,10 +32,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
-from ..core import files, locks, schemas
-from ..core.errors import BadInput
-from ..core.records import VerificationDocument
-from ..core.sources import NAMES, ordered
+from ..core import (
+    NAMES,
+    BadInput,
+    VerificationDocument,
+    atomic_write,
+    locked,
+    ordered,
+    read_text,
+    schema_errors,
+)
 from .checks import synthesis_citations
 from .literature import LiteratureDoc, parse, results_text, template
 from .mergeentries import EntryChanges, Merge, Relevance, later, no_changes, paper_key
@@ -95,9 +101,9 @@ def fingerprint(*parts: object) -> str:
 
 def check_inputs(verified: object, relevance: object) -> None:
     """BadInput listing every schema violation, and relevance keys that match no result."""
-    problems = [f"verified: {e}" for e in schemas.errors("verification", verified)]
+    problems = [f"verified: {e}" for e in schema_errors("verification", verified)]
     if relevance is not None:
-        problems += [f"relevance: {e}" for e in schemas.errors("relevance", relevance)]
+        problems += [f"relevance: {e}" for e in schema_errors("relevance", relevance)]
     if problems:
         raise BadInput("; ".join(problems[:10]), code="bad_input")
     if relevance:
@@ -203,18 +209,18 @@ def merge_file(
     """
     path = Path(path)
     check_inputs(verified, relevance)  # before the lock: refused input leaves no folder or lock
-    with locks.locked(path):
+    with locked(path):
         created = not path.exists()
         old = (
             template(problem or path.parent.name, title)
             if created
-            else files.read_text(path, "LITERATURE.md")
+            else read_text(path, "LITERATURE.md")
         )
         doc = parse(old, str(path))
         report = merge(doc, verified, relevance, **history)
         new = doc.render()
         if not dry_run and (created or new != old):
-            files.atomic_write(path, new)
+            atomic_write(path, new)
     diff = ""
     if dry_run:
         before = [] if created else old.splitlines(keepends=True)
@@ -245,7 +251,7 @@ def merge_file(
 KEPT_PROSE = "{ref} kept its {fields}: prose there is never overwritten; edit {ref} in the file"
 
 
-def summary_lines(report: MergeReport) -> list[str]:
+def merge_summary_lines(report: MergeReport) -> list[str]:
     """The compact view of a merge report for the model: what happened to the file, then one
     line per entry added, updated, moved, kept or skipped, by number and candidate key (titles
     and fields are in the file, which the model reads next for the Synthesis)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..core.text import as_int, inert_markdown
+from ..core import as_int, inert_markdown
 
 REF_FIELDS = (
     "Authors",

@@ -2,17 +2,21 @@
 numbers (Theorem 2.3), with their notes, labels and text; and, for /math:check-refs, a paper as
 a referee gets it (an arXiv id, a PDF) read into its bibliography, with the statements it cites
 by number checked against the cited papers' sources. Imports core, bibliography, services and
-gate."""
+gate.
 
-__all__ = [
-    "citedstatements",
-    "citinggrammar",
-    "journalmacros",
-    "paperbibliography",
-    "paperinput",
-    "papertheorems",
-    "pdfreferences",
-    "texcounters",
-    "texsource",
-    "theorems",
-]
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
+
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .paperinput import add_statements, read_paper_input
+    from .papertheorems import paper_theorems, theorems_summary_lines
+
+__all__ = ["add_statements", "paper_theorems", "read_paper_input", "theorems_summary_lines"]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

@@ -24,17 +24,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..core.errors import MathError
-from ..core.identifiers import arxiv_id_text
-from ..core.records import (
+from ..core import (
     AmbiguousCitation,
     CheckedEntry,
     CitedStatement,
+    MathError,
     ShownStatement,
     StatementCitation,
     StatementStatus,
+    arxiv_id_text,
+    is_digits,
 )
-from ..core.text import is_digits
 from .citinggrammar import Named, kind_of, mentions
 from .papertheorems import TheoremsResult
 from .theorems import Statement

@@ -16,10 +16,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..bibliography.bibentry import BibliographyEntry, read_file
-from ..bibliography.bibitems import bibitem_fields
-from ..bibliography.bibvalues import MATH
-from ..core.records import UnexpandedVenue
+from ..bibliography import MATH, BibliographyEntry, bibitem_fields, read_file
+from ..core import UnexpandedVenue
 from . import texsource
 
 _CONTROL_WORD = re.compile(r"\\([A-Za-z]+)(?:\\ |\{\}|(?![A-Za-z]))")

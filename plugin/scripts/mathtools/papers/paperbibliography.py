@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..bibliography.loading import Bibliography, load_source
-from ..core.errors import BadInput
-from ..core.identifiers import arxiv_id_text, normalise_arxiv_id
-from ..services.latex_source import LatexSourceClient, NoLatexSource
+from ..bibliography import Bibliography, load_source
+from ..core import BadInput, arxiv_id_text, normalise_arxiv_id
+from ..services import LatexSourceClient, NoLatexSource
 from . import texsource
 
 BIBLIOGRAPHY_SUFFIXES = (".bib", ".bbl")

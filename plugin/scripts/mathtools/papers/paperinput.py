@@ -10,12 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bibliography.bibentry import read_file
-from ..bibliography.loading import Bibliography, keep_cited, load
-from ..core.errors import BadInput
-from ..core.records import CheckDocument, InputFile, PdfSplit, UnexpandedVenue
-from ..core.tex import strip_comments
-from ..services.latex_source import LatexSourceClient
+from ..bibliography import Bibliography, keep_cited, load_bibliography, read_file
+from ..core import BadInput, CheckDocument, InputFile, PdfSplit, UnexpandedVenue, strip_comments
+from ..services import LatexSourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
 from .journalmacros import definitions, expand_venues, local_source
 from .paperbibliography import arxiv_argument, read_arxiv_paper
@@ -32,7 +29,9 @@ class PaperInput:
     unexpanded: list[UnexpandedVenue] = field(default_factory=list)
 
 
-def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> PaperInput:
+def read_paper_input(
+    paths: list[str], cited_only: bool = False, use_cache: bool = True
+) -> PaperInput:
     """The bibliography (and cited statements) of local files, one arXiv paper or one PDF;
     BadInput before any check for what cannot be used."""
     papers = [(path, arxiv_argument(path)) for path in paths]
@@ -53,7 +52,7 @@ def read(paths: list[str], cited_only: bool = False, use_cache: bool = True) -> 
         bibliography = Bibliography(files=files, references=found.references)
         split: PdfSplit = {"file": pdfs[0], "split": found.split, "entries": len(found.references)}
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
-    bibliography = load(paths, cited_only=cited_only)
+    bibliography = load_bibliography(paths, cited_only=cited_only)
     cited = CitationsRead()
     unexpanded: list[UnexpandedVenue] = []
     for path in paths:

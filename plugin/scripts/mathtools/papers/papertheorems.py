@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from ..core.identifiers import arxiv_id_text
-from ..services.latex_source import LatexSourceAnswer, LatexSourceClient, NoLatexSource
+from ..core import arxiv_id_text
+from ..services import LatexSourceAnswer, LatexSourceClient, NoLatexSource
 from .texsource import Macro, MissingInput
 from .theorems import Statement, TheoremEnvironment, extract
 
@@ -63,7 +63,7 @@ def result(answer: LatexSourceAnswer) -> TheoremsResult:
     )
 
 
-def summary_lines(record: TheoremsResult) -> list[str]:
+def theorems_summary_lines(record: TheoremsResult) -> list[str]:
     """What `--out` prints: one line for the paper, one per statement."""
     asked = arxiv_id_text(record["id"], record["version"])
     if record["status"] == "no_latex_source":

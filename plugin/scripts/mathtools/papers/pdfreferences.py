@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ..bibliography.bibentry import BibliographyEntry
-from ..bibliography.freetext import free_text_fields
-from ..core.errors import BadInput, EnvironmentProblem
+from ..bibliography import BibliographyEntry, free_text_fields
+from ..core import BadInput, EnvironmentProblem
 
 PDFTOTEXT_SECONDS = 120
 MAX_PDF_BYTES = 100 << 20

@@ -36,8 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from ..core.errors import ServiceError
-from ..core.text import strip_latex
+from ..core import ServiceError, strip_latex
 from . import texsource
 from .texcounters import (
     EQUATION_ONE,

@@ -1,35 +1,139 @@
 """The research loop's problem folder: the workspace, the state machine, the journal, notation,
 PROOF.md's heading blocks and gaps, the referee's review, sandboxed computation and the LaTeX
-write-up. Imports core to litdoc."""
+write-up. Imports core to litdoc.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
+
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .approval import COMMAND, approval_file, event_problems
+    from .briefs import AGENTS, brief
+    from .computation import check_recordable, interpret, record
+    from .confinement import needs_allowance
+    from .deadends import check_dead_ends
+    from .gaps import mark, next_to_search, none_left
+    from .journal import (
+        ALL_STRATEGIES,
+        CATEGORIES,
+        DEAD_END_OUTCOMES,
+        OUTCOMES,
+        STRATEGIES,
+        add,
+        journal_path,
+        validate_journal,
+    )
+    from .latex import check_folder
+    from .models import agent_call_update
+    from .notation import CUSTOM, PRESETS, presets, update
+    from .problemdir import (
+        add_arguments,
+        current_slug,
+        parse_problem_command,
+        problem_dir,
+        problem_file,
+        resolve,
+    )
+    from .review import current, seal
+    from .router import advance, next_step
+    from .sandbox import (
+        DEFAULT_MEMORY_MB,
+        DEFAULT_TIMEOUT_S,
+        check_limits,
+        interpreter,
+        run,
+        without_secrets,
+    )
+    from .sessions import archive_session, resume
+    from .signing import KEY_FILE, key, math_dir_of
+    from .state import record_merge, record_search, transition
+    from .statefile import STATES, show
+    from .texbuild import compile_pdf
+    from .workspace import (
+        PROBLEM_DOMAINS,
+        PROBLEM_TYPES,
+        Workspace,
+        agent_models,
+        archive,
+        init,
+        new_problem,
+        parse_tags,
+        render_dashboard,
+        status,
+        switch,
+    )
 
 __all__ = [
-    "approval",
-    "blocks",
-    "briefs",
-    "computation",
-    "confine",
-    "confinement",
-    "deadends",
-    "gaps",
-    "journal",
-    "landlock",
-    "latex",
-    "models",
-    "namespaces",
-    "notation",
-    "outputtex",
-    "problemdir",
-    "reasons",
-    "review",
-    "router",
-    "runresult",
-    "sandbox",
-    "seccomp",
-    "sessions",
-    "signing",
-    "state",
-    "statefile",
-    "texbuild",
-    "workdirs",
-    "workspace",
+    "AGENTS",
+    "ALL_STRATEGIES",
+    "CATEGORIES",
+    "COMMAND",
+    "CUSTOM",
+    "DEAD_END_OUTCOMES",
+    "DEFAULT_MEMORY_MB",
+    "DEFAULT_TIMEOUT_S",
+    "KEY_FILE",
+    "OUTCOMES",
+    "PRESETS",
+    "PROBLEM_DOMAINS",
+    "PROBLEM_TYPES",
+    "STATES",
+    "STRATEGIES",
+    "Workspace",
+    "add",
+    "add_arguments",
+    "advance",
+    "agent_call_update",
+    "agent_models",
+    "approval_file",
+    "archive",
+    "archive_session",
+    "brief",
+    "check_dead_ends",
+    "check_folder",
+    "check_limits",
+    "check_recordable",
+    "compile_pdf",
+    "current",
+    "current_slug",
+    "event_problems",
+    "init",
+    "interpret",
+    "interpreter",
+    "journal_path",
+    "key",
+    "mark",
+    "math_dir_of",
+    "needs_allowance",
+    "new_problem",
+    "next_step",
+    "next_to_search",
+    "none_left",
+    "parse_problem_command",
+    "parse_tags",
+    "presets",
+    "problem_dir",
+    "problem_file",
+    "record",
+    "record_merge",
+    "record_search",
+    "render_dashboard",
+    "resolve",
+    "resume",
+    "run",
+    "seal",
+    "show",
+    "status",
+    "switch",
+    "transition",
+    "update",
+    "validate_journal",
+    "without_secrets",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

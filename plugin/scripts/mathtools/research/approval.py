@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..core.bootstrap import data_dir
+from ..core import data_dir
 
 CHOICES = ("continue", "accept-partial")
 COMMAND = re.compile(

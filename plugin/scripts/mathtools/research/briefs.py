@@ -31,12 +31,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import clock, frontmatter
-from ..core.bootstrap import PLUGIN_ROOT
-from ..core.errors import BadInput
-from ..core.files import read_text
-from ..core.templates import instantiate
-from ..litdoc import literature
+from ..core import (
+    PLUGIN_ROOT,
+    BadInput,
+    instantiate,
+    read_frontmatter,
+    read_text,
+    split_frontmatter,
+    split_sections,
+    stamp,
+)
+from ..litdoc import load
 from . import computation, review
 from .gaps import parse as parse_gaps
 from .journal import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
@@ -85,7 +90,7 @@ def brief(folder: Path, slug: str, agent: str) -> str:
 def _proof(folder: Path, slug: str) -> list[str]:
     proof_md = _text(folder, "PROOF.md")
     return [
-        f"now: {clock.stamp()} (the time for the **Updated:** lines you write in this pass)",
+        f"now: {stamp()} (the time for the **Updated:** lines you write in this pass)",
         _problem(folder),
         _notation(folder),
         _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
@@ -148,7 +153,7 @@ def _text(folder: Path, name: str) -> str | None:
 
 def _body(folder: Path, name: str) -> tuple[dict[str, object], str] | None:
     text = _text(folder, name)
-    return None if text is None else frontmatter.split(text, name)
+    return None if text is None else split_frontmatter(text, name)
 
 
 def _problem(folder: Path, statement_only: bool = False) -> str:
@@ -160,7 +165,7 @@ def _problem(folder: Path, statement_only: bool = False) -> str:
     words = [str(tag) for tag in tags] if isinstance(tags, list) else [str(tags)]
     line = f"title: {meta.get('title', '')} · tags: {', '.join(words) or 'none'}"
     if statement_only:
-        statement = frontmatter.split_sections(body).get("problem statement", "")
+        statement = split_sections(body).get("problem statement", "")
         return f"## PROBLEM.md (statement)\n\n{line}\n\n{statement}"
     return f"## PROBLEM.md\n\n{line}\n\n{_without_guidance(body)}"
 
@@ -205,7 +210,7 @@ def _notation(folder: Path) -> str:
     found = _body(folder, "NOTATION.md")
     if found is None:
         return ""
-    sections = frontmatter.split_sections(found[1])
+    sections = split_sections(found[1])
     symbols = "\n".join(
         sections[name] for name in ("preset", "custom") if sections.get(name, "").strip()
     )
@@ -213,7 +218,7 @@ def _notation(folder: Path) -> str:
 
 
 def _open_in_proof(folder: Path, proof_md: str) -> str:
-    meta, _ = frontmatter.split(proof_md, "PROOF.md")
+    meta, _ = split_frontmatter(proof_md, "PROOF.md")
     flags = ", ".join(
         f"{key}: {str(meta.get(key)).lower() if isinstance(meta.get(key), bool) else meta.get(key)}"
         for key in ("status", "approach", "computation_needed", "literature_needed")
@@ -253,7 +258,7 @@ def _references(folder: Path, cited: list[str], every: bool, statements: bool = 
     the statements the paper's source gives for the cited ones (with `statements`)."""
     if not (folder / "LITERATURE.md").exists():
         return ""
-    entries = literature.load(folder / "LITERATURE.md").confirmed
+    entries = load(folder / "LITERATURE.md").confirmed
     lines = ["## Confirmed references (LITERATURE.md; a UREF may support no step)"]
     for entry in entries:
         number = entry.entry_number
@@ -273,7 +278,7 @@ def _references(folder: Path, cited: list[str], every: bool, statements: bool = 
 
 def _runs(folder: Path) -> list[tuple[int, str]]:
     text = _text(folder, "COMPUTATION.md")
-    return [] if text is None else computation.runs(frontmatter.split(text, "COMPUTATION.md")[1])
+    return [] if text is None else computation.runs(split_frontmatter(text, "COMPUTATION.md")[1])
 
 
 def _run_part(text: str, heading: str) -> str:
@@ -301,7 +306,7 @@ def _review_notes(folder: Path) -> str:
     if text is None:
         return ""
     verdicts = review.verdicts(text)
-    blocks = dict(review.step_blocks(frontmatter.split(text, "REVIEW.md")[1]))
+    blocks = dict(review.step_blocks(split_frontmatter(text, "REVIEW.md")[1]))
     checked = [v.name for v in verdicts if v.verdict == "checked"]
     lines = ["## The referee's verdicts (REVIEW.md): answer every gap and wrong"]
     lines.append("checked: " + (", ".join(checked) or "none"))
@@ -315,7 +320,7 @@ def _verdicts(folder: Path) -> str:
     text = _text(folder, "REVIEW.md")
     if text is None:
         return "## The referee's verdicts\n\n(there is no REVIEW.md)"
-    meta = frontmatter.read(text, "REVIEW.md")
+    meta = read_frontmatter(text, "REVIEW.md")
     lines = [f"## The referee's verdicts (REVIEW.md, verdict {meta.get('verdict')})"]
     lines += [f"- {v.name}: {v.verdict}" for v in review.verdicts(text)]
     return "\n".join(lines)

@@ -26,12 +26,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypedDict, cast
 
-from ..core import frontmatter
-from ..core.clock import now, stamp
-from ..core.errors import BadInput
-from ..core.files import atomic_write, read_text
-from ..core.locks import locked
-from ..core.templates import instantiate
+from ..core import (
+    BadInput,
+    atomic_write,
+    instantiate,
+    locked,
+    now,
+    read_text,
+    split_frontmatter,
+    stamp,
+    with_frontmatter,
+)
 from . import signing
 from .runresult import RunResult
 from .sandbox import REPORTED_PACKAGES
@@ -162,7 +167,7 @@ def check_recordable(folder: Path, request: int | None = None) -> None:
     checked before the computation, whose result would be lost."""
     path = folder / "COMPUTATION.md"
     if path.exists():
-        frontmatter.split(read_text(path, path.name), str(path))
+        split_frontmatter(read_text(path, path.name), str(path))
     if request is not None:
         proof = folder / "PROOF.md"
         asked = requests_asked(read_text(proof, proof.name)) if proof.exists() else set()
@@ -270,7 +275,7 @@ def _checked_sections(folder: Path) -> list[tuple[int, str, bool]]:
     path = folder / "COMPUTATION.md"
     if not path.exists():
         return []
-    body = frontmatter.split(read_text(path, path.name), str(path))[1]
+    body = split_frontmatter(read_text(path, path.name), str(path))[1]
     records = _run_records(folder)
     return [(n, text, _vouched(n, text, records)) for n, text in runs(body)]
 
@@ -335,7 +340,7 @@ def interpret(
     with locked(path):
         if not path.exists():
             raise BadInput(f"{path} does not exist", code="file_not_found")
-        data, body = frontmatter.split(read_text(path, path.name), str(path))
+        data, body = split_frontmatter(read_text(path, path.name), str(path))
         section = dict(runs(body)).get(number)
         if section is None or INTERPRETATION_PENDING not in section:
             raise BadInput(
@@ -354,7 +359,7 @@ def interpret(
             row = "| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in cells) + " |"
             body = body.rstrip("\n") + "\n" + row + "\n"
         status = data["status"] = _status(body)
-        atomic_write(path, frontmatter.render(data, body))
+        atomic_write(path, with_frontmatter(data, body))
     return {"file": str(path), "computation": number, "status": status}
 
 
@@ -375,7 +380,7 @@ def record(
             text = read_text(path, path.name)
         else:
             text = instantiate("COMPUTATION.md", {}, {"problem": slug})
-        data, body = frontmatter.split(text, str(path))
+        data, body = split_frontmatter(text, str(path))
         number = max((int(n) for n in HEADING.findall(body)), default=0) + 1
         entry = section(number, title, code, result, request, purpose, moment)
         _record_run(folder, number, request, code, result, stamp(moment))
@@ -390,5 +395,5 @@ def record(
             last_run=stamp(moment),
             computations=number,
         )
-        atomic_write(path, frontmatter.render(data, body))
+        atomic_write(path, with_frontmatter(data, body))
     return {"file": str(path), "computation": number, "request": request}

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from ..core import errors
+from ..core import EnvironmentProblem, shown
 from . import confine, landlock, seccomp
 from .namespaces import can_hide_files, mount_namespace_works, namespace_prefix, pid_namespace
 
@@ -74,13 +74,13 @@ def filesystem_mode(namespaces: bool = True, forced: str | None = None) -> str:
     if wanted == "auto":
         return next(mode for mode in FILESYSTEM_MODES if works[mode]())
     if wanted not in works:
-        raise errors.EnvironmentProblem(
-            f"{FILESYSTEM_VARIABLE}={errors.shown(wanted, 60)!r} must be auto or one of "
+        raise EnvironmentProblem(
+            f"{FILESYSTEM_VARIABLE}={shown(wanted, 60)!r} must be auto or one of "
             f"{', '.join(FILESYSTEM_MODES)}",
             code="bad_environment",
         )
     if not works[wanted]():
-        raise errors.EnvironmentProblem(
+        raise EnvironmentProblem(
             f"{FILESYSTEM_VARIABLE}={wanted}: not available on this machine", code="unconfined"
         )
     return wanted

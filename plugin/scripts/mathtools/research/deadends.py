@@ -10,9 +10,7 @@ import re
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import read_text
+from ..core import BadInput, read_frontmatter, read_text, split_frontmatter, stamp
 from .journal import (
     DEAD_END_OUTCOMES,
     EntryBrief,
@@ -79,7 +77,7 @@ def evidence(folder: Path) -> list[Evidence]:
             continue
         text = read_text(path, name)
         try:
-            meta, body = frontmatter.split(text, name)
+            meta, body = split_frontmatter(text, name)
         except BadInput:
             meta, body = {}, text
         found = _dated_sections(name, body, heading)
@@ -128,14 +126,14 @@ def _problem_tags(folder: Path) -> list[str]:
     if not path.exists():
         return []
     try:
-        raw = frontmatter.read(read_text(path, path.name), str(path)).get("tags") or []
+        raw = read_frontmatter(read_text(path, path.name), str(path)).get("tags") or []
     except BadInput:
         return []
     values = raw if isinstance(raw, list) else parse_tags(str(raw))
     return [str(tag).strip().lower() for tag in values]
 
 
-def check(strategy: str, tags: list[str], problem: str | None = None) -> DeadEndCheck:
+def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) -> DeadEndCheck:
     """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags
     (PROBLEM.md's own tags do not count: every attempt at the problem shares them),
     each with the evidence dated after it. verdict: 'clear' (none), 'conditions-changed' (every
@@ -177,7 +175,7 @@ def check(strategy: str, tags: list[str], problem: str | None = None) -> DeadEnd
         "strategy": strategy,
         "tags": tags,
         "verdict": verdict,
-        "now": clock.stamp(),  # for the **Updated:** lines of the pass this check opens
+        "now": stamp(),  # for the **Updated:** lines of the pass this check opens
         "dead_ends": dead_ends,
         # Entries the check may have misread: `validate` says which and why.
         "journal_violations": len(journal.violations),

@@ -20,11 +20,17 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.clock import stamp
-from ..core.errors import BadInput, shown
-from ..core.files import MAX_INPUT_BYTES, atomic_write, read_text, too_large
-from ..core.locks import locked
-from ..core.text import plain_line
+from ..core import (
+    MAX_INPUT_BYTES,
+    BadInput,
+    atomic_write,
+    locked,
+    plain_line,
+    read_text,
+    shown,
+    stamp,
+    too_large,
+)
 from . import blocks
 
 REFERENCE_NEEDED = "reference-needed"

@@ -28,11 +28,18 @@ from datetime import date, datetime, time, timezone
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import atomic_write, read_text
-from ..core.locks import locked
-from ..core.templates import instantiate
+from ..core import (
+    FRONTMATTER_FENCE,
+    BadInput,
+    atomic_write,
+    instantiate,
+    locked,
+    parse_stamp,
+    read_text,
+    split_frontmatter,
+    stamp,
+    with_frontmatter,
+)
 from .workspace import Workspace, parse_tags
 
 CATEGORIES = {
@@ -185,7 +192,7 @@ class EntryTime:
         if match is None:
             return None
         try:
-            moment = clock.parse(match.group(0))
+            moment = parse_stamp(match.group(0))
         except ValueError:
             return None
         return cls(moment, len(match.group(0)) > len("2026-01-01"))
@@ -198,7 +205,7 @@ class EntryTime:
     def __str__(self) -> str:
         if not self.precise:
             return self.moment.date().isoformat()
-        return clock.stamp(self.moment)
+        return stamp(self.moment)
 
 
 @dataclass
@@ -289,10 +296,10 @@ def parse(text: str, path: Path) -> Journal:
     """Read a JOURNAL.md into entries and the list of everything wrong with it (never raises)."""
     violations: list[Violation] = []
     try:
-        meta, body = frontmatter.split(text, path.name)
+        meta, body = split_frontmatter(text, path.name)
     except BadInput as exc:
         return Journal(path, {}, text, [], [_violation(1, None, exc.message, kind="structure")])
-    if not text.startswith(frontmatter.FENCE + "\n"):
+    if not text.startswith(FRONTMATTER_FENCE + "\n"):
         violations.append(_violation(1, None, "the journal has no frontmatter", "structure"))
     offset = text[: len(text) - len(body)].count("\n")
     entries: list[JournalEntry] = []
@@ -402,7 +409,7 @@ def read_journal(path: Path) -> Journal:
     return parse(read_text(path, path.name), path)
 
 
-def validate(path: Path) -> Validation:
+def validate_journal(path: Path) -> Validation:
     journal = read_journal(path)
     violations = journal.violations + journal.index_violations()
     return {
@@ -495,7 +502,7 @@ def add(
     with locked(path):
         if not path.exists():
             fresh = instantiate(
-                "JOURNAL.md", {"title": slug}, {}, {"problem": slug, "created": clock.stamp()}
+                "JOURNAL.md", {"title": slug}, {}, {"problem": slug, "created": stamp()}
             )
             atomic_write(path, fresh)
         journal = read_journal(path)
@@ -510,7 +517,7 @@ def add(
             )
         entry_id = journal.next_id(category)
         values = {
-            "timestamp": str(when) if when else clock.stamp(),
+            "timestamp": str(when) if when else stamp(),
             "agent": _one_line("the agent", agent) or "user",
             "strategy": strategy,
             "tags": "[" + ", ".join(tags or []) + "]",
@@ -523,9 +530,9 @@ def add(
         }
         text = render_entry(entry_id, title, values)
         body = journal.body.rstrip("\n") + "\n\n" + text
-        updated = parse(frontmatter.render(journal.meta, body), path)
+        updated = parse(with_frontmatter(journal.meta, body), path)
         index = updated.index()
-        atomic_write(path, frontmatter.render({**journal.meta, **index}, body))
+        atomic_write(path, with_frontmatter({**journal.meta, **index}, body))
         added = updated.entries[-1].brief()
     return {
         "id": entry_id,

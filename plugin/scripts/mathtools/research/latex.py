@@ -30,10 +30,9 @@ import re
 from pathlib import Path
 from typing import TypedDict
 
-from ..bibliography.bibvalues import unsafe_commands
-from ..core.errors import BadInput
-from ..core.tex import cited_keys, strip_comments
-from ..litdoc import bibexport, literature, quotes
+from ..bibliography import unsafe_commands
+from ..core import BadInput, cited_keys, strip_comments
+from ..litdoc import bib_entries, load, proof_violations, tex_violations
 from . import outputtex, review
 
 _BIB_KEY = re.compile(r"^\s*@\s*(\w+)\s*\{\s*([^,\s]+)\s*,", re.MULTILINE)
@@ -413,12 +412,12 @@ def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[
     said: list[str] = []  # [V] claims whose quote is not in their source
     proof_md = read_file(folder / "PROOF.md")
     if (folder / "LITERATURE.md").exists():
-        doc = literature.load(folder / "LITERATURE.md")
-        refs = {entry.key: entry.entry_number for entry in bibexport.bib_entries(doc)}
+        doc = load(folder / "LITERATURE.md")
+        refs = {entry.key: entry.entry_number for entry in bib_entries(doc)}
         confirmed = set(refs)
         entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
-        said = quotes.tex_violations(strip_comments(whole), entries, refs)
-        said += quotes.proof_violations(proof_md or "", entries)
+        said = tex_violations(strip_comments(whole), entries, refs)
+        said += proof_violations(proof_md or "", entries)
     bib = read_file(folder / "references.bib")
     review_md = read_file(folder / "REVIEW.md")
     violations = check(tex, bib, confirmed, proof_md, reviewed, included, review_md)

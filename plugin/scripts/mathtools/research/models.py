@@ -26,8 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from ..core import config
-from ..core.bootstrap import PLUGIN_ROOT
+from ..core import PLUGIN_ROOT, workspace_config
 
 PLUGIN_NAME = "math"  # agents are offered to the Agent tool as "math:<agent>"
 AGENTS_DIR = PLUGIN_ROOT / "agents"
@@ -49,11 +48,11 @@ def current_name(agent: str) -> str:
 
 def declared(agents_dir: Path = AGENTS_DIR) -> dict[str, str | None]:
     """Agent name -> the `model:` its file declares (None when it declares none), by name."""
-    from ..core.frontmatter import split  # YAML: only the scripts that report models need it
+    from ..core import split_frontmatter  # YAML: only the scripts that report models need it
 
     found = {}
     for path in sorted(agents_dir.glob("*.md")):
-        meta = split(path.read_text(encoding="utf-8"), str(path))[0]
+        meta = split_frontmatter(path.read_text(encoding="utf-8"), str(path))[0]
         found[str(meta.get("name") or path.stem)] = meta.get("model")
     return found
 
@@ -131,7 +130,7 @@ def agent_call_update(event: Mapping[str, object]) -> dict[str, object] | None:
     cwd = event.get("cwd")
     start = Path(cwd) if isinstance(cwd, str) and cwd and "\0" not in cwd else None
     try:
-        cfg = config.workspace_config(start)
+        cfg = workspace_config(start)
     except Exception as exc:  # a broken config.json must not stop the agent, only be reported
         return _warning(f"{exc}; {agent} runs on its declared model")
     chosen, problems = overrides(cfg)

@@ -10,12 +10,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import frontmatter
-from ..core.clock import stamp
-from ..core.errors import BadInput
-from ..core.files import atomic_write, read_text
-from ..core.locks import locked
-from ..core.templates import instantiate
+from ..core import (
+    BadInput,
+    atomic_write,
+    instantiate,
+    locked,
+    read_text,
+    split_frontmatter,
+    stamp,
+    with_frontmatter,
+)
 
 CUSTOM = "custom"
 GENERAL = (
@@ -254,7 +258,7 @@ def update(
     with locked(path):
         if not path.exists():
             raise BadInput(f"{path} does not exist", code="file_not_found")
-        data, body = frontmatter.split(read_text(path, path.name), path.name)
+        data, body = split_frontmatter(read_text(path, path.name), path.name)
         if preset is not None:
             body = replace_section(body, PRESET_HEADING, preset_text(preset))
             data["preset"] = preset
@@ -271,7 +275,7 @@ def update(
             body = _replace_custom(body, content)
         if preset is not None or add is not None:
             data["updated"] = stamp()
-            atomic_write(path, frontmatter.render(data, body))
+            atomic_write(path, with_frontmatter(data, body))
     return show(path)
 
 
@@ -290,7 +294,7 @@ def _replace_custom(body: str, content: str) -> str:
 
 
 def show(path: Path) -> dict[str, object]:
-    data, body = frontmatter.split(read_text(path, path.name), path.name)
+    data, body = split_frontmatter(read_text(path, path.name), path.name)
     preset = data.get("preset") or CUSTOM
     entries = (
         []

@@ -19,8 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core.errors import BadInput
-from ..core.tex import strip_comments
+from ..core import BadInput, strip_comments
 
 THEOREM_LIKE = ("theorem", "lemma", "proposition", "corollary")
 # A declared environment whose printed name starts with one of these words states no claim.

@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from ..core import config
-from ..core.errors import BadInput
-from ..core.slugs import check_slug
+from ..core import BadInput, check_slug, math_dir, workspace_config
 from .workspace import Workspace
 
 Parser = TypeVar("Parser", bound=argparse.ArgumentParser)
@@ -31,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse(
+def parse_problem_command(
     parser: argparse.ArgumentParser,
     commands: argparse._SubParsersAction[Parser],
     argv: Sequence[str] | None,
@@ -63,12 +61,12 @@ def resolve(problem: str | None = None, directory: str | None = None) -> tuple[s
 
 def problem_dir(slug: str) -> Path:
     """`.math/problems/<slug>/` of the current workspace (the slug must follow the slug rule)."""
-    return config.math_dir() / "problems" / check_slug(slug)
+    return math_dir() / "problems" / check_slug(slug)
 
 
 def current_slug() -> str:
     """The current problem named in `.math/config.json`."""
-    slug = config.workspace_config().get("current_problem")
+    slug = workspace_config().get("current_problem")
     if not slug:
         raise BadInput(
             "no current problem in .math/config.json: name one, or create one with /math:problem",

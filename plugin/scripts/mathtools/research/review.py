@@ -30,10 +30,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import atomic_write, read_text
-from ..core.locks import locked
+from ..core import (
+    BadInput,
+    atomic_write,
+    locked,
+    read_frontmatter,
+    read_text,
+    split_frontmatter,
+    stamp,
+    with_frontmatter,
+)
 from . import blocks, computation, reasons
 from .gaps import parse as parse_gaps
 
@@ -174,7 +180,7 @@ def verdicts(review_md: str) -> list[Verdict]:
         Verdict(
             block.name, block.fields.get("Verdict", "").strip().lower(), block.fields, block.text
         )
-        for block in blocks.parse(frontmatter.split(review_md, "REVIEW.md")[1])[0]
+        for block in blocks.parse(split_frontmatter(review_md, "REVIEW.md")[1])[0]
     ]
 
 
@@ -282,7 +288,7 @@ def step_digest(step: Step) -> str:
 def sealed_proved(proof_md: str, review_md: str | None) -> tuple[set[str], list[str]]:
     """(the labels of PROOF.md's [P] steps that REVIEW.md's seal gave, as they stand now; one
     error for every other [P] step: written by an agent, or changed since the seal)."""
-    written = frontmatter.read(review_md, "REVIEW.md").get("proved") if review_md else None
+    written = read_frontmatter(review_md, "REVIEW.md").get("proved") if review_md else None
     record: dict[object, object] = written if isinstance(written, dict) else {}
     given, errors = set(), []
     for step in steps(proof_md):
@@ -360,15 +366,15 @@ def seal(folder: Path, slug: str) -> Sealed:
         if proof_md != before:
             atomic_write(proof_path, proof_md)
         record = {s.name: step_digest(s) for s in steps(proof_md) if s.name in given}
-        data, body = frontmatter.split(review_md, "REVIEW.md")
+        data, body = split_frontmatter(review_md, "REVIEW.md")
         data.update(
             problem=slug,
             **summary,
             proved=record,
             proof_sha256=digest(proof_md),
-            reviewed=clock.stamp(),
+            reviewed=stamp(),
         )
-        atomic_write(review_path, frontmatter.render(data, body))
+        atomic_write(review_path, with_frontmatter(data, body))
     unproved = [name for name in marked if name not in given]
     return {"file": str(review_path), **summary, "proved": given, "unproved": unproved}
 
@@ -384,7 +390,7 @@ def current(folder: Path) -> tuple[ReviewSummary | None, list[str]]:
         return None, ["there is no PROOF.md"]
     proof_md = read_text(proof_path, proof_path.name)
     review_md = read_text(review_path, review_path.name)
-    data = frontmatter.read(review_md, "REVIEW.md")
+    data = read_frontmatter(review_md, "REVIEW.md")
     if data.get("proof_sha256") != digest(proof_md):
         return None, [
             "REVIEW.md is not sealed on the PROOF.md there now (review.py seal; PROOF.md "

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TypedDict
 
-from ..core.files import read_text
+from ..core import read_text
 from . import computation, review
 from .latex import TexViolation
 from .state import artifact, latex_violations, merged_this_visit, pending_grant, transition

@@ -53,9 +53,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..core import errors
-from ..core.errors import BadInput
-from ..core.text import is_digits
+from ..core import BadInput, EnvironmentProblem, is_digits
 from . import confine, landlock, workdirs
 from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
 from .namespaces import can_hide_files, hiding, namespace_prefix
@@ -327,11 +325,11 @@ def run(
     prefix = namespace_prefix() if network_namespace else None
     writes = filesystem_mode(bool(prefix), filesystem)
     if writes == "none" and not allow_unsandboxed:
-        raise errors.EnvironmentProblem(UNCONFINED, code="unconfined")
+        raise EnvironmentProblem(UNCONFINED, code="unconfined")
     confining = bool(prefix) and can_hide_files()
     in_pid_namespace = "--pid" in (prefix or ())
     if not (confining and in_pid_namespace) and not allow_unsandboxed:
-        raise errors.EnvironmentProblem(UNSHIELDED, code="unconfined")
+        raise EnvironmentProblem(UNSHIELDED, code="unconfined")
     filtered = seccomp_works()
     guarded = not prefix and not filtered  # the Python guard, where nothing else stops sockets
     reaping = not in_pid_namespace and sys.platform.startswith("linux")
@@ -424,7 +422,7 @@ def run(
         with contextlib.suppress(OSError, ValueError):
             environment = json.loads((workdir / "environment.json").read_text())
         if not environment and stderr.startswith(confine.FAILED_PREFIX):  # it never ran
-            raise errors.EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
+            raise EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     protections = [

@@ -9,10 +9,7 @@ import shutil
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock
-from ..core.errors import BadInput
-from ..core.locks import locked
-from ..core.text import is_digits
+from ..core import BadInput, is_digits, locked, now, stamp
 from .journal import DEAD_END_OUTCOMES, EntryBrief, read_journal
 from .state import check_grounds
 from .statefile import RUN_FILES, SESSION_FILES, State, StateFields, load, save, state_path
@@ -105,13 +102,13 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> Archived:
                 shutil.move(folder / name, target / name)
                 archived.append(name)
         ended = state.current_state
-        moment = clock.now()
+        moment = now()
         fresh = State(problem=state.problem)
         fresh.history.append(
-            f"{clock.stamp(moment)} archived the run ({ended}"
+            f"{stamp(moment)} archived the run ({ended}"
             f"{', partial' if partial else ''}) as sessions/{target.name}"
         )
-        fresh.updated = fresh.entered_at = clock.stamp(moment, microseconds=True)
+        fresh.updated = fresh.entered_at = stamp(moment, microseconds=True)
         save(folder, fresh, data, body)
     return {
         "session": target.name,

@@ -30,9 +30,7 @@ import secrets
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import read_text
+from ..core import BadInput, read_text, split_frontmatter, stamp
 
 KEY_FILE = "signing.key"
 
@@ -70,7 +68,7 @@ def _sealed_without_key(math_dir: Path) -> list[str]:
     found = []
     for path in sorted(math_dir.glob("problems/*/STATE.md")):
         with contextlib.suppress(BadInput, OSError, UnicodeDecodeError):
-            digest = frontmatter.split(read_text(path, path.name), str(path))[0].get("digest")
+            digest = split_frontmatter(read_text(path, path.name), str(path))[0].get("digest")
             if isinstance(digest, str):
                 found.append(digest)
     return found
@@ -83,7 +81,7 @@ def key(math_dir: Path) -> Key:
         math_dir.mkdir(parents=True, exist_ok=True)
         record: Key = {
             "key": secrets.token_hex(32),
-            "created": clock.stamp(microseconds=True),
+            "created": stamp(microseconds=True),
             "unkeyed": _sealed_without_key(math_dir),
         }
         made = path.with_name(f".{KEY_FILE}.{os.getpid()}.tmp")

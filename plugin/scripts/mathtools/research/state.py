@@ -20,10 +20,7 @@ import re
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import read_text
-from ..core.locks import locked
+from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
 from . import computation, latex, review, texbuild
 from .approval import CHOICES as GRANTS
 from .approval import approval_file
@@ -184,7 +181,7 @@ def transition(folder: Path, slug: str, to: str, reason: str, user_approved: boo
             _use_grant(folder, slug, "accept-partial" if partial else "continue")
         if loop:
             state.loops[loop] = state.loops.get(loop, 0) + 1
-        moment = clock.now()
+        moment = now()
         note = (
             " [partial results, accepted by the user]"
             if partial
@@ -192,9 +189,9 @@ def transition(folder: Path, slug: str, to: str, reason: str, user_approved: boo
             if user_approved
             else ""
         )
-        state.history.append(f"{clock.stamp(moment)} {here} -> {to} ({reason}){note}")
+        state.history.append(f"{stamp(moment)} {here} -> {to} ({reason}){note}")
         state.current_state = to
-        state.updated = state.entered_at = clock.stamp(moment, microseconds=True)
+        state.updated = state.entered_at = stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
 
@@ -207,7 +204,7 @@ def record_search(folder: Path, slug: str, what: str) -> str:
     the same search). Returns the state."""
     with locked(state_path(folder)):
         state, data, body = load(folder, slug)
-        moment = clock.now()
+        moment = now()
         here = state.current_state
         problem = artifact(folder, "PROBLEM.md")
         defined = problem is not None and str(problem.get("status", "")).lower() not in (
@@ -216,15 +213,15 @@ def record_search(folder: Path, slug: str, what: str) -> str:
         )
         if here == "INTAKE" and defined:
             state.history.append(
-                f"{clock.stamp(moment)} INTAKE -> LITERATURE_SEARCH (literature searched by "
+                f"{stamp(moment)} INTAKE -> LITERATURE_SEARCH (literature searched by "
                 f"/math:literature: {what})"
             )
             state.current_state = "LITERATURE_SEARCH"
-            state.entered_at = clock.stamp(moment, microseconds=True)
+            state.entered_at = stamp(moment, microseconds=True)
         else:
             # /math:literature or the loop's agent: the same search, named by neither
-            state.history.append(f"{clock.stamp(moment)} {here}: literature search ({what})")
-        state.updated = clock.stamp(moment, microseconds=True)
+            state.history.append(f"{stamp(moment)} {here}: literature search ({what})")
+        state.updated = stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return state.current_state
 
@@ -248,11 +245,9 @@ def record_merge(literature: Path, what: str) -> bool:
         state, data, body = load(folder, folder.name)
         if state.current_state != "LITERATURE_SEARCH":
             return False
-        moment = clock.now()
-        state.history.append(
-            f"{clock.stamp(moment)} LITERATURE_SEARCH: {LITERATURE_MERGED} ({what})"
-        )
-        state.updated = clock.stamp(moment, microseconds=True)
+        moment = now()
+        state.history.append(f"{stamp(moment)} LITERATURE_SEARCH: {LITERATURE_MERGED} ({what})")
+        state.updated = stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return True
 
@@ -285,4 +280,4 @@ def artifact(folder: Path, name: str) -> dict[str, object] | None:
         return None
     if path.suffix != ".md":
         return {}
-    return frontmatter.read(read_text(path, path.name), str(path))
+    return read_frontmatter(read_text(path, path.name), str(path))

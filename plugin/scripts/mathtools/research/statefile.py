@@ -29,10 +29,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock, frontmatter
-from ..core.errors import BadInput
-from ..core.files import atomic_write, read_text
-from ..core.templates import instantiate
+from ..core import (
+    BadInput,
+    atomic_write,
+    instantiate,
+    parse_stamp,
+    read_text,
+    split_frontmatter,
+    with_frontmatter,
+)
 from . import signing
 
 STATES = (
@@ -121,7 +126,7 @@ class State:
         if not self.entered_at:
             return 0.0
         try:
-            return clock.parse(self.entered_at).timestamp()
+            return parse_stamp(self.entered_at).timestamp()
         except ValueError:
             raise BadInput(
                 f"STATE.md: entered_at {self.entered_at!r} is not an ISO 8601 time",
@@ -164,7 +169,7 @@ def _routing(fields: Mapping[str, object]) -> dict[str, object]:
     moment = data["entered_at"]
     if moment:  # YAML reads a time back as a datetime: compare the instant, not its spelling
         try:
-            data["entered_at"] = clock.parse(_text(moment) or "").timestamp()
+            data["entered_at"] = parse_stamp(_text(moment) or "").timestamp()
         except ValueError:
             data["entered_at"] = str(moment)
     loops = data["loops"]  # a State's loops: a mapping of pair to count
@@ -183,9 +188,9 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, object], str]:
         return (
             State(problem=slug),
             {},
-            frontmatter.split(instantiate("STATE.md", {"title": slug}, {}))[1],
+            split_frontmatter(instantiate("STATE.md", {"title": slug}, {}))[1],
         )
-    data, body = frontmatter.split(read_text(path, path.name), str(path))
+    data, body = split_frontmatter(read_text(path, path.name), str(path))
     current = data.get("current_state") or "INTAKE"
     if current not in STATES:
         raise BadInput(
@@ -234,7 +239,7 @@ def save(folder: Path, state: State, data: Mapping[str, object], body: str) -> N
     # Fields another tool added to the frontmatter are kept, after ours.
     ours = {**state.to_dict(), "digest": digest_of(state.__dict__, folder)}
     merged = {**ours, **{k: v for k, v in data.items() if k not in ours}}
-    atomic_write(state_path(folder), frontmatter.render(merged, body))
+    atomic_write(state_path(folder), with_frontmatter(merged, body))
 
 
 def show(folder: Path, slug: str) -> ShownState:

@@ -27,9 +27,7 @@ import time
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import clock, config
-from ..core.errors import BadInput
-from ..core.files import atomic_write, dumps
+from ..core import TEX_ONLY, BadInput, atomic_write, dumps, stamp, tex_only_configured
 from . import latex
 from .sandbox import check_timeout, environment_without_secrets
 from .statefile import COMPILE_RECORD
@@ -42,7 +40,7 @@ INSTALL_TEX = (
     "tug.org/mactex; elsewhere: TeX Live, tug.org/texlive)"
 )
 TEX_ONLY_NOTE = (
-    f'% math: tex only: not compiled (no TeX here, and "{config.TEX_ONLY}": true in '
+    f'% math: tex only: not compiled (no TeX here, and "{TEX_ONLY}": true in '
     ".math/config.json); compile it with: latexmk -pdf OUTPUT.tex"
 )
 # kpathsea reads these from the environment: TeX opens no file outside the folder (nor a
@@ -127,7 +125,7 @@ def _write_record(
     error: str | None = None,
 ) -> CompileRecord:
     record: CompileRecord = {
-        "at": clock.stamp(),
+        "at": stamp(),
         "tool": tool,
         "tex_only": tex_only,
         "sources": sources,
@@ -207,7 +205,7 @@ def compile_pdf(folder: Path, timeout: float = 300) -> Compiled:
     if not (folder / "OUTPUT.tex").is_file():
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
     if not tex_installed():
-        if config.tex_only(folder):
+        if tex_only_configured(folder):
             _mark_tex_only(folder, True)
             _write_record(folder, None, tex_only=True, sources=sources(folder))
             return {"compiled": False, "tex_only": True, "note": TEX_ONLY_NOTE.lstrip("% ")}
@@ -258,7 +256,7 @@ def compile_violations(folder: Path) -> list[latex.TexViolation]:
     """Why the compile record does not show OUTPUT.pdf built from the current OUTPUT.tex (or,
     without TeX and tex-only chosen, the current OUTPUT.tex recorded as tex only). Without TeX
     and without tex-only, whatever is amiss, the answer is the line that installs TeX."""
-    installed, tex_only = tex_installed(), config.tex_only(folder)
+    installed, tex_only = tex_installed(), tex_only_configured(folder)
     problem = _record_problem(folder, read_record(folder), installed, tex_only)
     if problem is None:
         return []
@@ -266,7 +264,7 @@ def compile_violations(folder: Path) -> list[latex.TexViolation]:
         problem = (
             "no_tex",
             "no TeX on this machine, so OUTPUT.tex cannot be compiled to OUTPUT.pdf: "
-            f'{INSTALL_TEX}; or, to finish with OUTPUT.tex alone, set "{config.TEX_ONLY}": true '
+            f'{INSTALL_TEX}; or, to finish with OUTPUT.tex alone, set "{TEX_ONLY}": true '
             "in .math/config.json",
         )
     return [{"kind": problem[0], "message": problem[1]}]

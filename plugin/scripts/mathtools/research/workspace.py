@@ -26,17 +26,29 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import TypedDict, cast, final
 
-from ..core import config, frontmatter
-from ..core.clock import stamp
-from ..core.domains import DOMAINS
-from ..core.errors import BadInput
-from ..core.files import atomic_write, dumps, read_json, read_text
-from ..core.locks import locked
-from ..core.slugs import RESERVED_SLUGS, check_slug, is_slug, slugify
-from ..core.templates import instantiate
-from ..litdoc import literature
-from . import models as agent_models
-from . import texbuild
+from ..core import (
+    DOMAINS,
+    FRONTMATTER_FENCE,
+    RESERVED_SLUGS,
+    BadInput,
+    atomic_write,
+    check_slug,
+    dumps,
+    instantiate,
+    is_slug,
+    locked,
+    read_frontmatter,
+    read_json,
+    read_text,
+    slugify,
+    split_frontmatter,
+    stamp,
+    tex_only_configured,
+    with_frontmatter,
+    workspace_root,
+)
+from ..litdoc import template
+from . import models, texbuild
 from .notation import new_notation
 
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
@@ -161,7 +173,7 @@ class Workspace:
     @classmethod
     def find(cls) -> Workspace:
         """The workspace around the working directory (or $MATH_WORKSPACE); BadInput if none."""
-        workspace = cls(config.workspace_root())
+        workspace = cls(workspace_root())
         if not workspace.config_path.exists():
             raise BadInput(
                 f"no math workspace at {workspace.root} or above it: run /math:init "
@@ -230,7 +242,7 @@ class Workspace:
 
 def init(root: Path | None = None) -> dict[str, object]:
     """Create `.math/` (config, problems/, archive/, DASHBOARD.md); an existing one is kept."""
-    workspace = Workspace(root or config.workspace_root())
+    workspace = Workspace(root or workspace_root())
     if workspace.math_dir.exists() and not workspace.math_dir.is_dir():
         raise BadInput(
             f"{workspace.math_dir} is a file, not the workspace folder: move it away first",
@@ -265,7 +277,7 @@ def problem_body(text: str) -> tuple[str, list[str]]:
     """A PROBLEM.md body given by the caller, and the standard sections it lacks.
     `# Problem Statement` is required; the others are reported so the intake can fill them."""
     body = text.strip("\n") + "\n"
-    if body.startswith(frontmatter.FENCE + "\n"):
+    if body.startswith(FRONTMATTER_FENCE + "\n"):
         raise BadInput(
             "the problem body must not carry frontmatter; pass the fields as options",
             code="bad_body",
@@ -363,9 +375,9 @@ def _write_starting_artifacts(
         if name == "PROBLEM.md":
             text = instantiate(name, values, fields)
             if body is not None:
-                text = frontmatter.render(frontmatter.split(text)[0], body)
+                text = with_frontmatter(split_frontmatter(text)[0], body)
         elif name == "LITERATURE.md":
-            text = literature.template(slug, title)
+            text = template(slug, title)
         elif name == "NOTATION.md":
             domain = fields["domain"]
             text = new_notation(slug, title, domain if domain in DOMAINS else None)
@@ -406,7 +418,7 @@ def frontmatter_of(path: Path, warnings: list[str]) -> dict[str, object] | None:
     if not path.exists():
         return None
     try:
-        return frontmatter.read(read_text(path, path.name), path.name)
+        return read_frontmatter(read_text(path, path.name), path.name)
     except BadInput as exc:  # its message already starts with the file's name
         warnings.append(exc.message)
         return {}
@@ -501,46 +513,49 @@ def status(workspace: Workspace | None = None, refresh: bool = False) -> Workspa
         "problems": problems,
         "archived": cfg["archived"],
         "dashboard": str(workspace.dashboard_path),
-        "models": agent_models.in_use(cfg),
-        "tex": {"installed": texbuild.tex_installed(), "tex_only": config.tex_only(workspace.root)},
+        "models": models.in_use(cfg),
+        "tex": {
+            "installed": texbuild.tex_installed(),
+            "tex_only": tex_only_configured(workspace.root),
+        },
     }
 
 
-def models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, object]:
+def agent_models(set_models: Sequence[str] = (), reset: Sequence[str] = ()) -> dict[str, object]:
     """The model each agent runs on; `set_models` ("AGENT=MODEL") and `reset` (AGENT) first change
     the workspace's overrides in config.json. Without a workspace, only reading works."""
-    agents = agent_models.declared()
+    agents = models.declared()
     changes = [_model_assignment(text, agents) for text in set_models]
-    reset = [agent_models.current_name(agent) for agent in reset]
+    reset = [models.current_name(agent) for agent in reset]
     for agent in reset:
         if agent not in agents:
             raise BadInput(f"no agent {agent!r}; agents: {', '.join(agents)}", code="unknown_agent")
     if not changes and not reset:
-        root = config.workspace_root()
+        root = workspace_root()
         found = (root / ".math" / "config.json").exists()
         cfg: Mapping[str, object] = Workspace(root).read_config() if found else {}
-        return {"workspace": str(root) if cfg else None, **agent_models.in_use(cfg, agents)}
+        return {"workspace": str(root) if cfg else None, **models.in_use(cfg, agents)}
     workspace = Workspace.find()
     with workspace.changing_config() as changing:
-        chosen = changing.get(agent_models.CONFIG_KEY)
+        chosen = changing.get(models.CONFIG_KEY)
         chosen = dict(chosen) if isinstance(chosen, dict) else {}
         chosen.update(changes)
         for agent in reset:
             chosen.pop(agent, None)
         changed = {agent for agent, _ in changes} | set(reset)
-        for saved_as in [name for name in chosen if agent_models.current_name(name) != name]:
-            if agent_models.current_name(saved_as) in changed:
+        for saved_as in [name for name in chosen if models.current_name(name) != name]:
+            if models.current_name(saved_as) in changed:
                 del chosen[saved_as]  # a former name's entry gives way to the one just saved
-        changing[agent_models.CONFIG_KEY] = chosen
-    return {"workspace": str(workspace.root), **agent_models.in_use(changing, agents)}
+        changing[models.CONFIG_KEY] = chosen
+    return {"workspace": str(workspace.root), **models.in_use(changing, agents)}
 
 
 def _model_assignment(text: str, agents: Mapping[str, object]) -> tuple[str, str]:
     agent, sep, model = text.partition("=")
-    problem = agent_models.check(agent.strip(), model.strip(), agents) if sep else None
+    problem = models.check(agent.strip(), model.strip(), agents) if sep else None
     if not sep or problem:
         raise BadInput(problem or f"{text!r} is not AGENT=MODEL", code="bad_model")
-    return agent_models.current_name(agent.strip()), model.strip()
+    return models.current_name(agent.strip()), model.strip()
 
 
 def render_dashboard(workspace: Workspace | None = None) -> dict[str, object]:

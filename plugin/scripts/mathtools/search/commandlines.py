@@ -16,8 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
-from ..core.errors import BadInput
-from ..core.sources import PLANNED, QUERY_LINE_WORDS
+from ..core import PLANNED, QUERY_LINE_WORDS, BadInput
 from .querylines import query_line, split_options
 
 MAX_PER_QUERY = 100  # results per query: Semantic Scholar's relevance search gives 100 at most

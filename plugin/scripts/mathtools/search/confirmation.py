@@ -17,17 +17,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..core.errors import ServiceError
-from ..core.files import read_json
-from ..core.records import IDENTIFIED, VERDICTS, VerificationDocument, summary_line
-from ..core.sources import NAMES
-from ..gate.candidates import load_candidates
-from ..gate.verification import PENDING, Verifier
-from ..litdoc import literature
-from ..litdoc.identity import Index, Key, paper_identity
-from ..litdoc.literature import UNKNOWN
-from ..papers.papertheorems import paper_theorems
-from ..services.latex_source import LatexSourceClient
+from ..core import (
+    IDENTIFIED,
+    NAMES,
+    VERDICTS,
+    ServiceError,
+    VerificationDocument,
+    read_json,
+    summary_line,
+)
+from ..gate import PENDING, Verifier, load_candidates
+from ..litdoc import AS_CITED, UNKNOWN, Index, Key, load, paper_identity
+from ..papers import paper_theorems
+from ..services import LatexSourceClient
 from . import abstracts, refinement, searchfolder
 from .problemfile import PROBLEM_SOURCE
 from .searchfolder import (
@@ -123,7 +125,7 @@ def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[s
     path = Path(search.literature)
     if not path.exists():
         return []
-    index = Index(literature.load(path))
+    index = Index(load(path))
     covered = set()
     for name in given:
         items = read_json(name, "candidates")
@@ -131,12 +133,12 @@ def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[s
             if isinstance(item, dict) and (entry := index.cited("UREF", item)) is not None:
                 covered.add(entry.entry_number)
     found: list[dict[str, object]] = []
-    for entry in literature.load(path).unconfirmed:
+    for entry in load(path).unconfirmed:
         pending = (entry.field("Reason") or "").startswith(PENDING)
         if not pending or entry.entry_number in covered:
             continue
         ids = dict(tag.split(":", 1) for tag in entry.ids if ":" in tag)
-        whole = entry.field("Authors") == literature.AS_CITED  # a free-text citation, whole
+        whole = entry.field("Authors") == AS_CITED  # a free-text citation, whole
         authors = [name for name in entry.authors if name.lower() != UNKNOWN]
         candidate = {
             "key": entry.entry_number,

@@ -15,15 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypedDict
 
-from ..core.errors import BadInput, ServiceError
-from ..core.records import SearchResultDict, summary_line
-from ..core.slugs import is_slug
-from ..core.sources import NAMES, TAGS
-from ..research import problemdir
-from ..services.arxiv import ArxivClient
-from ..services.http import RequestRejected
-from ..services.semantic_scholar import S2Client
-from ..services.zbmath import ZbmathClient
+from ..core import NAMES, TAGS, BadInput, SearchResultDict, ServiceError, is_slug, summary_line
+from ..research import current_slug, problem_dir, problem_file
+from ..services import ArxivClient, RequestRejected, S2Client, ZbmathClient
 from . import commandlines, planning, problemfile, querylines, readorder, relaxation, searchfolder
 from .commandlines import TypedQuery, planned_queries
 from .refinement import refined_queries
@@ -269,9 +263,9 @@ def refine(search: Search, query: str, memo: str, progress: Progress = stderr_pr
 def problem_path(words: list[str]) -> tuple[Path, str | None]:
     """(PROBLEM.md, focus) from /math:literature's arguments: the first word is the problem when
     a problem folder of that slug exists, else every word is focus on the current problem."""
-    if words and is_slug(words[0]) and problemdir.problem_dir(words[0]).is_dir():
-        return problemdir.problem_file(words[0]), " ".join(words[1:]) or None
-    path = problemdir.problem_file(problemdir.current_slug())
+    if words and is_slug(words[0]) and problem_dir(words[0]).is_dir():
+        return problem_file(words[0]), " ".join(words[1:]) or None
+    path = problem_file(current_slug())
     if not path.exists():
         raise BadInput(f"{path} does not exist: describe the problem with /math:problem")
     return path, " ".join(words) or None

@@ -11,10 +11,7 @@ answer is the refinement loop's rule (refinement.py): stop, or refine with the m
 
 from __future__ import annotations
 
-from ..core import schemas
-from ..core.errors import BadInput
-from ..core.files import read_json
-from ..core.records import LABELS, Judgement
+from ..core import LABELS, BadInput, Judgement, read_json, schema_errors
 from . import readorder, refinement, searchfolder
 from .searchfolder import (
     MEMORY_SOURCE,
@@ -36,7 +33,7 @@ def judge(search: Search) -> dict[str, object]:
     path = search.judgements_file()
     # An iteration whose papers were all judged before needs no file: their labels carry over.
     data = read_json(str(path), "judgements") if path.exists() else []
-    problems = schemas.errors("iteration_judgements", data)
+    problems = schema_errors("iteration_judgements", data)
     if problems:
         raise BadInput(f"{path}: {problems[0]}", code="bad_judgements")
     given = data if isinstance(data, list) else data["judgements"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.text import GREEK_COMMAND, fold, strip_latex
+from ..core import GREEK_COMMAND, fold, strip_latex
 
 # Words that never make a search term on their own (English function words and the vocabulary
 # every problem statement uses about itself).
@@ -43,7 +43,7 @@ STATEMENT_WORDS = frozenset(
     corresponding associated related various several suitable appropriate particular
     respective analogous similar different containing concerning regarding involving including
     possible famous resulting underlying
-    """.split()  # noqa: SIM905
+    """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
 
@@ -58,7 +58,7 @@ GENERIC = frozenset(
     vertices operator group metric norm infinity probability algorithm sample function set space
     map graph time counting number value condition property properties structure method order
     term unconditionally infinitely analogue variant version answer example setting form
-    """.split()  # noqa: SIM905
+    """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
 
@@ -88,7 +88,7 @@ COMMON = frozenset(
     entropy potential mean variance statistic statistics test testing estimation regression
     learning game strategy code coding channel signal control optimization minimization
     convexity
-    """.split()  # noqa: SIM905
+    """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
 

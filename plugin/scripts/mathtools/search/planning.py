@@ -28,10 +28,7 @@ import re
 from collections.abc import Set
 from dataclasses import replace
 
-from ..core import domains
-from ..core.errors import BadInput
-from ..core.sources import NAMES, PLANNED
-from ..core.text import fold, strip_latex
+from ..core import DOMAINS, NAMES, PLANNED, BadInput, categories, fold, msc_classes, strip_latex
 from .commandlines import (
     ArxivQuery,
     Plan,
@@ -126,11 +123,11 @@ def plan(
         "problem": problem.slug,
         "domain": problem.domain,
         "categories": [
-            *(domains.categories(problem.domain) if problem.domain else []),
+            *(categories(problem.domain) if problem.domain else []),
             *problem.extra_categories,
         ],
         "secondary_categories": _secondary(problem.domain),
-        "msc_classes": domains.msc_classes(problem.domain) if problem.domain else [],
+        "msc_classes": msc_classes(problem.domain) if problem.domain else [],
         "terms": _terms(problem),
         "tags": problem.tags,
         "known_results": [n for item in problem.known_results for n in result_names(item)],
@@ -150,7 +147,7 @@ def plan(
 
 
 def _secondary(domain: str | None) -> list[str]:
-    return list(domains.DOMAINS[domain][1]) if domain else []
+    return list(DOMAINS[domain][1]) if domain else []
 
 
 def _terms(problem: Problem) -> list[str]:
@@ -438,7 +435,7 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
     (`cc:11` for number theory); the core term in titles, the known results and the reference
     authors (all of them: zbMATH indexes the classics arXiv lacks), then the other terms. A
     focus (or gap) search plans none: these are the problem's classics, not the focus's."""
-    msc = (domains.msc_classes(problem.domain)[0],) if problem.domain else ()
+    msc = (msc_classes(problem.domain)[0],) if problem.domain else ()
     terms = _terms(problem)
     title_terms = _title_terms(problem) or terms[:1]
     tags = [_tag_words(tag) for tag in problem.tags]

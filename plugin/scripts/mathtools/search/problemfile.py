@@ -15,13 +15,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core import domains, frontmatter
-from ..core.files import read_text
-from ..core.identifiers import (
+from ..core import (
     ARXIV_DOI_PREFIX,
     ARXIV_NEW_ID_IN_TEXT,
     ARXIV_OLD_ID_IN_TEXT,
     DOI_IN_TEXT,
+    DOMAINS,
+    read_text,
+    split_frontmatter,
+    split_sections,
     without_identifiers,
 )
 
@@ -62,10 +64,10 @@ class Problem:
 
 def read_problem(path: Path) -> Problem:
     """Parse a PROBLEM.md (frontmatter plus the protocol's body sections)."""
-    meta, body = frontmatter.split(read_text(path, "PROBLEM.md"), str(path))
-    sections = frontmatter.split_sections(body)
+    meta, body = split_frontmatter(read_text(path, "PROBLEM.md"), str(path))
+    sections = split_sections(body)
     domain = meta.get("domain")
-    if domain is not None and str(domain) not in domains.DOMAINS:
+    if domain is not None and str(domain) not in DOMAINS:
         domain = None  # a custom domain has no category map; queries then carry no category
     tags = meta.get("tags") or []
     if isinstance(tags, str):

@@ -11,10 +11,7 @@ import shlex
 from itertools import pairwise
 from pathlib import Path
 
-from ..core import frontmatter
-from ..core.files import read_text
-from ..core.sources import QUERY_LINE_WORDS
-from ..core.text import fold
+from ..core import QUERY_LINE_WORDS, fold, read_text, split_frontmatter, split_sections
 
 # Options a query line leaves out, and whether each takes a value.
 LEFT_OUT = {
@@ -113,11 +110,11 @@ def normalise_query_line(line: str) -> str:
 def split_options(args: list[str]) -> list[str]:
     """The arguments with every `--name=value` written as `--name`, `value` (option() writes
     either spelling; a query line shows one)."""
-    split = []
+    arguments = []
     for arg in args:
         name, equals, value = arg.partition("=")
-        split += [name, value] if equals and name.startswith("--") else [arg]
-    return split
+        arguments += [name, value] if equals and name.startswith("--") else [arg]
+    return arguments
 
 
 def searched_query_lines(literature: Path | None) -> set[str]:
@@ -128,8 +125,8 @@ def searched_query_lines(literature: Path | None) -> set[str]:
     readable summary instead, and store.stored_query_lines gives their query lines."""
     if literature is None or not literature.exists():
         return set()
-    body = frontmatter.split(read_text(literature, "LITERATURE.md"), str(literature))[1]
-    history = frontmatter.split_sections(body).get("search history", "")
+    body = split_frontmatter(read_text(literature, "LITERATURE.md"), str(literature))[1]
+    history = split_sections(body).get("search history", "")
     lines: set[str] = set()
     for line in history.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]

@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from ..core.text import american_spelling, fold, strip_latex
+from ..core import american_spelling, fold, strip_latex
 from .keyterms import STATEMENT_WORDS, STOPWORDS
 from .problemfile import Problem
 

@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
 
-from ..core.errors import BadInput
-from ..core.files import read_json
+from ..core import BadInput, read_json
 from . import problemfile, ranking
 from .searchfolder import FoundPaper, Search, write_json
 

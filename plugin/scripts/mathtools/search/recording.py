@@ -18,19 +18,25 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import files, locks
-from ..core.errors import BadInput
-from ..core.files import read_json
-from ..core.sources import NAMES
-from ..litdoc import checks, literature, merging, quotes
-from ..litdoc.literature import LiteratureDoc
-from ..research import journal, state
-from ..research.problemdir import resolve
+from ..core import NAMES, BadInput, atomic_write, locked, read_json, read_text
+from ..litdoc import (
+    SYNTHESIS,
+    LatexSourceText,
+    LiteratureDoc,
+    keep_quoted,
+    load,
+    merge_file,
+    merge_summary_lines,
+    parse,
+    validate,
+    with_warning,
+)
+from ..research import add, record_merge, record_search, resolve
 from .searchfolder import STATEMENTS, VERIFIED, PaperStatements, Search, listed_statements
 from .store import open_store
 
 RELEVANCE = "relevance.json"
-SYNTHESIS = "synthesis.md"
+SYNTHESIS_FILE = "synthesis.md"
 SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 
 
@@ -44,7 +50,7 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
     relevance = read_json(str(relevance_path), "relevance") if relevance_path.exists() else None
     with open_store(create=False) as store:
         history = store.history_row(search.run_ids()) if search.run_ids() else None
-    report, _ = merging.merge_file(
+    report, _ = merge_file(
         Path(search.literature),
         verified,
         relevance,
@@ -53,26 +59,26 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
         results=history["results"] if history else None,
     )
     if not report["already_merged"]:
-        state.record_merge(Path(search.literature), f"merge {report['merge_id']}")
+        record_merge(Path(search.literature), f"merge {report['merge_id']}")
     kept = keep_statements(search)
-    violations = checks.validate(search.literature)
-    doc = literature.load(search.literature)
-    out = merging.summary_lines(report) + kept
+    violations = validate(search.literature)
+    doc = load(search.literature)
+    out = merge_summary_lines(report) + kept
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
     unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
     out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]
     current = doc.synthesis
     if current.startswith(SYNTHESIS_PLACEHOLDER):
-        out.append(f"to write: the Synthesis, in {folder / SYNTHESIS}")
+        out.append(f"to write: the Synthesis, in {folder / SYNTHESIS_FILE}")
     else:
         out.append(
-            f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS}; now:"
+            f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS_FILE}; now:"
         )
         out += current.splitlines()
     # The model edits the Synthesis in synthesis.md, else reads it as printed above.
-    written = folder / SYNTHESIS
+    written = folder / SYNTHESIS_FILE
     if written.exists():
-        out = in_synthesis_file(out, doc, files.read_text(written, SYNTHESIS), str(written))
+        out = in_synthesis_file(out, doc, read_text(written, SYNTHESIS_FILE), str(written))
     else:
         out = in_synthesis_file(out, doc, current, "Synthesis (printed below)")
     return {**report, "violations": violations}, out
@@ -87,7 +93,7 @@ def in_synthesis_file(lines: list[str], doc: LiteratureDoc, text: str, name: str
     K the line of `text` (synthesis.md, which the model edits) that holds the same words; left
     as it is when `text` no longer holds them."""
     rendered = doc.render().splitlines()
-    start = doc.section(literature.SYNTHESIS).line_no
+    start = doc.section(SYNTHESIS).line_no
     own = text.splitlines()
 
     def renamed(line: str) -> str:
@@ -114,7 +120,7 @@ def keep_statements(search: Search) -> list[str]:
         return []
     read: dict[str, PaperStatements] = read_json(str(source), "statements")
     papers = {
-        arxiv_id: quotes.LatexSourceText(
+        arxiv_id: LatexSourceText(
             record["src"],
             {s["printed"]: s["text"] for s in record["statements"]},
             [s["printed"] for s in listed_statements(record)],
@@ -123,25 +129,25 @@ def keep_statements(search: Search) -> list[str]:
         for arxiv_id, record in read.items()
     }
     path = Path(search.literature)
-    with locks.locked(path):
-        text = files.read_text(path, "LITERATURE.md")
-        doc = literature.parse(text, str(path))
-        said = quotes.keep_quoted(doc, papers)
+    with locked(path):
+        text = read_text(path, "LITERATURE.md")
+        doc = parse(text, str(path))
+        said = keep_quoted(doc, papers)
         if doc.render() != text:
-            files.atomic_write(path, doc.render())
+            atomic_write(path, doc.render())
     return said
 
 
 def install_synthesis(path: Path, text: str) -> None:
     """Replace the `## Synthesis` section's text of LITERATURE.md at `path` (under its lock),
     with the speculative-steps warning first when a claim is [~]."""
-    text = checks.with_warning(text)
-    with locks.locked(path):
-        doc = literature.parse(files.read_text(path, "LITERATURE.md"), str(path))
-        section = doc.section(literature.SYNTHESIS)
+    text = with_warning(text)
+    with locked(path):
+        doc = parse(read_text(path, "LITERATURE.md"), str(path))
+        section = doc.section(SYNTHESIS)
         section.intro = ["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]
         section.blocks = []
-        files.atomic_write(path, doc.render())
+        atomic_write(path, doc.render())
 
 
 def finish(
@@ -156,16 +162,16 @@ def finish(
 ) -> dict[str, object]:
     """Put the Synthesis in, validate, and when valid record the journal entry and the state."""
     path = Path(search.literature)
-    synthesis = search.folder / SYNTHESIS
+    synthesis = search.folder / SYNTHESIS_FILE
     if synthesis.exists():
-        install_synthesis(path, files.read_text(synthesis, SYNTHESIS))
-    elif literature.load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
+        install_synthesis(path, read_text(synthesis, SYNTHESIS_FILE))
+    elif load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
     unkept = keep_statements(search)
-    violations = unkept + checks.validate(path)
+    violations = unkept + validate(path)
     if synthesis.exists():  # named by the lines of the file the model edits
-        text = files.read_text(synthesis, SYNTHESIS)
-        violations = in_synthesis_file(violations, literature.load(path), text, str(synthesis))
+        text = read_text(synthesis, SYNTHESIS_FILE)
+        violations = in_synthesis_file(violations, load(path), text, str(synthesis))
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
@@ -179,7 +185,7 @@ def finish(
     tried = f"{len(run_ids)} runs on {names}, {search.iteration} iteration(s)" + (
         f"; unavailable: {', '.join(NAMES.get(s, s) for s in failed)}" if failed else ""
     )
-    entry = journal.add(
+    entry = add(
         category="LIT",
         strategy=strategy or ("broad-survey" if search.first_search else "targeted-search"),
         outcome=outcome,
@@ -195,9 +201,9 @@ def finish(
     )
     search.journal = entry["id"]
     search.save()
-    counts = literature.load(path).frontmatter
+    counts = load(path).frontmatter
     slug, folder = resolve(search.problem)
-    moved = state.record_search(
+    moved = record_search(
         folder, slug, f"{entry['id']}: {counts.get('confirmed_count', 0)} confirmed references"
     )
     return {

@@ -22,11 +22,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.errors import BadInput
-from ..core.files import write_file
-from ..core.records import Judgement
-from ..core.text import fold, strip_latex
-from ..research import problemdir
+from ..core import BadInput, Judgement, fold, strip_latex, write_file
+from ..research import problem_file
 from . import commandlines, problemfile, searchfolder
 from .commandlines import ArxivQuery, Query, S2Query
 from .keyterms import key_terms
@@ -255,7 +252,7 @@ class Iteration:
         return cls(problems.pop(), numbers.pop(), runs, judgements)
 
 
-def next_step(
+def next_refinement_step(
     store: RunStore,
     run_ids: list[int],
     query: str | None = None,
@@ -336,5 +333,5 @@ def keep(store: RunStore, run_ids: list[int], out: Path) -> dict[str, object]:
 
 def problem_of(slug: str) -> problemfile.Problem | None:
     """The problem's PROBLEM.md in this workspace, read, if there is one."""
-    path = problemdir.problem_file(slug)
+    path = problem_file(slug)
     return problemfile.read_problem(path) if path.exists() else None

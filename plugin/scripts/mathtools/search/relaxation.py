@@ -33,19 +33,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from ..core import domains
-from ..core.errors import BadInput
-from ..core.records import Relaxation, SearchResult
-from ..core.text import fold
-from ..services import zbmath
+from ..core import BadInput, Relaxation, SearchResult, categories, fold
+from ..services import search_query
 from .commandlines import ArxivQuery, TypedQuery, ZbmathQuery, planned_query
 from .keyterms import STOPWORDS, generality
 from .querylines import query_line
 
 if TYPE_CHECKING:
-    from ..services.arxiv import ArxivClient
-    from ..services.semantic_scholar import S2Client
-    from ..services.zbmath import ZbmathClient
+    from ..services import ArxivClient, S2Client, ZbmathClient
 
     # The client of a planned search's source (or a test's stand-in with the same calls).
     Client = ArxivClient | S2Client | ZbmathClient
@@ -81,7 +76,7 @@ class ArxivRequest:
 
     def query(self) -> str:
         # the arXiv client loads lxml (~90 ms): arXiv's path only
-        from ..services.arxiv import build_query
+        from ..services import build_query
 
         by_field: dict[str, list[str]] = {"title": [], "abstract": [], "all_terms": []}
         for name, words in self.terms:
@@ -119,7 +114,7 @@ def arxiv_forms(request: ArxivRequest) -> list[Form]:
     loosest = replace(loose, authors=[])
     if len(words) > 1:
         # lxml (~90 ms), as in query(): arXiv only
-        from ..services.arxiv import FIELD_PREFIX, field_term
+        from ..services import FIELD_PREFIX, field_term
 
         either = " OR ".join(field_term(FIELD_PREFIX[name], word, name) for name, word in words)
         loosest = replace(request, terms=[], authors=[], raw=either)
@@ -229,7 +224,7 @@ def arxiv_request(search: ArxivQuery) -> ArxivRequest:
     request.authors += search.author
     request.categories += search.category
     if search.domain:
-        request.categories += domains.categories(search.domain, search.secondary)
+        request.categories += categories(search.domain, search.secondary)
     return request
 
 
@@ -241,7 +236,7 @@ def run_planned(search: TypedQuery, client: Client) -> SearchResult:
         result = search_arxiv(cast("ArxivClient", client), arxiv_request(search))
     elif isinstance(search, ZbmathQuery):
         # zbMATH queries are few and MSC-restricted; they run as planned, without relaxation.
-        query = zbmath.search_query(
+        query = search_query(
             query=search.query, title=search.title, author=search.author, msc=list(search.msc)
         )
         result = cast("ZbmathClient", client).search(query, limit=search.limit)

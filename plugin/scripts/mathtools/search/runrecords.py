@@ -10,11 +10,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core import schemas
-from ..core.errors import BadInput
-from ..core.files import read_json
-from ..core.records import LABELS, Judgement, SearchResultDict
-from ..core.text import is_digits
+from ..core import (
+    LABELS,
+    BadInput,
+    Judgement,
+    SearchResultDict,
+    is_digits,
+    read_json,
+    schema_errors,
+)
 from .store import RunStore
 
 SHOWN_UNJUDGED = 5
@@ -68,7 +72,7 @@ def runs_of(
     runs: dict[str, list[SearchResultDict]] = {}  # source -> its search results, in given order
     for name in result_files(results):
         data: SearchResultDict = read_json(name, "search result")  # checked just below
-        problems = schemas.errors("search_result", data)
+        problems = schema_errors("search_result", data)
         if problems:
             raise BadInput(f"{name} is not a search result: {problems[0]}")
         if not (query or data.get("query_line")):
@@ -104,7 +108,7 @@ def check_judgements(judgements: object, where: str) -> list[Judgement]:
     (an unknown label is left to the store, whose message names the labels)."""
     if not isinstance(judgements, list):
         raise BadInput(f"{where}: judgements must be a JSON list")
-    problems = [p for p in schemas.errors("judgements", judgements) if "label" not in p]
+    problems = [p for p in schema_errors("judgements", judgements) if "label" not in p]
     if problems:
         raise BadInput(f"{where}: {problems[0]}")
     return judgements  # the schema's judgements, each label still to check (the store does)

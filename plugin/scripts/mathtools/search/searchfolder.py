@@ -17,14 +17,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..core import schemas
-from ..core.errors import BadInput, shown
-from ..core.files import dumps, read_text, write_file
-from ..core.records import Judgement, PaperDict, summary_line
-from ..core.sources import TAGS
-from ..core.text import is_digits
-from ..litdoc import literature
-from ..litdoc.identity import Key, entry_identity, paper_identity
+from ..core import (
+    TAGS,
+    BadInput,
+    Judgement,
+    PaperDict,
+    dumps,
+    is_digits,
+    read_text,
+    schema_errors,
+    shown,
+    summary_line,
+    write_file,
+)
+from ..litdoc import Key, entry_identity, load, paper_identity
 from . import abstracts
 
 if TYPE_CHECKING:  # the store is opened by the phases; this module only reads what they give it
@@ -189,7 +195,7 @@ class Search:
             raise BadInput(f"{path} is damaged: {exc}", code="bad_search") from None
         if isinstance(data, dict) and "run_dir" in data:  # a search.json from before the rename
             data["search_folder"] = data.pop("run_dir")
-        problems = schemas.errors("search", data)
+        problems = schema_errors("search", data)
         if problems:
             raise BadInput(f"{path} is damaged: {problems[0]}", code="bad_search")
         return cls(**data)
@@ -276,7 +282,7 @@ def recorded_refs(search: Search) -> dict[Key, str]:
     if not path.exists():
         return {}
     found: dict[Key, str] = {}
-    for entry in literature.load(path).confirmed:
+    for entry in load(path).confirmed:
         for key in entry_identity(entry):
             found.setdefault(key, entry.entry_number)
     return found

@@ -30,11 +30,18 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TypedDict, cast
 
-from ..core.clock import stamp
-from ..core.errors import BadInput, EnvironmentProblem
-from ..core.records import LABELS, Judgement, PaperDict, Relaxation, SearchResultDict
-from ..core.slugs import check_slug
-from ..core.sources import RUNS
+from ..core import (
+    LABELS,
+    RUNS,
+    BadInput,
+    EnvironmentProblem,
+    Judgement,
+    PaperDict,
+    Relaxation,
+    SearchResultDict,
+    check_slug,
+    stamp,
+)
 from .querylines import normalise_query_line, query_summary
 
 # The largest integer SQLite stores: a run id or iteration beyond it cannot name anything.
@@ -165,9 +172,9 @@ def open_store(override: str | None = None, create: bool = True) -> RunStore:
     """The workspace's run store: `override` (a --db flag), else MATH_LITERATURE_DB, else
     <workspace>/.math/literature.db. `create=False` for a use that only reads it."""
     # config costs 60 ms at start-up: only opening the workspace's store needs it
-    from ..core import config
+    from ..core import literature_db
 
-    return RunStore(config.literature_db(override), create)
+    return RunStore(literature_db(override), create)
 
 
 def stored_query_lines(slug: str, db: Path | None = None) -> set[str]:
@@ -175,9 +182,9 @@ def stored_query_lines(slug: str, db: Path | None = None) -> set[str]:
     store: reading never creates one). The Search History shows a short summary; the run store
     keeps every query line in full."""
     # config costs 60 ms at start-up: only opening the workspace's store needs it
-    from ..core import config
+    from ..core import literature_db
 
-    path = config.literature_db(str(db) if db else None)
+    path = literature_db(str(db) if db else None)
     if not path.exists():
         return set()
     with RunStore(path) as store:

@@ -1,14 +1,69 @@
-"""The clients of the scholarly services (one per source of core/sources.py) over one
-HTTP layer: rate limits across processes, cache, deadlines, retries. Imports only core."""
+"""The clients of the scholarly services (arXiv, Semantic Scholar, zbMATH Open, Crossref) over one
+HTTP layer: rate limits across processes, cache, deadlines, retries. Imports only core.
+
+This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
+import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
+
+from typing import TYPE_CHECKING
+
+from ..core import face_attribute
+
+if TYPE_CHECKING:
+    from .arxiv import FIELD_PREFIX, ArxivClient, build_query, field_term
+    from .crossref import SOURCE, CrossrefClient, check_window
+    from .http import RequestRejected
+    from .latex_source import LatexSourceAnswer, LatexSourceClient, NoLatexSource
+    from .openalex import OpenalexClient
+    from .s2records import s2_id
+    from .semantic_scholar import (
+        S2Client,
+        audit_url,
+        check_bulk_max,
+        check_graph_window,
+        check_search_filters,
+        check_search_window,
+    )
+    from .zbmath import (
+        MAX_PER_PAGE,
+        QUERY_SYNTAX,
+        TYPES,
+        Identifier,
+        ZbmathClient,
+        check_page,
+        identifier,
+        search_query,
+    )
 
 __all__ = [
-    "arxiv",
-    "crossref",
-    "http",
-    "latex_source",
-    "openalex",
-    "s2records",
-    "semantic_scholar",
-    "transport",
-    "zbmath",
+    "FIELD_PREFIX",
+    "MAX_PER_PAGE",
+    "QUERY_SYNTAX",
+    "SOURCE",
+    "TYPES",
+    "ArxivClient",
+    "CrossrefClient",
+    "Identifier",
+    "LatexSourceAnswer",
+    "LatexSourceClient",
+    "NoLatexSource",
+    "OpenalexClient",
+    "RequestRejected",
+    "S2Client",
+    "ZbmathClient",
+    "audit_url",
+    "build_query",
+    "check_bulk_max",
+    "check_graph_window",
+    "check_page",
+    "check_search_filters",
+    "check_search_window",
+    "check_window",
+    "field_term",
+    "identifier",
+    "s2_id",
+    "search_query",
 ]
+
+
+def __getattr__(name: str) -> object:
+    return face_attribute(__name__, name)

@@ -26,12 +26,20 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from ..core import config
-from ..core.errors import BadInput, ServiceError
-from ..core.identifiers import arxiv_id_text, is_arxiv_id, normalise_arxiv_id
-from ..core.records import Paper, SearchResult
-from ..core.text import american_spelling, is_digits
-from ..core.venues import venue_parts
+from ..core import (
+    BadInput,
+    Paper,
+    SearchResult,
+    ServiceError,
+    american_spelling,
+    api_url,
+    arxiv_id_text,
+    is_arxiv_id,
+    is_digits,
+    min_interval,
+    normalise_arxiv_id,
+    venue_parts,
+)
 from .http import DO_NOT_CACHE, RequestRejected, Response, ServiceClient, UnusableBody, build_url
 
 if TYPE_CHECKING:  # lxml loads only when a call reaches arXiv
@@ -347,10 +355,8 @@ class ArxivClient:
     page_size = MAX_PAGE  # entries asked per call when paging a search
 
     def __init__(self, use_cache: bool = True):
-        self.base_url = config.api_url("arxiv")
-        self.http = ServiceClient(
-            "arxiv", "arXiv", config.min_interval("arxiv"), use_cache=use_cache
-        )
+        self.base_url = api_url("arxiv")
+        self.http = ServiceClient("arxiv", "arXiv", min_interval("arxiv"), use_cache=use_cache)
 
     @property
     def network_calls(self) -> int:

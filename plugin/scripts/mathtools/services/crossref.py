@@ -22,11 +22,18 @@ from collections.abc import Iterable, Mapping
 from typing import TypedDict
 from urllib.parse import quote
 
-from ..core import config
-from ..core.errors import BadInput, ServiceError
-from ..core.identifiers import DOI, normalise_doi
-from ..core.records import Paper, SearchResult
-from ..core.sources import NAMES
+from ..core import (
+    DOI,
+    NAMES,
+    BadInput,
+    Paper,
+    SearchResult,
+    ServiceError,
+    api_url,
+    contact_email,
+    crossref_intervals,
+    normalise_doi,
+)
 from .http import Response, ServiceClient, UnusableBody, build_url
 
 SOURCE = "crossref"
@@ -142,11 +149,11 @@ class CrossrefClient:
     """The REST API over the shared HTTP layer. `network_calls` counts real HTTP requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = config.api_url("crossref")
+        self.base = api_url("crossref")
         # The shared User-Agent carries the contact address (config.user_agent), which is what
         # puts a request in the polite pool.
-        self.polite = config.contact_email() is not None
-        single, listing = config.crossref_intervals(polite=self.polite)
+        self.polite = contact_email() is not None
+        single, listing = crossref_intervals(polite=self.polite)
         # Two clients named alike share one limiter: each request holds the next start of either
         # kind back by its own kind's interval.
         self._single = ServiceClient("crossref", SOURCE_NAME, single, use_cache=use_cache)

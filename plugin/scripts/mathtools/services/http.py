@@ -40,17 +40,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus, urlencode, urlsplit
 
-from ..core import config
-from ..core.errors import (
+from ..core import (
     EXIT_BAD_INPUT,
     BadInput,
     EnvironmentProblem,
     ServiceError,
+    atomic_write,
+    cache_dir,
+    cache_ttl,
+    http_backoff,
+    http_retries,
+    http_timeout,
+    locked,
     printable,
     redact,
+    user_agent,
 )
-from ..core.files import atomic_write
-from ..core.locks import locked
 from . import transport
 from .transport import DeadlineExceeded
 
@@ -238,14 +243,14 @@ class ServiceClient:
     ):
         self.name = name
         self.source_name = source_name
-        self.headers = {"User-Agent": config.user_agent(), **(headers or {})}
+        self.headers = {"User-Agent": user_agent(), **(headers or {})}
         self.use_cache = use_cache
         state = _usable_cache_dir()
         self.limiter = RateLimiter(name, source_name, min_interval, state)
-        self.cache = ResponseCache(state / "http-cache.sqlite", config.cache_ttl())
-        self.retries = config.http_retries()
-        self.backoff = config.http_backoff()
-        self.deadline = config.http_timeout()  # seconds for one request, first to last byte
+        self.cache = ResponseCache(state / "http-cache.sqlite", cache_ttl())
+        self.retries = http_retries()
+        self.backoff = http_backoff()
+        self.deadline = http_timeout()  # seconds for one request, first to last byte
         self.network_calls = 0
         self._session: requests.Session | None = None
 
@@ -413,7 +418,7 @@ class ServiceClient:
 
 def _usable_cache_dir() -> Path:
     """The cache folder, created if need be; EnvironmentProblem naming it when it cannot be used."""
-    folder = config.cache_dir()
+    folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # A real write, not os.access: root "may" write /proc, where no file can be created (a

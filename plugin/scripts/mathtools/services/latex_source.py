@@ -40,9 +40,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
 
-from ..core import config
-from ..core.errors import ServiceError
-from ..core.identifiers import arxiv_id_text
+from ..core import ServiceError, arxiv_id_text, arxiv_src_url, min_interval
 from .http import RequestRejected, Response, ServiceClient, UnusableBody
 
 MAX_MEMBERS = 2000
@@ -295,12 +293,10 @@ class LatexSourceClient:
     """Ask arXiv for papers' LaTeX sources through the shared, rate-limited HTTP layer."""
 
     def __init__(self, use_cache: bool = True):
-        self.base_url = config.arxiv_src_url()
+        self.base_url = arxiv_src_url()
         # "arxiv": the API client's limiter and interval, so the two together stay polite; its
         # own name, so that a failing LaTeX source server is never reported as arXiv failing
-        self.http = ServiceClient(
-            "arxiv", SERVER_NAME, config.min_interval("arxiv"), use_cache=use_cache
-        )
+        self.http = ServiceClient("arxiv", SERVER_NAME, min_interval("arxiv"), use_cache=use_cache)
 
     @property
     def network_calls(self) -> int:

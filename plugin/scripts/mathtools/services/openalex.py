@@ -23,11 +23,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core import config
-from ..core.errors import BadInput, ServiceError
-from ..core.identifiers import ARXIV_DOI_PREFIX, DOI, normalise_arxiv_id, normalise_doi
-from ..core.records import Paper, SearchResult
-from ..core.sources import NAMES
+from ..core import (
+    ARXIV_DOI_PREFIX,
+    DOI,
+    NAMES,
+    BadInput,
+    Paper,
+    SearchResult,
+    ServiceError,
+    api_url,
+    min_interval,
+    normalise_arxiv_id,
+    normalise_doi,
+)
 from .crossref import plain_text
 from .http import Response, ServiceClient, UnusableBody, build_url
 
@@ -129,8 +137,8 @@ class OpenalexClient:
     """The works API over the shared HTTP layer. `network_calls` counts real HTTP requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = config.api_url(SOURCE)
-        interval = config.min_interval(SOURCE)
+        self.base = api_url(SOURCE)
+        interval = min_interval(SOURCE)
         self.http = ServiceClient(SOURCE, SOURCE_NAME, interval, use_cache=use_cache)
 
     @property

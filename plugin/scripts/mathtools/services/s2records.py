@@ -9,12 +9,16 @@ import re
 from collections.abc import Mapping
 from typing import TypeVar, overload
 
-from ..core.errors import BadInput, ServiceError
-from ..core.identifiers import normalise_arxiv_id, unversioned
-from ..core.records import Paper
-from ..core.sources import NAMES
-from ..core.text import is_digits
-from ..core.venues import is_preprint_venue
+from ..core import (
+    NAMES,
+    BadInput,
+    Paper,
+    ServiceError,
+    is_digits,
+    is_preprint_venue,
+    normalise_arxiv_id,
+    unversioned,
+)
 
 SOURCE = "semantic_scholar"
 SOURCE_NAME = NAMES["semantic_scholar"]  # the source as a person reads it, in messages

@@ -26,10 +26,18 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
-from ..core import config
-from ..core.errors import BadInput, ServiceError, keep_secret
-from ..core.files import atomic_write
-from ..core.records import Paper, SearchResult
+from ..core import (
+    BadInput,
+    Paper,
+    SearchResult,
+    ServiceError,
+    api_url,
+    atomic_write,
+    cache_dir,
+    keep_secret,
+    min_interval,
+    s2_api_key,
+)
 from .http import RequestRejected, Response, ServiceClient, UnusableBody, build_url, say
 from .s2records import SOURCE, SOURCE_NAME, malformed, s2_id, to_paper, typed
 
@@ -75,14 +83,14 @@ class S2Client:
     """The Graph API over the shared HTTP layer. `network_calls` counts real HTTP requests."""
 
     def __init__(self, use_cache: bool = True):
-        key = config.s2_api_key()
+        key = s2_api_key()
         if key:
             keep_secret(key)  # whatever a service echoes back, errors never show it
-        self.base = config.api_url("semantic_scholar")
+        self.base = api_url("semantic_scholar")
         self._http = ServiceClient(
             "semantic_scholar",
             SOURCE_NAME,
-            config.min_interval("semantic_scholar"),
+            min_interval("semantic_scholar"),
             headers={"x-api-key": key} if key else None,
             use_cache=use_cache,
         )
@@ -411,7 +419,7 @@ def _note_no_key() -> None:
     if _told_no_key:
         return
     _told_no_key = True
-    marker = config.cache_dir() / NO_KEY_MARKER
+    marker = cache_dir() / NO_KEY_MARKER
     today = datetime.date.today().isoformat()
     with contextlib.suppress(OSError):
         if marker.read_text(encoding="utf-8").strip() == today:

@@ -22,8 +22,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
-from ..core import config
-from ..core.errors import ServiceError
+from ..core import USER_AGENT, ServiceError
 
 if TYPE_CHECKING:  # imported on a cache miss only (see above)
     import requests
@@ -69,7 +68,7 @@ def new_session() -> requests.Session:
                 for name in SECRET_HEADERS:
                     prepared_request.headers.pop(name, None)
                 # the contact address travels in the User-Agent: another host gets the product
-                prepared_request.headers["User-Agent"] = config.USER_AGENT
+                prepared_request.headers["User-Agent"] = USER_AGENT
 
     return Session()
 

@@ -24,12 +24,21 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..core import config
-from ..core.errors import BadInput, ServiceError
-from ..core.identifiers import ARXIV_DOI_PREFIX, DOI, ZBL, normalise_arxiv_id
-from ..core.records import Paper, SearchResult
-from ..core.sources import NAMES
-from ..core.text import as_int, is_digits
+from ..core import (
+    ARXIV_DOI_PREFIX,
+    DOI,
+    NAMES,
+    ZBL,
+    BadInput,
+    Paper,
+    SearchResult,
+    ServiceError,
+    api_url,
+    as_int,
+    is_digits,
+    min_interval,
+    normalise_arxiv_id,
+)
 from .http import Response, ServiceClient, UnusableBody, build_url
 
 SOURCE = "zbmath"
@@ -292,11 +301,11 @@ class ZbmathClient:
     """The zbMATH Open API over the shared HTTP layer. `network_calls` counts real requests."""
 
     def __init__(self, use_cache: bool = True):
-        self.base = config.api_url("zbmath")
+        self.base = api_url("zbmath")
         self._http = ServiceClient(
             "zbmath",
             SOURCE_NAME,
-            config.min_interval("zbmath"),
+            min_interval("zbmath"),
             headers={"Accept": "application/json"},
             use_cache=use_cache,
         )
