@@ -11,7 +11,7 @@ repeated any number of times keeps one entry per paper; it never merges two conf
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..core import as_int, cited_family, normalise_title, split_authors, unversioned
 from .literature import AS_CITED, UNKNOWN, LiteratureDoc
@@ -62,7 +62,14 @@ class CitedFields(TypedDict):
     year: object
 
 
-def cited_fields(candidate: Mapping[str, Any]) -> CitedFields:
+def _authors(value: object) -> list[str] | str | None:
+    """An authors value as records and citations give it (a list of names, or one string)."""
+    if isinstance(value, str):
+        return value
+    return [str(name) for name in value] if isinstance(value, list) else None
+
+
+def cited_fields(candidate: Mapping[str, object]) -> CitedFields:
     """What a candidate cites; a free-text citation (no title) is its title whole, its authors
     AS_CITED: the UREF keeps it as written."""
     whole = None if candidate.get("title") else candidate.get("citation")
@@ -71,7 +78,7 @@ def cited_fields(candidate: Mapping[str, Any]) -> CitedFields:
         "doi": candidate.get("doi"),
         "s2_paper_id": candidate.get("s2_paper_id"),
         "title": candidate.get("title") or whole,
-        "authors": candidate.get("authors") or (AS_CITED if whole else None),
+        "authors": _authors(candidate.get("authors")) or (AS_CITED if whole else None),
         "year": candidate.get("year"),
     }
 
@@ -103,7 +110,7 @@ def id_tags(keys: list[Key]) -> list[str]:
     return [f"{key[0]}:{key[1]}" for key in keys if key[0] in ID_KINDS]
 
 
-def paper_tags(paper: Mapping[str, Any], keys: list[Key]) -> list[str]:
+def paper_tags(paper: Mapping[str, object], keys: list[Key]) -> list[str]:
     """A confirmed paper's tags: its ids, and its arXiv primary category (for BibTeX's
     primaryClass, which the protocol's visible fields do not carry)."""
     tags = id_tags(keys)
@@ -146,7 +153,7 @@ class Index:
                 return table[key]
         return None
 
-    def cited(self, kind: str, citation: Mapping[str, Any]) -> Entry | None:
+    def cited(self, kind: str, citation: Mapping[str, object]) -> Entry | None:
         """The entry of `kind` a citation (a candidate as given) already is: the entry number it
         names (`entry`), else its identity keys, else its cited key."""
         named = self.by_number.get(str(citation.get("entry") or ""))
@@ -157,12 +164,12 @@ class Index:
         return self.find(kind, [*keys, cited_key(fields["title"], fields["authors"])])
 
 
-def paper_identity(paper: Mapping[str, Any]) -> list[Key]:
+def paper_identity(paper: Mapping[str, object]) -> list[Key]:
     return identity(
         arxiv_id=paper.get("arxiv_id"),
         doi=paper.get("doi"),
         s2_paper_id=paper.get("s2_paper_id"),
         title=paper.get("title"),
-        authors=paper.get("authors"),
+        authors=_authors(paper.get("authors")),
         year=paper.get("year"),
     )
