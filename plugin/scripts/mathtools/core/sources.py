@@ -43,6 +43,9 @@ class Source:
     # The gate's title search of a candidate no identifier identified, one call each, after
     # zbMATH Open's (gate/lookups.RecordClient sources only; the others' are their own).
     title_search: bool = False
+    # Its client's class on the services face, when the gate asks it as a RecordClient
+    # (gate/lookups.py): a source with no calls of the gate's own is its row and its client.
+    record_client: str | None = None
 
     @property
     def host(self) -> str:
@@ -113,6 +116,7 @@ REGISTRY = (
         looked_up=frozenset({"DOI"}),
         rules_out=frozenset({"DOI"}),
         title_search=True,
+        record_client="CrossrefClient",
     ),
     Source(
         code="openalex",
@@ -126,6 +130,7 @@ REGISTRY = (
         looked_up=frozenset({"DOI"}),
         rules_out=frozenset({"DOI"}),  # it holds DataCite's DOIs, which Crossref lacks
         last_resort=True,
+        record_client="OpenalexClient",
     ),
 )
 

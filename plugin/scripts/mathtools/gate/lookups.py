@@ -33,10 +33,11 @@ A service that still fails after the HTTP layer's retries is not asked again in 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..core import (
     BY_CODE,
@@ -56,7 +57,6 @@ from ..services import (
     ArxivClient,
     CrossrefClient,
     Identifier,
-    OpenalexClient,
     S2Client,
     ZbmathClient,
     audit_url,
@@ -89,12 +89,20 @@ class RecordClient(Protocol):
         ...
 
 
-# The clients the gate reaches through RecordClient, by source code; each source's row
-# (core/sources.py) says which identifiers it is asked for, whether only for what the others did
-# not identify (last_resort), and whether titles go to it (title_search: after zbMATH Open's).
+def _record_client(name: str) -> type[RecordClient]:
+    """The client class a row names, from the services face."""
+    found = getattr(importlib.import_module("..services", __package__), name)
+    if not isinstance(found, type):
+        raise TypeError(f"services.{name} is no client class")
+    return cast("type[RecordClient]", found)
+
+
+# The clients the gate reaches through RecordClient, by source code, as the rows (core/sources.py)
+# name them (record_client); each row also says which identifiers it is asked for, whether only
+# for what the others did not identify (last_resort), and whether titles go to it (title_search:
+# after zbMATH Open's).
 RECORD_CLIENTS: dict[str, type[RecordClient]] = {
-    "crossref": CrossrefClient,
-    "openalex": OpenalexClient,
+    s.code: _record_client(s.record_client) for s in REGISTRY if s.record_client
 }
 
 
