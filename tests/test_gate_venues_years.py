@@ -16,6 +16,7 @@ from mathtools.gate.matching import compare
 from mathtools.gate.venuematch import venue_agrees
 from mathtools.services.zbmath import to_paper as zbmath_paper
 from support.standin import load_index
+from support.verified import verify_batch
 
 
 @pytest.mark.parametrize(
@@ -191,12 +192,6 @@ def test_a_translation_journal_is_not_another_journal():
     assert [d["field"] for d in match.discrepancies] == ["venue"]
 
 
-def verify(script, candidates):
-    run = script("verify_batch.py", input=json.dumps(candidates))
-    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
-    return {result["key"]: result for result in run.json()["results"]}
-
-
 def book_as_article(book: Paper) -> dict:
     """zbMATH Open's recorded book (Zbl 1416.11009) cited as an article in a journal."""
     return {
@@ -216,7 +211,8 @@ def test_a_book_cited_as_a_journal_article_is_corrected_from_zbmaths_document_ty
     has no record of it, Semantic Scholar neither, zbMATH Open's says it is a book."""
     book = _zbmath(7083365)
     cited = book_as_article(book)
-    result = verify(script, [cited])["ants-book"]
+    _, results = verify_batch(script, [cited])
+    result = results["ants-book"]
     assert result["status"] == "CORRECTED", result["reason"]
     [venue] = result["discrepancies"]
     assert venue["field"] == "venue" and "book" in venue["note"]

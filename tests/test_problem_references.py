@@ -16,7 +16,6 @@ import json
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from mathtools.core import schemas
 from mathtools.core.records import Paper
 from mathtools.gate.candidates import candidate
 from mathtools.gate.citations import compare_citation
@@ -29,6 +28,7 @@ from support import shared
 from support.cassettes import load, serving_s2
 from support.scripted_server import Reply
 from support.standin import StandIn, words
+from support.verified import verify_batch
 
 PENDING = "API error - verification pending"
 KATONA = (
@@ -96,14 +96,6 @@ def problem_with(tmp_path, *references):
         encoding="utf-8",
     )
     return problemfile.read_problem(path)
-
-
-def verify(script, candidates):
-    run = script("verify_batch.py", input=json.dumps(candidates))
-    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
-    document = run.json()
-    assert schemas.schema_errors("verification", document) == []
-    return document, {result["key"]: result for result in document["results"]}
 
 
 # ----------------------------------------------------------------------------- reading
@@ -174,7 +166,7 @@ def test_an_identifier_is_refused_when_the_citation_names_another_paper():
 def test_a_citation_of_a_recorded_work_is_confirmed_by_one_crossref_call(script, standin):
     """Cybenko's paper as a mathematician cites it (journal abbreviations, volume, issue, pages)
     is confirmed from the recorded Crossref work; Semantic Scholar is not asked."""
-    _, results = verify(script, [{"key": "cybenko", "citation": CYBENKO, "year": 1989}])
+    _, results = verify_batch(script, [{"key": "cybenko", "citation": CYBENKO, "year": 1989}])
     result = results["cybenko"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["sources"] == ["crossref"]
@@ -189,7 +181,7 @@ def test_the_acta_litt_sci_form_is_confirmed_whole(script, redei_standin, tmp_pa
     """Synthesized record (REDEI_WORK): the citation goes whole to Crossref, "Acta Litt. Sci."
     and all, and the record's title, author and year are found in it."""
     problem = problem_with(tmp_path, REDEI)
-    _, results = verify(script, problemfile.reference_candidates(problem))
+    _, results = verify_batch(script, problemfile.reference_candidates(problem))
     result = results["problem-ref-1"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["paper"]["title"] == "Ein kombinatorischer Satz"
@@ -202,7 +194,7 @@ def test_the_x_and_y_forms_stay_unconfirmed_whole(script, standin, tmp_path):
     """Neither names a paper's title: no record identifies them, and each stays one candidate
     with its citation whole, its reason naming the services asked."""
     problem = problem_with(tmp_path, KATONA, DIAS_DA_SILVA)
-    _, results = verify(script, problemfile.reference_candidates(problem))
+    _, results = verify_batch(script, problemfile.reference_candidates(problem))
     for key, text in (("problem-ref-1", KATONA), ("problem-ref-2", DIAS_DA_SILVA)):
         assert results[key]["status"] == "UNCONFIRMED"
         assert results[key]["candidate"]["citation"] == text
@@ -217,7 +209,7 @@ def test_with_the_services_failing_the_references_are_pending_whole(script, stan
     standin.fail("crossref", 503)
     standin.fail("s2", 500)
     problem = problem_with(tmp_path, KATONA, DIAS_DA_SILVA, REDEI)
-    document, results = verify(script, problemfile.reference_candidates(problem))
+    document, results = verify_batch(script, problemfile.reference_candidates(problem))
     for result in results.values():
         assert result["reason"] == f"{PENDING} (Semantic Scholar and Crossref unavailable)"
     assert document["summary"]["pending"] == 3

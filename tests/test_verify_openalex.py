@@ -7,12 +7,10 @@ identified."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from mathtools.core import schemas
 from mathtools.services.openalex import OpenalexClient, abstract, to_paper
 from support.faults import _json_body, _with_json
+from support.verified import verify_batch
 
 PENDING = "API error - verification pending"
 
@@ -35,17 +33,9 @@ BOOK_AS_ARTICLE = {
 }
 
 
-def verify(script, candidates):
-    run = script("verify_batch.py", input=json.dumps(candidates))
-    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
-    document = run.json()
-    assert schemas.schema_errors("verification", document) == []
-    return document, {result["key"]: result for result in document["results"]}
-
-
 @pytest.mark.needs_shared("recordings")
 def test_openalex_confirms_a_real_paper_by_its_doi(script, standin):
-    document, results = verify(script, [ALPHAFOLD])
+    document, results = verify_batch(script, [ALPHAFOLD])
     result = results["jumper2021"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["source"] == "openalex" and result["sources"] == ["openalex"]
@@ -65,7 +55,7 @@ def test_openalex_is_not_asked_for_what_another_source_identified(script, standi
         "year": 1989,
         "doi": "10.1007/BF02551274",
     }
-    _, results = verify(script, [cybenko])
+    _, results = verify_batch(script, [cybenko])
     assert results["cybenko"]["status"] == "CONFIRMED"
     assert "openalex" not in results["cybenko"]["sources"]
     assert standin.calls("openalex") == 0
@@ -75,7 +65,7 @@ def test_openalex_is_not_asked_for_what_another_source_identified(script, standi
 def test_an_openalex_book_vouches_that_a_citation_as_an_article_is_wrong(script, standin):
     """OpenAlex's type "book" says what the work is, as zbMATH Open's and Crossref's do: the
     journal the citation names is a discrepancy, and no other source is asked for the type."""
-    _, results = verify(script, [BOOK_AS_ARTICLE])
+    _, results = verify_batch(script, [BOOK_AS_ARTICLE])
     result = results["chumash"]
     assert result["status"] != "CONFIRMED", result["reason"]
     assert result["paper"]["document_type"] == "book"
@@ -86,13 +76,15 @@ def test_an_openalex_book_vouches_that_a_citation_as_an_article_is_wrong(script,
 @pytest.mark.needs_shared("recordings")
 def test_a_doi_is_said_not_to_exist_only_once_openalex_answered(script, standin):
     cited = {"key": "ghost", "title": "A paper nobody wrote", "doi": "10.1038/s41586-099-99999-9"}
-    _, answered = verify(script, [cited])
+    _, answered = verify_batch(script, [cited])
     assert (
         "not found in Semantic Scholar, zbMATH Open, Crossref and OpenAlex"
         in (answered["ghost"]["reason"])
     )
     standin.fail("openalex", 503)
-    _, failed = verify(script, [{**cited, "key": "ghost2", "doi": "10.1038/s41586-099-99999-8"}])
+    _, failed = verify_batch(
+        script, [{**cited, "key": "ghost2", "doi": "10.1038/s41586-099-99999-8"}]
+    )
     assert failed["ghost2"]["reason"].startswith(PENDING), failed["ghost2"]["reason"]
     assert "OpenAlex unavailable" in failed["ghost2"]["reason"]
 
@@ -112,7 +104,7 @@ def test_synthesized_malformed_works_make_openalex_a_failing_source_not_a_missin
     script, standin
 ):
     standin.corrupt("openalex", _untitled)
-    document, results = verify(script, [ALPHAFOLD])
+    document, results = verify_batch(script, [ALPHAFOLD])
     result = results["jumper2021"]
     assert result["status"] == "UNCONFIRMED"
     assert result["reason"].startswith(PENDING) and "OpenAlex unavailable" in result["reason"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mathtools.core import schemas
+from support.verified import verify_batch
 
 PENDING = "API error - verification pending"
 
@@ -46,16 +46,8 @@ RESTRICTED = {
 }
 
 
-def verify(script, candidates):
-    run = script("verify_batch.py", input=json.dumps(candidates))
-    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
-    document = run.json()
-    assert schemas.schema_errors("verification", document) == []
-    return document, {result["key"]: result for result in document["results"]}
-
-
 def test_a_journal_article_only_zbmath_knows_is_confirmed_by_title(script, standin):
-    _, results = verify(script, [ZBMATH_ARTICLE])
+    _, results = verify_batch(script, [ZBMATH_ARTICLE])
     result = results["hofmann-zhang"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["sources"] == ["zbmath"]
@@ -74,7 +66,7 @@ def test_a_journal_article_only_zbmath_knows_is_confirmed_by_title(script, stand
 
 def test_a_journal_article_only_zbmath_knows_is_confirmed_by_its_doi(script, standin):
     cited = {**ZBMATH_ARTICLE, "doi": "10.1016/j.jnt.2016.05.016"}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     result = results["hofmann-zhang"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["sources"] == ["zbmath"]
@@ -82,7 +74,7 @@ def test_a_journal_article_only_zbmath_knows_is_confirmed_by_its_doi(script, sta
 
 
 def test_a_book_is_confirmed_through_zbmath(script, standin):
-    _, results = verify(script, [BOOK])
+    _, results = verify_batch(script, [BOOK])
     result = results["ants-xiii"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["sources"] == ["zbmath"]
@@ -92,7 +84,7 @@ def test_a_book_is_confirmed_through_zbmath(script, standin):
 
 
 def test_a_doi_only_article_is_confirmed_through_crossref(script, standin):
-    _, results = verify(script, [CROSSREF_ARTICLE])
+    _, results = verify_batch(script, [CROSSREF_ARTICLE])
     result = results["cybenko"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["sources"] == ["crossref"]
@@ -101,7 +93,7 @@ def test_a_doi_only_article_is_confirmed_through_crossref(script, standin):
 
 
 def test_the_licence_restricted_record_is_confirmed_by_its_doi(script, standin):
-    _, results = verify(script, [RESTRICTED])
+    _, results = verify_batch(script, [RESTRICTED])
     result = results["ore-1952"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["sources"] == ["zbmath"]
@@ -119,18 +111,18 @@ def test_a_licence_restricted_record_never_matches_a_title_search(script, standi
     """Without its DOI the restricted record cannot stand for the citation: its title is
     withheld, and a title search compares titles."""
     cited = {k: v for k, v in RESTRICTED.items() if k != "doi"}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     assert results["ore-1952"]["status"] == "UNCONFIRMED"
 
 
 def test_a_zbl_number_alone_confirms(script, standin):
-    _, results = verify(script, [{"key": "zbl", "zbl": "Zbl 0049.31002", "year": 1952}])
+    _, results = verify_batch(script, [{"key": "zbl", "zbl": "Zbl 0049.31002", "year": 1952}])
     assert results["zbl"]["status"] == "CONFIRMED", results["zbl"]["reason"]
     assert results["zbl"]["paper"]["key"] == "DOI:10.2307/2306804"
 
 
 def test_a_zbl_number_zbmath_lacks_does_not_exist(script, standin):
-    _, results = verify(script, [{"key": "zbl", "zbl": "9999.99999"}])
+    _, results = verify_batch(script, [{"key": "zbl", "zbl": "9999.99999"}])
     assert results["zbl"]["status"] == "UNCONFIRMED"
     assert results["zbl"]["reason"] == "Zbl:9999.99999 not found in zbMATH Open"
 
@@ -146,7 +138,7 @@ def test_every_agreeing_service_is_named(script, standin):
         "doi": "10.2140/obs.2019.2.311",
         "zbl": "1531.11123",
     }
-    document, results = verify(script, [cited, CROSSREF_ARTICLE])
+    document, results = verify_batch(script, [cited, CROSSREF_ARTICLE])
     assert results["obs"]["status"] == "CONFIRMED", results["obs"]["reason"]
     assert results["obs"]["sources"] == ["zbmath"]
     assert document["sources_queried"] == ["semantic_scholar", "zbmath", "crossref"]
@@ -185,7 +177,7 @@ LABELS = {
 def test_with_any_one_service_failing_the_others_verify(script, standin, failing):
     """Synthesized failure: the stand-in answers every request to one service with 503."""
     standin.fail(failing, 503)
-    document, results = verify(script, MIXED)
+    document, results = verify_batch(script, MIXED)
     name = {"s2": "semantic_scholar"}.get(failing, failing)
     assert set(document["source_errors"]) == {name}
     for key, result in results.items():
@@ -201,13 +193,13 @@ def test_with_any_one_service_failing_the_others_verify(script, standin, failing
 def test_a_journal_cited_by_its_abbreviation_is_zbmaths_venue(script, standin):
     """zbMATH gives the journal's abbreviation as mathematicians cite it ("J. Number Theory")."""
     cited = {**ZBMATH_ARTICLE, "venue": "J. Number Theory", "volume": "169", "pages": "86-102"}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     assert results["hofmann-zhang"]["status"] == "CONFIRMED", results["hofmann-zhang"]
 
 
 def test_a_wrong_volume_is_corrected_from_zbmaths_record(script, standin):
     cited = {**ZBMATH_ARTICLE, "venue": "J. Number Theory", "volume": "196"}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     result = results["hofmann-zhang"]
     assert result["status"] == "CORRECTED" and result["sources"] == ["zbmath"]
     assert [(d["field"], d["record"]) for d in result["discrepancies"]] == [("volume", "169")]
@@ -216,7 +208,7 @@ def test_a_wrong_volume_is_corrected_from_zbmaths_record(script, standin):
 def test_an_exact_title_one_year_off_is_corrected_through_crossref(script, standin):
     """Cybenko's paper is 1989 in Crossref's record, which has no arXiv version to explain 1988."""
     cited = {k: v for k, v in CROSSREF_ARTICLE.items() if k != "doi"} | {"year": 1988}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     result = results["cybenko"]
     assert result["status"] == "CORRECTED", result["reason"]
     assert result["sources"] == ["crossref"]
@@ -228,7 +220,7 @@ def test_an_exact_title_one_year_off_is_corrected_through_crossref(script, stand
 
 def test_an_exact_title_years_off_is_no_match_but_says_what_differs(script, standin):
     cited = {k: v for k, v in CROSSREF_ARTICLE.items() if k != "doi"} | {"year": 1985}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     result = results["cybenko"]
     assert result["status"] == "UNCONFIRMED"
     assert result["reason"].startswith("a paper with this title differs:")
@@ -237,7 +229,7 @@ def test_an_exact_title_years_off_is_no_match_but_says_what_differs(script, stan
 
 def test_a_book_cited_without_its_place_and_date_is_confirmed(script, standin):
     cited = {**BOOK, "title": BOOK["title"].split(", University")[0]}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     result = results["ants-xiii"]
     assert result["status"] == "CONFIRMED", result["reason"]
     assert result["paper"]["zbl"] == "1416.11009"
@@ -247,13 +239,13 @@ def test_a_zbl_number_goes_to_zbmath_and_one_that_does_not_exist_is_corrected(sc
     """The candidate's Zbl number is asked of zbMATH Open; one zbMATH lacks, beside the title
     that identifies the paper, is a `zbl` discrepancy giving the paper's own."""
     cited = {**ZBMATH_ARTICLE, "zbl": "Zbl 1234.11141"}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     result = results["hofmann-zhang"]
     assert result["status"] == "CORRECTED", result["reason"]
     [zbl] = result["discrepancies"]
     assert (zbl["field"], zbl["cited"], zbl["record"]) == ("zbl", "1234.11141", "1409.11141")
     assert zbl["note"].startswith("Zbl:1234.11141 does not exist (zbMATH Open returned nothing")
     cited = {**ZBMATH_ARTICLE, "zbl": "1409.11141"}
-    _, results = verify(script, [cited])
+    _, results = verify_batch(script, [cited])
     assert results["hofmann-zhang"]["status"] == "CONFIRMED"
     assert results["hofmann-zhang"]["reason"].startswith("Zbl:1409.11141: ")

@@ -4,6 +4,9 @@ verify_batch.py writes; the papers are real arXiv/S2 metadata or numbered stand-
 
 from __future__ import annotations
 
+import json
+
+from mathtools.core import schema_errors
 from mathtools.core.records import Paper
 
 ARXIV_URL = "https://export.arxiv.org/api/query?id_list={}"
@@ -94,3 +97,13 @@ def verification(results: list[dict], verified_at: str = "2026-02-10T12:00:00Z")
             "unconfirmed": sum(r["status"] == "UNCONFIRMED" for r in results),
         },
     }
+
+
+def verify_batch(script, candidates: list[dict]) -> tuple[dict, dict[str, dict]]:
+    """verify_batch.py's document for `candidates` (a run that succeeds, schema-valid) and its
+    results by key; `script` is the conftest fixture that runs a plugin script."""
+    run = script("verify_batch.py", input=json.dumps(candidates))
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    document = run.json()
+    assert schema_errors("verification", document) == []
+    return document, {result["key"]: result for result in document["results"]}

@@ -34,7 +34,7 @@ from ..core import (
     crossref_intervals,
     normalise_doi,
 )
-from .http import Response, ServiceClient, UnusableBody, build_url
+from .http import Response, ServiceClient, build_url, json_holding
 
 SOURCE = "crossref"
 SOURCE_NAME = NAMES["crossref"]  # the source as a person reads it, in messages
@@ -329,12 +329,7 @@ def check_window(rows: int, offset: int) -> None:
 
 
 def _json_answer(response: Response) -> None:
-    try:
-        data = response.json()
-    except ValueError:
-        raise UnusableBody("an answer that is not JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("message"), dict):
-        raise UnusableBody("an answer without Crossref's message object")
+    json_holding(response, "message", dict, "Crossref's message object")
 
 
 def _api_message(response: Response) -> str:

@@ -113,6 +113,17 @@ class UnusableBody(Exception):
     """Raised by a response check: this 200 answer is unusable; the request should be retried."""
 
 
+def json_holding(response: Response, key: str, kind: type, what: str) -> None:
+    """A response check: UnusableBody unless the answer is a JSON object whose `key` is a `kind`
+    (`what` names it in the error: "Crossref's message object")."""
+    try:
+        data = response.json()
+    except ValueError:
+        raise UnusableBody("an answer that is not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get(key), kind):
+        raise UnusableBody(f"an answer without {what}")
+
+
 # Returned by a response check: use this answer, but do not store it in the cache (it may be a
 # transient one, such as an empty page where results were expected, that a later call should not
 # be served for a day).

@@ -37,7 +37,7 @@ from ..core import (
     normalise_doi,
 )
 from .crossref import plain_text
-from .http import Response, ServiceClient, UnusableBody, build_url
+from .http import Response, ServiceClient, build_url, json_holding
 
 SOURCE = "openalex"
 SOURCE_NAME = NAMES[SOURCE]
@@ -207,9 +207,4 @@ class OpenalexClient:
 
 
 def _json_answer(response: Response) -> None:
-    try:
-        data = response.json()
-    except ValueError:
-        raise UnusableBody("an answer that is not JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        raise UnusableBody("an answer without OpenAlex's results list")
+    json_holding(response, "results", list, "OpenAlex's results list")
