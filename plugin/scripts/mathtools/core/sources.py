@@ -6,8 +6,9 @@ schemas/source.schema.json holds the same list, tests/test_sources.py keeps them
 people read ("zbMATH Open unavailable: ..."), the tag of the short progress lines of a discovery
 run, its word in a query line and a results file's name ("s2 ...", "i1-s2-1.json") when a search
 plan queries it, the service's base URL and the environment variables that move it and space its
-requests, and what the gate may ask of it and believe of it. Its client is one file in services/,
-and the gate reaches it through gate/lookups.py's CLIENTS. REGISTRY's order is the order findings
+requests, and what the gate may ask of it and believe of it. Its client is one file in services/;
+a source the gate has no calls of its own for is reached through the client its row names
+(record_client, gate/lookups.py's RECORD_CLIENTS). REGISTRY's order is the order findings
 are reported in and records are merged in (merged.canonical: the first with a title wins).
 """
 
