@@ -3,17 +3,16 @@
 
 packets DIR   every candidate the plan (both sources' halves, every search, relaxed as it runs,
               every paper returned: above and below the listing's cut) and the baseline return
-              for each problem of the second set, and each candidate of the original and
-              held-out sets that their on-topic.json never judged, written as
+              for a problem that its set's on-topic.json never judged (every candidate of a set
+              not labelled yet), one set to a packet, written as
               DIR/packet-NN.md (about PER_PACKET problems each: the problem's statement, then
               per candidate its arXiv id, title and whole abstract, in arXiv id order, never its
               rank nor the targets) and DIR/packets.json (packet -> set -> problem -> the ids
               it holds)
 collect DIR   read DIR/labels-NN.json ({problem: [on-topic ids]}, one per packet) and write
-              the labels home: bench/data/discovery-second/on-topic.json (new), and the
-              original and held-out sets' on-topic.json (the new candidates added to `judged`,
-              those labelled on topic to `on_topic`). A packet without its labels file stops
-              it, naming the file.
+              the labels home, to each set's on-topic.json (made for a new set): the new
+              candidates added to `judged`, those labelled on topic to `on_topic`. A packet
+              without its labels file stops it, naming the file.
 
 .venv/bin/python bench/discovery_labels.py packets /work/wt/labels
 .venv/bin/python bench/discovery_labels.py collect /work/wt/labels
@@ -81,8 +80,8 @@ def candidates(data: Path, slug: str) -> dict[str, Paper]:
 
 
 def to_label() -> list[tuple[str, str, dict[str, Paper]]]:
-    """(set, problem, its candidates to label): the second set's every candidate, the other
-    sets' candidates never judged."""
+    """(set, problem, its candidates to label): every candidate its set's on-topic.json never
+    judged (all of them for a set not labelled yet)."""
     wanted = []
     for name, data in SETS.items():
         targets = json.loads((data / "targets.json").read_text(encoding="utf-8"))["targets"]
@@ -121,10 +120,10 @@ def packet_text(number: int, problems: list[tuple[str, str, dict[str, Paper]]]) 
 def write_packets(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     problems = to_label()
-    second = [item for item in problems if item[0] == "second"]
-    others = [item for item in problems if item[0] != "second"]
-    groups = [second[i : i + PER_PACKET] for i in range(0, len(second), PER_PACKET)]
-    groups += [others[i : i + PER_PACKET] for i in range(0, len(others), PER_PACKET)]
+    groups = []  # a packet holds one set's problems: a new set's, or a labelled set's new papers
+    for name in SETS:
+        of_set = [item for item in problems if item[0] == name]
+        groups += [of_set[i : i + PER_PACKET] for i in range(0, len(of_set), PER_PACKET)]
     manifest: dict[str, dict[str, dict[str, list[str]]]] = {}
     for number, group in enumerate(groups, 1):
         path = folder / f"packet-{number:02}.md"
