@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
-from mathtools.search import planning, problemfile, querylines, relaxation
+from mathtools.search import keyterms, planning, problemfile, querylines, relaxation
 from support import corpus_search
 
 SECOND = ROOT / "bench" / "data" / "discovery-second" / "problems"
@@ -69,3 +69,49 @@ def test_a_title_without_a_setting_browses_its_core_term():
     keywords = next(q for q in arxiv_queries(problem) if q["origin"] == "keywords")
     assert "--secondary" in browse["args"]
     assert set(values(browse)) <= set(values(keywords))
+
+
+def s2_queries(problem: problemfile.Problem) -> list[dict]:
+    return list(planning.plan(problem)["queries"]["semantic_scholar"])
+
+
+def s2_found(entry: dict) -> list[str]:
+    result = relaxation.run_entry("semantic_scholar", entry, corpus_search.S2Standin())
+    return [paper.arxiv_id or "" for paper in result.papers]
+
+
+def test_a_common_word_left_alone_is_no_term(corpus):
+    """ "Surfaces of general type with p_g = q = 1 that are quotients of products of curves":
+    the title leaves "type" (its "general" a filler word) and "products" alone, common words
+    that no query asks alone. They are no key terms, so the statement's phrase "finite group
+    acting freely" takes their place, and each half finds Carnovale and Polizzi's paper, which
+    says "isogenous to a product" and never "quotients"."""
+    problem = problemfile.read_problem(SECOND / "pg-q-one-isogenous-product.md")
+    terms = planning.plan(problem)["terms"]
+    assert "type" not in terms and "products" not in terms
+    assert "finite group acting freely" in terms
+    assert "0704.0446" in [i for q in arxiv_queries(problem) for i in found(q)]
+    assert "0704.0446" in [i for q in s2_queries(problem) for i in s2_found(q)]
+
+
+def test_a_fallback_asks_a_phrase_before_a_lone_word():
+    """The terms after the core one are asked phrases first: a phrase's words together say
+    what it is about, a lone word ("quotients") finds whatever uses it. On arXiv the phrase's
+    generic words go ("finite", "group"), its specific ones stay."""
+    problem = problemfile.read_problem(SECOND / "pg-q-one-isogenous-product.md")
+    fallbacks = [values(q) for q in arxiv_queries(problem) if q["origin"] == "keywords"][1:]
+    assert fallbacks[0] == ["acting", "freely"]
+    assert ["quotients"] not in fallbacks[:1]
+
+
+def test_a_statement_verb_ends_a_phrase():
+    """ "a closed symplectic manifold cannot be displaced", "the configuration space carries an
+    action", "the density conjecture predicts": a verb is no search word."""
+    for text, phrase in [
+        ("Some subsets of a closed symplectic manifold cannot be displaced.",
+         "closed symplectic manifold"),
+        ("The configuration space carries an action of the dihedral group.",
+         "configuration space"),
+        ("The density conjecture predicts the lower-order terms.", "density conjecture"),
+    ]:  # fmt: skip
+        assert phrase in keyterms.problem_terms(text, 8), text

@@ -13,9 +13,9 @@ from ..core import GREEK_COMMAND, fold, strip_latex
 STOPWORDS = frozenset(
     """
     a about above after again all also an and any are as at be because been before being below
-    between both but by can could did do does doing down during each either every few for from
-    further had has have having here how if in into is it its itself just least let like may
-    might more most much must my no nor not now of off on once only or other our out over own
+    between both but by can cannot could did do does doing down during each either every few
+    for from further had has have having here how if in into is it its itself just least let like
+    may might more most much must my no nor not now of off on once only or other our out over own
     same shall should show shows shown so some such than that the their them then there these
     they this those through thus to too under until up upon very via was we were what when where
     whether which while who whom why will with within without would you your
@@ -42,7 +42,7 @@ STATEMENT_WORDS = frozenset(
     constructing characterizing characterising classifying
     corresponding associated related various several suitable appropriate particular
     respective analogous similar different containing concerning regarding involving including
-    possible famous resulting underlying
+    possible famous resulting underlying predict predicts predicted carry carries
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 

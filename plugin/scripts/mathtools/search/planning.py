@@ -151,8 +151,20 @@ def _secondary(domain: str | None) -> list[str]:
 
 
 def _terms(problem: Problem) -> list[str]:
-    """Key terms: the title's first (a title names the problem), then the statement's."""
-    return distinct(_title_terms(problem) + problem_terms(problem.statement, 8))
+    """Key terms: the title's first (a title names the problem), then the statement's. A common
+    word left alone ("type" of "general type", "products" of "quotients of products of curves")
+    is none: no query asks it alone, and beside another term it says nothing the domain does
+    not, so the statement's next phrase takes its place."""
+    terms = distinct(_title_terms(problem) + problem_terms(problem.statement, 8))
+    return [term for term in terms if not _common_alone([term])]
+
+
+def _next_terms(terms: list[str], core: str) -> list[str]:
+    """The three key terms after the core one, for the fallback queries: a phrase before a lone
+    word, since its words together say what it is about ("finite group acting freely") where a
+    lone word ("quotients") finds whatever uses it."""
+    rest = [term for term in terms if same_stem(term) != same_stem(core)][:3]
+    return sorted(rest, key=lambda term: len(term.split()) == 1)
 
 
 def _title_terms(problem: Problem) -> list[str]:
@@ -313,11 +325,11 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         setting = problem_terms(_title_parts(problem)[1], 1)
         wider = _arxiv_words(setting[0], concepts) if setting else core_words
         add("browse", wider, "", _scope(problem, secondary=True))
-        broader = [t for t in terms[1:3] if fold(t) != fold(core)]
+        broader = [t for t in terms if same_stem(t) != same_stem(core)][:2]
         add("browse", [], " ".join(broader))
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
     add("keywords", core_words, "", domain_args)
-    for term in terms[1:4]:
+    for term in _next_terms(terms, core):
         add("keywords", _arxiv_words(term, concepts), term, domain_args)
     for tag in tags[2:]:
         add("tags", _arxiv_words(tag, concepts), tag, domain_args)
@@ -462,7 +474,7 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
         add("authors", author=family, query=core)
     for tag in tags[:2]:
         add("tags", query=tag)
-    for term in terms[1:4]:
+    for term in _next_terms(terms, core):
         add("keywords", query=term)
     return out
 
