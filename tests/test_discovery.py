@@ -17,7 +17,15 @@ from conftest import ROOT
 from mathtools.core import domains, schemas
 from mathtools.core.sources import DISCOVERY
 from mathtools.core.text import fold, strip_latex
-from mathtools.search import commandlines, keyterms, planning, problemfile, querylines, relaxation
+from mathtools.search import (
+    commandlines,
+    keyterms,
+    planning,
+    problemfile,
+    problemterms,
+    querylines,
+    relaxation,
+)
 from mathtools.search.store import RunStore
 from support import corpus_search
 from support.standin import StandIn
@@ -91,7 +99,7 @@ def test_semantic_scholar_queries_get_no_domain_word(plans):
 def test_arxiv_queries_have_at_most_three_and_ed_words_and_quote_only_named_results(plans):
     for name, plan in plans.items():
         problem = problemfile.read_problem(BENCH / "problems" / f"{name}.md")
-        named = {fold(n) for n in planning._query_names(problem)}
+        named = {fold(n) for n in problemterms.query_names(problem)}
         for query in queries(plan, "arxiv"):
             terms = [
                 v for o, v in querylines.query_line_terms(query["query_line"]) if o != "--author"
@@ -161,7 +169,7 @@ def test_new_domains_give_their_categories(plans):
     assert tcs == ["cs.DS", "cs.CC", "cs.DM", "cs.IT"]
     assert plans["six-vertex-arctic-curve"]["categories"] == ["math-ph", "math.MP"]
     for path in PROBLEMS:
-        names = planning._proper_names(problemfile.read_problem(path))
+        names = problemterms.proper_names(problemfile.read_problem(path))
         for query in queries(plans[path.stem], "arxiv"):
             # Only a named object ("Jones polynomial", "Hartree equation") leaves the domain's
             # categories; a person beside a topic word keeps them (namesakes).

@@ -14,7 +14,7 @@ from conftest import PLUGIN, RECORDINGS, ROOT
 from mathtools.core import domains, schemas
 from mathtools.core.sources import DISCOVERY, QUERY_LINE_WORDS
 from mathtools.core.text import fold, strip_latex
-from mathtools.search import commandlines, keyterms, planning, problemfile, querylines
+from mathtools.search import commandlines, keyterms, planning, problemfile, problemterms, querylines
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette
@@ -581,9 +581,9 @@ def test_a_companion_term_is_one_the_problem_repeats(plans):
     """Groups of polynomial growth: "virtually nilpotent" (the tags and the statement repeat
     nilpotent), not the statement's longest phrase "finite symmetric set"."""
     problem = problemfile.read_problem(PROBLEMS / "polynomial-growth.md")
-    terms = planning._terms(problem)
-    title_terms = planning._title_terms(problem)
-    companion = planning._companion(problem, title_terms[0], title_terms, terms)
+    terms = problemterms.search_terms(problem)
+    title_terms = problemterms.title_terms(problem)
+    companion = problemterms.companion_terms(problem, title_terms[0], title_terms, terms)
     assert companion == ["virtually nilpotent"]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
-from mathtools.search import keyterms, planning, problemfile, querylines, relaxation
+from mathtools.search import keyterms, planning, problemfile, problemterms, querylines, relaxation
 from support import corpus_search
 
 SECOND = ROOT / "bench" / "data" / "discovery-second" / "problems"
@@ -39,12 +39,12 @@ def test_a_capitalised_part_of_a_hyphenated_word_is_a_proper_name(corpus):
     object, searched in every category: Birget's paper on one-way permutations and Thompson
     groups is filed in math.GR, outside the problem's domain (theoretical computer science)."""
     problem = problemfile.read_problem(SECOND / "thompson-monoid-circuits.md")
-    assert "thompson" in planning._proper_names(problem)
+    assert "thompson" in problemterms.proper_names(problem)
     entry = next(q for q in arxiv_queries(problem) if values(q) == ["thompson", "groups"])
     assert "--domain" not in entry["args"]
     assert "0704.1569" in found(entry)
     # A lower-case hyphenated word names nobody, nor does a word's lower-case part.
-    assert "like" not in planning._proper_names(problem)
+    assert "like" not in problemterms.proper_names(problem)
 
 
 def test_the_browse_search_asks_the_titles_setting_in_wider_categories(corpus):

@@ -16,8 +16,9 @@ has a `query_line`, the one-line form the run store records (LITERATURE.md's Sea
 a short summary of it); a query whose query line the problem's runs, or the Search History,
 already hold is skipped (the incremental rule: never re-run an identical query).
 
-PROBLEM.md is read by problemfile, its key terms found by keyterms, a query line written by
-querylines and a query's command line by commandlines; this module chooses the queries.
+PROBLEM.md is read by problemfile, the key phrases of its text found by keyterms and what it
+gives to search (key terms, named results, authors) chosen by problemterms, a query line written
+by querylines and a query's command line by commandlines; this module makes the queries.
 Identifiers in `## References` (arXiv ids, DOIs) are not queries: they become candidates that go
 straight to verification.
 """
@@ -29,6 +30,7 @@ from collections.abc import Set
 from dataclasses import replace
 
 from ..core import DOMAINS, NAMES, PLANNED, BadInput, categories, fold, msc_classes, strip_latex
+from . import problemterms
 from .commandlines import (
     ArxivQuery,
     Plan,
@@ -42,24 +44,19 @@ from .commandlines import (
 )
 from .keyterms import (
     GENERIC,
-    distinct,
     generality,
     is_notation,
     problem_terms,
     result_names,
     same_stem,
 )
-from .problemfile import Problem, ProblemReference, reference_candidates
+from .problemfile import Problem, reference_candidates
 from .querylines import normalise_query_line
 
 MIN_QUERIES, MAX_QUERIES = 3, 5
 # zbMATH Open supplements the two discovery sources (classics, books, journal-only work): three
 # queries at most, and a plan with fewer needs no note.
 MAX_ZBMATH_QUERIES = 3
-
-# Title words that introduce the setting rather than the subject: "Fixed points of
-# nonexpansive maps on uniformly convex Banach spaces" is about fixed points.
-SETTING = re.compile(r"\s(?:on|in|over|inside|of\s+the\s+form)\s", re.IGNORECASE)
 
 
 def plan(
@@ -128,10 +125,10 @@ def plan(
         ],
         "secondary_categories": _secondary(problem.domain),
         "msc_classes": msc_classes(problem.domain) if problem.domain else [],
-        "terms": _terms(problem),
+        "terms": problemterms.search_terms(problem),
         "tags": problem.tags,
         "known_results": [n for item in problem.known_results for n in result_names(item)],
-        "reference_authors": _reference_authors(problem),
+        "reference_authors": problemterms.reference_authors(problem),
         "queries": planned,
         "skipped": skipped,
         "notes": notes,
@@ -150,91 +147,6 @@ def _secondary(domain: str | None) -> list[str]:
     return list(DOMAINS[domain][1]) if domain else []
 
 
-def _terms(problem: Problem) -> list[str]:
-    """Key terms: the title's first (a title names the problem), then the statement's. A common
-    word left alone ("type" of "general type", "products" of "quotients of products of curves")
-    is none: no query asks it alone, and beside another term it says nothing the domain does
-    not, so the statement's next phrase takes its place."""
-    terms = distinct(_title_terms(problem) + problem_terms(problem.statement, 8))
-    return [term for term in terms if not _common_alone([term])]
-
-
-def _next_terms(terms: list[str], core: str) -> list[str]:
-    """The three key terms after the core one, for the fallback queries: a phrase before a lone
-    word, since its words together say what it is about ("finite group acting freely") where a
-    lone word ("quotients") finds whatever uses it."""
-    rest = [term for term in terms if same_stem(term) != same_stem(core)][:3]
-    return sorted(rest, key=lambda term: len(term.split()) == 1)
-
-
-def _title_terms(problem: Problem) -> list[str]:
-    """The title's key phrases, its subject first: what comes before a setting word ("on",
-    "in") leads. A one-word subject ("Mixing") is named by the statement's phrase that holds it
-    ("mixing time"), so that no query repeats the word inside a longer phrase."""
-    subject, setting = _title_parts(problem)
-    terms = distinct(problem_terms(subject, 4) + problem_terms(setting, 4))
-    if terms and len(terms[0].split()) == 1:
-        word = same_stem(terms[0])
-        longer = (t for t in problem_terms(problem.statement, 8) if word in same_stem(t).split())
-        terms[0] = next(longer, terms[0])
-    return terms
-
-
-def _title_parts(problem: Problem) -> tuple[str, str]:
-    """The title's subject and its setting, what follows the first setting word ("Recovering
-    the initial pressure", "photoacoustic imaging"); the setting is empty without one."""
-    subject, *setting = SETTING.split(problem.title, maxsplit=1)
-    return subject, " ".join(setting)
-
-
-def _companion(problem: Problem, core: str, title_terms: list[str], terms: list[str]) -> list[str]:
-    """The term that goes with the core one in the keywords query: the title's next phrase, else
-    the statement phrase whose new words recur most in PROBLEM.md (a word the title, tags and
-    known results repeat is central; RAKE alone favours long phrases such as "finite symmetric
-    set"). None that holds, or is held by, the core phrase."""
-    counts: dict[str, int] = {}
-    for text in [problem.title, problem.statement, *problem.known_results, *problem.tags]:
-        for word in re.findall(r"[^\W\d_]+", strip_latex(text, for_search=True)):
-            counts[same_stem(word)] = counts.get(same_stem(word), 0) + 1
-    core_words = set(same_stem(core).split())
-
-    def salience(term: str) -> float:
-        new = [w for w in same_stem(term).split() if w not in core_words and w not in GENERIC]
-        return sum(counts.get(w, 0) for w in new) / len(new) if new else 0.0
-
-    def apart(term: str) -> bool:
-        words = set(same_stem(term).split())
-        return not (words <= core_words or core_words <= words)
-
-    rest = [t for t in terms if t not in title_terms]
-    ranked = sorted(rest, key=lambda t: -salience(t))  # stable: ties keep their order
-    return [t for t in title_terms[1:] + ranked if apart(t)][:1]
-
-
-def _reference_authors(
-    problem: Problem, references: list[ProblemReference] | None = None
-) -> list[str]:
-    families: list[str] = []
-    for ref in problem.references if references is None else references:
-        for family in ref.names:
-            if fold(family) not in {fold(f) for f in families}:
-                families.append(family)
-    return families
-
-
-def _query_authors(problem: Problem, api: str) -> list[str]:
-    """Reference authors for author queries, those of recent references first (a reference with
-    an arXiv id, then the newest): their other papers are the ones a search can still add. On
-    arXiv, only authors of a reference with an arXiv id: theirs is work known to be there, while
-    a classic's author ("Turing", "Hamilton") finds only namesakes."""
-    recent_first = sorted(problem.references, key=lambda r: (not r.arxiv_id, -(r.year or 0)))
-    families = _reference_authors(problem, recent_first)
-    if api != "arxiv":
-        return families
-    on_arxiv = {fold(name) for ref in problem.references if ref.arxiv_id for name in ref.names}
-    return [family for family in families if fold(family) in on_arxiv]
-
-
 def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) -> list[Query]:
     """Every query the five sources suggest for one API, best first (more than needed, so that
     skipping the ones already searched still leaves enough).
@@ -245,12 +157,12 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     must occur), and an author always with a topic word."""
     if api == "zbmath":  # the problem's classics: a focus search has found them before
         return [] if focus and focus.strip() else _zbmath_proposals(problem, per_query)
-    terms = _terms(problem)
-    names = _query_names(problem)
-    authors = _query_authors(problem, api)
+    terms = problemterms.search_terms(problem)
+    names = problemterms.query_names(problem)
+    authors = problemterms.query_authors(problem, api)
     domain_args = _scope(problem, secondary=False)
-    tags = [_tag_words(tag) for tag in problem.tags]
-    proper = _proper_names(problem)
+    tags = [problemterms.tag_words(tag) for tag in problem.tags]
+    proper = problemterms.proper_names(problem)
     out: list[Query] = []
 
     def add(
@@ -268,7 +180,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         if api == "arxiv":
             if origin == "tags" and FIELD_OF_STUDY.search(s2_text):
                 return  # the category says it; papers of the field seldom name it
-            if not extra.author and _common_alone(arxiv_terms):
+            if not extra.author and problemterms.common_alone(arxiv_terms):
                 return
             if extra == domain_args and not person and _named(arxiv_terms, proper):
                 extra = NO_SCOPE  # a named object is specific in any field: no category hides it
@@ -277,10 +189,10 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
                 out.append(Query(origin, search))
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
-            if not _common_alone([text]):
+            if not problemterms.common_alone([text]):
                 out.append(Query(origin, S2Query(query=text, limit=per_query)))
 
-    title_terms = _title_terms(problem) or terms[:1]
+    title_terms = problemterms.title_terms(problem) or terms[:1]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
     if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
         raise BadInput(
@@ -298,7 +210,11 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             add("focus", words, " ".join(pair), domain_args)
         return out  # planned from the focus alone: the problem's own queries were made before
     if terms:
-        others = [] if len(core_words) > 1 else _companion(problem, core, title_terms, terms)
+        others = (
+            []
+            if len(core_words) > 1
+            else problemterms.companion_terms(problem, core, title_terms, terms)
+        )
         add("keywords", _combined([core, *others], concepts), " ".join([core, *others]),
             domain_args)  # fmt: skip
     searched = {same_stem(t) for t in [core, *tags[:2]]}
@@ -322,14 +238,14 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     if problem.domain or problem.extra_categories:
         # The title's setting ("in photoacoustic imaging") across the wider categories: the
         # keywords query has searched its subject in the domain's already.
-        setting = problem_terms(_title_parts(problem)[1], 1)
+        setting = problem_terms(problemterms.title_parts(problem)[1], 1)
         wider = _arxiv_words(setting[0], concepts) if setting else core_words
         add("browse", wider, "", _scope(problem, secondary=True))
         broader = [t for t in terms if same_stem(t) != same_stem(core)][:2]
         add("browse", [], " ".join(broader))
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
     add("keywords", core_words, "", domain_args)
-    for term in _next_terms(terms, core):
+    for term in problemterms.fallback_terms(terms, core):
         add("keywords", _arxiv_words(term, concepts), term, domain_args)
     for tag in tags[2:]:
         add("tags", _arxiv_words(tag, concepts), tag, domain_args)
@@ -340,21 +256,6 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
 # says what the category filter already says, and papers of the field seldom write it in their
 # abstract, which is all arXiv's search reads: on arXiv it is no query of its own.
 FIELD_OF_STUDY = re.compile(r"\b(?:theory|logic|statistics|calculus|geometry|analysis)$", re.I)
-
-
-def _proper_names(problem: Problem) -> set[str]:
-    """Words PROBLEM.md writes as proper names (folded): capitalised inside a sentence of the
-    statement or Known Results ("the Hartree equation", "Euler-Lagrange"), never lower case,
-    and each capitalised part of a hyphenated word ("Thompson-like": Thompson). A title
-    capitalises every word, and a sentence its first: neither says anything."""
-    capital: set[str] = set()
-    lower: set[str] = set()
-    for text in [problem.statement, *problem.known_results]:
-        for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", strip_latex(text, for_search=True)):
-            for word in re.findall(r"[^\W\d_][\w'\u2019\-]*", sentence)[1:]:
-                for part in {word, *word.split("-")} - {""}:
-                    (capital if part[0].isupper() and not part.isupper() else lower).add(fold(part))
-    return {word for word in capital - lower if len(word) > 2}
 
 
 def _named(values: list[str], proper: set[str]) -> bool:
@@ -426,21 +327,6 @@ def _scope(problem: Problem, secondary: bool) -> ArxivQuery:
     )
 
 
-def _query_names(problem: Problem) -> list[str]:
-    """Named results of `## Known Results` worth a query: theorems and objects the items name
-    (or stress in bold), never a phrase of a sentence, nor what the problem sets itself against
-    ("Non-tolerant uniformity testing")."""
-    names: list[str] = []
-    for item in problem.known_results:
-        for name in result_names(item, phrase=False):
-            if not NEGATED.match(name) and fold(name) not in map(fold, names):
-                names.append(name)
-    return names
-
-
-NEGATED = re.compile(r"(?:non|not|un|in)-", re.IGNORECASE)
-
-
 def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
     """zbMATH Open queries: mathematics' own index finds the journal articles, books and papers
     older than arXiv that the other two miss. Each is restricted to the domain's own MSC class
@@ -448,16 +334,16 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
     authors (all of them: zbMATH indexes the classics arXiv lacks), then the other terms. A
     focus (or gap) search plans none: these are the problem's classics, not the focus's."""
     msc = (msc_classes(problem.domain)[0],) if problem.domain else ()
-    terms = _terms(problem)
-    title_terms = _title_terms(problem) or terms[:1]
-    tags = [_tag_words(tag) for tag in problem.tags]
+    terms = problemterms.search_terms(problem)
+    title_terms = problemterms.title_terms(problem) or terms[:1]
+    tags = [problemterms.tag_words(tag) for tag in problem.tags]
     core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
     if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
         raise BadInput(
             "PROBLEM.md gives nothing to search for: no title, statement or tags with words",
             code="empty_problem",
         )
-    names = _query_names(problem)
+    names = problemterms.query_names(problem)
     out: list[Query] = []
 
     def add(
@@ -470,11 +356,11 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
         add("keywords", title=core)
     for name in [n for n in names if same_stem(n) != same_stem(core)][:2]:
         add("known", query=name)
-    for family in _reference_authors(problem)[:2]:
+    for family in problemterms.reference_authors(problem)[:2]:
         add("authors", author=family, query=core)
     for tag in tags[:2]:
         add("tags", query=tag)
-    for term in _next_terms(terms, core):
+    for term in problemterms.fallback_terms(terms, core):
         add("keywords", query=term)
     return out
 
@@ -483,12 +369,6 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
 EPONYM = re.compile(
     r"[A-Z][\w\-\u2013]*(?:'s|s')?\s+(?:theorem|lemma|conjecture|inequality|formula|principle)"
 )
-
-
-def _tag_words(tag: str) -> str:
-    """A tag as search words: "fixed-point" -> "fixed point", but "o-minimality" and "p-adic"
-    keep the hyphen that makes them words."""
-    return re.sub(r"(?<!\b[^\W\d_])-(?![^\W\d_]\b)", " ", tag).strip()
 
 
 def _unrepeated(values: list[str]) -> list[str]:
@@ -502,12 +382,6 @@ def _unrepeated(values: list[str]) -> list[str]:
             kept.append(value)
             held |= words
     return kept
-
-
-def _common_alone(values: list[str]) -> bool:
-    """Is the query one common word alone ("Complexity", "Brownian")? It finds everything of the
-    field; a proper name or a rare word ("Kakeya", "flops") alone is a fine query."""
-    return len(values) == 1 and len(values[0].split()) == 1 and generality(values[0]) > 0
 
 
 def _unique_words(words: list[str]) -> str:

@@ -1,0 +1,145 @@
+"""What a problem gives discovery to search (protocol section 7): its key terms, the title's
+first, its named results, its reference authors, the words it writes as proper names and its
+tags as words. planning.py makes the queries of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core import fold, strip_latex
+from .keyterms import GENERIC, distinct, generality, problem_terms, result_names, same_stem
+from .problemfile import Problem, ProblemReference
+
+# Title words that introduce the setting rather than the subject: "Fixed points of
+# nonexpansive maps on uniformly convex Banach spaces" is about fixed points.
+SETTING = re.compile(r"\s(?:on|in|over|inside|of\s+the\s+form)\s", re.IGNORECASE)
+
+
+def search_terms(problem: Problem) -> list[str]:
+    """Key terms: the title's first (a title names the problem), then the statement's. A common
+    word left alone ("type" of "general type", "products" of "quotients of products of curves")
+    is none: no query asks it alone, and beside another term it says nothing the domain does
+    not, so the statement's next phrase takes its place."""
+    terms = distinct(title_terms(problem) + problem_terms(problem.statement, 8))
+    return [term for term in terms if not common_alone([term])]
+
+
+def fallback_terms(terms: list[str], core: str) -> list[str]:
+    """The three key terms after the core one, for the fallback queries: a phrase before a lone
+    word, since its words together say what it is about ("finite group acting freely") where a
+    lone word ("quotients") finds whatever uses it."""
+    rest = [term for term in terms if same_stem(term) != same_stem(core)][:3]
+    return sorted(rest, key=lambda term: len(term.split()) == 1)
+
+
+def title_terms(problem: Problem) -> list[str]:
+    """The title's key phrases, its subject first: what comes before a setting word ("on",
+    "in") leads. A one-word subject ("Mixing") is named by the statement's phrase that holds it
+    ("mixing time"), so that no query repeats the word inside a longer phrase."""
+    subject, setting = title_parts(problem)
+    terms = distinct(problem_terms(subject, 4) + problem_terms(setting, 4))
+    if terms and len(terms[0].split()) == 1:
+        word = same_stem(terms[0])
+        longer = (t for t in problem_terms(problem.statement, 8) if word in same_stem(t).split())
+        terms[0] = next(longer, terms[0])
+    return terms
+
+
+def title_parts(problem: Problem) -> tuple[str, str]:
+    """The title's subject and its setting, what follows the first setting word ("Recovering
+    the initial pressure", "photoacoustic imaging"); the setting is empty without one."""
+    subject, *setting = SETTING.split(problem.title, maxsplit=1)
+    return subject, " ".join(setting)
+
+
+def companion_terms(
+    problem: Problem, core: str, from_title: list[str], terms: list[str]
+) -> list[str]:
+    """The term that goes with the core one in the keywords query: the title's next phrase, else
+    the statement phrase whose new words recur most in PROBLEM.md (a word the title, tags and
+    known results repeat is central; RAKE alone favours long phrases such as "finite symmetric
+    set"). None that holds, or is held by, the core phrase."""
+    counts: dict[str, int] = {}
+    for text in [problem.title, problem.statement, *problem.known_results, *problem.tags]:
+        for word in re.findall(r"[^\W\d_]+", strip_latex(text, for_search=True)):
+            counts[same_stem(word)] = counts.get(same_stem(word), 0) + 1
+    core_words = set(same_stem(core).split())
+
+    def salience(term: str) -> float:
+        new = [w for w in same_stem(term).split() if w not in core_words and w not in GENERIC]
+        return sum(counts.get(w, 0) for w in new) / len(new) if new else 0.0
+
+    def apart(term: str) -> bool:
+        words = set(same_stem(term).split())
+        return not (words <= core_words or core_words <= words)
+
+    rest = [t for t in terms if t not in from_title]
+    ranked = sorted(rest, key=lambda t: -salience(t))  # stable: ties keep their order
+    return [t for t in from_title[1:] + ranked if apart(t)][:1]
+
+
+def reference_authors(
+    problem: Problem, references: list[ProblemReference] | None = None
+) -> list[str]:
+    families: list[str] = []
+    for ref in problem.references if references is None else references:
+        for family in ref.names:
+            if fold(family) not in {fold(f) for f in families}:
+                families.append(family)
+    return families
+
+
+def query_authors(problem: Problem, api: str) -> list[str]:
+    """Reference authors for author queries, those of recent references first (a reference with
+    an arXiv id, then the newest): their other papers are the ones a search can still add. On
+    arXiv, only authors of a reference with an arXiv id: theirs is work known to be there, while
+    a classic's author ("Turing", "Hamilton") finds only namesakes."""
+    recent_first = sorted(problem.references, key=lambda r: (not r.arxiv_id, -(r.year or 0)))
+    families = reference_authors(problem, recent_first)
+    if api != "arxiv":
+        return families
+    on_arxiv = {fold(name) for ref in problem.references if ref.arxiv_id for name in ref.names}
+    return [family for family in families if fold(family) in on_arxiv]
+
+
+def proper_names(problem: Problem) -> set[str]:
+    """Words PROBLEM.md writes as proper names (folded): capitalised inside a sentence of the
+    statement or Known Results ("the Hartree equation", "Euler-Lagrange"), never lower case,
+    and each capitalised part of a hyphenated word ("Thompson-like": Thompson). A title
+    capitalises every word, and a sentence its first: neither says anything."""
+    capital: set[str] = set()
+    lower: set[str] = set()
+    for text in [problem.statement, *problem.known_results]:
+        for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", strip_latex(text, for_search=True)):
+            for word in re.findall(r"[^\W\d_][\w'\u2019\-]*", sentence)[1:]:
+                for part in {word, *word.split("-")} - {""}:
+                    (capital if part[0].isupper() and not part.isupper() else lower).add(fold(part))
+    return {word for word in capital - lower if len(word) > 2}
+
+
+def query_names(problem: Problem) -> list[str]:
+    """Named results of `## Known Results` worth a query: theorems and objects the items name
+    (or stress in bold), never a phrase of a sentence, nor what the problem sets itself against
+    ("Non-tolerant uniformity testing")."""
+    names: list[str] = []
+    for item in problem.known_results:
+        for name in result_names(item, phrase=False):
+            if not NEGATED.match(name) and fold(name) not in map(fold, names):
+                names.append(name)
+    return names
+
+
+NEGATED = re.compile(r"(?:non|not|un|in)-", re.IGNORECASE)
+
+
+def tag_words(tag: str) -> str:
+    """A tag as search words: "fixed-point" -> "fixed point", but "o-minimality" and "p-adic"
+    keep the hyphen that makes them words."""
+    return re.sub(r"(?<!\b[^\W\d_])-(?![^\W\d_]\b)", " ", tag).strip()
+
+
+def common_alone(values: list[str]) -> bool:
+    """Is the query one common word alone ("Complexity", "Brownian")? It finds everything of the
+    field; a proper name or a rare word ("Kakeya", "flops") alone is a fine query."""
+    return len(values) == 1 and len(values[0].split()) == 1 and generality(values[0]) > 0
