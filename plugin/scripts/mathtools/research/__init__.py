@@ -55,16 +55,14 @@ if TYPE_CHECKING:
     from .workspace import (
         PROBLEM_DOMAINS,
         PROBLEM_TYPES,
-        Workspace,
         agent_models,
         archive,
         init,
         new_problem,
         parse_tags,
-        render_dashboard,
-        status,
         switch,
     )
+    from .workspacedir import Workspace, render_dashboard, status
 
 __all__ = [
     "AGENTS",

@@ -40,7 +40,8 @@ from ..core import (
     stamp,
     with_frontmatter,
 )
-from .workspace import Workspace, parse_tags
+from .workspace import parse_tags
+from .workspacedir import Workspace
 
 CATEGORIES = {
     "PROOF": "proof attempts",
