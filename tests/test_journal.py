@@ -12,6 +12,7 @@ from conftest import SCRIPTS
 from mathtools.core import frontmatter
 from mathtools.litdoc import merging
 from mathtools.research import journal as jr
+from mathtools.research import journalfile
 from mathtools.research import workspace as ws
 from support.verified import confirmed, paper, verification
 
@@ -160,7 +161,7 @@ def test_multiline_text_round_trips(problem, script):
         input=tried,
     )
     assert run.returncode == 0, run.stdout
-    (parsed,) = jr.read_journal(problem / "JOURNAL.md").entries
+    (parsed,) = journalfile.read_journal(problem / "JOURNAL.md").entries
     assert parsed.fields["tried"] == tried
     assert parsed.fields["insight"] == "fails at $n=2$"
     assert script("journal.py", "validate").returncode == 0
@@ -173,7 +174,7 @@ def test_the_seed_protocol_example_is_a_valid_entry(tmp_path, script):
     )
     run = script("journal.py", "validate", "--file", str(path))
     assert run.returncode == 0, run.stdout
-    (parsed,) = jr.read_journal(path).entries
+    (parsed,) = journalfile.read_journal(path).entries
     assert parsed.tags == ["operator-norm", "banach-space", "convergence", "spectral-radius"]
 
 
@@ -273,7 +274,7 @@ def test_concurrent_writers_get_distinct_consecutive_numbers(problem):
     assert sorted(i for i in ids if i.startswith("PROOF")) == [
         f"PROOF-{n:03d}" for n in range(1, 5)
     ]
-    journal = jr.read_journal(problem / "JOURNAL.md")
+    journal = journalfile.read_journal(problem / "JOURNAL.md")
     assert journal.violations == [] and journal.index_violations() == []
     assert journal.meta["total_entries"] == 12
     assert journal.meta["strategies_tried"]["direct"]["entries"] == [
@@ -290,8 +291,8 @@ def test_add_uses_the_current_problem_or_the_one_named(problem, script):
         ]
         == "PROOF-001"
     )
-    assert jr.read_journal(Path(other["path"]) / "JOURNAL.md").entries[0].title == "T"
-    assert len(jr.read_journal(problem / "JOURNAL.md").entries) == 1
+    assert journalfile.read_journal(Path(other["path"]) / "JOURNAL.md").entries[0].title == "T"
+    assert len(journalfile.read_journal(problem / "JOURNAL.md").entries) == 1
     unsafe = add(script, "--problem=../other", "--title", "T", "--tried", "t", "--insight", "i")
     assert unsafe.json()["error"]["code"] == "bad_slug"
 
@@ -333,7 +334,8 @@ def test_check_is_clear_without_prior_dead_ends(problem, script):
     }
     status, out = check(script, "induction", "a,b")
     assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
-    assert jr.EntryTime.parse(out["now"]).precise  # the time for the pass's **Updated:** lines
+    # the time for the pass's **Updated:** lines
+    assert journalfile.EntryTime.parse(out["now"]).precise
     (problem / "JOURNAL.md").unlink()
     status, out = check(script, "induction", "a,b")
     assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
@@ -459,11 +461,11 @@ def test_proved_lemmas_and_computations_are_dated_evidence(problem, script):
 
 
 def test_a_bare_date_on_the_same_day_is_not_newer():
-    attempt = jr.EntryTime.parse("2026-02-01T10:00:00Z")
-    assert not jr.EntryTime.parse("2026-02-01").after(attempt)
-    assert jr.EntryTime.parse("2026-02-02").after(attempt)
-    assert jr.EntryTime.parse("2026-02-01T10:00:01+00:00").after(attempt)
-    assert not jr.EntryTime.parse("2026-02-01T11:00:00+02:00").after(attempt)
+    attempt = journalfile.EntryTime.parse("2026-02-01T10:00:00Z")
+    assert not journalfile.EntryTime.parse("2026-02-01").after(attempt)
+    assert journalfile.EntryTime.parse("2026-02-02").after(attempt)
+    assert journalfile.EntryTime.parse("2026-02-01T10:00:01+00:00").after(attempt)
+    assert not journalfile.EntryTime.parse("2026-02-01T11:00:00+02:00").after(attempt)
 
 
 def test_taxonomy_lists_what_add_accepts(script):

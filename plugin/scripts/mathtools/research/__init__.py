@@ -16,14 +16,13 @@ if TYPE_CHECKING:
     from .confinement import needs_allowance
     from .deadends import check_dead_ends
     from .gaps import mark, next_to_search, none_left
-    from .journal import (
+    from .journal import add, journal_path
+    from .journalfile import (
         ALL_STRATEGIES,
         CATEGORIES,
         DEAD_END_OUTCOMES,
         OUTCOMES,
         STRATEGIES,
-        add,
-        journal_path,
         validate_journal,
     )
     from .latex import check_folder
@@ -55,16 +54,14 @@ if TYPE_CHECKING:
     from .workspace import (
         PROBLEM_DOMAINS,
         PROBLEM_TYPES,
-        Workspace,
         agent_models,
         archive,
         init,
         new_problem,
         parse_tags,
-        render_dashboard,
-        status,
         switch,
     )
+    from .workspacedir import Workspace, render_dashboard, status
 
 __all__ = [
     "AGENTS",

@@ -44,7 +44,7 @@ from ..core import (
 from ..litdoc import load
 from . import computation, review
 from .gaps import parse as parse_gaps
-from .journal import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
+from .journalfile import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
 
 AGENTS = ("proof", "computation", "referee", "latex-writer")
 FILES = (

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, read_frontmatter, read_text, split_frontmatter, stamp
-from .journal import (
+from .journal import journal_path
+from .journalfile import (
     DEAD_END_OUTCOMES,
     EntryBrief,
     EntryTime,
     Journal,
     check_strategy,
-    journal_path,
     read_journal,
 )
 from .review import steps as proof_steps

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, is_digits, locked, now, stamp
-from .journal import DEAD_END_OUTCOMES, EntryBrief, read_journal
+from .journalfile import DEAD_END_OUTCOMES, EntryBrief, read_journal
 from .state import check_grounds
 from .statefile import RUN_FILES, SESSION_FILES, State, StateFields, load, save, state_path
-from .workspace import (
+from .workspacedir import (
     ARTIFACTS,
     ProblemStatus,
     Workspace,
