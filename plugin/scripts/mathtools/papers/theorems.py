@@ -1,8 +1,9 @@
 """Theorem-like statements of a paper's LaTeX source, numbered as LaTeX prints them.
 
 `extract(members)` is a pure function: the archive's members (file name -> bytes) in, an
-Extraction out. texsource.py makes the document (main file, inputs, comments, dead branches,
-macros); this module reads what numbers statements, in document order, as LaTeX would:
+Extraction out. texsource.py makes the document (main file, inputs, comments, dead branches),
+texmacros.py reads its macros; this module reads what numbers statements, in document order, as
+LaTeX would:
 
 - Declarations: `\\newtheorem{env}[shared]{Name}`, `\\newtheorem{env}{Name}[within]`,
   `\\newtheorem*` (unnumbered), Springer's `\\spnewtheorem`, thmtools' `\\declaretheorem[...]`,
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from ..core import ServiceError, strip_latex
-from . import texsource
+from . import texmacros, texsource
 from .texcounters import (
     EQUATION_ONE,
     EQUATION_ROWS,
@@ -46,7 +47,8 @@ from .texcounters import (
     count_equation,
     matching_end,
 )
-from .texsource import Definition, Document, Macro, MissingInput
+from .texmacros import Definition, Macro
+from .texsource import Document, MissingInput
 
 CHAPTER_CLASSES = frozenset(
     {"book", "report", "amsbook", "memoir", "scrbook", "scrreprt", "ociamthesis", "thesis"}
@@ -141,7 +143,7 @@ def expand_shorthands(document: Document) -> list[Definition]:
     the text's length."""
     limit = MAX_GROWTH * len(document.text) + (1 << 20)
     for _ in range(MAX_EXPANSION_PASSES):
-        found = texsource.definitions(document)
+        found = texmacros.definitions(document)
         structural: dict[str, list[Definition]] = {}
         for definition in found:
             macro = definition.macro
@@ -178,7 +180,7 @@ def expand_shorthands(document: Document) -> list[Definition]:
             return found
         document.text = expanded_text
         document.reindex()
-    return texsource.definitions(document)
+    return texmacros.definitions(document)
 
 
 def _expansion(
