@@ -1,4 +1,5 @@
-"""The theorem extractor (mathtools/theorems.py, texsource.py, texcounters.py).
+"""The theorem extractor (mathtools/papers/theorems.py, texsource.py, texmacros.py,
+texshorthands.py, texcounters.py).
 
 The ground truth is ../shared/recordings/arxiv-src/expected/: five real papers' sources, every
 statement's environment, printed number and note as pdflatex printed them. Each recording is

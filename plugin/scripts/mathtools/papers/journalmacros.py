@@ -2,7 +2,7 @@
 abbreviation macros (`\\ANNMAone` is "Ann. of Math."), or a paper's own (`\\def\\jams{J. Amer.
 Math. Soc.}`). The venue is the macro; read as written it is empty.
 
-The definitions are read where LaTeX reads them: the paper's own source (texsource.py's macro
+The definitions are read where LaTeX reads them: the paper's own source (texmacros.py's macro
 reader), that is the .tex and the files it inputs beside it, or the arXiv source's files. With
 them each item is read again, its macros expanded. Without them (the AMS file, mrabbrev.tex, is
 not in TeX Live, and its licence, "all rights reserved" but for unchanged or renamed copies,
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..bibliography import MATH, BibliographyEntry, bibitem_fields, read_file
 from ..core import UnexpandedVenue
-from . import texsource
+from . import texmacros, texsource
 
 _CONTROL_WORD = re.compile(r"\\([A-Za-z]+)(?:\\ |\{\}|(?![A-Za-z]))")
 # used as a journal macro is: with no argument (`\\ANNMAone\\ 72`, `\\jams{} 3`), unlike \\href{...}
@@ -31,7 +31,7 @@ def definitions(document: texsource.Document) -> dict[str, str]:
     "J. Amer. Math. Soc."}."""
     return {
         found.macro["name"].lstrip("\\"): found.macro["body"]
-        for found in texsource.definitions(document)
+        for found in texmacros.definitions(document)
         if found.macro["arguments"] == 0 and found.macro["kind"] != "let"
     }
 

@@ -14,7 +14,8 @@ from typing import Literal, TypedDict
 
 from ..core import arxiv_id_text
 from ..services import LatexSourceAnswer, LatexSourceClient, NoLatexSource
-from .texsource import Macro, MissingInput
+from .texmacros import Macro
+from .texsource import MissingInput
 from .theorems import Statement, TheoremEnvironment, extract
 
 

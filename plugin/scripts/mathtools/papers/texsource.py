@@ -1,5 +1,6 @@
 """A paper's LaTeX source as one document: the main file found, its inputs spliced in, comments
-and dead branches gone, every line still knowing where it came from; and its own macros.
+and dead branches gone, every line still knowing where it came from (its own macros are read from
+it by texmacros.py).
 
 Pure functions over the archive's members (file name -> bytes), as latex_source.py unpacks them:
 
@@ -20,10 +21,6 @@ Pure functions over the archive's members (file name -> bytes), as latex_source.
   xy` loads a package; figures and the `.bbl` are often left out) and the document goes on. A
   package the paper ships (`\\usepackage{mymacros}` with `mymacros.sty` in the archive) is read
   where it is loaded: its theorem declarations count; a system package is not missing.
-- Macros: every `\\newcommand`, `\\renewcommand`, `\\providecommand` (starred too), `\\def` (and
-  `\\gdef`, `\\edef`, `\\xdef`), `\\let` and `\\DeclareMathOperator` of the document, in order,
-  with where each is; definitions() also gives the text each spans (theorems.py looks for no
-  statement there).
 """
 
 from __future__ import annotations
@@ -41,9 +38,9 @@ MAX_INPUT_DEPTH = 20  # \input nested deeper than this is a loop or a trap: not 
 MAX_MISSING = 100  # missing inputs listed at most (a hostile source could name thousands)
 MAX_OPTIONAL_CHARS = 4000  # a [...] argument longer than this is taken as unclosed
 
-_CONTROL = r"(?![A-Za-z@])"  # a control word ends where its letters do
+CONTROL_WORD_END = r"(?![A-Za-z@])"  # a control word ends where its letters do
 _COMMENT_SCAN = re.compile(r"\\verb\*?([^A-Za-z\s*]).*?\1|\\.|%", re.S)
-_CONDITIONAL = re.compile(r"\\(?:(iffalse|iftrue)|(if[A-Za-z@]*)|(else)|(fi))" + _CONTROL)
+_CONDITIONAL = re.compile(r"\\(?:(iffalse|iftrue)|(if[A-Za-z@]*)|(else)|(fi))" + CONTROL_WORD_END)
 # \if... words that are not TeX conditionals (no \fi ends them): `\iff` is a math symbol, the
 # others are macros taking arguments (ifthen, etoolbox, xifthen).
 _NOT_CONDITIONALS = frozenset(
@@ -72,24 +69,17 @@ _NOT_CONDITIONALS = frozenset(
     }
 )
 _COMMENT_ENV = re.compile(r"\\begin\s*\{comment\}.*?(?:\\end\s*\{comment\}|\Z)", re.S)
-_ENDINPUT = re.compile(r"\\endinput" + _CONTROL + r"[^\n]*(?:\n|\Z)")
-_DOCUMENTCLASS = re.compile(r"\\document(?:class|style)" + _CONTROL)
+_ENDINPUT = re.compile(r"\\endinput" + CONTROL_WORD_END + r"[^\n]*(?:\n|\Z)")
+_DOCUMENTCLASS = re.compile(r"\\document(?:class|style)" + CONTROL_WORD_END)
 BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{document\}")
 _INPUT = re.compile(
     r"\\(?P<command>input|include|subfile|import|subimport|subinputfrom|inputfrom"
-    r"|usepackage|RequirePackage)" + _CONTROL
+    r"|usepackage|RequirePackage)" + CONTROL_WORD_END
 )
 _INPUT_BARE_NAME = re.compile(r"[ \t]*([^\s{}\\%]+)")
 _BRACE = re.compile(r"\\.|[{}]", re.S)
 _OPTIONAL_STOP = re.compile(r"\\.|[{\]]", re.S)
-_ARGUMENT_COUNT = re.compile(r"\s*\[\s*(\d)\s*\]")
 _TOKEN = re.compile(r"\\(?:[A-Za-z@]+|.)", re.S)
-_DEFINED_NAME = re.compile(r"\s*(\\(?:[A-Za-z@]+|.))", re.S)
-_LET_TARGET = re.compile(r"\s*=?\s*(\\(?:[A-Za-z@]+|.)|[^\s\\])", re.S)
-_PARAMETERS = re.compile(r"[^{}]{0,40}(?=\{)")
-_DEFINITION = re.compile(
-    r"\\(?P<kind>(?:new|renew|provide)command|DeclareMathOperator|[gex]?def|let)" + _CONTROL
-)
 
 
 class MissingInput(TypedDict):
@@ -97,19 +87,6 @@ class MissingInput(TypedDict):
 
     name: str
     command: str
-    source_file: str
-    source_line: int
-
-
-class Macro(TypedDict):
-    """One macro definition of the paper, as written."""
-
-    name: str  # with its backslash: "\\R"
-    kind: str  # newcommand, renewcommand, providecommand, def, gdef, edef, xdef, let,
-    # DeclareMathOperator
-    arguments: int
-    default: str | None  # the optional first argument's default (\newcommand{\x}[2][d]{...})
-    body: str
     source_file: str
     source_line: int
 
@@ -136,13 +113,6 @@ class Document:
         """(file, line) of the character at `offset` of text."""
         index = bisect.bisect_right(self._starts, offset) - 1
         return self.origins[min(max(index, 0), len(self.origins) - 1)]
-
-
-@dataclass(frozen=True)
-class Definition:
-    macro: Macro
-    start: int
-    end: int
 
 
 # --- text --------------------------------------------------------------------------------------
@@ -453,84 +423,3 @@ def _emit(
     for number, line in enumerate(piece.split("\n")):
         lines.append(line)
         origins.append((name, first_line + number))
-
-
-# --- macros --------------------------------------------------------------------------------------
-
-
-def definitions(document: Document) -> list[Definition]:
-    """Every macro definition in the document's text, in order, with the text it spans."""
-    text = document.text
-    found: list[Definition] = []
-    position = 0
-    while True:
-        match = _DEFINITION.search(text, position)
-        if match is None:
-            return found
-        parsed = _definition(text, match)
-        if parsed is None:
-            position = match.end()
-            continue
-        name, arguments, default, body, end = parsed
-        file, line = document.where(match.start())
-        kind = match.group("kind")
-        macro = Macro(
-            name=name,
-            kind=kind,
-            arguments=arguments,
-            default=default,
-            body=body,
-            source_file=file,
-            source_line=line,
-        )
-        found.append(Definition(macro, match.start(), end))
-        position = end
-
-
-def _definition(text: str, match: re.Match[str]) -> tuple[str, int, str | None, str, int] | None:
-    """(name, argument count, default, body, end) of the definition `match` starts."""
-    kind = match.group("kind")
-    position = match.end()
-    if kind.endswith("command") and text.startswith("*", position):
-        position += 1
-    if kind == "DeclareMathOperator" and text.startswith("*", position):
-        position += 1
-    if kind in ("def", "gdef", "edef", "xdef", "let"):
-        name = _DEFINED_NAME.match(text, position)
-        if name is None:
-            return None
-        position = name.end()
-        if kind == "let":
-            target = _LET_TARGET.match(text, position)
-            if target is None:
-                return None
-            return name.group(1), 0, None, target.group(1), target.end()
-        parameters = _PARAMETERS.match(text, position)
-        spec = parameters.group() if parameters else ""
-        if parameters is None or "\n\n" in spec:
-            return None
-        position = parameters.end()
-        body = read_group(text, position)
-        if body is None:
-            return None
-        arguments = max((int(digit) for digit in re.findall(r"#(\d)", spec)), default=0)
-        return name.group(1), arguments, None, body[0], body[1]
-    head = read_argument(text, position)
-    if head is None or not head[0].strip().startswith("\\"):
-        return None
-    name_text = head[0].strip()
-    position = head[1]
-    arguments = 0
-    default = None
-    if kind != "DeclareMathOperator":
-        count = _ARGUMENT_COUNT.match(text, position)
-        if count is not None:
-            arguments = int(count.group(1))
-            position = count.end()
-            optional = read_optional(text, position, allow_newline=True)
-            if optional is not None:
-                default, position = optional
-    body = read_group(text, skip_spaces(text, position))
-    if body is None:
-        return None
-    return name_text, arguments, default, body[0], body[1]

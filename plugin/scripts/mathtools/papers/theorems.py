@@ -1,8 +1,9 @@
 """Theorem-like statements of a paper's LaTeX source, numbered as LaTeX prints them.
 
 `extract(members)` is a pure function: the archive's members (file name -> bytes) in, an
-Extraction out. texsource.py makes the document (main file, inputs, comments, dead branches,
-macros); this module reads what numbers statements, in document order, as LaTeX would:
+Extraction out. texsource.py makes the document (main file, inputs, comments, dead branches),
+texmacros.py reads its macros; this module reads what numbers statements, in document order, as
+LaTeX would:
 
 - Declarations: `\\newtheorem{env}[shared]{Name}`, `\\newtheorem{env}{Name}[within]`,
   `\\newtheorem*` (unnumbered), Springer's `\\spnewtheorem`, thmtools' `\\declaretheorem[...]`,
@@ -15,9 +16,8 @@ macros); this module reads what numbers statements, in document order, as LaTeX 
   `\\counterwithin`/`without`, `\\setcounter`, `\\addtocounter`, `\\stepcounter`,
   `\\renewcommand{\\thesection}{...}` are followed; displayed equations step `equation` (one per
   numbered row of align and its kind) for statements that share its counter.
-- Shorthands: a paper macro whose body opens or closes an environment or a section
-  (`\\def\\bthm{\\begin{theorem}}`, `\\newcommand{\\thm}[1]{\\begin{theorem}#1\\end{theorem}}`)
-  is expanded where it is used, as TeX would, before statements are looked for.
+- Shorthands: a paper macro whose body opens or closes an environment or a section is
+  expanded where it is used, as TeX would, before statements are looked for (texshorthands.py).
 - A statement: `\\begin{env}` of a declared environment (`env*` of a declared `env`, undeclared, is
   taken as its unnumbered form), inside the document body; its `[note]`, the `\\label` it carries
   (not one of an equation or a list inside it), and its body as LaTeX without \\label commands
@@ -30,7 +30,6 @@ wrappers around a theorem environment.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -46,18 +45,18 @@ from .texcounters import (
     count_equation,
     matching_end,
 )
-from .texsource import Definition, Document, Macro, MissingInput
+from .texmacros import Macro
+from .texshorthands import DefinitionSpans, expand_shorthands
+from .texsource import Document, MissingInput
 
 CHAPTER_CLASSES = frozenset(
     {"book", "report", "amsbook", "memoir", "scrbook", "scrreprt", "ociamthesis", "thesis"}
 )
 SECTION_LEVELS = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
 UNNUMBERED_STYLES = ("nonumberplain", "nonumberbreak")
-MAX_EXPANSION_PASSES = 5
 MAX_STATEMENTS = 5000  # more is no paper (the five recorded ones hold 4 to 93)
 MAX_TEXT_CHARS = 20_000  # of a statement's body (the recorded ones are under 1,500)
 MAX_MACROS = 10_000  # listed at most
-MAX_GROWTH = 2
 
 _ENV_GROUP = r"\s*\{\s*([^{}\s]+)\s*\}"
 _EVENT = re.compile(
@@ -65,10 +64,6 @@ _EVENT = re.compile(
     r"|counterwithin|counterwithout|theoremstyle|setcounter|addtocounter|stepcounter"
     r"|refstepcounter|part|chapter|section|subsection|subsubsection|appendix|begin|end)"
     r"(?![A-Za-z@])(?P<star>\*?)"
-)
-_STRUCTURAL = re.compile(
-    r"\\(?:begin|end)\s*\{|\\(?:part|chapter|section|subsection|subsubsection|appendix)"
-    r"(?![A-Za-z@])"
 )
 _CLASS = re.compile(r"\\document(?:class|style)\s*(?:\[[^\]]*\])?\s*\{\s*([^}\s]*)\s*\}")
 _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
@@ -119,114 +114,6 @@ class Extraction:
     files_read: list[str]
 
 
-# --- shorthand macros ----------------------------------------------------------------------------
-
-
-class _Protected:
-    """The spans of macro definitions: nothing inside one is expanded or read as an event."""
-
-    def __init__(self, found: list[Definition]):
-        self.spans = sorted((d.start, d.end) for d in found)
-        self.starts = [start for start, _ in self.spans]
-
-    def __contains__(self, offset: int) -> bool:
-        index = bisect.bisect_right(self.starts, offset) - 1
-        return index >= 0 and self.spans[index][0] <= offset < self.spans[index][1]
-
-
-def expand_shorthands(document: Document) -> list[Definition]:
-    """Expand, in `document.text`, every use of a paper macro whose body opens or closes an
-    environment or a section; the definitions of the expanded text are returned. A macro that
-    uses itself is expanded MAX_EXPANSION_PASSES times at most, and never past MAX_GROWTH times
-    the text's length."""
-    limit = MAX_GROWTH * len(document.text) + (1 << 20)
-    for _ in range(MAX_EXPANSION_PASSES):
-        found = texsource.definitions(document)
-        structural: dict[str, list[Definition]] = {}
-        for definition in found:
-            macro = definition.macro
-            name = macro["name"]
-            if (
-                macro["kind"] != "let"
-                and re.fullmatch(r"\\[A-Za-z@]+", name)
-                and _STRUCTURAL.search(macro["body"])
-            ):
-                structural.setdefault(name, []).append(definition)
-        if not structural:
-            return found
-        protected = _Protected(found)
-        names = "|".join(re.escape(name[1:]) for name in sorted(structural, key=len, reverse=True))
-        use = re.compile(rf"\\({names})(?![A-Za-z@])")
-        text = document.text
-        out: list[str] = []
-        position = 0
-        changed = False
-        for match in use.finditer(text):
-            if match.start() < position or match.start() in protected:
-                continue
-            expanded = _expansion(text, match, structural["\\" + match.group(1)])
-            if expanded is None:
-                continue
-            replacement, end = expanded
-            out.append(text[position : match.start()])
-            out.append(_keep_lines(replacement, text[match.start() : end]))
-            position = end
-            changed = True
-        out.append(text[position:])
-        expanded_text = "".join(out)
-        if not changed or len(expanded_text) > limit:
-            return found
-        document.text = expanded_text
-        document.reindex()
-    return texsource.definitions(document)
-
-
-def _expansion(
-    text: str, match: re.Match[str], versions: list[Definition]
-) -> tuple[str, int] | None:
-    """The replacement text of one macro use and where the use ends (its arguments read)."""
-    before = [d for d in versions if d.start < match.start()]
-    macro = (before[-1] if before else versions[0]).macro
-    position = match.end()
-    arguments: list[str] = []
-    count = macro["arguments"]
-    if count and macro["default"] is not None:
-        optional = texsource.read_optional(text, position)
-        if optional is None:
-            arguments.append(macro["default"])
-        else:
-            arguments.append(optional[0])
-            position = optional[1]
-    while len(arguments) < count:
-        argument = texsource.read_argument(text, position)
-        if argument is None:
-            return None
-        arguments.append(argument[0])
-        position = argument[1]
-    body = " ".join(macro["body"].split("\n")) if not count else macro["body"]
-
-    def parameter(found: re.Match[str]) -> str:
-        if found.group() == "##":
-            return "#"
-        index = int(found.group()[1]) - 1
-        return arguments[index] if index < len(arguments) else ""
-
-    return re.sub(r"##|#\d", parameter, body), position
-
-
-def _keep_lines(replacement: str, original: str) -> str:
-    """`replacement` with as many line breaks as `original`: the lines after it keep their
-    numbers (extra breaks become spaces, missing ones are added at the end)."""
-    wanted = original.count("\n")
-    have = replacement.count("\n")
-    if have > wanted:
-        head, *rest = replacement.split("\n")
-        keep = rest[len(rest) - wanted :] if wanted else []
-        flattened = " ".join([head, *rest[: len(rest) - wanted]])
-        return "\n".join([flattened, *keep])
-    return replacement + "\n" * (wanted - have)
-
-
 # --- reading the document ------------------------------------------------------------------------
 
 
@@ -246,7 +133,7 @@ def extract(members: Mapping[str, bytes]) -> Extraction:
         return Extraction(None, [], [], [], [], [])
     found = expand_shorthands(document)
     macros = [definition.macro for definition in found[:MAX_MACROS]]
-    protected = _Protected(found)
+    protected = DefinitionSpans(found)
     text = document.text
     theme = _CLASS.search(text)
     chapters = bool(theme and theme.group(1) in CHAPTER_CLASSES)
