@@ -58,7 +58,6 @@ MAX_STATEMENTS = 5000  # more is no paper (the five recorded ones hold 4 to 93)
 MAX_TEXT_CHARS = 20_000  # of a statement's body (the recorded ones are under 1,500)
 MAX_MACROS = 10_000  # listed at most
 
-_ENV_GROUP = r"\s*\{\s*([^{}\s]+)\s*\}"
 _EVENT = re.compile(
     r"\\(?P<command>newtheorem|spnewtheorem|declaretheorem|newaliascnt|numberwithin"
     r"|counterwithin|counterwithout|theoremstyle|setcounter|addtocounter|stepcounter"
