@@ -8,10 +8,11 @@ the paper as cited and corrects it, field by field, when the citation gets somet
 Everything else is UNCONFIRMED with a reason; a candidate that cannot be verified at all is its
 own UNCONFIRMED result and costs no call (candidates.py reads and checks them).
 
-The calls, as few as the APIs allow, are lookups.py's (Sources). Any source whose record
-identifies the paper verifies it; `sources` names every source whose record agreed. A zbMATH
-record whose title or author names are withheld (the licence sentence) is compared on what it
-still carries, its identifiers and year, and keeps the cited title and authors.
+The calls, as few as the APIs allow, are lookups.py's (Sources) and titlesearches.py's. Any
+source whose record identifies the paper verifies it; `sources` names every source whose record
+agreed. A zbMATH record whose title or author names are withheld (the licence sentence) is
+compared on what it still carries, its identifiers and year, and keeps the cited title and
+authors.
 
 Combining the sources: each source's batched look-up is a Lookup (records by identifier label);
 each identifier is judged on its own over all of them. It identifies the paper when a record
@@ -54,16 +55,10 @@ from ..core import (
     stamp,
 )
 from .candidates import Candidate
-from .lookups import (
-    CITATION_SOURCES,
-    ComparedRecord,
-    Lookup,
-    Sources,
-    compared,
-    identifier_kind,
-)
+from .lookups import ComparedRecord, Lookup, Sources, compared, identifier_kind
 from .matching import describe
 from .merged import canonical, completed, outvoted, weigh
+from .titlesearches import CITATION_SOURCES, title_leads
 from .venuematch import unvouched
 from .verdicts import Outcome, result_of, retracted_note
 
@@ -308,7 +303,7 @@ class Verifier:
         self, candidates: list[Candidate], outcomes: list[Outcome | None], positions: list[int]
     ) -> None:
         """Judges the candidates at `positions` on what the title searches found."""
-        leads = self.sources.title_leads(candidates, positions)
+        leads = title_leads(self.sources, candidates, positions)
         for position in positions:
             outcomes[position] = self._judge_title_search(
                 candidates[position], outcomes[position], leads[position]
