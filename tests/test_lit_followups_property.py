@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from mathtools.core.titles import normalise_title
-from mathtools.gate.verification import PENDING
+from mathtools.gate.verdicts import PENDING
 from mathtools.litdoc import checks, literature, merging
 from mathtools.search.confirmation import pending_candidates
 from support.verified import confirmed, paper, unconfirmed, verification

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
         is_marked,
     )
     from .refreport import REPORT_MARK, decision_lines, markdown, table_lines
-    from .verdicts import verification_summary_lines
-    from .verification import PENDING, Verifier
+    from .verdicts import PENDING, verification_summary_lines
+    from .verification import Verifier
 
 __all__ = [
     "FIX_MARK",

@@ -1,5 +1,6 @@
 """The gate's calls to the sources (core/sources.py's REGISTRY), as few as the APIs allow, and what
-each returned; verification.py judges the candidates on them. arXiv, Semantic Scholar and zbMATH
+each returned; verification.py judges the candidates on them. The title searches (steps 3, 5's
+titles and 7) are titlesearches.py's, through Sources.call. arXiv, Semantic Scholar and zbMATH
 Open have calls of their own; the others are RecordClients (RECORD_CLIENTS), asked for the
 identifiers their row names and, when it says so, for titles:
 
@@ -16,7 +17,7 @@ identifiers their row names and, when it says so, for titles:
      a call); and, for titles step 3 did not identify, one `|`-joined `ti:"..."` search, then a
      Crossref query.bibliographic search each for those still unidentified, and one zbMATH
      Open search of the original journal for each citation of a translation journal still
-     unidentified (_original_journals);
+     unidentified (titlesearches._original_journals);
   6. for papers identified by a record that names no venue while the citation names a journal
      (with a volume or pages), the sources that know a work's document type (type_records): one
      `|`-joined zbMATH Open search of their DOIs or titles, then Crossref for those zbMATH Open
@@ -36,7 +37,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Protocol, cast
 
 from ..core import (
@@ -46,9 +46,7 @@ from ..core import (
     Paper,
     SearchResult,
     ServiceError,
-    cited_family,
     normalise_title,
-    split_authors,
     title_score,
 )
 from ..services import (
@@ -59,18 +57,12 @@ from ..services import (
     Identifier,
     S2Client,
     ZbmathClient,
-    audit_url,
 )
 from .candidates import Candidate
 from .citations import compare_citation
 from .matching import Match, compare
-from .venuematch import counterpart_names
 
 TITLE_SEARCH_CHUNK = 10  # titles per arXiv OR query: keeps the URL short
-TITLE_SEARCH_RESULTS = 100  # entries asked per arXiv title-search call
-SUGGESTION_MIN_SCORE = 0.5  # a title-search hit less similar than this is no suggestion
-CITATION_ROWS = 5  # Crossref records asked per whole citation
-CITATION_SOURCES = ("crossref", "semantic_scholar")  # the services a whole citation goes to
 
 
 class RecordClient(Protocol):
@@ -289,136 +281,6 @@ class Sources:
             lambda label: urls,
         )
 
-    # -- judging --------------------------------------------------------------------------
-
-    def title_leads(
-        self, candidates: list[Candidate], positions: list[int]
-    ) -> dict[int, list[ComparedRecord]]:
-        """The records a title search found for each candidate at `positions`: S2 title match
-        for each, then arXiv `ti:` searches for those it did not identify, then zbMATH Open `ti:`
-        searches and Crossref bibliographic searches for those still unidentified (the classic
-        papers and books the first two lack)."""
-        leads: dict[int, list[ComparedRecord]] = {p: [] for p in positions}
-        self._citation_searches(
-            candidates, [p for p in positions if not candidates[p].title], leads
-        )
-        unmatched = []
-        for position in [p for p in positions if candidates[p].title]:
-            candidate = candidates[position]
-            result = self.call("semantic_scholar", self.s2.match, candidate.title)
-            if result is not None:
-                self.title_searched.add("semantic_scholar")
-                for paper in result.papers:
-                    leads[position].append(
-                        ComparedRecord(
-                            "semantic_scholar",
-                            paper,
-                            compared(candidate, paper),
-                            [audit_url(url) for url in result.request_urls],
-                        )
-                    )
-            if not _identifying(leads[position]):
-                unmatched.append(position)
-        arxiv = partial(self.arxiv.search, max_results=TITLE_SEARCH_RESULTS)
-        self._search_titles("arxiv", arxiv, " OR ", candidates, unmatched, leads)
-        unmatched = [p for p in unmatched if not _identifying(leads[p])]
-        zbmath = partial(self.zbmath.search, limit=MAX_PER_PAGE)
-        self._search_titles("zbmath", zbmath, " | ", candidates, unmatched, leads)
-        for source in [code for code in self.records if BY_CODE[code].title_search]:
-            unmatched = [p for p in unmatched if not _identifying(leads[p])]
-            self._record_titles(source, candidates, unmatched, leads)
-        unmatched = [p for p in unmatched if not _identifying(leads[p])]
-        self._original_journals(candidates, unmatched, leads)
-        return leads
-
-    def _citation_searches(
-        self,
-        candidates: list[Candidate],
-        positions: list[int],
-        leads: dict[int, list[ComparedRecord]],
-    ) -> None:
-        """Each free-text citation, whole, to the services that read one: Crossref's
-        query.bibliographic (CITATION_ROWS records), then Semantic Scholar's match unless a
-        Crossref record identifies it."""
-        searches: dict[str, Callable[[str], SearchResult]] = {
-            "crossref": partial(self.crossref.search, rows=CITATION_ROWS),
-            "semantic_scholar": self.s2.match,
-        }
-        for position in positions:
-            for source in CITATION_SOURCES:
-                if _identifying(leads[position]):
-                    break
-                result = self.call(source, searches[source], candidates[position].citation)
-                if result is not None:
-                    self.title_searched.add(source)
-                    _add_leads(source, candidates, [position], result, leads)
-
-    def _original_journals(
-        self,
-        candidates: list[Candidate],
-        positions: list[int],
-        leads: dict[int, list[ComparedRecord]],
-    ) -> None:
-        """A citation of a translation journal (or of its original) whose title found nothing:
-        zbMATH Open's records in the other journal of the pair, by the first cited author, the
-        cited year or one off, one search each; matching.compare judges them by the pair."""
-        for position in positions:
-            candidate = candidates[position]
-            names = counterpart_names(str(candidate.given.get("venue") or ""))
-            cited = split_authors(candidate.given.get("authors"))
-            family = cited_family(cited[0]) if cited else None
-            if not names or not family or not candidate.year:
-                continue
-            year = candidate.year
-            query = f'so:"{names[0]}" & au:{family} & py:{year - 1}-{year + 1}'
-            result = self.call("zbmath", self.zbmath.search, query, MAX_PER_PAGE)
-            if result is not None:
-                self.title_searched.add("zbmath")
-                _add_leads("zbmath", candidates, [position], result, leads)
-
-    def _search_titles(
-        self,
-        source: str,
-        search: Callable[[str], SearchResult],
-        joiner: str,
-        candidates: list[Candidate],
-        positions: list[int],
-        leads: dict[int, list[ComparedRecord]],
-    ) -> None:
-        """One search of `source` per TITLE_SEARCH_CHUNK titles: their `ti:"..."` phrases joined
-        with `joiner` (the service's OR)."""
-        for first in range(0, len(positions), TITLE_SEARCH_CHUNK):
-            chunk = positions[first : first + TITLE_SEARCH_CHUNK]
-            phrases = [_phrase(candidates[p].title or "") for p in chunk]
-            query = joiner.join(f'ti:"{phrase}"' for phrase in phrases if phrase)
-            if not query:
-                continue
-            result = self.call(source, search, query)
-            if result is None:
-                continue
-            self.title_searched.add(source)
-            _add_leads(source, candidates, chunk, result, leads)
-
-    def _record_titles(
-        self,
-        source: str,
-        candidates: list[Candidate],
-        positions: list[int],
-        leads: dict[int, list[ComparedRecord]],
-    ) -> None:
-        """A RecordClient's title search (title, first author, year) per title (Crossref's
-        query.bibliographic)."""
-        for position in positions:
-            candidate = candidates[position]
-            names = split_authors(candidate.given.get("authors"))
-            author = names[0] if names else None
-            search = self.records[source].search_title
-            result = self.call(source, search, candidate.title or "", author, candidate.year)
-            if result is None:
-                continue
-            self.title_searched.add(source)
-            _add_leads(source, candidates, [position], result, leads)
-
     def type_records(self, wanted: dict[int, Paper]) -> dict[int, list[ComparedRecord]]:
         """zbMATH Open's and Crossref's records (they know a work's document type: a book, a
         chapter, a journal article) of the identified papers at `wanted`'s positions: zbMATH
@@ -467,7 +329,7 @@ def _zbmath_term(paper: Paper) -> str:
     """How zbMATH Open is asked for an identified paper: its DOI, else its title as a phrase."""
     if paper.doi and not QUERY_SYNTAX.search(paper.doi):
         return f"doi:{paper.doi}"
-    return f'ti:"{_phrase(paper.title)}"'
+    return f'ti:"{title_phrase(paper.title)}"'
 
 
 def same_work(paper: Paper, other: Paper) -> bool:
@@ -498,7 +360,7 @@ def _add_works(
                 found[position].append(ComparedRecord(source, other, compared, list(urls)))
 
 
-def _phrase(title: str) -> str:
+def title_phrase(title: str) -> str:
     """A title as an arXiv phrase: folded words only, so quotes and LaTeX cannot break it."""
     return normalise_title(title)
 
@@ -506,24 +368,3 @@ def _phrase(title: str) -> str:
 def _identifies(candidate: Candidate, paper: Paper) -> bool:
     """Whether a record returned for one of the candidate's identifiers is the cited paper."""
     return compare(comparable(candidate.cited(), paper), paper).identifies(by_identifier=True)
-
-
-def _identifying(leads: list[ComparedRecord]) -> bool:
-    return any(f.match.identifies(by_identifier=False) for f in leads)
-
-
-def _add_leads(
-    source: str,
-    candidates: list[Candidate],
-    positions: list[int],
-    result: SearchResult,
-    leads: dict[int, list[ComparedRecord]],
-) -> None:
-    """Title-search hits similar enough to identify the paper or be a suggestion, as leads."""
-    for position in positions:
-        for paper in result.papers:
-            match = compared(candidates[position], paper)
-            if match.title_score and match.title_score >= SUGGESTION_MIN_SCORE:
-                leads[position].append(
-                    ComparedRecord(source, paper, match, list(result.request_urls))
-                )

@@ -42,7 +42,8 @@ from ..core import (
     stamp,
 )
 from .candidates import candidate
-from .verification import PENDING, Verifier
+from .verdicts import PENDING
+from .verification import Verifier
 
 KIND_NAMES = {
     "bib": "a .bib",
@@ -136,7 +137,7 @@ def check_bibliography(
 
 
 def _pending(entry: CheckedEntry) -> bool:
-    """An entry no answering service could check (verification.PENDING)."""
+    """An entry no answering service could check (verdicts.PENDING)."""
     return entry["reason"].startswith(PENDING)
 
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core import NAMES, CheckDocument, CheckedEntry, Discrepancy, summary_line
-from .verdicts import retracted_note
-from .verification import PENDING
+from .verdicts import PENDING, retracted_note
 
 REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_MISSING_LINES = 10  # more missing keys are listed on one line

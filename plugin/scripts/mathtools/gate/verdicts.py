@@ -1,6 +1,7 @@
 """The gate's answers as they are written: each candidate's Outcome, its entry of the
 verification document (schemas/verification.schema.json), and the compact view the model reads
-(verification_summary_lines). verification.py judges; this module only writes what it decided."""
+(verification_summary_lines). verification.py and identification.py judge; this module only
+writes what they decided."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from ..core import (
 )
 from .candidates import Candidate
 from .matching import Match
+
+PENDING = "API error - verification pending"
 
 
 @dataclass
