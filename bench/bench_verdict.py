@@ -154,11 +154,11 @@ def book_cases() -> list[dict]:
     """Every recorded book and chapter with a title and a year, cited as a journal article:
     once by title alone, once with its DOI too."""
     from mathtools.gate.venuematch import BOOK_TYPES
-    from mathtools.services import crossref, zbmath
+    from mathtools.services import crossref, zbmathrecords
     from support.standin import load_index
 
     index = load_index()
-    records = [zbmath.to_paper(r) for _, r in sorted(index.zbmath.items())]
+    records = [zbmathrecords.to_paper(r) for _, r in sorted(index.zbmath.items())]
     records += [crossref.to_paper(w) for _, w in sorted(index.crossref.items())]
     works = [
         p

@@ -14,7 +14,7 @@ from mathtools.core.records import Paper
 from mathtools.core.titles import typographic_only
 from mathtools.gate.matching import compare
 from mathtools.gate.venuematch import venue_agrees
-from mathtools.services.zbmath import to_paper as zbmath_paper
+from mathtools.services.zbmathrecords import to_paper as zbmath_paper
 from support.standin import load_index
 from support.verified import verify_batch
 
