@@ -192,7 +192,7 @@ def book_cases() -> list[dict]:
 def published_later_cases(cases: list[dict]) -> list[dict]:
     """Real citations of recorded arXiv papers by title, every author, the year two from the
     preprint's (later, then earlier: an old paper posted on arXiv after it appeared)."""
-    from mathtools.services.arxiv import parse_feed
+    from mathtools.services.arxivrecords import parse_feed
     from support.standin import load_index
 
     index = load_index()
@@ -213,8 +213,8 @@ def published_later_cases(cases: list[dict]) -> list[dict]:
 def _journals(journal_ref: str) -> list[tuple[str, str | None, int | None]]:
     """(journal, volume, year) of each part of a journal reference ("...; English transl.: ...")
     that names a journal of TRANSLATION_JOURNALS."""
+    from mathtools.core import venue_parts
     from mathtools.gate.venuematch import journal_sides
-    from mathtools.services.arxiv import venue_parts
 
     named = []
     for part in journal_ref.split(";"):

@@ -41,14 +41,17 @@ def test_no_library_module_parses_a_number_with_isdigit():
 
 
 def test_superscript_digits_from_services_are_refused_or_dropped():
-    from mathtools.services import arxiv, s2records, zbmath, zbmathrecords
+    from mathtools.services import arxivrecords, s2records, zbmath, zbmathrecords
 
     with pytest.raises(BadInput):
         zbmath.identifier("zbMATH:²")
     record = {"id": 1, "identifier": "1409.11141", "year": "²⁰¹⁶", "title": {"title": "T"}}
     paper = zbmathrecords.to_paper(record)
     assert paper is None or paper.year is None
-    assert arxiv._split_entry_id("http://arxiv.org/abs/1605.08386v²") == ("1605.08386v²", None)
+    assert arxivrecords._split_entry_id("http://arxiv.org/abs/1605.08386v²") == (
+        "1605.08386v²",
+        None,
+    )
     with pytest.raises(ServiceError):
         s2records.to_paper({"paperId": "a" * 40, "externalIds": {"CorpusId": "²³"}})
     with pytest.raises(BadInput):

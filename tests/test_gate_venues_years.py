@@ -161,7 +161,7 @@ def test_initials_name_no_translation_journal(initials):
 
 
 def test_an_arxiv_journal_reference_naming_the_translation_vouches_for_it():
-    from mathtools.services.arxiv import venue_parts
+    from mathtools.core import venue_parts
 
     venue, volume, pages = venue_parts(FUNCT_ANAL_REF)
     paper = Paper(
