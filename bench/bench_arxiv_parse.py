@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Parse the real 100-entry arXiv page with mathtools.services.arxiv.parse_feed and with the `arxiv`
-package (PyPI, a bench-only dependency) side by side, on the very same bytes; print median ms.
+"""Parse the real 100-entry arXiv page with mathtools.services.arxivrecords.parse_feed and with the
+`arxiv` package (PyPI, a bench-only dependency) side by side, on the very same bytes; print median
+ms.
 
 arxiv 4.x parses with its own lxml code (arxiv/_feed.py; earlier versions used feedparser) and
 builds `arxiv.Result` objects with datetimes; we build `Paper` records with normalised text.
@@ -46,7 +47,7 @@ def main() -> int:
     rounds = parser.parse_args().rounds
 
     from lxml import etree
-    from mathtools.services.arxiv import _parser, parse_feed
+    from mathtools.services.arxivrecords import _parser, parse_feed
 
     # The recording keeps the response bytes as latin-1 text (see its README).
     page = shared.need(PAGE)  # stops, naming the folder, without ../shared/recordings
@@ -72,15 +73,15 @@ def main() -> int:
     speedup = theirs_ms / ours_ms
     version = getattr(arxiv, "__version__", None) or _version("arxiv")
     print(f"page: {PAGE.name} ({len(content) / 1024:.0f} KiB, {len(papers)} entries)")
-    print(f"{'parser':<36}{'median ms':>10}")
-    print(f"{'mathtools.services.arxiv.parse_feed':<36}{ours_ms:>10.2f}")
-    print(f"{f'arxiv {version} (_feed.parse)':<36}{theirs_ms:>10.2f}")
+    print(f"{'parser':<44}{'median ms':>10}")
+    print(f"{'mathtools.services.arxivrecords.parse_feed':<44}{ours_ms:>10.2f}")
+    print(f"{f'arxiv {version} (_feed.parse)':<44}{theirs_ms:>10.2f}")
     verdict = "meets" if speedup >= TARGET else "misses"
     print(f"speed-up: {speedup:.1f}x ({verdict} the {TARGET:.0f}x target), rounds={rounds}")
     print("bound on any parser that reads an lxml tree (work it cannot skip):")
     for name, floor in floors.items():
         floor_ms = median_ms(floor, content, rounds)
-        print(f"{'  ' + name:<36}{floor_ms:>10.2f}   speed-up at most {theirs_ms / floor_ms:.1f}x")
+        print(f"{'  ' + name:<44}{floor_ms:>10.2f}   speed-up at most {theirs_ms / floor_ms:.1f}x")
     return 0
 
 

@@ -154,11 +154,11 @@ def book_cases() -> list[dict]:
     """Every recorded book and chapter with a title and a year, cited as a journal article:
     once by title alone, once with its DOI too."""
     from mathtools.gate.venuematch import BOOK_TYPES
-    from mathtools.services import crossref, zbmath
+    from mathtools.services import crossref, zbmathrecords
     from support.standin import load_index
 
     index = load_index()
-    records = [zbmath.to_paper(r) for _, r in sorted(index.zbmath.items())]
+    records = [zbmathrecords.to_paper(r) for _, r in sorted(index.zbmath.items())]
     records += [crossref.to_paper(w) for _, w in sorted(index.crossref.items())]
     works = [
         p
@@ -192,7 +192,7 @@ def book_cases() -> list[dict]:
 def published_later_cases(cases: list[dict]) -> list[dict]:
     """Real citations of recorded arXiv papers by title, every author, the year two from the
     preprint's (later, then earlier: an old paper posted on arXiv after it appeared)."""
-    from mathtools.services.arxiv import parse_feed
+    from mathtools.services.arxivrecords import parse_feed
     from support.standin import load_index
 
     index = load_index()
@@ -213,8 +213,8 @@ def published_later_cases(cases: list[dict]) -> list[dict]:
 def _journals(journal_ref: str) -> list[tuple[str, str | None, int | None]]:
     """(journal, volume, year) of each part of a journal reference ("...; English transl.: ...")
     that names a journal of TRANSLATION_JOURNALS."""
+    from mathtools.core import venue_parts
     from mathtools.gate.venuematch import journal_sides
-    from mathtools.services.arxiv import venue_parts
 
     named = []
     for part in journal_ref.split(";"):

@@ -41,14 +41,17 @@ def test_no_library_module_parses_a_number_with_isdigit():
 
 
 def test_superscript_digits_from_services_are_refused_or_dropped():
-    from mathtools.services import arxiv, s2records, zbmath
+    from mathtools.services import arxivrecords, s2records, zbmath, zbmathrecords
 
     with pytest.raises(BadInput):
         zbmath.identifier("zbMATH:²")
     record = {"id": 1, "identifier": "1409.11141", "year": "²⁰¹⁶", "title": {"title": "T"}}
-    paper = zbmath.to_paper(record)
+    paper = zbmathrecords.to_paper(record)
     assert paper is None or paper.year is None
-    assert arxiv._split_entry_id("http://arxiv.org/abs/1605.08386v²") == ("1605.08386v²", None)
+    assert arxivrecords._split_entry_id("http://arxiv.org/abs/1605.08386v²") == (
+        "1605.08386v²",
+        None,
+    )
     with pytest.raises(ServiceError):
         s2records.to_paper({"paperId": "a" * 40, "externalIds": {"CorpusId": "²³"}})
     with pytest.raises(BadInput):
@@ -98,17 +101,17 @@ def _zbl_record(**changes):
     ],
 )
 def test_a_malformed_zbmath_record_stands_for_no_paper(changes):
-    from mathtools.services import zbmath
+    from mathtools.services import zbmathrecords
 
-    assert zbmath.to_paper(ZBL_RECORD) is not None
-    assert zbmath.to_paper(_zbl_record(**changes)) is None
+    assert zbmathrecords.to_paper(ZBL_RECORD) is not None
+    assert zbmathrecords.to_paper(_zbl_record(**changes)) is None
 
 
 def test_only_the_licence_sentence_withholds_a_zbmath_title_or_authors():
-    from mathtools.services import zbmath
+    from mathtools.services import zbmathrecords
 
     record = _zbl_record(title={"title": LICENCE}, contributors={"authors": [{"name": LICENCE}]})
-    paper = zbmath.to_paper(record)
+    paper = zbmathrecords.to_paper(record)
     assert paper is not None and paper.title == "" and paper.authors == []
 
 

@@ -13,14 +13,8 @@ from conftest import PLUGIN
 from mathtools.core import domains, schemas
 from mathtools.core.errors import BadInput, ServiceError
 from mathtools.core.identifiers import normalise_arxiv_id
-from mathtools.services.arxiv import (
-    ID_CHUNK,
-    URL_SAFE,
-    ArxivClient,
-    MalformedFeed,
-    build_query,
-    parse_feed,
-)
+from mathtools.services.arxiv import ID_CHUNK, URL_SAFE, ArxivClient, build_query
+from mathtools.services.arxivrecords import MalformedFeed, parse_feed
 from mathtools.services.http import RequestRejected, build_url
 from support.arxiv_recordings import (
     ATOM_TYPE,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PLUGIN, SCRIPTS
-from mathtools.core import bootstrap, installation
+from mathtools.core import bootstrap, installation, installer
 from support import venvs
 
 ANY_SCRIPT = sorted(SCRIPTS.glob("*.py"))[0]
@@ -140,7 +140,7 @@ def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
 )
 def test_the_cause_of_a_failed_install_is_named(output, meaning):
     """Synthesized pip and uv outputs: the reason comes first, with the line that shows it."""
-    found = bootstrap.cause(output)
+    found = installer.cause(output)
     assert meaning in found
     assert "No matching distribution" not in found
 
@@ -207,7 +207,7 @@ def test_a_failed_install_reads_as_one_human_line_with_a_fix(output, kind, remed
     addresses) and a fix that works on Debian/Ubuntu (never `pip install -r`, which an
     externally managed python3 refuses)."""
     monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
-    meaning, found = bootstrap.classify(output)
+    meaning, found = installer.classify(output)
     assert found == kind
     for internal in ("Retry(", "object at 0x", "NewConnectionError", "_vendor"):
         assert internal not in meaning

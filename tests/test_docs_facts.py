@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from conftest import PLUGIN, ROOT, run_script
-from mathtools.core import bootstrap, config, sources
+from mathtools.core import config, installer, sources
 from mathtools.research import models
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -39,7 +39,7 @@ def test_the_manifest_declares_the_hosts_the_plugin_reaches(monkeypatch):
     for name in ("UV_INDEX_URL", "UV_DEFAULT_INDEX", "PIP_INDEX_URL"):  # the user's own index
         monkeypatch.delenv(name, raising=False)
     manifest = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())
-    defaults = (config.ARXIV_SRC_URL, bootstrap.package_index())
+    defaults = (config.ARXIV_SRC_URL, installer.package_index())
     reached = {urlsplit(url).hostname for url in defaults} | {"files.pythonhosted.org"}
     reached |= set(sources.HOSTS)  # every source's row (sources.REGISTRY)
     assert sorted(manifest["network"]["hosts"]) == sorted(reached)

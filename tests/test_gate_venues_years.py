@@ -14,7 +14,7 @@ from mathtools.core.records import Paper
 from mathtools.core.titles import typographic_only
 from mathtools.gate.matching import compare
 from mathtools.gate.venuematch import venue_agrees
-from mathtools.services.zbmath import to_paper as zbmath_paper
+from mathtools.services.zbmathrecords import to_paper as zbmath_paper
 from support.standin import load_index
 from support.verified import verify_batch
 
@@ -161,7 +161,7 @@ def test_initials_name_no_translation_journal(initials):
 
 
 def test_an_arxiv_journal_reference_naming_the_translation_vouches_for_it():
-    from mathtools.services.arxiv import venue_parts
+    from mathtools.core import venue_parts
 
     venue, volume, pages = venue_parts(FUNCT_ANAL_REF)
     paper = Paper(

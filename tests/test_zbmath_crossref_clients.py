@@ -1,4 +1,4 @@
-"""mathtools.services.zbmath and mathtools.services.crossref: the parsers on the real recorded
+"""mathtools.services.zbmath, zbmathrecords and crossref: the parsers on the real recorded
 answers, the clients against local servers replaying them, and the scripts' front doors."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from conftest import RECORDINGS
 from mathtools.core import config, schemas
 from mathtools.core.errors import BadInput, EnvironmentProblem, ServiceError
-from mathtools.services import crossref, zbmath
+from mathtools.services import crossref, zbmath, zbmathrecords
 from support import shared
 from support.cassettes import load as load_cassette
 from support.scripted_server import Reply, ScriptedServer
@@ -34,7 +34,7 @@ def crossref_body(cassette: str, number: int = 0) -> tuple[int, bytes]:
 
 
 def test_a_journal_article_keeps_its_zbl_number_msc_codes_and_links():
-    paper = zbmath.to_paper(zbmath_records("bibi_list_6617923_7721132.json")[0])
+    paper = zbmathrecords.to_paper(zbmath_records("bibi_list_6617923_7721132.json")[0])
     assert paper.zbl == "1409.11141" and paper.key == "arXiv:1701.00340"
     assert paper.doi == "10.1016/j.jnt.2016.05.016" and paper.arxiv_id == "1701.00340"
     assert paper.msc == ["11Y40", "11R16", "11R27"]
@@ -47,7 +47,7 @@ def test_a_journal_article_keeps_its_zbl_number_msc_codes_and_links():
 
 
 def test_a_book_names_its_editors_and_keeps_null_lists_out():
-    book = zbmath.to_paper(zbmath_records("bibi_list_7721132_7083365.json")[1])
+    book = zbmathrecords.to_paper(zbmath_records("bibi_list_7721132_7083365.json")[1])
     assert book.document_type == "book" and book.zbl == "1416.11009"
     assert book.authors == ["Renate Scheidler", "Jonathan Sorenson"]
     assert (book.venue, book.volume, book.pages) == ("The Open Book Series", "2", "x, 478~p.")
@@ -55,7 +55,7 @@ def test_a_book_names_its_editors_and_keeps_null_lists_out():
 
 def test_the_licence_sentence_never_stands_for_a_field():
     (record,) = zbmath_records("bibi_list_restricted_3077854.json")
-    paper = zbmath.to_paper(record)
+    paper = zbmathrecords.to_paper(record)
     assert (paper.title, paper.authors, paper.pages, paper.journal_ref) == ("", [], None, None)
     assert (paper.doi, paper.year, paper.zbl, paper.msc) == (
         "10.2307/2306804",
@@ -66,14 +66,14 @@ def test_the_licence_sentence_never_stands_for_a_field():
     assert paper.venue == "American Mathematical Monthly"
     for name in ("bibi_list_6617923_7721132.json", "bibi_list_7721132_7083365.json"):
         for item in zbmath_records(name):
-            assert "conflicting licenses" not in json.dumps(zbmath.to_paper(item).to_dict())
+            assert "conflicting licenses" not in json.dumps(zbmathrecords.to_paper(item).to_dict())
 
 
 def test_a_partial_record_with_a_real_summary_parses():
     (record,) = zbmath_records("partial/bibi_list_6340507_trimmed.json")
-    paper = zbmath.to_paper(record)
+    paper = zbmathrecords.to_paper(record)
     assert paper.abstract.startswith("Summary: We describe how to compute")
-    assert zbmath.reference_ids(record) == [5793682]
+    assert zbmathrecords.reference_ids(record) == [5793682]
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_a_partial_record_with_a_real_summary_parses():
 )
 def test_a_malformed_record_is_no_paper(record):
     """Synthesized: records missing or mistyping the id or Zbl number."""
-    assert zbmath.to_paper(record) is None
+    assert zbmathrecords.to_paper(record) is None
 
 
 @pytest.mark.parametrize(

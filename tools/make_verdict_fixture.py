@@ -198,7 +198,7 @@ WORD_SWAPS = {
 def pool() -> list:
     """The recorded papers with a title, authors and a year: arXiv entries (parsed from the
     recorded feeds) and full Semantic Scholar records, sorted by key."""
-    from mathtools.services.arxiv import parse_feed
+    from mathtools.services.arxivrecords import parse_feed
     from mathtools.services.s2records import to_paper
     from support.standin import load_index
 

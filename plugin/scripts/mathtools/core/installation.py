@@ -33,10 +33,10 @@ import time
 from pathlib import Path
 
 try:
-    from . import bootstrap
+    from . import bootstrap, installer
 except ImportError:  # run as a script (the hooks): no package, so found as the scripts find it
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from mathtools.core import bootstrap
+    from mathtools.core import bootstrap, installer
 
 
 def export_env() -> None:
@@ -78,7 +78,7 @@ def install(hook: bool) -> int:
         return 0  # this python3 has it all (a developer's machine): no venv needed
     try:
         bootstrap.build(quiet=hook, retry=True)
-    except bootstrap.InstallFailed as exc:
+    except installer.InstallFailed as exc:
         if not hook:
             bootstrap.fail(str(exc))
         _hook_failure("SessionStart", str(exc))

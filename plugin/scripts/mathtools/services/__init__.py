@@ -14,15 +14,14 @@ if TYPE_CHECKING:
     from .http import RequestRejected
     from .latex_source import LatexSourceAnswer, LatexSourceClient, NoLatexSource
     from .openalex import OpenalexClient
-    from .s2records import s2_id
-    from .semantic_scholar import (
-        S2Client,
-        audit_url,
+    from .s2limits import (
         check_bulk_max,
         check_graph_window,
         check_search_filters,
         check_search_window,
     )
+    from .s2records import s2_id
+    from .semantic_scholar import S2Client, audit_url
     from .zbmath import (
         MAX_PER_PAGE,
         QUERY_SYNTAX,

@@ -1,4 +1,5 @@
-"""The arXiv API: identifiers, query building, Atom parsing and a paging, polite client.
+"""The arXiv API: identifiers, query building and a paging, polite client (arxivrecords.py
+reads its Atom answers).
 
 Facts this module relies on (the arXiv API user manual, and recordings of what arXiv really sent):
 
@@ -11,8 +12,6 @@ Facts this module relies on (the arXiv API user manual, and recordings of what a
   an HTTP 400 whose single entry is titled "Error" and names the id. Without `max_results` an
   `id_list` call returns at most 10 entries, so we always send it. 642 ids in one URL got HTTP 414.
 - Deep pages are sometimes empty although more results exist; such a page is asked again.
-- Since late 2025 entry links may come without `rel`/`title`; the abs and pdf URLs are then
-  recognised by their path, or built from the id.
 
 Old-style ids with a subject class (`math.AG/0601001`) are mapped to the archive form arXiv
 itself uses in its answers (`math/0601001`): the number is unique within the archive, and only the
@@ -24,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from ..core import (
     BadInput,
@@ -34,16 +33,11 @@ from ..core import (
     american_spelling,
     api_url,
     arxiv_id_text,
-    is_arxiv_id,
-    is_digits,
     min_interval,
     normalise_arxiv_id,
-    venue_parts,
 )
+from .arxivrecords import DATE, MalformedFeed, parse_feed
 from .http import DO_NOT_CACHE, RequestRejected, Response, ServiceClient, UnusableBody, build_url
-
-if TYPE_CHECKING:  # lxml loads only when a call reaches arXiv
-    from lxml import etree
 
 MAX_PAGE = 2000  # entries one call may return
 MAX_RESULTS = 30000  # entries one query may return in all
@@ -59,34 +53,7 @@ FIELD_PREFIX = {"title": "ti", "abstract": "abs", "author": "au", "all_terms": "
 # Left unencoded in our URLs, as the manual writes them: `au:del_maestro`, `id_list=a,b`,
 # `cond-mat/0207270`, `submittedDate:[... TO ...]`. Quotes, parentheses and spaces are encoded.
 URL_SAFE = ":,/[]"
-
-ABS_URL = "https://arxiv.org/abs/"
-PDF_URL = "https://arxiv.org/pdf/"
-ERROR_ID_PREFIX = "https://arxiv.org/api/errors"
-
-_ATOM = "{http://www.w3.org/2005/Atom}"
-_ARXIV = "{http://arxiv.org/schemas/atom}"
-_OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
-_FEED = _ATOM + "feed"
-_ENTRY = _ATOM + "entry"
-_AUTHOR = _ATOM + "author"
-_LINK = _ATOM + "link"
-_CATEGORY = _ATOM + "category"
-_NAME = _ATOM + "name"
-_AFFILIATION = _ARXIV + "affiliation"
-_PRIMARY = _ARXIV + "primary_category"
-_TOTAL = _OPENSEARCH + "totalResults"
-_TEXT_FIELDS = {
-    _ATOM + name: name for name in ("id", "title", "summary", "published", "updated")
-} | {_ARXIV + name: name for name in ("doi", "journal_ref", "comment")}
-
 _CATEGORY_NAME = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z-]{2,})?")
-_DATE = re.compile(r"(\d{4})(?:-?(\d{2}))?(?:-?(\d{2}))?(?:[T ]?(\d{2}):?(\d{2}))?")
-_BAD_ID_MESSAGE = re.compile(r"incorrect id format for (\S+)")
-
-
-class MalformedFeed(ValueError):
-    """The bytes are not an arXiv Atom feed (truncated XML, an HTML error page, ...)."""
 
 
 # --- queries -------------------------------------------------------------------------------------
@@ -177,7 +144,7 @@ def _date_bound(text: str, end: bool) -> str:
     import calendar
     import datetime
 
-    match = _DATE.fullmatch(text.strip())
+    match = DATE.fullmatch(text.strip())
     if not match:
         raise BadInput(f"not a date: {text!r} (use YYYY, YYYY-MM, YYYY-MM-DD)", code="bad_date")
     year, month, day, hour, minute = match.groups()
@@ -194,153 +161,6 @@ def _date_bound(text: str, end: bool) -> str:
     except ValueError as exc:  # 2024-02-31, hour 25, ...
         raise BadInput(f"not a date: {text!r} ({exc})", code="bad_date") from None
     return f"{year}{month}{day}{hour}{minute}"
-
-
-# --- parsing -------------------------------------------------------------------------------------
-
-
-def parse_feed(content: bytes) -> tuple[int | None, list[Paper]]:
-    """`opensearch:totalResults` and the papers of one arXiv Atom answer.
-
-    Raises MalformedFeed when `content` is not an Atom feed, and BadInput when arXiv answered
-    with its "Error" entry (a malformed id or parameter), naming what arXiv named.
-    """
-    from lxml import etree
-
-    try:
-        root = etree.fromstring(content, _parser())
-    except etree.XMLSyntaxError as exc:
-        raise MalformedFeed(f"not XML: {exc}") from None
-    if root is None or root.tag != _FEED:
-        raise MalformedFeed(f"not an Atom feed (root element {getattr(root, 'tag', None)!r})")
-    total = None
-    papers = []
-    for child in root:
-        tag = child.tag
-        if tag == _ENTRY:
-            papers.append(_paper(child))
-        elif tag == _TOTAL:
-            try:
-                total = int(child.text or "")  # None, like "", is no number
-            except (TypeError, ValueError):
-                raise MalformedFeed(f"totalResults is not a number: {child.text!r}") from None
-    return total, papers
-
-
-_PARSER: etree.XMLParser | None = None
-
-
-def _parser() -> etree.XMLParser:
-    global _PARSER
-    if _PARSER is None:
-        from lxml import etree
-
-        # No network, no entities: an answer can never make us fetch or expand anything.
-        _PARSER = etree.XMLParser(
-            resolve_entities=False, no_network=True, remove_blank_text=True, collect_ids=False
-        )
-    return _PARSER
-
-
-def _paper(entry: etree._Element) -> Paper:
-    """One `<entry>` as a Paper, in a single pass over its children (the hot loop: a dict look-up
-    per child beats a chain of comparisons between long namespaced tags)."""
-    text: dict[str, str | None] = {}
-    abs_url = pdf_url = primary = None
-    authors: list[str] = []
-    affiliations: list[list[str]] = []
-    cats: list[str] = []
-    for child in entry:
-        tag = child.tag
-        if tag == _AUTHOR:
-            where = []
-            if len(child) == 1:  # just <name>: the common case, read without a tag test
-                name = child[0].text
-            else:
-                name = None
-                for part in child:
-                    if part.tag == _NAME:
-                        name = part.text
-                    elif part.tag == _AFFILIATION and part.text:
-                        where.append(_squash(part.text))
-            authors.append(_squash(name or ""))
-            affiliations.append(where)
-            continue
-        field = _TEXT_FIELDS.get(tag)
-        if field is not None:
-            text[field] = child.text
-        elif tag == _CATEGORY and (term := child.get("term")):
-            cats.append(term)
-        elif tag == _LINK:
-            href = child.get("href") or ""
-            if "/pdf/" in href:
-                pdf_url = pdf_url or href
-            elif "/abs/" in href:
-                abs_url = abs_url or href
-        elif tag == _PRIMARY:
-            primary = child.get("term")
-    entry_id = (text.get("id") or "").strip()
-    if entry_id.startswith(ERROR_ID_PREFIX):
-        _raise_error_entry(text.get("summary") or entry_id)
-    arxiv_id, version = _split_entry_id(entry_id)
-    if not is_arxiv_id(arxiv_id):
-        # what identifies the record is missing: it may never confirm anything
-        raise MalformedFeed(f"an entry without an arXiv id ({entry_id[:80]!r})")
-    versioned = arxiv_id_text(arxiv_id, version)
-    published = _squash(text.get("published") or "") or None
-    if published and not _DATE.match(published):
-        raise MalformedFeed(f"an entry's published date is not a date ({published[:40]!r})")
-    doi, journal_ref, comment = text.get("doi"), text.get("journal_ref"), text.get("comment")
-    journal_ref = _squash(journal_ref) if journal_ref else None
-    venue, volume, pages = venue_parts(journal_ref) if journal_ref else (None, None, None)
-    return Paper(
-        source="arxiv",
-        title=_squash(text.get("title") or ""),
-        authors=authors,
-        year=int(published[:4]) if published else None,
-        arxiv_id=arxiv_id,
-        arxiv_version=version,
-        doi=doi.strip().lower() if doi else None,
-        abstract=_squash(text.get("summary") or "") or None,
-        url=abs_url or ABS_URL + versioned,
-        pdf_url=pdf_url or PDF_URL + versioned,
-        categories=cats,
-        primary_category=primary or (cats[0] if cats else None),
-        published=published,
-        updated=_squash(text.get("updated") or "") or None,
-        journal_ref=journal_ref,
-        venue=venue,
-        volume=volume,
-        pages=pages,
-        venue_aliases=[journal_ref] if journal_ref else [],
-        comment=_squash(comment) if comment else None,
-        affiliations=affiliations,
-    )
-
-
-def _squash(text: str) -> str:
-    """Runs of whitespace as one space, ends trimmed (most texts need only the trim: fast path)."""
-    text = text.strip()
-    if "\n" in text or "  " in text or "\t" in text or "\r" in text:
-        return " ".join(text.split())
-    return text
-
-
-def _split_entry_id(entry_id: str) -> tuple[str, int | None]:
-    """`http://arxiv.org/abs/2104.12255v1` -> ("2104.12255", 1)."""
-    short = entry_id.rpartition("/abs/")[2]
-    base, sep, version = short.rpartition("v")
-    if sep and is_digits(version) and is_digits(base[-1:]):
-        return base, int(version)
-    return short, None
-
-
-def _raise_error_entry(message: str) -> None:
-    message = " ".join(message.split())
-    bad = _BAD_ID_MESSAGE.search(message)
-    if bad:
-        raise RequestRejected(f"arXiv rejected the id {bad.group(1)!r}: {message}", code="bad_id")
-    raise RequestRejected(f"arXiv rejected the request: {message}", code="arxiv_rejected")
 
 
 # --- the client ----------------------------------------------------------------------------------
