@@ -35,11 +35,11 @@ def main():
         ),
         (
             "sandbox, no namespaces",
-            lambda: sandbox.run(CODE, network_namespace=False, allow_unsandboxed=True),
+            lambda: sandbox.run_sandboxed(CODE, network_namespace=False, allow_unsandboxed=True),
         ),
     ]
     if sandbox.namespace_prefix():
-        rows.append(("sandbox, network namespace", lambda: sandbox.run(CODE)))
+        rows.append(("sandbox, network namespace", lambda: sandbox.run_sandboxed(CODE)))
     else:
         print("(no network namespace on this machine: that row is left out)")
     print(f"{'how the snippet ran':<30} {'median wall time':>18}   (n={n})")

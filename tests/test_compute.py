@@ -23,7 +23,9 @@ PYTHON = sys.executable
 
 
 def test_a_result_carries_output_exit_status_and_environment():
-    result = sandbox.run("import sys\nprint(6 * 7)\nprint('note', file=sys.stderr)\n", PYTHON)
+    result = sandbox.run_sandboxed(
+        "import sys\nprint(6 * 7)\nprint('note', file=sys.stderr)\n", PYTHON
+    )
     assert result["outcome"] == "ok" and result["exit_code"] == 0
     assert result["stdout"] == "42\n" and result["stderr"] == "note\n"
     assert result["environment"]["python"] == platform.python_version()
@@ -33,7 +35,9 @@ def test_a_result_carries_output_exit_status_and_environment():
 def test_the_library_versions_are_those_the_snippet_sees():
     from importlib.metadata import version
 
-    result = sandbox.run("import yaml\n", PYTHON, packages=("pyyaml", "requests", "no-such-dist"))
+    result = sandbox.run_sandboxed(
+        "import yaml\n", PYTHON, packages=("pyyaml", "requests", "no-such-dist")
+    )
     assert result["environment"]["packages"] == {
         "pyyaml": version("pyyaml"),
         "requests": version("requests"),
@@ -43,7 +47,7 @@ def test_the_library_versions_are_those_the_snippet_sees():
 
 def test_a_runaway_loop_is_killed_at_the_wall_time_limit_with_its_children():
     code = f"import subprocess\nsubprocess.Popen(['sleep', '{SLEEP}'])\nwhile True:\n    pass\n"
-    result = sandbox.run(code, PYTHON, timeout=1.5)
+    result = sandbox.run_sandboxed(code, PYTHON, timeout=1.5)
     assert result["outcome"] == "timeout" and result["timed_out"] is True
     assert result["signal"] == "SIGKILL" and result["exit_code"] is None
     assert 1.5 <= result["wall_time_s"] < 30
@@ -60,7 +64,7 @@ def running(pid):
 
 
 def test_memory_exhaustion_is_contained():
-    result = sandbox.run(
+    result = sandbox.run_sandboxed(
         "block = bytearray(2 * 1024**3)\nprint('allocated')\n", PYTHON, memory_mb=256
     )
     assert result["outcome"] == "memory"
@@ -69,7 +73,7 @@ def test_memory_exhaustion_is_contained():
 
 
 def test_an_exception_is_captured_with_the_snippets_traceback():
-    result = sandbox.run("def f(n):\n    return 1 // n\n\nprint(f(0))\n", PYTHON)
+    result = sandbox.run_sandboxed("def f(n):\n    return 1 // n\n\nprint(f(0))\n", PYTHON)
     assert (result["outcome"], result["exit_code"]) == ("error", 1)
     assert result["stderr"].startswith("Traceback (most recent call last):\n")
     assert 'File "snippet.py", line 4' in result["stderr"]
@@ -95,7 +99,9 @@ def test_no_network_even_to_a_listening_local_server(listener, namespace):
         f"socket.create_connection(('127.0.0.1', {port}), timeout=5)\n"
         "print('connected')\n"
     )
-    result = sandbox.run(code, PYTHON, network_namespace=namespace, allow_unsandboxed=True)
+    result = sandbox.run_sandboxed(
+        code, PYTHON, network_namespace=namespace, allow_unsandboxed=True
+    )
     assert result["outcome"] == "error" and "connected" not in result["stdout"]
     with pytest.raises(BlockingIOError):
         listener.accept()  # nothing ever arrived
@@ -112,14 +118,14 @@ def expected_network(namespace):
 
 def test_the_snippet_works_in_a_temporary_folder_that_is_removed(tmp_path):
     code = "import os\nopen('scratch.txt', 'w').write('x')\nprint(os.getcwd())\n"
-    result = sandbox.run(code, PYTHON)
+    result = sandbox.run_sandboxed(code, PYTHON)
     workdir = result["stdout"].strip()
     assert workdir != str(tmp_path) and "math-compute-" in workdir
     assert not os.path.exists(workdir)
 
 
 def test_runaway_output_is_cut():
-    result = sandbox.run("print('x' * 1_000_000)\n", PYTHON)
+    result = sandbox.run_sandboxed("print('x' * 1_000_000)\n", PYTHON)
     assert result["truncated"]["stdout"] is True
     assert len(result["stdout"]) == sandbox.OUTPUT_LIMIT_BYTES
 
@@ -252,7 +258,7 @@ def test_a_child_that_leaves_the_process_group_dies_with_the_snippet():
         "import time\ntime.sleep(300)\n"
     )
     started = time.monotonic()
-    result = sandbox.run(code, PYTHON, timeout=1.5)
+    result = sandbox.run_sandboxed(code, PYTHON, timeout=1.5)
     assert result["outcome"] == "timeout" and time.monotonic() - started < 30
     assert result["isolation"]["processes"].startswith("PID namespace")
     assert not sleeping()
@@ -262,7 +268,7 @@ def test_background_children_end_with_the_snippet_even_when_it_finishes_normally
     if not pid_namespace():
         pytest.skip("no PID namespace here")
     code = f"import os\nos.system('setsid sleep {SLEEP} &')\nprint('done')\n"
-    result = sandbox.run(code, PYTHON)
+    result = sandbox.run_sandboxed(code, PYTHON)
     assert (result["outcome"], result["stdout"]) == ("ok", "done\n")
     assert not sleeping()
 
@@ -319,7 +325,7 @@ def test_a_fork_burst_is_capped_and_its_processes_end_with_the_snippet(namespace
         "if os.geteuid() == 0:\n"
         "    os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
         "from mathtools.research import sandbox\n"
-        f"result = sandbox.run({FORK_BURST!r}, sys.executable, timeout=20, "
+        f"result = sandbox.run_sandboxed({FORK_BURST!r}, sys.executable, timeout=20, "
         f"network_namespace={namespaces}, allow_unsandboxed={not namespaces})\n"
         "print(json.dumps(result))\n"
     )
@@ -366,7 +372,7 @@ def test_the_fallback_reaches_no_network(listener, code):
     reached the network past the Python guard; the seccomp filter refuses every socket."""
     port = listener.getsockname()[1]
     code = code.format(port=port)
-    result = sandbox.run(code, PYTHON, network_namespace=False, allow_unsandboxed=True)
+    result = sandbox.run_sandboxed(code, PYTHON, network_namespace=False, allow_unsandboxed=True)
     assert result["outcome"] == "error" and "connected" not in result["stdout"]
     with pytest.raises(BlockingIOError):
         listener.accept()
@@ -378,7 +384,7 @@ def test_the_workspace_config_with_the_api_key_is_hidden_from_the_snippet(tmp_pa
     config.parent.mkdir()
     config.write_text('{"semantic_scholar_api_key": "sk-secret"}')
     code = f"print(repr(open({str(config)!r}).read()))\n"
-    result = sandbox.run(code, PYTHON, hidden=(config,))
+    result = sandbox.run_sandboxed(code, PYTHON, hidden=(config,))
     if not sandbox.can_hide_files():
         assert "sk-secret" in result["stdout"]
         assert result["isolation"]["files"].startswith("readable")

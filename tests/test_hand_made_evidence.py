@@ -44,7 +44,7 @@ SANDBOX_RESULT = {
     },
     "limits": {"timeout_s": 60, "memory_mb": 512},
     "environment": {},
-}  # fmt: skip  (a sandbox result as sandbox.run returns it)
+}  # fmt: skip  (a sandbox result as sandbox.run_sandboxed returns it)
 
 
 def unkeyed_digest(fields: dict) -> str:
@@ -71,7 +71,7 @@ def test_a_hand_set_done_with_a_recomputed_digest_is_refused(problem):
     enter(problem, "LATEX_OUTPUT")
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
     hand_set(problem, current_state="DONE")
-    for attempt in (router.advance, sessions.archive_session, statefile.show):
+    for attempt in (router.advance, sessions.archive_session, statefile.show_state):
         with pytest.raises(BadInput) as refused:
             attempt(problem, problem.name)
         assert refused.value.code == "state_tampered" and "key" in refused.value.message
@@ -86,7 +86,7 @@ def test_the_digest_is_keyed_by_the_workspaces_key(problem):
     assert key.stat().st_mode & 0o777 == 0o600
     key.unlink()  # another key: every mark of the workspace fails
     with pytest.raises(BadInput) as refused:
-        statefile.show(problem, problem.name)
+        statefile.show_state(problem, problem.name)
     assert refused.value.code == "state_tampered"
 
 
@@ -101,13 +101,15 @@ def test_a_state_sealed_by_0_1_0_is_read_and_resealed_with_the_key(problem, tmp_
         )
         hand_set(folder, current_state="LITERATURE_SEARCH", history=["0.1.0 moved it"])
     assert not (tmp_path / ".math" / signing.KEY_FILE).exists()
-    assert statefile.show(problem, problem.name)["current_state"] == "LITERATURE_SEARCH"
-    assert statefile.show(other, other.name)["current_state"] == "LITERATURE_SEARCH"  # key made
+    assert statefile.show_state(problem, problem.name)["current_state"] == "LITERATURE_SEARCH"
+    assert (
+        statefile.show_state(other, other.name)["current_state"] == "LITERATURE_SEARCH"
+    )  # key made
     machine.transition(other, other.name, "PROOF_DEVELOPMENT", "searched")
     assert read_state(other)[0]["digest"] != unkeyed_digest(read_state(other)[0])
     hand_set(problem, current_state="PROOF_DEVELOPMENT")  # after the key: refused
     with pytest.raises(BadInput) as refused:
-        statefile.show(problem, problem.name)
+        statefile.show_state(problem, problem.name)
     assert refused.value.code == "state_tampered"
 
 
@@ -174,7 +176,9 @@ def test_a_run_record_copied_by_hand_vouches_for_nothing(problem, script):
     computations/runs.jsonl by hand, with the right digests, is not one of them."""
     write_state(problem, "PROOF_DEVELOPMENT")
     complete_proof(problem, TWO_REQUESTS)
-    computation.record(problem, problem.name, "print(1)", SANDBOX_RESULT, "one", request=1)
+    computation.record_computation(
+        problem, problem.name, "print(1)", SANDBOX_RESULT, "one", request=1
+    )
     records = problem / computation.RUN_RECORDS
     (line,) = [json.loads(line) for line in records.read_text().splitlines()]
     assert set(line) == set(computation.RunRecord.__annotations__)

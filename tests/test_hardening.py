@@ -440,7 +440,7 @@ def test_output_flooding_is_the_output_limit():
     from mathtools.research import sandbox
 
     code = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n"
-    result = sandbox.run(code, sys.executable, timeout=60)
+    result = sandbox.run_sandboxed(code, sys.executable, timeout=60)
     assert result["outcome"] == "output_limit", result["stderr"][-300:]
 
 

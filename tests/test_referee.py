@@ -322,8 +322,8 @@ def test_d10_the_status_covers_every_run_and_waits_for_the_interpretation(proble
         "limits": {"timeout_s": 60, "memory_mb": 512}, "environment": {},
     }  # fmt: skip
     failed = {**result, "exit_code": 1, "outcome": "error"}
-    computation.record(problem, "d", "print(1)", failed, "first", request=1)
-    computation.record(problem, "d", "print(2)", result, "second", request=2)
+    computation.record_computation(problem, "d", "print(1)", failed, "first", request=1)
+    computation.record_computation(problem, "d", "print(2)", result, "second", request=2)
     data = frontmatter.read_frontmatter((problem / "COMPUTATION.md").read_text())
     assert data["status"] == "interpreting"  # not complete before the Interpretation
     computation.interpret(problem, 1, "the sum is off by one")

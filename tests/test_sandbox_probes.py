@@ -46,7 +46,7 @@ def run_in(mode, code, **options):
     if not confinement.seccomp_works():
         pytest.skip("no seccomp filter for this machine: `isolation.metadata` says unprotected")
     allow = not namespaces or filesystem == "none"  # the user's allowance, as compute.py gives it
-    return sandbox.run(
+    return sandbox.run_sandboxed(
         code,
         PYTHON,
         network_namespace=namespaces,
@@ -219,7 +219,7 @@ def test_the_fallback_does_not_run_without_the_users_allowance(script, tmp_path)
     assert error["code"] == "unconfined" and "ran" not in run.stdout
     assert '"allow_unsandboxed_compute": true' in error["message"]
     with pytest.raises(EnvironmentProblem, match="no user, mount and PID namespaces"):
-        sandbox.run("print('ran')\n", PYTHON, network_namespace=False)
+        sandbox.run_sandboxed("print('ran')\n", PYTHON, network_namespace=False)
 
 
 def test_the_allowed_fallback_runs_and_names_what_protected_it(script, tmp_path):

@@ -123,7 +123,7 @@ def test_compute_keeps_the_snippets_writes_in_its_folder(script, workspace, targ
 )
 def test_the_sandbox_keeps_the_snippets_writes_in_its_folder(targets, mode, namespaces):
     needs(mode)
-    result = sandbox.run(
+    result = sandbox.run_sandboxed(
         snippet(targets),
         PYTHON,
         network_namespace=namespaces,
@@ -138,7 +138,7 @@ def test_the_strongest_mode_is_the_default():
     assert confinement.FILESYSTEM_MODES == MODES  # strongest first
     strongest = next(mode for mode in MODES if works(mode))
     assert confinement.filesystem_mode() == strongest
-    result = sandbox.run("print(1)\n", PYTHON, allow_unsandboxed=True)
+    result = sandbox.run_sandboxed("print(1)\n", PYTHON, allow_unsandboxed=True)
     assert result["isolation"]["filesystem"] == strongest
 
 
@@ -154,7 +154,7 @@ def test_without_confinement_compute_refuses_to_run_the_snippet(script, workspac
 
 def test_the_sandbox_refuses_an_unconfined_run_unless_allowed(targets):
     with pytest.raises(EnvironmentProblem, match="did not run"):
-        sandbox.run(snippet(targets), PYTHON, filesystem="none")
+        sandbox.run_sandboxed(snippet(targets), PYTHON, filesystem="none")
     assert not any(path.exists() for _, path in targets.values())
 
 
@@ -208,6 +208,6 @@ def test_sympy_imports_and_computes_in_every_mode(mode):
             "plugin's own environment, which tests never do)"
         )
     code = "import sympy\nx = sympy.Symbol('x')\nprint(sympy.factor(x**2 - 1))\n"
-    result = sandbox.run(code, PYTHON, filesystem=mode, allow_unsandboxed=True)
+    result = sandbox.run_sandboxed(code, PYTHON, filesystem=mode, allow_unsandboxed=True)
     assert (result["outcome"], result["stdout"]) == ("ok", "(x - 1)*(x + 1)\n"), result["stderr"]
     assert result["isolation"]["filesystem"] == mode

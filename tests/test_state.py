@@ -602,7 +602,7 @@ def test_a_state_md_with_a_byte_order_mark_reads_as_without(problem):
     write_state(problem, "COMPUTATION")
     path = problem / "STATE.md"
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
-    assert statefile.show(problem, problem.name)["current_state"] == "COMPUTATION"
+    assert statefile.show_state(problem, problem.name)["current_state"] == "COMPUTATION"
 
 
 def test_advance_records_every_move_that_needs_no_agent(problem):

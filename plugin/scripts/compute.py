@@ -57,12 +57,12 @@ from mathtools.research import (  # noqa: E402
     check_recordable,
     interpret,
     interpreter,
-    key,
     math_dir_of,
     needs_allowance,
-    record,
+    record_computation,
     resolve,
-    run,
+    run_sandboxed,
+    signing_key,
     without_secrets,
 )
 
@@ -141,11 +141,11 @@ def main(argv: Sequence[str]) -> None:
     # anything else of the workspace.
     hidden = [math_dir(folder) / "config.json"]
     if folder is not None:  # the run is recorded: its key exists before the run, to be hidden
-        key(math_dir_of(folder))
+        signing_key(math_dir_of(folder))
         hidden.append(math_dir_of(folder) / KEY_FILE)
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
     unconfined = needs_allowance() and allow_unsandboxed_compute(folder)
-    result = run(
+    result = run_sandboxed(
         code,
         python,
         timeout=args.timeout,
@@ -156,7 +156,7 @@ def main(argv: Sequence[str]) -> None:
     )
     recorded = None
     if folder is not None:
-        recorded = record(
+        recorded = record_computation(
             folder, slug, code, result, " ".join(args.title.split()), args.request, args.purpose
         )
     cli.emit({**result, "recorded": recorded})

@@ -60,7 +60,7 @@ from mathtools.research import (  # noqa: E402
     brief,
     next_step,
     parse_problem_command,
-    show,
+    show_state,
     transition,
 )
 
@@ -87,7 +87,7 @@ def main(argv: Sequence[str]) -> None:
     agent.add_argument("--for", dest="agent", required=True, choices=AGENTS)
     args, slug, folder = parse_problem_command(parser, commands, argv)
     if args.command == "show":
-        cli.emit(show(folder, slug))
+        cli.emit(show_state(folder, slug))
     elif args.command == "next":
         cli.emit(next_step(folder, slug))
     elif args.command == "advance":

@@ -12,7 +12,7 @@ from ..core import face_attribute
 if TYPE_CHECKING:
     from .approval import COMMAND, approval_file, event_problems
     from .briefs import AGENTS, brief
-    from .computation import check_recordable, interpret, record
+    from .computation import check_recordable, interpret, record_computation
     from .confinement import needs_allowance
     from .deadends import check_dead_ends
     from .gaps import mark, next_to_search, none_left
@@ -43,13 +43,13 @@ if TYPE_CHECKING:
         DEFAULT_TIMEOUT_S,
         check_limits,
         interpreter,
-        run,
+        run_sandboxed,
         without_secrets,
     )
     from .sessions import archive_session, resume
-    from .signing import KEY_FILE, key, math_dir_of
+    from .signing import KEY_FILE, math_dir_of, signing_key
     from .state import record_merge, record_search, transition
-    from .statefile import STATES, show
+    from .statefile import STATES, show_state
     from .texbuild import compile_pdf
     from .workspace import (
         PROBLEM_DOMAINS,
@@ -101,7 +101,6 @@ __all__ = [
     "interpret",
     "interpreter",
     "journal_path",
-    "key",
     "mark",
     "math_dir_of",
     "needs_allowance",
@@ -114,15 +113,16 @@ __all__ = [
     "presets",
     "problem_dir",
     "problem_file",
-    "record",
+    "record_computation",
     "record_merge",
     "record_search",
     "render_dashboard",
     "resolve",
     "resume",
-    "run",
+    "run_sandboxed",
     "seal",
-    "show",
+    "show_state",
+    "signing_key",
     "status",
     "switch",
     "transition",

@@ -8,9 +8,9 @@ every run: `interpreting` while an Interpretation is pending, else `error` when 
 run failed, else `complete`; with `last_run` and `computations`. The router does not take the
 status on trust: it reads which requests have runs and which Interpretations are pending.
 
-A run counts only if compute.py ran it: `record` also appends a run record (RunRecord: the
-computation's number, the request, the outcome, SHA-256 digests of the code and of the output as
-COMPUTATION.md shows them, marked with the workspace's signing key, signing.py) to
+A run counts only if compute.py ran it: `record_computation` also appends a run record (RunRecord:
+the computation's number, the request, the outcome, SHA-256 digests of the code and of the output
+as COMPUTATION.md shows them, marked with the workspace's signing key, signing.py) to
 `computations/runs.jsonl` in the problem folder, outside the Markdown. A `## Computation N` block
 typed by hand, or one whose code, output, request or outcome was edited, matches no record: it
 answers no request (`requests_answered`), and `unanswered_lines` says so.
@@ -66,8 +66,8 @@ class RunRecord(TypedDict):
 
 
 class Recorded(TypedDict):
-    """Where `record` put a run: COMPUTATION.md, the computation's number, the request it
-    answers."""
+    """Where `record_computation` put a run: COMPUTATION.md, the computation's number, the request
+    it answers."""
 
     file: str
     computation: int
@@ -363,7 +363,7 @@ def interpret(
     return {"file": str(path), "computation": number, "status": status}
 
 
-def record(
+def record_computation(
     folder: Path,
     slug: str,
     code: str,

@@ -1,5 +1,5 @@
-"""What sandbox.run returns for one snippet, as compute.py prints it in JSON and computation.py
-writes it into COMPUTATION.md."""
+"""What sandbox.run_sandboxed returns for one snippet, as compute.py prints it in JSON and
+computation.py writes it into COMPUTATION.md."""
 
 from __future__ import annotations
 

@@ -302,7 +302,7 @@ def interpreter(name: str) -> Path:
     return Path(os.path.abspath(path))  # not resolve(): a venv's python is a symlink
 
 
-def run(
+def run_sandboxed(
     code: str,
     python: Path | str = sys.executable,
     timeout: float = DEFAULT_TIMEOUT_S,

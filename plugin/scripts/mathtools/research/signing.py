@@ -7,12 +7,12 @@ same from a terminal as from Claude Code). A digest recomputed with 0.1.0's form
 STATE.md's fields, which anyone can compute) no longer passes, and neither does a run typed into
 COMPUTATION.md by hand: the mark needs the key.
 
-What it does not prevent: anyone who reads the key file, or imports the library and calls the
-code that makes marks (statefile.digest_of, computation.record), can make any mark; the model
+What it does not prevent: anyone who reads the key file, or imports the library and calls the code
+that makes marks (statefile.digest_of, computation.record_computation), can make any mark; the model
 can, with a Bash call, if it sets out to. The threat is an eager model taking a shortcut, not a
-determined one; the key only turns the shortcut into a forgery that has to go and get it.
-Deleting the key makes every mark of the workspace fail: STATE.md reads as hand-edited and every
-recorded run as hand-typed.
+determined one; the key only turns the shortcut into a forgery that has to go and get it. Deleting
+the key makes every mark of the workspace fail: STATE.md reads as hand-edited and every recorded run
+as hand-typed.
 
 0.1.0 sealed STATE.md with an unkeyed SHA-256. When a workspace's key is made, the digests its
 STATE.md files hold then are kept in the key file (`unkeyed`), and statefile.py still reads those,
@@ -74,7 +74,7 @@ def _sealed_without_key(math_dir: Path) -> list[str]:
     return found
 
 
-def key(math_dir: Path) -> Key:
+def signing_key(math_dir: Path) -> Key:
     """The workspace's key, made now if it has none."""
     path = math_dir / KEY_FILE
     if not path.exists():
@@ -100,7 +100,7 @@ def key(math_dir: Path) -> Key:
 def mark(math_dir: Path, payload: object) -> str:
     """The HMAC-SHA256 (hex) of `payload`, as canonical JSON, under the workspace's key."""
     text = json.dumps(payload, sort_keys=True, default=str).encode("utf-8")
-    secret = bytes.fromhex(key(math_dir)["key"])
+    secret = bytes.fromhex(signing_key(math_dir)["key"])
     return hmac.new(secret, text, hashlib.sha256).hexdigest()
 
 

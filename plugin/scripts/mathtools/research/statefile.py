@@ -78,7 +78,7 @@ RUN_FILES = (
     COMPILE_RECORD,
     "references.bib",
 )
-# A problem's files, as `show` lists them and sessions.archive_session snapshots them: the
+# A problem's files, as `show_state` lists them and sessions.archive_session snapshots them: the
 # problem's own (kept, they grow from run to run), then the run's.
 SESSION_FILES = (
     "PROBLEM.md",
@@ -104,7 +104,7 @@ class StateFields(TypedDict):
 
 
 class ShownState(StateFields):
-    """`show`: the state, the problem folder and the files in it."""
+    """`show_state`: the state, the problem folder and the files in it."""
 
     dir: str
     files: list[str]
@@ -159,7 +159,8 @@ def _sealed(data: Mapping[str, object], state: State, folder: Path) -> bool:
         return True
     unkeyed = json.dumps(_routing(state.__dict__), sort_keys=True, default=str).encode()
     return (
-        given in signing.key(math_dir)["unkeyed"] and given == hashlib.sha256(unkeyed).hexdigest()
+        given in signing.signing_key(math_dir)["unkeyed"]
+        and given == hashlib.sha256(unkeyed).hexdigest()
     )
 
 
@@ -242,7 +243,7 @@ def save(folder: Path, state: State, data: Mapping[str, object], body: str) -> N
     atomic_write(state_path(folder), with_frontmatter(merged, body))
 
 
-def show(folder: Path, slug: str) -> ShownState:
+def show_state(folder: Path, slug: str) -> ShownState:
     """STATE.md as a dict, with the folder and the artifacts that exist in it."""
     state, _, _ = load(folder, slug)
     files = [str(folder / name) for name in SESSION_FILES if (folder / name).exists()]
