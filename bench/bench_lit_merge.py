@@ -35,7 +35,7 @@ def document(size: int) -> str:
     results += [
         unconfirmed({"key": f"cand-{n}", "title": f"Believed {n}"}) for n in range(size // 10)
     ]
-    doc = literature.parse(literature.template("bench"))
+    doc = literature.parse_literature(literature.template("bench"))
     merging.merge(doc, verification(results), summary="seed")
     return doc.render()
 

@@ -201,7 +201,7 @@ def test_a_fabrication_claiming_a_verified_id_stays_unconfirmed(tmp_path):
     assessed = {real["key"]: {"relevance": "Real.", "key_results": "Thm 1", "confidence": "[S]"}}
     report, _ = merging.merge_file(lit, verification([confirmed(real)]), assessed, summary="two")
     assert report["promoted"] == []
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     [uref] = doc.unconfirmed
     assert uref.title == "A Planted Fabrication"
     [ref] = doc.confirmed
@@ -423,6 +423,6 @@ def test_service_markup_in_a_title_or_field_is_inert_and_names_keep_their_commas
     text = lit.read_text(encoding="utf-8")
     for raw in ("<script", "<!-- hidden", "](javascript", "<img"):
         assert raw not in text
-    [ref] = literature.load(lit).confirmed
+    [ref] = literature.load_literature(lit).confirmed
     assert ref.authors == ["John Smith", "Martin King Jr.", "Emmy Noether"]
     assert checks.validate(lit) == []

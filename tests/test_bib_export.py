@@ -103,7 +103,7 @@ def test_keys_are_stable_across_runs_and_new_references(problem):
 def test_a_confirmed_entry_without_a_verification_stamp_is_left_out(problem):
     merge(problem, [confirmed(ARXIV), confirmed(S2_ONLY)])
     path = problem / "LITERATURE.md"
-    doc = literature.load(path)
+    doc = literature.load_literature(path)
     hand_typed = next(e for e in doc.confirmed if e.entry_number == "REF-002")
     hand_typed.lines = [line for line in hand_typed.lines if "**Verified:**" not in line]
     path.write_text(doc.render())

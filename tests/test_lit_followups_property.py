@@ -159,7 +159,7 @@ class FollowUps(RuleBasedStateMachine):
     @precondition(lambda self: self.path.exists())
     @rule(where=st.integers(0, 50))
     def note_under_an_entry(self, where):
-        doc = literature.load(self.path)
+        doc = literature.load_literature(self.path)
         entries = doc.confirmed + doc.unconfirmed
         if not entries:
             return
@@ -182,7 +182,7 @@ class FollowUps(RuleBasedStateMachine):
     # --- invariants --------------------------------------------------------------------------
 
     def entry_of(self, n: int):
-        doc = literature.load(self.path)
+        doc = literature.load_literature(self.path)
         found = [e for e in doc.confirmed + doc.unconfirmed if same(e.title, title(n))]
         return found[0] if found else None
 
@@ -192,7 +192,7 @@ class FollowUps(RuleBasedStateMachine):
             return
         text = self.path.read_text(encoding="utf-8")
         assert checks.validate(text) == []
-        doc = literature.parse(text)
+        doc = literature.parse_literature(text)
         entries = doc.confirmed + doc.unconfirmed
         for n in [*range(POOL), *GHOSTS]:
             assert sum(same(e.title, title(n)) for e in entries) <= 1, (n, text)

@@ -85,7 +85,7 @@ def test_merge_creates_the_file_from_the_template_with_metadata_carried(script, 
         "LITERATURE.md created: 1 new REF, 0 new UREF; now 1 confirmed, 0 unconfirmed",
         f"REF-001 added: {record['key']}",
     ]
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert doc.frontmatter == {
         "problem": "spectral-gap",
         "total_papers": 1,
@@ -129,7 +129,7 @@ def test_the_frontmatter_keeps_the_template_layout_after_a_merge(lit):
         "---\n"
     )
     untouched = lit.read_text()  # a document nobody changes keeps every byte
-    assert literature.parse(untouched).render() == untouched
+    assert literature.parse_literature(untouched).render() == untouched
 
 
 def degraded(results, verified_at="2026-02-11T12:00:00Z", down="semantic_scholar"):
@@ -145,7 +145,7 @@ def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(l
     report, _ = merging.merge_file(
         lit, degraded([confirmed(paper(1))]), assessed, summary="gap bound"
     )
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert doc.frontmatter["sources_queried"] == ["arxiv"]  # S2 answered nothing
     assert doc.history[-1]["Query Summary"] == "gap bound (Semantic Scholar unavailable)"
     assert report["history_row"]["query_summary"] == "gap bound (Semantic Scholar unavailable)"
@@ -159,7 +159,7 @@ def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(l
     # A later search with both services keeps S2 among the sources; one without S2 adds nothing.
     merge(lit, [confirmed(paper(2, "semantic_scholar"))], verified_at="2026-02-12T12:00:00Z")
     merging.merge_file(lit, degraded([confirmed(paper(3))], "2026-02-13T12:00:00Z"), summary="x")
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert doc.frontmatter["sources_queried"] == ["arxiv", "semantic_scholar"]
     assert [row["Query Summary"] for row in doc.history] == [
         "gap bound (Semantic Scholar unavailable)",
@@ -172,7 +172,7 @@ def test_an_unavailable_service_is_noted_in_history_sources_and_verified_lines(l
 def test_with_arxiv_down_the_note_names_semantic_scholar_as_the_only_check(lit):
     record = paper(4, "semantic_scholar")
     merging.merge_file(lit, degraded([confirmed(record)], down="arxiv"), summary="q")
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert doc.frontmatter["sources_queried"] == ["semantic_scholar"]
     assert (
         doc.confirmed[0]
@@ -191,7 +191,7 @@ def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
         "source": "memory",
     }
     merge(lit, [unconfirmed(candidate, "arXiv API returned no results for ID 1901.00001", real)])
-    (uref,) = literature.load(lit).unconfirmed
+    (uref,) = literature.load_literature(lit).unconfirmed
     assert (uref.entry_number, uref.title, uref.year) == ("UREF-001", "A folklore gap bound", 2019)
     assert uref.authors == ["A. Smith and B. Jones"]
     assert uref.source == "memory"
@@ -207,7 +207,7 @@ def test_an_unconfirmed_candidate_with_a_blank_title_is_headed_by_its_key(lit):
     candidate = {"title": " \t ", "arxiv_id": "1901.00001", "source": "memory"}
     report = merge(lit, [unconfirmed(candidate, "arXiv API returned no results for ID 1901.00001")])
     assert report["unconfirmed_added"][0]["title"] == "arXiv:1901.00001"
-    (uref,) = literature.load(lit).unconfirmed
+    (uref,) = literature.load_literature(lit).unconfirmed
     assert (uref.entry_number, uref.title) == ("UREF-001", "arXiv:1901.00001")
     assert checks.validate(lit) == []
 
@@ -216,24 +216,24 @@ def test_numbers_continue_and_are_never_reused(lit):
     merge(lit, [confirmed(paper(n)) for n in (1, 2, 3)], summary="first")
     merge(lit, [unconfirmed({"title": f"Believed {n}", "key": f"cand-{n}"}) for n in (1, 2)])
     # A person deletes the last REF and the last UREF by hand.
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     doc.section(literature.CONFIRMED).remove_entry(doc.confirmed[-1])
     doc.section(literature.UNCONFIRMED).remove_entry(doc.unconfirmed[-1])
     lit.write_text(doc.render())
     merge(lit, [confirmed(paper(4)), unconfirmed({"title": "Believed 3", "key": "cand-3"})])
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert [e.entry_number for e in doc.confirmed] == ["REF-001", "REF-002", "REF-004"]
     assert [e.entry_number for e in doc.unconfirmed] == ["UREF-001", "UREF-003"]
 
 
 def test_the_high_water_mark_survives_deleting_every_entry(lit):
     merge(lit, [confirmed(paper(1))])
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     doc.section(literature.CONFIRMED).remove_entry(doc.confirmed[0])
     lit.write_text(doc.render())
     assert "(No confirmed references yet)" in lit.read_text()
     merge(lit, [confirmed(paper(2))])
-    assert [e.entry_number for e in literature.load(lit).confirmed] == ["REF-002"]
+    assert [e.entry_number for e in literature.load_literature(lit).confirmed] == ["REF-002"]
 
 
 @pytest.mark.parametrize(
@@ -267,7 +267,7 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
     merge(lit, [confirmed(first)], verified_at="2026-02-10T12:00:00Z")
     report = merge(lit, [confirmed(again)], summary="again", verified_at="2026-03-01T00:00:00Z")
     assert report["added"] == [] and report["updated"][0]["ref"] == "REF-001"
-    (ref,) = literature.load(lit).confirmed
+    (ref,) = literature.load_literature(lit).confirmed
     expected = (
         "arXiv, Semantic Scholar" if first["source"] != again["source"] else "Semantic Scholar"
     )
@@ -281,7 +281,7 @@ def test_a_duplicate_updates_the_existing_entry(lit, first, again):
 def test_an_older_verification_does_not_replace_a_newer_one(lit):
     merge(lit, [confirmed(paper(1))], verified_at="2026-03-01T00:00:00Z")
     merge(lit, [confirmed(paper(1))], summary="older", verified_at="2026-01-01T00:00:00Z")
-    (ref,) = literature.load(lit).confirmed
+    (ref,) = literature.load_literature(lit).confirmed
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.field("First verified") == "2026-01-01T00:00:00Z"
 
@@ -289,14 +289,14 @@ def test_an_older_verification_does_not_replace_a_newer_one(lit):
 def test_a_first_verification_gets_no_first_verified_line_nor_does_the_same_one_again(lit):
     merge(lit, [confirmed(paper(1))])
     merge(lit, [confirmed(paper(1))], summary="same time")
-    (ref,) = literature.load(lit).confirmed
+    (ref,) = literature.load_literature(lit).confirmed
     assert ref.field("First verified") is None and ref.verified_at == "2026-02-10T12:00:00Z"
 
 
 def test_the_first_verified_time_never_moves_and_sits_before_verified(lit):
     for day in ("10", "20", "28"):
         merge(lit, [confirmed(paper(1))], verified_at=f"2026-02-{day}T12:00:00Z")
-    (ref,) = literature.load(lit).confirmed
+    (ref,) = literature.load_literature(lit).confirmed
     assert ref.field("First verified") == "2026-02-10T12:00:00Z"
     assert ref.verified_at == "2026-02-28T12:00:00Z"
     lines = [line.split(":**")[0] for line in ref.lines if line.startswith("- **")]
@@ -308,7 +308,7 @@ def test_every_verification_url_stays_on_the_verified_line(lit):
     arxiv_url = ARXIV_URL.format(paper(1)["arxiv_id"])
     merge(lit, [confirmed(paper(1))], verified_at="2026-02-10T12:00:00Z")
     merge(lit, [confirmed(paper(1, "semantic_scholar"))], verified_at="2026-03-01T00:00:00Z")
-    (ref,) = literature.load(lit).confirmed
+    (ref,) = literature.load_literature(lit).confirmed
     s2_url = S2_URL.format("ARXIV:" + paper(1)["arxiv_id"])
     assert ref.source == "arXiv, Semantic Scholar"
     assert ref.verified_at == "2026-03-01T00:00:00Z"
@@ -317,7 +317,7 @@ def test_every_verification_url_stays_on_the_verified_line(lit):
     older = confirmed(paper(1))
     older["verified_via"] = ["https://export.arxiv.org/api/query?id_list=2100.00001v1"]
     merge(lit, [older], summary="older", verified_at="2026-01-01T00:00:00Z")
-    (ref,) = literature.load(lit).confirmed
+    (ref,) = literature.load_literature(lit).confirmed
     assert ref.verified_at == "2026-03-01T00:00:00Z"
     assert ref.verified_via == [arxiv_url, s2_url, older["verified_via"][0]]
     assert checks.validate(lit) == []
@@ -345,14 +345,14 @@ def test_a_confirmed_uref_moves_to_a_new_ref_and_the_move_is_noted(lit):
             "title": paper(5)["title"],
         }
     ]
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert doc.unconfirmed == []
     assert doc.confirmed[1].field("Moved from") == "UREF-001 (unconfirmed until 2026-02-10)"
     assert doc.confirmed[1].relevance == "Might give the constant."  # carried over
     assert doc.history[-1]["New Confirmed"] == "1"
     assert doc.high_water("UREF") == 1
     merge(lit, [unconfirmed({"title": "Another", "key": "cand-9"})], summary="more")
-    assert literature.load(lit).unconfirmed[0].entry_number == "UREF-002"
+    assert literature.load_literature(lit).unconfirmed[0].entry_number == "UREF-002"
 
 
 def test_synthesis_lines_citing_a_moved_uref_are_reported_not_rewritten(lit):
@@ -393,7 +393,7 @@ def test_an_unconfirmed_result_for_a_confirmed_paper_is_skipped(lit):
     assert report["skipped"] == [
         {"key": "arXiv:2100.00001", "reason": "already confirmed as REF-001"}
     ]
-    assert literature.load(lit).unconfirmed == []
+    assert literature.load_literature(lit).unconfirmed == []
 
 
 def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
@@ -426,7 +426,7 @@ def test_relevance_only_fills_what_is_unassessed(lit):
     merge(lit, [confirmed(paper(1))], relevance={})
     merge(lit, [confirmed(paper(1))], {key: {"relevance": "First.", "confidence": "[S]"}}, "b")
     merge(lit, [confirmed(paper(1))], {key: {"relevance": "Second.", "key_results": "L3"}}, "c")
-    ref = literature.load(lit).confirmed[0]
+    ref = literature.load_literature(lit).confirmed[0]
     assert (ref.relevance, ref.key_results, ref.confidence) == ("First.", "L3", "[S]")
 
 
@@ -446,7 +446,7 @@ def test_lit_update_merge_says_which_prose_it_kept(script, lit, tmp_path):
         "REF-001 kept its Relevance: prose there is never overwritten; edit REF-001 in the file"
         in run.stdout.splitlines()
     )
-    ref = literature.load(lit).confirmed[0]
+    ref = literature.load_literature(lit).confirmed[0]
     assert (ref.relevance, ref.key_results) == ("First.", "L3")
     again = json.loads(
         run_merge(
@@ -494,7 +494,7 @@ def test_an_unconfirmed_result_takes_relevance_by_its_own_key_only(lit):
         merge(lit, [foreign], {paper(7)["key"]: {"relevance": "About the other paper."}})
     assert not lit.exists()
     merge(lit, [foreign], {"memory-1": {"relevance": "Would give the bound."}})
-    (uref,) = literature.load(lit).unconfirmed
+    (uref,) = literature.load_literature(lit).unconfirmed
     assert uref.title == "Believed"
     assert uref.relevance == "Would give the bound."
 
@@ -512,7 +512,7 @@ def test_history_counts_from_flags_or_from_the_results(lit):
     given = {"zbmath": 3, "arxiv": 40, "semantic_scholar": 0}
     verified = verification([confirmed(paper(3))], "2026-02-11T12:00:00Z")
     merging.merge_file(lit, verified, assessed(verified["results"]), summary="flags", results=given)
-    rows = literature.load(lit).history
+    rows = literature.load_literature(lit).history
     assert [(r["Results"], r["New Confirmed"]) for r in rows] == [
         ("arXiv 2, Semantic Scholar 1", "2"),
         ("arXiv 40, zbMATH Open 3", "1"),
@@ -535,7 +535,7 @@ def test_a_two_source_search_history_still_reads_and_takes_the_results_column(li
     text = lit.read_text()
     table = text[text.index("| Date |") : text.index("\n\n", text.index("| Date |")) + 1]
     lit.write_text(text.replace(table, TWO_SOURCE_HISTORY))
-    old = literature.load(lit)
+    old = literature.load_literature(lit)
     assert old.history == [
         {
             "Date": "2026-01-05",
@@ -550,7 +550,10 @@ def test_a_two_source_search_history_still_reads_and_takes_the_results_column(li
     assert "| Date | Query Summary | Results | New Confirmed |" in text
     assert "arXiv Results" not in text
     assert '| 2026-01-05 | "spectral gap"; my own note | arXiv 8 | 5 |' in text
-    assert [row["Results"] for row in literature.load(lit).history] == ["arXiv 8", "arXiv 1"]
+    assert [row["Results"] for row in literature.load_literature(lit).history] == [
+        "arXiv 8",
+        "arXiv 1",
+    ]
     assert checks.validate(lit) == []
 
 
@@ -558,7 +561,7 @@ def test_counts_are_recomputed_from_the_body(lit):
     merge(lit, [confirmed(paper(1))])
     lit.write_text(lit.read_text().replace("confirmed_count: 1", "confirmed_count: 7"))
     merge(lit, [confirmed(paper(2))], summary="second")
-    assert literature.load(lit).frontmatter["confirmed_count"] == 2
+    assert literature.load_literature(lit).frontmatter["confirmed_count"] == 2
     assert checks.validate(lit) == []
 
 
@@ -578,7 +581,7 @@ def test_hand_edits_survive_a_merge(lit):
         "  that approximates the gap.",
     ):
         assert kept in after
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert [e.entry_number for e in doc.confirmed] == ["REF-002", "REF-004", "REF-005"]
     assert after.index("### REF-005") < after.index("### Reading plan (mine)")
     assert checks.validate(lit) == []
@@ -720,7 +723,7 @@ def test_ten_concurrent_merges_lose_nothing_and_number_without_gaps(lit, tmp_pat
         procs.append(start_merge(lit, verified, *extra))
     outputs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
     assert all(p.returncode == 0 for p in procs), outputs
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     assert [e.number for e in doc.confirmed] == list(range(1, 11))
     assert sorted(e.arxiv_id for e in doc.confirmed) == sorted(
         paper(100 + n)["arxiv_id"] for n in range(10)
@@ -749,8 +752,8 @@ def test_a_merge_killed_mid_write_leaves_the_old_file_or_the_new_one(lit, tmp_pa
         else:
             assert checks.validate(after) == []
             assert (
-                len(literature.parse(after).confirmed)
-                == len(literature.parse(before).confirmed) + 1
+                len(literature.parse_literature(after).confirmed)
+                == len(literature.parse_literature(before).confirmed) + 1
             )
 
 
@@ -765,7 +768,7 @@ def test_a_number_mentioned_in_the_file_is_not_reused_after_the_state_comment_go
     merge(lit, [unconfirmed({"title": f"Believed {n}", "key": f"m{n}"}) for n in (1, 2)])
     text = without_state_comment(lit)
     text = text.replace("(No synthesis yet", "- REF-003 proves it [S]. UREF-002 may help [~].\n(x")
-    doc = literature.parse(text)
+    doc = literature.parse_literature(text)
     last_ref, last_uref = doc.confirmed[-1], doc.unconfirmed[-1]
     doc.section(literature.CONFIRMED).remove_entry(last_ref)
     doc.section(literature.UNCONFIRMED).remove_entry(last_uref)
@@ -785,7 +788,7 @@ def test_a_number_mentioned_in_the_file_is_not_reused_after_the_state_comment_go
 def test_the_new_confirmed_column_keeps_ref_numbers_from_being_reused(lit):
     merge(lit, [confirmed(paper(1))], summary="first")
     merge(lit, [confirmed(paper(2)), confirmed(paper(3))], summary="second")
-    doc = literature.parse(without_state_comment(lit))
+    doc = literature.parse_literature(without_state_comment(lit))
     for entry in doc.confirmed[1:]:
         doc.section(literature.CONFIRMED).remove_entry(entry)
     lit.write_text(doc.render())
@@ -814,13 +817,13 @@ def test_promoting_the_highest_uref_of_a_hand_made_file_does_not_free_its_number
     report = merge(lit, [confirmed(found)])
     assert report["promoted"][0]["from"] == "UREF-001" and report["promoted"][0]["to"] == "REF-005"
     merge(lit, [unconfirmed({"title": "Another belief", "key": "cand-1"})], summary="next")
-    assert [e.entry_number for e in literature.load(lit).unconfirmed] == ["UREF-002"]
+    assert [e.entry_number for e in literature.load_literature(lit).unconfirmed] == ["UREF-002"]
 
 
 def test_last_search_is_the_most_recent_search(lit):
     merge(lit, [confirmed(paper(1))], verified_at="2026-03-01T00:00:00Z")
     merge(lit, [confirmed(paper(2))], summary="late", verified_at="2026-01-01T00:00:00Z")
-    assert literature.load(lit).frontmatter["last_search"] == "2026-03-01T00:00:00Z"
+    assert literature.load_literature(lit).frontmatter["last_search"] == "2026-03-01T00:00:00Z"
 
 
 @pytest.mark.parametrize(
@@ -891,7 +894,7 @@ def test_a_corrected_citation_enters_with_the_api_metadata_and_says_how_it_was_w
     run = run_merge(script, lit, verified, "--relevance", relevance, "--query-summary", "gap")
     assert run.returncode == 0, run.stdout
     assert run.stdout.splitlines()[1] == "REF-001 added: remembered -- CORRECTED (authors, year)"
-    doc = literature.load(lit)
+    doc = literature.load_literature(lit)
     (ref,) = doc.confirmed
     assert ref.authors == ["Ada Lovelace3", "Emmy Noether"] and ref.year == 2003  # the API's
     assert ref.field("Venue") == "J. Spectral Theory 7, 1-20"
@@ -913,4 +916,4 @@ def test_results_given_by_hand_must_name_a_source_and_a_count(script, lit, tmp_p
     assert not lit.exists()
     run = run_merge(script, lit, str(verified), "--results", "arxiv=4", "crossref=2")
     assert run.returncode == 0, run.stderr
-    assert literature.load(lit).history[0]["Results"] == "arXiv 4, Crossref 2"
+    assert literature.load_literature(lit).history[0]["Results"] == "arXiv 4, Crossref 2"

@@ -76,17 +76,17 @@ def test_random_merges_keep_the_document_valid(merges, repeat):
             for r in verified["results"]
             if r["status"] == "CONFIRMED"
         }
-        doc = literature.parse(text)
+        doc = literature.parse_literature(text)
         merging.merge(doc, verified, relevance, summary=f"step {step}")
         new_text = doc.render()
         if repeat[step]:  # the same merge again changes nothing
-            again = literature.parse(new_text)
+            again = literature.parse_literature(new_text)
             merging.merge(again, verified, relevance, summary=f"step {step}")
             assert again.render() == new_text
         text = new_text
 
         assert checks.validate(text) == []
-        doc = literature.parse(text)
+        doc = literature.parse_literature(text)
         assert doc.render() == text
         ever_confirmed |= {n for status, n, _ in results if status == "CONFIRMED"}
         titles = [entry.title for entry in doc.confirmed]

@@ -114,11 +114,11 @@ def test_the_template_has_the_protocol_schema():
     assert "| Date | Query Summary | Results | New Confirmed |" in body
     filled = literature.template("spectral-gap", "Spectral gap")
     assert checks.validate(filled) == []
-    assert literature.parse(filled).frontmatter["problem"] == "spectral-gap"
+    assert literature.parse_literature(filled).frontmatter["problem"] == "spectral-gap"
 
 
 def test_a_slug_with_yaml_syntax_stays_one_string():
-    doc = literature.parse(literature.template('odd: "slug" # x'))
+    doc = literature.parse_literature(literature.template('odd: "slug" # x'))
     assert doc.frontmatter["problem"] == 'odd: "slug" # x'
 
 
@@ -133,11 +133,11 @@ def test_a_slug_with_yaml_syntax_stays_one_string():
     ids=["hand-edited", "no-final-newline", "trailing-blank-lines", "template"],
 )
 def test_an_untouched_document_round_trips_byte_for_byte(text):
-    assert literature.parse(text).render() == text
+    assert literature.parse_literature(text).render() == text
 
 
 def test_entries_expose_their_fields():
-    doc = literature.parse(HAND_EDITED)
+    doc = literature.parse_literature(HAND_EDITED)
     first, second = doc.confirmed
     assert (first.number, first.entry_number, first.title) == (
         2,
@@ -180,7 +180,7 @@ def test_entries_expose_their_fields():
 
 
 def test_changing_one_field_keeps_every_other_line():
-    doc = literature.parse(HAND_EDITED)
+    doc = literature.parse_literature(HAND_EDITED)
     entry = doc.confirmed[0]
     assert entry.set_field("Source", "arXiv")
     assert not entry.set_field("Source", "arXiv")
@@ -199,7 +199,7 @@ def test_changing_one_field_keeps_every_other_line():
 
 
 def test_a_missing_field_is_inserted_in_protocol_order():
-    doc = literature.parse(HAND_EDITED)
+    doc = literature.parse_literature(HAND_EDITED)
     entry = doc.confirmed[1]
     entry.set_field("DOI", "10.1/abc")
     lines = entry.lines
@@ -221,7 +221,7 @@ def test_a_missing_field_is_inserted_in_protocol_order():
 def test_malformed_documents_are_named_with_the_line(edit, line, words):
     text = HAND_EDITED.replace(*edit, 1)
     with pytest.raises(BadInput) as caught:
-        literature.parse(text, "LIT.md")
+        literature.parse_literature(text, "LIT.md")
     assert words in caught.value.message
     if line is not None:
         assert f"line {line}" in caught.value.message
@@ -237,7 +237,7 @@ def test_sections_out_of_order_are_malformed():
         BadInput,
         match=r"line 20: '## Confirmed References' must come before '## Synthesis' \(line 14\)",
     ):
-        literature.parse(moved)
+        literature.parse_literature(moved)
 
 
 def test_headings_inside_code_fences_are_prose():
@@ -245,7 +245,7 @@ def test_headings_inside_code_fences_are_prose():
         "Nothing on weighted graphs [~].\n",
         "Nothing on weighted graphs [~].\n```\n## Confirmed References\n### REF-9\n```\n",
     )
-    doc = literature.parse(text)
+    doc = literature.parse_literature(text)
     assert doc.render() == text and len(doc.confirmed) == 2
 
 
@@ -304,7 +304,7 @@ def test_validate_reads_a_path(tmp_path):
     path.write_text(HAND_EDITED.replace("confirmed_count: 2", "confirmed_count: 1"))
     assert checks.validate(path) == ["frontmatter: confirmed_count is 1 but the body has 2"]
     assert checks.validate(str(path)) == checks.validate(path)
-    assert literature.load(path).confirmed[0].number == 2
+    assert literature.load_literature(path).confirmed[0].number == 2
 
 
 QUOTED = '[V] "We give an algorithm that approximates the gap" (REF-002, abstract)'

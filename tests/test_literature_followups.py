@@ -193,11 +193,11 @@ def test_a_synthesis_violation_names_the_line_of_the_file_the_model_edits():
     from mathtools.search.recording import in_synthesis_file
 
     written = '### Applicable Theorems\n- [V] "words no paper wrote here" (REF-009, abstract).\n'
-    doc = literature.parse(literature.template("p"), "LITERATURE.md")
+    doc = literature.parse_literature(literature.template("p"), "LITERATURE.md")
     section = doc.section(literature.SYNTHESIS)
     text = checks.with_warning(written + "\n### Gaps\n- [~] A gap.\n")
     section.intro = ["\n", *(line + "\n" for line in text.splitlines()), "\n"]
-    doc = literature.parse(doc.render(), "LITERATURE.md")
+    doc = literature.parse_literature(doc.render(), "LITERATURE.md")
     found = [v for v in checks.validate(doc.render()) if v.startswith("Synthesis line")]
     assert found and found[0].startswith("Synthesis line ") and "REF-009" in found[0]
     renamed = in_synthesis_file(found, doc, written, "R/synthesis.md")
@@ -220,7 +220,9 @@ def test_a_follow_ups_synthesis_quotes_a_statement_an_earlier_verify_listed(tmp_
         first = searches.search(label="strong")["verify"]
         assert re.search(r"^    Conjecture 1\.1 \(Viterbo, 2000\): For any symplectic", first, re.M)
         ref = next(
-            e for e in literature.load(searches.literature).confirmed if e.arxiv_id == "2405.16513"
+            e
+            for e in literature.load_literature(searches.literature).confirmed
+            if e.arxiv_id == "2405.16513"
         )
         assert "Conjecture 1.1" in ref.statements()
         quote = r"For any symplectic capacity $c$, and any convex domain $K \subset \R^{2n}$"
@@ -239,7 +241,7 @@ def test_a_pending_uref_confirmed_as_the_paper_of_a_ref_becomes_that_ref():
     from support.verified import confirmed, paper, unconfirmed, verification
 
     record = paper(7)
-    doc = literature.parse(literature.template("p"), "LITERATURE.md")
+    doc = literature.parse_literature(literature.template("p"), "LITERATURE.md")
     title = "Spectral gaps of random graphs, remembered"
     cited = {"key": "memory-1", "title": title, "authors": ["Lovelace7"]}
     pending = unconfirmed(cited, "API error - verification pending")

@@ -89,7 +89,7 @@ def test_key_results_may_leave_out_their_own_ref():
 
 
 def test_validate_checks_the_synthesis_and_key_results(tmp_path):
-    doc = literature.parse(literature.template("billiards"), "LITERATURE.md")
+    doc = literature.parse_literature(literature.template("billiards"), "LITERATURE.md")
     ref = entries()["REF-001"]
     ref.set_field("Key Results", '[V] "a convex Lagrangian product" (Theorem 1.3)')
     doc.section(literature.CONFIRMED).add_entry(ref)
@@ -101,7 +101,7 @@ def test_validate_checks_the_synthesis_and_key_results(tmp_path):
 
 
 def test_keep_quoted_keeps_the_statements_claims_quote_and_names_those_the_paper_lacks():
-    doc = literature.parse(literature.template("billiards"), "LITERATURE.md")
+    doc = literature.parse_literature(literature.template("billiards"), "LITERATURE.md")
     key_results = '[V] "a convex Lagrangian product" (Theorem 1.3); [V] "a lemma" (Lemma 9.9)'
     values = {"arXiv ID": "2203.01718", "Abstract": ABSTRACT, "Key Results": key_results}
     ref = Entry.new("REF", 1, "Title", values, [])
@@ -112,7 +112,7 @@ def test_keep_quoted_keeps_the_statements_claims_quote_and_names_those_the_paper
     assert said == [
         "REF-001: the paper states no Lemma 9.9 (it states Theorem 1.3, Definition 2.1)"
     ]
-    kept = literature.parse(doc.render(), "LITERATURE.md").confirmed[0]
+    kept = literature.parse_literature(doc.render(), "LITERATURE.md").confirmed[0]
     assert kept.statements() == {"Theorem 1.3": " ".join(THEOREM.split())}
     assert kept.statements_source == SRC
     assert f"- **Statements:** quoted from {SRC}\n" in doc.render()
@@ -121,14 +121,16 @@ def test_keep_quoted_keeps_the_statements_claims_quote_and_names_those_the_paper
 def test_every_statement_verify_listed_is_kept_and_quotable_by_a_later_synthesis():
     """Issue 37: a follow-up's Synthesis quoting REF-001's Conjecture 1.1, which verify listed
     but no claim of the first search quoted, was refused ("which REF-001 does not keep")."""
-    doc = literature.parse(literature.template("billiards"), "LITERATURE.md")
+    doc = literature.parse_literature(literature.template("billiards"), "LITERATURE.md")
     values = {"arXiv ID": "2203.01718", "Abstract": ABSTRACT, "Key Results": "[S] the bound"}
     doc.section(literature.CONFIRMED).add_entry(Entry.new("REF", 1, "Title", values, []))
     conjecture = r"Every convex body $K$ satisfies $c(K)^n \leq n!\,\mathrm{vol}(K)$."
     read = {"Theorem 1.3": THEOREM, "Conjecture 1.1": conjecture, "Lemma 4.2": "a lemma"}
     listed = ["Conjecture 1.1", "Theorem 1.3"]
     assert quotes.keep_quoted(doc, {"2203.01718": quotes.LatexSourceText(SRC, read, listed)}) == []
-    later = literature.parse(doc.render(), "LITERATURE.md")  # a later search: no source read
+    later = literature.parse_literature(
+        doc.render(), "LITERATURE.md"
+    )  # a later search: no source read
     assert set(later.confirmed[0].statements()) == {"Conjecture 1.1", "Theorem 1.3"}
     section = later.section(literature.SYNTHESIS)
     claim = r'- [V] "Every convex body $K$ satisfies $c(K)^n \le n! \mathrm{vol}(K)$" '
@@ -139,7 +141,7 @@ def test_every_statement_verify_listed_is_kept_and_quotable_by_a_later_synthesis
 def test_a_statement_of_a_source_that_could_not_be_read_is_unknown_not_absent():
     """Issue 37: "REF-002: the paper states no Theorem 1.1 (it states )" for a source that
     could not be fetched."""
-    doc = literature.parse(literature.template("billiards"), "LITERATURE.md")
+    doc = literature.parse_literature(literature.template("billiards"), "LITERATURE.md")
     values = {"arXiv ID": "2203.01718", "Abstract": ABSTRACT, "Key Results": "[S] x"}
     doc.section(literature.CONFIRMED).add_entry(Entry.new("REF", 1, "Title", values, []))
     doc.section(literature.SYNTHESIS).intro = [
@@ -226,7 +228,7 @@ def problem_folder(tmp_path, proof_md: str, tex: str):
 
     folder = tmp_path / "billiards"
     folder.mkdir()
-    doc = literature.parse(literature.template("billiards"), "LITERATURE.md")
+    doc = literature.parse_literature(literature.template("billiards"), "LITERATURE.md")
     ref = entries()["REF-001"]
     ref.set_field("Year", "2022")
     ref.set_field("Verified", f"2026-11-25T00:00:00Z via {SRC}")

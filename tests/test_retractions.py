@@ -12,7 +12,7 @@ import json
 from mathtools.core.records import Paper
 from mathtools.gate.refreport import markdown
 from mathtools.litdoc import merging, quotes
-from mathtools.litdoc.literature import parse
+from mathtools.litdoc.literature import parse_literature
 from mathtools.services.crossref import to_paper
 from support.scripted_server import Reply, ScriptedServer
 from support.verified import confirmed, paper, verification
@@ -87,7 +87,7 @@ def test_literature_md_says_retracted_and_no_v_claim_rests_on_it(tmp_path):
     merging.merge_file(lit, verification(results, "2026-02-10T12:00:00Z"), relevance, summary="q")
     text = lit.read_text()
     assert f"- **Retracted:** DOI:{NOTICE}" in text
-    entries = {entry.entry_number: entry for entry in parse(text).confirmed}
+    entries = {entry.entry_number: entry for entry in parse_literature(text).confirmed}
     [claim] = quotes.quotes('[V] "We prove bound 1. It is sharp." (REF-001, abstract)')
     assert "retracted" in (quotes.check(claim, entries) or "")
 

@@ -33,7 +33,7 @@ def test_literature_carries_zbl_and_msc_and_stays_valid(verified, tmp_path):
     assert "- **Source:** zbMATH Open" in text and "- **Source:** Crossref" in text
     # zbMATH's "Family, Given" names are written "Given Family": the Authors line splits on commas.
     assert "- **Authors:** Tommy Hofmann, Yinan Zhang" in text
-    doc = literature.load(path)
+    doc = literature.load_literature(path)
     article = doc.confirmed[0].to_dict()
     assert (article["zbl"], article["msc"]) == ("1409.11141", ["11Y40", "11R16", "11R27"])
     # Every entry passes the schema once assessed (the merge leaves relevance for the model).

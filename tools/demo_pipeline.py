@@ -373,7 +373,9 @@ def findings(figures: dict) -> list[str]:
         if result["status"] == "UNCONFIRMED":
             given = (result.get("candidate") or {}).get("title") or result["key"]
             out.append(f'  {result["key"]} "{given}": {" ".join(str(result["reason"]).split())}')
-    quoted = [e for e in literature.load(figures["literature"]).confirmed if e.statements()]
+    quoted = [
+        e for e in literature.load_literature(figures["literature"]).confirmed if e.statements()
+    ]
     if quoted:
         out.append("Key Results quoted from the papers' own LaTeX sources:")
     for entry in quoted:
@@ -442,7 +444,9 @@ def session_example(figures: dict) -> list[str]:
         else f"verified: {len(summary['refs'])} confirmed, {len(summary['urefs'])} unconfirmed"
     )
     items = [verified]
-    quoted = [e for e in literature.load(figures["literature"]).confirmed if e.statements()]
+    quoted = [
+        e for e in literature.load_literature(figures["literature"]).confirmed if e.statements()
+    ]
     if quoted:
         claim = quoted[0].key_results.split("quoting the paper: ", 1)[-1]
         items.append(f"Key Results quote the papers' own statements, checked: {claim}")

@@ -104,7 +104,7 @@ def write_literature(folder: Path) -> None:
     )
     moon = paper(2, title="Topics on Tournaments", authors=["John W. Moon"], year=1968)
     merging.merge_file(folder / "LITERATURE.md", verification([confirmed(redei), confirmed(moon)]))
-    document = literature.load(folder / "LITERATURE.md")
+    document = literature.load_literature(folder / "LITERATURE.md")
     first, second = document.confirmed
     first.set_field("Key Results", REF_KEY_RESULT)
     first.set_statements("https://export.arxiv.org/src/2101.00001", {"Theorem 1": REF_STATEMENT})

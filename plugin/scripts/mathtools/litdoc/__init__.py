@@ -12,7 +12,15 @@ if TYPE_CHECKING:
     from .bibexport import bib_entries, export
     from .checks import validate, with_warning
     from .identity import Index, Key, entry_identity, paper_identity
-    from .literature import AS_CITED, SYNTHESIS, UNKNOWN, LiteratureDoc, load, parse, template
+    from .literature import (
+        AS_CITED,
+        SYNTHESIS,
+        UNKNOWN,
+        LiteratureDoc,
+        load_literature,
+        parse_literature,
+        template,
+    )
     from .merging import merge_file, merge_summary_lines
     from .quotes import LatexSourceText, keep_quoted, proof_violations, tex_violations
 
@@ -28,11 +36,11 @@ __all__ = [
     "entry_identity",
     "export",
     "keep_quoted",
-    "load",
+    "load_literature",
     "merge_file",
     "merge_summary_lines",
     "paper_identity",
-    "parse",
+    "parse_literature",
     "proof_violations",
     "template",
     "tex_violations",

@@ -11,7 +11,7 @@ lit_update.py keeps in the entry's ids comment); every entry carries its DOI, zb
 ids comment, `Type:book`) is a `@book`; everything else stays `@misc`.
 The file has no timestamp: the same confirmed references give the same bytes.
 
-    >>> doc = literature.load("LITERATURE.md")
+    >>> doc = literature.load_literature("LITERATURE.md")
     >>> [(e.key, e.entry_number) for e in bib_entries(doc)]
     [('lovelace2021spectral', 'REF-001')]
 """
@@ -219,7 +219,7 @@ def _written_by_us(line: str) -> bool:
 
 def export(folder: Path) -> dict[str, object]:
     """Write folder/references.bib from folder/LITERATURE.md; returns what was written."""
-    doc = literature.load(folder / "LITERATURE.md")
+    doc = literature.load_literature(folder / "LITERATURE.md")
     entries = bib_entries(doc)
     path = folder / "references.bib"
     kept, kept_keys = kept_by_hand(path, {entry.key: entry.entry_number for entry in entries})

@@ -18,7 +18,7 @@ from .literature import (
     UREF_STATUS,
     LiteratureDoc,
     current_row,
-    parse,
+    parse_literature,
 )
 from .refentry import entry_number
 
@@ -47,7 +47,7 @@ def validate(path_or_text: Path | str) -> list[str]:
         text, name = read_text(path_or_text, "LITERATURE.md"), str(path_or_text)
         folder = Path(path_or_text).resolve().parent
     try:
-        doc = parse(text, name)
+        doc = parse_literature(text, name)
     except BadInput as exc:
         return [exc.message]
     found = _violations(doc)

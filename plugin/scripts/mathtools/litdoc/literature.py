@@ -1,8 +1,8 @@
 """LITERATURE.md as a structured document and back (protocol sections 4 and 8).
 
-`parse` splits the file into frontmatter, a preamble, and sections; the Confirmed and Unconfirmed
-References sections are split further into REF-NNN / UREF-NNN entries. Every part keeps its
-original lines, and `render` joins them again, so a file nobody changed comes back byte for byte
+`parse_literature` splits the file into frontmatter, a preamble, and sections; the Confirmed and
+Unconfirmed References sections are split further into REF-NNN / UREF-NNN entries. Every part keeps
+its original lines, and `render` joins them again, so a file nobody changed comes back byte for byte
 and everything the scripts do not own (Synthesis prose, notes under an entry, extra sections, a
 person's own `###` subsections) survives every update. Only the lines a merge changes are
 re-rendered.
@@ -383,7 +383,7 @@ def table_cells(line: str) -> list[str]:
     return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", inner)]
 
 
-def parse(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
+def parse_literature(text: str, name: str = "LITERATURE.md") -> LiteratureDoc:
     """Parse LITERATURE.md text. Raises BadInput naming the line when the structure is broken."""
     if not text.startswith(FRONTMATTER_FENCE + "\n"):
         raise BadInput(
@@ -488,6 +488,6 @@ def template(slug: str, title: str | None = None) -> str:
     return text.replace("{PROBLEM_TITLE}", one_line(title or slug))
 
 
-def load(path: Path | str) -> LiteratureDoc:
+def load_literature(path: Path | str) -> LiteratureDoc:
     """Read and parse a LITERATURE.md (BadInput naming the line when it is malformed)."""
-    return parse(read_text(path, "LITERATURE.md"), str(path))
+    return parse_literature(read_text(path, "LITERATURE.md"), str(path))

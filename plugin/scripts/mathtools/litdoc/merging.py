@@ -43,7 +43,7 @@ from ..core import (
     schema_errors,
 )
 from .checks import synthesis_citations
-from .literature import LiteratureDoc, parse, results_text, template
+from .literature import LiteratureDoc, parse_literature, results_text, template
 from .mergeentries import EntryChanges, Merge, Relevance, later, no_changes, paper_key
 from .mergefields import confirmed_by, unavailable
 from .refentry import one_line
@@ -181,7 +181,7 @@ def stale_citations(doc: LiteratureDoc, moved: Mapping[str, str]) -> list[StaleC
     number. The prose is the model's or the person's: it is reported, never rewritten."""
     if not moved:
         return []
-    merged = parse(doc.render(), doc.name)
+    merged = parse_literature(doc.render(), doc.name)
     return [
         {"line": number, "cites": cited, "now": moved[cited]}
         for number, cited, _ in synthesis_citations(merged)
@@ -216,7 +216,7 @@ def merge_file(
             if created
             else read_text(path, "LITERATURE.md")
         )
-        doc = parse(old, str(path))
+        doc = parse_literature(old, str(path))
         report = merge(doc, verified, relevance, **history)
         new = doc.render()
         if not dry_run and (created or new != old):

@@ -41,7 +41,7 @@ from ..core import (
     split_sections,
     stamp,
 )
-from ..litdoc import load
+from ..litdoc import load_literature
 from . import computation, review
 from .gaps import parse as parse_gaps
 from .journalfile import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
@@ -258,7 +258,7 @@ def _references(folder: Path, cited: list[str], every: bool, statements: bool = 
     the statements the paper's source gives for the cited ones (with `statements`)."""
     if not (folder / "LITERATURE.md").exists():
         return ""
-    entries = load(folder / "LITERATURE.md").confirmed
+    entries = load_literature(folder / "LITERATURE.md").confirmed
     lines = ["## Confirmed references (LITERATURE.md; a UREF may support no step)"]
     for entry in entries:
         number = entry.entry_number

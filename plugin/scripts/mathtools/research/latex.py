@@ -32,7 +32,7 @@ from typing import TypedDict
 
 from ..bibliography import unsafe_commands
 from ..core import BadInput, cited_keys, strip_comments
-from ..litdoc import bib_entries, load, proof_violations, tex_violations
+from ..litdoc import bib_entries, load_literature, proof_violations, tex_violations
 from . import outputtex, review
 
 _BIB_KEY = re.compile(r"^\s*@\s*(\w+)\s*\{\s*([^,\s]+)\s*,", re.MULTILINE)
@@ -412,7 +412,7 @@ def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[
     said: list[str] = []  # [V] claims whose quote is not in their source
     proof_md = read_file(folder / "PROOF.md")
     if (folder / "LITERATURE.md").exists():
-        doc = load(folder / "LITERATURE.md")
+        doc = load_literature(folder / "LITERATURE.md")
         refs = {entry.key: entry.entry_number for entry in bib_entries(doc)}
         confirmed = set(refs)
         entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}

@@ -27,7 +27,7 @@ from ..core import (
     summary_line,
 )
 from ..gate import PENDING, Verifier, load_candidates
-from ..litdoc import AS_CITED, UNKNOWN, Index, Key, load, paper_identity
+from ..litdoc import AS_CITED, UNKNOWN, Index, Key, load_literature, paper_identity
 from ..papers import paper_theorems
 from ..services import LatexSourceClient
 from . import abstracts, refinement, searchfolder
@@ -125,7 +125,7 @@ def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[s
     path = Path(search.literature)
     if not path.exists():
         return []
-    index = Index(load(path))
+    index = Index(load_literature(path))
     covered = set()
     for name in given:
         items = read_json(name, "candidates")
@@ -133,7 +133,7 @@ def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[s
             if isinstance(item, dict) and (entry := index.cited("UREF", item)) is not None:
                 covered.add(entry.entry_number)
     found: list[dict[str, object]] = []
-    for entry in load(path).unconfirmed:
+    for entry in load_literature(path).unconfirmed:
         pending = (entry.field("Reason") or "").startswith(PENDING)
         if not pending or entry.entry_number in covered:
             continue

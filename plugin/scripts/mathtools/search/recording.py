@@ -24,10 +24,10 @@ from ..litdoc import (
     LatexSourceText,
     LiteratureDoc,
     keep_quoted,
-    load,
+    load_literature,
     merge_file,
     merge_summary_lines,
-    parse,
+    parse_literature,
     validate,
     with_warning,
 )
@@ -62,7 +62,7 @@ def merge(search: Search) -> tuple[dict[str, object], list[str]]:
         record_merge(Path(search.literature), f"merge {report['merge_id']}")
     kept = keep_statements(search)
     violations = validate(search.literature)
-    doc = load(search.literature)
+    doc = load_literature(search.literature)
     out = merge_summary_lines(report) + kept
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
     unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
@@ -131,7 +131,7 @@ def keep_statements(search: Search) -> list[str]:
     path = Path(search.literature)
     with locked(path):
         text = read_text(path, "LITERATURE.md")
-        doc = parse(text, str(path))
+        doc = parse_literature(text, str(path))
         said = keep_quoted(doc, papers)
         if doc.render() != text:
             atomic_write(path, doc.render())
@@ -143,7 +143,7 @@ def install_synthesis(path: Path, text: str) -> None:
     with the speculative-steps warning first when a claim is [~]."""
     text = with_warning(text)
     with locked(path):
-        doc = parse(read_text(path, "LITERATURE.md"), str(path))
+        doc = parse_literature(read_text(path, "LITERATURE.md"), str(path))
         section = doc.section(SYNTHESIS)
         section.intro = ["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]
         section.blocks = []
@@ -165,13 +165,13 @@ def finish(
     synthesis = search.folder / SYNTHESIS_FILE
     if synthesis.exists():
         install_synthesis(path, read_text(synthesis, SYNTHESIS_FILE))
-    elif load(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
+    elif load_literature(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
     unkept = keep_statements(search)
     violations = unkept + validate(path)
     if synthesis.exists():  # named by the lines of the file the model edits
         text = read_text(synthesis, SYNTHESIS_FILE)
-        violations = in_synthesis_file(violations, load(path), text, str(synthesis))
+        violations = in_synthesis_file(violations, load_literature(path), text, str(synthesis))
     if violations:
         return {"valid": False, "violations": violations, "recorded": False}
     if search.journal:  # finished before: the Synthesis is updated, nothing recorded twice
@@ -201,7 +201,7 @@ def finish(
     )
     search.journal = entry["id"]
     search.save()
-    counts = load(path).frontmatter
+    counts = load_literature(path).frontmatter
     slug, folder = resolve(search.problem)
     moved = record_search(
         folder, slug, f"{entry['id']}: {counts.get('confirmed_count', 0)} confirmed references"

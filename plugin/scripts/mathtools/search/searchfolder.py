@@ -30,7 +30,7 @@ from ..core import (
     summary_line,
     write_file,
 )
-from ..litdoc import Key, entry_identity, load, paper_identity
+from ..litdoc import Key, entry_identity, load_literature, paper_identity
 from . import abstracts
 
 if TYPE_CHECKING:  # the store is opened by the phases; this module only reads what they give it
@@ -282,7 +282,7 @@ def recorded_refs(search: Search) -> dict[Key, str]:
     if not path.exists():
         return {}
     found: dict[Key, str] = {}
-    for entry in load(path).confirmed:
+    for entry in load_literature(path).confirmed:
         for key in entry_identity(entry):
             found.setdefault(key, entry.entry_number)
     return found
