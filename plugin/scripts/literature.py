@@ -113,7 +113,7 @@ def main(argv: Sequence[str]) -> int | None:
 
 def do_discover(args: argparse.Namespace) -> None:
     from mathtools.research import mark, next_to_search, none_left
-    from mathtools.search import listing, problem_path, start
+    from mathtools.search import listing, problem_path, start_discovery
 
     path, focus = problem_path(args.words)
     gap = None
@@ -128,7 +128,7 @@ def do_discover(args: argparse.Namespace) -> None:
             print_lines([none_left(wanted, path.parent.name)])
             return
         focus = gap.focus()
-    search, found = start(path, focus, args.per_query)
+    search, found = start_discovery(path, focus, args.per_query)
     named = [f"gap: {gap.name}"] if gap else []
     if not found["runs"] and found["failed"]:  # nothing searched: the gap stays unmarked
         print_lines(named + listing(search, found))
@@ -197,16 +197,16 @@ def do_verify(args: argparse.Namespace) -> None:
 
 
 def do_merge(args: argparse.Namespace) -> None:
-    from mathtools.search import Search, merge
+    from mathtools.search import Search, merge_search
 
-    _, lines = merge(Search.load(args.search_folder))
+    _, lines = merge_search(Search.load(args.search_folder))
     print_lines(lines)
 
 
 def do_finish(args: argparse.Namespace) -> int | None:
-    from mathtools.search import Search, finish
+    from mathtools.search import Search, finish_search
 
-    done = finish(
+    done = finish_search(
         Search.load(args.search_folder),
         outcome=args.outcome,
         title=args.title,

@@ -11,12 +11,12 @@ from ..core import face_attribute
 if TYPE_CHECKING:
     from .commandlines import Plan, check_per_query, command_lines
     from .confirmation import verify
-    from .discovery import Found, chase, listing, more, problem_path, refine, start
+    from .discovery import Found, chase, listing, more, problem_path, refine, start_discovery
     from .judging import check_refined, judge
     from .planning import plan
     from .problemfile import read_problem
     from .querylines import query_line, searched_query_lines
-    from .recording import finish, merge
+    from .recording import finish_search, merge_search
     from .refinement import keep, next_refinement_step
     from .relaxation import ArxivRequest, search_arxiv, search_s2
     from .runrecords import (
@@ -53,12 +53,12 @@ __all__ = [
     "check_per_query",
     "check_refined",
     "command_lines",
-    "finish",
+    "finish_search",
     "given_search_folder",
     "judge",
     "keep",
     "listing",
-    "merge",
+    "merge_search",
     "more",
     "new_search_folder",
     "next_refinement_step",
@@ -74,7 +74,7 @@ __all__ = [
     "search_arxiv",
     "search_s2",
     "searched_query_lines",
-    "start",
+    "start_discovery",
     "stored_query_lines",
     "table",
     "verify",

@@ -59,7 +59,7 @@ def stderr_progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def start(
+def start_discovery(
     problem_path: Path,
     focus: str | None,
     per_query: int,

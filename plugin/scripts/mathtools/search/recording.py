@@ -40,7 +40,7 @@ SYNTHESIS_FILE = "synthesis.md"
 SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 
 
-def merge(search: Search) -> tuple[dict[str, object], list[str]]:
+def merge_search(search: Search) -> tuple[dict[str, object], list[str]]:
     """Merge and validate; (the merge report with the violations, the lines to print)."""
     folder = search.folder
     if not (folder / VERIFIED).exists():
@@ -150,7 +150,7 @@ def install_synthesis(path: Path, text: str) -> None:
         atomic_write(path, doc.render())
 
 
-def finish(
+def finish_search(
     search: Search,
     *,
     outcome: str,
