@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from mathtools.core.records import Paper
-from mathtools.gate.refreport import markdown
+from mathtools.gate.refreport import report_markdown
 from mathtools.litdoc import merging, quotes
 from mathtools.litdoc.literature import parse_literature
 from mathtools.services.crossref import to_paper
@@ -124,4 +124,4 @@ def test_check_refs_report_says_retracted():
             "missing": 0,
         },
     }
-    assert f"RETRACTED (notice DOI:{NOTICE})" in markdown(document)
+    assert f"RETRACTED (notice DOI:{NOTICE})" in report_markdown(document)

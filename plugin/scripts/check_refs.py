@@ -126,9 +126,9 @@ def main(argv: Sequence[str]) -> int | None:
     levels = {"--strict=unconfirmed": "--strict", "--strict=corrected": "--strict-corrected"}
     args = parser.parse_args([levels.get(arg, arg) for arg in argv])
     if args.adopt:
-        from mathtools.gate import adopt
+        from mathtools.gate import adopt_corrected_copy
 
-        original, backup = adopt(args.adopt)
+        original, backup = adopt_corrected_copy(args.adopt)
         print(f"adopted: {original} now holds the corrected copy; the original is {backup}")
         return None
     if not args.files:
@@ -148,7 +148,7 @@ def main(argv: Sequence[str]) -> int | None:
         fix_lines,
         fix_updates,
         is_marked,
-        markdown,
+        report_markdown,
         table_lines,
     )
     from mathtools.papers import add_statements, read_paper_input
@@ -198,7 +198,7 @@ def main(argv: Sequence[str]) -> int | None:
             "corrected": corrected,
         }
     if args.report:
-        write_file(args.report, markdown(document))
+        write_file(args.report, report_markdown(document))
     progress(f"done in {time.monotonic() - started:.1f} s")
     if args.out:
         write_file(args.out, dumps(marked(document)))  # a later --out may replace it

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .candidates import load_candidates
     from .refcheck import (
         FIX_MARK,
-        adopt,
+        adopt_corrected_copy,
         check_bibliography,
         check_output,
         default_fix_path,
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
         fix_updates,
         is_marked,
     )
-    from .refreport import REPORT_MARK, decision_lines, markdown, table_lines
+    from .refreport import REPORT_MARK, decision_lines, report_markdown, table_lines
     from .verdicts import PENDING, verification_summary_lines
     from .verification import Verifier
 
@@ -31,7 +31,7 @@ __all__ = [
     "PENDING",
     "REPORT_MARK",
     "Verifier",
-    "adopt",
+    "adopt_corrected_copy",
     "check_bibliography",
     "check_output",
     "decision_lines",
@@ -41,7 +41,7 @@ __all__ = [
     "fix_updates",
     "is_marked",
     "load_candidates",
-    "markdown",
+    "report_markdown",
     "table_lines",
     "verification_summary_lines",
 ]

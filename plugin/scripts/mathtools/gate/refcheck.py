@@ -378,7 +378,7 @@ def check_output(path: str, option: str, inputs: list[Path], marker: str) -> Non
 ADOPTED_SUFFIX = ".before-check-refs.bib"
 
 
-def adopt(copy_path: str) -> tuple[Path, Path]:
+def adopt_corrected_copy(copy_path: str) -> tuple[Path, Path]:
     """Make the corrected copy at `copy_path` the .bib it corrects (named on its first line,
     beside it): the original is kept byte for byte as NAME.before-check-refs.bib, the copy
     (without its header line) replaces it in one step, and the copy is removed. Returns

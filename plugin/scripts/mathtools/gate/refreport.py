@@ -266,7 +266,7 @@ def _shown(value: object, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def markdown(document: CheckDocument) -> str:
+def report_markdown(document: CheckDocument) -> str:
     """The Markdown report: counts, one table row per entry, each correction as a field table,
     each unconfirmed entry's reason and suggestion, duplicates and missing keys."""
     cell = _cell
