@@ -44,7 +44,7 @@ def test_superscript_digits_from_services_are_refused_or_dropped():
     from mathtools.services import arxivrecords, s2records, zbmath, zbmathrecords
 
     with pytest.raises(BadInput):
-        zbmath.identifier("zbMATH:²")
+        zbmath.zbmath_identifier("zbMATH:²")
     record = {"id": 1, "identifier": "1409.11141", "year": "²⁰¹⁶", "title": {"title": "T"}}
     paper = zbmathrecords.to_paper(record)
     assert paper is None or paper.year is None

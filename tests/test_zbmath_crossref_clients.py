@@ -103,20 +103,22 @@ def test_a_malformed_record_is_no_paper(record):
     ],
 )
 def test_identifiers(text, kind, value):
-    assert zbmath.identifier(text) == zbmath.Identifier(kind, value)
+    assert zbmath.zbmath_identifier(text) == zbmath.Identifier(kind, value)
 
 
 def test_a_bad_identifier_is_bad_input():
     with pytest.raises(BadInput, match="not a zbMATH identifier"):
-        zbmath.identifier("Zbl 14.1")
+        zbmath.zbmath_identifier("Zbl 14.1")
 
 
 # ----------------------------------------------------------------------------- zbMATH client
 
 
 def test_identifiers_of_every_kind_cost_one_search(standin):
-    asked = [zbmath.identifier(t) for t in ("DOI:10.2307/2306804", "Zbl 1416.11009", "1701.00340")]
-    found = zbmath.ZbmathClient().lookup([*asked, zbmath.identifier("10.1234/none")])
+    asked = [
+        zbmath.zbmath_identifier(t) for t in ("DOI:10.2307/2306804", "Zbl 1416.11009", "1701.00340")
+    ]
+    found = zbmath.ZbmathClient().lookup([*asked, zbmath.zbmath_identifier("10.1234/none")])
     assert [p.zbl if p else None for p in found.papers] == [
         "0049.31002",
         "1416.11009",

@@ -40,7 +40,7 @@ from mathtools.core import (  # noqa: E402
     normalise_doi,
 )
 from mathtools.search import query_line  # noqa: E402
-from mathtools.services import SOURCE, CrossrefClient, check_window  # noqa: E402
+from mathtools.services import CROSSREF_SOURCE, CrossrefClient, check_window  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> None:
@@ -79,7 +79,7 @@ def main(argv: Sequence[str]) -> None:
     else:
         found, urls = client.works(dois)
         result = SearchResult(
-            source=SOURCE,
+            source=CROSSREF_SOURCE,
             command="get",
             request_urls=urls,
             papers=[found[doi] for doi in dict.fromkeys(dois) if doi in found],

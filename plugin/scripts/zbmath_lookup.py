@@ -39,7 +39,13 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.search import query_line  # noqa: E402
-from mathtools.services import TYPES, ZbmathClient, check_page, identifier, search_query  # noqa: E402
+from mathtools.services import (  # noqa: E402
+    DOCUMENT_TYPE_CODES,
+    ZbmathClient,
+    check_page,
+    search_query,
+    zbmath_identifier,
+)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -53,7 +59,7 @@ def main(argv: Sequence[str]) -> None:
     search.add_argument("--author", help="an author's name (au:)")
     search.add_argument("--msc", action="append", default=[], help="an MSC class or code (cc:)")
     search.add_argument("--year", help="2016 or 2010-2020 (py:)")
-    search.add_argument("--type", choices=sorted(TYPES), help="document type (dt:)")
+    search.add_argument("--type", choices=sorted(DOCUMENT_TYPE_CODES), help="document type (dt:)")
     search.add_argument("--limit", type=int, default=10, help="1..100 (default 10)")
     search.add_argument("--page", type=int, default=0, help="page number, from 0")
 
@@ -68,9 +74,9 @@ def main(argv: Sequence[str]) -> None:
     query = search_string(args) if args.command == "search" else ""
     if args.command == "search":
         check_page(args.limit, args.page)
-    asked = [identifier(i) for i in args.ids] if args.command == "get" else []
+    asked = [zbmath_identifier(i) for i in args.ids] if args.command == "get" else []
     if args.command == "references":
-        identifier(args.id)
+        zbmath_identifier(args.id)
     client = ZbmathClient(use_cache=not args.no_cache)
     if args.command == "search":
         result = client.search(query, limit=args.limit, page=args.page)

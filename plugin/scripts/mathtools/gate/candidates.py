@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import BadInput, doi_text, normalise_arxiv_id, read_json, split_authors
-from ..services import identifier, s2_id
+from ..services import s2_id, zbmath_identifier
 from .citations import MAX_CITATION_CHARS
 
 MAX_TITLE_CHARS = 1000
@@ -279,7 +279,7 @@ def _zbl(value: str | None, where: str) -> str | None:
     if not value:
         return None
     try:
-        found = identifier(value if value.lower().startswith("zbl") else f"Zbl:{value}")
+        found = zbmath_identifier(value if value.lower().startswith("zbl") else f"Zbl:{value}")
     except BadInput as exc:
         raise BadInput(f"{where}: {exc.message}", code=exc.code) from None
     if found.kind != "zbl":

@@ -10,7 +10,7 @@ from ..core import face_attribute
 
 if TYPE_CHECKING:
     from .arxiv import FIELD_PREFIX, ArxivClient, build_query, field_term
-    from .crossref import SOURCE, CrossrefClient, check_window
+    from .crossref import CROSSREF_SOURCE, CrossrefClient, check_window
     from .http import RequestRejected
     from .latex_source import LatexSourceAnswer, LatexSourceClient, NoLatexSource
     from .openalex import OpenalexClient
@@ -23,22 +23,22 @@ if TYPE_CHECKING:
     from .s2records import s2_id
     from .semantic_scholar import S2Client, audit_url
     from .zbmath import (
+        DOCUMENT_TYPE_CODES,
         MAX_PER_PAGE,
         QUERY_SYNTAX,
-        TYPES,
         Identifier,
         ZbmathClient,
         check_page,
-        identifier,
         search_query,
+        zbmath_identifier,
     )
 
 __all__ = [
+    "CROSSREF_SOURCE",
+    "DOCUMENT_TYPE_CODES",
     "FIELD_PREFIX",
     "MAX_PER_PAGE",
     "QUERY_SYNTAX",
-    "SOURCE",
-    "TYPES",
     "ArxivClient",
     "CrossrefClient",
     "Identifier",
@@ -58,9 +58,9 @@ __all__ = [
     "check_search_window",
     "check_window",
     "field_term",
-    "identifier",
     "s2_id",
     "search_query",
+    "zbmath_identifier",
 ]
 
 

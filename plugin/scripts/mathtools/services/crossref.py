@@ -36,7 +36,7 @@ from ..core import (
 )
 from .http import Response, ServiceClient, build_url, json_holding
 
-SOURCE = "crossref"
+CROSSREF_SOURCE = "crossref"
 SOURCE_NAME = NAMES["crossref"]  # the source as a person reads it, in messages
 MAX_ROWS = 1000  # /works: rows <= 1000
 DOI_FILTER_CHUNK = 50  # DOIs per filter=doi:... list request: keeps the URL short
@@ -102,7 +102,7 @@ def to_paper(item: object) -> Paper | None:
     if any(not isinstance(person, dict) for person in people):
         return None
     return Paper(
-        source=SOURCE,
+        source=CROSSREF_SOURCE,
         title=title,
         authors=[name for person in people if (name := _name(person))],
         year=_year(item),
@@ -272,7 +272,7 @@ class CrossrefClient:
             raise ServiceError.malformed(SOURCE_NAME, f"{len(items)} items, none well-formed", url)
         total = data["message"].get("total-results") if data else None
         return SearchResult(
-            source=SOURCE,
+            source=CROSSREF_SOURCE,
             command="search",
             query=text,
             request_urls=[url],

@@ -67,7 +67,7 @@ class Identifier:
         return carried == self.value
 
 
-def identifier(text: str) -> Identifier:
+def zbmath_identifier(text: str) -> Identifier:
     """`Zbl 1409.11141` / `Zbl:1409.11141`, `zbMATH:6617923` (the internal number), `DOI:...` or a
     bare DOI, `arXiv:...` or a bare arXiv id. A bare `1409.11141` is an arXiv id, as everywhere
     else: a Zbl number needs its prefix. Anything else is BadInput (code bad_id)."""
@@ -244,7 +244,7 @@ class ZbmathClient:
         resolved reference by its number, up to `limit`."""
         if limit < 1:
             raise BadInput(f"--limit must be at least 1 (got {limit})", code="bad_limit")
-        ident = identifier(asked)
+        ident = zbmath_identifier(asked)
         result = SearchResult(source=SOURCE, command="references", query=asked)
         number: int | str | None
         if ident.kind == "document":
@@ -321,7 +321,14 @@ class ZbmathClient:
         )
 
 
-TYPES = {"j": "j", "journal-article": "j", "a": "a", "book-chapter": "a", "b": "b", "book": "b"}
+DOCUMENT_TYPE_CODES = {
+    "j": "j",
+    "journal-article": "j",
+    "a": "a",
+    "book-chapter": "a",
+    "b": "b",
+    "book": "b",
+}
 
 
 def search_query(
@@ -341,7 +348,7 @@ def search_query(
     if codes:
         parts.append("cc:" + (codes[0] if len(codes) == 1 else f"({' | '.join(codes)})"))
     if document_type:
-        parts.append(f"dt:{TYPES[document_type]}")
+        parts.append(f"dt:{DOCUMENT_TYPE_CODES[document_type]}")
     if not parts:
         raise BadInput(
             "search needs --query or at least one of --title, --author, --msc, --year, --type",
