@@ -29,7 +29,7 @@ import re
 from collections.abc import Set
 from dataclasses import replace
 
-from ..core import DOMAINS, NAMES, PLANNED, BadInput, categories, fold, msc_classes, strip_latex
+from ..core import DOMAINS, NAMES, PLANNED, categories, fold, msc_classes, strip_latex
 from . import problemterms
 from .commandlines import (
     ArxivQuery,
@@ -70,7 +70,8 @@ def plan(
 
     With `search_folder`, every query's `args` end with
     `--out <search_folder>/i1-<api>-<n>.json`."""
-    proposals = {api: _proposals(problem, api, focus, per_query) for api in PLANNED}
+    given = problemterms.read_search_terms(problem)
+    proposals = {api: _proposals(problem, given, api, focus, per_query) for api in PLANNED}
     queries: dict[str, list[Query]] = {}
     skipped: list[Skipped] = []
     for api, candidates in proposals.items():
@@ -125,7 +126,7 @@ def plan(
         ],
         "secondary_categories": _secondary(problem.domain),
         "msc_classes": msc_classes(problem.domain) if problem.domain else [],
-        "terms": problemterms.search_terms(problem),
+        "terms": given.terms,
         "tags": problem.tags,
         "known_results": [n for item in problem.known_results for n in result_names(item)],
         "reference_authors": problemterms.reference_authors(problem),
@@ -147,7 +148,9 @@ def _secondary(domain: str | None) -> list[str]:
     return list(DOMAINS[domain][1]) if domain else []
 
 
-def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) -> list[Query]:
+def _proposals(
+    problem: Problem, given: problemterms.SearchTerms, api: str, focus: str | None, per_query: int
+) -> list[Query]:
     """Every query the five sources suggest for one API, best first (more than needed, so that
     skipping the ones already searched still leaves enough).
 
@@ -156,13 +159,10 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
     most MAX_ARXIV_WORDS AND-ed words otherwise on arXiv (whose search is boolean: every word
     must occur), and an author always with a topic word."""
     if api == "zbmath":  # the problem's classics: a focus search has found them before
-        return [] if focus and focus.strip() else _zbmath_proposals(problem, per_query)
-    terms = problemterms.search_terms(problem)
-    names = problemterms.query_names(problem)
+        return [] if focus and focus.strip() else _zbmath_proposals(problem, given, per_query)
+    terms, title_terms, core, tags = given.terms, given.title_terms, given.core, given.tags
     authors = problemterms.query_authors(problem, api)
     domain_args = _scope(problem, secondary=False)
-    tags = [problemterms.tag_words(tag) for tag in problem.tags]
-    proper = problemterms.proper_names(problem)
     out: list[Query] = []
 
     def add(
@@ -182,7 +182,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
                 return  # the category says it; papers of the field seldom name it
             if not extra.author and problemterms.common_alone(arxiv_terms):
                 return
-            if extra == domain_args and not person and _named(arxiv_terms, proper):
+            if extra == domain_args and not person and _named(arxiv_terms, given.proper):
                 extra = NO_SCOPE  # a named object is specific in any field: no category hides it
             if arxiv_terms or extra != NO_SCOPE:
                 search = replace(extra, all_terms=tuple(arxiv_terms), limit=per_query)
@@ -192,14 +192,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
             if not problemterms.common_alone([text]):
                 out.append(Query(origin, S2Query(query=text, limit=per_query)))
 
-    title_terms = problemterms.title_terms(problem) or terms[:1]
-    core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
-    if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
-        raise BadInput(
-            "PROBLEM.md gives nothing to search for: no title, statement or tags with words",
-            code="empty_problem",
-        )
-    concepts = {same_stem(n) for n in names}
+    concepts = {same_stem(n) for n in given.names}
     core_words = _arxiv_words(core, concepts)
     topic = _topic_word(core)
     if focus and focus.strip():
@@ -218,7 +211,7 @@ def _proposals(problem: Problem, api: str, focus: str | None, per_query: int) ->
         add("keywords", _combined([core, *others], concepts), " ".join([core, *others]),
             domain_args)  # fmt: skip
     searched = {same_stem(t) for t in [core, *tags[:2]]}
-    known = [n for n in names if same_stem(n) not in searched][:2]
+    known = [n for n in given.names if same_stem(n) not in searched][:2]
     # One query of each kind before a second one: a tag, a named result, an author (a name
     # finds namesakes, so it goes with a topic word), then the next tag and named result.
     for rank in range(2):
@@ -327,23 +320,16 @@ def _scope(problem: Problem, secondary: bool) -> ArxivQuery:
     )
 
 
-def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
+def _zbmath_proposals(
+    problem: Problem, given: problemterms.SearchTerms, per_query: int
+) -> list[Query]:
     """zbMATH Open queries: mathematics' own index finds the journal articles, books and papers
     older than arXiv that the other two miss. Each is restricted to the domain's own MSC class
     (`cc:11` for number theory); the core term in titles, the known results and the reference
     authors (all of them: zbMATH indexes the classics arXiv lacks), then the other terms. A
     focus (or gap) search plans none: these are the problem's classics, not the focus's."""
     msc = (msc_classes(problem.domain)[0],) if problem.domain else ()
-    terms = problemterms.search_terms(problem)
-    title_terms = problemterms.title_terms(problem) or terms[:1]
-    tags = [problemterms.tag_words(tag) for tag in problem.tags]
-    core = title_terms[0] if title_terms else (tags[0] if tags else problem.title)
-    if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
-        raise BadInput(
-            "PROBLEM.md gives nothing to search for: no title, statement or tags with words",
-            code="empty_problem",
-        )
-    names = problemterms.query_names(problem)
+    core = given.core
     out: list[Query] = []
 
     def add(
@@ -354,13 +340,13 @@ def _zbmath_proposals(problem: Problem, per_query: int) -> list[Query]:
 
     if core:
         add("keywords", title=core)
-    for name in [n for n in names if same_stem(n) != same_stem(core)][:2]:
+    for name in [n for n in given.names if same_stem(n) != same_stem(core)][:2]:
         add("known", query=name)
     for family in problemterms.reference_authors(problem)[:2]:
         add("authors", author=family, query=core)
-    for tag in tags[:2]:
+    for tag in given.tags[:2]:
         add("tags", query=tag)
-    for term in problemterms.fallback_terms(terms, core):
+    for term in problemterms.fallback_terms(given.terms, core):
         add("keywords", query=term)
     return out
 

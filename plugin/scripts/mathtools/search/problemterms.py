@@ -6,10 +6,38 @@ tags as words. planning.py makes the queries of them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from ..core import fold, strip_latex
+from ..core import BadInput, fold, strip_latex
 from .keyterms import GENERIC, distinct, generality, problem_terms, result_names, same_stem
 from .problemfile import Problem, ProblemReference
+
+
+@dataclass(frozen=True)
+class SearchTerms:
+    """What a problem gives every source's queries, read once a plan."""
+
+    terms: list[str]  # its key terms, the title's first (search_terms)
+    title_terms: list[str]  # the title's key phrases, its subject first
+    core: str  # the core term: the title's subject, else the first tag, else the title
+    tags: list[str]  # the tags as search words
+    names: list[str]  # named results of Known Results worth a query
+    proper: set[str]  # the words PROBLEM.md writes as proper names
+
+
+def read_search_terms(problem: Problem) -> SearchTerms:
+    """A problem's search terms; BadInput when it gives nothing to search for."""
+    terms = search_terms(problem)
+    from_title = title_terms(problem) or terms[:1]
+    tags = [tag_words(tag) for tag in problem.tags]
+    core = from_title[0] if from_title else (tags[0] if tags else problem.title)
+    if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
+        raise BadInput(
+            "PROBLEM.md gives nothing to search for: no title, statement or tags with words",
+            code="empty_problem",
+        )
+    return SearchTerms(terms, from_title, core, tags, query_names(problem), proper_names(problem))
+
 
 # Title words that introduce the setting rather than the subject: "Fixed points of
 # nonexpansive maps on uniformly convex Banach spaces" is about fixed points.
