@@ -21,16 +21,19 @@ def corpus():
     corpus_search.load()  # skips, naming the folder, without ../shared/corpus
 
 
-def arxiv_queries(problem: problemfile.Problem) -> list[dict]:
-    return list(planning.plan(problem)["queries"]["arxiv"])
+def queries_of(problem: problemfile.Problem, api: str = "arxiv") -> list[dict]:
+    return list(planning.plan(problem)["queries"][api])
 
 
 def values(entry: dict) -> list[str]:
     return [value for _, value in querylines.query_line_terms(entry["query_line"])]
 
 
-def found(entry: dict) -> list[str]:
-    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
+STANDINS = {"arxiv": corpus_search.ArxivStandin, "semantic_scholar": corpus_search.S2Standin}
+
+
+def found(entry: dict, api: str = "arxiv") -> list[str]:
+    result = relaxation.run_entry(api, entry, STANDINS[api]())
     return [paper.arxiv_id or "" for paper in result.papers]
 
 
@@ -40,7 +43,7 @@ def test_a_capitalised_part_of_a_hyphenated_word_is_a_proper_name(corpus):
     groups is filed in math.GR, outside the problem's domain (theoretical computer science)."""
     problem = problemfile.read_problem(SECOND / "thompson-monoid-circuits.md")
     assert "thompson" in problemterms.proper_names(problem)
-    entry = next(q for q in arxiv_queries(problem) if values(q) == ["thompson", "groups"])
+    entry = next(q for q in queries_of(problem) if values(q) == ["thompson", "groups"])
     assert "--domain" not in entry["args"]
     assert "0704.1569" in found(entry)
     # A lower-case hyphenated word names nobody, nor does a word's lower-case part.
@@ -53,7 +56,7 @@ def test_the_browse_search_asks_the_titles_setting_in_wider_categories(corpus):
     setting, and finds Kuchment and Kunyansky's survey of thermoacoustic and photoacoustic
     tomography, which never says "initial pressure"."""
     problem = problemfile.read_problem(SECOND / "photoacoustic-inversion.md")
-    queries = arxiv_queries(problem)
+    queries = queries_of(problem)
     browse = next(q for q in queries if q["origin"] == "browse")
     assert "--secondary" in browse["args"] and "photoacoustic" in values(browse)
     assert "0704.0286" in found(browse)
@@ -65,19 +68,10 @@ def test_a_title_without_a_setting_browses_its_core_term():
     the core term's, as before."""
     path = ROOT / "bench" / "data" / "discovery" / "problems" / "amphicheiral-odd-crossing.md"
     problem = problemfile.read_problem(path)
-    browse = next(q for q in arxiv_queries(problem) if q["origin"] == "browse")
-    keywords = next(q for q in arxiv_queries(problem) if q["origin"] == "keywords")
+    browse = next(q for q in queries_of(problem) if q["origin"] == "browse")
+    keywords = next(q for q in queries_of(problem) if q["origin"] == "keywords")
     assert "--secondary" in browse["args"]
     assert set(values(browse)) <= set(values(keywords))
-
-
-def s2_queries(problem: problemfile.Problem) -> list[dict]:
-    return list(planning.plan(problem)["queries"]["semantic_scholar"])
-
-
-def s2_found(entry: dict) -> list[str]:
-    result = relaxation.run_entry("semantic_scholar", entry, corpus_search.S2Standin())
-    return [paper.arxiv_id or "" for paper in result.papers]
 
 
 def test_a_common_word_left_alone_is_no_term(corpus):
@@ -90,8 +84,8 @@ def test_a_common_word_left_alone_is_no_term(corpus):
     terms = planning.plan(problem)["terms"]
     assert "type" not in terms and "products" not in terms
     assert "finite group acting freely" in terms
-    assert "0704.0446" in [i for q in arxiv_queries(problem) for i in found(q)]
-    assert "0704.0446" in [i for q in s2_queries(problem) for i in s2_found(q)]
+    for api in STANDINS:
+        assert "0704.0446" in [i for q in queries_of(problem, api) for i in found(q, api)], api
 
 
 def test_a_fallback_asks_a_phrase_before_a_lone_word():
@@ -99,7 +93,7 @@ def test_a_fallback_asks_a_phrase_before_a_lone_word():
     what it is about, a lone word ("quotients") finds whatever uses it. On arXiv the phrase's
     generic words go ("finite", "group"), its specific ones stay."""
     problem = problemfile.read_problem(SECOND / "pg-q-one-isogenous-product.md")
-    fallbacks = [values(q) for q in arxiv_queries(problem) if q["origin"] == "keywords"][1:]
+    fallbacks = [values(q) for q in queries_of(problem) if q["origin"] == "keywords"][1:]
     assert fallbacks[0] == ["acting", "freely"]
     assert ["quotients"] not in fallbacks[:1]
 
