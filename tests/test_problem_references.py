@@ -144,7 +144,7 @@ def test_a_record_identifies_a_citation_only_with_its_title_authors_and_year_in_
     )
     match = compare_citation(REDEI, 1934, other)
     assert not match.identifies(by_identifier=False)
-    assert "none of its authors is named in the citation" in match.reason
+    assert "I. Rédei is not an author" in match.reason
     both = Paper(source="semantic_scholar", title="On sums", authors=["G. Katona", "A. Bc"])
     assert compare_citation("Katona, On sums", None, both).matched_authors == ["G. Katona"]
     assert compare_citation("Katona et al., On sums", None, both).authors_agree
@@ -177,13 +177,17 @@ def test_a_citation_of_a_recorded_work_is_confirmed_by_one_crossref_call(script,
     assert standin.counts["crossref list"] == 1 and standin.counts["s2 match"] == 0
 
 
-def test_the_acta_litt_sci_form_is_confirmed_whole(script, redei_standin, tmp_path):
+def test_the_acta_litt_sci_form_is_identified_whole(script, redei_standin, tmp_path):
     """Synthesized record (REDEI_WORK): the citation goes whole to Crossref, "Acta Litt. Sci."
-    and all, and the record's title, author and year are found in it."""
+    and all, and the record's title, author and year are found in it; its author's initial,
+    "I." where the record has "L.", is corrected as a structured citation's would be."""
     problem = problem_with(tmp_path, REDEI)
     _, results = verify_batch(script, problemfile.reference_candidates(problem))
     result = results["problem-ref-1"]
-    assert result["status"] == "CONFIRMED", result["reason"]
+    assert result["status"] == "CORRECTED", result["reason"]
+    assert [d["note"] for d in result["discrepancies"]] == [
+        "cited I. Rédei, the author is L. Rédei"
+    ]
     assert result["paper"]["title"] == "Ein kombinatorischer Satz"
     assert result["candidate"]["citation"] == REDEI
     query = [r.path for r in redei_standin.received if "query.bibliographic" in r.path]

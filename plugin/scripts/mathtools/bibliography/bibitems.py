@@ -191,11 +191,18 @@ _NAME = re.compile(
 
 
 def plain_citation_parts(text: str) -> tuple[str, str, str]:
-    """(authors, title, rest) of a plain citation; empty strings when its start is no names."""
+    """(authors, title, rest) of a plain citation; empty strings when its start is no names.
+    The parts end at a colon ("Albers, P., Mazzucchelli, M.: Periodic ..."), at commas
+    ("V. Benci and F. Giannoni, Periodic ..., Ann. ...") or at sentence ends, as plain, abbrv,
+    alpha and natbib's styles print them ("A. One and B. Two. Periodic .... Ann. ..., 2009.")."""
     head, colon, tail = text.partition(": ")
     if colon and _names(head):
         title, _, rest = tail.partition(", ")
         return head, title, rest
+    ends = [m for m in _SENTENCE_END.finditer(text) if not _INITIAL.search(text[: m.start()])]
+    if len(ends) >= 2 and all(_names(part) for part in text[: ends[0].start()].split(", ")):
+        head = text[: ends[0].start()]
+        return head, text[ends[0].end() : ends[1].start()], text[ends[1].end() :]
     parts = text.split(", ")
     names = 0
     while names < len(parts) and _names(parts[names]):
@@ -205,7 +212,13 @@ def plain_citation_parts(text: str) -> tuple[str, str, str]:
     return ", ".join(parts[:names]), parts[names], ", ".join(parts[names + 1 :])
 
 
+_SENTENCE_END = re.compile(r"\.\s+")
+_INITIAL = re.compile(r"(?:^|[\s.\-])[A-Z][a-z]?$")  # "A" of "A. One", "Ju" of "Ju. One"
+
+
 def _names(part: str) -> bool:
     """Whether `part` is one name or names joined by "and" ("K. Bezdek and R. Connelly")."""
-    pieces = re.split(r"\s+(?:and|&)\s+|(?<=[A-Z]\.),\s*|,\s*(?=[A-Z]\.\s?[A-Z])", part.strip())
+    # "A, B, and C": the last name of a serial-comma list opens with "and"
+    part = re.sub(r"^(?:and|&)\s+", "", part.strip())
+    pieces = re.split(r"\s+(?:and|&)\s+|(?<=[A-Z]\.),\s*|,\s*(?=[A-Z]\.\s?[A-Z])", part)
     return all(_NAME.match(piece.strip()) for piece in pieces if piece.strip())

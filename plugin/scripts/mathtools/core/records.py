@@ -363,7 +363,7 @@ class PdfSplit(TypedDict):
     """How a PDF's reference list was split into entries (papers/pdfreferences.py)."""
 
     file: str
-    split: str  # labels (sure: every entry labelled) or paragraphs (unsure)
+    split: str  # labels (sure), unsure labels, indents or paragraphs (papers/pdfreferences.py)
     entries: int
 
 

@@ -5,15 +5,22 @@ into author and title. The record's fields are looked for in the citation's text
 - title: the record's title (or its main title, before a subtitle: titles.title_heads) is a
   run of the citation's content words, in order (titles.title_words: LaTeX, accents, case,
   plurals and punctuation folded);
-- authors: every record author's family name (core.authors.record_families) is a word of the
-  citation; "et al." in the citation lets the first author's alone stand for the list;
+- authors: when the citation opens with its authors' names, as a reference list prints them
+  ("V. Benci and F. Giannoni, Periodic ...", read by bibliography.free_text_fields), they are
+  checked as a structured citation's are (matching: core.authors.check_authors), so a dropped,
+  an added or a misspelt name is an `authors` discrepancy; otherwise every record author's
+  family name (core.authors.record_families) is looked for among the citation's words, and "et
+  al." in the citation lets the first author's alone stand for the list;
 - year: only when the citation has one (problemfile reads it only where unambiguous), it is one
-  the record gives (matching.year_agrees).
+  the record gives (matching.year_agrees), else a `year` discrepancy.
 
 Found by a search (Crossref query.bibliographic, Semantic Scholar's match), a record identifies
-the citation only when all three hold. Reached through an identifier the citation gives, the
-record is that paper unless the citation names something else: it has words beyond its
-identifiers and year, and neither the record's title nor any of its authors is among them.
+the citation as it identifies a structured one (matching.Match.identifies), its title being a
+run of the citation's words: the title there, some cited author an author, and the year agreeing
+(or one off, every author agreeing); what else differs is then corrected. Reached through an
+identifier the citation gives, the record is that paper unless the citation names something
+else: it has words beyond its identifiers and year, and neither the record's title nor any of
+its authors is among them.
 """
 
 from __future__ import annotations
@@ -21,8 +28,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..bibliography import free_text_fields, split_names
 from ..core import (
+    Discrepancy,
     Paper,
+    check_authors,
     fold,
     record_families,
     strip_latex,
@@ -47,12 +57,17 @@ class CitationMatch(Match):
 
     names_anything: bool = True  # the citation has words beyond identifiers and a year
     authorless: bool = False  # the record names no authors: nothing to find in the citation
+    authors_read: bool = False  # the citation's leading names were read and checked as a list
 
     def identifies(self, by_identifier: bool) -> bool:
         if by_identifier:
             named = self.title_ok or bool(self.matched_authors)
-            return self.year_ok is not False and (named or not self.names_anything)
-        return bool(self.title_ok) and self.authors_agree and self.year_ok is not False
+            return named or not self.names_anything
+        if not self.title_ok or self.authorless or self.authors_contradicted:
+            return False  # a record naming no authors confirms no citation
+        if self.year_ok is not False:
+            return True
+        return self.authors_agree and (self.year_close or self._published_later())
 
     @property
     def reason(self) -> str:
@@ -73,6 +88,8 @@ class CitationMatch(Match):
             missing.append("its title is not in the citation")
         if self.authorless:
             missing.append("the record names no authors")
+        elif self.authors_read:
+            pass  # what differs is an `authors` discrepancy, said below
         elif not self.authors_agree and not self.authors_contradicted:
             missing.append(
                 f"of its authors the citation names only {', '.join(self.matched_authors)}"
@@ -120,7 +137,19 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
     if paper.title:
         match.title_ok, match.title_score = _title_in(citation, paper.title)
     match.authorless = not paper.authors
-    if paper.authors:
+    cited = split_names(free_text_fields(citation).get("author", ""))
+    if paper.authors and cited:
+        check = check_authors(cited, paper.authors)
+        match.authors_read = True
+        match.matched_authors = check.matched
+        match.authors_contradicted = not check.matched
+        note = check.note(len(paper.authors), len(cited))
+        match.authors_agree = bool(check.matched) and not note
+        if note:
+            match.discrepancies.append(
+                Discrepancy(field="authors", cited=cited, record=paper.authors, note=note)
+            )
+    elif paper.authors:
         match.matched_authors = [
             name
             for name in paper.authors

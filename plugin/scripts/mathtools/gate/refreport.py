@@ -14,7 +14,9 @@ MAX_MISSING_LINES = 10  # more missing keys are listed on one line
 MAX_NEVER_CITED_KEYS = 30
 SUGGESTION_FLOOR = 0.75  # a suggestion sharing no author with the entry is shown from this score
 SPLIT_MEANING = {
-    "labels": "sure: every entry opens with its label",
+    "labels": "sure: every entry opens with its label, as many entries as labels",
+    "unsure labels": "unsure: more labels than entries, or numbers that skip; check the count",
+    "indents": "unsure: no labels, entries split at their hanging indents; check the count",
     "paragraphs": "unsure: no labels, entries split at paragraphs and names; check the count",
 }
 

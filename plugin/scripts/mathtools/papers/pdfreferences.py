@@ -213,7 +213,7 @@ def _labels_sure(labels: list[str], found: int) -> bool:
     running 1, 2, 3, ... or none a number."""
     if len(labels) != found or not all(labels):
         return False
-    numbers = [int(label) for label in labels if label.isdigit()]
+    numbers = [int(label) for label in labels if re.fullmatch(r"[0-9]+", label)]
     return not numbers or numbers == list(range(1, len(labels) + 1))
 
 
