@@ -12,7 +12,7 @@ from ..core import face_attribute
 
 if TYPE_CHECKING:
     from .bibcopy import corrected_copy
-    from .bibentry import BibliographyEntry, read_file, split_names
+    from .bibentry import BibliographyEntry, group_end, plain_text, read_file, split_names
     from .bibitems import bibitem_fields
     from .bibtexfile import BibFile, parse_bibtex
     from .bibvalues import MATH, bibtex_identifier, bibtex_names, bibtex_text, unsafe_commands
@@ -30,10 +30,12 @@ __all__ = [
     "bibtex_text",
     "corrected_copy",
     "free_text_fields",
+    "group_end",
     "keep_cited",
     "load_bibliography",
     "load_source",
     "parse_bibtex",
+    "plain_text",
     "read_file",
     "split_names",
     "unsafe_commands",

@@ -381,6 +381,7 @@ class StatementCitation(TypedDict):
     read_from: Literal["note", "prose"]  # the \\cite's note, or the text around it
     file: str
     line: int
+    sentence: str  # the citing sentence, as LaTeX: what the model compares with the statement
 
 
 class AmbiguousCitation(TypedDict):

@@ -13,6 +13,9 @@ REPORT_MARK = "<!-- check_refs.py report -->"
 MAX_MISSING_LINES = 10  # more missing keys are listed on one line
 MAX_NEVER_CITED_KEYS = 30
 SUGGESTION_FLOOR = 0.75  # a suggestion sharing no author with the entry is shown from this score
+# No suggestion is shown below this title score, even sharing an author: a referee trying the
+# command (issue 49) was shown suggestions scoring 0.32-0.44, none the paper meant.
+SUGGESTION_TITLE_MIN = 0.5
 SPLIT_MEANING = {
     "labels": "sure: every entry opens with its label, as many entries as labels",
     "unsure labels": "unsure: more labels than entries, or numbers that skip; check the count",
@@ -55,6 +58,50 @@ def statement_lines(document: CheckDocument, key: str) -> list[str]:
             f"cites {named}: not checked (not confirmed with an arXiv id: no LaTeX source to read)"
         )
     return lines
+
+
+JUDGED = ("found", "other_kind")  # statuses whose statement text is there to compare
+MAX_STATEMENT_CHARS = 700  # a longer statement is cut; --json carries it whole
+MARKS = "as stated / stronger than stated / other statement / can't tell"
+
+
+def use_lines(document: CheckDocument) -> list[str]:
+    """What the model judges (commands/check-refs.md): each cited statement whose text was read,
+    the sentence citing it (file and line) beside the statement's text, numbered `use N:`."""
+    uses = [c for c in document.get("statements", []) if c["status"] in JUDGED and c["statement"]]
+    if not uses:
+        return []
+    lines = [f"uses to judge: {len(uses)}; mark each {MARKS}"]
+    for number, use in enumerate(uses, 1):
+        statement = use["statement"] or {}  # JUDGED: always there
+        text = " ".join(statement["text"].split())
+        if len(text) > MAX_STATEMENT_CHARS:
+            text = text[: MAX_STATEMENT_CHARS - 1] + "… (whole: --json)"
+        note = f" ({statement['note']})" if statement["note"] else ""
+        lines += [
+            f"use {number}: {Path(use['file']).name or 'the paper'} line {use['line']} cites "
+            f"{use['kind']} {use['number']}{use['part'] or ''} of {use['key']}",
+            f"  sentence: {use['sentence']}",
+            f"  statement: {use['message']}{note}: {text}",
+        ]
+    return lines
+
+
+def pending_lines(document: CheckDocument, keys: list[str]) -> list[str]:
+    """The entries no answering service could check, on one line with their next step: not
+    checked, so never suspect."""
+    if not keys:
+        return []
+    failed = [NAMES.get(s, s) for s in document.get("source_errors", {})]
+    who = " and ".join(failed) if failed else "a service"
+    verb = "were" if len(failed) > 1 else "was"
+    shown = ", ".join(keys[:MAX_NEVER_CITED_KEYS]) + (", …" if len(keys) > MAX_NEVER_CITED_KEYS else "")
+    return [
+        f"pending: {len(keys)} {'entry' if len(keys) == 1 else 'entries'} not checked, "
+        f"{who} {verb} unavailable: {shown}",
+        f"  next: run the same command again later (what answered is cached), or look "
+        f"{'it' if len(keys) == 1 else 'them'} up on {who}",
+    ]
 
 
 def venue_lines(document: CheckDocument, key: str) -> list[str]:
@@ -141,7 +188,8 @@ def decision_lines(document: CheckDocument, table_file: str | None) -> list[str]
     paper never cites, are not rows here (the latter are counted on one line)."""
     entries = document["entries"]
     cited = {e["key"] for e in entries} - set(document.get("never_cited") or [])
-    lines = []
+    lines = use_lines(document)
+    pending: list[str] = []
     for entry in entries:
         if entry["key"] not in cited or entry["status"] == "CONFIRMED":
             flagged = [
@@ -151,12 +199,16 @@ def decision_lines(document: CheckDocument, table_file: str | None) -> list[str]
                 lines.append(f"{entry['key']}: CONFIRMED; {flagged[0]}")
                 lines.append("  next: compare the number with the published version")
             continue
+        if entry["reason"].startswith(PENDING):
+            pending.append(entry["key"])
+            continue
         details = _details(entry) + [
             line for line in statement_lines(document, entry["key"]) if ": check: " in line
         ]
         lines.append(f"{entry['key']}: {entry['status']} {details[0]}")
         lines += [f"  {line}" for line in details[1:]]
         lines.append(f"  next: {_next_step(entry)}")
+    lines += pending_lines(document, pending)
     for group in document["duplicates"]:
         lines.append(f"duplicate: {', '.join(group['keys'])}: {group['why']}")
         lines.append("  next: keep one entry and cite it by one key")
@@ -180,8 +232,6 @@ def decision_lines(document: CheckDocument, table_file: str | None) -> list[str]
 def _next_step(entry: CheckedEntry) -> str:
     if entry["status"] == "CORRECTED":
         return "take the corrected values (the corrected copy), or correct the entry by hand"
-    if entry["reason"].startswith(PENDING):
-        return "check again when the service answers (the entry could not be checked)"
     if worth_suggesting(entry):
         return "see whether the suggestion is the paper meant; else find the paper or drop it"
     return "find the paper (title, authors, year) or drop the citation: it may not exist"
@@ -222,14 +272,17 @@ def _details(entry: CheckedEntry) -> list[str]:
 
 
 def worth_suggesting(entry: CheckedEntry) -> bool:
-    """Whether an UNCONFIRMED entry's suggestion is shown: it shares an author with the entry, or
-    its title scores at least SUGGESTION_FLOOR (a 1966 topology paper is never offered
+    """Whether an UNCONFIRMED entry's suggestion is shown: its title scores at least
+    SUGGESTION_TITLE_MIN, and it shares an author with the entry or its title scores at least
+    SUGGESTION_FLOOR (a 1966 topology paper is never offered
     "Sparticle Reconstruction at LHC"). --json keeps every suggestion."""
     result = entry["verification"]
     checks = result["checks"]
     score = checks.get("title_score") or 0.0
-    return bool(result.get("suggestion")) and (
-        bool(checks.get("matched_authors")) or score >= SUGGESTION_FLOOR
+    return (
+        bool(result.get("suggestion"))
+        and score >= SUGGESTION_TITLE_MIN
+        and (bool(checks.get("matched_authors")) or score >= SUGGESTION_FLOOR)
     )
 
 

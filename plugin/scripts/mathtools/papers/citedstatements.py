@@ -88,10 +88,40 @@ def statement_citations(
                 read_from=mention.read_from,
                 file=file,
                 line=line,
+                sentence=citing_sentence(text, mention.start),
             )
             for named in mention.named
         ]
     return read
+
+
+# Where a sentence ends: a full stop (not an abbreviation's: "Thm.", "e.g.", "cf.", "Fig."),
+# a question or exclamation mark, before a space and a capital or a command; or a blank line.
+_SENTENCE_END = re.compile(r"(?<![A-Z])(?<!\b[a-z])[.?!](?=\s+[A-Z\\])|\n[ \t]*\n")
+_ABBREVIATION = re.compile(
+    r"\b(?:e\.g|i\.e|cf|resp|etc|Thm|Thms|Lem|Prop|Cor|Def|Rem|Sec|Ch|Eq|Eqs|Fig|Ex|No|Vol"
+    r"|vs|al|pp|p|ch|sec|eq|ref|Ref|Refs|Prop|Props|Lemmas?|Thms)$"
+)
+MAX_SENTENCE_CHARS = 600  # a longer one is cut around the citation
+
+
+def citing_sentence(text: str, offset: int) -> str:
+    """The sentence of `text` (LaTeX) holding the character at `offset` (a citation), spaces
+    collapsed, as the model compares it with the cited statement; at most MAX_SENTENCE_CHARS
+    around the citation."""
+    start, end = 0, len(text)
+    for found in _SENTENCE_END.finditer(text):
+        if _ABBREVIATION.search(text[: found.start()]):
+            continue
+        if found.end() <= offset:
+            start = found.end()
+        elif found.start() >= offset:
+            end = found.start() + (1 if found.group().strip() else 0)
+            break
+    half = MAX_SENTENCE_CHARS // 2
+    cut_start, cut_end = max(start, offset - half), min(end, offset + half)
+    sentence = " ".join(text[cut_start:cut_end].split())
+    return ("… " if cut_start > start else "") + sentence + (" …" if cut_end < end else "")
 
 
 def _named_text(named: Named) -> str:

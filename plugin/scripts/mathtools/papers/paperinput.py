@@ -8,16 +8,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+import re
 from pathlib import Path
 
-from ..bibliography import Bibliography, keep_cited, load_bibliography, read_file
-from ..core import BadInput, CheckDocument, InputFile, PdfSplit, UnexpandedVenue, strip_comments
+from ..bibliography import (
+    Bibliography,
+    group_end,
+    keep_cited,
+    load_bibliography,
+    plain_text,
+    read_file,
+)
+from ..core import (
+    BadInput,
+    CheckDocument,
+    InputFile,
+    PdfSplit,
+    UnexpandedVenue,
+    normalise_title,
+    strip_comments,
+)
 from ..services import LatexSourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
 from .journalmacros import definitions, expand_venues, local_source
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
 from .pdfreferences import read_pdf_references
+
+
+_TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\]\s*)?\{")
 
 
 @dataclass
@@ -27,6 +46,7 @@ class PaperInput:
     pdf: PdfSplit | None = None
     use_cache: bool = True
     unexpanded: list[UnexpandedVenue] = field(default_factory=list)
+    under_review: set[str] = field(default_factory=set)  # its arXiv id, its title normalised
 
 
 def read_paper_input(
@@ -55,14 +75,18 @@ def read_paper_input(
     bibliography = load_bibliography(paths, cited_only=cited_only)
     cited = CitationsRead()
     unexpanded: list[UnexpandedVenue] = []
+    under_review: set[str] = set()
     for path in paths:
         if path.lower().endswith(".tex"):
             text = strip_comments(read_file(path, "LaTeX file"))
+            under_review |= _own_title(text)
             cited += statement_citations(text, _in_file(path))
             source, missing = local_source(Path(path))
             own = [r for r in bibliography.references if Path(r.file) == Path(path)]
             unexpanded += expand_venues(own, definitions(source), missing)
-    return PaperInput(bibliography, cited, use_cache=use_cache, unexpanded=unexpanded)
+    return PaperInput(
+        bibliography, cited, use_cache=use_cache, unexpanded=unexpanded, under_review=under_review
+    )
 
 
 def _arxiv_input(
@@ -82,7 +106,32 @@ def _arxiv_input(
     citations = statement_citations(paper.document.text, where)
     missing = [m["name"] for m in paper.document.missing]
     unexpanded = expand_venues(paper.bibliography.references, definitions(paper.document), missing)
-    return PaperInput(paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded)
+    own = {arxiv_id} | _own_title(paper.document.text)
+    return PaperInput(
+        paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded, under_review=own
+    )
+
+
+def _own_title(text: str) -> set[str]:
+    """The paper's `\\title{...}`, normalised, as a one-element set (empty without one)."""
+    found = _TITLE.search(text)
+    if not found:
+        return set()
+    title = normalise_title(plain_text(text[found.end() : group_end(text, found.end() - 1) - 1]))
+    return {title} if title else set()
+
+
+def drop_own_suggestions(document: CheckDocument, under_review: set[str]) -> None:
+    """No entry is offered the paper under review as a suggestion (a reference of a paper that
+    names its own subject comes close to its title): such a suggestion is taken out."""
+    for entry in document["entries"]:
+        result = entry["verification"]
+        suggestion = result.get("suggestion")
+        if suggestion and (
+            suggestion.get("arxiv_id") in under_review
+            or normalise_title(suggestion.get("title") or "") in under_review
+        ):
+            del result["suggestion"]
 
 
 def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
@@ -93,7 +142,9 @@ def add_statements(
     document: CheckDocument, paper: PaperInput, progress: Callable[[str], None]
 ) -> None:
     """Look the cited statements up in the cited papers' arXiv LaTeX sources (one fetch per paper)
-    and put them, the PDF's split and the venues left as journal macros into the document."""
+    and put them, the PDF's split and the venues left as journal macros into the document; take
+    out any suggestion that is the paper under review."""
+    drop_own_suggestions(document, paper.under_review)
     if paper.pdf is not None:
         document["pdf"] = paper.pdf
     if paper.unexpanded:
