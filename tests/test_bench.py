@@ -29,6 +29,7 @@ BENCHMARKS = {
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
     "bench_check_refs.py --entries 40 --papers 1110.4324": r"second run \(cached\) +0 +0 +0 +40 "
     r"(.*\n)*1110\.4324 +8 +\d+ +[\d.]+s +[\d.]+ +\d+ +[\d.]+",
+    "bench_check_refs_uses.py": r"\n +1 +\d+ +\d+ 2/2 +\d+\n(.*\n)*.*named in <= 3 tool calls: met",
     "bench_faults.py --entries 4": r"Crossref refusing +[\d.]+s +[-+][\d.]+s(.*\n)*"
     r"every service refusing +[\d.]+s +\d+ of 4 pending",
     "bench_discovery.py": r"arXiv plan +\d+% +\d+% +\d+% +\d+ +[\d.]+ +[\d.]+ +\d+\n"

@@ -18,8 +18,8 @@ from mathtools.core.titles import normalise_title
 from mathtools.papers import citedstatements, paperbibliography, texsource
 from mathtools.services.latex_source import LatexSourceClient, read_body
 from support import arxiv_src
+from support.arxiv_src import MAIN_2405, REFERENCES_BIB
 
-MAIN_2405 = "HK2024-counterexample.tex"
 
 
 def members(arxiv_id: str) -> dict[str, bytes]:
@@ -104,22 +104,6 @@ def test_statement_citations_are_read_as_mathematicians_write_them():
     assert [(a["keys"], a["statements"]) for a in read.ambiguous] == [(["x", "y"], ["Theorem 1"])]
 
 
-# The .bib a copy of 2405.16513 is given (its source names references.bib and does not hold it):
-# SYNTHESIZED for this test, the two entries written from the arXiv records of the cited papers.
-REFERENCES_BIB = r"""@article{bezdek-bezdek,
-  author = {Bezdek, D\'aniel and Bezdek, K\'aroly},
-  title = {Shortest billiard trajectories},
-  year = {2011},
-  eprint = {1110.4324},
-}
-@article{Mink-Bill-Rudolf,
-  author = {Krupp, Stefan and Rudolf, Daniel},
-  title = {The Minkowski billiard characterization of the {EHZ}-capacity of convex
-    Lagrangian products},
-  year = {2022},
-  eprint = {2203.01718},
-}
-"""
 
 
 def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(

@@ -27,6 +27,23 @@ PAPERS = ("1010.3170", "1110.4324", "2008.10111", "2203.01718", "2405.16513")
 # Sent by the stand-in for a /src path no recording holds (the shape of arXiv's "No document"
 # page, the id put in its text: synthesized like the recording it copies).
 UNKNOWN_ID_RECORDING = "2501.99999"
+MAIN_2405 = "HK2024-counterexample.tex"  # 2405.16513's main file
+# The .bib a copy of 2405.16513 is given (its source names references.bib and does not hold it):
+# SYNTHESIZED for the tests, the two entries written from the arXiv records of the cited papers.
+REFERENCES_BIB = r"""@article{bezdek-bezdek,
+  author = {Bezdek, D\'aniel and Bezdek, K\'aroly},
+  title = {Shortest billiard trajectories},
+  year = {2011},
+  eprint = {1110.4324},
+}
+@article{Mink-Bill-Rudolf,
+  author = {Krupp, Stefan and Rudolf, Daniel},
+  title = {The Minkowski billiard characterization of the {EHZ}-capacity of convex
+    Lagrangian products},
+  year = {2022},
+  eprint = {2203.01718},
+}
+"""
 ABSTRACT = re.compile(r"\\begin\{abstract\}(.*?)\\end\{abstract\}", re.S)
 
 

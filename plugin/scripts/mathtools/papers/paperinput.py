@@ -79,7 +79,7 @@ def read_paper_input(
     for path in paths:
         if path.lower().endswith(".tex"):
             text = strip_comments(read_file(path, "LaTeX file"))
-            under_review |= _own_title(text)
+            under_review |= own_title(text)
             cited += statement_citations(text, _in_file(path))
             source, missing = local_source(Path(path))
             own = [r for r in bibliography.references if Path(r.file) == Path(path)]
@@ -106,13 +106,13 @@ def _arxiv_input(
     citations = statement_citations(paper.document.text, where)
     missing = [m["name"] for m in paper.document.missing]
     unexpanded = expand_venues(paper.bibliography.references, definitions(paper.document), missing)
-    own = {arxiv_id} | _own_title(paper.document.text)
+    own = {arxiv_id} | own_title(paper.document.text)
     return PaperInput(
         paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded, under_review=own
     )
 
 
-def _own_title(text: str) -> set[str]:
+def own_title(text: str) -> set[str]:
     """The paper's `\\title{...}`, normalised, as a one-element set (empty without one)."""
     found = _TITLE.search(text)
     if not found:
