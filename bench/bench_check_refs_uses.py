@@ -22,7 +22,7 @@ import sys
 from standin_calls import PLUGIN, ROOT, standin_scratch
 
 sys.path.insert(0, str(ROOT / "tools"))
-from check_refs_runbook import MISMATCHES, PLANTED, play, planted_paper  # noqa: E402
+from check_refs_runbook import MISMATCHES, PLANTED, planted_paper, play
 
 MAX_CALLS = 3
 

@@ -21,7 +21,6 @@ from support import arxiv_src
 from support.arxiv_src import MAIN_2405, REFERENCES_BIB
 
 
-
 def members(arxiv_id: str) -> dict[str, bytes]:
     outcome = read_body(arxiv_src.body(arxiv_id))
     assert not hasattr(outcome, "reason"), outcome
@@ -102,8 +101,6 @@ def test_statement_citations_are_read_as_mathematicians_write_them():
     assert {c["read_from"] for c in read.citations} == {"note"}
     # a note on two keys names no one paper's statement: said, not given to either
     assert [(a["keys"], a["statements"]) for a in read.ambiguous] == [(["x", "y"], ["Theorem 1"])]
-
-
 
 
 def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(

@@ -7,7 +7,6 @@ what they are.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -18,7 +17,7 @@ from support import arxiv_src
 from support.arxiv_src import MAIN_2405, REFERENCES_BIB
 
 sys.path.insert(0, str(ROOT / "tools"))
-from check_refs_runbook import PLANTED, play, planted_paper  # noqa: E402
+from check_refs_runbook import PLANTED, planted_paper, play
 
 
 def source_2405() -> str:

@@ -43,7 +43,9 @@ an arXiv id, is looked up in that paper's arXiv LaTeX source: the row shows the 
 (number, note, first words; --json carries its text), or says that the arXiv version read has no
 such number and names its nearest numbers (a journal version may number differently: never called
 wrong). One cited of several keys at once ("Section 3 of~\\cite{a,b}") is named "ambiguous", not
-checked.
+checked. --decisions prints each statement found as a `use N:` block, the sentence citing it
+(file, line) beside the statement's text, for the model to judge (commands/check-refs.md); entries
+a failing service left unchecked are one `pending:` line with the next step.
 
 --strict (for CI and before submission): exit 1 when any entry is UNCONFIRMED or pending (a
 service was unavailable), after writing every output as without it; --strict=corrected: also when

@@ -14,7 +14,7 @@ MAX_MISSING_LINES = 10  # more missing keys are listed on one line
 MAX_NEVER_CITED_KEYS = 30
 SUGGESTION_FLOOR = 0.75  # a suggestion sharing no author with the entry is shown from this score
 # No suggestion is shown below this title score, even sharing an author: a referee trying the
-# command (issue 49) was shown suggestions scoring 0.32-0.44, none the paper meant.
+# command was shown suggestions scoring 0.32-0.44, none the paper meant.
 SUGGESTION_TITLE_MIN = 0.5
 SPLIT_MEANING = {
     "labels": "sure: every entry opens with its label, as many entries as labels",
@@ -68,12 +68,15 @@ MARKS = "as stated / stronger than stated / other statement / can't tell"
 def use_lines(document: CheckDocument) -> list[str]:
     """What the model judges (commands/check-refs.md): each cited statement whose text was read,
     the sentence citing it (file and line) beside the statement's text, numbered `use N:`."""
-    uses = [c for c in document.get("statements", []) if c["status"] in JUDGED and c["statement"]]
+    uses = [
+        (use, statement)
+        for use in document.get("statements", [])
+        if use["status"] in JUDGED and (statement := use["statement"]) is not None
+    ]
     if not uses:
         return []
     lines = [f"uses to judge: {len(uses)}; mark each {MARKS}"]
-    for number, use in enumerate(uses, 1):
-        statement = use["statement"] or {}  # JUDGED: always there
+    for number, (use, statement) in enumerate(uses, 1):
         text = " ".join(statement["text"].split())
         if len(text) > MAX_STATEMENT_CHARS:
             text = text[: MAX_STATEMENT_CHARS - 1] + "… (whole: --json)"
@@ -95,7 +98,9 @@ def pending_lines(document: CheckDocument, keys: list[str]) -> list[str]:
     failed = [NAMES.get(s, s) for s in document.get("source_errors", {})]
     who = " and ".join(failed) if failed else "a service"
     verb = "were" if len(failed) > 1 else "was"
-    shown = ", ".join(keys[:MAX_NEVER_CITED_KEYS]) + (", …" if len(keys) > MAX_NEVER_CITED_KEYS else "")
+    shown = ", ".join(keys[:MAX_NEVER_CITED_KEYS]) + (
+        ", …" if len(keys) > MAX_NEVER_CITED_KEYS else ""
+    )
     return [
         f"pending: {len(keys)} {'entry' if len(keys) == 1 else 'entries'} not checked, "
         f"{who} {verb} unavailable: {shown}",

@@ -6,9 +6,9 @@ gate has checked the entries, those statements looked up in the cited papers' ar
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-import re
 from pathlib import Path
 
 from ..bibliography import (
@@ -34,7 +34,6 @@ from .journalmacros import definitions, expand_venues, local_source
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
 from .pdfreferences import read_pdf_references
-
 
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\]\s*)?\{")
 

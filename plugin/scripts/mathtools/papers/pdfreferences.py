@@ -62,7 +62,7 @@ _NAME_START = re.compile(
 _PAGE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")
 
 Split = Literal["labels", "unsure labels", "indents", "paragraphs"]
-SURE_SPLIT = "labels"
+SURE_SPLIT: Split = "labels"
 
 
 @dataclass
@@ -223,7 +223,8 @@ def _labelled(lines: Lines, starts: list[int]) -> Chunks:
         stop = starts[position + 1] if position + 1 < len(starts) else len(lines)
         chunk = [line for _, line in lines[first:stop]]
         if position + 1 == len(starts):  # the last entry ends at its paragraph's end
-            label_alone = _LABEL.match(chunk[0]) and not chunk[0][_LABEL.match(chunk[0]).end() :]
+            label = _LABEL.match(chunk[0])
+            label_alone = bool(label) and not chunk[0][label.end() if label else 0 :].strip()
             body = next((i for i, line in enumerate(chunk) if i and line.strip()), len(chunk))
             opened = body if label_alone else 0  # a label alone on its line: its text below
             blank = next(
