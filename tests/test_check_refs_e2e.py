@@ -9,12 +9,20 @@ recordings. The answer shows the table as printed and offers the corrected copy.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import PLUGIN
+from conftest import PLUGIN, ROOT
+from mathtools.papers import texsource
+from mathtools.services.latex_source import read_body
+from support import arxiv_src
+from support.arxiv_src import MAIN_2405, REFERENCES_BIB
 from support.claude_harness import bash, bash_result, refused, run_claude, runbook_commands, text
 from support.standin import StandIn
+
+sys.path.insert(0, str(ROOT / "tools"))
+from check_refs_runbook import answer, planted_paper
 
 pytestmark = pytest.mark.claude
 
@@ -122,3 +130,41 @@ def test_a_flag_in_the_arguments_stays_a_flag(tmp_path):
         model.calls[0].split("check_refs.py")[1].startswith('" paper.tex --strict=corrected --fix')
     )
     assert model.status == 1, model.output  # smith2023 is UNCONFIRMED: the stricter gate fails
+
+
+class JudgeUses:
+    """The main conversation on a paper citing statements: run check-refs.md's one Bash line,
+    then answer as step 3 says (tools/check_refs_runbook.answer: the STAND-IN's marks, the
+    mismatches first)."""
+
+    def __init__(self):
+        self.calls: list[str] = []
+        self.played = None
+
+    def __call__(self, request):
+        if not request.tool_results():
+            self.calls = runbook_commands(request.command_body("/math:check-refs"))
+            return [bash(self.calls[0], id="toolu_check")]
+        (result,) = request.last_tool_results()
+        assert not refused(result), f"{self.calls[0]} was refused: {result}"
+        self.played = answer(*bash_result(result), self.calls)
+        return [text(self.played.answer)]
+
+
+def test_the_planted_misuses_are_named_first_in_claude_code(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path / "paper"
+    cwd.mkdir()
+    source = texsource.decode(read_body(arxiv_src.body("2405.16513")).members[MAIN_2405])
+    planted_paper(cwd, source, REFERENCES_BIB)
+    model = JudgeUses()
+    with StandIn() as standin:
+        env = {**standin.env(), "MATH_CACHE_DIR": str(tmp_path / "cache")}
+        env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"
+        prompt = "/math:check-refs paper.tex"
+        run = run_claude(prompt, model, home=home, cwd=cwd, bypass=False, env=env)
+    assert run.exit_code == 0, run.describe()
+    assert len(model.calls) == 1  # <= 3: the runbook's one Bash call
+    first = model.played.answer.splitlines()[:2]
+    assert "Lemma 2.1 of bezdek-bezdek): stronger than stated" in first[0]
+    assert "Lemma 2.3 of bezdek-bezdek): other statement" in first[1]
+    assert first[0] in run.stdout and first[1] in run.stdout

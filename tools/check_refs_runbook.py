@@ -144,14 +144,19 @@ class Played:
 
 def play(run: Callable[[str], tuple[int, str]], arguments: str, plugin_root: str) -> Played:
     """The runbook followed: its one call made through `run` (command -> (exit, output)), then
-    step 3's answer, mismatches first."""
-    played = Played(calls=runbook_commands(arguments, plugin_root))
-    (command,) = played.calls
+    step 3's answer (`answer`)."""
+    calls = runbook_commands(arguments, plugin_root)
+    (command,) = calls
     status, output = run(command)
-    played.read = len(output)
-    found = uses(output)
+    return answer(status, output, calls)
+
+
+def answer(status: int, output: str, calls: list[str]) -> Played:
+    """Step 3 on what the call printed: each use marked, the mismatches first, a line counting
+    the rest, then the output without the use blocks and progress lines, in a code block."""
+    played = Played(calls=calls, read=len(output))
     lines, rest = [], []
-    for use in found:
+    for use in uses(output):
         mark, why = judged(use)
         played.marks[use.number] = mark
         if mark in MISMATCHES:
