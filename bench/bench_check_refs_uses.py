@@ -60,7 +60,7 @@ def main() -> int:
     print("/math:check-refs on 2405.16513 with 2 planted misuses (the stand-in, intervals 0)")
     print(f"{'tool calls':>10} {'chars read':>10} {'uses shown':>10} {'named':>6} {'answer':>7}")
     print(
-        f"{len(played.calls):>10} {played.read:>10} {len(played.marks):>10} "
+        f"{len(played.calls):>10} {len(played.output):>10} {len(played.marks):>10} "
         f"{len(named)}/{len(PLANTED):<4} {len(played.answer):>7}"
     )
     print(f"API calls to the stand-in: {api_calls}")

@@ -60,6 +60,9 @@ def test_both_planted_misuses_are_named_in_one_call(standin, tmp_path):
         "other statement",
         "stronger than stated",
     ]
+    # Lemma 2.1 cited twice: its text is printed once
+    assert played.output.count("Let $\\bf F$ be a finite set of at least d+1 points") == 1
+    assert "  statement: Lemma 2.1 of arXiv:1110.4324 v1 (the latest): as in use 1" in played.output
     # the use blocks are judged, not retyped
     assert "  sentence: " not in played.answer and "the whole table:" in played.answer
 

@@ -30,6 +30,7 @@ STAND_IN = "STAND-IN"
 MISMATCHES = ("stronger than stated", "other statement")
 _BASH = re.compile(r"```bash\n(.*?)```", re.S)
 _USE = re.compile(r"^use (\d+): (.+) line (\d+) cites (.+) of (\S+)$")
+_AS_IN = re.compile(r": as in use (\d+)$")
 # Where the planted sentences go: before the proof of the paper's main theorem.
 ANCHOR = r"\begin{proof}[Proof of Theorem \ref{counterexample_thm}]"
 
@@ -117,7 +118,11 @@ def uses(output: str) -> list[Use]:
         elif found and line.startswith("  sentence: "):
             found[-1].sentence = line.removeprefix("  sentence: ")
         elif found and line.startswith("  statement: "):
-            found[-1].statement = line.removeprefix("  statement: ")
+            again = _AS_IN.search(line)  # a statement shown before: read it there
+            earlier = {use.number: use.statement for use in found}
+            found[-1].statement = (
+                earlier[int(again.group(1))] if again else line.removeprefix("  statement: ")
+            )
     return found
 
 
@@ -137,7 +142,7 @@ def judged(use: Use) -> tuple[str, str]:
 @dataclass
 class Played:
     calls: list[str] = field(default_factory=list)
-    read: int = 0  # characters of tool output the model reads
+    output: str = ""  # what the call printed: the model reads all of it
     answer: str = ""
     marks: dict[int, str] = field(default_factory=dict)
 
@@ -154,7 +159,7 @@ def play(run: Callable[[str], tuple[int, str]], arguments: str, plugin_root: str
 def answer(status: int, output: str, calls: list[str]) -> Played:
     """Step 3 on what the call printed: each use marked, the mismatches first, a line counting
     the rest, then the output without the use blocks and progress lines, in a code block."""
-    played = Played(calls=calls, read=len(output))
+    played = Played(calls=calls, output=output)
     lines, rest = [], []
     for use in uses(output):
         mark, why = judged(use)

@@ -76,6 +76,7 @@ def use_lines(document: CheckDocument) -> list[str]:
     if not uses:
         return []
     lines = [f"uses to judge: {len(uses)}; mark each {MARKS}"]
+    shown: dict[tuple[str, str, str], int] = {}  # (key, message, text) -> the use showing it
     for number, (use, statement) in enumerate(uses, 1):
         text = " ".join(statement["text"].split())
         if len(text) > MAX_STATEMENT_CHARS:
@@ -85,8 +86,12 @@ def use_lines(document: CheckDocument) -> list[str]:
             f"use {number}: {Path(use['file']).name or 'the paper'} line {use['line']} cites "
             f"{use['kind']} {use['number']}{use['part'] or ''} of {use['key']}",
             f"  sentence: {use['sentence']}",
-            f"  statement: {use['message']}{note}: {text}",
         ]
+        first = shown.setdefault((use["key"], use["message"], text), number)
+        if first == number:
+            lines.append(f"  statement: {use['message']}{note}: {text}")
+        else:  # the same statement cited again: its text once
+            lines.append(f"  statement: {use['message']}: as in use {first}")
     return lines
 
 
