@@ -35,6 +35,7 @@ from ..core import (
     check_authors,
     fold,
     record_families,
+    split_authors,
     strip_latex,
     title_heads,
     title_words,
@@ -88,14 +89,14 @@ class CitationMatch(Match):
             missing.append("its title is not in the citation")
         if self.authorless:
             missing.append("the record names no authors")
-        elif self.authors_read:
-            pass  # what differs is an `authors` discrepancy, said below
-        elif not self.authors_agree and not self.authors_contradicted:
+        elif self.authors_read:  # what differs is an `authors` discrepancy, said below
+            pass
+        elif self.authors_contradicted:
+            missing.append("none of its authors is named in the citation")
+        elif not self.authors_agree:
             missing.append(
                 f"of its authors the citation names only {', '.join(self.matched_authors)}"
             )
-        elif self.authors_contradicted:
-            missing.append("none of its authors is named in the citation")
         missing += [d["note"] for d in self.discrepancies]
         said = f"{', '.join(found)} in the citation" if found else ""
         return "; ".join(x for x in (said, *missing) if x) or "nothing of the record to compare"
@@ -138,12 +139,14 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
         match.title_ok, match.title_score = _title_in(citation, paper.title)
     match.authorless = not paper.authors
     cited = split_names(free_text_fields(citation).get("author", ""))
+    if cited and TRUNCATED.search(citation):
+        cited.append("et al.")  # "A. One, B. Two, et al.": the list is cut short
     if paper.authors and cited:
         check = check_authors(cited, paper.authors)
         match.authors_read = True
         match.matched_authors = check.matched
         match.authors_contradicted = not check.matched
-        note = check.note(len(paper.authors), len(cited))
+        note = check.note(len(paper.authors), len(split_authors(cited)))
         match.authors_agree = bool(check.matched) and not note
         if note:
             match.discrepancies.append(
