@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS
+from conftest import ROOT, SCRIPTS
 from mathtools.core.faces import face_names
 
 LIBRARY = SCRIPTS / "mathtools"
@@ -194,8 +197,17 @@ def test_every_wing_declares_its_face_once(wing):
     modules = {path.stem for path in (LIBRARY / wing).glob("*.py")}
     assert sorted(set(names) & modules) == []
     assert sorted({module for module in names.values()} - modules) == []
-    getter = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"]
-    assert getter and ast.unparse(getter[0].body[-1]) == "return face_attribute(__name__, name)"
+    hidden = [
+        node.body
+        for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "not TYPE_CHECKING"
+    ]
+    assert [n for n in tree.body if isinstance(n, ast.FunctionDef)] == [], (
+        f"{wing}'s __getattr__ in mypy's sight: a typo'd face import would type-check"
+    )
+    getter = [n for body in hidden for n in body if isinstance(n, ast.FunctionDef)]
+    assert [n.name for n in getter] == ["__getattr__"]
+    assert ast.unparse(getter[0].body[-1]) == "return face_attribute(__name__, name)"
 
 
 @pytest.mark.parametrize("wing", WINGS)
@@ -574,3 +586,51 @@ def test_no_library_module_over_the_hard_bound():
         if (count := len(path.read_text(encoding="utf-8").splitlines())) > HARD_LINES
     }
     assert long == {}
+
+
+def test_a_name_off_a_face_fails_type_checking(tmp_path):
+    """A face's run-time __getattr__ is out of mypy's sight (`if not TYPE_CHECKING:`), so a typo
+    in a face import is mypy's error, with its suggestion, not a silent `object`."""
+    module = tmp_path / "typo_face.py"
+    module.write_text("from mathtools.gate import Verifer\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-error-summary", str(module)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MYPYPATH": str(ROOT / "plugin" / "scripts")},
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert 'has no attribute "Verifer"; maybe "Verifier"?' in run.stdout
+
+
+@pytest.mark.parametrize(
+    "hook", sorted(path.name for path in HOOKS.glob("*.py")), ids=lambda name: name
+)
+def test_faces_are_lazy_because_the_hooks_run_on_a_bare_python3(hook):
+    """The reason faces load lazily (core/faces.py): a hook runs on the user's python3 before
+    the plugin's environment exists, without filelock or requests, and imports a wing's face.
+    Under -S (no site-packages) each hook's face imports work and pull in no dependency, while
+    the module an eager core face would load first, core.locks, cannot even be imported."""
+    tree = ast.parse((HOOKS / hook).read_text(encoding="utf-8"))
+    imports = [
+        f"from {node.module} import {', '.join(a.name for a in node.names)}"
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mathtools")
+    ]
+    assert imports, f"{hook} imports no wing: this test no longer says why faces are lazy"
+    code = "\n".join(
+        [
+            "import sys",
+            f"sys.path.insert(0, {str(SCRIPTS)!r})",
+            *imports,
+            "loaded = {m.split('.')[0] for m in sys.modules}",
+            "print(sorted(loaded & {'filelock', 'requests', 'yaml', 'jsonschema', 'lxml'}))",
+        ]
+    )
+    bare = [sys.executable, "-S", "-c"]
+    run = subprocess.run([*bare, code], capture_output=True, text=True, cwd=ROOT)
+    assert (run.returncode, run.stdout.strip()) == (0, "[]"), run.stderr
+    eager = f"import sys; sys.path.insert(0, {str(SCRIPTS)!r}); import mathtools.core.locks"
+    refused = subprocess.run([*bare, eager], capture_output=True, text=True, cwd=ROOT)
+    assert "No module named 'filelock'" in refused.stderr

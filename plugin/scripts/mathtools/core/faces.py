@@ -3,7 +3,11 @@
 Each wing's `__init__.py` declares its face once, as the relative imports of an
 `if TYPE_CHECKING:` block (what mypy reads, so every name keeps its type), lists the same names
 in `__all__`, and answers a name at run time with face_attribute(): the module that defines it
-is imported only when the name is first asked for, so a script still loads only what it uses.
+is imported only when the name is first asked for. The reason is the hooks: they run on the
+user's bare `python3`, before the plugin's environment exists, and import faces (the research
+wing's, core's); an eager face would import all its wing's modules, core.locks needs filelock, and
+the hooks would crash. The face's `__getattr__` sits under `if not TYPE_CHECKING:`, so mypy sees
+only the declared names: a typo'd face import is a type error, not an `object`.
 """
 
 from __future__ import annotations

@@ -34,10 +34,9 @@ A service that still fails after the HTTP layer's retries is not asked again in 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from ..core import (
     BY_CODE,
@@ -55,6 +54,7 @@ from ..services import (
     ArxivClient,
     CrossrefClient,
     Identifier,
+    OpenalexClient,
     S2Client,
     ZbmathClient,
 )
@@ -82,11 +82,14 @@ class RecordClient(Protocol):
 
 
 def _record_client(name: str) -> type[RecordClient]:
-    """The client class a row names, from the services face."""
-    found = getattr(importlib.import_module("..services", __package__), name)
-    if not isinstance(found, type):
-        raise TypeError(f"services.{name} is no client class")
-    return cast("type[RecordClient]", found)
+    """The client class a row names, among those imported above from the services face (a row
+    naming another is a mistake the import of this module reports at once)."""
+    clients: dict[str, type[RecordClient]] = {
+        client.__name__: client for client in (CrossrefClient, OpenalexClient)
+    }
+    if name not in clients:
+        raise TypeError(f"a source row names {name!r}, which gate/lookups.py does not import")
+    return clients[name]
 
 
 # The clients the gate reaches through RecordClient, by source code, as the rows (core/sources.py)

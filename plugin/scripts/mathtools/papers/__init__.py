@@ -18,5 +18,9 @@ if TYPE_CHECKING:
 __all__ = ["add_statements", "paper_theorems", "read_paper_input", "theorems_summary_lines"]
 
 
-def __getattr__(name: str) -> object:
-    return face_attribute(__name__, name)
+# Out of mypy's sight, so that a name off the face (a typo) is an error where it is imported,
+# not an `object` (core/faces.py says why faces are lazy at all).
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        return face_attribute(__name__, name)
