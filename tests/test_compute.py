@@ -425,15 +425,22 @@ ENVIRONS = f"""\
 import os
 address = {ADDRESS!r}
 print("os.environ", any(address in value for value in os.environ.values()))
-with open("/proc/self/environ", "rb") as handle:
-    print("/proc/self/environ", address.encode() in handle.read())
+try:  # refused where Landlock confines reads
+    with open("/proc/self/environ", "rb") as handle:
+        print("/proc/self/environ", address.encode() in handle.read())
+except PermissionError:
+    print("/proc/self/environ", False)
 try:
     with open(f"/proc/{{os.getppid()}}/environ", "rb") as handle:
         print("parent readable", bool(handle.read()))
 except OSError:
     print("parent readable", False)
 hits = []
-for pid in os.listdir("/proc"):
+try:
+    listed = os.listdir("/proc")
+except PermissionError:
+    listed = []
+for pid in listed:
     try:
         with open(f"/proc/{{pid}}/environ", "rb") as handle:
             if address.encode() in handle.read():

@@ -43,14 +43,17 @@ Where nothing confines its writes, or it gets no namespaces of its own
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from pathlib import Path
 
 from ..core import BadInput, EnvironmentProblem, is_digits
@@ -63,7 +66,24 @@ DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
 MAX_TIMEOUT_S = 86400.0  # a day: longer is a mistake, and beyond any rlimit's range
 MIN_MEMORY_MB, MAX_MEMORY_MB = 64, 2**20  # Python needs 64 MB to start; 1 TiB bounds RLIMIT_AS
-PROCESS_LIMIT = 64  # processes (threads count too) the snippet may start beyond the user's own
+PROCESS_LIMIT = 64  # processes (threads count too) a run may have at once
+WATCH_INTERVAL_S = 0.1  # how often the run's processes, memory and wall time are checked
+ENVIRONMENT_LIMIT_BYTES = 2**20  # the runner's environment.json and wait status: far less
+# What every snippet may read beside its interpreter's folders, its own and the files its caller
+# names (Landlock): programs, shared libraries and the loader's cache, time zones, locales, the
+# CPU and memory facts numeric libraries ask about, random devices. Never a home folder, /etc as
+# a whole (/etc/shadow) or another process's /proc.
+SYSTEM_READS = (
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
+    "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/os-release",
+    "/dev/urandom", "/dev/random", "/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu",
+)  # fmt: skip
+# Asks an interpreter (run with -I, as the snippet's) where it and its libraries live.
+INTERPRETER_PATHS = (
+    "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), sys.prefix, "
+    "sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *sys.path]))"
+)
 OUTPUT_LIMIT_BYTES = 200_000  # per stream kept in the result
 FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its output included
 # Libraries whose versions are reported when installed (the snippet may use any of them).
@@ -206,14 +226,84 @@ def _user_processes() -> int | None:
     return count
 
 
-def _limit(memory_mb: int, timeout: float, processes: int | None) -> Callable[[], None] | None:
-    """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX)."""
+@lru_cache(maxsize=8)
+def _interpreter_paths(python: str) -> tuple[str, ...]:
+    """Where `python` and the libraries it imports live (its prefixes, sys.path), asked once."""
+    with contextlib.suppress(OSError, subprocess.SubprocessError, ValueError):
+        asked = subprocess.run(
+            [python, "-I", "-c", INTERPRETER_PATHS],
+            capture_output=True,
+            timeout=30,
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"},
+        )
+        paths = json.loads(asked.stdout)
+        return tuple(path for path in paths if isinstance(path, str) and path)
+    return (os.path.dirname(os.path.realpath(python)),)
+
+
+def readable_paths(python: Path | str, named: Iterable[Path | str] = ()) -> list[str]:
+    """What a snippet run by `python` may read beside its own folder: SYSTEM_READS, the
+    interpreter's folders and `named` (the files a request names). A folder of the interpreter
+    that holds a home folder, the workspace or the whole file system is left out (a library
+    there does not import; its secrets stay unread)."""
+    guarded = {Path.home().resolve(), Path("/home"), Path("/root"), Path.cwd().resolve()}
+    kept = []
+    for path in _interpreter_paths(str(python)):
+        resolved = Path(path).resolve()
+        if not any(place.is_relative_to(resolved) for place in guarded):
+            kept.append(str(resolved))
+    return [*SYSTEM_READS, *dict.fromkeys(kept), *(str(Path(p).resolve()) for p in named)]
+
+
+def _read_regular(folder: int, name: str, limit: int) -> bytes | None:
+    """Up to `limit` + 1 bytes of the regular file `name` in the folder open as `folder`; None
+    when it is anything else (a FIFO the snippet left there is refused, never waited on, and a
+    symbolic link is not followed) or cannot be read."""
+    try:
+        fd = os.open(
+            name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder
+        )
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _usage(root: int) -> tuple[int, int]:
+    """The processes (threads, as RLIMIT_NPROC counts them) below `root` and the memory they
+    hold (resident bytes)."""
+    table = confine.processes()
+    below = [table[pid] for pid in confine.descendants(root, table) if pid in table]
+    page = os.sysconf("SC_PAGE_SIZE")
+    return sum(p.threads for p in below), sum(p.resident_pages for p in below) * page
+
+
+def _limit(
+    memory_mb: int, timeout: float, processes: int | None, end_with_us: int
+) -> Callable[[], None] | None:
+    """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX), and
+    on Linux the signal `end_with_us` when this process ends (killed too): SIGKILL ends unshare,
+    whose --kill-child then ends the PID namespace; SIGTERM tells confine.py's reaper to end what
+    the snippet started."""
     try:
         import resource
     except ImportError:  # Windows
         return None
 
     def apply() -> None:
+        if sys.platform.startswith("linux"):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(
+                ctypes.c_ulong(confine.PR_SET_PDEATHSIG), ctypes.c_ulong(end_with_us), 0, 0, 0
+            )
+            if os.getppid() != parent:  # we ended before the signal was asked for
+                os._exit(confine.FAILED)
         memory = memory_mb * 2**20
         cpu = int(timeout) + 1
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -223,17 +313,32 @@ def _limit(memory_mb: int, timeout: float, processes: int | None) -> Callable[[]
         if processes is not None:
             resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
 
+    parent = os.getpid()
     return apply
 
 
-def _read(path: Path) -> tuple[str, bool]:
-    with open(path, "rb") as handle:
-        data = handle.read(OUTPUT_LIMIT_BYTES + 1)
+def _captured(fd: int) -> tuple[str, bool]:
+    """A stream's capture, from the file this process opened for it (whatever the snippet did
+    to its name), cut at OUTPUT_LIMIT_BYTES."""
+    data = os.pread(fd, OUTPUT_LIMIT_BYTES + 1, 0)
     truncated = len(data) > OUTPUT_LIMIT_BYTES
     return data[:OUTPUT_LIMIT_BYTES].decode("utf-8", errors="replace"), truncated
 
 
-def _outcome(returncode: int, timed_out: bool, stderr: str, flooded: bool) -> str:
+def _exceeded(root: int, memory_mb: int) -> str | None:
+    """The outcome when the run's processes below `root` are more than PROCESS_LIMIT
+    ("process_limit") or hold more than `memory_mb` between them ("memory"); else None."""
+    count, resident = _usage(root)
+    if count > PROCESS_LIMIT:
+        return "process_limit"
+    return "memory" if resident > memory_mb * 2**20 else None
+
+
+def _outcome(
+    returncode: int, timed_out: bool, stderr: str, flooded: bool, exceeded: str | None
+) -> str:
+    if exceeded:
+        return exceeded
     if timed_out or returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return "timeout"
     if returncode == -signal.SIGXFSZ or (returncode != 0 and flooded):
@@ -313,13 +418,15 @@ def run_sandboxed(
     read_only: Iterable[Path | str] = (),
     filesystem: str | None = None,
     allow_unsandboxed: bool = False,
+    readable: Iterable[Path | str] = (),
 ) -> RunResult:
     """Run `code` with `python` under the limits; return what happened (never raises for the
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
     reaper ends the snippet's processes); `packages` are the distributions whose installed
     versions the result reports; `hidden` files read as empty and `read_only` folders cannot be
     written where namespaces allow it. The snippet writes only in its folder (filesystem_mode,
-    `filesystem` forcing one). Where nothing confines its writes, or it gets no namespaces of its
+    `filesystem` forcing one), and under Landlock reads only its folder, `readable` and
+    readable_paths. Where nothing confines its writes, or it gets no namespaces of its
     own, EnvironmentProblem unless `allow_unsandboxed`."""
     check_limits(timeout, memory_mb)
     prefix = namespace_prefix() if network_namespace else None
@@ -341,7 +448,9 @@ def run_sandboxed(
     # a folder holding the workdir stays writable: the snippet's own files live there
     frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
     processes = _process_cap()
-    limits = _limit(memory_mb, timeout, processes)
+    limits = _limit(memory_mb, timeout, processes, signal.SIGTERM if reaping else signal.SIGKILL)
+    reads = readable_paths(python, readable) if writes == "landlock" else []
+    folder = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # read back by fd
     try:
         (workdir / "snippet.py").write_text(code, encoding="utf-8")
         (workdir / "runner.py").write_text(RUNNER, encoding="utf-8")
@@ -373,6 +482,7 @@ def run_sandboxed(
         # confine.py last, after any mounts: Landlock and the filter forbid mounting
         options = [
             *(["--writes", str(workdir)] if writes == "landlock" else []),
+            *(option for path in reads for option in ("--read", path)),
             *(["--seccomp"] if filtered else []),
             *(["--reap", WAIT_STATUS_FILE] if reaping else []),
         ]
@@ -382,7 +492,10 @@ def run_sandboxed(
             confined = hide or frozen or writable
             command = [*(hiding(prefix, hide, frozen, writable) if confined else prefix), *command]
         started = time.monotonic()
-        with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
+        deadline = started + timeout  # then the reaper's bound: one deadline for the whole call
+        # the streams are read back from these files, opened here: whatever the snippet puts
+        # under their names is never read
+        with open(workdir / "stdout", "w+b") as out, open(workdir / "stderr", "w+b") as err:
             proc = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
@@ -393,37 +506,45 @@ def run_sandboxed(
                 start_new_session=True,
                 preexec_fn=limits,
             )
-            timed_out = False
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                if reaping:  # the reaper kills what the snippet started, setsid or not
-                    proc.terminate()
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        proc.wait(timeout=confine.REAP_DEADLINE_S)
+            timed_out, exceeded = False, None
+            while proc.poll() is None and not exceeded:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    timed_out = True
+                    break
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=min(WATCH_INTERVAL_S, left))
+                exceeded = _exceeded(proc.pid, memory_mb) if proc.returncode is None else None
+            if proc.returncode is None and reaping:
+                proc.terminate()  # the reaper kills what the snippet started, setsid or not
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=confine.REAP_DEADLINE_S)
             # Whatever is left of the group (the snippet's own children too) goes now.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        elapsed = time.monotonic() - started
-        returncode = proc.returncode
-        # the snippet's own status, from whoever stayed behind to end its processes
-        with contextlib.suppress(OSError, ValueError):
-            status = int((workdir / WAIT_STATUS_FILE).read_text())
-            returncode = os.waitstatus_to_exitcode(status)
-        stdout, stdout_cut = _read(workdir / "stdout")
-        stderr, stderr_cut = _read(workdir / "stderr")
-        flooded = any(
-            (workdir / name).stat().st_size >= FILE_SIZE_LIMIT_BYTES
-            for name in ("stdout", "stderr")
-        )
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=confine.REAP_DEADLINE_S)
+            elapsed = time.monotonic() - started
+            returncode = -signal.SIGKILL if proc.returncode is None else proc.returncode
+            # the snippet's own status, from whoever stayed behind to end its processes
+            with contextlib.suppress(ValueError):
+                status = int(_read_regular(folder, WAIT_STATUS_FILE, 32) or b"")
+                returncode = os.waitstatus_to_exitcode(status)
+            stdout, stdout_cut = _captured(out.fileno())
+            stderr, stderr_cut = _captured(err.fileno())
+            flooded = any(
+                os.fstat(stream.fileno()).st_size >= FILE_SIZE_LIMIT_BYTES for stream in (out, err)
+            )
         environment: SnippetEnvironment = {}
-        with contextlib.suppress(OSError, ValueError):
-            environment = json.loads((workdir / "environment.json").read_text())
+        with contextlib.suppress(ValueError, UnicodeDecodeError):
+            reported = json.loads(
+                _read_regular(folder, "environment.json", ENVIRONMENT_LIMIT_BYTES) or b"{}"
+            )
+            environment = reported if isinstance(reported, dict) else {}
         if not environment and stderr.startswith(confine.FAILED_PREFIX):  # it never ran
             raise EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
     finally:
+        os.close(folder)
         shutil.rmtree(workdir, ignore_errors=True)
     protections = [
         *(["network namespace"] if prefix else []),
@@ -431,7 +552,7 @@ def run_sandboxed(
         *(["mount namespace: " + ", ".join(hide) + " hidden"] if hide else []),
         *(["mount namespace: " + ", ".join(frozen) + " read-only"] if frozen else []),
         *(["mount namespace: only the snippet's folder writable"] if writable else []),
-        *(landlock.protections(landlock.abi_version()) if writes == "landlock" else []),
+        *(landlock.protections(landlock.abi_version(), bool(reads)) if reads else []),
         *([SECCOMP_PROTECTION] if filtered else []),
         *([REAPER_PROTECTION] if reaping else []),
         *(["python network guard"] if guarded else []),
@@ -440,7 +561,7 @@ def run_sandboxed(
         "environment: an allow-list of variables, no secret",
     ]
     return {
-        "outcome": _outcome(returncode, timed_out, stderr, flooded),
+        "outcome": _outcome(returncode, timed_out, stderr, flooded, exceeded),
         "exit_code": returncode if returncode >= 0 else None,
         "signal": signal.Signals(-returncode).name if returncode < 0 else None,
         "timed_out": timed_out,
