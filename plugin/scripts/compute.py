@@ -63,10 +63,10 @@ from mathtools.research import (  # noqa: E402
     resolve,
     run_sandboxed,
     signing_key,
-    without_secrets,
+    with_allowed_environment,
 )
 
-without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
+with_allowed_environment()  # before anything: /proc/<pid>/environ would show keys to a snippet
 
 
 def main(argv: Sequence[str]) -> None:
@@ -98,6 +98,13 @@ def main(argv: Sequence[str]) -> None:
     )
     run_command.add_argument(
         "--no-record", action="store_true", help="run only; leave COMPUTATION.md"
+    )
+    run_command.add_argument(
+        "--read",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a file or folder the snippet may read (repeatable); nothing else of the workspace",
     )
     add_arguments(run_command)
     interpret_command = commands.add_parser(
@@ -137,12 +144,16 @@ def main(argv: Sequence[str]) -> None:
     if folder is not None:  # unreadable: refused before the computation, not after it
         check_recordable(folder, args.request)
     # The workspace config may hold the Semantic Scholar key, and the signing key marks the run
-    # records: the snippet has no business with either; nor with writing LITERATURE.md or
-    # anything else of the workspace.
-    hidden = [math_dir(folder) / "config.json"]
+    # records (a snippet that read it could forge them, recorded or not): the snippet has no
+    # business with either; nor with writing LITERATURE.md or anything else of the workspace.
+    hidden = [math_dir(folder) / "config.json", math_dir(folder) / KEY_FILE]
     if folder is not None:  # the run is recorded: its key exists before the run, to be hidden
         signing_key(math_dir_of(folder))
         hidden.append(math_dir_of(folder) / KEY_FILE)
+    readable = [Path(path) for path in args.read]
+    missing = [str(path) for path in readable if not path.exists()]
+    if missing:
+        raise BadInput(f"--read {missing[0]}: no such file or folder", code="file_not_found")
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
     unconfined = needs_allowance() and allow_unsandboxed_compute(folder)
     result = run_sandboxed(
@@ -153,6 +164,7 @@ def main(argv: Sequence[str]) -> None:
         hidden=hidden,
         read_only=[workspace_root(folder)],
         allow_unsandboxed=unconfined,
+        readable=readable,
     )
     recorded = None
     if folder is not None:

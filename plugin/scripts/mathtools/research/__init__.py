@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         check_limits,
         interpreter,
         run_sandboxed,
+        with_allowed_environment,
         without_secrets,
     )
     from .sessions import archive_session, resume
@@ -128,6 +129,7 @@ __all__ = [
     "transition",
     "update",
     "validate_journal",
+    "with_allowed_environment",
     "without_secrets",
 ]
 

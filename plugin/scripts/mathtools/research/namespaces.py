@@ -34,7 +34,7 @@ NAMESPACE_OPTIONS = (
     ("--net",),
 )
 # Makes each folder up to the first "--" read-only (a read-only bind mount over itself), binds
-# /dev/null over each file up to the second "--", then runs the rest of its arguments in a nested
+# its first argument, an empty file, over each file up to the second "--", then runs the rest of its arguments in a nested
 # user and mount namespace: there the mounts, inherited from a more privileged namespace, are
 # locked, so the snippet (root in its namespace) can neither unmount nor remount them.
 # Folders between the second and third "--" stay writable (bound over themselves) while every
@@ -42,9 +42,10 @@ NAMESPACE_OPTIONS = (
 # namespace's /proc is left alone (the nested unshare writes its uid map). The working directory
 # moves onto the (last) writable folder's new mount: the old one is read-only.
 HIDE_SCRIPT = (
+    "b=$1; shift; "
     'for d; do shift; [ "$d" = -- ] && break; '
     'mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" || exit 125; done; '
-    'for f; do shift; [ "$f" = -- ] && break; mount --bind /dev/null "$f" || exit 125; done; '
+    'for f; do shift; [ "$f" = -- ] && break; mount --bind "$b" "$f" || exit 125; done; '
     'w=; for d; do shift; [ "$d" = -- ] && break; mount --bind "$d" "$d" && cd "$d" || exit 125; '
     'w="$w$d\n"; done; '
     '[ -z "$w" ] || while read -r _ _ _ _ m o _; do '
@@ -80,12 +81,15 @@ def hiding(
     files: Sequence[str],
     folders: Sequence[str] = (),
     writable: Sequence[str] = (),
+    blank: str = "/dev/null",
 ) -> list[str]:
-    """The command prefix that runs a program with `files` reading as empty and `folders`
-    read-only; when `writable` names folders, everything else is read-only."""
+    """The command prefix that runs a program with `files` reading as the empty file `blank` and
+    `folders` read-only; when `writable` names folders, everything else is read-only. (Under
+    Landlock a file bound from a place without a rule of its own, not /dev/null, whose reading
+    every program may need, is unreadable where it is bound.)"""
     return [
-        *prefix, "sh", "-c", HIDE_SCRIPT, "sh", *folders, "--", *files, "--", *writable, "--",
-        prefix[0], *NESTED_NAMESPACE,
+        *prefix, "sh", "-c", HIDE_SCRIPT, "sh", blank, *folders, "--", *files, "--", *writable,
+        "--", prefix[0], *NESTED_NAMESPACE,
     ]  # fmt: skip
 
 

@@ -29,8 +29,8 @@ run when compute.py was killed: workdirs.py) with:
     (shielded); elsewhere the snippet can read every file the user can and every process's
     environment (the shell that started Claude Code holds its keys there);
   - no secret in any environment it can read: its own gets only an allow-list of variables, and
-    compute.py re-executes itself without SECRET_VARIABLES (without_secrets) before anything, as
-    /proc/<pid>/environ shows a process's environment as it started;
+    compute.py re-executes itself with only KEPT_VARIABLES (with_allowed_environment) before
+    anything, as /proc/<pid>/environ shows a process's environment as it started;
   - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
     the outcome "output_limit".
 Where nothing confines its writes, or it gets no namespaces of its own
@@ -92,6 +92,9 @@ GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on P
 # the snippet's wait status, written by whoever stays behind to end its processes: the runner as
 # PID 1 of a PID namespace, else confine.py's reaper
 WAIT_STATUS_FILE = "wait-status"
+# an empty file in the workdir, bound over each hidden file: under Landlock, reading a file there
+# is refused (its inode has no rule), where /dev/null's would read as empty
+BLANK_FILE = ".hidden"
 UNCONFINED = (
     "nothing here keeps a snippet from writing outside its folder (neither Landlock nor user and "
     f"mount namespaces are available, or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
@@ -144,8 +147,16 @@ if os.getpid() == 1:
             pid, status = os.wait()
             if pid == snippet:
                 break
-        with open("__WAIT_STATUS_FILE__", "w") as handle:
-            handle.write(str(status))
+        # a new file: whatever the snippet left under its name (a FIFO) is not waited on
+        try:
+            os.unlink("__WAIT_STATUS_FILE__")
+        except OSError:
+            pass
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+            os.write(os.open("__WAIT_STATUS_FILE__", flags, 0o600), str(status).encode())
+        except OSError:
+            pass
         os._exit(0)
 
 # Installed versions from the dist-info folder names (importlib.metadata would cost ~0.1 s).
@@ -184,6 +195,17 @@ except Exception:
 # Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
 SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY", "MATH_CONTACT_EMAIL")
 _SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
+# All compute.py keeps of its caller's environment (allowed_environment): what it, the plugin's
+# install (uv, pip) and the interpreters need. A snippet beside it (no PID namespace, reads not
+# confined) could read the rest in /proc/<pid>/environ: ANTHROPIC_API_KEY, a cloud token...
+KEPT_VARIABLES = frozenset(
+    {
+        "PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TMPDIR", "TERM", "VIRTUAL_ENV",
+        "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+        "SSL_CERT_FILE", "SSL_CERT_DIR",
+    }
+)  # fmt: skip
+KEPT_PREFIXES = ("LC_", "MATH_", "XDG_", "UV_", "PIP_", "CLAUDE_PLUGIN_")
 
 
 def environment_without_secrets() -> dict[str, str]:
@@ -191,19 +213,39 @@ def environment_without_secrets() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
 
 
-def without_secrets() -> None:
-    """Re-execute this process without SECRET_VARIABLES if it has any: a snippet running beside
-    it as the same user (no namespaces) could read them in /proc/<our pid>/environ, which shows
-    the environment a process started with whatever os.environ says since. Call it first, before
-    stdin is read (the new process reads it instead)."""
-    if not any(name in os.environ for name in SECRET_VARIABLES):
-        return
-    env = environment_without_secrets()
-    if os.environ.get(_SCRUBBED_MARKER):  # an exec that did not take: never loop
+def allowed_environment() -> dict[str, str]:
+    """This process's environment cut to KEPT_VARIABLES and KEPT_PREFIXES, without secrets."""
+    return {
+        k: v
+        for k, v in environment_without_secrets().items()
+        if k in KEPT_VARIABLES or k.startswith(KEPT_PREFIXES)
+    }
+
+
+def _execute_again(env: dict[str, str]) -> None:
+    """Re-execute this process with `env` (once: a second time is an exec that did not take)."""
+    if os.environ.get(_SCRUBBED_MARKER):  # never loop
         return
     env[_SCRUBBED_MARKER] = "1"
     sys.stdout.flush()
     os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
+
+
+def without_secrets() -> None:
+    """Re-execute this process without SECRET_VARIABLES if it has any: a program running beside
+    it as the same user could read them in /proc/<our pid>/environ, which shows the environment a
+    process started with whatever os.environ says since. Call it first, before stdin is read
+    (the new process reads it instead)."""
+    if any(name in os.environ for name in SECRET_VARIABLES):
+        _execute_again(environment_without_secrets())
+
+
+def with_allowed_environment() -> None:
+    """Re-execute this process with allowed_environment() if it has any other variable (as
+    without_secrets, which it includes): for compute.py, whose snippet may run beside it."""
+    allowed = allowed_environment()
+    if set(os.environ) - set(allowed) - {_SCRUBBED_MARKER}:
+        _execute_again(allowed)
 
 
 def _user_processes() -> int | None:
@@ -440,7 +482,7 @@ def run_sandboxed(
     filtered = seccomp_works()
     guarded = not prefix and not filtered  # the Python guard, where nothing else stops sockets
     reaping = not in_pid_namespace and sys.platform.startswith("linux")
-    hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
+    hide = list(dict.fromkeys(str(Path(name).resolve()) for name in hidden if Path(name).is_file()))
     hide = hide if confining else []
     workdirs.sweep()  # what killed runs left
     workdir = workdirs.make()
@@ -449,7 +491,9 @@ def run_sandboxed(
     frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
     processes = _process_cap()
     limits = _limit(memory_mb, timeout, processes, signal.SIGTERM if reaping else signal.SIGKILL)
+    readable = list(readable)
     reads = readable_paths(python, readable) if writes == "landlock" else []
+    watching = sys.platform.startswith("linux")  # the run's processes, from /proc
     folder = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # read back by fd
     try:
         (workdir / "snippet.py").write_text(code, encoding="utf-8")
@@ -490,7 +534,10 @@ def run_sandboxed(
         writable = [str(workdir.resolve())] if writes == "mount-namespace" else []
         if prefix:
             confined = hide or frozen or writable
-            command = [*(hiding(prefix, hide, frozen, writable) if confined else prefix), *command]
+            blank = workdir / BLANK_FILE  # bound over each hidden file
+            blank.touch()
+            hider = hiding(prefix, hide, frozen, writable, str(blank))
+            command = [*(hider if confined else prefix), *command]
         started = time.monotonic()
         deadline = started + timeout  # then the reaper's bound: one deadline for the whole call
         # the streams are read back from these files, opened here: whatever the snippet puts
@@ -514,7 +561,8 @@ def run_sandboxed(
                     break
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=min(WATCH_INTERVAL_S, left))
-                exceeded = _exceeded(proc.pid, memory_mb) if proc.returncode is None else None
+                if watching and proc.returncode is None:
+                    exceeded = _exceeded(proc.pid, memory_mb)
             if proc.returncode is None and reaping:
                 proc.terminate()  # the reaper kills what the snippet started, setsid or not
                 with contextlib.suppress(subprocess.TimeoutExpired):
@@ -555,6 +603,11 @@ def run_sandboxed(
         *(landlock.protections(landlock.abi_version(), bool(reads)) if reads else []),
         *([SECCOMP_PROTECTION] if filtered else []),
         *([REAPER_PROTECTION] if reaping else []),
+        *(
+            [f"watch: at most {PROCESS_LIMIT} processes and {memory_mb} MB in the run"]
+            if watching
+            else []
+        ),
         *(["python network guard"] if guarded else []),
         *(["RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_CORE"] if limits else []),
         *(["RLIMIT_NPROC"] if limits and processes is not None and os.getuid() != 0 else []),
@@ -578,7 +631,14 @@ def run_sandboxed(
                 if filtered
                 else "python-guard (best effort)"
             ),
-            "memory": "RLIMIT_AS per process" if limits else "none",
+            "memory": (
+                f"RLIMIT_AS per process; the run ends past {memory_mb} MB resident across its "
+                "processes"
+                if watching
+                else "RLIMIT_AS per process"
+                if limits
+                else "none"
+            ),
             "processes": (
                 "PID namespace: every process ends with the snippet"
                 if in_pid_namespace
@@ -589,12 +649,18 @@ def run_sandboxed(
             "process_count": (
                 f"RLIMIT_NPROC: at most {PROCESS_LIMIT} more than the user's own"
                 if processes is not None and os.getuid() != 0
-                else "none (the kernel exempts root from RLIMIT_NPROC)"
+                else "none from the kernel (it exempts root from RLIMIT_NPROC)"
                 if processes is not None
-                else "none"
-            ),
+                else "none from the kernel"
+            )
+            + (f"; the run ends past {PROCESS_LIMIT} processes and threads" if watching else ""),
             "files": (
-                "hidden from the snippet: " + ", ".join(hide)
+                "readable: only the snippet's folder, its interpreter's folders, the system's "
+                "programs and libraries" + "".join(f", {path}" for path in map(str, readable))
+                if reads
+                else "hidden from the snippet: "
+                + ", ".join(hide)
+                + "; every other file the user can read is readable"
                 if hide
                 else "readable: the snippet can read every file the user can"
                 + ("" if in_pid_namespace else ", and every process's environment")
