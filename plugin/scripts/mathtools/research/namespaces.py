@@ -34,9 +34,10 @@ NAMESPACE_OPTIONS = (
     ("--net",),
 )
 # Makes each folder up to the first "--" read-only (a read-only bind mount over itself), binds
-# its first argument, an empty file, over each file up to the second "--", then runs the rest of its arguments in a nested
-# user and mount namespace: there the mounts, inherited from a more privileged namespace, are
-# locked, so the snippet (root in its namespace) can neither unmount nor remount them.
+# its first argument, an empty file, over each file up to the second "--", then runs the rest of
+# its arguments in a nested user and mount namespace: there the mounts, inherited from a more
+# privileged namespace, are locked, so the snippet (root in its namespace) can neither unmount
+# nor remount them.
 # Folders between the second and third "--" stay writable (bound over themselves) while every
 # other mount becomes read-only, keeping its other flags (changing a locked one is refused); the
 # namespace's /proc is left alone (the nested unshare writes its uid map). The working directory
