@@ -55,6 +55,7 @@ import time
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from ..core import BadInput, EnvironmentProblem, is_digits
 from . import confine, landlock, workdirs
@@ -588,7 +589,8 @@ def run_sandboxed(
             reported = json.loads(
                 _read_regular(folder, "environment.json", ENVIRONMENT_LIMIT_BYTES) or b"{}"
             )
-            environment = reported if isinstance(reported, dict) else {}
+            if isinstance(reported, dict):
+                environment = cast(SnippetEnvironment, reported)
         if not environment and stderr.startswith(confine.FAILED_PREFIX):  # it never ran
             raise EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
     finally:
