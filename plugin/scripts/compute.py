@@ -2,16 +2,19 @@
 """Run a Python/SymPy snippet in a sandbox and record it in the problem's COMPUTATION.md.
 
 The snippet runs in a separate process in a temporary folder, with a wall-time limit (in its own
-PID namespace where the OS allows one, else a reaper kills what it left), a memory limit per
-process, a cap on new processes, no network and no socket (an empty network namespace, and a
-seccomp filter that also refuses chmod, chown, utime and xattr calls on every file), the
-workspace's .math/config.json hidden and the workspace read-only (where namespaces allow), no API
-key or contact address in any environment the snippet can read, and bounded output; `isolation`
-in the output says which of these held (`protections` names each). The snippet writes only in its
-temporary folder (Landlock, else a mount namespace; `isolation.filesystem` says which). Where
-neither is available, or there are no user, mount and PID namespaces (no `unshare`), the run is
-refused (exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The
-result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
+PID namespace where the OS allows one, else a reaper kills what it left; it ends with this
+script, killed or not), a memory limit per process and for the whole run, a cap on the run's
+processes, no network and no socket (an empty network namespace, and a seccomp filter that also
+refuses chmod, chown, utime, xattr and inode-flag calls on every file), the workspace's
+.math/config.json and signing key hidden and the workspace read-only (where namespaces allow),
+no API key or contact address in any environment the snippet can read (this script keeps only an
+allow-list of variables), and bounded output; `isolation` in the output says which of these held
+(`protections` names each). The snippet writes only in its temporary folder (Landlock, else a
+mount namespace; `isolation.filesystem` says which) and, under Landlock, reads only its
+interpreter, the system's libraries, that folder and the files --read names. Where neither is
+available, or there are no user, mount and PID namespaces (no `unshare`), the run is refused
+(exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The result carries
+stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, process_limit, killed,
 output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
 environment are appended to COMPUTATION.md under the PROOF.md request the run answers, with a
 run record (digests of the code and output, marked with the workspace's signing key, which the

@@ -6,11 +6,19 @@ run when compute.py was killed: workdirs.py) with:
     make namespaces (`unshare`, namespaces.py), the snippet runs in its own PID namespace, so every
     process it starts (even one that left its process group with `setsid`) ends with it, at the
     limit or when it finishes; elsewhere confine.py's reaper, a child subreaper left outside the
-    sandbox, does the same: it kills every process the snippet left when it ends or at the limit;
-  - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), and a cap on how
-    many more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root);
+    sandbox, does the same: it kills every process the snippet left when it ends or at the limit.
+    Either ends with the caller, killed too: the parent-death signal (SIGKILL to unshare, whose
+    --kill-child ends the namespace; SIGTERM to the reaper). One deadline bounds the whole call:
+    the files read back afterwards are read from descriptors opened before the run, or opened
+    non-blocking as regular files only (a FIFO the snippet left is refused, never waited on);
+  - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), a cap on how many
+    more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root), and, watched
+    every WATCH_INTERVAL_S from /proc whoever runs it, root included, at most PROCESS_LIMIT
+    processes and threads and the memory limit resident across the run's processes (past either,
+    the run is ended: outcome "process_limit" or "memory");
   - no network, no Unix socket and no change to any file's metadata: seccomp.py's filter refuses
-    creating sockets (socketpair excepted), chmod, chown, utime and xattr calls, io_uring, ptrace
+    creating sockets (socketpair excepted), chmod, chown, utime, xattr and inode-flag (ioctl)
+    calls, io_uring, ptrace
     and process_vm calls, where there is a filter for the machine (x86-64, AArch64); and a
     network namespace with no interfaces when the kernel lets us make one. With neither, a
     best-effort guard, an audit hook in every Python interpreter the snippet starts (through a
@@ -23,11 +31,15 @@ run when compute.py was killed: workdirs.py) with:
     namespace's own /proc excepted: unshare must write the nested namespace's uid map), else not
     at all (confinement.py finds which). FILESYSTEM_VARIABLE forces one of them, for tests and
     diagnostics;
+  - reads, under Landlock, only of readable_paths (its interpreter's folders, SYSTEM_READS, the
+    files the caller names) and its folder: never a home folder, the signing key or a workspace's
+    config.json;
   - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
-    key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
+    key, and its signing key) bound over by an empty file of the run (unreadable under Landlock,
+    empty otherwise), folders named in `read_only` (the workspace) cannot be written, and /proc
     shows only the snippet's own processes, where user, mount and PID namespaces are available
-    (shielded); elsewhere the snippet can read every file the user can and every process's
-    environment (the shell that started Claude Code holds its keys there);
+    (shielded); with neither Landlock nor those the snippet can read every file the user can and
+    every process's environment (the shell that started Claude Code holds its keys there);
   - no secret in any environment it can read: its own gets only an allow-list of variables, and
     compute.py re-executes itself with only KEPT_VARIABLES (with_allowed_environment) before
     anything, as /proc/<pid>/environ shows a process's environment as it started;
