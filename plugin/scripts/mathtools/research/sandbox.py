@@ -60,51 +60,31 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import cast
 
-from ..core import BadInput, EnvironmentProblem, is_digits
+from ..core import BadInput, EnvironmentProblem
 from . import confine, landlock, workdirs
 from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
 from .namespaces import can_hide_files, hiding, namespace_prefix
+from .readable import readable_paths
 from .runresult import RunResult, SnippetEnvironment
+from .runwatch import PROCESS_LIMIT, WATCH_INTERVAL_S, over_caps, process_cap, read_regular
+from .snippetrunner import GUARD_FOLDER, NETWORK_GUARD, RUNNER, WAIT_STATUS_FILE
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
 MAX_TIMEOUT_S = 86400.0  # a day: longer is a mistake, and beyond any rlimit's range
 MIN_MEMORY_MB, MAX_MEMORY_MB = 64, 2**20  # Python needs 64 MB to start; 1 TiB bounds RLIMIT_AS
-PROCESS_LIMIT = 64  # processes (threads count too) a run may have at once
-WATCH_INTERVAL_S = 0.1  # how often the run's processes, memory and wall time are checked
 ENVIRONMENT_LIMIT_BYTES = 2**20  # the runner's environment.json and wait status: far less
-# What every snippet may read beside its interpreter's folders, its own and the files its caller
-# names (Landlock): programs, shared libraries and the loader's cache, time zones, locales, the
-# CPU and memory facts numeric libraries ask about, random devices. Never a home folder, /etc as
-# a whole (/etc/shadow) or another process's /proc.
-SYSTEM_READS = (
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
-    "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/os-release",
-    "/dev/urandom", "/dev/random", "/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu",
-)  # fmt: skip
-# Asks an interpreter (run with -I, as the snippet's) where it and its libraries live.
-INTERPRETER_PATHS = (
-    "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), sys.prefix, "
-    "sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *sys.path]))"
-)
 OUTPUT_LIMIT_BYTES = 200_000  # per stream kept in the result
 FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its output included
 # Libraries whose versions are reported when installed (the snippet may use any of them).
 REPORTED_PACKAGES = ("sympy", "mpmath", "numpy", "scipy", "networkx", "gmpy2")
-GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on PYTHONPATH
-# the snippet's wait status, written by whoever stays behind to end its processes: the runner as
-# PID 1 of a PID namespace, else confine.py's reaper
-WAIT_STATUS_FILE = "wait-status"
 # an empty file in the workdir, bound over each hidden file: under Landlock, reading a file there
 # is refused (its inode has no rule), where /dev/null's would read as empty
 BLANK_FILE = ".hidden"
@@ -115,95 +95,16 @@ UNCONFINED = (
 )
 UNSHIELDED = (
     "this machine gives a snippet no user, mount and PID namespaces of its own (no `unshare`, or "
-    "the kernel refuses them), so it could read other processes' environments (API keys among "
-    "them) and the workspace's .math/config.json; it did not run; to run snippets here anyway, "
-    'with the protections that remain, set "allow_unsandboxed_compute": true in .math/config.json'
+    "the kernel refuses them): without Landlock too it could read every file and process "
+    "environment your user can (API keys, .math/config.json, .math/signing.key, ~/.ssh); it did "
+    "not run; to run snippets here anyway, with the protections that remain, set "
+    '"allow_unsandboxed_compute": true in .math/config.json'
 )
 SECCOMP_PROTECTION = (
     "seccomp: no chmod, chown, utime or xattr call, no socket, no io_uring, ptrace or "
     "process_vm call"
 )
 REAPER_PROTECTION = "reaper: a subreaper outside the sandbox kills every process the snippet left"
-
-# The fallback network guard, a sitecustomize module: Python imports it at startup from
-# PYTHONPATH, so it reaches the interpreters the snippet starts as well as the snippet's own.
-# An audit hook sees the C socket layer (`_socket` too) and cannot be removed once added.
-NETWORK_GUARD = """\
-import sys
-
-
-def _refuse_network(event, args):
-    if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
-        if getattr(args[0], "family", None) == 1:  # AF_UNIX: a local pipe, not the network
-            return
-    elif not event.startswith(("socket.getaddrinfo", "socket.gethostby", "socket.getnameinfo")):
-        return
-    raise PermissionError("network access is disabled in the math computation sandbox")
-
-
-sys.addaudithook(_refuse_network)
-"""
-
-# Runs inside the child: stays behind as the namespace's init when it is PID 1, reports the
-# environment, installs the network guard if asked, then runs the snippet as __main__ so that an
-# exception prints its usual traceback and exits 1.
-RUNNER = """\
-import json, os, platform, re, runpy, sys
-
-if os.getpid() == 1:
-    # PID 1 of the snippet's own PID namespace. The snippet must not be PID 1 (the kernel drops
-    # signals PID 1 has no handler for, SIGXCPU included), so this process forks it, reaps
-    # orphans, and exits when it ends, which ends every process left in the namespace.
-    snippet = os.fork()
-    if snippet:
-        while True:
-            pid, status = os.wait()
-            if pid == snippet:
-                break
-        # a new file: whatever the snippet left under its name (a FIFO) is not waited on
-        try:
-            os.unlink("__WAIT_STATUS_FILE__")
-        except OSError:
-            pass
-        try:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-            os.write(os.open("__WAIT_STATUS_FILE__", flags, 0o600), str(status).encode())
-        except OSError:
-            pass
-        os._exit(0)
-
-# Installed versions from the dist-info folder names (importlib.metadata would cost ~0.1 s).
-wanted, packages = sys.argv[3].split(","), {}
-for folder in sys.path:
-    try:
-        names = os.listdir(folder or ".")
-    except OSError:
-        continue
-    for name in names:
-        found = re.match(r"([A-Za-z0-9_.]+)-([^-]+)\\.(?:dist|egg)-info$", name)
-        if found and found.group(1).lower().replace("_", "-") in wanted:
-            packages.setdefault(found.group(1).lower().replace("_", "-"), found.group(2))
-with open("environment.json", "w") as handle:
-    json.dump({"python": platform.python_version(),
-               "implementation": platform.python_implementation(),
-               "platform": platform.platform(), "executable": sys.executable,
-               "packages": packages}, handle)
-if sys.argv[2] == "guard":
-    runpy.run_path(os.path.join("__GUARD_FOLDER__", "sitecustomize.py"))
-del wanted, packages, handle
-sys.argv = [sys.argv[1]]
-try:
-    runpy.run_path(sys.argv[0], run_name="__main__")
-except Exception:
-    import traceback
-
-    # The traceback from the snippet's first frame on: the runner's frames say nothing.
-    kind, error, frames = sys.exc_info()
-    while frames is not None and frames.tb_frame.f_code.co_filename != sys.argv[0]:
-        frames = frames.tb_next
-    traceback.print_exception(kind, error, frames)
-    sys.exit(1)
-""".replace("__WAIT_STATUS_FILE__", WAIT_STATUS_FILE).replace("__GUARD_FOLDER__", GUARD_FOLDER)
 
 # Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
 SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY", "MATH_CONTACT_EMAIL")
@@ -261,84 +162,6 @@ def with_allowed_environment() -> None:
         _execute_again(allowed)
 
 
-def _user_processes() -> int | None:
-    """How many processes (threads, as RLIMIT_NPROC counts them) this user runs now (Linux)."""
-    uid, count = str(os.getuid()), 0
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return None
-    for entry in entries:
-        if not is_digits(entry):
-            continue
-        with contextlib.suppress(OSError):
-            fields = dict(
-                line.split(":", 1)
-                for line in Path(f"/proc/{entry}/status").read_text().splitlines()
-            )
-            if fields["Uid"].split()[0] == uid:
-                count += int(fields["Threads"])
-    return count
-
-
-@lru_cache(maxsize=8)
-def _interpreter_paths(python: str) -> tuple[str, ...]:
-    """Where `python` and the libraries it imports live (its prefixes, sys.path), asked once."""
-    with contextlib.suppress(OSError, subprocess.SubprocessError, ValueError):
-        asked = subprocess.run(
-            [python, "-I", "-c", INTERPRETER_PATHS],
-            capture_output=True,
-            timeout=30,
-            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"},
-        )
-        paths = json.loads(asked.stdout)
-        return tuple(path for path in paths if isinstance(path, str) and path)
-    return (os.path.dirname(os.path.realpath(python)),)
-
-
-def readable_paths(python: Path | str, named: Iterable[Path | str] = ()) -> list[str]:
-    """What a snippet run by `python` may read beside its own folder: SYSTEM_READS, the
-    interpreter's folders and `named` (the files a request names). A folder of the interpreter
-    that holds a home folder, the workspace or the whole file system is left out (a library
-    there does not import; its secrets stay unread)."""
-    guarded = {Path.home().resolve(), Path("/home"), Path("/root"), Path.cwd().resolve()}
-    kept = []
-    for path in _interpreter_paths(str(python)):
-        resolved = Path(path).resolve()
-        if not any(place.is_relative_to(resolved) for place in guarded):
-            kept.append(str(resolved))
-    return [*SYSTEM_READS, *dict.fromkeys(kept), *(str(Path(p).resolve()) for p in named)]
-
-
-def _read_regular(folder: int, name: str, limit: int) -> bytes | None:
-    """Up to `limit` + 1 bytes of the regular file `name` in the folder open as `folder`; None
-    when it is anything else (a FIFO the snippet left there is refused, never waited on, and a
-    symbolic link is not followed) or cannot be read."""
-    try:
-        fd = os.open(
-            name, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder
-        )
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return os.read(fd, limit + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def _usage(root: int) -> tuple[int, int]:
-    """The processes (threads, as RLIMIT_NPROC counts them) below `root` and the memory they
-    hold (resident bytes)."""
-    table = confine.processes()
-    below = [table[pid] for pid in confine.descendants(root, table) if pid in table]
-    page = os.sysconf("SC_PAGE_SIZE")
-    return sum(p.threads for p in below), sum(p.resident_pages for p in below) * page
-
-
 def _limit(
     memory_mb: int, timeout: float, processes: int | None, end_with_us: int
 ) -> Callable[[], None] | None:
@@ -380,15 +203,6 @@ def _captured(fd: int) -> tuple[str, bool]:
     return data[:OUTPUT_LIMIT_BYTES].decode("utf-8", errors="replace"), truncated
 
 
-def _exceeded(root: int, memory_mb: int) -> str | None:
-    """The outcome when the run's processes below `root` are more than PROCESS_LIMIT
-    ("process_limit") or hold more than `memory_mb` between them ("memory"); else None."""
-    count, resident = _usage(root)
-    if count > PROCESS_LIMIT:
-        return "process_limit"
-    return "memory" if resident > memory_mb * 2**20 else None
-
-
 def _outcome(
     returncode: int, timed_out: bool, stderr: str, flooded: bool, exceeded: str | None
 ) -> str:
@@ -406,21 +220,6 @@ def _outcome(
     if returncode < 0:
         return "killed"
     return "ok" if returncode == 0 else "error"
-
-
-def _process_cap() -> int | None:
-    """RLIMIT_NPROC for the snippet: the user's processes now plus PROCESS_LIMIT (the kernel counts
-    every process of the user, not only the snippet's), within the current hard limit."""
-    try:
-        import resource
-    except ImportError:
-        return None
-    running = _user_processes()
-    if running is None:
-        return None
-    hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
-    cap = running + PROCESS_LIMIT
-    return cap if hard == resource.RLIM_INFINITY else min(cap, hard)
 
 
 def check_limits(timeout: float, memory_mb: int) -> None:
@@ -502,7 +301,7 @@ def run_sandboxed(
     frozen = [str(Path(name).resolve()) for name in read_only if Path(name).is_dir()]
     # a folder holding the workdir stays writable: the snippet's own files live there
     frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
-    processes = _process_cap()
+    processes = process_cap()
     limits = _limit(memory_mb, timeout, processes, signal.SIGTERM if reaping else signal.SIGKILL)
     readable = list(readable)
     reads = readable_paths(python, readable) if writes == "landlock" else []
@@ -575,7 +374,7 @@ def run_sandboxed(
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=min(WATCH_INTERVAL_S, left))
                 if watching and proc.returncode is None:
-                    exceeded = _exceeded(proc.pid, memory_mb)
+                    exceeded = over_caps(proc.pid, memory_mb)
             if proc.returncode is None and reaping:
                 proc.terminate()  # the reaper kills what the snippet started, setsid or not
                 with contextlib.suppress(subprocess.TimeoutExpired):
@@ -589,7 +388,7 @@ def run_sandboxed(
             returncode = -signal.SIGKILL if proc.returncode is None else proc.returncode
             # the snippet's own status, from whoever stayed behind to end its processes
             with contextlib.suppress(ValueError):
-                status = int(_read_regular(folder, WAIT_STATUS_FILE, 32) or b"")
+                status = int(read_regular(folder, WAIT_STATUS_FILE, 32) or b"")
                 returncode = os.waitstatus_to_exitcode(status)
             stdout, stdout_cut = _captured(out.fileno())
             stderr, stderr_cut = _captured(err.fileno())
@@ -599,7 +398,7 @@ def run_sandboxed(
         environment: SnippetEnvironment = {}
         with contextlib.suppress(ValueError, UnicodeDecodeError):
             reported = json.loads(
-                _read_regular(folder, "environment.json", ENVIRONMENT_LIMIT_BYTES) or b"{}"
+                read_regular(folder, "environment.json", ENVIRONMENT_LIMIT_BYTES) or b"{}"
             )
             if isinstance(reported, dict):
                 environment = cast(SnippetEnvironment, reported)
