@@ -34,7 +34,8 @@ MODES = {
 }
 
 
-def run_in(mode, code, **options):
+def skip_without(mode):
+    """Skip the test where this machine has no `mode` (of MODES)."""
     namespaces, filesystem = MODES[mode]
     works = {
         "landlock": confinement.landlock_works,
@@ -43,6 +44,11 @@ def run_in(mode, code, **options):
     }[filesystem]
     if not works() or (namespaces and not confinement.shielded()):
         pytest.skip(f"no {mode} mode on this machine")
+
+
+def run_in(mode, code, **options):
+    namespaces, filesystem = MODES[mode]
+    skip_without(mode)
     if not confinement.seccomp_works():
         pytest.skip("no seccomp filter for this machine: `isolation.metadata` says unprotected")
     allow = not namespaces or filesystem == "none"  # the user's allowance, as compute.py gives it
@@ -451,13 +457,7 @@ def test_fifos_the_snippet_leaves_never_hold_the_run(mode):
 def compute_mode_env(tmp_path, mode):
     """compute.py's environment (and workspace) for one of MODES, or a skip."""
     namespaces, filesystem = MODES[mode]
-    run_in_mode_check = {
-        "landlock": confinement.landlock_works,
-        "mount-namespace": mount_namespace_works,
-        "none": lambda: True,
-    }[filesystem]
-    if not run_in_mode_check() or (namespaces and not confinement.shielded()):
-        pytest.skip(f"no {mode} mode on this machine")
+    skip_without(mode)
     (tmp_path / ".math").mkdir()
     (tmp_path / ".math" / "config.json").write_text('{"allow_unsandboxed_compute": true}')
     (tmp_path / "tmp").mkdir()
@@ -469,7 +469,7 @@ def compute_mode_env(tmp_path, mode):
     return env
 
 
-@pytest.mark.parametrize("ending", [signal_name for signal_name in ("SIGKILL", "SIGTERM")])
+@pytest.mark.parametrize("ending", ["SIGKILL", "SIGTERM"])
 @pytest.mark.parametrize("mode", list(MODES))
 def test_the_snippets_processes_end_when_compute_is_killed_in_every_mode(tmp_path, mode, ending):
     """The report's repro: in the default mode the snippet and its setsid children outlived a
