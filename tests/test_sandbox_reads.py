@@ -212,3 +212,33 @@ def test_the_allowed_environment_keeps_what_compute_needs_and_nothing_else(monke
     assert all(
         name in sandbox.KEPT_VARIABLES or name.startswith(sandbox.KEPT_PREFIXES) for name in kept
     )
+
+
+def test_in_the_mount_namespace_mode_keys_and_home_folders_read_as_empty(script, secrets):
+    """Without Landlock a mount namespace covers the home folders and the workspace (all but the
+    interpreter's and the snippet's folders) and /etc's private files: each reads as empty."""
+    from mathtools.research.namespaces import mount_namespace_works
+
+    if not (confinement.shielded() and mount_namespace_works()):
+        pytest.skip("no mount namespaces here")
+    workspace, home = secrets
+    (workspace / "notes.md").write_text("a workspace file\n")
+    targets = [
+        home / ".ssh" / "id_rsa",
+        home / ".ssh",
+        workspace / ".math" / "config.json",
+        workspace / ".math" / "signing.key",
+        workspace / "notes.md",
+        "/etc/shadow",
+    ]
+    env = {confinement.FILESYSTEM_VARIABLE: "mount-namespace"}
+    run = compute(script, workspace, home, reads(targets), "--no-record", env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = run.json()
+    assert result["outcome"] == "ok", result["stderr"]
+    tried = json.loads(result["stdout"])
+    home_listed = tried.pop(str(home / ".ssh"))
+    assert home_listed in ("listed ", "FileNotFoundError"), home_listed  # an empty folder
+    assert set(tried.values()) <= {"read ", "FileNotFoundError"}, tried
+    assert S2_KEY not in run.stdout and "secret-signing-key" not in run.stdout
+    assert sandbox.COVERED_PROTECTION in result["isolation"]["protections"]

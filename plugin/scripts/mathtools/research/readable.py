@@ -1,12 +1,14 @@
-"""What a snippet may read where Landlock confines its reads (sandbox.py): its interpreter's
-folders, asked of the interpreter itself, the system's programs and libraries, and the files its
-caller names; never a home folder, a workspace or the whole file system."""
+"""What a snippet may read (sandbox.py): its interpreter's folders, asked of the interpreter
+itself, the system's programs and libraries, and the files its caller names; never a home folder,
+a workspace or the whole file system. Landlock allows exactly these (readable_paths); a mount
+namespace covers what else lies in home folders, the workspace and /etc (covered)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import stat
 import subprocess
 from collections.abc import Iterable
 from functools import lru_cache
@@ -56,3 +58,61 @@ def readable_paths(python: Path | str, named: Iterable[Path | str] = ()) -> list
         if not any(place.is_relative_to(resolved) for place in guarded):
             kept.append(str(resolved))
     return [*SYSTEM_READS, *dict.fromkeys(kept), *(str(Path(p).resolve()) for p in named)]
+
+
+# Where a mount namespace covers everything the snippet need not read: home folders (and the
+# caller's roots: the workspace) wholly but for the kept paths; in /etc only what the system
+# keeps from other users (/etc/shadow, sudoers, SSH host keys), as programs read the rest.
+HOME_ROOTS = ("/root", "/home")
+PRIVATE_ROOTS = ("/etc",)
+PRIVATE_DEPTH = 3  # how deep below /etc private files are looked for
+
+
+def _private(root: Path) -> list[str]:
+    """The entries below `root` other users may not read (no read permission for others)."""
+    found: list[str] = []
+    for folder, folders, files in os.walk(root):
+        depth = len(Path(folder).relative_to(root).parts)
+        for name in [*folders, *files]:
+            entry = Path(folder) / name
+            with contextlib.suppress(OSError):
+                mode = entry.lstat().st_mode
+                if not stat.S_ISLNK(mode) and not mode & stat.S_IROTH:
+                    found.append(str(entry))
+        # a private folder is covered whole; deeper than PRIVATE_DEPTH nothing is looked for
+        folders[:] = [f for f in folders if str(Path(folder) / f) not in found]
+        if depth + 1 >= PRIVATE_DEPTH:
+            folders[:] = []
+    return found
+
+
+def covered(kept: Iterable[str], roots: Iterable[Path | str] = ()) -> list[str]:
+    """What a mount namespace covers so that a snippet reads only `kept` paths below HOME_ROOTS
+    and `roots` (the user's home, the workspace), and nothing private of PRIVATE_ROOTS: each
+    entry there that neither is, lies in nor leads to a kept path. A symbolic link is never
+    covered (mount would follow it); what it leads to is covered or not where it lies."""
+    wanted = [Path(path) for path in kept]
+    found: list[str] = []
+
+    def cover(folder: Path) -> None:
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:
+            return
+        for entry in entries:
+            if entry.is_symlink() or any(entry == p or p in entry.parents for p in wanted):
+                continue  # a link, kept, or inside what is kept
+            if any(entry in path.parents for path in wanted):
+                if entry.is_dir():
+                    cover(entry)  # it leads to a kept path: cover what else it holds
+                continue
+            found.append(str(entry))
+
+    tops = list(dict.fromkeys(Path(root).resolve() for root in (*HOME_ROOTS, *roots)))
+    for top in tops:
+        held = any(top != other and other in top.parents for other in tops)
+        if top.is_dir() and not held and not any(p == top or p in top.parents for p in wanted):
+            cover(top)
+    for root in PRIVATE_ROOTS:
+        found += _private(Path(root))
+    return found

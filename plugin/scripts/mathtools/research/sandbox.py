@@ -71,7 +71,7 @@ from ..core import BadInput, EnvironmentProblem
 from . import confine, landlock, workdirs
 from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
 from .namespaces import can_hide_files, hiding, namespace_prefix
-from .readable import readable_paths
+from .readable import covered, readable_paths
 from .runresult import RunResult, SnippetEnvironment
 from .runwatch import PROCESS_LIMIT, WATCH_INTERVAL_S, over_caps, process_cap, read_regular
 from .snippetrunner import GUARD_FOLDER, NETWORK_GUARD, RUNNER, WAIT_STATUS_FILE
@@ -103,6 +103,14 @@ UNSHIELDED = (
 SECCOMP_PROTECTION = (
     "seccomp: no chmod, chown, utime or xattr call, no socket, no io_uring, ptrace or "
     "process_vm call"
+)
+COVERED_PROTECTION = (
+    "mount namespace: home folders and the workspace covered but for the interpreter's and the "
+    "snippet's folders, and /etc's private files"
+)
+COVERED_FILES = (
+    "readable: every file the user can read but in home folders and the workspace (only the "
+    "interpreter's and the snippet's folders there) and /etc's private files"
 )
 REAPER_PROTECTION = "reaper: a subreaper outside the sandbox kills every process the snippet left"
 
@@ -301,6 +309,14 @@ def run_sandboxed(
     frozen = [str(Path(name).resolve()) for name in read_only if Path(name).is_dir()]
     # a folder holding the workdir stays writable: the snippet's own files live there
     frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
+    # without Landlock a mount namespace covers what a computation need not read: home folders
+    # and the workspace but for what the interpreters (the launcher's too) and the run need
+    covering: list[str] = []
+    if writes == "mount-namespace" and confining:
+        scripts = str(Path(confine.__file__).resolve().parents[2])
+        needed = [*readable_paths(python, readable), *readable_paths(sys.executable), scripts]
+        needed.append(str(workdir.resolve()))
+        covering = [path for path in covered(needed, [Path.home(), *frozen]) if path not in hide]
     processes = process_cap()
     limits = _limit(memory_mb, timeout, processes, signal.SIGTERM if reaping else signal.SIGKILL)
     readable = list(readable)
@@ -348,7 +364,7 @@ def run_sandboxed(
             confined = hide or frozen or writable
             blank = workdir / BLANK_FILE  # bound over each hidden file
             blank.touch()
-            hider = hiding(prefix, hide, frozen, writable, str(blank))
+            hider = hiding(prefix, [*hide, *covering], frozen, writable, str(blank))
             command = [*(hider if confined else prefix), *command]
         started = time.monotonic()
         deadline = started + timeout  # then the reaper's bound: one deadline for the whole call
@@ -411,6 +427,7 @@ def run_sandboxed(
         *(["network namespace"] if prefix else []),
         *(["PID namespace"] if in_pid_namespace else []),
         *(["mount namespace: " + ", ".join(hide) + " hidden"] if hide else []),
+        *([COVERED_PROTECTION] if covering else []),
         *(["mount namespace: " + ", ".join(frozen) + " read-only"] if frozen else []),
         *(["mount namespace: only the snippet's folder writable"] if writable else []),
         *(landlock.protections(landlock.abi_version(), bool(reads)) if reads else []),
@@ -471,6 +488,8 @@ def run_sandboxed(
                 "readable: only the snippet's folder, its interpreter's folders, the system's "
                 "programs and libraries" + "".join(f", {path}" for path in map(str, readable))
                 if reads
+                else COVERED_FILES + "".join(f"; hidden: {path}" for path in hide)
+                if covering
                 else "hidden from the snippet: "
                 + ", ".join(hide)
                 + "; every other file the user can read is readable"
