@@ -393,7 +393,7 @@ def test_the_workspace_config_with_the_api_key_is_hidden_from_the_snippet(tmp_pa
         assert result["isolation"]["files"].startswith("readable")
         return
     assert result["outcome"] == "ok" and result["stdout"] == "''\n"
-    assert result["isolation"]["files"].startswith(f"hidden from the snippet: {config};")
+    assert result["isolation"]["files"].endswith(f"hidden: {config}")
     assert "sk-secret" in config.read_text()  # hidden, not touched
 
 

@@ -490,9 +490,7 @@ def run_sandboxed(
                 if reads
                 else COVERED_FILES + "".join(f"; hidden: {path}" for path in hide)
                 if covering
-                else "hidden from the snippet: "
-                + ", ".join(hide)
-                + "; every other file the user can read is readable"
+                else "readable: every file the user can read; hidden: " + ", ".join(hide)
                 if hide
                 else "readable: the snippet can read every file the user can"
                 + ("" if in_pid_namespace else ", and every process's environment")
