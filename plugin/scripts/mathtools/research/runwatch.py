@@ -87,3 +87,11 @@ def process_cap() -> int | None:
     hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
     cap = running + PROCESS_LIMIT
     return cap if hard == resource.RLIM_INFINITY else min(cap, hard)
+
+
+def captured(fd: int, limit: int) -> tuple[str, bool]:
+    """A stream's capture, from the file this process opened for it (whatever the snippet did
+    to its name), cut at `limit` bytes."""
+    data = os.pread(fd, limit + 1, 0)
+    truncated = len(data) > limit
+    return data[:limit].decode("utf-8", errors="replace"), truncated

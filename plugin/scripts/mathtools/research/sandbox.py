@@ -72,8 +72,15 @@ from . import confine, landlock, workdirs
 from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
 from .namespaces import can_hide_files, hiding, namespace_prefix
 from .readable import covered, readable_paths
-from .runresult import RunResult, SnippetEnvironment
-from .runwatch import PROCESS_LIMIT, WATCH_INTERVAL_S, over_caps, process_cap, read_regular
+from .runresult import RunResult, SnippetEnvironment, outcome
+from .runwatch import (
+    PROCESS_LIMIT,
+    WATCH_INTERVAL_S,
+    captured,
+    over_caps,
+    process_cap,
+    read_regular,
+)
 from .snippetrunner import GUARD_FOLDER, NETWORK_GUARD, RUNNER, WAIT_STATUS_FILE
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -201,33 +208,6 @@ def _limit(
 
     parent = os.getpid()
     return apply
-
-
-def _captured(fd: int) -> tuple[str, bool]:
-    """A stream's capture, from the file this process opened for it (whatever the snippet did
-    to its name), cut at OUTPUT_LIMIT_BYTES."""
-    data = os.pread(fd, OUTPUT_LIMIT_BYTES + 1, 0)
-    truncated = len(data) > OUTPUT_LIMIT_BYTES
-    return data[:OUTPUT_LIMIT_BYTES].decode("utf-8", errors="replace"), truncated
-
-
-def _outcome(
-    returncode: int, timed_out: bool, stderr: str, flooded: bool, exceeded: str | None
-) -> str:
-    if exceeded:
-        return exceeded
-    if timed_out or returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return "timeout"
-    if returncode == -signal.SIGXFSZ or (returncode != 0 and flooded):
-        # Python ignores SIGXFSZ: its write fails with EFBIG and the snippet dies of OSError
-        return "output_limit"
-    if returncode != 0 and any(
-        sign in stderr for sign in ("MemoryError", "Cannot allocate memory", "bad_alloc")
-    ):
-        return "memory"
-    if returncode < 0:
-        return "killed"
-    return "ok" if returncode == 0 else "error"
 
 
 def check_limits(timeout: float, memory_mb: int) -> None:
@@ -406,8 +386,8 @@ def run_sandboxed(
             with contextlib.suppress(ValueError):
                 status = int(read_regular(folder, WAIT_STATUS_FILE, 32) or b"")
                 returncode = os.waitstatus_to_exitcode(status)
-            stdout, stdout_cut = _captured(out.fileno())
-            stderr, stderr_cut = _captured(err.fileno())
+            stdout, stdout_cut = captured(out.fileno(), OUTPUT_LIMIT_BYTES)
+            stderr, stderr_cut = captured(err.fileno(), OUTPUT_LIMIT_BYTES)
             flooded = any(
                 os.fstat(stream.fileno()).st_size >= FILE_SIZE_LIMIT_BYTES for stream in (out, err)
             )
@@ -444,7 +424,7 @@ def run_sandboxed(
         "environment: an allow-list of variables, no secret",
     ]
     return {
-        "outcome": _outcome(returncode, timed_out, stderr, flooded, exceeded),
+        "outcome": outcome(returncode, timed_out, stderr, flooded, exceeded),
         "exit_code": returncode if returncode >= 0 else None,
         "signal": signal.Signals(-returncode).name if returncode < 0 else None,
         "timed_out": timed_out,
