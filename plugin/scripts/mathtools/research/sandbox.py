@@ -96,8 +96,9 @@ REPORTED_PACKAGES = ("sympy", "mpmath", "numpy", "scipy", "networkx", "gmpy2")
 # is refused (its inode has no rule), where /dev/null's would read as empty
 BLANK_FILE = ".hidden"
 UNCONFINED = (
-    "nothing here keeps a snippet from writing outside its folder (neither Landlock nor user and "
-    f"mount namespaces are available, or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
+    "nothing here keeps a snippet from writing outside its folder or reading your files "
+    "(~/.ssh, .math/signing.key: neither Landlock nor user and mount namespaces are available, "
+    f"or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
     'snippets unconfined anyway, set "allow_unsandboxed_compute": true in .math/config.json'
 )
 UNSHIELDED = (
