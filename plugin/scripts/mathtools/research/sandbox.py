@@ -132,7 +132,8 @@ KEPT_VARIABLES = frozenset(
     {
         "PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TMPDIR", "TERM", "VIRTUAL_ENV",
         "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
-        "SSL_CERT_FILE", "SSL_CERT_DIR",
+        "SSL_CERT_FILE", "SSL_CERT_DIR", "PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE",
+        "PYTHONIOENCODING", "PYTHONUTF8",
     }
 )  # fmt: skip
 KEPT_PREFIXES = ("LC_", "MATH_", "XDG_", "UV_", "PIP_", "CLAUDE_PLUGIN_")
