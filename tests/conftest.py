@@ -67,6 +67,8 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """isolated_env's environment, with its cache, run store and plugin data in tmp_path; for a
     module-scoped fixture too (pytest.MonkeyPatch.context()), which runs before isolated_env."""
     monkeypatch.setenv("MATH_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "run").mkdir(exist_ok=True)  # the rate limits' state: the user's, else
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("MATH_LITERATURE_DB", str(tmp_path / "literature.db"))
     monkeypatch.setenv("MATH_ARXIV_MIN_INTERVAL", "0")
     monkeypatch.setenv("MATH_S2_MIN_INTERVAL", "0")

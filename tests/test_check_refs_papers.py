@@ -384,3 +384,45 @@ def test_an_earlier_versions_mark_in_the_note_is_taken_out(script, standin, tmp_
     copy = (tmp_path / "refs.checked.bib").read_text(encoding="utf-8")
     assert "  note = {Suggested by a chatbot},\n" in copy
     assert copy.count("UNCONFIRMED") == 2  # the header's count, and our field
+
+
+def test_a_pdftotext_past_its_deadline_goes_with_every_process_it_started(tmp_path, monkeypatch):
+    """The report: a pdftotext timeout killed the child but not its children. A stand-in
+    pdftotext (synthesized) starts a child that outlives it unless its group is killed."""
+    import time
+    import uuid
+
+    from mathtools.core.errors import BadInput
+    from mathtools.papers import pdfreferences
+
+    marker = str(4000 + uuid.uuid4().int % 997)
+    fake = tmp_path / "pdftotext"
+    fake.write_text(f"#!/bin/sh\nsleep {marker} &\nsleep {marker}\n")
+    fake.chmod(0o755)
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    monkeypatch.setattr(pdfreferences, "PDFTOTEXT_SECONDS", 1)
+
+    def sleepers():
+        found = []
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                    if handle.read() == f"sleep\x00{marker}\x00".encode():
+                        found.append(int(entry))
+            except OSError:
+                continue
+        return found
+
+    try:
+        with pytest.raises(BadInput) as caught:
+            pdfreferences.pdf_text(pdf)
+        assert caught.value.code == "pdf_timeout"
+        deadline = time.monotonic() + 5
+        while sleepers() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sleepers() == []
+    finally:
+        for pid in sleepers():
+            os.kill(pid, 9)

@@ -17,7 +17,7 @@ import uuid
 import pytest
 from mathtools.core import frontmatter
 from mathtools.research import confinement, sandbox, workdirs
-from mathtools.research.namespaces import pid_namespace
+from mathtools.research.namespaces import mount_namespace_works, pid_namespace
 
 PYTHON = sys.executable
 
@@ -42,7 +42,7 @@ def test_the_library_versions_are_those_the_snippet_sees():
         "pyyaml": version("pyyaml"),
         "requests": version("requests"),
     }
-    assert result["isolation"]["memory"] == "RLIMIT_AS per process"
+    assert result["isolation"]["memory"].startswith("RLIMIT_AS per process")
 
 
 def test_a_runaway_loop_is_killed_at_the_wall_time_limit_with_its_children():
@@ -384,13 +384,16 @@ def test_the_workspace_config_with_the_api_key_is_hidden_from_the_snippet(tmp_pa
     config.parent.mkdir()
     config.write_text('{"semantic_scholar_api_key": "sk-secret"}')
     code = f"print(repr(open({str(config)!r}).read()))\n"
-    result = sandbox.run_sandboxed(code, PYTHON, hidden=(config,))
+    # the mount namespace's hiding; under Landlock the read is refused (test_sandbox_reads.py)
+    mounts = sandbox.can_hide_files() and mount_namespace_works()
+    filesystem = "mount-namespace" if mounts else None
+    result = sandbox.run_sandboxed(code, PYTHON, hidden=(config,), filesystem=filesystem)
     if not sandbox.can_hide_files():
         assert "sk-secret" in result["stdout"]
         assert result["isolation"]["files"].startswith("readable")
         return
     assert result["outcome"] == "ok" and result["stdout"] == "''\n"
-    assert result["isolation"]["files"] == f"hidden from the snippet: {config}"
+    assert result["isolation"]["files"].endswith(f"hidden: {config}")
     assert "sk-secret" in config.read_text()  # hidden, not touched
 
 
@@ -425,15 +428,22 @@ ENVIRONS = f"""\
 import os
 address = {ADDRESS!r}
 print("os.environ", any(address in value for value in os.environ.values()))
-with open("/proc/self/environ", "rb") as handle:
-    print("/proc/self/environ", address.encode() in handle.read())
+try:  # refused where Landlock confines reads
+    with open("/proc/self/environ", "rb") as handle:
+        print("/proc/self/environ", address.encode() in handle.read())
+except PermissionError:
+    print("/proc/self/environ", False)
 try:
     with open(f"/proc/{{os.getppid()}}/environ", "rb") as handle:
         print("parent readable", bool(handle.read()))
 except OSError:
     print("parent readable", False)
 hits = []
-for pid in os.listdir("/proc"):
+try:
+    listed = os.listdir("/proc")
+except PermissionError:
+    listed = []
+for pid in listed:
     try:
         with open(f"/proc/{{pid}}/environ", "rb") as handle:
             if address.encode() in handle.read():

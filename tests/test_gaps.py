@@ -276,3 +276,26 @@ def test_a_gap_no_service_could_search_stays_unmarked(session):  # noqa: F811
     assert done.returncode == 3 and '"all_failed"' in done.stdout
     assert done.stdout.startswith("gap: Gap 2: ")
     assert proof.read_text() == PROOF  # the next call takes Gap 2 again
+
+
+def test_a_gap_another_run_is_searching_is_passed_over(session):  # noqa: F811
+    """The report: concurrent `discover --gap` runs all picked the same gap (7 `**Searched:**`
+    lines on one, another never searched). A run holds its gap from choice to mark: here the
+    test holds Gap 2, as a run still searching it would, and discover takes Gap 3."""
+    proof = proof_file(session)
+    proof.write_text(PROOF)
+    with gaps.claimed(proof) as (held, _, busy):
+        assert (held.number, busy) == (2, [])
+        taken = session.discover(SLUG, "--gap")
+        assert taken.splitlines()[0] == "gap: Gap 3: the $\\ell_1$ learning bound"
+        with gaps.claimed(proof) as (third, _, busy):  # Gap 3 is marked now, Gap 2 held
+            assert (third, busy) == (None, [2])
+        before = proof.read_bytes()
+        done = session.run("discover", SLUG, "--gap")
+        assert done.returncode == 0
+        assert done.stdout.startswith("no gap to search now: ") and "(Gap 2)" in done.stdout
+        assert proof.read_bytes() == before
+    marks = {gap.number: len(gap.searched) for gap in gaps.read(proof)}
+    assert marks[2] == 0 and marks[3] == 1
+    with gaps.claimed(proof) as (free, _, busy):  # released: the next run takes it
+        assert (free.number, busy) == (2, [])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -15,7 +16,8 @@ from itertools import pairwise
 
 import pytest
 from conftest import DEAD_URL, SCRIPTS
-from mathtools.core.errors import BadInput, ServiceError
+from mathtools.core import BY_CODE, runtime_dir
+from mathtools.core.errors import BadInput, EnvironmentProblem, ServiceError
 from mathtools.services.http import DO_NOT_CACHE, ServiceClient, UnusableBody, build_url
 from support.scripted_server import Reply, ScriptedServer, self_signed
 
@@ -36,15 +38,21 @@ for n in range(int(sys.argv[4])):
 """
 
 
-def _gaps_of_two_processes(server: ScriptedServer, interval: float, each: int, **env: str):
-    """Two processes fetch `each` requests at once from `server`: the gaps between the arrivals
-    of all their requests, in order (the server's kernel says when each arrived)."""
+def _gaps_of_two_processes(
+    server: ScriptedServer, interval: float, each: int, caches=(None, None), **env: str
+):
+    """Two processes fetch `each` requests at once from `server` (with the MATH_CACHE_DIR of
+    `caches` when given): the gaps between the arrivals of all their requests, in order (the
+    server's kernel says when each arrived)."""
     procs = []
-    for name in ("a", "b"):
+    for name, cache in zip(("a", "b"), caches, strict=True):
         argv = [CLIENT_PROCESS, str(SCRIPTS), server.url, str(interval), str(each), name]
+        own = {"MATH_CACHE_DIR": str(cache)} if cache else {}
         procs.append(
             subprocess.Popen(
-                [sys.executable, "-c", *argv], stderr=subprocess.PIPE, env={**os.environ, **env}
+                [sys.executable, "-c", *argv],
+                stderr=subprocess.PIPE,
+                env={**os.environ, **env, **own},
             )
         )
     errors = [proc.communicate(timeout=60)[1] for proc in procs]
@@ -61,6 +69,31 @@ def test_rate_limit_holds_across_two_processes():
     with ScriptedServer(default=OK) as server:
         gaps = _gaps_of_two_processes(server, interval, 3)
     assert min(gaps) >= interval, gaps
+
+
+def test_two_cache_folders_keep_arxivs_gap(tmp_path):
+    """The report: two MATH_CACHE_DIR values gave a 0.221 s arXiv gap. The limiter's state is
+    the user's (XDG_RUNTIME_DIR, here the test's), whatever the cache folder."""
+    interval = BY_CODE["arxiv"].min_interval  # 3 s
+    caches = (tmp_path / "cache-a", tmp_path / "cache-b")
+    with ScriptedServer(default=OK) as server:
+        (gap,) = _gaps_of_two_processes(server, interval, 1, caches)
+    assert gap >= interval, gap
+
+
+def test_the_rate_limits_state_is_private_to_the_user(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    assert client().limiter.stamp.parent == runtime_dir() == tmp_path / "math"
+    assert stat.S_IMODE((tmp_path / "math").stat().st_mode) == 0o700
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    assert runtime_dir().name == f"math-{os.getuid()}"
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "math").rmdir()
+    (tmp_path / "math").symlink_to(tmp_path / "elsewhere")  # not a folder of the user's own
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    with pytest.raises(EnvironmentProblem) as caught:
+        runtime_dir()
+    assert caught.value.code == "runtime_unusable"
 
 
 def test_rate_limit_holds_from_the_first_call_when_connecting_takes_long(tmp_path):

@@ -34,7 +34,8 @@ MODES = {
 }
 
 
-def run_in(mode, code, **options):
+def skip_without(mode):
+    """Skip the test where this machine has no `mode` (of MODES)."""
     namespaces, filesystem = MODES[mode]
     works = {
         "landlock": confinement.landlock_works,
@@ -43,6 +44,11 @@ def run_in(mode, code, **options):
     }[filesystem]
     if not works() or (namespaces and not confinement.shielded()):
         pytest.skip(f"no {mode} mode on this machine")
+
+
+def run_in(mode, code, **options):
+    namespaces, filesystem = MODES[mode]
+    skip_without(mode)
     if not confinement.seccomp_works():
         pytest.skip("no seccomp filter for this machine: `isolation.metadata` says unprotected")
     allow = not namespaces or filesystem == "none"  # the user's allowance, as compute.py gives it
@@ -171,16 +177,21 @@ def test_socketpair_still_works(mode):
     assert (result["outcome"], result["stdout"]) == ("ok", "ping\n"), result["stderr"]
 
 
-# Reads the environment of every ancestor and of every process in /proc, looking for CANARY.
+# Reads the environment of every ancestor and of every process in /proc, looking for CANARY
+# (where Landlock confines reads, /proc cannot even be listed: no hit either).
 ENVIRONS = """\
 import os
-seen, pid = [], os.getppid()
-while pid > 1:
-    seen.append(pid)
-    with open(f"/proc/{pid}/status") as handle:
-        pid = int(handle.read().split("PPid:")[1].split()[0])
+seen, pid, listed = [], os.getppid(), set()
+try:
+    while pid > 1:
+        seen.append(pid)
+        with open(f"/proc/{pid}/status") as handle:
+            pid = int(handle.read().split("PPid:")[1].split()[0])
+    listed = set(os.listdir("/proc"))
+except PermissionError:
+    pass
 hits = []
-for entry in set(os.listdir("/proc")) | {str(p) for p in seen}:
+for entry in listed | {str(p) for p in seen}:
     try:
         with open(f"/proc/{entry}/environ", "rb") as handle:
             if CANARY.encode() in handle.read():
@@ -357,3 +368,182 @@ def test_in_the_fallback_the_snippets_processes_end_when_compute_is_killed(tmp_p
         compute.wait()
         for pid in left_behind(marker, wait=0):
             os.kill(pid, 9)
+
+
+# -- issue 52: inode flags, leftover FIFOs, the end of compute.py, a process and memory cap ---
+
+FS_IOC_GETFLAGS, FS_NODUMP_FL = 0x80086601, 0x40
+
+# Opens PATH read-only and sets nodump through each SETFLAGS request seccomp.py refuses.
+SET_FLAGS = """\
+import fcntl, json, struct
+tried = {}
+with open(PATH, "rb") as handle:
+    for name, request in REQUESTS.items():
+        try:
+            fcntl.ioctl(handle, request, struct.pack("l", FLAGS))
+            tried[name] = "changed"
+        except OSError as exc:
+            tried[name] = type(exc).__name__
+print(json.dumps(tried))
+"""
+
+
+def inode_flags(path):
+    import array
+    import fcntl
+
+    flags = array.array("l", [0])
+    with open(path, "rb") as handle:
+        fcntl.ioctl(handle, FS_IOC_GETFLAGS, flags)
+    return flags[0]
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_snippet_sets_no_inode_flag_on_a_file_outside_its_folder(tmp_path, mode):
+    """The report's repro: FS_IOC_SETFLAGS (nodump, noatime, sync; immutable and append-only as
+    root) on a file opened read-only, LITERATURE.md among them."""
+    from mathtools.research import seccomp
+
+    target = tmp_path / "LITERATURE.md"
+    target.write_text("kept\n")
+    try:
+        before = inode_flags(target)
+    except OSError:
+        pytest.skip("this file system has no inode flags")
+    requests = {
+        name: seccomp.SETFLAGS_REQUESTS[name] for name in ("FS_IOC_SETFLAGS", "FS_IOC32_SETFLAGS")
+    }
+    code = SET_FLAGS.replace("PATH", repr(str(target))).replace("REQUESTS", repr(requests))
+    # named as readable: the filter, not Landlock's reads, is what must refuse
+    result = run_in(mode, code.replace("FLAGS", str(before | FS_NODUMP_FL)), readable=[target])
+    assert result["outcome"] == "ok", result["stderr"]
+    assert set(json.loads(result["stdout"]).values()) == {"PermissionError"}, result["stdout"]
+    assert inode_flags(target) == before
+
+
+# Replaces the files compute.py reads back with FIFOs, then ends: nothing writes to them.
+FIFOS = """\
+import os
+for name in ("environment.json", "stdout", "stderr", "wait-status"):
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
+    os.mkfifo(name)
+print("left FIFOs", flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_fifos_the_snippet_leaves_never_hold_the_run(mode):
+    """The report's repro: a FIFO in place of environment.json (or stdout, wait-status) blocked
+    compute.py forever once the snippet ended, past --timeout. Run in a thread here, so that a
+    hang fails the test instead of holding it."""
+    import threading
+
+    results = []
+    worker = threading.Thread(
+        target=lambda: results.append(run_in(mode, FIFOS, timeout=10)), daemon=True
+    )
+    worker.start()
+    worker.join(40)
+    assert not worker.is_alive(), "the run waited on a FIFO the snippet left"
+    (result,) = results
+    assert result["stdout"] == "left FIFOs\n"
+    assert result["wall_time_s"] < 10 and result["outcome"] == "ok", result
+
+
+def compute_mode_env(tmp_path, mode):
+    """compute.py's environment (and workspace) for one of MODES, or a skip."""
+    namespaces, filesystem = MODES[mode]
+    skip_without(mode)
+    (tmp_path / ".math").mkdir()
+    (tmp_path / ".math" / "config.json").write_text('{"allow_unsandboxed_compute": true}')
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    env[confinement.FILESYSTEM_VARIABLE] = filesystem
+    if not namespaces:
+        (tmp_path / "bin").mkdir()
+        env["PATH"] = str(tmp_path / "bin")
+    return env
+
+
+@pytest.mark.parametrize("ending", ["SIGKILL", "SIGTERM"])
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_snippets_processes_end_when_compute_is_killed_in_every_mode(tmp_path, mode, ending):
+    """The report's repro: in the default mode the snippet and its setsid children outlived a
+    killed compute.py (Claude Code ends a call with SIGTERM or SIGKILL), past --timeout."""
+    import signal
+
+    env = compute_mode_env(tmp_path, mode)
+    seconds = str(3000 + uuid.uuid4().int % 997)
+    marker = f"sleep\x00{seconds}\x00"
+    argv = [PYTHON, str(SCRIPTS / "compute.py"), "run", "-", "--python", PYTHON, "--no-record"]
+    compute = subprocess.Popen(argv, stdin=subprocess.PIPE, cwd=tmp_path, env=env)
+    try:
+        compute.stdin.write(escapes(seconds, True).encode())
+        compute.stdin.close()
+        deadline = time.monotonic() + 20
+        while len(left_behind(marker, wait=0)) < 20 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(left_behind(marker, wait=0)) == 20, "the snippet never started its processes"
+        compute.send_signal(getattr(signal, ending))
+        compute.wait()
+        assert left_behind(marker, wait=5.0) == []
+    finally:
+        compute.kill()
+        compute.wait()
+        for pid in left_behind(marker, wait=0):
+            os.kill(pid, 9)
+
+
+# Forks up to 150 sleeping children (bounded; each ends in 30 s anyway), then waits.
+FORKS = """\
+import os, time
+started = 0
+try:
+    for _ in range(150):
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        started += 1
+except OSError as exc:
+    print("refused after", started, flush=True)
+time.sleep(30)
+"""
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_run_has_a_process_cap_root_included(mode):
+    """The report: as root no process cap held (256-400 forks). The run now ends once it has
+    more than PROCESS_LIMIT processes, whoever runs it (or the kernel refuses the fork first)."""
+    result = run_in(mode, FORKS, timeout=25)
+    refused = result["stdout"].startswith("refused after")
+    if refused:
+        assert int(result["stdout"].split()[2]) <= sandbox.PROCESS_LIMIT
+    else:
+        assert result["outcome"] == "process_limit", result
+        assert result["wall_time_s"] < 20
+    assert f"at most {sandbox.PROCESS_LIMIT} processes" in " ".join(
+        result["isolation"]["protections"]
+    )
+
+
+# Four processes of 120 MB each: under the per-process limit, over the run's 256 MB.
+MEMORY = """\
+import os, time
+for _ in range(3):
+    if os.fork() == 0:
+        break
+block = b"x" * (120 * 2**20)
+time.sleep(30)
+"""
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_run_has_a_memory_cap_across_its_processes(mode):
+    """The report: memory was limited per process only (4 x 1.2 GB)."""
+    result = run_in(mode, MEMORY, timeout=25, memory_mb=256)
+    assert result["outcome"] == "memory", result
+    assert result["wall_time_s"] < 20

@@ -2,16 +2,19 @@
 """Run a Python/SymPy snippet in a sandbox and record it in the problem's COMPUTATION.md.
 
 The snippet runs in a separate process in a temporary folder, with a wall-time limit (in its own
-PID namespace where the OS allows one, else a reaper kills what it left), a memory limit per
-process, a cap on new processes, no network and no socket (an empty network namespace, and a
-seccomp filter that also refuses chmod, chown, utime and xattr calls on every file), the
-workspace's .math/config.json hidden and the workspace read-only (where namespaces allow), no API
-key or contact address in any environment the snippet can read, and bounded output; `isolation`
-in the output says which of these held (`protections` names each). The snippet writes only in its
-temporary folder (Landlock, else a mount namespace; `isolation.filesystem` says which). Where
-neither is available, or there are no user, mount and PID namespaces (no `unshare`), the run is
-refused (exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The
-result carries stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, killed,
+PID namespace where the OS allows one, else a reaper kills what it left; it ends with this
+script, killed or not), a memory limit per process and for the whole run, a cap on the run's
+processes, no network and no socket (an empty network namespace, and a seccomp filter that also
+refuses chmod, chown, utime, xattr and inode-flag calls on every file), the workspace's
+.math/config.json and signing key hidden and the workspace read-only (where namespaces allow),
+no API key or contact address in any environment the snippet can read (this script keeps only an
+allow-list of variables), and bounded output; `isolation` in the output says which of these held
+(`protections` names each). The snippet writes only in its temporary folder (Landlock, else a
+mount namespace; `isolation.filesystem` says which) and, under Landlock, reads only its
+interpreter, the system's libraries, that folder and the files --read names. Where neither is
+available, or there are no user, mount and PID namespaces (no `unshare`), the run is refused
+(exit 4) unless .math/config.json has "allow_unsandboxed_compute": true. The result carries
+stdout, stderr, the exit status, the outcome (ok, error, timeout, memory, process_limit, killed,
 output_limit) and the library versions the snippet saw. Unless --no-record, code, output and
 environment are appended to COMPUTATION.md under the PROOF.md request the run answers, with a
 run record (digests of the code and output, marked with the workspace's signing key, which the
@@ -63,10 +66,10 @@ from mathtools.research import (  # noqa: E402
     resolve,
     run_sandboxed,
     signing_key,
-    without_secrets,
+    with_allowed_environment,
 )
 
-without_secrets()  # before anything: /proc/<pid>/environ would show the key to a snippet
+with_allowed_environment()  # before anything: /proc/<pid>/environ would show keys to a snippet
 
 
 def main(argv: Sequence[str]) -> None:
@@ -98,6 +101,13 @@ def main(argv: Sequence[str]) -> None:
     )
     run_command.add_argument(
         "--no-record", action="store_true", help="run only; leave COMPUTATION.md"
+    )
+    run_command.add_argument(
+        "--read",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a file or folder the snippet may read (repeatable); nothing else of the workspace",
     )
     add_arguments(run_command)
     interpret_command = commands.add_parser(
@@ -137,12 +147,16 @@ def main(argv: Sequence[str]) -> None:
     if folder is not None:  # unreadable: refused before the computation, not after it
         check_recordable(folder, args.request)
     # The workspace config may hold the Semantic Scholar key, and the signing key marks the run
-    # records: the snippet has no business with either; nor with writing LITERATURE.md or
-    # anything else of the workspace.
-    hidden = [math_dir(folder) / "config.json"]
+    # records (a snippet that read it could forge them, recorded or not): the snippet has no
+    # business with either; nor with writing LITERATURE.md or anything else of the workspace.
+    hidden = [math_dir(folder) / "config.json", math_dir(folder) / KEY_FILE]
     if folder is not None:  # the run is recorded: its key exists before the run, to be hidden
         signing_key(math_dir_of(folder))
         hidden.append(math_dir_of(folder) / KEY_FILE)
+    readable = [Path(path) for path in args.read]
+    missing = [str(path) for path in readable if not path.exists()]
+    if missing:
+        raise BadInput(f"--read {missing[0]}: no such file or folder", code="file_not_found")
     # Where nothing keeps the snippet's writes in its folder, only the user's say-so runs it.
     unconfined = needs_allowance() and allow_unsandboxed_compute(folder)
     result = run_sandboxed(
@@ -153,6 +167,7 @@ def main(argv: Sequence[str]) -> None:
         hidden=hidden,
         read_only=[workspace_root(folder)],
         allow_unsandboxed=unconfined,
+        readable=readable,
     )
     recorded = None
     if folder is not None:

@@ -66,6 +66,7 @@ ensure()
 from mathtools import cli  # noqa: E402
 
 if TYPE_CHECKING:  # the search stack loads only in the commands that need it
+    from mathtools.research import Gap
     from mathtools.search import Found, Search
 
 
@@ -112,23 +113,32 @@ def main(argv: Sequence[str]) -> int | None:
 
 
 def do_discover(args: argparse.Namespace) -> None:
-    from mathtools.research import mark, next_to_search, none_left
-    from mathtools.search import listing, problem_path, start_discovery
+    from mathtools.research import claimed, none_left
+    from mathtools.search import problem_path
 
     path, focus = problem_path(args.words)
-    gap = None
-    if args.gap:
-        if focus:
-            raise BadInput(
-                "--gap takes its focus from PROOF.md's gap: give the slug and no focus words",
-                code="gap_and_focus",
-            )
-        gap, wanted = next_to_search(path.parent / "PROOF.md")
+    if not args.gap:
+        search_focus(path, focus, None, args.per_query)
+        return
+    if focus:
+        raise BadInput(
+            "--gap takes its focus from PROOF.md's gap: give the slug and no focus words",
+            code="gap_and_focus",
+        )
+    # the gap stays this run's until it is marked: a run started meanwhile takes another
+    with claimed(path.parent / "PROOF.md") as (gap, wanted, busy):
         if gap is None:
-            print_lines([none_left(wanted, path.parent.name)])
+            print_lines([none_left(wanted, path.parent.name, busy)])
             return
-        focus = gap.focus()
-    search, found = start_discovery(path, focus, args.per_query)
+        search_focus(path, gap.focus(), gap, args.per_query)
+
+
+def search_focus(path: Path, focus: str | None, gap: "Gap | None", per_query: int) -> None:
+    """Search `focus` for the problem at `path`, and mark `gap` searched once it was."""
+    from mathtools.research import mark
+    from mathtools.search import listing, start_discovery
+
+    search, found = start_discovery(path, focus, per_query)
     named = [f"gap: {gap.name}"] if gap else []
     if not found["runs"] and found["failed"]:  # nothing searched: the gap stays unmarked
         print_lines(named + listing(search, found))

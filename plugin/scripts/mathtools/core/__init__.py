@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         literature_db,
         math_dir,
         min_interval,
+        runtime_dir,
         s2_api_key,
         tex_only_configured,
         user_agent,
@@ -91,7 +92,7 @@ if TYPE_CHECKING:
         unversioned,
         without_identifiers,
     )
-    from .locks import locked
+    from .locks import held_if_free, locked
     from .records import (
         IDENTIFIED,
         LABELS,
@@ -263,6 +264,7 @@ __all__ = [
     "extra_python",
     "face_attribute",
     "fold",
+    "held_if_free",
     "http_backoff",
     "http_retries",
     "http_timeout",
@@ -298,6 +300,7 @@ __all__ = [
     "record_families",
     "redact",
     "resolved",
+    "runtime_dir",
     "s2_api_key",
     "schema_errors",
     "shown",

@@ -5,7 +5,9 @@ MATH_<SOURCE>_API_URL                    each source's base URL, http(s) (a loca
                                          stand in; sources.REGISTRY names them and the defaults)
 MATH_ARXIV_SRC_URL                       arXiv's LaTeX source endpoint (https://export.arxiv.org/src)
 SEMANTIC_SCHOLAR_API_KEY                 S2 key, else .math/config.json semantic_scholar_api_key
-MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache and rate-limit state; cache lifetime (s, 86400)
+MATH_CACHE_DIR, MATH_CACHE_TTL           HTTP cache; cache lifetime (s, 86400)
+XDG_RUNTIME_DIR                          the rate limits' state, one per user and host, lives in
+                                         its math/ folder (else /tmp/math-<uid>: runtime_dir())
 MATH_<SOURCE>_MIN_INTERVAL               seconds between a source's requests across processes
                                          (its row's default; Crossref's by default what its pool
                                          allows: see crossref_intervals())
@@ -29,6 +31,8 @@ import json
 import math
 import os
 import re
+import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -253,6 +257,38 @@ def lock_timeout() -> float:
 
 def cache_dir() -> Path:
     return environment().cache_dir or data_dir() / "cache"
+
+
+RUNTIME_FALLBACK = Path("/tmp")  # not TMPDIR, which differs between a user's processes
+
+
+def runtime_dir() -> Path:
+    """This user's folder for state every process of the user on this host shares whatever
+    MATH_CACHE_DIR says (the services' rate limits): $XDG_RUNTIME_DIR/math, else
+    /tmp/math-<uid> (the temporary folder where /tmp is missing). Made private (0700) if need
+    be; EnvironmentProblem when it is not a folder of this user's (another user made it first,
+    or it is a symbolic link)."""
+    base = os.environ.get("XDG_RUNTIME_DIR", "")
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    if base and os.path.isabs(base) and os.path.isdir(base):
+        folder = Path(base) / "math"
+    else:
+        fallback = RUNTIME_FALLBACK if RUNTIME_FALLBACK.is_dir() else Path(tempfile.gettempdir())
+        folder = fallback / f"math-{uid}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = folder.lstat()
+        if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != uid):
+            raise OSError(0, "not a folder of this user's")
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            folder.chmod(0o700)
+    except OSError as exc:
+        raise EnvironmentProblem(
+            f"cannot use {folder} for the rate limits' state ({exc.strerror or exc}); set "
+            "XDG_RUNTIME_DIR to a private folder of yours",
+            code="runtime_unusable",
+        ) from None
+    return folder
 
 
 def cache_ttl() -> float:

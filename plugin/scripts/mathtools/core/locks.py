@@ -42,3 +42,21 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
             "try again once it has finished",
             code="locked",
         ) from None
+
+
+@contextlib.contextmanager
+def held_if_free(path: Path) -> Iterator[bool]:
+    """The lock for `path` (lock_file) if no process holds it now, without waiting: yields
+    whether this process holds it, until the block ends."""
+    side = lock_file(Path(path))
+    side.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(side), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()

@@ -29,8 +29,11 @@ bibliography/bibentry.py, gate/citations.py).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shutil
+import signal
 import subprocess
 import unicodedata
 from dataclasses import dataclass, field
@@ -94,22 +97,28 @@ def pdf_text(path: Path, layout: bool = False) -> str:
             "poppler), or give the paper's .tex, .bib or arXiv id",
             code="pdftotext_missing",
         )
-    try:
-        done = subprocess.run(
-            [program, *(["-layout"] if layout else []), "-enc", "UTF-8", str(path), "-"],
-            capture_output=True,
-            timeout=PDFTOTEXT_SECONDS,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise BadInput(
-            f"pdftotext took over {PDFTOTEXT_SECONDS} s on {path}", "pdf_timeout"
-        ) from None
-    if done.returncode != 0:
-        said = " ".join(done.stderr.decode("utf-8", "replace").split())[:200]
+    # its own process group: at the deadline it goes with every process it started
+    with subprocess.Popen(
+        [program, *(["-layout"] if layout else []), "-enc", "UTF-8", str(path), "-"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    ) as proc:
+        try:
+            out, err = proc.communicate(timeout=PDFTOTEXT_SECONDS)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.kill()
+            raise BadInput(
+                f"pdftotext took over {PDFTOTEXT_SECONDS} s on {path}", "pdf_timeout"
+            ) from None
+    if proc.returncode != 0:
+        said = " ".join(err.decode("utf-8", "replace").split())[:200]
         raise BadInput(f"pdftotext cannot read {path}: {said}", code="bad_pdf")
     # NFC: pdftotext writes an accent as a letter and a combining mark ("La\u0301ngi")
-    return unicodedata.normalize("NFC", done.stdout.decode("utf-8", "replace"))
+    return unicodedata.normalize("NFC", out.decode("utf-8", "replace"))
 
 
 def read_pdf_references(path: str | Path) -> PdfReferences:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .computation import check_recordable, interpret, record_computation
     from .confinement import needs_allowance
     from .deadends import check_dead_ends
-    from .gaps import mark, next_to_search, none_left
+    from .gaps import Gap, claimed, mark, next_to_search, none_left
     from .journal import add, journal_path
     from .journalfile import (
         ALL_STRATEGIES,
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         check_limits,
         interpreter,
         run_sandboxed,
+        with_allowed_environment,
         without_secrets,
     )
     from .sessions import archive_session, resume
@@ -79,6 +80,7 @@ __all__ = [
     "PROBLEM_TYPES",
     "STATES",
     "STRATEGIES",
+    "Gap",
     "Workspace",
     "add",
     "add_arguments",
@@ -93,6 +95,7 @@ __all__ = [
     "check_folder",
     "check_limits",
     "check_recordable",
+    "claimed",
     "compile_pdf",
     "current",
     "current_slug",
@@ -128,6 +131,7 @@ __all__ = [
     "transition",
     "update",
     "validate_journal",
+    "with_allowed_environment",
     "without_secrets",
 ]
 

@@ -2,9 +2,11 @@
 the interpreter in its place, so that the confinement holds for the snippet and every process it
 starts (neither Landlock nor a seccomp filter can be undone). The sandbox runs it as
 
-    python -I -S -c BOOT SCRIPTS [--writes FOLDER] [--seccomp] [--reap STATUS] -- PROGRAM ARG...
+    python -I -S -c BOOT SCRIPTS [--writes FOLDER [--read PATH]...] [--seccomp] [--reap STATUS]
+        -- PROGRAM ARG...
 
-(`launcher()` in sandbox.py): `--writes` keeps writes beneath FOLDER (landlock.py), `--seccomp`
+(`launcher()` in sandbox.py): `--writes` keeps writes beneath FOLDER (landlock.py), and with
+`--read` reads beneath FOLDER and the PATHs (each `--read` names one), `--seccomp`
 installs seccomp.py's filter, and `--reap` (where there is no PID namespace to end the snippet's
 processes with it) first forks: this process stays behind outside the confinement as a child
 subreaper, so that every process the snippet leaves, one that called setsid too, becomes its
@@ -27,6 +29,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from . import landlock, seccomp
 
@@ -50,16 +53,33 @@ def _stop(signum: int, frame: object) -> None:
         raise _Stopped
 
 
-def descendants(root: int) -> set[int]:
-    """Every process below `root` now, from /proc's parent links."""
-    children: dict[int, list[int]] = {}
+class Process(NamedTuple):
+    """One process as /proc/<pid>/stat shows it."""
+
+    parent: int
+    threads: int
+    resident_pages: int
+
+
+def processes() -> dict[int, Process]:
+    """Every process now, from /proc (one read of each /proc/<pid>/stat)."""
+    found = {}
     for entry in os.listdir("/proc"):
         if not entry.isascii() or not entry.isdecimal():  # a process id, not "self"
             continue
         with contextlib.suppress(OSError, IndexError, ValueError):
             with open(f"/proc/{entry}/stat", "rb") as handle:
-                parent = int(handle.read().rsplit(b")", 1)[1].split()[1])
-            children.setdefault(parent, []).append(int(entry))
+                # after the command's ")": state is field 3, so field n is at n - 3
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            found[int(entry)] = Process(int(fields[1]), int(fields[17]), int(fields[21]))
+    return found
+
+
+def descendants(root: int, table: dict[int, Process] | None = None) -> set[int]:
+    """Every process below `root` in `table` (default: now), from /proc's parent links."""
+    children: dict[int, list[int]] = {}
+    for pid, process in (processes() if table is None else table).items():
+        children.setdefault(process.parent, []).append(pid)
     found, frontier = set(), [root]
     while frontier:
         below = children.get(frontier.pop(), [])
@@ -116,8 +136,14 @@ def reap(status_file: str, start: Callable[[], None]) -> int:
             os.kill(child, signal.SIGKILL)
         status = os.waitpid(child, 0)[1]
     kill_descendants()
-    with open(status_file, "w") as handle:
-        handle.write(str(status))
+    # a new file: whatever the snippet left under its name (a FIFO) is not waited on
+    with contextlib.suppress(OSError):
+        os.unlink(status_file)
+    with contextlib.suppress(OSError):
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        descriptor = os.open(status_file, flags, 0o600)
+        os.write(descriptor, str(status).encode())
+        os.close(descriptor)
     code = os.waitstatus_to_exitcode(status)
     return code if code >= 0 else 128 - code
 
@@ -127,12 +153,14 @@ def _failed(what: str, exc: OSError) -> int:
     return FAILED
 
 
-def confine_and_execute(writes: str | None, filter_calls: bool, argv: Sequence[str]) -> int:
+def confine_and_execute(
+    writes: str | None, reads: Sequence[str] | None, filter_calls: bool, argv: Sequence[str]
+) -> int:
     """Apply the confinements asked for, then execute `argv` in place of this process; returns
     FAILED (after one line on stderr) when one cannot be applied."""
     try:
         if writes is not None:
-            landlock.restrict_writes([writes])
+            landlock.restrict([writes], reads)
     except OSError as exc:
         return _failed("the snippet's writes with Landlock", exc)
     try:
@@ -152,12 +180,15 @@ def main(argv: Sequence[str]) -> int:
         at = options.index("--")
         options, rest = options[:at], options[at + 1 :]
     writes = reap_status = None
+    reads: list[str] | None = None
     filter_calls = False
     while options:
         name = options.pop(0)
         if name in ("--writes", "--reap") and options:
             value = options.pop(0)
             writes, reap_status = (value, reap_status) if name == "--writes" else (writes, value)
+        elif name == "--read" and options:
+            reads = [*(reads or []), options.pop(0)]
         elif name == "--seccomp":
             filter_calls = True
         else:
@@ -165,15 +196,15 @@ def main(argv: Sequence[str]) -> int:
             break
     if not rest:
         sys.stderr.write(
-            f"{FAILED_PREFIX}: usage: confine.py [--writes FOLDER] [--seccomp] [--reap STATUS] "
-            "-- PROGRAM ARG...\n"
+            f"{FAILED_PREFIX}: usage: confine.py [--writes FOLDER [--read PATH]...] [--seccomp] "
+            "[--reap STATUS] -- PROGRAM ARG...\n"
         )
         return FAILED
     if reap_status is None:
-        return confine_and_execute(writes, filter_calls, rest)
+        return confine_and_execute(writes, reads, filter_calls, rest)
     status_file = reap_status
 
     def start() -> None:
-        confine_and_execute(writes, filter_calls, rest)
+        confine_and_execute(writes, reads, filter_calls, rest)
 
     return reap(status_file, start)

@@ -10,13 +10,16 @@ resolution). `literature.py discover --gap` takes the first `reference-needed` g
 
 under the gap's fields, so the next search takes the next gap instead of the same one forever.
 The mark is added to the file as it is on disk, under its lock: every other byte (hand edits,
-CRLF line ends, a byte-order mark) stays as it was. The gap is marked after its search, so two
-gap searches of one problem started at the same moment may both take the same gap.
+CRLF line ends, a byte-order mark) stays as it was. The gap is marked after its search; while it
+runs the search holds the gap's own lock (claimed), so gap searches of one problem started at
+the same moment each take another gap.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from ..core import (
     MAX_INPUT_BYTES,
     BadInput,
     atomic_write,
+    held_if_free,
     locked,
     plain_line,
     read_text,
@@ -109,10 +113,10 @@ def read(path: Path) -> list[Gap]:
     return parse(read_text(path, "PROOF.md"))
 
 
-def next_to_search(path: Path) -> tuple[Gap | None, list[Gap]]:
-    """(the first reference-needed gap not yet searched, or None when every one was; the
-    reference-needed gaps). BadInput when PROOF.md has no reference-needed gap at all, or when
-    the gap to take has no Suggested resolution."""
+def next_to_search(path: Path, skip: Collection[int] = ()) -> tuple[Gap | None, list[Gap]]:
+    """(the first reference-needed gap not yet searched and not numbered in `skip`, or None when
+    there is none; the reference-needed gaps). BadInput when PROOF.md has no reference-needed gap
+    at all, or when the gap to take has no Suggested resolution."""
     wanted = [gap for gap in read(path) if gap.type == REFERENCE_NEEDED]
     if not wanted:
         raise BadInput(
@@ -120,14 +124,45 @@ def next_to_search(path: Path) -> tuple[Gap | None, list[Gap]]:
             "with **Type:** reference-needed): search with focus words instead",
             code="no_gaps",
         )
-    gap = next((gap for gap in wanted if not gap.searched), None)
+    gap = next((gap for gap in wanted if not gap.searched and gap.number not in skip), None)
     if gap is not None:
         gap.focus()  # a gap without words to search is an error before any search runs
     return gap, wanted
 
 
-def none_left(wanted: list[Gap], slug: str) -> str:
-    """The one line discover --gap prints when every reference-needed gap was searched."""
+@contextlib.contextmanager
+def claimed(path: Path) -> Iterator[tuple[Gap | None, list[Gap], list[int]]]:
+    """next_to_search for a search that takes a while: the gap comes with its own lock, held
+    until the block ends, so that concurrent `discover --gap` runs each take another gap (one
+    another run holds is passed over; one marked searched meanwhile is not taken again). Yields
+    (the gap, or None when none is left; the reference-needed gaps; the numbers of the gaps
+    other runs hold)."""
+    busy: list[int] = []
+    while True:
+        gap, wanted = next_to_search(path, busy)
+        if gap is None:
+            yield None, wanted, busy
+            return
+        with held_if_free(path.with_name(f"{path.name}.gap-{gap.number}")) as held:
+            if held:  # read again: a run that held it until now may have marked it
+                now = next((g for g in read(path) if g.number == gap.number), None)
+                if now is not None and not now.searched:
+                    yield gap, wanted, busy
+                    return
+            else:
+                busy.append(gap.number)
+
+
+def none_left(wanted: list[Gap], slug: str, busy: Collection[int] = ()) -> str:
+    """The one line discover --gap prints when every reference-needed gap was searched, or
+    (`busy`) the ones left are being searched by other runs."""
+    if busy:
+        names = ", ".join(f"Gap {number}" for number in busy)
+        return (
+            f"no gap to search now: every reference-needed gap of PROOF.md not yet searched "
+            f"({names}) is being searched by another run; nothing was searched. Wait for it, or "
+            f"give words to search: literature.py discover {slug} <focus words>"
+        )
     names = ", ".join(f"Gap {gap.number}" for gap in wanted)
     return (
         f"no gap to search: every reference-needed gap of PROOF.md ({names}) has been searched; "

@@ -1,8 +1,9 @@
 """What sandbox.run_sandboxed returns for one snippet, as compute.py prints it in JSON and
-computation.py writes it into COMPUTATION.md."""
+computation.py writes it into COMPUTATION.md, and how its outcome is named (outcome)."""
 
 from __future__ import annotations
 
+import signal
 from typing import TypedDict
 
 
@@ -52,3 +53,23 @@ class RunResult(TypedDict):
     limits: RunLimits
     isolation: Isolation
     environment: SnippetEnvironment
+
+
+def outcome(
+    returncode: int, timed_out: bool, stderr: str, flooded: bool, exceeded: str | None
+) -> str:
+    """What became of a run (RunResult.outcome), from how it ended and what it left."""
+    if exceeded:
+        return exceeded
+    if timed_out or returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return "timeout"
+    if returncode == -signal.SIGXFSZ or (returncode != 0 and flooded):
+        # Python ignores SIGXFSZ: its write fails with EFBIG and the snippet dies of OSError
+        return "output_limit"
+    if returncode != 0 and any(
+        sign in stderr for sign in ("MemoryError", "Cannot allocate memory", "bad_alloc")
+    ):
+        return "memory"
+    if returncode < 0:
+        return "killed"
+    return "ok" if returncode == 0 else "error"

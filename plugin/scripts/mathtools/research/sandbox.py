@@ -6,11 +6,19 @@ run when compute.py was killed: workdirs.py) with:
     make namespaces (`unshare`, namespaces.py), the snippet runs in its own PID namespace, so every
     process it starts (even one that left its process group with `setsid`) ends with it, at the
     limit or when it finishes; elsewhere confine.py's reaper, a child subreaper left outside the
-    sandbox, does the same: it kills every process the snippet left when it ends or at the limit;
-  - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), and a cap on how
-    many more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root);
+    sandbox, does the same: it kills every process the snippet left when it ends or at the limit.
+    Either ends with the caller, killed too: the parent-death signal (SIGKILL to unshare, whose
+    --kill-child ends the namespace; SIGTERM to the reaper). One deadline bounds the whole call:
+    the files read back afterwards are read from descriptors opened before the run, or opened
+    non-blocking as regular files only (a FIFO the snippet left is refused, never waited on);
+  - a memory limit per process (RLIMIT_AS), a CPU-time backstop (RLIMIT_CPU), a cap on how many
+    more processes it may start (RLIMIT_NPROC; the kernel does not apply it to root), and, watched
+    every WATCH_INTERVAL_S from /proc whoever runs it, root included, at most PROCESS_LIMIT
+    processes and threads and the memory limit resident across the run's processes (past either,
+    the run is ended: outcome "process_limit" or "memory");
   - no network, no Unix socket and no change to any file's metadata: seccomp.py's filter refuses
-    creating sockets (socketpair excepted), chmod, chown, utime and xattr calls, io_uring, ptrace
+    creating sockets (socketpair excepted), chmod, chown, utime, xattr and inode-flag (ioctl)
+    calls, io_uring, ptrace
     and process_vm calls, where there is a filter for the machine (x86-64, AArch64); and a
     network namespace with no interfaces when the kernel lets us make one. With neither, a
     best-effort guard, an audit hook in every Python interpreter the snippet starts (through a
@@ -23,14 +31,18 @@ run when compute.py was killed: workdirs.py) with:
     namespace's own /proc excepted: unshare must write the nested namespace's uid map), else not
     at all (confinement.py finds which). FILESYSTEM_VARIABLE forces one of them, for tests and
     diagnostics;
+  - reads, under Landlock, only of readable_paths (its interpreter's folders, SYSTEM_READS, the
+    files the caller names) and its folder: never a home folder, the signing key or a workspace's
+    config.json;
   - files named in `hidden` (the workspace's .math/config.json, which may hold the Semantic Scholar
-    key) read as empty, folders named in `read_only` (the workspace) cannot be written, and /proc
+    key, and its signing key) bound over by an empty file of the run (unreadable under Landlock,
+    empty otherwise), folders named in `read_only` (the workspace) cannot be written, and /proc
     shows only the snippet's own processes, where user, mount and PID namespaces are available
-    (shielded); elsewhere the snippet can read every file the user can and every process's
-    environment (the shell that started Claude Code holds its keys there);
+    (shielded); with neither Landlock nor those the snippet can read every file the user can and
+    every process's environment (the shell that started Claude Code holds its keys there);
   - no secret in any environment it can read: its own gets only an allow-list of variables, and
-    compute.py re-executes itself without SECRET_VARIABLES (without_secrets) before anything, as
-    /proc/<pid>/environ shows a process's environment as it started;
+    compute.py re-executes itself with only KEPT_VARIABLES (with_allowed_environment) before
+    anything, as /proc/<pid>/environ shows a process's environment as it started;
   - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
     the outcome "output_limit".
 Where nothing confines its writes, or it gets no namespaces of its own
@@ -43,6 +55,7 @@ Where nothing confines its writes, or it gets no namespaces of its own
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import shutil
@@ -52,118 +65,78 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import cast
 
-from ..core import BadInput, EnvironmentProblem, is_digits
+from ..core import BadInput, EnvironmentProblem
 from . import confine, landlock, workdirs
 from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
 from .namespaces import can_hide_files, hiding, namespace_prefix
-from .runresult import RunResult, SnippetEnvironment
+from .readable import covered, readable_paths
+from .runresult import RunResult, SnippetEnvironment, outcome
+from .runwatch import (
+    PROCESS_LIMIT,
+    WATCH_INTERVAL_S,
+    captured,
+    over_caps,
+    process_cap,
+    read_regular,
+)
+from .snippetrunner import GUARD_FOLDER, NETWORK_GUARD, RUNNER, WAIT_STATUS_FILE
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_MB = 2048
 MAX_TIMEOUT_S = 86400.0  # a day: longer is a mistake, and beyond any rlimit's range
 MIN_MEMORY_MB, MAX_MEMORY_MB = 64, 2**20  # Python needs 64 MB to start; 1 TiB bounds RLIMIT_AS
-PROCESS_LIMIT = 64  # processes (threads count too) the snippet may start beyond the user's own
+ENVIRONMENT_LIMIT_BYTES = 2**20  # the runner's environment.json and wait status: far less
 OUTPUT_LIMIT_BYTES = 200_000  # per stream kept in the result
 FILE_SIZE_LIMIT_BYTES = 64 * 2**20  # any one file the snippet writes, its output included
 # Libraries whose versions are reported when installed (the snippet may use any of them).
 REPORTED_PACKAGES = ("sympy", "mpmath", "numpy", "scipy", "networkx", "gmpy2")
-GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on PYTHONPATH
-# the snippet's wait status, written by whoever stays behind to end its processes: the runner as
-# PID 1 of a PID namespace, else confine.py's reaper
-WAIT_STATUS_FILE = "wait-status"
+# an empty file in the workdir, bound over each hidden file: under Landlock, reading a file there
+# is refused (its inode has no rule), where /dev/null's would read as empty
+BLANK_FILE = ".hidden"
 UNCONFINED = (
-    "nothing here keeps a snippet from writing outside its folder (neither Landlock nor user and "
-    f"mount namespaces are available, or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
+    "nothing here keeps a snippet from writing outside its folder or reading your files "
+    "(~/.ssh, .math/signing.key: neither Landlock nor user and mount namespaces are available, "
+    f"or {FILESYSTEM_VARIABLE}=none), so it did not run; to run "
     'snippets unconfined anyway, set "allow_unsandboxed_compute": true in .math/config.json'
 )
 UNSHIELDED = (
     "this machine gives a snippet no user, mount and PID namespaces of its own (no `unshare`, or "
-    "the kernel refuses them), so it could read other processes' environments (API keys among "
-    "them) and the workspace's .math/config.json; it did not run; to run snippets here anyway, "
-    'with the protections that remain, set "allow_unsandboxed_compute": true in .math/config.json'
+    "the kernel refuses them): without Landlock too it could read every file and process "
+    "environment your user can (API keys, .math/config.json, .math/signing.key, ~/.ssh); it did "
+    "not run; to run snippets here anyway, with the protections that remain, set "
+    '"allow_unsandboxed_compute": true in .math/config.json'
 )
 SECCOMP_PROTECTION = (
     "seccomp: no chmod, chown, utime or xattr call, no socket, no io_uring, ptrace or "
     "process_vm call"
 )
+COVERED_PROTECTION = (
+    "mount namespace: home folders and the workspace covered but for the interpreter's and the "
+    "snippet's folders, and /etc's private files"
+)
+COVERED_FILES = (
+    "readable: every file the user can read but in home folders and the workspace (only the "
+    "interpreter's and the snippet's folders there) and /etc's private files"
+)
 REAPER_PROTECTION = "reaper: a subreaper outside the sandbox kills every process the snippet left"
-
-# The fallback network guard, a sitecustomize module: Python imports it at startup from
-# PYTHONPATH, so it reaches the interpreters the snippet starts as well as the snippet's own.
-# An audit hook sees the C socket layer (`_socket` too) and cannot be removed once added.
-NETWORK_GUARD = """\
-import sys
-
-
-def _refuse_network(event, args):
-    if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
-        if getattr(args[0], "family", None) == 1:  # AF_UNIX: a local pipe, not the network
-            return
-    elif not event.startswith(("socket.getaddrinfo", "socket.gethostby", "socket.getnameinfo")):
-        return
-    raise PermissionError("network access is disabled in the math computation sandbox")
-
-
-sys.addaudithook(_refuse_network)
-"""
-
-# Runs inside the child: stays behind as the namespace's init when it is PID 1, reports the
-# environment, installs the network guard if asked, then runs the snippet as __main__ so that an
-# exception prints its usual traceback and exits 1.
-RUNNER = """\
-import json, os, platform, re, runpy, sys
-
-if os.getpid() == 1:
-    # PID 1 of the snippet's own PID namespace. The snippet must not be PID 1 (the kernel drops
-    # signals PID 1 has no handler for, SIGXCPU included), so this process forks it, reaps
-    # orphans, and exits when it ends, which ends every process left in the namespace.
-    snippet = os.fork()
-    if snippet:
-        while True:
-            pid, status = os.wait()
-            if pid == snippet:
-                break
-        with open("__WAIT_STATUS_FILE__", "w") as handle:
-            handle.write(str(status))
-        os._exit(0)
-
-# Installed versions from the dist-info folder names (importlib.metadata would cost ~0.1 s).
-wanted, packages = sys.argv[3].split(","), {}
-for folder in sys.path:
-    try:
-        names = os.listdir(folder or ".")
-    except OSError:
-        continue
-    for name in names:
-        found = re.match(r"([A-Za-z0-9_.]+)-([^-]+)\\.(?:dist|egg)-info$", name)
-        if found and found.group(1).lower().replace("_", "-") in wanted:
-            packages.setdefault(found.group(1).lower().replace("_", "-"), found.group(2))
-with open("environment.json", "w") as handle:
-    json.dump({"python": platform.python_version(),
-               "implementation": platform.python_implementation(),
-               "platform": platform.platform(), "executable": sys.executable,
-               "packages": packages}, handle)
-if sys.argv[2] == "guard":
-    runpy.run_path(os.path.join("__GUARD_FOLDER__", "sitecustomize.py"))
-del wanted, packages, handle
-sys.argv = [sys.argv[1]]
-try:
-    runpy.run_path(sys.argv[0], run_name="__main__")
-except Exception:
-    import traceback
-
-    # The traceback from the snippet's first frame on: the runner's frames say nothing.
-    kind, error, frames = sys.exc_info()
-    while frames is not None and frames.tb_frame.f_code.co_filename != sys.argv[0]:
-        frames = frames.tb_next
-    traceback.print_exception(kind, error, frames)
-    sys.exit(1)
-""".replace("__WAIT_STATUS_FILE__", WAIT_STATUS_FILE).replace("__GUARD_FOLDER__", GUARD_FOLDER)
 
 # Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
 SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY", "MATH_CONTACT_EMAIL")
 _SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
+# All compute.py keeps of its caller's environment (allowed_environment): what it, the plugin's
+# install (uv, pip) and the interpreters need. A snippet beside it (no PID namespace, reads not
+# confined) could read the rest in /proc/<pid>/environ: ANTHROPIC_API_KEY, a cloud token...
+KEPT_VARIABLES = frozenset(
+    {
+        "PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TMPDIR", "TERM", "VIRTUAL_ENV",
+        "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+        "SSL_CERT_FILE", "SSL_CERT_DIR", "PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE",
+        "PYTHONIOENCODING", "PYTHONUTF8",
+    }
+)  # fmt: skip
+KEPT_PREFIXES = ("LC_", "MATH_", "XDG_", "UV_", "PIP_", "CLAUDE_PLUGIN_")
 
 
 def environment_without_secrets() -> dict[str, str]:
@@ -171,49 +144,61 @@ def environment_without_secrets() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
 
 
-def without_secrets() -> None:
-    """Re-execute this process without SECRET_VARIABLES if it has any: a snippet running beside
-    it as the same user (no namespaces) could read them in /proc/<our pid>/environ, which shows
-    the environment a process started with whatever os.environ says since. Call it first, before
-    stdin is read (the new process reads it instead)."""
-    if not any(name in os.environ for name in SECRET_VARIABLES):
-        return
-    env = environment_without_secrets()
-    if os.environ.get(_SCRUBBED_MARKER):  # an exec that did not take: never loop
+def allowed_environment() -> dict[str, str]:
+    """This process's environment cut to KEPT_VARIABLES and KEPT_PREFIXES, without secrets."""
+    return {
+        k: v
+        for k, v in environment_without_secrets().items()
+        if k in KEPT_VARIABLES or k.startswith(KEPT_PREFIXES)
+    }
+
+
+def _execute_again(env: dict[str, str]) -> None:
+    """Re-execute this process with `env` (once: a second time is an exec that did not take)."""
+    if os.environ.get(_SCRUBBED_MARKER):  # never loop
         return
     env[_SCRUBBED_MARKER] = "1"
     sys.stdout.flush()
     os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
 
 
-def _user_processes() -> int | None:
-    """How many processes (threads, as RLIMIT_NPROC counts them) this user runs now (Linux)."""
-    uid, count = str(os.getuid()), 0
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return None
-    for entry in entries:
-        if not is_digits(entry):
-            continue
-        with contextlib.suppress(OSError):
-            fields = dict(
-                line.split(":", 1)
-                for line in Path(f"/proc/{entry}/status").read_text().splitlines()
-            )
-            if fields["Uid"].split()[0] == uid:
-                count += int(fields["Threads"])
-    return count
+def without_secrets() -> None:
+    """Re-execute this process without SECRET_VARIABLES if it has any: a program running beside
+    it as the same user could read them in /proc/<our pid>/environ, which shows the environment a
+    process started with whatever os.environ says since. Call it first, before stdin is read
+    (the new process reads it instead)."""
+    if any(name in os.environ for name in SECRET_VARIABLES):
+        _execute_again(environment_without_secrets())
 
 
-def _limit(memory_mb: int, timeout: float, processes: int | None) -> Callable[[], None] | None:
-    """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX)."""
+def with_allowed_environment() -> None:
+    """Re-execute this process with allowed_environment() if it has any other variable (as
+    without_secrets, which it includes): for compute.py, whose snippet may run beside it."""
+    allowed = allowed_environment()
+    if set(os.environ) - set(allowed) - {_SCRUBBED_MARKER}:
+        _execute_again(allowed)
+
+
+def _limit(
+    memory_mb: int, timeout: float, processes: int | None, end_with_us: int
+) -> Callable[[], None] | None:
+    """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX), and
+    on Linux the signal `end_with_us` when this process ends (killed too): SIGKILL ends unshare,
+    whose --kill-child then ends the PID namespace; SIGTERM tells confine.py's reaper to end what
+    the snippet started."""
     try:
         import resource
     except ImportError:  # Windows
         return None
 
     def apply() -> None:
+        if sys.platform.startswith("linux"):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(
+                ctypes.c_ulong(confine.PR_SET_PDEATHSIG), ctypes.c_ulong(end_with_us), 0, 0, 0
+            )
+            if os.getppid() != parent:  # we ended before the signal was asked for
+                os._exit(confine.FAILED)
         memory = memory_mb * 2**20
         cpu = int(timeout) + 1
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -223,44 +208,8 @@ def _limit(memory_mb: int, timeout: float, processes: int | None) -> Callable[[]
         if processes is not None:
             resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
 
+    parent = os.getpid()
     return apply
-
-
-def _read(path: Path) -> tuple[str, bool]:
-    with open(path, "rb") as handle:
-        data = handle.read(OUTPUT_LIMIT_BYTES + 1)
-    truncated = len(data) > OUTPUT_LIMIT_BYTES
-    return data[:OUTPUT_LIMIT_BYTES].decode("utf-8", errors="replace"), truncated
-
-
-def _outcome(returncode: int, timed_out: bool, stderr: str, flooded: bool) -> str:
-    if timed_out or returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return "timeout"
-    if returncode == -signal.SIGXFSZ or (returncode != 0 and flooded):
-        # Python ignores SIGXFSZ: its write fails with EFBIG and the snippet dies of OSError
-        return "output_limit"
-    if returncode != 0 and any(
-        sign in stderr for sign in ("MemoryError", "Cannot allocate memory", "bad_alloc")
-    ):
-        return "memory"
-    if returncode < 0:
-        return "killed"
-    return "ok" if returncode == 0 else "error"
-
-
-def _process_cap() -> int | None:
-    """RLIMIT_NPROC for the snippet: the user's processes now plus PROCESS_LIMIT (the kernel counts
-    every process of the user, not only the snippet's), within the current hard limit."""
-    try:
-        import resource
-    except ImportError:
-        return None
-    running = _user_processes()
-    if running is None:
-        return None
-    hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
-    cap = running + PROCESS_LIMIT
-    return cap if hard == resource.RLIM_INFINITY else min(cap, hard)
 
 
 def check_limits(timeout: float, memory_mb: int) -> None:
@@ -313,13 +262,15 @@ def run_sandboxed(
     read_only: Iterable[Path | str] = (),
     filesystem: str | None = None,
     allow_unsandboxed: bool = False,
+    readable: Iterable[Path | str] = (),
 ) -> RunResult:
     """Run `code` with `python` under the limits; return what happened (never raises for the
     snippet's own failures). `network_namespace=False` forces the fallback (no namespaces: the
     reaper ends the snippet's processes); `packages` are the distributions whose installed
     versions the result reports; `hidden` files read as empty and `read_only` folders cannot be
     written where namespaces allow it. The snippet writes only in its folder (filesystem_mode,
-    `filesystem` forcing one). Where nothing confines its writes, or it gets no namespaces of its
+    `filesystem` forcing one), and under Landlock reads only its folder, `readable` and
+    readable_paths. Where nothing confines its writes, or it gets no namespaces of its
     own, EnvironmentProblem unless `allow_unsandboxed`."""
     check_limits(timeout, memory_mb)
     prefix = namespace_prefix() if network_namespace else None
@@ -333,15 +284,27 @@ def run_sandboxed(
     filtered = seccomp_works()
     guarded = not prefix and not filtered  # the Python guard, where nothing else stops sockets
     reaping = not in_pid_namespace and sys.platform.startswith("linux")
-    hide = [str(Path(name).resolve()) for name in hidden if Path(name).is_file()]
+    hide = list(dict.fromkeys(str(Path(name).resolve()) for name in hidden if Path(name).is_file()))
     hide = hide if confining else []
     workdirs.sweep()  # what killed runs left
     workdir = workdirs.make()
     frozen = [str(Path(name).resolve()) for name in read_only if Path(name).is_dir()]
     # a folder holding the workdir stays writable: the snippet's own files live there
     frozen = [f for f in frozen if confining and not workdir.resolve().is_relative_to(f)]
-    processes = _process_cap()
-    limits = _limit(memory_mb, timeout, processes)
+    # without Landlock a mount namespace covers what a computation need not read: home folders
+    # and the workspace but for what the interpreters (the launcher's too) and the run need
+    covering: list[str] = []
+    if writes == "mount-namespace" and confining:
+        scripts = str(Path(confine.__file__).resolve().parents[2])
+        needed = [*readable_paths(python, readable), *readable_paths(sys.executable), scripts]
+        needed.append(str(workdir.resolve()))
+        covering = [path for path in covered(needed, [Path.home(), *frozen]) if path not in hide]
+    processes = process_cap()
+    limits = _limit(memory_mb, timeout, processes, signal.SIGTERM if reaping else signal.SIGKILL)
+    readable = list(readable)
+    reads = readable_paths(python, readable) if writes == "landlock" else []
+    watching = sys.platform.startswith("linux")  # the run's processes, from /proc
+    folder = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # read back by fd
     try:
         (workdir / "snippet.py").write_text(code, encoding="utf-8")
         (workdir / "runner.py").write_text(RUNNER, encoding="utf-8")
@@ -373,6 +336,7 @@ def run_sandboxed(
         # confine.py last, after any mounts: Landlock and the filter forbid mounting
         options = [
             *(["--writes", str(workdir)] if writes == "landlock" else []),
+            *(option for path in reads for option in ("--read", path)),
             *(["--seccomp"] if filtered else []),
             *(["--reap", WAIT_STATUS_FILE] if reaping else []),
         ]
@@ -380,9 +344,15 @@ def run_sandboxed(
         writable = [str(workdir.resolve())] if writes == "mount-namespace" else []
         if prefix:
             confined = hide or frozen or writable
-            command = [*(hiding(prefix, hide, frozen, writable) if confined else prefix), *command]
+            blank = workdir / BLANK_FILE  # bound over each hidden file
+            blank.touch()
+            hider = hiding(prefix, [*hide, *covering], frozen, writable, str(blank))
+            command = [*(hider if confined else prefix), *command]
         started = time.monotonic()
-        with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
+        deadline = started + timeout  # then the reaper's bound: one deadline for the whole call
+        # the streams are read back from these files, opened here: whatever the snippet puts
+        # under their names is never read
+        with open(workdir / "stdout", "w+b") as out, open(workdir / "stderr", "w+b") as err:
             proc = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
@@ -393,54 +363,70 @@ def run_sandboxed(
                 start_new_session=True,
                 preexec_fn=limits,
             )
-            timed_out = False
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                if reaping:  # the reaper kills what the snippet started, setsid or not
-                    proc.terminate()
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        proc.wait(timeout=confine.REAP_DEADLINE_S)
+            timed_out, exceeded = False, None
+            while proc.poll() is None and not exceeded:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    timed_out = True
+                    break
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=min(WATCH_INTERVAL_S, left))
+                if watching and proc.returncode is None:
+                    exceeded = over_caps(proc.pid, memory_mb)
+            if proc.returncode is None and reaping:
+                proc.terminate()  # the reaper kills what the snippet started, setsid or not
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=confine.REAP_DEADLINE_S)
             # Whatever is left of the group (the snippet's own children too) goes now.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        elapsed = time.monotonic() - started
-        returncode = proc.returncode
-        # the snippet's own status, from whoever stayed behind to end its processes
-        with contextlib.suppress(OSError, ValueError):
-            status = int((workdir / WAIT_STATUS_FILE).read_text())
-            returncode = os.waitstatus_to_exitcode(status)
-        stdout, stdout_cut = _read(workdir / "stdout")
-        stderr, stderr_cut = _read(workdir / "stderr")
-        flooded = any(
-            (workdir / name).stat().st_size >= FILE_SIZE_LIMIT_BYTES
-            for name in ("stdout", "stderr")
-        )
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=confine.REAP_DEADLINE_S)
+            elapsed = time.monotonic() - started
+            returncode = -signal.SIGKILL if proc.returncode is None else proc.returncode
+            # the snippet's own status, from whoever stayed behind to end its processes
+            with contextlib.suppress(ValueError):
+                status = int(read_regular(folder, WAIT_STATUS_FILE, 32) or b"")
+                returncode = os.waitstatus_to_exitcode(status)
+            stdout, stdout_cut = captured(out.fileno(), OUTPUT_LIMIT_BYTES)
+            stderr, stderr_cut = captured(err.fileno(), OUTPUT_LIMIT_BYTES)
+            flooded = any(
+                os.fstat(stream.fileno()).st_size >= FILE_SIZE_LIMIT_BYTES for stream in (out, err)
+            )
         environment: SnippetEnvironment = {}
-        with contextlib.suppress(OSError, ValueError):
-            environment = json.loads((workdir / "environment.json").read_text())
+        with contextlib.suppress(ValueError, UnicodeDecodeError):
+            reported = json.loads(
+                read_regular(folder, "environment.json", ENVIRONMENT_LIMIT_BYTES) or b"{}"
+            )
+            if isinstance(reported, dict):
+                environment = cast(SnippetEnvironment, reported)
         if not environment and stderr.startswith(confine.FAILED_PREFIX):  # it never ran
             raise EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
     finally:
+        os.close(folder)
         shutil.rmtree(workdir, ignore_errors=True)
     protections = [
         *(["network namespace"] if prefix else []),
         *(["PID namespace"] if in_pid_namespace else []),
         *(["mount namespace: " + ", ".join(hide) + " hidden"] if hide else []),
+        *([COVERED_PROTECTION] if covering else []),
         *(["mount namespace: " + ", ".join(frozen) + " read-only"] if frozen else []),
         *(["mount namespace: only the snippet's folder writable"] if writable else []),
-        *(landlock.protections(landlock.abi_version()) if writes == "landlock" else []),
+        *(landlock.protections(landlock.abi_version(), bool(reads)) if reads else []),
         *([SECCOMP_PROTECTION] if filtered else []),
         *([REAPER_PROTECTION] if reaping else []),
+        *(
+            [f"watch: at most {PROCESS_LIMIT} processes and {memory_mb} MB in the run"]
+            if watching
+            else []
+        ),
         *(["python network guard"] if guarded else []),
         *(["RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_CORE"] if limits else []),
         *(["RLIMIT_NPROC"] if limits and processes is not None and os.getuid() != 0 else []),
         "environment: an allow-list of variables, no secret",
     ]
     return {
-        "outcome": _outcome(returncode, timed_out, stderr, flooded),
+        "outcome": outcome(returncode, timed_out, stderr, flooded, exceeded),
         "exit_code": returncode if returncode >= 0 else None,
         "signal": signal.Signals(-returncode).name if returncode < 0 else None,
         "timed_out": timed_out,
@@ -457,7 +443,14 @@ def run_sandboxed(
                 if filtered
                 else "python-guard (best effort)"
             ),
-            "memory": "RLIMIT_AS per process" if limits else "none",
+            "memory": (
+                f"RLIMIT_AS per process; the run ends past {memory_mb} MB resident across its "
+                "processes"
+                if watching
+                else "RLIMIT_AS per process"
+                if limits
+                else "none"
+            ),
             "processes": (
                 "PID namespace: every process ends with the snippet"
                 if in_pid_namespace
@@ -468,12 +461,18 @@ def run_sandboxed(
             "process_count": (
                 f"RLIMIT_NPROC: at most {PROCESS_LIMIT} more than the user's own"
                 if processes is not None and os.getuid() != 0
-                else "none (the kernel exempts root from RLIMIT_NPROC)"
+                else "none from the kernel (it exempts root from RLIMIT_NPROC)"
                 if processes is not None
-                else "none"
-            ),
+                else "none from the kernel"
+            )
+            + (f"; the run ends past {PROCESS_LIMIT} processes and threads" if watching else ""),
             "files": (
-                "hidden from the snippet: " + ", ".join(hide)
+                "readable: only the snippet's folder, its interpreter's folders, the system's "
+                "programs and libraries" + "".join(f", {path}" for path in map(str, readable))
+                if reads
+                else COVERED_FILES + "".join(f"; hidden: {path}" for path in hide)
+                if covering
+                else "readable: every file the user can read; hidden: " + ", ".join(hide)
                 if hide
                 else "readable: the snippet can read every file the user can"
                 + ("" if in_pid_namespace else ", and every process's environment")

@@ -6,6 +6,8 @@ nothing short of a filter covers Unix sockets. Refused, on every file (the snipp
 a filter sees numbers, not paths):
   - permissions, owners, timestamps and extended attributes: the chmod, chown, utime and
     setxattr/removexattr families (shutil.copy, which copies permissions, fails; copyfile works);
+  - inode flags (immutable, append-only, nodump, noatime, sync...) and the inode version: the
+    ioctl(2) requests SETFLAGS_REQUESTS, which need only a file opened for reading;
   - creating a socket of any family (socket(2)): no Unix socket of another program can be
     reached, and no network either; socketpair(2), an unnamed connected pair, stays allowed;
   - io_uring (its requests would bypass the filter), ptrace, process_vm_readv/writev and
@@ -36,6 +38,9 @@ ALLOW = 0x7FFF0000
 KILL_PROCESS = 0x80000000
 REFUSE = 0x00050000 | errno.EPERM  # SECCOMP_RET_ERRNO with EPERM
 NUMBER_OFFSET, ARCH_OFFSET = 0, 4  # struct seccomp_data: int nr; __u32 arch; ...
+# ...; __u64 instruction_pointer; __u64 args[6]: ioctl's request is args[1], an unsigned int to
+# the kernel, so its low word alone decides (high bits are ignored, and must not let it pass)
+REQUEST_OFFSET = 24 if sys.byteorder == "little" else 28
 X32_BIT = 0x40000000  # x86-64's x32 ABI: the same calls under other numbers
 
 # The refused calls, by name; each architecture lists the ones it has.
@@ -49,6 +54,15 @@ METADATA_CALLS = (
 SOCKET_CALLS = ("socket",)
 PROCESS_CALLS = ("io_uring_setup", "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd")
 REFUSED = METADATA_CALLS + SOCKET_CALLS + PROCESS_CALLS
+# ioctl requests refused (include/uapi/linux/fs.h: _IOW('f', 2, long), _IOW('f', 2, int),
+# _IOW('v', 2, long), _IOW('v', 2, int), _IOW('X', 32, struct fsxattr)); other ioctls run
+SETFLAGS_REQUESTS = {
+    "FS_IOC_SETFLAGS": 0x40086602,
+    "FS_IOC32_SETFLAGS": 0x40046602,
+    "FS_IOC_SETVERSION": 0x40087602,
+    "FS_IOC32_SETVERSION": 0x40047602,
+    "FS_IOC_FSSETXATTR": 0x401C5820,
+}
 
 # System call numbers (arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h)
 # and the AUDIT_ARCH_* value the kernel puts in seccomp_data.arch.
@@ -62,7 +76,7 @@ ARCHITECTURES: dict[str, tuple[int, dict[str, int]]] = {
             "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "setxattrat": 463,
             "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199, "removexattrat": 466,
             "socket": 41, "io_uring_setup": 425, "ptrace": 101, "process_vm_readv": 310,
-            "process_vm_writev": 311, "pidfd_getfd": 438,
+            "process_vm_writev": 311, "pidfd_getfd": 438, "ioctl": 16,
         },
     ),
     "aarch64": (
@@ -73,7 +87,7 @@ ARCHITECTURES: dict[str, tuple[int, dict[str, int]]] = {
             "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "setxattrat": 463,
             "removexattr": 14, "lremovexattr": 15, "fremovexattr": 16, "removexattrat": 466,
             "socket": 198, "io_uring_setup": 425, "ptrace": 117, "process_vm_readv": 270,
-            "process_vm_writev": 271, "pidfd_getfd": 438,
+            "process_vm_writev": 271, "pidfd_getfd": 438, "ioctl": 29,
         },
     ),
 }  # fmt: skip
@@ -92,7 +106,8 @@ def _instruction(code: int, jump_true: int, jump_false: int, value: int) -> byte
 
 def program(arch: str) -> bytes:
     """The filter for `arch`, as the bytes of its sock_filter array: other architectures are
-    killed, (on x86-64) x32 calls too, the REFUSED calls fail with EPERM, the rest run."""
+    killed, (on x86-64) x32 calls too, the REFUSED calls and the SETFLAGS_REQUESTS ioctls fail
+    with EPERM, the rest run."""
     audit_arch, numbers = ARCHITECTURES[arch]
     refused = sorted({numbers[name] for name in REFUSED if name in numbers})
     code = [
@@ -104,6 +119,14 @@ def program(arch: str) -> bytes:
     if arch == "x86_64":
         code.append(_instruction(JUMP_AT_LEAST, 0, 1, X32_BIT))
         code.append(_instruction(RETURN, 0, 0, KILL_PROCESS))
+    # ioctl: its request decides; each refused one jumps over the ones after it to the REFUSE
+    requests = sorted(SETFLAGS_REQUESTS.values())
+    block = [_instruction(LOAD_WORD, 0, 0, REQUEST_OFFSET)]
+    for index, request in enumerate(requests):
+        block.append(_instruction(JUMP_EQUAL, len(requests) - index, 0, request))
+    block += [_instruction(RETURN, 0, 0, ALLOW), _instruction(RETURN, 0, 0, REFUSE)]
+    code.append(_instruction(JUMP_EQUAL, 0, len(block), numbers["ioctl"]))
+    code += block
     # each refused number jumps over the ones after it and the ALLOW to the shared REFUSE
     for index, number in enumerate(refused):
         code.append(_instruction(JUMP_EQUAL, len(refused) - index, 0, number))
@@ -140,9 +163,9 @@ def _prctl(libc: ctypes.CDLL, option: int, value: int, pointer: int) -> None:
 
 
 def probe(folder: str) -> bool:
-    """Whether, once the filter is installed, chmod on a file of `folder` and creating a Unix
-    socket are refused while writing the file still works. Filters this process: call it in a
-    process of its own."""
+    """Whether, once the filter is installed, chmod on a file of `folder`, setting its inode
+    flags and creating a Unix socket are refused while writing the file still works. Filters
+    this process: call it in a process of its own."""
     import socket
 
     path = os.path.join(folder, "probe")
@@ -152,7 +175,15 @@ def probe(folder: str) -> bool:
             handle.write("1")
     except OSError:
         return False
-    for attempt in (lambda: os.chmod(path, 0o600), lambda: socket.socket(socket.AF_UNIX)):
+
+    def set_flags() -> None:  # no flag: a filter that failed would change nothing
+        import fcntl
+
+        with open(path, "rb") as handle:
+            fcntl.ioctl(handle, SETFLAGS_REQUESTS["FS_IOC_SETFLAGS"], struct.pack("l", 0))
+
+    attempts = (lambda: os.chmod(path, 0o600), set_flags, lambda: socket.socket(socket.AF_UNIX))
+    for attempt in attempts:
         try:
             attempt()
         except PermissionError:

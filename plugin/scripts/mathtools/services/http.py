@@ -1,9 +1,10 @@
 """One HTTP layer for every service: polite across processes, retried within bounds, cached.
 
-- A cross-process rate limiter: a file lock plus the next free start time in the cache folder,
-  so parallel script runs together start a service's requests at least its interval apart (arXiv:
-  3 s). The lock is held only to reserve a start time, never during a transfer: a slow answer
-  cannot make other processes wait (two slow answers may then overlap). A request takes its turn
+- A cross-process rate limiter: a file lock plus the next free start time in the user's runtime
+  folder (core's runtime_dir(), one per user and host whatever MATH_CACHE_DIR says), so parallel
+  script runs together start a service's requests at least its interval apart (arXiv: 3 s).
+  The lock is held only to reserve a start time, never during a transfer: a slow answer cannot
+  make other processes wait (two slow answers may then overlap). A request takes its turn
   ready to go, its connection open (transport.py), so it arrives when its turn starts, a
   process's first request as much as its next.
 - A deadline on every request: MATH_HTTP_TIMEOUT seconds from sending it to its last byte (a
@@ -54,6 +55,7 @@ from ..core import (
     locked,
     printable,
     redact,
+    runtime_dir,
     user_agent,
 )
 from . import transport
@@ -256,9 +258,8 @@ class ServiceClient:
         self.source_name = source_name
         self.headers = {"User-Agent": user_agent(), **(headers or {})}
         self.use_cache = use_cache
-        state = _usable_cache_dir()
-        self.limiter = RateLimiter(name, source_name, min_interval, state)
-        self.cache = ResponseCache(state / "http-cache.sqlite", cache_ttl())
+        self.limiter = RateLimiter(name, source_name, min_interval, runtime_dir())
+        self.cache = ResponseCache(_usable_cache_dir() / "http-cache.sqlite", cache_ttl())
         self.retries = http_retries()
         self.backoff = http_backoff()
         self.deadline = http_timeout()  # seconds for one request, first to last byte
