@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "plugin" / "scripts"))
-from mathtools.research import sandbox
+import mathtools.sandbox.run as sandbox
 
 CODE = "print(sum(range(1000)))\n"
 

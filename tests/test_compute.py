@@ -14,10 +14,11 @@ import sys
 import time
 import uuid
 
+import mathtools.sandbox.run as sandbox
 import pytest
 from mathtools.core import frontmatter
-from mathtools.research import confinement, sandbox, workdirs
-from mathtools.research.namespaces import mount_namespace_works, pid_namespace
+from mathtools.sandbox import probes, workdirs
+from mathtools.sandbox.namespaces import mount_namespace_works, pid_namespace
 
 PYTHON = sys.executable
 
@@ -113,7 +114,7 @@ def expected_network(namespace):
     architecture without a filter) the Python guard."""
     if namespace and sandbox.namespace_prefix():
         return "namespace"
-    return "seccomp: no sockets" if confinement.seccomp_works() else "python-guard (best effort)"
+    return "seccomp: no sockets" if probes.seccomp_works() else "python-guard (best effort)"
 
 
 def test_the_snippet_works_in_a_temporary_folder_that_is_removed(tmp_path):
@@ -324,7 +325,7 @@ def test_a_fork_burst_is_capped_and_its_processes_end_with_the_snippet(namespace
         f"sys.path.insert(0, {str(sandbox.Path(sandbox.__file__).parents[2])!r})\n"
         "if os.geteuid() == 0:\n"
         "    os.setgroups([]); os.setgid(65534); os.setuid(65534)\n"
-        "from mathtools.research import sandbox\n"
+        "import mathtools.sandbox.run as sandbox\n"
         f"result = sandbox.run_sandboxed({FORK_BURST!r}, sys.executable, timeout=20, "
         f"network_namespace={namespaces}, allow_unsandboxed={not namespaces})\n"
         "print(json.dumps(result))\n"

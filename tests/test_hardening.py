@@ -382,7 +382,7 @@ def _compute(*args, code: str, env=None, cwd=None):
 
 
 def test_the_workspace_is_read_only_to_the_snippet(tmp_path):
-    from mathtools.research import sandbox
+    import mathtools.sandbox.run as sandbox
 
     (tmp_path / ".math").mkdir()
     literature = tmp_path / "LITERATURE.md"
@@ -397,7 +397,7 @@ def test_the_workspace_is_read_only_to_the_snippet(tmp_path):
 
 
 def test_the_snippet_sees_no_process_of_the_host():
-    from mathtools.research import sandbox
+    import mathtools.sandbox.run as sandbox
 
     code = (
         "import os\n"
@@ -439,7 +439,7 @@ def test_no_process_the_snippet_can_read_holds_the_key(tmp_path):
 def test_output_flooding_is_the_output_limit():
     import sys
 
-    from mathtools.research import sandbox
+    import mathtools.sandbox.run as sandbox
 
     code = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n"
     result = sandbox.run_sandboxed(code, sys.executable, timeout=60)

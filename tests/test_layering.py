@@ -40,7 +40,17 @@ HOOKS = SCRIPTS.parent / "hooks"
 # names it. HARD_LINES only stops a module growing without bound while the split waits.
 SOFT_LINES = 500
 HARD_LINES = 800
-WINGS = ("core", "bibliography", "services", "gate", "papers", "litdoc", "research", "search")
+WINGS = (
+    "core",
+    "bibliography",
+    "services",
+    "gate",
+    "papers",
+    "litdoc",
+    "sandbox",
+    "research",
+    "search",
+)
 PHASES = ("search.discovery", "search.judging", "search.confirmation", "search.recording")
 
 

@@ -17,11 +17,12 @@ import sys
 import time
 import uuid
 
+import mathtools.sandbox.run as sandbox
 import pytest
 from conftest import SCRIPTS
 from mathtools.core.errors import EnvironmentProblem
-from mathtools.research import confinement, landlock, sandbox, workdirs
-from mathtools.research.namespaces import mount_namespace_works
+from mathtools.sandbox import landlock, probes, workdirs
+from mathtools.sandbox.namespaces import mount_namespace_works
 
 PYTHON = sys.executable
 # (namespaces, filesystem mode): the default, a mount namespace instead of Landlock, and the
@@ -38,18 +39,18 @@ def skip_without(mode):
     """Skip the test where this machine has no `mode` (of MODES)."""
     namespaces, filesystem = MODES[mode]
     works = {
-        "landlock": confinement.landlock_works,
+        "landlock": probes.landlock_works,
         "mount-namespace": mount_namespace_works,
         "none": lambda: True,
     }[filesystem]
-    if not works() or (namespaces and not confinement.shielded()):
+    if not works() or (namespaces and not probes.shielded()):
         pytest.skip(f"no {mode} mode on this machine")
 
 
 def run_in(mode, code, **options):
     namespaces, filesystem = MODES[mode]
     skip_without(mode)
-    if not confinement.seccomp_works():
+    if not probes.seccomp_works():
         pytest.skip("no seccomp filter for this machine: `isolation.metadata` says unprotected")
     allow = not namespaces or filesystem == "none"  # the user's allowance, as compute.py gives it
     return sandbox.run_sandboxed(
@@ -113,7 +114,7 @@ def test_a_snippet_changes_no_files_metadata(tmp_path, mode):
 def test_compute_refuses_the_reproductions_chmod_and_connect(script, tmp_path, unix_listener):
     """The report's reproduction, through compute.py in its default mode: mode 0 on a user's
     file, then a connection to a listening Unix socket."""
-    if not (confinement.shielded() and confinement.seccomp_works()):
+    if not (probes.shielded() and probes.seccomp_works()):
         pytest.skip("no namespaces or no seccomp filter here: the tests above cover each mode")
     path, server = unix_listener
     user_file = tmp_path / "notes.md"
@@ -205,7 +206,7 @@ print("hits", sorted(hits))
 def test_no_ancestor_environment_is_readable_by_default(script, tmp_path):
     """The shell that started Claude Code holds its keys in its environment: compute.py, the
     snippet's ancestor, starts with a canary in its own."""
-    if not confinement.shielded():
+    if not probes.shielded():
         pytest.skip("no user, mount and PID namespaces here: the fallback needs the allowance")
     canary = f"canary-{uuid.uuid4().hex}"
     code = ENVIRONS.replace("CANARY", repr(canary))
@@ -245,7 +246,7 @@ def test_the_allowed_fallback_runs_and_names_what_protected_it(script, tmp_path)
     assert result["stdout"] == "ran\n"
     protections = result["isolation"]["protections"]
     assert "PID namespace" not in protections and "network namespace" not in protections
-    if confinement.seccomp_works():
+    if probes.seccomp_works():
         assert sandbox.SECCOMP_PROTECTION in protections
         assert result["isolation"]["network"] == "seccomp: no sockets"
     assert sandbox.REAPER_PROTECTION in protections
@@ -403,7 +404,7 @@ def inode_flags(path):
 def test_a_snippet_sets_no_inode_flag_on_a_file_outside_its_folder(tmp_path, mode):
     """The report's repro: FS_IOC_SETFLAGS (nodump, noatime, sync; immutable and append-only as
     root) on a file opened read-only, LITERATURE.md among them."""
-    from mathtools.research import seccomp
+    from mathtools.sandbox import seccomp
 
     target = tmp_path / "LITERATURE.md"
     target.write_text("kept\n")
@@ -462,7 +463,7 @@ def compute_mode_env(tmp_path, mode):
     (tmp_path / ".math" / "config.json").write_text('{"allow_unsandboxed_compute": true}')
     (tmp_path / "tmp").mkdir()
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
-    env[confinement.FILESYSTEM_VARIABLE] = filesystem
+    env[probes.FILESYSTEM_VARIABLE] = filesystem
     if not namespaces:
         (tmp_path / "bin").mkdir()
         env["PATH"] = str(tmp_path / "bin")

@@ -13,8 +13,9 @@ import os
 import sys
 import uuid
 
+import mathtools.sandbox.run as sandbox
 import pytest
-from mathtools.research import confinement, sandbox
+from mathtools.sandbox import probes
 
 PYTHON = sys.executable
 S2_KEY = f"s2-{uuid.uuid4().hex}"
@@ -51,7 +52,7 @@ def secrets(tmp_path):
 
 
 def landlock_mode():
-    if not confinement.landlock_works():
+    if not probes.landlock_works():
         pytest.skip("no Landlock here: reads are confined only where it is")
 
 
@@ -74,7 +75,7 @@ def test_in_the_default_mode_the_snippet_cannot_read_keys_or_a_home_folder(
     signing.key (with it a snippet could forge run records and STATE.md digests, in --no-record
     runs too), /etc/shadow as root: each a refusal."""
     landlock_mode()
-    if not confinement.shielded():
+    if not probes.shielded():
         pytest.skip("no user, mount and PID namespaces: not the default mode")
     workspace, home = secrets
     targets = [
@@ -112,7 +113,7 @@ MODES = {  # (namespaces, filesystem mode) where Landlock confines reads
 def test_the_sandbox_reads_only_what_a_computation_needs(secrets, mode):
     landlock_mode()
     namespaces, filesystem = MODES[mode]
-    if namespaces and not confinement.shielded():
+    if namespaces and not probes.shielded():
         pytest.skip("no namespaces here")
     workspace, home = secrets
     data = workspace / "data.txt"
@@ -190,7 +191,7 @@ def test_the_fallback_keeps_only_an_allow_list_in_computes_environment(script, t
         "PATH": str(tmp_path / "bin"),
         "ANTHROPIC_API_KEY": anthropic,
         "SOME_CALLER_VARIABLE": caller,
-        confinement.FILESYSTEM_VARIABLE: "none",
+        probes.FILESYSTEM_VARIABLE: "none",
     }
     argv = ("compute.py", "run", "-", "--python", PYTHON, "--no-record")
     run = script(*argv, input=code, env=env, cwd=tmp_path)
@@ -217,9 +218,9 @@ def test_the_allowed_environment_keeps_what_compute_needs_and_nothing_else(monke
 def test_in_the_mount_namespace_mode_keys_and_home_folders_read_as_empty(script, secrets):
     """Without Landlock a mount namespace covers the home folders and the workspace (all but the
     interpreter's and the snippet's folders) and /etc's private files: each reads as empty."""
-    from mathtools.research.namespaces import mount_namespace_works
+    from mathtools.sandbox.namespaces import mount_namespace_works
 
-    if not (confinement.shielded() and mount_namespace_works()):
+    if not (probes.shielded() and mount_namespace_works()):
         pytest.skip("no mount namespaces here")
     workspace, home = secrets
     (workspace / "notes.md").write_text("a workspace file\n")
@@ -231,7 +232,7 @@ def test_in_the_mount_namespace_mode_keys_and_home_folders_read_as_empty(script,
         workspace / "notes.md",
         "/etc/shadow",
     ]
-    env = {confinement.FILESYSTEM_VARIABLE: "mount-namespace"}
+    env = {probes.FILESYSTEM_VARIABLE: "mount-namespace"}
     run = compute(script, workspace, home, reads(targets), "--no-record", env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     result = run.json()

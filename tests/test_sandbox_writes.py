@@ -1,5 +1,5 @@
 """A snippet writes only in its own temporary folder, in every mode of confinement this machine
-has (confinement.FILESYSTEM_MODES, forced through MATH_SANDBOX_FILESYSTEM or `filesystem=`): not
+has (probes.FILESYSTEM_MODES, forced through MATH_SANDBOX_FILESYSTEM or `filesystem=`): not
 beside that folder (`../../`), not in the plugin's scripts, not in the workspace, not elsewhere in
 /tmp. Where nothing confines it (mode none), compute.py refuses to run it unless the workspace's
 .math/config.json allows it, and then the result says "none". Real processes, real kernels: a mode
@@ -16,12 +16,13 @@ import tempfile
 import uuid
 from pathlib import Path
 
+import mathtools.sandbox.run as sandbox
 import pytest
 from conftest import SCRIPTS
 from mathtools.core import config
 from mathtools.core.errors import BadInput, EnvironmentProblem
-from mathtools.research import confinement, sandbox
-from mathtools.research.namespaces import mount_namespace_works
+from mathtools.sandbox import probes
+from mathtools.sandbox.namespaces import mount_namespace_works
 
 PYTHON = sys.executable
 MODES = ("landlock", "mount-namespace", "none")  # what `isolation.filesystem` may say
@@ -51,7 +52,7 @@ print(json.dumps(tried))
 
 def works(mode: str) -> bool:
     return {
-        "landlock": confinement.landlock_works,
+        "landlock": probes.landlock_works,
         "mount-namespace": mount_namespace_works,
         "none": lambda: True,
     }[mode]()
@@ -135,9 +136,9 @@ def test_the_sandbox_keeps_the_snippets_writes_in_its_folder(targets, mode, name
 
 
 def test_the_strongest_mode_is_the_default():
-    assert confinement.FILESYSTEM_MODES == MODES  # strongest first
+    assert probes.FILESYSTEM_MODES == MODES  # strongest first
     strongest = next(mode for mode in MODES if works(mode))
-    assert confinement.filesystem_mode() == strongest
+    assert probes.filesystem_mode() == strongest
     result = sandbox.run_sandboxed("print(1)\n", PYTHON, allow_unsandboxed=True)
     assert result["isolation"]["filesystem"] == strongest
 

@@ -52,20 +52,22 @@ ensure()
 from mathtools import cli  # noqa: E402
 from mathtools.core import allow_unsandboxed_compute, math_dir, workspace_root  # noqa: E402
 from mathtools.research import (  # noqa: E402
-    DEFAULT_MEMORY_MB,
-    DEFAULT_TIMEOUT_S,
     KEY_FILE,
     add_arguments,
-    check_limits,
     check_recordable,
     interpret,
-    interpreter,
     math_dir_of,
-    needs_allowance,
     record_computation,
     resolve,
-    run_sandboxed,
     signing_key,
+)
+from mathtools.sandbox import (  # noqa: E402
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT_S,
+    check_limits,
+    interpreter,
+    needs_allowance,
+    run_sandboxed,
     with_allowed_environment,
 )
 

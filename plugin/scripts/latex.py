@@ -41,7 +41,8 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import cited_keys  # noqa: E402
-from mathtools.research import check_folder, compile_pdf, parse_problem_command, without_secrets  # noqa: E402
+from mathtools.research import check_folder, compile_pdf, parse_problem_command  # noqa: E402
+from mathtools.sandbox import without_secrets  # noqa: E402
 
 without_secrets()  # LaTeX could \input /proc/<our pid>/environ: no key there
 

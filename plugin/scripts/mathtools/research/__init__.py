@@ -1,6 +1,6 @@
 """The research loop's problem folder: the workspace, the state machine, the journal, notation,
-PROOF.md's heading blocks and gaps, the referee's review, sandboxed computation and the LaTeX
-write-up. Imports core to litdoc.
+PROOF.md's heading blocks and gaps, the referee's review, sandboxed computation (run by the
+sandbox wing) and the LaTeX write-up. Imports core to litdoc and the sandbox.
 
 This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
 import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from .approval import COMMAND, approval_file, event_problems
     from .briefs import AGENTS, brief
     from .computation import check_recordable, interpret, record_computation
-    from .confinement import needs_allowance
     from .deadends import check_dead_ends
     from .gaps import Gap, claimed, mark, next_to_search, none_left
     from .journal import add, journal_path
@@ -38,15 +37,6 @@ if TYPE_CHECKING:
     )
     from .review import current, seal
     from .router import advance, next_step
-    from .sandbox import (
-        DEFAULT_MEMORY_MB,
-        DEFAULT_TIMEOUT_S,
-        check_limits,
-        interpreter,
-        run_sandboxed,
-        with_allowed_environment,
-        without_secrets,
-    )
     from .sessions import archive_session, resume
     from .signing import KEY_FILE, math_dir_of, signing_key
     from .state import record_merge, record_search, transition
@@ -71,8 +61,6 @@ __all__ = [
     "COMMAND",
     "CUSTOM",
     "DEAD_END_OUTCOMES",
-    "DEFAULT_MEMORY_MB",
-    "DEFAULT_TIMEOUT_S",
     "KEY_FILE",
     "OUTCOMES",
     "PRESETS",
@@ -93,7 +81,6 @@ __all__ = [
     "brief",
     "check_dead_ends",
     "check_folder",
-    "check_limits",
     "check_recordable",
     "claimed",
     "compile_pdf",
@@ -102,11 +89,9 @@ __all__ = [
     "event_problems",
     "init",
     "interpret",
-    "interpreter",
     "journal_path",
     "mark",
     "math_dir_of",
-    "needs_allowance",
     "new_problem",
     "next_step",
     "next_to_search",
@@ -122,7 +107,6 @@ __all__ = [
     "render_dashboard",
     "resolve",
     "resume",
-    "run_sandboxed",
     "seal",
     "show_state",
     "signing_key",
@@ -131,8 +115,6 @@ __all__ = [
     "transition",
     "update",
     "validate_journal",
-    "with_allowed_environment",
-    "without_secrets",
 ]
 
 

@@ -37,9 +37,8 @@ from ..core import (
     stamp,
     with_frontmatter,
 )
+from ..sandbox import REPORTED_PACKAGES, RunResult
 from . import signing
-from .runresult import RunResult
-from .sandbox import REPORTED_PACKAGES
 
 SUMMARY_HEADING = "## Summary for Proof Agent"
 INTERPRETATION_PENDING = (

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import TEX_ONLY, BadInput, atomic_write, dumps, stamp, tex_only_configured
+from ..sandbox import check_timeout, environment_without_secrets
 from . import latex
-from .sandbox import check_timeout, environment_without_secrets
 from .statefile import COMPILE_RECORD
 
 # The tools compile_pdf looks for on PATH (latexmk drives pdflatex and bibtex).

@@ -1,4 +1,4 @@
-"""The code sandbox.py writes into a snippet's folder and runs there, under the snippet's own
+"""The code run.py writes into a snippet's folder and runs there, under the snippet's own
 interpreter (any Python: standard library only): RUNNER, which stays behind as the PID
 namespace's init when it is PID 1, reports the environment and runs the snippet, and
 NETWORK_GUARD, the fallback's best-effort network guard."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 GUARD_FOLDER = "guard"  # in the workdir; holds the sitecustomize.py below, on PYTHONPATH
 # the snippet's wait status, written by whoever stays behind to end its processes: the runner as
-# PID 1 of a PID namespace, else confine.py's reaper
+# PID 1 of a PID namespace, else launcher.py's reaper
 WAIT_STATUS_FILE = "wait-status"
 
 # The fallback network guard, a sitecustomize module: Python imports it at startup from

@@ -1,4 +1,4 @@
-"""What sandbox.run_sandboxed returns for one snippet, as compute.py prints it in JSON and
+"""What run.run_sandboxed returns for one snippet, as compute.py prints it in JSON and
 computation.py writes it into COMPUTATION.md, and how its outcome is named (outcome)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ class RunLimits(TypedDict):
 
 
 class Isolation(TypedDict):
-    """What confined the snippet, each as one phrase (sandbox.py's module docstring)."""
+    """What confined the snippet, each as one phrase (run.py's module docstring)."""
 
     network: str
     memory: str

@@ -5,7 +5,7 @@ starts (neither Landlock nor a seccomp filter can be undone). The sandbox runs i
     python -I -S -c BOOT SCRIPTS [--writes FOLDER [--read PATH]...] [--seccomp] [--reap STATUS]
         -- PROGRAM ARG...
 
-(`launcher()` in sandbox.py): `--writes` keeps writes beneath FOLDER (landlock.py), and with
+(`launch_command()` in probes.py): `--writes` keeps writes beneath FOLDER (landlock.py), and with
 `--read` reads beneath FOLDER and the PATHs (each `--read` names one), `--seccomp`
 installs seccomp.py's filter, and `--reap` (where there is no PID namespace to end the snippet's
 processes with it) first forks: this process stays behind outside the confinement as a child
@@ -196,7 +196,7 @@ def main(argv: Sequence[str]) -> int:
             break
     if not rest:
         sys.stderr.write(
-            f"{FAILED_PREFIX}: usage: confine.py [--writes FOLDER [--read PATH]...] [--seccomp] "
+            f"{FAILED_PREFIX}: usage: launcher.py [--writes FOLDER [--read PATH]...] [--seccomp] "
             "[--reap STATUS] -- PROGRAM ARG...\n"
         )
         return FAILED

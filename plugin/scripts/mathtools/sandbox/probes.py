@@ -1,8 +1,8 @@
-"""Which confinement this machine gives a snippet (sandbox.py runs it under what there is): how its
+"""Which confinement this machine gives a snippet (run.py runs it under what there is): how its
 writes are kept in its folder (filesystem_mode: Landlock, else a mount namespace, else nothing),
 whether seccomp's filter works, whether it gets user, mount and PID namespaces of its own
 (shielded), and so whether a run here needs the user's allowance. Each probe is tried once, in
-a child process started by launcher() (confine.py)."""
+a child process started by launch_command() (launcher.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core import EnvironmentProblem, shown
-from . import confine, landlock, seccomp
+from . import landlock, launcher, seccomp
 from .namespaces import can_hide_files, mount_namespace_works, namespace_prefix, pid_namespace
 
 # How the snippet's writes are kept in its folder, strongest first ("none": they are not).
@@ -24,27 +24,27 @@ FILESYSTEM_MODES = ("landlock", "mount-namespace", "none")
 FILESYSTEM_VARIABLE = "MATH_SANDBOX_FILESYSTEM"  # forces one mode: for tests and diagnostics only
 
 
-# Runs confine.main with the arguments after SCRIPTS: `-I -S` leaves the library off sys.path.
+# Runs launcher.main with the arguments after SCRIPTS: `-I -S` leaves the library off sys.path.
 LAUNCHER_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-    "from mathtools.research.confine import main; sys.exit(main(sys.argv[1:]))"
+    "from mathtools.sandbox.launcher import main; sys.exit(main(sys.argv[1:]))"
 )
 
 
-def launcher() -> list[str]:
-    """The command that runs confine.py's `[--writes FOLDER] [--seccomp] [--reap STATUS] --
+def launch_command() -> list[str]:
+    """The command that runs launcher.py's `[--writes FOLDER] [--seccomp] [--reap STATUS] --
     PROGRAM ARG...` on this interpreter (the snippet's may be any Python), isolated, no site."""
-    scripts = Path(confine.__file__).resolve().parents[2]
+    scripts = Path(launcher.__file__).resolve().parents[2]
     return [sys.executable, "-I", "-S", "-c", LAUNCHER_BOOT, str(scripts)]
 
 
 def _probe(kind: str) -> bool:
-    """Whether confine.py's probe of `kind` (landlock, seccomp) holds here: run in a child."""
+    """Whether launcher.py's probe of `kind` (landlock, seccomp) holds here: run in a child."""
     with (
         tempfile.TemporaryDirectory(prefix=f"math-{kind}-probe-") as folder,
         contextlib.suppress(OSError, subprocess.SubprocessError),
     ):
-        command = [*launcher(), "--probe", kind, folder]
+        command = [*launch_command(), "--probe", kind, folder]
         return subprocess.run(command, capture_output=True, timeout=10).returncode == 0
     return False
 

@@ -4,9 +4,9 @@ the folders it writes; otherwise reading and executing stay allowed everywhere. 
 kernel's Landlock has them, also: truncating (ABI 3) and device ioctls (ABI 5) only there, and
 (ABI 6) no signal to, and no abstract Unix socket of, a process outside the restriction
 (compute's reaper, the user's shell). A restriction cannot be undone, and every child inherits
-it. confine.py applies it to the snippet's interpreter.
+it. launcher.py applies it to the snippet's interpreter.
 
-Standard library only: confine.py runs with `-S`.
+Standard library only: launcher.py runs with `-S`.
 """
 
 from __future__ import annotations

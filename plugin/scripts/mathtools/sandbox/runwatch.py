@@ -1,4 +1,4 @@
-"""Watching a snippet's run from outside (sandbox.py): how many processes it has and how much
+"""Watching a snippet's run from outside (run.py): how many processes it has and how much
 memory they hold, read from /proc, with the caps past which the run is ended, RLIMIT_NPROC's
 value, and reading back what the run left in its folder without ever waiting on it."""
 
@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 
 from ..core import is_digits
-from . import confine
+from . import launcher
 
 PROCESS_LIMIT = 64  # processes (threads count too) a run may have at once
 WATCH_INTERVAL_S = 0.1  # how often the run's processes, memory and wall time are checked
@@ -59,8 +59,8 @@ def read_regular(folder: int, name: str, limit: int) -> bytes | None:
 def usage(root: int) -> tuple[int, int]:
     """The processes (threads, as RLIMIT_NPROC counts them) below `root` and the memory they
     hold (resident bytes)."""
-    table = confine.processes()
-    below = [table[pid] for pid in confine.descendants(root, table) if pid in table]
+    table = launcher.processes()
+    below = [table[pid] for pid in launcher.descendants(root, table) if pid in table]
     page = os.sysconf("SC_PAGE_SIZE")
     return sum(p.threads for p in below), sum(p.resident_pages for p in below) * page
 

@@ -1,4 +1,4 @@
-"""What a snippet may read (sandbox.py): its interpreter's folders, asked of the interpreter
+"""What a snippet may read (run.py): its interpreter's folders, asked of the interpreter
 itself, the system's programs and libraries, and the files its caller names; never a home folder,
 a workspace or the whole file system. Landlock allows exactly these (readable_paths); a mount
 namespace covers what else lies in home folders, the workspace and /etc (covered)."""

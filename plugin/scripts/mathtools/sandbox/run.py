@@ -5,7 +5,7 @@ run when compute.py was killed: workdirs.py) with:
   - a wall-time limit: everything it started is killed when it runs out. Where the kernel lets us
     make namespaces (`unshare`, namespaces.py), the snippet runs in its own PID namespace, so every
     process it starts (even one that left its process group with `setsid`) ends with it, at the
-    limit or when it finishes; elsewhere confine.py's reaper, a child subreaper left outside the
+    limit or when it finishes; elsewhere launcher.py's reaper, a child subreaper left outside the
     sandbox, does the same: it kills every process the snippet left when it ends or at the limit.
     Either ends with the caller, killed too: the parent-death signal (SIGKILL to unshare, whose
     --kill-child ends the namespace; SIGTERM to the reaper). One deadline bounds the whole call:
@@ -25,11 +25,11 @@ run when compute.py was killed: workdirs.py) with:
     sitecustomize on PYTHONPATH), refuses socket connections and name lookups (not for curl,
     ctypes or `python -I`);
   - writes only in its folder (and to /dev/null, /dev/zero, /dev/full): with Landlock where the
-    kernel has it (landlock.py, applied last by confine.py, as Landlock forbids the mounts below;
+    kernel has it (landlock.py, applied last by launcher.py, as Landlock forbids the mounts below;
     with truncation, device ioctls, signals and abstract Unix sockets kept inside too where its
     ABI has them), else in a mount namespace where every mount but the folder's is read-only (the
     namespace's own /proc excepted: unshare must write the nested namespace's uid map), else not
-    at all (confinement.py finds which). FILESYSTEM_VARIABLE forces one of them, for tests and
+    at all (probes.py finds which). FILESYSTEM_VARIABLE forces one of them, for tests and
     diagnostics;
   - reads, under Landlock, only of readable_paths (its interpreter's folders, SYSTEM_READS, the
     files the caller names) and its folder: never a home folder, the signing key or a workspace's
@@ -46,7 +46,7 @@ run when compute.py was killed: workdirs.py) with:
   - a bounded amount of captured output; writing more than FILE_SIZE_LIMIT_BYTES to a stream is
     the outcome "output_limit".
 Where nothing confines its writes, or it gets no namespaces of its own
-(confinement.needs_allowance), the run is refused unless the caller allows it
+(probes.needs_allowance), the run is refused unless the caller allows it
 (`allow_unsandboxed`; compute.py: the workspace's allow_unsandboxed_compute). The result's
 `isolation` says which of these held (`protections` names every one that ran), and
 `environment` which library versions the snippet saw.
@@ -68,9 +68,9 @@ from pathlib import Path
 from typing import cast
 
 from ..core import BadInput, EnvironmentProblem
-from . import confine, landlock, workdirs
-from .confinement import FILESYSTEM_VARIABLE, filesystem_mode, launcher, seccomp_works
+from . import landlock, launcher, workdirs
 from .namespaces import can_hide_files, hiding, namespace_prefix
+from .probes import FILESYSTEM_VARIABLE, filesystem_mode, launch_command, seccomp_works
 from .readable import covered, readable_paths
 from .runresult import RunResult, SnippetEnvironment, outcome
 from .runwatch import (
@@ -184,7 +184,7 @@ def _limit(
 ) -> Callable[[], None] | None:
     """preexec_fn for the child: memory, CPU time, processes, file size, core dumps (POSIX), and
     on Linux the signal `end_with_us` when this process ends (killed too): SIGKILL ends unshare,
-    whose --kill-child then ends the PID namespace; SIGTERM tells confine.py's reaper to end what
+    whose --kill-child then ends the PID namespace; SIGTERM tells launcher.py's reaper to end what
     the snippet started."""
     try:
         import resource
@@ -195,10 +195,10 @@ def _limit(
         if sys.platform.startswith("linux"):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(
-                ctypes.c_ulong(confine.PR_SET_PDEATHSIG), ctypes.c_ulong(end_with_us), 0, 0, 0
+                ctypes.c_ulong(launcher.PR_SET_PDEATHSIG), ctypes.c_ulong(end_with_us), 0, 0, 0
             )
             if os.getppid() != parent:  # we ended before the signal was asked for
-                os._exit(confine.FAILED)
+                os._exit(launcher.FAILED)
         memory = memory_mb * 2**20
         cpu = int(timeout) + 1
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -295,7 +295,7 @@ def run_sandboxed(
     # and the workspace but for what the interpreters (the launcher's too) and the run need
     covering: list[str] = []
     if writes == "mount-namespace" and confining:
-        scripts = str(Path(confine.__file__).resolve().parents[2])
+        scripts = str(Path(launcher.__file__).resolve().parents[2])
         needed = [*readable_paths(python, readable), *readable_paths(sys.executable), scripts]
         needed.append(str(workdir.resolve()))
         covering = [path for path in covered(needed, [Path.home(), *frozen]) if path not in hide]
@@ -333,14 +333,14 @@ def run_sandboxed(
             "guard" if guarded else "kernel",
             ",".join(packages),
         ]
-        # confine.py last, after any mounts: Landlock and the filter forbid mounting
+        # launcher.py last, after any mounts: Landlock and the filter forbid mounting
         options = [
             *(["--writes", str(workdir)] if writes == "landlock" else []),
             *(option for path in reads for option in ("--read", path)),
             *(["--seccomp"] if filtered else []),
             *(["--reap", WAIT_STATUS_FILE] if reaping else []),
         ]
-        command = [*launcher(), *options, "--", *command] if options else command
+        command = [*launch_command(), *options, "--", *command] if options else command
         writable = [str(workdir.resolve())] if writes == "mount-namespace" else []
         if prefix:
             confined = hide or frozen or writable
@@ -376,12 +376,12 @@ def run_sandboxed(
             if proc.returncode is None and reaping:
                 proc.terminate()  # the reaper kills what the snippet started, setsid or not
                 with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=confine.REAP_DEADLINE_S)
+                    proc.wait(timeout=launcher.REAP_DEADLINE_S)
             # Whatever is left of the group (the snippet's own children too) goes now.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=confine.REAP_DEADLINE_S)
+                proc.wait(timeout=launcher.REAP_DEADLINE_S)
             elapsed = time.monotonic() - started
             returncode = -signal.SIGKILL if proc.returncode is None else proc.returncode
             # the snippet's own status, from whoever stayed behind to end its processes
@@ -400,7 +400,7 @@ def run_sandboxed(
             )
             if isinstance(reported, dict):
                 environment = cast(SnippetEnvironment, reported)
-        if not environment and stderr.startswith(confine.FAILED_PREFIX):  # it never ran
+        if not environment and stderr.startswith(launcher.FAILED_PREFIX):  # it never ran
             raise EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
     finally:
         os.close(folder)
