@@ -86,7 +86,9 @@ def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     message = _error(run)
     assert "refused the connection" in message  # the cause, not "no matching distribution"
     assert "pip install -r" not in message  # refused by an externally managed python3
-    assert "when the network is back, run: python3 " in message
+    # A data folder the command alone would not find (no Claude Code install of this copy): it
+    # names it, so a person builds the very venv this run looks for.
+    assert f"when the network is back, run: MATH_PLUGIN_DATA={tmp_path} python3 " in message
     assert "installation.py install" in message
     assert "installing the plugin's Python dependencies" in run.stderr
 
@@ -190,7 +192,7 @@ def _line_within(stream, seconds: float) -> str:
             "connection: [Errno 111] Connection refused')': /simple/requests/\n"
             "ERROR: No matching distribution found for requests==2.34.2",
             "network",
-            "when the network is back, run: python3 ",
+            "when the network is back, run: MATH_PLUGIN_DATA=",
         ),
         (  # Debian/Ubuntu without python3-venv
             "The virtual environment was not created successfully because ensurepip is not "
