@@ -139,24 +139,24 @@ def _holds(folder: object, root: Path) -> bool:
     return place == root or place in root.parents
 
 
-def installed_data_dir(root: Path = PLUGIN_ROOT) -> Path | None:
-    """The data folder Claude Code gives the plugin at `root` (its ${CLAUDE_PLUGIN_DATA}) when
-    Claude Code installed it from a marketplace: `<plugins>/data/<plugin>-<marketplace>`.
+def installed_data_dir(root: Path | None = None) -> Path | None:
+    """The data folder Claude Code gives the plugin at `root` (default: this one) when it
+    installed it from a marketplace, its ${CLAUDE_PLUGIN_DATA}: `<plugins>/data/<id>`.
 
     Claude Code (2.1.197 and 2.1.332 alike) names it after the plugin's id `plugin@marketplace`,
-    every character but ASCII letters, digits, `-` and `_` made `-`
+    every character but ASCII letters, digits, `-` and `_` made `-`: `math-math-research-tools`
     (tests/test_install_e2e.py holds this to the real folder). The install is the entry of its
     record (installed_plugins.json) for this plugin's name whose installPath is `root`, or whose
     marketplace's folder (known_marketplaces.json: a clone added with `marketplace add`) holds
     `root`. None when no install matches, or installs from two marketplaces do.
     """
+    root = (root or PLUGIN_ROOT).resolve()
     plugins = claude_code_plugins()
     name = _json_file(root / ".claude-plugin" / "plugin.json").get("name")
     installed = _json_file(plugins / "installed_plugins.json").get("plugins")
     marketplaces = _json_file(plugins / "known_marketplaces.json")
     if not name or not isinstance(installed, dict):
         return None
-    root = root.resolve()
     found = set()
     for plugin_id, entries in installed.items():
         plugin, _, marketplace = str(plugin_id).partition("@")

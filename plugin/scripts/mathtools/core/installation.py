@@ -17,7 +17,10 @@ running install to finish or fail (meanwhile Claude Code 2.1.332's spinner shows
 session as a `systemMessage`, which Claude Code displays (tests/test_install_screen.py, with an
 install slowed by 40 s): one line, the cause in words (network, proxy, disk, no suitable Python)
 and a fix that works on Debian/Ubuntu. `install` without --hook is what a
-person runs to try again at once after fixing the cause.
+person runs to try again at once after fixing the cause (the fix gives the command,
+bootstrap.install_again()): it builds the venv in bootstrap.data_dir(), at a terminal the data
+folder Claude Code gives this copy of the plugin when it installed it, so the running session's
+next script call finds it, and prints one JSON line: the venv and which runs use it.
 
 Standard library only, and Python 3.8 syntax, as bootstrap.py (whose module doc says why).
 """
