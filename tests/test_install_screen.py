@@ -11,21 +11,25 @@ waits SLOW s for pip's first answer and fails, as on a loaded machine (issue 42:
 UserPromptSubmit hook (installation.py report --hook) waits for the install to finish or fail,
 its statusMessage in the spinner meanwhile (2.1.332; 2.1.197 shows its own spinner word), and
 reports the recorded failure as a systemMessage, which Claude Code displays under the prompt.
-The test reads the pane.
+The test reads the pane, then types the command that failure gives at a terminal (a shell with
+none of Claude Code's variables) and /math:init at the same session's next prompt.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 
 import pytest
+from mathtools.core import bootstrap
 from support import venvs
 from support.claude_code import running_version
 from support.claude_harness import (
     bash,
     bash_result,
     interactive_claude,
+    plugin_data_dir,
     runbook_commands,
     text,
 )
@@ -50,8 +54,22 @@ def test_a_slow_failed_install_is_on_screen_at_the_first_prompt(tmp_path):
             "PIP_RETRIES": "0",
             "PIP_FIND_LINKS": "",
         }
-        script = ["Hello from the scripted model.", "Still here."]
-        with interactive_claude(script, home=tmp_path / "home", env=offline) as screen:
+        home = tmp_path / "home"
+        inits: list[tuple[int, str]] = []
+
+        def model(request):
+            """Says hello, then "Still here."; /math:init runs its runbook's line."""
+            body = request.command_body("/math:init")
+            if body and not request.tool_results():
+                (line,) = runbook_commands(body)
+                return [bash(line)]
+            if body:
+                inits.append(bash_result(request.last_tool_results()[0]))
+                return [text("Initialised.")]
+            said = " ".join(request.user_texts())
+            return [text("Still here." if "and now?" in said else "Hello from the scripted model.")]
+
+        with interactive_claude(model, home=home, env=offline) as screen:
             screen.wait_for("❯", timeout=60)  # the prompt is up; the install runs in the background
             screen.type("hello")
             if running_version() >= (2, 1, 332):
@@ -73,6 +91,29 @@ def test_a_slow_failed_install_is_on_screen_at_the_first_prompt(tmp_path):
             screen.type("and now?")
             shown = screen.wait_for("Still here.", timeout=60)
             assert " ".join(shown.split()).count("math plugin: could not install") == 1, shown
+
+            # The printed fix, typed at a terminal once the index answers (here a local wheel
+            # folder): the same session's next prompt works, no restart.
+            data = plugin_data_dir(home)
+            failure = json.loads((data / bootstrap.FAILURE_MARKER).read_text())["error"]
+            command = failure.split("when the network is back, run: ", 1)[1].split(" (or ")[0]
+            assert command.startswith(f"MATH_PLUGIN_DATA={data} python3 "), command
+            terminal = {
+                "HOME": str(home),
+                "PATH": offline["PATH"],
+                "PIP_CONFIG_FILE": "/dev/null",
+                "PIP_NO_INDEX": "1",
+                "PIP_FIND_LINKS": str(wheel_folder()),
+            }
+            fixed = subprocess.run(
+                ["sh", "-c", command], capture_output=True, text=True, env=terminal, timeout=600
+            )
+            assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+            screen.type("/math:init")
+            screen.wait_for("Initialised.", timeout=120)
+        ((status, output),) = inits
+        assert status == 0 and json.loads(output)["created"] is True, output
+        assert plugin_venvs(home) == [data / "venv"]
 
 
 def test_the_plugin_installed_in_a_running_session_works_at_once_and_says_to_restart(tmp_path):

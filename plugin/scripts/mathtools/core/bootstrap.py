@@ -385,10 +385,9 @@ def _install(
         if failure:
             raise InstallFailed(_failure_notice(*failure))
         if not quiet:
+            note = RESTART_NOTE if installed_mid_session() else ""
             print(
-                f"math: installing the plugin's {what} into {venv} (once)...{RESTART_NOTE}"
-                if installed_mid_session()
-                else f"math: installing the plugin's {what} into {venv} (once)...",
+                f"math: installing the plugin's {what} into {venv} (once)...{note}",
                 file=sys.stderr,
                 flush=True,
             )
