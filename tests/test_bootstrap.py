@@ -86,7 +86,9 @@ def test_changed_requirements_trigger_a_reinstall_and_offline_fails_in_one_line(
     message = _error(run)
     assert "refused the connection" in message  # the cause, not "no matching distribution"
     assert "pip install -r" not in message  # refused by an externally managed python3
-    assert "when the network is back, run: python3 " in message
+    # A data folder the command alone would not find (no Claude Code install of this copy): it
+    # names it, so a person builds the very venv this run looks for.
+    assert f"when the network is back, run: MATH_PLUGIN_DATA={tmp_path} python3 " in message
     assert "installation.py install" in message
     assert "installing the plugin's Python dependencies" in run.stderr
 
@@ -190,7 +192,7 @@ def _line_within(stream, seconds: float) -> str:
             "connection: [Errno 111] Connection refused')': /simple/requests/\n"
             "ERROR: No matching distribution found for requests==2.34.2",
             "network",
-            "when the network is back, run: python3 ",
+            "when the network is back, run: MATH_PLUGIN_DATA=",
         ),
         (  # Debian/Ubuntu without python3-venv
             "The virtual environment was not created successfully because ensurepip is not "
@@ -579,3 +581,73 @@ def test_uv_provides_the_interpreter_when_python3_is_older_and_its_failure_is_na
     assert run.returncode == bootstrap.EXIT_ENVIRONMENT
     assert "no network: the package index's name did not resolve" in _error(run)
     assert log.read_text().split()[:4] == ["venv", "--quiet", "--python", ">=3.10"]
+
+
+def _claude_code_install(tmp_path, monkeypatch, installs: dict, marketplaces: dict) -> Path:
+    """A Claude Code configuration folder holding `installs` (installed_plugins.json's plugins)
+    and `marketplaces` (known_marketplaces.json), written as Claude Code writes them (the shape
+    tests/test_install_e2e.py reads from the real one)."""
+    config = tmp_path / "claude-config"
+    (config / "plugins").mkdir(parents=True)
+    record = {"version": 2, "plugins": installs}
+    (config / "plugins" / "installed_plugins.json").write_text(json.dumps(record))
+    (config / "plugins" / "known_marketplaces.json").write_text(json.dumps(marketplaces))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    monkeypatch.delenv("CLAUDE_CODE_PLUGIN_CACHE_DIR", raising=False)
+    return config / "plugins"
+
+
+def _plugin_copy(folder: Path) -> Path:
+    (folder / ".claude-plugin").mkdir(parents=True)
+    (folder / ".claude-plugin" / "plugin.json").write_text('{"name": "math"}')
+    return folder
+
+
+def test_the_data_folder_claude_code_gives_an_installed_copy_is_found(tmp_path, monkeypatch):
+    """Claude Code's name for it: the id `plugin@marketplace`, all but [A-Za-z0-9_-] made `-`;
+    the copy is its install record's installPath, or lies in its marketplace's folder."""
+    cached = _plugin_copy(tmp_path / "cache" / "math" / "0.3.1")
+    clone = tmp_path / "src" / "math"
+    from_clone = _plugin_copy(clone / "plugin")
+    plugins = _claude_code_install(
+        tmp_path,
+        monkeypatch,
+        {"math@my market.place": [{"installPath": str(cached)}], "other@x": []},
+        {"my market.place": {"installLocation": str(clone)}},
+    )
+    expected = plugins / "data" / "math-my-market-place"
+    assert bootstrap.installed_data_dir(cached) == expected
+    assert bootstrap.installed_data_dir(from_clone) == expected
+    assert bootstrap.installed_data_dir(_plugin_copy(tmp_path / "elsewhere")) is None
+
+    # Without MATH_PLUGIN_DATA (a terminal), a script of that copy uses that folder; the command
+    # a failure prints then needs no MATH_PLUGIN_DATA, and says who uses what it builds.
+    monkeypatch.setattr(bootstrap, "PLUGIN_ROOT", from_clone)
+    monkeypatch.setattr(installation.bootstrap, "PLUGIN_ROOT", from_clone)
+    monkeypatch.delenv("MATH_PLUGIN_DATA")
+    assert bootstrap.data_dir() == expected
+    assert bootstrap.install_again().startswith("python3 ")
+    assert "Claude Code's sessions" in installation.used_by()
+    monkeypatch.setenv("MATH_PLUGIN_DATA", str(tmp_path / "a-plugin-dir-session"))
+    assert bootstrap.install_again().startswith(f"MATH_PLUGIN_DATA={tmp_path}/a-plugin-dir-session")
+
+
+@pytest.mark.parametrize(
+    "installs",
+    [
+        {},  # not installed
+        {"math@one": [{"installPath": "COPY"}], "math@two": [{"installPath": "COPY"}]},
+        {"math@one": "not a list", "math": [{"installPath": 7}]},
+    ],
+    ids=["none", "two-marketplaces", "malformed"],
+)
+def test_no_data_folder_of_claude_codes_is_guessed(installs, tmp_path, monkeypatch):
+    """No install, two that hold the copy, or a record not as Claude Code writes it: the
+    terminal's own folder, which `installation.py install` says no session uses."""
+    copy = _plugin_copy(tmp_path / "copy")
+    text = json.dumps(installs).replace("COPY", str(copy))
+    _claude_code_install(tmp_path, monkeypatch, json.loads(text), {})
+    assert bootstrap.installed_data_dir(copy) is None
+    monkeypatch.setattr(installation.bootstrap, "PLUGIN_ROOT", copy)
+    monkeypatch.delenv("MATH_PLUGIN_DATA")
+    assert "the scripts you run at a terminal only" in installation.used_by()

@@ -144,19 +144,30 @@ def test_the_invented_world_copies_no_text_of_a_recorded_paper():
     assert ours and not ours & recorded
 
 
-@pytest.mark.needs_shared("recordings")
 def test_the_readmes_session_example_is_the_demos_run(tmp_path):
-    """README.md's /math:literature lines are those a run on the recorded world bears out
-    (tools/demo_pipeline.py --readme writes them)."""
+    """README.md's /math:literature lines are those the run `bash tools/run-demo` makes in a clone
+    (the invented world: no ../shared needed) bears out (tools/demo_pipeline.py --readme writes
+    them), and the README says so."""
     sys.path.insert(0, str(ROOT / "tools"))
-    from demo_pipeline import DEMO_SAMPLE, readme_with_session, run_demo, session_example
+    from demo_pipeline import (
+        DEMO_SAMPLE,
+        README_WORLD,
+        readme_with_session,
+        run_demo,
+        session_example,
+    )
 
-    figures = run_demo(tmp_path / "ws", DEMO_SAMPLE, live=False, say=lambda _: None)
+    figures = run_demo(
+        tmp_path / "ws", DEMO_SAMPLE, live=False, say=lambda _: None, world=README_WORLD
+    )
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     expected = readme_with_session(readme, session_example(figures))
     assert readme == expected, "run: python3 tools/demo_pipeline.py --readme\n" + "\n".join(
         session_example(figures)
     )
+    said = " ".join(readme.split("## A session", 1)[1].split("## Install", 1)[0].split())
+    assert "generated from what `bash tools/run-demo` prints in a clone" in said
+    assert "papers the repository made up for the demo" in said
 
 
 def test_the_token_count_includes_what_a_script_prints_on_stderr(tmp_path, monkeypatch):

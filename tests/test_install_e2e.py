@@ -20,6 +20,7 @@ very text: the scripted model copies the runbook's line, as the command tells it
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -226,3 +227,144 @@ def test_a_new_version_reaches_the_installed_copy_through_plugin_update(tmp_path
     assert (folder / "commands" / "help.md").read_text() == help_md.read_text()
     assert (folder / "templates" / "NEW-IN-RELEASE.md").read_text() == "new\n"
     assert (folder / "scripts" / "__pycache__" / stale.name).is_file(), "ignored files left out"
+
+
+def offline_terminal(bare: Path, wheels: Path | None = None) -> dict[str, str]:
+    """A python3 without the dependencies and no uv; no package index, unless `wheels` (a local
+    wheel folder) stands for the network being back."""
+    env = {
+        "PATH": f"{bare.parent}:/usr/bin:/bin",
+        "PIP_CONFIG_FILE": "/dev/null",
+        "PIP_NO_INDEX": "1",
+        "PIP_FIND_LINKS": str(wheels or ""),
+        "UV_NO_INDEX": "1",
+        "UV_FIND_LINKS": str(wheels or ""),
+    }
+    return env
+
+
+def plugin_venvs(home: Path) -> list[Path]:
+    """Every venv the plugin built for this user: in Claude Code's data folders, or the
+    per-user cache folder a terminal falls back to."""
+    places = [*(home / ".claude" / "plugins" / "data").glob("*"), home / ".cache" / "math-plugin"]
+    return [folder / "venv" for folder in places if (folder / "venv").is_dir()]
+
+
+class FailThenFix:
+    """/math:init's runbook line, run until it succeeds: when a call fails, `fix` (the test's
+    hands at a terminal) runs with that call's output, then the model runs the line again, in
+    the same session."""
+
+    def __init__(self, fix):
+        self.fix = fix
+        self.line = ""
+        self.results: list[tuple[int, str]] = []
+
+    def __call__(self, request):
+        if not request.tool_results():
+            (self.line,) = runbook_commands(request.command_body())
+            return [bash(self.line)]
+        (result,) = request.last_tool_results()
+        self.results.append(bash_result(result))
+        if self.results[-1][0] != 0 and len(self.results) == 1:
+            self.fix(self.results[-1][1])
+            return [bash(self.line)]
+        return [text("done")]
+
+
+def test_an_offline_failure_is_fixed_by_the_printed_command_in_the_same_session(tmp_path):
+    """Offline, the first session's install fails and /math:init's script prints the cause and
+    a command. Typed at a terminal (a plain shell: no Claude Code variables) once the network is
+    back, that command builds the venv in the very data folder Claude Code gives the plugin
+    (bootstrap.installed_data_dir() names it as Claude Code does: the command carries no
+    MATH_PLUGIN_DATA), and the session's next script call works at once: one venv in all."""
+    wheels = wheel_folder()
+    home = tmp_path / "home"
+    user_clone = clone(tmp_path / "src" / "math")
+    for command in (
+        ("plugin", "marketplace", "add", str(user_clone)),
+        ("plugin", "install", f"math@{MARKETPLACE}"),
+    ):
+        done = claude_cli(home, *command)
+        assert done.returncode == 0, done.stdout + done.stderr
+    bare = venvs.bare_python(tmp_path / "bare")
+    typed: list[subprocess.CompletedProcess] = []
+
+    def at_a_terminal(failure: str) -> None:
+        message = json.loads(failure[failure.index("{") :])["error"]["message"]
+        command = message.split("when the network is back, run: ", 1)[1].split(" (or ", 1)[0]
+        assert command.startswith("python3 ") and command.endswith("installation.py install")
+        shell = {"HOME": str(home), **offline_terminal(bare, wheels)}
+        typed.append(
+            subprocess.run(["sh", "-c", command], capture_output=True, text=True, env=shell)
+        )
+
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    session = FailThenFix(at_a_terminal)
+    run = run_claude(
+        "/math:init",
+        session,
+        home=home,
+        cwd=cwd,
+        env=offline_terminal(bare),
+        plugin_dir=None,
+        timeout=400,
+    )
+    assert run.exit_code == 0, run.describe()
+    (failed, output), (status, answer) = session.results
+    assert failed == bootstrap.EXIT_ENVIRONMENT and "no network" in output, output
+    (terminal,) = typed
+    assert terminal.returncode == 0, terminal.stdout + terminal.stderr
+    built = json.loads(terminal.stdout)
+    assert "Claude Code's sessions" in built["used_by"], built
+    assert status == 0 and json.loads(answer)["created"] is True, answer
+    data = home / ".claude" / "plugins" / "data" / f"math-{MARKETPLACE}"
+    assert plugin_venvs(home) == [data / "venv"] and Path(built["venv"]) == data / "venv"
+
+
+def test_a_plugin_installed_mid_session_builds_the_one_venv_and_says_to_restart(tmp_path):
+    """A session that started before the plugin was installed runs none of its hooks: the Bash
+    tool has no MATH_PLUGIN_DATA. The model installs the plugin there (the CLI's two lines, as
+    `/plugin` does in the session) and runs /math:init's runbook line: the script installs the
+    venv into the data folder Claude Code gives the plugin, says to restart Claude Code, and
+    works; the next session's hook finds that venv: one venv in all."""
+    wheels = wheel_folder()
+    home = tmp_path / "home"
+    user_clone = clone(tmp_path / "src" / "math")
+    plugin = user_clone / "plugin"
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    claude = shlex.quote(str(claude_binary()))
+    steps = [
+        f"{claude} plugin marketplace add {shlex.quote(str(user_clone))}",
+        f"{claude} plugin install math@{MARKETPLACE}",
+        f'python3 "{plugin}/scripts/workspace.py" init',
+    ]
+    results: list[tuple[int, str]] = []
+
+    def model(request):
+        if request.tool_results():
+            results.append(bash_result(request.last_tool_results()[0]))
+        if len(results) < len(steps) and all(status == 0 for status, _ in results):
+            return [bash(steps[len(results)])]
+        return [text("done")]
+
+    env = offline_terminal(venvs.bare_python(tmp_path / "bare"), wheels)
+    run = run_claude("Install math.", model, home=home, cwd=cwd, env=env, plugin_dir=None)
+    assert run.exit_code == 0, run.describe()
+    assert [status for status, _ in results] == [0, 0, 0], results
+    output = results[-1][1]
+    progress, _, answer = output.partition("{")
+    assert "restart Claude Code to finish installing math" in progress, output
+    assert json.loads("{" + answer)["created"] is True
+    data = home / ".claude" / "plugins" / "data" / f"math-{MARKETPLACE}"
+    assert plugin_venvs(home) == [data / "venv"]
+
+    # The restart: a new session runs the hooks, which find that venv; /math:status works.
+    status_run = FollowRunbook()
+    run = run_claude("/math:status", status_run, home=home, cwd=cwd, env=env, plugin_dir=None)
+    assert run.exit_code == 0, run.describe()
+    status, output = bash_result(status_run.result)
+    assert status == 0 and json.loads(output)["problems"] == [], output
+    assert plugin_venvs(home) == [data / "venv"]

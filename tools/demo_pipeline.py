@@ -100,6 +100,10 @@ CLASSICS = (
 )
 
 
+# The README's session is what `bash tools/run-demo` prints in a clone without ../shared.
+README_WORLD = INVENTED
+
+
 def default_world() -> str:
     """The recorded world when ../shared/recordings is beside the clone, else the invented one."""
     return RECORDED if world_available(RECORDED) else INVENTED
@@ -421,13 +425,19 @@ def report(figures: dict) -> list[str]:
 
 
 def session_example(figures: dict) -> list[str]:
-    """The README session's `/math:literature` lines this run bears out: what was confirmed and
-    by whom, the fabrications left unconfirmed, the first quoted Key Result, the journal entry,
-    the tool calls. `tools/demo_pipeline.py --readme` writes them into README.md;
-    tests/test_demo.py keeps them equal to a run on the recorded world."""
+    """The README session's `/math:literature` lines this run bears out: the papers judged, what
+    was confirmed and by whom, the fabrications left unconfirmed, the first quoted Key Result,
+    the journal entry, the tool calls. `tools/demo_pipeline.py --readme` writes them into
+    README.md; tests/test_demo.py keeps them equal to a run on the invented world, what
+    `bash tools/run-demo` prints in a clone (README_WORLD)."""
     from mathtools.litdoc import literature
 
     summary = figures["summary"]
+    rounds = summary["iterations"]
+    found = (
+        f"searched: {summary['listed']} papers found, each judged from its title and abstract"
+        f" ({rounds} iteration{'' if rounds == 1 else 's'})"
+    )
     confirmed = []
     for result in figures["verified"]["results"]:
         paper = result.get("paper") or {}
@@ -443,7 +453,7 @@ def session_example(figures: dict) -> list[str]:
         if len(fabricated) == len(summary["urefs"])
         else f"verified: {len(summary['refs'])} confirmed, {len(summary['urefs'])} unconfirmed"
     )
-    items = [verified]
+    items = [found, verified]
     quoted = [
         e for e in literature.load_literature(figures["literature"]).confirmed if e.statements()
     ]
@@ -465,13 +475,14 @@ def session_example(figures: dict) -> list[str]:
 
 
 def readme_with_session(readme: str, lines: list[str]) -> str:
-    """README.md with its session's generated `/math:literature` lines (from `  → verified:` to
-    the tool calls) replaced by `lines`."""
+    """README.md with its session's generated `/math:literature` lines (every line after
+    `> /math:literature`, to the tool calls) replaced by `lines`."""
     generated = re.compile(
-        r"^  → verified:.*?tool calls from the command's start[^\n]*\n", re.M | re.S
+        r"(?<=^> /math:literature\n)  → .*?tool calls from the command's start[^\n]*\n",
+        re.M | re.S,
     )
     if not generated.search(readme):
-        raise DemoError("README.md has no session lines from '  → verified:' to the tool calls")
+        raise DemoError("README.md has no lines under '> /math:literature' to the tool calls")
     return generated.sub(lambda _: "\n".join(lines) + "\n", readme, count=1)
 
 
@@ -518,15 +529,15 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--readme",
         action="store_true",
-        help="write this run's lines into README.md's session example (maintainers: run it on"
-        " the recorded world after a change of what the demo prints)",
+        help="write this run's lines into README.md's session example (maintainers: after a"
+        " change of what the demo prints; a run on the invented world, which every clone has)",
     )
     args = parser.parse_args(argv)
     if args.live and args.world:
         parser.error("--live uses the real services: no --world")
-    world = None if args.live else args.world or default_world()
-    if args.readme and world != RECORDED:
-        parser.error("--readme writes a run on the recorded world (../shared/recordings)")
+    if args.readme and (args.live or args.world not in (None, README_WORLD)):
+        parser.error(f"--readme writes a run on the {README_WORLD} world: no --live or --world")
+    world = None if args.live else args.world or (README_WORLD if args.readme else default_world())
     temporary = args.workspace is None
     folder = args.workspace or Path(tempfile.mkdtemp(prefix="math-demo-"))
     print(f"math demo: /math:literature on {args.problem} in {folder}")

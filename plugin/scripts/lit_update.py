@@ -48,8 +48,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+sys.dont_write_bytecode = True  # until ensure() sends it out of plugin/ (core/bootstrap.py)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, BadInput, ensure, read_json
+from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, BadInput, ensure, read_json  # noqa: E402
 
 ensure()
 

@@ -58,8 +58,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+sys.dont_write_bytecode = True  # until ensure() sends it out of plugin/ (core/bootstrap.py)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, BadInput, ServiceError, ensure
+from mathtools.core import EXIT_OK, EXIT_VIOLATIONS, BadInput, ServiceError, ensure  # noqa: E402
 
 ensure()
 

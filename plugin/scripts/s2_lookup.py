@@ -42,8 +42,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # until ensure() sends it out of plugin/ (core/bootstrap.py)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import BadInput, ensure
+from mathtools.core import BadInput, ensure  # noqa: E402
 
 ensure()
 

@@ -791,12 +791,18 @@ class Screen:
         time.sleep(0.3)
         subprocess.run(["tmux", "send-keys", "-t", self.session, "Enter"], check=True)
 
-    def wait_for(self, needle: str, timeout: float = 60) -> str:
-        """The pane once it shows `needle`; AssertionError with the pane after `timeout` s."""
+    def press(self, key: str) -> None:
+        """Press one key (tmux's name for it: Enter, Escape, Down, ...), as in a menu."""
+        subprocess.run(["tmux", "send-keys", "-t", self.session, key], check=True)
+
+    def wait_for(self, needle: str | tuple[str, ...], timeout: float = 60) -> str:
+        """The pane once it shows `needle` (or one of them); AssertionError with the pane after
+        `timeout` s."""
+        needles = (needle,) if isinstance(needle, str) else needle
         deadline = time.monotonic() + timeout
         while True:
             shown = self.text()
-            if needle in shown:
+            if any(one in shown for one in needles):
                 return shown
             if time.monotonic() > deadline:
                 raise AssertionError(f"{needle!r} not on screen after {timeout:.0f} s:\n{shown}")

@@ -11,8 +11,17 @@ installing requirements.txt first when the venv is missing or was built from a d
 requirements file.
 
 The data dir is `$CLAUDE_PLUGIN_DATA` inside Claude Code (persistent across plugin updates), else
-`$MATH_PLUGIN_DATA` (the SessionStart hook exports it for the Bash tool), else a per-user cache
-folder (`$XDG_CACHE_HOME/math-plugin`, default `~/.cache/math-plugin`).
+`$MATH_PLUGIN_DATA` (the SessionStart hook exports it for the Bash tool), else the data folder
+Claude Code gives this copy of the plugin when it installed it (installed_data_dir(): a command
+typed at a terminal, or run in a session that installed the plugin and was not restarted, builds
+the one venv the sessions use), else a per-user cache folder (`$XDG_CACHE_HOME/math-plugin`,
+default `~/.cache/math-plugin`), which `installation.py install` names as one no session uses.
+
+Bytecode: nothing may write into the plugin's folder (a clone's plugin/ is what `claude plugin
+install` copies, CONTRIBUTING.md "Release"). Every script sets `sys.dont_write_bytecode` before
+it imports the library; ensure() then points Python's bytecode at the per-user cache folder
+(bytecode_dir()) unless PYTHONPYCACHEPREFIX chose a place (in a session, the data dir's
+pycache_dir(), exported by the SessionStart hook), and lets Python write it there.
 
 The install
 -----------
@@ -82,18 +91,103 @@ FAILURE_MARKER = "install-failed.json"
 # The records this module writes are a few hundred bytes: anything over this is not one of them.
 MAX_RECORD_BYTES = 1 << 20
 _REEXEC_MARKER = "MATH_BOOTSTRAPPED"
+# Said once, with the install a script makes in a session that never ran the plugin's hooks.
+RESTART_NOTE = (
+    " restart Claude Code to finish installing math (its hooks, which pick each agent's model"
+    " and report a failed install, start with a session)"
+)
 UV_INSTALL = "curl -LsSf https://astral.sh/uv/install.sh | sh"
 # What a person runs to build the environment now (installation.py, beside this file).
 INSTALLATION = Path(__file__).resolve().with_name("installation.py")
-INSTALL_AGAIN = f"python3 {shlex.quote(str(INSTALLATION))} install"
 
 
 def data_dir() -> Path:
+    """The plugin's data folder: the venv, the HTTP cache, the approvals (module doc)."""
     for var in ("CLAUDE_PLUGIN_DATA", "MATH_PLUGIN_DATA"):
         if os.environ.get(var):
             return Path(os.environ[var])
+    return installed_data_dir() or user_cache_dir()
+
+
+def user_cache_dir() -> Path:
+    """The per-user cache folder: `$XDG_CACHE_HOME/math-plugin`, default `~/.cache/math-plugin`."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(cache) / "math-plugin"
+
+
+def claude_code_plugins() -> Path:
+    """Claude Code's plugins folder (its install record, its plugins' data folders), found as
+    Claude Code finds it: $CLAUDE_CODE_PLUGIN_CACHE_DIR, else plugins/ in its configuration
+    folder ($CLAUDE_CONFIG_DIR, else ~/.claude)."""
+    if os.environ.get("CLAUDE_CODE_PLUGIN_CACHE_DIR"):
+        return Path(os.environ["CLAUDE_CODE_PLUGIN_CACHE_DIR"])
+    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude") / "plugins"
+
+
+def _json_file(path: Path) -> dict[str, object]:
+    try:
+        value = json.loads(recorded_text(path) or "")
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _holds(folder: object, root: Path) -> bool:
+    if not isinstance(folder, str) or not folder:
+        return False
+    place = Path(folder).resolve()
+    return place == root or place in root.parents
+
+
+def installed_data_dir(root: Path | None = None) -> Path | None:
+    """The data folder Claude Code gives the plugin at `root` (default: this one) when it
+    installed it from a marketplace, its ${CLAUDE_PLUGIN_DATA}: `<plugins>/data/<id>`.
+
+    Claude Code (2.1.197 and 2.1.332 alike) names it after the plugin's id `plugin@marketplace`,
+    every character but ASCII letters, digits, `-` and `_` made `-`: `math-math-research-tools`
+    (tests/test_install_e2e.py holds this to the real folder). The install is the entry of its
+    record (installed_plugins.json) for this plugin's name whose installPath is `root`, or whose
+    marketplace's folder (known_marketplaces.json: a clone added with `marketplace add`) holds
+    `root`. None when no install matches, or installs from two marketplaces do.
+    """
+    root = (root or PLUGIN_ROOT).resolve()
+    plugins = claude_code_plugins()
+    name = _json_file(root / ".claude-plugin" / "plugin.json").get("name")
+    installed = _json_file(plugins / "installed_plugins.json").get("plugins")
+    marketplaces = _json_file(plugins / "known_marketplaces.json")
+    if not name or not isinstance(installed, dict):
+        return None
+    found = set()
+    for plugin_id, entries in installed.items():
+        plugin, _, marketplace = str(plugin_id).partition("@")
+        if plugin != name:
+            continue
+        places = (
+            [e.get("installPath") for e in entries if isinstance(e, dict)]
+            if isinstance(entries, list)
+            else []
+        )
+        market = marketplaces.get(marketplace)
+        if isinstance(market, dict):
+            places.append(market.get("installLocation"))
+        if any(_holds(place, root) for place in places):
+            found.add(str(plugin_id))
+    if len(found) != 1:
+        return None
+    (plugin_id,) = found
+    folder = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in plugin_id)
+    return plugins / "data" / folder
+
+
+def install_again() -> str:
+    """The command a person types to build this session's venv now: `installation.py install`,
+    with MATH_PLUGIN_DATA when the command alone would find another data folder (a
+    `--plugin-dir` session's, say)."""
+    command = f"python3 {shlex.quote(str(INSTALLATION))} install"
+    here = data_dir()
+    if here == (installed_data_dir() or user_cache_dir()):
+        return command
+    return f"MATH_PLUGIN_DATA={shlex.quote(str(here))} {command}"
 
 
 def venv_dir() -> Path:
@@ -104,6 +198,22 @@ def pycache_dir() -> Path:
     """Where the scripts Claude Code runs keep Python's bytecode (PYTHONPYCACHEPREFIX, exported
     by installation.py export-env): the data dir, never the plugin's folder."""
     return data_dir() / "pycache"
+
+
+def bytecode_dir() -> Path:
+    """Where a script keeps Python's bytecode when PYTHONPYCACHEPREFIX chose no place (a
+    terminal, the tests): the per-user cache folder, one for every run, never the plugin's."""
+    return user_cache_dir() / "pycache"
+
+
+def keep_bytecode_out() -> None:
+    """Let Python write bytecode again, into PYTHONPYCACHEPREFIX or else bytecode_dir() (also for
+    the venv's python ensure() runs the script in); the script turned writing off before it
+    imported the library (module doc). `python3 -B` and PYTHONDONTWRITEBYTECODE still win."""
+    if sys.pycache_prefix is None:
+        sys.pycache_prefix = str(bytecode_dir())
+        os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
+    sys.dont_write_bytecode = bool(sys.flags.dont_write_bytecode)
 
 
 def requirements_digest(requirements: Path = REQUIREMENTS) -> str:
@@ -183,14 +293,14 @@ def _failure_notice(message: str, age: float) -> str:
     minutes = max(1, round((RETRY_AFTER - age) / 60))
     return (
         f"{message} (this failed {round(age)} s ago; it is tried again in "
-        f"{minutes} min or by the next session, or now with: {INSTALL_AGAIN})"
+        f"{minutes} min or by the next session, or now with: {install_again()})"
     )
 
 
 def fix(kind: str, again: str | None = None) -> str:
     """What the user can do about a failed install of `kind`, on Debian/Ubuntu and elsewhere;
     `again` is the command that tries again (default: this module's `install`)."""
-    again = again or INSTALL_AGAIN
+    again = again or install_again()
     venv_module = "install the venv module (Debian/Ubuntu: sudo apt install python3-venv) or uv"
     return {
         "network": f"when the network is back, run: {again} (or start a new session)",
@@ -275,8 +385,9 @@ def _install(
         if failure:
             raise InstallFailed(_failure_notice(*failure))
         if not quiet:
+            note = RESTART_NOTE if installed_mid_session() else ""
             print(
-                f"math: installing the plugin's {what} into {venv} (once)...",
+                f"math: installing the plugin's {what} into {venv} (once)...{note}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -294,8 +405,21 @@ def _install(
     return python
 
 
+def installed_mid_session() -> bool:
+    """Does Claude Code's Bash tool run this script in a session started before the plugin was
+    installed? Claude Code marks its Bash tool calls with CLAUDECODE; a session whose
+    SessionStart hooks ran gives them MATH_PLUGIN_DATA (installation.py export-env). Such a
+    session runs none of the plugin's hooks: the script installs into the data folder a restart
+    finds (data_dir()), and says to restart."""
+    return bool(os.environ.get("CLAUDECODE")) and not any(
+        os.environ.get(var) for var in ("CLAUDE_PLUGIN_DATA", "MATH_PLUGIN_DATA")
+    )
+
+
 def ensure() -> None:
-    """Return when the dependencies are importable; otherwise re-run this script in the venv."""
+    """Return when the dependencies are importable; otherwise re-run this script in the venv.
+    Either way Python's bytecode goes outside the plugin's folder (keep_bytecode_out())."""
+    keep_bytecode_out()
     if dependencies_importable():
         return
     if os.environ.get(_REEXEC_MARKER):

@@ -17,7 +17,10 @@ running install to finish or fail (meanwhile Claude Code 2.1.332's spinner shows
 session as a `systemMessage`, which Claude Code displays (tests/test_install_screen.py, with an
 install slowed by 40 s): one line, the cause in words (network, proxy, disk, no suitable Python)
 and a fix that works on Debian/Ubuntu. `install` without --hook is what a
-person runs to try again at once after fixing the cause.
+person runs to try again at once after fixing the cause (the fix gives the command,
+bootstrap.install_again()): it builds the venv in bootstrap.data_dir(), at a terminal the data
+folder Claude Code gives this copy of the plugin when it installed it, so the running session's
+next script call finds it, and prints one JSON line: the venv and which runs use it.
 
 Standard library only, and Python 3.8 syntax, as bootstrap.py (whose module doc says why).
 """
@@ -32,6 +35,10 @@ import sys
 import time
 from pathlib import Path
 
+if __name__ == "__main__":
+    # Typed at a terminal as the README says: no bytecode into the plugin's folder, which a
+    # `claude plugin install` from a clone copies whole (the hooks run `python3 -B`).
+    sys.dont_write_bytecode = True
 try:
     from . import bootstrap, installer
 except ImportError:  # run as a script (the hooks): no package, so found as the scripts find it
@@ -72,7 +79,8 @@ def install(hook: bool) -> int:
     """Build the venv now unless it is ready (a recorded failure is tried again).
 
     With `hook`, a failure is printed as SessionStart hook JSON: a systemMessage for the user and
-    additionalContext for the model; otherwise as the scripts' one JSON error line.
+    additionalContext for the model; otherwise as the scripts' one JSON error line, and success
+    as one JSON line: the venv, and which sessions use it (used_by()).
     """
     if hook and bootstrap.dependencies_importable():
         return 0  # this python3 has it all (a developer's machine): no venv needed
@@ -82,7 +90,27 @@ def install(hook: bool) -> int:
         if not hook:
             bootstrap.fail(str(exc))
         _hook_failure("SessionStart", str(exc))
+        return 0
+    if not hook:
+        print(json.dumps({"venv": str(bootstrap.venv_dir()), "used_by": used_by()}), flush=True)
     return 0
+
+
+def used_by() -> str:
+    """Which runs use the data folder `install` built (bootstrap.data_dir() says how it is found),
+    in words for the person who typed the command."""
+    if any(os.environ.get(var) for var in ("CLAUDE_PLUGIN_DATA", "MATH_PLUGIN_DATA")):
+        return "the sessions whose data folder MATH_PLUGIN_DATA names"
+    if bootstrap.installed_data_dir():
+        return (
+            "Claude Code's sessions: it is the data folder Claude Code gives this plugin "
+            "(${CLAUDE_PLUGIN_DATA}); a running session uses it at its next prompt"
+        )
+    return (
+        f"the scripts you run at a terminal only: Claude Code has not installed the plugin at "
+        f"{bootstrap.PLUGIN_ROOT} from a marketplace, so its sessions keep their own venv in "
+        f"their data folder (a session's failed install prints the command that builds that one)"
+    )
 
 
 def _json_object(text: str) -> dict[str, object]:

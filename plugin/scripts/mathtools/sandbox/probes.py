@@ -24,7 +24,8 @@ FILESYSTEM_MODES = ("landlock", "mount-namespace", "none")
 FILESYSTEM_VARIABLE = "MATH_SANDBOX_FILESYSTEM"  # forces one mode: for tests and diagnostics only
 
 
-# Runs launcher.main with the arguments after SCRIPTS: `-I -S` leaves the library off sys.path.
+# Runs launcher.main with the arguments after SCRIPTS: `-I -S` leaves the library off sys.path;
+# `-B`: `-I` ignores PYTHONPYCACHEPREFIX, and no bytecode may go into the plugin's folder.
 LAUNCHER_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
     "from mathtools.sandbox.launcher import main; sys.exit(main(sys.argv[1:]))"
@@ -35,7 +36,7 @@ def launch_command() -> list[str]:
     """The command that runs launcher.py's `[--writes FOLDER] [--seccomp] [--reap STATUS] --
     PROGRAM ARG...` on this interpreter (the snippet's may be any Python), isolated, no site."""
     scripts = Path(launcher.__file__).resolve().parents[2]
-    return [sys.executable, "-I", "-S", "-c", LAUNCHER_BOOT, str(scripts)]
+    return [sys.executable, "-I", "-S", "-B", "-c", LAUNCHER_BOOT, str(scripts)]
 
 
 def _probe(kind: str) -> bool:
