@@ -149,6 +149,7 @@ def main(argv: Sequence[str]) -> int | None:
         fix_updates,
         is_marked,
         report_markdown,
+        strict_failures,
         table_lines,
     )
     from mathtools.papers import add_statements, read_paper_input
@@ -208,16 +209,10 @@ def main(argv: Sequence[str]) -> int | None:
         shown = decision_lines(document, args.report) if args.decisions else table_lines(document)
         lines = shown + fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")
-    summary = document["summary"]
-    failing = summary["unconfirmed"]  # a pending entry is UNCONFIRMED too
-    what = "UNCONFIRMED or pending"
-    if strict == "corrected":
-        failing += summary["corrected"]
-        what = "UNCONFIRMED, pending or CORRECTED"
-    if strict and failing:
-        entries = "entry" if failing == 1 else "entries"
+    failures = strict_failures(document, strict) if strict else []
+    if failures:
         option = "--strict=corrected" if strict == "corrected" else "--strict"
-        progress(f"{option}: {failing} {entries} {what} (exit 1)")
+        progress(f"{option}: {'; '.join(failures)} (exit 1)")
         return EXIT_VIOLATIONS
     return None
 

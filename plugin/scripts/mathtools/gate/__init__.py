@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         fix_lines,
         fix_updates,
         is_marked,
+        strict_failures,
     )
     from .refreport import REPORT_MARK, decision_lines, report_markdown, table_lines
     from .verdicts import PENDING, verification_summary_lines
@@ -42,6 +43,7 @@ __all__ = [
     "is_marked",
     "load_candidates",
     "report_markdown",
+    "strict_failures",
     "table_lines",
     "verification_summary_lines",
 ]

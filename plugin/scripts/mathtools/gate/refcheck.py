@@ -129,6 +129,8 @@ def check_bibliography(
         document["source_errors"] = verification["source_errors"]
     if bibliography.warnings:
         document["warnings"] = bibliography.warnings
+    if bibliography.paper_read:
+        document["summary"]["cited"] = len(bibliography.cited)
     if bibliography.cited:  # a paper was given: what it never cites is a decision to make
         never = [e["key"] for e in entries if e["key"] not in bibliography.cited]
         if never:
@@ -191,6 +193,32 @@ def duplicates(entries: list[CheckedEntry], repeated: list[BibliographyEntry]) -
             }
         )
     return found
+
+
+def strict_failures(document: CheckDocument, level: str) -> list[str]:
+    """What fails --strict (`level` "unconfirmed") or --strict=corrected ("corrected"), one phrase
+    each: entries UNCONFIRMED or pending (and CORRECTED), cited keys missing, cited statements
+    not found as numbered, nothing checked at all."""
+    summary = document["summary"]
+    failing = summary["unconfirmed"]  # a pending entry is UNCONFIRMED too
+    what = "UNCONFIRMED or pending"
+    if level == "corrected":
+        failing += summary["corrected"]
+        what = "UNCONFIRMED, pending or CORRECTED"
+    found = [f"{plural(failing, 'entry', 'entries')} {what}"] if failing else []
+    if summary["missing"]:
+        found.append(f"{plural(summary['missing'], 'cited key')} missing")
+    if summary.get("statements_flagged"):
+        flagged = summary["statements_flagged"]
+        found.append(f"{plural(flagged, 'cited statement')} not found as numbered")
+    if not summary["entries"]:
+        found.append("nothing was checked")
+    return found
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """`1 entry`, `2 entries`: a count with its noun agreeing."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 # ----------------------------------------------------------------------------- the corrected copy

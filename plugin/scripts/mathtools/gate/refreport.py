@@ -101,7 +101,16 @@ def closing_lines(document: CheckDocument) -> list[str]:
     for source, message in document.get("source_errors", {}).items():
         lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
     lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
-    return [*lines, summary_text(document)]
+    return [*lines, checked_line(document), summary_text(document)]
+
+
+def checked_line(document: CheckDocument) -> str:
+    """`checked N of M entries (K cited)`: what was checked of the bibliography read, and how
+    many keys the paper cites (when a paper was read)."""
+    s = document["summary"]
+    read = s["entries"] + len(document["not_cited"])
+    cited = f" ({s['cited']} cited)" if "cited" in s else ""
+    return f"checked {s['entries']} of {read} entries{cited}"
 
 
 def table_lines(document: CheckDocument) -> list[str]:

@@ -10,14 +10,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bibliography import Bibliography, keep_cited, load_bibliography, read_file
-from ..core import BadInput, CheckDocument, InputFile, PdfSplit, UnexpandedVenue, strip_comments
+from ..bibliography import Bibliography, keep_cited, load_bibliography
+from ..core import BadInput, CheckDocument, InputFile, PdfSplit, UnexpandedVenue
 from ..services import LatexSourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
-from .journalmacros import definitions, expand_venues, local_source
+from .journalmacros import definitions, expand_venues
+from .localpaper import local_document
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
 from .pdfreferences import read_pdf_references
+from .texsource import Document
 
 
 @dataclass
@@ -52,17 +54,38 @@ def read_paper_input(
         bibliography = Bibliography(files=files, references=found.references)
         split: PdfSplit = {"file": pdfs[0], "split": found.split, "entries": len(found.references)}
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
-    bibliography = load_bibliography(paths, cited_only=cited_only)
+    documents = {
+        path: local_document(Path(path)) for path in paths if path.lower().endswith(".tex")
+    }
+    spliced = {path: (d.text, _origin(d)) for path, d in documents.items()}
+    bibliography = load_bibliography(paths, cited_only=cited_only, spliced=spliced)
     cited = CitationsRead()
     unexpanded: list[UnexpandedVenue] = []
-    for path in paths:
-        if path.lower().endswith(".tex"):
-            text = strip_comments(read_file(path, "LaTeX file"))
-            cited += statement_citations(text, _in_file(path))
-            source, missing = local_source(Path(path))
-            own = [r for r in bibliography.references if Path(r.file) == Path(path)]
-            unexpanded += expand_venues(own, definitions(source), missing)
+    for path, document in documents.items():
+        folder = Path(path).parent
+
+        cited += statement_citations(document.text, _in_folder(document, folder))
+        missing = [m["name"] for m in document.missing]
+        own = [r for r in bibliography.references if Path(r.file).parent == folder]
+        unexpanded += expand_venues(own, definitions(document), missing)
     return PaperInput(bibliography, cited, use_cache=use_cache, unexpanded=unexpanded)
+
+
+def _in_folder(document: Document, folder: Path) -> Callable[[int], tuple[str, int]]:
+    """A line of a local paper's spliced text -> (its file's path, line)."""
+    origin = _origin(document)
+
+    def where(line: int) -> tuple[str, int]:
+        file, number = origin(line)
+        return str(folder / file), number
+
+    return where
+
+
+def _origin(document: Document) -> Callable[[int], tuple[str, int]]:
+    """A line of the document's spliced text -> (file, line) in the paper's folder."""
+    origins = document.origins
+    return lambda line: origins[min(max(line, 1), len(origins)) - 1]
 
 
 def _arxiv_input(
@@ -73,20 +96,16 @@ def _arxiv_input(
     paper = read_arxiv_paper(arxiv_id, version, LatexSourceClient(use_cache=use_cache))
     if cited_only:
         keep_cited(paper.bibliography)
-    origins = paper.document.origins
+    origin = _origin(paper.document)
 
     def where(line: int) -> tuple[str, int]:
-        file, number = origins[min(max(line, 1), len(origins)) - 1]
+        file, number = origin(line)
         return f"{paper.label}/{file}", number
 
     citations = statement_citations(paper.document.text, where)
     missing = [m["name"] for m in paper.document.missing]
     unexpanded = expand_venues(paper.bibliography.references, definitions(paper.document), missing)
     return PaperInput(paper.bibliography, citations, use_cache=use_cache, unexpanded=unexpanded)
-
-
-def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
-    return lambda line: (path, line)
 
 
 def add_statements(
