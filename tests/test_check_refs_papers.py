@@ -300,7 +300,7 @@ def test_entries_the_paper_never_cites_are_named(script, standin, tmp_path):
     run = script("check_refs.py", str(tmp_path / "paper.tex"), "--json")
     assert run.json()["never_cited"] == ["Mink-Bill-Rudolf"]
     table = script("check_refs.py", str(tmp_path / "paper.tex")).stdout
-    assert "never cited: 1 entries the paper does not cite: Mink-Bill-Rudolf" in table
+    assert "never cited: 1 entry the paper does not cite: Mink-Bill-Rudolf" in table
 
 
 @pytest.mark.needs_shared("bibliographies")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from mathtools.papers import texsource
 from mathtools.services.latex_source import read_body
 from support import arxiv_src
@@ -89,10 +88,13 @@ def test_a_local_paper_whose_bib_is_not_shipped_is_read_from_its_bbl(script, sta
     run = script("check_refs.py", str(tmp_path / "paper.tex"), "--json")
     assert run.returncode == 0, run.stderr
     document = run.json()
-    assert document["inputs"] == [{"file": str(tmp_path / "paper.bbl"), "kind": "bbl", "entries": 1}]
+    assert document["inputs"] == [
+        {"file": str(tmp_path / "paper.bbl"), "kind": "bbl", "entries": 1}
+    ]
     assert [e["key"] for e in document["entries"]] == ["bezdek"]
-    assert "refs.bib (\\bibliography of paper.tex) is not there: read paper.bbl" in (
-        document["warnings"][0]
+    assert (
+        "refs.bib (\\bibliography of paper.tex) is not there: read paper.bbl"
+        in (document["warnings"][0])
     )
 
 
@@ -107,5 +109,5 @@ def test_strict_fails_when_nothing_was_checked(script, standin, tmp_path):
     )
     run = script("check_refs.py", str(tmp_path / "paper.tex"), "--cited-only", "--strict")
     assert run.returncode == 1, run.stdout
-    assert "checked 0 of 1 entries (0 cited)" in run.stdout
+    assert "checked 0 of 1 entry (0 cited)" in run.stdout
     assert "--strict: nothing was checked" in run.stderr

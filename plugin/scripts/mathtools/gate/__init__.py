@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         fix_lines,
         fix_updates,
         is_marked,
+        output_folder,
         strict_failures,
     )
     from .refreport import REPORT_MARK, decision_lines, report_markdown, table_lines
@@ -42,6 +43,7 @@ __all__ = [
     "fix_updates",
     "is_marked",
     "load_candidates",
+    "output_folder",
     "report_markdown",
     "strict_failures",
     "table_lines",

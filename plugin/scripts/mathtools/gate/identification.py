@@ -23,7 +23,9 @@ def identified_record(candidate: Candidate, findings: list[ComparedRecord]) -> C
     # Scholar's publication year where the canonical record, arXiv's, has the preprint's).
     agreed = {name for f in findings for name in f.match.agreed()}
     match.discrepancies = [d for d in match.discrepancies if d["field"] not in agreed]
-    if "year" not in agreed and candidate.year is not None and not candidate.citation:
+    if "year" in agreed:  # a source's record of the version cited gives the cited year
+        match.year_ok, match.year_unpublished = True, False
+    elif candidate.year is not None and not candidate.citation:
         journal_year(match, candidate.year, findings, cites_published(candidate.cited()))
     return ComparedRecord(
         source_of(findings), paper, match, urls_of(findings), _sources_of(findings)

@@ -298,6 +298,8 @@ def _reason(match: Match) -> str:
     problems += [f"{d['field']}: {d['note']}" for d in match.discrepancies]
     if match.year_unpublished:
         problems.append("year: the journal's, not compared (the records give only the preprint's)")
+    if match.year_disputed:
+        problems.append(f"year: as cited, not corrected: {match.year_disputed}")
     if match.discrepancies or match.title_ok is False:
         return "; ".join(problems)
     given = [
