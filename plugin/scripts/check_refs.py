@@ -42,11 +42,11 @@ Definition, Remark; "Thm. 2.3", "Lemmas 4.1 and 4.2"), in a citation's note (\\c
 2.3]{key}, amsrefs' \\cite{key}*{Theorem 2.3}) or in prose ("Theorem 2.3 of \\cite{key}", "by
 \\cite{key}, Theorem 2.3,", "In \\cite{key} (Theorem 2.3)"; marked "in prose"), whose entry is
 confirmed with an arXiv id, is looked up in that paper's arXiv LaTeX source (a Section or
-equation number, "§3", is listed as not checked: those numbers are not read from sources): the row shows the statement
-(number, note, first words; --json carries its text), or says that the arXiv version read has no
-such number and names its nearest numbers (a journal version may number differently: never called
-wrong). One cited of several keys at once ("Section 3 of~\\cite{a,b}") is named "ambiguous", not
-checked.
+equation number, "§3", is listed as not checked: those numbers are not read from sources): the
+row shows the statement (number, note, first words; --json carries its text), or says that the
+arXiv version read has no such number and names its nearest numbers (a journal version may
+number differently: never called wrong). One cited of several keys at once ("Section 3
+of~\\cite{a,b}") is named "ambiguous", not checked.
 
 Every run ends with "checked N of M entries (K cited)": the entries checked, those read, and the
 keys the paper cites (when a paper was read).

@@ -90,7 +90,7 @@ def load_bibliography(
             result.paper_read = True
             text, where = (spliced or {}).get(name) or (
                 read_file(path, "LaTeX file"),
-                lambda line, name=path.name: (name, line),
+                _in_file(path.name),
             )
             for key, line in _citations(text).items():
                 file, number = where(line)
@@ -132,6 +132,11 @@ def load_bibliography(
             raise BadInput("--cited-only needs the .tex file that cites", code="usage")
         keep_cited(result)
     return result
+
+
+def _in_file(name: str) -> Where:
+    """A line of a file read alone -> (its name, that line)."""
+    return lambda line: (name, line)
 
 
 def _entries_of(path: Path) -> FileEntries:
