@@ -49,6 +49,13 @@ def test_a_multi_file_paper_is_read_whole_and_every_cited_entry_checked(script, 
     assert document["summary"]["cited"] == len(cited)
     assert set(document["not_cited"]) == own - cited
     assert {Path(e["file"]).name for e in document["entries"]} == {"systolic_paper.tex"}
+    # a statement cited in an input is read there, with that file's name and line
+    intro = members["s1_introduction_and_main_results.tex"].decode().split("\n")
+    line = next(n for n, text in enumerate(intro, 1) if r"\cite[Thm.\ 1.1]{haim-kislev}" in text)
+    statements = {
+        (c["key"], c["number"], Path(c["file"]).name, c["line"]) for c in document["statements"]
+    }
+    assert ("haim-kislev", "1.1", "s1_introduction_and_main_results.tex", line) in statements
     table = script("check_refs.py", str(paper), "--cited-only")
     assert f"checked {len(cited)} of {len(own)} entries ({len(cited)} cited)" in table.stdout
 
