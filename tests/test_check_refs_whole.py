@@ -47,6 +47,8 @@ def test_a_multi_file_paper_is_read_whole_and_every_cited_entry_checked(script, 
     document = run.json()
     assert {e["key"] for e in document["entries"]} == cited
     assert document["summary"]["cited"] == len(cited)
+    said = f"checked {len(cited)} of {len(own)} entries ({len(cited)} cited)"
+    assert f"check_refs: {said}" in run.stderr  # --json says it too, beside the JSON
     assert set(document["not_cited"]) == own - cited
     assert {Path(e["file"]).name for e in document["entries"]} == {"systolic_paper.tex"}
     # a statement cited in an input is read there, with that file's name and line
@@ -57,7 +59,7 @@ def test_a_multi_file_paper_is_read_whole_and_every_cited_entry_checked(script, 
     }
     assert ("haim-kislev", "1.1", "s1_introduction_and_main_results.tex", line) in statements
     table = script("check_refs.py", str(paper), "--cited-only")
-    assert f"checked {len(cited)} of {len(own)} entries ({len(cited)} cited)" in table.stdout
+    assert said in table.stdout
 
 
 def test_strict_fails_on_a_cited_key_missing_from_a_multi_file_paper(script, standin, tmp_path):

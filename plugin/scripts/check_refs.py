@@ -151,6 +151,7 @@ def main(argv: Sequence[str]) -> int | None:
         Verifier,
         check_bibliography,
         check_output,
+        checked_line,
         decision_lines,
         default_fix_path,
         fix_header,
@@ -216,6 +217,7 @@ def main(argv: Sequence[str]) -> int | None:
     if args.out:
         write_file(args.out, dumps(marked(document)))  # a later --out may replace it
     if args.json:
+        progress(checked_line(document))  # the table's last lines say it; JSON holds the counts
         sys.stdout.write(dumps(document))
     else:
         shown = decision_lines(document, args.report) if args.decisions else table_lines(document)

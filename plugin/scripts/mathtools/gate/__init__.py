@@ -24,7 +24,13 @@ if TYPE_CHECKING:
         output_folder,
         strict_failures,
     )
-    from .refreport import REPORT_MARK, decision_lines, report_markdown, table_lines
+    from .refreport import (
+        REPORT_MARK,
+        checked_line,
+        decision_lines,
+        report_markdown,
+        table_lines,
+    )
     from .verdicts import PENDING, verification_summary_lines
     from .verification import Verifier
 
@@ -36,6 +42,7 @@ __all__ = [
     "adopt_corrected_copy",
     "check_bibliography",
     "check_output",
+    "checked_line",
     "decision_lines",
     "default_fix_path",
     "fix_header",
