@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..core import BY_CODE, NAMES, REGISTRY, SOURCES, Discrepancy, Paper, Verdict, named
 from .candidates import Candidate
 from .lookups import ComparedRecord, Sources, compared, identifier_kind
-from .matching import Match, cites_published, describe, published_years
+from .matching import YEAR_TOLERANCE, Match, cites_published, describe, published_years
 from .merged import canonical
 from .verdicts import PENDING, Outcome
 
@@ -41,7 +41,12 @@ def journal_year(match: Match, year: int, findings: list[ComparedRecord], publis
     by_source = {NAMES.get(f.source, f.source): sorted(published_years(f.paper)) for f in findings}
     given = {name: years for name, years in by_source.items() if years}
     years = {y for found in given.values() for y in found}
-    if not years or year in years:
+    if not years:
+        return
+    preprint = any(f.paper.arxiv_id for f in findings)  # one off accepted, as check_year does
+    if any(abs(year - y) <= (YEAR_TOLERANCE if preprint else 0) for y in years):
+        match.year_ok, match.year_unpublished = True, False
+        match.discrepancies = [d for d in match.discrepancies if d["field"] != "year"]
         return
     others = [d for d in match.discrepancies if d["field"] != "year"]
     if len(years) > 1:

@@ -18,8 +18,10 @@ The rules (documented for people in docs/matching-rules.md):
   version, and its year is compared with the published version's (published_years: the journal
   reference's, a journal record's year and date), never with the preprint's: a record that knows
   only the preprint leaves it unchecked, and sources that disagree on it leave it uncorrected
-  (identification.py). Any other citation: a year the record gives (record_years), or one off
-  where the record shows why (an arXiv version and a published venue).
+  (identification.py); one year off is accepted where the record has an arXiv version (an
+  author giving the preprint's year, one off, for the journal version). Any other citation: a
+  year the record gives (record_years), or one off where the record shows why (an arXiv
+  version and a published venue).
 - Venue, volume, pages: venuematch.venue_discrepancies, by venue_agrees (ISO 4 abbreviations,
   acronyms, proceedings variants, a workshop never its host) and translated_venue (a
   translation journal and its original); a journal cited for a preprint-only record, a preprint
@@ -274,7 +276,7 @@ def check_year(
     if known:
         closest = min(sorted(known), key=lambda other: abs(other - year))
         match.year_diff = closest - year
-        tolerance = YEAR_TOLERANCE if translated else 0
+        tolerance = YEAR_TOLERANCE if translated or paper.arxiv_id else 0  # year_agrees' why
         match.year_ok = any(abs(year - other) <= tolerance for other in known)
         match.year_close = abs(year - closest) <= YEAR_TOLERANCE
         recorded = closest
