@@ -120,3 +120,25 @@ def test_strict_fails_when_nothing_was_checked(script, standin, tmp_path):
     assert run.returncode == 1, run.stdout
     assert "checked 0 of 1 entry (0 cited)" in run.stdout
     assert "--strict: nothing was checked" in run.stderr
+
+
+def test_an_input_outside_the_papers_folder_is_not_read(tmp_path):
+    """The inputs are found in the paper's folder only: `..`, an absolute path or a link leading
+    out is a missing input, its citations unread."""
+    from mathtools.papers import read_paper_input
+
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (tmp_path / "outside.tex").write_text("\\cite{outside}\n", encoding="utf-8")
+    (paper / "link.tex").symlink_to(tmp_path / "outside.tex")
+    (paper / "inside.tex").write_text("\\cite{inside}\n", encoding="utf-8")
+    (paper / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}\n\\input{../outside}\n"
+        f"\\input{{{tmp_path / 'outside'}}}\n\\input{{link}}\n\\include{{inside}}\n"
+        "\\begin{thebibliography}{1}\\bibitem{inside} A. B., \\emph{A title}, 2000.\n"
+        "\\end{thebibliography}\\end{document}\n",
+        encoding="utf-8",
+    )
+    found = read_paper_input([str(paper / "main.tex")]).bibliography
+    assert set(found.cited) == {"inside"}
+    assert found.cited["inside"] == (str(paper / "inside.tex"), 1)
