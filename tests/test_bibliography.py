@@ -134,8 +134,9 @@ def test_bibitems_in_the_common_styles(tmp_path):
     assert (gould.candidate()["doi"], gould.candidate()["year"]) == ("10.1086/508613", 2006)
     assert nothing.candidate() == {"key": "nothing"}  # nothing to verify: its own UNCONFIRMED
     assert "venue" not in ntm.candidate() and ntm.candidate()["year"] == 2014  # a year alone
-    assert {k: hj.plain().get(k) for k in ("venue", "year", "pages")} == {
-        "venue": "ApJ 636",
+    assert {k: hj.plain().get(k) for k in ("venue", "volume", "year", "pages")} == {
+        "venue": "ApJ",  # the bold volume is the volume, not part of the venue (issue 49)
+        "volume": "636",
         "year": 2006,
         "pages": "1-2",
     }

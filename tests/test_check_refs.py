@@ -151,7 +151,7 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert run.returncode == 0, run.stdout
     assert bib.read_text(encoding="utf-8") == BIB_WITH_EVERYTHING  # the input is never modified
     assert run.stdout.splitlines()[-1].startswith(
-        f"corrected copy: {fixed} (1 entries corrected from the sources' records, 1 marked "
+        f"corrected copy: {fixed} (1 entry corrected from the sources' records, 1 marked "
         "UNCONFIRMED in a checkrefs field"
     )
     text = fixed.read_text(encoding="utf-8")

@@ -56,8 +56,17 @@ def read(text: str) -> list[tuple[tuple[str, ...], list[str], str]]:
         ),
         (r"\cite[see][Thm.~2]{k}", [(("k",), ["Theorem 2"], "note")]),
         (r"\cite{k}, Lemma 2" + "\n\nNext", [(("k",), ["Lemma 2"], "prose")]),
+        # issue 49: the forms a referee met
+        (r"see \cite{hk}, Theorem 1.8 and more", [(("hk",), ["Theorem 1.8"], "prose")]),
+        (r"In \cite{hk} (Theorem 1.1) it is shown", [(("hk",), ["Theorem 1.1"], "prose")]),
+        (
+            r"(\cite{viterbo_cap}, Proposition 3.10 and \ldots)",
+            [(("viterbo_cap",), ["Proposition 3.10"], "prose")],
+        ),
         # Near misses: nothing said of the cited paper's numbering
         (r"In \cite{k}, Theorem 2.3 extends it.", []),  # the citing paper's own Theorem 2.3?
+        (r"In \cite{k}, Theorem 2.3 and its proof", []),
+        (r"\cite{k} (see Theorem 2.3 below)", []),
         (r"Theorem~\ref{main} of \cite{k}", []),  # a number of the citing paper
         (r"\cite{k} Theorem \ref{main} holds", []),
         (r"shown in \cite{k}. Theorem 2.3 below", []),

@@ -88,7 +88,7 @@ def test_the_table_shows_an_unexpanded_venue_and_counts_them(script, standin, tm
     assert "venue" not in cited["a"]
     table = script("check_refs.py", str(tex)).stdout
     assert "venue: \\ANNMAone (a journal macro, unexpanded: not compared)" in table
-    assert "journal macros: 1 entries name their journal by a macro" in table
+    assert "journal macros: 1 entry names their journal by a macro" in table
     assert "mrabbrev (input by the paper) is not there" in table
     report = tmp_path / "check.md"
     assert script("check_refs.py", str(tex), "--report", str(report)).returncode == 0

@@ -2,8 +2,10 @@
 """Check the bibliography of an existing paper against arXiv, Semantic Scholar, zbMATH Open and
 Crossref.
 
-FILE is a .bib, a .bbl, an amsrefs .ltb, or a .tex (its \\bibitems, or the .bib files its
-\\bibliography{...} / \\addbibresource{...} name); or one arXiv id or URL (arXiv:2405.16513:
+FILE is a .bib, a .bbl, an amsrefs .ltb, or a .tex, read with the files it inputs (\\input,
+\\include, \\subfile, \\import, in its folder): the .bib files its \\bibliography{...} /
+\\addbibresource{...} name, else the NAME.bbl beside it when they are not there, else its
+\\bibitems; or one arXiv id or URL (arXiv:2405.16513:
 the paper's LaTeX source is fetched and its own bibliography checked, with the keys its text
 cites); or one PDF (its reference list, read with pdftotext from poppler-utils, each entry kept
 as written and checked as a free-text citation; the table says how sure the split was).
@@ -36,26 +38,32 @@ Examples:
   check_refs.py submission.pdf --report check.md
 
 Cited statements: each statement cited by number (Theorem, Lemma, Proposition, Corollary,
-Definition, Remark, Section, equation; "Thm. 2.3", "Lemmas 4.1 and 4.2", "§3"), in a citation's
-note (\\cite[Theorem 2.3]{key}, amsrefs' \\cite{key}*{Theorem 2.3}) or in prose ("Theorem 2.3 of
-\\cite{key}", "by \\cite{key}, Theorem 2.3,"; marked "in prose"), whose entry is confirmed with
-an arXiv id, is looked up in that paper's arXiv LaTeX source: the row shows the statement
-(number, note, first words; --json carries its text), or says that the arXiv version read has no
-such number and names its nearest numbers (a journal version may number differently: never called
-wrong). One cited of several keys at once ("Section 3 of~\\cite{a,b}") is named "ambiguous", not
-checked. --decisions prints each statement found as a `use N:` block, the sentence citing it
-(file, line) beside the statement's text, for the model to judge (commands/check-refs.md); entries
-a failing service left unchecked are one `pending:` line with the next step.
+Definition, Remark; "Thm. 2.3", "Lemmas 4.1 and 4.2"), in a citation's note (\\cite[Theorem
+2.3]{key}, amsrefs' \\cite{key}*{Theorem 2.3}) or in prose ("Theorem 2.3 of \\cite{key}", "by
+\\cite{key}, Theorem 2.3,", "In \\cite{key} (Theorem 2.3)"; marked "in prose"), whose entry is
+confirmed with an arXiv id, is looked up in that paper's arXiv LaTeX source (a Section or
+equation number, "§3", is listed as not checked: those numbers are not read from sources): the
+row shows the statement (number, note, first words; --json carries its text), or says that the
+arXiv version read has no such number and names its nearest numbers (a journal version may
+number differently: never called wrong). One cited of several keys at once ("Section 3
+of~\\cite{a,b}") is named "ambiguous", not checked. --decisions prints each statement found as a
+`use N:` block, the sentence citing it (file, line) beside the statement's text, for the model to
+judge (commands/check-refs.md); entries a failing service left unchecked are one `pending:` line
+with the next step.
+
+Every run ends with "checked N of M entries (K cited)": the entries checked, those read, and the
+keys the paper cites (when a paper was read).
 
 --strict (for CI and before submission): exit 1 when any entry is UNCONFIRMED or pending (a
-service was unavailable), after writing every output as without it; --strict=corrected: also when
-any entry is CORRECTED.
+service was unavailable), a cited key is in no bibliography, a statement cited by number is not
+found as numbered, or nothing was checked, after writing every output as without it;
+--strict=corrected: also when any entry is CORRECTED.
 
-Exit codes: 0 checked (UNCONFIRMED entries included, unless --strict), 1 with --strict: an entry
-UNCONFIRMED or pending (or CORRECTED, with --strict=corrected), 2 bad input (a missing, empty,
-binary or unparsable file, named with its line; an output path that is an input or a file we
-did not write; an arXiv paper without a LaTeX source), 3 a service failing, 4 environment
-(pdftotext missing for a PDF), 5 internal error.
+Exit codes: 0 checked (UNCONFIRMED entries included, unless --strict), 1 with --strict: what it
+fails on (above), 2 bad input (a missing, empty, binary or unparsable file, named with its line;
+an output path that is an input, a file we did not write, or in a folder that does not exist; a
+corrected copy older than its original, for --adopt; an arXiv paper without a LaTeX source),
+3 a service failing, 4 environment (pdftotext missing for a PDF), 5 internal error.
 """
 
 import argparse
@@ -108,7 +116,8 @@ def main(argv: Sequence[str]) -> int | None:
         "--strict",
         action="store_const",
         const="unconfirmed",
-        help="exit 1 when any entry is UNCONFIRMED or pending (for CI, before submission); "
+        help="exit 1 when any entry is UNCONFIRMED or pending, a cited key is missing, a cited "
+        "statement is not found or nothing was checked (for CI, before submission); "
         "--strict=corrected: also when any entry is CORRECTED",
     )
     parser.add_argument("--strict-corrected", action="store_true", help=argparse.SUPPRESS)
@@ -123,7 +132,8 @@ def main(argv: Sequence[str]) -> int | None:
         "--adopt",
         metavar="COPY.bib",
         help="make a corrected copy the .bib it corrects (the original kept as "
-        "NAME.before-check-refs.bib); nothing is checked",
+        "NAME.before-check-refs.bib; refused when the .bib changed after the copy was "
+        "written); nothing is checked",
     )
     parser.add_argument("--no-cache", action="store_true", help="ask the APIs even when cached")
     levels = {"--strict=unconfirmed": "--strict", "--strict=corrected": "--strict-corrected"}
@@ -145,13 +155,16 @@ def main(argv: Sequence[str]) -> int | None:
         Verifier,
         check_bibliography,
         check_output,
+        checked_line,
         decision_lines,
         default_fix_path,
         fix_header,
         fix_lines,
         fix_updates,
         is_marked,
+        output_folder,
         report_markdown,
+        strict_failures,
         table_lines,
     )
     from mathtools.papers import add_statements, read_paper_input
@@ -176,6 +189,8 @@ def main(argv: Sequence[str]) -> int | None:
         check_output(fix, "--fix", inputs, FIX_MARK)
     if args.report:
         check_output(args.report, "--report", inputs, REPORT_MARK)
+    if args.out:
+        output_folder(args.out, "--out")
     if len(found.files) == 1:
         files_read = Path(found.files[0]["file"]).name
     else:
@@ -206,21 +221,16 @@ def main(argv: Sequence[str]) -> int | None:
     if args.out:
         write_file(args.out, dumps(marked(document)))  # a later --out may replace it
     if args.json:
+        progress(checked_line(document))  # the table's last lines say it; JSON holds the counts
         sys.stdout.write(dumps(document))
     else:
         shown = decision_lines(document, args.report) if args.decisions else table_lines(document)
         lines = shown + fix_lines(document, args.fix)
         sys.stdout.write("\n".join(lines) + "\n")
-    summary = document["summary"]
-    failing = summary["unconfirmed"]  # a pending entry is UNCONFIRMED too
-    what = "UNCONFIRMED or pending"
-    if strict == "corrected":
-        failing += summary["corrected"]
-        what = "UNCONFIRMED, pending or CORRECTED"
-    if strict and failing:
-        entries = "entry" if failing == 1 else "entries"
+    failures = strict_failures(document, strict) if strict else []
+    if failures:
         option = "--strict=corrected" if strict == "corrected" else "--strict"
-        progress(f"{option}: {failing} {entries} {what} (exit 1)")
+        progress(f"{option}: {'; '.join(failures)} (exit 1)")
         return EXIT_VIOLATIONS
     return None
 

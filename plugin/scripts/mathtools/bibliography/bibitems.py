@@ -82,12 +82,23 @@ _YEAR_ALONE = re.compile(r"\(\s*((?:1[5-9]|20)\d\d)[a-z]?\s*\)")
 _STRAY_FRAGMENT = re.compile(r"(?<=\.)\s+(?:1[5-9]|20)\d\d\s*,.*$")
 
 
+_ITALIC_CORRECTION = re.compile(r"\\/")
+_BOLD = re.compile(
+    r"\{\\(?:bf|bfseries)\b\s*((?:[^{}]|\{[^{}]*\})*)\}|\\textbf\s*\{((?:[^{}]|\{[^{}]*\})*)\}"
+)
+# What a forthcoming paper's venue starts with: the journal follows.
+_FORTHCOMING = re.compile(
+    r"^(?:to\s+appear|forthcoming|accepted(?:\s+for\s+publication)?|in\s+press)\b"
+    r"(?:\s+in\b)?\s*[:,]?\s*",
+    re.I,
+)
 _MR = re.compile(r"\\MR\{\s*(?:MR\s*)?(\d{4,8})")
 
 
 def bibitem_fields(text: str) -> dict[str, str]:
     mr = _MR.search(text)  # amsplain's \MR{...}, which drop_commands removes with its number
     text = " ".join(re.sub(r"(?<!\\)~", " ", text).split())  # ties are spaces
+    text = _ITALIC_CORRECTION.sub("", text).replace("\\ ", " ")  # `\/` prints nothing
     text = drop_commands(text)
     fields = {"text": text, **({"mrnumber": mr.group(1)} if mr else {})}
     blocks = [b.strip(" .,") for b in re.split(r"\\newblock\b", text) if b.strip(" .,")]
@@ -137,6 +148,7 @@ def bibitem_fields(text: str) -> dict[str, str]:
         if year:
             fields["year"] = year[-1]
     rest = " ".join(re.sub(r"\\url\s*\{[^}]*\}|\\href\s*\{[^}]*\}", " ", rest).split())
+    rest = _BOLD.sub(lambda m: m.group(1) or m.group(2) or "", rest)  # a bold volume: {\bf 29}
     numbers = (
         _VOLUME_PAGES.search(rest)
         or _VOLUME_YEAR_PAGES.search(rest)
@@ -152,6 +164,7 @@ def bibitem_fields(text: str) -> dict[str, str]:
     # the venue is what comes before its volume, pages or year: "Adv. Math. 6:290--297, 1959"
     first_number = _VENUE_END.search(rest)
     venue = (rest[: first_number.start()] if first_number else rest).strip(" .,;:(")
+    venue = _FORTHCOMING.sub("", venue)  # "to appear in J. Fixed Point Theory Appl.": the journal
     if re.search(r"[^\W\d_]", plain_text(venue)):  # not a lone journal macro (\ANNMAone)
         fields["journal"] = venue
     return fields

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,7 @@ class Bibliography:
     )  # each key once, in file order
     repeated: list[BibliographyEntry] = field(default_factory=list)  # a later entry with a used key
     cited: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (.tex, line)
+    paper_read: bool = False  # a paper's LaTeX was read: `cited` holds what it cites
     not_cited: list[str] = field(default_factory=list)  # left out by --cited-only
     warnings: list[str] = field(default_factory=list)  # read anyway, as BibTeX warns
 
@@ -61,9 +62,19 @@ def tex_bib_files(path: Path, text: str) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def load_bibliography(paths: list[str], cited_only: bool = False) -> Bibliography:
-    """Read every file (a .tex brings the .bib files it names, or its \\bibitems); BadInput for
-    the first file that cannot be used, before any work."""
+Where = Callable[[int], tuple[str, int]]  # a line of a spliced text -> (file, line)
+
+
+def load_bibliography(
+    paths: list[str],
+    cited_only: bool = False,
+    spliced: Mapping[str, tuple[str, Where]] | None = None,
+) -> Bibliography:
+    """Read every file (a .tex brings the .bib files it names, else the .bbl LaTeX made beside
+    it, or its \\bibitems); BadInput for the first file that cannot be used, before any work.
+    `spliced`: a .tex's text with its inputs spliced in (papers/localpaper.py) and where each of
+    its lines comes from, read for its citations, .bib names and \\bibitems instead of the file
+    alone."""
     result = Bibliography()
     read: set[Path] = set()
     for name in paths:
@@ -76,10 +87,27 @@ def load_bibliography(paths: list[str], cited_only: bool = False) -> Bibliograph
                 code="bad_input_kind",
             )
         if kind == "tex":
-            text = read_file(path, "LaTeX file")
+            result.paper_read = True
+            text, where = (spliced or {}).get(name) or (
+                read_file(path, "LaTeX file"),
+                _in_file(path.name),
+            )
             for key, line in _citations(text).items():
-                result.cited.setdefault(key, (str(path), line))
+                file, number = where(line)
+                result.cited.setdefault(key, (str(path.parent / file), number))
             named = tex_bib_files(path, text)
+            bbl = path.with_suffix(".bbl")
+            absent = [bib_path for bib_path in named if not bib_path.is_file()]
+            if absent and bbl.is_file():  # the .bib is not shipped: the .bbl LaTeX made from it
+                names = ", ".join(bib_path.name for bib_path in absent)
+                result.warnings.append(
+                    f"{names} (\\bibliography of {path.name}) is not there: read {bbl.name}, "
+                    "which LaTeX made from it; no corrected copy can be written"
+                )
+                if resolved(bbl) not in read:
+                    read.add(resolved(bbl))
+                    result.add(_entries_of(bbl), str(bbl), "bbl")
+                continue
             for bib_path in named:
                 if resolved(bib_path) not in read:
                     read.add(resolved(bib_path))
@@ -92,6 +120,9 @@ def load_bibliography(paths: list[str], cited_only: bool = False) -> Bibliograph
                         "and holds no \\bibitem or amsrefs \\bib entry",
                         code="no_entries",
                     )
+                for reference in found.references:
+                    file, reference.line = where(reference.line)
+                    reference.file = str(path.parent / file)
                 result.add(found, str(path), kind)
         elif resolved(path) not in read:
             read.add(resolved(path))
@@ -101,6 +132,11 @@ def load_bibliography(paths: list[str], cited_only: bool = False) -> Bibliograph
             raise BadInput("--cited-only needs the .tex file that cites", code="usage")
         keep_cited(result)
     return result
+
+
+def _in_file(name: str) -> Where:
+    """A line of a file read alone -> (its name, that line)."""
+    return lambda line: (name, line)
 
 
 def _entries_of(path: Path) -> FileEntries:
@@ -130,7 +166,7 @@ def load_source(
     else the .bbl files the source ships, else its thebibliography or amsrefs entries; a named
     .bib the source lacks is a warning (arXiv keeps the .bbl, often not the .bib). Entries and
     citations name their place as `label/file`."""
-    result = Bibliography()
+    result = Bibliography(paper_read=True)
     here = where or (lambda line: (main, line))
     for key, line in _citations(tex).items():
         file, number = here(line)

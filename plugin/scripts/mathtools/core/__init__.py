@@ -148,6 +148,7 @@ if TYPE_CHECKING:
         is_digits,
         latex_to_unicode,
         plain_line,
+        plural,
         stem,
         strip_latex,
     )
@@ -292,6 +293,7 @@ __all__ = [
     "ordered",
     "parse_stamp",
     "plain_line",
+    "plural",
     "printable",
     "read_frontmatter",
     "read_json",

@@ -276,3 +276,8 @@ def inert_markdown(text: str) -> str:
     """`text` (a title, a field from a service) as Markdown that renders as the text it is and
     does nothing: a tag-like "<" becomes "&lt;", a link's "](" becomes "] (" (no link)."""
     return _TAG_START.sub("&lt;", text).replace("](", "] (")
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """A count with its noun agreeing: `1 entry`, `2 entries` (`many` defaults to one + "s")."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"

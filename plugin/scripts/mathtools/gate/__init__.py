@@ -21,8 +21,16 @@ if TYPE_CHECKING:
         fix_lines,
         fix_updates,
         is_marked,
+        output_folder,
+        strict_failures,
     )
-    from .refreport import REPORT_MARK, decision_lines, report_markdown, table_lines
+    from .refreport import (
+        REPORT_MARK,
+        checked_line,
+        decision_lines,
+        report_markdown,
+        table_lines,
+    )
     from .verdicts import PENDING, verification_summary_lines
     from .verification import Verifier
 
@@ -34,6 +42,7 @@ __all__ = [
     "adopt_corrected_copy",
     "check_bibliography",
     "check_output",
+    "checked_line",
     "decision_lines",
     "default_fix_path",
     "fix_header",
@@ -41,7 +50,9 @@ __all__ = [
     "fix_updates",
     "is_marked",
     "load_candidates",
+    "output_folder",
     "report_markdown",
+    "strict_failures",
     "table_lines",
     "verification_summary_lines",
 ]

@@ -50,9 +50,11 @@ class Candidate:
 
     def cited(self) -> dict[str, Any]:
         """What matching compares: title, authors (as given, "et al." included), year, and the
-        venue, volume and pages when given."""
+        venue, volume, pages and DOI when given."""
         cited = {"title": self.title, "authors": self.given.get("authors"), "year": self.year}
         cited |= {name: str(self.given[name]) for name in CITED_TEXT_FIELDS if self.given.get(name)}
+        if self.doi:  # which version is cited (matching.cites_published)
+            cited["doi"] = self.doi
         return cited
 
     def identifiers(self) -> list[tuple[str, str | None, str]]:

@@ -6,10 +6,10 @@ such identifiers (askers, unresolved_ids), and the verdict on a title search's l
 
 from __future__ import annotations
 
-from ..core import BY_CODE, REGISTRY, SOURCES, Paper, Verdict, named
+from ..core import BY_CODE, NAMES, REGISTRY, SOURCES, Discrepancy, Paper, Verdict, named
 from .candidates import Candidate
 from .lookups import ComparedRecord, Sources, compared, identifier_kind
-from .matching import describe
+from .matching import YEAR_TOLERANCE, Match, cites_published, describe, published_years
 from .merged import canonical
 from .verdicts import PENDING, Outcome
 
@@ -23,9 +23,45 @@ def identified_record(candidate: Candidate, findings: list[ComparedRecord]) -> C
     # Scholar's publication year where the canonical record, arXiv's, has the preprint's).
     agreed = {name for f in findings for name in f.match.agreed()}
     match.discrepancies = [d for d in match.discrepancies if d["field"] not in agreed]
+    if "year" in agreed:  # a source's record of the version cited gives the cited year
+        match.year_ok, match.year_unpublished = True, False
+    elif candidate.year is not None and not candidate.citation:
+        journal_year(match, candidate.year, findings, cites_published(candidate.cited()))
     return ComparedRecord(
         source_of(findings), paper, match, urls_of(findings), _sources_of(findings)
     )
+
+
+def journal_year(match: Match, year: int, findings: list[ComparedRecord], published: bool) -> None:
+    """The published version's year cited (`published`) against every source's: the one they
+    all give corrects it (also where the merged record, arXiv's, knows only the preprint);
+    sources giving different years leave it as cited, saying so."""
+    if not published:
+        return
+    by_source = {NAMES.get(f.source, f.source): sorted(published_years(f.paper)) for f in findings}
+    given = {name: years for name, years in by_source.items() if years}
+    years = {y for found in given.values() for y in found}
+    if not years:
+        return
+    preprint = any(f.paper.arxiv_id for f in findings)  # one off accepted, as check_year does
+    if any(abs(year - y) <= (YEAR_TOLERANCE if preprint else 0) for y in years):
+        match.year_ok, match.year_unpublished = True, False
+        match.discrepancies = [d for d in match.discrepancies if d["field"] != "year"]
+        return
+    others = [d for d in match.discrepancies if d["field"] != "year"]
+    if len(years) > 1:
+        match.discrepancies = others
+        match.year_unpublished = False
+        said = ", ".join(f"{name} {'/'.join(map(str, found))}" for name, found in given.items())
+        match.year_disputed = f"the sources disagree on the journal's year ({said})"
+        return
+    (recorded,) = years
+    match.year_unpublished, match.year_ok, match.year_diff = False, False, recorded - year
+    note = f"cited {year}, the journal's year is {recorded}"
+    match.discrepancies = [
+        *others,
+        Discrepancy(field="year", cited=year, record=recorded, note=note),
+    ]
 
 
 def identified_outcome(found: ComparedRecord, how: str) -> Outcome:

@@ -14,7 +14,13 @@ The rules (documented for people in docs/matching-rules.md):
   middle name ("Kumar" in "Mohit Kumar Ahuja") never matches. A cited given name or initial must
   agree (given_agrees). A cited author who is not an author, a given name that disagrees and a
   proper subset cited without "et al." are `authors` discrepancies.
-- Year: one the record gives (record_years), or one off where the record shows why (an arXiv
+- Year, by version: a citation naming a journal (or a DOI that is not arXiv's) cites the published
+  version, and its year is compared with the published version's (published_years: the journal
+  reference's, a journal record's year and date), never with the preprint's: a record that knows
+  only the preprint leaves it unchecked, and sources that disagree on it leave it uncorrected
+  (identification.py); one year off is accepted where the record has an arXiv version (an
+  author giving the preprint's year, one off, for the journal version). Any other citation: a
+  year the record gives (record_years), or one off where the record shows why (an arXiv
   version and a published venue).
 - Venue, volume, pages: venuematch.venue_discrepancies, by venue_agrees (ISO 4 abbreviations,
   acronyms, proceedings variants, a workshop never its host) and translated_venue (a
@@ -34,11 +40,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import (
+    ARXIV_DOI_PREFIX,
     TITLE_THRESHOLD,
     Checks,
     Discrepancy,
     Paper,
     check_authors,
+    is_preprint_venue,
     misspelled,
     split_authors,
     title_score,
@@ -70,6 +78,35 @@ def record_years(paper: Paper) -> set[int]:
         if stamp and re.match(r"\d{4}", stamp):
             years.add(int(stamp[:4]))
     years |= {int(y) for y in re.findall(r"\b(1[5-9]\d\d|20\d\d)\b", paper.journal_ref or "")}
+    return years
+
+
+def cites_published(candidate: Mapping[str, Any]) -> bool:
+    """Whether a citation cites the published version: it names a venue that is no preprint
+    server, or a DOI that is not arXiv's own."""
+    venue = candidate.get("venue")
+    doi = str(candidate.get("doi") or "").lower()
+    return bool(venue and not is_preprint_venue(venue)) or bool(
+        doi and not doi.startswith(ARXIV_DOI_PREFIX)
+    )
+
+
+def published_years(paper: Paper) -> set[int]:
+    """The years a record gives the published version: the year in arXiv's journal reference;
+    for a record that is not the preprint's (Crossref, zbMATH Open, OpenAlex, Semantic Scholar:
+    a venue that is no preprint server, or no arXiv id), its publication date's year and its
+    year, except Semantic Scholar's year when it knows an arXiv id (its year is then the first
+    version's, often the preprint's)."""
+    years = {int(y) for y in re.findall(r"\b(1[5-9]\d\d|20\d\d)\b", paper.journal_ref or "")}
+    doi = (paper.doi or "").lower()
+    preprint = paper.source == "arxiv" or doi.startswith(ARXIV_DOI_PREFIX)
+    if preprint or is_preprint_venue(paper.venue) or (paper.arxiv_id and not paper.venue):
+        return years  # a record of the preprint
+    stamp = paper.publication_date or ""
+    if re.match(r"\d{4}", stamp):
+        years.add(int(stamp[:4]))
+    if paper.year and not (paper.source == "semantic_scholar" and paper.arxiv_id):
+        years.add(paper.year)
     return years
 
 
@@ -105,6 +142,9 @@ class Match:
     misspelled: bool = False  # the title is the record's with typos (identifies by identifier)
     year_diff: int | None = None
     year_ok: bool | None = None
+    # the published version's year cited, the record giving only the preprint's: not compared
+    year_unpublished: bool = False
+    year_disputed: str | None = None  # the sources give the journal different years: why
     year_close: bool = False  # the cited year is within YEAR_TOLERANCE of one the record gives
     # the record is an arXiv preprint whose year is within PREPRINT_YEAR_BOUND of the cited one
     preprint_year: bool = False
@@ -127,7 +167,8 @@ class Match:
         identifier: the title agrees (or, no title cited, some cited author is an author).
         Found by a title search: the title agrees after folding (a misspelled one does not) and
         so does the year, or the year is one off and every cited author agrees (or, no year
-        cited, some cited author is an author)."""
+        cited, some cited author is an author; or, the journal's year cited and the record the
+        preprint's, some cited author is an author and the year within PREPRINT_YEAR_BOUND)."""
         if self.title_ok is False:
             return False
         if by_identifier:
@@ -136,6 +177,8 @@ class Match:
             return False  # a title search identifies only by the title, folded
         if self.translated_title and not self.authors_agree:
             return False
+        if self.year_unpublished:  # the journal's year cited, the record the preprint's
+            return not self.authors_contradicted and self.preprint_year
         if self.year_ok is not None:
             return self.year_ok or (
                 self.authors_agree and (self.year_close or self._published_later())
@@ -145,7 +188,8 @@ class Match:
     def _published_later(self) -> bool:
         """A preprint published years later: the record is the arXiv preprint, its year within
         PREPRINT_YEAR_BOUND of the cited one, and nothing but the year (and the journal the
-        preprint record cannot know) differs."""
+        preprint record cannot know) differs. The year is then not corrected when the citation
+        names the journal (check_year)."""
         return self.preprint_year and all(
             d["field"] == "year" or (d["field"] == "venue" and d["record"] is None)
             for d in self.discrepancies
@@ -207,27 +251,45 @@ def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
                 Discrepancy(field="authors", cited=authors, record=paper.authors, note=authors_note)
             )
     if candidate.get("year") is not None:
-        check_year(match, int(candidate["year"]), paper, translated)
+        check_year(match, int(candidate["year"]), paper, translated, cites_published(candidate))
     match.discrepancies += venue_discrepancies(candidate, paper, translated)
     return match
 
 
-def check_year(match: Match, year: int, paper: Paper, translated: bool = False) -> None:
+def check_year(
+    match: Match, year: int, paper: Paper, translated: bool = False, published: bool = False
+) -> None:
     """The cited year against the record's, into `match`: year_diff, year_ok, year_close,
     preprint_year (an arXiv record within PREPRINT_YEAR_BOUND of the citation) and a `year`
     discrepancy when it disagrees (nothing when the record has no year). A citation of the
-    translation (`translated`) may name a later year."""
-    if paper.year is None:
+    published version (`published`) is compared with the published version's years alone, and
+    not at all when the record gives none (year_unpublished); a citation of the translation
+    (`translated`) may name a later year."""
+    known = published_years(paper) if published else set()
+    if paper.year is None and not known:
         return
-    match.year_diff = paper.year - year
-    match.year_ok = year_agrees(year, paper, translated)
-    gaps = [abs(year - known) for known in record_years(paper)]
-    match.year_close = any(gap <= YEAR_TOLERANCE for gap in gaps)
+    gaps = [abs(year - other) for other in record_years(paper)]
     match.preprint_year = bool(paper.arxiv_id) and any(gap <= PREPRINT_YEAR_BOUND for gap in gaps)
+    if published and not known:  # the preprint's year says nothing of the journal's
+        match.year_unpublished = True
+        return
+    if known:
+        closest = min(sorted(known), key=lambda other: abs(other - year))
+        match.year_diff = closest - year
+        tolerance = YEAR_TOLERANCE if translated or paper.arxiv_id else 0  # year_agrees' why
+        match.year_ok = any(abs(year - other) <= tolerance for other in known)
+        match.year_close = abs(year - closest) <= YEAR_TOLERANCE
+        recorded = closest
+    else:
+        assert paper.year is not None  # known is empty only then
+        match.year_diff = paper.year - year
+        match.year_ok = year_agrees(year, paper, translated)
+        match.year_close = any(gap <= YEAR_TOLERANCE for gap in gaps)
+        recorded = paper.year
     if not match.year_ok:
-        note = f"cited {year}, the record says {paper.year}"
+        note = f"cited {year}, the record says {recorded}"
         match.discrepancies.append(
-            Discrepancy(field="year", cited=year, record=paper.year, note=note)
+            Discrepancy(field="year", cited=year, record=recorded, note=note)
         )
 
 
@@ -236,7 +298,11 @@ def _reason(match: Match) -> str:
     if match.title_ok is False:
         problems.append(f"title differs (score {match.title_score:.2f})")
     problems += [f"{d['field']}: {d['note']}" for d in match.discrepancies]
-    if problems:
+    if match.year_unpublished:
+        problems.append("year: the journal's, not compared (the records give only the preprint's)")
+    if match.year_disputed:
+        problems.append(f"year: as cited, not corrected: {match.year_disputed}")
+    if match.discrepancies or match.title_ok is False:
         return "; ".join(problems)
     given = [
         what
@@ -248,8 +314,10 @@ def _reason(match: Match) -> str:
         if present
     ]
     if not given:
-        return "the identifier resolves; no title, authors or year were given to compare"
-    return f"{', '.join(given)} match"
+        return "; ".join(
+            ["the identifier resolves; no title, authors or year were given to compare", *problems]
+        )
+    return "; ".join([f"{', '.join(given)} match", *problems])
 
 
 def describe(paper: Paper, max_authors: int = 3) -> str:

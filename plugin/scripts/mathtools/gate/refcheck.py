@@ -11,6 +11,7 @@ corrected copy of the .bib (`fix_updates`, written by bibliography/bibcopy.corre
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 from collections.abc import Callable
@@ -38,6 +39,7 @@ from ..core import (
     VerificationResult,
     atomic_write,
     normalise_title,
+    plural,
     resolved,
     stamp,
 )
@@ -129,6 +131,8 @@ def check_bibliography(
         document["source_errors"] = verification["source_errors"]
     if bibliography.warnings:
         document["warnings"] = bibliography.warnings
+    if bibliography.paper_read:
+        document["summary"]["cited"] = len(bibliography.cited)
     if bibliography.cited:  # a paper was given: what it never cites is a decision to make
         never = [e["key"] for e in entries if e["key"] not in bibliography.cited]
         if never:
@@ -190,6 +194,27 @@ def duplicates(entries: list[CheckedEntry], repeated: list[BibliographyEntry]) -
                 f"{reference.line}: only the first entry was checked)",
             }
         )
+    return found
+
+
+def strict_failures(document: CheckDocument, level: str) -> list[str]:
+    """What fails --strict (`level` "unconfirmed") or --strict=corrected ("corrected"), one phrase
+    each: entries UNCONFIRMED or pending (and CORRECTED), cited keys missing, cited statements
+    not found as numbered, nothing checked at all."""
+    summary = document["summary"]
+    failing = summary["unconfirmed"]  # a pending entry is UNCONFIRMED too
+    what = "UNCONFIRMED or pending"
+    if level == "corrected":
+        failing += summary["corrected"]
+        what = "UNCONFIRMED, pending or CORRECTED"
+    found = [f"{plural(failing, 'entry', 'entries')} {what}"] if failing else []
+    if summary["missing"]:
+        found.append(f"{plural(summary['missing'], 'cited key')} missing")
+    if summary.get("statements_flagged"):
+        flagged = summary["statements_flagged"]
+        found.append(f"{plural(flagged, 'cited statement')} not found as numbered")
+    if not summary["entries"]:
+        found.append("nothing was checked")
     return found
 
 
@@ -328,9 +353,9 @@ def fix_lines(document: CheckDocument, asked: str | None) -> list[str]:
     corrected = fix.get("corrected", len(fix["entries_changed"]))
     marked = len(fix["entries_changed"]) - corrected
     return [
-        f"corrected copy: {fix['file']} ({corrected} entries corrected from the sources' "
-        f"records, {marked} marked UNCONFIRMED in a {MARK_FIELD} field, which no style prints; "
-        "the original is unchanged)"
+        f"corrected copy: {fix['file']} ({plural(corrected, 'entry', 'entries')} corrected from "
+        f"the sources' records, {marked} marked UNCONFIRMED in a {MARK_FIELD} field, which no "
+        "style prints; the original is unchanged)"
     ]
 
 
@@ -339,15 +364,27 @@ def fix_header(bib: BibFile, updates: dict[str, dict[str, Any]]) -> str:
     later run replace it, and what changed."""
     corrected = sum(not is_marked(changes) for changes in updates.values())
     return (
-        f"{FIX_MARK} {bib.path.name}: {corrected} entries corrected from the sources' records, "
+        f"{FIX_MARK} {bib.path.name}: {plural(corrected, 'entry', 'entries')} corrected from the "
+        "sources' records, "
         f"{len(updates) - corrected} marked UNCONFIRMED in a {MARK_FIELD} field (no style prints "
-        "it); the original is unchanged\n"
+        f"it); the original is unchanged ({CHECKSUM} {text_checksum(bib.text)})\n"
     )
+
+
+CHECKSUM = (
+    "original sha256"  # the header names the original it copies: --adopt refuses a stale copy
+)
+
+
+def text_checksum(text: str) -> str:
+    """What the header records of the original's text: --adopt compares it with the file's."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def check_output(path: str, option: str, inputs: list[Path], marker: str) -> None:
     """BadInput unless `path` can take an output of ours: not an input of the call, not a folder,
     and not an existing file other than one we wrote (it starts with `marker`)."""
+    output_folder(path, option)
     target = Path(path)
     if any(target.exists() and other.exists() and target.samefile(other) for other in inputs) or (
         resolved(target) in {resolved(other) for other in inputs}
@@ -375,6 +412,18 @@ def check_output(path: str, option: str, inputs: list[Path], marker: str) -> Non
             )
 
 
+def output_folder(path: str, option: str) -> None:
+    """BadInput unless the folder `path` is to be written in exists: an output never creates
+    folders (a mistyped path would leave new ones behind)."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise BadInput(
+            f"{option} {path}: the folder {folder} does not exist; create it first, or write "
+            "elsewhere",
+            code="cannot_write",
+        )
+
+
 ADOPTED_SUFFIX = ".before-check-refs.bib"
 
 
@@ -382,7 +431,8 @@ def adopt_corrected_copy(copy_path: str) -> tuple[Path, Path]:
     """Make the corrected copy at `copy_path` the .bib it corrects (named on its first line,
     beside it): the original is kept byte for byte as NAME.before-check-refs.bib, the copy
     (without its header line) replaces it in one step, and the copy is removed. Returns
-    (original, backup); BadInput when the copy is not ours or the backup exists already."""
+    (original, backup); BadInput when the copy is not ours, the original changed since the copy
+    was written (its checksum in the header differs) or the backup exists already."""
     copy = Path(copy_path)
     text = read_file(copy, "corrected copy")
     first, _, rest = text.partition("\n")
@@ -396,6 +446,14 @@ def adopt_corrected_copy(copy_path: str) -> tuple[Path, Path]:
     original = copy.parent / name
     if "/" in name or not original.is_file():
         raise BadInput(f"{copy} corrects {name}, which is not beside it", code="file_not_found")
+    recorded = re.search(re.escape(CHECKSUM) + r" ([0-9a-f]{16})", first)
+    if recorded is None or recorded.group(1) != text_checksum(read_file(original, "bibliography")):
+        raise BadInput(
+            f"{name} changed after {copy.name} was written (an entry added or edited since "
+            "--fix), or the copy names no checksum of it: adopting would lose those changes; "
+            "run check_refs.py --fix again",
+            code="stale_copy",
+        )
     backup = original.with_name(original.stem + ADOPTED_SUFFIX)
     if backup.exists():
         raise BadInput(

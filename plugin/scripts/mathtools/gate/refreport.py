@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core import NAMES, CheckDocument, CheckedEntry, Discrepancy, summary_line
+from ..core import NAMES, CheckDocument, CheckedEntry, Discrepancy, plural, summary_line
 from .verdicts import PENDING, retracted_note
 
 REPORT_MARK = "<!-- check_refs.py report -->"
@@ -136,7 +136,8 @@ def macro_venues_line(document: CheckDocument) -> list[str]:
         else "no file of the source defines them"
     )
     return [
-        f"journal macros: {len(unexpanded)} entries name their journal by a macro whose "
+        f"journal macros: {plural(len(unexpanded), 'entry names', 'entries name')} their "
+        "journal by a macro whose "
         f"definition is not read ({where}): venues shown unexpanded, not compared"
     ]
 
@@ -160,7 +161,16 @@ def closing_lines(document: CheckDocument) -> list[str]:
     for source, message in document.get("source_errors", {}).items():
         lines.append(f"{NAMES.get(source, source)} unavailable: {message}")
     lines += [f"warning: {warning}" for warning in document.get("warnings", [])]
-    return [*lines, summary_text(document)]
+    return [*lines, checked_line(document), summary_text(document)]
+
+
+def checked_line(document: CheckDocument) -> str:
+    """`checked N of M entries (K cited)`: what was checked of the bibliography read, and how
+    many keys the paper cites (when a paper was read)."""
+    s = document["summary"]
+    read = s["entries"] + len(document["not_cited"])
+    cited = f" ({s['cited']} cited)" if "cited" in s else ""
+    return f"checked {s['entries']} of {plural(read, 'entry', 'entries')}{cited}"
 
 
 def table_lines(document: CheckDocument) -> list[str]:
@@ -205,9 +215,10 @@ def decision_lines(document: CheckDocument, table_file: str | None) -> list[str]
             flagged = [
                 line for line in statement_lines(document, entry["key"]) if ": check: " in line
             ]
-            if flagged and entry["key"] in cited:
+            if flagged and entry["key"] in cited:  # every flagged statement, one line each
                 lines.append(f"{entry['key']}: CONFIRMED; {flagged[0]}")
-                lines.append("  next: compare the number with the published version")
+                lines += [f"  {line}" for line in flagged[1:]]
+                lines.append("  next: compare the numbers with the published version")
             continue
         if entry["reason"].startswith(PENDING):
             pending.append(entry["key"])
@@ -250,7 +261,8 @@ def _next_step(entry: CheckedEntry) -> str:
 def summary_text(document: CheckDocument) -> str:
     s = document["summary"]
     text = (
-        f"{s['entries']} entries: {s['confirmed']} CONFIRMED, {s['corrected']} CORRECTED, "
+        f"{plural(s['entries'], 'entry', 'entries')}: {s['confirmed']} CONFIRMED, "
+        f"{s['corrected']} CORRECTED, "
         f"{s['unconfirmed']} UNCONFIRMED"
     )
     if s["pending"]:
@@ -304,7 +316,9 @@ def never_cited_line(document: CheckDocument) -> list[str]:
     shown = ", ".join(keys[:MAX_NEVER_CITED_KEYS]) + (
         ", …" if len(keys) > MAX_NEVER_CITED_KEYS else ""
     )
-    return [f"never cited: {len(keys)} entries the paper does not cite: {shown}"]
+    return [
+        f"never cited: {plural(len(keys), 'entry', 'entries')} the paper does not cite: {shown}"
+    ]
 
 
 def _mr_line(entry: CheckedEntry) -> list[str]:
@@ -352,7 +366,8 @@ def report_markdown(document: CheckDocument) -> str:
     ]
     for entry in document["entries"]:
         paper = entry["verification"]["paper"]
-        shown = summary_line(paper) + retracted_note(paper) if paper else entry["reason"]
+        # an entry without a record: its reason is under "Unconfirmed", said once
+        shown = summary_line(paper) + retracted_note(paper) if paper else _unconfirmed_cell(entry)
         lines.append(f"| `{cell(entry['key'])}` | {entry['status']} | {cell(shown)} |")
     corrected = [e for e in document["entries"] if e["status"] == "CORRECTED"]
     if corrected:
@@ -413,6 +428,13 @@ def report_markdown(document: CheckDocument) -> str:
     if "pdf" in document:
         lines += ["", pdf_line(document)]
     return "\n".join(lines) + "\n"
+
+
+def _unconfirmed_cell(entry: CheckedEntry) -> str:
+    """The table's cell for an entry no record identified: what it is, the reason below it."""
+    if entry["reason"].startswith(PENDING):
+        return "not checked: a service was unavailable (see Unconfirmed)"
+    return "not found as cited (see Unconfirmed)"
 
 
 def _cell(text: str) -> str:

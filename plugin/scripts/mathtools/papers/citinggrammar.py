@@ -13,8 +13,10 @@ A *mention* is a kind word followed by numbers (`Theorem 2.3`, `Thm. 2.3(ii)`, `
 - before it: mention, then `of`/`in`/`from`, then at most a few words naming the work
   ("the paper", "Bezdek and Bezdek"), then the citation: `Theorem 2.3 of \\cite{key}`;
 - after it: a citation without a note, a comma, the mention, and the clause ending there
-  (`,` `.` `;` `:` `)` `]` or a paragraph's end): `by \\cite{key}, Theorem 2.3, ...`,
-  `[\\cite{key}, Thm. 2.3]`. "In \\cite{key}, Theorem 2.3 extends ..." is not read: there the
+  (`,` `.` `;` `:` `)` `]` or a paragraph's end) or going on with "and"/"or":
+  `by \\cite{key}, Theorem 2.3, ...`, `[\\cite{key}, Thm. 2.3]`, `(\\cite{key}, Proposition
+  3.10 and ...)`; or in parentheses right after the citation: `In \\cite{key} (Theorem 1.1)`.
+  "In \\cite{key}, Theorem 2.3 extends ..." (or "... 2.3 and its proof") is not read: there the
   number may well be the citing paper's own.
 
 A citation of several keys names no one paper: its mentions are returned as ambiguous, never
@@ -278,9 +280,15 @@ def mentions(text: str) -> Iterator[Mention]:
             citation = found[cite]
             written = _written(text, token, citation)
             yield Mention(citation.keys, named, written, citation.start, "prose")
-        elif _cite_before(found, position) and _clause_ends(found, end):
+        elif _cite_before(found, position) and (
+            _clause_ends(found, end) or _continues(found, end, position - 2)
+        ):
             citation = found[position - 2]
             written = _written(text, citation, found[end - 1])
+            yield Mention(citation.keys, named, written, citation.start, "prose")
+        elif _cite_before(found, position, "(") and end < len(found) and found[end].text == ")":
+            citation = found[position - 2]  # "In \cite{k} (Theorem 1.1)"
+            written = _written(text, citation, found[end])
             yield Mention(citation.keys, named, written, citation.start, "prose")
         position = end
 
@@ -306,14 +314,23 @@ def _cite_after(found: list[Token], end: int) -> int | None:
     return None
 
 
-def _cite_before(found: list[Token], at: int) -> bool:
-    """A citation without a note, then a comma, right before the mention at `at`."""
+def _cite_before(found: list[Token], at: int, between: str = ",") -> bool:
+    """A citation without a note, then `between` (a comma; an opening parenthesis), right
+    before the mention at `at`."""
     return (
         at >= 2
-        and found[at - 1].text == ","
+        and found[at - 1].text == between
         and found[at - 2].kind == "cite"
         and found[at - 2].note is None
     )
+
+
+def _continues(found: list[Token], end: int, cite: int) -> bool:
+    """The mention ending at `end` goes on with "and"/"or" ("\\cite{k}, Theorem 1.8 and more"),
+    the citation at `cite` not opening the sentence with "In" (there the number may be the citing
+    paper's own: "In \\cite{k}, Theorem 2.3 and its proof ...")."""
+    opened_by_in = cite >= 1 and found[cite - 1].text.lower() == "in"
+    return end < len(found) and found[end].text in ("and", "or") and not opened_by_in
 
 
 def _clause_ends(found: list[Token], end: int) -> bool:

@@ -3,7 +3,7 @@ abbreviation macros (`\\ANNMAone` is "Ann. of Math."), or a paper's own (`\\def\
 Math. Soc.}`). The venue is the macro; read as written it is empty.
 
 The definitions are read where LaTeX reads them: the paper's own source (texmacros.py's macro
-reader), that is the .tex and the files it inputs beside it, or the arXiv source's files. With
+reader), that is the .tex and the files it inputs (localpaper.py), or the arXiv source's files. With
 them each item is read again, its macros expanded. Without them (the AMS file, mrabbrev.tex, is
 not in TeX Live, and its licence, "all rights reserved" but for unchanged or renamed copies,
 does not let us ship a table made from it) the venue is reported as the unexpanded macro, never
@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from pathlib import Path
 
-from ..bibliography import MATH, BibliographyEntry, bibitem_fields, read_file
+from ..bibliography import MATH, BibliographyEntry, bibitem_fields
 from ..core import UnexpandedVenue
 from . import texmacros, texsource
 
@@ -34,27 +33,6 @@ def definitions(document: texsource.Document) -> dict[str, str]:
         for found in texmacros.definitions(document)
         if found.macro["arguments"] == 0 and found.macro["kind"] != "let"
     }
-
-
-def local_source(path: Path) -> tuple[texsource.Document, list[str]]:
-    """A local .tex with the files it inputs that are beside it, as one document (its macro
-    definitions are all that is read from it), and the inputs that are not there."""
-    texts = {path.name: read_file(path, "LaTeX file")}
-    missing = []
-    for name in sorted(texsource.input_names(texsource.strip_dead_code(texts[path.name]))):
-        if "." in Path(name).name and not name.endswith(".tex"):
-            continue  # a .sty, a figure
-        beside = path.parent / (name if name.endswith(".tex") else f"{name}.tex")
-        if beside.is_file() and beside != path:
-            texts[beside.name] = read_file(beside, "LaTeX file")
-        elif not name.endswith(".tex") and f"{name}.tex" not in texts:
-            missing.append(name)
-    lines, origins = [], []
-    for name, text in texts.items():
-        for number, line in enumerate(text.split("\n"), 1):
-            lines.append(line)
-            origins.append((name, number))
-    return texsource.Document(path.name, "\n".join(lines), origins), missing
 
 
 def expand_venues(

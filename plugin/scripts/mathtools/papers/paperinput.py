@@ -11,14 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bibliography import (
-    Bibliography,
-    group_end,
-    keep_cited,
-    load_bibliography,
-    plain_text,
-    read_file,
-)
+from ..bibliography import Bibliography, group_end, keep_cited, load_bibliography, plain_text
 from ..core import (
     BadInput,
     CheckDocument,
@@ -26,14 +19,15 @@ from ..core import (
     PdfSplit,
     UnexpandedVenue,
     normalise_title,
-    strip_comments,
 )
 from ..services import LatexSourceClient
 from .citedstatements import CitationsRead, check_statements, statement_citations
-from .journalmacros import definitions, expand_venues, local_source
+from .journalmacros import definitions, expand_venues
+from .localpaper import local_document
 from .paperbibliography import arxiv_argument, read_arxiv_paper
 from .papertheorems import paper_theorems
 from .pdfreferences import read_pdf_references
+from .texsource import Document
 
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\]\s*)?\{")
 
@@ -71,21 +65,41 @@ def read_paper_input(
         bibliography = Bibliography(files=files, references=found.references)
         split: PdfSplit = {"file": pdfs[0], "split": found.split, "entries": len(found.references)}
         return PaperInput(bibliography, pdf=split, use_cache=use_cache)
-    bibliography = load_bibliography(paths, cited_only=cited_only)
+    documents = {
+        path: local_document(Path(path)) for path in paths if path.lower().endswith(".tex")
+    }
+    spliced = {path: (d.text, _origin(d)) for path, d in documents.items()}
+    bibliography = load_bibliography(paths, cited_only=cited_only, spliced=spliced)
     cited = CitationsRead()
     unexpanded: list[UnexpandedVenue] = []
     under_review: set[str] = set()
-    for path in paths:
-        if path.lower().endswith(".tex"):
-            text = strip_comments(read_file(path, "LaTeX file"))
-            under_review |= own_title(text)
-            cited += statement_citations(text, _in_file(path))
-            source, missing = local_source(Path(path))
-            own = [r for r in bibliography.references if Path(r.file) == Path(path)]
-            unexpanded += expand_venues(own, definitions(source), missing)
+    for path, document in documents.items():
+        folder = Path(path).parent
+        under_review |= own_title(document.text)
+        cited += statement_citations(document.text, _in_folder(document, folder))
+        missing = [m["name"] for m in document.missing]
+        own = [r for r in bibliography.references if Path(r.file).parent == folder]
+        unexpanded += expand_venues(own, definitions(document), missing)
     return PaperInput(
         bibliography, cited, use_cache=use_cache, unexpanded=unexpanded, under_review=under_review
     )
+
+
+def _in_folder(document: Document, folder: Path) -> Callable[[int], tuple[str, int]]:
+    """A line of a local paper's spliced text -> (its file's path, line)."""
+    origin = _origin(document)
+
+    def where(line: int) -> tuple[str, int]:
+        file, number = origin(line)
+        return str(folder / file), number
+
+    return where
+
+
+def _origin(document: Document) -> Callable[[int], tuple[str, int]]:
+    """A line of the document's spliced text -> (file, line) in the paper's folder."""
+    origins = document.origins
+    return lambda line: origins[min(max(line, 1), len(origins)) - 1]
 
 
 def _arxiv_input(
@@ -96,10 +110,10 @@ def _arxiv_input(
     paper = read_arxiv_paper(arxiv_id, version, LatexSourceClient(use_cache=use_cache))
     if cited_only:
         keep_cited(paper.bibliography)
-    origins = paper.document.origins
+    origin = _origin(paper.document)
 
     def where(line: int) -> tuple[str, int]:
-        file, number = origins[min(max(line, 1), len(origins)) - 1]
+        file, number = origin(line)
         return f"{paper.label}/{file}", number
 
     citations = statement_citations(paper.document.text, where)
@@ -131,10 +145,6 @@ def drop_own_suggestions(document: CheckDocument, under_review: set[str]) -> Non
             or normalise_title(suggestion.get("title") or "") in under_review
         ):
             del result["suggestion"]
-
-
-def _in_file(path: str) -> Callable[[int], tuple[str, int]]:
-    return lambda line: (path, line)
 
 
 def add_statements(

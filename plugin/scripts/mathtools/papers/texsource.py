@@ -358,10 +358,14 @@ def _resolve(name: str, including: str, main: str, members: Mapping[str, bytes])
     return None
 
 
-def build(members: Mapping[str, bytes]) -> Document:
-    """The document of an archive's `members`: main file found, inputs spliced in."""
-    texts = {name: clean(data) for name, data in members.items() if is_tex_name(name)}
-    main = main_file(texts)
+def build(members: Mapping[str, bytes], main: str | None = None) -> Document:
+    """The document of an archive's `members`: main file found (or the `main` given: then only
+    the files it inputs are read), inputs spliced in."""
+    if main is None:
+        texts = {name: clean(data) for name, data in members.items() if is_tex_name(name)}
+        main = main_file(texts)
+    else:
+        texts = {main: clean(members[main])}
     if main is None:
         return Document(None, "", [("", 0)])
     lines: list[str] = []
