@@ -5,15 +5,17 @@ move it, and archive a finished run.
 States: INTAKE, LITERATURE_SEARCH, PROOF_DEVELOPMENT, COMPUTATION, REVIEW, LATEX_OUTPUT, DONE.
 Legal moves: INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> REVIEW -> LATEX_OUTPUT -> DONE,
 plus the back-edges PROOF_DEVELOPMENT -> LITERATURE_SEARCH, PROOF_DEVELOPMENT <-> COMPUTATION and
-REVIEW -> PROOF_DEVELOPMENT (the referee found a gap or a wrong step). Each move is checked
-against the files: REVIEW needs a PROOF.md complete by its own rules, COMPUTATION an unanswered
-request, LATEX_OUTPUT a REVIEW.md sealed on this PROOF.md in which every step is checked, DONE an
-OUTPUT.tex that passes latex.py check and the OUTPUT.pdf latex.py compile made from it as it is
-(OUTPUT.compile.json; without TeX: refused with the install line, unless "tex_only": true in
-.math/config.json, then its tex-only record). Each back-edge pair may
-loop 3 times; a fourth, or a write-up without a passing review, needs the user: they type
-/math:research continue (or accept-partial), which the plugin records as they type it, and
---user-approved uses that record up; without it --user-approved is refused. STATE.md carries a
+REVIEW -> PROOF_DEVELOPMENT (the referee found a gap or a wrong step). Each move is checked against
+the files: PROOF_DEVELOPMENT from LITERATURE_SEARCH needs a search recorded in this visit
+(literature.py merge or finish; one that found nothing too) or, on the first visit, one the user
+already made (the rule `next` follows; else the user's continue), REVIEW needs a PROOF.md complete
+by its own rules, COMPUTATION an unanswered request, LATEX_OUTPUT a REVIEW.md sealed on this
+PROOF.md in which every step is checked, DONE an OUTPUT.tex that passes latex.py check and the
+OUTPUT.pdf latex.py compile made from it as it is (OUTPUT.compile.json; without TeX: refused with
+the install line, unless "tex_only": true in .math/config.json, then its tex-only record). Each
+back-edge pair may loop 3 times; a fourth, or a write-up without a passing review, needs the user:
+they type /math:research continue (or accept-partial), which the plugin records as they type it,
+and --user-approved uses that record up; without it --user-approved is refused. STATE.md carries a
 digest: a hand-edited state is refused (code state_tampered).
 
 subcommands:
@@ -37,8 +39,8 @@ example:
   state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
   state.py brief --for proof --problem twin-primes
 
-Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap,
-needs_user, proof_incomplete, no_request, not_reviewed, latex_check_failed, state_tampered,
+Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap, needs_user,
+no_search, proof_incomplete, no_request, not_reviewed, latex_check_failed, state_tampered,
 not_done), 4 environment, 5 internal error.
 """
 

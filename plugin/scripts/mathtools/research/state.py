@@ -60,11 +60,22 @@ def check_move(state: State, to: str, user_approved: bool = False) -> str | None
     return loop
 
 
-def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> None:
-    """Raise BadInput when the files do not justify the move `here` -> `to` (the move itself is
-    legal): a proof sent to review must be complete by its own rules, a computation needs a
+def check_grounds(
+    folder: Path, state: State, to: str, partial: bool = False, approved: bool = False
+) -> None:
+    """Raise BadInput when the files do not justify the move from `state` to `to` (the move
+    itself is legal): the proof starts after a recorded literature search (or on the user's
+    approval), a proof sent to review must be complete by its own rules, a computation needs a
     request to answer, a write-up needs a passing review (unless the user accepted partial
     results), and DONE needs an OUTPUT.tex that passes the check and compiled (latex_violations)."""
+    here = state.current_state
+    if here == "LITERATURE_SEARCH" and not approved and literature_outcome(folder, state) is None:
+        raise BadInput(
+            "no literature search was recorded in this state (literature.py finish records one, "
+            "also one that found nothing), so the proof does not start yet: run the search, or "
+            "the user types /math:research continue to go on without it",
+            code="no_search",
+        )
     proof = folder / "PROOF.md"
     proof_md = read_text(proof, proof.name) if proof.exists() else ""
     if to == "REVIEW":
@@ -176,7 +187,7 @@ def transition(folder: Path, slug: str, to: str, reason: str, user_approved: boo
         here = state.current_state
         loop = check_move(state, to, user_approved)
         partial = user_approved and to == "LATEX_OUTPUT"
-        check_grounds(folder, here, to, partial)
+        check_grounds(folder, state, to, partial, user_approved)
         if user_approved:
             _use_grant(folder, slug, "accept-partial" if partial else "continue")
         if loop:
@@ -226,18 +237,23 @@ def record_search(folder: Path, slug: str, what: str) -> str:
     return state.current_state
 
 
-# The history line a literature merge writes in LITERATURE_SEARCH (record_merge), and the line
-# of the move that entered a state (transition): how routing tells a search made in this visit
-# from a LITERATURE.md whose file time was merely touched.
+# The history line a literature merge writes in LITERATURE_SEARCH (record_merge), the line a
+# finished search writes there (record_search), and the line of the move that entered a state
+# (transition): how routing tells a search made in this visit from a LITERATURE.md whose file time
+# was merely touched.
 LITERATURE_MERGED = "literature merged into LITERATURE.md"
-_MERGE_LINE = re.compile(rf"^\S+ LITERATURE_SEARCH: {re.escape(LITERATURE_MERGED)}\b")
+LITERATURE_SEARCHED = "literature search"
+_SEARCH_LINE = re.compile(
+    rf"^\S+ LITERATURE_SEARCH: (?:{re.escape(LITERATURE_MERGED)}|{LITERATURE_SEARCHED} \()"
+)
 _MOVE_LINE = re.compile(r"^\S+ [A-Z_]+ -> [A-Z_]+ \(")
 
 
 def record_merge(literature: Path, what: str) -> bool:
     """A merge into `literature` (a problem's LITERATURE.md) in STATE.md's history, when the
     problem is in LITERATURE_SEARCH: the evidence that the search of this visit was made and
-    merged (`merged_this_visit`). Elsewhere nothing is written. Returns whether it was recorded."""
+    merged (`searched_this_visit`). Elsewhere nothing is written. Returns whether it was
+    recorded."""
     folder = literature.resolve().parent
     if not state_path(folder).exists():
         return False
@@ -252,14 +268,36 @@ def record_merge(literature: Path, what: str) -> bool:
     return True
 
 
-def merged_this_visit(state: State) -> bool:
-    """Whether a literature merge was recorded since the move into the current state."""
+def searched_this_visit(state: State) -> bool:
+    """Whether a literature merge or a finished search (one that found nothing is an outcome
+    too) was recorded since the move into the current state."""
     for line in reversed(state.history):
-        if _MERGE_LINE.match(line):
+        if _SEARCH_LINE.match(line):
             return True
         if _MOVE_LINE.match(line):
             return False
     return False
+
+
+def literature_outcome(folder: Path, state: State) -> str | None:
+    """Why LITERATURE_SEARCH may move on to PROOF_DEVELOPMENT now, or None while it may not: a
+    search merged or finished in this visit (recorded in STATE.md, not LITERATURE.md's file
+    time), or on the first visit (no proof has asked for references yet) the search the user
+    already ran with /math:literature. One rule for `next` and `transition`."""
+    lit = artifact(folder, "LITERATURE.md") or {}
+    count = lit.get("confirmed_count")
+    found = (
+        ": no prior work found"
+        if count in (0, "0", None) and lit.get("last_search")
+        else f": {count} confirmed references"
+        if count is not None
+        else ""
+    )
+    if searched_this_visit(state):
+        return f"literature search done{found}"
+    if state.loops.get("proof-literature", 0) == 0 and lit.get("last_search"):
+        return f"literature already searched{found}"
+    return None
 
 
 def latex_violations(folder: Path) -> list[latex.TexViolation]:
