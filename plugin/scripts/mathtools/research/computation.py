@@ -37,7 +37,7 @@ from ..core import (
     stamp,
     with_frontmatter,
 )
-from . import signing
+from . import blocks, signing
 from .runresult import RunResult
 from .sandbox import REPORTED_PACKAGES
 
@@ -184,11 +184,21 @@ _RUN = re.compile(r"^\*\*Run:\*\*.*?outcome (\S+)", re.MULTILINE)
 
 
 def runs(body: str) -> list[tuple[int, str]]:
-    """(number, text) of each `## Computation N` run in COMPUTATION.md's body, in order."""
-    starts = list(HEADING.finditer(body))
+    """(number, text) of each `## Computation N` run in COMPUTATION.md's body, in order; a
+    heading inside a run's fenced code or output is part of that run."""
+    code = blocks.in_fences(body.split("\n"))
+
+    def unfenced(at: int) -> bool:
+        return not code[body.count("\n", 0, at)]
+
+    starts = [match for match in HEADING.finditer(body) if unfenced(match.start())]
+    summary = next(
+        (m.start() for m in re.finditer(re.escape(SUMMARY_HEADING), body) if unfenced(m.start())),
+        -1,
+    )
     found = []
     for i, match in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else body.find(SUMMARY_HEADING)
+        end = starts[i + 1].start() if i + 1 < len(starts) else summary
         found.append((int(match.group(1)), body[match.start() : end if end > 0 else None]))
     return found
 
@@ -289,14 +299,20 @@ def requests_answered(folder: Path) -> set[int]:
     }
 
 
-def unanswered_lines(folder: Path, requests: list[int]) -> list[str]:
-    """A line per unanswered request, naming the `## Computation N` block that claims to answer
-    it when compute.py recorded no such run (typed, or edited, by hand)."""
-    claims = {
+def unvouched_claims(folder: Path) -> dict[int, int]:
+    """Request number -> the `## Computation N` of COMPUTATION.md that says it answers it although
+    compute.py recorded no such run (typed or edited by hand, or older than the run records)."""
+    return {
         int(asked.group(1)): n
         for n, text, vouched in _checked_sections(folder)
         if not vouched and (asked := ANSWERED.search(text))
     }
+
+
+def unanswered_lines(folder: Path, requests: list[int]) -> list[str]:
+    """A line per unanswered request, naming the `## Computation N` block that claims to answer
+    it when compute.py recorded no such run (typed, or edited, by hand)."""
+    claims = unvouched_claims(folder)
     return [
         f"Request {n} is not answered"
         + (
