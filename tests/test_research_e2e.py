@@ -365,11 +365,13 @@ REVIEW = """\
 
 ### Lemma 1
 **Verdict:** checked
+**Not computable:** a statement about every prime, argued not sampled
 
 Wilson's theorem, with the pairing of $k$ and $p - k$: each line follows.
 
 ### Main Theorem
 **Verdict:** checked
+**Not computable:** a statement about every prime, argued not sampled
 
 Thue's lemma gives $0 < x^2 + y^2 < 2p$ and $p \\mid x^2 + y^2$.
 """

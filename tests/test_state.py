@@ -91,10 +91,12 @@ PASSING_REVIEW = """
 
 Inclusion-exclusion over the events "$i$ is fixed": the permutations fixing a given $k$-set
 number $(n-k)!$, so the sum is $n! \\sum_k (-1)^k / k!$.
+**Not computable:** an identity for every $n$, which no finite run settles
 
 ### Main Theorem
 **Verdict:** checked
 **Sources:** REF-001 (Theorem 1): hypotheses hold - the terms decrease to 0
+**Not computable:** a bound on a series tail for every $n$, argued not sampled
 
 The tail of the alternating series after the $n$-th term is below $1/(n+1) \\le 1/2$.
 """
@@ -201,10 +203,25 @@ def test_each_pair_loops_three_times_then_asks_the_user(problem, aux, loop):
 
 
 def grant(folder, choice, slug=None):
-    """What hooks/user_approval.py writes when the user types /math:research CHOICE."""
+    """What hooks/user_approval.py writes when the user types /math:research CHOICE, and the
+    session's transcript, where Claude Code then writes the command as the user's message."""
+    session = "5f0c8f7e-0000-4000-8000-000000000001"
+    transcript = folder.parents[2] / ".claude" / "projects" / "-work" / f"{session}.jsonl"
+    transcript.parent.mkdir(parents=True, exist_ok=True)
+    typed = {
+        "type": "user",
+        "message": {
+            "role": "user",
+            "content": "<command-message>math:research</command-message>\n"
+            "<command-name>/math:research</command-name>\n"
+            f"<command-args>{' '.join(filter(None, (choice, slug)))}</command-args>",
+        },
+    }
+    transcript.write_text(json.dumps(typed) + "\n")
     path = machine.approval_path(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"choice": choice, "problem": slug}))
+    record = {"choice": choice, "problem": slug, "session": session, "transcript": str(transcript)}
+    path.write_text(json.dumps(record))
 
 
 def test_forward_moves_and_returns_do_not_count_as_loops(problem):

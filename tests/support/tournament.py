@@ -270,12 +270,14 @@ REVIEW = """# Referee Report: Hamiltonian paths in tournaments
 
 ### Lemma 1
 **Verdict:** checked
+**Not computable:** an insertion into any path of any length, argued not sampled
 
 The insertion: when neither end extends, $v_1 \\to w$ and $w \\to v_k$, so the least $i$ with
 $w \\to v_{i+1}$ exists and $v_i \\to w$ by its minimality; each case of the lemma is covered.
 
 ### Step 2
 **Verdict:** checked
+**Tested by:** Computation 1, Computation 2
 
 Computation 1's output gives least $h(T) \\ge 1$ and all odd for $n \\le 5$, Computation 2 the
 random cases; the step claims no more than these finite checks show.
@@ -283,6 +285,7 @@ random cases; the step claims no more than these finite checks show.
 ### Main Theorem
 **Verdict:** checked
 **Sources:** REF-001 (Theorem 1): hypotheses hold - $T$ is a finite tournament
+**Not computable:** the claim is for every $n$; Step 2 holds the finite cases
 
 The induction on $n$ applies Lemma 1 to a path of $T - w$; the parity is REF-001's Theorem 1.
 """

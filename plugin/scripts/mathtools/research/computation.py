@@ -290,6 +290,21 @@ def _checked_sections(folder: Path) -> list[tuple[int, str, bool]]:
     return [(n, text, _vouched(n, text, records)) for n, text in runs(body)]
 
 
+def vouched_runs(folder: Path) -> dict[int, str]:
+    """Computation number -> its COMPUTATION.md section (and its Summary row), for each run
+    compute.py recorded: what a referee may cite as the run that tested a step."""
+    path = folder / "COMPUTATION.md"
+    if not path.exists():
+        return {}
+    body = split_frontmatter(read_text(path, path.name), str(path))[1]
+    rows = body[body.find(SUMMARY_HEADING) :] if SUMMARY_HEADING in body else ""
+    return {
+        n: "\n".join([text, *re.findall(rf"(?m)^\| Computation {n} \|.*$", rows)])
+        for n, text, vouched in _checked_sections(folder)
+        if vouched
+    }
+
+
 def requests_answered(folder: Path) -> set[int]:
     """The PROOF.md request numbers COMPUTATION.md records a run of compute.py's for."""
     return {

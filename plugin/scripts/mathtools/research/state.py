@@ -23,7 +23,7 @@ from typing import TypedDict
 from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
 from . import computation, latex, review, texbuild
 from .approval import CHOICES as GRANTS
-from .approval import approval_file
+from .approval import approval_file, typed_by_user
 from .statefile import (
     LOOP_CAP,
     LOOPS,
@@ -142,7 +142,9 @@ def approval_path(folder: Path) -> Path:
 
 def pending_grant(folder: Path, slug: str) -> str | None:
     """The choice the user granted by typing /math:research continue|accept-partial, for this
-    problem (or for whichever the workspace works on), not yet used; None otherwise."""
+    problem (or for whichever the workspace works on), not yet used, and still the user's last
+    message in the session the hook recorded it from (approval.typed_by_user: a record the model
+    forged names no transcript that holds it); None otherwise."""
     path = approval_path(folder)
     try:
         grant = json.loads(path.read_text(encoding="utf-8"))
@@ -150,7 +152,7 @@ def pending_grant(folder: Path, slug: str) -> str | None:
         return None
     if not isinstance(grant, dict) or grant.get("choice") not in GRANTS:
         return None
-    if grant.get("problem") not in (None, "", slug):
+    if grant.get("problem") not in (None, "", slug) or typed_by_user(grant) is not None:
         return None
     return str(grant["choice"])
 
