@@ -16,7 +16,9 @@ the install line, unless "tex_only": true in .math/config.json, then its tex-onl
 back-edge pair may loop 3 times; a fourth, or a write-up without a passing review, needs the user:
 they type /math:research continue (or accept-partial), which the plugin records as they type it,
 and --user-approved uses that record up; without it --user-approved is refused. STATE.md carries a
-digest: a hand-edited state is refused (code state_tampered).
+digest keyed by .math/signing.key: a hand-edited state is refused (code state_tampered). When the
+key is lost every state reads so; the way back is `resign`, after the user types /math:research
+resign.
 
 subcommands:
   show                        STATE.md as JSON (state, loops, history, legal moves) and
@@ -29,6 +31,10 @@ subcommands:
   transition TO --reason R    record a move; refuses illegal moves and capped loops
   archive-session [--partial] check DONE's grounds again, copy the finished run into
                               sessions/session-NNN/ and restart
+  resign                      after .math/signing.key was lost or replaced (every STATE.md
+                              then reads as hand-edited): seal every problem's STATE.md and
+                              run records again with the key there now; only after the user
+                              checked the files and typed /math:research resign
   brief --for AGENT           what that agent reads before it works (proof, computation,
                               referee, latex-writer), as Markdown: the parts of the problem's
                               files it needs, and the protocol lines its runbook uses; its
@@ -62,6 +68,7 @@ from mathtools.research import (  # noqa: E402
     brief,
     next_step,
     parse_problem_command,
+    resign,
     show_state,
     transition,
 )
@@ -85,6 +92,9 @@ def main(argv: Sequence[str]) -> None:
     archive.add_argument(
         "--partial", action="store_true", help="archive a run that is not DONE (user's decision)"
     )
+    commands.add_parser(
+        "resign", help="after signing.key was lost: seal the workspace again (the user's resign)"
+    )
     agent = commands.add_parser("brief", help="what an agent reads before it works (Markdown)")
     agent.add_argument("--for", dest="agent", required=True, choices=AGENTS)
     args, slug, folder = parse_problem_command(parser, commands, argv)
@@ -98,6 +108,8 @@ def main(argv: Sequence[str]) -> None:
         cli.emit(transition(folder, slug, args.to, args.reason, args.user_approved))
     elif args.command == "brief":
         sys.stdout.write(brief(folder, slug, args.agent))
+    elif args.command == "resign":
+        cli.emit(resign(folder, slug))
     else:
         cli.emit(archive_session(folder, slug, args.partial))
 

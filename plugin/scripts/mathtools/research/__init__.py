@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     )
     from .sessions import archive_session, resume
     from .signing import KEY_FILE, math_dir_of, signing_key
-    from .state import record_merge, record_search, transition
+    from .state import record_merge, record_search, resign, transition
     from .statefile import STATES, show_state
     from .texbuild import compile_pdf
     from .workspace import (
@@ -117,6 +117,7 @@ __all__ = [
     "record_merge",
     "record_search",
     "render_dashboard",
+    "resign",
     "resolve",
     "resume",
     "run_sandboxed",

@@ -39,9 +39,11 @@ from pathlib import Path
 
 from ..core import data_dir
 
-CHOICES = ("continue", "accept-partial")
+# continue and accept-partial answer a loop cap; resign seals the workspace's files again after
+# .math/signing.key was lost (state.resign).
+CHOICES = ("continue", "accept-partial", "resign")
 COMMAND = re.compile(
-    r"^\s*/(?:math:)?research\s+(?P<choice>continue|accept-partial)\b(?:\s+(?P<slug>[\w.-]+))?"
+    rf"^\s*/(?:math:)?research\s+(?P<choice>{'|'.join(CHOICES)})\b(?:\s+(?P<slug>[\w.-]+))?"
 )
 TRANSCRIPT_TAIL = 262_144  # bytes of the transcript read from its end: its last message is there
 

@@ -242,6 +242,26 @@ def _record_run(
         handle.write(json.dumps(record, sort_keys=True) + "\n")
 
 
+def remark_runs(folder: Path) -> int:
+    """Mark every run record of folder/computations/runs.jsonl again with the workspace's key
+    there now (state.resign, on the user's approval, after signing.key was lost); how many."""
+    path = folder / RUN_RECORDS
+    if not path.exists():
+        return 0
+    math_dir, lines = signing.math_dir_of(folder), []
+    with locked(path):
+        for line in read_text(path, str(RUN_RECORDS)).splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("computation"), int):
+                record["mark"] = signing.mark(math_dir, _unmarked(record))
+                lines.append(json.dumps(record, sort_keys=True))
+        atomic_write(path, "".join(line + "\n" for line in lines))
+    return len(lines)
+
+
 def _unmarked(record: Mapping[str, object]) -> dict[str, object]:
     return {key: value for key, value in record.items() if key != "mark"}
 

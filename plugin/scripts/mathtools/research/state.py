@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
-from . import computation, latex, review, texbuild
+from . import computation, latex, review, signing, texbuild
 from .approval import CHOICES as GRANTS
 from .approval import approval_file, typed_by_user
 from .statefile import (
@@ -207,6 +207,30 @@ def transition(folder: Path, slug: str, to: str, reason: str, user_approved: boo
         state.updated = state.entered_at = stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
+
+
+class Resigned(TypedDict):
+    """`resign`: the problems whose STATE.md was sealed again, and the run records marked again."""
+
+    resealed: list[str]
+    runs_remarked: int
+
+
+def resign(folder: Path, slug: str) -> Resigned:
+    """The way back after .math/signing.key was lost or replaced (every mark then fails, and
+    every STATE.md reads as hand-edited): on the user's approval (they type /math:research
+    resign, having checked the files), seal every problem's STATE.md of the workspace and mark
+    every run record again with the key there now. The files are trusted as they are."""
+    _use_grant(folder, slug, "resign")
+    resealed, remarked = [], 0
+    for path in sorted(signing.math_dir_of(folder).glob("problems/*/STATE.md")):
+        problem = path.parent
+        with locked(path):
+            state, data, body = load(problem, problem.name, sealed=False)
+            save(problem, state, data, body)
+        resealed.append(problem.name)
+        remarked += computation.remark_runs(problem)
+    return {"resealed": resealed, "runs_remarked": remarked}
 
 
 def record_search(folder: Path, slug: str, what: str) -> str:
