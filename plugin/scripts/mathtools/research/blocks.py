@@ -33,6 +33,7 @@ GAP_FIELDS = ("Type", "Blocking", "Suggested resolution", "Resolved", "Searched"
 GAP_HEADING = re.compile(r"^Gap\b", re.IGNORECASE)
 GAP_NUMBERED = re.compile(r"^Gap (?P<number>\d+):\s*(?P<description>.*?)\s*$")
 REQUEST_HEADING = re.compile(r"^Request\b", re.IGNORECASE)
+REQUEST_NUMBERED = re.compile(r"^Request (\d+)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -159,6 +160,16 @@ def parse(text: str) -> tuple[list[Block], list[tuple[str, int, str]]]:
             loose.append((section, index, named.group("key").strip()))
     close(len(all_lines))
     return found, loose
+
+
+def requests(text: str) -> dict[int, str]:
+    """PROOF.md's `### Request N` blocks, whole (a fenced snippet in one included), by number."""
+    found: dict[int, str] = {}
+    for block in parse(text)[0]:
+        number = REQUEST_NUMBERED.match(block.title)
+        if block.is_request and number:
+            found.setdefault(int(number.group(1)), block.text.strip())
+    return found
 
 
 def misplaced(text: str) -> list[str]:

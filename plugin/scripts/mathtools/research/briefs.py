@@ -67,7 +67,6 @@ FILES = (
 )
 TIERS_PROTOCOL = PLUGIN_ROOT / "protocols" / "confidence-tiers.md"
 _COMPUTATION_CITED = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
-_REQUEST_NUMBER = re.compile(r"Request (\d+)\b", re.IGNORECASE)
 _SUBSECTION = re.compile(r"(?ms)^### (?P<name>[^\n]+)\n(?P<text>.*?)(?=^### |\Z)")
 
 
@@ -396,19 +395,9 @@ def _tier_rules() -> str:
     return f"## Confidence tiers (protocols/confidence-tiers.md)\n\n{choose}\n\n{warning}"
 
 
-def _requests(proof_md: str) -> dict[int, str]:
-    """PROOF.md's `### Request N` blocks, whole (a fenced snippet in one included), by number."""
-    found: dict[int, str] = {}
-    for block in blocks.parse(proof_md)[0]:
-        number = _REQUEST_NUMBER.match(block.title)
-        if block.is_request and number:
-            found.setdefault(int(number.group(1)), block.text.strip())
-    return found
-
-
 def _open_requests(folder: Path, proof_md: str) -> str:
     wanted = set(review.unanswered_requests(folder))
-    asked = [text for n, text in sorted(_requests(proof_md).items()) if n in wanted]
+    asked = [text for n, text in sorted(blocks.requests(proof_md).items()) if n in wanted]
     if not asked:
         return "## Open requests (PROOF.md)\n\nnone: every request has a run in COMPUTATION.md"
     gaps = [
@@ -477,7 +466,7 @@ def _every_computation(folder: Path, proof_md: str) -> str:
     runs = _runs(folder)
     if not runs:
         return ""
-    requests = _requests(proof_md)
+    requests = blocks.requests(proof_md)
     lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
     for _, text in runs:
         asked = computation.ANSWERED.search(text)

@@ -16,7 +16,7 @@ and writes REVIEW.md: one `### ` block per step, headed by the step's own name, 
 
 A `checked` verdict names the run that tested the step (one compute.py recorded, which names the
 step in its title, purpose, Interpretation or request) or a reason none can, and no recorded
-run's Interpretation may say it refutes the step (`_test_errors`).
+run's Interpretation may say it refutes the step (smallcases.py).
 
 `seal` (`review.py seal`) validates REVIEW.md against PROOF.md, writes its frontmatter
 (`verdict: pass | revise`, the counts, `proof_sha256`, the digest of the PROOF.md it judged, and
@@ -47,7 +47,7 @@ from ..core import (
     stamp,
     with_frontmatter,
 )
-from . import blocks, computation, reasons
+from . import blocks, computation, reasons, smallcases
 from .gaps import parse as parse_gaps
 
 VERDICTS = ("checked", "gap", "wrong")
@@ -208,88 +208,6 @@ class Sealed(ReviewSummary):
     unproved: list[str]  # the [P] steps it took back to [S]
 
 
-# A sentence of a run's Interpretation that says the run refutes a step it names.
-_REFUTES = re.compile(
-    r"\b(?:refut\w*|contradict\w*|counter-?examples?|disprov\w*|is false|fails)\b", re.IGNORECASE
-)
-_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n\s*\n")
-_CITED_RUN = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
-# A stated reason that a step's claim is not computable: a sentence, not a word.
-MIN_REASON_WORDS = 5
-
-
-def _names(text: str, name: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
-
-
-def _refuting(step: Step, runs: dict[int, str]) -> list[int]:
-    """The recorded runs whose Interpretation (or Summary row) says, in a sentence naming the
-    step, that it refutes it: such a step is never checked, whatever its review says."""
-    found = []
-    for number, text in sorted(runs.items()):
-        rows = re.findall(rf"(?m)^\| Computation {number} \|.*$", text)
-        said = "\n\n".join([blocks.section_text(text, "### Interpretation"), *rows])
-        if any(_names(s, step.name) and _REFUTES.search(s) for s in _SENTENCE.split(said)):
-            found.append(number)
-    return found
-
-
-def _test_errors(
-    step: Step, verdict: Verdict, runs: dict[int, str], requests: dict[int, str]
-) -> list[str]:
-    """Why a `checked` verdict does not say how the step's claim was tested: it needs
-    **Tested by:** Computation N, a run compute.py recorded that names the step (in its title,
-    purpose or Interpretation, or in the PROOF.md request it answers), or **Not computable:** a
-    reason the claim cannot be evaluated on small cases; and no run may refute the step."""
-    refuted = _refuting(step, runs)
-    if refuted:
-        cited = ", ".join(f"Computation {n}" for n in refuted)
-        return [
-            f"{step.name}: {cited} of COMPUTATION.md refutes it (its Interpretation says so), so "
-            "it cannot be checked: give it wrong, quoting the output"
-        ]
-    tested = verdict.fields.get("Tested by", "").strip()
-    reason = verdict.fields.get("Not computable", "").strip()
-    if tested:
-        numbers = [int(n) for n in _CITED_RUN.findall(tested)]
-        if not numbers:
-            return [f"{step.name}: **Tested by:** must name a run, `Computation N`"]
-        errors = []
-        for number in numbers:
-            text = runs.get(number)
-            asked = computation.ANSWERED.search(text or "")
-            request = requests.get(int(asked.group(1)), "") if asked else ""
-            if text is None:
-                errors.append(
-                    f"{step.name}: Computation {number} is no run compute.py recorded, so it "
-                    "tested nothing"
-                )
-            elif not (_names(text, step.name) or _names(request, step.name)):
-                errors.append(
-                    f"{step.name}: Computation {number} does not name {step.name} (its title, "
-                    "purpose, Interpretation or request), so it is not a test of it"
-                )
-        return errors
-    if len(reason.split()) >= MIN_REASON_WORDS:
-        return []
-    return [
-        f"{step.name}: a checked step needs **Tested by:** Computation N (a recorded run that "
-        "evaluates its claim on small cases: ask for one with a gap verdict's **Check:** line) "
-        f"or **Not computable:** why its claim cannot be evaluated on small cases "
-        f"({MIN_REASON_WORDS} words or more)"
-    ]
-
-
-def _requests(proof_md: str) -> dict[int, str]:
-    """PROOF.md's `### Request N` blocks by number."""
-    found: dict[int, str] = {}
-    for block in blocks.parse(proof_md)[0]:
-        number = re.match(r"Request (\d+)\b", block.title, re.IGNORECASE)
-        if block.is_request and number:
-            found.setdefault(int(number.group(1)), block.text)
-    return found
-
-
 def validate(
     proof_md: str, review_md: str, runs: dict[int, str]
 ) -> tuple[ReviewSummary, list[str]]:
@@ -297,7 +215,7 @@ def validate(
     are the runs compute.py recorded (computation.vouched_runs), which a checked step's test
     cites."""
     errors = []
-    requests = _requests(proof_md)
+    requests = blocks.requests(proof_md)
     judged = {label(v.name): v for v in verdicts(review_md)}
     counts = dict.fromkeys(VERDICTS, 0)
     wanted = [s for s in steps(proof_md) if s.status != "abandoned"]
@@ -321,7 +239,7 @@ def validate(
         ):
             errors.append(why)
         if verdict.verdict == "checked":
-            errors += _test_errors(step, verdict, runs, requests)
+            errors += smallcases.untested(step.name, verdict.fields, runs, requests)
         sources = verdict.fields.get("Sources", "")
         for ref in step.refs():
             named = re.search(rf"\b{re.escape(ref)}\b[^;]*", sources, re.IGNORECASE)
