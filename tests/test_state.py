@@ -510,8 +510,10 @@ def test_next_refuses_to_route_on_bad_proof_md_values(problem, fields, named):
     assert named in step["reason"] and step["options"] == ["redirect"]
 
 
-def test_next_when_done_says_archive(problem):
+def test_next_when_done_says_archive(problem, tex_only):
     enter(problem, "DONE")
+    (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
+    ground(problem, "LATEX_OUTPUT", "DONE")  # DONE's grounds hold still
     step = router.next_step(problem, problem.name)
     assert step["action"] == "done" and "archive-session" in step["reason"]
 

@@ -309,3 +309,34 @@ def test_output_tex_not_in_utf8_is_one_error_line(script, problem, tex_only):
     (problem / "OUTPUT.tex").write_bytes(b"\\documentclass{article}\xff\n")
     run = compile_script(script, problem)
     assert run.returncode == 2 and run.json()["error"]["code"] == "unreadable", run.stdout
+
+
+def test_a_hand_made_pdf_with_a_hand_written_record_is_refused(problem, needs_tex):
+    """The walk-around: a 60-byte `%PDF-1.4` and an OUTPUT.compile.json of plain SHA-256s
+    reached DONE and archive-session. The record is keyed now, like STATE.md's digest."""
+    import hashlib
+
+    pdf = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+    (problem / "OUTPUT.pdf").write_bytes(pdf)
+    record = {
+        "at": "2026-12-07T00:00:00Z",
+        "tool": "latexmk",
+        "tex_only": False,
+        "sources": texbuild.sources(problem),
+        "pdf": hashlib.sha256(pdf).hexdigest(),
+        "error": None,
+    }
+    for forged in (record, {**record, "mark": "0" * 64}):
+        (problem / "OUTPUT.compile.json").write_text(json.dumps(forged))
+        assert "its record is not latex.py compile's" in done(problem)
+
+
+def test_done_is_checked_again_when_the_loop_is_asked(script, problem, needs_tex):
+    """`advance` in DONE re-checks DONE's grounds: a write-up changed after DONE is no finished
+    run (archive-session re-checks too: test_hand_made_evidence)."""
+    assert compile_script(script, problem).returncode == 0
+    assert done(problem) is None
+    assert router.advance(problem, problem.name)["action"] == "done"
+    (problem / "OUTPUT.pdf").write_bytes(b"%PDF-1.5\n% another PDF\n")
+    step = router.advance(problem, problem.name)
+    assert step["action"] == "ask_user" and "OUTPUT.pdf is not the PDF" in step["reason"]

@@ -366,6 +366,16 @@ def next_step(folder: Path, slug: str) -> Step:
             )
         return move("DONE", "OUTPUT.tex written and latex.py check passes")
 
+    violations = latex_violations(folder)  # DONE's grounds again: the files may have changed
+    if violations:
+        step["violations"] = violations
+        return ask(
+            "the run is marked DONE, but "
+            + "; ".join(v["message"] for v in violations)
+            + ": fix the write-up by hand and compile it again, or archive the run as it "
+            "stands with state.py archive-session --partial",
+            (),
+        )
     step["action"] = "done"
     step["reason"] = "the run is finished; archive it with state.py archive-session"
     return step
