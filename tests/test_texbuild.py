@@ -340,3 +340,58 @@ def test_done_is_checked_again_when_the_loop_is_asked(script, problem, needs_tex
     (problem / "OUTPUT.pdf").write_bytes(b"%PDF-1.5\n% another PDF\n")
     step = router.advance(problem, problem.name)
     assert step["action"] == "ask_user" and "OUTPUT.pdf is not the PDF" in step["reason"]
+
+
+LEMMA_1 = r"$D_n = n! \sum_{k=0}^n (-1)^k / k!$"  # test_state's sealed Lemma 1, as TeX
+PDF_ARTICLE = r"""\documentclass{article}
+\usepackage{amsthm}
+\newtheorem{lemma}{Lemma}
+\newcommand{\proved}{\textsuperscript{[P]}}
+\newcommand{\supported}{\textsuperscript{[S]}}
+\begin{document}
+BODY
+\end{document}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "refused"),
+    [  # what the TeX-level check cannot see, or cannot compare with the step
+        (r"\textbf{Theorem 5.} The Riemann hypothesis holds.", "Theorem 5"),
+        (
+            r"\begin{lemma}\label{pf:lemma-1}\proved The Riemann hypothesis holds.\end{lemma}",
+            "Lemma 1",
+        ),
+        # the sealed step's own statement, and a claim whose lower tier is printed
+        (
+            rf"\begin{{lemma}}\label{{pf:lemma-1}}\proved {LEMMA_1}.\end{{lemma}}",
+            None,
+        ),
+        (r"\textbf{Theorem 5.} The Riemann hypothesis holds.\supported", None),
+    ],
+)
+def test_the_pdf_is_checked_as_the_reader_sees_it(problem, needs_tex, body, refused):
+    """Every numbered claim OUTPUT.pdf prints (pdftotext) is a sealed [P] step's statement or
+    shows its lower tier: a bold "Theorem 5." and a sealed step's label on another statement
+    reached DONE, since OUTPUT.tex's check does not read the PDF."""
+    from test_state import passing_review
+
+    passing_review(problem)
+    (problem / "OUTPUT.tex").write_text(PDF_ARTICLE.replace("BODY", body))
+    assert texbuild.compile_pdf(problem)["compiled"] is True
+    message = done(problem)
+    if refused is None:
+        assert message is None
+    else:
+        assert f"OUTPUT.pdf prints {refused}" in message, message
+
+
+def test_the_writers_check_and_compile_reads_the_pdf_too(script, problem, needs_tex):
+    from test_state import passing_review
+
+    passing_review(problem)
+    body = r"\textbf{Theorem 5.} The Riemann hypothesis holds."
+    (problem / "OUTPUT.tex").write_text(PDF_ARTICLE.replace("BODY", body))
+    run = script("latex.py", "check", "--compile", "--dir", str(problem))
+    assert run.returncode == 1 and run.json()["ok"] is False, run.stdout
+    assert [v["kind"] for v in run.json()["violations"]] == ["unproved_claim_in_pdf"]

@@ -298,7 +298,7 @@ TEX = r"""\documentclass{article}
 \begin{document}
 \begin{lemma}\label{pf:lemma-1}A vertex can be inserted into a directed path.\end{lemma}
 \begin{proposition}\label{pf:step-2}Small tournaments have an odd number of Hamiltonian
-paths.\end{proposition}
+paths.\textsuperscript{[S]}\end{proposition}
 \begin{theorem}\label{pf:main-theorem}Every tournament has a Hamiltonian path, and their
 number is odd \cite{KEY}.\end{theorem}
 \bibliographystyle{plain}

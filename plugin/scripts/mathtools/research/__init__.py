@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .latex import check_folder
     from .models import agent_call_update
     from .notation import CUSTOM, PRESETS, presets, update
+    from .pdftext import pdf_claim_violations
     from .problemdir import (
         add_arguments,
         current_slug,
@@ -110,6 +111,7 @@ __all__ = [
     "none_left",
     "parse_problem_command",
     "parse_tags",
+    "pdf_claim_violations",
     "presets",
     "problem_dir",
     "problem_file",

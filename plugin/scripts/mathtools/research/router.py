@@ -355,7 +355,7 @@ def next_step(folder: Path, slug: str) -> Step:
         if not _fresh(folder, "OUTPUT.tex", state):
             return spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
         violations = latex_violations(folder)
-        if [violation["kind"] for violation in violations] == ["no_tex"]:
+        if [violation["kind"] for violation in violations] in (["no_tex"], ["no_pdftotext"]):
             step["violations"] = violations  # no agent can install TeX: the user decides
             return ask(violations[0]["message"], ())
         if violations:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
-from . import computation, latex, review, signing, texbuild
+from . import computation, latex, pdftext, review, signing, texbuild
 from .approval import CHOICES as GRANTS
 from .approval import approval_file, typed_by_user
 from .statefile import (
@@ -329,12 +329,18 @@ def literature_outcome(folder: Path, state: State) -> str | None:
 def latex_violations(folder: Path) -> list[latex.TexViolation]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
     the referee's review; then why OUTPUT.pdf is not the PDF compiled from it now
-    (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen)."""
+    (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen);
+    then, from the compiled PDF's text, every numbered claim it prints that is neither visibly of a
+    lower tier nor a sealed [P] step's statement (pdftext.pdf_claim_violations)."""
     try:
         violations = latex.check_folder(folder, require_review=True)[1]
     except BadInput as exc:
         return [{"kind": exc.code, "message": exc.message}]
-    return violations + texbuild.compile_violations(folder)
+    compiled = texbuild.compile_violations(folder)
+    record = texbuild.read_record(folder)
+    if compiled or record is None or record["tex_only"]:
+        return violations + compiled
+    return violations + pdftext.pdf_claim_violations(folder)
 
 
 def artifact(folder: Path, name: str) -> dict[str, object] | None:
