@@ -7,7 +7,7 @@ A printed claim is a line that opens with Theorem, Lemma, Proposition, Corollary
 number, then a period or a parenthesised name and a period (`Theorem 2.1 (Rédei). ...`, as amsthm
 prints a head and as a bold "Theorem 5." reads), or an environment of another name whose note is
 one of those words (`Remark 3 (Theorem). ...`). Its text runs to the next such head, a line
-opening with "Proof", or PRINTED_CHARS characters. Each must either
+opening with "Proof", a blank line, or PRINTED_CHARS characters. Each must either
 
   - carry its lower tier visibly: [V], [S] or [∼] (the template's \\verified, \\supported,
     \\speculative) in its text; or
@@ -15,8 +15,9 @@ opening with "Proof", or PRINTED_CHARS characters. Each must either
     STATEMENT_SHARE of the step's statement tokens (its heading after the colon: words, letters
     and numbers, LaTeX commands left out; none when the heading holds no statement) are in the
     printed text, and at least STATEMENT_SHARE of the printed text's words (four letters or
-    more) are in the step's block. A [P] on another
-    statement ("[P] The Riemann hypothesis holds.") under a sealed step's label is refused.
+    more, the commonest left out) are in the step's block (the Main Theorem's: or PROBLEM.md).
+    A [P] on another statement ("[P] The Riemann hypothesis holds.") under a sealed step's
+    label is refused.
 
 latex.py check stays the source of the messages that name a TeX line; this check is what the
 move to DONE adds on the PDF itself.
@@ -47,7 +48,14 @@ _HEAD = re.compile(
     rf"|[A-Z][a-z]+\s+{_NUMBER}\s*\(\s*(?P<noted>{_WORDS})\b[^)\n]*\)\s*\.)",
     re.MULTILINE,
 )
-_PROOF = re.compile(r"^\s*Proof\b", re.MULTILINE)
+# Where a printed claim's text ends: a line opening a proof, or a blank line (a paragraph's end).
+_END = re.compile(r"^\s*Proof\b|\n\s*\n", re.MULTILINE)
+# Words too common to tell one statement from another.
+_COMMON = frozenset(
+    {"that", "this", "these", "those", "their", "there", "then", "than", "with", "from", "have"}
+    | {"into", "also", "each", "such", "when", "where", "which", "while", "some", "every", "only"}
+    | {"over", "under", "does", "hold", "holds"}
+)
 _LOWER_TIER = re.compile(r"\[(?:V|S|~|∼|\$\\sim\$)\]")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
@@ -82,8 +90,8 @@ def printed_claims(text: str) -> list[PrintedClaim]:
     for index, head in enumerate(heads):
         end = heads[index + 1].start() if index + 1 < len(heads) else len(text)
         body = text[head.end() : min(end, head.end() + PRINTED_CHARS)]
-        proof = _PROOF.search(body)
-        body = body[: proof.start()] if proof else body
+        ends = _END.search(body)
+        body = body[: ends.start()] if ends else body
         kind = head.group("kind") or head.group("noted")
         name = f"{kind} {head.group('number')}" if head.group("number") else head.group(0)
         found.append({"head": " ".join(name.split()), "text": " ".join(body.split())})
@@ -98,16 +106,19 @@ def _share(part: set[str], whole: set[str]) -> float:
     return len(part & whole) / len(part) if part else 1.0
 
 
-def prints_step(printed: str, block: str) -> bool:
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(_COMMAND.sub(" ", text))} - _COMMON
+
+
+def prints_step(printed: str, block: str, problem: str = "") -> bool:
     """Whether `printed` (a claim's text in the PDF) states the step whose block is `block`
     (module docstring); a step whose heading holds no statement (`### Main Theorem`) is matched
-    on its block's words alone."""
+    on its block's words alone, and the Main Theorem's on PROBLEM.md's (`problem`) too."""
     heading = block.split("\n", 1)[0]
     statement = heading.split(":", 1)[1] if ":" in heading else ""
-    said, words = _tokens(printed), {w.lower() for w in _WORD.findall(printed)}
-    block_words = {w.lower() for w in _WORD.findall(_COMMAND.sub(" ", block))}
-    return _share(_tokens(statement), said) >= STATEMENT_SHARE and (
-        _share(words, block_words) >= STATEMENT_SHARE
+    own = _words(block) | (_words(problem) if "main theorem" in heading.lower() else set())
+    return _share(_tokens(statement), _tokens(printed)) >= STATEMENT_SHARE and (
+        _share(_words(printed), own) >= STATEMENT_SHARE
     )
 
 
@@ -124,15 +135,16 @@ def pdf_claim_violations(folder: Path) -> list[TexViolation]:
                 f"be checked: {INSTALL_PDFTOTEXT}",
             }
         ]
-    proof_path = folder / "PROOF.md"
+    proof_path, problem_path = folder / "PROOF.md", folder / "PROBLEM.md"
     proof_md = proof_path.read_text(encoding="utf-8") if proof_path.exists() else ""
+    problem = problem_path.read_text(encoding="utf-8") if problem_path.exists() else ""
     proved = review.proved_labels(folder)
     sealed = [step.text for step in review.steps(proof_md) if step.label in proved]
     violations: list[TexViolation] = []
     for claim in printed_claims(text):
         if _LOWER_TIER.search(claim["text"]):
             continue
-        if any(prints_step(claim["text"], block) for block in sealed):
+        if any(prints_step(claim["text"], block, problem) for block in sealed):
             continue
         violations.append(
             {
