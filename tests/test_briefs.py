@@ -115,18 +115,24 @@ def test_the_computation_brief_lists_only_the_open_requests(asking):
     assert "exhaustive-search" in text and "MARKER-REF-KEY-RESULT" not in text
 
 
-def test_a_pending_interpretation_comes_with_its_output(tmp_path):
+def run_request_1(tmp_path, code: str) -> str:
+    """A new problem asking for two computations, `code` run by compute.py for Request 1 (its
+    Interpretation still to write); the computation agent's brief then."""
     cwd = tmp_path / "ws"
     folder = t.new_problem(cwd)
     (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
     snippet = folder / "request-1.py"
-    snippet.write_text(t.SNIPPETS[1], encoding="utf-8")
+    snippet.write_text(code, encoding="utf-8")
     ran = run_script(
         "compute.py", "run", str(snippet), "--request", "1", "--title", "small",
         "--python", __import__("sys").executable, "--problem", t.SLUG, cwd=cwd,
     )  # fmt: skip
     assert ran.returncode == 0, ran.stdout
-    text = brief(cwd, "computation")
+    return brief(cwd, "computation")
+
+
+def test_a_pending_interpretation_comes_with_its_output(tmp_path):
+    text = run_request_1(tmp_path, t.SNIPPETS[1])
     assert "## Runs whose Interpretation is pending" in text
     assert "n=5: least h(T) = 1, all odd: True" in text
     # whole: the snippet opens with a `# ` comment and prints a `# ` line, which once cut the
@@ -228,17 +234,7 @@ def test_the_referee_and_writer_briefs_carry_code_output_strategy_and_notation(f
 
 def test_a_heading_printed_by_a_run_does_not_split_the_runs(tmp_path):
     """An output line `## Computation 9: ...` is output, not the start of another run."""
-    cwd = tmp_path / "ws"
-    folder = t.new_problem(cwd)
-    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
-    snippet = folder / "request-1.py"
-    snippet.write_text('print("## Computation 9: not a run")\nprint("after it")\n')
-    ran = run_script(
-        "compute.py", "run", str(snippet), "--request", "1", "--title", "heading",
-        "--python", __import__("sys").executable, "--problem", t.SLUG, cwd=cwd,
-    )  # fmt: skip
-    assert ran.returncode == 0, ran.stdout
-    text = brief(cwd, "computation")
+    text = run_request_1(tmp_path, 'print("## Computation 9: not a run")\nprint("after it")\n')
     assert "## Computation 9: not a run\nafter it" in text
     assert "- requests" not in text and "Request 1:" not in text  # answered by that run
 
