@@ -115,20 +115,31 @@ def test_the_computation_brief_lists_only_the_open_requests(asking):
     assert "exhaustive-search" in text and "MARKER-REF-KEY-RESULT" not in text
 
 
-def test_a_pending_interpretation_comes_with_its_output(tmp_path):
+def run_request_1(tmp_path, code: str) -> str:
+    """A new problem asking for two computations, `code` run by compute.py for Request 1 (its
+    Interpretation still to write); the computation agent's brief then."""
     cwd = tmp_path / "ws"
     folder = t.new_problem(cwd)
     (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
     snippet = folder / "request-1.py"
-    snippet.write_text(t.SNIPPETS[1], encoding="utf-8")
+    snippet.write_text(code, encoding="utf-8")
     ran = run_script(
         "compute.py", "run", str(snippet), "--request", "1", "--title", "small",
         "--python", __import__("sys").executable, "--problem", t.SLUG, cwd=cwd,
     )  # fmt: skip
     assert ran.returncode == 0, ran.stdout
-    text = brief(cwd, "computation")
+    return brief(cwd, "computation")
+
+
+def test_a_pending_interpretation_comes_with_its_output(tmp_path):
+    text = run_request_1(tmp_path, t.SNIPPETS[1])
     assert "## Runs whose Interpretation is pending" in text
     assert "n=5: least h(T) = 1, all odd: True" in text
+    # whole: the snippet opens with a `# ` comment and prints a `# ` line, which once cut the
+    # Code and the Output to nothing (read as Markdown headings)
+    assert f"Code:\n```python\n# {t.CODE_MARKER}: h(T)" in text
+    assert f"Output:\n```text\n# n, least h(T), all odd ({t.OUTPUT_MARKER})\nn=1:" in text
+    assert t.STRATEGY_MARKER in text  # the symbols the request may use
 
 
 def test_the_referee_brief_holds_the_steps_their_sources_and_computations(finished):
@@ -199,3 +210,40 @@ def test_the_referee_sees_every_computation_even_one_no_step_cites(finished):
     text = brief(cwd, "referee")
     assert "n=7: least h(T) = " in text and "MARKER-REQUEST-2" in text
     assert "n=7: least h(T) = " not in brief(cwd, "latex-writer")  # the article: cited runs only
+
+
+def test_the_referee_and_writer_briefs_carry_code_output_strategy_and_notation(finished):
+    """Each run's Code and Output whole (fenced blocks are blocks: a `# ` line inside is code or
+    output), PROOF.md's Strategy (whose symbols the steps use), NOTATION.md for the referee, and
+    the unconfirmed references the writer may only mention."""
+    cwd, _ = finished
+    for agent in ("referee", "latex-writer"):
+        text = brief(cwd, agent)
+        for wanted in (
+            f"# {t.CODE_MARKER}: h(T) for every tournament on n <= 5 vertices\nfrom itertools",
+            "rng = random.Random(2026)",
+            f"# n, least h(T), all odd ({t.OUTPUT_MARKER})\nn=1: least h(T) = 1",
+            "n=7: least h(T) = ",
+            t.STRATEGY_MARKER,
+            "MARKER-NOTATION",
+        ):
+            assert wanted in text, (agent, wanted)
+    assert "MARKER-UREF" in brief(cwd, "latex-writer")
+    assert "MARKER-UREF" not in brief(cwd, "referee")  # a UREF supports no step
+
+
+def test_a_heading_printed_by_a_run_does_not_split_the_runs(tmp_path):
+    """An output line `## Computation 9: ...` is output, not the start of another run."""
+    text = run_request_1(tmp_path, 'print("## Computation 9: not a run")\nprint("after it")\n')
+    assert "## Computation 9: not a run\nafter it" in text
+    assert "- requests" not in text and "Request 1:" not in text  # answered by that run
+
+
+def test_a_run_without_a_record_is_named_not_shown_open(asking):
+    """A workspace older than compute.py's run records: Request 1 has its Computation 1, which
+    no record vouches for. The proof brief says so, not "(open)"."""
+    cwd, folder = asking
+    (folder / "computations" / "runs.jsonl").unlink()
+    text = brief(cwd, "proof")
+    assert "Request 1 (Computation 1 has no run record: run it again)" in text
+    assert "Request 2 (open)" in text

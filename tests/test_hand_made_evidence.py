@@ -105,6 +105,7 @@ def test_a_state_sealed_by_0_1_0_is_read_and_resealed_with_the_key(problem, tmp_
     assert (
         statefile.show_state(other, other.name)["current_state"] == "LITERATURE_SEARCH"
     )  # key made
+    machine.record_search(other, other.name, "LIT-001: 0 confirmed references")
     machine.transition(other, other.name, "PROOF_DEVELOPMENT", "searched")
     assert read_state(other)[0]["digest"] != unkeyed_digest(read_state(other)[0])
     hand_set(problem, current_state="PROOF_DEVELOPMENT")  # after the key: refused
@@ -230,7 +231,7 @@ def test_a_touched_literature_md_is_no_search(problem, script, tmp_path):
     (problem / "LITERATURE.md").touch()
     step = router.next_step(problem, problem.name)
     assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")
-    assert "no literature merged" in step["reason"]
+    assert "no literature search recorded" in step["reason"]
     merge_by_script(script, problem, tmp_path, 2)
     step = router.next_step(problem, problem.name)
     assert step["transition"]["to"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"

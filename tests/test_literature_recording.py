@@ -226,3 +226,34 @@ def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(ses
     session.write("relevance.json", {})
     merged = session.run("merge", session.search_folder).stdout
     assert f"(moved from {pending.group(1)})" in merged, merged
+
+
+def test_a_search_that_finds_nothing_is_recorded_and_the_loop_goes_on(session):
+    """The dead end: with no paper judged strong or partial and no PROBLEM.md reference, verify
+    printed "nothing to verify", merge was refused ("no verified.json") and `advance` spawned the
+    search agent again, up to the cap. Now merge writes a "no prior work found" LITERATURE.md,
+    finish records it, and the loop moves to the proof."""
+    problem = session.folder / ".math" / "problems" / SLUG
+    text = (problem / "PROBLEM.md").read_text()
+    (problem / "PROBLEM.md").write_text(
+        re.sub(r"## References\n.*?(?=\n## )", "## References\n", text, flags=re.S)
+    )
+    step = run_script("state.py", "advance", "--problem", SLUG, cwd=session.folder).json()
+    assert (step["state"], step["spawn"]) == ("LITERATURE_SEARCH", "math:literature-search")
+    session.judge_all(session.discover(SLUG), label=lambda n: "irrelevant")
+    verified = session.run("verify", session.search_folder)
+    assert verified.returncode == 0 and "nothing to verify" in verified.stdout
+    merged = session.run("merge", session.search_folder)
+    assert merged.returncode == 0, merged.stdout
+    assert "no prior work found" in merged.stdout
+    done = session.run("finish", session.search_folder, "--outcome", "FAILED", "--title", "None",
+                       "--reasoning", "nothing relevant", "--insight", "new ground")  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    assert (done.json()["confirmed"], done.json()["state"]) == (0, "LITERATURE_SEARCH")
+    literature = (problem / "LITERATURE.md").read_text()
+    assert "confirmed_count: 0" in literature and "No prior work found" in literature
+    step = run_script("state.py", "advance", "--problem", SLUG, cwd=session.folder).json()
+    assert step["spawn"] == "math:proof", step
+    assert step["applied"] == [
+        {"to": "PROOF_DEVELOPMENT", "reason": "literature search done: no prior work found"}
+    ]

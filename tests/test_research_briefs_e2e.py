@@ -9,7 +9,9 @@ runbook makes `state.py brief` its first call. Here the loop runs on the tournam
 agent: proof, computation, referee, latex-writer. Each agent is played to its runbook's first
 call (the brief line of its own system prompt, as Claude Code sent it) and the test looks for
 every input file's marker in that agent's own next request (Request.kind == "subagent"), never
-in the orchestrator's.
+in the orchestrator's: PROOF.md's Strategy, and for the referee and the writer each run's Code
+and Output whole, from snippets whose first line is a `# ` comment and whose output prints a
+`# ` line (once read as headings, which cut both to nothing).
 """
 
 from __future__ import annotations
@@ -38,20 +40,30 @@ WANTED = {
     "math:computation": {
         "PROBLEM.md": PROBLEM,
         "PROOF.md": "MARKER-REQUEST-2",
+        "PROOF.md's Strategy": t.STRATEGY_MARKER,
         "COMPUTATION.md": "Computation 1: h(T), request 1",
     },
     "math:referee": {
         "PROBLEM.md": PROBLEM,
+        "NOTATION.md": "MARKER-NOTATION",
         "PROOF.md": "MARKER-PROOF-LEMMA",
+        "PROOF.md's Strategy": t.STRATEGY_MARKER,
         "LITERATURE.md": "MARKER-REF-STATEMENT",
         "COMPUTATION.md": "MARKER-INTERPRETATION",
+        # the snippet's first line, a `# ` comment, and the output's `# ` table heading: whole
+        "COMPUTATION.md's Code": f"# {t.CODE_MARKER}: h(T) for every tournament",
+        "COMPUTATION.md's Output": f"# n, least h(T), all odd ({t.OUTPUT_MARKER})\nn=1:",
     },
     "math:latex-writer": {
         "PROBLEM.md": PROBLEM,
         "NOTATION.md": "MARKER-NOTATION",
         "PROOF.md": "MARKER-PROOF-LEMMA",
+        "PROOF.md's Strategy": t.STRATEGY_MARKER,
         "LITERATURE.md": "MARKER-REF-KEY-RESULT",
+        "LITERATURE.md's unconfirmed": "MARKER-UREF",
         "COMPUTATION.md": "MARKER-INTERPRETATION",
+        "COMPUTATION.md's Code": f"# {t.CODE_MARKER}: h(T) for every tournament",
+        "COMPUTATION.md's Output": f"# n, least h(T), all odd ({t.OUTPUT_MARKER})\nn=1:",
         "REVIEW.md": "- Main Theorem: checked",
     },
 }
@@ -140,7 +152,7 @@ def after_a_first_pass(tmp_path: Path) -> tuple[Path, Path, Path]:
 def test_each_agent_the_loop_spawns_reads_its_inputs_in_its_own_request(tmp_path):
     home, cwd, folder = after_a_first_pass(tmp_path)
     move(cwd, "LITERATURE_SEARCH", "problem defined")
-    move(cwd, "PROOF_DEVELOPMENT", "literature search done")
+    move(cwd, "PROOF_DEVELOPMENT", "literature already searched")  # LITERATURE.md's last_search
 
     # PROOF.md was written before this state: the proof agent's pass.
     reader, call, run = spawn_one(home, cwd, "math:proof")

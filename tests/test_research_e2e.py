@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import PLUGIN, run_script
 from mathtools.core import bootstrap, frontmatter
+from mathtools.research.state import record_search
 from support import venvs
 from support.claude_harness import (
     agent,
@@ -210,15 +211,18 @@ def problem_in_proof_development(cwd: Path) -> Path:
     computation, made with the plugin's scripts as earlier /math:research steps would."""
     cwd.mkdir(parents=True)
     statement = r"Every prime $p \equiv 1 \pmod 4$ is a sum of two squares."
+    folder = cwd / ".math" / "problems" / SLUG
+    moves = ("state.py", "transition", "PROOF_DEVELOPMENT", "--reason", "literature search done")
     for args in (
         ("workspace.py", "init"),
         ("workspace.py", "new-problem", "--title", "Sums of two squares", "--statement", statement),
         ("state.py", "transition", "LITERATURE_SEARCH", "--reason", "problem defined"),
-        ("state.py", "transition", "PROOF_DEVELOPMENT", "--reason", "literature search done"),
+        moves,
     ):
+        if args is moves:  # the search first, as literature.py finish records one (none found)
+            record_search(folder, SLUG, "LIT-001: 0 confirmed references")
         made = run_script(*args, cwd=cwd)
         assert made.returncode == 0, made.stdout
-    folder = cwd / ".math" / "problems" / SLUG
     (folder / "PROOF.md").write_text(PROOF, encoding="utf-8")  # the proof pass, after the move
     return folder
 
@@ -279,7 +283,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     state = state_of(folder)
     assert state["current_state"] == "COMPUTATION"
     assert state["loops"] == {"proof-literature": 0, "proof-computation": 1, "proof-review": 0}
-    assert len(state["history"]) == 3
+    assert len(state["history"]) == 4  # the search recorded too
     assert state["history"][-1].endswith(
         "PROOF_DEVELOPMENT -> COMPUTATION (PROOF.md computation_needed: true)"
     )
@@ -324,7 +328,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     ((moved),) = step["applied"]
     assert moved["to"] == "PROOF_DEVELOPMENT" and "results ready" in moved["reason"]
     state = state_of(folder)
-    assert state["current_state"] == "PROOF_DEVELOPMENT" and len(state["history"]) == 4
+    assert state["current_state"] == "PROOF_DEVELOPMENT" and len(state["history"]) == 5
     assert state["loops"]["proof-computation"] == 1  # a loop counts once, on the way out
     (spawned,) = orchestrator.spawned
     assert spawned["prompt"].endswith("Task: " + step["task"])
@@ -365,11 +369,13 @@ REVIEW = """\
 
 ### Lemma 1
 **Verdict:** checked
+**Not computable:** a statement about every prime, argued not sampled
 
 Wilson's theorem, with the pairing of $k$ and $p - k$: each line follows.
 
 ### Main Theorem
 **Verdict:** checked
+**Not computable:** a statement about every prime, argued not sampled
 
 Thue's lemma gives $0 < x^2 + y^2 < 2p$ and $p \\mid x^2 + y^2$.
 """

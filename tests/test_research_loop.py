@@ -31,7 +31,7 @@ PROOF_BODY = """
 ## Computation Requests
 
 ### Request 1: the sum for n <= 100
-**Purpose:** check the closed form
+**Purpose:** check the closed form of the Main Theorem
 **Tool:** sympy
 """
 
@@ -41,11 +41,13 @@ REVIEW = """# Referee Report
 ### Lemma 1
 **Verdict:** checked
 **Sources:** REF-001 (Section 1): hypotheses hold - n is a positive integer
+**Not computable:** a closed form for every $n$, which no finite run settles
 
 Pairing $k$ with $n + 1 - k$ gives $n/2$ pairs of sum $n + 1$, so $\\sum_{k \\le n} k = n(n+1)/2$.
 
 ### Main Theorem
 **Verdict:** checked
+**Tested by:** Computation 1
 
 Lemma 1 is the closed form for every $n$; Computation 1 agrees with it up to 100.
 """

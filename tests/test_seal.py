@@ -8,12 +8,15 @@ computation up to n = 6. Every test here failed on the code before issue 36.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 import test_state
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
 from mathtools.research import computation, latex, reasons, review, router
 from mathtools.research import state as machine
+from support import tournament as t
 from test_state import CLEAN_ARTICLE, complete_proof, enter, grant
 
 plugin_data = test_state.plugin_data
@@ -67,26 +70,28 @@ SAID = {
     "$v \\to v_i$ has $v_{i-1} \\to v$, so $v$ fits between them; if $v$ beats nobody it goes "
     "last. The induction on $n$ starts at one vertex.",
     "Lemma 5": "Computation 1 lists h(T) for the tournaments with n <= 6; the step claims the "
-    "bound for every n from six values, so it is finite evidence only.",
+    "bound for every n because the pattern continues from six values: finite evidence only.",
     "Main Theorem": "Lemma 1 gives at least one Hamiltonian path, and Rédei's theorem (REF-001) "
     "that their number h(T) is odd; the two together are the claim.",
 }
+# Why a step's claim is not tested by a run (each checked step gives a run or a reason).
+UNTESTABLE = "**Not computable:** a claim for every $n$, which no finite run settles\n"
 REVIEW = f"""# Referee Report
 
 ### Lemma 1
 **Verdict:** checked
-
+{UNTESTABLE}
 {SAID["Lemma 1"]}
 
 ### Lemma 5
 **Verdict:** checked
-
+{UNTESTABLE}
 {SAID["Lemma 5"]}
 
 ### Main Theorem
 **Verdict:** checked
 **Sources:** REF-001 (Theorem 1): hypotheses hold - T is a tournament
-
+{UNTESTABLE}
 {SAID["Main Theorem"]}
 """
 
@@ -173,7 +178,9 @@ def test_a_referees_account_of_the_step_passes(step, said):
 
 def test_a_gap_or_wrong_verdict_needs_its_note(problem):
     complete_proof(problem, PROOF)
-    text = REVIEW.replace("**Verdict:** checked\n\nComputation 1", "**Verdict:** wrong\n\nx")
+    text = REVIEW.replace(
+        f"**Verdict:** checked\n{UNTESTABLE}\nComputation 1", "**Verdict:** wrong\n\nx"
+    )
     (problem / "REVIEW.md").write_text(text)
     with pytest.raises(BadInput, match=r"Lemma 5: a wrong verdict needs a \*\*Note:\*\*"):
         review.seal(problem, problem.name)
@@ -404,3 +411,94 @@ def test_the_seal_script_refuses_a_bare_review_in_one_line(problem, script):
     error = run.json()["error"]
     assert error["code"] == "bad_review" and "\n" not in error["message"]
     assert all(f"{name}: " in error["message"] for name in ("Lemma 1", "Lemma 5", "Main Theorem"))
+
+
+# --- a referee who tests: each checked step names its run, or why none can test it ---
+
+SK = """### Lemma 2: $p^2 \\mid S_k(p)$ for every prime $p \\ge 5$ and $k \\ge 1$
+**Status:** complete
+**Depends on:** none
+**Confidence:** [S]
+
+Write $S_k(p) = \\sum_{a=1}^{p-1} a^k$. Pairing $a$ with $p - a$ and expanding $(p-a)^k$ by the
+binomial theorem, the terms cancel modulo $p^2$.
+"""
+SK_SAID = (
+    "Pairing $a$ with $p - a$ and the binomial expansion of $(p-a)^k$: the cross term "
+    "$k p a^{k-1}$ is what the cancellation modulo $p^2$ must absorb."
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [  # the issue's walk-arounds: the step's symbols listed, its heading restated
+        "Every inference about $p$, $a$, $k$ and $S_k(p)$ was followed, line by line.",
+        "Lemma 2: $p^2 \\mid S_k(p)$ for every prime $p \\ge 5$ and every $k \\ge 1$ holds.",
+    ],
+)
+def test_symbols_or_the_heading_restated_name_no_inference(said):
+    block = f"### Lemma 2\n**Verdict:** checked\n\n{said}\n"
+    assert "not its inference" in reasons.missing("Lemma 2", SK, block)
+    assert (
+        reasons.missing("Lemma 2", SK, f"### Lemma 2\n**Verdict:** checked\n\n{SK_SAID}\n") is None
+    )
+
+
+def test_the_seal_refuses_a_checked_step_with_neither_a_run_nor_a_reason(problem):
+    complete_proof(problem, PROOF)
+    untested = REVIEW.replace(UNTESTABLE, "", 1)  # Lemma 1's
+    (problem / "REVIEW.md").write_text(untested)
+    with pytest.raises(BadInput) as refused:
+        review.seal(problem, problem.name)
+    assert refused.value.code == "bad_review"
+    assert "Lemma 1: a checked step needs **Tested by:** Computation N" in refused.value.message
+    assert "Lemma 5" not in refused.value.message
+    # a run that compute.py never recorded tests nothing; a one-word reason is no reason
+    for line in ("**Tested by:** Computation 7\n", "**Not computable:** obvious\n"):
+        (problem / "REVIEW.md").write_text(REVIEW.replace(UNTESTABLE, line, 1))
+        with pytest.raises(BadInput, match="Lemma 1: "):
+            review.seal(problem, problem.name)
+
+
+def test_a_false_lemma_refuted_at_a_small_case_never_reaches_p(tmp_path):
+    """The planted false lemma: $p^2 \\mid S_k(p)$, false at p = 5, k = 1 ($S_1(5) = 10$). The
+    proof asks for the small-case check, compute.py runs it, the computation agent says it
+    refutes Lemma 2: the seal refuses a checked verdict on it (run cited or not), and the step
+    the referee then marks wrong gets no [P]."""
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    folder = cwd / ".math" / "problems" / t.SLUG
+    proof = (
+        "# Proof Development\n\n## Proof Structure\n\n" + SK + "\n## Computation Requests\n\n"
+        "### Request 1: S_k(p) mod p^2 for small p and k\n**Purpose:** test Lemma 2 on "
+        "p = 5, 7, 11 and k = 1, 2, 3\n"
+    )
+    complete_proof(folder, proof)
+    snippet = folder / "computations" / "request-1.py"
+    snippet.parent.mkdir()
+    snippet.write_text(
+        "# S_k(p) mod p^2\nfor p in (5, 7, 11):\n    for k in (1, 2, 3):\n"
+        "        print(p, k, sum(a**k for a in range(1, p)) % p**2)\n"
+    )
+    t.script(
+        cwd, "compute.py", "run", str(snippet), "--request", "1", "--title", "S_k(p) mod p^2",
+        "--python", sys.executable, "--problem", t.SLUG,
+    )  # fmt: skip
+    t.script(
+        cwd, "compute.py", "interpret", "1", "--text", "At p = 5, k = 1 the residue is 10, not "
+        "0: this refutes Lemma 2.", "--result", "10 mod 25", "--implication",
+        "Lemma 2 is false", "--problem", t.SLUG,
+    )  # fmt: skip
+    for tested in ("**Tested by:** Computation 1", "**Not computable:** " + "a claim " * 4):
+        (folder / "REVIEW.md").write_text(
+            f"# Referee Report\n\n### Lemma 2\n**Verdict:** checked\n{tested}\n\n{SK_SAID}\n"
+        )
+        with pytest.raises(BadInput, match=r"Lemma 2: Computation 1 of COMPUTATION\.md refutes"):
+            review.seal(folder, t.SLUG)
+    (folder / "REVIEW.md").write_text(
+        "# Referee Report\n\n### Lemma 2\n**Verdict:** wrong\n**Note:** Computation 1: "
+        f"S_1(5) = 10 mod 25\n\n{SK_SAID}\n"
+    )
+    sealed = review.seal(folder, t.SLUG)
+    assert (sealed["verdict"], sealed["proved"]) == ("revise", [])
+    assert "[P]" not in (folder / "PROOF.md").read_text()

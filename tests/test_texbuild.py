@@ -309,3 +309,89 @@ def test_output_tex_not_in_utf8_is_one_error_line(script, problem, tex_only):
     (problem / "OUTPUT.tex").write_bytes(b"\\documentclass{article}\xff\n")
     run = compile_script(script, problem)
     assert run.returncode == 2 and run.json()["error"]["code"] == "unreadable", run.stdout
+
+
+def test_a_hand_made_pdf_with_a_hand_written_record_is_refused(problem, needs_tex):
+    """The walk-around: a 60-byte `%PDF-1.4` and an OUTPUT.compile.json of plain SHA-256s
+    reached DONE and archive-session. The record is keyed now, like STATE.md's digest."""
+    import hashlib
+
+    pdf = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+    (problem / "OUTPUT.pdf").write_bytes(pdf)
+    record = {
+        "at": "2026-12-07T00:00:00Z",
+        "tool": "latexmk",
+        "tex_only": False,
+        "sources": texbuild.sources(problem),
+        "pdf": hashlib.sha256(pdf).hexdigest(),
+        "error": None,
+    }
+    for forged in (record, {**record, "mark": "0" * 64}):
+        (problem / "OUTPUT.compile.json").write_text(json.dumps(forged))
+        assert "its record is not latex.py compile's" in done(problem)
+
+
+def test_done_is_checked_again_when_the_loop_is_asked(script, problem, needs_tex):
+    """`advance` in DONE re-checks DONE's grounds: a write-up changed after DONE is no finished
+    run (archive-session re-checks too: test_hand_made_evidence)."""
+    assert compile_script(script, problem).returncode == 0
+    assert done(problem) is None
+    assert router.advance(problem, problem.name)["action"] == "done"
+    (problem / "OUTPUT.pdf").write_bytes(b"%PDF-1.5\n% another PDF\n")
+    step = router.advance(problem, problem.name)
+    assert step["action"] == "ask_user" and "OUTPUT.pdf is not the PDF" in step["reason"]
+
+
+LEMMA_1 = r"$D_n = n! \sum_{k=0}^n (-1)^k / k!$"  # test_state's sealed Lemma 1, as TeX
+PDF_ARTICLE = r"""\documentclass{article}
+\usepackage{amsthm}
+\newtheorem{lemma}{Lemma}
+\newcommand{\proved}{\textsuperscript{[P]}}
+\newcommand{\supported}{\textsuperscript{[S]}}
+\begin{document}
+BODY
+\end{document}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "refused"),
+    [  # what the TeX-level check cannot see, or cannot compare with the step
+        (r"\textbf{Theorem 5.} The Riemann hypothesis holds.", "Theorem 5"),
+        (
+            r"\begin{lemma}\label{pf:lemma-1}\proved The Riemann hypothesis holds.\end{lemma}",
+            "Lemma 1",
+        ),
+        # the sealed step's own statement, and a claim whose lower tier is printed
+        (
+            rf"\begin{{lemma}}\label{{pf:lemma-1}}\proved {LEMMA_1}.\end{{lemma}}",
+            None,
+        ),
+        (r"\textbf{Theorem 5.} The Riemann hypothesis holds.\supported", None),
+    ],
+)
+def test_the_pdf_is_checked_as_the_reader_sees_it(problem, needs_tex, body, refused):
+    """Every numbered claim OUTPUT.pdf prints (pdftotext) is a sealed [P] step's statement or
+    shows its lower tier: a bold "Theorem 5." and a sealed step's label on another statement
+    reached DONE, since OUTPUT.tex's check does not read the PDF."""
+    from test_state import passing_review
+
+    passing_review(problem)
+    (problem / "OUTPUT.tex").write_text(PDF_ARTICLE.replace("BODY", body))
+    assert texbuild.compile_pdf(problem)["compiled"] is True
+    message = done(problem)
+    if refused is None:
+        assert message is None
+    else:
+        assert f"OUTPUT.pdf prints {refused}" in message, message
+
+
+def test_the_writers_check_and_compile_reads_the_pdf_too(script, problem, needs_tex):
+    from test_state import passing_review
+
+    passing_review(problem)
+    body = r"\textbf{Theorem 5.} The Riemann hypothesis holds."
+    (problem / "OUTPUT.tex").write_text(PDF_ARTICLE.replace("BODY", body))
+    run = script("latex.py", "check", "--compile", "--dir", str(problem))
+    assert run.returncode == 1 and run.json()["ok"] is False, run.stdout
+    assert [v["kind"] for v in run.json()["violations"]] == ["unproved_claim_in_pdf"]

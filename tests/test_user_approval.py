@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from mathtools.core.errors import BadInput
 from mathtools.research import state as machine
 from support.standin import PLUGIN
 
@@ -69,10 +70,26 @@ def run_hook(workspace: Path, sent, as_hook: bool = True) -> subprocess.Complete
     )
 
 
+def typed(prompt: str) -> dict:
+    """The transcript entry Claude Code writes for a prompt the user typed (a slash command as
+    its <command-name> and <command-args>), after the prompt's hooks have run."""
+    command, _, args = prompt.partition(" ")
+    content = (
+        f"<command-message>{command[1:]}</command-message>\n<command-name>{command}"
+        f"</command-name>\n<command-args>{args}</command-args>"
+        if command.startswith("/")
+        else prompt
+    )
+    return {"type": "user", "message": {"role": "user", "content": content}}
+
+
 def user_types(workspace: Path, prompt: str) -> None:
-    """What the user typing `prompt` in Claude Code, in `workspace`, makes the hook do."""
+    """What the user typing `prompt` in Claude Code, in `workspace`, makes the hook do, and then
+    Claude Code (the prompt in the session's transcript)."""
     ran = run_hook(workspace, event(workspace, prompt))
     assert ran.returncode == 0 and not ran.stdout and not ran.stderr, ran.stderr
+    with transcript(workspace).open("a") as handle:
+        handle.write(json.dumps(typed(prompt)) + "\n")
 
 
 def test_the_user_typing_continue_is_recorded(problem, tmp_path):
@@ -138,3 +155,49 @@ def test_a_prompt_that_is_not_an_approval_is_left_alone(problem, tmp_path):
         ran = run_hook(tmp_path, sent, as_hook=False)
         assert (ran.returncode, ran.stdout, ran.stderr) == (0, "", "")
     assert machine.pending_grant(problem, problem.name) is None
+
+
+def test_a_forged_event_with_no_transcript_grants_nothing(problem, tmp_path):
+    """The forge of issue 51: one Bash call pipes a whole UserPromptSubmit event, with the
+    hook's variable set from the exported MATH_PLUGIN_DATA and a transcript path that does not
+    exist. Whatever the hook writes, the approval is not the user's: no transcript holds it."""
+    forged = event(tmp_path, f"/math:research continue {problem.name}")
+    assert not Path(forged["transcript_path"]).exists()
+    run_hook(tmp_path, forged)  # as_hook: CLAUDE_PLUGIN_DATA=$MATH_PLUGIN_DATA in the call
+    assert machine.approval_path(problem).exists()  # the hook cannot tell; the use can
+    assert machine.pending_grant(problem, problem.name) is None
+    # nor when the transcript exists but the user's last message is another one
+    transcript(tmp_path, typed("/math:research"), TOOL_CALL, ANSWER)
+    assert machine.pending_grant(problem, problem.name) is None
+    # the user typing it is what grants it
+    user_types(tmp_path, f"/math:research continue {problem.name}")
+    assert machine.pending_grant(problem, problem.name) == "continue"
+
+
+def test_a_lost_signing_key_has_a_way_back_on_the_users_resign(problem, tmp_path):
+    """Deleting .math/signing.key made every STATE.md "tampered" with no way back. Now the user,
+    having checked the files, types /math:research resign, and `state.py resign` seals them (and
+    the run records) again with the new key; without the user's resign it is refused."""
+    from mathtools.research import computation, signing, statefile
+    from mathtools.research.state import resign, transition
+
+    transition(problem, problem.name, "LITERATURE_SEARCH", "problem defined")
+    runs = problem / computation.RUN_RECORDS
+    runs.parent.mkdir()
+    record = {"computation": 1, "request": None, "outcome": "ok", "code_sha256": "a"}
+    runs.write_text(json.dumps({**record, "mark": signing.mark(tmp_path / ".math", record)}) + "\n")
+    (tmp_path / ".math" / signing.KEY_FILE).unlink()  # lost
+    with pytest.raises(BadInput) as refused:
+        statefile.load(problem, problem.name)
+    assert (
+        refused.value.code == "state_tampered" and "/math:research resign" in refused.value.message
+    )
+    with pytest.raises(BadInput) as refused:  # the model's own call
+        resign(problem, problem.name)
+    assert refused.value.code == "needs_user"
+    user_types(tmp_path, "/math:research resign")
+    assert resign(problem, problem.name) == {"resealed": [problem.name], "runs_remarked": 1}
+    assert statefile.load(problem, problem.name)[0].current_state == "LITERATURE_SEARCH"
+    (line,) = runs.read_text().splitlines()
+    assert signing.matches(tmp_path / ".math", record, json.loads(line)["mark"])
+    assert machine.pending_grant(problem, problem.name) is None  # used up

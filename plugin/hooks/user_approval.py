@@ -11,9 +11,12 @@ refused: the model's own pre-approved calls cannot grant what only the user may.
 
 The model can run this file too (a Bash call piping `{"prompt": "/math:research continue"}` into
 it), so an approval is recorded only from what Claude Code gives a real UserPromptSubmit event and
-a Bash tool call does not have (approval.event_problems, checked on 2.1.197 and 2.1.332). The
-threat is an eager model taking a shortcut, not a determined one forging every field: see
-approval.py for what this does and does not prevent.
+a Bash tool call does not have (approval.event_problems, checked on 2.1.197 and 2.1.332), and it
+counts only while the session's transcript holds the command as the user's last message
+(approval.typed_by_user, checked when state.py uses it: the prompt reaches the transcript after
+its hooks have run). A whole event piped from Bash, with CLAUDE_PLUGIN_DATA set from the exported
+MATH_PLUGIN_DATA and a transcript that does not exist, grants nothing. See approval.py for what
+this does and does not prevent.
 
 Standard library only. Exit 0, printing nothing, for every prompt that is not an approval; an
 approval that lacks the evidence is not recorded, said in one line on stderr, exit 1 (Claude Code's
@@ -58,6 +61,9 @@ def main() -> int:
                 "problem": said.group("slug"),
                 "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "session": event["session_id"],
+                # state.py checks, when it uses the approval, that the user's last message there
+                # is this command (approval.typed_by_user)
+                "transcript": os.path.realpath(str(event["transcript_path"])),
             }
             with contextlib.suppress(OSError):
                 path = approval_file(folder / ".math")

@@ -13,7 +13,10 @@ subcommands:
             the article states as no such theorem, when a file it \\input's is outside the
             problem folder, or when the document is not a complete article or has an empty
             bibliography (the files it \\input's are checked with it)
-            (--compile: then, when it passes, compile as below, in the same call)
+            (--compile: then, when it passes, compile as below, in the same call, and read the
+            PDF's text (pdftotext): each numbered Theorem, Lemma, Proposition, Corollary or
+            Claim it prints must state a step the referee's seal gave [P], or show its lower
+            tier ([V], [S], [~]); kind unproved_claim_in_pdf, as the move to DONE checks it)
   compile   runs latexmk (else pdflatex + bibtex) in the problem folder, with no shell escape and
             TeX's files confined to the folder, within --timeout seconds in all; prints the first
             LaTeX error when it fails (exit 1), and records in OUTPUT.compile.json the digests of
@@ -42,7 +45,12 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.core import cited_keys  # noqa: E402
-from mathtools.research import check_folder, compile_pdf, parse_problem_command  # noqa: E402
+from mathtools.research import (  # noqa: E402
+    check_folder,
+    compile_pdf,
+    parse_problem_command,
+    pdf_claim_violations,
+)
 from mathtools.sandbox import without_secrets  # noqa: E402
 
 without_secrets()  # LaTeX could \input /proc/<our pid>/environ: no key there
@@ -61,6 +69,9 @@ def check(folder: Path, then_compile: bool = False) -> int:
         if "error" in answer["compile"]:
             cli.emit(answer)
             return EXIT_VIOLATIONS
+        if answer["compile"].get("compiled"):  # the claims the PDF prints, as a reader sees them
+            violations = answer["violations"] = pdf_claim_violations(folder)
+            answer["ok"] = not violations
     cli.emit(answer)
     return EXIT_VIOLATIONS if violations else EXIT_OK
 

@@ -5,8 +5,11 @@ on it.
 The referee (agents/referee.md) writes one `### <step name>` block per PROOF.md step, each with
 **Verdict:** checked | gap | wrong, a **Note:** for a gap or a wrong step, for a step that rests
 on a REF a **Sources:** line saying whether that statement's hypotheses hold where the step uses
-it, and under a checked verdict the text of what was checked, naming the step's content. `seal`
-refuses a review that misses a step, a field or that text (naming each step); otherwise it writes
+it, and under a checked verdict the text of what was checked, naming the step's content and its
+inference (not only its symbols or its heading restated), and either **Tested by:** Computation
+N (a run compute.py recorded that names the step) or **Not computable:** why no small case can
+test it; a step a recorded run's Interpretation says it refutes is never checked. `seal` refuses
+a review that misses a step, a field or that text (naming each step); otherwise it writes
 REVIEW.md's frontmatter (verdict pass or revise, the counts, the digest of the PROOF.md it judged,
 `proved`: each step it gave [P] with its digest) and, on a pass, gives tier [P] ("proved here in
 full") to each checked step that rests on no computation and only on [P] or [V] steps and REF

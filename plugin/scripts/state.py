@@ -5,16 +5,21 @@ move it, and archive a finished run.
 States: INTAKE, LITERATURE_SEARCH, PROOF_DEVELOPMENT, COMPUTATION, REVIEW, LATEX_OUTPUT, DONE.
 Legal moves: INTAKE -> LITERATURE_SEARCH -> PROOF_DEVELOPMENT -> REVIEW -> LATEX_OUTPUT -> DONE,
 plus the back-edges PROOF_DEVELOPMENT -> LITERATURE_SEARCH, PROOF_DEVELOPMENT <-> COMPUTATION and
-REVIEW -> PROOF_DEVELOPMENT (the referee found a gap or a wrong step). Each move is checked
-against the files: REVIEW needs a PROOF.md complete by its own rules, COMPUTATION an unanswered
-request, LATEX_OUTPUT a REVIEW.md sealed on this PROOF.md in which every step is checked, DONE an
-OUTPUT.tex that passes latex.py check and the OUTPUT.pdf latex.py compile made from it as it is
-(OUTPUT.compile.json; without TeX: refused with the install line, unless "tex_only": true in
-.math/config.json, then its tex-only record). Each back-edge pair may
-loop 3 times; a fourth, or a write-up without a passing review, needs the user: they type
-/math:research continue (or accept-partial), which the plugin records as they type it, and
---user-approved uses that record up; without it --user-approved is refused. STATE.md carries a
-digest: a hand-edited state is refused (code state_tampered).
+REVIEW -> PROOF_DEVELOPMENT (the referee found a gap or a wrong step). Each move is checked against
+the files: PROOF_DEVELOPMENT from LITERATURE_SEARCH needs a search recorded in this visit
+(literature.py merge or finish; one that found nothing too) or, on the first visit, one the user
+already made (the rule `next` follows; else the user's continue), REVIEW needs a PROOF.md complete
+by its own rules, COMPUTATION an unanswered request, LATEX_OUTPUT a REVIEW.md sealed on this
+PROOF.md in which every step is checked, DONE an OUTPUT.tex that passes latex.py check and the
+OUTPUT.pdf latex.py compile made from it as it is (OUTPUT.compile.json, keyed like STATE.md; every
+numbered claim the PDF's text prints a sealed [P] step's statement or its lower tier; without TeX:
+refused with the install line, unless "tex_only": true in .math/config.json, then its tex-only
+record). Each back-edge pair may loop 3 times; a fourth, or a write-up without a passing review,
+needs the user: they type /math:research continue (or accept-partial), which the plugin records as
+they type it, and --user-approved uses that record up; without it --user-approved is refused.
+STATE.md carries a digest keyed by .math/signing.key: a hand-edited state is refused (code
+state_tampered). When the key is lost every state reads so; the way back is `resign`, after the
+user types /math:research resign.
 
 subcommands:
   show                        STATE.md as JSON (state, loops, history, legal moves) and
@@ -27,6 +32,10 @@ subcommands:
   transition TO --reason R    record a move; refuses illegal moves and capped loops
   archive-session [--partial] check DONE's grounds again, copy the finished run into
                               sessions/session-NNN/ and restart
+  resign                      after .math/signing.key was lost or replaced (every STATE.md
+                              then reads as hand-edited): seal every problem's STATE.md and
+                              run records again with the key there now; only after the user
+                              checked the files and typed /math:research resign
   brief --for AGENT           what that agent reads before it works (proof, computation,
                               referee, latex-writer), as Markdown: the parts of the problem's
                               files it needs, and the protocol lines its runbook uses; its
@@ -37,8 +46,8 @@ example:
   state.py transition COMPUTATION --reason "PROOF.md computation_needed: true"
   state.py brief --for proof --problem twin-primes
 
-Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap,
-needs_user, proof_incomplete, no_request, not_reviewed, latex_check_failed, state_tampered,
+Exit codes: 0 ok, 2 bad input or a refused move (codes illegal_transition, loop_cap, needs_user,
+no_search, proof_incomplete, no_request, not_reviewed, latex_check_failed, state_tampered,
 not_done), 4 environment, 5 internal error.
 """
 
@@ -61,6 +70,7 @@ from mathtools.research import (  # noqa: E402
     brief,
     next_step,
     parse_problem_command,
+    resign,
     show_state,
     transition,
 )
@@ -84,6 +94,9 @@ def main(argv: Sequence[str]) -> None:
     archive.add_argument(
         "--partial", action="store_true", help="archive a run that is not DONE (user's decision)"
     )
+    commands.add_parser(
+        "resign", help="after signing.key was lost: seal the workspace again (the user's resign)"
+    )
     agent = commands.add_parser("brief", help="what an agent reads before it works (Markdown)")
     agent.add_argument("--for", dest="agent", required=True, choices=AGENTS)
     args, slug, folder = parse_problem_command(parser, commands, argv)
@@ -97,6 +110,8 @@ def main(argv: Sequence[str]) -> None:
         cli.emit(transition(folder, slug, args.to, args.reason, args.user_approved))
     elif args.command == "brief":
         sys.stdout.write(brief(folder, slug, args.agent))
+    elif args.command == "resign":
+        cli.emit(resign(folder, slug))
     else:
         cli.emit(archive_session(folder, slug, args.partial))
 

@@ -18,7 +18,7 @@ from mathtools.core.files import atomic_write
 from mathtools.litdoc import literature, merging
 
 from support.claude_code import ROOT
-from support.verified import confirmed, paper, verification
+from support.verified import confirmed, paper, unconfirmed, verification
 
 SCRIPTS = ROOT / "plugin" / "scripts"
 
@@ -37,6 +37,13 @@ REF_KEY_RESULT = (
 REF_STATEMENT = (
     "Every finite tournament has an odd number of Hamiltonian paths (MARKER-REF-STATEMENT)."
 )
+# An unconfirmed paper, as a search leaves one: the writer says it is reported, never cites it.
+UREF_TITLE = "Hamiltonian paths counted mod 4 (MARKER-UREF)"
+# What a brief must carry whole: the Strategy's symbols, and each run's code and output, whose
+# `# ` lines (a comment, a printed table heading) are code and output, not Markdown headings.
+STRATEGY_MARKER = "MARKER-STRATEGY"
+CODE_MARKER = "MARKER-CODE"
+OUTPUT_MARKER = "MARKER-OUTPUT"
 DEAD_END_INSIGHT = "MARKER-DEAD-END: the score cases do not close beyond n = 5"
 NOW = "2026-11-26T10:00:00Z"
 
@@ -103,7 +110,10 @@ def write_literature(folder: Path) -> None:
         abstract="Jedes vollständige gerichtete Paar-Graph hat einen Hamiltonschen Weg.",
     )
     moon = paper(2, title="Topics on Tournaments", authors=["John W. Moon"], year=1968)
-    merging.merge_file(folder / "LITERATURE.md", verification([confirmed(redei), confirmed(moon)]))
+    ghost = unconfirmed({"key": "remembered-1", "title": UREF_TITLE, "authors": ["A. Nonymous"]})
+    merging.merge_file(
+        folder / "LITERATURE.md", verification([confirmed(redei), confirmed(moon), ghost])
+    )
     document = literature.load_literature(folder / "LITERATURE.md")
     first, second = document.confirmed
     first.set_field("Key Results", REF_KEY_RESULT)
@@ -157,7 +167,7 @@ literature_needed: false
 ## Strategy
 
 **Approach:** induction on $n$, inserting a vertex into a path; the case analysis failed
-(PROOF-001).
+(PROOF-001). Throughout, $P_w$ is the path of $T - w$ that Lemma 1 extends (MARKER-STRATEGY).
 
 ## Proof Structure
 
@@ -223,24 +233,28 @@ REF-001 (Theorem 1), whose hypothesis (a finite tournament) holds.
 RESOLVED = "**Resolved:** Computations 1 and 2 answer it\n"
 
 SNIPPETS = {
-    1: """from itertools import combinations, permutations, product
+    1: """# MARKER-CODE: h(T) for every tournament on n <= 5 vertices
+from itertools import combinations, permutations, product
 
 def h(n, arcs):
     return sum(all((p[i], p[i + 1]) in arcs for i in range(n - 1)) for p in permutations(range(n)))
 
+print("# n, least h(T), all odd (MARKER-" + "OUTPUT)")  # the marker only in the output
 for n in range(1, 6):
     pairs = list(combinations(range(n), 2))
     counts = [h(n, {(a, b) if o else (b, a) for (a, b), o in zip(pairs, bits)})
               for bits in product((0, 1), repeat=len(pairs))]
     print(f"n={n}: least h(T) = {min(counts)}, all odd: {all(c % 2 for c in counts)}")
 """,
-    2: """import random
+    2: """# MARKER-CODE: h(T) for 40 random tournaments on 6 and 7 vertices
+import random
 from itertools import combinations, permutations
 
 def h(n, arcs):
     return sum(all((p[i], p[i + 1]) in arcs for i in range(n - 1)) for p in permutations(range(n)))
 
 rng = random.Random(2026)
+print("# n, least h(T), all odd (MARKER-" + "OUTPUT)")  # the marker only in the output
 for n in range(6, 8):
     counts = [h(n, {(a, b) if rng.random() < 0.5 else (b, a) for a, b in combinations(range(n), 2)})
               for _ in range(40)]
@@ -256,12 +270,14 @@ REVIEW = """# Referee Report: Hamiltonian paths in tournaments
 
 ### Lemma 1
 **Verdict:** checked
+**Not computable:** an insertion into any path of any length, argued not sampled
 
 The insertion: when neither end extends, $v_1 \\to w$ and $w \\to v_k$, so the least $i$ with
 $w \\to v_{i+1}$ exists and $v_i \\to w$ by its minimality; each case of the lemma is covered.
 
 ### Step 2
 **Verdict:** checked
+**Tested by:** Computation 1, Computation 2
 
 Computation 1's output gives least $h(T) \\ge 1$ and all odd for $n \\le 5$, Computation 2 the
 random cases; the step claims no more than these finite checks show.
@@ -269,6 +285,7 @@ random cases; the step claims no more than these finite checks show.
 ### Main Theorem
 **Verdict:** checked
 **Sources:** REF-001 (Theorem 1): hypotheses hold - $T$ is a finite tournament
+**Not computable:** the claim is for every $n$; Step 2 holds the finite cases
 
 The induction on $n$ applies Lemma 1 to a path of $T - w$; the parity is REF-001's Theorem 1.
 """
@@ -281,7 +298,7 @@ TEX = r"""\documentclass{article}
 \begin{document}
 \begin{lemma}\label{pf:lemma-1}A vertex can be inserted into a directed path.\end{lemma}
 \begin{proposition}\label{pf:step-2}Small tournaments have an odd number of Hamiltonian
-paths.\end{proposition}
+paths.\textsuperscript{[S]}\end{proposition}
 \begin{theorem}\label{pf:main-theorem}Every tournament has a Hamiltonian path, and their
 number is odd \cite{KEY}.\end{theorem}
 \bibliographystyle{plain}

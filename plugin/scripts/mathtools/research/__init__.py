@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .latex import check_folder
     from .models import agent_call_update
     from .notation import CUSTOM, PRESETS, presets, update
+    from .pdftext import pdf_claim_violations
     from .problemdir import (
         add_arguments,
         current_slug,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from .router import advance, next_step
     from .sessions import archive_session, resume
     from .signing import KEY_FILE, math_dir_of, signing_key
-    from .state import record_merge, record_search, transition
+    from .state import record_merge, record_search, resign, transition
     from .statefile import STATES, show_state
     from .texbuild import compile_pdf
     from .workspace import (
@@ -98,6 +99,7 @@ __all__ = [
     "none_left",
     "parse_problem_command",
     "parse_tags",
+    "pdf_claim_violations",
     "presets",
     "problem_dir",
     "problem_file",
@@ -105,6 +107,7 @@ __all__ = [
     "record_merge",
     "record_search",
     "render_dashboard",
+    "resign",
     "resolve",
     "resume",
     "seal",

@@ -33,6 +33,7 @@ GAP_FIELDS = ("Type", "Blocking", "Suggested resolution", "Resolved", "Searched"
 GAP_HEADING = re.compile(r"^Gap\b", re.IGNORECASE)
 GAP_NUMBERED = re.compile(r"^Gap (?P<number>\d+):\s*(?P<description>.*?)\s*$")
 REQUEST_HEADING = re.compile(r"^Request\b", re.IGNORECASE)
+REQUEST_NUMBERED = re.compile(r"^Request (\d+)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -89,13 +90,50 @@ def _fields(block_lines: list[str]) -> dict[str, str]:
     return found
 
 
+def in_fences(text_lines: list[str]) -> list[bool]:
+    """For each line: whether it belongs to fenced code (``` or ~~~, the fence lines included),
+    where a line starting with `#` is code or output, not a heading."""
+    inside, fence = [], ""
+    for line in text_lines:
+        if fenced := FENCE.match(line):
+            mark = fenced.group("fence")
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
+                fence = ""
+            inside.append(True)
+            continue
+        inside.append(bool(fence))
+    return inside
+
+
+def section_text(text: str, heading: str) -> str:
+    """The text under the line `heading` (e.g. `### Code`) up to the next heading of its level
+    or higher, headings inside fenced code not counting: a snippet's `# comment` or an output
+    line `# table` is part of the block, not its end. '' when there is no such heading."""
+    all_lines = lines(text)
+    code = in_fences(all_lines)
+    level = len(heading) - len(heading.lstrip("#"))
+    ends = re.compile(rf"^#{{1,{level}}} ")
+    start = next(
+        (i for i, line in enumerate(all_lines) if not code[i] and line.rstrip() == heading), None
+    )
+    if start is None:
+        return ""
+    end = next(
+        (i for i in range(start + 1, len(all_lines)) if not code[i] and ends.match(all_lines[i])),
+        len(all_lines),
+    )
+    return "\n".join(all_lines[start + 1 : end]).strip()
+
+
 def parse(text: str) -> tuple[list[Block], list[tuple[str, int, str]]]:
     """(every heading block of `text`, in order; the field lines that stand outside any block,
     as (section, line index, key))."""
     all_lines = lines(text)
     found: list[Block] = []
     loose: list[tuple[str, int, str]] = []
-    section, fence = "", ""
+    section = ""
     open_block: tuple[int, str, int] | None = None  # depth, title, start
 
     def close(end: int) -> None:
@@ -106,16 +144,11 @@ def parse(text: str) -> tuple[list[Block], list[tuple[str, int, str]]]:
             found.append(Block(depth, title, section, start, end, "\n".join(own), _fields(own[1:])))
         open_block = None
 
-    for index in range(_body_start(all_lines), len(all_lines)):
+    first = _body_start(all_lines)
+    code = in_fences(all_lines[first:])
+    for index in range(first, len(all_lines)):
         line = all_lines[index]
-        if fenced := FENCE.match(line):
-            mark = fenced.group("fence")
-            if not fence:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = ""
-            continue
-        if fence:
+        if code[index - first]:
             continue
         if heading := HEADING.match(line):
             close(index)
@@ -127,6 +160,16 @@ def parse(text: str) -> tuple[list[Block], list[tuple[str, int, str]]]:
             loose.append((section, index, named.group("key").strip()))
     close(len(all_lines))
     return found, loose
+
+
+def requests(text: str) -> dict[int, str]:
+    """PROOF.md's `### Request N` blocks, whole (a fenced snippet in one included), by number."""
+    found: dict[int, str] = {}
+    for block in parse(text)[0]:
+        number = REQUEST_NUMBERED.match(block.title)
+        if block.is_request and number:
+            found.setdefault(int(number.group(1)), block.text.strip())
+    return found
 
 
 def misplaced(text: str) -> list[str]:

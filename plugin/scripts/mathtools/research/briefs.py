@@ -12,15 +12,21 @@ parsers that own them, and the few protocol lines its runbook would otherwise se
   results and interpretations, the referee's gap and wrong verdicts, the journal's dead ends,
   the proof strategies and outcomes the journal takes, and the confidence tiers' choice table
   and speculative-steps warning;
-- computation: PROBLEM.md's statement and tags, the requests COMPUTATION.md has not answered
-  (with the gaps that ask for them), the runs whose Interpretation is pending (code and output),
+- computation: PROBLEM.md's statement and tags, PROOF.md's Strategy (whose symbols a request
+  may use), the requests COMPUTATION.md has not answered (with the gaps that ask for them), the
+  runs whose Interpretation is pending (code and output),
   the runs already recorded, the computation strategies and outcomes;
-- referee: PROBLEM.md, PROOF.md's steps (abandoned ones left out), the statements of the REFs
+- referee: PROBLEM.md, NOTATION.md, PROOF.md's Strategy and steps (abandoned ones left out),
+  the statements of the REFs
   they cite, every computation (request, code, output, interpretation: a step an output
   contradicts is wrong, cited or not), and the step names its REVIEW.md blocks take;
-- latex-writer: PROBLEM.md, NOTATION.md, PROOF.md's steps and open gaps, the referee's verdicts,
-  the confirmed references' Key Results, the computations the proof cites (whole, for the
-  appendix), and the OUTPUT.tex template when there is no OUTPUT.tex yet.
+- latex-writer: PROBLEM.md, NOTATION.md, PROOF.md's Strategy, steps and open gaps, the
+  referee's verdicts, the confirmed references' Key Results, the unconfirmed references (to
+  mention in words, never cite), the computations the proof cites (whole, for the appendix),
+  and the OUTPUT.tex template when there is no OUTPUT.tex yet.
+
+A run's Code and Output are fenced blocks, read as blocks (blocks.section_text): a `# ` line in a
+snippet or its output is code or output, not a heading that ends the part.
 
 Printed as Markdown, not JSON: LaTeX and line breaks read as written, with no escaping. A file
 that does not exist is left out, and the first line lists the files the folder holds.
@@ -42,7 +48,8 @@ from ..core import (
     stamp,
 )
 from ..litdoc import load_literature
-from . import computation, review
+from . import blocks, computation, review
+from .blocks import section_text
 from .gaps import parse as parse_gaps
 from .journalfile import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
 
@@ -60,7 +67,6 @@ FILES = (
 )
 TIERS_PROTOCOL = PLUGIN_ROOT / "protocols" / "confidence-tiers.md"
 _COMPUTATION_CITED = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
-_REQUEST_BLOCK = re.compile(r"(?ms)^### Request (\d+)\b.*?(?=^#{2,3} |\Z)")
 _SUBSECTION = re.compile(r"(?ms)^### (?P<name>[^\n]+)\n(?P<text>.*?)(?=^### |\Z)")
 
 
@@ -107,6 +113,7 @@ def _computation(folder: Path, slug: str) -> list[str]:
     proof_md = _text(folder, "PROOF.md") or ""
     return [
         _problem(folder, statement_only=True),
+        _strategy(proof_md),
         _open_requests(folder, proof_md),
         _pending_interpretations(folder),
         _recorded_runs(folder),
@@ -119,6 +126,8 @@ def _referee(folder: Path, slug: str) -> list[str]:
     judged = [s.name for s in review.steps(proof_md) if s.status != "abandoned"]
     return [
         _problem(folder),
+        _notation(folder),
+        _strategy(proof_md),
         _proof_steps(proof_md),
         _references(folder, _cited_refs(proof_md), every=False),
         _every_computation(folder, proof_md),
@@ -131,10 +140,12 @@ def _writer(folder: Path, slug: str) -> list[str]:
     parts = [
         _problem(folder),
         _notation(folder),
+        _strategy(proof_md),
         _proof_steps(proof_md),
         _open_gaps(proof_md),
         _verdicts(folder),
         _references(folder, _cited_refs(proof_md), every=True, statements=False),
+        _unconfirmed(folder),
         _cited_computations(folder, proof_md),
     ]
     if not (folder / "OUTPUT.tex").exists():
@@ -168,17 +179,6 @@ def _problem(folder: Path, statement_only: bool = False) -> str:
         statement = split_sections(body).get("problem statement", "")
         return f"## PROBLEM.md (statement)\n\n{line}\n\n{statement}"
     return f"## PROBLEM.md\n\n{line}\n\n{_without_guidance(body)}"
-
-
-def _section(body: str, heading: str) -> str:
-    """The text under `heading` (a whole line) up to the next heading of its level or higher."""
-    level = len(heading) - len(heading.lstrip("#"))
-    match = re.search(rf"(?m)^{re.escape(heading)}\s*$", body)
-    if not match:
-        return ""
-    rest = body[match.end() :]
-    end = re.search(rf"(?m)^#{{1,{level}}} ", rest)
-    return (rest[: end.start()] if end else rest).strip()
 
 
 def _without_guidance(body: str) -> str:
@@ -233,9 +233,21 @@ def _open_in_proof(folder: Path, proof_md: str) -> str:
     asked = sorted(computation.requests_asked(proof_md))
     if asked:
         unanswered = set(review.unanswered_requests(folder))
+        claims = computation.unvouched_claims(folder)  # e.g. runs older than the run records
         lines.append(
             "- requests: "
-            + ", ".join(f"Request {n} ({'open' if n in unanswered else 'run'})" for n in asked)
+            + ", ".join(
+                f"Request {n} ("
+                + (
+                    "run"
+                    if n not in unanswered
+                    else f"Computation {claims[n]} has no run record: run it again"
+                    if n in claims
+                    else "open"
+                )
+                + ")"
+                for n in asked
+            )
         )
     if len(lines) == 1:
         lines.append("- nothing open: every step complete or abandoned, every gap resolved")
@@ -276,13 +288,37 @@ def _references(folder: Path, cited: list[str], every: bool, statements: bool = 
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
+def _unconfirmed(folder: Path) -> str:
+    """LITERATURE.md's unconfirmed references, each with why it is unconfirmed: never cited."""
+    if not (folder / "LITERATURE.md").exists():
+        return ""
+    entries = load_literature(folder / "LITERATURE.md").unconfirmed
+    if not entries:
+        return ""
+    lines = [
+        "## Unconfirmed references (LITERATURE.md): never \\cite one; if the text needs it, say "
+        "in words that the result is reported in the literature but not verified"
+    ]
+    for entry in entries:
+        by = f"{entry.field('Authors') or '?'}, {entry.field('Year') or '?'}"
+        lines.append(f"- {entry.entry_number}: {entry.title} ({by}): {entry.field('Reason')}")
+    return "\n".join(lines)
+
+
+def _strategy(proof_md: str) -> str:
+    """PROOF.md's `## Strategy`, whole: the approach, and the symbols the steps use from it."""
+    body = split_frontmatter(proof_md, "PROOF.md")[1] if proof_md else ""
+    text = section_text(body, "## Strategy")
+    return f"## PROOF.md's Strategy (the steps use its symbols)\n\n{text}" if text else ""
+
+
 def _runs(folder: Path) -> list[tuple[int, str]]:
     text = _text(folder, "COMPUTATION.md")
     return [] if text is None else computation.runs(split_frontmatter(text, "COMPUTATION.md")[1])
 
 
 def _run_part(text: str, heading: str) -> str:
-    return _section(text, f"### {heading}")
+    return section_text(text, f"### {heading}")
 
 
 def _run_head(text: str) -> str:
@@ -306,13 +342,13 @@ def _review_notes(folder: Path) -> str:
     if text is None:
         return ""
     verdicts = review.verdicts(text)
-    blocks = dict(review.step_blocks(split_frontmatter(text, "REVIEW.md")[1]))
+    by_step = dict(review.step_blocks(split_frontmatter(text, "REVIEW.md")[1]))
     checked = [v.name for v in verdicts if v.verdict == "checked"]
     lines = ["## The referee's verdicts (REVIEW.md): answer every gap and wrong"]
     lines.append("checked: " + (", ".join(checked) or "none"))
     for verdict in verdicts:
         if verdict.verdict != "checked":
-            lines += ["", blocks.get(verdict.name, "").strip()]
+            lines += ["", by_step.get(verdict.name, "").strip()]
     return "\n".join(lines)
 
 
@@ -354,17 +390,15 @@ def _journal_rules(kind: str) -> str:
 def _tier_rules() -> str:
     """The confidence tiers' choice table and speculative-steps warning, from the protocol."""
     text = TIERS_PROTOCOL.read_text(encoding="utf-8")
-    choose = _section(text, "## Choosing a tier")
-    warning = _section(text, "## The speculative-steps warning")
+    choose = section_text(text, "## Choosing a tier")
+    warning = section_text(text, "## The speculative-steps warning")
     return f"## Confidence tiers (protocols/confidence-tiers.md)\n\n{choose}\n\n{warning}"
 
 
 def _open_requests(folder: Path, proof_md: str) -> str:
     wanted = set(review.unanswered_requests(folder))
-    blocks = [
-        m.group(0).strip() for m in _REQUEST_BLOCK.finditer(proof_md) if int(m.group(1)) in wanted
-    ]
-    if not blocks:
+    asked = [text for n, text in sorted(blocks.requests(proof_md).items()) if n in wanted]
+    if not asked:
         return "## Open requests (PROOF.md)\n\nnone: every request has a run in COMPUTATION.md"
     gaps = [
         f"- {gap.name} (blocking {gap.blocking}): {gap.resolution}"
@@ -372,7 +406,7 @@ def _open_requests(folder: Path, proof_md: str) -> str:
         if gap.type == "computation-needed" and not gap.fields.get("Resolved", "").strip()
     ]
     asking = ["", "Gaps that ask for them:", *gaps] if gaps else []
-    return "\n".join(["## Open requests (PROOF.md)", "", "\n\n".join(blocks), *asking])
+    return "\n".join(["## Open requests (PROOF.md)", "", "\n\n".join(asked), *asking])
 
 
 def _pending_interpretations(folder: Path) -> str:
@@ -432,7 +466,7 @@ def _every_computation(folder: Path, proof_md: str) -> str:
     runs = _runs(folder)
     if not runs:
         return ""
-    requests = {int(m.group(1)): m.group(0).strip() for m in _REQUEST_BLOCK.finditer(proof_md)}
+    requests = blocks.requests(proof_md)
     lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
     for _, text in runs:
         asked = computation.ANSWERED.search(text)

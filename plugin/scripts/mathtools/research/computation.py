@@ -38,7 +38,7 @@ from ..core import (
     with_frontmatter,
 )
 from ..sandbox import REPORTED_PACKAGES, RunResult
-from . import signing
+from . import blocks, signing
 
 SUMMARY_HEADING = "## Summary for Proof Agent"
 INTERPRETATION_PENDING = (
@@ -183,11 +183,21 @@ _RUN = re.compile(r"^\*\*Run:\*\*.*?outcome (\S+)", re.MULTILINE)
 
 
 def runs(body: str) -> list[tuple[int, str]]:
-    """(number, text) of each `## Computation N` run in COMPUTATION.md's body, in order."""
-    starts = list(HEADING.finditer(body))
+    """(number, text) of each `## Computation N` run in COMPUTATION.md's body, in order; a
+    heading inside a run's fenced code or output is part of that run."""
+    code = blocks.in_fences(body.split("\n"))
+
+    def unfenced(at: int) -> bool:
+        return not code[body.count("\n", 0, at)]
+
+    starts = [match for match in HEADING.finditer(body) if unfenced(match.start())]
+    summary = next(
+        (m.start() for m in re.finditer(re.escape(SUMMARY_HEADING), body) if unfenced(m.start())),
+        -1,
+    )
     found = []
     for i, match in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else body.find(SUMMARY_HEADING)
+        end = starts[i + 1].start() if i + 1 < len(starts) else summary
         found.append((int(match.group(1)), body[match.start() : end if end > 0 else None]))
     return found
 
@@ -229,6 +239,26 @@ def _record_run(
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(record, sort_keys=True) + "\n")
+
+
+def remark_runs(folder: Path) -> int:
+    """Mark every run record of folder/computations/runs.jsonl again with the workspace's key
+    there now (state.resign, on the user's approval, after signing.key was lost); how many."""
+    path = folder / RUN_RECORDS
+    if not path.exists():
+        return 0
+    math_dir, lines = signing.math_dir_of(folder), []
+    with locked(path):
+        for line in read_text(path, str(RUN_RECORDS)).splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("computation"), int):
+                record["mark"] = signing.mark(math_dir, _unmarked(record))
+                lines.append(json.dumps(record, sort_keys=True))
+        atomic_write(path, "".join(line + "\n" for line in lines))
+    return len(lines)
 
 
 def _unmarked(record: Mapping[str, object]) -> dict[str, object]:
@@ -279,6 +309,21 @@ def _checked_sections(folder: Path) -> list[tuple[int, str, bool]]:
     return [(n, text, _vouched(n, text, records)) for n, text in runs(body)]
 
 
+def vouched_runs(folder: Path) -> dict[int, str]:
+    """Computation number -> its COMPUTATION.md section (and its Summary row), for each run
+    compute.py recorded: what a referee may cite as the run that tested a step."""
+    path = folder / "COMPUTATION.md"
+    if not path.exists():
+        return {}
+    body = split_frontmatter(read_text(path, path.name), str(path))[1]
+    rows = body[body.find(SUMMARY_HEADING) :] if SUMMARY_HEADING in body else ""
+    return {
+        n: "\n".join([text, *re.findall(rf"(?m)^\| Computation {n} \|.*$", rows)])
+        for n, text, vouched in _checked_sections(folder)
+        if vouched
+    }
+
+
 def requests_answered(folder: Path) -> set[int]:
     """The PROOF.md request numbers COMPUTATION.md records a run of compute.py's for."""
     return {
@@ -288,14 +333,20 @@ def requests_answered(folder: Path) -> set[int]:
     }
 
 
-def unanswered_lines(folder: Path, requests: list[int]) -> list[str]:
-    """A line per unanswered request, naming the `## Computation N` block that claims to answer
-    it when compute.py recorded no such run (typed, or edited, by hand)."""
-    claims = {
+def unvouched_claims(folder: Path) -> dict[int, int]:
+    """Request number -> the `## Computation N` of COMPUTATION.md that says it answers it although
+    compute.py recorded no such run (typed or edited by hand, or older than the run records)."""
+    return {
         int(asked.group(1)): n
         for n, text, vouched in _checked_sections(folder)
         if not vouched and (asked := ANSWERED.search(text))
     }
+
+
+def unanswered_lines(folder: Path, requests: list[int]) -> list[str]:
+    """A line per unanswered request, naming the `## Computation N` block that claims to answer
+    it when compute.py recorded no such run (typed, or edited, by hand)."""
+    claims = unvouched_claims(folder)
     return [
         f"Request {n} is not answered"
         + (

@@ -15,9 +15,12 @@ index (`h(T)`, `v_i`) and a letter standing alone (`n`; not `a` or `I`). Step na
 `Main Theorem`), REF ids and computation numbers are taken out of both texts first: naming the
 step is not saying what was checked in it.
 
-So "checked", "Looks fine." and "I checked this step carefully and it is correct." are refused,
-and "Insertion: v goes before the first v_i it beats, or last; the induction on n is sound." passes
-a step about inserting a vertex into a Hamiltonian path by induction on n.
+The text must also name the step's inference: one word of its own shared with the step's argument
+(its prose under the heading, less the heading's words), not only symbols. So "checked", "Looks
+fine.", "I checked this step carefully and it is correct.", "Every inference about $p$, $a$, $k$
+was followed." and the heading restated are refused, and "Insertion: v goes before the first v_i
+it beats, or last; the induction on n is sound." passes a step about inserting a vertex into a
+Hamiltonian path by induction on n.
 """
 
 from __future__ import annotations
@@ -140,4 +143,18 @@ def missing(step_name: str, step_block: str, checked_block: str) -> str | None:
             f"{step_name}: what you checked names none of the step's content (say which of its "
             "objects, formulas and inferences you checked, not that it is correct)"
         )
+    heading = step_block.split("\n", 1)[0]
+    argument = {t for t in content_tokens(prose(step_block)) if _is_word(t)}
+    argument -= content_tokens(heading)
+    if argument and not any(_alike(t, o) for t in own if _is_word(t) for o in argument):
+        return (
+            f"{step_name}: what you checked names the step's symbols or restates its heading, "
+            "not its inference: say which move of its argument you followed, in a word of the "
+            "argument's own (the insertion, the induction, the telescoping sum)"
+        )
     return None
+
+
+def _is_word(token: str) -> bool:
+    """A content token that is a word of the prose (not a symbol or a number)."""
+    return not token.startswith("$") and not token.isdigit()

@@ -9,7 +9,14 @@ and writes REVIEW.md: one `### ` block per step, headed by the step's own name, 
     **Sources:** REF-002 (Theorem 2.3): hypotheses hold - the series converges absolutely
     **Note:** what is missing (gap), why it is wrong (wrong)
 
+    **Tested by:** Computation 2 | **Not computable:** why no small case can test the claim
+    **Check:** the small cases to compute (a gap: the test the referee asks for)
+
     what was checked, in the referee's words (a `checked` verdict needs it: reasons.py)
+
+A `checked` verdict names the run that tested the step (one compute.py recorded, which names the
+step in its title, purpose, Interpretation or request) or a reason none can, and no recorded
+run's Interpretation may say it refutes the step (smallcases.py).
 
 `seal` (`review.py seal`) validates REVIEW.md against PROOF.md, writes its frontmatter
 (`verdict: pass | revise`, the counts, `proof_sha256`, the digest of the PROOF.md it judged, and
@@ -40,7 +47,7 @@ from ..core import (
     stamp,
     with_frontmatter,
 )
-from . import blocks, computation, reasons
+from . import blocks, computation, reasons, smallcases
 from .gaps import parse as parse_gaps
 
 VERDICTS = ("checked", "gap", "wrong")
@@ -201,9 +208,14 @@ class Sealed(ReviewSummary):
     unproved: list[str]  # the [P] steps it took back to [S]
 
 
-def validate(proof_md: str, review_md: str) -> tuple[ReviewSummary, list[str]]:
-    """(the counts and verdict REVIEW.md amounts to, the errors that make it unusable)."""
+def validate(
+    proof_md: str, review_md: str, runs: dict[int, str]
+) -> tuple[ReviewSummary, list[str]]:
+    """(the counts and verdict REVIEW.md amounts to, the errors that make it unusable); `runs`
+    are the runs compute.py recorded (computation.vouched_runs), which a checked step's test
+    cites."""
     errors = []
+    requests = blocks.requests(proof_md)
     judged = {label(v.name): v for v in verdicts(review_md)}
     counts = dict.fromkeys(VERDICTS, 0)
     wanted = [s for s in steps(proof_md) if s.status != "abandoned"]
@@ -226,6 +238,8 @@ def validate(proof_md: str, review_md: str) -> tuple[ReviewSummary, list[str]]:
             why := reasons.missing(step.name, step.text, verdict.text)
         ):
             errors.append(why)
+        if verdict.verdict == "checked":
+            errors += smallcases.untested(step.name, verdict.fields, runs, requests)
         sources = verdict.fields.get("Sources", "")
         for ref in step.refs():
             named = re.search(rf"\b{re.escape(ref)}\b[^;]*", sources, re.IGNORECASE)
@@ -351,7 +365,7 @@ def seal(folder: Path, slug: str) -> Sealed:
     with locked(proof_path):
         proof_md = read_text(proof_path, proof_path.name)
         review_md = read_text(review_path, review_path.name)
-        summary, errors = validate(proof_md, review_md)
+        summary, errors = validate(proof_md, review_md, computation.vouched_runs(folder))
         if errors:
             raise BadInput(
                 "REVIEW.md is not a complete review: " + "; ".join(errors), code="bad_review"
@@ -396,7 +410,7 @@ def current(folder: Path) -> tuple[ReviewSummary | None, list[str]]:
             "REVIEW.md is not sealed on the PROOF.md there now (review.py seal; PROOF.md "
             "changed after the review, or the review was never sealed)"
         ]
-    summary, errors = validate(proof_md, review_md)
+    summary, errors = validate(proof_md, review_md, computation.vouched_runs(folder))
     if errors:
         return None, errors
     if str(data.get("verdict")) != summary["verdict"]:

@@ -15,7 +15,13 @@ from typing import TypedDict
 from ..core import read_text
 from . import computation, review
 from .latex import TexViolation
-from .state import artifact, latex_violations, merged_this_visit, pending_grant, transition
+from .state import (
+    artifact,
+    latex_violations,
+    literature_outcome,
+    pending_grant,
+    transition,
+)
 from .statefile import LOOP_CAP, LOOPS, STATES, State, load
 
 # The agent that works in each state.
@@ -218,14 +224,10 @@ def next_step(folder: Path, slug: str) -> Step:
         step["flags"] = {
             "LITERATURE.md": {"confirmed_count": count, "last_search": lit.get("last_search")}
         }
-        found = f": {count} confirmed references" if count is not None else ""
-        if merged_this_visit(state):  # a merge recorded it, not LITERATURE.md's file time
-            return move("PROOF_DEVELOPMENT", f"literature search done{found}")
-        # On the first visit (no proof has asked for references yet) a search the user already
-        # ran with /math:literature counts; a proof's request needs a new one.
-        if state.loops.get("proof-literature", 0) == 0 and lit.get("last_search"):
-            return move("PROOF_DEVELOPMENT", f"literature already searched{found}")
-        return spawn("LITERATURE_SEARCH", "no literature merged into LITERATURE.md in this state")
+        done = literature_outcome(folder, state)  # the rule `transition` checks too
+        if done is not None:
+            return move("PROOF_DEVELOPMENT", done)
+        return spawn("LITERATURE_SEARCH", "no literature search recorded in this state")
 
     if here == "PROOF_DEVELOPMENT":
         if not _fresh(folder, "PROOF.md", state):
@@ -353,7 +355,7 @@ def next_step(folder: Path, slug: str) -> Step:
         if not _fresh(folder, "OUTPUT.tex", state):
             return spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
         violations = latex_violations(folder)
-        if [violation["kind"] for violation in violations] == ["no_tex"]:
+        if [violation["kind"] for violation in violations] in (["no_tex"], ["no_pdftotext"]):
             step["violations"] = violations  # no agent can install TeX: the user decides
             return ask(violations[0]["message"], ())
         if violations:
@@ -364,6 +366,16 @@ def next_step(folder: Path, slug: str) -> Step:
             )
         return move("DONE", "OUTPUT.tex written and latex.py check passes")
 
+    violations = latex_violations(folder)  # DONE's grounds again: the files may have changed
+    if violations:
+        step["violations"] = violations
+        return ask(
+            "the run is marked DONE, but "
+            + "; ".join(v["message"] for v in violations)
+            + ": fix the write-up by hand and compile it again, or archive the run as it "
+            "stands with state.py archive-session --partial",
+            (),
+        )
     step["action"] = "done"
     step["reason"] = "the run is finished; archive it with state.py archive-session"
     return step

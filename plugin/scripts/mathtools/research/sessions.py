@@ -75,7 +75,7 @@ def archive_session(folder: Path, slug: str, partial: bool = False) -> Archived:
             )
         if not partial:
             try:  # DONE's checks again: the files may have changed since the move
-                check_grounds(folder, "LATEX_OUTPUT", "DONE")
+                check_grounds(folder, state, "DONE")
             except BadInput as exc:
                 raise BadInput(
                     f"the run is marked DONE, but {exc.message}; archive it only if the user "

@@ -12,7 +12,9 @@ that makes marks (statefile.digest_of, computation.record_computation), can make
 can, with a Bash call, if it sets out to. The threat is an eager model taking a shortcut, not a
 determined one; the key only turns the shortcut into a forgery that has to go and get it. Deleting
 the key makes every mark of the workspace fail: STATE.md reads as hand-edited and every recorded run
-as hand-typed.
+as hand-typed. The way back is the user's: having checked the files, they type `/math:research
+resign`, and `state.py resign` (state.resign) seals every STATE.md and run record again with the
+key made since.
 
 0.1.0 sealed STATE.md with an unkeyed SHA-256. When a workspace's key is made, the digests its
 STATE.md files hold then are kept in the key file (`unkeyed`), and statefile.py still reads those,
@@ -57,7 +59,8 @@ def _read(path: Path) -> Key:
     except (ValueError, KeyError, TypeError, AttributeError):
         raise BadInput(
             f"{path} is damaged: delete it and the scripts make a new key, but then every "
-            "STATE.md and recorded computation of the workspace reads as edited by hand",
+            "STATE.md and recorded computation of the workspace reads as edited by hand until "
+            "the user types /math:research resign",
             code="bad_key",
         ) from None
     return {"key": str(data["key"]), "created": str(data.get("created")), "unkeyed": unkeyed}

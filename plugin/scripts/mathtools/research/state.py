@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
-from . import computation, latex, review, texbuild
+from . import computation, latex, pdftext, review, signing, texbuild
 from .approval import CHOICES as GRANTS
-from .approval import approval_file
+from .approval import approval_file, typed_by_user
 from .statefile import (
     LOOP_CAP,
     LOOPS,
@@ -60,11 +60,22 @@ def check_move(state: State, to: str, user_approved: bool = False) -> str | None
     return loop
 
 
-def check_grounds(folder: Path, here: str, to: str, partial: bool = False) -> None:
-    """Raise BadInput when the files do not justify the move `here` -> `to` (the move itself is
-    legal): a proof sent to review must be complete by its own rules, a computation needs a
+def check_grounds(
+    folder: Path, state: State, to: str, partial: bool = False, approved: bool = False
+) -> None:
+    """Raise BadInput when the files do not justify the move from `state` to `to` (the move
+    itself is legal): the proof starts after a recorded literature search (or on the user's
+    approval), a proof sent to review must be complete by its own rules, a computation needs a
     request to answer, a write-up needs a passing review (unless the user accepted partial
     results), and DONE needs an OUTPUT.tex that passes the check and compiled (latex_violations)."""
+    here = state.current_state
+    if here == "LITERATURE_SEARCH" and not approved and literature_outcome(folder, state) is None:
+        raise BadInput(
+            "no literature search was recorded in this state (literature.py finish records one, "
+            "also one that found nothing), so the proof does not start yet: run the search, or "
+            "the user types /math:research continue to go on without it",
+            code="no_search",
+        )
     proof = folder / "PROOF.md"
     proof_md = read_text(proof, proof.name) if proof.exists() else ""
     if to == "REVIEW":
@@ -131,7 +142,9 @@ def approval_path(folder: Path) -> Path:
 
 def pending_grant(folder: Path, slug: str) -> str | None:
     """The choice the user granted by typing /math:research continue|accept-partial, for this
-    problem (or for whichever the workspace works on), not yet used; None otherwise."""
+    problem (or for whichever the workspace works on), not yet used, and still the user's last
+    message in the session the hook recorded it from (approval.typed_by_user: a record the model
+    forged names no transcript that holds it); None otherwise."""
     path = approval_path(folder)
     try:
         grant = json.loads(path.read_text(encoding="utf-8"))
@@ -139,7 +152,7 @@ def pending_grant(folder: Path, slug: str) -> str | None:
         return None
     if not isinstance(grant, dict) or grant.get("choice") not in GRANTS:
         return None
-    if grant.get("problem") not in (None, "", slug):
+    if grant.get("problem") not in (None, "", slug) or typed_by_user(grant) is not None:
         return None
     return str(grant["choice"])
 
@@ -176,7 +189,7 @@ def transition(folder: Path, slug: str, to: str, reason: str, user_approved: boo
         here = state.current_state
         loop = check_move(state, to, user_approved)
         partial = user_approved and to == "LATEX_OUTPUT"
-        check_grounds(folder, here, to, partial)
+        check_grounds(folder, state, to, partial, user_approved)
         if user_approved:
             _use_grant(folder, slug, "accept-partial" if partial else "continue")
         if loop:
@@ -194,6 +207,30 @@ def transition(folder: Path, slug: str, to: str, reason: str, user_approved: boo
         state.updated = state.entered_at = stamp(moment, microseconds=True)
         save(folder, state, data, body)
     return {"from": here, "to": to, "reason": reason, "loop": loop, **state.to_dict()}
+
+
+class Resigned(TypedDict):
+    """`resign`: the problems whose STATE.md was sealed again, and the run records marked again."""
+
+    resealed: list[str]
+    runs_remarked: int
+
+
+def resign(folder: Path, slug: str) -> Resigned:
+    """The way back after .math/signing.key was lost or replaced (every mark then fails, and
+    every STATE.md reads as hand-edited): on the user's approval (they type /math:research
+    resign, having checked the files), seal every problem's STATE.md of the workspace and mark
+    every run record again with the key there now. The files are trusted as they are."""
+    _use_grant(folder, slug, "resign")
+    resealed, remarked = [], 0
+    for path in sorted(signing.math_dir_of(folder).glob("problems/*/STATE.md")):
+        problem = path.parent
+        with locked(path):
+            state, data, body = load(problem, problem.name, sealed=False)
+            save(problem, state, data, body)
+        resealed.append(problem.name)
+        remarked += computation.remark_runs(problem)
+    return {"resealed": resealed, "runs_remarked": remarked}
 
 
 def record_search(folder: Path, slug: str, what: str) -> str:
@@ -226,18 +263,23 @@ def record_search(folder: Path, slug: str, what: str) -> str:
     return state.current_state
 
 
-# The history line a literature merge writes in LITERATURE_SEARCH (record_merge), and the line
-# of the move that entered a state (transition): how routing tells a search made in this visit
-# from a LITERATURE.md whose file time was merely touched.
+# The history line a literature merge writes in LITERATURE_SEARCH (record_merge), the line a
+# finished search writes there (record_search), and the line of the move that entered a state
+# (transition): how routing tells a search made in this visit from a LITERATURE.md whose file time
+# was merely touched.
 LITERATURE_MERGED = "literature merged into LITERATURE.md"
-_MERGE_LINE = re.compile(rf"^\S+ LITERATURE_SEARCH: {re.escape(LITERATURE_MERGED)}\b")
+LITERATURE_SEARCHED = "literature search"
+_SEARCH_LINE = re.compile(
+    rf"^\S+ LITERATURE_SEARCH: (?:{re.escape(LITERATURE_MERGED)}|{LITERATURE_SEARCHED} \()"
+)
 _MOVE_LINE = re.compile(r"^\S+ [A-Z_]+ -> [A-Z_]+ \(")
 
 
 def record_merge(literature: Path, what: str) -> bool:
     """A merge into `literature` (a problem's LITERATURE.md) in STATE.md's history, when the
     problem is in LITERATURE_SEARCH: the evidence that the search of this visit was made and
-    merged (`merged_this_visit`). Elsewhere nothing is written. Returns whether it was recorded."""
+    merged (`searched_this_visit`). Elsewhere nothing is written. Returns whether it was
+    recorded."""
     folder = literature.resolve().parent
     if not state_path(folder).exists():
         return False
@@ -252,25 +294,53 @@ def record_merge(literature: Path, what: str) -> bool:
     return True
 
 
-def merged_this_visit(state: State) -> bool:
-    """Whether a literature merge was recorded since the move into the current state."""
+def searched_this_visit(state: State) -> bool:
+    """Whether a literature merge or a finished search (one that found nothing is an outcome
+    too) was recorded since the move into the current state."""
     for line in reversed(state.history):
-        if _MERGE_LINE.match(line):
+        if _SEARCH_LINE.match(line):
             return True
         if _MOVE_LINE.match(line):
             return False
     return False
 
 
+def literature_outcome(folder: Path, state: State) -> str | None:
+    """Why LITERATURE_SEARCH may move on to PROOF_DEVELOPMENT now, or None while it may not: a
+    search merged or finished in this visit (recorded in STATE.md, not LITERATURE.md's file
+    time), or on the first visit (no proof has asked for references yet) the search the user
+    already ran with /math:literature. One rule for `next` and `transition`."""
+    lit = artifact(folder, "LITERATURE.md") or {}
+    count = lit.get("confirmed_count")
+    found = (
+        ": no prior work found"
+        if count in (0, "0", None) and lit.get("last_search")
+        else f": {count} confirmed references"
+        if count is not None
+        else ""
+    )
+    if searched_this_visit(state):
+        return f"literature search done{found}"
+    if state.loops.get("proof-literature", 0) == 0 and lit.get("last_search"):
+        return f"literature already searched{found}"
+    return None
+
+
 def latex_violations(folder: Path) -> list[latex.TexViolation]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
     the referee's review; then why OUTPUT.pdf is not the PDF compiled from it now
-    (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen)."""
+    (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen);
+    then, from the compiled PDF's text, every numbered claim it prints that is neither visibly of a
+    lower tier nor a sealed [P] step's statement (pdftext.pdf_claim_violations)."""
     try:
         violations = latex.check_folder(folder, require_review=True)[1]
     except BadInput as exc:
         return [{"kind": exc.code, "message": exc.message}]
-    return violations + texbuild.compile_violations(folder)
+    compiled = texbuild.compile_violations(folder)
+    record = texbuild.read_record(folder)
+    if compiled or record is None or record["tex_only"]:
+        return violations + compiled
+    return violations + pdftext.pdf_claim_violations(folder)
 
 
 def artifact(folder: Path, name: str) -> dict[str, object] | None:

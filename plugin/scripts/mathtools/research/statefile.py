@@ -182,8 +182,10 @@ def state_path(folder: Path) -> Path:
     return folder / "STATE.md"
 
 
-def load(folder: Path, slug: str) -> tuple[State, dict[str, object], str]:
-    """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE."""
+def load(folder: Path, slug: str, sealed: bool = True) -> tuple[State, dict[str, object], str]:
+    """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE.
+    Refused (state_tampered) when its digest is not the key's mark, unless `sealed` is False:
+    state.resign, which the user approved, seals it again."""
     path = state_path(folder)
     if not path.exists():  # the body new-problem writes, from the one template
         return (
@@ -218,13 +220,15 @@ def load(folder: Path, slug: str) -> tuple[State, dict[str, object], str]:
         entered_at=_text(data.get("entered_at")),
     )
     fresh = current == "INTAKE" and not state.history
-    if not (fresh and "digest" not in data) and not _sealed(data, state, folder):
+    if sealed and not (fresh and "digest" not in data) and not _sealed(data, state, folder):
         raise BadInput(
             f"{path} was edited by hand: its digest is not the one state.py made for its "
             "current_state, loops and history, so the state machine does not trust it (a digest "
             "recomputed by hand lacks the workspace's key). Only state.py moves a run; undo "
             "the edit (its history says where the run was), or archive the run with "
-            "state.py archive-session --partial after restoring it",
+            "state.py archive-session --partial after restoring it. If .math/signing.key was "
+            "lost or replaced, every file reads so: the user checks them and types "
+            "/math:research resign, which seals them again with the key there now",
             code="state_tampered",
         )
     return state, data, body

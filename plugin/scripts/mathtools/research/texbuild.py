@@ -5,8 +5,10 @@ the whole compilation, no shell escape, no latexmkrc, and TeX's reads and writes
 folder (kpathsea's openin_any/openout_any `p`). It then writes COMPILE_RECORD, OUTPUT.compile.json
 (plugin/schemas/compile_record.schema.json): the SHA-256 of every source it compiled (OUTPUT.tex,
 the files it \\input's, references.bib) and of the PDF it made, or the first LaTeX error when it
-failed. Without TeX, and with `"tex_only": true` in .math/config.json, it records the write-up as
-not compiled instead, and marks OUTPUT.tex so with TEX_ONLY_NOTE.
+failed, marked with the workspace's key (signing.py) like STATE.md and the run records, so that a
+hand-made PDF with a hand-written record is no compiled write-up. Without TeX, and with
+`"tex_only": true` in .math/config.json, it records the write-up as not compiled instead, and
+marks OUTPUT.tex so with TEX_ONLY_NOTE.
 
 `compile_violations` is what the move to DONE asks of that record: it must match OUTPUT.tex (and
 its sources) as they are now and an OUTPUT.pdf that is a PDF with the recorded digest; or,
@@ -29,7 +31,7 @@ from typing import TypedDict
 
 from ..core import TEX_ONLY, BadInput, atomic_write, dumps, stamp, tex_only_configured
 from ..sandbox import check_timeout, environment_without_secrets
-from . import latex
+from . import latex, signing
 from .statefile import COMPILE_RECORD
 
 # The tools compile_pdf looks for on PATH (latexmk drives pdflatex and bibtex).
@@ -59,6 +61,7 @@ class CompileRecord(TypedDict):
     sources: dict[str, str]  # file (relative to the problem folder) -> SHA-256
     pdf: str | None  # SHA-256 of the OUTPUT.pdf it made; None when it made none
     error: str | None  # the first LaTeX error when it failed
+    mark: str  # the other fields' mark under the workspace's key (signing.py)
 
 
 class _Compiled(TypedDict):
@@ -104,7 +107,8 @@ def sources(folder: Path) -> dict[str, str]:
 
 
 def read_record(folder: Path) -> CompileRecord | None:
-    """The compile record, or None when there is none or it is not one (a hand-made file)."""
+    """The compile record, or None when there is none or it is not latex.py compile's (a
+    hand-made file: its mark, keyed like STATE.md's digest, does not match)."""
     try:
         data = json.loads((folder / COMPILE_RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -112,7 +116,10 @@ def read_record(folder: Path) -> CompileRecord | None:
     fields = set(CompileRecord.__annotations__)
     if not isinstance(data, dict) or set(data) != fields or not isinstance(data["sources"], dict):
         return None
-    return data  # type: ignore[return-value]  # its keys checked above
+    unmarked = {key: value for key, value in data.items() if key != "mark"}
+    if not signing.matches(signing.math_dir_of(folder), unmarked, data["mark"]):
+        return None
+    return data  # type: ignore[return-value]  # its keys and mark checked above
 
 
 def _write_record(
@@ -131,7 +138,10 @@ def _write_record(
         "sources": sources,
         "pdf": pdf,
         "error": error,
+        "mark": "",
     }
+    unmarked = {key: value for key, value in record.items() if key != "mark"}
+    record["mark"] = signing.mark(signing.math_dir_of(folder), unmarked)
     atomic_write(folder / COMPILE_RECORD, dumps(record))
     return record
 
@@ -276,9 +286,11 @@ def _record_problem(
     """(kind, message) of what keeps `record` from vouching for the current write-up; None when
     it does."""
     if record is None:
+        made = (folder / COMPILE_RECORD).exists()
+        why = "its record is not latex.py compile's (made by hand)" if made else "no record"
         return (
             "not_compiled",
-            f"OUTPUT.tex was not compiled by latex.py compile (no {COMPILE_RECORD}): run it",
+            f"OUTPUT.tex was not compiled by latex.py compile ({COMPILE_RECORD}: {why}): run it",
         )
     changed = [
         name

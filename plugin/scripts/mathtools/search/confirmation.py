@@ -24,6 +24,7 @@ from ..core import (
     ServiceError,
     VerificationDocument,
     read_json,
+    stamp,
     summary_line,
 )
 from ..gate import PENDING, Verifier, load_candidates
@@ -92,10 +93,11 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     if retried:  # left pending by a failing service: asked again, in place
         searchfolder.write_json(search.folder / PENDING_FILE, retried)
         files.append(str(search.folder / PENDING_FILE))
-    if not files:
+    if not files:  # an outcome too: merge records it as a search that found no prior work
+        searchfolder.write_json(search.folder / VERIFIED, empty_verification())
         return None, [
             "nothing to verify: no paper was judged strong or partial, PROBLEM.md cites none "
-            "and none is remembered"
+            "and none is remembered; merge records the search as finding no prior work"
         ]
     candidates, inputs = load_candidates(files)
     document = Verifier().verify(candidates, inputs)
@@ -114,6 +116,17 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
         done = {str(c["key"]): outcome.get(str(c["key"])) != "UNCONFIRMED" for c in retried}
         out.append("retried in place: " + ", ".join(f"{k} ({RETRIED[v]})" for k, v in done.items()))
     return document, out
+
+
+def empty_verification() -> VerificationDocument:
+    """The verification of a search that kept no candidate: no result, every count 0."""
+    counts = ("total", "confirmed", "corrected", "unconfirmed", "pending")
+    return {
+        "verified_at": stamp(),
+        "sources_queried": [],
+        "results": [],
+        "summary": dict.fromkeys(counts, 0),
+    }
 
 
 def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[str, object]]:

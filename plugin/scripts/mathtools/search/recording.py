@@ -38,6 +38,11 @@ from .store import open_store
 RELEVANCE = "relevance.json"
 SYNTHESIS_FILE = "synthesis.md"
 SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
+# The Synthesis of a search that confirmed no reference (merge writes it; the model may extend it).
+NO_PRIOR_WORK = (
+    "### Prior Work\n\nNo prior work found: the search ({runs} runs) confirmed no reference on "
+    "the problem, so the proof starts from PROBLEM.md alone.\n"
+)
 
 
 def merge_search(search: Search) -> tuple[dict[str, object], list[str]]:
@@ -61,9 +66,20 @@ def merge_search(search: Search) -> tuple[dict[str, object], list[str]]:
     if not report["already_merged"]:
         record_merge(Path(search.literature), f"merge {report['merge_id']}")
     kept = keep_statements(search)
-    violations = validate(search.literature)
-    doc = load_literature(search.literature)
     out = merge_summary_lines(report) + kept
+    doc = load_literature(search.literature)
+    written = folder / SYNTHESIS_FILE
+    if not doc.confirmed and doc.synthesis.startswith(SYNTHESIS_PLACEHOLDER):
+        # an empty search is an outcome: LITERATURE.md says so, and finish records it
+        install_synthesis(Path(search.literature), NO_PRIOR_WORK.format(runs=len(search.run_ids())))
+        doc = load_literature(search.literature)
+        if not written.exists():
+            out.append(
+                "no prior work found: LITERATURE.md's Synthesis says so; finish records the "
+                f"search (write {written} only to say more)"
+            )
+            return {**report, "violations": validate(search.literature)}, out
+    violations = validate(search.literature)
     # A REF without a tier is named once, by the summary's "not yet assessed" line.
     unassessed = {entry.entry_number for entry in doc.confirmed if not entry.assessed}
     out += [v for v in violations if v.split(" ", 1)[0] not in unassessed]
@@ -76,7 +92,6 @@ def merge_search(search: Search) -> tuple[dict[str, object], list[str]]:
         )
         out += current.splitlines()
     # The model edits the Synthesis in synthesis.md, else reads it as printed above.
-    written = folder / SYNTHESIS_FILE
     if written.exists():
         out = in_synthesis_file(out, doc, read_text(written, SYNTHESIS_FILE), str(written))
     else:

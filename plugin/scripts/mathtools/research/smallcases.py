@@ -1,0 +1,89 @@
+"""A referee who tests: what a `checked` verdict of REVIEW.md must say of how the step's claim
+was tested (review.py's seal asks it of every checked step).
+
+A step whose claim can be evaluated on small cases is checked only with a run that tested it:
+`**Tested by:** Computation N`, a run compute.py recorded (computation.vouched_runs) that names the
+step in its title, purpose or Interpretation, or in the PROOF.md request it answers. A step no
+finite run can test says why: `**Not computable:** ...`, a sentence (MIN_REASON_WORDS words or
+more). And a step that a recorded run's Interpretation (or its Summary row) says, in a sentence
+naming the step, that it refutes ("refutes", "contradicts", "counterexample", "is false") is never
+checked, whatever its review says: the planted false lemma a small case refutes does not reach [P].
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from . import blocks, computation
+
+# A sentence of a run's Interpretation that says the run refutes a step it names.
+_REFUTES = re.compile(
+    r"\b(?:refut\w*|contradict\w*|counter-?examples?|disprov\w*|is false|fails)\b", re.IGNORECASE
+)
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n\s*\n")
+_CITED_RUN = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
+# A stated reason that a step's claim is not computable: a sentence, not a word.
+MIN_REASON_WORDS = 5
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def _refuting(name: str, runs: dict[int, str]) -> list[int]:
+    """The recorded runs whose Interpretation (or Summary row) says, in a sentence naming the
+    step, that it refutes it: such a step is never checked, whatever its review says."""
+    found = []
+    for number, text in sorted(runs.items()):
+        rows = re.findall(rf"(?m)^\| Computation {number} \|.*$", text)
+        said = "\n\n".join([blocks.section_text(text, "### Interpretation"), *rows])
+        if any(_names(s, name) and _REFUTES.search(s) for s in _SENTENCE.split(said)):
+            found.append(number)
+    return found
+
+
+def untested(
+    name: str, fields: Mapping[str, str], runs: dict[int, str], requests: dict[int, str]
+) -> list[str]:
+    """Why a `checked` verdict does not say how the step's claim was tested: it needs
+    **Tested by:** Computation N, a run compute.py recorded that names the step (in its title,
+    purpose or Interpretation, or in the PROOF.md request it answers), or **Not computable:** a
+    reason the claim cannot be evaluated on small cases; and no run may refute the step."""
+    refuted = _refuting(name, runs)
+    if refuted:
+        cited = ", ".join(f"Computation {n}" for n in refuted)
+        return [
+            f"{name}: {cited} of COMPUTATION.md refutes it (its Interpretation says so), so "
+            "it cannot be checked: give it wrong, quoting the output"
+        ]
+    tested = fields.get("Tested by", "").strip()
+    reason = fields.get("Not computable", "").strip()
+    if tested:
+        numbers = [int(n) for n in _CITED_RUN.findall(tested)]
+        if not numbers:
+            return [f"{name}: **Tested by:** must name a run, `Computation N`"]
+        errors = []
+        for number in numbers:
+            text = runs.get(number)
+            asked = computation.ANSWERED.search(text or "")
+            request = requests.get(int(asked.group(1)), "") if asked else ""
+            if text is None:
+                errors.append(
+                    f"{name}: Computation {number} is no run compute.py recorded, so it "
+                    "tested nothing"
+                )
+            elif not (_names(text, name) or _names(request, name)):
+                errors.append(
+                    f"{name}: Computation {number} does not name {name} (its title, "
+                    "purpose, Interpretation or request), so it is not a test of it"
+                )
+        return errors
+    if len(reason.split()) >= MIN_REASON_WORDS:
+        return []
+    return [
+        f"{name}: a checked step needs **Tested by:** Computation N (a recorded run that "
+        "evaluates its claim on small cases: ask for one with a gap verdict's **Check:** line) "
+        f"or **Not computable:** why its claim cannot be evaluated on small cases "
+        f"({MIN_REASON_WORDS} words or more)"
+    ]
