@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import (
+    NAMES,
     TITLE_THRESHOLD,
     Checks,
     Discrepancy,
@@ -57,6 +58,7 @@ PREPRINT_YEAR_BOUND = 2
 # translation journal of the record's journal (or its original), every author and the year
 # agreeing, a title sharing at least this much (title_score) names the record, corrected.
 TRANSLATED_TITLE_MIN = 0.5
+NOTHING: tuple[object, ...] = (None, "", [])  # a field the candidate does not give
 
 
 # ----------------------------------------------------------------------------- year
@@ -111,6 +113,10 @@ class Match:
     # the title differs, the journal is the translation (or original) of the record's
     translated_title: bool = False
     discrepancies: list[Discrepancy] = field(default_factory=list)
+    # fields cited that the record gives nothing usable for ("title", "authors", "year"): no
+    # evidence either way, and the reason says whose record lacked them (`lacked_by`)
+    unchecked: list[str] = field(default_factory=list)
+    lacked_by: str = ""
 
     @property
     def reason(self) -> str:
@@ -152,11 +158,16 @@ class Match:
         )
 
     def agreed(self) -> list[str]:
-        """The fields this record agrees with as cited: "year", "title"."""
+        """The fields this record agrees with as cited: "year", "title", "authors" (every
+        cited author an author, the list complete)."""
         fields = {d["field"] for d in self.discrepancies}
         return [
             name
-            for name, ok in (("year", self.year_ok), ("title", self.title_ok))
+            for name, ok in (
+                ("year", self.year_ok),
+                ("title", self.title_ok),
+                ("authors", self.authors_agree),
+            )
             if ok and name not in fields
         ]
 
@@ -170,8 +181,19 @@ class Match:
 
 def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
     """Check what the candidate gives (title, authors, year, venue, volume, pages) against a
-    record the API returned."""
-    match = Match()
+    record the API returned. A title, author list or year the record does not give (an empty
+    or malformed field; zbMATH Open's licence sentence) is no evidence: neither confirmed nor
+    contradicted, it is left out and named in `unchecked`."""
+    match = Match(lacked_by=NAMES.get(paper.source, paper.source))
+    lacking = {
+        "title": not paper.title,
+        "authors": not paper.authors,
+        "year": paper.year is None,
+    }
+    match.unchecked = [
+        name for name, absent in lacking.items() if absent and candidate.get(name) not in NOTHING
+    ]
+    candidate = {k: v for k, v in candidate.items() if k not in match.unchecked}
     title = candidate.get("title")
     translated = bool(candidate.get("venue")) and bool(translated_venue(candidate["venue"], paper))
     if title:
@@ -236,8 +258,20 @@ def _reason(match: Match) -> str:
     if match.title_ok is False:
         problems.append(f"title differs (score {match.title_score:.2f})")
     problems += [f"{d['field']}: {d['note']}" for d in match.discrepancies]
+    unchecked = (
+        f"{' and '.join(match.unchecked)} not checked ({match.lacked_by}'s record gives none)"
+        if match.unchecked
+        else ""
+    )
     if problems:
-        return "; ".join(problems)
+        return "; ".join([*problems, *filter(None, [unchecked])])
+    if unchecked and not (match.title_ok or match.matched_authors or match.year_ok):
+        return f"the identifier resolves; {unchecked}"
+    return _agreeing(match) + (f"; {unchecked}" if unchecked else "")
+
+
+def _agreeing(match: Match) -> str:
+    """What agreed, when nothing differs."""
     given = [
         what
         for what, present in (
