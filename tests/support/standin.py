@@ -451,6 +451,7 @@ class StandIn(ScriptedServer):
         self.index = load_index(world)
         super().__init__(port=port)
         self.counts: Counter[str] = Counter()
+        self.zbmath_no_results = 0  # zbMATH Open's "no results" answers (ZBMATH_NO_RESULTS)
         self.failing: dict[str, int] = {}
         self.faults: dict[str, Callable[[Reply], Reply]] = {}
         self.arxiv_url = f"{self.url}/api/query"
@@ -535,7 +536,9 @@ class StandIn(ScriptedServer):
                         status, f"{service} stand-in failing with {status}\n".encode(), "text/plain"
                     )
                 if service == "zbmath":
-                    return _zbmath(self.index, route, params)
+                    reply = _zbmath(self.index, route, params)
+                    self.zbmath_no_results += reply.status == 404
+                    return reply
                 if service == "openalex":
                     return _openalex(self.index, route, params)
                 return _crossref(self.index, route, params, target)
