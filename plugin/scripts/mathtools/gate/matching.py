@@ -21,6 +21,9 @@ The rules (documented for people in docs/matching-rules.md):
   translation journal and its original); a journal cited for a preprint-only record, a preprint
   server cited for a published one, a book cited as an article.
 
+- A field the record does not give (no usable title, author list or year) is no evidence:
+  neither confirmed nor contradicted, it is left out and the reason names whose record lacked it.
+
 `compare(candidate, paper)` applies them to what the candidate gives and returns a Match: the
 checks, the discrepancies (schemas/verification.schema.json) and whether the record identifies
 the cited paper at all (Match.identifies); verification.py turns that into the verdict.

@@ -1,7 +1,8 @@
 """Does a cited venue name the record's venue? The venue rules of the gate (matching.py applies
 them; docs/matching-rules.md §3a describes them): ISO 4 abbreviations, acronyms, publishers
 and proceedings' words on one side only, a workshop never its host conference, a cover-to-cover
-translation journal and its original one venue (core/venues.py TRANSLATION_JOURNALS), and
+translation journal and its original one venue (core/venues.py TRANSLATION_JOURNALS, its names
+read in every transliteration's spelling and without a new series' mark), and
 whether the identified record can vouch for a cited journal at all (unvouched); and what the
 venue, volume and pages a citation gives make of a record (venue_discrepancies: a preprint
 server cited for a published paper, a journal for a preprint, a book cited as an article)."""
@@ -55,8 +56,8 @@ class _VenueWord:
 NEW_SERIES = re.compile(r"\(\s*N\.\s*S\.\s*\)|,?\s*\bNew Ser(?:ies|\.)", re.IGNORECASE)
 # The spellings the transliterations of Russian (LC, BGN, ISO 9, the AMS's old and new systems)
 # give one letter, as one (applied to both sides, never to a word's first letter): ц ts/c,
-# ж zh/ž, х kh/h, я ю й ya/ja yu/ju i/j/y ("Funktsional'nyi" / "Funkcional'nyj",
-# "Teoriya Veroyatnostei" / "Teorija Verojatnostej", "Uspekhi" / "Uspehi", "Zh." / "Ž.").
+# ж zh/ž, х kh/h, я ю й ya/ja yu/ju y/j ("Funktsional." / "Funkcional.", "Teoriya
+# Veroyatnostei" / "Teorija Verojatnostej", "Uspekhi" / "Uspehi", "Zh." / "Ž.").
 TRANSLITERATIONS = (("ts", "c"), ("zh", "z"), ("kh", "h"), ("y", "j"))
 
 
