@@ -46,6 +46,26 @@ recording of a service holds a paper of a cover-to-cover translation journal or 
                            counterpart (translation or original), with the volume: 100%
                            identified (CONFIRMED or CORRECTED).
 
+And three of issue 48:
+
+  translation_spellings    for each pair of tests/data/translation_spellings.json (the MSN/ISO
+                           abbreviations and the short names sources give, written from their
+                           usage, not from the table), a corpus paper without a journal
+                           reference given one in the pair's journal (synthesized), cited in
+                           every spelling of both journals, the other journal with its own
+                           volume and the year one off: 100% CONFIRMED;
+  book_types_down          the book_as_article citations again, in a second run where zbMATH
+                           Open, Crossref and OpenAlex (the sources that know a work's type)
+                           answer 503: never CONFIRMED, every one pending with the reason naming
+                           the venue that could not be checked;
+  the zbMATH world         the stand-in answers every zbMATH Open search that finds nothing as
+                           the live service does (HTTP 404, "result" null, "successful access.
+                           No results found."): no result says zbMATH Open was unavailable.
+
+In both runs Semantic Scholar also holds a record of each book (synthesized: its title, authors,
+year and DOI, no venue, no publicationTypes, as its records of books usually come), so a book is
+identified by a source that cannot say it is a book, as in the campaign of issue 48.
+
 The run also counts the requests that reach the stand-in: API calls per candidate, target at
 most 0.85.
 
@@ -68,6 +88,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "plugin"
 sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests")]
 FIXTURE = ROOT / "tests" / "data" / "verdict_fixture.json"
+SPELLINGS = ROOT / "tests" / "data" / "translation_spellings.json"
+TYPE_SOURCES = ("zbmath", "crossref", "openalex")  # the sources that know a work's type
 FLAG_TARGET = 0.95
 REAL_CONFIRMED_TARGET = 0.97
 
@@ -226,34 +248,42 @@ def _journals(journal_ref: str) -> list[tuple[str, str | None, int | None]]:
     return named
 
 
+def _arxiv_record(record, journal_ref: str, year: int | None = None):
+    """A corpus paper as the arXiv stand-in serves it: its real metadata in arXiv's Atom form,
+    with `journal_ref` (and `year` as its first version's, when given), marked synthesized."""
+    from xml.sax.saxutils import escape
+
+    from support.worlds import arxiv_entry
+
+    authors = [n.strip() for n in re.split(r",\s*|\s+and\s+", record.authors) if n.strip()]
+    posted = year or int(record.submitted[:4])
+    entry = arxiv_entry(
+        "<entry>"
+        f"<id>http://arxiv.org/abs/{record.arxiv_id}v1</id>"
+        f"<published>{posted}-{record.submitted[4:6]}-01T00:00:00Z</published>"
+        f"<title>{escape(record.title)}</title><summary>{escape(record.abstract)}</summary>"
+        + "".join(f"<author><name>{escape(name)}</name></author>" for name in authors)
+        + f"<arxiv:journal_ref>{escape(journal_ref)}</arxiv:journal_ref>"
+        + "".join(f'<category term="{c}"/>' for c in record.categories)
+        + "</entry>"
+    )
+    entry.synthesized = True  # real metadata in arXiv's form, not an answer arXiv sent
+    return entry, authors, posted
+
+
 def translation_cases() -> tuple[list[dict], list]:
     """The translation kind (module docstring): the citations of the corpus papers in each
     journal of the pair, in the year the journal printed them, and the papers' arXiv records
     for the stand-in."""
-    from xml.sax.saxutils import escape
-
     from mathtools.gate.venuematch import counterpart_names
     from support import corpus_search
-    from support.worlds import arxiv_entry
 
     cases, entries = [], []
     for record in corpus_search.load():
         journals = _journals(record.journal_ref)
         if not journals:
             continue
-        authors = [n.strip() for n in re.split(r",\s*|\s+and\s+", record.authors) if n.strip()]
-        posted = int(record.submitted[:4])
-        entry = arxiv_entry(
-            "<entry>"
-            f"<id>http://arxiv.org/abs/{record.arxiv_id}v1</id>"
-            f"<published>{posted}-{record.submitted[4:6]}-01T00:00:00Z</published>"
-            f"<title>{escape(record.title)}</title><summary>{escape(record.abstract)}</summary>"
-            + "".join(f"<author><name>{escape(name)}</name></author>" for name in authors)
-            + f"<arxiv:journal_ref>{escape(record.journal_ref)}</arxiv:journal_ref>"
-            + "".join(f'<category term="{c}"/>' for c in record.categories)
-            + "</entry>"
-        )
-        entry.synthesized = True  # real metadata in arXiv's form, not an answer arXiv sent
+        entry, authors, posted = _arxiv_record(record, record.journal_ref)
         entries.append(entry)
         for venue, volume, year in journals:
             for cited in (venue, *counterpart_names(venue)[:1]):
@@ -271,13 +301,86 @@ def translation_cases() -> tuple[list[dict], list]:
     return cases, entries
 
 
-def run(cases: list[dict], arxiv_entries: list) -> list[dict]:
-    """verify_batch.py's results for the cases' candidates, through the stand-in server, which
-    also serves `arxiv_entries`."""
+def translation_spelling_cases() -> tuple[list[dict], list]:
+    """The translation_spellings kind (module docstring): for each pair of SPELLINGS, a corpus
+    paper without a journal reference given one in the pair's journal (the original's for even
+    pairs, the translation's for odd ones, in one of its spellings), cited in every spelling of
+    both journals: the record's journal with its volume and year, the other with another volume
+    and the year one off (the translation a year later)."""
+    from support import corpus_search
+
+    spellings = json.loads(SPELLINGS.read_text(encoding="utf-8"))["pairs"]
+    papers = [r for r in corpus_search.load() if not r.journal_ref and r.authors and r.title]
+    cases, entries = [], []
+    for number, (pair, record) in enumerate(zip(spellings, papers[::7], strict=False)):
+        side, other = (
+            ("original", "translation") if number % 2 == 0 else ("translation", "original")
+        )
+        year = 1970 + number
+        named = pair[side][number % len(pair[side])]
+        entry, authors, _ = _arxiv_record(record, f"{named} {10 + number} ({year}) 101-120", year)
+        entries.append(entry)
+        shift = 1 if other == "translation" else -1
+        for cited_side, volume, cited_year in (
+            (side, 10 + number, year),
+            (other, 60, year + shift),
+        ):
+            for venue in pair[cited_side]:
+                candidate = {
+                    "key": f"translation_spellings-{number}-{len(cases)}",
+                    "title": " ".join(record.title.split()),
+                    "authors": authors,
+                    "year": cited_year,
+                    "venue": venue,
+                    "volume": str(volume),
+                }
+                cases.append(
+                    {"kind": "translation_spellings", "expect": "confirmed", "candidate": candidate}
+                )
+    return cases, entries
+
+
+def book_s2_records(cases: list[dict]) -> list[dict]:
+    """SYNTHESIZED Semantic Scholar records of the book_as_article kind's books (no recording
+    holds one): each book's title, authors, year and DOI in Semantic Scholar's shape, no venue
+    and no publicationTypes, as Semantic Scholar's records of books usually come."""
+    records = {}
+    for case in cases:
+        cited = case["candidate"]
+        key = cited["title"]
+        record = records.setdefault(
+            key,
+            {
+                "paperId": f"{len(records) + 1:040x}",
+                "title": cited["title"],
+                "authors": [{"authorId": None, "name": n} for n in cited.get("authors", [])],
+                "year": cited["year"],
+                "venue": "",
+                "externalIds": {},
+            },
+        )
+        if cited.get("doi"):
+            record["externalIds"]["DOI"] = cited["doi"]
+    return list(records.values())
+
+
+def run(
+    cases: list[dict],
+    arxiv_entries: list,
+    s2_records: list[dict],
+    failing: tuple[str, ...] = (),
+) -> dict:
+    """verify_batch.py's document for the cases' candidates, through the stand-in server, which
+    also serves `arxiv_entries` and `s2_records`, with the services in `failing` answering 503;
+    `zbmath_no_results` in it counts zbMATH Open's "no results" answers (the live form)."""
     from support.standin import StandIn
+    from support.worlds import add_s2
 
     with StandIn() as standin, tempfile.TemporaryDirectory() as tmp:
         standin.index.arxiv.update({entry.arxiv_id: entry for entry in arxiv_entries})
+        add_s2(standin.index, s2_records)
+        for service in failing:
+            standin.fail(service, 503)
         path = Path(tmp) / "candidates.json"
         path.write_text(json.dumps([c["candidate"] for c in cases]), encoding="utf-8")
         env = {
@@ -296,28 +399,62 @@ def run(cases: list[dict], arxiv_entries: list) -> list[dict]:
             check=True,
         )
         calls = sum(standin.counts.values())
-    print(f"API calls: {calls}, {calls / len(cases):.2f} per candidate (target <= {CALLS_TARGET})")
-    return json.loads(done.stdout)["results"]
+        no_results = standin.zbmath_no_results
+    document = json.loads(done.stdout)
+    document["zbmath_no_results"] = no_results
+    if not failing:
+        print(
+            f"API calls: {calls}, {calls / len(cases):.2f} per candidate (target <= {CALLS_TARGET})"
+        )
+    return document
+
+
+def zbmath_line(document: dict) -> tuple[str, bool]:
+    """The zbMATH-zero-result world's figure: how many "no results" answers zbMATH Open sent
+    in the live form, and how many results (and source_errors) say it was unavailable."""
+    said_down = sum("zbMATH Open" in r["reason"] and "unavailable" in r["reason"]
+                    for r in document["results"])  # fmt: skip
+    failed = "zbmath" in document.get("source_errors", {})
+    ok = not said_down and not failed
+    line = (
+        f"zbMATH Open's live 'no results' answers (404, result null): "
+        f"{document['zbmath_no_results']}; results saying zbMATH Open unavailable: {said_down}, "
+        f"in source_errors: {'yes' if failed else 'no'} (target 0, no)"
+    )
+    return line + ("" if ok else "  MISSED"), ok
+
+
+UNCHECKED_VENUE = "could not be checked"  # how a pending verdict names the unchecked venue
 
 
 def table(cases: list[dict], results: list[dict]) -> tuple[list[str], bool]:
     """The per-kind lines and whether every target is met."""
     by_kind: dict[str, Counter] = {}
     for case, result in zip(cases, results, strict=True):
-        by_kind.setdefault(case["kind"], Counter())[result["status"]] += 1
+        counts = by_kind.setdefault(case["kind"], Counter())
+        counts[result["status"]] += 1
+        counts["unchecked venue"] += UNCHECKED_VENUE in result["reason"]
     head = f"{'kind':<24}{'n':>4}{'CONF':>6}{'CORR':>6}{'UNCO':>6}  {'measured':<36}target"
     lines, met = [head], True
     for kind, counts in by_kind.items():
-        n = sum(counts.values())
+        n = sum(counts[status] for status in ("CONFIRMED", "CORRECTED", "UNCONFIRMED"))
         confirmed, corrected = counts["CONFIRMED"], counts["CORRECTED"]
         sample = next(c for c in cases if c["kind"] == kind)
         if sample.get("expect") == "identified":
             measured = f"{(confirmed + corrected) / n:.0%} identified"
             target = f">= {IDENTIFIED_TARGET[kind]:.0%} CONFIRMED or CORRECTED"
             ok = (confirmed + corrected) / n >= IDENTIFIED_TARGET[kind]
+        elif sample.get("expect") == "confirmed":
+            measured = f"{confirmed / n:.0%} CONFIRMED"
+            target, ok = "100% CONFIRMED", confirmed == n
         elif sample.get("expect") == "corrected":
             measured = f"{corrected / n:.0%} CORRECTED"
             target, ok = "100% CORRECTED (title)", corrected == n
+        elif sample.get("expect") == "unchecked":
+            named = counts["unchecked venue"]
+            measured = f"{named / n:.0%} name the unchecked venue"
+            target = "0 CONFIRMED, 100% name the unchecked venue"
+            ok = not confirmed and named == n
         elif kind == "real":
             measured = f"{confirmed / n:.0%} CONFIRMED, {(confirmed + corrected) / n:.0%} accepted"
             target = f">= {REAL_CONFIRMED_TARGET:.0%} CONFIRMED, 100% accepted"
@@ -335,6 +472,18 @@ def table(cases: list[dict], results: list[dict]) -> tuple[list[str], bool]:
     return lines, met
 
 
+def missed(case: dict, result: dict) -> bool:
+    """Whether one case's result is off its kind's target."""
+    expect, status = case.get("expect", ""), result["status"]
+    if expect == "identified":
+        return status == "UNCONFIRMED"
+    if expect in ("confirmed", "corrected"):
+        return status != expect.upper()
+    if expect == "unchecked":
+        return status == "CONFIRMED" or UNCHECKED_VENUE not in result["reason"]
+    return status != "CONFIRMED" if case["kind"] == "real" else status == "CONFIRMED"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -350,25 +499,31 @@ def main(argv=None) -> int:
             case["kept"] = kept[case["kind"]] <= args.per_kind
         cases = [case for case in cases if case["kept"]]
     books = book_cases()[: args.per_kind or None]
+    s2_books = book_s2_records(books)
     translations, corpus_entries = translation_cases()
-    cases += near_real_cases(cases) + books + published_later_cases(cases) + translations
-    results = run(cases, corpus_entries)
-    lines, met = table(cases, results)
-    print(f"{len(cases)} labelled citations of recorded papers, one verify_batch.py run")
+    spelled, spelled_entries = translation_spelling_cases()
+    spelled = spelled[: args.per_kind or None]
+    cases += near_real_cases(cases) + books + published_later_cases(cases) + translations + spelled
+    entries = corpus_entries + spelled_entries
+    document = run(cases, entries, s2_books)
+    # the books again, every source that knows a work's type failing (503)
+    down = [{**c, "kind": "book_types_down", "expect": "unchecked"} for c in books]
+    down_document = run(down, [], s2_books, failing=TYPE_SOURCES)
+    every_case = cases + down
+    results = document["results"] + down_document["results"]
+    lines, met = table(every_case, results)
+    zbmath, zbmath_ok = zbmath_line(document)
+    print(
+        f"{len(cases)} labelled citations of recorded papers, one verify_batch.py run; "
+        f"{len(down)} more with {', '.join(TYPE_SOURCES)} failing"
+    )
     print("\n".join(lines))
+    print(zbmath)
+    met &= zbmath_ok
     print(f"all targets met: {'yes' if met else 'no'}")
     if args.show_misses:
-        for case, result in zip(cases, results, strict=True):
-            wrong = {
-                "identified": result["status"] == "UNCONFIRMED",
-                "corrected": result["status"] != "CORRECTED",
-            }.get(
-                case.get("expect", ""),
-                result["status"] != "CONFIRMED"
-                if case["kind"] == "real"
-                else result["status"] == "CONFIRMED",
-            )
-            if wrong:
+        for case, result in zip(every_case, results, strict=True):
+            if missed(case, result):
                 print(f"{case['candidate']['key']} {result['status']}: {result['reason'][:300]}")
     return 0
 

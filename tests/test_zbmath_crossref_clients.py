@@ -129,9 +129,61 @@ def test_identifiers_of_every_kind_cost_one_search(standin):
 
 
 def test_no_result_is_an_empty_answer_not_an_error(standin):
-    """The 404 "Zero results" answer is synthesized by the stand-in (no recording holds one)."""
+    """The stand-in's 404 "No results found." answer (support/standin.ZBMATH_NO_RESULTS) is
+    synthesized (no recording holds one)."""
     result = zbmath.ZbmathClient().search("ti:nonexistentword & cc:11")
     assert (result.papers, result.total_results) == ([], 0)
+
+
+# SYNTHESIZED: zbMATH Open's answer to a search that finds nothing, exactly as third-party code
+# written against the live API records it: lrspeiser/Invariant,
+# tests/test_claim_specific_prior_art_zbmath.py (commit 30b7e2024170), _no_results_transport.
+# Other clients test for the same internal_code on a 404 ("successful access. No results found.").
+LIVE_NO_RESULTS = {
+    "result": None,
+    "status": {
+        "execution_bool": False,
+        "internal_code": "successful access. No results found.",
+        "status_code": 404,
+    },
+}
+
+
+@pytest.mark.parametrize("use", ["search", "lookup", "structured"])
+def test_the_live_no_results_answer_is_nothing_found_not_a_failing_service(monkeypatch, use):
+    """Synthesized (LIVE_NO_RESULTS): "result" null and no counts, the live service's form."""
+    body = json.dumps(LIVE_NO_RESULTS).encode()
+    with ScriptedServer([Reply(404, body, {"Content-Type": "application/json"})]) as server:
+        monkeypatch.setenv("MATH_ZBMATH_API_URL", server.url)
+        client = zbmath.ZbmathClient(use_cache=False)
+        if use == "search":
+            result = client.search("ti:nonexistentword")
+            assert (result.papers, result.total_results) == ([], 0)
+        elif use == "structured":
+            assert client.structured_search({"DOI": "10.1/a b"}).papers == []
+        else:
+            found = client.lookup([zbmath.zbmath_identifier("Zbl 1234.56789")])
+            assert found.papers == [None]
+
+
+@pytest.mark.parametrize(
+    "status",
+    [
+        {**LIVE_NO_RESULTS["status"], "internal_code": "an internal error occurred"},
+        {**LIVE_NO_RESULTS["status"], "internal_code": 404},
+        {**LIVE_NO_RESULTS["status"], "nr_total_results": "0"},
+        {**LIVE_NO_RESULTS["status"], "nr_total_results": 3},
+        {"execution_bool": False, "status_code": 404},
+    ],
+    ids=["another code", "a code of numbers", "a count of text", "a count of 3", "says nothing"],
+)
+def test_another_404_or_a_status_of_the_wrong_types_is_a_failing_service(monkeypatch, status):
+    """Synthesized: LIVE_NO_RESULTS changed so it no longer says "nothing found"."""
+    body = json.dumps({"result": None, "status": status}).encode()
+    with ScriptedServer([Reply(404, body, {"Content-Type": "application/json"})]) as server:
+        monkeypatch.setenv("MATH_ZBMATH_API_URL", server.url)
+        with pytest.raises(ServiceError, match="HTTP 404"):
+            zbmath.ZbmathClient(use_cache=False).search("ti:x")
 
 
 def test_references_follow_the_reference_list(standin):

@@ -255,9 +255,16 @@ def _envelope_fault(container: str, items: str | None, value):
 
 
 def zbmath_null_result(reply: Reply) -> Reply:
-    """The envelope's result null: neither records nor the word that there are none."""
+    """The envelope's result null and its status without a count or an internal_code: neither
+    records nor the word that there are none (the live "no results" answer, result null too,
+    says so in its internal_code: zbmath._zero_results)."""
     data = _json_body(reply)
-    return _with_json(reply, {**data, "result": None}) if isinstance(data, dict) else reply
+    if not isinstance(data, dict):
+        return reply
+    status = data.get("status")
+    if isinstance(status, dict):
+        status = {k: v for k, v in status.items() if k not in ("nr_total_results", "internal_code")}
+    return _with_json(reply, {**data, "result": None, "status": status})
 
 
 BOTH = {

@@ -36,7 +36,9 @@ zbMATH Open, `<url>/zbmath/v1` (every record in recordings/zbmath/, by internal 
     for Title, Contributor name, MSC, Year, Source, DOI, Zbl parameters.
   - GET `/document/{id}`: {"result": <record>, "status": ...} (SYNTHESIZED: no recording holds a
     single-document answer; shape from the API documentation).
-  - no result: HTTP 404 with a status whose execution reads "Zero results" (SYNTHESIZED).
+  - no result: HTTP 404, "result" null and a status whose internal_code reads "successful
+    access. No results found." (ZBMATH_NO_RESULTS: the live form as third-party code records it,
+    SYNTHESIZED).
 Crossref, `<url>/crossref` (every work in CROSSREF_CASSETTES and in
 recordings/crossref/refchecker-items/: /works/{doi} messages, list items, refchecker's cached
 items; the record with most fields wins):
@@ -295,18 +297,23 @@ STRUCTURED_FIELDS = {
 }
 
 
+# SYNTHESIZED: the live API's answer to a query without results, exactly as third-party code
+# written against it records it (lrspeiser/Invariant, tests/test_claim_specific_prior_art_zbmath.py,
+# commit 30b7e2024170): HTTP 404, "result" null, a status with no counts.
+ZBMATH_NO_RESULTS = {
+    "result": None,
+    "status": {
+        "execution_bool": False,
+        "internal_code": "successful access. No results found.",
+        "status_code": 404,
+    },
+}
+
+
 def _zbmath_list(index: Index, records: list[dict], page: int, per_page: int) -> Reply:
     status = dict(index.zbmath_status)
-    if not records:  # SYNTHESIZED: the API answers a query without results with 404
-        status.update(
-            execution="Zero results",
-            execution_bool=False,
-            internal_code="no_results",
-            nr_total_results=0,
-            nr_request_results=0,
-            status_code=404,
-        )
-        return _json(404, {"result": [], "status": status})
+    if not records:
+        return _json(404, ZBMATH_NO_RESULTS)
     shown = records[page * per_page : (page + 1) * per_page]
     status.update(nr_total_results=len(records), nr_request_results=len(shown))
     return _json(200, {"result": shown, "status": status})
@@ -444,6 +451,7 @@ class StandIn(ScriptedServer):
         self.index = load_index(world)
         super().__init__(port=port)
         self.counts: Counter[str] = Counter()
+        self.zbmath_no_results = 0  # zbMATH Open's "no results" answers (ZBMATH_NO_RESULTS)
         self.failing: dict[str, int] = {}
         self.faults: dict[str, Callable[[Reply], Reply]] = {}
         self.arxiv_url = f"{self.url}/api/query"
@@ -528,7 +536,9 @@ class StandIn(ScriptedServer):
                         status, f"{service} stand-in failing with {status}\n".encode(), "text/plain"
                     )
                 if service == "zbmath":
-                    return _zbmath(self.index, route, params)
+                    reply = _zbmath(self.index, route, params)
+                    self.zbmath_no_results += reply.status == 404
+                    return reply
                 if service == "openalex":
                     return _openalex(self.index, route, params)
                 return _crossref(self.index, route, params, target)

@@ -232,7 +232,15 @@ def _load_s2(index: Index) -> None:
 def _index_s2(index: Index, papers: dict[str, dict]) -> None:
     """Index Semantic Scholar records (by paperId) by title and by every external id."""
     index.s2_papers = papers
-    for paper_id, record in papers.items():
+    add_s2(index, list(papers.values()))
+
+
+def add_s2(index: Index, records: list[dict]) -> None:
+    """Semantic Scholar records (synthesized ones a bench or test adds) indexed by paperId, by
+    title and by every external id."""
+    for record in records:
+        paper_id = record["paperId"]
+        index.s2_papers[paper_id] = record
         index.s2_titles.append((" ".join(words(record["title"])), record))
         index.s2_ids[paper_id.lower()] = paper_id
         for name, value in (record.get("externalIds") or {}).items():

@@ -34,7 +34,7 @@ SUBVENUE_WORDS = word_set("workshop workshops companion satellite tutorial docto
 TRANSLATION_JOURNALS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (
         ("Mathematical Notes", "Mathematical Notes of the Academy of Sciences of the USSR"),
-        ("Matematicheskie Zametki", "Mat. Zametki"),
+        ("Matematicheskie Zametki", "Mat. Zametki", "Matem. Zametki"),
     ),
     (
         ("Sbornik: Mathematics", "Mathematics of the USSR-Sbornik", "Math. USSR Sb."),
@@ -55,7 +55,8 @@ TRANSLATION_JOURNALS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     (
         ("Soviet Mathematics. Doklady", "Doklady Mathematics", "Sov. Math. Dokl."),
-        ("Doklady Akademii Nauk SSSR", "Doklady Akademii Nauk", "Dokl. Akad. Nauk SSSR"),
+        # "Doklady" alone: the original as Semantic Scholar names it
+        ("Doklady Akademii Nauk SSSR", "Doklady Akademii Nauk", "Dokl. Akad. Nauk SSSR", "Doklady"),
     ),
     (
         ("Journal of Soviet Mathematics", "Journal of Mathematical Sciences", "J. Sov. Math."),
@@ -108,6 +109,34 @@ TRANSLATION_JOURNALS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (
         ("Sugaku Expositions",),
         ("Sugaku",),
+    ),
+    (
+        ("Moscow University Mathematics Bulletin", "Moscow Univ. Math. Bull."),
+        (
+            "Vestnik Moskovskogo Universiteta. Seriya I. Matematika, Mekhanika",
+            "Vestnik Moskovskogo Universiteta. Seriya I",
+            "Vestnik Moskovskogo Universiteta",
+        ),
+    ),
+    (
+        (
+            "USSR Computational Mathematics and Mathematical Physics",
+            "Computational Mathematics and Mathematical Physics",
+        ),
+        ("Zhurnal Vychislitel'noi Matematiki i Matematicheskoi Fiziki",),
+    ),
+    (
+        ("Theoretical and Mathematical Physics",),
+        ("Teoreticheskaya i Matematicheskaya Fizika",),
+    ),
+    (
+        (
+            "Soviet Mathematics (Izvestiya VUZ. Matematika)",
+            "Russian Mathematics (Izvestiya VUZ. Matematika)",
+            "Soviet Math. (Iz. VUZ)",
+            "Russian Math. (Iz. VUZ)",
+        ),
+        ("Izvestiya Vysshikh Uchebnykh Zavedenii. Matematika",),
     ),
 )
 

@@ -19,9 +19,14 @@ def identified_record(candidate: Candidate, findings: list[ComparedRecord]) -> C
     candidate compared with the merged record (every year and venue name either gives)."""
     paper = canonical(findings)
     match = compared(candidate, paper)
-    # A year or title one source's own record agrees with is no discrepancy (Semantic
-    # Scholar's publication year where the canonical record, arXiv's, has the preprint's).
+    # A year, title or author list one source's own record agrees with is no discrepancy
+    # (Semantic Scholar's publication year where the canonical record, arXiv's, has the
+    # preprint's; Crossref's whole author list where Semantic Scholar's misses a name): agreement
+    # is counted per source, and the paper takes the agreeing record's authors.
     agreed = {name for f in findings for name in f.match.agreed()}
+    if "authors" in agreed and any(d["field"] == "authors" for d in match.discrepancies):
+        paper = Paper.from_dict(paper.to_dict())
+        paper.authors = next(list(f.paper.authors) for f in findings if f.match.authors_agree)
     match.discrepancies = [d for d in match.discrepancies if d["field"] not in agreed]
     if "year" in agreed:  # a source's record of the version cited gives the cited year
         match.year_ok, match.year_unpublished = True, False
@@ -230,10 +235,12 @@ def _unavailable(sources: Sources, arxiv_id: str | None, key: str) -> str | None
     and for DOIs both Semantic Scholar's index and Crossref's registry (which lacks
     DataCite's DOIs, so neither rules one out alone)."""
     kind = identifier_kind(arxiv_id, key)
+    set_aside = sources.set_aside.get(f"arXiv:{arxiv_id}" if arxiv_id else key, {})
     for holder in [s.code for s in REGISTRY if kind in s.rules_out]:
         # a source that failed in this run (a malformed answer after its look-up, say)
-        # rules nothing out: its earlier "nothing" is no more believed than the rest
-        if holder not in sources.looked_up or holder in sources.errors:
+        # rules nothing out: its earlier "nothing" is no more believed than the rest; nor does
+        # one that answered the identifier with another's record (Sources.set_aside)
+        if holder not in sources.looked_up or holder in sources.errors or holder in set_aside:
             return holder
     return None
 

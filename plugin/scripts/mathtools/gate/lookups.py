@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 from ..core import (
     BY_CODE,
+    NAMES,
     REGISTRY,
     BadInput,
     Paper,
@@ -112,25 +113,12 @@ class ComparedRecord:
     sources: list[str] = field(default_factory=list)  # every source whose record agreed
 
 
-def comparable(cited: dict[str, Any], paper: Paper) -> dict[str, Any]:
-    """What of a citation a record can be compared on: a zbMATH record whose title or author
-    names are withheld (the licence sentence; its parser leaves them empty) can neither confirm
-    nor contradict them, so they are left out and its identifiers and year decide."""
-    if paper.source != "zbmath":
-        return cited
-    return {
-        **cited,
-        "title": cited.get("title") if paper.title else None,
-        "authors": cited.get("authors") if paper.authors else None,
-    }
-
-
 def compared(candidate: Candidate, paper: Paper) -> Match:
     """How a record compares with a candidate: a free-text citation (a candidate with no title)
     through citations.compare_citation, any other field by field (matching.compare)."""
     if candidate.citation and not candidate.title:
         return compare_citation(candidate.citation, candidate.year, paper)
-    return compare(comparable(candidate.cited(), paper), paper)
+    return compare(candidate.cited(), paper)
 
 
 @dataclass
@@ -146,8 +134,9 @@ class Lookup:
 
 class Sources:
     """The sources' clients for one run, and what they answered: `errors` (source -> what
-    it answered, once it failed), `queried`, `looked_up` (identifier look-up answered) and
-    `title_searched` (title search answered)."""
+    it answered, once it failed), `queried`, `looked_up` (identifier look-up answered),
+    `title_searched` (title search answered) and `set_aside` (identifier label -> what a source
+    answered for it that was a record of another identifier: that source's error)."""
 
     def __init__(self, use_cache: bool = True):
         self.arxiv = ArxivClient(use_cache=use_cache)
@@ -163,6 +152,7 @@ class Sources:
         self.queried: set[str] = set()
         self.looked_up: set[str] = set()
         self.title_searched: set[str] = set()
+        self.set_aside: dict[str, dict[str, str]] = {}  # label -> {source: what it answered}
 
     def call(self, source: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A client call, or None once `source` has failed in this run."""
@@ -219,12 +209,28 @@ class Sources:
             return None
         self.looked_up.add("semantic_scholar")
         asked = {label: s2 for s2, label in labels.items()}
-        papers = zip(labels.values(), result.papers, strict=True)
+        papers = {
+            label: paper
+            for label, paper in zip(labels.values(), result.papers, strict=True)
+            if paper is not None and self._of_asked("semantic_scholar", label, paper)
+        }
         return Lookup(
             "semantic_scholar",
-            {label: paper for label, paper in papers if paper is not None},
+            papers,
             lambda label: [self.s2.paper_url(asked[label])],  # the POST as the GET it stands for
         )
+
+    def _of_asked(self, source: str, label: str, paper: Paper) -> bool:
+        """Whether a record returned for the identifier `label` is of that identifier: one
+        carrying another of its kind (Semantic Scholar answering a DOI with the record of another
+        DOI) is the source's error, set aside with a note, never the asked paper."""
+        kind, _, value = label.partition(":")
+        carried = {"DOI": paper.doi, "arXiv": paper.arxiv_id}.get(kind)
+        if carried is None or carried.lower() == value.lower():
+            return True
+        note = f"{NAMES[source]} answered {label} with a record of {kind}:{carried}, set aside"
+        self.set_aside.setdefault(label, {})[source] = note
+        return False
 
     def _look_up_record(
         self, source: str, candidates: list[Candidate], earlier: list[Lookup]
@@ -284,39 +290,62 @@ class Sources:
             lambda label: urls,
         )
 
-    def type_records(self, wanted: dict[int, Paper]) -> dict[int, list[ComparedRecord]]:
-        """zbMATH Open's and Crossref's records (they know a work's document type: a book, a
-        chapter, a journal article) of the identified papers at `wanted`'s positions: zbMATH
-        first, in `|`-joined searches of each paper's DOI or title; Crossref for those zbMATH
-        holds no record of. A record is the paper's when it carries its DOI, or has its title
-        and a year at most one off (same_work)."""
+    def type_records(
+        self, wanted: dict[int, Paper]
+    ) -> tuple[dict[int, list[ComparedRecord]], set[int]]:
+        """The records of the sources that know a work's document type (a book, a chapter, a
+        journal article: zbMATH Open, Crossref, OpenAlex) of the identified papers at `wanted`'s
+        positions, and the positions some such source answered for (with a record or with
+        nothing; at the other positions every such source failed). zbMATH first, in
+        `|`-joined searches of each paper's DOI or title; Crossref for those zbMATH holds no
+        record of; the other record clients whose row says document_types (OpenAlex) for those
+        no source could answer for. A record is the paper's when it carries its DOI, or has its
+        title and a year at most one off (same_work)."""
         found: dict[int, list[ComparedRecord]] = {position: [] for position in wanted}
+        answered: set[int] = set()
         positions = list(wanted)
         for first in range(0, len(positions), TITLE_SEARCH_CHUNK):
             chunk = positions[first : first + TITLE_SEARCH_CHUNK]
             terms = [_zbmath_term(wanted[p]) for p in chunk]
             result = self.call("zbmath", self.zbmath.search, " | ".join(terms), MAX_PER_PAGE)
             if result is not None:
+                answered.update(chunk)
                 _add_works("zbmath", result.papers, result.request_urls, chunk, wanted, found)
         rest = [p for p in positions if not found[p]]
-        dois = {p: wanted[p].doi for p in rest if wanted[p].doi}
+        self._record_types("crossref", rest, wanted, found, answered)
+        for code in self.records:
+            if code != "crossref" and BY_CODE[code].document_types:
+                unanswered = [p for p in rest if p not in answered]
+                self._record_types(code, unanswered, wanted, found, answered)
+        return found, answered
+
+    def _record_types(
+        self,
+        source: str,
+        positions: list[int],
+        wanted: dict[int, Paper],
+        found: dict[int, list[ComparedRecord]],
+        answered: set[int],
+    ) -> None:
+        """A record client's records of the papers at `positions` (type_records): their DOIs
+        in one batched look-up, a title search each for those without a DOI."""
+        dois = {p: wanted[p].doi for p in positions if wanted[p].doi}
+        client = self.records[source]
         if dois:
-            works = self.call("crossref", self.crossref.works, list(dict.fromkeys(dois.values())))
+            works = self.call(source, client.look_up, "DOI", list(dict.fromkeys(dois.values())))
             if works is not None:
                 papers, urls = works
-                _add_works("crossref", list(papers.values()), urls, list(dois), wanted, found)
-        for position in rest:
+                answered.update(dois)
+                _add_works(source, list(papers.values()), urls, list(dois), wanted, found)
+        for position in positions:
             paper = wanted[position]
             if position in dois or not paper.title:
                 continue
-            query = " ".join(
-                x for x in (paper.title, *paper.authors[:1], str(paper.year or "")) if x
-            )
-            result = self.call("crossref", self.crossref.search, query, rows=5)
+            first = paper.authors[0] if paper.authors else None
+            result = self.call(source, client.search_title, paper.title, first, paper.year)
             if result is not None:
-                papers = result.papers
-                _add_works("crossref", papers, result.request_urls, [position], wanted, found)
-        return found
+                answered.add(position)
+                _add_works(source, result.papers, result.request_urls, [position], wanted, found)
 
 
 def identifier_kind(arxiv_id: str | None, key: str) -> str:
@@ -370,4 +399,4 @@ def title_phrase(title: str) -> str:
 
 def _identifies(candidate: Candidate, paper: Paper) -> bool:
     """Whether a record returned for one of the candidate's identifiers is the cited paper."""
-    return compare(comparable(candidate.cited(), paper), paper).identifies(by_identifier=True)
+    return compare(candidate.cited(), paper).identifies(by_identifier=True)

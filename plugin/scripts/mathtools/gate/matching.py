@@ -27,6 +27,9 @@ The rules (documented for people in docs/matching-rules.md):
   translation journal and its original); a journal cited for a preprint-only record, a preprint
   server cited for a published one, a book cited as an article.
 
+- A field the record does not give (no usable title, author list or year) is no evidence:
+  neither confirmed nor contradicted, it is left out and the reason names whose record lacked it.
+
 `compare(candidate, paper)` applies them to what the candidate gives and returns a Match: the
 checks, the discrepancies (schemas/verification.schema.json) and whether the record identifies
 the cited paper at all (Match.identifies); verification.py turns that into the verdict.
@@ -41,6 +44,7 @@ from typing import Any
 
 from ..core import (
     ARXIV_DOI_PREFIX,
+    NAMES,
     TITLE_THRESHOLD,
     Checks,
     Discrepancy,
@@ -65,6 +69,7 @@ PREPRINT_YEAR_BOUND = 2
 # translation journal of the record's journal (or its original), every author and the year
 # agreeing, a title sharing at least this much (title_score) names the record, corrected.
 TRANSLATED_TITLE_MIN = 0.5
+NOTHING: tuple[object, ...] = (None, "", [])  # a field the candidate does not give
 
 
 # ----------------------------------------------------------------------------- year
@@ -151,6 +156,10 @@ class Match:
     # the title differs, the journal is the translation (or original) of the record's
     translated_title: bool = False
     discrepancies: list[Discrepancy] = field(default_factory=list)
+    # fields cited that the record gives nothing usable for ("title", "authors", "year"): no
+    # evidence either way, and the reason says whose record lacked them (`lacked_by`)
+    unchecked: list[str] = field(default_factory=list)
+    lacked_by: str = ""
 
     @property
     def reason(self) -> str:
@@ -196,11 +205,16 @@ class Match:
         )
 
     def agreed(self) -> list[str]:
-        """The fields this record agrees with as cited: "year", "title"."""
+        """The fields this record agrees with as cited: "year", "title", "authors" (every
+        cited author an author, the list complete)."""
         fields = {d["field"] for d in self.discrepancies}
         return [
             name
-            for name, ok in (("year", self.year_ok), ("title", self.title_ok))
+            for name, ok in (
+                ("year", self.year_ok),
+                ("title", self.title_ok),
+                ("authors", self.authors_agree),
+            )
             if ok and name not in fields
         ]
 
@@ -214,8 +228,19 @@ class Match:
 
 def compare(candidate: Mapping[str, Any], paper: Paper) -> Match:
     """Check what the candidate gives (title, authors, year, venue, volume, pages) against a
-    record the API returned."""
-    match = Match()
+    record the API returned. A title, author list or year the record does not give (an empty
+    or malformed field; zbMATH Open's licence sentence) is no evidence: neither confirmed nor
+    contradicted, it is left out and named in `unchecked`."""
+    match = Match(lacked_by=NAMES.get(paper.source, paper.source))
+    lacking = {
+        "title": not paper.title,
+        "authors": not paper.authors,
+        "year": paper.year is None,
+    }
+    match.unchecked = [
+        name for name, absent in lacking.items() if absent and candidate.get(name) not in NOTHING
+    ]
+    candidate = {k: v for k, v in candidate.items() if k not in match.unchecked}
     title = candidate.get("title")
     translated = bool(candidate.get("venue")) and bool(translated_venue(candidate["venue"], paper))
     if title:
@@ -298,12 +323,25 @@ def _reason(match: Match) -> str:
     if match.title_ok is False:
         problems.append(f"title differs (score {match.title_score:.2f})")
     problems += [f"{d['field']}: {d['note']}" for d in match.discrepancies]
+    notes = []  # the year by version: said, never a discrepancy
     if match.year_unpublished:
-        problems.append("year: the journal's, not compared (the records give only the preprint's)")
+        notes.append("year: the journal's, not compared (the records give only the preprint's)")
     if match.year_disputed:
-        problems.append(f"year: as cited, not corrected: {match.year_disputed}")
-    if match.discrepancies or match.title_ok is False:
-        return "; ".join(problems)
+        notes.append(f"year: as cited, not corrected: {match.year_disputed}")
+    unchecked = (
+        [f"{' and '.join(match.unchecked)} not checked ({match.lacked_by}'s record gives none)"]
+        if match.unchecked
+        else []
+    )
+    if problems:
+        return "; ".join([*problems, *notes, *unchecked])
+    if unchecked and not (match.title_ok or match.matched_authors or match.year_ok):
+        return "; ".join([f"the identifier resolves; {unchecked[0]}", *notes])
+    return "; ".join([_agreeing(match), *notes, *unchecked])
+
+
+def _agreeing(match: Match) -> str:
+    """What agreed, when nothing differs."""
     given = [
         what
         for what, present in (
@@ -314,10 +352,8 @@ def _reason(match: Match) -> str:
         if present
     ]
     if not given:
-        return "; ".join(
-            ["the identifier resolves; no title, authors or year were given to compare", *problems]
-        )
-    return "; ".join([f"{', '.join(given)} match", *problems])
+        return "the identifier resolves; no title, authors or year were given to compare"
+    return f"{', '.join(given)} match"
 
 
 def describe(paper: Paper, max_authors: int = 3) -> str:

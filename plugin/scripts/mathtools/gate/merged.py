@@ -32,8 +32,8 @@ COMPLETED_FIELDS = (
 def canonical(findings: list[ComparedRecord]) -> Paper:
     """The identifying record of the first source in SOURCES order that has a title (arXiv's
     when it identified the paper; a licence-restricted zbMATH record has none), its empty fields
-    completed from the other sources' records: identifiers, venue, Zbl number and MSC codes (all
-    records the APIs returned)."""
+    completed from the other sources' records: authors and year, identifiers, venue, Zbl number
+    and MSC codes (all records the APIs returned)."""
     first: dict[str, ComparedRecord] = {}
     for finding in findings:
         first.setdefault(finding.source, finding)
@@ -43,6 +43,10 @@ def canonical(findings: list[ComparedRecord]) -> Paper:
         return paper
     merged = Paper.from_dict(paper.to_dict())
     for other in others:
+        # a record without usable authors or year (matching.compare: no evidence) takes them
+        # from the first record that has them
+        merged.authors = merged.authors or list(other.authors)
+        merged.year = merged.year if merged.year is not None else other.year
         for name in COMPLETED_FIELDS:
             if getattr(merged, name) is None:
                 setattr(merged, name, getattr(other, name))

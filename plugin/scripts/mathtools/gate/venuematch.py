@@ -1,7 +1,8 @@
 """Does a cited venue name the record's venue? The venue rules of the gate (matching.py applies
 them; docs/matching-rules.md §3a describes them): ISO 4 abbreviations, acronyms, publishers
 and proceedings' words on one side only, a workshop never its host conference, a cover-to-cover
-translation journal and its original one venue (core/venues.py TRANSLATION_JOURNALS), and
+translation journal and its original one venue (core/venues.py TRANSLATION_JOURNALS, its names
+read in every transliteration's spelling and without a new series' mark), and
 whether the identified record can vouch for a cited journal at all (unvouched); and what the
 venue, volume and pages a citation gives make of a record (venue_discrepancies: a preprint
 server cited for a published paper, a journal for a preprint, a book cited as an article)."""
@@ -32,6 +33,13 @@ from ..core import (
 # Document types (Paper.document_type, Crossref's names) of a whole book: cited with a journal,
 # volume and pages, it is miscited as an article.
 BOOK_TYPES = frozenset({"book", "monograph", "edited-book", "reference-book", "book-set"})
+# Every document type that is no article, as a reason names it: a book, a thesis (Crossref's and
+# OpenAlex's "dissertation"), a whole proceedings volume.
+NOT_ARTICLE_TYPES = {
+    **dict.fromkeys(BOOK_TYPES, "book"),
+    "dissertation": "thesis",
+    "proceedings": "proceedings volume",
+}
 
 
 @dataclass(frozen=True)
@@ -43,19 +51,39 @@ class _VenueWord:
     function: bool
 
 
-def _venue_words(name: str) -> list[_VenueWord]:
+# A journal's new series, which is the same journal: "Mat. Sb. (N.S.)", "Bull. Amer. Math. Soc.
+# (N.S.)", "..., New Series".
+NEW_SERIES = re.compile(r"\(\s*N\.\s*S\.\s*\)|,?\s*\bNew Ser(?:ies|\.)", re.IGNORECASE)
+# The spellings the transliterations of Russian (LC, BGN, ISO 9, the AMS's old and new systems)
+# give one letter, as one (applied to both sides, never to a word's first letter): ц ts/c,
+# ж zh/ž, х kh/h, я ю й ya/ja yu/ju y/j ("Funktsional." / "Funkcional.", "Teoriya
+# Veroyatnostei" / "Teorija Verojatnostej", "Uspekhi" / "Uspehi", "Zh." / "Ž.").
+TRANSLITERATIONS = (("ts", "c"), ("zh", "z"), ("kh", "h"), ("y", "j"))
+
+
+def _transliterated(word: str) -> str:
+    head, rest = word[:1], word[1:]
+    for spelled, letter in TRANSLITERATIONS:
+        rest = rest.replace(spelled, letter)
+    return head + rest
+
+
+def _venue_words(name: str, transliterated: bool = False) -> list[_VenueWord]:
+    """The words of a venue's name, as the comparison reads them; `transliterated`: the
+    spellings of Russian transliterations folded (TRANSLITERATIONS)."""
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", strip_latex(name)).replace("&", " and ")
+    text = NEW_SERIES.sub(" ", text)
     words = []
     # A transliteration's soft sign is part of its word: "Funktsional'nyi", "Matematicheskiĭ".
-    for match in re.finditer(r"[^\W\d_]+(?:['’][^\W\d_]+)*\.?", text):
-        raw = re.sub(r"['’]", "", match.group().rstrip("."))
+    for match in re.finditer(r"[^\W\d_]+(?:['’ʹ][^\W\d_]+)*\.?", text):
+        raw = re.sub(r"['’ʹ]", "", match.group().rstrip("."))
         word = re.sub(r"[^a-z]", "", fold(raw))
         if not word:
             continue
         function = word in VENUE_FUNCTION_WORDS
         words.append(
             _VenueWord(
-                word=stem(word),
+                word=stem(_transliterated(word) if transliterated else word),
                 marked=match.group().endswith(".") or (len(raw) == 1 and raw.isupper()),
                 acronym=2 <= len(raw) <= 8 and raw.isupper() and not function,
                 optional=function or word in VENUE_OPTIONAL,
@@ -153,15 +181,21 @@ def venue_agrees(cited: str, record: str, reference: bool = False) -> bool:
 def journal_sides(name: str) -> tuple[tuple[int, int], ...]:
     """(entry, side) of each TRANSLATION_JOURNALS journal `name` names, every word of each
     accounted for (no proceedings' words left out): side 0 the translation, 1 the original."""
-    words = _venue_words(name)
+    words = _venue_words(name, transliterated=True)
     if not any(len(w.word) > 1 and not w.optional for w in words):
         return ()  # lone initials ("A&A") are too short to name a journal of the table
     return tuple(
         (entry, side)
         for entry, pair in enumerate(TRANSLATION_JOURNALS)
         for side, names in enumerate(pair)
-        if any(_venue_aligns(words, _venue_words(known), contained=False) for known in names)
+        if any(_venue_aligns(words, _known_words(known), contained=False) for known in names)
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _known_words(name: str) -> list[_VenueWord]:
+    """A TRANSLATION_JOURNALS name's words, read once."""
+    return _venue_words(name, transliterated=True)
 
 
 def translated_venue(cited: str, paper: Paper) -> bool | None:
@@ -197,9 +231,12 @@ def venue_names(paper: Paper) -> list[str]:
 def unvouched(cited: Mapping[str, Any], paper: Paper, sources: list[str]) -> bool:
     """Whether a citation names a journal article (a venue that is no preprint server, with a
     volume or pages) that the identified record, merged from `sources`' records, can neither
-    vouch for nor contradict: it names no venue, is no preprint (then the journal is a
-    discrepancy already), and none of its sources knows a work's document type (those whose row
-    says document_types: zbMATH Open's and Crossref's records say a book is a book)."""
+    vouch for nor contradict: it names no venue (Semantic Scholar's venue, journal and
+    publicationVenue included), is no preprint (then the journal is a discrepancy already), and
+    none of its sources knows a work's document type (those whose row says document_types:
+    zbMATH Open's, Crossref's and OpenAlex's records say a book is a book; a Semantic Scholar
+    record whose publicationTypes say Book alone is one, venue_discrepancies). Such a journal is
+    CONFIRMED only once a source that knows types has answered (verification.py)."""
     if any(BY_CODE[source].document_types for source in sources if source in BY_CODE):
         return False
     venue = cited.get("venue")
@@ -228,10 +265,11 @@ def venue_discrepancies(
         names = venue_names(paper)
         preprint_only = not paper.venue and bool(paper.arxiv_id or names)
         as_article = bool(candidate.get("volume") or candidate.get("pages"))
-        as_article &= paper.document_type in BOOK_TYPES and not is_preprint_venue(venue)
+        kind = NOT_ARTICLE_TYPES.get(paper.document_type or "")
+        as_article &= bool(kind) and not is_preprint_venue(venue)
         if as_article and not any(venue_agrees(venue, name) for name in names):  # not its series
             series = f" in {paper.venue}" if paper.venue else ""
-            note = f"the record is a book{series}, not an article in {venue}"
+            note = f"the record is a {kind}{series}, not an article in {venue}"
             return [Discrepancy(field="venue", cited=venue, record=paper.venue, note=note)]
         if is_preprint_venue(venue):
             if paper.venue:

@@ -14,8 +14,10 @@ agreed. A zbMATH record whose title or author names are withheld (the licence se
 compared on what it still carries, its identifiers and year, and keeps the cited title and
 authors.
 
-Combining the sources: each source's batched look-up is a Lookup (records by identifier label);
-each identifier is judged on its own over all of them. It identifies the paper when a record
+Combining the sources: each source's batched look-up is a Lookup (records by identifier label;
+a record a source returned for another identifier than the one asked is set aside, its error,
+and the reason says so: Sources.set_aside); each identifier is judged on its own over all of
+them. It identifies the paper when a record
 returned for it (by any source) does, and its sources are at least as many as those of the records
 holding another paper (merged.weigh: the sources that agree decide, and the reason names the one
 outvoted); it contradicts when records came back and none does, or they are outvoted; it
@@ -41,6 +43,7 @@ and the API responses, apart from `verified_at`.
 from __future__ import annotations
 
 from ..core import (
+    BY_CODE,
     NAMES,
     SOURCES,
     VERDICTS,
@@ -103,7 +106,7 @@ class Verifier:
                 # said once every source has been asked (or has failed)
                 outcome.reason += degraded_note(self.sources)
         results = [
-            result_of(candidate, outcome or self._nothing_found(candidate))
+            result_of(candidate, self._noted(candidate, outcome or self._nothing_found(candidate)))
             for candidate, outcome in zip(candidates, outcomes, strict=True)
         ]
         counts = {status: sum(r["status"] == status for r in results) for status in VERDICTS}
@@ -126,6 +129,14 @@ class Verifier:
             "pending": sum(r["reason"].startswith(PENDING) for r in results),
         }
         return document
+
+    def _noted(self, candidate: Candidate, outcome: Outcome) -> Outcome:
+        """The outcome, its reason naming each record a source answered one of the candidate's
+        identifiers with that was another identifier's (Sources.set_aside)."""
+        for label, _, _ in candidate.identifiers():
+            notes = self.sources.set_aside.get(label, {}).values()
+            outcome.reason += "".join(f"; {note}" for note in notes)
+        return outcome
 
     # -- judging --------------------------------------------------------------------------
 
@@ -177,7 +188,10 @@ class Verifier:
 
     def _check_venues(self, candidates: list[Candidate], outcomes: list[Outcome | None]) -> None:
         """A journal the identifying records cannot vouch for (venuematch.unvouched) is checked
-        with zbMATH Open's and Crossref's records of the paper (Sources.type_records)."""
+        with the records of the sources that know a work's type (Sources.type_records): theirs
+        complete the paper and the venue is compared again; when none of them could answer, the
+        venue could not be checked and the candidate is pending (never CONFIRMED on a title and
+        authors alone)."""
         wanted = {
             position: outcome.paper
             for position, (candidate, outcome) in enumerate(zip(candidates, outcomes, strict=True))
@@ -185,10 +199,18 @@ class Verifier:
             and outcome.paper is not None
             and unvouched(candidate.cited(), outcome.paper, outcome.sources)
         }
-        for position, others in self.sources.type_records(wanted).items() if wanted else ():
+        if not wanted:
+            return
+        records, answered = self.sources.type_records(wanted)
+        for position, others in records.items():
             outcome = outcomes[position]
-            if not others or outcome is None or outcome.paper is None or outcome.match is None:
+            if outcome is None or outcome.paper is None or outcome.match is None:
                 continue
+            if position not in answered:
+                outcomes[position] = self._venue_unchecked(candidates[position], outcome)
+                continue
+            if not others:
+                continue  # a source that knows types answered and holds no other word of it
             opening = f"{outcome.how}: {outcome.match.reason} (via {named(outcome.sources)})"
             found = ComparedRecord(
                 outcome.source or "", outcome.paper, outcome.match, outcome.urls, outcome.sources
@@ -198,6 +220,26 @@ class Verifier:
             )
             new.reason += outcome.reason[len(opening) :]  # the outvoted sources, if any
             outcomes[position] = new
+
+    def _venue_unchecked(self, candidate: Candidate, outcome: Outcome) -> Outcome:
+        """Pending: the paper is identified, but the journal it is cited in could not be checked
+        (no record names a venue, and every source that knows a work's type failed)."""
+        cited = candidate.cited()
+        pages = cited.get("pages")
+        where = " ".join(
+            x for x in (cited["venue"], cited.get("volume"), pages and f"pp. {pages}") if x
+        )
+        down = [s for s in SOURCES if BY_CODE[s].document_types and s in self.sources.errors]
+        paper = describe(outcome.paper) if outcome.paper else "a paper"
+        return Outcome(
+            "UNCONFIRMED",
+            f"{PENDING} ({named(down)} unavailable; the venue {where} could not be checked: "
+            f"the paper ({outcome.how}) is {paper}, and no record names its venue)",
+            source=outcome.source,
+            urls=outcome.urls,
+            match=outcome.match,
+            suggestion=outcome.paper,
+        )
 
     def _title_searches(
         self, candidates: list[Candidate], outcomes: list[Outcome | None], positions: list[int]

@@ -109,10 +109,13 @@ def to_paper(work: object) -> Paper | None:
     kind = plain_text(work.get("type"))
     year = work.get("publication_year")
     count = work.get("cited_by_count")
+    names = [plain_text(a["author"].get("display_name")) for a in authorships]
     return Paper(
         source=SOURCE,
         title=title,
-        authors=[n for a in authorships if (n := plain_text(a["author"].get("display_name")))],
+        # an author without a usable name leaves the list unknown, not shorter (the gate then
+        # neither confirms nor corrects the cited authors with it)
+        authors=[n for n in names if n] if all(names) else [],
         year=year if isinstance(year, int) and not isinstance(year, bool) else None,
         arxiv_id=_arxiv_id(work, doi),
         doi=doi,

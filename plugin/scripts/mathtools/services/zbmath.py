@@ -5,7 +5,8 @@ GET /document/_search?search_string=... (the web search's syntax: `ti:`, `au:`, 
 `cc:` MSC, `dt:` j/a/b, `an:` Zbl number, `doi:`, `arxiv:`, combined with `&`, `|`, `!` and
 parentheses) and GET /document/_structured_search (one parameter per field: `Title`, `DOI`, ...).
 Every answer is the envelope {"result": ..., "status": {"nr_total_results", ...}}; a query with
-no result is HTTP 404 (with a status saying "Zero results"), which is an answer, not an error.
+no result is HTTP 404 with "result" null and a status whose internal_code reads "successful
+access. No results found." (_zero_results), which is an answer, not an error.
 
 zbmathrecords.py reads the records (and the traps the recordings show in them).
 
@@ -378,17 +379,33 @@ def _is_json(response: Response) -> bool:
     return True
 
 
+# What the status of zbMATH's zero-result answer says in its `internal_code`, folded: the live
+# service's "successful access. No results found." (third-party clients record it, with "result"
+# null and no counts), and the "Zero results" wording other clients record.
+NO_RESULTS_CODES = ("no results found", "zero results")
+
+
 def _zero_results(response: Response) -> bool:
-    """Whether a 404 is zbMATH's own "Zero results": its envelope, with a status saying none
-    and no records (a status of nulls or of other types says nothing: a failing service)."""
+    """Whether a 404 is zbMATH's own "nothing found": its envelope, no records ("result" null or
+    []) and a status that says none, by a count of 0 or an internal_code saying no results were
+    found. A status of the wrong types (a count that is no integer, a code that is no string)
+    or a 404 that says neither is a failing service."""
     try:
         data = response.json()
     except ValueError:
         return False
     if not isinstance(data, dict) or not isinstance(data.get("status"), dict):
         return False
-    total = data["status"].get("nr_total_results", 0)
-    return data.get("result", []) == [] and total == 0 and not isinstance(total, bool)
+    status: dict[str, object] = data["status"]
+    total, code = status.get("nr_total_results"), status.get("internal_code")
+    if "result" not in data or data["result"] not in (None, []):
+        return False
+    if total is not None and (not isinstance(total, int) or isinstance(total, bool) or total):
+        return False
+    if code is not None and not isinstance(code, str):
+        return False
+    says_none = isinstance(code, str) and any(c in code.lower() for c in NO_RESULTS_CODES)
+    return total == 0 or says_none
 
 
 def _envelope(response: Response) -> None:
