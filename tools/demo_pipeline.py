@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import re
 import shutil
@@ -271,13 +272,17 @@ def run_demo(
     proof: Path | None = None,
     world: str = RECORDED,
     follow_ups: tuple[str, ...] = (),
+    down: tuple[str, ...] = (),
+    follow_up_model: StandInModel | None = None,
 ) -> dict:
     """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
     discover's results per search (default: the runbook's); `model` the STAND-IN to play (default:
     one that recalls the planted fabrications); `proof` a PROOF.md whose next reference-needed gap
     the search takes (the runbook's task after a proof loop); `follow_ups` the focus words of
     follow-up searches played after it, each measured on its own (`follow_ups` in the figures:
-    its focus, tool calls, turns and characters read, from the command's start)."""
+    its focus, tool calls, turns and characters read, from the command's start; "" a plain
+    rerun), each played by a copy of `follow_up_model` (default: a fresh STAND-IN recalling what
+    the first did); `down` the stand-in's services that fail all along (StandIn.fail's names)."""
     import os
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -292,6 +297,8 @@ def run_demo(
             standin = stack.enter_context(StandIn(world=world))
             env.update(standin.env())
             env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
+            for service in down:
+                standin.fail(service)
         workspace = Workspace(folder, env)
         slug = create_problem(workspace, problem_file)
         model = model or StandInModel(recalled=remembered(problem_file))
@@ -301,10 +308,15 @@ def run_demo(
         summary = play(workspace, slug, model, say, per_query, gap=proof is not None)
         elapsed = time.monotonic() - started
         first = (workspace.tool_calls, workspace.turns, workspace.read_chars)
+        first_literature = literature_text(folder, slug)
         later = []
         for focus in follow_ups:
             before = (workspace.tool_calls, workspace.turns, workspace.read_chars)
-            again = StandInModel(recalled=remembered(problem_file))
+            again = (
+                dataclasses.replace(follow_up_model)
+                if follow_up_model
+                else StandInModel(recalled=remembered(problem_file))
+            )
             done = play(workspace, slug, again, say, per_query, focus=focus)
             later.append(
                 {
@@ -313,6 +325,7 @@ def run_demo(
                     "tool_calls": workspace.tool_calls - before[0] + HANDOFF,
                     "turns": workspace.turns - before[1] + HANDOFF,
                     "read_chars": agent_prompt_chars() + workspace.read_chars - before[2],
+                    "literature": literature_text(folder, slug),
                 }
             )
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
@@ -343,7 +356,14 @@ def run_demo(
         "read_chars": agent_prompt_chars() + first[2],
         "raw_tokens": raw // 4,
         "follow_ups": later,
+        "first_literature": first_literature,
     }
+
+
+def literature_text(folder: Path, slug: str) -> str:
+    """The problem's LITERATURE.md as a search left it ("" before the first merge)."""
+    path = folder / ".math" / "problems" / slug / "LITERATURE.md"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 def agent_prompt_chars() -> int:

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ..core import (
+    Discrepancy,
     Paper,
     fold,
     record_families,
@@ -47,12 +48,22 @@ class CitationMatch(Match):
 
     names_anything: bool = True  # the citation has words beyond identifiers and a year
     authorless: bool = False  # the record names no authors: nothing to find in the citation
+    partial_authors: bool = False  # some of the record's authors named, not all: a discrepancy
 
     def identifies(self, by_identifier: bool) -> bool:
-        if by_identifier:
+        if by_identifier:  # the identifier names the paper: a wrong year is a discrepancy
             named = self.title_ok or bool(self.matched_authors)
-            return self.year_ok is not False and (named or not self.names_anything)
-        return bool(self.title_ok) and self.authors_agree and self.year_ok is not False
+            return bool(self.title_ok) or (self.year_ok is not False and named) or (
+                not self.names_anything and self.year_ok is not False
+            )
+        if not self.title_ok or self.authors_contradicted:
+            return False
+        # found by its title: every author and the year (then CONFIRMED), or two of the three
+        # with the third short of agreeing (then CORRECTED): every author and a year one off,
+        # or the year and some of the authors
+        return (self.authors_agree and (self.year_ok is not False or self.year_close)) or (
+            self.year_ok is True and bool(self.matched_authors)
+        )
 
     @property
     def reason(self) -> str:
@@ -73,7 +84,7 @@ class CitationMatch(Match):
             missing.append("its title is not in the citation")
         if self.authorless:
             missing.append("the record names no authors")
-        elif not self.authors_agree and not self.authors_contradicted:
+        elif not self.authors_agree and not self.authors_contradicted and not self.partial_authors:
             missing.append(
                 f"of its authors the citation names only {', '.join(self.matched_authors)}"
             )
@@ -132,6 +143,12 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
             truncated and first_named
         )
         match.authors_contradicted = not match.matched_authors
+        if match.matched_authors and not match.authors_agree:
+            match.partial_authors = True
+            note = f"the citation names only {', '.join(match.matched_authors)} of its authors"
+            match.discrepancies.append(
+                Discrepancy(field="authors", cited=None, record=paper.authors, note=note)
+            )
     if year is not None:
         check_year(match, year, paper)
     return match
