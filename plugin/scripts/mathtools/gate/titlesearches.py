@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..bibliography import free_text_fields
+from ..bibliography import cited_parts
 from ..core import BY_CODE, SearchResult, cited_family, split_authors
 from ..services import MAX_PER_PAGE, audit_url
 from .candidates import Candidate
@@ -79,7 +79,7 @@ def _citation_searches(
     }
     for position in positions:
         citation = candidates[position].citation or ""
-        asked = {"crossref": citation, "semantic_scholar": cited_title(citation)}
+        asked = {"crossref": citation, "semantic_scholar": cited_parts(citation)[0] or citation}
         for source in CITATION_SOURCES:
             if _identifying(leads[position]):
                 break
@@ -87,13 +87,6 @@ def _citation_searches(
             if result is not None:
                 sources.title_searched.add(source)
                 _add_leads(source, candidates, [position], result, leads)
-
-
-def cited_title(citation: str) -> str:
-    """The title a free-text citation gives (bibliography's free-text reader), quotes and a
-    closing full stop left out; the citation whole when no title can be told apart."""
-    title = free_text_fields(citation).get("title") or ""
-    return title.strip(' "“”\'').rstrip(".") or citation
 
 
 def _original_journals(
