@@ -164,6 +164,23 @@ class StandInModel:
         ]
         return "\n".join(lines).rstrip() + "\n"
 
+    def extension(self, refs: list[str]) -> str:
+        """A follow-up's new Synthesis lines, under the headings they extend (finish keeps
+        every other section and claim)."""
+        return (
+            "\n".join(
+                [
+                    "### Technique Connections",
+                    f"- [S] The new references {', '.join(refs)} add to the methods above"
+                    f" ({STAND_IN} claim).",
+                    "",
+                    "### Suggested Reading Order",
+                    *(f"- {ref}, after the earlier ones" for ref in refs),
+                ]
+            )
+            + "\n"
+        )
+
 
 def unjudged(key: str) -> str:
     """What a confirmed paper nobody judged is: a remembered paper or a PROBLEM.md reference."""
@@ -249,10 +266,15 @@ def runbook(
     papers = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)(?: = (\S+))?", verified, re.M)
     seen = {*labels, *(paper or key for key, paper in papers), *unconfirmed}
 
-    # 5. Relevance, Key Results and a tier for every confirmed paper, from what verify printed.
+    # 5. Relevance, Key Results and a tier for every confirmed paper not recorded already, from
+    # what verify printed; nothing to write when every paper is recorded.
+    recorded = set(
+        re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+) = REF-\d+ \(recorded\)", verified, re.M)
+    )
     relevance = {
         key: model.relevance(labels.get(key, unjudged(key)), paper)
         for key, paper in confirmed.items()
+        if key not in recorded
     }
     relevance.update(
         {
@@ -261,16 +283,21 @@ def runbook(
             if key.startswith("memory-")
         }
     )
-    yield [Write(f"{search_folder}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
+    if relevance:
+        yield [Write(f"{search_folder}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
 
-    # 6. Merge (validated in the same call), then the Synthesis.
+    # 6. Merge (validated in the same call), then the Synthesis: the whole of it on a first
+    # search, its new lines on a follow-up (merge says "to extend:"), nothing when nothing is new.
     (merged,) = yield [Script("literature.py", ["merge", search_folder])]
     added = re.findall(r"^(REF-\d+) added: (\S+)", merged, re.M)
     refs = [ref for ref, _ in added]
     urefs = re.findall(r"^(UREF-\d+) added:", merged, re.M)
     first = confirmed.get(added[0][1]) if added else None
-    synthesis = model.synthesis(refs, urefs, first.text if first and first.whole else "")
-    yield [Write(f"{search_folder}/synthesis.md", synthesis)]
+    if not re.search(r"^to extend: ", merged, re.M):
+        synthesis = model.synthesis(refs, urefs, first.text if first and first.whole else "")
+        yield [Write(f"{search_folder}/synthesis.md", synthesis)]
+    elif refs:
+        yield [Write(f"{search_folder}/synthesis.md", model.extension(refs))]
 
     # 7. Finish: the Synthesis goes in, the file is validated, the journal entry and the state
     # are recorded.
