@@ -101,6 +101,60 @@ CLASSICS = (
 )
 
 
+# Issue 50: two problems no other bench holds, each searched, rerun plainly, then with focus
+# words, with arXiv and Semantic Scholar answering and the other services down.
+UNSEEN = {
+    ROOT / "bench" / "data" / "followups" / "turing-complete-euler" / "PROBLEM.md": (
+        "",
+        "undecidable fluid dynamics",
+    ),
+    ROOT / "bench" / "data" / "followups" / "binary-hypothesis-testing" / "PROBLEM.md": (
+        "",
+        "Chernoff-Stein exponent",
+    ),
+}
+UNSEEN_DOWN = ("zbmath", "crossref", "openalex", "arxiv src")
+
+
+def unseen_follow_ups(live: bool) -> list[tuple[str, dict]]:
+    """Each UNSEEN problem's run with its follow-ups (run_demo's figures), by problem name."""
+    done = []
+    for problem, focuses in UNSEEN.items():
+        with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
+            figures = run_demo(
+                Path(folder) / "ws", problem, live, say=lambda _line: None,
+                follow_ups=focuses, down=() if live else UNSEEN_DOWN,
+            )  # fmt: skip
+        done.append((problem.parent.name, figures))
+    return done
+
+
+def papers_twice(text: str) -> int:
+    """Entries of LITERATURE.md that are a paper another entry already is (by its identity
+    keys and the title and authors a whole citation gives)."""
+    from mathtools.litdoc import Index, parse_literature
+
+    doc = parse_literature(text)
+    index = Index(parse_literature(text))
+    twice = 0
+    for entry in doc.confirmed + doc.unconfirmed:
+        for kind in ("REF", "UREF"):
+            other = index.cited(kind, {"title": entry.title, "authors": entry.authors})
+            if other is not None and other.entry_number != entry.entry_number:
+                twice += 1
+    return twice // 2
+
+
+def sections_lost(before: str, after: str) -> int:
+    """Synthesis headings, claims and the warning of `before` no longer in `after`."""
+    from mathtools.litdoc import parse_literature
+
+    old = parse_literature(before).synthesis if before else ""
+    new = parse_literature(after).synthesis
+    lines = [x.strip() for x in old.splitlines() if x.strip().startswith(("### ", "- ", "> **"))]
+    return sum(line not in {x.strip() for x in new.splitlines()} for line in lines)
+
+
 def default_world() -> str:
     """The recorded world when ../shared/recordings is beside the clone, else the invented one."""
     return RECORDED if world_available(RECORDED) else INVENTED

@@ -32,5 +32,5 @@ def cited_parts(text: str) -> tuple[str | None, str | None]:
     and closing full stop left out); None for what cannot be told apart. How a whole citation is
     asked for by title (the gate) and recognised as a paper already recorded (litdoc)."""
     found = free_text_fields(text)
-    title = (found.get("title") or "").strip(' "\u201c\u201d\'').rstrip(".").strip()
+    title = (found.get("title") or "").strip(" \"\u201c\u201d'").rstrip(".").strip()
     return title or None, found.get("author") or None

@@ -53,8 +53,10 @@ class CitationMatch(Match):
     def identifies(self, by_identifier: bool) -> bool:
         if by_identifier:  # the identifier names the paper: a wrong year is a discrepancy
             named = self.title_ok or bool(self.matched_authors)
-            return bool(self.title_ok) or (self.year_ok is not False and named) or (
-                not self.names_anything and self.year_ok is not False
+            return (
+                bool(self.title_ok)
+                or (self.year_ok is not False and named)
+                or (not self.names_anything and self.year_ok is not False)
             )
         if not self.title_ok or self.authors_contradicted:
             return False

@@ -26,12 +26,12 @@ from ..litdoc import (
     SYNTHESIS,
     LatexSourceText,
     LiteratureDoc,
+    extended_synthesis,
     keep_quoted,
     load_literature,
     merge_file,
     merge_summary_lines,
     parse_literature,
-    extended_synthesis,
     validate,
     with_warning,
 )
