@@ -172,6 +172,21 @@ def test_an_identifier_is_refused_when_the_citation_names_another_paper():
     assert not compare_citation("S. Reich, arXiv:1605.08386.", None, record).identifies(True)
 
 
+def test_a_reference_that_is_a_title_alone_is_identified_by_it():
+    """Issue 50: a title-only reference was refused as "a paper the citation names differs"
+    though the titles were identical and it named no author; as a structured candidate's title
+    alone does, it names the paper (a year it gives must agree)."""
+    record = Paper(
+        source="semantic_scholar", title="The Price of Tolerance in Distribution Testing"
+    )
+    record.authors, record.year = ["Clément L. Canonne", "Ayush Jain"], 2021
+    cited = "The Price of Tolerance in Distribution Testing"
+    match = compare_citation(cited, None, record)
+    assert match.identifies(by_identifier=False) and match.discrepancies == []
+    assert not compare_citation(f"{cited} (2015)", 2015, record).identifies(False)
+    assert not compare_citation(f"S. Reich, {cited}", None, record).identifies(False)
+
+
 def test_an_identifier_and_the_title_identify_a_citation_a_year_off_as_corrected():
     """Issue 50: the right arXiv id and title with a wrong year (or a co-author left out) is the
     cited paper, miscited: identified, the year (or the authors) a discrepancy, so CORRECTED

@@ -266,6 +266,7 @@ def runbook(
     papers = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)(?: = (\S+))?", verified, re.M)
     seen = {*labels, *(paper or key for key, paper in papers), *unconfirmed}
 
+    nothing_new = bool(re.search(r"^nothing new: ", verified, re.M))  # merged already: finish
     # 5. Relevance, Key Results and a tier for every confirmed paper not recorded already, from
     # what verify printed; nothing to write when every paper is recorded.
     recorded = set(
@@ -283,17 +284,21 @@ def runbook(
             if key.startswith("memory-")
         }
     )
-    if relevance:
+    if relevance and not nothing_new:
         yield [Write(f"{search_folder}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
 
     # 6. Merge (validated in the same call), then the Synthesis: the whole of it on a first
     # search, its new lines on a follow-up (merge says "to extend:"), nothing when nothing is new.
-    (merged,) = yield [Script("literature.py", ["merge", search_folder])]
+    merged = verified
+    if not nothing_new:
+        (merged,) = yield [Script("literature.py", ["merge", search_folder])]
     added = re.findall(r"^(REF-\d+) added: (\S+)", merged, re.M)
     refs = [ref for ref, _ in added]
     urefs = re.findall(r"^(UREF-\d+) added:", merged, re.M)
     first = confirmed.get(added[0][1]) if added else None
-    if not re.search(r"^to extend: ", merged, re.M):
+    if nothing_new:
+        pass
+    elif not re.search(r"^to extend: ", merged, re.M):
         synthesis = model.synthesis(refs, urefs, first.text if first and first.whole else "")
         yield [Write(f"{search_folder}/synthesis.md", synthesis)]
     elif refs:

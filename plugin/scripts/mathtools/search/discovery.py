@@ -240,7 +240,7 @@ def listing(search: Search, found: Found) -> list[str]:
 
 def more(search: Search) -> list[str]:
     """The current iteration's papers ranked below the listing's cut, one line each, best first
-    (they are then listed: judge asks a judgement of each)."""
+    (judge takes a judgement of those the model judges; the others are recorded as unread)."""
     keys = readorder.below(search)
     if not keys:
         return [f"iteration {search.iteration}: every paper is listed already"]
