@@ -200,7 +200,8 @@ def do_verify(args: argparse.Namespace) -> None:
     if document is not None and nothing_new(search, document):
         # nothing to assess or synthesise: the merge is made now, its head line and violations
         report, merged = merge_search(search)
-        lines += [merged[0], *report["violations"], NOTHING_NEW]
+        violations = report["violations"]
+        lines += [merged[0], *(violations if isinstance(violations, list) else []), NOTHING_NEW]
     print_lines(lines)
 
 

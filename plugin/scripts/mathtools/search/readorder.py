@@ -82,7 +82,7 @@ def _read(search: Search, iteration: int) -> Listing | None:
 
 def below(search: Search) -> list[str]:
     """The keys the current iteration ranked below the cut, best first. The model judges those
-    it needs (issue 50: judge once demanded a label for every one); the others stay unread."""
+    it needs; the others stay recorded as unread (judge asks no label of them)."""
     listing = _read(search, search.iteration)
     if listing is None:
         return []

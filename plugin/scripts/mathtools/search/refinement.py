@@ -68,7 +68,7 @@ def after_iteration(
         more = f" and {len(strong) - SHOWN_HITS} more" if len(strong) > SHOWN_HITS else ""
         return Decision(True, f"strong hit: {', '.join(strong[:SHOWN_HITS])}{more}")
     known = [key for key in hits if key in recorded]
-    if known:  # issue 50: a follow-up that finds the recorded strong hit again found its answer
+    if known:  # a follow-up that finds its recorded strong hit again found its answer
         named = ", ".join(f"{key} ({recorded[key]})" for key in known[:SHOWN_HITS])
         return Decision(
             True, f"strong hit recorded by an earlier search: {named}; `literature.py refine` "
