@@ -959,3 +959,34 @@ def test_results_given_by_hand_must_name_a_source_and_a_count(script, lit, tmp_p
     run = run_merge(script, lit, str(verified), "--results", "arxiv=4", "crossref=2")
     assert run.returncode == 0, run.stderr
     assert literature.load_literature(lit).history[0]["Results"] == "arXiv 4, Crossref 2"
+
+
+def test_a_follow_up_synthesis_extends_the_synthesis_and_keeps_every_section(lit, tmp_path):
+    """Issue 50: a follow-up's synthesis.md holding only a new Technique Connections line passed
+    finish and wiped Applicable Theorems, Gaps, Reading Order and the [~] warning. finish now
+    adds its lines to the sections they name; a heading ending `(replaces)` replaces one; a
+    second finish after a fix starts from the Synthesis the search found, not its own output."""
+    from mathtools.search.recording import SYNTHESIS_BEFORE, install_synthesis
+
+    merge(lit, [confirmed(paper(1))])
+    first = (
+        "### Applicable Theorems\n- [S] REF-001 proves bound 1.\n\n"
+        "### Technique Connections\n- [S] The bound transfers.\n\n"
+        "### Gaps in Literature\n- [~] Nothing on the sharp constant.\n\n"
+        "### Suggested Reading Order\n1. REF-001 — first.\n"
+    )
+    install_synthesis(lit, first, tmp_path / "r1" / SYNTHESIS_BEFORE)
+    (tmp_path / "r2").mkdir()
+    before = tmp_path / "r2" / SYNTHESIS_BEFORE
+    install_synthesis(lit, "### Technique Connections\n- [S] A new connection.\n", before)
+    synthesis = literature.load_literature(lit).synthesis
+    for kept in ("proves bound 1.", "The bound transfers.", "sharp constant", "REF-001 — first"):
+        assert kept in synthesis
+    assert "A new connection." in synthesis and synthesis.startswith("> **Warning")
+    fixed = "### Gaps in Literature (replaces)\n- [S] The sharp constant is REF-001's.\n"
+    install_synthesis(lit, fixed, before)  # finish again, synthesis.md fixed
+    synthesis = literature.load_literature(lit).synthesis
+    assert "A new connection." not in synthesis and "sharp constant is REF-001's" in synthesis
+    assert "Nothing on the sharp constant" not in synthesis and "The bound transfers." in synthesis
+    assert not synthesis.startswith("> **Warning")  # no [~] claim is left
+    assert checks.validate(lit) == []
