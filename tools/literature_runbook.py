@@ -219,13 +219,14 @@ def runbook(
     `gap`: the task is PROOF.md's reference-needed gaps (`discover --gap` takes the next one)."""
     problem_dir = f".math/problems/{slug}"
 
-    # 1. Discover (and read the problem, in the same turn).
+    # 1. Discover; on a first search, read the problem next.
     discover_args = ["discover", slug, *(["--gap"] if gap else focus.split() if focus else [])]
     discover_args += ["--per-query", str(per_query)] if per_query else []
-    problem_md, listing = yield [
-        Read(f"{problem_dir}/PROBLEM.md"),
-        Script("literature.py", discover_args),
-    ]
+    (listing,) = yield [Script("literature.py", discover_args)]
+    if re.search(r"^\S+, first search, iteration", listing, re.M):
+        (problem_md,) = yield [Read(f"{problem_dir}/PROBLEM.md")]
+    else:  # a follow-up prints the problem's title and statement: no read
+        problem_md = "title: " + re.search(r"^problem: (.*?) — ", listing, re.M).group(1)
     model.learn_problem(problem_md)
     searched_gap = re.search(r"^gap: (.+)$", listing, re.M)
     search_folder = re.search(r"^search folder: (.+)$", listing, re.M).group(1)

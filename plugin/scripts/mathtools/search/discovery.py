@@ -93,6 +93,9 @@ def start_discovery(
     queries = {api: [q.typed for q in found] for api, found in planned_queries(plan).items()}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
+    if not search.first_search:  # a follow-up's agent judges from this, with no PROBLEM.md read
+        statement = " ".join(problem.statement.split())
+        found["notes"].insert(0, f"problem: {problem.title} — {statement}")
     if plan["skipped"]:
         found["notes"].append(f"{len(plan['skipped'])} planned queries skipped: searched before")
     return search, found
