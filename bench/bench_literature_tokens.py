@@ -59,6 +59,7 @@ from demo_pipeline import (  # noqa: E402
     TARGET_READ_CHARS,
     refining_model,
     run_demo,
+    unseen_follow_ups,
 )
 
 BIGGER = (ROOT / "bench" / "data" / "turing-patterns" / "PROBLEM.md", 10)
@@ -81,7 +82,7 @@ def main() -> int:
         runs += [(VITERBO, args.per_query, False), (*BIGGER, False)]
     met = True
     if not args.problem:
-        met = follow_ups(args.live, args.per_query)
+        met = follow_ups(args.live, args.per_query) and unseen(args.live)
     for problem, per_query, refines in runs:
         with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
             figures = run_demo(
@@ -116,6 +117,28 @@ def follow_ups(live: bool, per_query: int | None) -> bool:
             f"{name:40}{later['read_chars']:>12}{f'<= {TARGET_READ_CHARS}':>10}"
             f"{later['tool_calls']:>12}{f'<= {TARGET_CALLS}':>8} {'met' if ok else 'NOT met'}"
         )
+    print()
+    return met
+
+
+NOTHING_NEW_CHARS = 10_000  # a follow-up that adds no REF (issue 50)
+
+
+def unseen(live: bool) -> bool:
+    """Issue 50: each follow-up's characters read on the two problems of bench/data/followups
+    (a plain rerun, then focus words; arXiv and Semantic Scholar answering alone)."""
+    met = True
+    print("follow-ups on problems no other bench holds (zbMATH, Crossref, OpenAlex, LaTeX down):")
+    for name, figures in unseen_follow_ups(live):
+        for number, later in enumerate(figures["follow_ups"], 1):
+            target = NOTHING_NEW_CHARS if not later["summary"]["refs"] else TARGET_READ_CHARS
+            ok = later["read_chars"] <= target
+            met = met and ok
+            print(
+                f"  {name} follow-up {number} ({later['focus'] or 'plain rerun'}):"
+                f" {later['read_chars']} characters;"
+                f" target <= {target} {'met' if ok else 'NOT met'}"
+            )
     print()
     return met
 

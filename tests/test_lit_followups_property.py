@@ -3,13 +3,16 @@ failing and recovering services and hand edits keeps each paper in LITERATURE.md
 and UREF numbers without gaps, and everything written by hand.
 
 Each search verifies what the runbook hands verify: the papers its discovery kept, PROBLEM.md's
-references (cited as an intake writes them: title and first author, no year, no identifier),
-the papers the model remembers (sometimes with their arXiv id or DOI), and the UREFs left
-pending, as `literature.py verify` picks them (search/confirmation.pending_candidates); the real
-merge (litdoc/merging.py) records the result. The four sources are a stand-in: a paper is
-confirmed when the source that holds it answers, left pending while it fails, and a paper that
-does not exist is never found (SYNTHESIZED verification results, shapes as verify_batch.py
-writes them).
+references (cited as the intake writes them: a whole citation, "A. Lovelace2 and E. Noether
+(2002). On the spectral gap .... J. Graph Th.", the gate's `citation`), the papers the model
+remembers (with or without their arXiv id or DOI), and the UREFs left pending, as
+`literature.py verify` picks them (search/confirmation.pending_candidates); the real merge
+(litdoc/merging.py) records the result. The four sources are a stand-in: a paper is confirmed
+when the source that holds it answers that call (services fail per call, not per search: one
+candidate may be confirmed while another of the same paper is left pending), left pending while
+it fails, and a paper that does not exist is never found (SYNTHESIZED verification results,
+shapes as verify_batch.py writes them). An entry is a paper's when its title is the paper's or,
+a whole citation, names it (identity by paper, not by the text of a heading; issue 50).
 """
 
 from __future__ import annotations
@@ -54,6 +57,19 @@ def title(n: int) -> str:
     return f"A paper that does not exist {n}" if n in GHOSTS else record(n)["title"]
 
 
+def citation(n: int, key: str) -> dict:
+    """Paper n as a PROBLEM.md reference: one line, whole, as the intake writes it."""
+    first, second = record(n)["authors"][:2]
+    names = f"{first[0]}. {first.split()[-1]} and {second[0]}. {second.split()[-1]}"
+    text = f"{names} ({record(n)['year']}). {title(n)}. J. Graph Th."
+    return {"key": key, "citation": text, "year": record(n)["year"], "source": "PROBLEM.md"}
+
+
+def names_paper(heading: str, n: int) -> bool:
+    """Whether an entry's title is paper n's, or a whole citation naming it."""
+    return same(heading, title(n)) or f" {title(n)}. " in f" {heading} "
+
+
 def cited(n: int, key: str, *, year: bool = False, ids: bool = False, source: str) -> dict:
     """Paper n as a citation gives it: its title and first author, maybe its year and id."""
     given = {"key": key, "title": title(n), "source": source}
@@ -93,14 +109,17 @@ class FollowUps(RuleBasedStateMachine):
     def recover(self, service):
         self.down.discard(service)
 
-    def answer(self, candidate: dict, n: int) -> dict:
-        """What the gate answers for a candidate citing paper n, with the services as they are."""
-        if n in GHOSTS or holder(n) in self.down:
+    def answer(self, candidate: dict, n: int, flaky: bool = False) -> dict:
+        """What the gate answers for a candidate citing paper n, with the services as they are
+        (`flaky`: the holder failed this one call)."""
+        if n in GHOSTS or holder(n) in self.down or flaky:
             reason = (
                 f"{PENDING} ({', '.join(sorted(self.down))} unavailable)"
                 if self.down
                 else "no paper with this title in arXiv, Semantic Scholar, zbMATH Open or Crossref"
             )
+            if flaky and not self.down:
+                reason = f"{PENDING} ({holder(n)} unavailable)"
             return unconfirmed(candidate, reason)
         result = confirmed(record(n), ("semantic_scholar" if holder(n) != "arxiv" else "arxiv",))
         return {**result, "key": candidate["key"], "candidate": candidate}
@@ -114,8 +133,9 @@ class FollowUps(RuleBasedStateMachine):
             max_size=3,
         ),
         focus=st.booleans(),
+        flaky=st.lists(st.booleans(), max_size=12),
     )
-    def search(self, kept, remembered, focus):
+    def search(self, kept, remembered, focus, flaky=()):
         """A first search (no LITERATURE.md yet), a follow-up or a focus search: the same phases,
         other candidates."""
         self.searches += 1
@@ -125,10 +145,7 @@ class FollowUps(RuleBasedStateMachine):
             for n in found
             if holder(n) not in self.down
         ]
-        references = [
-            cited(n, f"problem-ref-{i}", source="PROBLEM.md")
-            for i, n in enumerate(PROBLEM_REFERENCES, 1)
-        ]
+        references = [citation(n, f"problem-ref-{i}") for i, n in enumerate(PROBLEM_REFERENCES, 1)]
         memory = [
             cited(n, f"memory-{i}", year=year, ids=ids, source="memory")
             for i, (n, year, ids) in enumerate(remembered, 1)
@@ -140,9 +157,10 @@ class FollowUps(RuleBasedStateMachine):
                 files.append(str(self.folder / name))
         pending = pending_candidates(SimpleNamespace(literature=str(self.path)), files)
         results = []
-        for candidate in [*candidates, *references, *memory, *pending]:
-            by_title = [n for n in [*range(POOL), *GHOSTS] if title(n) == candidate["title"]]
-            results.append(self.answer(candidate, by_title[0]))
+        for call, candidate in enumerate([*candidates, *references, *memory, *pending]):
+            heading = candidate.get("title") or candidate.get("citation") or ""
+            (n,) = [n for n in [*range(POOL), *GHOSTS] if names_paper(heading, n)]
+            results.append(self.answer(candidate, n, flaky=call < len(flaky) and flaky[call]))
         stamp = f"2026-04-{1 + self.searches % 28:02d}T{self.searches % 24:02d}:00:00Z"
         verified = verification(results, stamp)
         tier = {"relevance": "why", "key_results": "what", "confidence": "[S]"}
@@ -183,7 +201,7 @@ class FollowUps(RuleBasedStateMachine):
 
     def entry_of(self, n: int):
         doc = literature.load_literature(self.path)
-        found = [e for e in doc.confirmed + doc.unconfirmed if same(e.title, title(n))]
+        found = [e for e in doc.confirmed + doc.unconfirmed if names_paper(e.title, n)]
         return found[0] if found else None
 
     @invariant()
@@ -195,7 +213,7 @@ class FollowUps(RuleBasedStateMachine):
         doc = literature.parse_literature(text)
         entries = doc.confirmed + doc.unconfirmed
         for n in [*range(POOL), *GHOSTS]:
-            assert sum(same(e.title, title(n)) for e in entries) <= 1, (n, text)
+            assert sum(names_paper(e.title, n) for e in entries) <= 1, (n, text)
         for n, kind in self.entered.items():  # a paper once entered stays; a REF stays one
             entry = self.entry_of(n)
             assert entry is not None and (kind == "UREF" or entry.kind == "REF"), (n, text)

@@ -201,6 +201,48 @@ def test_unconfirmed_results_become_urefs_with_reason_and_suggestion(lit):
     assert checks.validate(lit) == []
 
 
+def test_an_empty_key_results_is_taken_as_left_out(lit):
+    """Issue 50: an unconfirmed `problem-ref-N` with `"key_results": ""` was refused (exit 2)
+    where leaving the field out worked: both keep the relevance, nothing else."""
+    candidate = {"key": "problem-ref-1", "citation": "A. Smith (2019). A folklore gap bound."}
+    result = unconfirmed(candidate, "no paper matches")
+    relevance = {"problem-ref-1": {"relevance": "The problem builds on it.", "key_results": ""}}
+    merge(lit, [result], relevance)
+    (uref,) = literature.load_literature(lit).unconfirmed
+    assert uref.relevance == "The problem builds on it."
+    assert checks.validate(lit) == []
+
+
+def test_a_remembered_paper_pending_beside_its_confirmed_record_is_that_ref(lit):
+    """Issue 50: a PROBLEM.md reference left pending (its service failed for that call) while the
+    same run confirms the paper from the search became UREF and REF at once; a remembered paper
+    with its DOI pending became a second UREF of a reference already pending."""
+    record = paper(4, "semantic_scholar")
+    whole = {
+        "key": "problem-ref-1",
+        "citation": f"A. Lovelace4 and E. Noether (2004). {record['title']}. J. Graph Th.",
+    }
+    pending = "API error - verification pending (Semantic Scholar unavailable)"
+    merge(lit, [unconfirmed(whole, pending), confirmed(record)])
+    doc = literature.load_literature(lit)
+    assert [e.entry_number for e in doc.confirmed] == ["REF-001"] and doc.unconfirmed == []
+    other = {
+        "key": "problem-ref-2",
+        "citation": "B. Riemann (1859). Ueber die Anzahl der Primzahlen. Monatsber.",
+    }
+    merge(lit, [unconfirmed(other, pending)], summary="second")
+    remembered = {
+        "key": "memory-1",
+        "title": "Ueber die Anzahl der Primzahlen",
+        "authors": ["Riemann"],
+        "doi": "10.1/x",
+        "source": "memory",
+    }
+    report = merge(lit, [unconfirmed(remembered, pending)], summary="third")
+    assert report["unconfirmed_added"] == []
+    assert [e.entry_number for e in literature.load_literature(lit).unconfirmed] == ["UREF-001"]
+
+
 def test_an_unconfirmed_candidate_with_a_blank_title_is_headed_by_its_key(lit):
     """A whitespace-only title (the schema allows it) once made the UREF heading `### UREF-001: `,
     which reading the entry's title back crashed on; the candidate's key now heads it."""
@@ -917,3 +959,34 @@ def test_results_given_by_hand_must_name_a_source_and_a_count(script, lit, tmp_p
     run = run_merge(script, lit, str(verified), "--results", "arxiv=4", "crossref=2")
     assert run.returncode == 0, run.stderr
     assert literature.load_literature(lit).history[0]["Results"] == "arXiv 4, Crossref 2"
+
+
+def test_a_follow_up_synthesis_extends_the_synthesis_and_keeps_every_section(lit, tmp_path):
+    """Issue 50: a follow-up's synthesis.md holding only a new Technique Connections line passed
+    finish and wiped Applicable Theorems, Gaps, Reading Order and the [~] warning. finish now
+    adds its lines to the sections they name; a heading ending `(replaces)` replaces one; a
+    second finish after a fix starts from the Synthesis the search found, not its own output."""
+    from mathtools.search.recording import SYNTHESIS_BEFORE, install_synthesis
+
+    merge(lit, [confirmed(paper(1))])
+    first = (
+        "### Applicable Theorems\n- [S] REF-001 proves bound 1.\n\n"
+        "### Technique Connections\n- [S] The bound transfers.\n\n"
+        "### Gaps in Literature\n- [~] Nothing on the sharp constant.\n\n"
+        "### Suggested Reading Order\n1. REF-001 — first.\n"
+    )
+    install_synthesis(lit, first, tmp_path / "r1" / SYNTHESIS_BEFORE)
+    (tmp_path / "r2").mkdir()
+    before = tmp_path / "r2" / SYNTHESIS_BEFORE
+    install_synthesis(lit, "### Technique Connections\n- [S] A new connection.\n", before)
+    synthesis = literature.load_literature(lit).synthesis
+    for kept in ("proves bound 1.", "The bound transfers.", "sharp constant", "REF-001 — first"):
+        assert kept in synthesis
+    assert "A new connection." in synthesis and synthesis.startswith("> **Warning")
+    fixed = "### Gaps in Literature (replaces)\n- [S] The sharp constant is REF-001's.\n"
+    install_synthesis(lit, fixed, before)  # finish again, synthesis.md fixed
+    synthesis = literature.load_literature(lit).synthesis
+    assert "A new connection." not in synthesis and "sharp constant is REF-001's" in synthesis
+    assert "Nothing on the sharp constant" not in synthesis and "The bound transfers." in synthesis
+    assert not synthesis.startswith("> **Warning")  # no [~] claim is left
+    assert checks.validate(lit) == []

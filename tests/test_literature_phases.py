@@ -80,7 +80,8 @@ def test_more_lists_the_papers_below_the_cut_and_judge_records_the_unread_ones(s
         unread = {key for (key,) in db.execute("SELECT key FROM unread")}
         judged = {key for (key,) in db.execute("SELECT key FROM judgements")}
     assert len(unread) >= below and not unread & judged  # never read, so never labelled
-    # A new search: `more` lists the rest, and judge then asks a judgement of each.
+    # A new search: `more` lists the rest; judge takes the ones the model judged and records
+    # the others as unread (issue 50: it demanded a label for each of 16 extra papers).
     listing = session.discover(SLUG, "tolerant testing")
     rest = session.run("more", session.search_folder)
     assert rest.returncode == 0, rest.stderr
@@ -88,13 +89,11 @@ def test_more_lists_the_papers_below_the_cut_and_judge_records_the_unread_ones(s
     assert more and not set(more) & set(listed(listing))
     session.write("judgements-i1.json", [
         {"key": key, "label": "partial", "confidence": 0.5, "rationale": "t"}
-        for key in listed(listing)
+        for key in [*listed(listing), more[0]]
     ])  # fmt: skip
     done = session.run("judge", session.search_folder)
-    assert done.returncode == 2 and '"not_judged"' in done.stdout
-    assert any(key in done.stdout for key in more)
-    again = session.run("more", session.search_folder)
-    assert "every paper is listed already" in again.stdout
+    assert done.returncode == 0, done.stdout
+    assert done.json()["unread"] == len(more) - 1
 
 
 def test_a_paper_both_services_returned_is_one_line_naming_both():

@@ -99,8 +99,9 @@ def test_a_follow_up_search_extends_the_synthesis_and_is_a_targeted_search(sessi
     session.assess_all()
     merged = session.run("merge", session.search_folder).stdout.splitlines()
     at = merged.index(
-        "to write: the whole Synthesis, this one extended, in "
-        f"{session.search_folder}/synthesis.md; now:"
+        f"to extend: the Synthesis below; write in {session.search_folder}/synthesis.md only its"
+        " new lines, under the headings they extend (a heading ending '(replaces)' replaces that"
+        " section); nothing new: write nothing. Now:"
     )
     # the first finish put the speculative-steps warning atop it, numbering the [~] claim
     warning = SPECULATIVE_WARNING.format(steps="claim 1").splitlines()
@@ -163,7 +164,9 @@ def test_services_failing_at_verification_are_named_and_never_as_checked(session
     assert "unavailable: zbMATH Open, Crossref" in journal
 
 
-def test_a_focus_search_judges_only_new_papers_and_recorded_ones_do_not_stop_it(session):
+def test_a_focus_search_judges_only_new_papers_and_a_recorded_strong_hit_stops_it(session):
+    """A recorded strong hit found again stops a follow-up (issue 50: it was told to refine
+    until the iteration cap); `refine` still searches when the model asks for more."""
     assert (
         finished(session, "### Applicable Theorems\n- [S] REF-001 gives the bound.\n").returncode
         == 0
@@ -177,7 +180,8 @@ def test_a_focus_search_judges_only_new_papers_and_recorded_ones_do_not_stop_it(
     for line in recorded:  # a recorded paper is not listed for judgement
         assert line.split(" ", 3)[2] not in new
     answer = session.judge_all(listing, label=lambda n: "partial")  # the new papers only
-    assert answer["decision"] == "refine", answer  # a recorded strong hit is nothing new
+    assert answer["decision"] == "stop", answer
+    assert answer["reason"].startswith("strong hit recorded by an earlier search: "), answer
     refined = session.run(
         "refine", session.search_folder, "--query", "sample complexity lower bound"
     )

@@ -38,11 +38,37 @@ def test_a_strong_hit_recorded_by_an_earlier_search_is_named_as_recorded():
     at all", with one strong judgement."""
     judged = [judgement("arXiv:2505.12496", "strong")]
     decision = refinement.after_iteration(1, judged, recorded={"arXiv:2505.12496": "REF-001"})
-    assert not decision.stop and "PROBLEM.md" not in decision.reason
-    assert "arXiv:2505.12496 (REF-001, recorded by an earlier search)" in decision.reason
+    assert "PROBLEM.md" not in decision.reason
+    assert "recorded by an earlier search: arXiv:2505.12496 (REF-001)" in decision.reason
     memo = refinement.memo(1, RUNS, judged)
     assert "found no new strong match (1 strong, known already)" in memo
     assert "no papers at all" not in memo and "found no strong match" not in memo
+
+
+def test_a_strong_hit_an_earlier_search_recorded_stops_a_follow_up():
+    """Issue 50: a follow-up finding its recorded strong hit again was told "refine: the strong
+    hits are known already" until the iteration cap, 6 calls that found nothing; it stops, and
+    the cap's reason never says "without a strong hit" beside a strong judgement."""
+    judged = [judgement("arXiv:2505.12496", "strong"), judgement("arXiv:1", "partial")]
+    decision = refinement.after_iteration(1, judged, recorded={"arXiv:2505.12496": "REF-001"})
+    assert decision.stop and decision.reason.startswith("strong hit recorded by an earlier")
+    cited = refinement.after_iteration(3, judged, references={"arXiv:2505.12496"})
+    assert cited.stop and cited.reason == "3 iterations reached without a new strong hit"
+
+
+def test_the_memo_counts_papers_and_points_at_the_rationales_its_file_holds():
+    """Issue 50: "5 partial" beside `"partial": 3` (a paper both services returned counted
+    twice), and "your rationales for these 5 papers" pointing at a file holding one."""
+    record = {"title": "Same paper", "arxiv_id": "2001.00001", "authors": ["A. B"], "year": 2020}
+    judged = [
+        {**judgement("arXiv:2001.00001", "partial"), "record": record},
+        {**judgement("S2:abc", "partial"), "record": {**record, "s2_paper_id": "abc"}},
+        judgement("arXiv:2", "partial"),
+    ]
+    said = refinement.memo(2, RUNS, judged, ("R/judgements-i2.json", {"arXiv:2"}))
+    assert "2 partial, 0 irrelevant" in said
+    assert "- your rationales for arXiv:2, in R/judgements-i2.json" in said
+    assert "- arXiv:2001.00001 (" in said and "S2:abc" not in said
 
 
 def test_a_strong_hit_stops_the_loop():

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import re
 import shutil
@@ -102,6 +103,58 @@ CLASSICS = (
 
 # The README's session is what `bash tools/run-demo` prints in a clone without ../shared.
 README_WORLD = INVENTED
+# Issue 50: two problems no other bench holds, each searched, rerun plainly, then with focus
+# words, with arXiv and Semantic Scholar answering and the other services down.
+UNSEEN = {
+    ROOT / "bench" / "data" / "followups" / "turing-complete-euler" / "PROBLEM.md": (
+        "",
+        "undecidable fluid dynamics",
+    ),
+    ROOT / "bench" / "data" / "followups" / "binary-hypothesis-testing" / "PROBLEM.md": (
+        "",
+        "Chernoff-Stein exponent",
+    ),
+}
+UNSEEN_DOWN = ("zbmath", "crossref", "openalex", "arxiv src")
+
+
+def unseen_follow_ups(live: bool) -> list[tuple[str, dict]]:
+    """Each UNSEEN problem's run with its follow-ups (run_demo's figures), by problem name."""
+    done = []
+    for problem, focuses in UNSEEN.items():
+        with tempfile.TemporaryDirectory(prefix="math-bench-") as folder:
+            figures = run_demo(
+                Path(folder) / "ws", problem, live, say=lambda _line: None,
+                follow_ups=focuses, down=() if live else UNSEEN_DOWN,
+            )  # fmt: skip
+        done.append((problem.parent.name, figures))
+    return done
+
+
+def papers_twice(text: str) -> int:
+    """Entries of LITERATURE.md that are a paper another entry already is (by its identity
+    keys and the title and authors a whole citation gives)."""
+    from mathtools.litdoc import Index, parse_literature
+
+    doc = parse_literature(text)
+    index = Index(parse_literature(text))
+    twice = 0
+    for entry in doc.confirmed + doc.unconfirmed:
+        for kind in ("REF", "UREF"):
+            other = index.cited(kind, {"title": entry.title, "authors": entry.authors})
+            if other is not None and other.entry_number != entry.entry_number:
+                twice += 1
+    return twice // 2
+
+
+def sections_lost(before: str, after: str) -> int:
+    """Synthesis headings, claims and the warning of `before` no longer in `after`."""
+    from mathtools.litdoc import parse_literature
+
+    old = parse_literature(before).synthesis if before else ""
+    new = parse_literature(after).synthesis
+    lines = [x.strip() for x in old.splitlines() if x.strip().startswith(("### ", "- ", "> **"))]
+    return sum(line not in {x.strip() for x in new.splitlines()} for line in lines)
 
 
 def default_world() -> str:
@@ -275,13 +328,17 @@ def run_demo(
     proof: Path | None = None,
     world: str = RECORDED,
     follow_ups: tuple[str, ...] = (),
+    down: tuple[str, ...] = (),
+    follow_up_model: StandInModel | None = None,
 ) -> dict:
     """The whole demo in `folder`; returns the figures (also used by bench/). `per_query` is
     discover's results per search (default: the runbook's); `model` the STAND-IN to play (default:
     one that recalls the planted fabrications); `proof` a PROOF.md whose next reference-needed gap
     the search takes (the runbook's task after a proof loop); `follow_ups` the focus words of
     follow-up searches played after it, each measured on its own (`follow_ups` in the figures:
-    its focus, tool calls, turns and characters read, from the command's start)."""
+    its focus, tool calls, turns and characters read, from the command's start; "" a plain
+    rerun), each played by a copy of `follow_up_model` (default: a fresh STAND-IN recalling what
+    the first did); `down` the stand-in's services that fail all along (StandIn.fail's names)."""
     import os
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -296,6 +353,8 @@ def run_demo(
             standin = stack.enter_context(StandIn(world=world))
             env.update(standin.env())
             env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
+            for service in down:
+                standin.fail(service)
         workspace = Workspace(folder, env)
         slug = create_problem(workspace, problem_file)
         model = model or StandInModel(recalled=remembered(problem_file))
@@ -305,10 +364,15 @@ def run_demo(
         summary = play(workspace, slug, model, say, per_query, gap=proof is not None)
         elapsed = time.monotonic() - started
         first = (workspace.tool_calls, workspace.turns, workspace.read_chars)
+        first_literature = literature_text(folder, slug)
         later = []
         for focus in follow_ups:
             before = (workspace.tool_calls, workspace.turns, workspace.read_chars)
-            again = StandInModel(recalled=remembered(problem_file))
+            again = (
+                dataclasses.replace(follow_up_model)
+                if follow_up_model
+                else StandInModel(recalled=remembered(problem_file))
+            )
             done = play(workspace, slug, again, say, per_query, focus=focus)
             later.append(
                 {
@@ -317,6 +381,7 @@ def run_demo(
                     "tool_calls": workspace.tool_calls - before[0] + HANDOFF,
                     "turns": workspace.turns - before[1] + HANDOFF,
                     "read_chars": agent_prompt_chars() + workspace.read_chars - before[2],
+                    "literature": literature_text(folder, slug),
                 }
             )
     responses, raw = raw_page_bytes(folder / ".demo-http-cache")
@@ -347,7 +412,14 @@ def run_demo(
         "read_chars": agent_prompt_chars() + first[2],
         "raw_tokens": raw // 4,
         "follow_ups": later,
+        "first_literature": first_literature,
     }
+
+
+def literature_text(folder: Path, slug: str) -> str:
+    """The problem's LITERATURE.md as a search left it ("" before the first merge)."""
+    path = folder / ".math" / "problems" / slug / "LITERATURE.md"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 def agent_prompt_chars() -> int:

@@ -164,6 +164,23 @@ class StandInModel:
         ]
         return "\n".join(lines).rstrip() + "\n"
 
+    def extension(self, refs: list[str]) -> str:
+        """A follow-up's new Synthesis lines, under the headings they extend (finish keeps
+        every other section and claim)."""
+        return (
+            "\n".join(
+                [
+                    "### Technique Connections",
+                    f"- [S] The new references {', '.join(refs)} add to the methods above"
+                    f" ({STAND_IN} claim).",
+                    "",
+                    "### Suggested Reading Order",
+                    *(f"- {ref}, after the earlier ones" for ref in refs),
+                ]
+            )
+            + "\n"
+        )
+
 
 def unjudged(key: str) -> str:
     """What a confirmed paper nobody judged is: a remembered paper or a PROBLEM.md reference."""
@@ -202,13 +219,14 @@ def runbook(
     `gap`: the task is PROOF.md's reference-needed gaps (`discover --gap` takes the next one)."""
     problem_dir = f".math/problems/{slug}"
 
-    # 1. Discover (and read the problem, in the same turn).
+    # 1. Discover; on a first search, read the problem next.
     discover_args = ["discover", slug, *(["--gap"] if gap else focus.split() if focus else [])]
     discover_args += ["--per-query", str(per_query)] if per_query else []
-    problem_md, listing = yield [
-        Read(f"{problem_dir}/PROBLEM.md"),
-        Script("literature.py", discover_args),
-    ]
+    (listing,) = yield [Script("literature.py", discover_args)]
+    if re.search(r"^\S+, first search, iteration", listing, re.M):
+        (problem_md,) = yield [Read(f"{problem_dir}/PROBLEM.md")]
+    else:  # a follow-up prints the problem's title and statement: no read
+        problem_md = "title: " + re.search(r"^problem: (.*?) — ", listing, re.M).group(1)
     model.learn_problem(problem_md)
     searched_gap = re.search(r"^gap: (.+)$", listing, re.M)
     search_folder = re.search(r"^search folder: (.+)$", listing, re.M).group(1)
@@ -249,10 +267,16 @@ def runbook(
     papers = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)(?: = (\S+))?", verified, re.M)
     seen = {*labels, *(paper or key for key, paper in papers), *unconfirmed}
 
-    # 5. Relevance, Key Results and a tier for every confirmed paper, from what verify printed.
+    nothing_new = bool(re.search(r"^nothing new: ", verified, re.M))  # merged already: finish
+    # 5. Relevance, Key Results and a tier for every confirmed paper not recorded already, from
+    # what verify printed; nothing to write when every paper is recorded.
+    recorded = set(
+        re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+) = REF-\d+ \(recorded\)", verified, re.M)
+    )
     relevance = {
         key: model.relevance(labels.get(key, unjudged(key)), paper)
         for key, paper in confirmed.items()
+        if key not in recorded
     }
     relevance.update(
         {
@@ -261,16 +285,25 @@ def runbook(
             if key.startswith("memory-")
         }
     )
-    yield [Write(f"{search_folder}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
+    if relevance and not nothing_new:
+        yield [Write(f"{search_folder}/relevance.json", json.dumps(relevance, indent=1) + "\n")]
 
-    # 6. Merge (validated in the same call), then the Synthesis.
-    (merged,) = yield [Script("literature.py", ["merge", search_folder])]
+    # 6. Merge (validated in the same call), then the Synthesis: the whole of it on a first
+    # search, its new lines on a follow-up (merge says "to extend:"), nothing when nothing is new.
+    merged = verified
+    if not nothing_new:
+        (merged,) = yield [Script("literature.py", ["merge", search_folder])]
     added = re.findall(r"^(REF-\d+) added: (\S+)", merged, re.M)
     refs = [ref for ref, _ in added]
     urefs = re.findall(r"^(UREF-\d+) added:", merged, re.M)
     first = confirmed.get(added[0][1]) if added else None
-    synthesis = model.synthesis(refs, urefs, first.text if first and first.whole else "")
-    yield [Write(f"{search_folder}/synthesis.md", synthesis)]
+    if nothing_new:
+        pass
+    elif not re.search(r"^to extend: ", merged, re.M):
+        synthesis = model.synthesis(refs, urefs, first.text if first and first.whole else "")
+        yield [Write(f"{search_folder}/synthesis.md", synthesis)]
+    elif refs:
+        yield [Write(f"{search_folder}/synthesis.md", model.extension(refs))]
 
     # 7. Finish: the Synthesis goes in, the file is validated, the journal entry and the state
     # are recorded.

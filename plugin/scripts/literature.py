@@ -18,8 +18,8 @@
                                 next gap); when every such gap was searched, it says so and
                                 searches nothing
   more R                        list the current iteration's papers ranked below the cut (the
-                                listing names how many there are); judge then asks a
-                                judgement of each
+                                listing names how many there are); judge takes those
+                                judged, the others stay recorded as not read
   judge R                       store R/judgements-i<N>.json (every listed paper labelled
                                 strong, partial or irrelevant; a paper left below the cut is
                                 recorded as not read; `remembered` papers go to verification)
@@ -32,10 +32,13 @@
   verify R                      (once every listed paper is judged, as refine and chase)
                                 verify the strong and partial papers, PROBLEM.md's references
                                 and the remembered papers; per confirmed paper its title and an
-                                abstract excerpt, per unconfirmed one the title given and why
+                                abstract excerpt, per unconfirmed one the title given and why;
+                                when every one is an entry already, it merges too and says
+                                `nothing new`: finish next
   merge R                       merge R/verified.json with R/relevance.json into
                                 LITERATURE.md, validate it, and name what is still to write
-  finish R --outcome O ...      put R/synthesis.md in as the Synthesis, validate, and record
+  finish R --outcome O ...      put R/synthesis.md in (a follow-up's extends the Synthesis;
+                                none keeps it), validate, and record
                                 the search: the LIT journal entry and STATE.md
 
 Files in R: search.json (the search's problem and runs), plan.json, i<N>-<source>-<n>.json
@@ -201,9 +204,15 @@ def do_chase(args: argparse.Namespace) -> None:
 
 
 def do_verify(args: argparse.Namespace) -> None:
-    from mathtools.search import Search, verify
+    from mathtools.search import NOTHING_NEW, Search, merge_search, nothing_new, verify
 
-    _, lines = verify(Search.load(args.search_folder))
+    search = Search.load(args.search_folder)
+    document, lines = verify(search)
+    if document is not None and nothing_new(search, document):
+        # nothing to assess or synthesise: the merge is made now, its head line and violations
+        report, merged = merge_search(search)
+        violations = report["violations"]
+        lines += [merged[0], *(violations if isinstance(violations, list) else []), NOTHING_NEW]
     print_lines(lines)
 
 

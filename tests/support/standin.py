@@ -17,7 +17,7 @@ arXiv, `<url>/api/query`:
 arXiv LaTeX sources, `<url>/src/<id>[vN]` and `<url>/e-print/<id>` (tests/support/arxiv_src.py): the
   recorded answers of ../shared/recordings/arxiv-src (papers' sources, a PDF-only answer, error
   pages, the /e-print redirect), any other id arXiv's 404 "No document" page; counted as
-  "arxiv src", failed with `fail("arxiv", ...)`.
+  "arxiv src", failed with `fail("arxiv", ...)`, or alone with `fail("arxiv src", ...)`.
 Semantic Scholar, `<url>/graph/v1`:
   - POST `/paper/batch`: records aligned with the asked ids, null for unknown ones.
   - GET `/paper/{id}`: the record, else 404 `{"error": "Paper with id X not found"}` as recorded.
@@ -566,8 +566,9 @@ class StandIn(ScriptedServer):
         from support import arxiv_src
 
         self._count("arxiv src")
-        if "arxiv" in self.failing:
-            status = self.failing["arxiv"]
+        failing = self.failing.get("arxiv") or self.failing.get("arxiv src")
+        if failing:
+            status = failing
             return reply_of(
                 status, f"arXiv stand-in failing with {status}\n".encode(), "text/plain"
             )

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .bibitems import bibitem_fields
     from .bibtexfile import BibFile, parse_bibtex
     from .bibvalues import MATH, bibtex_identifier, bibtex_names, bibtex_text, unsafe_commands
-    from .freetext import free_text_fields
+    from .freetext import cited_parts, free_text_fields
     from .loading import Bibliography, keep_cited, load_bibliography, load_source
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "bibtex_identifier",
     "bibtex_names",
     "bibtex_text",
+    "cited_parts",
     "corrected_copy",
     "free_text_fields",
     "group_end",

@@ -203,11 +203,26 @@ _NAME = re.compile(
 )
 
 
+# "A. Pensia, V. Jog and P. Loh (2024). The Sample Complexity of .... arXiv:2403.16981": the names,
+# the year in parentheses, the title to its closing full stop (or question mark), the rest.
+AUTHOR_YEAR = re.compile(
+    r"^(?P<names>[^()]+?)\s*\((?P<year>(?:1[5-9]|20)\d\d)[a-z]?\)[.,:]?\s+"
+    r"(?P<title>.+?[^A-Z.][.?!])(?:\s+(?P<rest>.*))?$"
+)
+
+
 def plain_citation_parts(text: str) -> tuple[str, str, str]:
     """(authors, title, rest) of a plain citation; empty strings when its start is no names.
     The parts end at a colon ("Albers, P., Mazzucchelli, M.: Periodic ..."), at commas
     ("V. Benci and F. Giannoni, Periodic ..., Ann. ...") or at sentence ends, as plain, abbrv,
-    alpha and natbib's styles print them ("A. One and B. Two. Periodic .... Ann. ..., 2009.")."""
+    alpha and natbib's styles print them ("A. One and B. Two. Periodic .... Ann. ..., 2009.").
+    In the author-year form (names, the year in parentheses, the title) the year leads the
+    rest."""
+    author_year = AUTHOR_YEAR.match(text)
+    if author_year and _names(re.sub(r",?\s+and\s+", ", ", author_year["names"])):
+        title = author_year["title"]
+        rest = f"({author_year['year']}) {author_year['rest'] or ''}".strip()
+        return author_year["names"], title[:-1] if title.endswith(".") else title, rest
     head, colon, tail = text.partition(": ")
     if colon and _names(head):
         title, _, rest = tail.partition(", ")

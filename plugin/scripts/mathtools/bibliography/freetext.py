@@ -25,3 +25,12 @@ def free_text_fields(text: str) -> dict[str, str]:
     found = bibitem_fields(f"{authors} \\newblock {title} \\newblock {rest}")
     found["text"] = text
     return found
+
+
+def cited_parts(text: str) -> tuple[str | None, str | None]:
+    """(title, authors) a free-text citation gives, as free_text_fields reads them (its quotes
+    and closing full stop left out); None for what cannot be told apart. How a whole citation is
+    asked for by title (the gate) and recognised as a paper already recorded (litdoc)."""
+    found = free_text_fields(text)
+    title = (found.get("title") or "").strip(" \"\u201c\u201d'").rstrip(".").strip()
+    return title or None, found.get("author") or None

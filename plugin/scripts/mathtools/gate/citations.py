@@ -59,11 +59,15 @@ class CitationMatch(Match):
     names_anything: bool = True  # the citation has words beyond identifiers and a year
     authorless: bool = False  # the record names no authors: nothing to find in the citation
     authors_read: bool = False  # the citation's leading names were read and checked as a list
+    partial_authors: bool = False  # some of the record's authors named, not all: a discrepancy
+    title_only: bool = False  # the citation is the record's title (and a year, ids), no names
 
     def identifies(self, by_identifier: bool) -> bool:
-        if by_identifier:
+        if by_identifier:  # the identifier names the paper: a wrong year is a discrepancy
             named = self.title_ok or bool(self.matched_authors)
             return named or not self.names_anything
+        if self.title_only:  # nothing but the title cited: it names the paper, as a title does
+            return bool(self.title_ok) and self.year_ok is not False
         if not self.title_ok or self.authorless or self.authors_contradicted:
             return False  # a record naming no authors confirms no citation
         if self.year_ok is not False:
@@ -87,13 +91,15 @@ class CitationMatch(Match):
         missing = []
         if self.title_ok is False:
             missing.append("its title is not in the citation")
-        if self.authorless:
+        if self.title_only:
+            missing.append("the citation names no authors")
+        elif self.authorless:
             missing.append("the record names no authors")
         elif self.authors_read:  # what differs is an `authors` discrepancy, said below
             pass
         elif self.authors_contradicted:
             missing.append("none of its authors is named in the citation")
-        elif not self.authors_agree:
+        elif not self.authors_agree and not self.partial_authors:
             missing.append(
                 f"of its authors the citation names only {', '.join(self.matched_authors)}"
             )
@@ -137,6 +143,8 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
     match.names_anything = bool(citation_words(bare) - IDENTIFIER_WORDS)
     if paper.title:
         match.title_ok, match.title_score = _title_in(citation, paper.title)
+        left = citation_words(bare) - citation_words(paper.title) - IDENTIFIER_WORDS
+        match.title_only = bool(match.title_ok) and not left
     match.authorless = not paper.authors
     cited = split_names(free_text_fields(citation).get("author", ""))
     if cited and TRUNCATED.search(citation):
@@ -163,7 +171,13 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
         match.authors_agree = len(match.matched_authors) == len(paper.authors) or (
             truncated and first_named
         )
-        match.authors_contradicted = not match.matched_authors
+        match.authors_contradicted = not match.matched_authors and not match.title_only
+        if match.matched_authors and not match.authors_agree:
+            match.partial_authors = True
+            note = f"the citation names only {', '.join(match.matched_authors)} of its authors"
+            match.discrepancies.append(
+                Discrepancy(field="authors", cited=None, record=paper.authors, note=note)
+            )
     if year is not None:
         check_year(match, year, paper)
     return match

@@ -22,10 +22,11 @@ identifiers their row names and, when it says so, for titles:
      (with a volume or pages), the sources that know a work's document type (type_records): one
      `|`-joined zbMATH Open search of their DOIs or titles, then Crossref for those zbMATH Open
      does not hold (their DOIs in one list request, a bibliographic search per title);
-  7. a free-text citation (a candidate with no title: citations.py), whole: Crossref
-     query.bibliographic, then Semantic Scholar's /paper/search/match unless Crossref's records
-     identify it; one call each (zbMATH Open's API takes no whole citation: its search ANDs every
-     word, so the words a citation adds find nothing).
+  7. a free-text citation (a candidate with no title: citations.py): whole to Crossref
+     query.bibliographic, then its title (bibliography's free-text reader) to Semantic Scholar's
+     /paper/search/match unless Crossref's records identify it; one call each (zbMATH Open's
+     API takes no whole citation: its search ANDs every word, so the words a citation adds
+     find nothing).
 N identified candidates therefore cost ceil(N / chunk) calls per source; cached answers cost none.
 
 A service that still fails after the HTTP layer's retries is not asked again in this run

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from ..bibliography import cited_parts
 from ..core import BY_CODE, SearchResult, cited_family, split_authors
 from ..services import MAX_PER_PAGE, audit_url
 from .candidates import Candidate
@@ -67,18 +68,22 @@ def _citation_searches(
     positions: list[int],
     leads: dict[int, list[ComparedRecord]],
 ) -> None:
-    """Each free-text citation, whole, to the services that read one: Crossref's
-    query.bibliographic (CITATION_ROWS records), then Semantic Scholar's match unless a
-    Crossref record identifies it."""
+    """Each free-text citation to the services that read one: whole to Crossref's
+    query.bibliographic (CITATION_ROWS records), then, unless a Crossref record identifies it,
+    its title (the free-text reader's, else the citation whole) to Semantic Scholar's match,
+    which matches titles and finds nothing for a whole citation. Records are compared with the
+    citation whole either way."""
     searches: dict[str, Callable[[str], SearchResult]] = {
         "crossref": partial(sources.crossref.search, rows=CITATION_ROWS),
         "semantic_scholar": sources.s2.match,
     }
     for position in positions:
+        citation = candidates[position].citation or ""
+        asked = {"crossref": citation, "semantic_scholar": cited_parts(citation)[0] or citation}
         for source in CITATION_SOURCES:
             if _identifying(leads[position]):
                 break
-            result = sources.call(source, searches[source], candidates[position].citation)
+            result = sources.call(source, searches[source], asked[source])
             if result is not None:
                 sources.title_searched.add(source)
                 _add_leads(source, candidates, [position], result, leads)

@@ -10,7 +10,7 @@ from ..core import face_attribute
 
 if TYPE_CHECKING:
     from .bibexport import bib_entries, export
-    from .checks import validate, with_warning
+    from .checks import REPLACES, extended_synthesis, validate, with_warning
     from .identity import Index, Key, entry_identity, paper_identity
     from .literature import (
         AS_CITED,
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AS_CITED",
+    "REPLACES",
     "SYNTHESIS",
     "UNKNOWN",
     "Index",
@@ -35,6 +36,7 @@ __all__ = [
     "bib_entries",
     "entry_identity",
     "export",
+    "extended_synthesis",
     "keep_quoted",
     "load_literature",
     "merge_file",

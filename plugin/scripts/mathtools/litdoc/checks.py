@@ -148,16 +148,21 @@ def speculative_claims(text: str) -> list[int]:
     return [number for number, speculative in enumerate(claims, 1) if speculative]
 
 
-def with_warning(text: str) -> str:
-    """The Synthesis with the speculative-steps warning first when it has [~] claims (an old
-    warning replaced, so its numbers stay right), without it when it has none."""
+def without_warning(text: str) -> str:
+    """The Synthesis without the speculative-steps warning at its top."""
     lines = text.strip("\n").splitlines()
     if lines and lines[0] == _WARNING_FIRST_LINE:
         end = next((i for i, line in enumerate(lines) if not line.startswith(">")), len(lines))
         lines = lines[end:]
         while lines and not lines[0].strip():
             lines = lines[1:]
-    body = "\n".join(lines)
+    return "\n".join(lines)
+
+
+def with_warning(text: str) -> str:
+    """The Synthesis with the speculative-steps warning first when it has [~] claims (an old
+    warning replaced, so its numbers stay right), without it when it has none."""
+    body = without_warning(text)
     numbers = speculative_claims(body)
     if not numbers:
         return body + "\n"
@@ -233,3 +238,49 @@ def synthesis_citations(doc: LiteratureDoc) -> list[tuple[int, str, str | None]]
             number = next(n for start, n in reversed(starts) if start <= at)
             found.append((number, entry_number(match.group(1).upper(), int(match.group(2))), tier))
     return found
+
+
+REPLACES = " (replaces)"  # a synthesis.md heading ending so replaces that Synthesis section
+_HEADING = re.compile(r"^### (.+?)\s*$")
+
+
+def _sections(text: str) -> list[tuple[str, list[str]]]:
+    """A Synthesis as (heading, its lines) in order, the lines before the first `###` under
+    the heading "" (the speculative-steps warning left out: with_warning makes it)."""
+    body = without_warning(text)
+    parts: list[tuple[str, list[str]]] = [("", [])]
+    for line in body.splitlines():
+        heading = _HEADING.match(line)
+        if heading:
+            parts.append((heading.group(1), []))
+        else:
+            parts[-1][1].append(line)
+    return parts
+
+
+def extended_synthesis(current: str, written: str) -> str:
+    """The Synthesis `current` extended by what the model `written` (synthesis.md): each of its
+    sections' lines not already there are added to the section of that heading (a new heading
+    after the others), so no section and no claim is lost by accident; a heading ending
+    REPLACES replaces that section. The speculative-steps warning is made again
+    (with_warning): a [~] claim kept keeps it."""
+    merged = _sections(current)
+    for heading, lines in _sections(written):
+        name = heading.removesuffix(REPLACES.strip()).rstrip()
+        at = next((i for i, (h, _) in enumerate(merged) if h == name), None)
+        if at is None:
+            merged.append((name, lines))
+        elif name != heading:
+            merged[at] = (name, lines)
+        else:
+            kept = merged[at][1]
+            while kept and not kept[-1].strip():
+                kept.pop()
+            said = {line.strip() for line in kept}
+            kept += [line for line in lines if line.strip() not in said or not line.strip()]
+    text = "\n".join(
+        "\n".join(([f"### {h}"] if h else []) + lines).strip("\n") + "\n"
+        for h, lines in merged
+        if h or any(line.strip() for line in lines)
+    )
+    return with_warning(text.replace("\n### ", "\n\n### ").replace("\n\n\n", "\n\n"))

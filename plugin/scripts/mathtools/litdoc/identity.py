@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
+from ..bibliography import cited_parts
 from ..core import as_int, cited_family, normalise_title, split_authors, unversioned
 from .literature import AS_CITED, UNKNOWN, LiteratureDoc
 from .refentry import Entry
@@ -83,9 +84,28 @@ def cited_fields(candidate: Mapping[str, object]) -> CitedFields:
     }
 
 
+def as_cited(authors: list[str] | str | None) -> bool:
+    """Whether an authors value is AS_CITED: its title is a free-text citation, whole."""
+    names = [authors] if isinstance(authors, str) else authors or []
+    return [name.strip().lower() for name in names] == [AS_CITED]
+
+
+def cited_title_authors(
+    title: object, authors: list[str] | str | None
+) -> tuple[object, list[str] | str | None]:
+    """A reference's title and authors to recognise it by: a free-text citation's (authors
+    AS_CITED) as the free-text reader splits them (the citation whole when it cannot)."""
+    if not as_cited(authors) or not title:
+        return title, authors
+    parted_title, parted_authors = cited_parts(str(title))
+    return parted_title or title, parted_authors
+
+
 def cited_key(title: object, authors: list[str] | str | None = None) -> Key | None:
     """The cited key of a reference: ("cited", its normalised title, its first author's family
-    name or None); None without a title. An author `unknown` (a UREF's stand-in) is none."""
+    name or None); None without a title. An author `unknown` (a UREF's stand-in) is none; a
+    free-text citation's title and authors are the parts the free-text reader finds in it."""
+    title, authors = cited_title_authors(title, authors)
     text = normalise_title(str(title)) if title else ""
     if not text:
         return None

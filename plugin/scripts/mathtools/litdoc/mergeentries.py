@@ -24,7 +24,16 @@ from ..core import (
     parse_stamp,
     summary_line,
 )
-from .identity import Index, Key, cited_fields, id_tags, identity, paper_identity, paper_tags
+from .identity import (
+    Index,
+    Key,
+    cited_fields,
+    cited_title_authors,
+    id_tags,
+    identity,
+    paper_identity,
+    paper_tags,
+)
 from .literature import CONFIRMED, NOT_ASSESSED, UNCONFIRMED, UNKNOWN, UREF_STATUS, LiteratureDoc
 from .mergefields import corrected_text, degraded_note, source_field, venue_text
 from .refentry import Entry, one_line, retracted_text
@@ -191,11 +200,13 @@ class Merge:
         return changed
 
     def apply(self) -> None:
-        for result in self.verified["results"]:
-            if result["status"] in IDENTIFIED:
-                self.confirmed(result)
-            else:
-                self.unconfirmed(result)
+        """The confirmed results first: an unconfirmed one (a reference left pending by a
+        failing service, a remembered paper) that is a paper this run confirms is that REF."""
+        results = self.verified["results"]
+        for result in [r for r in results if r["status"] in IDENTIFIED]:
+            self.confirmed(result)
+        for result in [r for r in results if r["status"] not in IDENTIFIED]:
+            self.unconfirmed(result)
 
     def confirmed(self, result: VerificationResult) -> None:
         paper = result.get("paper")
@@ -283,10 +294,14 @@ class Merge:
         if named is not None and named.kind == "UREF":
             return named
         was = self.index.find("UREF", keys) or self.index.cited("UREF", candidate)
-        cited = cited_fields(candidate)["title"]  # a free-text citation's is the citation whole
+        fields = cited_fields(candidate)  # a free-text citation's title is the citation whole
         record = (result.get("paper") or {}).get("title")
-        titles = {normalise_title(t) for t in (record, cited) if isinstance(t, str) and t}
-        return was if was is not None and normalise_title(was.title) in titles else None
+        given = (fields["title"], cited_title_authors(fields["title"], fields["authors"])[0])
+        titles = {normalise_title(t) for t in (record, *given) if isinstance(t, str) and t}
+        if was is None:
+            return None
+        own = {was.title, cited_title_authors(was.title, was.authors)[0]}
+        return was if {normalise_title(str(t)) for t in own} & titles else None
 
     def moved_from(self, was: Entry) -> str:
         return f"{was.entry_number} (unconfirmed until {self.verified['verified_at'][:10]})"
@@ -365,7 +380,14 @@ class Merge:
         fields = cited_fields(candidate)
         keys = identity(**fields)
         confirmed = self.index.cited("REF", candidate)
-        if confirmed is not None:
+        if confirmed is not None:  # the paper is a REF: one entry, and a UREF of it moves in
+            was = self.index.cited("UREF", candidate)
+            if was is not None:
+                self.moved(was, confirmed)
+                self.report["merged"].append(
+                    {"from": was.entry_number, "to": confirmed.entry_number, "key": result["key"]}
+                )
+                return
             self.report["skipped"].append(
                 {"key": result["key"], "reason": f"already confirmed as {confirmed.entry_number}"}
             )

@@ -10,7 +10,7 @@ from ..core import face_attribute
 
 if TYPE_CHECKING:
     from .commandlines import Plan, check_per_query, command_lines
-    from .confirmation import verify
+    from .confirmation import NOTHING_NEW, nothing_new, verify
     from .discovery import Found, chase, listing, more, problem_path, refine, start_discovery
     from .judging import check_refined, judge
     from .planning import plan
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "JUDGEMENT_COLUMNS",
+    "NOTHING_NEW",
     "RUN_COLUMNS",
     "ArxivRequest",
     "Columns",
@@ -62,6 +63,7 @@ __all__ = [
     "more",
     "new_search_folder",
     "next_refinement_step",
+    "nothing_new",
     "open_store",
     "plan",
     "problem_path",

@@ -9,7 +9,9 @@ abstract; per unconfirmed candidate the title it was given and why. The statemen
 
 The kept papers come from the run store (records as the services gave them: nothing retyped), one
 per distinct paper under the key the discovery listing showed. `candidates.json` and
-`verified.json` stay in the search folder (lit_update.py merge reads the latter).
+`verified.json` stay in the search folder (lit_update.py merge reads the latter). When every
+paper verified is an entry LITERATURE.md has already (nothing_new), `literature.py verify` merges
+at once and says so (NOTHING_NEW): the model has nothing to assess or synthesise.
 """
 
 from __future__ import annotations
@@ -127,6 +129,30 @@ def empty_verification() -> VerificationDocument:
         "results": [],
         "summary": dict.fromkeys(counts, 0),
     }
+
+
+NOTHING_NEW = (
+    "nothing new: every paper verified is an entry of LITERATURE.md already; merged (its Search"
+    " History row): finish next, with no relevance.json and no synthesis.md"
+)
+
+
+def nothing_new(search: Search, document: VerificationDocument) -> bool:
+    """Whether every result is an entry LITERATURE.md has already: each confirmed paper a REF,
+    each unconfirmed candidate a REF or UREF (a follow-up that found nothing new)."""
+    path = Path(search.literature)
+    if not path.exists():
+        return False
+    index = Index(load_literature(path))
+    for result in document["results"]:
+        if result["status"] in IDENTIFIED:
+            if index.find("REF", paper_identity(result.get("paper") or {})) is None:
+                return False
+            continue
+        candidate = result.get("candidate") or {}
+        if index.cited("REF", candidate) is None and index.cited("UREF", candidate) is None:
+            return False
+    return True
 
 
 def pending_candidates(search: Search, given: Sequence[str] = ()) -> list[dict[str, object]]:

@@ -93,6 +93,9 @@ def start_discovery(
     queries = {api: [q.typed for q in found] for api, found in planned_queries(plan).items()}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
+    if not search.first_search:  # a follow-up's agent judges from this, with no PROBLEM.md read
+        statement = " ".join(problem.statement.split())
+        found["notes"].insert(0, f"problem: {problem.title} — {statement}")
     if plan["skipped"]:
         found["notes"].append(f"{len(plan['skipped'])} planned queries skipped: searched before")
     return search, found
@@ -240,7 +243,7 @@ def listing(search: Search, found: Found) -> list[str]:
 
 def more(search: Search) -> list[str]:
     """The current iteration's papers ranked below the listing's cut, one line each, best first
-    (they are then listed: judge asks a judgement of each)."""
+    (judge takes a judgement of those the model judges; the others are recorded as unread)."""
     keys = readorder.below(search)
     if not keys:
         return [f"iteration {search.iteration}: every paper is listed already"]

@@ -11,6 +11,8 @@ answer is the refinement loop's rule (refinement.py): stop, or refine with the m
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..core import LABELS, BadInput, Judgement, read_json, schema_errors
 from . import readorder, refinement, searchfolder
 from .searchfolder import (
@@ -138,19 +140,21 @@ def _remembered(search: Search, remembered: list[dict[str, object]]) -> list[dic
 def check_refined(search: Search, query: str) -> tuple[str | None, str]:
     """Whether the loop's rule lets the model's refined query be the search's next iteration:
     (None, the memo to search it with); (why, "") when the query repeats an earlier one, which
-    ends the loop. BadInput when the loop has already stopped, or papers are still unjudged."""
+    ends the loop. BadInput when the iteration cap stopped the loop, or papers are still
+    unjudged."""
     with open_store(create=False) as store:
         check_judged(store, search, "refining")
         runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
         judgements = [j for run in runs for j in store.judgements(run["run_id"])]
         earlier = [run["query"] for run in store.prior_queries(search.problem)]
     decided = decide(search, runs, judgements)
-    if decided["decision"] == "stop":
+    if decided["decision"] == "stop" and search.iteration >= refinement.MAX_ITERATIONS:
         raise BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
     checked = refinement.check_refined(query, earlier)
     if checked.stop:
         return checked.reason, ""
-    return None, str(decided["memo"])
+    # below the cap the model may search on after a stop: the task asked for more than it found
+    return None, str(decided.get("memo") or refinement.memo(search.iteration, runs, judgements))
 
 
 def decide(
@@ -171,6 +175,15 @@ def decide(
     if decision.stop:
         return {"decision": "stop", "reason": decision.reason}
     written = search.judgements_file()  # none when every paper's judgement carried over
-    rationales = f"R/{written.name}" if for_model and written.exists() else None
+    rationales = None
+    if for_model and written.exists():
+        rationales = (f"R/{written.name}", written_keys(written))
     memo = refinement.memo(search.iteration, runs, judgements, rationales)
     return {"decision": "refine", "reason": decision.reason, "memo": memo}
+
+
+def written_keys(path: Path) -> set[str]:
+    """The keys a judgements file the model wrote holds (its rationales are there)."""
+    content = read_json(str(path), "judgements")
+    items = content.get("judgements") if isinstance(content, dict) else content
+    return {str(i.get("key")) for i in items or [] if isinstance(i, dict)}

@@ -81,14 +81,12 @@ def _read(search: Search, iteration: int) -> Listing | None:
 
 
 def below(search: Search) -> list[str]:
-    """The keys the current iteration ranked below the cut, best first; marks them listed (the
-    model is about to read them: judge then asks a judgement of each)."""
+    """The keys the current iteration ranked below the cut, best first. The model judges those
+    it needs; the others stay recorded as unread (judge asks no label of them)."""
     listing = _read(search, search.iteration)
     if listing is None:
         return []
-    rest = listing["order"][listing["listed"] :]
-    write_json(_path(search, search.iteration), {**listing, "listed": len(listing["order"])})
-    return rest
+    return listing["order"][listing["listed"] :]
 
 
 def unread(search: Search) -> set[str]:

@@ -7,8 +7,10 @@ merge   the search folder's verified.json and relevance.json into LITERATURE.md 
         validates in the same call (a [V] quote not in its source is a violation naming the
         closest passage); it names what the model must still write: the Synthesis (into
         `synthesis.md` in the search folder), and the tier of any REF still unassessed.
-finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section (with the speculative-steps
-        warning first when a claim is [~]), keeps the statements its [V] claims quote, validates
+finish  puts `synthesis.md` in LITERATURE.md's `## Synthesis` section: the whole of it on a first
+        search, else the Synthesis extended by it, every section and claim kept unless
+        synthesis.md names a section it replaces (with the speculative-steps warning first
+        when a claim is [~]); keeps the statements its [V] claims quote, validates
         the file, and only when it is valid records the search: the LIT journal entry (strategy,
         what was tried and the artifacts filled in from the search) and the search in STATE.md.
 """
@@ -20,9 +22,11 @@ from pathlib import Path
 
 from ..core import NAMES, BadInput, atomic_write, locked, read_json, read_text
 from ..litdoc import (
+    REPLACES,
     SYNTHESIS,
     LatexSourceText,
     LiteratureDoc,
+    extended_synthesis,
     keep_quoted,
     load_literature,
     merge_file,
@@ -42,6 +46,13 @@ SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 NO_PRIOR_WORK = (
     "### Prior Work\n\nNo prior work found: the search ({runs} runs) confirmed no reference on "
     "the problem, so the proof starts from PROBLEM.md alone.\n"
+)
+SYNTHESIS_BEFORE = "synthesis-before.md"  # the Synthesis as this search found it: what it extends
+# The one wording of how a follow-up extends the Synthesis (the runbook's step 7 says the same).
+EXTEND = (
+    "to extend: the Synthesis below; write in {file} only its new lines, under the headings"
+    " they extend (a heading ending '{replaces}' replaces that section); nothing new: write"
+    " nothing. Now:"
 )
 
 
@@ -87,9 +98,7 @@ def merge_search(search: Search) -> tuple[dict[str, object], list[str]]:
     if current.startswith(SYNTHESIS_PLACEHOLDER):
         out.append(f"to write: the Synthesis, in {folder / SYNTHESIS_FILE}")
     else:
-        out.append(
-            f"to write: the whole Synthesis, this one extended, in {folder / SYNTHESIS_FILE}; now:"
-        )
+        out.append(EXTEND.format(file=folder / SYNTHESIS_FILE, replaces=REPLACES.strip()))
         out += current.splitlines()
     # The model edits the Synthesis in synthesis.md, else reads it as printed above.
     if written.exists():
@@ -153,12 +162,18 @@ def keep_statements(search: Search) -> list[str]:
     return said
 
 
-def install_synthesis(path: Path, text: str) -> None:
-    """Replace the `## Synthesis` section's text of LITERATURE.md at `path` (under its lock),
+def install_synthesis(path: Path, text: str, before: Path) -> None:
+    """Put the model's `text` in LITERATURE.md's `## Synthesis` at `path` (under its lock):
+    the Synthesis as this search found it (kept in `before` at its first finish, so that a
+    finish run again after a fix starts from it too) extended by `text` (extended_synthesis),
     with the speculative-steps warning first when a claim is [~]."""
-    text = with_warning(text)
     with locked(path):
         doc = parse_literature(read_text(path, "LITERATURE.md"), str(path))
+        if not before.exists():
+            atomic_write(before, doc.synthesis)
+        found = read_text(before, SYNTHESIS_BEFORE)
+        fresh = found.startswith(SYNTHESIS_PLACEHOLDER) or not found.strip()
+        text = with_warning(text) if fresh else extended_synthesis(found, text)
         section = doc.section(SYNTHESIS)
         section.intro = ["\n", *(line + "\n" for line in text.strip("\n").splitlines()), "\n"]
         section.blocks = []
@@ -179,7 +194,9 @@ def finish_search(
     path = Path(search.literature)
     synthesis = search.folder / SYNTHESIS_FILE
     if synthesis.exists():
-        install_synthesis(path, read_text(synthesis, SYNTHESIS_FILE))
+        install_synthesis(
+            path, read_text(synthesis, SYNTHESIS_FILE), search.folder / SYNTHESIS_BEFORE
+        )
     elif load_literature(path).synthesis.startswith(SYNTHESIS_PLACEHOLDER):
         raise BadInput(f"write the Synthesis to {synthesis} first", code="no_synthesis")
     unkept = keep_statements(search)

@@ -4,7 +4,10 @@ One iteration is the runs (one per source) that one set of queries produced, eac
 paper `strong`, `partial` or `irrelevant`. After an iteration:
 
   - a `strong` judgement anywhere in it stops the loop (the search found what it was after),
-    unless the paper is one of PROBLEM.md's own references (found again, nothing new);
+    unless the paper is one of PROBLEM.md's own references (found again, nothing new); a strong
+    hit LITERATURE.md records from an earlier search stops it too (a follow-up that finds its
+    answer again has nothing new to look for), and the model refines on only when the task
+    asks for more (`literature.py refine` searches below the cap whenever it is asked);
   - the third iteration stops it (MAX_ITERATIONS);
   - otherwise the feedback memo (what the partial matches lack; the irrelevant ones only when
     nothing was partial) goes to the model, which proposes one refined query, and
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import BadInput, Judgement, fold, strip_latex, write_file
+from ..litdoc import paper_identity
 from ..research import problem_file
 from . import commandlines, problemfile, searchfolder
 from .commandlines import ArxivQuery, Query, S2Query
@@ -63,24 +67,21 @@ def after_iteration(
     if strong:  # the first few by key (the model judged them all; the store holds the list)
         more = f" and {len(strong) - SHOWN_HITS} more" if len(strong) > SHOWN_HITS else ""
         return Decision(True, f"strong hit: {', '.join(strong[:SHOWN_HITS])}{more}")
-    if iteration >= MAX_ITERATIONS:
-        return Decision(True, f"{MAX_ITERATIONS} iterations reached without a strong hit")
-    if hits and not any(key in recorded for key in hits):
-        known = ", ".join(hits[:SHOWN_HITS])
+    known = [key for key in hits if key in recorded]
+    if known:  # a follow-up that finds its recorded strong hit again found its answer
+        named = ", ".join(f"{key} ({recorded[key]})" for key in known[:SHOWN_HITS])
         return Decision(
-            False, f"the strong hits are PROBLEM.md's own references ({known}): propose a refined "
-            "query for what they leave open",
+            True, f"strong hit recorded by an earlier search: {named}; `literature.py refine` "
+            "searches on only if the task asks for more than it",
         )  # fmt: skip
+    if iteration >= MAX_ITERATIONS:
+        without = "without a new strong hit" if hits else "without a strong hit"
+        return Decision(True, f"{MAX_ITERATIONS} iterations reached {without}")
     if hits:
-        known = ", ".join(
-            f"{key} ({recorded[key]}, recorded by an earlier search)"
-            if key in recorded
-            else f"{key} (PROBLEM.md's reference)"
-            for key in hits[:SHOWN_HITS]
-        )
+        cited = ", ".join(hits[:SHOWN_HITS])
         return Decision(
-            False, f"the strong hits are known already: {known}; propose a refined query for "
-            "what they leave open",
+            False, f"the strong hits are PROBLEM.md's own references ({cited}): propose a refined "
+            "query for what they leave open",
         )  # fmt: skip
     return Decision(False, "no strong hit yet: propose a refined query")
 
@@ -120,15 +121,30 @@ def query_texts(recorded: str) -> set[str]:
     return texts
 
 
+def per_paper(judgements: list[Judgement]) -> list[Judgement]:
+    """One judgement per paper (its best label): a paper both services returned is judged in
+    each run, under each key, and is one paper (identifiers, then title, author and year)."""
+    seen: set[object] = set()
+    kept: list[Judgement] = []
+    for judgement in sorted(judgements, key=lambda j: RANK[j["label"]]):
+        keys = paper_identity(judgement.get("record") or {}) or [("key", judgement["key"])]
+        if not seen & set(keys):
+            kept.append(judgement)
+        seen |= set(keys)
+    return kept
+
+
 def memo(
     iteration: int,
     runs: list[Run],
     judgements: list[Judgement],
-    rationales: str | None = None,
+    rationales: tuple[str, Collection[str]] | None = None,
 ) -> str:
     """The compact feedback memo built from an iteration's non-strong judgements, as the run
-    store records it. With `rationales` (the judgements file's name) the memo is the model's:
-    it wrote those rationales a turn ago, so it is pointed to them rather than shown them again."""
+    store records it, each paper once. With `rationales` (the judgements file's name and the keys
+    it holds) the memo is the model's: it wrote those rationales a turn ago, so it is pointed to
+    them by key rather than shown them again; the others (carried over) are shown."""
+    judgements = per_paper(judgements)
     counts = {label: 0 for label in ("strong", "partial", "irrelevant")}
     for judgement in judgements:
         counts[judgement["label"]] += 1
@@ -155,8 +171,12 @@ def memo(
             else "- the queries returned no papers at all"
         )
     elif rationales:
-        lines.append(f"- your rationales for these {len(chosen)} papers, in {rationales}")
-        return "\n".join(lines)
+        name, written = rationales
+        pointed = [j["key"] for j in chosen if j["key"] in written]
+        if pointed:
+            which = f"these {len(pointed)} papers" if len(pointed) == len(chosen) else None
+            lines.append(f"- your rationales for {which or ', '.join(pointed)}, in {name}")
+        chosen = [j for j in chosen if j["key"] not in written]
     for judgement in chosen[:MEMO_ITEMS]:
         rationale = " ".join(str(judgement.get("rationale") or "no rationale").split())
         if len(rationale) > RATIONALE_CHARS:
