@@ -82,8 +82,11 @@ def merge_search(search: Search) -> tuple[dict[str, object], list[str]]:
     written = folder / SYNTHESIS_FILE
     if not doc.confirmed and doc.synthesis.startswith(SYNTHESIS_PLACEHOLDER):
         # an empty search is an outcome: LITERATURE.md says so, and finish records it
-        install_synthesis(Path(search.literature), NO_PRIOR_WORK.format(runs=len(search.run_ids())))
+        before = folder / SYNTHESIS_BEFORE
+        no_prior_work = NO_PRIOR_WORK.format(runs=len(search.run_ids()))
+        install_synthesis(Path(search.literature), no_prior_work, before)
         doc = load_literature(search.literature)
+        atomic_write(before, doc.synthesis)  # what a synthesis.md of the model's extends
         if not written.exists():
             out.append(
                 "no prior work found: LITERATURE.md's Synthesis says so; finish records the "
