@@ -94,8 +94,8 @@ def baseline_query(problem: problemfile.Problem) -> str:
 
 COUNTS = (
     "targets", "found", "searches", "empty", "empty_after", "emptied", "candidates", "on_topic",
-    "related", "unlabelled", "problems", "read", "read_on_topic", "read_targets", "read_unlabelled",
-    "chars",
+    "related", "related_labelled", "unlabelled", "problems", "read", "read_on_topic",
+    "read_targets", "read_unlabelled", "chars",
 )  # fmt: skip
 
 
@@ -246,6 +246,7 @@ def _count(row: dict, wanted: list[str], found: dict, label: dict) -> None:
     row["candidates"] += len(found)
     row["on_topic"] += sum(arxiv_id in label["on_topic"] for arxiv_id in found)
     row["related"] += sum(i in label["on_topic"] and i not in wanted for i in found)
+    row["related_labelled"] += sum(i not in wanted for i in label["on_topic"])
     row["unlabelled"] += sum(arxiv_id not in label["judged"] for arxiv_id in found)
     row["problems"] += 1
 
@@ -336,7 +337,7 @@ def print_side_by_side(figures: dict) -> None:
     rows = {
         "targets found, arXiv half": lambda f: _found(f["plan", "arxiv"]),
         "targets found, S2 half": lambda f: _found(f["plan", "semantic_scholar"]),
-        "related found (on topic, no target)": lambda f: str(f["plan", "both"]["related"]),
+        "related found (on topic, no target)": lambda f: _found(f["plan", "both"], "related"),
         "searches empty before/after relaxation, arXiv half": lambda f: _empty(f["plan", "arxiv"]),
         "searches empty before/after relaxation, S2 half": lambda f: _empty(
             f["plan", "semantic_scholar"]
@@ -371,7 +372,8 @@ def _empty(row: dict) -> str:
 
 
 def _found(row: dict, key: str = "found") -> str:
-    return f"{row[key]}/{row['targets']}"
+    whole = row["related_labelled"] if key == "related" else row["targets"]
+    return f"{row[key]}/{whole}"
 
 
 def _per_problem(row: dict, key: str) -> str:

@@ -36,7 +36,14 @@ if TYPE_CHECKING:
         workspace_config,
         workspace_root,
     )
-    from .domains import DOMAINS, categories, msc_classes
+    from .domains import (
+        DOMAINS,
+        categories,
+        domain_name,
+        known_domain,
+        msc_classes,
+        named_fields,
+    )
     from .errors import (
         EXIT_BAD_INPUT,
         EXIT_ENVIRONMENT,
@@ -257,6 +264,7 @@ __all__ = [
     "data_dir",
     "distinct_outputs",
     "doi_text",
+    "domain_name",
     "dumps",
     "ensure",
     "environment",
@@ -273,6 +281,7 @@ __all__ = [
     "is_preprint_venue",
     "is_slug",
     "keep_secret",
+    "known_domain",
     "latex_to_unicode",
     "literature_db",
     "locked",
@@ -282,6 +291,7 @@ __all__ = [
     "misspelled",
     "msc_classes",
     "named",
+    "named_fields",
     "normalise_arxiv_id",
     "normalise_doi",
     "normalise_title",

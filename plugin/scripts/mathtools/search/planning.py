@@ -28,9 +28,10 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 from dataclasses import replace
+from typing import cast
 
 from ..core import DOMAINS, NAMES, PLANNED, categories, fold, msc_classes, strip_latex
-from . import problemterms
+from . import problemterms, querylines
 from .commandlines import (
     ArxivQuery,
     Plan,
@@ -51,7 +52,7 @@ from .keyterms import (
     same_stem,
 )
 from .problemfile import Problem, reference_candidates
-from .querylines import normalise_query_line
+from .querylines import normalise_query_line, query_key
 
 MIN_QUERIES, MAX_QUERIES = 3, 5
 # zbMATH Open supplements the two discovery sources (classics, books, journal-only work): three
@@ -79,9 +80,9 @@ def plan(
         seen: set[str] = set()
         for query in candidates:
             line = normalise_query_line(query.query_line)
-            if line in seen:
+            if query_key(query.query_line) in seen:  # "dimension" and "dimensions" are one
                 continue
-            seen.add(line)
+            seen.add(query_key(query.query_line))
             if line in searched:
                 skipped.append(
                     {"source": api, "query_line": query.query_line, "reason": "in Search History"}
@@ -89,6 +90,15 @@ def plan(
             elif len(chosen) < (MAX_ZBMATH_QUERIES if api == "zbmath" else MAX_QUERIES):
                 chosen.append(query)
         queries[api] = chosen
+    if not (focus and focus.strip()):
+        queries["semantic_scholar"], merged_searched = _covering(
+            given, queries, searched, per_query
+        )
+        skipped += [
+            {"source": "semantic_scholar", "query_line": line, "reason": "in Search History"}
+            for line in merged_searched
+            if line not in {item["query_line"] for item in skipped}
+        ]
     skipped_sources = {item["source"] for item in skipped}
     # A focus gives its own 2-3 queries (protocol section 7, rule 6): few is no fault of
     # PROBLEM.md's then.
@@ -144,6 +154,90 @@ def plan(
     return result
 
 
+MAX_S2_WORDS = 8  # words of a Semantic Scholar query that merges key terms, at most
+
+
+def _covering(
+    given: problemterms.SearchTerms, queries: dict[str, list[Query]], searched: Set[str],
+    per_query: int,
+) -> tuple[list[Query], list[str]]:  # fmt: skip
+    """The Semantic Scholar queries, changed so that every key term the problem names is in a
+    planned query of either source (issue 55: "sequential quadratic programming", "SQP" and
+    "Robin coefficient" were in none). A term no query holds goes, in turn: into the query that
+    holds some of its words already (the rest added), beside the next such term into a free
+    slot or in place of the last query whose terms others hold, else at the end of the shortest
+    query. Semantic Scholar's relevance search ranks by the words a paper holds and needs only
+    half of them: merged terms widen a query where arXiv's AND would narrow it. Also the
+    merged queries left out for being in the Search History already."""
+    texts = [cast(S2Query, q.typed).query for q in queries["semantic_scholar"]]
+    origins = [q.origin for q in queries["semantic_scholar"]]
+    typed = [cast(S2Query, q.typed) for q in queries["semantic_scholar"]]
+    arxiv_words = [_query_words(q.query_line) for q in queries["arxiv"]]
+
+    def words(text: str) -> set[str]:
+        return {same_stem(word) for word in re.findall(r"[^\W\d_]+", fold(text))}
+
+    def held(term: str, among: list[set[str]]) -> bool:
+        return any(problemterms.term_words(term) <= query for query in among)
+
+    def held_without(index: int, term: str) -> bool:
+        return held(term, arxiv_words + [words(t) for i, t in enumerate(texts) if i != index])
+
+    known = {*searched, *map(query_key, searched)}
+    left_out: list[str] = []
+
+    def fits(text: str) -> bool:
+        line = Query("keywords", S2Query(query=_unique_words(text.split()))).query_line
+        if len(text.split()) > MAX_S2_WORDS:
+            return False
+        if {normalise_query_line(line), query_key(line)} & known:
+            left_out.append(line)
+            return False
+        return True
+
+    missing = [t for t in given.key if not held(t, arxiv_words + [words(t) for t in texts])]
+    while missing:
+        term = missing.pop(0)
+        if held(term, [words(text) for text in texts]):
+            continue
+        partial = [i for i, text in enumerate(texts) if problemterms.term_words(term) & words(text)]
+        spare = [
+            i for i, text in enumerate(texts)
+            if all(held_without(i, t) for t in given.key if held(t, [words(text)]))
+        ]  # fmt: skip
+        shortest = sorted(range(len(texts)), key=lambda i: len(texts[i].split()))
+        if partial and fits(f"{texts[partial[0]]} {term}"):
+            texts[partial[0]] += f" {term}"
+            continue
+        # Two terms make a query of their own; one alone joins a query (a lone word is no
+        # Semantic Scholar query: its relaxation has nothing to drop).
+        pair = f"{term} {missing[0]}" if missing and fits(f"{term} {missing[0]}") else None
+        if pair and len(texts) < MAX_QUERIES:
+            texts.append(pair)
+            origins.append("keywords")
+            typed.append(S2Query(limit=per_query))
+            missing.pop(0)
+        elif pair and spare:
+            texts[spare[-1]] = pair
+            missing.pop(0)
+        elif shortest and fits(f"{texts[shortest[0]]} {term}"):
+            texts[shortest[0]] += f" {term}"
+    chosen = [
+        Query(origin, replace(search, query=_unique_words(text.split())))
+        for origin, search, text in zip(origins, typed, texts, strict=True)
+    ]
+    return chosen, list(dict.fromkeys(left_out))
+
+
+def _query_words(line: str) -> set[str]:
+    """The search words of a query line, by stem, hyphenated parts apart."""
+    return {
+        same_stem(word)
+        for _, value in querylines.query_line_terms(line) or []
+        for word in re.findall(r"[^\W\d_]+", fold(value))
+    }
+
+
 def _secondary(domain: str | None) -> list[str]:
     return list(DOMAINS[domain][1]) if domain else []
 
@@ -171,12 +265,21 @@ def _proposals(
         s2_text: str,
         extra: ArxivQuery = NO_SCOPE,
         person: bool = False,
+        any_field: bool = False,
     ) -> None:
         """One query: arXiv ANDs `arxiv_terms` in any field, with `extra` options (categories,
-        author); S2 searches `s2_text`, each word once. Every planned search relaxes itself.
-        A `person` query (a name beside a topic word) keeps its categories: arXiv's any-field
-        search reads author lists too, and the category keeps out namesakes."""
+        author); S2 searches `s2_text`, each word once (`any_field`: in every field of study).
+        Every planned search relaxes itself. A `person` query (a name beside a topic word) keeps
+        its categories: arXiv's any-field search reads author lists too, and the category keeps
+        out namesakes."""
         arxiv_terms = _unrepeated(arxiv_terms)
+        # "k-graphs" alone says less than the problem's rarest term: they go together.
+        if problemterms.lettered_alone(arxiv_terms):
+            rarest = problemterms.rarest_term(given, arxiv_terms[0])
+            arxiv_terms += [_topic_word(rarest)] if rarest else []
+        if problemterms.lettered_alone([s2_text]):
+            rarest = problemterms.rarest_term(given, s2_text)
+            s2_text += f" {rarest}" if rarest else ""
         if api == "arxiv":
             if origin == "tags" and FIELD_OF_STUDY.search(s2_text):
                 return  # the category says it; papers of the field seldom name it
@@ -190,7 +293,8 @@ def _proposals(
         elif s2_text.strip():
             text = _unique_words(s2_text.split())
             if not problemterms.common_alone([text]):
-                out.append(Query(origin, S2Query(query=text, limit=per_query)))
+                search = S2Query(query=text, limit=per_query, any_field=any_field)
+                out.append(Query(origin, search))
 
     concepts = {same_stem(n) for n in given.names}
     core_words = _arxiv_words(core, concepts)
@@ -225,17 +329,20 @@ def _proposals(
             if EPONYM.fullmatch(name) and same_stem(person) != same_stem(topic):
                 add("known", [person, topic], f"{name} {core}", domain_args, person=True)
             else:
-                add("known", [name], name, domain_args)
+                add("known", _co_names(name) or [name], f"{name} {core}", domain_args)
         for family in authors[:1] if rank == 0 else ():
             add("authors", [topic], f"{family} {core}", replace(domain_args, author=(family,)))
     if problem.domain or problem.extra_categories:
         # The title's setting ("in photoacoustic imaging") across the wider categories: the
-        # keywords query has searched its subject in the domain's already.
+        # keywords query has searched its subject in the domain's already. A problem that names
+        # a field its domain's categories leave out ("PDE" in analysis) browses every category
+        # and every field of study instead: the answer may be filed there.
         setting = problem_terms(problemterms.title_parts(problem)[1], 1)
         wider = _arxiv_words(setting[0], concepts) if setting else core_words
-        add("browse", wider, "", _scope(problem, secondary=True))
+        left_out = bool(problemterms.left_out_fields(problem))
+        add("browse", wider, "", NO_SCOPE if left_out else _scope(problem, secondary=True))
         broader = [t for t in terms if same_stem(t) != same_stem(core)][:2]
-        add("browse", [], " ".join(broader))
+        add("browse", [], " ".join(broader), any_field=left_out)
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
     add("keywords", core_words, "", domain_args)
     for term in problemterms.fallback_terms(terms, core):
@@ -345,7 +452,10 @@ def _zbmath_proposals(
     for family in problemterms.reference_authors(problem)[:2]:
         add("authors", author=family, query=core)
     for tag in given.tags[:2]:
-        add("tags", query=tag)
+        rarest = (
+            problemterms.rarest_term(given, tag) if problemterms.lettered_alone([tag]) else None
+        )
+        add("tags", query=f"{tag} {rarest}" if rarest else tag)  # "k-graphs" says too little
     for term in problemterms.fallback_terms(given.terms, core):
         add("keywords", query=term)
     return out
@@ -355,6 +465,24 @@ def _zbmath_proposals(
 EPONYM = re.compile(
     r"[A-Z][\w\-\u2013]*(?:'s|s')?\s+(?:theorem|lemma|conjecture|inequality|formula|principle)"
 )
+
+
+# A result named after several people, joined by hyphens or "and": "Brezis-Van Schaftingen-Yung
+# formula", "Chapman-Robbins and Hammersley bound".
+CO_NAMED = re.compile(
+    r"((?:[A-Z][\w']*\s)*[A-Z][\w']*(?:(?:-|\sand\s)(?:[A-Z][\w']*\s)*[A-Z][\w']*)+)\s+\w+"
+)
+
+
+def _co_names(name: str) -> list[str]:
+    """The people of a result named after several, and its noun ("Brezis", "Van Schaftingen",
+    "Yung", "formula"), each an arXiv value of its own; none for another name. A paper adds a
+    co-author's name ("Brezis-Seeger-Van Schaftingen-Yung formulae") or writes the plural: the
+    names in a row as one phrase miss it, and relaxing the query drops the noun first."""
+    match = CO_NAMED.fullmatch(name)
+    if not match:
+        return []
+    return [*re.split(r"-(?=[A-Z])|\sand\s", match.group(1)), name[match.end(1) :].strip()]
 
 
 def _unrepeated(values: list[str]) -> list[str]:
