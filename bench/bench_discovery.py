@@ -9,7 +9,9 @@ labels): `original` (29 problems, 16 domains), `held-out` (10, written before th
 rules were last changed), `second` (32, issue 38: written from corpus papers no other problem
 uses, the ranking never tuned on them), `third` (24, issue 38's held-out set: written from
 corpus papers no other set uses by a writer who never saw the planner, after the rules were
-last changed, and no rule chosen on it). Searches go to a stand-in engine over the corpus
+last changed, and no rule chosen on it), `fourth` (24, issue 55's: written as a user would, in
+the writer's own words, by a writer who never saw the planner, and copied here after issue 55's
+rules were fixed). Searches go to a stand-in engine over the corpus
 (tests/support/corpus_search.py) that answers arXiv's query syntax and a Semantic Scholar-like
 relevance search; each planned search runs as the plan prints it (planning.plan, then
 relaxation.run_planned: empty searches relaxed). The baseline asks each source once per problem
@@ -81,6 +83,7 @@ SETS = {
     "held-out": ROOT / "bench" / "data" / "discovery-held-out",
     "second": ROOT / "bench" / "data" / "discovery-second",
     "third": ROOT / "bench" / "data" / "discovery-third",
+    "fourth": ROOT / "bench" / "data" / "discovery-fourth",
 }
 BASELINE_WORDS = 8
 TARGET_FOUND, TARGET_EMPTY, TARGET_READ_PRECISION = 0.90, 0.10, 0.35
