@@ -44,7 +44,7 @@ DOMAINS: dict[str, Categories] = {
     "optimization-control": Categories(("math.OC",), ("math.NA", "cs.SY", "math.AP")),
     "dynamical-systems": Categories(("math.DS",), ("nlin.CD", "math.CA", "math.PR")),
     "information-theory": Categories(("cs.IT", "math.IT"), ("math.PR", "math.ST", "math.CO")),
-    # Issue 55: analysis of PDEs had no row, and a math.AP paper fell outside "analysis" searches.
+    # Analysis of PDEs: without a row, a math.AP paper fell outside "analysis" searches.
     "partial-differential-equations": Categories(
         ("math.AP",), ("math.FA", "math.CA", "math.DG", "math-ph")
     ),
@@ -52,7 +52,7 @@ DOMAINS: dict[str, Categories] = {
 
 
 # Common names of the fields (hyphenated, lower case) -> the row they name: the names people
-# write in a PROBLEM.md's `domain` (issue 55: "optimization" and "pde" were refused).
+# write in a PROBLEM.md's `domain` ("optimization" and "pde" were once refused).
 ALIASES: dict[str, str] = {
     "groups": "algebra", "group-theory": "algebra", "ring-theory": "algebra",
     "commutative-algebra": "algebra", "representation-theory": "algebra",

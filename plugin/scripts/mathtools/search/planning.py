@@ -14,7 +14,10 @@ and is given as the exact argument list of `arxiv_query.py`, `s2_lookup.py` or `
 (zbMATH Open queries are restricted to the domain's MSC classes, domains.MSC). Every query also
 has a `query_line`, the one-line form the run store records (LITERATURE.md's Search History shows
 a short summary of it); a query whose query line the problem's runs, or the Search History,
-already hold is skipped (the incremental rule: never re-run an identical query).
+already hold is skipped (the incremental rule: never re-run an identical query), and no two
+queries of a plan ask the same words (querylines.query_key: plurals and order folded). Every key
+term the problem names (problemterms.key_terms) is in a planned query of one source or the other:
+one no proposal holds is merged into the Semantic Scholar queries (covering.py), the budget kept.
 
 PROBLEM.md is read by problemfile, the key phrases of its text found by keyterms and what it
 gives to search (key terms, named results, authors) chosen by problemterms, a query line written
@@ -28,10 +31,9 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 from dataclasses import replace
-from typing import cast
 
 from ..core import DOMAINS, NAMES, PLANNED, categories, fold, msc_classes, strip_latex
-from . import problemterms, querylines
+from . import problemterms
 from .commandlines import (
     ArxivQuery,
     Plan,
@@ -43,6 +45,7 @@ from .commandlines import (
     record_run_args,
     results_stem,
 )
+from .covering import covering, unique_words
 from .keyterms import (
     GENERIC,
     generality,
@@ -91,8 +94,8 @@ def plan(
                 chosen.append(query)
         queries[api] = chosen
     if not (focus and focus.strip()):
-        queries["semantic_scholar"], merged_searched = _covering(
-            given, queries, searched, per_query
+        queries["semantic_scholar"], merged_searched = covering(
+            given, queries, searched, per_query, MAX_QUERIES
         )
         skipped += [
             {"source": "semantic_scholar", "query_line": line, "reason": "in Search History"}
@@ -154,90 +157,6 @@ def plan(
     return result
 
 
-MAX_S2_WORDS = 8  # words of a Semantic Scholar query that merges key terms, at most
-
-
-def _covering(
-    given: problemterms.SearchTerms, queries: dict[str, list[Query]], searched: Set[str],
-    per_query: int,
-) -> tuple[list[Query], list[str]]:  # fmt: skip
-    """The Semantic Scholar queries, changed so that every key term the problem names is in a
-    planned query of either source (issue 55: "sequential quadratic programming", "SQP" and
-    "Robin coefficient" were in none). A term no query holds goes, in turn: into the query that
-    holds some of its words already (the rest added), beside the next such term into a free
-    slot or in place of the last query whose terms others hold, else at the end of the shortest
-    query. Semantic Scholar's relevance search ranks by the words a paper holds and needs only
-    half of them: merged terms widen a query where arXiv's AND would narrow it. Also the
-    merged queries left out for being in the Search History already."""
-    texts = [cast(S2Query, q.typed).query for q in queries["semantic_scholar"]]
-    origins = [q.origin for q in queries["semantic_scholar"]]
-    typed = [cast(S2Query, q.typed) for q in queries["semantic_scholar"]]
-    arxiv_words = [_query_words(q.query_line) for q in queries["arxiv"]]
-
-    def words(text: str) -> set[str]:
-        return {same_stem(word) for word in re.findall(r"[^\W\d_]+", fold(text))}
-
-    def held(term: str, among: list[set[str]]) -> bool:
-        return any(problemterms.term_words(term) <= query for query in among)
-
-    def held_without(index: int, term: str) -> bool:
-        return held(term, arxiv_words + [words(t) for i, t in enumerate(texts) if i != index])
-
-    known = {*searched, *map(query_key, searched)}
-    left_out: list[str] = []
-
-    def fits(text: str) -> bool:
-        line = Query("keywords", S2Query(query=_unique_words(text.split()))).query_line
-        if len(text.split()) > MAX_S2_WORDS:
-            return False
-        if {normalise_query_line(line), query_key(line)} & known:
-            left_out.append(line)
-            return False
-        return True
-
-    missing = [t for t in given.key if not held(t, arxiv_words + [words(t) for t in texts])]
-    while missing:
-        term = missing.pop(0)
-        if held(term, [words(text) for text in texts]):
-            continue
-        partial = [i for i, text in enumerate(texts) if problemterms.term_words(term) & words(text)]
-        spare = [
-            i for i, text in enumerate(texts)
-            if all(held_without(i, t) for t in given.key if held(t, [words(text)]))
-        ]  # fmt: skip
-        shortest = sorted(range(len(texts)), key=lambda i: len(texts[i].split()))
-        if partial and fits(f"{texts[partial[0]]} {term}"):
-            texts[partial[0]] += f" {term}"
-            continue
-        # Two terms make a query of their own; one alone joins a query (a lone word is no
-        # Semantic Scholar query: its relaxation has nothing to drop).
-        pair = f"{term} {missing[0]}" if missing and fits(f"{term} {missing[0]}") else None
-        if pair and len(texts) < MAX_QUERIES:
-            texts.append(pair)
-            origins.append("keywords")
-            typed.append(S2Query(limit=per_query))
-            missing.pop(0)
-        elif pair and spare:
-            texts[spare[-1]] = pair
-            missing.pop(0)
-        elif shortest and fits(f"{texts[shortest[0]]} {term}"):
-            texts[shortest[0]] += f" {term}"
-    chosen = [
-        Query(origin, replace(search, query=_unique_words(text.split())))
-        for origin, search, text in zip(origins, typed, texts, strict=True)
-    ]
-    return chosen, list(dict.fromkeys(left_out))
-
-
-def _query_words(line: str) -> set[str]:
-    """The search words of a query line, by stem, hyphenated parts apart."""
-    return {
-        same_stem(word)
-        for _, value in querylines.query_line_terms(line) or []
-        for word in re.findall(r"[^\W\d_]+", fold(value))
-    }
-
-
 def _secondary(domain: str | None) -> list[str]:
     return list(DOMAINS[domain][1]) if domain else []
 
@@ -291,10 +210,10 @@ def _proposals(
                 search = replace(extra, all_terms=tuple(arxiv_terms), limit=per_query)
                 out.append(Query(origin, search))
         elif s2_text.strip():
-            text = _unique_words(s2_text.split())
+            text = unique_words(s2_text.split())
             if not problemterms.common_alone([text]):
-                search = S2Query(query=text, limit=per_query, any_field=any_field)
-                out.append(Query(origin, search))
+                wide = S2Query(query=text, limit=per_query, any_field=any_field)
+                out.append(Query(origin, wide))
 
     concepts = {same_stem(n) for n in given.names}
     core_words = _arxiv_words(core, concepts)
@@ -496,14 +415,3 @@ def _unrepeated(values: list[str]) -> list[str]:
             kept.append(value)
             held |= words
     return kept
-
-
-def _unique_words(words: list[str]) -> str:
-    """The words, each once (by stem), in order."""
-    seen: set[str] = set()
-    kept = []
-    for word in words:
-        if same_stem(word) not in seen:
-            seen.add(same_stem(word))
-            kept.append(word)
-    return " ".join(kept)

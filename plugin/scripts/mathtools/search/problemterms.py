@@ -53,7 +53,7 @@ def read_search_terms(problem: Problem) -> SearchTerms:
 
 
 def key_terms(problem: Problem, from_title: list[str], tags: list[str]) -> list[str]:
-    """The terms the problem names, each of which some planned query holds (issue 55): the
+    """The terms the problem names, each of which some planned query holds: the
     title's key phrases, the tags, and each abbreviation the problem defines together with its
     expansion ("sequential quadratic programming SQP"), one term, since a search of the one
     finds the other's papers only when both are asked."""
@@ -254,7 +254,7 @@ def lettered_alone(values: list[str]) -> bool:
     if len(values) != 1 or len(values[0].split()) != 1:
         return False
     match = LETTERED.fullmatch(values[0])
-    return bool(match) and generality(match.group(1)) > 0
+    return match is not None and generality(match.group(1)) > 0
 
 
 def rarest_term(given: SearchTerms, apart_from: str) -> str | None:
