@@ -9,6 +9,7 @@ the stand-in engine over the real arXiv corpus (tests/support/corpus_search.py, 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -300,3 +301,26 @@ $\\Lambda$ over a field simple?
             words = [v for _, v in querylines.query_line_terms(entry["query_line"]) or []]
             assert words != ["k-graphs"], (api, entry["query_line"])
     assert any("k-graphs" in entry["query_line"] for entry in plan["queries"]["arxiv"])
+
+
+def test_a_new_problem_given_a_fields_common_name_is_filed_under_its_row(script):
+    """`workspace.py new-problem --domain PDE` files the problem under
+    partial-differential-equations, with that row's notation preset."""
+    script("workspace.py", "init")
+    run = script("workspace.py", "new-problem", "--title", "Heat flow", "--domain", "PDE")
+    out = run.json()
+    meta = problemfile.read_problem(Path(out["path"]) / "PROBLEM.md")
+    assert meta.domain == "partial-differential-equations"
+    refused = script(
+        "workspace.py", "new-problem", "--title", "Other", "--domain", "basket-weaving"
+    )
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+
+
+def test_a_semantic_scholar_search_of_a_name_no_paper_writes_answers_by_its_subject(corpus):
+    """ "Chapman-Robbins and Hammersley bound", a Known Results name no paper of the corpus
+    writes, stayed empty in every relaxed form; last, its words that are no name answer."""
+    problem = problemfile.read_problem(SECOND / "cramer-rao-uninformative.md")
+    known = next(q for q in queries_of(problem, "semantic_scholar") if q["origin"] == "known")
+    assert "Chapman-Robbins" in values(known)[0]
+    assert found(known, "semantic_scholar")
