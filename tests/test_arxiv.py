@@ -140,6 +140,8 @@ PROTOCOL_DOMAINS = {
     "optimization-control": ("math.OC", "math.NA, cs.SY, math.AP"),
     "dynamical-systems": ("math.DS", "nlin.CD, math.CA, math.PR"),
     "information-theory": ("cs.IT, math.IT", "math.PR, math.ST, math.CO"),
+    # Issue 55: analysis of PDEs.
+    "partial-differential-equations": ("math.AP", "math.FA, math.CA, math.DG, math-ph"),
 }
 
 

@@ -251,7 +251,7 @@ def test_the_discovery_benchmark_labels_every_target_on_topic():
     """bench_discovery's precision counts a candidate on topic when it is a target or a paper
     labelled on topic; each set's labels cover its targets, and name only corpus papers."""
     sets = sorted((ROOT / "bench" / "data").glob("discovery*/targets.json"))
-    assert len(sets) == 4
+    assert len(sets) == 5
     for data in (path.parent for path in sets):
         targets = json.loads((data / "targets.json").read_text(encoding="utf-8"))["targets"]
         labels = json.loads((data / "on-topic.json").read_text(encoding="utf-8"))["problems"]

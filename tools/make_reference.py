@@ -172,10 +172,14 @@ def exit_codes() -> str:
 def domain_map() -> str:
     rows = [
         f"| `{name}` | {', '.join(cats.primary)} | {', '.join(cats.secondary)} | "
-        f"{', '.join(domains.MSC[name])} |"
+        f"{', '.join(domains.MSC[name])} | "
+        f"{', '.join(a for a, row in domains.ALIASES.items() if row == name)} |"
         for name, cats in domains.DOMAINS.items()
     ]
-    head = ["| domain | primary | secondary | MSC 2020 (zbMATH Open) |", "|---|---|---|---|"]
+    head = [
+        "| domain | primary | secondary | MSC 2020 (zbMATH Open) | also accepted as |",
+        "|---|---|---|---|---|",
+    ]
     return "\n".join([*head, *rows]) + "\n"
 
 

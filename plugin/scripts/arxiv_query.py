@@ -44,7 +44,7 @@ from mathtools.core import BadInput, ensure  # noqa: E402
 ensure()
 
 from mathtools import cli  # noqa: E402
-from mathtools.core import DOMAINS, categories  # noqa: E402
+from mathtools.core import DOMAINS, categories, domain_name  # noqa: E402
 from mathtools.search import query_line  # noqa: E402
 
 
@@ -66,7 +66,10 @@ def build_parser() -> cli.ArgumentParser:
     search.add_argument(
         "--category", action="append", default=[], metavar="CAT", help="arXiv category (repeatable)"
     )
-    search.add_argument("--domain", choices=list(DOMAINS), help="the protocol domain's categories")
+    search.add_argument(
+        "--domain", choices=list(DOMAINS), type=lambda name: domain_name(name) or name,
+        help="the protocol domain's categories (a common name of the field too: pde, optimization)",
+    )  # fmt: skip
     search.add_argument("--secondary", action="store_true", help="add the domain's secondary ones")
     search.add_argument("--submitted", metavar="FROM..TO", help="e.g. 2020..2024-06, ..2019-12-31")
     search.add_argument(

@@ -50,6 +50,7 @@ from mathtools.core import ensure  # noqa: E402
 ensure()
 
 from mathtools import cli  # noqa: E402
+from mathtools.core import domain_name  # noqa: E402
 from mathtools.research import (  # noqa: E402
     CUSTOM,
     PRESETS,
@@ -79,7 +80,11 @@ def main(argv: Sequence[str]) -> None:
     new = sub.add_parser("new-problem", help="start a new problem and make it current")
     new.add_argument("--title", required=True, help="the problem's title (the slug comes from it)")
     new.add_argument("--slug", help="use this slug instead of one derived from the title")
-    new.add_argument("--domain", default="other", choices=PROBLEM_DOMAINS)
+    new.add_argument(
+        "--domain", default="other", choices=PROBLEM_DOMAINS,
+        type=lambda name: domain_name(name) or name,
+        help="a row of the domain map, or a common name of its field (pde, optimization)",
+    )  # fmt: skip
     new.add_argument("--subdomain", default="", help="e.g. 'operator theory'")
     new.add_argument("--type", default="proof", choices=PROBLEM_TYPES, dest="problem_type")
     new.add_argument("--output-type", default="note", help="the write-up wanted: note, paper, ...")

@@ -37,7 +37,14 @@ if TYPE_CHECKING:
         workspace_config,
         workspace_root,
     )
-    from .domains import DOMAINS, categories, msc_classes
+    from .domains import (
+        DOMAINS,
+        categories,
+        domain_name,
+        known_domain,
+        msc_classes,
+        named_fields,
+    )
     from .errors import (
         EXIT_BAD_INPUT,
         EXIT_ENVIRONMENT,
@@ -259,6 +266,7 @@ __all__ = [
     "data_dir",
     "distinct_outputs",
     "doi_text",
+    "domain_name",
     "dumps",
     "ensure",
     "environment",
@@ -276,6 +284,7 @@ __all__ = [
     "is_preprint_venue",
     "is_slug",
     "keep_secret",
+    "known_domain",
     "latex_to_unicode",
     "literature_db",
     "locked",
@@ -285,6 +294,7 @@ __all__ = [
     "misspelled",
     "msc_classes",
     "named",
+    "named_fields",
     "normalise_arxiv_id",
     "normalise_doi",
     "normalise_title",

@@ -189,6 +189,14 @@ PRESETS: dict[str, tuple[tuple[str, str], ...]] = {
         (r"X \to Y \to Z", "a Markov chain"),
         (r"R", "a rate, in bits per symbol"),
     ),
+    "partial-differential-equations": (
+        (r"\Omega \subset \mathbb{R}^n", r"a bounded domain, boundary $\partial\Omega$"),
+        (r"\Delta", r"the Laplacian $\sum_i \partial_i^2$ (a nonpositive operator)"),
+        (r"H^s, W^{k,p}", r"Sobolev spaces; $H^1_0(\Omega)$: zero trace on $\partial\Omega$"),
+        (r"u_t = \partial_t u", "the time derivative"),
+        (r"\nu", "the outward unit normal"),
+        (r"u_0", "the initial datum"),
+    ),
 }
 
 PRESET_HEADING = "## Preset"

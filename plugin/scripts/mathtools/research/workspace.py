@@ -17,6 +17,7 @@ from ..core import (
     BadInput,
     atomic_write,
     check_slug,
+    domain_name,
     instantiate,
     locked,
     slugify,
@@ -132,6 +133,7 @@ def new_problem(
     title = " ".join(title.split())
     if not title:
         raise BadInput("the problem needs a non-empty title", code="bad_title")
+    domain = domain_name(domain) or domain  # "pde", "optimization": the row they name
     if domain not in PROBLEM_DOMAINS:
         raise BadInput(
             f"unknown domain {domain!r}; use one of: {', '.join(PROBLEM_DOMAINS)}", "bad_domain"

@@ -56,9 +56,11 @@ class S2Query:
     query: str = ""
     limit: int = 10
     relax: bool = True
+    any_field: bool = False  # no fields-of-study filter (Mathematics by default)
 
     def args(self) -> list[str]:
         args = ["search", *option("--query", self.query), "--limit", str(self.limit)]
+        args += ["--any-field"] if self.any_field else []
         return args + (["--relax"] if self.relax else [])
 
 

@@ -24,6 +24,7 @@ STOPWORDS = frozenset(
     obtain obtained problem problems well new open one two three every
     describe compute decide explain establish verify many lie lies contain contains need needs
     needed require requires required along across beyond toward towards around among versus
+    nothing something anything
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
@@ -39,10 +40,10 @@ STATEMENT_WORDS = frozenset(
     denote denotes use used using satisfy satisfies satisfying admit admits yield yields iff
     namely respectively general arbitrary certain alone depend depends depending whose
     approximating computing bounding estimating deciding determining finding proving
-    constructing characterizing characterising classifying
+    constructing characterizing characterising classifying solving
     corresponding associated related various several suitable appropriate particular
     respective analogous similar different containing concerning regarding involving including
-    possible famous resulting underlying predict predicts predicted carry carries
+    possible famous resulting underlying predict predicts predicted carry carries say says said
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
@@ -102,6 +103,17 @@ NAMED_RESULT = re.compile(
 EMPHASIS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 
 
+# A dash inside a word: "Brezis–Van Schaftingen" writes with an en dash what "Brezis-Van
+# Schaftingen" writes with a hyphen, and "$k$-graphs" leaves "k -graphs" once its LaTeX goes.
+INNER_DASH = re.compile(r"(?<=\w)\s?[\u2010-\u2014](?=\w)|(?<=\b\w) -(?=[^\W\d_]{3})")
+
+
+def search_text(text: str) -> str:
+    """PROBLEM.md text as the planner reads it: LaTeX stripped for search, and every dash
+    inside a word a hyphen ("Brezis–Van Schaftingen", "k -graphs" -> "k-graphs")."""
+    return INNER_DASH.sub("-", strip_latex(text, for_search=True))
+
+
 def key_terms(
     text: str,
     limit: int | None = 8,
@@ -111,7 +123,7 @@ def key_terms(
     """Key phrases by the RAKE rule: runs of content words between stopwords and punctuation,
     scored by the sum of word degree / frequency; ties keep the order of first appearance.
     `limit` phrases at most and `max_words` words a phrase (None: no cut)."""
-    plain = strip_latex(text, for_search=True)
+    plain = search_text(text)
     phrases: list[list[str]] = []
     for chunk in re.split(r"[.,;:!?()\[\]\"=<>+*/|]|\s-\s", plain):
         run: list[str] = []
@@ -144,8 +156,13 @@ def key_terms(
 
 
 def same_stem(phrase: str) -> str:
-    """A comparison key under which "Fixed points" and "fixed point" are one phrase."""
-    return " ".join(word.rstrip("s") for word in fold(phrase).split())
+    """A comparison key under which "Fixed points" and "fixed point" are one phrase, and so are
+    "Formulae" and "formula", "Brezis–Yung" and "Brezis-Yung"."""
+    words = fold(INNER_DASH.sub("-", phrase)).split()
+    return " ".join(LATIN_PLURAL.sub("", word).rstrip("s") for word in words)
+
+
+LATIN_PLURAL = re.compile(r"(?<=[a-z]{3}a)e$")  # formulae, nebulae: the plural's final e
 
 
 def _content_word(word: str, stopwords: frozenset[str]) -> bool:
@@ -158,16 +175,14 @@ def _content_word(word: str, stopwords: frozenset[str]) -> bool:
 def result_names(item: str, phrase: bool = True) -> list[str]:
     """Theorem and technique names in a Known Results item ("Banach fixed point theorem"): the
     ones it names or stresses in bold; with `phrase`, an item naming none gives its key phrase."""
-    plain = strip_latex(item, for_search=True)
+    plain = search_text(item)
     names = [a or b for a, b in EMPHASIS.findall(item)]
     names += [f"{m.group(1)} {m.group(2)}" for m in NAMED_RESULT.finditer(plain)]
     if not names and phrase:
         names = problem_terms(item, limit=1)
     cleaned: list[str] = []
     for name in names:
-        name = " ".join(strip_latex(name, for_search=True).replace("\u2019", "'").split()).strip(
-            " .,:"
-        )
+        name = " ".join(search_text(name).replace("\u2019", "'").split()).strip(" .,:")
         name = re.sub(r"^(?:The|A|An)\s+", "", name)
         if name and fold(name) not in {fold(c) for c in cleaned}:
             cleaned.append(name)

@@ -14,7 +14,10 @@ and is given as the exact argument list of `arxiv_query.py`, `s2_lookup.py` or `
 (zbMATH Open queries are restricted to the domain's MSC classes, domains.MSC). Every query also
 has a `query_line`, the one-line form the run store records (LITERATURE.md's Search History shows
 a short summary of it); a query whose query line the problem's runs, or the Search History,
-already hold is skipped (the incremental rule: never re-run an identical query).
+already hold is skipped (the incremental rule: never re-run an identical query), and no two
+queries of a plan ask the same words (querylines.query_key: plurals and order folded). Every key
+term the problem names (problemterms.key_terms) is in a planned query of one source or the other:
+one no proposal holds is merged into the Semantic Scholar queries (covering.py), the budget kept.
 
 PROBLEM.md is read by problemfile, the key phrases of its text found by keyterms and what it
 gives to search (key terms, named results, authors) chosen by problemterms, a query line written
@@ -42,6 +45,7 @@ from .commandlines import (
     record_run_args,
     results_stem,
 )
+from .covering import covering, unique_words
 from .keyterms import (
     GENERIC,
     generality,
@@ -51,7 +55,7 @@ from .keyterms import (
     same_stem,
 )
 from .problemfile import Problem, reference_candidates
-from .querylines import normalise_query_line
+from .querylines import normalise_query_line, query_key
 
 MIN_QUERIES, MAX_QUERIES = 3, 5
 # zbMATH Open supplements the two discovery sources (classics, books, journal-only work): three
@@ -79,9 +83,9 @@ def plan(
         seen: set[str] = set()
         for query in candidates:
             line = normalise_query_line(query.query_line)
-            if line in seen:
+            if query_key(query.query_line) in seen:  # "dimension" and "dimensions" are one
                 continue
-            seen.add(line)
+            seen.add(query_key(query.query_line))
             if line in searched:
                 skipped.append(
                     {"source": api, "query_line": query.query_line, "reason": "in Search History"}
@@ -89,6 +93,15 @@ def plan(
             elif len(chosen) < (MAX_ZBMATH_QUERIES if api == "zbmath" else MAX_QUERIES):
                 chosen.append(query)
         queries[api] = chosen
+    if not (focus and focus.strip()):
+        queries["semantic_scholar"], merged_searched = covering(
+            given, queries, searched, per_query, MAX_QUERIES
+        )
+        skipped += [
+            {"source": "semantic_scholar", "query_line": line, "reason": "in Search History"}
+            for line in merged_searched
+            if line not in {item["query_line"] for item in skipped}
+        ]
     skipped_sources = {item["source"] for item in skipped}
     # A focus gives its own 2-3 queries (protocol section 7, rule 6): few is no fault of
     # PROBLEM.md's then.
@@ -171,12 +184,21 @@ def _proposals(
         s2_text: str,
         extra: ArxivQuery = NO_SCOPE,
         person: bool = False,
+        any_field: bool = False,
     ) -> None:
         """One query: arXiv ANDs `arxiv_terms` in any field, with `extra` options (categories,
-        author); S2 searches `s2_text`, each word once. Every planned search relaxes itself.
-        A `person` query (a name beside a topic word) keeps its categories: arXiv's any-field
-        search reads author lists too, and the category keeps out namesakes."""
+        author); S2 searches `s2_text`, each word once (`any_field`: in every field of study).
+        Every planned search relaxes itself. A `person` query (a name beside a topic word) keeps
+        its categories: arXiv's any-field search reads author lists too, and the category keeps
+        out namesakes."""
         arxiv_terms = _unrepeated(arxiv_terms)
+        # "k-graphs" alone says less than the problem's rarest term: they go together.
+        if problemterms.lettered_alone(arxiv_terms):
+            rarest = problemterms.rarest_term(given, arxiv_terms[0])
+            arxiv_terms += [_topic_word(rarest)] if rarest else []
+        if problemterms.lettered_alone([s2_text]):
+            rarest = problemterms.rarest_term(given, s2_text)
+            s2_text += f" {rarest}" if rarest else ""
         if api == "arxiv":
             if origin == "tags" and FIELD_OF_STUDY.search(s2_text):
                 return  # the category says it; papers of the field seldom name it
@@ -188,9 +210,10 @@ def _proposals(
                 search = replace(extra, all_terms=tuple(arxiv_terms), limit=per_query)
                 out.append(Query(origin, search))
         elif s2_text.strip():
-            text = _unique_words(s2_text.split())
+            text = unique_words(s2_text.split())
             if not problemterms.common_alone([text]):
-                out.append(Query(origin, S2Query(query=text, limit=per_query)))
+                wide = S2Query(query=text, limit=per_query, any_field=any_field)
+                out.append(Query(origin, wide))
 
     concepts = {same_stem(n) for n in given.names}
     core_words = _arxiv_words(core, concepts)
@@ -225,17 +248,20 @@ def _proposals(
             if EPONYM.fullmatch(name) and same_stem(person) != same_stem(topic):
                 add("known", [person, topic], f"{name} {core}", domain_args, person=True)
             else:
-                add("known", [name], name, domain_args)
+                add("known", _co_names(name) or [name], f"{name} {core}", domain_args)
         for family in authors[:1] if rank == 0 else ():
             add("authors", [topic], f"{family} {core}", replace(domain_args, author=(family,)))
     if problem.domain or problem.extra_categories:
         # The title's setting ("in photoacoustic imaging") across the wider categories: the
-        # keywords query has searched its subject in the domain's already.
+        # keywords query has searched its subject in the domain's already. A problem that names
+        # a field its domain's categories leave out ("PDE" in analysis) browses every category
+        # and every field of study instead: the answer may be filed there.
         setting = problem_terms(problemterms.title_parts(problem)[1], 1)
         wider = _arxiv_words(setting[0], concepts) if setting else core_words
-        add("browse", wider, "", _scope(problem, secondary=True))
+        left_out = bool(problemterms.left_out_fields(problem))
+        add("browse", wider, "", NO_SCOPE if left_out else _scope(problem, secondary=True))
         broader = [t for t in terms if same_stem(t) != same_stem(core)][:2]
-        add("browse", [], " ".join(broader))
+        add("browse", [], " ".join(broader), any_field=left_out)
     # Fallbacks so that a sparse PROBLEM.md still yields at least three queries.
     add("keywords", core_words, "", domain_args)
     for term in problemterms.fallback_terms(terms, core):
@@ -345,7 +371,10 @@ def _zbmath_proposals(
     for family in problemterms.reference_authors(problem)[:2]:
         add("authors", author=family, query=core)
     for tag in given.tags[:2]:
-        add("tags", query=tag)
+        rarest = (
+            problemterms.rarest_term(given, tag) if problemterms.lettered_alone([tag]) else None
+        )
+        add("tags", query=f"{tag} {rarest}" if rarest else tag)  # "k-graphs" says too little
     for term in problemterms.fallback_terms(given.terms, core):
         add("keywords", query=term)
     return out
@@ -355,6 +384,24 @@ def _zbmath_proposals(
 EPONYM = re.compile(
     r"[A-Z][\w\-\u2013]*(?:'s|s')?\s+(?:theorem|lemma|conjecture|inequality|formula|principle)"
 )
+
+
+# A result named after several people, joined by hyphens or "and": "Brezis-Van Schaftingen-Yung
+# formula", "Chapman-Robbins and Hammersley bound".
+CO_NAMED = re.compile(
+    r"((?:[A-Z][\w']*\s)*[A-Z][\w']*(?:(?:-|\sand\s)(?:[A-Z][\w']*\s)*[A-Z][\w']*)+)\s+\w+"
+)
+
+
+def _co_names(name: str) -> list[str]:
+    """The people of a result named after several, and its noun ("Brezis", "Van Schaftingen",
+    "Yung", "formula"), each an arXiv value of its own; none for another name. A paper adds a
+    co-author's name ("Brezis-Seeger-Van Schaftingen-Yung formulae") or writes the plural: the
+    names in a row as one phrase miss it, and relaxing the query drops the noun first."""
+    match = CO_NAMED.fullmatch(name)
+    if not match:
+        return []
+    return [*re.split(r"-(?=[A-Z])|\sand\s", match.group(1)), name[match.end(1) :].strip()]
 
 
 def _unrepeated(values: list[str]) -> list[str]:
@@ -368,14 +415,3 @@ def _unrepeated(values: list[str]) -> list[str]:
             kept.append(value)
             held |= words
     return kept
-
-
-def _unique_words(words: list[str]) -> str:
-    """The words, each once (by stem), in order."""
-    seen: set[str] = set()
-    kept = []
-    for word in words:
-        if same_stem(word) not in seen:
-            seen.add(same_stem(word))
-            kept.append(word)
-    return " ".join(kept)

@@ -20,7 +20,7 @@ from ..core import (
     ARXIV_NEW_ID_IN_TEXT,
     ARXIV_OLD_ID_IN_TEXT,
     DOI_IN_TEXT,
-    DOMAINS,
+    domain_name,
     read_text,
     split_frontmatter,
     split_sections,
@@ -66,9 +66,9 @@ def read_problem(path: Path) -> Problem:
     """Parse a PROBLEM.md (frontmatter plus the protocol's body sections)."""
     meta, body = split_frontmatter(read_text(path, "PROBLEM.md"), str(path))
     sections = split_sections(body)
-    domain = meta.get("domain")
-    if domain is not None and str(domain) not in DOMAINS:
-        domain = None  # a custom domain has no category map; queries then carry no category
+    # "pde", "optimization": a field's common name is its row; a custom domain has no category
+    # map, and queries then carry no category.
+    domain = domain_name(str(meta["domain"])) if meta.get("domain") else None
     tags = meta.get("tags") or []
     if isinstance(tags, str):
         tags = [part.strip() for part in tags.split(",")]

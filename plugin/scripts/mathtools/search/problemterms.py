@@ -8,8 +8,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core import BadInput, fold, strip_latex
-from .keyterms import GENERIC, distinct, generality, problem_terms, result_names, same_stem
+from ..core import DOMAINS, BadInput, fold, named_fields
+from .keyterms import (
+    GENERIC,
+    STOPWORDS,
+    distinct,
+    generality,
+    is_notation,
+    problem_terms,
+    result_names,
+    same_stem,
+    search_text,
+)
 from .problemfile import Problem, ProblemReference
 
 
@@ -23,6 +33,7 @@ class SearchTerms:
     tags: list[str]  # the tags as search words
     names: list[str]  # named results of Known Results worth a query
     proper: set[str]  # the words PROBLEM.md writes as proper names
+    key: list[str]  # what the problem names: every one is in a planned query (key_terms)
 
 
 def read_search_terms(problem: Problem) -> SearchTerms:
@@ -36,7 +47,66 @@ def read_search_terms(problem: Problem) -> SearchTerms:
             "PROBLEM.md gives nothing to search for: no title, statement or tags with words",
             code="empty_problem",
         )
-    return SearchTerms(terms, from_title, core, tags, query_names(problem), proper_names(problem))
+    key = key_terms(problem, from_title, tags)
+    names, proper = query_names(problem), proper_names(problem)
+    return SearchTerms(terms, from_title, core, tags, names, proper, key)
+
+
+def key_terms(problem: Problem, from_title: list[str], tags: list[str]) -> list[str]:
+    """The terms the problem names, each of which some planned query holds: the
+    title's key phrases, the tags, and each abbreviation the problem defines together with its
+    expansion ("sequential quadratic programming SQP"), one term, since a search of the one
+    finds the other's papers only when both are asked."""
+    defined = [f"{expansion} {short}" for expansion, short in abbreviations(problem)]
+    terms = distinct([*from_title, *tags, *defined])
+    return [term for term in terms if term_words(term) and not common_alone([term])]
+
+
+# An abbreviation defined in the text: "sequential quadratic programming (SQP)".
+DEFINED = re.compile(r"((?:[^\W\d_][\w\-']*\s+){1,6})\(([A-Z][A-Za-z]*[A-Z])s?\)")
+
+
+def abbreviations(problem: Problem) -> list[tuple[str, str]]:
+    """(expansion, abbreviation) for each abbreviation the title, statement or Known Results
+    define in parentheses after the words whose initials spell it ("sequential quadratic
+    programming (SQP)"; a hyphenated word gives an initial a part: "Kumjian-Pask (KP)")."""
+    found: list[tuple[str, str]] = []
+    for text in [problem.title, problem.statement, *problem.known_results]:
+        for match in DEFINED.finditer(search_text(text)):
+            words, short = match.group(1).split(), match.group(2)
+            kept: list[str] = []
+            parts = 0
+            for word in reversed(words):  # the last words, as many parts as letters
+                if parts >= len(short):
+                    break
+                kept.insert(0, word)
+                parts += len([part for part in word.split("-") if part])
+            initials = "".join(p[0] for w in kept for p in w.split("-") if p).upper()
+            if initials == short.upper() and (" ".join(kept), short) not in found:
+                found.append((" ".join(kept), short))
+    return found
+
+
+def term_words(term: str) -> set[str]:
+    """A term's words as a query must hold them to search it (by stem, hyphenated parts apart):
+    its content words, the generic ones too only when it has no other ("Counting lattice points"
+    is searched as "lattice points")."""
+    words = [w for w in re.findall(r"[^\W\d_]+", fold(term)) if len(w) > 1 and w not in STOPWORDS]
+    words = [w for w in words if not is_notation(w)]
+    content = [w for w in words if same_stem(w) not in GENERIC] or words
+    return {same_stem(word) for word in content}
+
+
+def left_out_fields(problem: Problem) -> list[str]:
+    """The fields (rows of the domain map) the problem names in its title, tags or statement
+    whose primary arXiv categories its domain and its own categories leave out entirely ("PDE"
+    in a problem of analysis, whose searches ask math.FA, math.CA, math.CV): where the answer may
+    be filed, though the domain's category filter hides it."""
+    if not problem.domain:
+        return []
+    searched = set(DOMAINS[problem.domain].primary) | set(problem.extra_categories)
+    text = " ".join([problem.title, *problem.tags, problem.statement])
+    return [row for row in named_fields(text) if not set(DOMAINS[row].primary) & searched]
 
 
 # Title words that introduce the setting rather than the subject: "Fixed points of
@@ -90,7 +160,7 @@ def companion_terms(
     set"). None that holds, or is held by, the core phrase."""
     counts: dict[str, int] = {}
     for text in [problem.title, problem.statement, *problem.known_results, *problem.tags]:
-        for word in re.findall(r"[^\W\d_]+", strip_latex(text, for_search=True)):
+        for word in re.findall(r"[^\W\d_]+", search_text(text)):
             counts[same_stem(word)] = counts.get(same_stem(word), 0) + 1
     core_words = set(same_stem(core).split())
 
@@ -139,7 +209,7 @@ def proper_names(problem: Problem) -> set[str]:
     capital: set[str] = set()
     lower: set[str] = set()
     for text in [problem.statement, *problem.known_results]:
-        for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", strip_latex(text, for_search=True)):
+        for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", search_text(text)):
             for word in re.findall(r"[^\W\d_][\w'\u2019\-]*", sentence)[1:]:
                 for part in {word, *word.split("-")} - {""}:
                     (capital if part[0].isupper() and not part.isupper() else lower).add(fold(part))
@@ -171,3 +241,31 @@ def common_alone(values: list[str]) -> bool:
     """Is the query one common word alone ("Complexity", "Brownian")? It finds everything of the
     field; a proper name or a rare word ("Kakeya", "flops") alone is a fine query."""
     return len(values) == 1 and len(values[0].split()) == 1 and generality(values[0]) > 0
+
+
+# A letter (or two) hyphened to a common noun: "k-graphs", "L-functions", "q-curvature".
+LETTERED = re.compile(r"[^\W\d_]{1,2}\*?-([^\W\d_]{3,})")
+
+
+def lettered_alone(values: list[str]) -> bool:
+    """Is the query one word alone that is a letter and a common noun ("k-graphs")? Its letter
+    is notation, which no abstract need write so, and its noun is common: it says less than the
+    problem's rarest term, which goes with it."""
+    if len(values) != 1 or len(values[0].split()) != 1:
+        return False
+    match = LETTERED.fullmatch(values[0])
+    return match is not None and generality(match.group(1)) > 0
+
+
+def rarest_term(given: SearchTerms, apart_from: str) -> str | None:
+    """The problem's rarest key term that does not hold `apart_from`'s words: one that names a
+    person or object first ("Poincaré-Einstein metric"), then the one whose rarest word is rarest,
+    the first of equals."""
+    held = term_words(apart_from)
+
+    def named(term: str) -> bool:
+        return any(fold(part) in given.proper for word in term.split() for part in word.split("-"))
+
+    candidates = [t for t in given.key if not term_words(t) & held and not common_alone([t])]
+    ranked = sorted(candidates, key=lambda t: (not named(t), min(map(generality, t.split()))))
+    return ranked[0] if ranked else None

@@ -11,7 +11,7 @@ import shlex
 from itertools import pairwise
 from pathlib import Path
 
-from ..core import QUERY_LINE_WORDS, fold, read_text, split_frontmatter, split_sections
+from ..core import QUERY_LINE_WORDS, fold, read_text, split_frontmatter, split_sections, stem
 
 # Options a query line leaves out, and whether each takes a value.
 LEFT_OUT = {
@@ -105,6 +105,13 @@ def normalise_query_line(line: str) -> str:
     `--query x`) do not count."""
     line = OPTION_WITH_VALUE.sub(r"\1 ", fold(line))
     return " ".join(line.replace("'", " ").replace('"', " ").split())
+
+
+def query_key(line: str) -> str:
+    """How a plan tells two of its queries apart: normalise_query_line, with each word's plural
+    folded and the words in any order (`--all high --all dimension` and `--all dimensions --all
+    high` ask one thing: arXiv ANDs them)."""
+    return " ".join(sorted(stem(word) for word in normalise_query_line(line).split()))
 
 
 def split_options(args: list[str]) -> list[str]:

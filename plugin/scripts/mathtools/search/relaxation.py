@@ -14,7 +14,7 @@ within the same call, in looser forms, stopping at the first that returns papers
 
 Each looser form is one more request, under the service's rate limit (arXiv: 3 s apart).
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
-then without its most generic word, then its two rarest words alone.
+then without its most generic word, then its two rarest words alone, then without its names.
 
 The papers of the form that answered are all kept: none is set aside for lacking a word of
 the query (a name or a notation of the statement the paper says otherwise); the listing ranks an
@@ -155,7 +155,7 @@ def _distinct(forms: list[Form]) -> list[Form]:
 
 def s2_forms(text: str) -> list[Form]:
     """A Semantic Scholar query and its looser forms: without quotes, without its most generic
-    word, then its two rarest words."""
+    word, its two rarest words, then its words that are no name (capitalised)."""
     words = text.replace('"', " ").split()
     forms = [Form(None, text)]
     forms.append(Form("unquoted", " ".join(words)))
@@ -172,6 +172,13 @@ def s2_forms(text: str) -> list[Form]:
         rarest = sorted(sorted(range(len(content)), key=lambda i: generality(content[i]))[:2])
         pair = [content[i] for i in rarest]
         forms.append(Form("any", " ".join(pair)))
+    # Last, the query without its names ("Chapman-Robbins and Hammersley bound information
+    # inequality"): a result's name that no paper writes so empties every form above, while
+    # its subject's words find the papers on it.
+    names = [word for word in content if word[:1].isupper()]
+    subject = [word for word in content if not word[:1].isupper()]
+    if names and len(subject) > 1:
+        forms.append(Form("dropped", " ".join(subject), " ".join(names)))
     return _distinct(forms)
 
 
@@ -243,7 +250,8 @@ def run_planned(search: TypedQuery, client: Client) -> SearchResult:
     else:
         if not search.query:
             raise BadInput("a planned Semantic Scholar query needs --query", code="bad_plan")
-        result = search_s2(cast("S2Client", client), search.query, limit=search.limit)
+        fields = {"fields_of_study": None} if search.any_field else {}  # else the client's
+        result = search_s2(cast("S2Client", client), search.query, limit=search.limit, **fields)
     result.query_line = query_line(search.source, search.args())
     return result
 
