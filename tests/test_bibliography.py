@@ -75,7 +75,7 @@ def test_string_macros_concatenation_and_months_are_evaluated(tmp_path):
         '@article{k, journal = full # { (2)}, month = jan, year = "19" # "99", title = {T}}\n',
         encoding="utf-8",
     )
-    (reference,) = bibtexfile.read_bib(path).references
+    (reference,) = formats.read_entries(path).bib.references
     assert reference.fields == {
         "journal": "J. Amer. Math. Soc. (2)",
         "month": "1",
@@ -241,7 +241,7 @@ def test_a_repeated_field_is_read_and_edited_as_bibtex_reads_it(tmp_path):
         "      YEAR = {1990}\n}\n"
     )
     path.write_text(text, encoding="utf-8")
-    bib = bibtexfile.read_bib(path)
+    bib = formats.read_entries(path).bib
     (reference,) = bib.references
     assert reference.fields == {"title": "First", "reviews": "a", "year": "1990"}
     assert bib.warnings == [

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
-from mathtools.search import keyterms, planning, problemfile, problemterms, querylines, relaxation
+from mathtools.search import keyterms, planning, problemfile, problemterms, querylines
 from support import corpus_search
+from support.searchplans import run_entry
 
 SECOND = ROOT / "bench" / "data" / "discovery-second" / "problems"
 
@@ -33,7 +34,7 @@ STANDINS = {"arxiv": corpus_search.ArxivStandin, "semantic_scholar": corpus_sear
 
 
 def found(entry: dict, api: str = "arxiv") -> list[str]:
-    result = relaxation.run_entry(api, entry, STANDINS[api]())
+    result = run_entry(api, entry, STANDINS[api]())
     return [paper.arxiv_id or "" for paper in result.papers]
 
 
