@@ -64,9 +64,10 @@ sys.path.insert(0, str(PLUGIN / "scripts"))
 sys.path.insert(0, str(ROOT))
 
 from mathtools.core.records import Paper  # noqa: E402
-from mathtools.core.sources import DISCOVERY, NAMES  # noqa: E402
+from mathtools.core.sources import NAMES, REGISTRY  # noqa: E402
 from mathtools.core.text import strip_latex  # noqa: E402
 from mathtools.search import (  # noqa: E402
+    commandlines,
     planning,
     problemfile,
     ranking,
@@ -78,6 +79,7 @@ from mathtools.services.arxiv import build_query  # noqa: E402
 
 from tests.support import corpus_search  # noqa: E402
 
+DISCOVERY = tuple(source.code for source in REGISTRY if source.discovery)
 SETS = {
     "original": ROOT / "bench" / "data" / "discovery",
     "held-out": ROOT / "bench" / "data" / "discovery-held-out",
@@ -138,7 +140,7 @@ def plan_candidates(problem: problemfile.Problem, per_query: int) -> dict[str, S
         searched = found[api] = Searched()
         for entry in plan["queries"][api]:
             client = Answered(clients[api])
-            result = relaxation.run_entry(api, entry, client)
+            result = relaxation.run_planned(commandlines.planned_query(api, entry).typed, client)
             searched.searches += 1
             searched.empty += bool(result.relaxation) or not result.papers
             searched.empty_after += not result.papers

@@ -4,9 +4,10 @@ file or run LaTeX, and bibliographies are read as people write them."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from conftest import PLUGIN, examples
+from conftest import PLUGIN, ROOT, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mathtools.bibliography import bibcopy, bibentry, bibitems, bibtexfile, formats, loading
@@ -17,6 +18,7 @@ from mathtools.bibliography.bibvalues import (
     unsafe_commands,
 )
 from mathtools.core.errors import BadInput
+from mathtools.gate import refcheck
 
 # Text with every character BibTeX and TeX treat specially, and the words of unsafe commands.
 TRICKY = st.lists(
@@ -75,7 +77,7 @@ def test_string_macros_concatenation_and_months_are_evaluated(tmp_path):
         '@article{k, journal = full # { (2)}, month = jan, year = "19" # "99", title = {T}}\n',
         encoding="utf-8",
     )
-    (reference,) = bibtexfile.read_bib(path).references
+    (reference,) = formats.read_entries(path).bib.references
     assert reference.fields == {
         "journal": "J. Amer. Math. Soc. (2)",
         "month": "1",
@@ -241,7 +243,7 @@ def test_a_repeated_field_is_read_and_edited_as_bibtex_reads_it(tmp_path):
         "      YEAR = {1990}\n}\n"
     )
     path.write_text(text, encoding="utf-8")
-    bib = bibtexfile.read_bib(path)
+    bib = formats.read_entries(path).bib
     (reference,) = bib.references
     assert reference.fields == {"title": "First", "reviews": "a", "year": "1990"}
     assert bib.warnings == [
@@ -300,3 +302,33 @@ def test_the_schema_names_the_kind_of_every_file_the_registry_reads():
     schema = json.loads((PLUGIN / "schemas" / "check_refs.schema.json").read_text("utf-8"))
     kinds = schema["properties"]["inputs"]["items"]["properties"]["kind"]["enum"]
     assert sorted(kinds) == sorted([suffix.lstrip(".") for suffix in formats.SUFFIXES] + ["pdf"])
+    assert sorted(refcheck.KIND_NAMES) == sorted(kinds)  # how the table names what was read
+
+
+def file_kind_lists(text: str, kinds: list[str]) -> list[str]:
+    """Every list of three or more file kinds in `text` (".bib, .bbl or .tex", "a .bib, an
+    amsrefs .ltb, or a .tex", "paper.tex | refs.bib | paper.pdf"), as written."""
+    item = rf"(?:an? (?:amsrefs )?)?`?(?:[a-z]+)?\.(?:{'|'.join(k[1:] for k in kinds)})\b`?"
+    separator = r"(?:,? or |, | \\?\| )"
+    return re.findall(rf"{item}(?:{separator}{item}){{2,}}", text)
+
+
+def test_every_list_of_file_kinds_names_every_kind_the_registry_reads():
+    """The file kinds check-refs reads are formats.SUFFIXES (and a PDF): a list of them in the
+    docs, a runbook, a docstring, --help or a schema names them all, so a new suffix in a format
+    row fails here until every list names it."""
+    kinds = [*formats.SUFFIXES, ".pdf"]
+    files = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+    files += [p for p in sorted(PLUGIN.rglob("*")) if p.suffix in (".md", ".py", ".json")]
+    lists = {
+        (path.relative_to(ROOT).as_posix(), found)
+        for path in files
+        for found in file_kind_lists(path.read_text(encoding="utf-8"), kinds)
+    }
+    assert ("plugin/scripts/check_refs.py", "a .bib, a .bbl, an amsrefs .ltb, or a .tex") in lists
+    short = {
+        (name, found)
+        for name, found in lists
+        if not set(formats.SUFFIXES) <= set(re.findall(r"\.[a-z]+\b", found))
+    }
+    assert short == set()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
-from mathtools.bibliography import bibcopy, bibtexfile, bibvalues
+from mathtools.bibliography import bibcopy, bibtexfile, bibvalues, formats
 from mathtools.core import schemas
 from mathtools.gate import refcheck, refreport
 from support.standin import load_index
@@ -185,7 +185,7 @@ def test_the_corrected_copy_keeps_everything_of_the_users_and_marks_the_unconfir
     assert group.fields_dict["journal"].value == "tit"
     assert group.fields_dict["eprint"].value == "{1009.3186}"
     assert group.fields_dict["note"].value == "{Cited in the introduction}"
-    kakeya = bibtexfile.read_bib(fixed).references[2].fields
+    kakeya = formats.read_entries(fixed).bib.references[2].fields
     assert kakeya["note"] == "Suggested by a chatbot"  # the user's own note, as it was
     assert kakeya["checkrefs"] == (  # ours, in a field no bibliography style prints
         "UNCONFIRMED: no paper with this title in arXiv, Semantic Scholar, zbMATH Open or Crossref"
@@ -227,7 +227,7 @@ def test_corrected_fields_come_from_the_record_and_are_escaped_synthesized(tmp_p
         "  booktitle = {Proc. X},\n  year = {2015},\n  pages = {1-2},\n}\n",
         encoding="utf-8",
     )
-    bib = bibtexfile.read_bib(bib_path)
+    bib = formats.read_entries(bib_path).bib
     evil = r"Heat-bath random walks } , note = {z \input{/etc/passwd} with $L^2$ bases"
     paper = {"key": "arXiv:1605.08386", "title": evil, "venue": "Proc. Y", "doi": "10.1/a_b"}
     diffs = [
@@ -285,7 +285,7 @@ def test_a_preprint_cited_gets_its_published_version_and_a_false_doi_goes_synthe
         "  archivePrefix = {arXiv},\n}\n",
         encoding="utf-8",
     )
-    bib = bibtexfile.read_bib(bib_path)
+    bib = formats.read_entries(bib_path).bib
     paper = {
         "key": "arXiv:1605.08386",
         "venue": "Adv. in Appl. Math.",
@@ -567,7 +567,7 @@ def test_real_papers_cited_wrong_are_corrected_field_by_field(script, standin, t
     assert authors[0] == "authors" and authors[2] == ["Caprice Stanley", "Tobias Windisch"]
     assert document["summary"]["corrected"] == 3
 
-    copy = bibtexfile.read_bib(fixed)
+    copy = formats.read_entries(fixed).bib
     assert [r.key for r in copy.references] == [
         "markov-year",
         "grouptesting-id",
@@ -578,7 +578,7 @@ def test_real_papers_cited_wrong_are_corrected_field_by_field(script, standin, t
     assert fields["markov-year"]["year"] == "2016"
     assert fields["grouptesting-id"]["eprint"] == "1009.3186"
     assert fields["markov-authors"]["author"] == "Stanley, Caprice and Windisch, Tobias"
-    assert fields["markov"] == bibtexfile.read_bib(bib).references[3].fields
+    assert fields["markov"] == formats.read_entries(bib).bib.references[3].fields
     assert "note" not in fields["markov-year"]
     markdown = report.read_text(encoding="utf-8")
     assert "### `markov-year` (refs.bib line 2)" in markdown
@@ -693,7 +693,7 @@ def test_zbl_numbers_go_to_the_gate_and_mr_numbers_are_kept_and_shown(script, st
         "  YEAR = {1955},\n  MRNUMBER = {0075938 (17,823a)},\n  zbl = {Zbl 0898.68039},\n}\n",
         encoding="utf-8",
     )
-    (reference,) = bibtexfile.read_bib(bib).references
+    (reference,) = formats.read_entries(bib).bib.references
     assert reference.candidate()["zbl"] == "0898.68039"
     assert reference.plain()["mr"] == "MR0075938"
     document = check(script, str(bib), "--json").json()

@@ -15,7 +15,6 @@ import re
 import pytest
 from conftest import ROOT
 from mathtools.core import domains, schemas
-from mathtools.core.sources import DISCOVERY
 from mathtools.core.text import fold, strip_latex
 from mathtools.search import (
     commandlines,
@@ -28,6 +27,7 @@ from mathtools.search import (
 )
 from mathtools.search.store import RunStore
 from support import corpus_search
+from support.searchplans import DISCOVERY, run_entry
 from support.standin import StandIn
 
 BENCH = ROOT / "bench" / "data" / "discovery"
@@ -193,7 +193,7 @@ def test_a_named_object_is_searched_in_every_category(plans, corpus):
     entry = queries(plan, "arxiv")[
         labels.index("arxiv --all critical --all Hartree --all equation")
     ]
-    found = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    found = run_entry("arxiv", entry, corpus_search.ArxivStandin())
     assert found.relaxation is None and "0704.0665" in [p.arxiv_id for p in found.papers]
 
 
@@ -235,7 +235,7 @@ def test_a_british_spelling_is_searched_in_both_spellings(corpus):
     assert entries  # the plan keeps the problem's own spelling in its query lines
     for entry in entries:
         client = corpus_search.ArxivStandin()
-        found = relaxation.run_entry("arxiv", entry, client)
+        found = run_entry("arxiv", entry, client)
         assert "(all:colouring OR all:coloring)" in client.queries[0], entry["query_line"]
         assert found.relaxation is None and "0704.1884" in [p.arxiv_id for p in found.papers]
 
@@ -260,7 +260,7 @@ def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
     entry = {"args": ["search", "--all", "normalized Ricci flow on surfaces", "--domain",
                       "differential-geometry", "--limit", "5", "--relax"]}  # fmt: skip
     client = corpus_search.ArxivStandin()
-    result = relaxation.run_entry("arxiv", entry, client)
+    result = run_entry("arxiv", entry, client)
     assert result.relaxation["step"] == "unquoted"
     assert "0704.0853" in [p.arxiv_id for p in result.papers]
     assert client.queries[0] == 'all:"normalized Ricci flow on surfaces" AND cat:math.DG'
@@ -272,7 +272,7 @@ def test_an_empty_phrase_is_asked_again_without_quotes(corpus):
 
 def test_then_the_weakest_word_goes_then_the_words_are_or_ed(corpus):
     client = corpus_search.ArxivStandin()
-    dropped = relaxation.run_entry(
+    dropped = run_entry(
         "arxiv", {"args": ["search", "--all", "stochastic", "--all", "sandpile", "--relax"]}, client
     )
     assert dropped.relaxation == {
@@ -280,14 +280,12 @@ def test_then_the_weakest_word_goes_then_the_words_are_or_ed(corpus):
     }  # fmt: skip
     assert dropped.papers  # the rotor-router and sandpile paper
     # Two words as specific as each other: neither is dropped, the OR keeps what holds Kripke.
-    equal = relaxation.run_entry(
+    equal = run_entry(
         "arxiv", {"args": ["search", "--all", "Kripke", "--all", "frames", "--relax"]}, client
     )
     assert equal.relaxation == {"step": "any", "query": "all:Kripke OR all:frames"}
     assert equal.papers  # "An algebraic generalization of Kripke structures"
-    either = relaxation.run_entry(
-        "arxiv", {"args": ["search", "--all", "zzzz", "--all", "sandpile"]}, client
-    )
+    either = run_entry("arxiv", {"args": ["search", "--all", "zzzz", "--all", "sandpile"]}, client)
     assert either.relaxation["step"] == "any"
     assert either.relaxation["query"] == "all:zzzz OR all:sandpile"
     assert either.papers
@@ -296,22 +294,22 @@ def test_then_the_weakest_word_goes_then_the_words_are_or_ed(corpus):
 def test_an_author_searchs_weakest_term_is_the_name(corpus):
     """Namesakes and spellings: an author query that finds nothing keeps its topic."""
     entry = {"args": ["search", "--all", "sandpile", "--author", "Nobody", "--relax"]}
-    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    result = run_entry("arxiv", entry, corpus_search.ArxivStandin())
     assert result.relaxation == {"step": "dropped", "query": "all:sandpile", "dropped": "Nobody"}
     assert "0704.0688" in [p.arxiv_id for p in result.papers]
 
 
 def test_a_search_that_finds_something_is_not_relaxed_and_a_raw_query_never(corpus):
     client = corpus_search.ArxivStandin()
-    found = relaxation.run_entry("arxiv", {"args": ["search", "--all", "sandpile"]}, client)
+    found = run_entry("arxiv", {"args": ["search", "--all", "sandpile"]}, client)
     assert found.relaxation is None and len(client.queries) == 1
-    raw = relaxation.run_entry("arxiv", {"args": ["search", "--query", "ti:zzzz"]}, client)
+    raw = run_entry("arxiv", {"args": ["search", "--query", "ti:zzzz"]}, client)
     assert raw.papers == [] and raw.relaxation is None and client.queries[-1] == "ti:zzzz"
 
 
 def test_every_form_empty_says_so(corpus):
     entry = {"args": ["search", "--all", "zzzz qqqq"]}
-    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    result = run_entry("arxiv", entry, corpus_search.ArxivStandin())
     assert result.papers == [] and result.relaxation["step"] == "exhausted"
 
 
@@ -320,12 +318,12 @@ def test_semantic_scholar_relaxes_by_words(corpus):
     words stand alone, and a paper must hold the first of them that the results hold."""
     client = corpus_search.S2Standin()
     entry = {"args": ["search", "--query", "sandpile rotor zzzz qqqq yyyy", "--limit", "5"]}
-    result = relaxation.run_entry("semantic_scholar", entry, client)
+    result = run_entry("semantic_scholar", entry, client)
     assert result.relaxation == {
         "step": "dropped", "query": "sandpile rotor zzzz qqqq", "dropped": "yyyy",
     }  # fmt: skip
     entry = {"args": ["search", "--query", "sandpile zzzz qqqq yyyy xxxx", "--limit", "5"]}
-    result = relaxation.run_entry("semantic_scholar", entry, client)
+    result = run_entry("semantic_scholar", entry, client)
     assert result.relaxation == {"step": "any", "query": "sandpile zzzz"}
     assert "0704.0688" in [p.arxiv_id for p in result.papers]
 
@@ -336,7 +334,7 @@ def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(
     for name, plan in plans.items():
         for api in DISCOVERY:
             for entry in queries(plan, api):
-                result = relaxation.run_entry(api, entry, clients[api])
+                result = run_entry(api, entry, clients[api])
                 # Answered with papers, every one the service returned listed (issue 38).
                 assert result.papers, (name, entry["query_line"])
 
@@ -346,8 +344,8 @@ def test_every_planned_search_of_the_benchmark_finds_something_after_relaxation(
 
 def test_the_relaxation_is_recorded_in_the_run_and_shown_in_the_search_history(tmp_path, corpus):
     entry = {"args": ["search", "--all", "stochastic", "--all", "sandpile", "--relax"]}
-    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
-    plain = relaxation.run_entry(
+    result = run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    plain = run_entry(
         "arxiv", {"args": ["search", "--all", "sandpile"]}, corpus_search.ArxivStandin()
     )
     with RunStore(tmp_path / "runs.db") as store:
@@ -400,7 +398,7 @@ def test_relaxed_forms_stay_valid_arxiv_syntax(corpus):
     term = "(k,l)-sparse graphs infinitely"
     entry = {"args": ["search", "--all", term, "--domain", "combinatorics"]}
     client = corpus_search.ArxivStandin()
-    result = relaxation.run_entry("arxiv", entry, client)
+    result = run_entry("arxiv", entry, client)
     assert (result.relaxation["step"], result.relaxation["dropped"]) == ("dropped", "infinitely")
     assert "0704.0002" in [p.arxiv_id for p in result.papers]
     for query in client.queries[1:]:
@@ -429,7 +427,7 @@ def test_an_empty_search_in_the_domain_is_widened_to_every_category(corpus):
     math.AP, no primary category of analysis."""
     entry = {"args": ["search", "--all", "Onsager", "--all", "zzzz", "--domain", "analysis"]}
     client = corpus_search.ArxivStandin()
-    result = relaxation.run_entry("arxiv", entry, client)
+    result = run_entry("arxiv", entry, client)
     assert result.relaxation == {"step": "widened", "query": "all:Onsager OR all:zzzz"}
     assert "0704.0759" in [p.arxiv_id for p in result.papers]
     assert relaxation.describe(result.relaxation) == "relaxed: in every category"

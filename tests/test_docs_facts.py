@@ -41,7 +41,7 @@ def test_the_manifest_declares_the_hosts_the_plugin_reaches(monkeypatch):
     manifest = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())
     defaults = (config.ARXIV_SRC_URL, installer.package_index())
     reached = {urlsplit(url).hostname for url in defaults} | {"files.pythonhosted.org"}
-    reached |= set(sources.HOSTS)  # every source's row (sources.REGISTRY)
+    reached |= {source.host for source in sources.REGISTRY}  # every source's row
     assert sorted(manifest["network"]["hosts"]) == sorted(reached)
 
 

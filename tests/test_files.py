@@ -7,7 +7,7 @@ import stat
 
 import pytest
 from mathtools.core.errors import EXIT_ENVIRONMENT
-from mathtools.core.files import atomic_write, read_json, read_lines
+from mathtools.core.files import atomic_write, numbered_lines, read_json
 from mathtools.core.locks import locked
 
 
@@ -49,7 +49,7 @@ def test_a_byte_order_mark_is_not_part_of_the_text(tmp_path):
     (tmp_path / "candidates.json").write_bytes(b"\xef\xbb\xbf" + '[{"title": "Ré"}]'.encode())
     (tmp_path / "ids.txt").write_bytes(b"\xef\xbb\xbf2104.12255\n")
     assert read_json(str(tmp_path / "candidates.json")) == [{"title": "Ré"}]
-    assert read_lines(str(tmp_path / "ids.txt")) == ["2104.12255"]
+    assert numbered_lines(str(tmp_path / "ids.txt"), "ids") == [(1, "2104.12255")]
 
 
 def test_a_file_with_crlf_line_endings_keeps_them(tmp_path):

@@ -17,7 +17,10 @@ mathtools/ is a stack of wings (WINGS, bottom first), each a package of modules,
 - no two faces carry one name;
 - another wing, cli.py, a script (plugin/scripts/*.py) and a hook import a wing only through its
   face (`from ..gate import Verifier`, `from mathtools.gate import Verifier`) and only names in
-  its __all__; inside a wing, modules import their siblings directly.
+  its __all__; inside a wing, modules import their siblings directly;
+- every name the library defines is used in plugin/ besides its definition (dead_names: vulture's
+  check; what only tests, bench/ or tools/ use is dead), or a "# Kept:" comment says why not;
+- the gate's front doors (THIN_SCRIPTS) stay thin.
 """
 
 from __future__ import annotations
@@ -644,3 +647,127 @@ def test_faces_are_lazy_because_the_hooks_run_on_a_bare_python3(hook):
     eager = f"import sys; sys.path.insert(0, {str(SCRIPTS)!r}); import mathtools.core.locks"
     refused = subprocess.run([*bare, eager], capture_output=True, text=True, cwd=ROOT)
     assert "No module named 'filelock'" in refused.stderr
+
+
+# ----------------------------------------------------------------------------- dead code
+# vulture's check, by ast: a library name nothing in plugin/ uses is dead, even when a test, a
+# bench or a tool uses it (they compute what they need, or call the library's real entry point).
+
+KEPT = "# Kept:"  # a comment line right above a definition says why it stays unused in plugin/
+
+
+def _defined(tree: ast.Module) -> list[tuple[str, ast.AST]]:
+    """A module's top-level names and its classes' public methods (as Class.method), each with
+    the node that defines it."""
+    found: list[tuple[str, ast.AST]] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.append((node.name, node))
+        elif isinstance(node, ast.Assign):
+            found += [(t.id, node) for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found.append((node.target.id, node))
+        if isinstance(node, ast.ClassDef):
+            found += [
+                (f"{node.name}.{item.name}", item)
+                for item in node.body
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not item.name.startswith("__")
+            ]
+    return [(name, node) for name, node in found if not name.startswith("__")]
+
+
+def _used(node: ast.AST, face: bool) -> list[str]:
+    """The names `node` uses: read as a name or an attribute, or imported (a face's imports are
+    what it offers, not uses)."""
+    used: list[str] = []
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Store):
+            used.append(child.id)
+        elif isinstance(child, ast.Attribute):
+            used.append(child.attr)
+        elif isinstance(child, ast.ImportFrom) and not face:
+            used += [alias.name for alias in child.names]
+    return used
+
+
+def dead_names(files: dict[str, str], library: set[str]) -> list[str]:
+    """`module: name` for each name the `library` files (of `files`: name -> source) define that
+    no file uses outside its own definition, unless the comment block right above it opens with
+    KEPT."""
+    trees = {name: ast.parse(source) for name, source in files.items()}
+    uses: dict[str, int] = {}
+    for name, tree in trees.items():
+        for used in _used(tree, face=name.endswith("__init__.py")):
+            uses[used] = uses.get(used, 0) + 1
+    dead = []
+    for name in sorted(library):
+        lines = files[name].splitlines()
+        for defined, node in _defined(trees[name]):
+            last = defined.rpartition(".")[2]
+            own = _used(node, face=False).count(last)
+            decorators = getattr(node, "decorator_list", None)
+            if uses.get(last, 0) - own <= 0 and not _kept(lines, (decorators or [node])[0].lineno):
+                dead.append(f"{name}: {defined}")
+    return dead
+
+
+def _kept(lines: list[str], line: int) -> bool:
+    """Whether the comment block right above `line` (1-based) opens with KEPT."""
+    block: list[str] = []
+    above = line - 1
+    while above >= 1 and lines[above - 1].strip().startswith("#"):
+        block.insert(0, lines[above - 1].strip())
+        above -= 1
+    return bool(block) and block[0].startswith(KEPT)
+
+
+def test_every_library_name_is_used_in_the_plugin():
+    """Each top-level name and public method of mathtools/ is used by plugin/ (library, scripts,
+    hooks) besides its own definition; names only tests, bench/ or tools/ use are dead."""
+    plugin = SCRIPTS.parent
+    files = {
+        path.relative_to(plugin).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(plugin.rglob("*.py"))
+    }
+    library = {
+        name
+        for name in files
+        if name.startswith("scripts/mathtools/") and not name.endswith("__init__.py")
+    }
+    assert dead_names(files, library) == []
+
+
+def test_the_dead_name_finder_sees_names_only_their_definition_or_a_face_uses():
+    """The rule's own check, on synthesized modules."""
+    files = {
+        "lib/a.py": (
+            "LIMIT = 3\nUNUSED = 4\n# Kept: the reason\nKEPT_ONE = 5\n"
+            "def loop(n):\n    return loop(n - 1)\n"
+            "class Client:\n    def search(self):\n        return LIMIT\n"
+            "    def unused(self):\n        return 1\n"
+        ),
+        "lib/__init__.py": "from .a import UNUSED\n",
+        "script.py": "from lib.a import Client\nClient().search()\n",
+    }
+    assert dead_names(files, {"lib/a.py"}) == [
+        "lib/a.py: UNUSED",
+        "lib/a.py: loop",
+        "lib/a.py: Client.unused",
+    ]
+
+
+THIN_SCRIPTS = ("check_refs.py", "verify_batch.py")  # the gate's front doors
+THIN_LINES = 100
+
+
+def test_the_gates_front_doors_are_thin():
+    """check_refs.py and verify_batch.py parse their arguments, call one library function, print
+    and exit (the run and its result are gate/refrun.py's and papers/checkrefs.py's): each, its
+    --help included, within THIN_LINES lines."""
+    long = {
+        name: count
+        for name in THIN_SCRIPTS
+        if (count := len((SCRIPTS / name).read_text(encoding="utf-8").splitlines())) > THIN_LINES
+    }
+    assert long == {}

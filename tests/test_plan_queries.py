@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from conftest import PLUGIN, RECORDINGS, ROOT
 from mathtools.core import domains, schemas
-from mathtools.core.sources import DISCOVERY, QUERY_LINE_WORDS
+from mathtools.core.sources import QUERY_LINE_WORDS
 from mathtools.core.text import fold, strip_latex
 from mathtools.search import commandlines, keyterms, planning, problemfile, problemterms, querylines
 from support.arxiv_recordings import reply as arxiv_reply
 from support.cassettes import BASE_PATH
 from support.cassettes import load as load_cassette
 from support.scripted_server import ScriptedServer
+from support.searchplans import DISCOVERY
 
 PROBLEMS = ROOT / "tests" / "data" / "problems"
 SAMPLE = ROOT / "examples" / "sample-problem" / "PROBLEM.md"

@@ -24,6 +24,7 @@ from mathtools.search import (
     relaxation,
 )
 from support import corpus_search
+from support.searchplans import run_entry
 
 SECOND = ROOT / "bench" / "data" / "discovery-second" / "problems"
 
@@ -45,7 +46,7 @@ STANDINS = {"arxiv": corpus_search.ArxivStandin, "semantic_scholar": corpus_sear
 
 
 def found(entry: dict, api: str = "arxiv") -> list[str]:
-    result = relaxation.run_entry(api, entry, STANDINS[api]())
+    result = run_entry(api, entry, STANDINS[api]())
     return [paper.arxiv_id or "" for paper in result.papers]
 
 

@@ -23,6 +23,7 @@ from mathtools.core.slugs import (
 from mathtools.core.text import FUNCTION_WORDS
 from mathtools.search import keyterms, planning, problemfile, querylines, ranking, relaxation
 from support import corpus_search
+from support.searchplans import run_entry
 
 BENCH = ROOT / "bench" / "data" / "discovery"
 
@@ -150,7 +151,7 @@ def test_a_relaxed_semantic_scholar_query_is_never_a_function_word_with_one_word
 def test_a_relaxed_search_over_the_corpus_keeps_the_specific_word():
     corpus_search.load()  # skips, naming the folder, without ../shared/corpus
     entry = {"args": ["search", "--all", "stochastic", "--all", "sandpile", "--relax"]}
-    result = relaxation.run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    result = run_entry("arxiv", entry, corpus_search.ArxivStandin())
     assert result.relaxation == {
         "step": "dropped", "query": "all:sandpile", "dropped": "stochastic",
     }  # fmt: skip
@@ -164,7 +165,7 @@ def test_a_relevance_search_keeps_its_partial_matches_and_the_listing_ranks_them
     the whole problem the paper on the Hilbert transform comes first."""
     corpus_search.load()
     entry = {"args": ["search", "--query", "hilbert transform", "--limit", "5"]}
-    result = relaxation.run_entry("semantic_scholar", entry, corpus_search.S2Standin())
+    result = run_entry("semantic_scholar", entry, corpus_search.S2Standin())
     assert len(result.papers) == 5 and "0704.0808" in [p.arxiv_id for p in result.papers]
     problem = problemfile.read_problem(BENCH / "problems" / "hilbert-transform-vector-field.md")
     words = ranking.problem_words(problem)

@@ -245,7 +245,7 @@ def test_fix_changes_only_the_corrected_values_and_the_marks(name):
     import pybtex.errors
     from mathtools.bibliography import bibcopy, bibtexfile
 
-    bib = bibtexfile.read_bib(FOLDER / name)
+    bib = formats.read_entries(FOLDER / name).bib
     original = bib.text
     edited = bib.references[:: max(len(bib.references) // 6, 1)][:6]
     updates: dict[str, dict[str, str | None]] = {}

@@ -56,7 +56,7 @@ def test_the_run_store_takes_runs_of_the_registrys_searched_sources(tmp_path):
 
 def test_the_manifest_reaches_every_source_and_names_none_in_its_keywords():
     manifest = json.loads((PLUGIN / ".claude-plugin/plugin.json").read_text())
-    assert set(sources.HOSTS) <= set(manifest["network"]["hosts"])
+    assert {s.host for s in sources.REGISTRY} <= set(manifest["network"]["hosts"])
     words = {word for keyword in manifest.get("keywords", []) for word in keyword.split("-")}
     assert not words & {word for s in sources.REGISTRY for word in s.name.lower().split()}
 

@@ -121,3 +121,10 @@ def test_help_lists_every_command_once_and_the_readmes_show_its_table():
     assert table in (ROOT / "README.md").read_text(), "README.md: copy /math:help's table"
     plugin_readme = (PLUGIN / "README.md").read_text()
     assert table in plugin_readme, "plugin/README.md: copy /math:help's table"
+
+
+def test_contributings_layout_names_every_agent():
+    """CONTRIBUTING.md's layout lists the agents plugin/agents/ holds, no more, no fewer."""
+    layout = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split("  agents/", 1)[1]
+    listed = " ".join(layout.split("(each with its model", 1)[0].split()).split(", ")
+    assert sorted(listed) == sorted(path.stem for path in (PLUGIN / "agents").glob("*.md"))

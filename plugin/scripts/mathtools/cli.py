@@ -184,7 +184,7 @@ def acknowledge(data: object) -> None:
 def read_items(
     source: str, check: Callable[[str], object], what: str = "input", split: bool = False
 ) -> list[str]:
-    """The items of read_lines(source) (each line's words, comma or space separated, when
+    """The items of numbered_lines(source) (each line's words, comma or space separated, when
     `split`), each passed to `check`. An item `check` refuses (BadInput) is named by its line
     number, never quoted: a file given by mistake (a config holding a key, /proc/self/environ)
     is not echoed back."""

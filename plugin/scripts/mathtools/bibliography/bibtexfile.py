@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import BadInput
-from .bibentry import BibliographyEntry, read_file
+from .bibentry import BibliographyEntry
 
 MONTHS = {
     name: str(number)
@@ -56,16 +56,10 @@ def entry_blocks(library: Any) -> list[tuple[Any, Any]]:
     return found
 
 
-def read_bib(path: str | Path) -> BibFile:
-    """Parse a .bib file as BibTeX reads it; BadInput naming the line of the first block that does
-    not parse, or when the file holds no entry. A field given twice in one entry keeps its first
-    value, as BibTeX does, with a warning."""
-    path = Path(path)
-    return read_bib_text(read_file(path, "bibliography"), path)
-
-
 def read_bib_text(text: str, path: Path) -> BibFile:
-    """read_bib for the text of `path`, already read."""
+    """Parse the text of the .bib file `path` as BibTeX reads it; BadInput naming the line of the
+    first block that does not parse, or when the file holds no entry. A field given twice in one
+    entry keeps its first value, as BibTeX does, with a warning."""
     from bibtexparser.model import (
         DuplicateBlockKeyBlock,
         DuplicateFieldKeyBlock,

@@ -14,6 +14,8 @@ EXIT_BAD_INPUT = 2
 EXIT_SERVICE = 3
 EXIT_ENVIRONMENT = 4
 EXIT_INTERNAL = 5
+# Kept: no code reads the codes' meanings, but this is their one home, beside the codes:
+# tools/make_reference.py writes docs/reference.md's table from it, tests hold the scripts to it.
 EXIT_MEANINGS = {
     EXIT_OK: "success",
     EXIT_VIOLATIONS: "`validate`/`check`/`literature.py finish` found violations (listed in the"

@@ -237,12 +237,8 @@ def too_large(what: str) -> BadInput:
     return BadInput(f"{what} is larger than {MAX_INPUT_BYTES >> 20} MB", code="too_large")
 
 
-def read_lines(source: str, what: str = "input") -> list[str]:
-    """Non-empty, non-comment lines from a path or '-' (stdin)."""
-    return [line for _, line in numbered_lines(source, what)]
-
-
 def numbered_lines(source: str, what: str) -> list[tuple[int, str]]:
+    """The non-empty, non-comment lines of a path or '-' (stdin), stripped, with their numbers."""
     lines = (line.strip() for line in read_source(source, what).splitlines())
     return [(n, line) for n, line in enumerate(lines, 1) if line and not line.startswith("#")]
 

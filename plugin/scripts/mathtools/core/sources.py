@@ -137,7 +137,6 @@ REGISTRY = (
 
 BY_CODE = {source.code: source for source in REGISTRY}
 SOURCES = tuple(BY_CODE)
-DISCOVERY = tuple(s.code for s in REGISTRY if s.discovery)
 # What a query plan searches: the discovery sources, and zbMATH Open restricted to the domain's
 # MSC class (classics, books, journal-only work).
 PLANNED = tuple(s.code for s in REGISTRY if s.planned)
@@ -145,7 +144,6 @@ RUNS = tuple(s.code for s in REGISTRY if s.runs)  # the run store's CHECK (searc
 NAMES = {s.code: s.name for s in REGISTRY}
 TAGS = {s.code: s.tag for s in REGISTRY}
 QUERY_LINE_WORDS = {s.code: s.query_word for s in REGISTRY if s.query_word}
-HOSTS = tuple(dict.fromkeys(s.host for s in REGISTRY))
 
 
 def named(sources: Iterable[str], conjunction: str = "and") -> str:

@@ -11,49 +11,20 @@ from ..core import face_attribute
 
 if TYPE_CHECKING:
     from .candidates import load_candidates
-    from .refcheck import (
-        FIX_MARK,
-        adopt_corrected_copy,
-        check_bibliography,
-        check_output,
-        default_fix_path,
-        fix_header,
-        fix_lines,
-        fix_updates,
-        is_marked,
-        output_folder,
-        strict_failures,
-    )
-    from .refreport import (
-        REPORT_MARK,
-        checked_line,
-        decision_lines,
-        report_markdown,
-        table_lines,
-    )
+    from .refoptions import RefsOptions, RefsRun, parse_refs_options
+    from .refrun import adopt_run, run_check
     from .verdicts import PENDING, verification_summary_lines
     from .verification import Verifier
 
 __all__ = [
-    "FIX_MARK",
     "PENDING",
-    "REPORT_MARK",
+    "RefsOptions",
+    "RefsRun",
     "Verifier",
-    "adopt_corrected_copy",
-    "check_bibliography",
-    "check_output",
-    "checked_line",
-    "decision_lines",
-    "default_fix_path",
-    "fix_header",
-    "fix_lines",
-    "fix_updates",
-    "is_marked",
+    "adopt_run",
     "load_candidates",
-    "output_folder",
-    "report_markdown",
-    "strict_failures",
-    "table_lines",
+    "parse_refs_options",
+    "run_check",
     "verification_summary_lines",
 ]
 

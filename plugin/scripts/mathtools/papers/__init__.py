@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 from ..core import face_attribute
 
 if TYPE_CHECKING:
-    from .paperinput import add_statements, read_paper_input
+    from .checkrefs import check_refs
+    from .paperinput import read_paper_input
     from .papertheorems import paper_theorems, theorems_summary_lines
 
-__all__ = ["add_statements", "paper_theorems", "read_paper_input", "theorems_summary_lines"]
+__all__ = ["check_refs", "paper_theorems", "read_paper_input", "theorems_summary_lines"]
 
 
 # Out of mypy's sight, so that a name off the face (a typo) is an error where it is imported,

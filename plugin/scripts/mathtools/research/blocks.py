@@ -26,7 +26,6 @@ FIELD = re.compile(r"^\*\*(?P<key>[A-Za-z][A-Za-z ]*):\*\*[ \t]*(?P<value>.*?)\s
 
 PROOF_STRUCTURE = "Proof Structure"
 GAPS = "Gaps"
-REQUESTS = "Computation Requests"
 # The fields that make a block a step (agents/proof.md) or a gap, wherever it stands.
 STEP_FIELDS = ("Status", "Depends on", "Confidence")
 GAP_FIELDS = ("Type", "Blocking", "Suggested resolution", "Resolved", "Searched")

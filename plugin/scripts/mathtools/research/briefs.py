@@ -67,7 +67,6 @@ FILES = (
 )
 TIERS_PROTOCOL = PLUGIN_ROOT / "protocols" / "confidence-tiers.md"
 _COMPUTATION_CITED = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
-_SUBSECTION = re.compile(r"(?ms)^### (?P<name>[^\n]+)\n(?P<text>.*?)(?=^### |\Z)")
 
 
 def brief(folder: Path, slug: str, agent: str) -> str:

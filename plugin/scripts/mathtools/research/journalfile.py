@@ -93,7 +93,6 @@ LABEL_KEYS = {label: key for key, label in FIELDS}
 
 ENTRY_HEADING = re.compile(r"^### (?P<category>[A-Z]+)-(?P<number>\d{3,}): (?P<title>\S.*)$")
 FIELD_LINE = re.compile(r"^- \*\*(?P<label>[^*]+?):\*\*[ \t]?(?P<value>.*)$")
-LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 ISO_DATE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )

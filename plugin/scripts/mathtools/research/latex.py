@@ -84,13 +84,6 @@ def proof_steps(proof_md: str) -> dict[str, tuple[str, str | None, list[str]]]:
     }
 
 
-def speculative_steps(proof_md: str) -> dict[str, str]:
-    """label -> heading name of every PROOF.md step whose confidence is [~]."""
-    return {
-        label: name for label, (name, tier, _) in proof_steps(proof_md).items() if tier == "[~]"
-    }
-
-
 def speculative_grounds(
     steps: dict[str, tuple[str, str | None, list[str]]], label: str
 ) -> list[str]:

@@ -51,8 +51,6 @@ from . import blocks, computation, reasons, smallcases
 from .gaps import parse as parse_gaps
 
 VERDICTS = ("checked", "gap", "wrong")
-STEP_STATUSES = ("complete", "in-progress", "blocked", "abandoned")
-TIERS = ("[P]", "[V]", "[S]", "[~]")
 _REF = re.compile(r"\b(U?REF-\d+)\b", re.IGNORECASE)
 _COMPUTATION = re.compile(r"\bComputation\s+\d+\b", re.IGNORECASE)
 _TIER = re.compile(r"\[[PVS~]\]")

@@ -1,5 +1,5 @@
-"""A problem's STATE.md: the research loop's states and legal moves, where the run is (State),
-and the seal that makes a hand edit show.
+"""A problem's STATE.md as read (the moves that change it: state.py): the research loop's states
+and legal moves, where the run is (State), and the seal that makes a hand edit show.
 
 States and moves (architecture seed, "State Machine"):
 

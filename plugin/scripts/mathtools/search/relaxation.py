@@ -29,13 +29,13 @@ planned search carries. A raw `--query` (arXiv syntax typed by the model) is nev
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..core import BadInput, Relaxation, SearchResult, categories, fold
 from ..services import search_query
-from .commandlines import ArxivQuery, TypedQuery, ZbmathQuery, planned_query
+from .commandlines import ArxivQuery, TypedQuery, ZbmathQuery
 from .keyterms import STOPWORDS, generality
 from .querylines import query_line
 
@@ -54,7 +54,6 @@ class Form(NamedTuple):
     dropped: str | None = None  # the word this form leaves out
 
 
-ARXIV_TEXT_FIELDS = {"--title": "title", "--abstract": "abstract", "--all": "all_terms"}
 STEP_NOTES = {
     "unquoted": "phrases searched as separate words",
     "dropped": "weakest word left out",
@@ -254,12 +253,6 @@ def run_planned(search: TypedQuery, client: Client) -> SearchResult:
         result = search_s2(cast("S2Client", client), search.query, limit=search.limit, **fields)
     result.query_line = query_line(search.source, search.args())
     return result
-
-
-def run_entry(api: str, entry: Mapping[str, Any], client: Client) -> SearchResult:
-    """run_planned for one query of a stored plan (commandlines.planned_query: typed, or an old
-    plan's arguments migrated)."""
-    return run_planned(planned_query(api, entry).typed, client)
 
 
 def describe(relaxation: Relaxation | None) -> str:

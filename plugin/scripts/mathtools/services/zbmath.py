@@ -162,17 +162,12 @@ class ZbmathClient:
         )
         return self._list("search", text, url)
 
-    def structured_search(
-        self, fields: dict[str, str], limit: int = 10, page: int = 0
-    ) -> SearchResult:
-        """One page of GET /document/_structured_search; `fields` as the API names them
-        ("Title", "Contributor name", "MSC", "Year", "Source", "DOI", ...)."""
-        return _usable(*self._structured_search(fields, limit, page))
-
     def _structured_search(
         self, fields: dict[str, str], limit: int, page: int
     ) -> tuple[SearchResult, int]:
-        """structured_search(), and how many records of the page were malformed."""
+        """One page of GET /document/_structured_search (`fields` as the API names them: "Title",
+        "Contributor name", "MSC", "Year", "Source", "DOI", ...), and how many records of the page
+        were malformed."""
         check_page(limit, page)
         asked = {name: value for name, value in fields.items() if value and value.strip()}
         if not asked:
