@@ -67,8 +67,10 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """isolated_env's environment, with its cache, run store and plugin data in tmp_path; for a
     module-scoped fixture too (pytest.MonkeyPatch.context()), which runs before isolated_env."""
     monkeypatch.setenv("MATH_CACHE_DIR", str(tmp_path / "cache"))
-    (tmp_path / "run").mkdir(exist_ok=True)  # the rate limits' state: the user's, else
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    # the rate limits' state, the user's: beside tmp_path, not in it (tests list tmp_path)
+    runtime = tmp_path.parent / f"{tmp_path.name}-run"
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     monkeypatch.setenv("MATH_LITERATURE_DB", str(tmp_path / "literature.db"))
     monkeypatch.setenv("MATH_ARXIV_MIN_INTERVAL", "0")
     monkeypatch.setenv("MATH_S2_MIN_INTERVAL", "0")
