@@ -243,3 +243,34 @@ def test_in_the_mount_namespace_mode_keys_and_home_folders_read_as_empty(script,
     assert set(tried.values()) <= {"read ", "FileNotFoundError"}, tried
     assert S2_KEY not in run.stdout and "secret-signing-key" not in run.stdout
     assert sandbox.COVERED_PROTECTION in result["isolation"]["protections"]
+
+
+def test_an_interpreter_that_is_a_file_in_the_home_folder_runs(script, secrets):
+    """The plugin's venv lives in Claude Code's data folder, under the home folder; its python may
+    be a file of its own there (a copy, or a wrapper script as tests/support/venvs.py makes).
+    That one file is read and run; the rest of the home folder stays unread. Found by the
+    research loop's end-to-end test, where the launcher's exec of such a wrapper was refused."""
+    landlock_mode()
+    workspace, home = secrets
+    venv = home / ".claude" / "plugins" / "data" / "math" / "venv" / "bin"
+    venv.mkdir(parents=True)
+    wrapper = venv / "python"
+    wrapper.write_text(f'#!/bin/sh\nexec "{PYTHON}" "$@"\n')
+    wrapper.chmod(0o755)
+    env = {**os.environ, "HOME": str(home)}
+    env.pop("MATH_WORKSPACE", None)
+    code = reads([home / ".ssh" / "id_rsa"])
+    ran = script(
+        "compute.py",
+        "run",
+        "-",
+        "--python",
+        str(wrapper),
+        "--no-record",
+        input=code,
+        env=env,
+        cwd=workspace,
+    )
+    answer = json.loads(ran.stdout)
+    assert answer.get("outcome") == "ok", ran.stdout + ran.stderr
+    assert json.loads(answer["stdout"]) == {str(home / ".ssh" / "id_rsa"): "PermissionError"}

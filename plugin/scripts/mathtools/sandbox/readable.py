@@ -47,12 +47,14 @@ def _interpreter_paths(python: str) -> tuple[str, ...]:
 
 
 def readable_paths(python: Path | str, named: Iterable[Path | str] = ()) -> list[str]:
-    """What a snippet run by `python` may read beside its own folder: SYSTEM_READS, the
-    interpreter's folders and `named` (the files a request names). A folder of the interpreter
+    """What a snippet run by `python` may read beside its own folder: SYSTEM_READS, `python`
+    itself, the interpreter's folders and `named` (the files a request names). A folder of the interpreter
     that holds a home folder, the workspace or the whole file system is left out (a library
     there does not import; its secrets stay unread)."""
     guarded = {Path.home().resolve(), Path("/home"), Path("/root"), Path.cwd().resolve()}
-    kept = []
+    # the program run itself, wherever it lies: a venv's python may be a file of its own (a copy,
+    # or a wrapper script) in the plugin's data folder, under the home folder
+    kept = [str(Path(python).resolve())]
     for path in _interpreter_paths(str(python)):
         resolved = Path(path).resolve()
         if not any(place.is_relative_to(resolved) for place in guarded):
