@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from ..core import read_text
 from . import computation, review
-from .latex import TexViolation
+from .outputtex import TexViolation
 from .state import (
     artifact,
     latex_violations,
