@@ -199,7 +199,7 @@ def unvouched(cited: Mapping[str, Any], paper: Paper, sources: list[str]) -> boo
     volume or pages) that the identified record, merged from `sources`' records, can neither
     vouch for nor contradict: it names no venue, is no preprint (then the journal is a
     discrepancy already), and none of its sources knows a work's document type (those whose row
-    says document_types: zbMATH Open's and Crossref's records say a book is a book)."""
+    says document_types: zbMATH Open's, Crossref's and OpenAlex's records say a book is a book)."""
     if any(BY_CODE[source].document_types for source in sources if source in BY_CODE):
         return False
     venue = cited.get("venue")
