@@ -17,7 +17,6 @@ import dataclasses
 import json
 import re
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import pytest
 from conftest import PLUGIN, ROOT
@@ -111,19 +110,17 @@ def source_sets(registry: Sequence[Source]) -> dict[frozenset[str], re.Pattern[s
     whose flag is true or false, that have a kind in a frozenset, that have the field set."""
     sets: dict[frozenset[str], list[str]] = {}
     for field in dataclasses.fields(Source):
-        words = FIELD_WORDS.get(field.name)
         values = [getattr(s, field.name) for s in registry]
+        rows = list(zip(registry, values, strict=True))
         picked: list[frozenset[str]] = []
         if all(isinstance(value, bool) for value in values):
-            picked = [
-                frozenset(s.code for s, v in zip(registry, values) if v is w) for w in (True, False)
-            ]
+            picked = [frozenset(s.code for s, v in rows if v is w) for w in (True, False)]
         elif all(isinstance(value, frozenset) for value in values):
             kinds = set().union(*values)
-            picked = [frozenset(s.code for s, v in zip(registry, values) if k in v) for k in kinds]
+            picked = [frozenset(s.code for s, v in rows if k in v) for k in kinds]
         elif any(value is None for value in values):
-            picked = [frozenset(s.code for s, v in zip(registry, values) if v is None)]
-            picked.append(frozenset(s.code for s, v in zip(registry, values) if v is not None))
+            picked = [frozenset(s.code for s, v in rows if (v is None) is w) for w in (True, False)]
+        words = FIELD_WORDS.get(field.name)
         for codes in picked:
             assert words, f"Source.{field.name} picks sources: FIELD_WORDS says how prose names it"
             sets.setdefault(codes, []).append(words)

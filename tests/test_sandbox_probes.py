@@ -527,9 +527,7 @@ def test_a_run_has_a_process_cap_root_included(mode):
     else:
         assert result["outcome"] == "process_limit", result
         assert result["wall_time_s"] < 20
-    assert f"at most {PROCESS_LIMIT} processes" in " ".join(
-        result["isolation"]["protections"]
-    )
+    assert f"at most {PROCESS_LIMIT} processes" in " ".join(result["isolation"]["protections"])
 
 
 # Four processes of 120 MB each: under the per-process limit, over the run's 256 MB.
