@@ -1,5 +1,6 @@
-"""OUTPUT.tex as LaTeX reads it, for the write-up's check (latex.py): the files it reads in,
-and which of its environments state claims.
+"""OUTPUT.tex as LaTeX reads it, for the write-up's check (latex.py) and its build (texbuild.py):
+the files it reads in, which of its environments state claims, and what a check finds wrong
+with it (TexViolation, which latex.py, texbuild.py and pdftext.py report).
 
 - Files: `\\input`, `\\include` and `\\subfile` are followed, and so are a `\\usepackage`,
   `\\RequirePackage` or `\\documentclass` whose .sty or .cls is in the problem folder; a file
