@@ -19,6 +19,7 @@ import pytest
 from mathtools.core import frontmatter
 from mathtools.sandbox import probes, workdirs
 from mathtools.sandbox.namespaces import mount_namespace_works, pid_namespace
+from mathtools.sandbox.runwatch import PROCESS_LIMIT
 
 PYTHON = sys.executable
 
@@ -338,7 +339,7 @@ def test_a_fork_burst_is_capped_and_its_processes_end_with_the_snippet(namespace
     result = json.loads(ran.stdout)
     assert result["outcome"] == "ok", result
     refused, count = result["stdout"].split()[:3:2]
-    assert refused == "refused" and 0 < int(count) <= sandbox.PROCESS_LIMIT
+    assert refused == "refused" and 0 < int(count) <= PROCESS_LIMIT
     assert result["isolation"]["process_count"].startswith("RLIMIT_NPROC")
 
 

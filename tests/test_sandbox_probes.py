@@ -21,8 +21,9 @@ import mathtools.sandbox.run as sandbox
 import pytest
 from conftest import SCRIPTS
 from mathtools.core.errors import EnvironmentProblem
-from mathtools.sandbox import landlock, probes, workdirs
+from mathtools.sandbox import isolation, landlock, probes, workdirs
 from mathtools.sandbox.namespaces import mount_namespace_works
+from mathtools.sandbox.runwatch import PROCESS_LIMIT
 
 PYTHON = sys.executable
 # (namespaces, filesystem mode): the default, a mount namespace instead of Landlock, and the
@@ -108,7 +109,7 @@ def test_a_snippet_changes_no_files_metadata(tmp_path, mode):
         )
     assert os.listxattr(user_file) == []
     assert result["isolation"]["metadata"].startswith("seccomp")
-    assert sandbox.SECCOMP_PROTECTION in result["isolation"]["protections"]
+    assert isolation.SECCOMP_PROTECTION in result["isolation"]["protections"]
 
 
 def test_compute_refuses_the_reproductions_chmod_and_connect(script, tmp_path, unix_listener):
@@ -247,9 +248,9 @@ def test_the_allowed_fallback_runs_and_names_what_protected_it(script, tmp_path)
     protections = result["isolation"]["protections"]
     assert "PID namespace" not in protections and "network namespace" not in protections
     if probes.seccomp_works():
-        assert sandbox.SECCOMP_PROTECTION in protections
+        assert isolation.SECCOMP_PROTECTION in protections
         assert result["isolation"]["network"] == "seccomp: no sockets"
-    assert sandbox.REAPER_PROTECTION in protections
+    assert isolation.REAPER_PROTECTION in protections
     assert result["isolation"]["processes"].startswith("reaper")
 
 
@@ -522,13 +523,11 @@ def test_a_run_has_a_process_cap_root_included(mode):
     result = run_in(mode, FORKS, timeout=25)
     refused = result["stdout"].startswith("refused after")
     if refused:
-        assert int(result["stdout"].split()[2]) <= sandbox.PROCESS_LIMIT
+        assert int(result["stdout"].split()[2]) <= PROCESS_LIMIT
     else:
         assert result["outcome"] == "process_limit", result
         assert result["wall_time_s"] < 20
-    assert f"at most {sandbox.PROCESS_LIMIT} processes" in " ".join(
-        result["isolation"]["protections"]
-    )
+    assert f"at most {PROCESS_LIMIT} processes" in " ".join(result["isolation"]["protections"])
 
 
 # Four processes of 120 MB each: under the per-process limit, over the run's 256 MB.

@@ -15,7 +15,7 @@ import uuid
 
 import mathtools.sandbox.run as sandbox
 import pytest
-from mathtools.sandbox import probes
+from mathtools.sandbox import isolation, probes
 
 PYTHON = sys.executable
 S2_KEY = f"s2-{uuid.uuid4().hex}"
@@ -242,7 +242,7 @@ def test_in_the_mount_namespace_mode_keys_and_home_folders_read_as_empty(script,
     assert home_listed in ("listed ", "FileNotFoundError"), home_listed  # an empty folder
     assert set(tried.values()) <= {"read ", "FileNotFoundError"}, tried
     assert S2_KEY not in run.stdout and "secret-signing-key" not in run.stdout
-    assert sandbox.COVERED_PROTECTION in result["isolation"]["protections"]
+    assert isolation.COVERED_PROTECTION in result["isolation"]["protections"]
 
 
 def test_an_interpreter_that_is_a_file_in_the_home_folder_runs(script, secrets):

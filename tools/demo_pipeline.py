@@ -7,7 +7,7 @@ It creates a fresh workspace (workspace.py init, new-problem from the sample PRO
 plays agents/literature-search.md step by step (tools/literature_runbook.py), running every
 script as a subprocess with exactly the arguments the runbook gives (literature.py discover,
 judge, verify, merge, finish). The model's judgement steps
-are a deterministic STAND-IN, marked as such in everything it writes. By default the four
+are a deterministic STAND-IN, marked as such in everything it writes. By default the
 services are a local stand-in server (tests/support/standin.py), so the demo runs offline,
 answering from the recorded world (../shared/recordings) when it is beside the clone, else from
 the repository's invented world (examples/invented-world/); the header names the world. --live

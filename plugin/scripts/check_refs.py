@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Check the bibliography of an existing paper against arXiv, Semantic Scholar, zbMATH Open and
-Crossref.
+"""Check the bibliography of an existing paper against arXiv, Semantic Scholar, zbMATH Open,
+Crossref and OpenAlex.
 
 FILE is a .bib, a .bbl, an amsrefs .ltb, or a .tex, read with the files it inputs (\\input,
 \\include, \\subfile, \\import, in its folder): the .bib files its \\bibliography{...} /

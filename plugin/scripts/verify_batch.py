@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Verify candidate references against arXiv, Semantic Scholar, zbMATH Open and Crossref: the
-anti-hallucination gate.
+"""Verify candidate references against arXiv, Semantic Scholar, zbMATH Open, Crossref and
+OpenAlex: the anti-hallucination gate.
 
 Each candidate comes out CONFIRMED, CORRECTED (a real paper, miscited: `discrepancies` says what
 was wrong, field by field) or UNCONFIRMED; what the three outcomes mean, and every rule behind
@@ -15,7 +15,8 @@ result; the others go on.
 
 Calls: all arXiv ids in one arXiv id_list look-up, all identifiers in one Semantic Scholar
 /paper/batch (500 a call), all DOIs in one Crossref filter=doi: request, Zbl numbers and whatever
-the others did not return in one zbMATH Open search; title searches (S2, arXiv, zbMATH, Crossref,
+the others did not return in one zbMATH Open search, the DOIs still unidentified in one OpenAlex
+filter=doi: request; title searches (S2, arXiv, zbMATH, Crossref,
 each only for what the one before did not match) for candidates without a resolvable identifier;
 a free-text citation goes whole to Crossref, then Semantic Scholar's match (docs/matching-rules.md
 section 10).

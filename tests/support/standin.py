@@ -443,7 +443,7 @@ def _openalex(index: Index, route: str, params: dict[str, str]) -> Reply:
 
 
 class StandIn(ScriptedServer):
-    """`with StandIn() as standin:` serves the four services on 127.0.0.1 at a random port,
+    """`with StandIn() as standin:` serves every source's service on 127.0.0.1 at a random port,
     from the recorded world (`world="invented"`: the repository's invented one, worlds.py)."""
 
     def __init__(self, port: int = 0, world: str = RECORDED):

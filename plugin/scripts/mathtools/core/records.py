@@ -3,10 +3,10 @@ that cross module boundaries: a search result (SearchResult, its JSON SearchResu
 gate's verdict names (Verdict) and its result for one candidate (VerificationResult), and the
 model's judgement of one paper (Judgement), and check_refs.py's document (CheckDocument).
 
-arXiv, Semantic Scholar, zbMATH Open and Crossref fill different fields; `arxiv_id` and `doi` are
-always filled when the source knows them (S2 from `externalIds`, zbMATH from its links), so one
-paper seen by several sources is recognisable as one. `key` is the stable name the model and the
-scripts use for a paper across files.
+arXiv, Semantic Scholar, zbMATH Open, Crossref and OpenAlex fill different fields; `arxiv_id` and
+`doi` are always filled when the source knows them (S2 from `externalIds`, zbMATH from its
+links), so one paper seen by several sources is recognisable as one. `key` is the stable name
+the model and the scripts use for a paper across files.
 """
 
 from __future__ import annotations

@@ -41,8 +41,9 @@ class Source:
     looked_up: frozenset[str] = frozenset()
     rules_out: frozenset[str] = frozenset()
     last_resort: bool = False  # asked only for what the other sources did not identify
-    # The gate's title search of a candidate no identifier identified, one call each, after
-    # zbMATH Open's (gate/lookups.RecordClient sources only; the others' are their own).
+    # The gate searches it by title for a candidate no identifier identified (gate/titlesearches:
+    # S2's, arXiv's and zbMATH Open's searches are their own; a RecordClient source's, one call
+    # each, come after zbMATH Open's).
     title_search: bool = False
     # Its client's class on the services face, when the gate asks it as a RecordClient
     # (gate/lookups.py): a source with no calls of the gate's own is its row and its client.
@@ -69,6 +70,7 @@ REGISTRY = (
         runs=True,
         looked_up=frozenset({"arxiv"}),
         rules_out=frozenset({"arxiv"}),
+        title_search=True,
     ),
     Source(
         code="semantic_scholar",
@@ -84,6 +86,7 @@ REGISTRY = (
         runs=True,
         looked_up=frozenset({"arxiv", "DOI", "S2"}),
         rules_out=frozenset({"DOI", "S2"}),
+        title_search=True,
     ),
     Source(
         code="zbmath",
@@ -101,6 +104,7 @@ REGISTRY = (
         looked_up=frozenset({"arxiv", "DOI", "ZBL"}),
         rules_out=frozenset({"ZBL"}),
         last_resort=True,
+        title_search=True,
     ),
     Source(
         code="crossref",
@@ -147,8 +151,8 @@ QUERY_LINE_WORDS = {s.code: s.query_word for s in REGISTRY if s.query_word}
 
 
 def named(sources: Iterable[str], conjunction: str = "and") -> str:
-    """Sources named in a sentence, in REGISTRY order: "arXiv and Semantic Scholar", "arXiv,
-    Semantic Scholar and zbMATH Open" (or "or")."""
+    """Sources named in a sentence, in REGISTRY order (or joined by "or"): the discovery ones
+    "arXiv and Semantic Scholar", the planned ones "arXiv, Semantic Scholar and zbMATH Open"."""
     given = set(sources)
     names = [NAMES[s] for s in SOURCES if s in given]
     if len(names) < 3:

@@ -232,8 +232,8 @@ def _unavailable(sources: Sources, arxiv_id: str | None, key: str) -> str | None
     all of them answered can an identifier be said not to exist. The holders are the
     sources whose row rules such ids out: arXiv for arXiv ids (Semantic Scholar knows them
     too, but not every one), zbMATH Open for Zbl numbers, Semantic Scholar for its own ids,
-    and for DOIs both Semantic Scholar's index and Crossref's registry (which lacks
-    DataCite's DOIs, so neither rules one out alone)."""
+    and for DOIs Semantic Scholar's index, Crossref's registry and OpenAlex (Crossref lacks
+    DataCite's DOIs, which OpenAlex holds: none of them rules one out alone)."""
     kind = identifier_kind(arxiv_id, key)
     set_aside = sources.set_aside.get(f"arXiv:{arxiv_id}" if arxiv_id else key, {})
     for holder in [s.code for s in REGISTRY if kind in s.rules_out]:

@@ -1,5 +1,5 @@
-"""Verify candidate references against arXiv, Semantic Scholar, zbMATH Open and Crossref: the
-anti-hallucination gate.
+"""Verify candidate references against arXiv, Semantic Scholar, zbMATH Open, Crossref and
+OpenAlex: the anti-hallucination gate.
 
 Each candidate comes out CONFIRMED, CORRECTED or UNCONFIRMED (docs/matching-rules.md):
 a record a source API returned, in this run (or from the response cache within its TTL), that
@@ -22,8 +22,9 @@ returned for it (by any source) does, and its sources are at least as many as th
 holding another paper (merged.weigh: the sources that agree decide, and the reason names the one
 outvoted); it contradicts when records came back and none does, or they are outvoted; it
 resolves nowhere when no source returned a record for it although the services that hold such ids
-answered (arXiv for arXiv ids, Semantic Scholar and Crossref for DOIs, zbMATH Open for Zbl numbers,
-Semantic Scholar for the rest) and none of them failed in the run (a malformed answer included).
+answered (arXiv for arXiv ids, Semantic Scholar, Crossref and OpenAlex for DOIs, zbMATH Open for
+Zbl numbers, Semantic Scholar for the rest) and none of them failed in the run (a malformed answer
+included).
 One contradicting identifier makes the candidate UNCONFIRMED, with a reason naming the paper it
 really points to (reported as `resolved_to`; `paper` is only ever an identified record). One that
 resolves nowhere is a discrepancy when the title identifies the paper, else makes the candidate

@@ -13,10 +13,10 @@ CODES = {name: code for code, name in NAMES.items()}
 
 
 def source_field(sources: set[str]) -> str:
-    """The Source field: the sources' names in the registry's order, `arXiv, Semantic Scholar,
-    Crossref`, for a set of source codes, names or earlier Source fields (whose `both`, written
-    when there were two sources, is arXiv and Semantic Scholar); a field naming no source is
-    kept as it is."""
+    """The Source field: the sources' names in the registry's order (`arXiv, Crossref`), for a
+    set of source codes, names or earlier Source fields; a field naming no source is kept as it
+    is. An earlier field's `both`, written when there were two sources, is arXiv and Semantic
+    Scholar."""
     codes: set[str] = set()
     unknown = []
     for given in filter(None, sources):

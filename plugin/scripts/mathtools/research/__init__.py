@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         DEAD_END_OUTCOMES,
         OUTCOMES,
         STRATEGIES,
+        parse_tags,
         validate_journal,
     )
     from .latex import check_folder
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
         archive,
         init,
         new_problem,
-        parse_tags,
         switch,
     )
     from .workspacedir import Workspace, render_dashboard, status

@@ -33,6 +33,8 @@ GAP_HEADING = re.compile(r"^Gap\b", re.IGNORECASE)
 GAP_NUMBERED = re.compile(r"^Gap (?P<number>\d+):\s*(?P<description>.*?)\s*$")
 REQUEST_HEADING = re.compile(r"^Request\b", re.IGNORECASE)
 REQUEST_NUMBERED = re.compile(r"^Request (\d+)\b", re.IGNORECASE)
+# The line compute.py writes under a COMPUTATION.md run made for a request (computation.section).
+ANSWERED = re.compile(r"^\*\*Request from:\*\* PROOF\.md, Request (\d+)\s*$", re.MULTILINE)
 
 
 @dataclass

@@ -468,7 +468,7 @@ def _every_computation(folder: Path, proof_md: str) -> str:
     requests = blocks.requests(proof_md)
     lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
     for _, text in runs:
-        asked = computation.ANSWERED.search(text)
+        asked = blocks.ANSWERED.search(text)
         lines += ["", _run_head(text)]
         if asked and int(asked.group(1)) in requests:
             lines += ["The request:", requests[int(asked.group(1))]]

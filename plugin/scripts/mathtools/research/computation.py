@@ -45,9 +45,8 @@ INTERPRETATION_PENDING = (
     "_Pending: the computation agent writes here what this result means for the proof._"
 )
 HEADING = re.compile(r"^## Computation (\d+):", re.MULTILINE)
-# A request PROOF.md makes (agents/proof.md), and the line `section` writes under a run for one.
+# A request PROOF.md makes (agents/proof.md); `section` writes blocks.ANSWERED under a run for one.
 REQUESTED = re.compile(r"^ {0,3}#{3,6}[ \t]+Request (\d+)\b", re.MULTILINE)
-ANSWERED = re.compile(r"^\*\*Request from:\*\* PROOF\.md, Request (\d+)\s*$", re.MULTILINE)
 RUN_RECORDS = Path("computations") / "runs.jsonl"  # in the problem folder, moved with the run
 NO_OUTPUT = "(no output)"
 
@@ -206,7 +205,7 @@ def _status(body: str) -> str:
     if INTERPRETATION_PENDING in body:
         return "interpreting"
     direct_failed = any(
-        not ANSWERED.search(text) and (run := _RUN.search(text)) and run.group(1) != "ok"
+        not blocks.ANSWERED.search(text) and (run := _RUN.search(text)) and run.group(1) != "ok"
         for _, text in runs(body)
     )
     return "error" if _failed(body) or direct_failed else "complete"
@@ -215,7 +214,7 @@ def _status(body: str) -> str:
 def _failed(body: str) -> list[int]:
     latest: dict[int, str] = {}
     for _, text in runs(body):
-        asked, run = ANSWERED.search(text), _RUN.search(text)
+        asked, run = blocks.ANSWERED.search(text), _RUN.search(text)
         if asked and run:
             latest[int(asked.group(1))] = run.group(1)
     return sorted(n for n, outcome in latest.items() if outcome != "ok")
@@ -286,7 +285,7 @@ def _run_records(folder: Path) -> dict[int, RunRecord]:
 def _vouched(number: int, text: str, records: dict[int, RunRecord]) -> bool:
     """Whether section `number` of COMPUTATION.md (`text`) is the run its record describes."""
     record = records.get(number)
-    asked, run = ANSWERED.search(text), _RUN.search(text)
+    asked, run = blocks.ANSWERED.search(text), _RUN.search(text)
     code, output = _fenced(text, "Code"), _fenced(text, "Output")
     return (
         record is not None
@@ -329,7 +328,7 @@ def requests_answered(folder: Path) -> set[int]:
     return {
         int(asked.group(1))
         for _, text, vouched in _checked_sections(folder)
-        if vouched and (asked := ANSWERED.search(text))
+        if vouched and (asked := blocks.ANSWERED.search(text))
     }
 
 
@@ -339,7 +338,7 @@ def unvouched_claims(folder: Path) -> dict[int, int]:
     return {
         int(asked.group(1)): n
         for n, text, vouched in _checked_sections(folder)
-        if not vouched and (asked := ANSWERED.search(text))
+        if not vouched and (asked := blocks.ANSWERED.search(text))
     }
 
 
@@ -399,7 +398,7 @@ def interpret(
             )
         body = body.replace(section, section.replace(INTERPRETATION_PENDING, text), 1)
         if result:
-            asked = ANSWERED.search(section)
+            asked = blocks.ANSWERED.search(section)
             cells = [
                 f"Computation {number}",
                 f"Request {asked.group(1)}" if asked else "direct",

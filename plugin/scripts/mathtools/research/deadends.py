@@ -18,10 +18,10 @@ from .journalfile import (
     EntryTime,
     Journal,
     check_strategy,
+    parse_tags,
     read_journal,
 )
 from .review import steps as proof_steps
-from .workspace import parse_tags
 
 
 class Evidence(TypedDict):

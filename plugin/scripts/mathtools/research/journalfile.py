@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import FRONTMATTER_FENCE, BadInput, parse_stamp, read_text, split_frontmatter, stamp
-from .workspace import parse_tags
 
 CATEGORIES = {
     "PROOF": "proof attempts",
@@ -96,6 +95,17 @@ FIELD_LINE = re.compile(r"^- \*\*(?P<label>[^*]+?):\*\*[ \t]?(?P<value>.*)$")
 ISO_DATE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
+
+
+def parse_tags(raw: str | list[str] | None) -> list[str]:
+    """Tags as the journal and PROBLEM.md keep them: lowercase, hyphenated, unique, in order."""
+    items = raw.split(",") if isinstance(raw, str) else list(raw or [])
+    tags: list[str] = []
+    for item in items:
+        tag = re.sub(r"\s+", "-", str(item).strip().lower())
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags
 
 
 class Violation(TypedDict):

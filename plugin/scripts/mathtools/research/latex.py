@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TypedDict
 
 from ..bibliography import unsafe_commands
 from ..core import BadInput, cited_keys, strip_comments
 from ..litdoc import bib_entries, load_literature, proof_violations, tex_violations
 from . import outputtex, review
+from .outputtex import TexViolation
 
 _BIB_KEY = re.compile(r"^\s*@\s*(\w+)\s*\{\s*([^,\s]+)\s*,", re.MULTILINE)
 _LABEL = re.compile(r"\\label\{([^}]*)\}")
@@ -51,22 +51,6 @@ _ANNOUNCES = re.compile(
     r"|\bour (?:main )?(?:results?|theorems?)\b",
     re.IGNORECASE,
 )
-
-
-class _TexViolation(TypedDict):
-    kind: str
-    message: str
-
-
-class TexViolation(_TexViolation, total=False):
-    """One thing wrong with a write-up (`check`, texbuild.compile_violations): its kind, the
-    message that says what to do, and where it applies."""
-
-    key: str  # the citation key (unknown_citation, unconfirmed_in_bib)
-    command: str  # the command LaTeX would run (unsafe_bib)
-    line: int  # the line of OUTPUT.tex or of the file read in
-    environment: str  # the claim environment (unbacked_claim, speculative_as_theorem)
-    labels: list[str]  # the claim's \label{...}s
 
 
 def bib_keys(bib: str) -> list[str]:
@@ -372,22 +356,6 @@ def abstract_violations(tex: str, backed: list[str], has_main: bool) -> list[Tex
     ]
 
 
-def read_file(path: Path) -> str | None:
-    """A file's text, None when it does not exist; BadInput when it cannot be read."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
-
-
-def included_files(folder: Path, tex: str) -> list[str]:
-    """The files (relative to `folder`) that OUTPUT.tex's text `tex` reads in and the check
-    follows."""
-    return list(outputtex.read_in(folder, tex)[0])
-
-
 def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[TexViolation]]:
     """(OUTPUT.tex, its violations) for a problem folder: the citations against references.bib
     and LITERATURE.md's confirmed references, the claims against PROOF.md and, when there is a
@@ -396,14 +364,14 @@ def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[
     reviewed = None
     if require_review or (folder / "REVIEW.md").exists():
         reviewed = review.checked_labels(folder) or set()
-    tex = read_file(folder / "OUTPUT.tex")
+    tex = outputtex.read_file(folder / "OUTPUT.tex")
     if tex is None:
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
     included, unfollowed = outputtex.read_in(folder, tex)
     whole = "\n".join([tex, *included.values()])
     confirmed: set[str] = set()
     said: list[str] = []  # [V] claims whose quote is not in their source
-    proof_md = read_file(folder / "PROOF.md")
+    proof_md = outputtex.read_file(folder / "PROOF.md")
     if (folder / "LITERATURE.md").exists():
         doc = load_literature(folder / "LITERATURE.md")
         refs = {entry.key: entry.entry_number for entry in bib_entries(doc)}
@@ -411,8 +379,8 @@ def check_folder(folder: Path, require_review: bool = False) -> tuple[str, list[
         entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
         said = tex_violations(strip_comments(whole), entries, refs)
         said += proof_violations(proof_md or "", entries)
-    bib = read_file(folder / "references.bib")
-    review_md = read_file(folder / "REVIEW.md")
+    bib = outputtex.read_file(folder / "references.bib")
+    review_md = outputtex.read_file(folder / "REVIEW.md")
     violations = check(tex, bib, confirmed, proof_md, reviewed, included, review_md)
     violations += [{"kind": "unfollowed_input", "message": message} for message in unfollowed]
     violations += [{"kind": "unchecked_quote", "message": message} for message in said]

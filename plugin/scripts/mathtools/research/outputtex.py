@@ -1,5 +1,6 @@
-"""OUTPUT.tex as LaTeX reads it, for the write-up's check (latex.py): the files it reads in,
-and which of its environments state claims.
+"""OUTPUT.tex as LaTeX reads it, for the write-up's check (latex.py) and its build (texbuild.py):
+the files it reads in, which of its environments state claims, and what a check finds wrong
+with it (TexViolation, which latex.py, texbuild.py and pdftext.py report).
 
 - Files: `\\input`, `\\include` and `\\subfile` are followed, and so are a `\\usepackage`,
   `\\RequirePackage` or `\\documentclass` whose .sty or .cls is in the problem folder; a file
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypedDict
 
 from ..core import BadInput, strip_comments
 
@@ -53,6 +55,22 @@ _UNFOLLOWED = re.compile(
     r"\\(?:import|subimport|includefrom|subincludefrom|inputfrom|subinputfrom|InputIfFileExists"
     r"|IfFileExists|@input|@@input|openin|includestandalone|loadglsentries)\b"
 )
+
+
+class _TexViolation(TypedDict):
+    kind: str
+    message: str
+
+
+class TexViolation(_TexViolation, total=False):
+    """One thing wrong with a write-up (latex.check, texbuild.compile_violations, pdftext): its
+    kind, the message that says what to do, and where it applies."""
+
+    key: str  # the citation key (unknown_citation, unconfirmed_in_bib)
+    command: str  # the command LaTeX would run (unsafe_bib)
+    line: int  # the line of OUTPUT.tex or of the file read in
+    environment: str  # the claim environment (unbacked_claim, speculative_as_theorem)
+    labels: list[str]  # the claim's \label{...}s
 
 
 def _spans(text: str, start: int, count: int) -> list[tuple[int, int]]:
@@ -213,3 +231,19 @@ def read_in(folder: Path, tex: str) -> tuple[dict[str, str], list[str]]:
                 raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
             todo.append((files[relative], depth + 1))
     return files, list(dict.fromkeys(problems))
+
+
+def read_file(path: Path) -> str | None:
+    """A file's text, None when it does not exist; BadInput when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {path}: {exc}", code="unreadable") from None
+
+
+def included_files(folder: Path, tex: str) -> list[str]:
+    """The files (relative to `folder`) that OUTPUT.tex's text `tex` reads in and the check
+    follows."""
+    return list(read_in(folder, tex)[0])

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from . import review
-from .latex import TexViolation
+from .outputtex import TexViolation
 
 CLAIM_WORDS = ("Theorem", "Lemma", "Proposition", "Corollary", "Claim")
 PRINTED_CHARS = 600

@@ -9,12 +9,13 @@ or the question for the user. `advance` records every move that needs no agent a
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
 from ..core import read_text
 from . import computation, review
-from .latex import TexViolation
+from .outputtex import TexViolation
 from .state import (
     artifact,
     latex_violations,
@@ -155,6 +156,238 @@ def task(in_state: str, folder: Path, state: State) -> str:
     return "Write OUTPUT.tex from PROOF.md and LITERATURE.md so that latex.py check passes."
 
 
+@dataclass
+class _Deciding:
+    """The step being decided in one state: the answers it can give, each filling `step`."""
+
+    folder: Path
+    state: State
+    step: Step
+
+    def spawn(self, in_state: str, reason: str, task_text: str | None = None) -> Step:
+        """Spawn the agent of `in_state`, with its usual task unless `task_text` says another."""
+        self.step["spawn"] = AGENTS[in_state]
+        self.step["task"] = task_text or task(in_state, self.folder, self.state)
+        self.step["reason"] = reason
+        self.step["action"] = self.step["action"] or "spawn"
+        return self.step
+
+    def move(self, to: str, reason: str, spawn_agent: bool = True, approved: bool = False) -> Step:
+        """A transition to `to`, spawning that state's agent unless there is none to spawn."""
+        self.step["action"] = "transition"
+        recorded: Move = {"to": to, "reason": reason}
+        if approved:
+            recorded["user_approved"] = True
+        self.step["transition"] = recorded
+        if to == "DONE" or not spawn_agent:
+            self.step["reason"] = reason
+            return self.step
+        return self.spawn(to, reason)
+
+    def ask(self, reason: str, options: tuple[str, ...] = USER_OPTIONS) -> Step:
+        self.step["action"], self.step["reason"] = "ask_user", reason
+        self.step["options"] = list(options)
+        return self.step
+
+    def at_cap(self, to: str, why: str) -> Step:
+        """A loop at its cap: the user's grant decides (continue to `to`, or accept partial
+        results), else the user is asked."""
+        grant = pending_grant(self.folder, self.state.problem)
+        if grant == "continue":
+            return self.move(to, "the user typed /math:research continue", approved=True)
+        if grant == "accept-partial":
+            return self.move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
+        return self.ask(why)
+
+
+def _intake(d: _Deciding) -> Step:
+    problem = artifact(d.folder, "PROBLEM.md")
+    if problem is None or str(problem.get("status", "")).lower() in ("draft", "intake"):
+        return d.ask("PROBLEM.md is missing or still a draft: run /math:problem first", ())
+    d.step["flags"] = {"PROBLEM.md": {"status": problem.get("status")}}
+    lit = artifact(d.folder, "LITERATURE.md") or {}
+    if lit.get("last_search"):
+        # The user ran /math:literature first: record the move but spawn no second search;
+        # `next` in LITERATURE_SEARCH then takes the search already made.
+        count = lit.get("confirmed_count")
+        reason = f"problem defined; literature already searched: {count} confirmed references"
+        d.step["flags"]["LITERATURE.md"] = {"confirmed_count": count}
+        return d.move("LITERATURE_SEARCH", reason, spawn_agent=False)
+    return d.move("LITERATURE_SEARCH", "problem defined")
+
+
+def _literature_search(d: _Deciding) -> Step:
+    lit = artifact(d.folder, "LITERATURE.md") or {}
+    d.step["flags"] = {
+        "LITERATURE.md": {
+            "confirmed_count": lit.get("confirmed_count"),
+            "last_search": lit.get("last_search"),
+        }
+    }
+    done = literature_outcome(d.folder, d.state)  # the rule `transition` checks too
+    if done is not None:
+        return d.move("PROOF_DEVELOPMENT", done)
+    return d.spawn("LITERATURE_SEARCH", "no literature search recorded in this state")
+
+
+def _proof_development(d: _Deciding) -> Step:
+    folder, state = d.folder, d.state
+    if not _fresh(folder, "PROOF.md", state):
+        return d.spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
+    proof = artifact(folder, "PROOF.md") or {}
+    errors = proof_md_errors(proof, folder)
+    if errors:
+        d.step["flags"] = {"PROOF.md": {"errors": errors}}
+        return d.ask(
+            "PROOF.md frontmatter cannot be routed on (" + "; ".join(errors) + "): redirect "
+            "the proof agent to correct it, or correct it by hand",
+            ("redirect",),
+        )
+    status = str(proof.get("status") or "").lower()
+    wants_computation = _flag(proof, "computation_needed")
+    wants_literature = _flag(proof, "literature_needed")
+    d.step["flags"] = {
+        "PROOF.md": {
+            "status": status or None,
+            "computation_needed": wants_computation,
+            "literature_needed": wants_literature,
+        }
+    }
+    if status == "stuck":
+        return d.ask("PROOF.md status: stuck (the proof agent cannot go on without a new idea)")
+    capped = []
+    for wanted, to, flag in (
+        (wants_computation, "COMPUTATION", "computation_needed"),
+        (wants_literature, "LITERATURE_SEARCH", "literature_needed"),
+    ):
+        if not wanted:
+            continue
+        loop = LOOPS[("PROOF_DEVELOPMENT", to)]
+        if state.loops.get(loop, 0) < LOOP_CAP:
+            return d.move(to, f"PROOF.md {flag}: true")
+        capped.append(f"{loop} loop at its cap of {LOOP_CAP} ({flag}: true)")
+    if capped:
+        to = "COMPUTATION" if wants_computation else "LITERATURE_SEARCH"
+        return d.at_cap(to, "; ".join(capped))
+    if status == "complete":
+        proof_md = read_text(folder / "PROOF.md", "PROOF.md")
+        problems = review.completeness_errors(proof_md, review.review_text(folder)) + [
+            f"Request {n} is not answered" for n in review.unanswered_requests(folder)
+        ]
+        if problems:
+            d.step["flags"]["PROOF.md"]["incomplete"] = problems
+            return d.spawn(
+                "PROOF_DEVELOPMENT",
+                "PROOF.md says complete, but: " + "; ".join(problems),
+                "PROOF.md says `status: complete`, but " + "; ".join(problems) + ". Finish "
+                "those steps and gaps, or set the status that is true (gaps-identified, "
+                "in-progress) and the flags they need.",
+            )
+        return d.move("REVIEW", "PROOF.md status: complete: the referee checks it")
+    if pending_grant(folder, state.problem) == "accept-partial":
+        return d.move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
+    return d.spawn(
+        "PROOF_DEVELOPMENT", f"PROOF.md status: {status or 'unset'}, no flags: another pass"
+    )
+
+
+def _computation(d: _Deciding) -> Step:
+    comp = artifact(d.folder, "COMPUTATION.md") or {}
+    status = str(comp.get("status") or "").lower()
+    open_requests = review.unanswered_requests(d.folder)
+    pending = computation.pending_interpretations(d.folder)
+    d.step["flags"] = {
+        "COMPUTATION.md": {
+            "status": status or None,
+            "unanswered": open_requests,
+            "interpretation_pending": pending,
+        }
+    }
+    if open_requests:
+        numbers = ", ".join(map(str, open_requests))
+        return d.spawn("COMPUTATION", f"PROOF.md's requests {numbers} are not yet answered")
+    if pending:
+        numbers = ", ".join(map(str, pending))
+        return d.spawn(
+            "COMPUTATION",
+            f"the Interpretation of computations {numbers} is not written",
+            f"Write the Interpretation of computations {numbers} in COMPUTATION.md (and "
+            "their Summary rows); every request already has its run.",
+        )
+    failed = computation.failed_requests(d.folder)
+    why = (
+        f"requests {', '.join(map(str, failed))} failed; see the errors"
+        if failed
+        else "results ready"
+    )
+    return d.move("PROOF_DEVELOPMENT", f"COMPUTATION.md answers every request ({why})")
+
+
+def _review(d: _Deciding) -> Step:
+    if not _fresh(d.folder, "REVIEW.md", d.state):
+        return d.spawn("REVIEW", "REVIEW.md not yet written in this state")
+    summary, errors = review.current(d.folder)
+    if summary is None:
+        d.step["flags"] = {"REVIEW.md": {"errors": errors}}
+        return d.spawn(
+            "REVIEW",
+            "REVIEW.md cannot be routed on: " + "; ".join(errors),
+            "REVIEW.md cannot be used yet: " + "; ".join(errors) + ". Correct it and run "
+            "review.py seal.",
+        )
+    d.step["flags"] = {"REVIEW.md": dict(summary)}
+    if summary["verdict"] == "pass":
+        return d.move("LATEX_OUTPUT", f"the referee checked all {summary['steps']} steps")
+    found = f"REVIEW.md: {summary['gap']} gaps, {summary['wrong']} wrong steps"
+    if d.state.loops.get("proof-review", 0) < LOOP_CAP:
+        return d.move("PROOF_DEVELOPMENT", found)
+    return d.at_cap("PROOF_DEVELOPMENT", f"{found}; proof-review loop at its cap of {LOOP_CAP}")
+
+
+def _latex_output(d: _Deciding) -> Step:
+    if not _fresh(d.folder, "OUTPUT.tex", d.state):
+        return d.spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
+    violations = latex_violations(d.folder)
+    if [violation["kind"] for violation in violations] in (["no_tex"], ["no_pdftotext"]):
+        d.step["violations"] = violations  # no agent can install TeX: the user decides
+        return d.ask(violations[0]["message"], ())
+    if violations:
+        d.step["violations"] = violations
+        return d.spawn(
+            "LATEX_OUTPUT",
+            f"OUTPUT.tex fails latex.py check ({len(violations)} violations): fix them",
+        )
+    return d.move("DONE", "OUTPUT.tex written and latex.py check passes")
+
+
+def _done(d: _Deciding) -> Step:
+    violations = latex_violations(d.folder)  # DONE's grounds again: the files may have changed
+    if violations:
+        d.step["violations"] = violations
+        return d.ask(
+            "the run is marked DONE, but "
+            + "; ".join(v["message"] for v in violations)
+            + ": fix the write-up by hand and compile it again, or archive the run as it "
+            "stands with state.py archive-session --partial",
+            (),
+        )
+    d.step["action"] = "done"
+    d.step["reason"] = "the run is finished; archive it with state.py archive-session"
+    return d.step
+
+
+# What each state's step reads and decides (DONE checks its grounds again).
+STEPS = {
+    "INTAKE": _intake,
+    "LITERATURE_SEARCH": _literature_search,
+    "PROOF_DEVELOPMENT": _proof_development,
+    "COMPUTATION": _computation,
+    "REVIEW": _review,
+    "LATEX_OUTPUT": _latex_output,
+    "DONE": _done,
+}
+
+
 def next_step(folder: Path, slug: str) -> Step:
     """What the orchestrator does next, decided from frontmatter flags only.
 
@@ -164,11 +397,10 @@ def next_step(folder: Path, slug: str) -> Step:
     `reason` (why the router chose this step), and for `ask_user` the `options`.
     """
     state, _, _ = load(folder, slug)
-    here = state.current_state
     step: Step = {
         "problem": state.problem,
         "dir": str(folder),
-        "state": here,
+        "state": state.current_state,
         "loops": state.loops,
         "loop_cap": LOOP_CAP,
         "action": None,
@@ -179,203 +411,4 @@ def next_step(folder: Path, slug: str) -> Step:
         "options": [],
         "flags": {},
     }
-
-    def spawn(in_state: str, reason: str) -> Step:
-        step["spawn"] = AGENTS[in_state]
-        step["task"] = task(in_state, folder, state)
-        step["reason"] = reason
-        step["action"] = step["action"] or "spawn"
-        return step
-
-    def move(to: str, reason: str, spawn_agent: bool = True, approved: bool = False) -> Step:
-        """A transition to `to`, spawning that state's agent unless there is none to spawn."""
-        step["action"] = "transition"
-        recorded: Move = {"to": to, "reason": reason}
-        if approved:
-            recorded["user_approved"] = True
-        step["transition"] = recorded
-        if to == "DONE" or not spawn_agent:
-            step["reason"] = reason
-            return step
-        return spawn(to, reason)
-
-    def ask(reason: str, options: tuple[str, ...] = USER_OPTIONS) -> Step:
-        step["action"], step["reason"], step["options"] = "ask_user", reason, list(options)
-        return step
-
-    if here == "INTAKE":
-        problem = artifact(folder, "PROBLEM.md")
-        if problem is None or str(problem.get("status", "")).lower() in ("draft", "intake"):
-            return ask("PROBLEM.md is missing or still a draft: run /math:problem first", ())
-        step["flags"] = {"PROBLEM.md": {"status": problem.get("status")}}
-        lit = artifact(folder, "LITERATURE.md") or {}
-        if lit.get("last_search"):
-            # The user ran /math:literature first: record the move but spawn no second search;
-            # `next` in LITERATURE_SEARCH then takes the search already made.
-            count = lit.get("confirmed_count")
-            reason = f"problem defined; literature already searched: {count} confirmed references"
-            step["flags"]["LITERATURE.md"] = {"confirmed_count": count}
-            return move("LITERATURE_SEARCH", reason, spawn_agent=False)
-        return move("LITERATURE_SEARCH", "problem defined")
-
-    if here == "LITERATURE_SEARCH":
-        lit = artifact(folder, "LITERATURE.md") or {}
-        count = lit.get("confirmed_count")
-        step["flags"] = {
-            "LITERATURE.md": {"confirmed_count": count, "last_search": lit.get("last_search")}
-        }
-        done = literature_outcome(folder, state)  # the rule `transition` checks too
-        if done is not None:
-            return move("PROOF_DEVELOPMENT", done)
-        return spawn("LITERATURE_SEARCH", "no literature search recorded in this state")
-
-    if here == "PROOF_DEVELOPMENT":
-        if not _fresh(folder, "PROOF.md", state):
-            return spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
-        proof = artifact(folder, "PROOF.md") or {}
-        errors = proof_md_errors(proof, folder)
-        if errors:
-            step["flags"] = {"PROOF.md": {"errors": errors}}
-            return ask(
-                "PROOF.md frontmatter cannot be routed on (" + "; ".join(errors) + "): redirect "
-                "the proof agent to correct it, or correct it by hand",
-                ("redirect",),
-            )
-        status = str(proof.get("status") or "").lower()
-        wants_computation = _flag(proof, "computation_needed")
-        wants_literature = _flag(proof, "literature_needed")
-        step["flags"] = {
-            "PROOF.md": {
-                "status": status or None,
-                "computation_needed": wants_computation,
-                "literature_needed": wants_literature,
-            }
-        }
-        if status == "stuck":
-            return ask("PROOF.md status: stuck (the proof agent cannot go on without a new idea)")
-        capped = []
-        for wanted, to, flag in (
-            (wants_computation, "COMPUTATION", "computation_needed"),
-            (wants_literature, "LITERATURE_SEARCH", "literature_needed"),
-        ):
-            if not wanted:
-                continue
-            loop = LOOPS[("PROOF_DEVELOPMENT", to)]
-            if state.loops.get(loop, 0) < LOOP_CAP:
-                return move(to, f"PROOF.md {flag}: true")
-            capped.append(f"{loop} loop at its cap of {LOOP_CAP} ({flag}: true)")
-        if capped:
-            grant = pending_grant(folder, state.problem)
-            if grant == "continue":
-                to = "COMPUTATION" if wants_computation else "LITERATURE_SEARCH"
-                return move(to, "the user typed /math:research continue", approved=True)
-            if grant == "accept-partial":
-                return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
-            return ask("; ".join(capped))
-        if status == "complete":
-            proof_md = read_text(folder / "PROOF.md", "PROOF.md")
-            problems = review.completeness_errors(proof_md, review.review_text(folder)) + [
-                f"Request {n} is not answered" for n in review.unanswered_requests(folder)
-            ]
-            if problems:
-                step["flags"]["PROOF.md"]["incomplete"] = problems
-                spawn("PROOF_DEVELOPMENT", "PROOF.md says complete, but: " + "; ".join(problems))
-                step["task"] = (
-                    "PROOF.md says `status: complete`, but " + "; ".join(problems) + ". Finish "
-                    "those steps and gaps, or set the status that is true (gaps-identified, "
-                    "in-progress) and the flags they need."
-                )
-                return step
-            return move("REVIEW", "PROOF.md status: complete: the referee checks it")
-        if pending_grant(folder, state.problem) == "accept-partial":
-            return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
-        return spawn(
-            "PROOF_DEVELOPMENT", f"PROOF.md status: {status or 'unset'}, no flags: another pass"
-        )
-
-    if here == "COMPUTATION":
-        comp = artifact(folder, "COMPUTATION.md") or {}
-        status = str(comp.get("status") or "").lower()
-        open_requests = review.unanswered_requests(folder)
-        pending = computation.pending_interpretations(folder)
-        step["flags"] = {
-            "COMPUTATION.md": {
-                "status": status or None,
-                "unanswered": open_requests,
-                "interpretation_pending": pending,
-            }
-        }
-        if open_requests:
-            numbers = ", ".join(map(str, open_requests))
-            return spawn("COMPUTATION", f"PROOF.md's requests {numbers} are not yet answered")
-        if pending:
-            numbers = ", ".join(map(str, pending))
-            spawn("COMPUTATION", f"the Interpretation of computations {numbers} is not written")
-            step["task"] = (
-                f"Write the Interpretation of computations {numbers} in COMPUTATION.md (and "
-                "their Summary rows); every request already has its run."
-            )
-            return step
-        failed = computation.failed_requests(folder)
-        why = (
-            f"requests {', '.join(map(str, failed))} failed; see the errors"
-            if failed
-            else "results ready"
-        )
-        return move("PROOF_DEVELOPMENT", f"COMPUTATION.md answers every request ({why})")
-
-    if here == "REVIEW":
-        if not _fresh(folder, "REVIEW.md", state):
-            return spawn("REVIEW", "REVIEW.md not yet written in this state")
-        summary, errors = review.current(folder)
-        if summary is None:
-            step["flags"] = {"REVIEW.md": {"errors": errors}}
-            spawn("REVIEW", "REVIEW.md cannot be routed on: " + "; ".join(errors))
-            step["task"] = (
-                "REVIEW.md cannot be used yet: " + "; ".join(errors) + ". Correct it and run "
-                "review.py seal."
-            )
-            return step
-        step["flags"] = {"REVIEW.md": dict(summary)}
-        if summary["verdict"] == "pass":
-            return move("LATEX_OUTPUT", f"the referee checked all {summary['steps']} steps")
-        found = f"REVIEW.md: {summary['gap']} gaps, {summary['wrong']} wrong steps"
-        if state.loops.get("proof-review", 0) < LOOP_CAP:
-            return move("PROOF_DEVELOPMENT", found)
-        grant = pending_grant(folder, state.problem)
-        if grant == "continue":
-            return move(
-                "PROOF_DEVELOPMENT", "the user typed /math:research continue", approved=True
-            )
-        if grant == "accept-partial":
-            return move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
-        return ask(f"{found}; proof-review loop at its cap of {LOOP_CAP}")
-
-    if here == "LATEX_OUTPUT":
-        if not _fresh(folder, "OUTPUT.tex", state):
-            return spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
-        violations = latex_violations(folder)
-        if [violation["kind"] for violation in violations] in (["no_tex"], ["no_pdftotext"]):
-            step["violations"] = violations  # no agent can install TeX: the user decides
-            return ask(violations[0]["message"], ())
-        if violations:
-            step["violations"] = violations
-            return spawn(
-                "LATEX_OUTPUT",
-                f"OUTPUT.tex fails latex.py check ({len(violations)} violations): fix them",
-            )
-        return move("DONE", "OUTPUT.tex written and latex.py check passes")
-
-    violations = latex_violations(folder)  # DONE's grounds again: the files may have changed
-    if violations:
-        step["violations"] = violations
-        return ask(
-            "the run is marked DONE, but "
-            + "; ".join(v["message"] for v in violations)
-            + ": fix the write-up by hand and compile it again, or archive the run as it "
-            "stands with state.py archive-session --partial",
-            (),
-        )
-    step["action"] = "done"
-    step["reason"] = "the run is finished; archive it with state.py archive-session"
-    return step
+    return STEPS[state.current_state](_Deciding(folder, state, step))

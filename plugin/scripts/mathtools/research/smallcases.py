@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from . import blocks, computation
+from . import blocks
 
 # A sentence of a run's Interpretation that says the run refutes a step it names.
 _REFUTES = re.compile(
@@ -66,7 +66,7 @@ def untested(
         errors = []
         for number in numbers:
             text = runs.get(number)
-            asked = computation.ANSWERED.search(text or "")
+            asked = blocks.ANSWERED.search(text or "")
             request = requests.get(int(asked.group(1)), "") if asked else ""
             if text is None:
                 errors.append(

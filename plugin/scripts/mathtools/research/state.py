@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
-from . import computation, latex, pdftext, review, signing, texbuild
+from . import computation, latex, outputtex, pdftext, review, signing, texbuild
 from .approval import CHOICES as GRANTS
 from .approval import approval_file, typed_by_user
 from .statefile import (
@@ -326,7 +326,7 @@ def literature_outcome(folder: Path, state: State) -> str | None:
     return None
 
 
-def latex_violations(folder: Path) -> list[latex.TexViolation]:
+def latex_violations(folder: Path) -> list[outputtex.TexViolation]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
     the referee's review; then why OUTPUT.pdf is not the PDF compiled from it now
     (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen);

@@ -31,7 +31,7 @@ from typing import TypedDict
 
 from ..core import TEX_ONLY, BadInput, atomic_write, dumps, stamp, tex_only_configured
 from ..sandbox import check_timeout, environment_without_secrets
-from . import latex, signing
+from . import outputtex, signing
 from .statefile import COMPILE_RECORD
 
 # The tools compile_pdf looks for on PATH (latexmk drives pdflatex and bibtex).
@@ -97,12 +97,12 @@ def _sha256(path: Path) -> str:
 
 
 def sources(folder: Path) -> dict[str, str]:
-    """SHA-256 of OUTPUT.tex, of each file it \\input's (latex.included_files) and of
+    """SHA-256 of OUTPUT.tex, of each file it \\input's (outputtex.included_files) and of
     references.bib: what a PDF is compiled from."""
-    tex = latex.read_file(folder / "OUTPUT.tex")
+    tex = outputtex.read_file(folder / "OUTPUT.tex")
     if tex is None:
         raise BadInput(f"{folder / 'OUTPUT.tex'} does not exist yet", code="file_not_found")
-    names = ["OUTPUT.tex", *latex.included_files(folder, tex), "references.bib"]
+    names = ["OUTPUT.tex", *outputtex.included_files(folder, tex), "references.bib"]
     return {name: _sha256(folder / name) for name in names if (folder / name).is_file()}
 
 
@@ -149,7 +149,7 @@ def _write_record(
 def _mark_tex_only(folder: Path, marked: bool) -> None:
     """Add TEX_ONLY_NOTE as OUTPUT.tex's first line (`marked`) or take it away."""
     path = folder / "OUTPUT.tex"
-    text = latex.read_file(path) or ""
+    text = outputtex.read_file(path) or ""
     lines = [
         line for line in text.splitlines(keepends=True) if not line.startswith("% math: tex only")
     ]
@@ -262,7 +262,7 @@ def is_pdf(path: Path) -> bool:
         return False
 
 
-def compile_violations(folder: Path) -> list[latex.TexViolation]:
+def compile_violations(folder: Path) -> list[outputtex.TexViolation]:
     """Why the compile record does not show OUTPUT.pdf built from the current OUTPUT.tex (or,
     without TeX and tex-only chosen, the current OUTPUT.tex recorded as tex only). Without TeX
     and without tex-only, whatever is amiss, the answer is the line that installs TeX."""

@@ -5,7 +5,6 @@ is made under config.json's lock and rebuilds DASHBOARD.md."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -40,17 +39,6 @@ PROBLEM_SECTIONS = (
     "## Constraints",
     "## Goals",
 )
-
-
-def parse_tags(raw: str | list[str] | None) -> list[str]:
-    """Tags as the journal and PROBLEM.md keep them: lowercase, hyphenated, unique, in order."""
-    items = raw.split(",") if isinstance(raw, str) else list(raw or [])
-    tags: list[str] = []
-    for item in items:
-        tag = re.sub(r"\s+", "-", str(item).strip().lower())
-        if tag and tag not in tags:
-            tags.append(tag)
-    return tags
 
 
 class ProblemFields(TypedDict):

@@ -64,17 +64,18 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
 from ..core import BadInput, EnvironmentProblem
-from . import landlock, launcher, workdirs
+from . import launcher, workdirs
+from .isolation import Confinement, isolation
 from .namespaces import can_hide_files, hiding, namespace_prefix
 from .probes import FILESYSTEM_VARIABLE, filesystem_mode, launch_command, seccomp_works
 from .readable import covered, readable_paths
-from .runresult import RunResult, SnippetEnvironment, outcome
+from .runresult import RunResult, SnippetEnvironment, Truncated, outcome
 from .runwatch import (
-    PROCESS_LIMIT,
     WATCH_INTERVAL_S,
     captured,
     over_caps,
@@ -108,20 +109,6 @@ UNSHIELDED = (
     "not run; to run snippets here anyway, with the protections that remain, set "
     '"allow_unsandboxed_compute": true in .math/config.json'
 )
-SECCOMP_PROTECTION = (
-    "seccomp: no chmod, chown, utime or xattr call, no socket, no io_uring, ptrace or "
-    "process_vm call"
-)
-COVERED_PROTECTION = (
-    "mount namespace: home folders and the workspace covered but for the interpreter's and the "
-    "snippet's folders, and /etc's private files"
-)
-COVERED_FILES = (
-    "readable: every file the user can read but in home folders and the workspace (only the "
-    "interpreter's and the snippet's folders there) and /etc's private files"
-)
-REAPER_PROTECTION = "reaper: a subreaper outside the sandbox kills every process the snippet left"
-
 # Variables never passed on, and never left in compute.py's own /proc/<pid>/environ.
 SECRET_VARIABLES = ("SEMANTIC_SCHOLAR_API_KEY", "MATH_CONTACT_EMAIL")
 _SCRUBBED_MARKER = "MATH_SECRETS_SCRUBBED"
@@ -251,6 +238,20 @@ def interpreter(name: str) -> Path:
     return Path(os.path.abspath(path))  # not resolve(): a venv's python is a symlink
 
 
+@dataclass(frozen=True)
+class _Ended:
+    """How the snippet's process ended and what it left."""
+
+    outcome: str  # runresult.outcome
+    returncode: int
+    timed_out: bool
+    elapsed: float
+    stdout: str
+    stderr: str
+    truncated: Truncated
+    environment: SnippetEnvironment
+
+
 def run_sandboxed(
     code: str,
     python: Path | str = sys.executable,
@@ -273,6 +274,53 @@ def run_sandboxed(
     readable_paths. Where nothing confines its writes, or it gets no namespaces of its
     own, EnvironmentProblem unless `allow_unsandboxed`."""
     check_limits(timeout, memory_mb)
+    confinement, workdir = _confine(
+        python,
+        memory_mb,
+        timeout,
+        network_namespace,
+        hidden,
+        read_only,
+        filesystem,
+        allow_unsandboxed,
+        readable,
+    )
+    folder = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # read back by fd
+    try:
+        command, env = _prepare(confinement, workdir, code, python, packages)
+        ended = _execute(confinement, command, env, workdir, folder, timeout)
+    finally:
+        os.close(folder)
+        shutil.rmtree(workdir, ignore_errors=True)
+    returncode = ended.returncode
+    return {
+        "outcome": ended.outcome,
+        "exit_code": returncode if returncode >= 0 else None,
+        "signal": signal.Signals(-returncode).name if returncode < 0 else None,
+        "timed_out": ended.timed_out,
+        "wall_time_s": round(ended.elapsed, 3),
+        "stdout": ended.stdout,
+        "stderr": ended.stderr,
+        "truncated": ended.truncated,
+        "limits": {"timeout_s": timeout, "memory_mb": memory_mb},
+        "isolation": isolation(confinement),
+        "environment": ended.environment,
+    }
+
+
+def _confine(
+    python: Path | str,
+    memory_mb: int,
+    timeout: float,
+    network_namespace: bool,
+    hidden: Iterable[Path | str],
+    read_only: Iterable[Path | str],
+    filesystem: str | None,
+    allow_unsandboxed: bool,
+    readable: Iterable[Path | str],
+) -> tuple[Confinement, Path]:
+    """The first stage: what this machine gives the run (refused where it is too little and
+    the caller does not allow it), and the run's fresh folder."""
     prefix = namespace_prefix() if network_namespace else None
     writes = filesystem_mode(bool(prefix), filesystem)
     if writes == "none" and not allow_unsandboxed:
@@ -304,194 +352,141 @@ def run_sandboxed(
     readable = list(readable)
     reads = readable_paths(python, readable) if writes == "landlock" else []
     watching = sys.platform.startswith("linux")  # the run's processes, from /proc
-    folder = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # read back by fd
-    try:
-        (workdir / "snippet.py").write_text(code, encoding="utf-8")
-        (workdir / "runner.py").write_text(RUNNER, encoding="utf-8")
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(workdir),
-            "TMPDIR": str(workdir),
-            "LANG": "C.UTF-8",
-            "PYTHONHASHSEED": "0",  # reproducible set and dict orders
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONIOENCODING": "utf-8",
-            "MPLBACKEND": "Agg",
-            # one thread each: BLAS thread pools reserve address space the memory limit counts
-            "OMP_NUM_THREADS": "1",
-            "OPENBLAS_NUM_THREADS": "1",
-        }
-        if guarded:
-            (workdir / GUARD_FOLDER).mkdir()
-            (workdir / GUARD_FOLDER / "sitecustomize.py").write_text(NETWORK_GUARD)
-            env["PYTHONPATH"] = str(workdir / GUARD_FOLDER)
-        command = [
-            str(python),
-            "-I",
-            "runner.py",
-            "snippet.py",
-            "guard" if guarded else "kernel",
-            ",".join(packages),
-        ]
-        # launcher.py last, after any mounts: Landlock and the filter forbid mounting
-        options = [
-            *(["--writes", str(workdir)] if writes == "landlock" else []),
-            *(option for path in reads for option in ("--read", path)),
-            *(["--seccomp"] if filtered else []),
-            *(["--reap", WAIT_STATUS_FILE] if reaping else []),
-        ]
-        command = [*launch_command(), *options, "--", *command] if options else command
-        writable = [str(workdir.resolve())] if writes == "mount-namespace" else []
-        if prefix:
-            confined = hide or frozen or writable
-            blank = workdir / BLANK_FILE  # bound over each hidden file
-            blank.touch()
-            hider = hiding(prefix, [*hide, *covering], frozen, writable, str(blank))
-            command = [*(hider if confined else prefix), *command]
-        started = time.monotonic()
-        deadline = started + timeout  # then the reaper's bound: one deadline for the whole call
-        # the streams are read back from these files, opened here: whatever the snippet puts
-        # under their names is never read
-        with open(workdir / "stdout", "w+b") as out, open(workdir / "stderr", "w+b") as err:
-            proc = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                cwd=workdir,
-                env=env,
-                start_new_session=True,
-                preexec_fn=limits,
-            )
-            timed_out, exceeded = False, None
-            while proc.poll() is None and not exceeded:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    timed_out = True
-                    break
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=min(WATCH_INTERVAL_S, left))
-                if watching and proc.returncode is None:
-                    exceeded = over_caps(proc.pid, memory_mb)
-            if proc.returncode is None and reaping:
-                proc.terminate()  # the reaper kills what the snippet started, setsid or not
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=launcher.REAP_DEADLINE_S)
-            # Whatever is left of the group (the snippet's own children too) goes now.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
+    writable = [str(workdir.resolve())] if writes == "mount-namespace" else []
+    confinement = Confinement(
+        prefix,
+        writes,
+        in_pid_namespace,
+        filtered,
+        guarded,
+        reaping,
+        watching,
+        hide,
+        frozen,
+        covering,
+        writable,
+        reads,
+        [str(path) for path in readable],
+        processes,
+        limits,
+        memory_mb,
+    )
+    return confinement, workdir
+
+
+def _prepare(
+    c: Confinement, workdir: Path, code: str, python: Path | str, packages: tuple[str, ...]
+) -> tuple[list[str], dict[str, str]]:
+    """The second stage: the snippet and its runner written into `workdir`, and the command and
+    environment that start them confined."""
+    (workdir / "snippet.py").write_text(code, encoding="utf-8")
+    (workdir / "runner.py").write_text(RUNNER, encoding="utf-8")
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(workdir),
+        "TMPDIR": str(workdir),
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",  # reproducible set and dict orders
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "MPLBACKEND": "Agg",
+        # one thread each: BLAS thread pools reserve address space the memory limit counts
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+    }
+    if c.guarded:
+        (workdir / GUARD_FOLDER).mkdir()
+        (workdir / GUARD_FOLDER / "sitecustomize.py").write_text(NETWORK_GUARD)
+        env["PYTHONPATH"] = str(workdir / GUARD_FOLDER)
+    command = [
+        str(python),
+        "-I",
+        "runner.py",
+        "snippet.py",
+        "guard" if c.guarded else "kernel",
+        ",".join(packages),
+    ]
+    # launcher.py last, after any mounts: Landlock and the filter forbid mounting
+    options = [
+        *(["--writes", str(workdir)] if c.writes == "landlock" else []),
+        *(option for path in c.reads for option in ("--read", path)),
+        *(["--seccomp"] if c.filtered else []),
+        *(["--reap", WAIT_STATUS_FILE] if c.reaping else []),
+    ]
+    command = [*launch_command(), *options, "--", *command] if options else command
+    if c.prefix:
+        confined = c.hide or c.frozen or c.writable
+        blank = workdir / BLANK_FILE  # bound over each hidden file
+        blank.touch()
+        hider = hiding(c.prefix, [*c.hide, *c.covering], c.frozen, c.writable, str(blank))
+        command = [*(hider if confined else c.prefix), *command]
+    return command, env
+
+
+def _execute(
+    c: Confinement,
+    command: list[str],
+    env: dict[str, str],
+    workdir: Path,
+    folder: int,
+    timeout: float,
+) -> _Ended:
+    """The third stage: the snippet run and watched under one deadline, everything it started
+    ended, and what it left read back (from `folder`, the run's folder opened before it)."""
+    started = time.monotonic()
+    deadline = started + timeout  # then the reaper's bound: one deadline for the whole call
+    # the streams are read back from these files, opened here: whatever the snippet puts
+    # under their names is never read
+    with open(workdir / "stdout", "w+b") as out, open(workdir / "stderr", "w+b") as err:
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            cwd=workdir,
+            env=env,
+            start_new_session=True,
+            preexec_fn=c.limits,
+        )
+        timed_out, exceeded = False, None
+        while proc.poll() is None and not exceeded:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=min(WATCH_INTERVAL_S, left))
+            if c.watching and proc.returncode is None:
+                exceeded = over_caps(proc.pid, c.memory_mb)
+        if proc.returncode is None and c.reaping:
+            proc.terminate()  # the reaper kills what the snippet started, setsid or not
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=launcher.REAP_DEADLINE_S)
-            elapsed = time.monotonic() - started
-            returncode = -signal.SIGKILL if proc.returncode is None else proc.returncode
-            # the snippet's own status, from whoever stayed behind to end its processes
-            with contextlib.suppress(ValueError):
-                status = int(read_regular(folder, WAIT_STATUS_FILE, 32) or b"")
-                returncode = os.waitstatus_to_exitcode(status)
-            stdout, stdout_cut = captured(out.fileno(), OUTPUT_LIMIT_BYTES)
-            stderr, stderr_cut = captured(err.fileno(), OUTPUT_LIMIT_BYTES)
-            flooded = any(
-                os.fstat(stream.fileno()).st_size >= FILE_SIZE_LIMIT_BYTES for stream in (out, err)
-            )
-        environment: SnippetEnvironment = {}
-        with contextlib.suppress(ValueError, UnicodeDecodeError):
-            reported = json.loads(
-                read_regular(folder, "environment.json", ENVIRONMENT_LIMIT_BYTES) or b"{}"
-            )
-            if isinstance(reported, dict):
-                environment = cast(SnippetEnvironment, reported)
-        if not environment and stderr.startswith(launcher.FAILED_PREFIX):  # it never ran
-            raise EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
-    finally:
-        os.close(folder)
-        shutil.rmtree(workdir, ignore_errors=True)
-    protections = [
-        *(["network namespace"] if prefix else []),
-        *(["PID namespace"] if in_pid_namespace else []),
-        *(["mount namespace: " + ", ".join(hide) + " hidden"] if hide else []),
-        *([COVERED_PROTECTION] if covering else []),
-        *(["mount namespace: " + ", ".join(frozen) + " read-only"] if frozen else []),
-        *(["mount namespace: only the snippet's folder writable"] if writable else []),
-        *(landlock.protections(landlock.abi_version(), bool(reads)) if reads else []),
-        *([SECCOMP_PROTECTION] if filtered else []),
-        *([REAPER_PROTECTION] if reaping else []),
-        *(
-            [f"watch: at most {PROCESS_LIMIT} processes and {memory_mb} MB in the run"]
-            if watching
-            else []
-        ),
-        *(["python network guard"] if guarded else []),
-        *(["RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_CORE"] if limits else []),
-        *(["RLIMIT_NPROC"] if limits and processes is not None and os.getuid() != 0 else []),
-        "environment: an allow-list of variables, no secret",
-    ]
-    return {
-        "outcome": outcome(returncode, timed_out, stderr, flooded, exceeded),
-        "exit_code": returncode if returncode >= 0 else None,
-        "signal": signal.Signals(-returncode).name if returncode < 0 else None,
-        "timed_out": timed_out,
-        "wall_time_s": round(elapsed, 3),
-        "stdout": stdout,
-        "stderr": stderr,
-        "truncated": {"stdout": stdout_cut, "stderr": stderr_cut},
-        "limits": {"timeout_s": timeout, "memory_mb": memory_mb},
-        "isolation": {
-            "network": (
-                "namespace"
-                if prefix
-                else "seccomp: no sockets"
-                if filtered
-                else "python-guard (best effort)"
-            ),
-            "memory": (
-                f"RLIMIT_AS per process; the run ends past {memory_mb} MB resident across its "
-                "processes"
-                if watching
-                else "RLIMIT_AS per process"
-                if limits
-                else "none"
-            ),
-            "processes": (
-                "PID namespace: every process ends with the snippet"
-                if in_pid_namespace
-                else "reaper: every process it started, setsid or not, ends with the snippet"
-                if reaping
-                else "process group killed at the limit (a child that calls setsid escapes)"
-            ),
-            "process_count": (
-                f"RLIMIT_NPROC: at most {PROCESS_LIMIT} more than the user's own"
-                if processes is not None and os.getuid() != 0
-                else "none from the kernel (it exempts root from RLIMIT_NPROC)"
-                if processes is not None
-                else "none from the kernel"
-            )
-            + (f"; the run ends past {PROCESS_LIMIT} processes and threads" if watching else ""),
-            "files": (
-                "readable: only the snippet's folder, its interpreter's folders, the system's "
-                "programs and libraries" + "".join(f", {path}" for path in map(str, readable))
-                if reads
-                else COVERED_FILES + "".join(f"; hidden: {path}" for path in hide)
-                if covering
-                else "readable: every file the user can read; hidden: " + ", ".join(hide)
-                if hide
-                else "readable: the snippet can read every file the user can"
-                + ("" if in_pid_namespace else ", and every process's environment")
-            ),
-            "workspace": (
-                "read-only: " + ", ".join(frozen)
-                if frozen
-                else "read-only: the snippet writes only in its temporary folder"
-                if writes != "none"
-                else "writable: the snippet can write every file the user can"
-            ),
-            "filesystem": writes,
-            "metadata": (
-                "seccomp: no file's permissions, owner, times or extended attributes change"
-                if filtered
-                else "unprotected: the snippet can change those of every file the user owns"
-            ),
-            "workdir": "temporary folder, removed afterwards",
-            "protections": protections,
-        },
-        "environment": environment,
-    }
+        # Whatever is left of the group (the snippet's own children too) goes now.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=launcher.REAP_DEADLINE_S)
+        elapsed = time.monotonic() - started
+        returncode = -signal.SIGKILL if proc.returncode is None else proc.returncode
+        # the snippet's own status, from whoever stayed behind to end its processes
+        with contextlib.suppress(ValueError):
+            status = int(read_regular(folder, WAIT_STATUS_FILE, 32) or b"")
+            returncode = os.waitstatus_to_exitcode(status)
+        stdout, stdout_cut = captured(out.fileno(), OUTPUT_LIMIT_BYTES)
+        stderr, stderr_cut = captured(err.fileno(), OUTPUT_LIMIT_BYTES)
+        flooded = any(
+            os.fstat(stream.fileno()).st_size >= FILE_SIZE_LIMIT_BYTES for stream in (out, err)
+        )
+    environment: SnippetEnvironment = {}
+    with contextlib.suppress(ValueError, UnicodeDecodeError):
+        reported = json.loads(
+            read_regular(folder, "environment.json", ENVIRONMENT_LIMIT_BYTES) or b"{}"
+        )
+        if isinstance(reported, dict):
+            environment = cast(SnippetEnvironment, reported)
+    if not environment and stderr.startswith(launcher.FAILED_PREFIX):  # it never ran
+        raise EnvironmentProblem(stderr.splitlines()[0], code="unconfined")
+    ran = outcome(returncode, timed_out, stderr, flooded, exceeded)
+    truncated: Truncated = {"stdout": stdout_cut, "stderr": stderr_cut}
+    return _Ended(ran, returncode, timed_out, elapsed, stdout, stderr, truncated, environment)

@@ -1,5 +1,6 @@
-"""The clients of the scholarly services (arXiv, Semantic Scholar, zbMATH Open, Crossref) over one
-HTTP layer: rate limits across processes, cache, deadlines, retries. Imports only core.
+"""The clients of the scholarly services (arXiv, Semantic Scholar, zbMATH Open, Crossref,
+OpenAlex) over one HTTP layer: rate limits across processes, cache, deadlines, retries. Imports
+only core.
 
 This file is the wing's face: the names other wings, cli.py, the scripts and the hooks may
 import from it, loaded when first used (CONTRIBUTING.md, "Layout")."""

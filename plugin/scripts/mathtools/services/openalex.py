@@ -1,6 +1,6 @@
-"""OpenAlex (https://api.openalex.org): a free, keyless index of 250M works (Crossref's and
-DataCite's DOIs, arXiv, repositories), as `Paper`s; the gate reaches it as a RecordClient
-(gate/lookups.py), for the DOIs no other source identified.
+"""OpenAlex (https://api.openalex.org): a free, keyless index of 250M works, as `Paper`s; the gate
+reaches it as a RecordClient (gate/lookups.py), for the DOIs no other source identified. It holds
+Crossref's and DataCite's DOIs, arXiv and repositories.
 
 Endpoints: GET /works?filter=doi:A|B (a list: {"meta": {"count": N, ...}, "results": [...]};
 values OR-ed with `|`, at most 100) and GET /works?search=TEXT (title, abstract and full text,
