@@ -231,11 +231,11 @@ def venue_names(paper: Paper) -> list[str]:
 def unvouched(cited: Mapping[str, Any], paper: Paper, sources: list[str]) -> bool:
     """Whether a citation names a journal article (a venue that is no preprint server, with a
     volume or pages) that the identified record, merged from `sources`' records, can neither
-    vouch for nor contradict: it names no venue (Semantic Scholar's venue, journal and
-    publicationVenue included), is no preprint (then the journal is a discrepancy already), and
-    none of its sources knows a work's document type (those whose row says document_types:
-    zbMATH Open's, Crossref's and OpenAlex's records say a book is a book; a Semantic Scholar
-    record whose publicationTypes say Book alone is one, venue_discrepancies). Such a journal is
+    vouch for nor contradict: it names no venue, is no preprint (then the journal is a
+    discrepancy already), and none of its sources knows a work's document type (those whose row
+    says document_types: zbMATH Open's, Crossref's and OpenAlex's records say a book is a book).
+    Semantic Scholar's venue, journal and publicationVenue count as its venue, and its record is
+    a book when its publicationTypes say Book alone (venue_discrepancies). Such a journal is
     CONFIRMED only once a source that knows types has answered (verification.py)."""
     if any(BY_CODE[source].document_types for source in sources if source in BY_CODE):
         return False
