@@ -114,7 +114,8 @@ def journal(p: Player, category: str, strategy: str, outcome: str, agent: str) -
 READS = {
     "proof": ("PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "REVIEW.md",
               "JOURNAL.md", "NOTATION.md", "protocols/journal-protocol.md",
-              "protocols/confidence-tiers.md", "templates/PROOF.md"),
+              "protocols/confidence-tiers.md", "protocols/proof-format.md",
+              "templates/PROOF.md"),
     "computation": ("PROBLEM.md", "PROOF.md", "COMPUTATION.md", "protocols/journal-protocol.md"),
     "referee": ("PROBLEM.md", "PROOF.md", "LITERATURE.md", "COMPUTATION.md", "REVIEW.md",
                 "templates/REVIEW.md"),

@@ -92,6 +92,26 @@ def test_a_first_proof_pass_gets_the_template_to_write(tmp_path):
     assert "There is no PROOF.md yet" in text and "problem: tournament-paths" in text
     assert "# Proof Development: Hamiltonian paths in tournaments" in text
     assert "Confirmed references" not in text  # no LITERATURE.md yet: nothing to list
+    # PROOF.md's format whole, since there is no PROOF.md to show it
+    assert "## PROOF.md's format (protocols/proof-format.md)" in text
+    for section in ("### Steps", "### Headings", "### Lemma decomposition", "### Gaps"):
+        assert section + "\n" in text, section
+    assert "*(revision)*" not in text
+
+
+def test_a_revision_pass_gets_the_rules_for_revising_not_the_whole_format(asking):
+    """The second pass Reads PROOF.md before its Edit, which shows the blocks' shape: the brief
+    prints only what revising needs (statuses, tiers, abandoning, resolving, completing,
+    requests), not the format's other sections."""
+    cwd, _ = asking
+    text = brief(cwd, "proof")
+    assert "## revising PROOF.md (protocols/proof-format.md)" in text
+    for kept in ("### Frontmatter", "### Updated lines", "### Abandoned steps and resolved gaps",
+                 "### A complete proof", "### Computation requests", "### Small-case checks"):
+        assert kept + "\n" in text, kept
+    assert "**Resolved:**" in text and "`status: complete` requires" in text
+    for left in ("### Headings", "### Lemma decomposition", "### Gaps\n", "### Steps\n"):
+        assert left not in text, left
 
 
 def test_the_proof_brief_carries_the_referees_gap_notes(finished):

@@ -66,6 +66,8 @@ FILES = (
     "references.bib",
 )
 TIERS_PROTOCOL = PLUGIN_ROOT / "protocols" / "confidence-tiers.md"
+FORMAT_PROTOCOL = PLUGIN_ROOT / "protocols" / "proof-format.md"
+_REVISION_MARK = " *(revision)*"
 _COMPUTATION_CITED = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
 _SUBSECTION = re.compile(r"(?ms)^### (?P<name>[^\n]+)\n(?P<text>.*?)(?=^### |\Z)")
 
@@ -100,6 +102,7 @@ def _proof(folder: Path, slug: str) -> list[str]:
         _problem(folder),
         _notation(folder),
         _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
+        _proof_format(revision=bool(proof_md)),
         _references(folder, _cited_refs(proof_md or ""), every=True),
         _computation_results(folder),
         _review_notes(folder),
@@ -259,6 +262,21 @@ def _proof_template(folder: Path, slug: str) -> str:
     title = str(problem[0].get("title") or slug) if problem else slug
     text = instantiate("PROOF.md", {"slug": slug, "title": title}, {"problem": slug})
     return f"## There is no PROOF.md yet: Write it from this template\n\n```markdown\n{text}```"
+
+
+def _proof_format(revision: bool) -> str:
+    """PROOF.md's format (protocols/proof-format.md): every section on a first pass; on a
+    revision pass only those marked for it, since the PROOF.md the agent Reads shows the rest."""
+    text = FORMAT_PROTOCOL.read_text(encoding="utf-8")
+    sections = re.split(r"(?m)^(?=## )", text)[1:]
+    kept = [
+        section.replace(_REVISION_MARK, "", 1).strip()
+        for section in sections
+        if not revision or _REVISION_MARK in section.split("\n", 1)[0]
+    ]
+    title = "revising PROOF.md" if revision else "PROOF.md's format"
+    body = "\n\n".join("#" + section for section in kept)
+    return f"## {title} (protocols/proof-format.md)\n\n{body}"
 
 
 def _cited_refs(proof_md: str) -> list[str]:
