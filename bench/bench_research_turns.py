@@ -156,7 +156,8 @@ def proof_agent(p: Player, folder: Path) -> None:
     text = brief(p, "proof")
     now = text.split("now: ", 1)[1].split()[0]
     if not (folder / "PROOF.md").exists():  # the first pass: the case analysis fails
-        for strategy in ("case-analysis", "induction"):
+        # no check when the brief's dead ends say "none recorded" (agents/proof.md § 2)
+        for strategy in () if "none recorded" in text else ("case-analysis", "induction"):
             p.bash(
                 "journal.py", "check", "--problem", t.SLUG, "--strategy", strategy,
                 "--tags", t.TAGS,

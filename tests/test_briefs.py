@@ -6,6 +6,7 @@ needs, and leave out what it does not."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -97,6 +98,29 @@ def test_a_first_proof_pass_gets_the_template_to_write(tmp_path):
     for section in ("### Steps", "### Headings", "### Lemma decomposition", "### Gaps"):
         assert section + "\n" in text, section
     assert "*(revision)*" not in text
+
+
+def test_with_no_dead_end_recorded_the_brief_says_every_strategy_is_clear(tmp_path):
+    """The proof runbook skips `journal.py check` when the brief says so: what the check would
+    answer for any strategy, with or without a JOURNAL.md."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    for journal in ("absent", "no dead end"):
+        if journal == "no dead end":
+            t.script(
+                cwd, "journal.py", "add", "--problem", t.SLUG, "--category", "PROOF",
+                "--strategy", "case-analysis", "--outcome", "PARTIAL", "--title", "score cases",
+                "--tags", "tournaments,score-sequence", "--tried", "a case analysis",
+                "--insight", "the cases up to n = 4 close", "--agent", "proof",
+            )  # fmt: skip
+            assert (folder / "JOURNAL.md").exists()
+        assert "none recorded: every strategy is clear" in brief(cwd, "proof")
+        for strategy in ("case-analysis", "induction"):
+            checked = run_script(
+                "journal.py", "check", "--problem", t.SLUG, "--strategy", strategy,
+                "--tags", t.TAGS, cwd=cwd,
+            )  # fmt: skip
+            assert json.loads(checked.stdout)["verdict"] == "clear", journal
 
 
 def test_a_revision_pass_gets_the_rules_for_revising_not_the_whole_format(asking):

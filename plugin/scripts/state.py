@@ -104,8 +104,8 @@ def main(argv: Sequence[str]) -> None:
         cli.emit(show_state(folder, slug))
     elif args.command == "next":
         cli.emit(next_step(folder, slug))
-    elif args.command == "advance":
-        cli.emit(advance(folder, slug))
+    elif args.command == "advance":  # read whole at every turn of the loop: one line
+        cli.acknowledge(advance(folder, slug))
     elif args.command == "transition":
         cli.emit(transition(folder, slug, args.to, args.reason, args.user_approved))
     elif args.command == "brief":
