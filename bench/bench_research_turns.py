@@ -183,12 +183,12 @@ def computation_agent(p: Player, folder: Path) -> None:
             "--title", f"h(T), request {request}", "--purpose", "the parity of h(T)",
             "--python", sys.executable, "--problem", t.SLUG,
         )  # fmt: skip
-        p.bash(
+        p.bash(  # the Interpretation, its Summary row and the request's journal entry
             "compute.py", "interpret", str(run["recorded"]["computation"]),
             "--text", t.INTERPRETATIONS[request], "--result", "all odd",
-            "--implication", "supports Step 2", "--problem", t.SLUG,
+            "--implication", "supports Step 2", "--strategy", "exhaustive-search",
+            "--outcome", "SUCCEEDED", "--tags", t.TAGS, "--problem", t.SLUG,
         )  # fmt: skip
-        journal(p, "COMP", "exhaustive-search", "SUCCEEDED", "computation")
 
 
 def referee_agent(p: Player, folder: Path) -> None:

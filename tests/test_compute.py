@@ -16,9 +16,11 @@ import uuid
 
 import mathtools.sandbox.run as sandbox
 import pytest
+from conftest import run_script
 from mathtools.core import frontmatter
 from mathtools.sandbox import probes, workdirs
 from mathtools.sandbox.namespaces import mount_namespace_works, pid_namespace
+from support import tournament as t
 
 PYTHON = sys.executable
 
@@ -498,3 +500,39 @@ def test_a_later_run_sweeps_the_folder_of_a_run_whose_owner_is_gone(tmp_path):
     young.mkdir()
     assert workdirs.sweep(tmp_path) == [stale]
     assert not stale.exists() and live.exists() and other.exists() and young.exists()
+
+
+def test_interpret_records_the_requests_journal_entry_in_the_same_call(tmp_path):
+    """The computation agent's one call after a request's last run: the Interpretation, the
+    Summary row and the COMP journal entry; a bad strategy or outcome writes neither file."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    snippet = folder / "computations" / "request-1.py"
+    snippet.parent.mkdir()
+    snippet.write_text(t.SNIPPETS[1], encoding="utf-8")
+    t.script(
+        cwd, "compute.py", "run", str(snippet), "--request", "1", "--title", "h(T) for n <= 5",
+        "--python", sys.executable, "--problem", t.SLUG,
+    )  # fmt: skip
+    before = [(folder / name).read_text() for name in ("COMPUTATION.md", "JOURNAL.md")]
+    interpret = ["compute.py", "interpret", "1", "--text", "all odd (n <= 5)", "--result",
+                 "all odd", "--implication", "supports Step 2", "--problem", t.SLUG]  # fmt: skip
+    for bad, code in ((["--strategy", "induction", "--outcome", "SUCCEEDED"], "bad_strategy"),
+                      (["--strategy", "exhaustive-search", "--outcome", "DONE"], "bad_outcome"),
+                      (["--strategy", "exhaustive-search"], "usage")):  # fmt: skip
+        refused = run_script(*interpret, *bad, cwd=cwd)
+        assert refused.returncode == 2 and code in refused.stdout + refused.stderr, bad
+        assert [(folder / name).read_text() for name in ("COMPUTATION.md", "JOURNAL.md")] == before
+    done = json.loads(t.script(
+        cwd, *interpret, "--strategy", "exhaustive-search", "--outcome", "SUCCEEDED",
+        "--tags", "tournaments,parity",
+    ))  # fmt: skip
+    assert done["journal"] == "COMP-001" and done["request"] == 1
+    assert "all odd (n <= 5)" in (folder / "COMPUTATION.md").read_text()
+    entry = (folder / "JOURNAL.md").read_text().split("### COMP-001: ", 1)[1]
+    assert entry.startswith("Request 1: h(T) for n <= 5\n")
+    for line in ("- **Agent:** computation", "exhaustive-search", "SUCCEEDED",
+                 "all odd (n <= 5)", "- **Insight/Takeaway:** supports Step 2",
+                 "(computations/request-1.py)", "tournaments, parity"):  # fmt: skip
+        assert line in entry, line

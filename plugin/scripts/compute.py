@@ -30,7 +30,9 @@ subcommands:
                          of PROOF.md
   interpret N --text T   write computation N's Interpretation (COMPUTATION.md's status is
                          `interpreting` until every run has one); with --result R and
-                         --implication I also its row of the Summary for Proof Agent table
+                         --implication I also its row of the Summary for Proof Agent table;
+                         with --strategy S --outcome O [--tags a,b] also the request's COMP
+                         journal entry (I is its insight, T its reasoning)
 
 example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
@@ -40,6 +42,7 @@ Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad inpu
 writes or give it namespaces, and the workspace did not allow it), 5 internal error.
 """
 
+import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,10 +57,13 @@ from mathtools import cli  # noqa: E402
 from mathtools.core import allow_unsandboxed_compute, math_dir, workspace_root  # noqa: E402
 from mathtools.research import (  # noqa: E402
     KEY_FILE,
+    add,
     add_arguments,
+    check_entry,
     check_recordable,
     interpret,
     math_dir_of,
+    parse_tags,
     record_computation,
     resolve,
     signing_key,
@@ -73,6 +79,41 @@ from mathtools.sandbox import (  # noqa: E402
 )
 
 with_allowed_environment()  # before anything: /proc/<pid>/environ would show keys to a snippet
+
+
+def _interpret(args: argparse.Namespace) -> None:
+    """The Interpretation and Summary row of a run; with --strategy and --outcome, the request's
+    COMP journal entry too (checked before either file is written), in the same call."""
+    slug, where = resolve(args.problem, args.dir)
+    journal = args.strategy is not None or args.outcome is not None
+    if journal:
+        if not (args.strategy and args.outcome and args.implication):
+            raise BadInput(
+                "a journal entry needs --strategy, --outcome and --implication", code="usage"
+            )
+        named = f"Computation {args.number}"
+        check_entry("COMP", args.strategy, args.outcome, named, named, args.implication)
+    done = interpret(where, args.number, args.text, args.result, args.implication)
+    if not journal:
+        cli.acknowledge(done)
+        return
+    request = done["request"]
+    snippet = Path("computations") / f"request-{request}.py"
+    added = add(
+        problem=slug,
+        category="COMP",
+        strategy=args.strategy,
+        outcome=args.outcome,
+        title=f"Request {request}: {done['title']}" if request else done["title"],
+        tags=parse_tags(args.tags),
+        tried=f"{done['title']} (Computation {args.number})",
+        reasoning=args.text,
+        artifacts=["COMPUTATION.md", *([str(snippet)] if (where / snippet).exists() else [])],
+        related=["PROOF.md"] if request else [],
+        insight=args.implication,
+        agent="computation",
+    )
+    cli.acknowledge({**done, "journal": added["id"]})
 
 
 def main(argv: Sequence[str]) -> None:
@@ -122,11 +163,15 @@ def main(argv: Sequence[str]) -> None:
     )
     interpret_command.add_argument("--result", help="the Summary row's result, in a few words")
     interpret_command.add_argument("--implication", help="the Summary row's meaning for the proof")
+    interpret_command.add_argument(
+        "--strategy", help="with --outcome: also record the COMP journal entry of this strategy"
+    )
+    interpret_command.add_argument("--outcome", help="the journal entry's outcome")
+    interpret_command.add_argument("--tags", default="", help="the journal entry's tags, a,b")
     add_arguments(interpret_command)
     args = parser.parse_args(argv)
     if args.command == "interpret":
-        _, where = resolve(args.problem, args.dir)
-        cli.emit(interpret(where, args.number, args.text, args.result, args.implication))
+        _interpret(args)
         return
 
     check_limits(args.timeout, args.memory_mb)
