@@ -200,9 +200,12 @@ def referee_agent(p: Player, folder: Path) -> None:
 
 def writer_agent(p: Player, folder: Path) -> None:
     p.count(chars=len(runbook("agents", "latex-writer")))
-    entries = p.json("bib_export.py", "--problem", t.SLUG)["entries"]
-    brief(p, "latex-writer")  # in the same turn as bib_export
-    p.write(folder / "OUTPUT.tex", t.TEX.replace("KEY", entries[0]["key"]))
+    if p.mode == "reads":  # the bibliography is its own call there; the brief writes it
+        p.json("bib_export.py", "--problem", t.SLUG)
+    brief(p, "latex-writer")
+    bib = (folder / "references.bib").read_text(encoding="utf-8")
+    key = bib.split("{", 1)[1].split(",", 1)[0]  # REF-001's, the first entry
+    p.write(folder / "OUTPUT.tex", t.TEX.replace("KEY", key))
     p.bash("latex.py", "check", "--compile", "--problem", t.SLUG)
 
 

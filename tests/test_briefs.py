@@ -218,6 +218,35 @@ def test_the_writer_brief_holds_what_the_article_needs(finished):
         assert marker in text, marker
 
 
+def test_the_writer_brief_writes_references_bib_and_prints_its_keys(finished):
+    """The writer's one input call builds the bibliography too: references.bib as bib_export.py
+    writes it, each REF's key printed beside it, the unconfirmed ones named as never cited."""
+    cwd, folder = finished
+    (folder / "references.bib").unlink(missing_ok=True)
+    text = brief(cwd, "latex-writer")
+    exported = run_script("bib_export.py", "--problem", t.SLUG, cwd=cwd)
+    assert json.loads(exported.stdout)["changed"] is False  # the brief wrote the same file
+    keys = {e["ref"]: e["key"] for e in json.loads(exported.stdout)["entries"]}
+    assert set(keys) == {"REF-001", "REF-002"}
+    for ref, key in keys.items():
+        assert f"{ref} \\cite{{{key}}}" in text
+    assert "left out, unconfirmed (never cite): UREF-001" in text
+
+
+def test_with_no_confirmed_reference_the_writer_brief_lists_no_key(tmp_path):
+    """No key to cite (the runbook: leave the bibliography lines out); without LITERATURE.md
+    nothing is written."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)  # LITERATURE.md from its template: no reference
+    text = brief(cwd, "latex-writer")
+    assert "the only keys you may \\cite\nnone\n" in text
+    (folder / "LITERATURE.md").unlink()
+    (folder / "references.bib").unlink()
+    text = brief(cwd, "latex-writer")
+    assert "not written: there is no LITERATURE.md, so cite nothing" in text
+    assert not (folder / "references.bib").exists()
+
+
 def test_an_unknown_agent_is_one_error_line(asking):
     cwd, _ = asking
     done = run_script("state.py", "brief", "--for", "oracle", "--problem", t.SLUG, cwd=cwd)

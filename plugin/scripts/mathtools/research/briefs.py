@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 from ..core import (
     PLUGIN_ROOT,
@@ -47,7 +48,7 @@ from ..core import (
     split_sections,
     stamp,
 )
-from ..litdoc import load_literature
+from ..litdoc import export, load_literature
 from . import blocks, computation, review
 from .blocks import section_text
 from .gaps import parse as parse_gaps
@@ -147,6 +148,7 @@ def _writer(folder: Path, slug: str) -> list[str]:
         _proof_steps(proof_md),
         _open_gaps(proof_md),
         _verdicts(folder),
+        _bibliography(folder),
         _references(folder, _cited_refs(proof_md), every=True, statements=False),
         _unconfirmed(folder),
         _cited_computations(folder, proof_md),
@@ -304,6 +306,31 @@ def _references(folder: Path, cited: list[str], every: bool, statements: bool = 
     if missing:
         lines.append(f"\nCited but not confirmed in LITERATURE.md: {', '.join(missing)}")
     return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _bibliography(folder: Path) -> str:
+    """references.bib, written now from the confirmed references (bib_export.py's export, so
+    that the writer needs no call of its own for it), and the key each REF is cited by."""
+    if not (folder / "LITERATURE.md").exists():
+        return "## references.bib\n\nnot written: there is no LITERATURE.md, so cite nothing"
+    try:
+        done = export(folder)
+    except BadInput as exc:  # hand-added entries it cannot keep: the writer reports it
+        return f"## references.bib\n\nnot written: {exc}"
+    entries = cast(list[dict[str, str]], done["entries"])
+    lines = [
+        "## references.bib (written now from the confirmed references; never edit it): "
+        "the only keys you may \\cite",
+        ", ".join(f"{e['ref']} \\cite{{{e['key']}}}" for e in entries) or "none",
+    ]
+    for label, key in (
+        ("kept as added by hand", "kept_by_hand"),
+        ("left out, unconfirmed (never cite)", "left_out_unconfirmed"),
+        ("left out, confirmed without a verification stamp", "left_out_unverified"),
+    ):
+        if done[key]:
+            lines.append(f"{label}: {', '.join(cast(list[str], done[key]))}")
+    return "\n".join(lines)
 
 
 def _unconfirmed(folder: Path) -> str:
