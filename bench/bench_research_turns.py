@@ -99,13 +99,19 @@ class Player:
         return text
 
 
-def journal(p: Player, category: str, strategy: str, outcome: str, agent: str) -> None:
+def journal(
+    p: Player, category: str, strategy: str, outcome: str, agent: str, then: str = ""
+) -> None:
+    """One journal.py add; with `then`, the PARTIAL entry of the strategy that followed, after
+    --and in the same call (agents/proof.md § 5)."""
+    after = ["--and", "--strategy", then, "--outcome", "PARTIAL", "--title", f"{then}: partial",
+             "--insight", "insertion does it"] if then else []  # fmt: skip
     p.bash(
         "journal.py", "add", "--problem", t.SLUG, "--category", category, "--strategy", strategy,
         "--outcome", outcome, "--title", f"{strategy}: {outcome.lower()}", "--tags", t.TAGS,
         "--tried", "see PROOF.md", "--reasoning", "see PROOF.md",
         "--insight", t.DEAD_END_INSIGHT if outcome == "FAILED" else "insertion does it",
-        "--artifacts", "PROOF.md", "--agent", agent,
+        "--artifacts", "PROOF.md", "--agent", agent, *after,
     )  # fmt: skip
 
 
@@ -163,8 +169,7 @@ def proof_agent(p: Player, folder: Path) -> None:
                 "--tags", t.TAGS,
             )  # fmt: skip
         p.write(folder / "PROOF.md", t.proof("asking", now))
-        journal(p, "PROOF", "case-analysis", "FAILED", "proof")
-        journal(p, "PROOF", "induction", "PARTIAL", "proof")
+        journal(p, "PROOF", "case-analysis", "FAILED", "proof", then="induction")
         return
     if p.mode == "brief":  # read whole above otherwise
         p.read(folder / "PROOF.md")  # Claude Code's Edit of a file wants a Read first

@@ -130,8 +130,14 @@ def test_a_revision_pass_gets_the_rules_for_revising_not_the_whole_format(asking
     cwd, _ = asking
     text = brief(cwd, "proof")
     assert "## revising PROOF.md (protocols/proof-format.md)" in text
-    for kept in ("### Frontmatter", "### Updated lines", "### Abandoned steps and resolved gaps",
-                 "### A complete proof", "### Computation requests", "### Small-case checks"):
+    for kept in (
+        "### Frontmatter",
+        "### Updated lines",
+        "### Abandoned steps and resolved gaps",
+        "### A complete proof",
+        "### Computation requests",
+        "### Small-case checks",
+    ):
         assert kept + "\n" in text, kept
     assert "**Resolved:**" in text and "`status: complete` requires" in text
     for left in ("### Headings", "### Lemma decomposition", "### Gaps\n", "### Steps\n"):
