@@ -178,22 +178,30 @@ def proof_agent(p: Player, folder: Path) -> None:
 
 
 def computation_agent(p: Player, folder: Path) -> None:
+    """Both requests' snippets written, then run in one call and interpreted (with their
+    journal entries) in one call, each after --and (agents/computation.md § 2)."""
     p.count(chars=len(runbook("agents", "computation")))
     brief(p, "computation")
+    shared = ["--python", sys.executable, "--problem", t.SLUG]  # the first's, taken by the next
+    run_args: list[str] = []
     for request in (1, 2):
         snippet = folder / "computations" / f"request-{request}.py"
         p.write(snippet, t.SNIPPETS[request])
-        run = p.json(
-            "compute.py", "run", str(snippet), "--request", str(request),
+        run_args += [
+            *(["--and"] if run_args else []), str(snippet), "--request", str(request),
             "--title", f"h(T), request {request}", "--purpose", "the parity of h(T)",
-            "--python", sys.executable, "--problem", t.SLUG,
-        )  # fmt: skip
-        p.bash(  # the Interpretation, its Summary row and the request's journal entry
-            "compute.py", "interpret", str(run["recorded"]["computation"]),
+            *([] if run_args else shared),
+        ]  # fmt: skip
+    runs = json.loads(p.bash("compute.py", "run", *run_args))
+    said: list[str] = []
+    for request, run in zip((1, 2), runs):
+        said += [
+            *(["--and"] if said else []), str(run["recorded"]["computation"]),
             "--text", t.INTERPRETATIONS[request], "--result", "all odd",
             "--implication", "supports Step 2", "--strategy", "exhaustive-search",
-            "--outcome", "SUCCEEDED", "--tags", t.TAGS, "--problem", t.SLUG,
-        )  # fmt: skip
+            "--outcome", "SUCCEEDED", *([] if said else ["--tags", t.TAGS, "--problem", t.SLUG]),
+        ]  # fmt: skip
+    p.bash("compute.py", "interpret", *said)
 
 
 def referee_agent(p: Player, folder: Path) -> None:

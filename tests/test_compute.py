@@ -536,3 +536,41 @@ def test_interpret_records_the_requests_journal_entry_in_the_same_call(tmp_path)
                  "all odd (n <= 5)", "- **Insight/Takeaway:** supports Step 2",
                  "(computations/request-1.py)", "tournaments, parity"):  # fmt: skip
         assert line in entry, line
+
+
+def test_one_call_runs_and_interprets_every_open_request(tmp_path):
+    """The computation agent's two requests: one `compute.py run` call for both snippets (the
+    second after `--and`, with its own request, title and purpose, the first's problem and
+    interpreter), one `interpret` call for both runs and their journal entries; a refused
+    part is named in its place and does not stop the others."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    (folder / "computations").mkdir()
+    snippets = []
+    for request in (1, 2):
+        snippets.append(folder / "computations" / f"request-{request}.py")
+        snippets[-1].write_text(t.SNIPPETS[request], encoding="utf-8")
+    runs = json.loads(t.script(
+        cwd, "compute.py", "run", str(snippets[0]), "--request", "1", "--title", "n <= 5",
+        "--python", sys.executable, "--problem", t.SLUG,
+        "--and", str(snippets[1]), "--request", "2", "--title", "n = 6, 7",
+    ))  # fmt: skip
+    assert [r["outcome"] for r in runs] == ["ok", "ok"]
+    assert [r["recorded"]["request"] for r in runs] == [1, 2]
+    said = run_script(
+        "compute.py", "interpret", "1", "--text", "all odd to 5", "--result", "odd",
+        "--implication", "supports Step 2", "--strategy", "exhaustive-search",
+        "--outcome", "SUCCEEDED", "--problem", t.SLUG,
+        "--and", "9", "--text", "no such run",
+        "--and", "2", "--text", "all odd at 6, 7", "--result", "odd", "--implication",
+        "supports Step 2", "--strategy", "numerical-experiment", "--outcome", "SUCCEEDED",
+        cwd=cwd,
+    )  # fmt: skip
+    assert said.returncode == 2 and said.stdout.count("\n") == 1
+    first, missing, second = json.loads(said.stdout)
+    assert (first["journal"], second["journal"]) == ("COMP-001", "COMP-002")
+    assert missing["error"]["code"] == "no_pending_interpretation"
+    recorded = (folder / "COMPUTATION.md").read_text()
+    assert "all odd to 5" in recorded and "all odd at 6, 7" in recorded
+    assert frontmatter.read_frontmatter(recorded, "COMPUTATION.md")["status"] == "complete"
