@@ -14,8 +14,12 @@ computations; the computation agent answers both; the proof agent finishes; the 
 every step; the writer writes, checks and compiles.
 
 Claude Code attaches no file to an agent's prompt, so each agent reads its inputs: its first
-call is `state.py brief`, and it Reads only the file it Edits (PROOF.md on the proof agent's
-second pass; Claude Code wants a Read before an Edit of a file the agent did not write). A
+call is `state.py brief` (the writer's also writes references.bib), and it Reads only the file it
+Edits (PROOF.md on the proof agent's second pass, whose brief holds only what revising it needs;
+Claude Code wants a Read before an Edit of a file the agent did not write). The proof agent runs
+no `journal.py check` while the brief says no dead end is recorded, and journals a dropped
+strategy and the next in one `journal.py add`; the computation agent runs both requests in one
+`compute.py run` and interprets and journals them in one `compute.py interpret` (--and). A
 call is one tool call (a script, a Read, a Write, an Agent hand-off). The characters read are
 every agent's runbook (its system prompt) and prompt, the command's body, every script's stdout
 and stderr, every file Read (with Claude Code's line-number prefix, 7 characters a line), each
@@ -23,7 +27,7 @@ Write's acknowledgement and each agent's report as the orchestrator gets it.
 
   .venv/bin/python bench/bench_research_turns.py
 
-Targets: at most 50 tool calls and 120,000 characters read.
+Targets (issue 51): at most 40 tool calls and 90,000 characters read.
 """
 
 from __future__ import annotations
@@ -44,8 +48,8 @@ from mathtools.core import frontmatter  # noqa: E402
 from mathtools.research.state import record_search  # noqa: E402
 from support import tournament as t  # noqa: E402
 
-TARGET_CALLS = 50
-TARGET_CHARS = 120_000
+TARGET_CALLS = 40  # issue 51's
+TARGET_CHARS = 90_000
 # The issue's walk of the tournament run, played to the letter with the runbooks of that time:
 # agents Reading the inputs their prompt's @ lines never attached, and the protocols whole.
 ISSUE_RUN = {"calls": 75, "chars": 219_000}
@@ -194,7 +198,7 @@ def computation_agent(p: Player, folder: Path) -> None:
         ]  # fmt: skip
     runs = json.loads(p.bash("compute.py", "run", *run_args))
     said: list[str] = []
-    for request, run in zip((1, 2), runs):
+    for request, run in enumerate(runs, 1):
         said += [
             *(["--and"] if said else []), str(run["recorded"]["computation"]),
             "--text", t.INTERPRETATIONS[request], "--result", "all odd",

@@ -43,7 +43,6 @@ ensure()
 
 from mathtools import cli  # noqa: E402
 from mathtools.research import (  # noqa: E402
-    check_entry,
     ALL_STRATEGIES,
     CATEGORIES,
     DEAD_END_OUTCOMES,
@@ -51,6 +50,7 @@ from mathtools.research import (  # noqa: E402
     STRATEGIES,
     add,
     check_dead_ends,
+    check_entry,
     journal_path,
     parse_tags,
     validate_journal,
@@ -61,21 +61,23 @@ def _names(value: str) -> list[str]:
     return [name.strip() for name in value.split(",") if name.strip()]
 
 
+TEXT_OPTIONS = ("title", "tried", "reasoning", "insight")  # each also '-' (stdin) or '@FILE'
+
+
 def _add(entries: list[argparse.Namespace]) -> int:
     """Append each entry, in order, once all have passed the checks `add` makes (none is
     written when one is refused); acknowledge them by number, never echoing them back."""
-    texts = [
-        {
-            name: cli.text_arg(getattr(entry, name))
-            for name in ("title", "tried", "reasoning", "insight")
-        }
+    checked = [
+        (entry, {name: cli.text_arg(getattr(entry, name)) for name in TEXT_OPTIONS})
         for entry in entries
     ]
-    for entry, text in zip(entries, texts):
-        check_entry(entry.category, entry.strategy, entry.outcome, text["title"], text["tried"],
-                    text["insight"])  # fmt: skip
+    for entry, text in checked:
+        check_entry(
+            entry.category, entry.strategy, entry.outcome, text["title"], text["tried"],
+            text["insight"],
+        )  # fmt: skip
     acknowledged = []
-    for entry, text in zip(entries, texts):
+    for entry, text in checked:
         added = add(
             problem=entry.problem,
             category=entry.category,
@@ -144,7 +146,8 @@ def main(argv: Sequence[str]) -> int | None:
     sub.add_parser("taxonomy", help="categories, outcomes and strategy types")
 
     if argv[:1] == ["add"] and "--and" in argv:  # several entries, one call
-        groups, group = [], list[str]()
+        groups: list[list[str]] = []
+        group: list[str] = []
         for word in [*argv[1:], "--and"]:
             if word != "--and":
                 group.append(word)
