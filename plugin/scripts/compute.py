@@ -33,6 +33,9 @@ subcommands:
                          --implication I also its row of the Summary for Proof Agent table;
                          with --strategy S --outcome O [--tags a,b] also the request's COMP
                          journal entry (I is its insight, T its reasoning)
+  several in one call: each after `--and`, with its own CODE or N and options, the first's
+  for those it does not give (--problem, --python, the limits, --tags); a list is printed,
+  a refused one's error in its place (exit 2), the others run
 
 example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
