@@ -14,8 +14,12 @@ computations; the computation agent answers both; the proof agent finishes; the 
 every step; the writer writes, checks and compiles.
 
 Claude Code attaches no file to an agent's prompt, so each agent reads its inputs: its first
-call is `state.py brief`, and it Reads only the file it Edits (PROOF.md on the proof agent's
-second pass; Claude Code wants a Read before an Edit of a file the agent did not write). A
+call is `state.py brief` (the writer's also writes references.bib), and it Reads only the file it
+Edits (PROOF.md on the proof agent's second pass, whose brief holds only what revising it needs;
+Claude Code wants a Read before an Edit of a file the agent did not write). The proof agent runs
+no `journal.py check` while the brief says no dead end is recorded, and journals a dropped
+strategy and the next in one `journal.py add`; the computation agent runs both requests in one
+`compute.py run` and interprets and journals them in one `compute.py interpret` (--and). A
 call is one tool call (a script, a Read, a Write, an Agent hand-off). The characters read are
 every agent's runbook (its system prompt) and prompt, the command's body, every script's stdout
 and stderr, every file Read (with Claude Code's line-number prefix, 7 characters a line), each
@@ -23,7 +27,7 @@ Write's acknowledgement and each agent's report as the orchestrator gets it.
 
   .venv/bin/python bench/bench_research_turns.py
 
-Targets: at most 50 tool calls and 120,000 characters read.
+Targets (issue 51): at most 40 tool calls and 90,000 characters read.
 """
 
 from __future__ import annotations
@@ -44,8 +48,8 @@ from mathtools.core import frontmatter  # noqa: E402
 from mathtools.research.state import record_search  # noqa: E402
 from support import tournament as t  # noqa: E402
 
-TARGET_CALLS = 50
-TARGET_CHARS = 120_000
+TARGET_CALLS = 40  # issue 51's
+TARGET_CHARS = 90_000
 # The issue's walk of the tournament run, played to the letter with the runbooks of that time:
 # agents Reading the inputs their prompt's @ lines never attached, and the protocols whole.
 ISSUE_RUN = {"calls": 75, "chars": 219_000}
@@ -99,13 +103,19 @@ class Player:
         return text
 
 
-def journal(p: Player, category: str, strategy: str, outcome: str, agent: str) -> None:
+def journal(
+    p: Player, category: str, strategy: str, outcome: str, agent: str, then: str = ""
+) -> None:
+    """One journal.py add; with `then`, the PARTIAL entry of the strategy that followed, after
+    --and in the same call (agents/proof.md § 5)."""
+    after = ["--and", "--strategy", then, "--outcome", "PARTIAL", "--title", f"{then}: partial",
+             "--insight", "insertion does it"] if then else []  # fmt: skip
     p.bash(
         "journal.py", "add", "--problem", t.SLUG, "--category", category, "--strategy", strategy,
         "--outcome", outcome, "--title", f"{strategy}: {outcome.lower()}", "--tags", t.TAGS,
         "--tried", "see PROOF.md", "--reasoning", "see PROOF.md",
         "--insight", t.DEAD_END_INSIGHT if outcome == "FAILED" else "insertion does it",
-        "--artifacts", "PROOF.md", "--agent", agent,
+        "--artifacts", "PROOF.md", "--agent", agent, *after,
     )  # fmt: skip
 
 
@@ -114,7 +124,8 @@ def journal(p: Player, category: str, strategy: str, outcome: str, agent: str) -
 READS = {
     "proof": ("PROBLEM.md", "LITERATURE.md", "PROOF.md", "COMPUTATION.md", "REVIEW.md",
               "JOURNAL.md", "NOTATION.md", "protocols/journal-protocol.md",
-              "protocols/confidence-tiers.md", "templates/PROOF.md"),
+              "protocols/confidence-tiers.md", "protocols/proof-format.md",
+              "templates/PROOF.md"),
     "computation": ("PROBLEM.md", "PROOF.md", "COMPUTATION.md", "protocols/journal-protocol.md"),
     "referee": ("PROBLEM.md", "PROOF.md", "LITERATURE.md", "COMPUTATION.md", "REVIEW.md",
                 "templates/REVIEW.md"),
@@ -155,14 +166,14 @@ def proof_agent(p: Player, folder: Path) -> None:
     text = brief(p, "proof")
     now = text.split("now: ", 1)[1].split()[0]
     if not (folder / "PROOF.md").exists():  # the first pass: the case analysis fails
-        for strategy in ("case-analysis", "induction"):
+        # no check when the brief's dead ends say "none recorded" (agents/proof.md § 2)
+        for strategy in () if "none recorded" in text else ("case-analysis", "induction"):
             p.bash(
                 "journal.py", "check", "--problem", t.SLUG, "--strategy", strategy,
                 "--tags", t.TAGS,
             )  # fmt: skip
         p.write(folder / "PROOF.md", t.proof("asking", now))
-        journal(p, "PROOF", "case-analysis", "FAILED", "proof")
-        journal(p, "PROOF", "induction", "PARTIAL", "proof")
+        journal(p, "PROOF", "case-analysis", "FAILED", "proof", then="induction")
         return
     if p.mode == "brief":  # read whole above otherwise
         p.read(folder / "PROOF.md")  # Claude Code's Edit of a file wants a Read first
@@ -171,22 +182,30 @@ def proof_agent(p: Player, folder: Path) -> None:
 
 
 def computation_agent(p: Player, folder: Path) -> None:
+    """Both requests' snippets written, then run in one call and interpreted (with their
+    journal entries) in one call, each after --and (agents/computation.md § 2)."""
     p.count(chars=len(runbook("agents", "computation")))
     brief(p, "computation")
+    shared = ["--python", sys.executable, "--problem", t.SLUG]  # the first's, taken by the next
+    run_args: list[str] = []
     for request in (1, 2):
         snippet = folder / "computations" / f"request-{request}.py"
         p.write(snippet, t.SNIPPETS[request])
-        run = p.json(
-            "compute.py", "run", str(snippet), "--request", str(request),
+        run_args += [
+            *(["--and"] if run_args else []), str(snippet), "--request", str(request),
             "--title", f"h(T), request {request}", "--purpose", "the parity of h(T)",
-            "--python", sys.executable, "--problem", t.SLUG,
-        )  # fmt: skip
-        p.bash(
-            "compute.py", "interpret", str(run["recorded"]["computation"]),
+            *([] if run_args else shared),
+        ]  # fmt: skip
+    runs = json.loads(p.bash("compute.py", "run", *run_args))
+    said: list[str] = []
+    for request, run in enumerate(runs, 1):
+        said += [
+            *(["--and"] if said else []), str(run["recorded"]["computation"]),
             "--text", t.INTERPRETATIONS[request], "--result", "all odd",
-            "--implication", "supports Step 2", "--problem", t.SLUG,
-        )  # fmt: skip
-        journal(p, "COMP", "exhaustive-search", "SUCCEEDED", "computation")
+            "--implication", "supports Step 2", "--strategy", "exhaustive-search",
+            "--outcome", "SUCCEEDED", *([] if said else ["--tags", t.TAGS, "--problem", t.SLUG]),
+        ]  # fmt: skip
+    p.bash("compute.py", "interpret", *said)
 
 
 def referee_agent(p: Player, folder: Path) -> None:
@@ -198,9 +217,12 @@ def referee_agent(p: Player, folder: Path) -> None:
 
 def writer_agent(p: Player, folder: Path) -> None:
     p.count(chars=len(runbook("agents", "latex-writer")))
-    entries = p.json("bib_export.py", "--problem", t.SLUG)["entries"]
-    brief(p, "latex-writer")  # in the same turn as bib_export
-    p.write(folder / "OUTPUT.tex", t.TEX.replace("KEY", entries[0]["key"]))
+    if p.mode == "reads":  # the bibliography is its own call there; the brief writes it
+        p.json("bib_export.py", "--problem", t.SLUG)
+    brief(p, "latex-writer")
+    bib = (folder / "references.bib").read_text(encoding="utf-8")
+    key = bib.split("{", 1)[1].split(",", 1)[0]  # REF-001's, the first entry
+    p.write(folder / "OUTPUT.tex", t.TEX.replace("KEY", key))
     p.bash("latex.py", "check", "--compile", "--problem", t.SLUG)
 
 

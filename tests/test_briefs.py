@@ -6,6 +6,7 @@ needs, and leave out what it does not."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -92,6 +93,55 @@ def test_a_first_proof_pass_gets_the_template_to_write(tmp_path):
     assert "There is no PROOF.md yet" in text and "problem: tournament-paths" in text
     assert "# Proof Development: Hamiltonian paths in tournaments" in text
     assert "Confirmed references" not in text  # no LITERATURE.md yet: nothing to list
+    # PROOF.md's format whole, since there is no PROOF.md to show it
+    assert "## PROOF.md's format (protocols/proof-format.md)" in text
+    for section in ("### Steps", "### Headings", "### Lemma decomposition", "### Gaps"):
+        assert section + "\n" in text, section
+    assert "*(revision)*" not in text
+
+
+def test_with_no_dead_end_recorded_the_brief_says_every_strategy_is_clear(tmp_path):
+    """The proof runbook skips `journal.py check` when the brief says so: what the check would
+    answer for any strategy, with or without a JOURNAL.md."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    for journal in ("absent", "no dead end"):
+        if journal == "no dead end":
+            t.script(
+                cwd, "journal.py", "add", "--problem", t.SLUG, "--category", "PROOF",
+                "--strategy", "case-analysis", "--outcome", "PARTIAL", "--title", "score cases",
+                "--tags", "tournaments,score-sequence", "--tried", "a case analysis",
+                "--insight", "the cases up to n = 4 close", "--agent", "proof",
+            )  # fmt: skip
+            assert (folder / "JOURNAL.md").exists()
+        assert "none recorded: every strategy is clear" in brief(cwd, "proof")
+        for strategy in ("case-analysis", "induction"):
+            checked = run_script(
+                "journal.py", "check", "--problem", t.SLUG, "--strategy", strategy,
+                "--tags", t.TAGS, cwd=cwd,
+            )  # fmt: skip
+            assert json.loads(checked.stdout)["verdict"] == "clear", journal
+
+
+def test_a_revision_pass_gets_the_rules_for_revising_not_the_whole_format(asking):
+    """The second pass Reads PROOF.md before its Edit, which shows the blocks' shape: the brief
+    prints only what revising needs (statuses, tiers, abandoning, resolving, completing,
+    requests), not the format's other sections."""
+    cwd, _ = asking
+    text = brief(cwd, "proof")
+    assert "## revising PROOF.md (protocols/proof-format.md)" in text
+    for kept in (
+        "### Frontmatter",
+        "### Updated lines",
+        "### Abandoned steps and resolved gaps",
+        "### A complete proof",
+        "### Computation requests",
+        "### Small-case checks",
+    ):
+        assert kept + "\n" in text, kept
+    assert "**Resolved:**" in text and "`status: complete` requires" in text
+    for left in ("### Headings", "### Lemma decomposition", "### Gaps\n", "### Steps\n"):
+        assert left not in text, left
 
 
 def test_the_proof_brief_carries_the_referees_gap_notes(finished):
@@ -172,6 +222,35 @@ def test_the_writer_brief_holds_what_the_article_needs(finished):
         "\\documentclass",  # the OUTPUT.tex template: there is no OUTPUT.tex yet
     ):
         assert marker in text, marker
+
+
+def test_the_writer_brief_writes_references_bib_and_prints_its_keys(finished):
+    """The writer's one input call builds the bibliography too: references.bib as bib_export.py
+    writes it, each REF's key printed beside it, the unconfirmed ones named as never cited."""
+    cwd, folder = finished
+    (folder / "references.bib").unlink(missing_ok=True)
+    text = brief(cwd, "latex-writer")
+    exported = run_script("bib_export.py", "--problem", t.SLUG, cwd=cwd)
+    assert json.loads(exported.stdout)["changed"] is False  # the brief wrote the same file
+    keys = {e["ref"]: e["key"] for e in json.loads(exported.stdout)["entries"]}
+    assert set(keys) == {"REF-001", "REF-002"}
+    for ref, key in keys.items():
+        assert f"{ref} \\cite{{{key}}}" in text
+    assert "left out, unconfirmed (never cite): UREF-001" in text
+
+
+def test_with_no_confirmed_reference_the_writer_brief_lists_no_key(tmp_path):
+    """No key to cite (the runbook: leave the bibliography lines out); without LITERATURE.md
+    nothing is written."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)  # LITERATURE.md from its template: no reference
+    text = brief(cwd, "latex-writer")
+    assert "the only keys you may \\cite\nnone\n" in text
+    (folder / "LITERATURE.md").unlink()
+    (folder / "references.bib").unlink()
+    text = brief(cwd, "latex-writer")
+    assert "not written: there is no LITERATURE.md, so cite nothing" in text
+    assert not (folder / "references.bib").exists()
 
 
 def test_an_unknown_agent_is_one_error_line(asking):

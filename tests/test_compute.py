@@ -16,10 +16,12 @@ import uuid
 
 import mathtools.sandbox.run as sandbox
 import pytest
+from conftest import run_script
 from mathtools.core import frontmatter
 from mathtools.sandbox import probes, workdirs
 from mathtools.sandbox.namespaces import mount_namespace_works, pid_namespace
 from mathtools.sandbox.runwatch import PROCESS_LIMIT
+from support import tournament as t
 
 PYTHON = sys.executable
 
@@ -499,3 +501,77 @@ def test_a_later_run_sweeps_the_folder_of_a_run_whose_owner_is_gone(tmp_path):
     young.mkdir()
     assert workdirs.sweep(tmp_path) == [stale]
     assert not stale.exists() and live.exists() and other.exists() and young.exists()
+
+
+def test_interpret_records_the_requests_journal_entry_in_the_same_call(tmp_path):
+    """The computation agent's one call after a request's last run: the Interpretation, the
+    Summary row and the COMP journal entry; a bad strategy or outcome writes neither file."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    snippet = folder / "computations" / "request-1.py"
+    snippet.parent.mkdir()
+    snippet.write_text(t.SNIPPETS[1], encoding="utf-8")
+    t.script(
+        cwd, "compute.py", "run", str(snippet), "--request", "1", "--title", "h(T) for n <= 5",
+        "--python", sys.executable, "--problem", t.SLUG,
+    )  # fmt: skip
+    before = [(folder / name).read_text() for name in ("COMPUTATION.md", "JOURNAL.md")]
+    interpret = ["compute.py", "interpret", "1", "--text", "all odd (n <= 5)", "--result",
+                 "all odd", "--implication", "supports Step 2", "--problem", t.SLUG]  # fmt: skip
+    for bad, code in ((["--strategy", "induction", "--outcome", "SUCCEEDED"], "bad_strategy"),
+                      (["--strategy", "exhaustive-search", "--outcome", "DONE"], "bad_outcome"),
+                      (["--strategy", "exhaustive-search"], "usage")):  # fmt: skip
+        refused = run_script(*interpret, *bad, cwd=cwd)
+        assert refused.returncode == 2 and code in refused.stdout + refused.stderr, bad
+        assert [(folder / name).read_text() for name in ("COMPUTATION.md", "JOURNAL.md")] == before
+    done = json.loads(t.script(
+        cwd, *interpret, "--strategy", "exhaustive-search", "--outcome", "SUCCEEDED",
+        "--tags", "tournaments,parity",
+    ))  # fmt: skip
+    assert done["journal"] == "COMP-001" and done["request"] == 1
+    assert "all odd (n <= 5)" in (folder / "COMPUTATION.md").read_text()
+    entry = (folder / "JOURNAL.md").read_text().split("### COMP-001: ", 1)[1]
+    assert entry.startswith("Request 1: h(T) for n <= 5\n")
+    for line in ("- **Agent:** computation", "exhaustive-search", "SUCCEEDED",
+                 "all odd (n <= 5)", "- **Insight/Takeaway:** supports Step 2",
+                 "(computations/request-1.py)", "tournaments, parity"):  # fmt: skip
+        assert line in entry, line
+
+
+def test_one_call_runs_and_interprets_every_open_request(tmp_path):
+    """The computation agent's two requests: one `compute.py run` call for both snippets (the
+    second after `--and`, with its own request, title and purpose, the first's problem and
+    interpreter), one `interpret` call for both runs and their journal entries; a refused
+    part is named in its place and does not stop the others."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    (folder / "computations").mkdir()
+    snippets = []
+    for request in (1, 2):
+        snippets.append(folder / "computations" / f"request-{request}.py")
+        snippets[-1].write_text(t.SNIPPETS[request], encoding="utf-8")
+    runs = json.loads(t.script(
+        cwd, "compute.py", "run", str(snippets[0]), "--request", "1", "--title", "n <= 5",
+        "--python", sys.executable, "--problem", t.SLUG,
+        "--and", str(snippets[1]), "--request", "2", "--title", "n = 6, 7",
+    ))  # fmt: skip
+    assert [r["outcome"] for r in runs] == ["ok", "ok"]
+    assert [r["recorded"]["request"] for r in runs] == [1, 2]
+    said = run_script(
+        "compute.py", "interpret", "1", "--text", "all odd to 5", "--result", "odd",
+        "--implication", "supports Step 2", "--strategy", "exhaustive-search",
+        "--outcome", "SUCCEEDED", "--problem", t.SLUG,
+        "--and", "9", "--text", "no such run",
+        "--and", "2", "--text", "all odd at 6, 7", "--result", "odd", "--implication",
+        "supports Step 2", "--strategy", "numerical-experiment", "--outcome", "SUCCEEDED",
+        cwd=cwd,
+    )  # fmt: skip
+    assert said.returncode == 2 and said.stdout.count("\n") == 1
+    first, missing, second = json.loads(said.stdout)
+    assert (first["journal"], second["journal"]) == ("COMP-001", "COMP-002")
+    assert missing["error"]["code"] == "no_pending_interpretation"
+    recorded = (folder / "COMPUTATION.md").read_text()
+    assert "all odd to 5" in recorded and "all odd at 6, 7" in recorded
+    assert frontmatter.read_frontmatter(recorded, "COMPUTATION.md")["status"] == "complete"

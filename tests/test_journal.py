@@ -507,3 +507,29 @@ def test_a_journal_saved_with_crlf_line_endings_keeps_them_and_its_hand_edits(pr
     assert written.count(b"\n") == written.count(b"\r\n")
     body = crlf[crlf.index(b"\r\n---\r\n") :]
     assert body in written  # everything below the frontmatter, byte for byte
+
+
+def test_add_records_several_entries_in_one_call_or_none(problem, script):
+    """A proof pass that gives up one strategy and starts another records both in one call:
+    the entry after `--and` takes the first's options it does not give; a refused entry
+    leaves the journal as it was."""
+    first = ["--category", "PROOF", "--strategy", "case-analysis", "--outcome", "FAILED",
+             "--title", "score cases", "--tags", "scores,tournaments", "--tried", "cases",
+             "--insight", "they do not close", "--agent", "proof"]  # fmt: skip
+    second = ["--and", "--strategy", "induction", "--outcome", "PARTIAL", "--title",
+              "insertion", "--insight", "Step 2 open"]  # fmt: skip
+    before = (problem / "JOURNAL.md").read_text()
+    bad = ["--and", "--strategy", "induction", "--outcome", "MAYBE", "--insight", "x"]
+    refused = script("journal.py", "add", *first, *second, *bad)
+    assert refused.returncode == 2 and refused.json()["error"]["code"] == "bad_outcome"
+    assert (problem / "JOURNAL.md").read_text() == before
+    done = script("journal.py", "add", *first, *second)
+    assert done.returncode == 0, done.stdout
+    assert [a["id"] for a in done.json()] == ["PROOF-001", "PROOF-002"]
+    entries = jr.read_journal(problem / "JOURNAL.md").entries
+    assert [(e.strategy, e.outcome, e.title) for e in entries] == [
+        ("case-analysis", "FAILED", "score cases"),
+        ("induction", "PARTIAL", "insertion"),
+    ]
+    assert entries[1].tags == ["scores", "tournaments"]
+    assert entries[1].fields["agent"] == "proof"

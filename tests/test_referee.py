@@ -403,12 +403,12 @@ def test_the_proof_runbook_keeps_the_tiers_warning_block_verbatim():
     block = tiers.split("Agents copy it verbatim:", 1)[1].split("```markdown\n", 1)[1]
     block = block.split("```", 1)[0]
     assert block in (PLUGIN / "templates" / "PROOF.md").read_text()
-    proof = (PLUGIN / "agents" / "proof.md").read_text()
+    proof = (PLUGIN / "protocols" / "proof-format.md").read_text()  # the brief prints it
     assert "Warning: unverified steps" not in proof and "verbatim" in proof
 
 
 def test_the_proof_runbook_says_how_to_abandon_a_step_and_resolve_a_gap():
-    proof = (PLUGIN / "agents" / "proof.md").read_text()
+    proof = (PLUGIN / "protocols" / "proof-format.md").read_text()  # the brief prints it
     assert "abandoned" in proof and "**Resolved:**" in proof
     template = (PLUGIN / "templates" / "PROOF.md").read_text()
     assert "**Resolved:**" in template

@@ -36,6 +36,7 @@ WANTED = {
         "PROOF.md": "MARKER-PROOF-GAP",
         "COMPUTATION.md": "MARKER-INTERPRETATION",
         "REVIEW.md": "MARKER-REVIEW-NOTE",
+        "protocols/proof-format.md": "## revising PROOF.md",  # a revision pass: its rules
     },
     "math:computation": {
         "PROBLEM.md": PROBLEM,
@@ -65,6 +66,7 @@ WANTED = {
         "COMPUTATION.md's Code": f"# {t.CODE_MARKER}: h(T) for every tournament",
         "COMPUTATION.md's Output": f"# n, least h(T), all odd ({t.OUTPUT_MARKER})\nn=1:",
         "REVIEW.md": "- Main Theorem: checked",
+        "references.bib": "REF-001 \\cite{",  # written by the brief, the keys printed
     },
 }
 EARLIER_REVIEW = t.REVIEW.replace(

@@ -146,8 +146,8 @@ class Orchestrator:
 class ComputationAgent:
     """The math:computation agent following agents/computation.md for PROOF.md's Request 1: its
     brief (`state.py brief`, its first call: what it reads), write the snippet, run it through
-    compute.py, write the Interpretation and the summary row with `compute.py interpret`, and
-    record the COMP journal entry."""
+    compute.py, and write the Interpretation, the summary row and the COMP journal entry with one
+    `compute.py interpret`."""
 
     def __init__(self, snippet: Path):
         self.snippet = snippet
@@ -186,7 +186,9 @@ class ComputationAgent:
             self.compute = json.loads(bash_result(request.last_tool_results()[0])[1])
             line = runbook_commands(self.system)[2]
             number = str(self.compute["recorded"]["computation"])
-            command = fill(line, {"K": number, "SLUG": SLUG})
+            values = {"K": number, "SLUG": SLUG, "STRATEGY": "exhaustive-search",
+                      "OUTCOME": "SUCCEEDED", "tag-one,tag-two": "primes,squares"}  # fmt: skip
+            command = fill(line, values)
             for placeholder, value in (
                 ("what the output shows, quoting its numbers, and what it means for the step "
                  "that asked", INTERPRETATION),
@@ -196,13 +198,9 @@ class ComputationAgent:
                 assert f'"{placeholder}"' in command, command
                 command = command.replace(f'"{placeholder}"', json.dumps(value))
             return [bash(command, id="toolu_interpret")]
-        if step == 4:
-            status, output = bash_result(request.last_tool_results()[0])
-            assert status == 0, output
-            line = runbook_commands(self.system)[3]
-            values = {"SLUG": SLUG, "STRATEGY": "exhaustive-search", "OUTCOME": "SUCCEEDED"}
-            return [bash(fill(line, values), id="toolu_journal")]
-        self.journal = json.loads(bash_result(request.last_tool_results()[0])[1])
+        status, output = bash_result(request.last_tool_results()[0])
+        assert status == 0, output
+        self.journal = json.loads(output)  # the interpretation and the request's journal entry
         return [text(f"Computation 1 (Request 1): {self.compute['outcome']}, all four decompose")]
 
 
@@ -315,7 +313,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     assert "**Request from:** PROOF.md, Request 1" in recorded and OUTPUT in recorded
     assert PENDING not in recorded and INTERPRETATION in recorded
     assert recorded.rstrip().endswith(SUMMARY_ROW)
-    assert computation.journal["id"] == "COMP-001"
+    assert computation.journal["journal"] == "COMP-001"
     journal = (folder / "JOURNAL.md").read_text()
     assert "COMP-001" in journal and "computation" in journal
     assert "now COMPUTATION" in run.stdout and "Computation 1 (Request 1): ok" in run.stdout

@@ -30,7 +30,12 @@ subcommands:
                          of PROOF.md
   interpret N --text T   write computation N's Interpretation (COMPUTATION.md's status is
                          `interpreting` until every run has one); with --result R and
-                         --implication I also its row of the Summary for Proof Agent table
+                         --implication I also its row of the Summary for Proof Agent table;
+                         with --strategy S --outcome O [--tags a,b] also the request's COMP
+                         journal entry (I is its insight, T its reasoning)
+  several in one call: each after `--and`, with its own CODE or N and options, the first's
+  for those it does not give (--problem, --python, the limits, --tags); a list is printed,
+  a refused one's error in its place (exit 2), the others run
 
 example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
@@ -40,13 +45,14 @@ Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad inpu
 writes or give it namespaces, and the workspace did not allow it), 5 internal error.
 """
 
+import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # until ensure() sends it out of plugin/ (core/bootstrap.py)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mathtools.core import BadInput, ensure, extra_python, read_source  # noqa: E402
+from mathtools.core import EXIT_BAD_INPUT, BadInput, ensure, extra_python, read_source  # noqa: E402
 
 ensure()
 
@@ -54,10 +60,13 @@ from mathtools import cli  # noqa: E402
 from mathtools.core import allow_unsandboxed_compute, math_dir, workspace_root  # noqa: E402
 from mathtools.research import (  # noqa: E402
     KEY_FILE,
+    add,
     add_arguments,
+    check_entry,
     check_recordable,
     interpret,
     math_dir_of,
+    parse_tags,
     record_computation,
     resolve,
     signing_key,
@@ -73,6 +82,40 @@ from mathtools.sandbox import (  # noqa: E402
 )
 
 with_allowed_environment()  # before anything: /proc/<pid>/environ would show keys to a snippet
+
+
+def _interpret(args: argparse.Namespace) -> dict[str, object]:
+    """The Interpretation and Summary row of a run; with --strategy and --outcome, the request's
+    COMP journal entry too (checked before either file is written), in the same call."""
+    slug, where = resolve(args.problem, args.dir)
+    journal = args.strategy is not None or args.outcome is not None
+    if journal:
+        if not (args.strategy and args.outcome and args.implication):
+            raise BadInput(
+                "a journal entry needs --strategy, --outcome and --implication", code="usage"
+            )
+        named = f"Computation {args.number}"
+        check_entry("COMP", args.strategy, args.outcome, named, named, args.implication)
+    done = interpret(where, args.number, args.text, args.result, args.implication)
+    if not journal:
+        return dict(done)
+    request = done["request"]
+    snippet = Path("computations") / f"request-{request}.py"
+    added = add(
+        problem=slug,
+        category="COMP",
+        strategy=args.strategy,
+        outcome=args.outcome,
+        title=f"Request {request}: {done['title']}" if request else done["title"],
+        tags=parse_tags(args.tags),
+        tried=f"{done['title']} (Computation {args.number})",
+        reasoning=args.text,
+        artifacts=["COMPUTATION.md", *([str(snippet)] if (where / snippet).exists() else [])],
+        related=["PROOF.md"] if request else [],
+        insight=args.implication,
+        agent="computation",
+    )
+    return {**done, "journal": added["id"]}
 
 
 def main(argv: Sequence[str]) -> None:
@@ -122,13 +165,52 @@ def main(argv: Sequence[str]) -> None:
     )
     interpret_command.add_argument("--result", help="the Summary row's result, in a few words")
     interpret_command.add_argument("--implication", help="the Summary row's meaning for the proof")
+    interpret_command.add_argument(
+        "--strategy", help="with --outcome: also record the COMP journal entry of this strategy"
+    )
+    interpret_command.add_argument("--outcome", help="the journal entry's outcome")
+    interpret_command.add_argument("--tags", default="", help="the journal entry's tags, a,b")
     add_arguments(interpret_command)
-    args = parser.parse_args(argv)
-    if args.command == "interpret":
-        _, where = resolve(args.problem, args.dir)
-        cli.emit(interpret(where, args.number, args.text, args.result, args.implication))
+    groups = _groups(parser, argv)
+    call = _interpret if groups[0].command == "interpret" else _run
+    emit = cli.acknowledge if groups[0].command == "interpret" else cli.emit
+    if len(groups) == 1:
+        emit(call(groups[0]))
         return
+    done: list[dict[str, object]] = []
+    for args in groups:  # one refused does not stop the others, nor hide what they did
+        try:
+            done.append(call(args))
+        except BadInput as exc:
+            done.append({"error": {"code": exc.code, "message": exc.message}})
+    emit(done)
+    if any("error" in item for item in done):
+        raise SystemExit(EXIT_BAD_INPUT)
 
+
+def _groups(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[argparse.Namespace]:
+    """The calls one command line makes: each after `--and` is the first's subcommand with its
+    own snippet or number and options, and the first's options it does not give (--problem,
+    --python, the limits). All are parsed before any runs: a malformed line runs nothing."""
+    words = list(argv)
+    groups = [parser.parse_args(words[: words.index("--and")] if "--and" in words else words)]
+    while "--and" in words:
+        words = words[words.index("--and") + 1 :]
+        own = words[: words.index("--and")] if "--and" in words else words
+        inherited = argparse.Namespace(
+            **{k: v for k, v in vars(groups[0]).items() if k in _INHERITED}
+        )
+        groups.append(parser.parse_args([groups[0].command, *own], namespace=inherited))
+    return groups
+
+
+# What a call after `--and` takes from the first when it does not say (its snippet or number,
+# title, purpose, request, text and journal fields are its own).
+_INHERITED = ("problem", "dir", "python", "timeout", "memory_mb", "no_record", "read", "tags")
+
+
+def _run(args: argparse.Namespace) -> dict[str, object]:
+    """Run one snippet in the sandbox and record it (unless --no-record); its result."""
     check_limits(args.timeout, args.memory_mb)
     if not args.no_record and not (args.title and args.title.strip()):
         raise BadInput("--title is required to record the run (or pass --no-record)")
@@ -177,7 +259,7 @@ def main(argv: Sequence[str]) -> None:
         recorded = record_computation(
             folder, slug, code, result, " ".join(args.title.split()), args.request, args.purpose
         )
-    cli.emit({**result, "recorded": recorded})
+    return {**result, "recorded": recorded}
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 
 Subcommands (each prints JSON):
   add       append an entry, numbered next in its category (LIT-001, PROOF-002, ...), and bring
-            the frontmatter (total_entries, last_entry, strategies_tried) up to date
+            the frontmatter (total_entries, last_entry, strategies_tried) up to date; several
+            in one call, each after `--and` (an option it does not give is the first entry's;
+            none is written when one is refused)
   check     dead-end detection before an attempt: earlier FAILED or ABANDONED entries with the
             same strategy or two or more shared tags, and for each whether conditions changed
             since (newer LITERATURE.md references, PROOF.md steps, COMPUTATION.md results)
@@ -28,6 +30,7 @@ or outcome, empty insight, a malformed JOURNAL.md, which is then left untouched)
 (dependencies could not be installed, JOURNAL.md locked by another process), 5 internal error.
 """
 
+import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,6 +50,7 @@ from mathtools.research import (  # noqa: E402
     STRATEGIES,
     add,
     check_dead_ends,
+    check_entry,
     journal_path,
     parse_tags,
     validate_journal,
@@ -55,6 +59,47 @@ from mathtools.research import (  # noqa: E402
 
 def _names(value: str) -> list[str]:
     return [name.strip() for name in value.split(",") if name.strip()]
+
+
+TEXT_OPTIONS = ("title", "tried", "reasoning", "insight")  # each also '-' (stdin) or '@FILE'
+
+
+def _add(entries: list[argparse.Namespace]) -> int:
+    """Append each entry, in order, once all have passed the checks `add` makes (none is
+    written when one is refused); acknowledge them by number, never echoing them back."""
+    checked = [
+        (entry, {name: cli.text_arg(getattr(entry, name)) for name in TEXT_OPTIONS})
+        for entry in entries
+    ]
+    for entry, text in checked:
+        check_entry(
+            entry.category, entry.strategy, entry.outcome, text["title"], text["tried"],
+            text["insight"],
+        )  # fmt: skip
+    acknowledged = []
+    for entry, text in checked:
+        added = add(
+            problem=entry.problem,
+            category=entry.category,
+            strategy=entry.strategy,
+            outcome=entry.outcome,
+            tags=parse_tags(entry.tags),
+            artifacts=_names(entry.artifacts),
+            related=_names(entry.related),
+            agent=entry.agent,
+            timestamp=entry.timestamp,
+            **text,
+        )
+        acknowledged.append(
+            {
+                "id": added["id"],
+                "problem": added["problem"],
+                "timestamp": added["entry"]["timestamp"],
+                "total_entries": added["total_entries"],
+            }
+        )
+    cli.acknowledge(acknowledged[0] if len(acknowledged) == 1 else acknowledged)
+    return EXIT_OK
 
 
 def main(argv: Sequence[str]) -> int | None:
@@ -100,34 +145,21 @@ def main(argv: Sequence[str]) -> int | None:
 
     sub.add_parser("taxonomy", help="categories, outcomes and strategy types")
 
+    if argv[:1] == ["add"] and "--and" in argv:  # several entries, one call
+        groups: list[list[str]] = []
+        group: list[str] = []
+        for word in [*argv[1:], "--and"]:
+            if word != "--and":
+                group.append(word)
+                continue
+            first = groups[0] if groups else []  # an option not given again is the first's
+            groups.append([*first, *group])
+            group = []
+        return _add([parser.parse_args(["add", *words]) for words in groups])
     args = parser.parse_args(argv)
     if args.command == "add":
-        added = add(
-            problem=args.problem,
-            category=args.category,
-            strategy=args.strategy,
-            outcome=args.outcome,
-            title=cli.text_arg(args.title),
-            tags=parse_tags(args.tags),
-            tried=cli.text_arg(args.tried),
-            reasoning=cli.text_arg(args.reasoning),
-            artifacts=_names(args.artifacts),
-            related=_names(args.related),
-            insight=cli.text_arg(args.insight),
-            agent=args.agent,
-            timestamp=args.timestamp,
-        )
-        # The caller wrote the entry: acknowledge it by number, do not echo it back.
-        cli.acknowledge(
-            {
-                "id": added["id"],
-                "problem": added["problem"],
-                "timestamp": added["entry"]["timestamp"],
-                "total_entries": added["total_entries"],
-            }
-        )
-        return EXIT_OK
-    elif args.command == "check":
+        return _add([args])
+    if args.command == "check":
         found = check_dead_ends(args.strategy, parse_tags(args.tags), problem=args.problem)
         cli.emit(found)
         return EXIT_VIOLATIONS if found["verdict"] == "dead-end" else EXIT_OK

@@ -52,7 +52,7 @@ not_done), 4 environment, 5 internal error.
 """
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # until ensure() sends it out of plugin/ (core/bootstrap.py)
@@ -74,6 +74,19 @@ from mathtools.research import (  # noqa: E402
     show_state,
     transition,
 )
+
+
+def _printed(step: Mapping[str, object]) -> dict[str, object]:
+    """What the orchestrator reads at every turn of the loop, on one line: no empty field, no
+    cap it already knows, and the state's history only where the loop stops (done, a question),
+    for its report; at a spawn, `applied` names the moves just made."""
+    return {
+        key: value
+        for key, value in step.items()
+        if value not in (None, [], {}, "")
+        and key != "loop_cap"
+        and (key != "history" or step.get("action") != "spawn")
+    }
 
 
 def main(argv: Sequence[str]) -> None:
@@ -105,7 +118,7 @@ def main(argv: Sequence[str]) -> None:
     elif args.command == "next":
         cli.emit(next_step(folder, slug))
     elif args.command == "advance":
-        cli.emit(advance(folder, slug))
+        cli.acknowledge(_printed(advance(folder, slug)))
     elif args.command == "transition":
         cli.emit(transition(folder, slug, args.to, args.reason, args.user_approved))
     elif args.command == "brief":

@@ -176,8 +176,9 @@ def emit_search_result(result: SearchResult, query_line: str, out: str | None) -
 
 
 def acknowledge(data: object) -> None:
-    """Print a short acknowledgement as ONE line of JSON: what the model reads back after a call
-    that stored or wrote something it gave (ids and counts, never its own input echoed)."""
+    """Print as ONE line of JSON what the model reads whole at each call: an acknowledgement
+    after a call that stored or wrote something it gave (ids and counts, never its own input
+    echoed), the research loop's next step."""
     sys.stdout.write(redact(json.dumps(data, ensure_ascii=False)) + "\n")
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .computation import check_recordable, interpret, record_computation
     from .deadends import check_dead_ends
     from .gaps import Gap, claimed, mark, next_to_search, none_left
-    from .journal import add, journal_path
+    from .journal import add, check_entry, journal_path
     from .journalfile import (
         ALL_STRATEGIES,
         CATEGORIES,
@@ -81,6 +81,7 @@ __all__ = [
     "archive_session",
     "brief",
     "check_dead_ends",
+    "check_entry",
     "check_folder",
     "check_recordable",
     "claimed",

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 from ..core import (
     PLUGIN_ROOT,
@@ -47,7 +48,7 @@ from ..core import (
     split_sections,
     stamp,
 )
-from ..litdoc import load_literature
+from ..litdoc import export, load_literature
 from . import blocks, computation, review
 from .blocks import section_text
 from .gaps import parse as parse_gaps
@@ -66,6 +67,8 @@ FILES = (
     "references.bib",
 )
 TIERS_PROTOCOL = PLUGIN_ROOT / "protocols" / "confidence-tiers.md"
+FORMAT_PROTOCOL = PLUGIN_ROOT / "protocols" / "proof-format.md"
+_REVISION_MARK = " *(revision)*"
 _COMPUTATION_CITED = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
 
 
@@ -99,6 +102,7 @@ def _proof(folder: Path, slug: str) -> list[str]:
         _problem(folder),
         _notation(folder),
         _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
+        _proof_format(revision=bool(proof_md)),
         _references(folder, _cited_refs(proof_md or ""), every=True),
         _computation_results(folder),
         _review_notes(folder),
@@ -143,6 +147,7 @@ def _writer(folder: Path, slug: str) -> list[str]:
         _proof_steps(proof_md),
         _open_gaps(proof_md),
         _verdicts(folder),
+        _bibliography(folder),
         _references(folder, _cited_refs(proof_md), every=True, statements=False),
         _unconfirmed(folder),
         _cited_computations(folder, proof_md),
@@ -260,6 +265,21 @@ def _proof_template(folder: Path, slug: str) -> str:
     return f"## There is no PROOF.md yet: Write it from this template\n\n```markdown\n{text}```"
 
 
+def _proof_format(revision: bool) -> str:
+    """PROOF.md's format (protocols/proof-format.md): every section on a first pass; on a
+    revision pass only those marked for it, since the PROOF.md the agent Reads shows the rest."""
+    text = FORMAT_PROTOCOL.read_text(encoding="utf-8")
+    sections = re.split(r"(?m)^(?=## )", text)[1:]
+    kept = [
+        section.replace(_REVISION_MARK, "", 1).strip()
+        for section in sections
+        if not revision or _REVISION_MARK in section.split("\n", 1)[0]
+    ]
+    title = "revising PROOF.md" if revision else "PROOF.md's format"
+    body = "\n\n".join("#" + section for section in kept)
+    return f"## {title} (protocols/proof-format.md)\n\n{body}"
+
+
 def _cited_refs(proof_md: str) -> list[str]:
     return sorted({ref for step in review.steps(proof_md) for ref in step.refs()})
 
@@ -285,6 +305,31 @@ def _references(folder: Path, cited: list[str], every: bool, statements: bool = 
     if missing:
         lines.append(f"\nCited but not confirmed in LITERATURE.md: {', '.join(missing)}")
     return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _bibliography(folder: Path) -> str:
+    """references.bib, written now from the confirmed references (bib_export.py's export, so
+    that the writer needs no call of its own for it), and the key each REF is cited by."""
+    if not (folder / "LITERATURE.md").exists():
+        return "## references.bib\n\nnot written: there is no LITERATURE.md, so cite nothing"
+    try:
+        done = export(folder)
+    except BadInput as exc:  # hand-added entries it cannot keep: the writer reports it
+        return f"## references.bib\n\nnot written: {exc}"
+    entries = cast(list[dict[str, str]], done["entries"])
+    lines = [
+        "## references.bib (written now from the confirmed references; never edit it): "
+        "the only keys you may \\cite",
+        ", ".join(f"{e['ref']} \\cite{{{e['key']}}}" for e in entries) or "none",
+    ]
+    for label, key in (
+        ("kept as added by hand", "kept_by_hand"),
+        ("left out, unconfirmed (never cite)", "left_out_unconfirmed"),
+        ("left out, confirmed without a verification stamp", "left_out_unverified"),
+    ):
+        if done[key]:
+            lines.append(f"{label}: {', '.join(cast(list[str], done[key]))}")
+    return "\n".join(lines)
 
 
 def _unconfirmed(folder: Path) -> str:
@@ -363,11 +408,11 @@ def _verdicts(folder: Path) -> str:
 
 def _dead_ends(folder: Path) -> str:
     path = folder / "JOURNAL.md"
-    if not path.exists():
-        return ""
-    entries = [e for e in read_journal(path).entries if e.outcome in DEAD_END_OUTCOMES]
-    if not entries:
-        return "## Dead ends (JOURNAL.md)\n\nnone recorded"
+    entries = []
+    if path.exists():
+        entries = [e for e in read_journal(path).entries if e.outcome in DEAD_END_OUTCOMES]
+    if not entries:  # so no `journal.py check` can answer anything but clear
+        return "## Dead ends (JOURNAL.md)\n\nnone recorded: every strategy is clear"
     lines = ["## Dead ends (JOURNAL.md): do not retry them unless conditions changed"]
     for entry in entries:
         lines.append(

@@ -76,6 +76,8 @@ class Interpreted(TypedDict):
     file: str
     computation: int
     status: str  # COMPUTATION.md's, after the Interpretation
+    title: str  # the run's, from its heading
+    request: int | None  # the PROOF.md request it answers (None: a direct task)
 
 
 def _sha256(text: str) -> str:
@@ -397,8 +399,8 @@ def interpret(
                 code="no_pending_interpretation",
             )
         body = body.replace(section, section.replace(INTERPRETATION_PENDING, text), 1)
+        asked = blocks.ANSWERED.search(section)
         if result:
-            asked = blocks.ANSWERED.search(section)
             cells = [
                 f"Computation {number}",
                 f"Request {asked.group(1)}" if asked else "direct",
@@ -409,7 +411,14 @@ def interpret(
             body = body.rstrip("\n") + "\n" + row + "\n"
         status = data["status"] = _status(body)
         atomic_write(path, with_frontmatter(data, body))
-    return {"file": str(path), "computation": number, "status": status}
+    heading = section.split("\n", 1)[0].split(":", 1)
+    return {
+        "file": str(path),
+        "computation": number,
+        "status": status,
+        "title": heading[1].strip() if len(heading) > 1 else "",
+        "request": int(asked.group(1)) if asked else None,
+    }
 
 
 def record_computation(

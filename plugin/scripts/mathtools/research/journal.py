@@ -69,24 +69,11 @@ def journal_path(problem: str | None) -> tuple[str, Path]:
     return slug, workspace.problem_dir(slug) / "JOURNAL.md"
 
 
-def add(
-    *,
-    category: str,
-    strategy: str,
-    outcome: str,
-    title: str,
-    tried: str,
-    insight: str,
-    problem: str | None = None,
-    tags: list[str] | None = None,
-    reasoning: str = "",
-    artifacts: list[str] | None = None,
-    related: list[str] | None = None,
-    agent: str = "user",
-    timestamp: str | None = None,
-) -> Added:
-    """Append one entry, numbered next in its category, and bring the frontmatter index up to
-    date. A journal with problems other than a stale index is left untouched (BadInput)."""
+def check_entry(
+    category: str, strategy: str, outcome: str, title: str, tried: str, insight: str
+) -> str:
+    """BadInput unless these make a journal entry `add` records; the title on one line. A call
+    that writes another file with its entry checks it first, so that neither is written alone."""
     if category not in CATEGORIES:
         raise BadInput(
             f"unknown category {category!r}; use one of {', '.join(CATEGORIES)}", "bad_category"
@@ -113,6 +100,28 @@ def add(
     title = _one_line("the title", title)
     if not title:
         raise BadInput("the entry needs a title", code="bad_entry")
+    return title
+
+
+def add(
+    *,
+    category: str,
+    strategy: str,
+    outcome: str,
+    title: str,
+    tried: str,
+    insight: str,
+    problem: str | None = None,
+    tags: list[str] | None = None,
+    reasoning: str = "",
+    artifacts: list[str] | None = None,
+    related: list[str] | None = None,
+    agent: str = "user",
+    timestamp: str | None = None,
+) -> Added:
+    """Append one entry, numbered next in its category, and bring the frontmatter index up to
+    date. A journal with problems other than a stale index is left untouched (BadInput)."""
+    title = check_entry(category, strategy, outcome, title, tried, insight)
     when = EntryTime.parse(timestamp) if timestamp else None
     if timestamp and (when is None or not when.precise):
         raise BadInput(f"timestamp {timestamp!r} is not an ISO 8601 date and time", "bad_timestamp")
