@@ -50,7 +50,11 @@ def entry(title="An attempt", tags="", insight="It taught something", **kind):
     """Add an entry in-process (the CLI itself is exercised by the tests that say so)."""
     options = {"category": "PROOF", "strategy": "induction", "outcome": "FAILED", **kind}
     return jr.add(
-        title=title, tried="something", insight=insight, tags=ws.parse_tags(tags), **options
+        title=title,
+        tried="something",
+        insight=insight,
+        tags=journalfile.parse_tags(tags),
+        **options,
     )
 
 
