@@ -183,11 +183,9 @@ def installed_copy(home: Path) -> tuple[str, Path]:
     return entry["version"], Path(entry["installPath"])
 
 
-def test_a_new_version_reaches_the_installed_copy_through_plugin_update(tmp_path):
-    """A release in the clone (a changed command, a new file, the version bumped as CONTRIBUTING's
-    "Release" says) reaches the installed copy through `claude plugin marketplace update` and
-    `claude plugin update`, as a user updates. Without the bump, Claude Code answers "already at
-    the latest version" and keeps the old files: the version must change with every release."""
+def installed_from_a_clone(tmp_path: Path) -> tuple[Path, Path]:
+    """A user's home with the plugin installed from a fresh clone, as the README's two lines do
+    at a terminal (`claude plugin marketplace add`, `claude plugin install`); (home, clone)."""
     home = tmp_path / "home"
     user_clone = clone(tmp_path / "src" / "math")
     for command in (
@@ -196,6 +194,15 @@ def test_a_new_version_reaches_the_installed_copy_through_plugin_update(tmp_path
     ):
         done = claude_cli(home, *command)
         assert done.returncode == 0, done.stdout + done.stderr
+    return home, user_clone
+
+
+def test_a_new_version_reaches_the_installed_copy_through_plugin_update(tmp_path):
+    """A release in the clone (a changed command, a new file, the version bumped as CONTRIBUTING's
+    "Release" says) reaches the installed copy through `claude plugin marketplace update` and
+    `claude plugin update`, as a user updates. Without the bump, Claude Code answers "already at
+    the latest version" and keeps the old files: the version must change with every release."""
+    home, user_clone = installed_from_a_clone(tmp_path)
     manifest = user_clone / "plugin" / ".claude-plugin" / "plugin.json"
     release = json.loads(manifest.read_text())
     version, folder = installed_copy(home)
@@ -279,14 +286,7 @@ def test_an_offline_failure_is_fixed_by_the_printed_command_in_the_same_session(
     (bootstrap.installed_data_dir() names it as Claude Code does: the command carries no
     MATH_PLUGIN_DATA), and the session's next script call works at once: one venv in all."""
     wheels = wheel_folder()
-    home = tmp_path / "home"
-    user_clone = clone(tmp_path / "src" / "math")
-    for command in (
-        ("plugin", "marketplace", "add", str(user_clone)),
-        ("plugin", "install", f"math@{MARKETPLACE}"),
-    ):
-        done = claude_cli(home, *command)
-        assert done.returncode == 0, done.stdout + done.stderr
+    home, _ = installed_from_a_clone(tmp_path)
     bare = venvs.bare_python(tmp_path / "bare")
     typed: list[subprocess.CompletedProcess] = []
 
