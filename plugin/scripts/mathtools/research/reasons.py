@@ -156,5 +156,5 @@ def missing(step_name: str, step_block: str, checked_block: str) -> str | None:
 
 
 def _is_word(token: str) -> bool:
-    """A content token that is a word of the prose (not a symbol or a number)."""
-    return not token.startswith("$") and not token.isdigit()
+    """A content token that is a word of the prose (not a symbol or a number: it has a letter)."""
+    return not token.startswith("$") and any(char.isalpha() for char in token)
