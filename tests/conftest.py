@@ -26,6 +26,10 @@ PLUGIN = ROOT / "plugin"  # what ships: the marketplace installs this folder
 SCRIPTS = PLUGIN / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(0, str(ROOT))
+# The library's bytecode, as this test process imports it, goes to .cache/pycache, never into
+# plugin/ (which `claude plugin install` copies whole); set here, not in the environment, so the
+# pip runs of the install tests keep writing their own bytecode where pip does.
+sys.pycache_prefix = str(ROOT / ".cache" / "pycache")
 
 from mathtools.core.sources import REGISTRY  # noqa: E402 (needs scripts/ on the path)
 from mathtools.research import texbuild  # noqa: E402 (needs scripts/ on the path)

@@ -3,6 +3,7 @@ targets live in the benchmarks' own output, never in timed tests)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -65,6 +66,8 @@ def test_benchmark_runs_and_prints_its_figures(command):
         [sys.executable, str(ROOT / "bench" / script), *args],
         capture_output=True,
         text=True,
+        # the library's bytecode where this run's own goes (conftest.py), never into plugin/
+        env={**os.environ, "PYTHONPYCACHEPREFIX": sys.pycache_prefix or ""},
         timeout=900,  # the literature benches play six searches on the unseen problems too
     )
     if "needs ../shared/" in done.stderr:  # its data is not beside the clone: skip, counted
