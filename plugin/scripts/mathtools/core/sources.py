@@ -161,7 +161,7 @@ def named(sources: Iterable[str], conjunction: str = "and") -> str:
 REQUEST_ADDRESS = re.compile(r"(?::| \()\s*https?://\S+?\)?$")
 
 
-def unavailable(source: str, message: str) -> str:
+def unavailable_line(source: str, message: str) -> str:
     """The line that names a failing source to the model: its name and why, without the
     request's address (the model never builds or reads one)."""
     return f"{NAMES.get(source, source)} unavailable: {REQUEST_ADDRESS.sub('', message.strip())}"

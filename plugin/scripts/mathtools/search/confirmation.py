@@ -27,7 +27,7 @@ from ..core import (
     read_json,
     stamp,
     summary_line,
-    unavailable,
+    unavailable_line,
 )
 from ..gate import PENDING, Verifier, load_candidates
 from ..litdoc import AS_CITED, UNKNOWN, Index, Key, load_literature, paper_identity
@@ -292,5 +292,5 @@ def lines(
                 reason = reason[: REASON_CHARS - 1] + "…"
             out.append(f"UNCONFIRMED {key}" + (f' "{given}"' if given else "") + f": {reason}")
     for source, message in document.get("source_errors", {}).items():
-        out.append(unavailable(source, message))
+        out.append(unavailable_line(source, message))
     return out

@@ -23,7 +23,7 @@ from ..core import (
     ServiceError,
     is_slug,
     summary_line,
-    unavailable,
+    unavailable_line,
 )
 from ..research import current_slug, problem_dir, problem_file
 from ..services import ArxivClient, RequestRejected, S2Client, ZbmathClient
@@ -237,7 +237,7 @@ def listing(search: Search, found: Found) -> list[str]:
         lines.append(f"focus: {search.focus} (judge each paper against it, not the whole problem)")
     lines += found.get("notes", [])
     for source, why in found["failed"].items():
-        lines.append(unavailable(source, why))
+        lines.append(unavailable_line(source, why))
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
     # Recorded in LITERATURE.md by an earlier search: named, not judged again (labels carried).
