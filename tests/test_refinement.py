@@ -277,6 +277,9 @@ def test_a_follow_up_whose_searched_focus_found_nothing_relevant_new_stops():
 
 
 def test_a_focus_counts_as_searched_only_when_a_run_queried_it():
-    runs = ['s2 --query "undecidable fluid dynamics"; arxiv --all "euler flows"', "tolerant testing"]
+    runs = [
+        's2 --query "undecidable fluid dynamics"; arxiv --all "euler flows"',
+        "tolerant testing",
+    ]
     assert refinement.searched("Undecidable  fluid dynamics", runs)
     assert not refinement.searched("fluid dynamics undecidable", runs)

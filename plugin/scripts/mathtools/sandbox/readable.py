@@ -48,9 +48,9 @@ def _interpreter_paths(python: str) -> tuple[str, ...]:
 
 def readable_paths(python: Path | str, named: Iterable[Path | str] = ()) -> list[str]:
     """What a snippet run by `python` may read beside its own folder: SYSTEM_READS, `python`
-    itself, the interpreter's folders and `named` (the files a request names). A folder of the interpreter
-    that holds a home folder, the workspace or the whole file system is left out (a library
-    there does not import; its secrets stay unread)."""
+    itself, the interpreter's folders and `named` (the files a request names). A folder of the
+    interpreter that holds a home folder, the workspace or the whole file system is left out (a
+    library there does not import; its secrets stay unread)."""
     guarded = {Path.home().resolve(), Path("/home"), Path("/root"), Path.cwd().resolve()}
     # the program run itself, wherever it lies: a venv's python may be a file of its own (a copy,
     # or a wrapper script) in the plugin's data folder, under the home folder
