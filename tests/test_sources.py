@@ -107,7 +107,7 @@ def test_a_failing_source_is_named_without_its_requests_address():
     )
     crossref = "Crossref answered HTTP 500: boom (https://api.crossref.org/works?q=1)"
     assert (
-        unavailable_line("crossref", crossref)
+        sources.unavailable_line("crossref", crossref)
         == "Crossref unavailable: Crossref answered HTTP 500: boom"
     )
     assert sources.unavailable_line("arxiv", "timed out") == "arXiv unavailable: timed out"
