@@ -261,3 +261,25 @@ def test_kept_papers_are_the_strong_and_partial_ones_once_each_best_label_first(
         "arxiv_id": "2001.00001",
         "source": "discovery",
     }
+
+
+def test_a_follow_up_whose_searched_focus_found_nothing_relevant_new_stops():
+    """Issue 50: the focus was searched and every paper LITERATURE.md lacks is irrelevant (the
+    recorded ones carry their labels): nothing new to refine towards; without the focus, or
+    with one partial new paper, the loop refines as before."""
+    judged = [judgement("arXiv:2008.10111", "irrelevant"), judgement("arXiv:2505.12496", "partial")]
+    recorded = {"arXiv:2505.12496": "REF-001"}
+    decision = refinement.after_iteration(1, judged, recorded=recorded, focus="undecidable flows")
+    assert decision.stop and "the focus (undecidable flows) was searched" in decision.reason
+    assert not refinement.after_iteration(1, judged, recorded=recorded).stop
+    partial = [*judged, judgement("arXiv:2012.12828", "partial")]
+    assert not refinement.after_iteration(1, partial, recorded=recorded, focus="flows").stop
+
+
+def test_a_focus_counts_as_searched_only_when_a_run_queried_it():
+    runs = [
+        's2 --query "undecidable fluid dynamics"; arxiv --all "euler flows"',
+        "tolerant testing",
+    ]
+    assert refinement.searched("Undecidable  fluid dynamics", runs)
+    assert not refinement.searched("fluid dynamics undecidable", runs)

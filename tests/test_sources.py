@@ -96,3 +96,18 @@ def test_an_old_files_both_still_reads_as_arxiv_and_semantic_scholar():
         "arXiv, Semantic Scholar, zbMATH Open"
     )
     assert source_field({"my library"}) == "my library"
+
+
+def test_a_failing_source_is_named_without_its_requests_address():
+    """Issue 50: the model read each failing request's address (about 250 characters a line) in
+    discover's and verify's lines; the name and why are what it acts on."""
+    failing = "zbMATH Open still failing after 5 attempts (HTTP 503): http://h/zbmath/v1?q=a+b"
+    assert sources.unavailable_line("zbmath", failing) == (
+        "zbMATH Open unavailable: zbMATH Open still failing after 5 attempts (HTTP 503)"
+    )
+    crossref = "Crossref answered HTTP 500: boom (https://api.crossref.org/works?q=1)"
+    assert (
+        sources.unavailable_line("crossref", crossref)
+        == "Crossref unavailable: Crossref answered HTTP 500: boom"
+    )
+    assert sources.unavailable_line("arxiv", "timed out") == "arXiv unavailable: timed out"

@@ -37,13 +37,17 @@
                                 `nothing new`: finish next
   merge R                       merge R/verified.json with R/relevance.json into
                                 LITERATURE.md, validate it, and name what is still to write
+  correct R                     set the fields R/corrections.json gives ({"REF-003":
+                                {"key_results": "..."}}, relevance.json's words) in
+                                LITERATURE.md's entries (a quote merge named as not in its
+                                source), under the file's lock, every other line kept; validate
   finish R --outcome O ...      put R/synthesis.md in (a follow-up's extends the Synthesis;
                                 none keeps it), validate, and record
                                 the search: the LIT journal entry and STATE.md
 
 Files in R: search.json (the search's problem and runs), plan.json, i<N>-<source>-<n>.json
 (each query's results), problem-references.json, judgements-i<N>.json, memory.json,
-candidates.json, verified.json, relevance.json, synthesis.md.
+candidates.json, verified.json, relevance.json, corrections.json, synthesis.md.
 
 Example:
   literature.py discover tolerant-testing
@@ -92,6 +96,7 @@ def main(argv: Sequence[str]) -> int | None:
         ("chase", "the papers a strong hit cites, as the next iteration"),
         ("verify", "verify the kept papers and the other candidates"),
         ("merge", "merge into LITERATURE.md and validate"),
+        ("correct", "apply R/corrections.json to LITERATURE.md's entries and validate"),
         ("finish", "install the Synthesis, validate, record the journal entry and state"),
     ):
         sub = commands.add_parser(name, help=what)
@@ -223,6 +228,12 @@ def do_merge(args: argparse.Namespace) -> None:
     print_lines(lines)
 
 
+def do_correct(args: argparse.Namespace) -> None:
+    from mathtools.search import Search, correct_search
+
+    print_lines(correct_search(Search.load(args.search_folder)))
+
+
 def do_finish(args: argparse.Namespace) -> int | None:
     from mathtools.search import Search, finish_search
 
@@ -251,6 +262,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int | None]] = {
     "chase": do_chase,
     "verify": do_verify,
     "merge": do_merge,
+    "correct": do_correct,
     "finish": do_finish,
 }
 

@@ -143,6 +143,7 @@ if TYPE_CHECKING:
         TAGS,
         named,
         ordered,
+        unavailable_line,
     )
     from .templates import instantiate
     from .tex import cited_keys, strip_comments
@@ -331,6 +332,7 @@ __all__ = [
     "title_words",
     "too_large",
     "typographic_only",
+    "unavailable_line",
     "unversioned",
     "user_agent",
     "venue_parts",

@@ -14,6 +14,7 @@ are reported in and records are merged in (merged.canonical: the first with a ti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -158,6 +159,16 @@ def named(sources: Iterable[str], conjunction: str = "and") -> str:
     if len(names) < 3:
         return f" {conjunction} ".join(names)
     return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
+# A service error's message ends with the request's address (for a person reading a log).
+REQUEST_ADDRESS = re.compile(r"(?::| \()\s*https?://\S+?\)?$")
+
+
+def unavailable_line(source: str, message: str) -> str:
+    """The line that names a failing source to the model: its name and why, without the
+    request's address (the model never builds or reads one)."""
+    return f"{NAMES.get(source, source)} unavailable: {REQUEST_ADDRESS.sub('', message.strip())}"
 
 
 def ordered(sources: Iterable[str]) -> list[str]:

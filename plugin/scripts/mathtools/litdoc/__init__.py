@@ -21,7 +21,7 @@ if TYPE_CHECKING:
         parse_literature,
         template,
     )
-    from .merging import merge_file, merge_summary_lines
+    from .merging import correct_file, merge_file, merge_summary_lines
     from .quotes import LatexSourceText, keep_quoted, proof_violations, tex_violations
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "LatexSourceText",
     "LiteratureDoc",
     "bib_entries",
+    "correct_file",
     "entry_identity",
     "export",
     "extended_synthesis",

@@ -44,7 +44,15 @@ from ..core import (
 )
 from .checks import synthesis_citations
 from .literature import LiteratureDoc, parse_literature, results_text, template
-from .mergeentries import EntryChanges, Merge, Relevance, later, no_changes, paper_key
+from .mergeentries import (
+    RELEVANCE_FIELDS,
+    EntryChanges,
+    Merge,
+    Relevance,
+    later,
+    no_changes,
+    paper_key,
+)
 from .mergefields import confirmed_by, unavailable
 from .refentry import one_line
 
@@ -297,3 +305,50 @@ def merge_summary_lines(report: MergeReport) -> list[str]:
             "and a confidence tier in the file before the Synthesis; validate fails until then"
         )
     return [head, *lines]
+
+
+# relevance.json's words -> the entry fields a correction may set (a UREF keeps only its relevance)
+CORRECTABLE = {word: name for name, word in RELEVANCE_FIELDS.items()}
+
+
+def correct_file(path: Path, corrections: object) -> list[str]:
+    """Set the fields `corrections` gives, in relevance.json's words ({"REF-003": {"key_results":
+    "..."}}), in LITERATURE.md at `path`, under its lock, written atomically: every other line,
+    hand edits included, is kept. One line per entry: what changed, or why it was refused (one bad
+    item does not stop the rest)."""
+    if not isinstance(corrections, dict) or not corrections:
+        raise BadInput(
+            'corrections: an object of entries, {"REF-003": {"key_results": "..."}}',
+            code="bad_input",
+        )
+    path = Path(path)
+    out: list[str] = []
+    with locked(path):
+        if not path.exists():
+            raise BadInput(f"no {path}: nothing to correct", code="usage")
+        old = read_text(path, "LITERATURE.md")
+        doc = parse_literature(old, str(path))
+        entries = {entry.entry_number: entry for entry in doc.confirmed + doc.unconfirmed}
+        for number, fields in corrections.items():
+            entry = entries.get(number)
+            allowed = {"relevance"} if entry is not None and entry.kind == "UREF" else CORRECTABLE
+            # relevance.json's schema checks each item's words and values (its one home)
+            errors = (
+                schema_errors("relevance", {number: {"relevance": "-", **fields}})
+                if (isinstance(fields, dict) and fields)
+                else ["not an object of fields"]
+            )
+            if entry is None:
+                out.append(f"{number}: no such entry, not corrected")
+            elif errors or set(fields) - set(allowed):
+                why = "; ".join(errors) or f"only {', '.join(sorted(allowed))} may be set"
+                out.append(f"{number}: not corrected: {why}")
+            else:
+                changed = [
+                    CORRECTABLE[w] for w, v in fields.items() if entry.set_field(CORRECTABLE[w], v)
+                ]
+                out.append(f"{number} corrected: {', '.join(changed) or 'nothing changed'}")
+        new = doc.render()
+        if new != old:
+            atomic_write(path, new)
+    return out

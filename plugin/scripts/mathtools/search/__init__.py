@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .planning import plan
     from .problemfile import read_problem
     from .querylines import query_line, searched_query_lines
-    from .recording import finish_search, merge_search
+    from .recording import correct_search, finish_search, merge_search
     from .refinement import keep, next_refinement_step
     from .relaxation import ArxivRequest, search_arxiv, search_s2
     from .runrecords import (
@@ -54,6 +54,7 @@ __all__ = [
     "check_per_query",
     "check_refined",
     "command_lines",
+    "correct_search",
     "finish_search",
     "given_search_folder",
     "judge",

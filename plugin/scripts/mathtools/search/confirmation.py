@@ -21,13 +21,13 @@ from pathlib import Path
 
 from ..core import (
     IDENTIFIED,
-    NAMES,
     VERDICTS,
     ServiceError,
     VerificationDocument,
     read_json,
     stamp,
     summary_line,
+    unavailable_line,
 )
 from ..gate import PENDING, Verifier, load_candidates
 from ..litdoc import AS_CITED, UNKNOWN, Index, Key, load_literature, paper_identity
@@ -131,10 +131,7 @@ def empty_verification() -> VerificationDocument:
     }
 
 
-NOTHING_NEW = (
-    "nothing new: every paper verified is an entry of LITERATURE.md already; merged (its Search"
-    " History row): finish next, with no relevance.json and no synthesis.md"
-)
+NOTHING_NEW = "nothing new: every paper is an entry already; merged: finish next, nothing to write"
 
 
 def nothing_new(search: Search, document: VerificationDocument) -> bool:
@@ -295,5 +292,5 @@ def lines(
                 reason = reason[: REASON_CHARS - 1] + "…"
             out.append(f"UNCONFIRMED {key}" + (f' "{given}"' if given else "") + f": {reason}")
     for source, message in document.get("source_errors", {}).items():
-        out.append(f"{NAMES.get(source, source)} unavailable: {message}")
+        out.append(unavailable_line(source, message))
     return out

@@ -15,7 +15,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypedDict
 
-from ..core import NAMES, TAGS, BadInput, SearchResultDict, ServiceError, is_slug, summary_line
+from ..core import (
+    NAMES,
+    TAGS,
+    BadInput,
+    SearchResultDict,
+    ServiceError,
+    is_slug,
+    summary_line,
+    unavailable_line,
+)
 from ..research import current_slug, problem_dir, problem_file
 from ..services import ArxivClient, RequestRejected, S2Client, ZbmathClient
 from . import commandlines, planning, problemfile, querylines, readorder, relaxation, searchfolder
@@ -139,7 +148,7 @@ def run_iteration(
                 continue
             except ServiceError as exc:
                 failed[api] = exc.message
-                progress(f"[{done}/{total}] {tag} failing: {exc.message}")
+                progress(f"[{done}/{total}] {tag} failing")  # why: the listing's line
                 continue
             data = result.to_dict()
             searchfolder.write_json(out, data)
@@ -228,7 +237,7 @@ def listing(search: Search, found: Found) -> list[str]:
         lines.append(f"focus: {search.focus} (judge each paper against it, not the whole problem)")
     lines += found.get("notes", [])
     for source, why in found["failed"].items():
-        lines.append(f"{NAMES[source]} unavailable: {why}")
+        lines.append(unavailable_line(source, why))
     if found["carried"]:
         lines.append(f"{found['carried']} papers judged in an earlier iteration: labels kept")
     # Recorded in LITERATURE.md by an earlier search: named, not judged again (labels carried).

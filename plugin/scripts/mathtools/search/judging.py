@@ -171,7 +171,12 @@ def decide(
         for j in judgements
         if (ref := searchfolder.recorded_as(j.get("record") or {}, j["key"], refs))
     }  # found again, recorded already: not a new strong hit
-    decision = refinement.after_iteration(search.iteration, judgements, recorded=recorded)
+    focus = search.focus if search.focus and not search.first_search else None
+    if focus and not refinement.searched(focus, [run["query"] for run in runs]):
+        focus = None  # not searched in this iteration (a refined query's): the loop's other rules
+    decision = refinement.after_iteration(
+        search.iteration, judgements, recorded=recorded, focus=focus
+    )
     if decision.stop:
         return {"decision": "stop", "reason": decision.reason}
     written = search.judgements_file()  # none when every paper's judgement carried over

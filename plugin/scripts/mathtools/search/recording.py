@@ -26,6 +26,7 @@ from ..litdoc import (
     SYNTHESIS,
     LatexSourceText,
     LiteratureDoc,
+    correct_file,
     extended_synthesis,
     keep_quoted,
     load_literature,
@@ -41,6 +42,7 @@ from .store import open_store
 
 RELEVANCE = "relevance.json"
 SYNTHESIS_FILE = "synthesis.md"
+CORRECTIONS = "corrections.json"  # the model's corrections of entries merge wrote
 SYNTHESIS_PLACEHOLDER = "(No synthesis yet"
 # The Synthesis of a search that confirmed no reference (merge writes it; the model may extend it).
 NO_PRIOR_WORK = (
@@ -109,6 +111,17 @@ def merge_search(search: Search) -> tuple[dict[str, object], list[str]]:
     else:
         out = in_synthesis_file(out, doc, current, "Synthesis (printed below)")
     return {**report, "violations": violations}, out
+
+
+def correct_search(search: Search) -> list[str]:
+    """Apply R/corrections.json to LITERATURE.md's entries (a quote merge found not in its
+    source, corrected with no Read of the file) and validate; the lines to print."""
+    path = search.folder / CORRECTIONS
+    if not path.exists():
+        raise BadInput(f"no {path}: write the corrections first", code="usage")
+    out = correct_file(Path(search.literature), read_json(str(path), "corrections"))
+    violations = validate(search.literature)
+    return out + (violations or ["LITERATURE.md valid"])
 
 
 # A line naming a line of LITERATURE.md's Synthesis (a violation, a citation to update).

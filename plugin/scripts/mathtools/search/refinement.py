@@ -8,6 +8,9 @@ paper `strong`, `partial` or `irrelevant`. After an iteration:
     hit LITERATURE.md records from an earlier search stops it too (a follow-up that finds its
     answer again has nothing new to look for), and the model refines on only when the task
     asks for more (`literature.py refine` searches below the cap whenever it is asked);
+  - a follow-up whose iteration searched its focus (the user's words, or a gap's) and found no
+    paper LITERATURE.md lacks that is even partially relevant stops it too: the focus was
+    searched and found nothing new (again, `refine` searches on when the model asks);
   - the third iteration stops it (MAX_ITERATIONS);
   - otherwise the feedback memo (what the partial matches lack; the irrelevant ones only when
     nothing was partial) goes to the model, which proposes one refined query, and
@@ -56,11 +59,13 @@ def after_iteration(
     judgements: list[Judgement],
     references: Collection[str] = (),
     recorded: Mapping[str, str] | None = None,
+    focus: str | None = None,
 ) -> Decision:
     """Stop or refine, once an iteration's papers are judged. A strong hit that is one of the
     problem's own `references` (paper keys: PROBLEM.md already cites it) or that LITERATURE.md
     `recorded` already (paper key -> its REF) found nothing new, so it does not stop the loop;
-    the reason says which it is."""
+    the reason says which it is. `focus`: a follow-up's focus this iteration searched; when every
+    paper it found that LITERATURE.md lacks is irrelevant, the loop stops."""
     recorded = recorded or {}
     hits = strong_hits(judgements)
     strong = [key for key in hits if key not in references and key not in recorded]
@@ -74,6 +79,12 @@ def after_iteration(
             True, f"strong hit recorded by an earlier search: {named}; `literature.py refine` "
             "searches on only if the task asks for more than it",
         )  # fmt: skip
+    new = [j for j in judgements if j["key"] not in recorded]
+    if focus and not hits and all(j["label"] == "irrelevant" for j in new):
+        return Decision(
+            True, f"the focus ({focus}) was searched: no new paper is even partially relevant;"
+            " `literature.py refine` searches on only if the task asks for more",
+        )  # fmt: skip
     if iteration >= MAX_ITERATIONS:
         without = "without a new strong hit" if hits else "without a strong hit"
         return Decision(True, f"{MAX_ITERATIONS} iterations reached {without}")
@@ -84,6 +95,12 @@ def after_iteration(
             "query for what they leave open",
         )  # fmt: skip
     return Decision(False, "no strong hit yet: propose a refined query")
+
+
+def searched(focus: str, queries: Iterable[str]) -> bool:
+    """Whether one of the recorded run `queries` searched `focus` (normalised) as one query."""
+    wanted = normalise_query(focus)
+    return any(wanted in query_texts(query) for query in queries)
 
 
 def check_refined(refined: str, earlier_queries: list[str]) -> Decision:
