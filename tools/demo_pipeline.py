@@ -355,6 +355,8 @@ def run_demo(
             env["MATH_ARXIV_MIN_INTERVAL"] = env["MATH_S2_MIN_INTERVAL"] = "0"  # a local server
             for service in down:
                 standin.fail(service)
+            if down:  # what the model reads is counted, not seconds: retry lines kept, waits short
+                env["MATH_HTTP_BACKOFF"] = "0.1"
         workspace = Workspace(folder, env)
         slug = create_problem(workspace, problem_file)
         model = model or StandInModel(recalled=remembered(problem_file))
