@@ -235,9 +235,14 @@ def plain_citation_parts(text: str) -> tuple[str, str, str]:
     names = 0
     while names < len(parts) and _names(parts[names]):
         names += 1
-    if names == 0 or names >= len(parts):
+    # "W. Jiang, Q. An, et al., Title, ...": the list cut short, and the title after it
+    title_at = names + 1 if names < len(parts) and _ET_AL.fullmatch(parts[names].strip()) else names
+    if names == 0 or title_at >= len(parts):
         return "", "", ""
-    return ", ".join(parts[:names]), parts[names], ", ".join(parts[names + 1 :])
+    return ", ".join(parts[:names]), parts[title_at], ", ".join(parts[title_at + 1 :])
+
+
+_ET_AL = re.compile(r"et\.?\s*al\.?")
 
 
 _SENTENCE_END = re.compile(r"\.\s+")

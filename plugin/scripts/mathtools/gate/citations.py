@@ -60,6 +60,7 @@ class CitationMatch(Match):
     authorless: bool = False  # the record names no authors: nothing to find in the citation
     authors_read: bool = False  # the citation's leading names were read and checked as a list
     partial_authors: bool = False  # some of the record's authors named, not all: a discrepancy
+    all_named: bool = False  # every author of the record named by family (an initial may differ)
     title_only: bool = False  # the citation is the record's title (and a year, ids), no names
 
     def identifies(self, by_identifier: bool) -> bool:
@@ -72,7 +73,9 @@ class CitationMatch(Match):
             return False  # a record naming no authors confirms no citation
         if self.year_ok is not False:
             return True
-        return self.authors_agree and (self.year_close or self._published_later())
+        # a year one off: every author named, even with an initial that differs ("I. Rédei")
+        named_all = self.authors_agree or self.all_named
+        return named_all and (self.year_close or self._published_later())
 
     @property
     def reason(self) -> str:
@@ -156,6 +159,7 @@ def compare_citation(citation: str, year: int | None, paper: Paper) -> CitationM
         match.authors_contradicted = not check.matched
         note = check.note(len(paper.authors), len(split_authors(cited)))
         match.authors_agree = bool(check.matched) and not note
+        match.all_named = len(check.matched) == len(paper.authors)
         if note:
             match.discrepancies.append(
                 Discrepancy(field="authors", cited=cited, record=paper.authors, note=note)
