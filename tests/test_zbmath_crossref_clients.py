@@ -159,8 +159,9 @@ def test_the_live_no_results_answer_is_nothing_found_not_a_failing_service(monke
         if use == "search":
             result = client.search("ti:nonexistentword")
             assert (result.papers, result.total_results) == ([], 0)
-        elif use == "structured":
-            assert client.structured_search({"DOI": "10.1/a b"}).papers == []
+        elif use == "structured":  # a DOI is looked up through /document/_structured_search
+            found = client.lookup([zbmath.zbmath_identifier("10.1000/a-b")])
+            assert found.papers == [None]
         else:
             found = client.lookup([zbmath.zbmath_identifier("Zbl 1234.56789")])
             assert found.papers == [None]
