@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -103,18 +104,25 @@ def test_statement_citations_are_read_as_mathematicians_write_them():
     assert [(a["keys"], a["statements"]) for a in read.ambiguous] == [(["x", "y"], ["Theorem 1"])]
 
 
+def planted_2405(folder: Path, citing: str) -> Path:
+    """A local copy of 2405.16513's main file in `folder`, its first `\\cite[Lemma 2.1]` made
+    `citing`, beside the references.bib it names; the paper's path."""
+    tex = texsource.decode(members("2405.16513")[MAIN_2405])
+    assert r"\cite[Lemma 2.1]{bezdek-bezdek}" in tex
+    paper = folder / "paper.tex"
+    paper.write_text(tex.replace(r"\cite[Lemma 2.1]{bezdek-bezdek}", citing), encoding="utf-8")
+    (folder / "references.bib").write_text(REFERENCES_BIB, encoding="utf-8")
+    return paper
+
+
 def test_cited_statements_are_shown_and_a_planted_wrong_number_is_flagged(
     script, standin, tmp_path
 ):
-    tex = texsource.decode(members("2405.16513")[MAIN_2405])
-    assert r"\cite[Lemma 2.1]{bezdek-bezdek}" in tex
-    planted = tex.replace(
-        r"\cite[Lemma 2.1]{bezdek-bezdek}",
+    planted_2405(
+        tmp_path,
         r"\cite[Lemma 2.1]{bezdek-bezdek} and \cite[Lemma 2.7]{bezdek-bezdek}, and by Lemma 2.8"
         r" of~\cite{bezdek-bezdek}, see Section 3 of~\cite{bezdek-bezdek,Mink-Bill-Rudolf}",
     )
-    (tmp_path / "paper.tex").write_text(planted, encoding="utf-8")
-    (tmp_path / "references.bib").write_text(REFERENCES_BIB, encoding="utf-8")
     run = script("check_refs.py", str(tmp_path / "paper.tex"), "--json")
     assert run.returncode == 0, run.stderr
     document = run.json()

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from mathtools.bibliography import load_bibliography
-from test_check_refs_papers import MAIN_2405, REFERENCES_BIB, members
+from test_check_refs_papers import planted_2405
 from test_check_refs_whole import SYSTOLIC, local_copy
 
 WINDISCH = (
@@ -19,16 +19,11 @@ WINDISCH = (
 
 
 def test_decisions_list_every_flagged_statement_of_an_entry(script, standin, tmp_path):
-    from mathtools.papers import texsource
-
-    tex = texsource.decode(members("2405.16513")[MAIN_2405])
-    planted = tex.replace(
-        r"\cite[Lemma 2.1]{bezdek-bezdek}",
+    planted_2405(
+        tmp_path,
         r"\cite[Lemma 2.1]{bezdek-bezdek} and \cite[Lemma 2.7]{bezdek-bezdek}, and by Lemma 2.8"
         r" of~\cite{bezdek-bezdek}",
     )
-    (tmp_path / "paper.tex").write_text(planted, encoding="utf-8")
-    (tmp_path / "references.bib").write_text(REFERENCES_BIB, encoding="utf-8")
     run = script("check_refs.py", str(tmp_path / "paper.tex"), "--decisions")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
