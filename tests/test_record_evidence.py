@@ -75,11 +75,13 @@ class Services(ScriptedServer):
     def __init__(self, s2=None, crossref=None, openalex=None):
         super().__init__()
         self.s2, self.crossref, self.openalex = s2, crossref, openalex
+        # read here, not in the server's thread: without ../shared the test skips, saying why
+        self.arxiv = arxiv_body("id_0000.0000_")
 
     def reply_to(self, received: Received) -> Reply:
         path = received.path
         if path.startswith("/api/query"):
-            return Reply(200, arxiv_body("id_0000.0000_"), ATOM_TYPE)
+            return Reply(200, self.arxiv, ATOM_TYPE)
         if path.startswith("/s2/paper/search/match"):
             return Reply(404, json.dumps({"error": "Title match not found"}), JSON)
         if path.startswith("/s2/"):
