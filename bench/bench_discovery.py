@@ -86,6 +86,7 @@ SETS = {
     "second": ROOT / "bench" / "data" / "discovery-second",
     "third": ROOT / "bench" / "data" / "discovery-third",
     "fourth": ROOT / "bench" / "data" / "discovery-fourth",
+    "fifth": ROOT / "bench" / "data" / "discovery-fifth",
 }
 BASELINE_WORDS = 8
 TARGET_FOUND, TARGET_EMPTY, TARGET_READ_PRECISION = 0.90, 0.10, 0.35

@@ -313,6 +313,16 @@ def test_every_form_empty_says_so(corpus):
     assert result.papers == [] and result.relaxation["step"] == "exhausted"
 
 
+def test_a_greek_letter_a_user_typed_is_a_word_not_a_rejected_query(corpus):
+    """A title a user wrote in Unicode ("for real α > 1") plans `--all α`: the arXiv stand-in
+    reads it as a word (a search engine indexes it), relaxes the search, and answers; it once
+    rejected the whole plan ("empty term in all:")."""
+    entry = {"args": ["search", "--all", "sandpile", "--all", "α", "--relax"]}
+    result = run_entry("arxiv", entry, corpus_search.ArxivStandin())
+    assert result.relaxation is not None
+    assert "0704.0688" in [p.arxiv_id for p in result.papers]
+
+
 def test_semantic_scholar_relaxes_by_words(corpus):
     """No operators on S2: the most generic word goes (the last of equals), then the two rarest
     words stand alone, and a paper must hold the first of them that the results hold."""

@@ -66,9 +66,10 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Folded words, a plural's trailing s dropped ("graphs" is "graph"): a light stand-in for
-    the stemming of a real search engine, which folds much more."""
+    the stemming of a real search engine, which folds much more. A letter outside ASCII (`α` in
+    a title a user wrote) is a word as a search engine indexes it, not an empty term."""
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-            for w in re.findall(r"[a-z0-9]+", fold(text))]  # fmt: skip
+            for w in re.findall(r"[^\W_]+", fold(text))]  # fmt: skip
 
 
 @dataclass
