@@ -325,3 +325,71 @@ def test_a_semantic_scholar_search_of_a_name_no_paper_writes_answers_by_its_subj
     known = next(q for q in queries_of(problem, "semantic_scholar") if q["origin"] == "known")
     assert "Chapman-Robbins" in values(known)[0]
     assert found(known, "semantic_scholar")
+
+
+# --- issue 55, item 3, after the fourth set: acronyms in either number, a field left last -----
+
+
+ACRONYM_PROBLEM = """---
+title: "Comparison theorems for reflected BSDEs with jumps"
+domain: probability
+tags: [bsde, comparison-theorem]
+---
+
+# Problem Statement
+
+Do reflected BSDEs driven by a Poisson random measure satisfy a strict comparison theorem when
+the obstacle is only right-continuous? An MCMC scheme approximating them is a second question.
+"""
+
+
+def test_an_acronym_is_searched_on_arxiv_in_both_numbers():
+    """A problem writes "BSDEs", a paper "BSDE" (or the other way): arXiv's manual documents no
+    stemming, so an acronym is asked in both numbers, in the relaxed OR form too; an English
+    word's plural is left to the engine ("graphs", whose singular no rule of a bare s gives)."""
+    from mathtools.services import build_query
+
+    assert build_query(all_terms=["BSDEs"]) == "(all:BSDEs OR all:BSDE)"
+    assert build_query(title=["MCMC"]) == "(ti:MCMC OR ti:MCMCs)"
+    assert build_query(all_terms=["reflected BSDEs"]) == (
+        '(all:"reflected BSDEs" OR all:"reflected BSDE")'
+    )
+    assert build_query(all_terms=["graphs", "Kakeya"]) == "all:graphs AND all:Kakeya"
+    request = relaxation.ArxivRequest(terms=[("all_terms", "BSDEs"), ("all_terms", "zzzz")])
+    either = {form.step: form for form in relaxation.arxiv_forms(request)}["any"]
+    assert "all:BSDE)" in either.query and "all:zzzz" in either.query
+
+
+def test_a_tag_asks_an_acronym_as_the_problem_writes_it(tmp_path):
+    """The tag "bsde" is the statement's "BSDEs": searched in capitals, so that arXiv asks both
+    numbers; and an acronym's plural is no proper name (which would search it in every
+    category), as its singular is not."""
+    problem = write_problem(tmp_path, ACRONYM_PROBLEM)
+    assert problemterms.read_search_terms(problem).tags[0] == "BSDE"
+    assert "bsdes" not in problemterms.proper_names(problem)
+    assert "mcmc" not in problemterms.proper_names(problem)
+    tag = next(q for q in queries_of(problem) if q["origin"] == "tags")
+    assert values(tag) == ["BSDE"] and "--domain probability" in tag["query_line"]
+    request = relaxation.arxiv_request(commandlines.planned_query("arxiv", tag).typed)
+    assert "(all:BSDE OR all:BSDEs)" in request.query()
+
+
+def test_a_semantic_scholar_search_kept_to_mathematics_is_widened_last(corpus):
+    """A search whose every form is empty in Mathematics is asked last as planned, then in its
+    loosest form, in every field of study, as arXiv's last form leaves its categories: a subject
+    of mathematical physics may be filed under physics. A search in every field already is not
+    asked again."""
+    entry = {"args": ["search", "--query", "quark gluon plasma", "--limit", "5"]}
+    result = run_entry("semantic_scholar", entry, corpus_search.S2Standin())
+    assert result.relaxation == {"step": "widened", "query": "quark gluon plasma"}
+    assert result.papers
+    assert relaxation.describe(result.relaxation) == "relaxed: in every category"
+    forms = relaxation.s2_forms("quark gluon plasma", in_field=True)
+    assert [(f.query, f.any_field) for f in forms if f.step == "widened"] == [
+        ("quark gluon plasma", True), ("quark gluon", True),
+    ]  # fmt: skip
+    assert not [f for f in relaxation.s2_forms("quark gluon plasma") if f.any_field]
+    client = corpus_search.S2Standin()
+    wide = relaxation.search_s2(client, "zzzz qqqq yyyy", limit=5, fields_of_study=None)
+    assert wide.relaxation and wide.relaxation["step"] == "exhausted"
+    assert len(client.queries) == len(set(client.queries))

@@ -149,6 +149,7 @@ if TYPE_CHECKING:
     from .tex import cited_keys, strip_comments
     from .text import (
         GREEK_COMMAND,
+        acronym_number,
         american_spelling,
         as_int,
         fold,
@@ -246,6 +247,7 @@ __all__ = [
     "Verdict",
     "VerificationDocument",
     "VerificationResult",
+    "acronym_number",
     "allow_unsandboxed_compute",
     "american_spelling",
     "api_url",

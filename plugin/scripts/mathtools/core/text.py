@@ -233,6 +233,20 @@ def american_spelling(word: str) -> str:
     return re.sub(r"(?<=\w{3})our(s|ed|ing|ings|hood|hoods)?$", r"or\1", word)
 
 
+# An acronym, in either number: "ODE", "SPDEs", "SQP" (two capitals at least, then a bare s).
+ACRONYM = re.compile(r"([A-Z]{2,})(s?)")
+
+
+def acronym_number(word: str) -> str | None:
+    """An acronym in its other number ("ODEs" -> "ODE", "SPDE" -> "SPDEs"); None for another
+    word. An acronym's plural is a bare final s, both ways, where an English word's is not
+    ("analysis", "series"): a text writes either, so a search that matches words asks both."""
+    match = ACRONYM.fullmatch(word)
+    if not match:
+        return None
+    return match.group(1) if match.group(2) else f"{word}s"
+
+
 def stem(word: str) -> str:
     """A folded word with its English plural and British spelling folded, so that variants of
     one word compare equal ("walks" -> "walk", "studies" -> "study", "colour" -> "color")."""

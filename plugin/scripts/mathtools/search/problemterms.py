@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core import DOMAINS, BadInput, fold, named_fields
+from ..core import DOMAINS, BadInput, acronym_number, fold, named_fields
 from .keyterms import (
     GENERIC,
     STOPWORDS,
@@ -40,7 +40,11 @@ def read_search_terms(problem: Problem) -> SearchTerms:
     """A problem's search terms; BadInput when it gives nothing to search for."""
     terms = search_terms(problem)
     from_title = title_terms(problem) or terms[:1]
-    tags = [tag_words(tag) for tag in problem.tags]
+    written = acronyms(problem)
+    tags = [
+        " ".join(written.get(same_stem(word), word) for word in tag_words(tag).split())
+        for tag in problem.tags
+    ]
     core = from_title[0] if from_title else (tags[0] if tags else problem.title)
     if not core.split():  # an empty, NUL-filled or garbage PROBLEM.md
         raise BadInput(
@@ -201,18 +205,33 @@ def query_authors(problem: Problem, api: str) -> list[str]:
     return [family for family in families if fold(family) in on_arxiv]
 
 
+def acronyms(problem: Problem) -> dict[str, str]:
+    """The acronyms PROBLEM.md writes ("SPDEs", "ODE"), by stem, each as a singular in capitals:
+    a tag writes them in lower case ("spde"), and a search asks an acronym in both numbers
+    (services' field_term) only when it reads as one."""
+    text = " ".join([problem.title, problem.statement, *problem.known_results])
+    found: dict[str, str] = {}
+    for word in re.findall(r"[^\W\d_]+", search_text(text)):
+        other = acronym_number(word)
+        if other is not None:
+            found.setdefault(same_stem(word), min(word, other, key=len))
+    return found
+
+
 def proper_names(problem: Problem) -> set[str]:
     """Words PROBLEM.md writes as proper names (folded): capitalised inside a sentence of the
     statement or Known Results ("the Hartree equation", "Euler-Lagrange"), never lower case,
     and each capitalised part of a hyphenated word ("Thompson-like": Thompson). A title
-    capitalises every word, and a sentence its first: neither says anything."""
+    capitalises every word, and a sentence its first: neither says anything; an acronym, in
+    either number ("PDE", "PDEs"), is no name."""
     capital: set[str] = set()
     lower: set[str] = set()
     for text in [problem.statement, *problem.known_results]:
         for sentence in re.split(r"(?<=[.?!:])\s+|\n\s*\n", search_text(text)):
             for word in re.findall(r"[^\W\d_][\w'\u2019\-]*", sentence)[1:]:
                 for part in {word, *word.split("-")} - {""}:
-                    (capital if part[0].isupper() and not part.isupper() else lower).add(fold(part))
+                    name = part[0].isupper() and not part.isupper() and not acronym_number(part)
+                    (capital if name else lower).add(fold(part))
     return {word for word in capital - lower if len(word) > 2}
 
 

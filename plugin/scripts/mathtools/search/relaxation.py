@@ -14,7 +14,10 @@ within the same call, in looser forms, stopping at the first that returns papers
 
 Each looser form is one more request, under the service's rate limit (arXiv: 3 s apart).
 Semantic Scholar's relevance search has no operators: its forms are the query without quotes,
-then without its most generic word, then its two rarest words alone, then without its names.
+then without its most generic word, then its two rarest words alone, then without its names;
+and, for a search kept to a field of study (Mathematics, the client's default), last the query
+as planned and then its loosest form in every field of study, as arXiv's last form leaves its
+categories: a paper on the subject may be filed under physics.
 
 The papers of the form that answered are all kept: none is set aside for lacking a word of
 the query (a name or a notation of the statement the paper says otherwise); the listing ranks an
@@ -52,6 +55,7 @@ class Form(NamedTuple):
     step: str | None
     query: str
     dropped: str | None = None  # the word this form leaves out
+    any_field: bool = False  # Semantic Scholar: asked without its field-of-study filter
 
 
 STEP_NOTES = {
@@ -147,14 +151,17 @@ def _distinct(forms: list[Form]) -> list[Form]:
     had none changes nothing)."""
     kept: list[Form] = []
     for form in forms:
-        if form.query.strip() and form.query not in {k.query for k in kept}:
+        asked = {(k.query, k.any_field) for k in kept}
+        if form.query.strip() and (form.query, form.any_field) not in asked:
             kept.append(form)
     return kept
 
 
-def s2_forms(text: str) -> list[Form]:
+def s2_forms(text: str, in_field: bool = False) -> list[Form]:
     """A Semantic Scholar query and its looser forms: without quotes, without its most generic
-    word, its two rarest words, then its words that are no name (capitalised)."""
+    word, its two rarest words, then its words that are no name (capitalised); with `in_field`
+    (the search is kept to a field of study), last the query as planned and the loosest form in
+    every field of study."""
     words = text.replace('"', " ").split()
     forms = [Form(None, text)]
     forms.append(Form("unquoted", " ".join(words)))
@@ -178,17 +185,21 @@ def s2_forms(text: str) -> list[Form]:
     subject = [word for word in content if not word[:1].isupper()]
     if names and len(subject) > 1:
         forms.append(Form("dropped", " ".join(subject), " ".join(names)))
+    if in_field:  # a subject filed under another field (mathematical physics as physics)
+        loosest = forms[-1].query
+        forms.append(Form("widened", forms[1].query, any_field=True))
+        forms.append(Form("widened", loosest, any_field=True))
     return _distinct(forms)
 
 
-def relaxed(forms: Sequence[Form], search: Callable[[str], SearchResult]) -> SearchResult:
-    """Ask `search(query)` for each form in turn; the first result with papers (else the last
+def relaxed(forms: Sequence[Form], search: Callable[[Form], SearchResult]) -> SearchResult:
+    """Ask `search(form)` for each form in turn; the first result with papers (else the last
     one) carries `relaxation`: {"step", "query", "dropped"?} when a looser form answered. Every
     paper it returned is kept: the listing ranks them (ranking.py)."""
     if not forms:  # the query had no words (say `""`): nothing to ask
         raise BadInput("the query is empty", code="bad_query")
     for form in forms:
-        result = search(form.query)
+        result = search(form)
         if result.papers:
             if form.step:
                 result.relaxation = {"step": form.step, "query": form.query}
@@ -210,13 +221,19 @@ def search_arxiv(
     """ArxivClient.search for `request`, relaxed when empty."""
     return relaxed(
         arxiv_forms(request),
-        lambda query: client.search(query, start, request.max_results, sort, order),
+        lambda form: client.search(form.query, start, request.max_results, sort, order),
     )
 
 
 def search_s2(client: S2Client, text: str, **options: Any) -> SearchResult:
-    """S2Client.search for `text` (and its options), relaxed when empty."""
-    return relaxed(s2_forms(text), lambda query: client.search(query, **options))
+    """S2Client.search for `text` (and its options), relaxed when empty; kept to a field of
+    study (the client's default unless `fields_of_study` is None), widened last."""
+    in_field = options.get("fields_of_study", "default") is not None
+    widened = {**options, "fields_of_study": None}
+    return relaxed(
+        s2_forms(text, in_field),
+        lambda form: client.search(form.query, **(widened if form.any_field else options)),
+    )
 
 
 # --- planned searches ------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from ..core import (
     Paper,
     SearchResult,
     ServiceError,
+    acronym_number,
     american_spelling,
     api_url,
     arxiv_id_text,
@@ -106,15 +107,17 @@ def build_query(
 
 
 def field_term(prefix: str, term: str, field: str = "all_terms") -> str:
-    """`prefix:term`, or, when the term holds a British spelling, both spellings OR-ed
-    (`(all:colouring OR all:coloring)`): arXiv's search folds neither, and most of its papers
-    spell the American way ("Colourings of ordinals" finds "Coloring ordinals by reals")."""
+    """`prefix:term`, or, when the term holds a British spelling or an acronym, its other form
+    OR-ed: `(all:colouring OR all:coloring)`, `(all:ODEs OR all:ODE)`. arXiv's search folds no
+    spelling, and most of its papers spell the American way ("Colourings of ordinals" finds
+    "Coloring ordinals by reals"); its manual documents no stemming, so an acronym's other
+    number (core.acronym_number) is asked too, which costs nothing where the engine stems."""
     text = _term(term, field)
-    words = term.replace('"', " ").lower().split()
-    american = " ".join(american_spelling(word) for word in words)
-    if american == " ".join(words):
+    words = term.replace('"', " ").split()
+    other = " ".join(acronym_number(word) or american_spelling(word.lower()) for word in words)
+    if other.lower() == " ".join(words).lower():
         return f"{prefix}:{text}"
-    return f"({prefix}:{text} OR {prefix}:{_term(american, field)})"
+    return f"({prefix}:{text} OR {prefix}:{_term(other, field)})"
 
 
 def _term(term: str, field: str) -> str:
