@@ -45,7 +45,7 @@ SCRIPTS = PLUGIN / "scripts"
 sys.path[:0] = [str(SCRIPTS), str(ROOT / "tests"), str(ROOT / "tools")]
 
 from mathtools.core import frontmatter  # noqa: E402
-from mathtools.research.state import record_search  # noqa: E402
+from mathtools.research.statechanges import record_search  # noqa: E402
 from support import tournament as t  # noqa: E402
 
 TARGET_CALLS = 40  # issue 51's

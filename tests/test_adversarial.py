@@ -314,7 +314,7 @@ def test_a_malformed_service_url_is_a_bad_environment(url):
 
 
 def test_resume_with_a_journal_that_is_not_utf8_writes_nothing(tmp_path):
-    from mathtools.research import workspace as ws
+    from mathtools.research import workspacechanges as ws
 
     ws.init()
     made = run_script("workspace.py", "new-problem", "--title", "Resumed")

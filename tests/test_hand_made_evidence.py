@@ -13,8 +13,8 @@ import pytest
 import test_state
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import computation, review, router, sessions, signing, statefile
-from mathtools.research import state as machine
+from mathtools.research import computation, review, router, sessions, signing, stateread
+from mathtools.research import statechanges as machine
 from support.verified import confirmed, paper, verification
 from test_state import (
     CLEAN_ARTICLE,
@@ -48,10 +48,10 @@ SANDBOX_RESULT = {
 
 
 def unkeyed_digest(fields: dict) -> str:
-    """STATE.md's digest as 0.1.0's statefile.digest_of made it: a SHA-256 anyone can recompute."""
-    data = {key: fields.get(key) for key in statefile.DIGESTED}
+    """STATE.md's digest as 0.1.0's stateread.digest_of made it: a SHA-256 anyone can recompute."""
+    data = {key: fields.get(key) for key in stateread.DIGESTED}
     if data["entered_at"]:
-        data["entered_at"] = statefile.State("x", entered_at=str(data["entered_at"])).entered()
+        data["entered_at"] = stateread.State("x", entered_at=str(data["entered_at"])).entered()
     data["loops"] = {k: v for k, v in sorted((data["loops"] or {}).items()) if v}
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -71,7 +71,7 @@ def test_a_hand_set_done_with_a_recomputed_digest_is_refused(problem):
     enter(problem, "LATEX_OUTPUT")
     (problem / "OUTPUT.tex").write_text(CLEAN_ARTICLE)
     hand_set(problem, current_state="DONE")
-    for attempt in (router.advance, sessions.archive_session, statefile.show_state):
+    for attempt in (router.advance, sessions.archive_session, stateread.show_state):
         with pytest.raises(BadInput) as refused:
             attempt(problem, problem.name)
         assert refused.value.code == "state_tampered" and "key" in refused.value.message
@@ -86,7 +86,7 @@ def test_the_digest_is_keyed_by_the_workspaces_key(problem):
     assert key.stat().st_mode & 0o777 == 0o600
     key.unlink()  # another key: every mark of the workspace fails
     with pytest.raises(BadInput) as refused:
-        statefile.show_state(problem, problem.name)
+        stateread.show_state(problem, problem.name)
     assert refused.value.code == "state_tampered"
 
 
@@ -101,16 +101,16 @@ def test_a_state_sealed_by_0_1_0_is_read_and_resealed_with_the_key(problem, tmp_
         )
         hand_set(folder, current_state="LITERATURE_SEARCH", history=["0.1.0 moved it"])
     assert not (tmp_path / ".math" / signing.KEY_FILE).exists()
-    assert statefile.show_state(problem, problem.name)["current_state"] == "LITERATURE_SEARCH"
+    assert stateread.show_state(problem, problem.name)["current_state"] == "LITERATURE_SEARCH"
     assert (
-        statefile.show_state(other, other.name)["current_state"] == "LITERATURE_SEARCH"
+        stateread.show_state(other, other.name)["current_state"] == "LITERATURE_SEARCH"
     )  # key made
     machine.record_search(other, other.name, "LIT-001: 0 confirmed references")
     machine.transition(other, other.name, "PROOF_DEVELOPMENT", "searched")
     assert read_state(other)[0]["digest"] != unkeyed_digest(read_state(other)[0])
     hand_set(problem, current_state="PROOF_DEVELOPMENT")  # after the key: refused
     with pytest.raises(BadInput) as refused:
-        statefile.show_state(problem, problem.name)
+        stateread.show_state(problem, problem.name)
     assert refused.value.code == "state_tampered"
 
 

@@ -11,9 +11,9 @@ import pytest
 from conftest import SCRIPTS
 from mathtools.core import frontmatter
 from mathtools.litdoc import merging
-from mathtools.research import journal as jr
-from mathtools.research import journalfile
-from mathtools.research import workspace as ws
+from mathtools.research import journalchanges as jr
+from mathtools.research import journalread
+from mathtools.research import workspacechanges as ws
 from support.verified import confirmed, paper, verification
 
 SEED_EXAMPLE = """
@@ -53,7 +53,7 @@ def entry(title="An attempt", tags="", insight="It taught something", **kind):
         title=title,
         tried="something",
         insight=insight,
-        tags=journalfile.parse_tags(tags),
+        tags=journalread.parse_tags(tags),
         **options,
     )
 
@@ -165,7 +165,7 @@ def test_multiline_text_round_trips(problem, script):
         input=tried,
     )
     assert run.returncode == 0, run.stdout
-    (parsed,) = journalfile.read_journal(problem / "JOURNAL.md").entries
+    (parsed,) = journalread.read_journal(problem / "JOURNAL.md").entries
     assert parsed.fields["tried"] == tried
     assert parsed.fields["insight"] == "fails at $n=2$"
     assert script("journal.py", "validate").returncode == 0
@@ -178,7 +178,7 @@ def test_the_seed_protocol_example_is_a_valid_entry(tmp_path, script):
     )
     run = script("journal.py", "validate", "--file", str(path))
     assert run.returncode == 0, run.stdout
-    (parsed,) = journalfile.read_journal(path).entries
+    (parsed,) = journalread.read_journal(path).entries
     assert parsed.tags == ["operator-norm", "banach-space", "convergence", "spectral-radius"]
 
 
@@ -278,7 +278,7 @@ def test_concurrent_writers_get_distinct_consecutive_numbers(problem):
     assert sorted(i for i in ids if i.startswith("PROOF")) == [
         f"PROOF-{n:03d}" for n in range(1, 5)
     ]
-    journal = journalfile.read_journal(problem / "JOURNAL.md")
+    journal = journalread.read_journal(problem / "JOURNAL.md")
     assert journal.violations == [] and journal.index_violations() == []
     assert journal.meta["total_entries"] == 12
     assert journal.meta["strategies_tried"]["direct"]["entries"] == [
@@ -295,8 +295,8 @@ def test_add_uses_the_current_problem_or_the_one_named(problem, script):
         ]
         == "PROOF-001"
     )
-    assert journalfile.read_journal(Path(other["path"]) / "JOURNAL.md").entries[0].title == "T"
-    assert len(journalfile.read_journal(problem / "JOURNAL.md").entries) == 1
+    assert journalread.read_journal(Path(other["path"]) / "JOURNAL.md").entries[0].title == "T"
+    assert len(journalread.read_journal(problem / "JOURNAL.md").entries) == 1
     unsafe = add(script, "--problem=../other", "--title", "T", "--tried", "t", "--insight", "i")
     assert unsafe.json()["error"]["code"] == "bad_slug"
 
@@ -339,7 +339,7 @@ def test_check_is_clear_without_prior_dead_ends(problem, script):
     status, out = check(script, "induction", "a,b")
     assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
     # the time for the pass's **Updated:** lines
-    assert journalfile.EntryTime.parse(out["now"]).precise
+    assert journalread.EntryTime.parse(out["now"]).precise
     (problem / "JOURNAL.md").unlink()
     status, out = check(script, "induction", "a,b")
     assert (status, {k: v for k, v in out.items() if k != "now"}) == (0, expected)
@@ -465,11 +465,11 @@ def test_proved_lemmas_and_computations_are_dated_evidence(problem, script):
 
 
 def test_a_bare_date_on_the_same_day_is_not_newer():
-    attempt = journalfile.EntryTime.parse("2026-02-01T10:00:00Z")
-    assert not journalfile.EntryTime.parse("2026-02-01").after(attempt)
-    assert journalfile.EntryTime.parse("2026-02-02").after(attempt)
-    assert journalfile.EntryTime.parse("2026-02-01T10:00:01+00:00").after(attempt)
-    assert not journalfile.EntryTime.parse("2026-02-01T11:00:00+02:00").after(attempt)
+    attempt = journalread.EntryTime.parse("2026-02-01T10:00:00Z")
+    assert not journalread.EntryTime.parse("2026-02-01").after(attempt)
+    assert journalread.EntryTime.parse("2026-02-02").after(attempt)
+    assert journalread.EntryTime.parse("2026-02-01T10:00:01+00:00").after(attempt)
+    assert not journalread.EntryTime.parse("2026-02-01T11:00:00+02:00").after(attempt)
 
 
 def test_taxonomy_lists_what_add_accepts(script):

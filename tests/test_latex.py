@@ -8,7 +8,7 @@ import pytest
 from conftest import PLUGIN
 from mathtools.core.tex import cited_keys
 from mathtools.litdoc import bibexport, merging
-from mathtools.research import latex, outputtex
+from mathtools.research import outputtex, texcheck
 from support.verified import confirmed, corrected, paper, unconfirmed, verification
 
 ERDOS = paper(1, authors=["Paul Erdős"], title="On the evolution of random graphs", year=1960)
@@ -171,7 +171,7 @@ def test_an_incomplete_document_fails(script, problem):
 def test_steps_and_labels_are_read_from_proof_md():
     speculative = {
         label: name
-        for label, (name, tier, _) in latex.proof_steps(PROOF_MD).items()
+        for label, (name, tier, _) in texcheck.proof_steps(PROOF_MD).items()
         if tier == "[~]"
     }
     assert speculative == {"pf:lemma-2": "Lemma 2", "pf:main-theorem": "Main Theorem"}

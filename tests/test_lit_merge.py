@@ -15,7 +15,7 @@ import time
 import pytest
 from conftest import SCRIPTS
 from mathtools.core.errors import BadInput
-from mathtools.litdoc import checks, literature, merging
+from mathtools.litdoc import checks, literature, mergereport, merging
 from support.verified import (
     ARXIV_URL,
     S2_URL,
@@ -416,7 +416,7 @@ def test_synthesis_lines_citing_a_moved_uref_are_reported_not_rewritten(lit):
     assert "uref-001 suggests" in lines[stale[1]["line"] - 1]
     assert (
         f"Synthesis line {stale[0]['line']} cites UREF-001, now REF-002: update the citation"
-        in merging.merge_summary_lines(report)
+        in mergereport.merge_summary_lines(report)
     )
 
 
@@ -453,7 +453,7 @@ def test_the_summary_names_every_entry_added_moved_updated_or_skipped(lit):
         ],
         summary="second",
     )
-    assert merging.merge_summary_lines(report) == [
+    assert mergereport.merge_summary_lines(report) == [
         "LITERATURE.md updated: 1 new REF, 1 new UREF; now 2 confirmed, 2 unconfirmed",
         "REF-002 added: arXiv:2100.00005 (moved from UREF-001)",
         "REF-001 updated (Source, DOI, ids, Verified): arXiv:2100.00001",
@@ -502,7 +502,7 @@ def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
     first, second = confirmed(paper(1)), confirmed(paper(2))
     report = merge(lit, [first, second], relevance=assessed([first]))
     assert report["unassessed"] == ["REF-002"]
-    assert merging.merge_summary_lines(report)[-1].startswith("not yet assessed: REF-002 -- ")
+    assert mergereport.merge_summary_lines(report)[-1].startswith("not yet assessed: REF-002 -- ")
     violations = checks.validate(lit)
     assert len(violations) == 1
     assert violations[0].startswith("REF-002 (line ")
@@ -510,7 +510,7 @@ def test_unassessed_refs_are_listed_by_merge_and_fail_validate(lit):
 
     report = merge(lit, [second], assessed([second]), summary="assessed now")
     assert report["unassessed"] == []
-    assert not any("not yet assessed" in line for line in merging.merge_summary_lines(report))
+    assert not any("not yet assessed" in line for line in mergereport.merge_summary_lines(report))
     assert checks.validate(lit) == []
 
 

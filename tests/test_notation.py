@@ -9,7 +9,7 @@ import pytest
 from mathtools.core import frontmatter
 from mathtools.core.domains import DOMAINS
 from mathtools.research import notation
-from mathtools.research import workspace as ws
+from mathtools.research import workspacechanges as ws
 
 
 @pytest.fixture

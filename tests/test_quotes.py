@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from mathtools.litdoc import checks, literature, quotes
 from mathtools.litdoc.refentry import Entry
-from mathtools.research import latex
+from mathtools.research import texcheck
 
 ABSTRACT = (
     "We rigorously state the connection between the EHZ-capacity of convex Lagrangian products "
@@ -186,7 +186,7 @@ PROOF = """\
 )
 def test_latex_check_reads_the_quotes_of_proof_md(tmp_path, claim, said):
     folder = problem_folder(tmp_path, PROOF.format(claim=claim), TEX_PLAIN)
-    _, violations = latex.check_folder(folder)
+    _, violations = texcheck.check_folder(folder)
     found = [v["message"] for v in violations if v["kind"] == "unchecked_quote"]
     assert found == [] if said is None else (len(found) == 1 and said in found[0]), found
 
@@ -217,7 +217,7 @@ TEX_PLAIN = r"""\documentclass{article}
 )
 def test_latex_check_reads_the_quotes_of_output_tex(tmp_path, claim, said):
     folder = problem_folder(tmp_path, "", TEX_PLAIN.replace("{claim}", claim))
-    _, violations = latex.check_folder(folder)
+    _, violations = texcheck.check_folder(folder)
     found = [v["message"] for v in violations if v["kind"] == "unchecked_quote"]
     assert found == [] if said is None else (len(found) == 1 and said in found[0]), found
 

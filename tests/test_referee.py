@@ -11,8 +11,8 @@ import pytest
 import test_state
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import computation, latex, review, router, sessions, texbuild
-from mathtools.research import state as machine
+from mathtools.research import computation, review, router, sessions, texbuild, texcheck
+from mathtools.research import statechanges as machine
 from support.standin import PLUGIN
 from test_state import (
     CLEAN_ARTICLE,
@@ -152,7 +152,7 @@ def test_a_theorem_the_referee_did_not_check_fails_the_latex_check(problem):
         "No claims.", "\\begin{lemma}\\label{pf:lemma-1}Inclusion-exclusion.\\end{lemma}"
     )
     (problem / "OUTPUT.tex").write_text(tex)
-    kinds = [v["message"] for v in latex.check_folder(problem)[1]]
+    kinds = [v["message"] for v in texcheck.check_folder(problem)[1]]
     assert any("not checked by the referee" in m for m in kinds)
 
 
@@ -168,7 +168,7 @@ def test_d2_a_step_on_a_uref_is_no_theorem_and_no_complete_proof(problem):
     tex = CLEAN_ARTICLE.replace(
         "No claims.", "\\begin{theorem}\\label{pf:main-theorem}$D_n$ is nearest.\\end{theorem}"
     )
-    violations = latex.check(tex, None, set(), body)
+    violations = texcheck.check(tex, None, set(), body)
     assert violations and "UREF-001" in violations[0]["message"]
     enter(problem, "PROOF_DEVELOPMENT")
     with pytest.raises(BadInput) as refused:
@@ -185,7 +185,7 @@ def test_d3_a_hand_written_bibliography_fails_the_check():
         "As Hassani [1] shows.\n\\begin{thebibliography}{9}\\bibitem{h} M. Hassani, "
         "Derangements.\\end{thebibliography}",
     )
-    kinds = [v["kind"] for v in latex.check(tex, None, set(), None)]
+    kinds = [v["kind"] for v in texcheck.check(tex, None, set(), None)]
     assert kinds == ["hand_bibliography"]
 
 

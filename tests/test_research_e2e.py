@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import PLUGIN, run_script
 from mathtools.core import bootstrap, frontmatter
-from mathtools.research.state import record_search
+from mathtools.research.statechanges import record_search
 from support import venvs
 from support.claude_harness import (
     agent,

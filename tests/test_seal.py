@@ -14,8 +14,8 @@ import pytest
 import test_state
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
-from mathtools.research import computation, latex, reasons, review, router
-from mathtools.research import state as machine
+from mathtools.research import computation, reasons, review, router, texcheck
+from mathtools.research import statechanges as machine
 from support import tournament as t
 from test_state import CLEAN_ARTICLE, complete_proof, enter, grant
 
@@ -237,7 +237,7 @@ def test_a_p_whose_step_changed_after_the_seal_is_refused(problem):
     path = problem / "PROOF.md"
     path.write_text(path.read_text().replace("says it is odd.", "says it is odd, for all n."))
     (problem / "OUTPUT.tex").write_text(article("No claims."))
-    kinds = {v["kind"]: v["message"] for v in latex.check_folder(problem)[1]}
+    kinds = {v["kind"]: v["message"] for v in texcheck.check_folder(problem)[1]}
     assert (
         "Main Theorem is marked [P], but the step changed after the seal"
         in (kinds["unsealed_proved"])
@@ -291,7 +291,7 @@ def test_proved_on_anything_but_a_sealed_p_step_fails_the_check(problem, script,
     sealed_proof(problem)
     fine = "\\begin{lemma}\\label{pf:lemma-1}\\proved Hamiltonian paths exist.\\end{lemma}\n"
     (problem / "OUTPUT.tex").write_text(article(fine))
-    assert latex.check_folder(problem)[1] == []
+    assert texcheck.check_folder(problem)[1] == []
     (problem / "OUTPUT.tex").write_text(article(fine + claim))
     run = script("latex.py", "check", "--dir", str(problem))
     assert run.returncode == 1
@@ -318,7 +318,7 @@ def test_a_step_at_any_heading_depth_is_seen_by_every_reader(problem, hashes):
         MAIN, f"{deep}\n{MAIN_ON_STEP_1}"
     )
     assert "Step 1" in [step.name for step in review.steps(body)]
-    assert latex.proof_steps(body)["pf:step-1"][1] == "[~]"
+    assert texcheck.proof_steps(body)["pf:step-1"][1] == "[~]"
     errors = review.completeness_errors(body)
     assert "Step 1 is blocked" in errors and "Step 1 is marked [~]" in errors
     enter(problem, "PROOF_DEVELOPMENT")
@@ -328,7 +328,7 @@ def test_a_step_at_any_heading_depth_is_seen_by_every_reader(problem, hashes):
     assert refused.value.code == "proof_incomplete"
     theorem = "\\begin{theorem}\\label{pf:main-theorem}$h(T)$ is odd.\\end{theorem}"
     (problem / "OUTPUT.tex").write_text(article(theorem))
-    kinds = [v["kind"] for v in latex.check_folder(problem)[1]]
+    kinds = [v["kind"] for v in texcheck.check_folder(problem)[1]]
     assert "speculative_as_theorem" in kinds  # the Main Theorem rests on Step 1, [~]
 
 

@@ -11,7 +11,7 @@ import sqlite3
 from conftest import PLUGIN, ROOT
 from mathtools.core import config, sources
 from mathtools.gate import lookups
-from mathtools.litdoc.mergefields import source_field
+from mathtools.litdoc.mergeentries import source_field
 from mathtools.search.store import RunStore
 
 from tools import make_reference

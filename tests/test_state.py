@@ -12,8 +12,8 @@ import pytest
 from mathtools.core import frontmatter
 from mathtools.core.errors import BadInput
 from mathtools.litdoc import merging
-from mathtools.research import review, router, sessions, statefile, texbuild
-from mathtools.research import state as machine
+from mathtools.research import review, router, sessions, stateread, texbuild
+from mathtools.research import statechanges as machine
 from support.verified import verification
 
 LEGAL = {
@@ -28,7 +28,7 @@ LEGAL = {
     ("COMPUTATION", "PROOF_DEVELOPMENT"),
     ("LATEX_OUTPUT", "DONE"),
 }
-ALL_PAIRS = list(itertools.product(statefile.STATES, statefile.STATES))
+ALL_PAIRS = list(itertools.product(stateread.STATES, stateread.STATES))
 
 
 CLEAN_ARTICLE = "\\documentclass{article}\n\\begin{document}\nNo claims.\n\\end{document}\n"
@@ -42,7 +42,7 @@ def write_state(folder, current, loops=None, **extra):
         "history": [],
         **extra,
     }
-    data["digest"] = statefile.digest_of(data, folder)  # as state.py writes it; not a hand edit
+    data["digest"] = stateread.digest_of(data, folder)  # as state.py writes it; not a hand edit
     (folder / "STATE.md").write_text(
         frontmatter.with_frontmatter(data, "\n# State\n\nhand-written note\n")
     )
@@ -144,7 +144,7 @@ def problem(tmp_path):
 
 
 def test_the_table_is_the_seeds_diagram():
-    legal = {(a, b) for a, moves in statefile.TRANSITIONS.items() for b in moves}
+    legal = {(a, b) for a, moves in stateread.TRANSITIONS.items() for b in moves}
     assert legal == LEGAL
 
 
@@ -159,7 +159,7 @@ def test_every_transition_is_allowed_or_refused(problem, here, to, tex_only):
         data, body = read_state(problem)
         assert data["current_state"] == to == result["to"]
         assert data["history"][-1].endswith(f"{here} -> {to} (because)")
-        assert data["transitions_available"] == list(statefile.TRANSITIONS[to])
+        assert data["transitions_available"] == list(stateread.TRANSITIONS[to])
         assert "hand-written note" in body
     else:
         with pytest.raises(BadInput) as refused:
@@ -626,7 +626,7 @@ def test_a_state_md_with_a_byte_order_mark_reads_as_without(problem):
     write_state(problem, "COMPUTATION")
     path = problem / "STATE.md"
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
-    assert statefile.show_state(problem, problem.name)["current_state"] == "COMPUTATION"
+    assert stateread.show_state(problem, problem.name)["current_state"] == "COMPUTATION"
 
 
 def test_advance_records_every_move_that_needs_no_agent(problem):

@@ -13,8 +13,8 @@ import os
 import pytest
 from mathtools.core import schemas
 from mathtools.core.errors import BadInput
-from mathtools.research import router, texbuild, workspacedir
-from mathtools.research import state as machine
+from mathtools.research import router, texbuild, workspaceread
+from mathtools.research import statechanges as machine
 from test_state import CLEAN_ARTICLE, enter
 
 X86 = CLEAN_ARTICLE.replace("No claims.", "Runs on\nx86_64 machines.")
@@ -167,7 +167,7 @@ def test_tex_only_marks_the_write_up_and_status_says_so(script, problem, tmp_pat
         json.dumps({"problems": [problem.name], "archived": [], "current_problem": problem.name,
                     "tex_only": True})
     )  # fmt: skip
-    shown = workspacedir.status()
+    shown = workspaceread.status()
     assert shown["tex"] == {"installed": False, "tex_only": True}
     assert "not compiled: no TeX here, and tex only chosen" in shown["problems"][0]["write_up"]
     (problem / "OUTPUT.tex").write_text(tex + "% edited\n")

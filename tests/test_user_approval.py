@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from mathtools.core.errors import BadInput
-from mathtools.research import state as machine
+from mathtools.research import statechanges as machine
 from support.standin import PLUGIN
 
 HOOK = PLUGIN / "hooks" / "user_approval.py"
@@ -178,8 +178,8 @@ def test_a_lost_signing_key_has_a_way_back_on_the_users_resign(problem, tmp_path
     """Deleting .math/signing.key made every STATE.md "tampered" with no way back. Now the user,
     having checked the files, types /math:research resign, and `state.py resign` seals them (and
     the run records) again with the new key; without the user's resign it is refused."""
-    from mathtools.research import computation, signing, statefile
-    from mathtools.research.state import resign, transition
+    from mathtools.research import computation, signing, stateread
+    from mathtools.research.statechanges import resign, transition
 
     transition(problem, problem.name, "LITERATURE_SEARCH", "problem defined")
     runs = problem / computation.RUN_RECORDS
@@ -188,7 +188,7 @@ def test_a_lost_signing_key_has_a_way_back_on_the_users_resign(problem, tmp_path
     runs.write_text(json.dumps({**record, "mark": signing.mark(tmp_path / ".math", record)}) + "\n")
     (tmp_path / ".math" / signing.KEY_FILE).unlink()  # lost
     with pytest.raises(BadInput) as refused:
-        statefile.load(problem, problem.name)
+        stateread.load(problem, problem.name)
     assert (
         refused.value.code == "state_tampered" and "/math:research resign" in refused.value.message
     )
@@ -197,7 +197,7 @@ def test_a_lost_signing_key_has_a_way_back_on_the_users_resign(problem, tmp_path
     assert refused.value.code == "needs_user"
     user_types(tmp_path, "/math:research resign")
     assert resign(problem, problem.name) == {"resealed": [problem.name], "runs_remarked": 1}
-    assert statefile.load(problem, problem.name)[0].current_state == "LITERATURE_SEARCH"
+    assert stateread.load(problem, problem.name)[0].current_state == "LITERATURE_SEARCH"
     (line,) = runs.read_text().splitlines()
     assert signing.matches(tmp_path / ".math", record, json.loads(line)["mark"])
     assert machine.pending_grant(problem, problem.name) is None  # used up

@@ -13,8 +13,8 @@ from mathtools.core import frontmatter
 from mathtools.core.domains import DOMAINS
 from mathtools.core.errors import BadInput
 from mathtools.core.slugs import check_slug, is_slug
-from mathtools.research import journal, workspacedir
-from mathtools.research import workspace as ws
+from mathtools.research import journalchanges, workspaceread
+from mathtools.research import workspacechanges as ws
 
 STATEMENT_BODY = r"""# Problem Statement
 
@@ -175,7 +175,7 @@ def test_new_problem_starts_every_artifact_from_its_template(root, script):
     literature = (folder / "LITERATURE.md").read_text()
     assert frontmatter.read_frontmatter(literature)["problem"] == "ramsey-bound"
     assert "# Literature: Ramsey bound\n" in literature
-    assert out["files"] == [str(folder / name) for name in workspacedir.STARTING_ARTIFACTS]
+    assert out["files"] == [str(folder / name) for name in workspaceread.STARTING_ARTIFACTS]
 
 
 def test_a_body_without_a_statement_is_refused_and_nothing_is_created(root, script):
@@ -337,7 +337,7 @@ def test_status_reads_every_artifacts_frontmatter(root, script):
         "last_search": "2026-02-10T14:30:00Z",
     }
     assert problem["state_updated"].endswith("Z")  # an unquoted YAML timestamp, as text
-    assert problem["artifacts"] == [*workspacedir.STARTING_ARTIFACTS, "PROOF.md"]
+    assert problem["artifacts"] == [*workspaceread.STARTING_ARTIFACTS, "PROOF.md"]
     assert problem["warnings"] == []
 
 
@@ -384,7 +384,7 @@ def test_resume_gathers_state_journal_and_reading_list(root, script):
         ("PROOF", "induction", "FAILED"),
         ("PROOF", "direct", "IN_PROGRESS"),
     ):
-        journal.add(
+        journalchanges.add(
             category=category,
             strategy=strategy,
             outcome=outcome,

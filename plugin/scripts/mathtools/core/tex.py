@@ -1,5 +1,5 @@
 """LaTeX source as text: comments and citations, read the way LaTeX reads them. The write-up's
-check (research/latex.py) and /math:check-refs (bibliography/loading.py) read .tex files with
+check (research/texcheck.py) and /math:check-refs (bibliography/loading.py) read .tex files with
 these."""
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
         parse_literature,
         template,
     )
-    from .merging import correct_file, merge_file, merge_summary_lines
+    from .mergereport import merge_summary_lines
+    from .merging import correct_file, merge_file
     from .quotes import LatexSourceText, keep_quoted, proof_violations, tex_violations
 
 __all__ = [

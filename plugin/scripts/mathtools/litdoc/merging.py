@@ -1,24 +1,20 @@
-"""Merging a verification result into LITERATURE.md (protocol sections 3, 4 and 8).
+"""Merging a verification result into LITERATURE.md (protocol sections 3, 4 and 8): one
+document (merge) and one file (merge_file), and the corrections a person or the model makes by
+hand (correct_file).
 
-CONFIRMED and CORRECTED results become REF entries, UNCONFIRMED ones UREF entries; metadata is
-carried from the API's record, never retyped. A CORRECTED REF also gets a `Corrected:` line saying
-how the citation was wrong (docs/matching-rules.md), so the person sees that the model's
-memory was off. A paper already in the document (matched by arXiv id, then DOI, then S2 paperId,
-then normalised title + first author's family name + year) is updated in place: its Source becomes
-`both` when the other source confirms it too, missing identifiers and abstract are filled in, and
-the Verified line keeps every URL it was verified through, with the latest time (the first time
-moves to a `First verified:` line). A UREF that a later run confirms (the same paper by an identity
-key, and the same title as the record or the citation: a claimed id alone never does) moves to
-Confirmed References under the next REF number with a `Moved from:` line. Numbers continue from the
-document's high-water marks and are never reused. Relevance, Key Results and Confidence come from
-the model's relevance file and only fill fields still unassessed, so prose already in the document
-is never overwritten. One Search History row is appended per merge, the frontmatter counts are
-recomputed from the body, and the merge's fingerprint is recorded so the same merge applied twice
-changes nothing; the report (MergeReport) names every entry added, updated, moved, skipped or
-whose prose was kept.
-
-This module is the merge of one document and one file (merge, merge_file) and its report;
-mergeentries.py makes, updates and moves the entries (Merge).
+The merge has three modules, one job each. mergeentries.py holds the rules for the entries, in its
+docstring: which entry each result is (CONFIRMED and CORRECTED results REF entries, UNCONFIRMED
+ones UREF entries, a UREF a later run confirms moved), and what each field becomes (metadata
+carried from the API's record, never retyped; a CORRECTED REF's `Corrected:` line, so the person
+sees that the model's memory was off, docs/matching-rules.md; prose already in the document never
+overwritten). This module holds the rules for the document: the inputs are checked against their
+schemas before anything is written; one Search History row is appended per merge (a failing
+service named in it); the frontmatter counts are recomputed from the body, `last_search` is the
+latest verification and `sources_queried` gains the sources that answered; the merge's
+fingerprint is recorded, so the same merge applied twice changes nothing; a Synthesis line citing
+a UREF the merge moved is reported, never rewritten. mergereport.py holds what the merge reports
+(MergeReport: every entry added, updated, moved, skipped or whose prose was kept) and its compact
+view for the model.
 
     >>> report, diff = merge_file(Path("LITERATURE.md"), verified, relevance, summary="gap")
 """
@@ -28,12 +24,13 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 from ..core import (
     NAMES,
+    SOURCES,
     BadInput,
     VerificationDocument,
     atomic_write,
@@ -44,67 +41,26 @@ from ..core import (
 )
 from .checks import synthesis_citations
 from .literature import LiteratureDoc, parse_literature, results_text, template
-from .mergeentries import (
-    RELEVANCE_FIELDS,
-    EntryChanges,
-    Merge,
-    Relevance,
-    later,
-    no_changes,
-    paper_key,
-)
-from .mergefields import confirmed_by, unavailable
+from .mergeentries import RELEVANCE_FIELDS, Merge, Relevance, later, paper_key, unavailable
+from .mergereport import Counts, DocumentMerge, MergeReport, StaleCitation, no_changes
 from .refentry import one_line
-
-
-class StaleCitation(TypedDict):
-    """A Synthesis line (numbered as the merged file has it) citing a UREF this merge moved."""
-
-    line: int
-    cites: str
-    now: str
-
-
-class HistoryRow(TypedDict):
-    date: str
-    query_summary: str
-    results: str  # "arXiv 8, zbMATH Open 2" (literature.results_text)
-    new_confirmed: int
-
-
-class DocumentMerge(EntryChanges):
-    """What merge() did to a parsed document: the entries, kind by kind, and the Search History
-    row; `already_merged` (the same merge made before): nothing, no row."""
-
-    merge_id: str
-    already_merged: bool
-    stale_citations: list[StaleCitation]
-    history_row: HistoryRow | None
-
-
-class Counts(TypedDict):
-    total_papers: int
-    confirmed_count: int
-    unconfirmed_count: int
-
-
-class MergeReport(DocumentMerge):
-    """What merge_file() did to LITERATURE.md: the document's merge, the file's fate, its counts
-    and the REFs still unassessed (`lit_update.py merge --json` prints it; summary_lines shows
-    it to the model)."""
-
-    literature: str
-    created: bool
-    changed: bool
-    dry_run: bool
-    counts: Counts
-    unassessed: list[str]
 
 
 def fingerprint(*parts: object) -> str:
     """12 hex digits naming one merge's inputs (same inputs, same fingerprint)."""
     canonical = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+
+def confirmed_by(verified: VerificationDocument) -> dict[str, int]:
+    """The Search History's Results when no run store counted the search's results: the
+    verified papers each source confirmed (a result's `sources`; a paper several confirmed
+    counts for each), in the registry's order."""
+    counts = {source: 0 for source in SOURCES}
+    for result in verified["results"]:
+        for source in result.get("sources") or []:
+            counts[source] = counts.get(source, 0) + 1
+    return counts
 
 
 def check_inputs(verified: object, relevance: object) -> None:
@@ -254,57 +210,6 @@ def merge_file(
         "counts": counts,
         "unassessed": [entry.entry_number for entry in doc.confirmed if not entry.assessed],
     }, diff
-
-
-KEPT_PROSE = "{ref} kept its {fields}: prose there is never overwritten; edit {ref} in the file"
-
-
-def merge_summary_lines(report: MergeReport) -> list[str]:
-    """The compact view of a merge report for the model: what happened to the file, then one
-    line per entry added, updated, moved, kept or skipped, by number and candidate key (titles
-    and fields are in the file, which the model reads next for the Synthesis)."""
-    name = Path(report["literature"]).name
-    if report["already_merged"]:
-        return [f"{name} unchanged: this merge was made before (merge {report['merge_id']})"]
-    # each kind of item, in this order, and how it shows
-    forms: list[tuple[str, Sequence[Mapping[str, object]]]] = [
-        ("{ref} added: {key}", report["added"]),
-        ("{to} added: {key} (moved from {from})", report["promoted"]),
-        ("{from} is {to}: moved into it ({key})", report["merged"]),
-        ("{ref} updated ({fields}): {key}", report["updated"]),
-        ("{uref} added: {key}", report["unconfirmed_added"]),
-        ("{uref} updated ({fields}): {key}", report["unconfirmed_updated"]),
-        (KEPT_PROSE, report["kept"]),
-        ("skipped {key}: {reason}", report["skipped"]),
-        (
-            "Synthesis line {line} cites {cites}, now {now}: update the citation",
-            report["stale_citations"],
-        ),
-    ]
-    lines = [
-        form.format(**{**item, "fields": ", ".join(cast(list[str], item.get("fields", [])))})
-        + (
-            f" -- CORRECTED ({', '.join(cast(list[str], item['corrected']))})"
-            if item.get("corrected")
-            else ""
-        )
-        for form, items in forms
-        for item in items
-    ]
-    counts = report["counts"]
-    state = "created" if report["created"] else "updated" if report["changed"] else "unchanged"
-    head = (
-        f"{name} {state}: {len(report['added']) + len(report['promoted'])} new REF,"
-        f" {len(report['unconfirmed_added'])} new UREF; now {counts['confirmed_count']}"
-        f" confirmed, {counts['unconfirmed_count']} unconfirmed"
-    )
-    unassessed = report["unassessed"]
-    if unassessed:
-        lines.append(
-            f"not yet assessed: {', '.join(unassessed)} -- give each a relevance, key results "
-            "and a confidence tier in the file before the Synthesis; validate fails until then"
-        )
-    return [head, *lines]
 
 
 # relevance.json's words -> the entry fields a correction may set (a UREF keeps only its relevance)

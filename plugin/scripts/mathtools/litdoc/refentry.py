@@ -306,9 +306,3 @@ class Entry:
             "suggestion": self.field("Suggestion"),
             "status": self.status,
         }
-
-
-def retracted_text(paper: Mapping[str, object]) -> str:
-    """A retracted paper's `Retracted:` line: the notice's DOI ("" when not retracted)."""
-    notice = paper.get("retraction_notice")
-    return f"DOI:{notice} (the retraction notice; never a [V] source)" if notice else ""

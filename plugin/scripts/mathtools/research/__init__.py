@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from .computation import check_recordable, interpret, record_computation
     from .deadends import check_dead_ends
     from .gaps import Gap, claimed, mark, next_to_search, none_left
-    from .journal import add, check_entry, journal_path
-    from .journalfile import (
+    from .journalchanges import add, check_entry, journal_path
+    from .journalread import (
         ALL_STRATEGIES,
         CATEGORIES,
         DEAD_END_OUTCOMES,
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
         parse_tags,
         validate_journal,
     )
-    from .latex import check_folder
     from .models import agent_call_update
     from .notation import CUSTOM, PRESETS, presets, update
     from .pdftext import pdf_claim_violations
@@ -41,10 +40,11 @@ if TYPE_CHECKING:
     from .router import advance, next_step
     from .sessions import archive_session, resume
     from .signing import KEY_FILE, math_dir_of, signing_key
-    from .state import record_merge, record_search, resign, transition
-    from .statefile import STATES, show_state
+    from .statechanges import record_merge, record_search, resign, transition
+    from .stateread import STATES, show_state
     from .texbuild import compile_pdf
-    from .workspace import (
+    from .texcheck import check_folder
+    from .workspacechanges import (
         PROBLEM_DOMAINS,
         PROBLEM_TYPES,
         agent_models,
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
         new_problem,
         switch,
     )
-    from .workspacedir import Workspace, render_dashboard, status
+    from .workspaceread import Workspace, render_dashboard, status
 
 __all__ = [
     "AGENTS",

@@ -40,7 +40,7 @@ from pathlib import Path
 from ..core import data_dir
 
 # continue and accept-partial answer a loop cap; resign seals the workspace's files again after
-# .math/signing.key was lost (state.resign).
+# .math/signing.key was lost (statechanges.resign).
 CHOICES = ("continue", "accept-partial", "resign")
 COMMAND = re.compile(
     rf"^\s*/(?:math:)?research\s+(?P<choice>{'|'.join(CHOICES)})\b(?:\s+(?P<slug>[\w.-]+))?"

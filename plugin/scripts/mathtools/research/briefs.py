@@ -52,7 +52,7 @@ from ..litdoc import export, load_literature
 from . import blocks, computation, review
 from .blocks import section_text
 from .gaps import parse as parse_gaps
-from .journalfile import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
+from .journalread import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
 
 AGENTS = ("proof", "computation", "referee", "latex-writer")
 FILES = (

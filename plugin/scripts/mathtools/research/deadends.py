@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, read_frontmatter, read_text, split_frontmatter, stamp
-from .journal import journal_path
-from .journalfile import (
+from .journalchanges import journal_path
+from .journalread import (
     DEAD_END_OUTCOMES,
     EntryBrief,
     EntryTime,

@@ -1,6 +1,6 @@
-"""OUTPUT.tex as LaTeX reads it, for the write-up's check (latex.py) and its build (texbuild.py):
+"""OUTPUT.tex as LaTeX reads it, for the write-up's check (texcheck.py) and its build (texbuild.py):
 the files it reads in, which of its environments state claims, and what a check finds wrong
-with it (TexViolation, which latex.py, texbuild.py and pdftext.py report).
+with it (TexViolation, which texcheck.py, texbuild.py and pdftext.py report).
 
 - Files: `\\input`, `\\include` and `\\subfile` are followed, and so are a `\\usepackage`,
   `\\RequirePackage` or `\\documentclass` whose .sty or .cls is in the problem folder; a file
@@ -63,7 +63,7 @@ class _TexViolation(TypedDict):
 
 
 class TexViolation(_TexViolation, total=False):
-    """One thing wrong with a write-up (latex.check, texbuild.compile_violations, pdftext): its
+    """One thing wrong with a write-up (texcheck.check, texbuild.compile_violations, pdftext): its
     kind, the message that says what to do, and where it applies."""
 
     key: str  # the citation key (unknown_citation, unconfirmed_in_bib)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core import BadInput, check_slug, math_dir, workspace_config
-from .workspacedir import Workspace
+from .workspaceread import Workspace
 
 Parser = TypeVar("Parser", bound=argparse.ArgumentParser)
 

@@ -24,8 +24,8 @@ run's Interpretation may say it refutes the step (smallcases.py).
 [P] ("proved here in full") to each step the referee checked that rests on no computation and
 whose premises are all [P] or [V] steps or REF entries. Nothing else gives [P]: the seal first
 takes [P] from every step and gives it again only where it is earned, and `sealed_proved` refuses
-a [P] in PROOF.md that `proved` does not list with the step's text as it is now (state.py,
-latex.py). The router (state.py) re-validates REVIEW.md before it moves on it, so a hand-set
+a [P] in PROOF.md that `proved` does not list with the step's text as it is now (statechanges.py,
+texcheck.py). The router (router.py) re-validates REVIEW.md before it moves on it, so a hand-set
 `verdict` or a PROOF.md changed after the review counts for nothing.
 """
 
@@ -331,7 +331,7 @@ def review_text(folder: Path) -> str | None:
 def proved_labels(folder: Path) -> set[str]:
     """The labels (pf:lemma-2) of the PROOF.md steps that are legitimately [P] now: marked [P],
     and given it by REVIEW.md's seal with the step's text as it stands. The one answer to "may
-    this step be stated as proved here" (latex.py's \\proved check)."""
+    this step be stated as proved here" (texcheck.py's \\proved check)."""
     proof = folder / "PROOF.md"
     if not proof.exists():
         return set()

@@ -16,14 +16,14 @@ from typing import TypedDict
 from ..core import read_text
 from . import computation, review
 from .outputtex import TexViolation
-from .state import (
+from .statechanges import (
     artifact,
     latex_violations,
     literature_outcome,
     pending_grant,
     transition,
 )
-from .statefile import LOOP_CAP, LOOPS, STATES, State, load
+from .stateread import LOOP_CAP, LOOPS, STATES, State, load
 
 # The agent that works in each state.
 AGENTS = {

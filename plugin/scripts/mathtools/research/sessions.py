@@ -1,7 +1,7 @@
 """A research session's ends: `resume`, what a fresh session reads to pick a problem up again,
 and `archive_session`, a finished run archived (a snapshot of the problem's files in
 sessions/session-NNN/, the run's own products moved there, and STATE.md restarted at INTAKE;
-state.py is the state machine that gets there)."""
+statechanges.py is the state machine that gets there)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, is_digits, locked, now, stamp
-from .journalfile import DEAD_END_OUTCOMES, EntryBrief, read_journal
-from .state import check_grounds
-from .statefile import RUN_FILES, SESSION_FILES, State, StateFields, load, save, state_path
-from .workspacedir import (
+from .journalread import DEAD_END_OUTCOMES, EntryBrief, read_journal
+from .statechanges import check_grounds
+from .stateread import RUN_FILES, SESSION_FILES, State, StateFields, load, save, state_path
+from .workspaceread import (
     ARTIFACTS,
     ProblemStatus,
     Workspace,

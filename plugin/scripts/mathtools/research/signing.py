@@ -1,5 +1,5 @@
 """The workspace's signing key, `.math/signing.key`, and the marks made with it: what makes a
-hand-made STATE.md digest (statefile.py) or a hand-typed computation run (computation.py) show.
+hand-made STATE.md digest (stateread.py) or a hand-typed computation run (computation.py) show.
 
 A mark is an HMAC-SHA256 of what it vouches for, keyed by 32 random bytes that the scripts create
 on first use and keep in the workspace's `.math/` folder (mode 0600, moved with the workspace, the
@@ -8,16 +8,16 @@ STATE.md's fields, which anyone can compute) no longer passes, and neither does 
 COMPUTATION.md by hand: the mark needs the key.
 
 What it does not prevent: anyone who reads the key file, or imports the library and calls the code
-that makes marks (statefile.digest_of, computation.record_computation), can make any mark; the model
+that makes marks (stateread.digest_of, computation.record_computation), can make any mark; the model
 can, with a Bash call, if it sets out to. The threat is an eager model taking a shortcut, not a
 determined one; the key only turns the shortcut into a forgery that has to go and get it. Deleting
 the key makes every mark of the workspace fail: STATE.md reads as hand-edited and every recorded run
 as hand-typed. The way back is the user's: having checked the files, they type `/math:research
-resign`, and `state.py resign` (state.resign) seals every STATE.md and run record again with the
-key made since.
+resign`, and `state.py resign` (statechanges.resign) seals every STATE.md and run record again
+with the key made since.
 
 0.1.0 sealed STATE.md with an unkeyed SHA-256. When a workspace's key is made, the digests its
-STATE.md files hold then are kept in the key file (`unkeyed`), and statefile.py still reads those,
+STATE.md files hold then are kept in the key file (`unkeyed`), and stateread.py still reads those,
 until their next move seals them with the key; a digest recomputed by hand later is not among them.
 """
 
@@ -44,7 +44,7 @@ def math_dir_of(problem_folder: Path) -> Path:
 
 class Key(TypedDict):
     """`.math/signing.key`: the key, when it was made, and the digests of the STATE.md files that
-    0.1.0 had sealed without a key when it was made (statefile.py still reads those)."""
+    0.1.0 had sealed without a key when it was made (stateread.py still reads those)."""
 
     key: str
     created: str

@@ -32,7 +32,7 @@ from typing import TypedDict
 from ..core import TEX_ONLY, BadInput, atomic_write, dumps, stamp, tex_only_configured
 from ..sandbox import check_timeout, environment_without_secrets
 from . import outputtex, signing
-from .statefile import COMPILE_RECORD
+from .stateread import COMPILE_RECORD
 
 # The tools compile_pdf looks for on PATH (latexmk drives pdflatex and bibtex).
 TEX_TOOLS = ("latexmk", "pdflatex", "bibtex")

@@ -1,4 +1,5 @@
-"""Checking OUTPUT.tex against what may be claimed and cited (compiling it: texbuild.py).
+"""The write-up's check (`latex.py check`): OUTPUT.tex against what may be claimed and cited (its
+build: texbuild.py).
 
 `check` reports:
   - a `\\cite` key that is not in references.bib;

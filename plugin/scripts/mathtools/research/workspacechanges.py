@@ -1,4 +1,4 @@
-"""Changing the workspace (its folder, config and status: workspacedir.py): `init` creates
+"""Changing the workspace (its folder, config and status: workspaceread.py): `init` creates
 `.math/`, `new_problem` starts a problem from the templates, `switch` makes one current, `archive`
 puts one away, and `agent_models` shows and sets the agents' models in config.json. Each change
 is made under config.json's lock and rebuilds DASHBOARD.md."""
@@ -28,7 +28,7 @@ from ..core import (
 from ..litdoc import template
 from . import models
 from .notation import new_notation
-from .workspacedir import STARTING_ARTIFACTS, Workspace, render_dashboard
+from .workspaceread import STARTING_ARTIFACTS, Workspace, render_dashboard
 
 PROBLEM_TYPES = ("proof", "computation", "exploration", "conjecture-testing")
 PROBLEM_DOMAINS = (*DOMAINS, "other")

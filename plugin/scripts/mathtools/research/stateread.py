@@ -1,5 +1,5 @@
-"""A problem's STATE.md as read (the moves that change it: state.py): the research loop's states
-and legal moves, where the run is (State), and the seal that makes a hand edit show.
+"""A problem's STATE.md as read (the moves that change it: statechanges.py): the research loop's
+states and legal moves, where the run is (State), and the seal that makes a hand edit show.
 
 States and moves (architecture seed, "State Machine"):
 
@@ -9,8 +9,8 @@ States and moves (architecture seed, "State Machine"):
                   (needs references)     COMPUTATION (results ready)
 
 The back-edges each start a loop, counted per pair in STATE.md (`loops: {proof-literature: N,
-proof-computation: N, proof-review: N}`); state.py refuses a fourth loop of a pair until the user
-approves it.
+proof-computation: N, proof-review: N}`); statechanges.py refuses a fourth loop of a pair until the
+user approves it.
 
 STATE.md carries `digest`, a mark of its routing fields under the workspace's signing key
 (signing.py): a hand edit (`current_state: DONE`) no longer matches it and is refused (code
@@ -185,7 +185,7 @@ def state_path(folder: Path) -> Path:
 def load(folder: Path, slug: str, sealed: bool = True) -> tuple[State, dict[str, object], str]:
     """(State, the whole frontmatter, body) of folder/STATE.md; a missing file is a fresh INTAKE.
     Refused (state_tampered) when its digest is not the key's mark, unless `sealed` is False:
-    state.resign, which the user approved, seals it again."""
+    statechanges.resign, which the user approved, seals it again."""
     path = state_path(folder)
     if not path.exists():  # the body new-problem writes, from the one template
         return (

@@ -1,6 +1,6 @@
 """JOURNAL.md, what was tried on a problem, what came of it and what it taught, as read: the entry
 format, the strategy taxonomy, the entries parsed into typed records, and everything wrong with a
-file (entries are added by journal.py).
+file (entries are added by journalchanges.py).
 
 An entry is a `### CATEGORY-NNN: title` heading followed by one bullet per field::
 
@@ -18,8 +18,8 @@ An entry is a `### CATEGORY-NNN: title` heading followed by one bullet per field
 
 A value running over several lines continues on lines indented by two spaces. Entries are
 numbered per category and only ever appended; the frontmatter keeps `total_entries`, `last_entry`
-and `strategies_tried` (an index of the PROOF entries by strategy), which journal.py's `add`
-recomputes from the entries every time. deadends.py reads it for earlier dead ends.
+and `strategies_tried` (an index of the PROOF entries by strategy), which journalchanges.py's
+`add` recomputes from the entries every time. deadends.py reads it for earlier dead ends.
 """
 
 from __future__ import annotations

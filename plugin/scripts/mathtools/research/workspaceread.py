@@ -1,6 +1,7 @@
 """The research workspace's folder, `.math/` in the user's project, as it is read: its paths and
 config.json (`Workspace`), each problem's status read from its artifacts' frontmatter, the status
-of every problem, and DASHBOARD.md rendered from it (the workspace's changes: workspace.py).
+of every problem, and DASHBOARD.md rendered from it (the workspace's changes:
+workspacechanges.py).
 
 Layout::
 

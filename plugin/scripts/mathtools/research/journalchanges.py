@@ -1,4 +1,4 @@
-"""Adding to JOURNAL.md (its format, entries and validation: journalfile.py): `add` appends one
+"""Adding to JOURNAL.md (its format, entries and validation: journalread.py): `add` appends one
 entry, numbered next in its category, under the file's lock, and brings the frontmatter index up
 to date; `journal_path` finds a problem's JOURNAL.md."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, atomic_write, instantiate, locked, stamp, with_frontmatter
-from .journalfile import (
+from .journalread import (
     CATEGORIES,
     FIELDS,
     OUTCOMES,
@@ -19,7 +19,7 @@ from .journalfile import (
     parse,
     read_journal,
 )
-from .workspacedir import Workspace
+from .workspaceread import Workspace
 
 # The rows of the taxonomy each category's entries take their strategy from.
 CATEGORY_KINDS = {

@@ -1,4 +1,4 @@
-"""The research loop's moves over a problem's STATE.md (statefile.py): each one checked against
+"""The research loop's moves over a problem's STATE.md (stateread.py): each one checked against
 the machine, the loop cap, the user's approval and the files, then recorded.
 
 A fourth loop of a back-edge pair is refused until the user approves it: research can loop
@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import BadInput, locked, now, read_frontmatter, read_text, stamp
-from . import computation, latex, outputtex, pdftext, review, signing, texbuild
+from . import computation, outputtex, pdftext, review, signing, texbuild, texcheck
 from .approval import CHOICES as GRANTS
 from .approval import approval_file, typed_by_user
-from .statefile import (
+from .stateread import (
     LOOP_CAP,
     LOOPS,
     STATES,
@@ -333,7 +333,7 @@ def latex_violations(folder: Path) -> list[outputtex.TexViolation]:
     then, from the compiled PDF's text, every numbered claim it prints that is neither visibly of a
     lower tier nor a sealed [P] step's statement (pdftext.pdf_claim_violations)."""
     try:
-        violations = latex.check_folder(folder, require_review=True)[1]
+        violations = texcheck.check_folder(folder, require_review=True)[1]
     except BadInput as exc:
         return [{"kind": exc.code, "message": exc.message}]
     compiled = texbuild.compile_violations(folder)
