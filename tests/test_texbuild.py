@@ -274,6 +274,24 @@ def test_a_latex_error_is_its_first_line_with_its_place(
     }
 
 
+def test_with_tex_and_without_pdftotext_done_is_refused_with_the_install_line(
+    script, problem, tmp_path, path_without_pdf_tools
+):
+    """The move to DONE reads the compiled PDF's text; where pdftotext is missing it says how to
+    install it, and the loop asks the user (no agent can install it). A stand-in pdflatex."""
+    folder = fake_tex(tmp_path, pdflatex="printf '%%PDF-1.5\\n' > OUTPUT.pdf\n")
+    run = with_path(script, problem, folder, path_without_pdf_tools)
+    assert run.returncode == 0 and run.json()["compiled"] is True, run.stdout
+    env = {**os.environ, "PATH": f"{folder}{os.pathsep}{path_without_pdf_tools}"}
+    moved = script("state.py", "transition", "DONE", "--reason", "written", "--dir", str(problem),
+                   env=env)  # fmt: skip
+    assert moved.returncode == 2, moved.stdout
+    message = moved.json()["error"]["message"]
+    assert "no pdftotext on this machine" in message and "apt-get install" in message
+    asked = json.loads(script("state.py", "advance", "--dir", str(problem), env=env).stdout)
+    assert asked["action"] == "ask_user" and "poppler-utils" in asked["reason"], asked
+
+
 def test_a_pdf_compiled_where_tex_was_is_kept_where_it_is_not(
     script, problem, monkeypatch, path_without_tex, needs_tex
 ):
