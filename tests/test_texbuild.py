@@ -17,7 +17,7 @@ from mathtools.core import schemas
 from mathtools.core.errors import BadInput
 from mathtools.research import router, texbuild, workspacedir
 from mathtools.research import state as machine
-from test_state import CLEAN_ARTICLE, enter, passing_review
+from test_state import CLEAN_ARTICLE, enter, passing_review, read_state
 
 X86 = CLEAN_ARTICLE.replace("No claims.", "Runs on\nx86_64 machines.")
 
@@ -465,7 +465,8 @@ RIEMANN = "The Riemann hypothesis holds."
 
 
 def printed_text(pdf) -> str:
-    """The PDF's text as pdftotext reads it, its white space made single spaces."""
+    """The PDF's text as pdftotext reads it, its white space made single spaces: the test's own
+    witness that the PDF prints the claim, not the pdftext module under test."""
     done = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
     return " ".join(done.stdout.split())
 
@@ -503,7 +504,4 @@ def test_a_theorem_hidden_from_the_tex_check_is_refused_at_done(
     error = run.json()["error"]
     assert error["code"] == "latex_check_failed"
     assert f"OUTPUT.pdf prints {printed}" in error["message"], error["message"]
-    assert (
-        json.loads(script("state.py", "show", "--dir", str(problem)).stdout)["current_state"]
-        == "LATEX_OUTPUT"
-    )
+    assert read_state(problem)[0]["current_state"] == "LATEX_OUTPUT"
