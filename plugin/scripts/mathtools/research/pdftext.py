@@ -94,7 +94,7 @@ def pdf_text(pdf: Path) -> str | None:
 
 
 def printed_claims(text: str) -> list[PrintedClaim]:
-    """Every numbered claim the text prints, with the text that follows its head."""
+    """Every claim the text prints (module docstring), with the text that follows its head."""
     heads = list(_HEAD.finditer(text))
     found: list[PrintedClaim] = []
     for index, head in enumerate(heads):
