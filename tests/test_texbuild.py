@@ -529,6 +529,7 @@ def test_a_theorem_hidden_from_the_tex_check_is_refused_at_done(
         ("See Theorem 5. It is sharp.", []),
         ("Theorem 5 shows that the map is onto.", []),
         ("Theorems 1 and 2 give the bound.", []),
+        ("Lemma 2.1 applies to T, as the base case holds. By Lemma 2.1. Hence", []),
         ("Remark 2 (on Lemma 1). It is sharp.", []),
     ],
 )

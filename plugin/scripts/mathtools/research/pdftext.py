@@ -53,9 +53,9 @@ _NUMBER = r"(?:\d+(?:\.\d+)*|[A-Z]\b)"
 _START = r"(?:^|(?<=[.!?] )(?<!cf\. )(?<!e\.g\. )(?<!i\.e\. )(?<!resp\. )(?<!viz\. ))[ \t]*"
 _HEAD = re.compile(
     rf"{_START}(?:(?P<main>Main )?(?P<kind>{_WORDS})(?:[ \t]+(?P<number>{_NUMBER}))?"
-    rf"[ \t]*(?:\([^)\n]*\))?(?:[ \t]*[.:]|(?(number)[ \t]+(?=[A-Z][a-z])|(?!)))"
+    rf"[ \t]*(?:\([^)\n]*\))?(?:[ \t]*[.:](?!\d)|(?(number)[ \t]+(?=[A-Z][a-z])|(?!)))"
     rf"|(?P<other>[A-Z][a-z]+(?:[ \t]+{_NUMBER})?[ \t]*\([ \t]*(?:[A-Z][\w'-]*[ \t]+)*"
-    rf"(?P<noted>{_WORDS})\b[^)\n]*\))[ \t]*[.:])",
+    rf"(?P<noted>{_WORDS})\b[^)\n]*\))[ \t]*[.:](?!\d))",
     re.MULTILINE,
 )
 # Where a printed claim's text ends: a line opening a proof, or a blank line (a paragraph's end).
