@@ -539,3 +539,35 @@ def test_a_printed_head_is_seen_however_it_is_typeset(text, heads):
     from mathtools.research import pdftext  # here: c099f2e, which these tests fail on, had none
 
     assert [claim["head"] for claim in pdftext.printed_claims(text)] == heads
+
+
+# --- the template's own write-up, as pdftotext reads it ---
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        r"\begin{theorem}\label{pf:main-theorem}Every tournament on $n$ vertices has a "
+        r"Hamiltonian path, and the number of such paths is odd for every $n \ge 1$, as "
+        r"R\'edei showed long ago.\supported\end{theorem}",
+        rf"\begin{{lemma}}\label{{pf:lemma-1}}\proved {LEMMA_1}.\end{{lemma}}",
+    ],
+    ids=["supported-claim", "sealed-statement"],
+)
+def test_the_templates_write_up_reaches_done(problem, needs_tex, claim):
+    """A claim marked as the rules ask, set in the template's preamble, with its proof after it,
+    reaches DONE. With the template's T1 fonts and no cm-super (Debian's small TeX, which the
+    install line names) pdflatex drew bitmap fonts that pdftotext read out of order: a \\supported
+    mark or a statement's last line moved to the page's end, and the write-up was refused."""
+    from conftest import PLUGIN
+
+    passing_review(problem)
+    preamble = (PLUGIN / "templates" / "OUTPUT.tex").read_text().split("\\begin{document}")[0]
+    body = (
+        f"\\section{{Main result}}\n{claim}\n\\begin{{proof}}By inclusion-exclusion.\\end{{proof}}"
+    )
+    (problem / "OUTPUT.tex").write_text(
+        f"{preamble}\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    )
+    assert texbuild.compile_pdf(problem)["compiled"] is True
+    assert done(problem) is None
