@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.pycache_prefix = str(ROOT / ".cache" / "pycache")
 
 from mathtools.core.sources import REGISTRY  # noqa: E402 (needs scripts/ on the path)
-from mathtools.research import texbuild  # noqa: E402 (needs scripts/ on the path)
+from mathtools.research import pdftext, texbuild  # noqa: E402 (needs scripts/ on the path)
 from mathtools.services.http import UNREACHABLE  # noqa: E402 (needs scripts/ on the path)
 from support import shared  # noqa: E402
 from support.standin import StandIn  # noqa: E402 (needs scripts/ on the path)
@@ -137,25 +137,41 @@ NO_TEX_REASON = (
     "--no-install-recommends texlive-latex-base texlive-latex-recommended latexmk (.ci/run "
     "installs it; CONTRIBUTING.md, 'Run the tests')"
 )
+NO_PDFTOTEXT_REASON = (
+    "needs pdftotext (on PATH), not installed here: the move to DONE reads the compiled PDF's "
+    f"text with it; {pdftext.INSTALL_PDFTOTEXT} (.ci/run installs it)"
+)
 
 
-@pytest.fixture(scope="session")
-def path_without_tex(tmp_path_factory) -> str:
-    """PATH as it is, but without TeX: a folder of links to every other command on PATH, so that
-    the tools a test needs (git, unshare, ...) stay while texbuild.TEX_TOOLS are gone."""
-    if not any(shutil.which(tool) for tool in texbuild.TEX_TOOLS):
-        return os.environ.get("PATH", "")
-    folder = tmp_path_factory.mktemp("path-without-tex")
+def path_without(tools: tuple[str, ...], folder: Path) -> str:
+    """PATH as it is, but without `tools`: `folder` filled with links to every other command on
+    PATH, so that the tools a test needs (git, unshare, ...) stay while those are gone."""
     for directory in os.environ.get("PATH", "").split(os.pathsep):
         if not directory or not Path(directory).is_dir():
             continue
         for entry in Path(directory).iterdir():
             link = folder / entry.name
-            if entry.name in texbuild.TEX_TOOLS or os.path.lexists(link):
+            if entry.name in tools or os.path.lexists(link):
                 continue  # hidden, or an earlier PATH folder's command wins, as on PATH
             if entry.is_file() and os.access(entry, os.X_OK):
                 link.symlink_to(entry)
     return str(folder)
+
+
+@pytest.fixture(scope="session")
+def path_without_tex(tmp_path_factory) -> str:
+    """PATH without texbuild.TEX_TOOLS (path_without)."""
+    if not any(shutil.which(tool) for tool in texbuild.TEX_TOOLS):
+        return os.environ.get("PATH", "")
+    return path_without(texbuild.TEX_TOOLS, tmp_path_factory.mktemp("path-without-tex"))
+
+
+@pytest.fixture(scope="session")
+def path_without_pdf_tools(tmp_path_factory) -> str:
+    """PATH without texbuild.TEX_TOOLS and pdftotext (path_without): a test puts a stand-in
+    TeX in front of it to see the move to DONE where TeX is and pdftotext is not."""
+    tools = (*texbuild.TEX_TOOLS, "pdftotext")
+    return path_without(tools, tmp_path_factory.mktemp("path-without-pdf-tools"))
 
 
 @pytest.fixture
@@ -176,10 +192,20 @@ def tex_only(tmp_path, no_tex):
 
 
 @pytest.fixture
-def needs_tex():
-    """This test compiles for real: it skips, saying so, where TeX is not installed."""
+def needs_pdftotext():
+    """This test reads a PDF's text as the move to DONE does: it skips, saying so, where
+    pdftotext is not installed."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip(NO_PDFTOTEXT_REASON)
+
+
+@pytest.fixture
+def needs_tex(request):
+    """This test compiles for real, and the move to DONE reads the compiled PDF's text: it skips,
+    naming what is missing, where TeX or pdftotext is not installed."""
     if not texbuild.tex_installed():
         pytest.skip(NO_TEX_REASON)
+    request.getfixturevalue("needs_pdftotext")
 
 
 @pytest.fixture

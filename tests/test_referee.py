@@ -347,7 +347,7 @@ def test_bibtex_finding_no_citation_is_reported(problem):
 
 
 def test_with_latex_installed_done_waits_for_the_pdf(
-    problem, tmp_path, monkeypatch, path_without_tex
+    problem, tmp_path, monkeypatch, path_without_tex, needs_pdftotext
 ):
     """TeX installed after a run without it: the next run compiles before it is DONE; a PDF
     written by hand is not one compiled (a stand-in pdflatex, synthesized)."""

@@ -14,9 +14,9 @@ subcommands:
             problem folder, or when the document is not a complete article or has an empty
             bibliography (the files it \\input's are checked with it)
             (--compile: then, when it passes, compile as below, in the same call, and read the
-            PDF's text (pdftotext): each numbered Theorem, Lemma, Proposition, Corollary or
-            Claim it prints must state a step the referee's seal gave [P], or show its lower
-            tier ([V], [S], [~]); kind unproved_claim_in_pdf, as the move to DONE checks it)
+            PDF's text (pdftotext): each Theorem, Lemma, Proposition, Corollary or Claim it
+            prints, numbered or not, must state a step the referee's seal gave [P], or show its
+            lower tier ([V], [S], [~]); kind unproved_claim_in_pdf, as the move to DONE checks it)
   compile   runs latexmk (else pdflatex + bibtex) in the problem folder, with no shell escape and
             TeX's files confined to the folder, within --timeout seconds in all; prints the first
             LaTeX error when it fails (exit 1), and records in OUTPUT.compile.json the digests of

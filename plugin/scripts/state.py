@@ -12,11 +12,12 @@ already made (the rule `next` follows; else the user's continue), REVIEW needs a
 by its own rules, COMPUTATION an unanswered request, LATEX_OUTPUT a REVIEW.md sealed on this
 PROOF.md in which every step is checked, DONE an OUTPUT.tex that passes latex.py check and the
 OUTPUT.pdf latex.py compile made from it as it is (OUTPUT.compile.json, keyed like STATE.md; every
-numbered claim the PDF's text prints a sealed [P] step's statement or its lower tier; without TeX:
-refused with the install line, unless "tex_only": true in .math/config.json, then its tex-only
-record). Each back-edge pair may loop 3 times; a fourth, or a write-up without a passing review,
-needs the user: they type /math:research continue (or accept-partial), which the plugin records as
-they type it, and --user-approved uses that record up; without it --user-approved is refused.
+claim the PDF's text prints under a Theorem, Lemma, ... head a sealed [P] step's statement or its
+lower tier; without TeX: refused with the install line, unless "tex_only": true in
+.math/config.json, then its tex-only record). Each back-edge pair may loop 3 times; a fourth, or
+a write-up without a passing review, needs the user: they type /math:research continue (or
+accept-partial), which the plugin records as they type it, and --user-approved uses that record
+up; without it --user-approved is refused.
 STATE.md carries a digest keyed by .math/signing.key: a hand-edited state is refused (code
 state_tampered). When the key is lost every state reads so; the way back is `resign`, after the
 user types /math:research resign.

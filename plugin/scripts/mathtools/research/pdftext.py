@@ -1,13 +1,18 @@
-"""The write-up as the reader sees it: the numbered claims OUTPUT.pdf prints, read from its text
+"""The write-up as the reader sees it: the claims OUTPUT.pdf prints, read from its text
 (pdftotext), not from OUTPUT.tex, which TeX can hide claims from
 (`\\csname newtheorem\\endcsname`, `\\def\\ntt{\\newtheorem}`, `\\let\\inp\\input`,
 `\\textbf{Theorem 5.}`, `\\begin{remark}[Theorem]`).
 
-A printed claim is a line that opens with Theorem, Lemma, Proposition, Corollary or Claim and a
-number, then a period or a parenthesised name and a period (`Theorem 2.1 (Rédei). ...`, as amsthm
-prints a head and as a bold "Theorem 5." reads), or an environment of another name whose note is
-one of those words (`Remark 3 (Theorem). ...`). Its text runs to the next such head, a line
-opening with "Proof", a blank line, or PRINTED_CHARS characters. Each must either
+A printed claim is a head: Theorem, Lemma, Proposition, Corollary or Claim (or Main Theorem),
+with a number (2.1, or a letter: Theorem A) or none (as a starred environment prints it), and a
+parenthesised name or none, then a period or a colon (`Theorem 2.1 (Rédei). ...`, as amsthm
+prints a head and as a bold "Theorem 5." reads), or, after a number, a capitalised word (a bold
+"Theorem 5" then "The ..."; "Theorem 5 shows" is a reference); or an environment of another
+name whose note is one of those words, after capitalised words or none (`Remark 3 (Main
+Theorem). ...`). A head opens a line or follows a sentence's end on it (a bold "Theorem 5."
+inside a paragraph; "by Lemma 2." and "cf. Lemma 2." are references, not heads). Its text
+runs to the next such head, a line opening with "Proof", a blank line, or PRINTED_CHARS
+characters. Each must either
 
   - carry its lower tier visibly: [V], [S] or [∼] (the template's \\verified, \\supported,
     \\speculative) in its text; or
@@ -42,10 +47,15 @@ INSTALL_PDFTOTEXT = (
     "poppler-utils; macOS: brew install poppler)"
 )
 _WORDS = "|".join(CLAIM_WORDS)
-_NUMBER = r"\d+(?:\.\d+)*"
+_NUMBER = r"(?:\d+(?:\.\d+)*|[A-Z]\b)"
+# Where a head may stand: a line's start, or after a sentence's end on that line (not after
+# an abbreviation: "cf. Lemma 2." is a reference).
+_START = r"(?:^|(?<=[.!?] )(?<!cf\. )(?<!e\.g\. )(?<!i\.e\. )(?<!resp\. )(?<!viz\. ))[ \t]*"
 _HEAD = re.compile(
-    rf"^\s*(?:(?P<kind>{_WORDS})\s+(?P<number>{_NUMBER})\s*(?:\([^)\n]*\))?\s*\."
-    rf"|[A-Z][a-z]+\s+{_NUMBER}\s*\(\s*(?P<noted>{_WORDS})\b[^)\n]*\)\s*\.)",
+    rf"{_START}(?:(?P<main>Main )?(?P<kind>{_WORDS})(?:[ \t]+(?P<number>{_NUMBER}))?"
+    rf"[ \t]*(?:\([^)\n]*\))?(?:[ \t]*[.:](?!\d)|(?(number)[ \t]+(?=[A-Z][a-z])|(?!)))"
+    rf"|(?P<other>[A-Z][a-z]+(?:[ \t]+{_NUMBER})?[ \t]*\([ \t]*(?:[A-Z][\w'-]*[ \t]+)*"
+    rf"(?P<noted>{_WORDS})\b[^)\n]*\))[ \t]*[.:](?!\d))",
     re.MULTILINE,
 )
 # Where a printed claim's text ends: a line opening a proof, or a blank line (a paragraph's end).
@@ -84,7 +94,7 @@ def pdf_text(pdf: Path) -> str | None:
 
 
 def printed_claims(text: str) -> list[PrintedClaim]:
-    """Every numbered claim the text prints, with the text that follows its head."""
+    """Every claim the text prints (module docstring), with the text that follows its head."""
     heads = list(_HEAD.finditer(text))
     found: list[PrintedClaim] = []
     for index, head in enumerate(heads):
@@ -92,8 +102,9 @@ def printed_claims(text: str) -> list[PrintedClaim]:
         body = text[head.end() : min(end, head.end() + PRINTED_CHARS)]
         ends = _END.search(body)
         body = body[: ends.start()] if ends else body
-        kind = head.group("kind") or head.group("noted")
-        name = f"{kind} {head.group('number')}" if head.group("number") else head.group(0)
+        name = head.group("other") or " ".join(
+            part for part in (head.group("main"), head.group("kind"), head.group("number")) if part
+        )
         found.append({"head": " ".join(name.split()), "text": " ".join(body.split())})
     return found
 

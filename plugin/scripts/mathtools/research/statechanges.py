@@ -330,8 +330,9 @@ def latex_violations(folder: Path) -> list[outputtex.TexViolation]:
     """What `latex.py check` finds wrong with folder/OUTPUT.tex (a missing file is one), against
     the referee's review; then why OUTPUT.pdf is not the PDF compiled from it now
     (texbuild.compile_violations: without TeX, the install line, unless tex only was chosen);
-    then, from the compiled PDF's text, every numbered claim it prints that is neither visibly of a
-    lower tier nor a sealed [P] step's statement (pdftext.pdf_claim_violations)."""
+    then, from the compiled PDF's text, every claim it prints (a Theorem, Lemma, ... head) that
+    is neither visibly of a lower tier nor a sealed [P] step's statement
+    (pdftext.pdf_claim_violations)."""
     try:
         violations = texcheck.check_folder(folder, require_review=True)[1]
     except BadInput as exc:
