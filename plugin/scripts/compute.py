@@ -173,9 +173,8 @@ def main(argv: Sequence[str]) -> None:
     add_arguments(interpret_command)
     groups = _groups(parser, argv)
     call = _interpret if groups[0].command == "interpret" else _run
-    emit = cli.acknowledge if groups[0].command == "interpret" else cli.emit
     if len(groups) == 1:
-        emit(call(groups[0]))
+        cli.acknowledge(call(groups[0]))
         return
     done: list[dict[str, object]] = []
     for args in groups:  # one refused does not stop the others, nor hide what they did
@@ -183,7 +182,7 @@ def main(argv: Sequence[str]) -> None:
             done.append(call(args))
         except BadInput as exc:
             done.append({"error": {"code": exc.code, "message": exc.message}})
-    emit(done)
+    cli.acknowledge(done)
     if any("error" in item for item in done):
         raise SystemExit(EXIT_BAD_INPUT)
 

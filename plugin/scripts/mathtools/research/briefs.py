@@ -108,7 +108,7 @@ def _proof(folder: Path, slug: str) -> list[str]:
         _review_notes(folder),
         _dead_ends(folder),
         _journal_rules("proof"),
-        _tier_rules(),
+        _tier_rules(revision=bool(proof_md)),
     ]
 
 
@@ -154,6 +154,10 @@ def _writer(folder: Path, slug: str) -> list[str]:
     ]
     if not (folder / "OUTPUT.tex").exists():
         template = (PLUGIN_ROOT / "templates" / "OUTPUT.tex").read_text(encoding="utf-8")
+        # its comment lines are notes for people: the runbook gives each rule they state
+        template = "".join(
+            line for line in template.splitlines(keepends=True) if not line.startswith("%")
+        )
         parts.append("## The OUTPUT.tex template (start from it)\n\n```latex\n" + template + "```")
     return parts
 
@@ -186,13 +190,20 @@ def _problem(folder: Path, statement_only: bool = False) -> str:
 
 
 def _without_guidance(body: str) -> str:
-    """A body without comments, the template's guidance paragraphs (wholly in parentheses) and
-    the headings left with nothing under them."""
+    """A body without comments, the template's guidance paragraphs (wholly in parentheses), the
+    template's text left as it stands (its default Goals: the loop's own steps, nothing of this
+    problem) and the headings left with nothing under them."""
     body = re.sub(r"(?s)<!--.*?-->", "", body)
+    template = split_frontmatter(
+        (PLUGIN_ROOT / "templates" / "PROBLEM.md").read_text(encoding="utf-8"), "PROBLEM.md"
+    )[1]
+    untouched = {p.strip() for p in _paragraphs(template) if not _heading_level(p.strip())}
     paragraphs = [
         p.strip()
-        for p in re.split(r"\n\s*\n", body.strip())
-        if p.strip() and not re.fullmatch(r"(?s)\(.*\)\.?", p.strip())
+        for p in _paragraphs(body)
+        if p.strip()
+        and p.strip() not in untouched
+        and not re.fullmatch(r"(?s)\(.*\)\.?", p.strip())
     ]
     kept = []
     for index, paragraph in enumerate(paragraphs):
@@ -202,6 +213,10 @@ def _without_guidance(body: str) -> str:
             continue  # an empty section
         kept.append(paragraph)
     return "\n\n".join(kept)
+
+
+def _paragraphs(text: str) -> list[str]:
+    return re.split(r"\n\s*\n", text.strip())
 
 
 def _heading_level(paragraph: str) -> int:
@@ -262,6 +277,7 @@ def _proof_template(folder: Path, slug: str) -> str:
     problem = _body(folder, "PROBLEM.md")
     title = str(problem[0].get("title") or slug) if problem else slug
     text = instantiate("PROOF.md", {"slug": slug, "title": title}, {"problem": slug})
+    text = re.sub(r"(?s)<!--.*?-->\n*", "", text)  # its note for people: the format says it
     return f"## There is no PROOF.md yet: Write it from this template\n\n```markdown\n{text}```"
 
 
@@ -431,12 +447,18 @@ def _journal_rules(kind: str) -> str:
     )
 
 
-def _tier_rules() -> str:
-    """The confidence tiers' choice table and speculative-steps warning, from the protocol."""
+def _tier_rules(revision: bool) -> str:
+    """The confidence tiers' choice table, from the protocol; on a revision pass also the
+    speculative-steps warning block (on a first pass the template carries it, and the format's
+    § Confidence tiers says when to keep it)."""
     text = TIERS_PROTOCOL.read_text(encoding="utf-8")
     choose = section_text(text, "## Choosing a tier")
-    warning = section_text(text, "## The speculative-steps warning")
-    return f"## Confidence tiers (protocols/confidence-tiers.md)\n\n{choose}\n\n{warning}"
+    lines = [f"## Confidence tiers (protocols/confidence-tiers.md)\n\n{choose}"]
+    if revision:
+        warning = section_text(text, "## The speculative-steps warning")
+        block = re.search(r"(?s)```markdown\n.*?```", warning)
+        lines.append(f"The speculative-steps warning:\n\n{block.group(0) if block else warning}")
+    return "\n\n".join(lines)
 
 
 def _open_requests(folder: Path, proof_md: str) -> str:
@@ -490,7 +512,9 @@ def _open_gaps(proof_md: str) -> str:
 
 
 def _cited_computations(folder: Path, proof_md: str) -> str:
-    """The runs the proof's steps cite, whole (code, output, environment, Interpretation)."""
+    """The runs the proof's steps cite, whole (code, output, Interpretation), their Environment
+    cut to the interpreter and library lines the appendix prints (the sandbox's isolation lines
+    are COMPUTATION.md's record, not the article's)."""
     cited = {
         int(n)
         for step in review.steps(proof_md)
@@ -498,10 +522,16 @@ def _cited_computations(folder: Path, proof_md: str) -> str:
         for item in step.depends
         for n in _COMPUTATION_CITED.findall(item)
     }
-    runs = [text.strip() for n, text in _runs(folder) if n in cited]
+    runs = [_for_the_appendix(text.strip()) for n, text in _runs(folder) if n in cited]
     if not runs:
         return ""
     return "\n\n".join(["## Computations the steps cite (COMPUTATION.md)", *runs])
+
+
+def _for_the_appendix(run: str) -> str:
+    environment = _run_part(run, "Environment")
+    versions = "\n".join(environment.splitlines()[: computation.VERSION_LINES])
+    return run.replace(environment, versions, 1) if environment else run
 
 
 def _every_computation(folder: Path, proof_md: str) -> str:
