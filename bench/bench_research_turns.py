@@ -23,7 +23,9 @@ strategy and the next in one `journal.py add`; the computation agent runs both r
 call is one tool call (a script, a Read, a Write, an Agent hand-off). The characters read are
 every agent's runbook (its system prompt) and prompt, the command's body, every script's stdout
 and stderr, every file Read (with Claude Code's line-number prefix, 7 characters a line), each
-Write's acknowledgement and each agent's report as the orchestrator gets it.
+Write's acknowledgement and each agent's report as the orchestrator gets it. A reference the
+runbooks read on demand (protocols/research-stops.md at a stop, computation-outcomes.md after a
+run that is not ok, latex-outcomes.md after a compile with no PDF) is Read only when they say.
 
   .venv/bin/python bench/bench_research_turns.py [--calls]
 
@@ -200,6 +202,8 @@ def computation_agent(p: Player, folder: Path) -> None:
             *([] if run_args else shared),
         ]  # fmt: skip
     runs = json.loads(p.bash("compute.py", "run", *run_args))
+    if any(run.get("outcome") != "ok" for run in runs):  # § 2 step 3: then its reference
+        p.read(PLUGIN / "protocols" / "computation-outcomes.md")
     said: list[str] = []
     for request, run in enumerate(runs, 1):
         said += [
@@ -226,7 +230,9 @@ def writer_agent(p: Player, folder: Path) -> None:
     bib = (folder / "references.bib").read_text(encoding="utf-8")
     key = bib.split("{", 1)[1].split(",", 1)[0]  # REF-001's, the first entry
     p.write(folder / "OUTPUT.tex", t.TEX.replace("KEY", key))
-    p.bash("latex.py", "check", "--compile", "--problem", t.SLUG)
+    checked = json.loads(p.bash("latex.py", "check", "--compile", "--problem", t.SLUG))
+    if not (checked.get("compile") or {}).get("compiled"):  # § 3: then its reference
+        p.read(PLUGIN / "protocols" / "latex-outcomes.md")
 
 
 AGENTS = {
@@ -246,6 +252,8 @@ def play(cwd: Path, mode: str) -> tuple[Player, list[str], str]:
     for _ in range(12):
         p.who = "orchestrator"
         step = p.json("state.py", "advance", "--problem", t.SLUG)
+        if step["action"] == "ask_user":  # step 5: the stops are read only then
+            p.read(PLUGIN / "protocols" / "research-stops.md")
         if step["action"] != "spawn":
             break
         # step 3's Agent call: the slug, the folder and the task; then the agent's report

@@ -10,26 +10,32 @@ parsers that own them, and the few protocol lines its runbook would otherwise se
   Edits it; on a first pass, the PROOF.md template to Write instead), the confirmed
   references' Key Results (and the statements of those its steps cite), the computations'
   results and interpretations, the referee's gap and wrong verdicts, the journal's dead ends,
-  the proof strategies and outcomes the journal takes, and the confidence tiers' choice table
-  and speculative-steps warning;
+  the proof strategies and outcomes the journal takes, PROOF.md's format (protocols/
+  proof-format.md: whole on a first pass, the rules for revising on a later one), and the
+  confidence tiers' choice table (with the speculative-steps warning on a later pass: the
+  first pass's template carries it);
 - computation: PROBLEM.md's statement and tags, PROOF.md's Strategy (whose symbols a request
   may use), the requests COMPUTATION.md has not answered (with the gaps that ask for them), the
   runs whose Interpretation is pending (code and output),
   the runs already recorded, the computation strategies and outcomes;
-- referee: PROBLEM.md, NOTATION.md, PROOF.md's Strategy and steps (abandoned ones left out),
+- referee: PROBLEM.md, NOTATION.md, PROOF.md's Strategy and steps (abandoned ones and the
+  steps' **Updated:** lines left out),
   the statements of the REFs
   they cite, every computation (request, code, output, interpretation: a step an output
   contradicts is wrong, cited or not), and the step names its REVIEW.md blocks take;
 - latex-writer: PROBLEM.md, NOTATION.md, PROOF.md's Strategy, steps and open gaps, the
   referee's verdicts, the confirmed references' Key Results, the unconfirmed references (to
-  mention in words, never cite), the computations the proof cites (whole, for the appendix),
-  and the OUTPUT.tex template when there is no OUTPUT.tex yet.
+  mention in words, never cite), the computations the proof cites (for the appendix: code,
+  output, Interpretation and the environment's versions), and the OUTPUT.tex template (without
+  its comment lines) when there is no OUTPUT.tex yet.
 
 A run's Code and Output are fenced blocks, read as blocks (blocks.section_text): a `# ` line in a
 snippet or its output is code or output, not a heading that ends the part.
 
 Printed as Markdown, not JSON: LaTeX and line breaks read as written, with no escaping. A file
-that does not exist is left out, and the first line lists the files the folder holds.
+that does not exist is left out, and the first lines list the files the folder holds (the folder
+itself is in the agent's prompt). PROBLEM.md's text left as its template has it (the default
+Goals) says nothing of the problem and is left out.
 """
 
 from __future__ import annotations
@@ -78,9 +84,9 @@ def brief(folder: Path, slug: str, agent: str) -> str:
     if name not in AGENTS:
         raise BadInput(f"no brief for {agent!r}: one of {', '.join(AGENTS)}", code="unknown_agent")
     present = [n for n in FILES if (folder / n).exists()]
-    head = (
-        f"# Brief for math:{name}: problem `{slug}`, folder {folder}\n"
-        f"Files there: {', '.join(present) or 'none'}. What follows is cut from them: "
+    head = (  # the folder is in the agent's prompt
+        f"# Brief for math:{name}: problem `{slug}`\n"
+        f"Files in its folder: {', '.join(present) or 'none'}. What follows is cut from them: "
         "Read a file only to Edit it.\n"
     )
     parts = {
@@ -98,7 +104,7 @@ def brief(folder: Path, slug: str, agent: str) -> str:
 def _proof(folder: Path, slug: str) -> list[str]:
     proof_md = _text(folder, "PROOF.md")
     return [
-        f"now: {stamp()} (the time for the **Updated:** lines you write in this pass)",
+        f"now: {stamp()}",  # proof-format.md § Updated lines: copied into them
         _problem(folder),
         _notation(folder),
         _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
@@ -442,8 +448,7 @@ def _journal_rules(kind: str) -> str:
     strategies = ", ".join(STRATEGIES[kind] + STRATEGIES["general"])
     return (
         f"## Journal entries\n\nstrategies: {strategies}\noutcomes: {', '.join(OUTCOMES)} "
-        f"({', '.join(DEAD_END_OUTCOMES)} are dead ends; a pass that stops at a named gap or "
-        "request is PARTIAL)"
+        f"({', '.join(DEAD_END_OUTCOMES)} are dead ends)"
     )
 
 
@@ -498,7 +503,11 @@ def _recorded_runs(folder: Path) -> str:
 def _proof_steps(proof_md: str) -> str:
     if not proof_md:
         return "## PROOF.md\n\n(there is no PROOF.md)"
-    kept = [step.text.strip() for step in review.steps(proof_md) if step.status != "abandoned"]
+    kept = [  # without their **Updated:** lines, kept for the journal's dead-end check
+        re.sub(r"(?m)^\*\*Updated:\*\*.*\n?", "", step.text).strip()
+        for step in review.steps(proof_md)
+        if step.status != "abandoned"
+    ]
     return "## PROOF.md's steps (abandoned ones left out)\n\n" + "\n\n".join(kept)
 
 
