@@ -23,10 +23,13 @@ strategy and the next in one `journal.py add`; the computation agent runs both r
 call is one tool call (a script, a Read, a Write, an Agent hand-off). The characters read are
 every agent's runbook (its system prompt) and prompt, the command's body, every script's stdout
 and stderr, every file Read (with Claude Code's line-number prefix, 7 characters a line), each
-Write's acknowledgement and each agent's report as the orchestrator gets it.
+Write's acknowledgement and each agent's report as the orchestrator gets it. A reference the
+runbooks read on demand (protocols/research-stops.md at a stop, computation-outcomes.md after a
+run that is not ok, latex-outcomes.md after a compile with no PDF) is Read only when they say.
 
-  .venv/bin/python bench/bench_research_turns.py
+  .venv/bin/python bench/bench_research_turns.py [--calls]
 
+--calls lists each call and text counted (the brief way), with its characters.
 Targets (issue 51): at most 40 tool calls and 90,000 characters read.
 """
 
@@ -71,10 +74,12 @@ class Player:
         self.calls: dict[str, int] = {}
         self.chars: dict[str, int] = {}
         self.who = "orchestrator"
+        self.log: list[tuple[str, int, int, str]] = []  # (who, calls, chars, what): --calls
 
-    def count(self, calls: int = 0, chars: int = 0) -> None:
+    def count(self, calls: int = 0, chars: int = 0, what: str = "") -> None:
         self.calls[self.who] = self.calls.get(self.who, 0) + calls
         self.chars[self.who] = self.chars.get(self.who, 0) + chars
+        self.log.append((self.who, calls, chars, what))
 
     def bash(self, name: str, *args: str) -> str:
         run = subprocess.run(
@@ -84,7 +89,7 @@ class Player:
             text=True,
             check=False,
         )
-        self.count(calls=1, chars=len(run.stdout) + len(run.stderr))
+        self.count(1, len(run.stdout) + len(run.stderr), f"{name} {args[0]}")
         if run.returncode:
             raise SystemExit(f"{name} {' '.join(args)}: exit {run.returncode}\n{run.stdout}")
         return run.stdout
@@ -95,11 +100,11 @@ class Player:
     def write(self, path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        self.count(calls=1, chars=len(f"File created successfully at: {path}"))
+        self.count(1, len(f"File created successfully at: {path}"), f"Write {path.name}")
 
     def read(self, path: Path) -> str:
         text = path.read_text(encoding="utf-8")
-        self.count(calls=1, chars=len(text) + 7 * text.count("\n"))
+        self.count(1, len(text) + 7 * text.count("\n"), f"Read {path.name}")
         return text
 
 
@@ -107,7 +112,7 @@ def journal(
     p: Player, category: str, strategy: str, outcome: str, agent: str, then: str = ""
 ) -> None:
     """One journal.py add; with `then`, the PARTIAL entry of the strategy that followed, after
-    --and in the same call (agents/proof.md § 5)."""
+    --and in the same call (agents/proof.md § 4)."""
     after = ["--and", "--strategy", then, "--outcome", "PARTIAL", "--title", f"{then}: partial",
              "--insight", "insertion does it"] if then else []  # fmt: skip
     p.bash(
@@ -156,13 +161,13 @@ def literature_agent(p: Player, folder: Path) -> None:
 
     with tempfile.TemporaryDirectory(prefix="math-bench-lit-") as tmp:
         figures = run_demo(Path(tmp) / "ws", SAMPLE, live=False, say=lambda *_: None)
-    p.count(calls=figures["tool_calls"] - HANDOFF, chars=figures["read_chars"])
+    p.count(figures["tool_calls"] - HANDOFF, figures["read_chars"], "the recorded pipeline")
     t.write_literature(folder)
     record_search(folder, t.SLUG, "LIT-001: 2 confirmed references")
 
 
 def proof_agent(p: Player, folder: Path) -> None:
-    p.count(chars=len(runbook("agents", "proof")))
+    p.count(0, len(runbook("agents", "proof")), "agents/proof.md")
     text = brief(p, "proof")
     now = text.split("now: ", 1)[1].split()[0]
     if not (folder / "PROOF.md").exists():  # the first pass: the case analysis fails
@@ -184,7 +189,7 @@ def proof_agent(p: Player, folder: Path) -> None:
 def computation_agent(p: Player, folder: Path) -> None:
     """Both requests' snippets written, then run in one call and interpreted (with their
     journal entries) in one call, each after --and (agents/computation.md § 2)."""
-    p.count(chars=len(runbook("agents", "computation")))
+    p.count(0, len(runbook("agents", "computation")), "agents/computation.md")
     brief(p, "computation")
     shared = ["--python", sys.executable, "--problem", t.SLUG]  # the first's, taken by the next
     run_args: list[str] = []
@@ -197,6 +202,8 @@ def computation_agent(p: Player, folder: Path) -> None:
             *([] if run_args else shared),
         ]  # fmt: skip
     runs = json.loads(p.bash("compute.py", "run", *run_args))
+    if any(run.get("outcome") != "ok" for run in runs):  # § 2 step 3: then its reference
+        p.read(PLUGIN / "protocols" / "computation-outcomes.md")
     said: list[str] = []
     for request, run in enumerate(runs, 1):
         said += [
@@ -209,21 +216,23 @@ def computation_agent(p: Player, folder: Path) -> None:
 
 
 def referee_agent(p: Player, folder: Path) -> None:
-    p.count(chars=len(runbook("agents", "referee")))
+    p.count(0, len(runbook("agents", "referee")), "agents/referee.md")
     brief(p, "referee")
     p.write(folder / "REVIEW.md", t.REVIEW)
     p.bash("review.py", "seal", "--problem", t.SLUG)
 
 
 def writer_agent(p: Player, folder: Path) -> None:
-    p.count(chars=len(runbook("agents", "latex-writer")))
+    p.count(0, len(runbook("agents", "latex-writer")), "agents/latex-writer.md")
     if p.mode == "reads":  # the bibliography is its own call there; the brief writes it
         p.json("bib_export.py", "--problem", t.SLUG)
     brief(p, "latex-writer")
     bib = (folder / "references.bib").read_text(encoding="utf-8")
     key = bib.split("{", 1)[1].split(",", 1)[0]  # REF-001's, the first entry
     p.write(folder / "OUTPUT.tex", t.TEX.replace("KEY", key))
-    p.bash("latex.py", "check", "--compile", "--problem", t.SLUG)
+    checked = json.loads(p.bash("latex.py", "check", "--compile", "--problem", t.SLUG))
+    if not (checked.get("compile") or {}).get("compiled"):  # § 3: then its reference
+        p.read(PLUGIN / "protocols" / "latex-outcomes.md")
 
 
 AGENTS = {
@@ -238,19 +247,21 @@ AGENTS = {
 def play(cwd: Path, mode: str) -> tuple[Player, list[str], str]:
     folder = t.new_problem(cwd)  # /math:init, /math:problem, /math:notation: not counted
     p = Player(cwd, mode)
-    p.count(chars=len(runbook("commands", "research")))
+    p.count(0, len(runbook("commands", "research")), "commands/research.md")
     spawned = []
     for _ in range(12):
         p.who = "orchestrator"
         step = p.json("state.py", "advance", "--problem", t.SLUG)
+        if step["action"] == "ask_user":  # step 5: the stops are read only then
+            p.read(PLUGIN / "protocols" / "research-stops.md")
         if step["action"] != "spawn":
             break
         # step 3's Agent call: the slug, the folder and the task; then the agent's report
         prompt = f"Problem `{step['problem']}`, folder {step['dir']}\nTask: {step['task']}"
-        p.count(calls=1, chars=len(REPORT))
+        p.count(1, len(REPORT), f"Agent {step['spawn']}: its report")
         spawned.append(step["spawn"])
         p.who = step["spawn"]
-        p.count(chars=len(prompt))
+        p.count(0, len(prompt), "its prompt")
         time.sleep(0.01)  # what the agent writes is newer than the state's entry
         AGENTS[step["spawn"]](p, folder)
     return p, spawned, step["state"]
@@ -290,6 +301,9 @@ def main() -> int:
     for who, n in p.calls.items():
         print(f"  {who:22}{n:>6};{reads.calls[who]:>4}{p.chars[who]:>10,};{reads.chars[who]:>8,}")
     print("  agents run: " + ", ".join(spawned))
+    if "--calls" in sys.argv[1:]:  # where the characters go, call by call (brief)
+        for who, n, size, what in p.log:
+            print(f"    {who:22}{n:>3}{size:>8,}  {what}")
     return 0 if met else 1
 
 

@@ -326,3 +326,40 @@ def test_a_run_without_a_record_is_named_not_shown_open(asking):
     text = brief(cwd, "proof")
     assert "Request 1 (Computation 1 has no run record: run it again)" in text
     assert "Request 2 (open)" in text
+
+
+def test_a_first_proof_pass_reads_each_rule_once(tmp_path):
+    """What the template beside it carries is not printed again: the speculative-steps warning
+    (the format says when to keep it), the template's note for people; PROBLEM.md's untouched
+    default Goals (the loop's own steps) are left out, a goal the user wrote is kept; the folder
+    is the agent's prompt's."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    text = brief(cwd, "proof")
+    assert text.count("Warning: this document contains speculative steps.") == 1
+    assert "| depends on any [~] claim | [~] |" in text and "keep the **warning block**" in text
+    assert "<!--" not in text and "- [ ] Find relevant prior work" not in text
+    assert str(folder) not in text and "Files in its folder: PROBLEM.md" in text
+    problem = (folder / "PROBLEM.md").read_text(encoding="utf-8")
+    (folder / "PROBLEM.md").write_text(
+        problem.replace("- [ ] Find relevant prior work", "- [ ] Settle n = 6 by hand"),
+        encoding="utf-8",
+    )
+    assert "- [ ] Settle n = 6 by hand\n- [ ] Develop a proof" in brief(cwd, "proof")
+
+
+def test_the_referee_and_writer_read_no_line_meant_for_others(finished):
+    """The steps without their **Updated:** lines (the journal's); for the writer, the template
+    without its comment lines (the runbook states each rule) and each cited run's Environment cut
+    to the versions the appendix prints (the sandbox's lines are COMPUTATION.md's record)."""
+    cwd, folder = finished
+    for agent in ("referee", "latex-writer"):
+        text = brief(cwd, agent)
+        assert "MARKER-PROOF-LEMMA" in text and "**Updated:**" not in text, agent
+    text = brief(cwd, "latex-writer")
+    assert "\\documentclass" in text and not re.search(r"(?m)^%", text)
+    environment = text.split("### Environment\n\n", 1)[1].split("\n\n", 1)[0]
+    assert environment.startswith("- ") and "(libraries looked for:" in environment
+    assert len(environment.splitlines()) == 2 and "- limits:" in (
+        folder / "COMPUTATION.md"
+    ).read_text(encoding="utf-8")

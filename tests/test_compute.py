@@ -189,7 +189,7 @@ def test_runs_are_recorded_under_their_requests_before_the_summary(script, probl
 
 def test_no_record_needs_no_problem(script):
     run = script("compute.py", "run", "-", "--python", PYTHON, "--no-record", input="print(1)\n")
-    assert run.returncode == 0
+    assert run.returncode == 0 and run.stdout.count("\n") == 1  # one line, read whole
     assert run.json()["stdout"] == "1\n" and run.json()["recorded"] is None
 
 
@@ -559,6 +559,10 @@ def test_one_call_runs_and_interprets_every_open_request(tmp_path):
     ))  # fmt: skip
     assert [r["outcome"] for r in runs] == ["ok", "ok"]
     assert [r["recorded"]["request"] for r in runs] == [1, 2]
+    # the second run, confined as the first, says so: its isolation is not printed twice
+    assert runs[0]["isolation"]["protections"] and runs[1]["isolation"] == "as the first run's"
+    environments = (folder / "COMPUTATION.md").read_text().split("### Environment")[1:]
+    assert len(environments) == 2 and environments[0].split("###")[0].count("\n- ") == 5
     said = run_script(
         "compute.py", "interpret", "1", "--text", "all odd to 5", "--result", "odd",
         "--implication", "supports Step 2", "--strategy", "exhaustive-search",
@@ -571,6 +575,7 @@ def test_one_call_runs_and_interprets_every_open_request(tmp_path):
     assert said.returncode == 2 and said.stdout.count("\n") == 1
     first, missing, second = json.loads(said.stdout)
     assert (first["journal"], second["journal"]) == ("COMP-001", "COMP-002")
+    assert not {"file", "title"} & {*first, *second}  # the model's own words, not echoed
     assert missing["error"]["code"] == "no_pending_interpretation"
     recorded = (folder / "COMPUTATION.md").read_text()
     assert "all odd to 5" in recorded and "all odd at 6, 7" in recorded

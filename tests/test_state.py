@@ -722,18 +722,21 @@ def test_advance_prints_one_line_without_empty_fields_and_history_only_where_the
     script, problem
 ):
     """The orchestrator reads `advance` at every turn: one line of JSON, no null or empty field
-    nor the cap it knows; the history (for its report) only at a question or at DONE, since at
-    a spawn `applied` names the moves just made."""
+    nor the cap it knows, no `flags` (the reason says what they decided); the history and the
+    loop counts (for its report and the user) only at a question or at DONE, since at a spawn
+    `applied` names the moves just made."""
     write_md(problem, "PROBLEM.md", status="defined")
     write_md(problem, "LITERATURE.md", confirmed_count=3, last_search="2026-01-02")
     spawn = script("state.py", "advance", "--dir", str(problem))
     assert spawn.returncode == 0 and spawn.stdout.count("\n") == 1
     step = json.loads(spawn.stdout)
     assert step["action"] == "spawn" and len(step["applied"]) == 2
-    assert not {"history", "loop_cap", "transition", "options"} & set(step)
+    assert not {"history", "loop_cap", "transition", "options", "flags", "loops"} & set(step)
     assert None not in step.values() and [] not in step.values()
+    assert "flags" in json.loads(script("state.py", "next", "--dir", str(problem)).stdout)
     write_md(problem, "PROOF.md", status="stuck")
     time.sleep(0.01)
     asked = json.loads(script("state.py", "advance", "--dir", str(problem)).stdout)
-    assert asked["action"] == "ask_user" and asked["options"]
+    assert asked["action"] == "ask_user" and asked["options"] and "flags" not in asked
     assert asked["history"] == read_state(problem)[0]["history"] and "applied" not in asked
+    assert asked["loops"] == read_state(problem)[0]["loops"]

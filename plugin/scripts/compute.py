@@ -35,7 +35,8 @@ subcommands:
                          journal entry (I is its insight, T its reasoning)
   several in one call: each after `--and`, with its own CODE or N and options, the first's
   for those it does not give (--problem, --python, the limits, --tags); a list is printed,
-  a refused one's error in its place (exit 2), the others run
+  a refused one's error in its place (exit 2), the others run; a later run confined as the
+  first was has "isolation": "as the first run's"
 
 example:
   compute.py run check.py --request 2 --title "h(n) for n <= 50" --problem twin-primes
@@ -172,10 +173,9 @@ def main(argv: Sequence[str]) -> None:
     interpret_command.add_argument("--tags", default="", help="the journal entry's tags, a,b")
     add_arguments(interpret_command)
     groups = _groups(parser, argv)
-    call = _interpret if groups[0].command == "interpret" else _run
-    emit = cli.acknowledge if groups[0].command == "interpret" else cli.emit
+    call = _acknowledged if groups[0].command == "interpret" else _run
     if len(groups) == 1:
-        emit(call(groups[0]))
+        cli.acknowledge(call(groups[0]))
         return
     done: list[dict[str, object]] = []
     for args in groups:  # one refused does not stop the others, nor hide what they did
@@ -183,9 +183,31 @@ def main(argv: Sequence[str]) -> None:
             done.append(call(args))
         except BadInput as exc:
             done.append({"error": {"code": exc.code, "message": exc.message}})
-    emit(done)
+    cli.acknowledge(_isolation_once(done))
     if any("error" in item for item in done):
         raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _acknowledged(args: argparse.Namespace) -> dict[str, object]:
+    """An interpretation's answer without what the model gave or knows (the run's title, the
+    COMPUTATION.md it wrote in): the computation, its status, its request and journal id."""
+    return {k: v for k, v in _interpret(args).items() if k not in ("file", "title")}
+
+
+def _isolation_once(done: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Several runs of one call: a run confined as the first run was says so in a word, not in
+    the same twenty lines again (COMPUTATION.md records each run's isolation whole)."""
+    first = next((item["isolation"] for item in done if "isolation" in item), None)
+    shown = False
+    for item in done:
+        if "isolation" in item and item["isolation"] == first:
+            if shown:
+                item["isolation"] = SAME_ISOLATION
+            shown = True
+    return done
+
+
+SAME_ISOLATION = "as the first run's"
 
 
 def _groups(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[argparse.Namespace]:

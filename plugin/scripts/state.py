@@ -79,14 +79,16 @@ from mathtools.research import (  # noqa: E402
 
 def _printed(step: Mapping[str, object]) -> dict[str, object]:
     """What the orchestrator reads at every turn of the loop, on one line: no empty field, no
-    cap it already knows, and the state's history only where the loop stops (done, a question),
-    for its report; at a spawn, `applied` names the moves just made."""
+    cap it already knows, no `flags` (the frontmatter values the router read: its `reason` says
+    what they decided, and `state.py next` prints them), and the state's history and loop
+    counts only where the loop stops (done, a question), for its report and the user; at a
+    spawn, `applied` names the moves just made."""
     return {
         key: value
         for key, value in step.items()
         if value not in (None, [], {}, "")
-        and key != "loop_cap"
-        and (key != "history" or step.get("action") != "spawn")
+        and key not in ("loop_cap", "flags")
+        and (key not in ("history", "loops") or step.get("action") != "spawn")
     }
 
 

@@ -178,7 +178,7 @@ def emit_search_result(result: SearchResult, query_line: str, out: str | None) -
 def acknowledge(data: object) -> None:
     """Print as ONE line of JSON what the model reads whole at each call: an acknowledgement
     after a call that stored or wrote something it gave (ids and counts, never its own input
-    echoed), the research loop's next step."""
+    echoed), the research loop's next step, a computation's run."""
     sys.stdout.write(redact(json.dumps(data, ensure_ascii=False)) + "\n")
 
 

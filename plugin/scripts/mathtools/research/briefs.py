@@ -10,26 +10,32 @@ parsers that own them, and the few protocol lines its runbook would otherwise se
   Edits it; on a first pass, the PROOF.md template to Write instead), the confirmed
   references' Key Results (and the statements of those its steps cite), the computations'
   results and interpretations, the referee's gap and wrong verdicts, the journal's dead ends,
-  the proof strategies and outcomes the journal takes, and the confidence tiers' choice table
-  and speculative-steps warning;
+  the proof strategies and outcomes the journal takes, PROOF.md's format (protocols/
+  proof-format.md: whole on a first pass, the rules for revising on a later one), and the
+  confidence tiers' choice table (with the speculative-steps warning on a later pass: the
+  first pass's template carries it);
 - computation: PROBLEM.md's statement and tags, PROOF.md's Strategy (whose symbols a request
   may use), the requests COMPUTATION.md has not answered (with the gaps that ask for them), the
   runs whose Interpretation is pending (code and output),
   the runs already recorded, the computation strategies and outcomes;
-- referee: PROBLEM.md, NOTATION.md, PROOF.md's Strategy and steps (abandoned ones left out),
+- referee: PROBLEM.md, NOTATION.md, PROOF.md's Strategy and steps (abandoned ones and the
+  steps' **Updated:** lines left out),
   the statements of the REFs
   they cite, every computation (request, code, output, interpretation: a step an output
   contradicts is wrong, cited or not), and the step names its REVIEW.md blocks take;
 - latex-writer: PROBLEM.md, NOTATION.md, PROOF.md's Strategy, steps and open gaps, the
   referee's verdicts, the confirmed references' Key Results, the unconfirmed references (to
-  mention in words, never cite), the computations the proof cites (whole, for the appendix),
-  and the OUTPUT.tex template when there is no OUTPUT.tex yet.
+  mention in words, never cite), the computations the proof cites (for the appendix: code,
+  output, Interpretation and the environment's versions), and the OUTPUT.tex template (without
+  its comment lines) when there is no OUTPUT.tex yet.
 
 A run's Code and Output are fenced blocks, read as blocks (blocks.section_text): a `# ` line in a
 snippet or its output is code or output, not a heading that ends the part.
 
 Printed as Markdown, not JSON: LaTeX and line breaks read as written, with no escaping. A file
-that does not exist is left out, and the first line lists the files the folder holds.
+that does not exist is left out, and the first lines list the files the folder holds (the folder
+itself is in the agent's prompt). PROBLEM.md's text left as its template has it (the default
+Goals) says nothing of the problem and is left out.
 """
 
 from __future__ import annotations
@@ -78,9 +84,9 @@ def brief(folder: Path, slug: str, agent: str) -> str:
     if name not in AGENTS:
         raise BadInput(f"no brief for {agent!r}: one of {', '.join(AGENTS)}", code="unknown_agent")
     present = [n for n in FILES if (folder / n).exists()]
-    head = (
-        f"# Brief for math:{name}: problem `{slug}`, folder {folder}\n"
-        f"Files there: {', '.join(present) or 'none'}. What follows is cut from them: "
+    head = (  # the folder is in the agent's prompt
+        f"# Brief for math:{name}: problem `{slug}`\n"
+        f"Files in its folder: {', '.join(present) or 'none'}. What follows is cut from them: "
         "Read a file only to Edit it.\n"
     )
     parts = {
@@ -98,7 +104,7 @@ def brief(folder: Path, slug: str, agent: str) -> str:
 def _proof(folder: Path, slug: str) -> list[str]:
     proof_md = _text(folder, "PROOF.md")
     return [
-        f"now: {stamp()} (the time for the **Updated:** lines you write in this pass)",
+        f"now: {stamp()}",  # proof-format.md § Updated lines: copied into them
         _problem(folder),
         _notation(folder),
         _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
@@ -108,7 +114,7 @@ def _proof(folder: Path, slug: str) -> list[str]:
         _review_notes(folder),
         _dead_ends(folder),
         _journal_rules("proof"),
-        _tier_rules(),
+        _tier_rules(revision=bool(proof_md)),
     ]
 
 
@@ -154,6 +160,10 @@ def _writer(folder: Path, slug: str) -> list[str]:
     ]
     if not (folder / "OUTPUT.tex").exists():
         template = (PLUGIN_ROOT / "templates" / "OUTPUT.tex").read_text(encoding="utf-8")
+        # its comment lines are notes for people: the runbook gives each rule they state
+        template = "".join(
+            line for line in template.splitlines(keepends=True) if not line.startswith("%")
+        )
         parts.append("## The OUTPUT.tex template (start from it)\n\n```latex\n" + template + "```")
     return parts
 
@@ -186,13 +196,20 @@ def _problem(folder: Path, statement_only: bool = False) -> str:
 
 
 def _without_guidance(body: str) -> str:
-    """A body without comments, the template's guidance paragraphs (wholly in parentheses) and
-    the headings left with nothing under them."""
+    """A body without comments, the template's guidance paragraphs (wholly in parentheses), the
+    template's text left as it stands (its default Goals: the loop's own steps, nothing of this
+    problem) and the headings left with nothing under them."""
     body = re.sub(r"(?s)<!--.*?-->", "", body)
+    template = split_frontmatter(
+        (PLUGIN_ROOT / "templates" / "PROBLEM.md").read_text(encoding="utf-8"), "PROBLEM.md"
+    )[1]
+    untouched = {p.strip() for p in _paragraphs(template) if not _heading_level(p.strip())}
     paragraphs = [
         p.strip()
-        for p in re.split(r"\n\s*\n", body.strip())
-        if p.strip() and not re.fullmatch(r"(?s)\(.*\)\.?", p.strip())
+        for p in _paragraphs(body)
+        if p.strip()
+        and p.strip() not in untouched
+        and not re.fullmatch(r"(?s)\(.*\)\.?", p.strip())
     ]
     kept = []
     for index, paragraph in enumerate(paragraphs):
@@ -202,6 +219,10 @@ def _without_guidance(body: str) -> str:
             continue  # an empty section
         kept.append(paragraph)
     return "\n\n".join(kept)
+
+
+def _paragraphs(text: str) -> list[str]:
+    return re.split(r"\n\s*\n", text.strip())
 
 
 def _heading_level(paragraph: str) -> int:
@@ -262,6 +283,7 @@ def _proof_template(folder: Path, slug: str) -> str:
     problem = _body(folder, "PROBLEM.md")
     title = str(problem[0].get("title") or slug) if problem else slug
     text = instantiate("PROOF.md", {"slug": slug, "title": title}, {"problem": slug})
+    text = re.sub(r"(?s)<!--.*?-->\n*", "", text)  # its note for people: the format says it
     return f"## There is no PROOF.md yet: Write it from this template\n\n```markdown\n{text}```"
 
 
@@ -426,17 +448,22 @@ def _journal_rules(kind: str) -> str:
     strategies = ", ".join(STRATEGIES[kind] + STRATEGIES["general"])
     return (
         f"## Journal entries\n\nstrategies: {strategies}\noutcomes: {', '.join(OUTCOMES)} "
-        f"({', '.join(DEAD_END_OUTCOMES)} are dead ends; a pass that stops at a named gap or "
-        "request is PARTIAL)"
+        f"({', '.join(DEAD_END_OUTCOMES)} are dead ends)"
     )
 
 
-def _tier_rules() -> str:
-    """The confidence tiers' choice table and speculative-steps warning, from the protocol."""
+def _tier_rules(revision: bool) -> str:
+    """The confidence tiers' choice table, from the protocol; on a revision pass also the
+    speculative-steps warning block (on a first pass the template carries it, and the format's
+    § Confidence tiers says when to keep it)."""
     text = TIERS_PROTOCOL.read_text(encoding="utf-8")
     choose = section_text(text, "## Choosing a tier")
-    warning = section_text(text, "## The speculative-steps warning")
-    return f"## Confidence tiers (protocols/confidence-tiers.md)\n\n{choose}\n\n{warning}"
+    lines = [f"## Confidence tiers (protocols/confidence-tiers.md)\n\n{choose}"]
+    if revision:
+        warning = section_text(text, "## The speculative-steps warning")
+        block = re.search(r"(?s)```markdown\n.*?```", warning)
+        lines.append(f"The speculative-steps warning:\n\n{block.group(0) if block else warning}")
+    return "\n\n".join(lines)
 
 
 def _open_requests(folder: Path, proof_md: str) -> str:
@@ -476,7 +503,11 @@ def _recorded_runs(folder: Path) -> str:
 def _proof_steps(proof_md: str) -> str:
     if not proof_md:
         return "## PROOF.md\n\n(there is no PROOF.md)"
-    kept = [step.text.strip() for step in review.steps(proof_md) if step.status != "abandoned"]
+    kept = [  # without their **Updated:** lines, kept for the journal's dead-end check
+        re.sub(r"(?m)^\*\*Updated:\*\*.*\n?", "", step.text).strip()
+        for step in review.steps(proof_md)
+        if step.status != "abandoned"
+    ]
     return "## PROOF.md's steps (abandoned ones left out)\n\n" + "\n\n".join(kept)
 
 
@@ -490,7 +521,9 @@ def _open_gaps(proof_md: str) -> str:
 
 
 def _cited_computations(folder: Path, proof_md: str) -> str:
-    """The runs the proof's steps cite, whole (code, output, environment, Interpretation)."""
+    """The runs the proof's steps cite, whole (code, output, Interpretation), their Environment
+    cut to the interpreter and library lines the appendix prints (the sandbox's isolation lines
+    are COMPUTATION.md's record, not the article's)."""
     cited = {
         int(n)
         for step in review.steps(proof_md)
@@ -498,10 +531,16 @@ def _cited_computations(folder: Path, proof_md: str) -> str:
         for item in step.depends
         for n in _COMPUTATION_CITED.findall(item)
     }
-    runs = [text.strip() for n, text in _runs(folder) if n in cited]
+    runs = [_for_the_appendix(text.strip()) for n, text in _runs(folder) if n in cited]
     if not runs:
         return ""
     return "\n\n".join(["## Computations the steps cite (COMPUTATION.md)", *runs])
+
+
+def _for_the_appendix(run: str) -> str:
+    environment = _run_part(run, "Environment")
+    versions = "\n".join(environment.splitlines()[: computation.VERSION_LINES])
+    return run.replace(environment, versions, 1) if environment else run
 
 
 def _every_computation(folder: Path, proof_md: str) -> str:

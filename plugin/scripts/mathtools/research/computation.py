@@ -106,6 +106,9 @@ def _fence(text: str, info: str = "") -> str:
     return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
 
 
+VERSION_LINES = 2  # an Environment's first lines, the interpreter's and the libraries' versions
+
+
 def _environment_lines(result: RunResult) -> list[str]:
     env = result.get("environment") or {}
     packages = env.get("packages") or {}

@@ -34,7 +34,7 @@ AGENTS = {
     "LATEX_OUTPUT": "math:latex-writer",
 }
 USER_OPTIONS = ("continue", "redirect", "accept-partial")
-# The values PROOF.md's routing flags may take (agents/proof.md, "Frontmatter").
+# The values PROOF.md's routing flags may take (protocols/proof-format.md, "Frontmatter").
 PROOF_STATUSES = ("strategy", "in-progress", "gaps-identified", "complete", "stuck")
 PROOF_FLAGS = ("computation_needed", "literature_needed")
 
