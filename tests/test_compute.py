@@ -539,6 +539,34 @@ def test_interpret_records_the_requests_journal_entry_in_the_same_call(tmp_path)
         assert line in entry, line
 
 
+def test_a_call_after_and_keeps_the_first_calls_options(tmp_path):
+    """`--and`'s calls take the first's --python, limits and problem when they do not say: the
+    subcommand's defaults once overwrote them (argparse writes a subcommand's defaults over the
+    namespace it is given), so the second run had 30 s, 1024 MB and the plugin's interpreter."""
+    cwd = tmp_path / "ws"
+    folder = t.new_problem(cwd)
+    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
+    (folder / "computations").mkdir()
+    snippets = []
+    for request in (1, 2):
+        snippets.append(folder / "computations" / f"request-{request}.py")
+        snippets[-1].write_text(t.SNIPPETS[request], encoding="utf-8")
+    runs = json.loads(t.script(
+        cwd, "compute.py", "run", str(snippets[0]), "--request", "1", "--title", "n <= 5",
+        "--python", sys.executable, "--timeout", "17", "--memory-mb", "700",
+        "--problem", t.SLUG,
+        "--and", str(snippets[1]), "--request", "2", "--title", "n = 6, 7", "--timeout", "19",
+    ))  # fmt: skip
+    assert [r["outcome"] for r in runs] == ["ok", "ok"]
+    environments = (folder / "COMPUTATION.md").read_text().split("### Environment")[1:]
+    limits = [line for part in environments for line in part.splitlines() if "- limits:" in line]
+    assert [line.split(";")[0] for line in limits] == [
+        "- limits: 17 s wall time, 700 MB memory", "- limits: 19 s wall time, 700 MB memory",
+    ]  # fmt: skip
+    interpreters = [part.strip().splitlines()[0] for part in environments]
+    assert interpreters[0] == interpreters[1]
+
+
 def test_one_call_runs_and_interprets_every_open_request(tmp_path):
     """The computation agent's two requests: one `compute.py run` call for both snippets (the
     second after `--and`, with its own request, title and purpose, the first's problem and

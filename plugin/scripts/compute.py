@@ -46,6 +46,8 @@ Exit codes: 0 the snippet ran (whatever its outcome: read `outcome`), 2 bad inpu
 writes or give it namespaces, and the workspace did not allow it), 5 internal error.
 """
 
+from __future__ import annotations
+
 import argparse
 import sys
 from collections.abc import Sequence
@@ -172,7 +174,7 @@ def main(argv: Sequence[str]) -> None:
     interpret_command.add_argument("--outcome", help="the journal entry's outcome")
     interpret_command.add_argument("--tags", default="", help="the journal entry's tags, a,b")
     add_arguments(interpret_command)
-    groups = _groups(parser, argv)
+    groups = _groups(parser, commands, argv)
     call = _acknowledged if groups[0].command == "interpret" else _run
     if len(groups) == 1:
         cli.acknowledge(call(groups[0]))
@@ -210,19 +212,26 @@ def _isolation_once(done: list[dict[str, object]]) -> list[dict[str, object]]:
 SAME_ISOLATION = "as the first run's"
 
 
-def _groups(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[argparse.Namespace]:
+def _groups(
+    parser: cli.ArgumentParser,
+    commands: argparse._SubParsersAction[cli.ArgumentParser],
+    argv: Sequence[str],
+) -> list[argparse.Namespace]:
     """The calls one command line makes: each after `--and` is the first's subcommand with its
     own snippet or number and options, and the first's options it does not give (--problem,
     --python, the limits). All are parsed before any runs: a malformed line runs nothing."""
     words = list(argv)
     groups = [parser.parse_args(words[: words.index("--and")] if "--and" in words else words)]
+    # The first's values become the subcommand's defaults: argparse writes a subcommand's
+    # defaults over a namespace passed in, so inheriting through one lost them all.
+    first = vars(groups[0])
+    commands.choices[groups[0].command].set_defaults(
+        **{k: first[k] for k in _INHERITED if k in first}
+    )
     while "--and" in words:
         words = words[words.index("--and") + 1 :]
         own = words[: words.index("--and")] if "--and" in words else words
-        inherited = argparse.Namespace(
-            **{k: v for k, v in vars(groups[0]).items() if k in _INHERITED}
-        )
-        groups.append(parser.parse_args([groups[0].command, *own], namespace=inherited))
+        groups.append(parser.parse_args([groups[0].command, *own]))
     return groups
 
 
