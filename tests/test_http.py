@@ -126,6 +126,21 @@ def test_a_short_limiter_wait_is_announced_too(capsys):
     assert "waiting" in capsys.readouterr().err
 
 
+def test_a_retry_waits_for_the_limiters_turn_and_says_the_whole_wait_once(capsys, monkeypatch):
+    """A backoff shorter than the service's interval: the retry's line says the wait to the
+    limiter's turn, and no "waiting" line follows it (one line for one wait; a follow-up with a
+    service down read both before each of its retries)."""
+    monkeypatch.setenv("MATH_HTTP_BACKOFF", "0.1")
+    with ScriptedServer([Reply(503, "busy"), OK]) as server:
+        assert client(interval=0.6, use_cache=False).get(f"{server.url}/x").status == 200
+    first, second = (r.arrived for r in server.received)
+    assert second - first >= 0.6
+    err = capsys.readouterr().err
+    assert "waiting" not in err, err
+    (line,) = [x for x in err.splitlines() if "HTTP 503; retrying in" in x]
+    assert float(line.split("retrying in ")[1].split(" s")[0]) >= 0.5, line
+
+
 def test_429_with_retry_after_waits_that_long(capsys):
     with ScriptedServer([Reply(429, "slow down", {"Retry-After": "1"}), OK]) as server:
         response = client().get(f"{server.url}/x")

@@ -357,6 +357,12 @@ def run_demo(
                 standin.fail(service)
             if down:  # what the model reads is counted, not seconds: retry lines kept, waits short
                 env["MATH_HTTP_BACKOFF"] = "0.1"
+            # The rate limits' state of this run alone (the stand-in is no real service to spare):
+            # the user's other processes (tests, other runs) made its limiter wait, and say so,
+            # at random.
+            runtime = folder / ".demo-runtime"
+            runtime.mkdir(mode=0o700)
+            env["XDG_RUNTIME_DIR"] = str(runtime)
         workspace = Workspace(folder, env)
         slug = create_problem(workspace, problem_file)
         model = model or StandInModel(recalled=remembered(problem_file))

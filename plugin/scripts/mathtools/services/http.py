@@ -234,6 +234,13 @@ class RateLimiter:
                 say(f"waiting {wait:.1f} s to respect {self.source_name}'s rate limit")
             time.sleep(wait)
 
+    def free_in(self) -> float:
+        """Seconds until the next free start, 0 when it is free now (read without the lock: the
+        reservation is replaced in one step)."""
+        now = time.time()
+        free, written = self._read()
+        return 0.0 if written > now + 1 else max(0.0, free - now)
+
     def _read(self) -> tuple[float, float]:
         try:
             free, _, written = self.stamp.read_text(encoding="utf-8").partition(" ")
@@ -410,13 +417,17 @@ class ServiceClient:
         ends: float | None = None,
     ) -> bool:
         """Sleep before retry `attempt` (1-based) of `budget` (the HTTP retries unless a caller
-        counts retries of its own), saying why on stderr. False, without sleeping, when the
-        sleep and one more request would end past `ends` (a time.monotonic() value)."""
+        counts retries of its own), saying why on stderr. The sleep lasts at least until the
+        rate limit's next turn, so that one line says the whole wait (a backoff shorter than the
+        service's interval was followed by a second line, the limiter's "waiting", before each
+        retry). False, without sleeping, when the sleep and one more request would end past
+        `ends` (a time.monotonic() value)."""
         if retry_after is not None:
             delay = retry_after
         else:
             base = min(MAX_BACKOFF_S, self.backoff * 2 ** (attempt - 1))
             delay = base * (0.5 + random.random() / 2)
+        delay = max(delay, self.limiter.free_in())
         if ends is not None and time.monotonic() + delay + self.deadline > ends:
             return False
         if delay >= 0.05:
