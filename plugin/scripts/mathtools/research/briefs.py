@@ -29,8 +29,8 @@ parsers that own them, and the few protocol lines its runbook would otherwise se
   output, Interpretation and the environment's versions), and the OUTPUT.tex template (without
   its comment lines) when there is no OUTPUT.tex yet.
 
-A run's Code and Output are fenced blocks, read as blocks (blocks.section_text): a `# ` line in a
-snippet or its output is code or output, not a heading that ends the part.
+What a brief shows of COMPUTATION.md is computationbrief.py's (a run's Code and Output read as
+fenced blocks, so a `# ` line in a snippet is code, not a heading that ends the part).
 
 Printed as Markdown, not JSON: LaTeX and line breaks read as written, with no escaping. A file
 that does not exist is left out, and the first lines list the files the folder holds (the folder
@@ -55,7 +55,7 @@ from ..core import (
     stamp,
 )
 from ..litdoc import export, load_literature
-from . import blocks, computation, review
+from . import computation, computationbrief, review
 from .blocks import section_text
 from .gaps import parse as parse_gaps
 from .journalread import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
@@ -75,7 +75,6 @@ FILES = (
 TIERS_PROTOCOL = PLUGIN_ROOT / "protocols" / "confidence-tiers.md"
 FORMAT_PROTOCOL = PLUGIN_ROOT / "protocols" / "proof-format.md"
 _REVISION_MARK = " *(revision)*"
-_COMPUTATION_CITED = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
 
 
 def brief(folder: Path, slug: str, agent: str) -> str:
@@ -110,7 +109,7 @@ def _proof(folder: Path, slug: str) -> list[str]:
         _open_in_proof(folder, proof_md) if proof_md else _proof_template(folder, slug),
         _proof_format(revision=bool(proof_md)),
         _references(folder, _cited_refs(proof_md or ""), every=True),
-        _computation_results(folder),
+        computationbrief.computation_results(folder),
         _review_notes(folder),
         _dead_ends(folder),
         _journal_rules("proof"),
@@ -123,9 +122,9 @@ def _computation(folder: Path, slug: str) -> list[str]:
     return [
         _problem(folder, statement_only=True),
         _strategy(proof_md),
-        _open_requests(folder, proof_md),
-        _pending_interpretations(folder),
-        _recorded_runs(folder),
+        computationbrief.open_requests(folder, proof_md),
+        computationbrief.pending_interpretations(folder),
+        computationbrief.recorded_runs(folder),
         _journal_rules("computation"),
     ]
 
@@ -139,7 +138,7 @@ def _referee(folder: Path, slug: str) -> list[str]:
         _strategy(proof_md),
         _proof_steps(proof_md),
         _references(folder, _cited_refs(proof_md), every=False),
-        _every_computation(folder, proof_md),
+        computationbrief.every_computation(folder, proof_md),
         "## Your REVIEW.md blocks\n\nOne `### ` block for each of: " + ", ".join(judged) + ".",
     ]
 
@@ -156,7 +155,7 @@ def _writer(folder: Path, slug: str) -> list[str]:
         _bibliography(folder),
         _references(folder, _cited_refs(proof_md), every=True, statements=False),
         _unconfirmed(folder),
-        _cited_computations(folder, proof_md),
+        computationbrief.cited_computations(folder, proof_md),
     ]
     if not (folder / "OUTPUT.tex").exists():
         template = (PLUGIN_ROOT / "templates" / "OUTPUT.tex").read_text(encoding="utf-8")
@@ -378,31 +377,6 @@ def _strategy(proof_md: str) -> str:
     return f"## PROOF.md's Strategy (the steps use its symbols)\n\n{text}" if text else ""
 
 
-def _runs(folder: Path) -> list[tuple[int, str]]:
-    text = _text(folder, "COMPUTATION.md")
-    return [] if text is None else computation.runs(split_frontmatter(text, "COMPUTATION.md")[1])
-
-
-def _run_part(text: str, heading: str) -> str:
-    return section_text(text, f"### {heading}")
-
-
-def _run_head(text: str) -> str:
-    """A run's heading and its Request from / Purpose / Run lines."""
-    head = text.split("\n### ", 1)[0]
-    return "\n".join(line for line in head.splitlines() if line.strip())
-
-
-def _computation_results(folder: Path) -> str:
-    runs = _runs(folder)
-    if not runs:
-        return ""
-    lines = ["## Computations (COMPUTATION.md: each run and its Interpretation)"]
-    for _, text in runs:
-        lines += ["", _run_head(text), _run_part(text, "Interpretation")]
-    return "\n".join(lines)
-
-
 def _review_notes(folder: Path) -> str:
     text = _text(folder, "REVIEW.md")
     if text is None:
@@ -466,40 +440,6 @@ def _tier_rules(revision: bool) -> str:
     return "\n\n".join(lines)
 
 
-def _open_requests(folder: Path, proof_md: str) -> str:
-    wanted = set(review.unanswered_requests(folder))
-    asked = [text for n, text in sorted(blocks.requests(proof_md).items()) if n in wanted]
-    if not asked:
-        return "## Open requests (PROOF.md)\n\nnone: every request has a run in COMPUTATION.md"
-    gaps = [
-        f"- {gap.name} (blocking {gap.blocking}): {gap.resolution}"
-        for gap in parse_gaps(proof_md)
-        if gap.type == "computation-needed" and not gap.fields.get("Resolved", "").strip()
-    ]
-    asking = ["", "Gaps that ask for them:", *gaps] if gaps else []
-    return "\n".join(["## Open requests (PROOF.md)", "", "\n\n".join(asked), *asking])
-
-
-def _pending_interpretations(folder: Path) -> str:
-    pending = [(n, text) for n, text in _runs(folder) if computation.INTERPRETATION_PENDING in text]
-    if not pending:
-        return ""
-    lines = ["## Runs whose Interpretation is pending"]
-    for _, text in pending:
-        lines += ["", _run_head(text), "Code:", _run_part(text, "Code"), "Output:"]
-        lines.append(_run_part(text, "Output"))
-    return "\n".join(lines)
-
-
-def _recorded_runs(folder: Path) -> str:
-    runs = _runs(folder)
-    if not runs:
-        return ""
-    lines = ["## Runs already recorded (COMPUTATION.md)"]
-    lines += ["- " + " · ".join(_run_head(text).splitlines()) for _, text in runs]
-    return "\n".join(lines)
-
-
 def _proof_steps(proof_md: str) -> str:
     if not proof_md:
         return "## PROOF.md\n\n(there is no PROOF.md)"
@@ -517,47 +457,4 @@ def _open_gaps(proof_md: str) -> str:
         return ""
     lines = ["## Open gaps (PROOF.md): say so in the introduction"]
     lines += [f"- {g.name} ({g.type}; blocking {g.blocking})" for g in open_gaps]
-    return "\n".join(lines)
-
-
-def _cited_computations(folder: Path, proof_md: str) -> str:
-    """The runs the proof's steps cite, whole (code, output, Interpretation), their Environment
-    cut to the interpreter and library lines the appendix prints (the sandbox's isolation lines
-    are COMPUTATION.md's record, not the article's)."""
-    cited = {
-        int(n)
-        for step in review.steps(proof_md)
-        if step.status != "abandoned"
-        for item in step.depends
-        for n in _COMPUTATION_CITED.findall(item)
-    }
-    runs = [_for_the_appendix(text.strip()) for n, text in _runs(folder) if n in cited]
-    if not runs:
-        return ""
-    return "\n\n".join(["## Computations the steps cite (COMPUTATION.md)", *runs])
-
-
-def _for_the_appendix(run: str) -> str:
-    environment = _run_part(run, "Environment")
-    versions = "\n".join(environment.splitlines()[: computation.VERSION_LINES])
-    return run.replace(environment, versions, 1) if environment else run
-
-
-def _every_computation(folder: Path, proof_md: str) -> str:
-    """Every run with the request it answers, its code, output and Interpretation: a step a
-    recorded output contradicts is wrong whether or not it cites the run."""
-    runs = _runs(folder)
-    if not runs:
-        return ""
-    requests = blocks.requests(proof_md)
-    lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
-    for _, text in runs:
-        asked = blocks.ANSWERED.search(text)
-        lines += ["", _run_head(text)]
-        if asked and int(asked.group(1)) in requests:
-            lines += ["The request:", requests[int(asked.group(1))]]
-        for part in ("Code", "Output", "Errors", "Interpretation"):
-            found = _run_part(text, part)
-            if found:
-                lines += [f"{part}:", found]
     return "\n".join(lines)
