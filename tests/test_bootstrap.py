@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PLUGIN, SCRIPTS
-from mathtools.core import bootstrap, installation, installer
+from mathtools.core import bootstrap, installation, installer, pluginhome
 from support import venvs
 
 ANY_SCRIPT = sorted(SCRIPTS.glob("*.py"))[0]
@@ -616,9 +616,9 @@ def test_the_data_folder_claude_code_gives_an_installed_copy_is_found(tmp_path, 
         {"my market.place": {"installLocation": str(clone)}},
     )
     expected = plugins / "data" / "math-my-market-place"
-    assert bootstrap.installed_data_dir(cached) == expected
-    assert bootstrap.installed_data_dir(from_clone) == expected
-    assert bootstrap.installed_data_dir(_plugin_copy(tmp_path / "elsewhere")) is None
+    assert pluginhome.installed_data_dir(cached) == expected
+    assert pluginhome.installed_data_dir(from_clone) == expected
+    assert pluginhome.installed_data_dir(_plugin_copy(tmp_path / "elsewhere")) is None
 
     # Without MATH_PLUGIN_DATA (a terminal), a script of that copy uses that folder; the command
     # a failure prints then needs no MATH_PLUGIN_DATA, and says who uses what it builds.
@@ -647,7 +647,7 @@ def test_no_data_folder_of_claude_codes_is_guessed(installs, tmp_path, monkeypat
     copy = _plugin_copy(tmp_path / "copy")
     text = json.dumps(installs).replace("COPY", str(copy))
     _claude_code_install(tmp_path, monkeypatch, json.loads(text), {})
-    assert bootstrap.installed_data_dir(copy) is None
+    assert pluginhome.installed_data_dir(copy) is None
     monkeypatch.setattr(installation.bootstrap, "PLUGIN_ROOT", copy)
     monkeypatch.delenv("MATH_PLUGIN_DATA")
     assert "the scripts you run at a terminal only" in installation.used_by()

@@ -12,7 +12,7 @@ requirements file.
 
 The data dir is `$CLAUDE_PLUGIN_DATA` inside Claude Code (persistent across plugin updates), else
 `$MATH_PLUGIN_DATA` (the SessionStart hook exports it for the Bash tool), else the data folder
-Claude Code gives this copy of the plugin when it installed it (installed_data_dir(): a command
+Claude Code gives this copy of the plugin when it installed it (pluginhome.py: a command
 typed at a terminal, or run in a session that installed the plugin and was not restarted, builds
 the one venv the sessions use), else a per-user cache folder (`$XDG_CACHE_HOME/math-plugin`,
 default `~/.cache/math-plugin`), which `installation.py install` names as one no session uses.
@@ -46,13 +46,13 @@ import importlib.util
 import json
 import os
 import shlex
-import stat
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from .installer import MIN_PYTHON, InstallFailed, run_installer, venv_python
+from .pluginhome import installed_data_dir, recorded_text
 
 # `typing` costs milliseconds at every script start, before the venv is known to be needed: the
 # type checker alone reads these names (it takes any `TYPE_CHECKING` as true).
@@ -89,7 +89,6 @@ PROGRESS_EVERY = 5
 REPORT_WAIT = 150
 FAILURE_MARKER = "install-failed.json"
 # The records this module writes are a few hundred bytes: anything over this is not one of them.
-MAX_RECORD_BYTES = 1 << 20
 _REEXEC_MARKER = "MATH_BOOTSTRAPPED"
 # Said once, with the install a script makes in a session that never ran the plugin's hooks.
 RESTART_NOTE = (
@@ -106,7 +105,7 @@ def data_dir() -> Path:
     for var in ("CLAUDE_PLUGIN_DATA", "MATH_PLUGIN_DATA"):
         if os.environ.get(var):
             return Path(os.environ[var])
-    return installed_data_dir() or user_cache_dir()
+    return installed_data_dir(PLUGIN_ROOT) or user_cache_dir()
 
 
 def user_cache_dir() -> Path:
@@ -115,77 +114,13 @@ def user_cache_dir() -> Path:
     return Path(cache) / "math-plugin"
 
 
-def claude_code_plugins() -> Path:
-    """Claude Code's plugins folder (its install record, its plugins' data folders), found as
-    Claude Code finds it: $CLAUDE_CODE_PLUGIN_CACHE_DIR, else plugins/ in its configuration
-    folder ($CLAUDE_CONFIG_DIR, else ~/.claude)."""
-    if os.environ.get("CLAUDE_CODE_PLUGIN_CACHE_DIR"):
-        return Path(os.environ["CLAUDE_CODE_PLUGIN_CACHE_DIR"])
-    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude") / "plugins"
-
-
-def _json_file(path: Path) -> dict[str, object]:
-    try:
-        value = json.loads(recorded_text(path) or "")
-    except (ValueError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _holds(folder: object, root: Path) -> bool:
-    if not isinstance(folder, str) or not folder:
-        return False
-    place = Path(folder).resolve()
-    return place == root or place in root.parents
-
-
-def installed_data_dir(root: Path | None = None) -> Path | None:
-    """The data folder Claude Code gives the plugin at `root` (default: this one) when it
-    installed it from a marketplace, its ${CLAUDE_PLUGIN_DATA}: `<plugins>/data/<id>`.
-
-    Claude Code (2.1.197 and 2.1.332 alike) names it after the plugin's id `plugin@marketplace`,
-    every character but ASCII letters, digits, `-` and `_` made `-`: `math-math-research-tools`
-    (tests/test_install_e2e.py holds this to the real folder). The install is the entry of its
-    record (installed_plugins.json) for this plugin's name whose installPath is `root`, or whose
-    marketplace's folder (known_marketplaces.json: a clone added with `marketplace add`) holds
-    `root`. None when no install matches, or installs from two marketplaces do.
-    """
-    root = (root or PLUGIN_ROOT).resolve()
-    plugins = claude_code_plugins()
-    name = _json_file(root / ".claude-plugin" / "plugin.json").get("name")
-    installed = _json_file(plugins / "installed_plugins.json").get("plugins")
-    marketplaces = _json_file(plugins / "known_marketplaces.json")
-    if not name or not isinstance(installed, dict):
-        return None
-    found = set()
-    for plugin_id, entries in installed.items():
-        plugin, _, marketplace = str(plugin_id).partition("@")
-        if plugin != name:
-            continue
-        places = (
-            [e.get("installPath") for e in entries if isinstance(e, dict)]
-            if isinstance(entries, list)
-            else []
-        )
-        market = marketplaces.get(marketplace)
-        if isinstance(market, dict):
-            places.append(market.get("installLocation"))
-        if any(_holds(place, root) for place in places):
-            found.add(str(plugin_id))
-    if len(found) != 1:
-        return None
-    (plugin_id,) = found
-    folder = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in plugin_id)
-    return plugins / "data" / folder
-
-
 def install_again() -> str:
     """The command a person types to build this session's venv now: `installation.py install`,
     with MATH_PLUGIN_DATA when the command alone would find another data folder (a
     `--plugin-dir` session's, say)."""
     command = f"python3 {shlex.quote(str(INSTALLATION))} install"
     here = data_dir()
-    if here == (installed_data_dir() or user_cache_dir()):
+    if here == (installed_data_dir(PLUGIN_ROOT) or user_cache_dir()):
         return command
     return f"MATH_PLUGIN_DATA={shlex.quote(str(here))} {command}"
 
@@ -241,25 +176,6 @@ def fail(message: str) -> NoReturn:
 
 def failure_marker(venv: Path) -> Path:
     return venv.parent / FAILURE_MARKER
-
-
-def recorded_text(path: Path) -> str | None:
-    """The text of a file this module wrote at `path`: None when there is none, or what is there
-    is not a regular file of at most MAX_RECORD_BYTES (a FIFO, a folder, a huge file: not one we
-    wrote). Opened without blocking and checked on the open file: a FIFO never holds the caller,
-    and a huge file is never read whole."""
-    try:
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    with os.fdopen(handle, "rb") as opened:
-        info = os.fstat(opened.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
-            return None
-        data = opened.read(MAX_RECORD_BYTES + 1)
-    if len(data) > MAX_RECORD_BYTES:
-        return None  # it grew since: still not one we wrote
-    return data.decode("utf-8", errors="replace")
 
 
 def recent_failure(venv: Path, now: float | None = None) -> tuple[str, float] | None:

@@ -40,10 +40,10 @@ if __name__ == "__main__":
     # `claude plugin install` from a clone copies whole (the hooks run `python3 -B`).
     sys.dont_write_bytecode = True
 try:
-    from . import bootstrap, installer
+    from . import bootstrap, installer, pluginhome
 except ImportError:  # run as a script (the hooks): no package, so found as the scripts find it
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from mathtools.core import bootstrap, installer
+    from mathtools.core import bootstrap, installer, pluginhome
 
 
 def export_env() -> None:
@@ -101,7 +101,7 @@ def used_by() -> str:
     in words for the person who typed the command."""
     if any(os.environ.get(var) for var in ("CLAUDE_PLUGIN_DATA", "MATH_PLUGIN_DATA")):
         return "the sessions whose data folder MATH_PLUGIN_DATA names"
-    if bootstrap.installed_data_dir():
+    if pluginhome.installed_data_dir(bootstrap.PLUGIN_ROOT):
         return (
             "Claude Code's sessions: it is the data folder Claude Code gives this plugin "
             "(${CLAUDE_PLUGIN_DATA}); a running session uses it at its next prompt"
@@ -137,7 +137,7 @@ def report(hook_input: str) -> int:
     message, _age = failure
     session = str(_json_object(hook_input).get("session_id") or "")
     told = bootstrap.failure_marker(venv).with_name("install-failed-shown.json")
-    shown = _json_object(bootstrap.recorded_text(told) or "")
+    shown = _json_object(pluginhome.recorded_text(told) or "")
     if session and shown.get(session) == message:
         return 0  # said once this session: the scripts repeat it when they are called
     with contextlib.suppress(OSError):
