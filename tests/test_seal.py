@@ -8,11 +8,13 @@ computation up to n = 6. Every test here failed on the code before issue 36.
 
 from __future__ import annotations
 
+import re
 import sys
+import time
 
 import pytest
 import test_state
-from mathtools.core import frontmatter
+from mathtools.core import frontmatter, stamp
 from mathtools.core.errors import BadInput
 from mathtools.research import computation, reasons, review, router, texcheck
 from mathtools.research import statechanges as machine
@@ -502,3 +504,91 @@ def test_a_false_lemma_refuted_at_a_small_case_never_reaches_p(tmp_path):
     sealed = review.seal(folder, t.SLUG)
     assert (sealed["verdict"], sealed["proved"]) == ("revise", [])
     assert "[P]" not in (folder / "PROOF.md").read_text()
+
+
+def _run_and_interpret(cwd, folder, request: int, code: str, text: str) -> str:
+    """Run a request's snippet through compute.py and write its Interpretation; the run's
+    **Run:** stamp."""
+    snippet = folder / "computations" / f"request-{request}.py"
+    snippet.parent.mkdir(exist_ok=True)
+    snippet.write_text(code)
+    t.script(
+        cwd, "compute.py", "run", str(snippet), "--request", str(request), "--title",
+        f"Request {request}", "--python", sys.executable, "--problem", t.SLUG,
+    )  # fmt: skip
+    (number,) = [n for n, _ in computation.runs((folder / "COMPUTATION.md").read_text())][-1:]
+    t.script(
+        cwd, "compute.py", "interpret", str(number), "--text", text, "--result", "see text",
+        "--implication", "see text", "--problem", t.SLUG,
+    )  # fmt: skip
+    runs = dict(computation.runs((folder / "COMPUTATION.md").read_text()))
+    return re.search(r"\*\*Run:\*\* (\S+)", runs[number]).group(1)
+
+
+def _later_stamp() -> str:
+    time.sleep(1.1)  # stamps are to the second: the next one is strictly later
+    return stamp()
+
+
+FIB_WRONG = "$a(n) = a(n-1) + a(n-2) + 1$ for every $n \\ge 3$"
+FIB_RIGHT = "$a(n) = a(n-1) + a(n-2)$ for every $n \\ge 3$"
+FIB_SAID = (
+    "The split by whether $n \\in S$ maps the sets without $n$ onto the sparse subsets of "
+    "$[n-1]$ and those with $n$ onto the sparse subsets of $[n-2]$; the classes are disjoint."
+)
+
+
+def _fib_proof(statement: str, updated: str) -> str:
+    return (
+        "# Proof Development\n\n## Proof Structure\n\n"
+        f"### Lemma 2: {statement}\n**Status:** complete\n**Depends on:** none\n"
+        f"**Confidence:** [S]\n**Updated:** {updated}\n\nSplit by whether $n$ is in the set.\n"
+        "\n## Computation Requests\n\n### Request 1: a(n) for n <= 12\n**Purpose:** test "
+        "Lemma 2 on n = 3..12\n\n### Request 2: a(n) again for n <= 12\n**Purpose:** test "
+        "Lemma 2, as corrected, on n = 3..12\n\n### Request 3: a(n) once more\n"
+        "**Purpose:** test Lemma 2 on n = 3..12\n"
+    )
+
+
+def test_a_step_corrected_after_a_run_refuted_it_is_tested_by_a_run_since(tmp_path):
+    """Found in a play in the real host: the proof agent corrected the lemma Computation 1
+    refuted, and the seal still refused it for good ("Computation 1 refutes it"), whatever
+    run came later, since the step keeps its name. A run before the step's **Updated:** stamp
+    refuted an earlier form: only a run recorded since, naming the step, can test it now, and
+    one that refutes it again is as binding as ever (a stamp moved without a change gains
+    nothing)."""
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    folder = cwd / ".math" / "problems" / t.SLUG
+    complete_proof(folder, _fib_proof(FIB_WRONG, stamp()))
+    count = (
+        "from itertools import combinations\n"
+        "def a(n):\n    return sum(all(y - x > 1 for x, y in zip(s, s[1:]))\n"
+        "               for k in range(n + 1) for s in combinations(range(1, n + 1), k))\n"
+        "print([(n, a(n), a(n - 1) + a(n - 2)) for n in range(3, 13)])\n"
+    )
+    _run_and_interpret(
+        cwd, folder, 1, count, "a(3) = 5 but the recurrence with +1 gives 6: this refutes Lemma 2."
+    )
+    review_md = (
+        "# Referee Report\n\n### Lemma 2\n**Verdict:** checked\n**Tested by:** Computation "
+        "{n}\n\n" + FIB_SAID + "\n"
+    )
+    corrected = _later_stamp()
+    complete_proof(folder, _fib_proof(FIB_RIGHT, corrected))
+    (folder / "REVIEW.md").write_text(review_md.format(n=1))
+    with pytest.raises(BadInput, match=r"Lemma 2: Computation 1 refuted it before its update"):
+        review.seal(folder, t.SLUG)
+    _later_stamp()
+    _run_and_interpret(
+        cwd, folder, 2, count, "a(n) = a(n-1) + a(n-2) for n = 3..12: this supports Lemma 2."
+    )
+    (folder / "REVIEW.md").write_text(review_md.format(n=2))
+    assert review.seal(folder, t.SLUG)["proved"] == ["Lemma 2"]
+    # the stamp moved again without a change, and a run since refutes it: refused as ever
+    complete_proof(folder, _fib_proof(FIB_WRONG, _later_stamp()))
+    _later_stamp()
+    _run_and_interpret(cwd, folder, 3, count, "a(3) = 5, not 6: this refutes Lemma 2 again.")
+    (folder / "REVIEW.md").write_text(review_md.format(n=3))
+    with pytest.raises(BadInput, match=r"Lemma 2: Computation 3 of COMPUTATION\.md refutes it"):
+        review.seal(folder, t.SLUG)

@@ -237,7 +237,9 @@ def validate(
         ):
             errors.append(why)
         if verdict.verdict == "checked":
-            errors += smallcases.untested(step.name, verdict.fields, runs, requests)
+            errors += smallcases.untested(
+                step.name, verdict.fields, runs, requests, step.fields.get("Updated", "").strip()
+            )
         sources = verdict.fields.get("Sources", "")
         for ref in step.refs():
             named = re.search(rf"\b{re.escape(ref)}\b[^;]*", sources, re.IGNORECASE)

@@ -8,6 +8,9 @@ finite run can test says why: `**Not computable:** ...`, a sentence (MIN_REASON_
 more). And a step that a recorded run's Interpretation (or its Summary row) says, in a sentence
 naming the step, that it refutes ("refutes", "contradicts", "counterexample", "is false") is never
 checked, whatever its review says: the planted false lemma a small case refutes does not reach [P].
+Unless the step changed after that run (its **Updated:** stamp is later than the run's **Run:**
+stamp): the run refuted an earlier form, and only a run recorded since, naming the step, can
+test it now. A stamp moved without a change gains nothing: the new run tests the same claim.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ _REFUTES = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n\s*\n")
 _CITED_RUN = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
+_RUN_AT = re.compile(r"(?m)^\*\*Run:\*\*\s*(\S+)")
 # A stated reason that a step's claim is not computable: a sentence, not a word.
 MIN_REASON_WORDS = 5
 
@@ -43,20 +47,45 @@ def _refuting(name: str, runs: dict[int, str]) -> list[int]:
     return found
 
 
+def _ran_at(text: str) -> str:
+    """A run's **Run:** stamp (ISO 8601 UTC, which orders as text); "" when it has none."""
+    found = _RUN_AT.search(text)
+    return found.group(1) if found else ""
+
+
 def untested(
-    name: str, fields: Mapping[str, str], runs: dict[int, str], requests: dict[int, str]
+    name: str,
+    fields: Mapping[str, str],
+    runs: dict[int, str],
+    requests: dict[int, str],
+    updated: str = "",
 ) -> list[str]:
     """Why a `checked` verdict does not say how the step's claim was tested: it needs
     **Tested by:** Computation N, a run compute.py recorded that names the step (in its title,
     purpose or Interpretation, or in the PROOF.md request it answers), or **Not computable:** a
-    reason the claim cannot be evaluated on small cases; and no run may refute the step."""
+    reason the claim cannot be evaluated on small cases; and no run may refute the step as it
+    stands (`updated`, its **Updated:** stamp: a run before it refuted an earlier form, and then
+    only a run recorded since can test it)."""
     refuted = _refuting(name, runs)
-    if refuted:
-        cited = ", ".join(f"Computation {n}" for n in refuted)
+    earlier = [n for n in refuted if updated and "" < _ran_at(runs[n]) < updated]
+    standing = [n for n in refuted if n not in earlier]
+    if standing:
+        cited = ", ".join(f"Computation {n}" for n in standing)
         return [
             f"{name}: {cited} of COMPUTATION.md refutes it (its Interpretation says so), so "
             "it cannot be checked: give it wrong, quoting the output"
         ]
+    if earlier:
+        since = {n for n, text in runs.items() if _ran_at(text) > updated}
+        testing = {int(n) for n in _CITED_RUN.findall(fields.get("Tested by", ""))}
+        if not testing & since:
+            refuters = ", ".join(f"Computation {n}" for n in earlier)
+            return [
+                f"{name}: {refuters} refuted it before its update ({updated}), so only a run "
+                "recorded since that names it can test it: cite one on **Tested by:**, or "
+                "give gap with a **Check:** line asking for it"
+            ]
+        runs = {n: text for n, text in runs.items() if n in since}
     tested = fields.get("Tested by", "").strip()
     reason = fields.get("Not computable", "").strip()
     if tested:
