@@ -539,10 +539,8 @@ def test_interpret_records_the_requests_journal_entry_in_the_same_call(tmp_path)
         assert line in entry, line
 
 
-def test_a_call_after_and_keeps_the_first_calls_options(tmp_path):
-    """`--and`'s calls take the first's --python, limits and problem when they do not say: the
-    subcommand's defaults once overwrote them (argparse writes a subcommand's defaults over the
-    namespace it is given), so the second run had 30 s, 1024 MB and the plugin's interpreter."""
+def _asking_twice(tmp_path):
+    """The tournament problem's PROOF.md asking two requests, and their snippets written."""
     cwd = tmp_path / "ws"
     folder = t.new_problem(cwd)
     (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
@@ -551,6 +549,14 @@ def test_a_call_after_and_keeps_the_first_calls_options(tmp_path):
     for request in (1, 2):
         snippets.append(folder / "computations" / f"request-{request}.py")
         snippets[-1].write_text(t.SNIPPETS[request], encoding="utf-8")
+    return cwd, folder, snippets
+
+
+def test_a_call_after_and_keeps_the_first_calls_options(tmp_path):
+    """`--and`'s calls take the first's --python, limits and problem when they do not say: the
+    subcommand's defaults once overwrote them (argparse writes a subcommand's defaults over the
+    namespace it is given), so the second run had 30 s, 1024 MB and the plugin's interpreter."""
+    cwd, folder, snippets = _asking_twice(tmp_path)
     runs = json.loads(t.script(
         cwd, "compute.py", "run", str(snippets[0]), "--request", "1", "--title", "n <= 5",
         "--python", sys.executable, "--timeout", "17", "--memory-mb", "700",
@@ -572,14 +578,7 @@ def test_one_call_runs_and_interprets_every_open_request(tmp_path):
     second after `--and`, with its own request, title and purpose, the first's problem and
     interpreter), one `interpret` call for both runs and their journal entries; a refused
     part is named in its place and does not stop the others."""
-    cwd = tmp_path / "ws"
-    folder = t.new_problem(cwd)
-    (folder / "PROOF.md").write_text(t.proof("asking", t.NOW), encoding="utf-8")
-    (folder / "computations").mkdir()
-    snippets = []
-    for request in (1, 2):
-        snippets.append(folder / "computations" / f"request-{request}.py")
-        snippets[-1].write_text(t.SNIPPETS[request], encoding="utf-8")
+    cwd, folder, snippets = _asking_twice(tmp_path)
     runs = json.loads(t.script(
         cwd, "compute.py", "run", str(snippets[0]), "--request", "1", "--title", "n <= 5",
         "--python", sys.executable, "--problem", t.SLUG,
