@@ -87,6 +87,7 @@ SETS = {
     "third": ROOT / "bench" / "data" / "discovery-third",
     "fourth": ROOT / "bench" / "data" / "discovery-fourth",
     "fifth": ROOT / "bench" / "data" / "discovery-fifth",
+    "sixth": ROOT / "bench" / "data" / "discovery-sixth",
 }
 BASELINE_WORDS = 8
 TARGET_FOUND, TARGET_EMPTY, TARGET_READ_PRECISION = 0.90, 0.10, 0.35

@@ -105,7 +105,7 @@ def test_with_no_dead_end_recorded_the_brief_says_every_strategy_is_clear(tmp_pa
     answer for any strategy, with or without a JOURNAL.md."""
     cwd = tmp_path / "ws"
     folder = t.new_problem(cwd)
-    for journal in ("absent", "no dead end"):
+    for journal in ("absent", "no dead end", "a failed literature search"):
         if journal == "no dead end":
             t.script(
                 cwd, "journal.py", "add", "--problem", t.SLUG, "--category", "PROOF",
@@ -114,6 +114,12 @@ def test_with_no_dead_end_recorded_the_brief_says_every_strategy_is_clear(tmp_pa
                 "--insight", "the cases up to n = 4 close", "--agent", "proof",
             )  # fmt: skip
             assert (folder / "JOURNAL.md").exists()
+        if journal == "a failed literature search":  # issue 51's play: listed, it cost a check
+            t.script(
+                cwd, "journal.py", "add", "--problem", t.SLUG, "--category", "LIT",
+                "--strategy", "broad-survey", "--outcome", "FAILED", "--title", "no prior work",
+                "--tags", t.TAGS, "--tried", "a search", "--insight", "new ground",
+            )  # fmt: skip
         assert "none recorded: every strategy is clear" in brief(cwd, "proof")
         for strategy in ("case-analysis", "induction"):
             checked = run_script(

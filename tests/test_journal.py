@@ -358,6 +358,21 @@ def test_check_matches_same_strategy_or_two_shared_tags(problem, script):
     assert all(d["conditions_changed"] is False for d in found.values())
 
 
+def test_a_dead_end_of_other_work_matches_nothing(problem, script):
+    """Issue 51's play: a literature search that found nothing (LIT, FAILED) was a dead end of
+    every proof attempt sharing two tags, which cost the proof agent a check. A dead end is one
+    of the same kind of work, or a general one."""
+    entry(title="no prior work", category="LIT", strategy="broad-survey", tags="fibonacci,subsets")
+    entry(title="a failed experiment", category="COMP", strategy="exhaustive-search",
+          tags="fibonacci,subsets")  # fmt: skip
+    assert check(script, "induction", "fibonacci,subsets")[1]["verdict"] == "clear"
+    assert check(script, "reformulation", "fibonacci,subsets")[1]["verdict"] == "clear"
+    assert check(script, "targeted-search", "fibonacci,subsets")[1]["verdict"] == "dead-end"
+    entry(title="a failed reformulation", strategy="reformulation", tags="fibonacci,subsets")
+    out = check(script, "induction", "fibonacci,subsets")[1]
+    assert [d["title"] for d in out["dead_ends"]] == ["a failed reformulation"], out
+
+
 def test_the_problems_own_tags_match_nothing(problem, script):
     """D8: a failed induction tagged with the problem's own tag and one more is no dead end of a
     direct proof that shares those two."""

@@ -182,6 +182,17 @@ def test_refine_searches_the_query_as_the_next_iteration_and_stops_on_a_repeat(s
     assert repeat.json()["decision"] == "stop" and "repeats" in repeat.json()["reason"]
 
 
+def test_two_iterations_near_nothing_stop_the_loop_at_the_second(session):
+    """Issue 51's play: every paper irrelevant, the loop ran to its third iteration. At the
+    second barren one judge says stop (partial papers keep it refining: the test above)."""
+    decided = session.judge_all(session.discover(SLUG), label=lambda n: "irrelevant")
+    assert decided["decision"] == "refine", decided
+    done = session.run("refine", session.search_folder, "--query", "tolerant testing")
+    again = session.judge_all(done.stdout, label=lambda n: "irrelevant", iteration=2)
+    assert again["decision"] == "stop", again
+    assert again["reason"].startswith("2 iterations found no paper even partially relevant")
+
+
 def test_an_iteration_with_no_new_paper_is_decided_at_once(session):
     session.judge_all(session.discover(SLUG), label=lambda n: "partial")
     done = session.run("refine", session.search_folder, "--query", "uniformity testing")

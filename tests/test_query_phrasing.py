@@ -124,6 +124,20 @@ def test_a_statement_verb_ends_a_phrase():
         assert phrase in keyterms.problem_terms(text, 8), text
 
 
+def test_a_greek_letter_and_a_parenthesis_aside_are_no_key_term():
+    """A Greek letter a user types is a variable, as its LaTeX command is: the sixth blind set's
+    "(φ,Γ)-modules" planned `--all φ` and an S2 search "φ Γ", both empty. And an aside
+    ("the empty set included": issue 51's play searched it) is no phrase of the problem."""
+    assert keyterms.problem_terms("Galois-side description of all (φ,Γ)-modules", 8) == [
+        "Galois-side description", "modules",
+    ]  # fmt: skip
+    latex = keyterms.problem_terms(r"Galois-side description of all $(\varphi,\Gamma)$-modules", 8)
+    assert latex == keyterms.problem_terms("Galois-side description of all (φ,Γ)-modules", 8)
+    text = ("Let a(n) be the number of subsets of {1,...,n} (the empty set included) that "
+            "contain no two consecutive integers.")  # fmt: skip
+    assert keyterms.problem_terms(text, 8) == ["consecutive integers", "subsets"]
+
+
 # --- issue 55: every key term searched, the domain table's common names, tolerant names --------
 
 BENCH_PROBLEMS = sorted((ROOT / "bench" / "data").glob("discovery*/problems/*.md"))

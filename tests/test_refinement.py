@@ -114,6 +114,21 @@ def test_three_iterations_stop_the_loop(iteration):
 
 def test_an_iteration_that_found_nothing_is_refined_not_stopped():
     assert not refinement.after_iteration(1, []).stop
+    assert not refinement.after_iteration(1, [judgement("arXiv:1", "irrelevant")], earlier=[]).stop
+
+
+def test_a_second_iteration_near_nothing_like_the_first_stops_the_loop():
+    """Issue 51's play: a problem the sources hold nothing on went through all three
+    iterations, every paper irrelevant, 14 calls. Two barren iterations stop it; a partial paper
+    in either, or a follow-up's unknown earlier iterations (None), keep the loop's other rules."""
+    barren = [judgement("arXiv:2", "irrelevant")]
+    decision = refinement.after_iteration(2, barren, earlier=[judgement("arXiv:1", "irrelevant")])
+    assert decision.stop and decision.reason.startswith("2 iterations found no paper even")
+    assert refinement.after_iteration(2, [], earlier=[]).stop  # nothing returned at all
+    partial_before = [judgement("arXiv:1", "partial")]
+    assert not refinement.after_iteration(2, barren, earlier=partial_before).stop
+    assert not refinement.after_iteration(2, [judgement("arXiv:2", "partial")], earlier=[]).stop
+    assert not refinement.after_iteration(2, barren).stop
 
 
 # --- stop rule 3: an empty refined query -----------------------------------------------------

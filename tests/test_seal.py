@@ -16,7 +16,7 @@ import pytest
 import test_state
 from mathtools.core import frontmatter, stamp
 from mathtools.core.errors import BadInput
-from mathtools.research import computation, reasons, review, router, texcheck
+from mathtools.research import brief, computation, reasons, review, router, texcheck
 from mathtools.research import statechanges as machine
 from support import tournament as t
 from test_state import CLEAN_ARTICLE, complete_proof, enter, grant
@@ -538,15 +538,18 @@ FIB_SAID = (
 )
 
 
-def _fib_proof(statement: str, updated: str) -> str:
+def _fib_proof(statement: str, updated: str, requests: int = 3) -> str:
+    asked = [
+        "### Request 1: a(n) for n <= 12\n**Purpose:** test Lemma 2 on n = 3..12\n",
+        "### Request 2: a(n) again for n <= 12\n**Purpose:** test Lemma 2, as corrected, on "
+        "n = 3..12\n",
+        "### Request 3: a(n) once more\n**Purpose:** test Lemma 2 on n = 3..12\n",
+    ]
     return (
         "# Proof Development\n\n## Proof Structure\n\n"
         f"### Lemma 2: {statement}\n**Status:** complete\n**Depends on:** none\n"
         f"**Confidence:** [S]\n**Updated:** {updated}\n\nSplit by whether $n$ is in the set.\n"
-        "\n## Computation Requests\n\n### Request 1: a(n) for n <= 12\n**Purpose:** test "
-        "Lemma 2 on n = 3..12\n\n### Request 2: a(n) again for n <= 12\n**Purpose:** test "
-        "Lemma 2, as corrected, on n = 3..12\n\n### Request 3: a(n) once more\n"
-        "**Purpose:** test Lemma 2 on n = 3..12\n"
+        "\n## Computation Requests\n\n" + "\n".join(asked[:requests])
     )
 
 
@@ -592,3 +595,24 @@ def test_a_step_corrected_after_a_run_refuted_it_is_tested_by_a_run_since(tmp_pa
     (folder / "REVIEW.md").write_text(review_md.format(n=3))
     with pytest.raises(BadInput, match=r"Lemma 2: Computation 3 of COMPUTATION\.md refutes it"):
         review.seal(folder, t.SLUG)
+
+
+def test_the_proof_brief_asks_for_a_new_request_for_a_step_a_run_refuted(tmp_path):
+    """Issue 51's play: the proof agent corrected the refuted lemma but asked no run of it, so
+    the referee sent it back for one, a second proof-computation-review round (about 25 calls).
+    The proof brief now says, in the pass that corrects it, that a request naming the step is
+    needed, and stops saying so once one is asked."""
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    folder = cwd / ".math" / "problems" / t.SLUG
+    complete_proof(folder, _fib_proof(FIB_WRONG, stamp(), requests=1))
+    count = "print([(3, 5, 6)])\n"
+    _run_and_interpret(cwd, folder, 1, count, "a(3) = 5, not 6: this refutes Lemma 2.")
+    said = brief(folder, t.SLUG, "proof")
+    assert "- Lemma 2: Computation 1 refutes it; correct it (or abandon it) and add a" in said
+    complete_proof(folder, _fib_proof(FIB_RIGHT, _later_stamp(), requests=1))
+    said = brief(folder, t.SLUG, "proof")
+    assert "- Lemma 2: corrected after Computation 1 refuted it; add a request" in said
+    complete_proof(folder, _fib_proof(FIB_RIGHT, stamp(), requests=2))
+    said = brief(folder, t.SLUG, "proof")
+    assert "Lemma 2:" not in said.split("## PROOF.md: what is open")[1].split("\n## ")[0]

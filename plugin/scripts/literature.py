@@ -213,7 +213,9 @@ def do_verify(args: argparse.Namespace) -> None:
 
     search = Search.load(args.search_folder)
     document, lines = verify(search)
-    if document is not None and nothing_new(search, document):
+    if document is None:  # no prior work found, an outcome: merged now, LITERATURE.md says so
+        lines += merge_search(search)[1]
+    elif nothing_new(search, document):
         # nothing to assess or synthesise: the merge is made now, its head line and violations
         report, merged = merge_search(search)
         violations = report["violations"]

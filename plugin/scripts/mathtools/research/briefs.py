@@ -55,10 +55,10 @@ from ..core import (
     stamp,
 )
 from ..litdoc import export, load_literature
-from . import computation, computationbrief, review
+from . import blocks, computation, computationbrief, review, smallcases
 from .blocks import section_text
 from .gaps import parse as parse_gaps
-from .journalread import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, read_journal
+from .journalread import DEAD_END_OUTCOMES, OUTCOMES, STRATEGIES, is_dead_end, read_journal
 
 AGENTS = ("proof", "computation", "referee", "latex-writer")
 FILES = (
@@ -248,8 +248,14 @@ def _open_in_proof(folder: Path, proof_md: str) -> str:
         for key in ("status", "approach", "computation_needed", "literature_needed")
     )
     lines = [f"## PROOF.md: what is open (Read it before you Edit it)\n\n{flags}"]
+    runs, requests = computation.vouched_runs(folder), blocks.requests(proof_md)
     for step in review.steps(proof_md):
-        if step.status not in ("complete", "abandoned"):
+        if step.status == "abandoned":
+            continue
+        updated = step.fields.get("Updated", "").strip()
+        if retest := smallcases.retest_needed(step.name, runs, requests, updated):
+            lines.append(f"- {retest}")
+        elif step.status != "complete":
             lines.append(f"- {step.name}: {step.status or 'no status'}, {step.tier or 'no tier'}")
     for gap in parse_gaps(proof_md):
         if not gap.fields.get("Resolved", "").strip():
@@ -406,7 +412,7 @@ def _dead_ends(folder: Path) -> str:
     path = folder / "JOURNAL.md"
     entries = []
     if path.exists():
-        entries = [e for e in read_journal(path).entries if e.outcome in DEAD_END_OUTCOMES]
+        entries = [e for e in read_journal(path).entries if is_dead_end(e, "proof")]
     if not entries:  # so no `journal.py check` can answer anything but clear
         return "## Dead ends (JOURNAL.md)\n\nnone recorded: every strategy is clear"
     lines = ["## Dead ends (JOURNAL.md): do not retry them unless conditions changed"]

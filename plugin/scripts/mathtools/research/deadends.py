@@ -13,13 +13,14 @@ from typing import TypedDict
 from ..core import BadInput, read_frontmatter, read_text, split_frontmatter, stamp
 from .journalchanges import journal_path
 from .journalread import (
-    DEAD_END_OUTCOMES,
     EntryBrief,
     EntryTime,
     Journal,
     check_strategy,
+    is_dead_end,
     parse_tags,
     read_journal,
+    work_of,
 )
 from .review import steps as proof_steps
 
@@ -134,7 +135,8 @@ def _problem_tags(folder: Path) -> list[str]:
 
 
 def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) -> DeadEndCheck:
-    """Earlier FAILED or ABANDONED entries with the same strategy or at least two shared tags
+    """Earlier FAILED or ABANDONED entries of the same kind of work (journalread.is_dead_end)
+    with the same strategy or at least two shared tags
     (PROBLEM.md's own tags do not count: every attempt at the problem shares them),
     each with the evidence dated after it. verdict: 'clear' (none), 'conditions-changed' (every
     one has newer evidence) or 'dead-end' (some have none: do not retry them blindly)."""
@@ -145,8 +147,9 @@ def check_dead_ends(strategy: str, tags: list[str], problem: str | None = None) 
     # PROBLEM.md's own tags name the problem, which every attempt shares: they match nothing.
     own = set(_problem_tags(path.parent))
     dead_ends: list[DeadEnd] = []
+    work = work_of(strategy)
     for entry in journal.entries:
-        if entry.outcome not in DEAD_END_OUTCOMES:
+        if not is_dead_end(entry, work):
             continue
         shared = [tag for tag in entry.tags if tag in tags and tag not in own]
         if entry.strategy != strategy and len(shared) < 2:

@@ -151,6 +151,11 @@ class Validation(TypedDict):
     violations: list[Violation]
 
 
+def work_of(strategy: str) -> str:
+    """The kind of work a strategy names: its STRATEGIES group ("" for a name outside them)."""
+    return next((kind for kind, names in STRATEGIES.items() if strategy in names), "")
+
+
 def check_strategy(strategy: str) -> str:
     if strategy not in ALL_STRATEGIES:
         groups = "; ".join(f"{kind}: {', '.join(names)}" for kind, names in STRATEGIES.items())
@@ -232,6 +237,15 @@ class JournalEntry:
             "timestamp": str(when) if when else self.fields.get("timestamp"),
             "insight": self.fields.get("insight", ""),
         }
+
+
+def is_dead_end(entry: JournalEntry, work: str) -> bool:
+    """Whether `entry` is a dead end for an attempt of that kind of `work` (a STRATEGIES group):
+    FAILED or ABANDONED, by a strategy of the same work or a general one (or one outside the
+    taxonomy, whose work nobody can tell). A literature search that found nothing is no dead end
+    of a proof, nor a failed proof one of a computation."""
+    done = work_of(entry.strategy)
+    return entry.outcome in DEAD_END_OUTCOMES and done in (work, "general", "")
 
 
 @dataclass

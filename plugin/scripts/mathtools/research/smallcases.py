@@ -53,6 +53,33 @@ def _ran_at(text: str) -> str:
     return found.group(1) if found else ""
 
 
+def retest_needed(
+    name: str, runs: dict[int, str], requests: dict[int, str], updated: str = ""
+) -> str | None:
+    """What the proof agent must do, in the pass it is in, for a step a recorded run refutes
+    (None: no run refutes it, or a request other than the refuting runs' names it). Said in the
+    proof brief, so that the pass that corrects the step also asks for its new test, before the
+    referee would send it back for one."""
+    refuted = _refuting(name, runs)
+    if not refuted:
+        return None
+    asked_by_refuters = {
+        int(found.group(1)) for n in refuted if (found := blocks.ANSWERED.search(runs[n]))
+    }
+    if any(_names(text, name) for n, text in requests.items() if n not in asked_by_refuters):
+        return None
+    cited = ", ".join(f"Computation {n}" for n in refuted)
+    if updated and all("" < _ran_at(runs[n]) < updated for n in refuted):
+        return (
+            f"{name}: corrected after {cited} refuted it; add a request whose Purpose names "
+            f"{name}, to test it as it stands (the old run tests it no more)"
+        )
+    return (
+        f"{name}: {cited} refutes it; correct it (or abandon it) and add a request whose "
+        f"Purpose names {name}, to test the corrected claim"
+    )
+
+
 def untested(
     name: str,
     fields: Mapping[str, str],

@@ -95,11 +95,11 @@ def verify(search: Search) -> tuple[VerificationDocument | None, list[str]]:
     if retried:  # left pending by a failing service: asked again, in place
         searchfolder.write_json(search.folder / PENDING_FILE, retried)
         files.append(str(search.folder / PENDING_FILE))
-    if not files:  # an outcome too: merge records it as a search that found no prior work
+    if not files:  # an outcome too: the merge (literature.py verify makes it) records it
         searchfolder.write_json(search.folder / VERIFIED, empty_verification())
         return None, [
             "nothing to verify: no paper was judged strong or partial, PROBLEM.md cites none "
-            "and none is remembered; merge records the search as finding no prior work"
+            "and none is remembered"
         ]
     candidates, inputs = load_candidates(files)
     document = Verifier().verify(candidates, inputs)

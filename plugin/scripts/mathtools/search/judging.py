@@ -24,7 +24,7 @@ from .searchfolder import (
     identities,
     iteration_papers,
 )
-from .store import Run, open_store
+from .store import Run, RunStore, open_store
 
 MEMORY = "memory.json"
 SHOWN_MISSING = 5
@@ -91,6 +91,7 @@ def judge(search: Search) -> dict[str, object]:
             j for run_id in search.run_ids(search.iteration) for j in store.judgements(run_id)
         ]
         runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
+        judged_before = earlier_judgements(store, search)
     if remembered:
         searchfolder.write_json(search.folder / MEMORY, _remembered(search, remembered))
     unread = {key for keys in not_read.values() for key in keys}
@@ -105,7 +106,7 @@ def judge(search: Search) -> dict[str, object]:
         result["remembered"] = len(remembered)
     if unread_papers := len(papers) - len(labels):
         result["unread"] = unread_papers
-    result.update(decide(search, runs, stored, for_model=True))
+    result.update(decide(search, runs, stored, judged_before, for_model=True))
     return result
 
 
@@ -147,7 +148,8 @@ def check_refined(search: Search, query: str) -> tuple[str | None, str]:
         runs = [store.run(run_id) for run_id in search.run_ids(search.iteration)]
         judgements = [j for run in runs for j in store.judgements(run["run_id"])]
         earlier = [run["query"] for run in store.prior_queries(search.problem)]
-    decided = decide(search, runs, judgements)
+        judged_before = earlier_judgements(store, search)
+    decided = decide(search, runs, judgements, judged_before)
     if decided["decision"] == "stop" and search.iteration >= refinement.MAX_ITERATIONS:
         raise BadInput(f"the loop has stopped ({decided['reason']}): verify", code="stopped")
     checked = refinement.check_refined(query, earlier)
@@ -157,14 +159,27 @@ def check_refined(search: Search, query: str) -> tuple[str | None, str]:
     return None, str(decided.get("memo") or refinement.memo(search.iteration, runs, judgements))
 
 
+def earlier_judgements(store: RunStore, search: Search) -> list[Judgement]:
+    """The judgements of the search's iterations before its current one."""
+    return [
+        j
+        for item in search.iterations
+        if item["number"] < search.iteration
+        for run_id in search.run_ids(item["number"])
+        for j in store.judgements(run_id)
+    ]
+
+
 def decide(
     search: Search,
     runs: list[Run],
     judgements: list[Judgement],
+    earlier: list[Judgement],
     for_model: bool = False,
 ) -> dict[str, object]:
     """The loop's rule after an iteration: `stop` (verify next) or `refine` with the memo (the
-    model's, pointing to its own rationales, when `for_model`)."""
+    model's, pointing to its own rationales, when `for_model`); `earlier`, the judgements of the
+    search's earlier iterations."""
     refs = searchfolder.recorded_refs(search)
     recorded = {
         j["key"]: ref
@@ -175,7 +190,7 @@ def decide(
     if focus and not refinement.searched(focus, [run["query"] for run in runs]):
         focus = None  # not searched in this iteration (a refined query's): the loop's other rules
     decision = refinement.after_iteration(
-        search.iteration, judgements, recorded=recorded, focus=focus
+        search.iteration, judgements, recorded=recorded, focus=focus, earlier=earlier
     )
     if decision.stop:
         return {"decision": "stop", "reason": decision.reason}

@@ -43,6 +43,7 @@ STATEMENT_WORDS = frozenset(
     constructing characterizing characterising classifying solving
     corresponding associated related various several suitable appropriate particular
     respective analogous similar different containing concerning regarding involving including
+    include includes included excluded
     possible famous resulting underlying predict predicts predicted carry carries say says said
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
@@ -58,7 +59,7 @@ GENERIC = frozenset(
     complex linear bounded closed finite infinite nonzero nontrivial red blue edge vertex
     vertices operator group metric norm infinity probability algorithm sample function set space
     map graph time counting number value condition property properties structure method order
-    term unconditionally infinitely analogue variant version answer example setting form
+    term unconditionally infinitely analogue variant version answer example setting form empty
     """.split()  # noqa: SIM905 (a word list reads better as text)
 )
 
@@ -199,9 +200,10 @@ def distinct(phrases: list[str]) -> list[str]:
 
 def problem_terms(text: str, limit: int) -> list[str]:
     """Key phrases of PROBLEM.md text that are worth a search: the statement's own verbs end a
-    phrase, a LaTeX Greek letter is a variable (no word), notation ending a phrase goes ("torus
-    T^n" -> "torus") and a phrase of generic words or notation only is none ("Bound", "R^n")."""
-    text = GREEK_COMMAND.sub(",", text)
+    phrase, a Greek letter is a variable (no word), typed as a LaTeX command or as the letter
+    ("(φ,Γ)-modules"), notation ending a phrase goes ("torus T^n" -> "torus") and a phrase of
+    generic words or notation only is none ("Bound", "R^n")."""
+    text = GREEK_LETTER.sub(",", GREEK_COMMAND.sub(",", text))
     text = OF_THE_FORM.sub(",", text)  # "primes of the form floor(n^c)": primes, floor
     terms: list[str] = []
     for phrase in key_terms(text, None, stopwords=STOPWORDS | STATEMENT_WORDS):
@@ -213,6 +215,10 @@ def problem_terms(text: str, limit: int) -> list[str]:
     return distinct(terms)[:limit]
 
 
+# A Greek letter standing alone, as a user types one in a title ("(φ,Γ)-modules", "α-stable").
+GREEK_LETTER = re.compile(
+    r"(?<![^\W\d_])[\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03f5](?![^\W\d_])"
+)
 OF_THE_FORM = re.compile(r"\b(?:of|in)\s+the\s+form\b", re.IGNORECASE)
 
 

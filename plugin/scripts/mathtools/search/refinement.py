@@ -11,6 +11,9 @@ paper `strong`, `partial` or `irrelevant`. After an iteration:
   - a follow-up whose iteration searched its focus (the user's words, or a gap's) and found no
     paper LITERATURE.md lacks that is even partially relevant stops it too: the focus was
     searched and found nothing new (again, `refine` searches on when the model asks);
+  - a second iteration that, like every one before it, found no paper even partially relevant
+    stops it (BARREN_ITERATIONS: the planned queries and the model's own found nothing near the
+    problem; a third query in other words seldom does, and costs the user a round);
   - the third iteration stops it (MAX_ITERATIONS);
   - otherwise the feedback memo (what the partial matches lack; the irrelevant ones only when
     nothing was partial) goes to the model, which proposes one refined query, and
@@ -24,7 +27,7 @@ from the run store and apply them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +41,7 @@ from .querylines import query_line_terms, query_summary
 from .store import Run, RunStore
 
 MAX_ITERATIONS = 3
+BARREN_ITERATIONS = 2  # iterations with no paper even partially relevant that stop the loop
 SHOWN_HITS = 3  # strong hits a stop reason names
 MEMO_ITEMS = 8  # judgements quoted in a memo
 RATIONALE_CHARS = 160
@@ -60,12 +64,15 @@ def after_iteration(
     references: Collection[str] = (),
     recorded: Mapping[str, str] | None = None,
     focus: str | None = None,
+    earlier: Sequence[Judgement] | None = None,
 ) -> Decision:
     """Stop or refine, once an iteration's papers are judged. A strong hit that is one of the
     problem's own `references` (paper keys: PROBLEM.md already cites it) or that LITERATURE.md
     `recorded` already (paper key -> its REF) found nothing new, so it does not stop the loop;
     the reason says which it is. `focus`: a follow-up's focus this iteration searched; when every
-    paper it found that LITERATURE.md lacks is irrelevant, the loop stops."""
+    paper it found that LITERATURE.md lacks is irrelevant, the loop stops. `earlier`: the
+    judgements of the search's earlier iterations (None: not known, and the barren rule not
+    applied); BARREN_ITERATIONS iterations with no paper even partially relevant stop it."""
     recorded = recorded or {}
     hits = strong_hits(judgements)
     strong = [key for key in hits if key not in references and key not in recorded]
@@ -84,6 +91,14 @@ def after_iteration(
         return Decision(
             True, f"the focus ({focus}) was searched: no new paper is even partially relevant;"
             " `literature.py refine` searches on only if the task asks for more",
+        )  # fmt: skip
+    judged = [*(earlier or ()), *judgements]
+    barren = earlier is not None and all(j["label"] == "irrelevant" for j in judged)
+    if barren and iteration >= BARREN_ITERATIONS:
+        return Decision(
+            True, f"{iteration} iterations found no paper even partially relevant: the search "
+            "found no prior work; `literature.py refine` searches on only if the task asks for "
+            "more",
         )  # fmt: skip
     if iteration >= MAX_ITERATIONS:
         without = "without a new strong hit" if hits else "without a strong hit"
