@@ -80,15 +80,32 @@ from mathtools.services.arxiv import build_query  # noqa: E402
 from tests.support import corpus_search  # noqa: E402
 
 DISCOVERY = tuple(source.code for source in REGISTRY if source.discovery)
-SETS = {
-    "original": ROOT / "bench" / "data" / "discovery",
-    "held-out": ROOT / "bench" / "data" / "discovery-held-out",
-    "second": ROOT / "bench" / "data" / "discovery-second",
-    "third": ROOT / "bench" / "data" / "discovery-third",
-    "fourth": ROOT / "bench" / "data" / "discovery-fourth",
-    "fifth": ROOT / "bench" / "data" / "discovery-fifth",
-    "sixth": ROOT / "bench" / "data" / "discovery-sixth",
-}
+DATA = ROOT / "bench" / "data"
+# The sets are the folders bench/data/discovery*/ holding a targets.json, named by their
+# suffix ("discovery" is the original set), in the order they were written.
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def _set_order(name: str) -> tuple[int, str]:
+    order = ["original", "held-out", *ORDINALS]
+    return (order.index(name) if name in order else len(order), name)
+
+
+SETS = dict(
+    sorted(
+        (
+            (
+                folder.name.removeprefix("discovery-")
+                if folder.name != "discovery"
+                else "original",
+                folder,
+            )
+            for folder in DATA.glob("discovery*")
+            if (folder / "targets.json").exists()
+        ),
+        key=lambda item: _set_order(item[0]),
+    )
+)
 BASELINE_WORDS = 8
 TARGET_FOUND, TARGET_EMPTY, TARGET_READ_PRECISION = 0.90, 0.10, 0.35
 

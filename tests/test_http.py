@@ -18,6 +18,7 @@ import pytest
 from conftest import DEAD_URL, SCRIPTS
 from mathtools.core import BY_CODE, runtime_dir
 from mathtools.core.errors import BadInput, EnvironmentProblem, ServiceError
+from mathtools.services import http
 from mathtools.services.http import DO_NOT_CACHE, ServiceClient, UnusableBody, build_url
 from support.scripted_server import Reply, ScriptedServer, self_signed
 
@@ -107,18 +108,23 @@ def test_rate_limit_holds_from_the_first_call_when_connecting_takes_long(tmp_pat
     assert min(gaps) >= interval, gaps
 
 
-def test_waiting_for_the_limiter_is_announced_on_stderr(capsys):
+def test_waiting_for_the_limiter_is_announced_on_stderr_once(capsys, monkeypatch):
+    """Once a process for each service: a literature search in issue 51's play read the same
+    line 26 times (about 1,400 characters)."""
+    monkeypatch.setattr(http, "ANNOUNCED", set())
     with ScriptedServer(default=OK) as server:
         service = client(interval=0.6, use_cache=False)
-        service.get(f"{server.url}/one")
-        service.get(f"{server.url}/two")
-    first, second = (r.arrived for r in server.received)
-    assert second - first >= 0.6
+        for path in ("one", "two", "three"):
+            service.get(f"{server.url}/{path}")
+    first, second, third = (r.arrived for r in server.received)
+    assert second - first >= 0.6 and third - second >= 0.6
     err = capsys.readouterr().err
-    assert "waiting" in err and "Test service's rate limit" in err
+    (line,) = [x for x in err.splitlines() if "waiting" in x]
+    assert "Test service's rate limit (one request every 0.6 s" in line, err
 
 
-def test_a_short_limiter_wait_is_announced_too(capsys):
+def test_a_short_limiter_wait_is_announced_too(capsys, monkeypatch):
+    monkeypatch.setattr(http, "ANNOUNCED", set())
     with ScriptedServer(default=OK) as server:
         service = client(interval=0.3, use_cache=False)
         service.get(f"{server.url}/one")

@@ -8,7 +8,6 @@ examples); the searches run against the real arXiv records of ../shared/corpus."
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from conftest import ROOT
@@ -251,12 +250,10 @@ def test_a_cut_slug_is_the_titles_first_words_ending_where_a_phrase_may(words):
 
 def test_the_discovery_benchmark_labels_every_target_on_topic():
     """bench_discovery's precision counts a candidate on topic when it is a target or a paper
-    labelled on topic; each set's labels cover its targets, and name only corpus papers."""
+    labelled on topic; each set's labels cover its targets, and name only corpus papers. (The
+    bench reads every folder bench/data/discovery*/ that holds a targets.json.)"""
     sets = sorted((ROOT / "bench" / "data").glob("discovery*/targets.json"))
-    benched = re.findall(
-        r'"data" / "(discovery[\w-]*)"', (ROOT / "bench" / "bench_discovery.py").read_text()
-    )
-    assert sorted(path.parent.name for path in sets) == sorted(benched) and len(benched) >= 6
+    assert sets
     for data in (path.parent for path in sets):
         targets = json.loads((data / "targets.json").read_text(encoding="utf-8"))["targets"]
         labels = json.loads((data / "on-topic.json").read_text(encoding="utf-8"))["problems"]

@@ -47,6 +47,10 @@ def _refuting(name: str, runs: dict[int, str]) -> list[int]:
     return found
 
 
+def _verb(runs: list[int]) -> str:
+    return "refutes" if len(runs) == 1 else "refute"
+
+
 def _ran_at(text: str) -> str:
     """A run's **Run:** stamp (ISO 8601 UTC, which orders as text); "" when it has none."""
     found = _RUN_AT.search(text)
@@ -75,7 +79,7 @@ def retest_needed(
             f"{name}, to test it as it stands (the old run tests it no more)"
         )
     return (
-        f"{name}: {cited} refutes it; correct it (or abandon it) and add a request whose "
+        f"{name}: {cited} {_verb(refuted)} it; correct it (or abandon it) and add a request whose "
         f"Purpose names {name}, to test the corrected claim"
     )
 
@@ -99,8 +103,8 @@ def untested(
     if standing:
         cited = ", ".join(f"Computation {n}" for n in standing)
         return [
-            f"{name}: {cited} of COMPUTATION.md refutes it (its Interpretation says so), so "
-            "it cannot be checked: give it wrong, quoting the output"
+            f"{name}: {cited} of COMPUTATION.md {_verb(standing)} it (its Interpretation says "
+            "so), so it cannot be checked: give it wrong, quoting the output"
         ]
     if earlier:
         since = {n for n, text in runs.items() if _ran_at(text) > updated}

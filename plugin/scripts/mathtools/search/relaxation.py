@@ -228,7 +228,7 @@ def search_arxiv(
 def search_s2(client: S2Client, text: str, **options: Any) -> SearchResult:
     """S2Client.search for `text` (and its options), relaxed when empty; kept to a field of
     study (the client's default unless `fields_of_study` is None), widened last."""
-    in_field = options.get("fields_of_study", "default") is not None
+    in_field = "fields_of_study" not in options or options["fields_of_study"] is not None
     widened = {**options, "fields_of_study": None}
     return relaxed(
         s2_forms(text, in_field),

@@ -77,8 +77,11 @@ LIMITER_LOCK_TIMEOUT_S = 60.0  # the limiter's lock is held for a moment: waitin
 # Added to a service's interval between request starts: connection set-up varies by some
 # milliseconds, and the service measures the interval between arrivals.
 START_MARGIN_S = 0.05
-# A limiter wait at least this long is announced on stderr (shorter ones are not noticeable).
+# A limiter wait at least this long is announced on stderr (shorter ones are not noticeable),
+# once a process for each service: the rule, not each wait (a literature search waited for
+# arXiv's turn 26 times, 26 lines of the model's reading saying the same).
 ANNOUNCED_WAIT_S = 0.1
+ANNOUNCED: set[str] = set()  # the services whose waits this process has announced
 UNREACHABLE_RETRY_S = 0.5  # the one retry after a refused or unresolvable connection
 # (service name, host) -> why: services this process found unreachable (see the docstring)
 UNREACHABLE: dict[tuple[str, str], str] = {}
@@ -230,8 +233,12 @@ class RateLimiter:
             atomic_write(self.stamp, f"{following!r} {now!r}", durable=False)
         wait = start - time.time()
         if wait > 0:
-            if wait >= ANNOUNCED_WAIT_S:
-                say(f"waiting {wait:.1f} s to respect {self.source_name}'s rate limit")
+            if wait >= ANNOUNCED_WAIT_S and self.source_name not in ANNOUNCED:
+                ANNOUNCED.add(self.source_name)
+                say(
+                    f"waiting {wait:.1f} s to respect {self.source_name}'s rate limit (one "
+                    f"request every {self.interval:g} s; later waits go unsaid)"
+                )
             time.sleep(wait)
 
     def free_in(self) -> float:
