@@ -616,3 +616,22 @@ def test_the_proof_brief_asks_for_a_new_request_for_a_step_a_run_refuted(tmp_pat
     complete_proof(folder, _fib_proof(FIB_RIGHT, stamp(), requests=2))
     said = brief(folder, t.SLUG, "proof")
     assert "Lemma 2:" not in said.split("## PROOF.md: what is open")[1].split("\n## ")[0]
+
+
+def test_the_referee_brief_names_a_failed_run_that_was_run_again_in_one_line(tmp_path):
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    folder = cwd / ".math" / "problems" / t.SLUG
+    complete_proof(folder, _fib_proof(FIB_RIGHT, stamp(), requests=1))
+    snippet = folder / "computations" / "request-1.py"
+    snippet.parent.mkdir()
+    for code in ("import no_such_module\n", "print('a(3) =', 5)\n"):
+        snippet.write_text(code)
+        t.script(
+            cwd, "compute.py", "run", str(snippet), "--request", "1", "--title", "a(n)",
+            "--python", sys.executable, "--problem", t.SLUG,
+        )  # fmt: skip
+    said = brief(folder, t.SLUG, "referee")
+    assert "Computation 1: a(n)" in said and ": failed, run again as Computation 2" in said
+    assert "no_such_module" not in said
+    assert "a(3) = 5" in said  # the run that answers the request, whole

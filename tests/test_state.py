@@ -385,6 +385,55 @@ def age(path, seconds):
     os.utime(path, (moment, moment))
 
 
+def test_a_complete_proof_whose_checks_refute_nothing_goes_to_the_referee(script, problem):
+    """Issue 51's play: the proof agent finished the proof and asked for its small-case checks;
+    they passed, and a whole proof pass followed only to set `computation_needed` back to false.
+    Now the computations go straight on to the referee, unless one refutes a step (then the
+    proof agent corrects it) or a request failed."""
+    write_state(problem, "PROOF_DEVELOPMENT")
+    asking = COMPLETE_PROOF + (
+        "\n## Computation Requests\n\n### Request 1: D_n for n <= 8\n"
+        "**Purpose:** test Lemma 1 on n = 1..8\n"
+    )
+    complete_proof(problem, asking, computation_needed=True)
+    age(problem / "PROOF.md", 600)
+    step = router.advance(problem, problem.name)
+    assert (step["state"], step["spawn"]) == ("COMPUTATION", "math:computation")
+
+    def answer_and_interpret(text: str) -> None:
+        run = script(
+            "compute.py", "run", "-", "--python", sys.executable, "--dir", str(problem),
+            "--title", "D_n", "--request", "1", input="print([1, 0, 1, 2, 9])\n",
+        )  # fmt: skip
+        assert run.returncode == 0, run.stdout
+        number = json.loads(run.stdout)["recorded"]["computation"]
+        done = script("compute.py", "interpret", str(number), "--text", text, "--dir", str(problem))
+        assert done.returncode == 0, done.stdout
+
+    answer_and_interpret("D_1..D_5 = 1, 0, 1, 2, 9 as Lemma 1 gives: this supports Lemma 1.")
+    step = router.advance(problem, problem.name)
+    assert [m["to"] for m in step["applied"]] == ["PROOF_DEVELOPMENT", "REVIEW"], step
+    assert step["spawn"] == "math:referee"
+    assert "refute none of its steps" in step["applied"][1]["reason"]
+    # the same run refuting Lemma 1: the proof agent gets it back
+    write_state(problem, "PROOF_DEVELOPMENT")
+    complete_proof(problem, asking.replace("### Request 1:", "### Request 2: again\n"
+                   "**Purpose:** test Lemma 1 once more\n\n### Request 1:"),
+                   computation_needed=True)  # fmt: skip
+    age(problem / "PROOF.md", 600)
+    assert router.advance(problem, problem.name)["state"] == "COMPUTATION"
+    answer_and_interpret("D_3 = 2, not 1: this refutes Lemma 1.")
+    run = script(
+        "compute.py", "run", "-", "--python", sys.executable, "--dir", str(problem),
+        "--title", "again", "--request", "2", input="print(2)\n",
+    )  # fmt: skip
+    number = json.loads(run.stdout)["recorded"]["computation"]
+    script("compute.py", "interpret", str(number), "--text", "as before", "--dir", str(problem))
+    step = router.advance(problem, problem.name)
+    assert [m["to"] for m in step["applied"]] == ["PROOF_DEVELOPMENT"], step
+    assert step["spawn"] == "math:proof"
+
+
 def test_next_in_computation_takes_answers_recorded_before_the_state_was_entered(script, problem):
     """/math:compute answered PROOF.md's requests before /math:research moved to COMPUTATION. The
     computation agent skips answered requests and writes nothing, so waiting for a COMPUTATION.md

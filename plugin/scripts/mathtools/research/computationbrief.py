@@ -27,6 +27,9 @@ def _runs(folder: Path) -> list[tuple[int, str]]:
     return computation.runs(split_frontmatter(text, "COMPUTATION.md")[1])
 
 
+_OK = re.compile(r"(?m)^\*\*Run:\*\*.*\boutcome ok\b")
+
+
 def _run_part(text: str, heading: str) -> str:
     return section_text(text, f"### {heading}")
 
@@ -106,14 +109,26 @@ def _for_the_appendix(run: str) -> str:
 
 def every_computation(folder: Path, proof_md: str) -> str:
     """Every run with the request it answers, its code, output and Interpretation: a step a
-    recorded output contradicts is wrong whether or not it cites the run."""
+    recorded output contradicts is wrong whether or not it cites the run. A failed run the
+    computation agent ran again for the same request is one line (in a play in the real host,
+    four runs that failed on a missing module filled a quarter of the referee's brief)."""
     runs = _runs(folder)
     if not runs:
         return ""
     requests = blocks.requests(proof_md)
     lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
-    for _, text in runs:
+    latest = {}  # request -> the run that answers it now (its last)
+    for number, text in runs:
+        if asked := blocks.ANSWERED.search(text):
+            latest[int(asked.group(1))] = number
+    for number, text in runs:
         asked = blocks.ANSWERED.search(text)
+        rerun = latest.get(int(asked.group(1))) if asked else None
+        if rerun not in (None, number) and not _OK.search(text):
+            # a failed run the computation agent ran again: what it shows is its error
+            first = _run_head(text).splitlines()[0]
+            lines += ["", f"{first}: failed, run again as Computation {rerun}"]
+            continue
         lines += ["", _run_head(text)]
         if asked and int(asked.group(1)) in requests:
             lines += ["The request:", requests[int(asked.group(1))]]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core import read_text
-from . import computation, review
+from . import computation, review, smallcases
 from .outputtex import TexViolation
 from .statechanges import (
     artifact,
@@ -233,6 +233,9 @@ def _literature_search(d: _Deciding) -> Step:
 def _proof_development(d: _Deciding) -> Step:
     folder, state = d.folder, d.state
     if not _fresh(folder, "PROOF.md", state):
+        passed = _checks_passed(folder)
+        if passed:
+            return d.move("REVIEW", passed)
         return d.spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
     proof = artifact(folder, "PROOF.md") or {}
     errors = proof_md_errors(proof, folder)
@@ -288,6 +291,31 @@ def _proof_development(d: _Deciding) -> Step:
         return d.move("LATEX_OUTPUT", "the user accepted partial results", approved=True)
     return d.spawn(
         "PROOF_DEVELOPMENT", f"PROOF.md status: {status or 'unset'}, no flags: another pass"
+    )
+
+
+def _checks_passed(folder: Path) -> str | None:
+    """Why a complete PROOF.md goes to the referee with no pass of the proof agent's after the
+    computations: its last pass asked for them (computation_needed: true), every one is answered
+    and none failed, and no run refutes a step as it stands (a pass that would only set the
+    flag back: a play in the real host spent a whole proof pass on it). None otherwise."""
+    proof = artifact(folder, "PROOF.md") or {}
+    asked = _flag(proof, "computation_needed") and not _flag(proof, "literature_needed")
+    if str(proof.get("status") or "").lower() != "complete" or not asked:
+        return None
+    if review.unanswered_requests(folder) or computation.failed_requests(folder):
+        return None
+    proof_md = read_text(folder / "PROOF.md", "PROOF.md")
+    if review.completeness_errors(proof_md, review.review_text(folder)):
+        return None
+    runs = computation.vouched_runs(folder)
+    for step in review.steps(proof_md):
+        updated = step.fields.get("Updated", "").strip()
+        if step.status != "abandoned" and smallcases.refuting(step.name, runs, updated):
+            return None
+    return (
+        "PROOF.md is complete and the computations its last pass asked for refute none of its "
+        "steps: the referee checks it"
     )
 
 

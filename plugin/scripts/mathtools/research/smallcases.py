@@ -57,6 +57,12 @@ def _ran_at(text: str) -> str:
     return found.group(1) if found else ""
 
 
+def refuting(name: str, runs: dict[int, str], updated: str = "") -> list[int]:
+    """The recorded runs that refute the step as it stands: those whose Interpretation says it
+    refutes the step, but for those run before its **Updated:** stamp (an earlier form)."""
+    return [n for n in _refuting(name, runs) if not (updated and "" < _ran_at(runs[n]) < updated)]
+
+
 def retest_needed(
     name: str, runs: dict[int, str], requests: dict[int, str], updated: str = ""
 ) -> str | None:
@@ -98,8 +104,8 @@ def untested(
     stands (`updated`, its **Updated:** stamp: a run before it refuted an earlier form, and then
     only a run recorded since can test it)."""
     refuted = _refuting(name, runs)
-    earlier = [n for n in refuted if updated and "" < _ran_at(runs[n]) < updated]
-    standing = [n for n in refuted if n not in earlier]
+    standing = refuting(name, runs, updated)
+    earlier = [n for n in refuted if n not in standing]
     if standing:
         cited = ", ".join(f"Computation {n}" for n in standing)
         return [

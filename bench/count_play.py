@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Count a play of /math:research in the real Claude Code the way bench_research_turns.py
+counts its scripted run: tool calls, and the characters the model reads.
+
+A play is the list of requests Claude Code sent to the model (one JSON file: `{"requests":
+[{"kind", "subagent_type", "body"}, ...]}`, as tests/support/claude_harness.py records them:
+`Run.requests`). Each conversation (the orchestrator's, one per Agent call) is read from its
+last request, which holds every message of it. A call is a tool_use block the model wrote (a
+script, a Read, a Write, an Edit, an Agent hand-off). The characters are what
+bench_research_turns.py counts: each agent's runbook (its file's body, which Claude Code puts
+in the system prompt) and its prompt, the command's body, and every tool result (scripts'
+stdout and stderr, files Read with their line-number prefixes, Write and Edit
+acknowledgements, agents' reports). Claude Code's own system prompt and reminders are not
+counted, there as here.
+
+  .venv/bin/python bench/count_play.py PLAY.json... [--calls] [--save PLAY.json.gz]
+
+--save keeps what the count reads, the last request of each conversation without Claude Code's
+system prompt and tool list (bench/data/plays/ holds the plays README.md names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGIN = ROOT / "plugin"
+sys.path.insert(0, str(PLUGIN / "scripts"))
+
+from mathtools.core import frontmatter  # noqa: E402
+
+REMINDER = "<system-reminder>"
+
+
+def body(kind: str, name: str) -> str:
+    path = PLUGIN / kind / f"{name}.md"
+    return frontmatter.split_frontmatter(path.read_text(encoding="utf-8"), str(path))[1]
+
+
+def text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:  # type: ignore[attr-defined]
+        if block.get("type") == "text":
+            parts.append(block["text"])
+        elif block.get("type") == "tool_result":
+            parts.append(text_of(block.get("content")))
+    return "\n".join(parts)
+
+
+def conversations(requests: list[dict]) -> dict[str, dict]:
+    """Conversation name -> its last request: the orchestrator's ("main"), and one per Agent
+    call. Two calls of an agent with the same prompt are two conversations: a request belongs to
+    the one whose first answer it repeats and whose messages it extends."""
+    found: dict[str, dict] = {}
+    numbers: dict[str, int] = {}
+    for request in requests:
+        if request["kind"] == "side":
+            continue
+        if request["kind"] == "main":
+            found["main"] = request
+            continue
+        messages = request["body"].get("messages", [])
+        agent = request["subagent_type"] or "agent"
+        same = [
+            name
+            for name, earlier in found.items()
+            if name.startswith(f"{agent} #")
+            and len(earlier["body"]["messages"]) < len(messages)
+            and _opening(earlier["body"]["messages"])
+            == _opening(messages)[: 2 if len(earlier["body"]["messages"]) > 1 else 1]
+        ]
+        if same:
+            found[same[-1]] = request
+        else:
+            numbers[agent] = numbers.get(agent, 0) + 1
+            found[f"{agent} #{numbers[agent]}"] = request
+    return found
+
+
+def _opening(messages: list[dict]) -> tuple[str, ...]:
+    """A conversation's prompt, and the ids of its first answer's tool calls when it has one
+    (Claude Code marks blocks for caching differently from request to request: texts compare)."""
+    first = text_of(messages[0]["content"]) if messages else ""
+    if len(messages) < 2:
+        return (first,)
+    answer = messages[1]["content"]
+    ids = (
+        [b.get("id", "") for b in answer if isinstance(b, dict)] if isinstance(answer, list) else []
+    )
+    return (first, ",".join(ids))
+
+
+def count(name: str, request: dict) -> tuple[int, int, list[str]]:
+    """(calls, characters, one line per item) of one conversation."""
+    messages = request["body"].get("messages", [])
+    lines: list[str] = []
+    chars = 0
+    if name == "main":
+        command = next(
+            (
+                text_of([b])
+                for m in messages
+                if m["role"] == "user" and isinstance(m["content"], list)
+                for b in m["content"]
+                if b.get("type") == "text" and b["text"].startswith("# /math:")
+            ),
+            "",
+        )
+        chars += len(command)
+        lines.append(f"  command body {len(command)}")
+    else:
+        agent = name.split(" #")[0].removeprefix("math:")
+        runbook = len(body("agents", agent))
+        prompt = messages[0]["content"]
+        prompt_chars = sum(
+            len(b["text"])
+            for b in (prompt if isinstance(prompt, list) else [{"type": "text", "text": prompt}])
+            if b.get("type") == "text" and REMINDER not in b["text"]
+        )
+        chars += runbook + prompt_chars
+        lines.append(f"  runbook {runbook}, prompt {prompt_chars}")
+    uses: dict[str, str] = {}
+    calls = 0
+    for message in messages:
+        content = message["content"]
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if message["role"] == "assistant" and block.get("type") == "tool_use":
+                calls += 1
+                shown = block["input"].get("command") or block["input"].get("file_path") or ""
+                shown = shown or block["input"].get("subagent_type", "")
+                uses[block["id"]] = f"{block['name']} {shown}"[:110]
+            elif block.get("type") == "tool_result":
+                size = len(text_of(block.get("content")))
+                chars += size
+                lines.append(f"  {size:6d}  {uses.get(block.get('tool_use_id'), '?')}")
+    return calls, chars, lines
+
+
+def load(path: Path) -> list[dict]:
+    try:
+        raw = path.read_bytes()
+        text = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+        requests: list[dict] = json.loads(text)["requests"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise SystemExit(f"count_play.py: {path}: not a recorded play ({exc})") from None
+    return requests
+
+
+def save(found: dict[str, dict], path: Path) -> None:
+    kept = [
+        {
+            "kind": r["kind"],
+            "subagent_type": r["subagent_type"],
+            "body": {"messages": r["body"]["messages"]},
+        }
+        for r in found.values()
+    ]
+    path.write_bytes(gzip.compress(json.dumps({"requests": kept}).encode(), mtime=0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument(
+        "plays", type=Path, nargs="+", help="the recorded requests, one file an invocation"
+    )
+    parser.add_argument("--calls", action="store_true", help="list every call's result size")
+    parser.add_argument(
+        "--save", type=Path, help="write what the count reads here (gzipped; one play)"
+    )
+    args = parser.parse_args()
+    if args.save and len(args.plays) > 1:
+        raise SystemExit("count_play.py: --save takes one play")
+    total_calls = total_chars = 0
+    for play in args.plays:
+        found = conversations(load(play))
+        if args.save:
+            save(found, args.save)
+        if len(args.plays) > 1:
+            print(f"{play.name}:")
+        for name, request in found.items():
+            calls, chars, lines = count(name, request)
+            total_calls += calls
+            total_chars += chars
+            print(f"{name}: {calls} calls, {chars:,} characters")
+            if args.calls:
+                print("\n".join(lines))
+    print(f"in all: {total_calls} calls, {total_chars:,} characters (targets: <= 40, <= 90,000)")
+
+
+if __name__ == "__main__":
+    main()
