@@ -2,21 +2,22 @@
 """Count a play of /math:research in the real Claude Code the way bench_research_turns.py
 counts its scripted run: tool calls, and the characters the model reads.
 
-A play is the list of requests Claude Code sent to the model (one JSON file: `{"requests":
-[{"kind", "subagent_type", "body"}, ...]}`, as tests/support/claude_harness.py records them:
-`Run.requests`). Each conversation (the orchestrator's, one per Agent call) is read from its
-last request, which holds every message of it. A call is a tool_use block the model wrote (a
-script, a Read, a Write, an Edit, an Agent hand-off). The characters are what
-bench_research_turns.py counts: each agent's runbook (its file's body, which Claude Code puts
-in the system prompt) and its prompt, the command's body, and every tool result (scripts'
+A play is the list of requests Claude Code sent to the model (one JSON file, gzipped or not:
+`{"requests": [{"kind", "subagent_type", "body"}, ...]}`, as tests/support/claude_harness.py
+records them: `Run.requests`). Each conversation (the orchestrator's, one per Agent call) is
+read from its last request, which holds every message of it. A call is a tool_use block the
+model wrote (a script, a Read, a Write, an Edit, an Agent hand-off). The characters are what
+bench_research_turns.py counts: each agent's runbook as Claude Code sent it (cut from the
+subagent's system prompt) and its prompt, the command's body, and every tool result (scripts'
 stdout and stderr, files Read with their line-number prefixes, Write and Edit
 acknowledgements, agents' reports). Claude Code's own system prompt and reminders are not
 counted, there as here.
 
-  .venv/bin/python bench/count_play.py PLAY.json... [--calls] [--save PLAY.json.gz]
+  .venv/bin/python bench/count_play.py [PLAY...] [--calls] [--save PLAY.json.gz]
 
---save keeps what the count reads, the last request of each conversation without Claude Code's
-system prompt and tool list (bench/data/plays/ holds the plays README.md names).
+Without a play, each play of bench/data/plays (its README says how they were played), counted
+alone. --save keeps what the count reads: the last request of each conversation, its messages
+and the runbook, without the rest of Claude Code's system prompt and its tool list.
 """
 
 from __future__ import annotations
@@ -24,21 +25,31 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PLUGIN = ROOT / "plugin"
-sys.path.insert(0, str(PLUGIN / "scripts"))
+PLAYS = ROOT / "bench" / "data" / "plays"
 
-from mathtools.core import frontmatter  # noqa: E402
 
 REMINDER = "<system-reminder>"
 
 
-def body(kind: str, name: str) -> str:
-    path = PLUGIN / kind / f"{name}.md"
-    return frontmatter.split_frontmatter(path.read_text(encoding="utf-8"), str(path))[1]
+# Where Claude Code 2.1.332 puts an agent's file body in the subagent's system prompt.
+RUNBOOK_START = "built on Anthropic's Claude Agent SDK.\n"
+RUNBOOK_END = "\n\nMessages from the agent that launched you"
+
+
+def runbook(request: dict) -> str:
+    """The agent's runbook as Claude Code sent it: kept by --save, else cut from the system
+    prompt (the plugin's files may have changed since the play)."""
+    kept = request["body"].get("runbook")
+    if kept is not None:
+        return str(kept)
+    system = text_of(request["body"].get("system"))
+    start, end = system.find(RUNBOOK_START), system.find(RUNBOOK_END)
+    if start < 0 or end < start:
+        raise SystemExit("count_play.py: a subagent's system prompt holds no runbook it can find")
+    return system[start + len(RUNBOOK_START) : end]
 
 
 def text_of(content: object) -> str:
@@ -115,16 +126,15 @@ def count(name: str, request: dict) -> tuple[int, int, list[str]]:
         chars += len(command)
         lines.append(f"  command body {len(command)}")
     else:
-        agent = name.split(" #")[0].removeprefix("math:")
-        runbook = len(body("agents", agent))
+        runbook_chars = len(runbook(request))
         prompt = messages[0]["content"]
         prompt_chars = sum(
             len(b["text"])
             for b in (prompt if isinstance(prompt, list) else [{"type": "text", "text": prompt}])
             if b.get("type") == "text" and REMINDER not in b["text"]
         )
-        chars += runbook + prompt_chars
-        lines.append(f"  runbook {runbook}, prompt {prompt_chars}")
+        chars += runbook_chars + prompt_chars
+        lines.append(f"  runbook {runbook_chars}, prompt {prompt_chars}")
     uses: dict[str, str] = {}
     calls = 0
     for message in messages:
@@ -136,7 +146,8 @@ def count(name: str, request: dict) -> tuple[int, int, list[str]]:
                 calls += 1
                 shown = block["input"].get("command") or block["input"].get("file_path") or ""
                 shown = shown or block["input"].get("subagent_type", "")
-                uses[block["id"]] = f"{block['name']} {shown}"[:110]
+                first = shown.splitlines()[0] if shown else ""
+                uses[block["id"]] = f"{block['name']} {first}"[:110]
             elif block.get("type") == "tool_result":
                 size = len(text_of(block.get("content")))
                 chars += size
@@ -159,7 +170,10 @@ def save(found: dict[str, dict], path: Path) -> None:
         {
             "kind": r["kind"],
             "subagent_type": r["subagent_type"],
-            "body": {"messages": r["body"]["messages"]},
+            "body": {
+                "messages": r["body"]["messages"],
+                **({"runbook": runbook(r)} if r["kind"] == "subagent" else {}),
+            },
         }
         for r in found.values()
     ]
@@ -169,7 +183,11 @@ def save(found: dict[str, dict], path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument(
-        "plays", type=Path, nargs="+", help="the recorded requests, one file an invocation"
+        "plays",
+        type=Path,
+        nargs="*",
+        help="the recorded requests, one file an invocation (default: each play of "
+        "bench/data/plays, counted alone)",
     )
     parser.add_argument("--calls", action="store_true", help="list every call's result size")
     parser.add_argument(
@@ -178,19 +196,28 @@ def main() -> None:
     args = parser.parse_args()
     if args.save and len(args.plays) > 1:
         raise SystemExit("count_play.py: --save takes one play")
+    if not args.plays:
+        for play in sorted(PLAYS.glob("*.json.gz")):
+            print(f"== {play.name}")
+            _count([play], args.calls)
+        return
+    _count(args.plays, args.calls, args.save)
+
+
+def _count(plays: list[Path], calls_too: bool, save_to: Path | None = None) -> None:
     total_calls = total_chars = 0
-    for play in args.plays:
+    for play in plays:
         found = conversations(load(play))
-        if args.save:
-            save(found, args.save)
-        if len(args.plays) > 1:
+        if save_to:
+            save(found, save_to)
+        if len(plays) > 1:
             print(f"{play.name}:")
         for name, request in found.items():
             calls, chars, lines = count(name, request)
             total_calls += calls
             total_chars += chars
             print(f"{name}: {calls} calls, {chars:,} characters")
-            if args.calls:
+            if calls_too:
                 print("\n".join(lines))
     print(f"in all: {total_calls} calls, {total_chars:,} characters (targets: <= 40, <= 90,000)")
 

@@ -28,6 +28,8 @@ BENCHMARKS = {
     r"characters read +219,000 +[\d,]+ +[\d,]+ +<= 90,000 (NOT )?met\n"
     r"\d+ tool calls \(target <= 40\); ended in DONE",
     "bench_compute.py": r"sandbox, \S+ \S+ +[\d.]+ ms",
+    "count_play.py --calls": r"== odd-cubes-sum\.json\.gz\n(.*\n)*math:referee #1: \d+ calls, "
+    r"[\d,]+ characters\n  runbook \d+, prompt \d+\n(.*\n)*in all: \d+ calls, [\d,]+ characters",
     "bench_check_refs.py --entries 40 --papers 1110.4324": r"second run \(cached\) +0 +0 +0 +40 "
     r"(.*\n)*1110\.4324 +8 +\d+ +[\d.]+s +[\d.]+ +\d+ +[\d.]+",
     "bench_check_refs_uses.py": r"\n +1 +\d+ +\d+ 2/2 +\d+\n(.*\n)*.*named in <= 3 tool calls: met",

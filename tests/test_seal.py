@@ -635,3 +635,21 @@ def test_the_referee_brief_names_a_failed_run_that_was_run_again_in_one_line(tmp
     assert "Computation 1: a(n)" in said and ": failed, run again as Computation 2" in said
     assert "no_such_module" not in said
     assert "a(3) = 5" in said  # the run that answers the request, whole
+
+
+def test_the_referee_brief_says_whether_a_run_refutes_a_step_as_it_stands(tmp_path):
+    """A play in the real host: the referee's runbook makes a step a run refutes wrong unless
+    the run refuted an earlier form, and the brief (without the steps' **Updated:** lines) left
+    the referee to infer which from the proof's prose. Its `Refutes:` line says it."""
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    folder = cwd / ".math" / "problems" / t.SLUG
+    complete_proof(folder, _fib_proof(FIB_WRONG, stamp(), requests=2))
+    count = "print([(3, 5, 6)])\n"
+    _run_and_interpret(cwd, folder, 1, count, "a(3) = 5, not 6: this refutes Lemma 2.")
+    said = brief(folder, t.SLUG, "referee")
+    assert "Refutes: Lemma 2 as it stands" in said
+    complete_proof(folder, _fib_proof(FIB_RIGHT, _later_stamp(), requests=2))
+    said = brief(folder, t.SLUG, "referee")
+    assert "Refutes: Lemma 2 in an earlier form (updated since)" in said
+    assert "as it stands" not in said

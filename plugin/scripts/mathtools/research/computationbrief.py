@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from ..core import read_text, split_frontmatter
-from . import blocks, computation, review
+from . import blocks, computation, review, smallcases
 from .blocks import section_text
 from .gaps import parse as parse_gaps
 
@@ -25,6 +25,20 @@ def _runs(folder: Path) -> list[tuple[int, str]]:
         return []
     text = read_text(path, "COMPUTATION.md")
     return computation.runs(split_frontmatter(text, "COMPUTATION.md")[1])
+
+
+def _refuted(number: int, steps: list[review.Step], runs: dict[int, str]) -> list[str]:
+    """A line naming the steps a run's Interpretation says it refutes, each as it stands or in an
+    earlier form (the step was updated after the run): the referee's runbook makes the first
+    wrong, and only a run since can test the second."""
+    said = []
+    for step in steps:
+        updated = step.fields.get("Updated", "").strip()
+        if number in smallcases.refuting(step.name, runs, updated):
+            said.append(f"{step.name} as it stands")
+        elif number in smallcases.refuting(step.name, runs):
+            said.append(f"{step.name} in an earlier form (updated since)")
+    return [f"Refutes: {'; '.join(said)}"] if said else []
 
 
 _OK = re.compile(r"(?m)^\*\*Run:\*\*.*\boutcome ok\b")
@@ -117,6 +131,8 @@ def every_computation(folder: Path, proof_md: str) -> str:
         return ""
     requests = blocks.requests(proof_md)
     lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
+    steps = [step for step in review.steps(proof_md) if step.status != "abandoned"]
+    runs_by_number = dict(runs)
     latest = {}  # request -> the run that answers it now (its last)
     for number, text in runs:
         if asked := blocks.ANSWERED.search(text):
@@ -129,7 +145,7 @@ def every_computation(folder: Path, proof_md: str) -> str:
             first = _run_head(text).splitlines()[0]
             lines += ["", f"{first}: failed, run again as Computation {rerun}"]
             continue
-        lines += ["", _run_head(text)]
+        lines += ["", _run_head(text), *_refuted(number, steps, runs_by_number)]
         if asked and int(asked.group(1)) in requests:
             lines += ["The request:", requests[int(asked.group(1))]]
         for part in ("Code", "Output", "Errors", "Interpretation"):

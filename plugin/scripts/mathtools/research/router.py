@@ -144,7 +144,7 @@ def task(in_state: str, folder: Path, state: State) -> str:
             )
         return (
             "Continue the proof in PROOF.md, using what LITERATURE.md and COMPUTATION.md now "
-            "hold; close its gaps."
+            "hold; settle what the brief lists as open."
         )
     if in_state == "COMPUTATION":
         return "Answer PROOF.md's open computation requests in COMPUTATION.md."
