@@ -597,17 +597,24 @@ def test_a_step_corrected_after_a_run_refuted_it_is_tested_by_a_run_since(tmp_pa
         review.seal(folder, t.SLUG)
 
 
+def _refuted(tmp_path, requests: int):
+    """The problem folder with the false Lemma 2 (its first `requests` requests) and the
+    recorded run that refutes it."""
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    folder = cwd / ".math" / "problems" / t.SLUG
+    complete_proof(folder, _fib_proof(FIB_WRONG, stamp(), requests=requests))
+    count = "print([(3, 5, 6)])\n"
+    _run_and_interpret(cwd, folder, 1, count, "a(3) = 5, not 6: this refutes Lemma 2.")
+    return folder
+
+
 def test_the_proof_brief_asks_for_a_new_request_for_a_step_a_run_refuted(tmp_path):
     """Issue 51's play: the proof agent corrected the refuted lemma but asked no run of it, so
     the referee sent it back for one, a second proof-computation-review round (about 25 calls).
     The proof brief now says, in the pass that corrects it, that a request naming the step is
     needed, and stops saying so once one is asked."""
-    cwd = tmp_path / "ws"
-    t.new_problem(cwd)
-    folder = cwd / ".math" / "problems" / t.SLUG
-    complete_proof(folder, _fib_proof(FIB_WRONG, stamp(), requests=1))
-    count = "print([(3, 5, 6)])\n"
-    _run_and_interpret(cwd, folder, 1, count, "a(3) = 5, not 6: this refutes Lemma 2.")
+    folder = _refuted(tmp_path, requests=1)
     said = brief(folder, t.SLUG, "proof")
     assert "- Lemma 2: Computation 1 refutes it; correct it (or abandon it) and add a" in said
     complete_proof(folder, _fib_proof(FIB_RIGHT, _later_stamp(), requests=1))
@@ -641,12 +648,7 @@ def test_the_referee_brief_says_whether_a_run_refutes_a_step_as_it_stands(tmp_pa
     """A play in the real host: the referee's runbook makes a step a run refutes wrong unless
     the run refuted an earlier form, and the brief (without the steps' **Updated:** lines) left
     the referee to infer which from the proof's prose. Its `Refutes:` line says it."""
-    cwd = tmp_path / "ws"
-    t.new_problem(cwd)
-    folder = cwd / ".math" / "problems" / t.SLUG
-    complete_proof(folder, _fib_proof(FIB_WRONG, stamp(), requests=2))
-    count = "print([(3, 5, 6)])\n"
-    _run_and_interpret(cwd, folder, 1, count, "a(3) = 5, not 6: this refutes Lemma 2.")
+    folder = _refuted(tmp_path, requests=2)
     said = brief(folder, t.SLUG, "referee")
     assert "Refutes: Lemma 2 as it stands" in said
     complete_proof(folder, _fib_proof(FIB_RIGHT, _later_stamp(), requests=2))
