@@ -46,6 +46,12 @@ def test_discover_plans_searches_records_and_lists_each_paper_once_with_a_gist(s
         assert gist.count("$") % 2 == 0  # LaTeX kept, and a formula never cut
     price = next(m for m in lines if m.group(1) == "arXiv:2106.13414")
     assert price.group(6).startswith("We revisit the problem of tolerant distribution testing.")
+    # The problem, so that the agent reads no PROBLEM.md (a first search's Read was a call of
+    # its own): title and statement, and the Known Results the agent recalls papers from.
+    problem = re.search(r"^problem: (.+) — (.+)$", listing, re.M)
+    assert problem and problem.group(1) == "Sample complexity of tolerant distribution testing"
+    known = re.search(r"^known results: (.+)$", listing, re.M)
+    assert known and "**Good-Turing estimation** is competitive" in known.group(1)
     # Progress went to stderr, one line per planned query; the per-query files stay on disk.
     shown = r"^\[(\d+)/(\d+)\] (arXiv|S2|zbMATH) \d+$"
     progress = re.findall(shown, session.stderr, re.M)

@@ -44,7 +44,6 @@ sys.path[:0] = [str(PLUGIN / "scripts"), str(ROOT / "tests"), str(ROOT / "tools"
 
 from literature_runbook import (  # noqa: E402
     STAND_IN,
-    Read,
     Script,
     StandInModel,
     Write,
@@ -219,10 +218,6 @@ class Workspace:
         if isinstance(call, Script):
             return self.run_script(call.name, call.args)
         path = self.folder / call.path
-        if isinstance(call, Read):
-            text = path.read_text(encoding="utf-8") if path.exists() else ""
-            self.read_chars += len(text)
-            return text
         from mathtools.core.files import atomic_write
 
         assert isinstance(call, Write)

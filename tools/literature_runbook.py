@@ -1,13 +1,13 @@
 """The literature-search runbook (agents/literature-search.md) as a program, with a STAND-IN model.
 
 `runbook(...)` is a generator that yields, turn by turn, exactly the tool calls the runbook
-prescribes — script calls, the read of PROBLEM.md and the file writes (judgements, relevance,
-Synthesis) — and receives each call's output. Whoever drives it decides how the calls are
+prescribes — script calls and the file writes (judgements, relevance, Synthesis) — and
+receives each call's output. Whoever drives it decides how the calls are
 carried out:
 
 - tools/demo_pipeline.py runs the scripts as subprocesses (`bash tools/run-demo`);
-- tests/test_literature_e2e.py hands them to the real Claude Code as Bash, Read, Write and Edit
-  tool calls of a scripted model.
+- tests/test_literature_e2e.py hands them to the real Claude Code as Bash and Write tool calls
+  of a scripted model.
 
 So one program checks the runbook both ways. Everything the runbook leaves to the model's
 judgement — labelling candidates, proposing a refined query, recalling papers, writing relevance
@@ -54,17 +54,12 @@ class Script:
 
 
 @dataclass
-class Read:
-    path: str  # relative to the workspace
-
-
-@dataclass
 class Write:
     path: str  # relative to the workspace
     content: str
 
 
-Call = Script | Read | Write
+Call = Script | Write
 Turn = list[Call]
 
 
@@ -217,17 +212,12 @@ def runbook(
     file's content, "" for a write. `per_query` is discover's --per-query (results per search),
     which the runbook leaves at its default: benchmarks set it to scale a run's candidates.
     `gap`: the task is PROOF.md's reference-needed gaps (`discover --gap` takes the next one)."""
-    problem_dir = f".math/problems/{slug}"
 
-    # 1. Discover; on a first search, read the problem next.
+    # 1. Discover: it prints the problem's title and statement, no read needed.
     discover_args = ["discover", slug, *(["--gap"] if gap else focus.split() if focus else [])]
     discover_args += ["--per-query", str(per_query)] if per_query else []
     (listing,) = yield [Script("literature.py", discover_args)]
-    if re.search(r"^\S+, first search, iteration", listing, re.M):
-        (problem_md,) = yield [Read(f"{problem_dir}/PROBLEM.md")]
-    else:  # a follow-up prints the problem's title and statement: no read
-        problem_md = "title: " + re.search(r"^problem: (.*?) — ", listing, re.M).group(1)
-    model.learn_problem(problem_md)
+    model.learn_problem("title: " + re.search(r"^problem: (.*?) — ", listing, re.M).group(1))
     searched_gap = re.search(r"^gap: (.+)$", listing, re.M)
     search_folder = re.search(r"^search folder: (.+)$", listing, re.M).group(1)
     first_search = bool(re.search(r"^\S+, first search, iteration", listing, re.M))

@@ -102,9 +102,15 @@ def start_discovery(
     queries = {api: [q.typed for q in found] for api, found in planned_queries(plan).items()}
     found = run_iteration(search, 1, queries, None, progress)
     found["notes"] = plan["notes"] + found["notes"]
-    if not search.first_search:  # a follow-up's agent judges from this, with no PROBLEM.md read
-        statement = " ".join(problem.statement.split())
-        found["notes"].insert(0, f"problem: {problem.title} — {statement}")
+    # The agent judges from this, with no PROBLEM.md read (a first search's Read of it was a
+    # call of its own); a first search recalls papers too, which Known Results help it name.
+    statement = " ".join(problem.statement.split())
+    said = [f"problem: {problem.title} — {statement}"]
+    if search.first_search and problem.known_results:
+        said.append(
+            "known results: " + " · ".join(" ".join(k.split()) for k in problem.known_results)
+        )
+    found["notes"][:0] = said
     if plan["skipped"]:
         found["notes"].append(f"{len(plan['skipped'])} planned queries skipped: searched before")
     return search, found
