@@ -15,8 +15,13 @@ RULE = re.compile(r'^Bash\(python3 "\$\{CLAUDE_PLUGIN_ROOT\}/scripts/([a-z_0-9]+
 
 
 # The runbook's own writes: its search folders, and LITERATURE.md when an older REF's assessment
-# changes (an Edit rule covers Write).
-FILE_RULES = ["Edit(.math/problems/*/literature-runs/**)", "Edit(.math/problems/*/LITERATURE.md)"]
+# changes (an Edit rule covers Write); and its one read, the protocol's section an error names
+# (an absolute path takes `//`: tests/test_protocol_reads_e2e.py reads it in the real host).
+FILE_RULES = [
+    "Edit(.math/problems/*/literature-runs/**)",
+    "Edit(.math/problems/*/LITERATURE.md)",
+    "Read(/${CLAUDE_PLUGIN_ROOT}/protocols/*)",
+]
 
 
 def allowed_scripts() -> list[str]:
