@@ -27,18 +27,20 @@ def _runs(folder: Path) -> list[tuple[int, str]]:
     return computation.runs(split_frontmatter(text, "COMPUTATION.md")[1])
 
 
-def _refuted(number: int, steps: list[review.Step], runs: dict[int, str]) -> list[str]:
-    """A line naming the steps a run's Interpretation says it refutes, each as it stands or in an
-    earlier form (the step was updated after the run): the referee's runbook makes the first
-    wrong, and only a run since can test the second."""
-    said = []
-    for step in steps:
-        updated = step.fields.get("Updated", "").strip()
-        if number in smallcases.refuting(step.name, runs, updated):
-            said.append(f"{step.name} as it stands")
-        elif number in smallcases.refuting(step.name, runs):
-            said.append(f"{step.name} in an earlier form (updated since)")
-    return [f"Refutes: {'; '.join(said)}"] if said else []
+def _refutations(proof_md: str, runs: dict[int, str]) -> dict[int, list[str]]:
+    """Run number -> its `Refutes:` line: the steps its Interpretation says it refutes, each as
+    it stands or in an earlier form (the step was updated after the run): the referee's runbook
+    makes the first wrong, and only a run since can test the second. Each step's runs are
+    sought once, not once a run."""
+    said: dict[int, list[str]] = {}
+    for step in review.steps(proof_md):
+        if step.status == "abandoned":
+            continue
+        standing = smallcases.refuting(step.name, runs, step.fields.get("Updated", "").strip())
+        for number in smallcases.refuting(step.name, runs):
+            form = "as it stands" if number in standing else "in an earlier form (updated since)"
+            said.setdefault(number, []).append(f"{step.name} {form}")
+    return {number: [f"Refutes: {'; '.join(steps)}"] for number, steps in said.items()}
 
 
 _OK = re.compile(r"(?m)^\*\*Run:\*\*.*\boutcome ok\b")
@@ -131,8 +133,7 @@ def every_computation(folder: Path, proof_md: str) -> str:
         return ""
     requests = blocks.requests(proof_md)
     lines = ["## Computations (COMPUTATION.md: every run; check each step against them)"]
-    steps = [step for step in review.steps(proof_md) if step.status != "abandoned"]
-    runs_by_number = dict(runs)
+    refutes = _refutations(proof_md, dict(runs))
     latest = {}  # request -> the run that answers it now (its last)
     for number, text in runs:
         if asked := blocks.ANSWERED.search(text):
@@ -145,7 +146,7 @@ def every_computation(folder: Path, proof_md: str) -> str:
             first = _run_head(text).splitlines()[0]
             lines += ["", f"{first}: failed, run again as Computation {rerun}"]
             continue
-        lines += ["", _run_head(text), *_refuted(number, steps, runs_by_number)]
+        lines += ["", _run_head(text), *refutes.get(number, [])]
         if asked and int(asked.group(1)) in requests:
             lines += ["The request:", requests[int(asked.group(1))]]
         for part in ("Code", "Output", "Errors", "Interpretation"):

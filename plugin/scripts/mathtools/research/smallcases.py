@@ -79,7 +79,7 @@ def retest_needed(
     if any(_names(text, name) for n, text in requests.items() if n not in asked_by_refuters):
         return None
     cited = ", ".join(f"Computation {n}" for n in refuted)
-    if updated and all("" < _ran_at(runs[n]) < updated for n in refuted):
+    if not refuting(name, runs, updated):  # every refuting run came before its update
         return (
             f"{name}: corrected after {cited} refuted it; add a request whose Purpose names "
             f"{name}, to test it as it stands (the old run tests it no more)"
