@@ -19,7 +19,9 @@ Edits (PROOF.md on the proof agent's second pass, whose brief holds only what re
 Claude Code wants a Read before an Edit of a file the agent did not write). The proof agent runs
 no `journal.py check` while the brief says no dead end is recorded, and journals a dropped
 strategy and the next in one `journal.py add`; the computation agent runs both requests in one
-`compute.py run` and interprets and journals them in one `compute.py interpret` (--and). A
+`compute.py run` and interprets and journals them in one `compute.py interpret` (--and). After
+each agent the plugin's PostToolUse hook runs the orchestrator's step 1 (hooks/after_agent.py):
+its line (`state.py advance`'s, with the hook's one-line head) is read, and no call made. A
 call is one tool call (a script, a Read, a Write, an Agent hand-off). The characters read are
 every agent's runbook (its system prompt) and prompt, the command's body, every script's stdout
 and stderr, every file Read (with Claude Code's line-number prefix, 7 characters a line), each
@@ -48,6 +50,7 @@ SCRIPTS = PLUGIN / "scripts"
 sys.path[:0] = [str(SCRIPTS), str(ROOT / "tests"), str(ROOT / "tools")]
 
 from mathtools.core import frontmatter  # noqa: E402
+from mathtools.research.afteragent import CONTEXT_HEAD  # noqa: E402
 from mathtools.research.statechanges import record_search  # noqa: E402
 from support import tournament as t  # noqa: E402
 
@@ -252,6 +255,10 @@ def play(cwd: Path, mode: str) -> tuple[Player, list[str], str]:
     for _ in range(12):
         p.who = "orchestrator"
         step = p.json("state.py", "advance", "--problem", t.SLUG)
+        if spawned:  # after an agent the plugin's hook ran step 1: its line is read, not called
+            p.calls[p.who] -= 1
+            p.chars[p.who] += len(CONTEXT_HEAD) + 1
+            p.log[-1] = (p.who, 0, p.log[-1][2] + len(CONTEXT_HEAD) + 1, "hook: advance's line")
         if step["action"] == "ask_user":  # step 5: the stops are read only then
             p.read(PLUGIN / "protocols" / "research-stops.md")
         if step["action"] != "spawn":

@@ -333,7 +333,8 @@ def test_allowed_tools_let_the_plugin_scripts_through_without_bypass(tmp_path):
 def test_research_starts_the_literature_agent_under_the_same_rules(tmp_path):
     """/math:research in the default permission mode: `state.py advance` names the literature
     agent and its task, the agent plays its whole runbook (scripts and run-folder writes pass on
-    /math:research's rules alone), and the next `advance` moves on to the proof agent."""
+    /math:research's rules alone), and the `advance` the plugin runs as it ends (hooks/
+    after_agent.py) moves on to the proof agent."""
     cwd = workspace(tmp_path)
     player = RunbookPlayer(StandInModel(recalled=PLANTED), cwd)
     advance = f'python3 "{PLUGIN}/scripts/state.py" advance --problem {SLUG}'
@@ -344,8 +345,10 @@ def test_research_starts_the_literature_agent_under_the_same_rules(tmp_path):
         if not results:
             return [bash(advance, id="toolu_advance_0")]
         last = request.last_tool_results()[0]
-        if last["tool_use_id"].startswith("toolu_agent"):
-            return [bash(advance, id="toolu_advance_1")]
+        if last["tool_use_id"].startswith("toolu_agent"):  # step 1's answer, from the hook
+            (context,) = request.hook_contexts()
+            steps.append(json.loads(context.split("\n")[1]))
+            return [text("stopping here")]
         steps.append(json.loads(harness.bash_result(last)[1]))
         if len(steps) == 1 and steps[0]["spawn"] == "math:literature-search":
             prompt = f"Problem `{SLUG}`, folder {steps[0]['dir']}\nTask: {steps[0]['task']}"

@@ -113,7 +113,7 @@ def spawn_one(home: Path, cwd: Path, expected: str) -> tuple[BriefReader, dict, 
     reader = BriefReader()
     orchestrator = Orchestrator(agent_runs=1, slug=t.SLUG)
     run = research(home, cwd, orchestrator, {expected: reader}, slug=t.SLUG)
-    ((step,), (call,)) = orchestrator.steps, orchestrator.spawned
+    step, (call,) = orchestrator.steps[0], orchestrator.spawned
     assert step["spawn"] == expected, step
     assert call["subagent_type"] == expected
     return reader, call, run

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import PLUGIN, run_script
 from mathtools.core import bootstrap, frontmatter
+from mathtools.research.afteragent import CONTEXT_HEAD
 from mathtools.research.statechanges import record_search
 from support import venvs
 from support.claude_harness import (
@@ -81,8 +82,9 @@ def fill(command: str, values: dict[str, str]) -> str:
 class Orchestrator:
     """The main conversation, following commands/research.md: step 1 (`state.py advance`, which
     records the moves that need no agent), step 3 (spawn the agent `spawn` names, handing it the
-    `task`), back to step 1; after `agent_runs` agents (the runbook's cap is 6; a test stops
-    sooner), the Report (`state.py show P`, written like step 1's call)."""
+    `task`; after it, the plugin's hook gives step 1's answer, which it acts on); after
+    `agent_runs` agents (the runbook's cap is 8; a test stops sooner), the Report (`state.py
+    show P`, written like step 1's call). `steps` holds every step 1 answer, the hook's too."""
 
     def __init__(self, agent_runs: int = 1, slug: str = SLUG):
         self.agent_runs = agent_runs
@@ -110,14 +112,24 @@ class Orchestrator:
         assert not refused(result), result
         if self.pending == "agent":
             self.reports.append(result_text(result))
+            # step 3: the plugin ran step 1 as the agent finished (hooks/after_agent.py)
+            context = request.hook_contexts()[len(self.spawned) - 1]
+            head, line = context.split("\n")
+            assert head == CONTEXT_HEAD, context
             if len(self.spawned) >= self.agent_runs:
+                self.steps.append(json.loads(line))
                 return self.call("show", self.commands["show"])
-            return self.call("advance", self.commands["advance"])
+            return self.act(json.loads(line))
         status, output = bash_result(result)
         data = json.loads(output)
         assert status == 0, data
         if self.pending == "show":
             return [text(self.report(data))]
+        return self.act(data)
+
+    def act(self, data: dict):
+        """Step 2, on step 1's answer (advance's line, from its call or the plugin's hook)."""
+        assert "error" not in data, data
         self.steps.append(data)
         if data["action"] == "spawn":
             return self.spawn(data)
@@ -274,15 +286,19 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     orchestrator = Orchestrator(agent_runs=1)
     computation = ComputationAgent(folder / "computations" / "request-1.py")
     run = research(home, cwd, orchestrator, {"math:computation": computation})
-    (step,) = orchestrator.steps
+    step, after = orchestrator.steps  # step 1's answer, then the hook's after the agent
     assert step["action"] == "spawn" and step["spawn"] == "math:computation"
     assert step["applied"] == [{"to": "COMPUTATION", "reason": "PROOF.md computation_needed: true"}]
     assert step["state"] == "COMPUTATION"  # where the move left it
+    # The results are ready, so back to PROOF_DEVELOPMENT and the proof agent, as the agent ends.
+    assert after["state"] == "PROOF_DEVELOPMENT" and after["spawn"] == "math:proof"
+    ((moved),) = after["applied"]
+    assert moved["to"] == "PROOF_DEVELOPMENT" and "results ready" in moved["reason"]
     state = state_of(folder)
-    assert state["current_state"] == "COMPUTATION"
+    assert state["current_state"] == "PROOF_DEVELOPMENT"
     assert state["loops"] == {"proof-literature": 0, "proof-computation": 1, "proof-review": 0}
-    assert len(state["history"]) == 4  # the search recorded too
-    assert state["history"][-1].endswith(
+    assert len(state["history"]) == 5  # the search recorded too
+    assert state["history"][-2].endswith(
         "PROOF_DEVELOPMENT -> COMPUTATION (PROOF.md computation_needed: true)"
     )
 
@@ -316,15 +332,14 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     assert computation.journal["journal"] == "COMP-001"
     journal = (folder / "JOURNAL.md").read_text()
     assert "COMP-001" in journal and "computation" in journal
-    assert "now COMPUTATION" in run.stdout and "Computation 1 (Request 1): ok" in run.stdout
+    assert "now PROOF_DEVELOPMENT" in run.stdout and "Computation 1 (Request 1): ok" in run.stdout
 
-    # The next invocation: the results are ready, so back to PROOF_DEVELOPMENT and the proof agent.
+    # The next invocation: the proof agent, with no move left to make.
     orchestrator = Orchestrator(agent_runs=1)
     run = research(home, cwd, orchestrator, {})
-    (step,) = orchestrator.steps
+    step = orchestrator.steps[0]
     assert step["state"] == "PROOF_DEVELOPMENT" and step["spawn"] == "math:proof"
-    ((moved),) = step["applied"]
-    assert moved["to"] == "PROOF_DEVELOPMENT" and "results ready" in moved["reason"]
+    assert "applied" not in step  # no move: advance prints no empty field
     state = state_of(folder)
     assert state["current_state"] == "PROOF_DEVELOPMENT" and len(state["history"]) == 5
     assert state["loops"]["proof-computation"] == 1  # a loop counts once, on the way out
@@ -421,7 +436,7 @@ def test_research_sends_a_complete_proof_to_the_referee_then_to_the_writer(tmp_p
     orchestrator = Orchestrator(agent_runs=1)
     referee = Referee()
     run = research(home, cwd, orchestrator, {"math:referee": referee})
-    (step,) = orchestrator.steps
+    step, after = orchestrator.steps
     assert step["spawn"] == "math:referee" and step["state"] == "REVIEW"
     assert [m["to"] for m in step["applied"]] == ["REVIEW"]
     (spawned,) = orchestrator.spawned
@@ -439,12 +454,14 @@ def test_research_sends_a_complete_proof_to_the_referee_then_to_the_writer(tmp_p
         == "pass"
     )
 
-    # The next invocation: every step checked, so the write-up.
+    # Every step checked, so the write-up, as the referee ends.
+    assert after["state"] == "LATEX_OUTPUT" and after["spawn"] == "math:latex-writer"
+    assert "checked all 2 steps" in after["applied"][0]["reason"]
     orchestrator = Orchestrator(agent_runs=1)
     run = research(home, cwd, orchestrator, {})
-    (step,) = orchestrator.steps
+    step = orchestrator.steps[0]
     assert step["state"] == "LATEX_OUTPUT" and step["spawn"] == "math:latex-writer"
-    assert "checked all 2 steps" in step["applied"][0]["reason"]
+    assert "applied" not in step  # no move: advance prints no empty field
     (spawned,) = orchestrator.spawned
     assert spawned["subagent_type"] == "math:latex-writer"
 

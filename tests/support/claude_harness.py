@@ -249,6 +249,25 @@ class Request:
                 out += [b["text"] for b in content if b.get("type") == "text"]
         return out
 
+    def hook_contexts(self, event: str = "PostToolUse") -> list[str]:
+        """The additionalContext texts hooks of `event` gave the model, oldest first: Claude Code
+        2.1.332 sends each as a message of role system, 2.1.197 as a system-reminder in the next
+        user message, both headed `<event>:<tool> hook additional context: `."""
+        head = re.compile(rf"{event}:\w+ hook additional context: ")
+        found = []
+        for message in self.messages:
+            content = message["content"]
+            blocks = (
+                [content]
+                if isinstance(content, str)
+                else [b.get("text", "") for b in content if b.get("type") == "text"]
+            )
+            for block in blocks:
+                for match in head.finditer(block):
+                    rest = block[match.end() :]
+                    found.append(rest.split("\n</system-reminder>")[0].rstrip())
+        return found
+
     def tool_names(self) -> list[str]:
         return [tool.get("name") for tool in self.body.get("tools", [])]
 

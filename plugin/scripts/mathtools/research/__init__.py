@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..core import face_attribute
 
 if TYPE_CHECKING:
+    from .afteragent import after_agent
     from .approval import COMMAND, approval_file, event_problems
     from .briefs import AGENTS, brief
     from .computation import check_recordable, interpret, record_computation
@@ -74,6 +75,7 @@ __all__ = [
     "add",
     "add_arguments",
     "advance",
+    "after_agent",
     "agent_call_update",
     "agent_models",
     "approval_file",
