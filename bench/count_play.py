@@ -10,8 +10,9 @@ model wrote (a script, a Read, a Write, an Edit, an Agent hand-off). The charact
 bench_research_turns.py counts: each agent's runbook as Claude Code sent it (cut from the
 subagent's system prompt) and its prompt, the command's body, and every tool result (scripts'
 stdout and stderr, files Read with their line-number prefixes, Write and Edit
-acknowledgements, agents' reports). Claude Code's own system prompt and reminders are not
-counted, there as here.
+acknowledgements, agents' reports, and what the plugin's hooks add after a call: `state.py
+advance`'s line after each agent). Claude Code's own system prompt and reminders are not counted,
+there as here.
 
   .venv/bin/python bench/count_play.py [PLAY...] [--calls] [--save PLAY.json.gz]
 
@@ -32,6 +33,9 @@ PLAYS = ROOT / "bench" / "data" / "plays"
 
 
 REMINDER = "<system-reminder>"
+# How a hook's additionalContext reaches the model (a system message in 2.1.332, a
+# system-reminder in 2.1.197): counted, as the plugin's own text (hooks/after_agent.py).
+HOOK_CONTEXT = "hook additional context: "
 
 
 # Where Claude Code 2.1.332 puts an agent's file body in the subagent's system prompt.
@@ -152,6 +156,10 @@ def count(name: str, request: dict) -> tuple[int, int, list[str]]:
                 size = len(text_of(block.get("content")))
                 chars += size
                 lines.append(f"  {size:6d}  {uses.get(block.get('tool_use_id'), '?')}")
+            elif block.get("type") == "text" and HOOK_CONTEXT in block["text"]:
+                context = block["text"].split(HOOK_CONTEXT, 1)[1].split("\n</system-reminder>")[0]
+                chars += len(context)
+                lines.append(f"  {len(context):6d}  hook: {context.splitlines()[0][:90]}")
     return calls, chars, lines
 
 

@@ -185,7 +185,9 @@ def test_refine_searches_the_query_as_the_next_iteration_and_stops_on_a_repeat(s
     again = session.judge_all(done.stdout, label=lambda n: "partial", iteration=2)
     assert again["iteration"] == 2 and again["decision"] == "refine"
     repeat = session.run("refine", session.search_folder, "--query", "Tolerant  Testing")
-    assert repeat.json()["decision"] == "stop" and "repeats" in repeat.json()["reason"]
+    decision = json.loads(repeat.stdout.splitlines()[0])  # verify's lines follow a stop
+    assert decision["decision"] == "stop" and "repeats" in decision["reason"]
+    assert re.search(r"^(CONFIRMED|UNCONFIRMED|nothing to verify)", repeat.stdout, re.M)
 
 
 def test_two_iterations_near_nothing_stop_the_loop_at_the_second(session):

@@ -146,10 +146,9 @@ def test_a_finished_search_takes_no_more_iterations(session, phase):
 def test_services_failing_at_verification_are_named_and_never_as_checked(session):
     """Synthesized: zbMATH Open and Crossref answer 503 to everything once discovery is done."""
     listing = session.discover(SLUG)
-    session.judge_all(listing, remembered=list(PLANTED))
     session.standin.fail("zbmath", 503)
     session.standin.fail("crossref", 503)
-    assert session.run("verify", session.search_folder).returncode == 0
+    session.judge_all(listing, remembered=list(PLANTED))  # its stop verifies at once
     verified = session.assess_all()
     assert set(verified["source_errors"]) == {"zbmath", "crossref"}
     done = session.record_survey()
@@ -208,10 +207,9 @@ def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(ses
     from demo_pipeline import CLASSICS
 
     listing = session.discover(SLUG)
-    session.judge_all(listing, remembered=[CLASSICS[0]])
     for service in ("crossref", "openalex"):
         session.standin.fail(service, 503)
-    assert session.run("verify", session.search_folder).returncode == 0
+    session.judge_all(listing, remembered=[CLASSICS[0]])  # its stop verifies at once
     for service in ("crossref", "openalex"):
         session.standin.recover(service)
     session.assess_all()
@@ -224,7 +222,7 @@ def test_a_reference_left_pending_is_retried_by_the_next_search_and_promoted(ses
     assert pending and "verification pending" in literature.read_text()
     listing = session.discover(SLUG, "tolerant", "testing")
     session.judge_all(listing, label=lambda n: "irrelevant")
-    out = session.run("verify", session.search_folder).stdout
+    out = "\n".join(session.verified)  # judge's stop verified
     assert re.search(r"^CONFIRMED \S+ = DOI:10\.1007/bf02551274 ", out, re.M), out
     assert f"retried in place: {pending.group(1)} (confirmed" in out
     session.write("relevance.json", {})

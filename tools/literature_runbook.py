@@ -228,6 +228,7 @@ def runbook(
     iteration = 1
     while True:
         decision = decision_in(listing)
+        verified = listing  # at the decision stop, verify's lines follow it in the same output
         if decision is None:
             judged = [
                 {"key": key, **model.judge(title, gist, iteration)}
@@ -239,8 +240,8 @@ def runbook(
                 content = {"judgements": judged, "remembered": list(model.recalled)}
             path = f"{search_folder}/judgements-i{iteration}.json"
             yield [Write(path, json.dumps(content, indent=1) + "\n")]
-            (decision,) = yield [Script("literature.py", ["judge", search_folder])]
-            decision = json_of(decision)
+            (verified,) = yield [Script("literature.py", ["judge", search_folder])]
+            decision = json_of(verified)
         if decision["decision"] == "stop":
             break
         # 3. Refine: one query aimed at what the memo says the partial matches lack. It stops
@@ -250,8 +251,7 @@ def runbook(
         if decision_in(listing) is None or "iteration" in decision_in(listing):
             iteration += 1
 
-    # 4. Verify.
-    (verified,) = yield [Script("literature.py", ["verify", search_folder])]
+    # 4. Verify: done by the call that printed the decision stop; its lines are `verified`.
     confirmed = confirmed_papers(verified)
     unconfirmed = re.findall(r"^UNCONFIRMED (\S+)", verified, re.M)
     papers = re.findall(r"^(?:CONFIRMED|CORRECTED) (\S+)(?: = (\S+))?", verified, re.M)

@@ -23,15 +23,18 @@
   judge R                       store R/judgements-i<N>.json (every listed paper labelled
                                 strong, partial or irrelevant; a paper left below the cut is
                                 recorded as not read; `remembered` papers go to verification)
-                                and print the loop's decision: stop, or refine with the memo
+                                and print the loop's decision: refine with the memo, or
+                                stop, then verify's lines (it runs verify at once)
   refine R --query TEXT         search the refined query as the next iteration (stops when it is
                                 empty or repeats an earlier one) and list its new papers; when
-                                there are none, the loop's decision as judge prints it
+                                there are none, the loop's decision as judge prints it (and
+                                at stop, verify's lines)
   chase R KEY                   list the papers KEY cites (Semantic Scholar's references) as
                                 one more iteration, to judge like the others
-  verify R                      (once every listed paper is judged, as refine and chase)
-                                verify the strong and partial papers, PROBLEM.md's references
-                                and the remembered papers; per confirmed paper its title and an
+  verify R                      (run by whichever phase prints the decision stop; by itself
+                                only to try again after a failure) verify the strong and
+                                partial papers, PROBLEM.md's references and the remembered
+                                papers; per confirmed paper its title and an
                                 abstract excerpt, per unconfirmed one the title given and why;
                                 when every one is an entry already, it merges too and says
                                 `nothing new`: finish next
@@ -171,7 +174,15 @@ def do_judge(args: argparse.Namespace) -> None:
 
     search = Search.load(args.search_folder)
     search.check_open("judging")
-    cli.acknowledge(judge(search))
+    decide(search, judge(search))
+
+
+def decide(search: "Search", decision: dict[str, object]) -> None:
+    """Print the loop's decision; at `stop`, verify at once: the next phase, which needs nothing
+    from the model (one call fewer)."""
+    cli.acknowledge(decision)
+    if decision.get("decision") == "stop":
+        verify_search(search)
 
 
 def do_refine(args: argparse.Namespace) -> None:
@@ -181,7 +192,7 @@ def do_refine(args: argparse.Namespace) -> None:
     search.check_open("refining")
     repeated, memo = check_refined(search, args.query)
     if repeated is not None:
-        cli.acknowledge({"decision": "stop", "reason": repeated})
+        decide(search, {"decision": "stop", "reason": repeated})
     else:
         show_iteration(search, refine(search, args.query, memo))
 
@@ -193,7 +204,7 @@ def show_iteration(search: "Search", found: "Found") -> None:
 
     print_lines(listing(search, found))
     if not found["papers"]:
-        cli.acknowledge(judge(search))
+        decide(search, judge(search))
 
 
 def do_chase(args: argparse.Namespace) -> None:
@@ -209,9 +220,14 @@ def do_chase(args: argparse.Namespace) -> None:
 
 
 def do_verify(args: argparse.Namespace) -> None:
-    from mathtools.search import NOTHING_NEW, Search, merge_search, nothing_new, verify
+    from mathtools.search import Search
 
-    search = Search.load(args.search_folder)
+    verify_search(Search.load(args.search_folder))
+
+
+def verify_search(search: "Search") -> None:
+    from mathtools.search import NOTHING_NEW, merge_search, nothing_new, verify
+
     document, lines = verify(search)
     if document is None:  # no prior work found, an outcome: merged now, LITERATURE.md says so
         lines += merge_search(search)[1]

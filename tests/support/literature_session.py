@@ -76,7 +76,8 @@ class Session:
         self.write(f"judgements-i{extra.pop('iteration', 1)}.json", {"judgements": judged, **extra})
         done = self.run("judge", self.search_folder)
         assert done.returncode == 0, done.stdout
-        return done.json()
+        decision, *self.verified = done.stdout.splitlines()  # at stop, verify's lines follow
+        return json.loads(decision)
 
 
 def listed(listing: str) -> list[str]:

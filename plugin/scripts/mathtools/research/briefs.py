@@ -86,7 +86,7 @@ def brief(folder: Path, slug: str, agent: str) -> str:
     head = (  # the folder is in the agent's prompt
         f"# Brief for math:{name}: problem `{slug}`\n"
         f"Files in its folder: {', '.join(present) or 'none'}. What follows is cut from them: "
-        "Read a file only to Edit it.\n"
+        "Read a file only to change it.\n"
     )
     parts = {
         "proof": _proof,
@@ -247,7 +247,7 @@ def _open_in_proof(folder: Path, proof_md: str) -> str:
         f"{key}: {str(meta.get(key)).lower() if isinstance(meta.get(key), bool) else meta.get(key)}"
         for key in ("status", "approach", "computation_needed", "literature_needed")
     )
-    lines = [f"## PROOF.md: what is open (Read it before you Edit it)\n\n{flags}"]
+    lines = [f"## PROOF.md: what is open (Read it before you change it)\n\n{flags}"]
     runs, requests = computation.vouched_runs(folder), blocks.requests(proof_md)
     for step in review.steps(proof_md):
         if step.status == "abandoned":
