@@ -7,6 +7,7 @@ needs, and leave out what it does not."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 
@@ -369,3 +370,45 @@ def test_the_referee_and_writer_read_no_line_meant_for_others(finished):
     assert len(environment.splitlines()) == 2 and "- limits:" in (
         folder / "COMPUTATION.md"
     ).read_text(encoding="utf-8")
+
+
+def git_named(tmp_path, name: str | None) -> dict[str, str]:
+    """An environment whose git knows the user by `name` (None: by no name)."""
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(f"[user]\n\tname = {name}\n" if name else "")
+    return {**os.environ, "GIT_CONFIG_GLOBAL": str(gitconfig), "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def writer_brief(cwd, env) -> str:
+    done = run_script(
+        "state.py", "brief", "--for", "latex-writer", "--problem", t.SLUG, cwd=cwd, env=env
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_the_writer_is_told_the_author_from_the_config_else_from_git(finished, tmp_path):
+    """OUTPUT.tex's \\author: .math/config.json's `author` (set by hand), else git's user.name,
+    as LaTeX text (a `&` or `_` in a name cannot break the document); else it says none is
+    known, and the writer leaves it empty."""
+    cwd, _ = finished
+    env = git_named(tmp_path, "Ada Lovelace")
+    assert "`\\author{Ada Lovelace}` (from git's user.name)" in writer_brief(cwd, env)
+    config = cwd / ".math" / "config.json"
+    data = json.loads(config.read_text())
+    config.write_text(json.dumps({**data, "author": "Émilie du Châtelet & Co_1"}))
+    text = writer_brief(cwd, env)
+    assert "`\\author{Émilie du Châtelet \\& Co\\_1}` (from .math/config.json `author`)" in text
+    config.write_text(json.dumps(data))
+    assert "none known: write `\\author{}`" in writer_brief(cwd, git_named(tmp_path, None))
+
+
+def test_an_author_that_is_no_name_is_one_error_line(finished):
+    cwd, _ = finished
+    config = cwd / ".math" / "config.json"
+    config.write_text(json.dumps({**json.loads(config.read_text()), "author": ["A", "B"]}))
+    done = run_script("state.py", "brief", "--for", "latex-writer", "--problem", t.SLUG, cwd=cwd)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert (
+        "author in " in done.stdout + done.stderr and "must be a name" in done.stdout + done.stderr
+    )

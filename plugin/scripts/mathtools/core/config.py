@@ -359,6 +359,20 @@ def tex_only_configured(start: Path | None = None) -> bool:
     return _flag(TEX_ONLY, start)
 
 
+def configured_author(start: Path | None = None) -> str | None:
+    """The name a write-up gives as its author: `"author"` in .math/config.json (set by hand);
+    None when absent, null or blank. Any other value is BadInput naming the file."""
+    value = workspace_config(start).get("author")
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        raise BadInput(
+            f"author in {math_dir(start) / 'config.json'} must be a name (a string)",
+            code="bad_config",
+        )
+    return " ".join(value.split())
+
+
 def _flag(key: str, start: Path | None) -> bool:
     value = workspace_config(start).get(key)
     if value is None or isinstance(value, bool):

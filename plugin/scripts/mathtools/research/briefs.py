@@ -26,8 +26,9 @@ parsers that own them, and the few protocol lines its runbook would otherwise se
 - latex-writer: PROBLEM.md, NOTATION.md, PROOF.md's Strategy, steps and open gaps, the
   referee's verdicts, the confirmed references' Key Results, the unconfirmed references (to
   mention in words, never cite), the computations the proof cites (for the appendix: code,
-  output, Interpretation and the environment's versions), and the OUTPUT.tex template (without
-  its comment lines) when there is no OUTPUT.tex yet.
+  output, Interpretation and the environment's versions), the `\author{...}` line (`author`
+  in .math/config.json, else git's user.name), and the OUTPUT.tex template (without its
+  comment lines) when there is no OUTPUT.tex yet.
 
 What a brief shows of COMPUTATION.md is computationbrief.py's (a run's Code and Output read as
 fenced blocks, so a `# ` line in a snippet is code, not a heading that ends the part).
@@ -41,12 +42,15 @@ Goals) says nothing of the problem and is left out.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 from typing import cast
 
+from ..bibliography import bibtex_text
 from ..core import (
     PLUGIN_ROOT,
     BadInput,
+    configured_author,
     instantiate,
     read_frontmatter,
     read_text,
@@ -156,6 +160,7 @@ def _writer(folder: Path, slug: str) -> list[str]:
         _references(folder, _cited_refs(proof_md), every=True, statements=False),
         _unconfirmed(folder),
         computationbrief.cited_computations(folder, proof_md),
+        _author(folder),
     ]
     if not (folder / "OUTPUT.tex").exists():
         template = (PLUGIN_ROOT / "templates" / "OUTPUT.tex").read_text(encoding="utf-8")
@@ -168,6 +173,36 @@ def _writer(folder: Path, slug: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ the sections
+
+
+def _author(folder: Path) -> str:
+    """The write-up's `\author{...}` line: `author` in .math/config.json (set by hand), else the
+    name git signs the user's commits with, written as LaTeX text; or that none is known."""
+    name, source = configured_author(folder), ".math/config.json `author`"
+    if name is None:
+        name, source = _git_user_name(folder), "git's user.name"
+    if not name:
+        return (
+            "## Author\n\nnone known: write `\\author{}` (the user may set `author` in "
+            ".math/config.json)"
+        )
+    return f"## Author\n\n`\\author{{{bibtex_text(name)}}}` (from {source})"
+
+
+def _git_user_name(folder: Path) -> str | None:
+    """`git config user.name` as run in `folder`, or None (no git, no name, no answer in 5 s)."""
+    try:
+        done = subprocess.run(
+            ["git", "config", "user.name"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
 
 
 def _text(folder: Path, name: str) -> str | None:
