@@ -691,7 +691,7 @@ def test_advance_records_every_move_that_needs_no_agent(problem):
         "PROOF_DEVELOPMENT",
     )
     assert step["task"] == "Develop a proof of the problem in PROOF.md."
-    assert "PROOF.md not yet written" in step["reason"]  # the router's reason stays apart
+    assert "PROOF.md not written since" in step["reason"]  # the router's reason stays apart
     history = read_state(problem)[0]["history"]
     assert len(history) == 2 and history[-1].endswith(
         "literature already searched: 3 confirmed references)"

@@ -236,7 +236,7 @@ def _proof_development(d: _Deciding) -> Step:
         passed = _checks_passed(folder)
         if passed:
             return d.move("REVIEW", passed)
-        return d.spawn("PROOF_DEVELOPMENT", "PROOF.md not yet written in this state")
+        return d.spawn("PROOF_DEVELOPMENT", "PROOF.md not written since this state was entered")
     proof = artifact(folder, "PROOF.md") or {}
     errors = proof_md_errors(proof, folder)
     if errors:
@@ -353,7 +353,7 @@ def _computation(d: _Deciding) -> Step:
 
 def _review(d: _Deciding) -> Step:
     if not _fresh(d.folder, "REVIEW.md", d.state):
-        return d.spawn("REVIEW", "REVIEW.md not yet written in this state")
+        return d.spawn("REVIEW", "REVIEW.md not written since this state was entered")
     summary, errors = review.current(d.folder)
     if summary is None:
         d.step["flags"] = {"REVIEW.md": {"errors": errors}}
@@ -374,7 +374,7 @@ def _review(d: _Deciding) -> Step:
 
 def _latex_output(d: _Deciding) -> Step:
     if not _fresh(d.folder, "OUTPUT.tex", d.state):
-        return d.spawn("LATEX_OUTPUT", "OUTPUT.tex not yet written in this state")
+        return d.spawn("LATEX_OUTPUT", "OUTPUT.tex not written since this state was entered")
     violations = latex_violations(d.folder)
     if [violation["kind"] for violation in violations] in (["no_tex"], ["no_pdftotext"]):
         d.step["violations"] = violations  # no agent can install TeX: the user decides
