@@ -211,7 +211,7 @@ def computation_agent(p: Player, folder: Path) -> None:
     for request, run in enumerate(runs, 1):
         said += [
             *(["--and"] if said else []), str(run["recorded"]["computation"]),
-            "--text", t.INTERPRETATIONS[request], "--result", "all odd",
+            "--text", t.INTERPRETATIONS[request], "--refutes", "none", "--result", "all odd",
             "--implication", "supports Step 2", "--strategy", "exhaustive-search",
             "--outcome", "SUCCEEDED", *([] if said else ["--tags", t.TAGS, "--problem", t.SLUG]),
         ]  # fmt: skip

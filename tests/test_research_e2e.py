@@ -199,7 +199,8 @@ class ComputationAgent:
             line = runbook_commands(self.system)[2]
             number = str(self.compute["recorded"]["computation"])
             values = {"K": number, "SLUG": SLUG, "STRATEGY": "exhaustive-search",
-                      "OUTCOME": "SUCCEEDED", "tag-one,tag-two": "primes,squares"}  # fmt: skip
+                      "OUTCOME": "SUCCEEDED", "tag-one,tag-two": "primes,squares",
+                      "STEPS": "none"}  # fmt: skip
             command = fill(line, values)
             for placeholder, value in (
                 ("what the output shows, quoting its numbers, and what it means for the step "
@@ -328,6 +329,7 @@ def test_research_runs_the_computation_agent_and_routes_back_to_the_proof(tmp_pa
     assert frontmatter.read_frontmatter(recorded, "COMPUTATION.md")["status"] == "complete"
     assert "**Request from:** PROOF.md, Request 1" in recorded and OUTPUT in recorded
     assert PENDING not in recorded and INTERPRETATION in recorded
+    assert f"{INTERPRETATION}\n\n**Refutes:** none" in recorded  # the agent's verdict per step
     assert recorded.rstrip().endswith(SUMMARY_ROW)
     assert computation.journal["journal"] == "COMP-001"
     journal = (folder / "JOURNAL.md").read_text()

@@ -14,9 +14,10 @@ import time
 
 import pytest
 import test_state
+from conftest import run_script
 from mathtools.core import frontmatter, stamp
 from mathtools.core.errors import BadInput
-from mathtools.research import brief, computation, reasons, review, router, texcheck
+from mathtools.research import brief, computation, reasons, review, router, smallcases, texcheck
 from mathtools.research import statechanges as machine
 from support import tournament as t
 from test_state import CLEAN_ARTICLE, complete_proof, enter, grant
@@ -588,6 +589,11 @@ def test_a_step_corrected_after_a_run_refuted_it_is_tested_by_a_run_since(tmp_pa
     )
     (folder / "REVIEW.md").write_text(review_md.format(n=2))
     assert review.seal(folder, t.SLUG)["proved"] == ["Lemma 2"]
+    # a run cited beside it that came before the update is named as such (not as "no run
+    # compute.py recorded", which it was: the play's referee was told so)
+    (folder / "REVIEW.md").write_text(review_md.format(n="1, Computation 2"))
+    with pytest.raises(BadInput, match=r"Computation 1 ran before Lemma 2 was last updated"):
+        review.seal(folder, t.SLUG)
     # the stamp moved again without a change, and a run since refutes it: refused as ever
     complete_proof(folder, _fib_proof(FIB_WRONG, _later_stamp()))
     _later_stamp()
@@ -655,3 +661,83 @@ def test_the_referee_brief_says_whether_a_run_refutes_a_step_as_it_stands(tmp_pa
     said = brief(folder, t.SLUG, "referee")
     assert "Refutes: Lemma 2 in an earlier form (updated since)" in said
     assert "as it stands" not in said
+
+
+# --- which steps a run refutes, the computation agent says (compute.py interpret --refutes) ---
+
+TWO_STEPS = (
+    "# Proof Development\n\n## Proof Structure\n\n"
+    "### Lemma 1: $9^n \\equiv 1 + 8n \\pmod{128}$\n**Status:** complete\n**Depends on:** none\n"
+    "**Confidence:** [S]\n\nBy the binomial theorem.\n\n"
+    "### Main Theorem\n**Status:** complete\n**Depends on:** Lemma 1\n**Confidence:** [S]\n\n"
+    "$64 \\mid 9^n - 8n - 1$ for every $n \\ge 1$, by Lemma 1.\n\n"
+    "## Computation Requests\n\n### Request 1: 9^n - 8n - 1 for n <= 50\n"
+    "**Purpose:** test Lemma 1 and the Main Theorem for n <= 50\n"
+)
+
+
+def _interpreted(tmp_path, text: str, *refutes: str):
+    """TWO_STEPS with Request 1 run and interpreted by `text` (and `--refutes` when given): the
+    problem folder and what `compute.py interpret` answered."""
+    cwd = tmp_path / "ws"
+    t.new_problem(cwd)
+    folder = cwd / ".math" / "problems" / t.SLUG
+    complete_proof(folder, TWO_STEPS)
+    snippet = folder / "computations" / "request-1.py"
+    snippet.parent.mkdir()
+    snippet.write_text("print([(9**n - 8*n - 1) % 128 for n in range(1, 6)])\n")
+    t.script(
+        cwd, "compute.py", "run", str(snippet), "--request", "1", "--title", "Lemma 1 mod 128",
+        "--python", sys.executable, "--problem", t.SLUG,
+    )  # fmt: skip
+    args = ["--refutes", refutes[0]] if refutes else []
+    done = run_script(
+        "compute.py", "interpret", "1", "--text", text, *args, "--problem", t.SLUG, cwd=cwd
+    )
+    return folder, done
+
+
+def _refuting_runs(folder) -> dict[str, list[int]]:
+    runs = dict(computation.runs((folder / "COMPUTATION.md").read_text()))
+    return {name: smallcases.refuting(name, runs) for name in ("Lemma 1", "Main Theorem")}
+
+
+# Found in the real host: both sentences misread. The first flagged a confirming run ("No
+# counterexample ... Lemma 1"); the second the Main Theorem, whose statement held on every case.
+CONFIRMING = "No counterexample to the corrected Lemma 1 or the Main Theorem for n <= 50."
+REFUTING = (
+    "The list where the Main Theorem fails is empty: 64 divides every value. Lemma 1 is false at "
+    "n = 2 (64 mod 128), so the Main Theorem cannot rest on it as written."
+)
+
+
+def test_the_agents_refutes_line_is_the_verdict_on_each_step(tmp_path):
+    folder, done = _interpreted(tmp_path, REFUTING, "lemma 1")
+    assert done.returncode == 0, done.stdout
+    assert "**Refutes:** Lemma 1\n" in (folder / "COMPUTATION.md").read_text()  # PROOF.md's name
+    assert _refuting_runs(folder) == {"Lemma 1": [1], "Main Theorem": []}
+
+
+def test_a_run_that_refutes_nothing_says_none_and_sends_nothing_back(tmp_path):
+    folder, done = _interpreted(tmp_path, CONFIRMING, "none")
+    assert done.returncode == 0, done.stdout
+    assert "**Refutes:** none" in (folder / "COMPUTATION.md").read_text()
+    assert _refuting_runs(folder) == {"Lemma 1": [], "Main Theorem": []}
+
+
+def test_without_the_line_the_sentences_are_read_as_before(tmp_path):
+    """A run interpreted before the line existed: a sentence naming the step and a refuting word
+    still counts (the safety net for the planted lemma), misreadings included."""
+    folder, done = _interpreted(tmp_path, REFUTING)
+    assert done.returncode == 0, done.stdout
+    assert _refuting_runs(folder) == {"Lemma 1": [1], "Main Theorem": [1]}
+
+
+@pytest.mark.parametrize("said", ["Lemma 7", "Lemma 1, Step 9", ", "])
+def test_refutes_names_only_steps_of_proof_md(tmp_path, said):
+    folder, done = _interpreted(tmp_path, REFUTING, said)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    error = done.json()["error"]
+    assert error["code"] == "unknown_step" and "\n" not in error["message"]
+    assert "its steps: Lemma 1, Main Theorem" in error["message"]
+    assert "_Pending" in (folder / "COMPUTATION.md").read_text()  # nothing written

@@ -29,7 +29,9 @@ subcommands:
   run CODE               CODE is a file, or - for stdin; --request N must be a `### Request N`
                          of PROOF.md
   interpret N --text T   write computation N's Interpretation (COMPUTATION.md's status is
-                         `interpreting` until every run has one); with --result R and
+                         `interpreting` until every run has one); --refutes STEPS (or none)
+                         adds its **Refutes:** line, which steps of PROOF.md the output
+                         refutes; with --result R and
                          --implication I also its row of the Summary for Proof Agent table;
                          with --strategy S --outcome O [--tags a,b] also the request's COMP
                          journal entry (I is its insight, T its reasoning)
@@ -71,6 +73,7 @@ from mathtools.research import (  # noqa: E402
     math_dir_of,
     parse_tags,
     record_computation,
+    refuted_steps,
     resolve,
     signing_key,
 )
@@ -99,7 +102,8 @@ def _interpret(args: argparse.Namespace) -> dict[str, object]:
             )
         named = f"Computation {args.number}"
         check_entry("COMP", args.strategy, args.outcome, named, named, args.implication)
-    done = interpret(where, args.number, args.text, args.result, args.implication)
+    refutes = None if args.refutes is None else refuted_steps(where, args.refutes)
+    done = interpret(where, args.number, args.text, args.result, args.implication, refutes)
     if not journal:
         return dict(done)
     request = done["request"]
@@ -168,6 +172,12 @@ def main(argv: Sequence[str]) -> None:
     )
     interpret_command.add_argument("--result", help="the Summary row's result, in a few words")
     interpret_command.add_argument("--implication", help="the Summary row's meaning for the proof")
+    interpret_command.add_argument(
+        "--refutes",
+        metavar="STEPS",
+        help="the PROOF.md steps the output refutes, as PROOF.md names them (comma-separated), "
+        "or none: the Interpretation's **Refutes:** line, the loop's verdict on each step",
+    )
     interpret_command.add_argument(
         "--strategy", help="with --outcome: also record the COMP journal entry of this strategy"
     )

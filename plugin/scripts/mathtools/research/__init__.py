@@ -37,7 +37,7 @@ if TYPE_CHECKING:
         problem_file,
         resolve,
     )
-    from .review import current, seal
+    from .review import current, refuted_steps, seal
     from .router import advance, next_step
     from .sessions import archive_session, resume
     from .signing import KEY_FILE, math_dir_of, signing_key
@@ -109,6 +109,7 @@ __all__ = [
     "record_computation",
     "record_merge",
     "record_search",
+    "refuted_steps",
     "render_dashboard",
     "resign",
     "resolve",

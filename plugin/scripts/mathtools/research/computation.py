@@ -38,7 +38,7 @@ from ..core import (
     with_frontmatter,
 )
 from ..sandbox import REPORTED_PACKAGES, RunResult
-from . import blocks, signing
+from . import blocks, signing, smallcases
 
 SUMMARY_HEADING = "## Summary for Proof Agent"
 INTERPRETATION_PENDING = (
@@ -384,13 +384,18 @@ def interpret(
     text: str,
     result: str | None = None,
     implication: str | None = None,
+    refutes: list[str] | None = None,
 ) -> Interpreted:
     """Write computation `number`'s Interpretation in place of the pending placeholder and, with
-    `result` and `implication`, its row in the Summary for Proof Agent table."""
+    `result` and `implication`, its row in the Summary for Proof Agent table. `refutes`: the
+    steps the run refutes ([] none), written as the Interpretation's last line
+    (smallcases.refutes_line)."""
     path = folder / "COMPUTATION.md"
     text = text.strip()
     if not text:
         raise BadInput("an Interpretation needs text", code="usage")
+    if refutes is not None:
+        text += "\n\n" + smallcases.refutes_line(refutes)
     with locked(path):
         if not path.exists():
             raise BadInput(f"{path} does not exist", code="file_not_found")

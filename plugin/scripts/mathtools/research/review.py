@@ -116,6 +116,25 @@ def steps(proof_md: str) -> list[Step]:
     return [Step(block.name, block.fields, block.text) for block in _step_blocks(proof_md)]
 
 
+def refuted_steps(folder: Path, said: str) -> list[str]:
+    """The steps `compute.py interpret --refutes` names (comma-separated, or `none`), as PROOF.md
+    names them; a name that is no step of PROOF.md is BadInput listing the steps."""
+    if said.strip().lower() == smallcases.NONE:
+        return []
+    path = folder / "PROOF.md"
+    text = read_text(path, path.name) if path.exists() else ""
+    known = {step.name.lower(): step.name for step in steps(text)}
+    names = [" ".join(part.split()) for part in said.split(",") if part.strip()]
+    unknown = [name for name in names if name.lower() not in known] or ([] if names else [said])
+    if unknown:
+        raise BadInput(
+            f"--refutes: {unknown[0]!r} is no step of PROOF.md (its steps: "
+            f"{', '.join(known.values()) or 'none'}); name them as PROOF.md does, or say none",
+            code="unknown_step",
+        )
+    return [known[name.lower()] for name in names]
+
+
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

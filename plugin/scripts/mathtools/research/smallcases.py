@@ -5,9 +5,14 @@ A step whose claim can be evaluated on small cases is checked only with a run th
 `**Tested by:** Computation N`, a run compute.py recorded (computation.vouched_runs) that names the
 step in its title, purpose or Interpretation, or in the PROOF.md request it answers. A step no
 finite run can test says why: `**Not computable:** ...`, a sentence (MIN_REASON_WORDS words or
-more). And a step that a recorded run's Interpretation (or its Summary row) says, in a sentence
-naming the step, that it refutes ("refutes", "contradicts", "counterexample", "is false") is never
-checked, whatever its review says: the planted false lemma a small case refutes does not reach [P].
+more). And a step a recorded run refutes is never checked, whatever its review says: the planted
+false lemma a small case refutes does not reach [P]. Which steps a run refutes, its computation
+agent says step by step (`compute.py interpret --refutes`: the Interpretation's `**Refutes:**`
+line, the steps as PROOF.md names them, or none); a run interpreted without that line is read
+from its sentences: one naming the step and saying it refutes it ("refutes", "contradicts",
+"counterexample", "is false"). Sentences misread both ways ("no counterexample to Lemma 1"; "the
+Main Theorem cannot rest on Lemma 1, which is false"), which sent a confirmed proof back for
+another pass, so the line, when there, is the only verdict.
 Unless the step changed after that run (its **Updated:** stamp is later than the run's **Run:**
 stamp): the run refuted an earlier form, and only a run recorded since, naming the step, can
 test it now. A stamp moved without a change gains nothing: the new run tests the same claim.
@@ -25,6 +30,9 @@ _REFUTES = re.compile(
     r"\b(?:refut\w*|contradict\w*|counter-?examples?|disprov\w*|is false|fails)\b", re.IGNORECASE
 )
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n\s*\n")
+REFUTES_FIELD = "Refutes"
+NONE = "none"
+_DECLARED = re.compile(rf"(?m)^\*\*{REFUTES_FIELD}:\*\*[ \t]*(.*)$")
 _CITED_RUN = re.compile(r"\bComputation\s+(\d+)\b", re.IGNORECASE)
 _RUN_AT = re.compile(r"(?m)^\*\*Run:\*\*\s*(\S+)")
 # A stated reason that a step's claim is not computable: a sentence, not a word.
@@ -35,13 +43,39 @@ def _names(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
 
 
+def refutes_line(names: list[str]) -> str:
+    """The Interpretation's last line that says which steps the run refutes (`compute.py
+    interpret --refutes`): the steps as PROOF.md names them, or none."""
+    return f"**{REFUTES_FIELD}:** {', '.join(names) or NONE}"
+
+
+def declared(interpretation: str) -> list[str] | None:
+    """The steps an Interpretation's `**Refutes:**` line names ([] for `none`), or None when it
+    has no such line (a run interpreted before the line existed: its sentences are read)."""
+    found = _DECLARED.findall(interpretation)
+    if not found:
+        return None
+    said = found[-1].strip()
+    if said.lower() == NONE:
+        return []
+    return [" ".join(part.split()) for part in said.split(",") if part.strip()]
+
+
 def _refuting(name: str, runs: dict[int, str]) -> list[int]:
-    """The recorded runs whose Interpretation (or Summary row) says, in a sentence naming the
-    step, that it refutes it: such a step is never checked, whatever its review says."""
+    """The recorded runs that refute the step: those whose Interpretation's **Refutes:** line
+    names it (the computation agent's own verdict, step by step); for a run without that line,
+    those whose Interpretation (or Summary row) says so in a sentence naming the step. Such a
+    step is never checked, whatever its review says."""
     found = []
     for number, text in sorted(runs.items()):
+        interpretation = blocks.section_text(text, "### Interpretation")
+        named = declared(interpretation)
+        if named is not None:
+            if any(n.lower() == name.lower() for n in named):
+                found.append(number)
+            continue
         rows = re.findall(rf"(?m)^\| Computation {number} \|.*$", text)
-        said = "\n\n".join([blocks.section_text(text, "### Interpretation"), *rows])
+        said = "\n\n".join([interpretation, *rows])
         if any(_names(s, name) and _REFUTES.search(s) for s in _SENTENCE.split(said)):
             found.append(number)
     return found
@@ -106,6 +140,7 @@ def untested(
     refuted = _refuting(name, runs)
     standing = refuting(name, runs, updated)
     earlier = [n for n in refuted if n not in standing]
+    recorded = runs
     if standing:
         cited = ", ".join(f"Computation {n}" for n in standing)
         return [
@@ -134,7 +169,13 @@ def untested(
             text = runs.get(number)
             asked = blocks.ANSWERED.search(text or "")
             request = requests.get(int(asked.group(1)), "") if asked else ""
-            if text is None:
+            if text is None and number in recorded:  # recorded, but before the step's update
+                errors.append(
+                    f"{name}: Computation {number} ran before {name} was last updated "
+                    f"({updated}), so it tested an earlier form: cite a run recorded since, or "
+                    "give gap with a **Check:** line asking for one"
+                )
+            elif text is None:
                 errors.append(
                     f"{name}: Computation {number} is no run compute.py recorded, so it "
                     "tested nothing"
