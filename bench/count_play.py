@@ -143,8 +143,8 @@ def count(name: str, request: dict) -> tuple[int, int, list[str]]:
     calls = 0
     for message in messages:
         content = message["content"]
-        if not isinstance(content, list):
-            continue
+        if isinstance(content, str):  # a system message of 2.1.332's: a hook's context
+            content = [{"type": "text", "text": content}] if HOOK_CONTEXT in content else []
         for block in content:
             if message["role"] == "assistant" and block.get("type") == "tool_use":
                 calls += 1

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from mathtools.research import show_state
+from mathtools.research.afteragent import CONTEXT_HEAD
 from support import tournament as t
 from support.standin import PLUGIN
 from test_user_approval import typed
@@ -70,7 +71,7 @@ def test_after_a_loop_agent_the_orchestrator_gets_advances_line(workspace, said)
     context = json.loads(ran.stdout)["hookSpecificOutput"]
     assert context["hookEventName"] == "PostToolUse"
     head, line = context["additionalContext"].split("\n")
-    assert head.startswith("state.py advance, run by the math plugin")
+    assert head == CONTEXT_HEAD
     step = json.loads(line)  # advance's own line, as the orchestrator's step 1 would print it
     assert step["applied"] == [{"to": "LITERATURE_SEARCH", "reason": "problem defined"}]
     assert (step["action"], step["spawn"]) == ("spawn", "math:literature-search")

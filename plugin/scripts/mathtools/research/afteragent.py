@@ -39,7 +39,7 @@ RESEARCH = re.compile(
     r"^/(?:math:)?research(?:\s+(?:continue|accept-partial|resign))?(?:\s+(?P<slug>[\w.-]+))?\s*$"
 )
 ADVANCE_TIMEOUT_S = 100  # hooks.json gives the hook 120 s
-CONTEXT_HEAD = "state.py advance, run by the math plugin as the agent finished (your step 1):"
+CONTEXT_HEAD = "state.py advance, run by the plugin after the agent (your step 1):"
 
 
 def after_agent(event: Mapping[str, object], state_script: Path) -> dict[str, object] | None:
