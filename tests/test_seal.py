@@ -741,3 +741,36 @@ def test_refutes_names_only_steps_of_proof_md(tmp_path, said):
     assert error["code"] == "unknown_step" and "\n" not in error["message"]
     assert "its steps: Lemma 1, Main Theorem" in error["message"]
     assert "_Pending" in (folder / "COMPUTATION.md").read_text()  # nothing written
+
+
+BY_FORMULAS = (
+    "### Main Theorem\n**Status:** complete\n**Depends on:** Lemma 1\n**Confidence:** [S]\n\n"
+    "Let $n \\ge 1$. By Lemma 1, $4^n = 1 + 3n + 9a$ for some $a \\in \\mathbb{Z}$. Then\n"
+    "$$4^n + 15n - 1 = (1 + 3n + 9a) + 15n - 1 = 18n + 9a = 9(2n + a),$$\n"
+    "so $9 \\mid 4^n + 15n - 1$.\n"
+)
+
+
+def test_an_argument_of_formulas_is_followed_by_writing_its_relations_out():
+    """Found in the real host: a two-formula argument has almost no words of its own, and the
+    referee who wrote its substitution out was refused for naming none of them. Two relations of
+    the argument's formulas, written out, name its moves; the claim restated alone does not, nor
+    the symbols listed."""
+    followed = (
+        "From Lemma 1, $4^n = 1 + 3n + 9a$ with $a$ an integer; substituting gives "
+        "$4^n + 15n - 1 = 18n + 9a$ and $18n + 9a = 9(2n + a)$, and the arithmetic is right."
+    )
+    assert (
+        reasons.missing(
+            "Main Theorem", BY_FORMULAS, f"### Main Theorem\n**Verdict:** checked\n\n{followed}\n"
+        )
+        is None
+    )
+    for said in (
+        "The claim $9 \\mid 4^n + 15n - 1$ holds for every $n$: each inference was followed.",
+        "Every inference about $n$, $a$, $4^n$ and $9$ was followed, line by line.",
+    ):
+        block = f"### Main Theorem\n**Verdict:** checked\n\n{said}\n"
+        assert "not its inference" in (reasons.missing("Main Theorem", BY_FORMULAS, block) or ""), (
+            said
+        )

@@ -16,11 +16,14 @@ index (`h(T)`, `v_i`) and a letter standing alone (`n`; not `a` or `I`). Step na
 step is not saying what was checked in it.
 
 The text must also name the step's inference: one word of its own shared with the step's argument
-(its prose under the heading, less the heading's words), not only symbols. So "checked", "Looks
-fine.", "I checked this step carefully and it is correct.", "Every inference about $p$, $a$, $k$
-was followed." and the heading restated are refused, and "Insertion: v goes before the first v_i
-it beats, or last; the induction on n is sound." passes a step about inserting a vertex into a
-Hamiltonian path by induction on n.
+(its prose under the heading, less the heading's words), not only symbols; or two relations of
+the argument's formulas written out (`18n + 9a = 9(2n + a)`, not the heading's; one could be the
+claim restated): an argument of two formulas and four words is followed by quoting its moves,
+not by one of its few words (found when a referee in the real host wrote the substitution out
+and was refused). So "checked", "Looks fine.", "I checked this step carefully and it is
+correct.", "Every inference about $p$, $a$, $k$ was followed." and the heading restated are
+refused, and "Insertion: v goes before the first v_i it beats, or last; the induction on n is
+sound." passes a step about inserting a vertex into a Hamiltonian path by induction on n.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ import re
 
 MIN_WORDS = 6
 SHARED_NEEDED = 2
+# A relation a formula writes (`=`, `\equiv`, `\mid`, `\le`, ...): the operator between two sides.
+_RELATION = re.compile(r"(=|<|>|\\(?:equiv|mid|nmid|le|leq|ge|geq|ne|neq|lt|gt)(?![A-Za-z]))")
+MIN_RELATION = 6  # characters of both sides together: `n = 1` is a symbol's value, not a move
+SHARED_MOVES = 2  # one could be the claim restated (a Main Theorem states it in its argument)
 
 _NAMES = re.compile(
     r"\b(?:(?:Step|Lemma|Claim|Proposition|Corollary|Theorem|Gap|Request|Computation)\s+"
@@ -146,6 +153,9 @@ def missing(step_name: str, step_block: str, checked_block: str) -> str | None:
     heading = step_block.split("\n", 1)[0]
     argument = {t for t in content_tokens(prose(step_block)) if _is_word(t)}
     argument -= content_tokens(heading)
+    moves = relations(prose(step_block)) - relations(heading)
+    if len(moves & relations(said)) >= SHARED_MOVES:  # the argument's relations, written out
+        return None
     if argument and not any(_alike(t, o) for t in own if _is_word(t) for o in argument):
         return (
             f"{step_name}: what you checked names the step's symbols or restates its heading, "
@@ -153,6 +163,23 @@ def missing(step_name: str, step_block: str, checked_block: str) -> str | None:
             "argument's own (the insertion, the induction, the telescoping sum)"
         )
     return None
+
+
+def relations(text: str) -> set[tuple[str, str, str]]:
+    """The relations the formulas of `text` write, each (left side, relation, right side) with
+    the spaces and closing punctuation taken out: `$18n + 9a = 9(2n + a),$` gives
+    ("18n+9a", "=", "9(2n+a)"); a chain `a = b = c` gives each link. A referee who writes out a
+    relation of the step's argument has followed that move of it, however few words the
+    argument has; a relation of the heading (the claim restated) does not count."""
+    found = set()
+    for match in _MATH.finditer(_NAMES.sub(" ", text)):
+        math = next(group for group in match.groups() if group is not None)
+        parts = _RELATION.split(re.sub(r"\s+|\\[,;!: ]", "", math))
+        sides = [part.strip(".,;") for part in parts[0::2]]
+        for left, relation, right in zip(sides, parts[1::2], sides[1:], strict=False):
+            if left and right and len(left) + len(right) >= MIN_RELATION:
+                found.add((left, relation, right))
+    return found
 
 
 def _is_word(token: str) -> bool:
