@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 
 import pytest
 from conftest import PLUGIN
@@ -141,12 +142,19 @@ def test_an_agents_report_reaches_the_script_and_a_foreground_agent_keeps_the_pr
     status = f'python3 "{PLUGIN}/scripts/workspace.py" status'
     spawn = agent("math:proof", "Harness probe.", id="toolu_agent", background=background)
     script = [[spawn], [bash(status, id="toolu_after")], "done"]
+
+    def slow_report(request):
+        # still running when the next call comes: the plugin's PostToolUse hook on Agent takes a
+        # moment, and an agent that answers at once would have reported by then
+        time.sleep(3)
+        return [text("proof reporting")]
+
     run = run_claude(
         "/math:help",
         script,
         home=tmp_path,
         bypass=False,
-        subagents={"math:proof": ["proof reporting"]},
+        subagents={"math:proof": slow_report},
     )
     assert run.exit_code == 0, run.describe()
     assert "proof reporting" in result_text(run.tool_result("toolu_agent"))

@@ -301,9 +301,16 @@ class Request:
         return found
 
     def agent_reports(self) -> dict[str, str]:
-        """Background agents' reports that have arrived (2.1.330): Agent tool_use id -> text."""
+        """Background agents' reports that have arrived (2.1.330): Agent tool_use id -> text.
+        A notification comes in a user message, or in a system message when it arrives while a
+        hook runs (2.1.332)."""
         reports = {}
-        for value in self.user_texts():
+        system = [
+            m["content"] if isinstance(m["content"], str) else _block_text(m["content"])
+            for m in self.messages
+            if m["role"] == "system"
+        ]
+        for value in [*self.user_texts(), *system]:
             for notification in _NOTIFICATION.findall(value):
                 use_id = re.search(r"<tool-use-id>(.*?)</tool-use-id>", notification, re.S)
                 result = re.search(r"<result>(.*?)</result>", notification, re.S)
