@@ -84,7 +84,9 @@ class Player:
         self.chars[self.who] = self.chars.get(self.who, 0) + chars
         self.log.append((self.who, calls, chars, what))
 
-    def bash(self, name: str, *args: str) -> str:
+    def bash(self, name: str, *args: str, head: str | None = None) -> str:
+        """A script's call; with `head`, its line as the plugin's hook hands it on after an agent
+        (under that head): read, and no call made."""
         run = subprocess.run(
             [sys.executable, str(SCRIPTS / name), *args],
             cwd=self.cwd,
@@ -92,13 +94,17 @@ class Player:
             text=True,
             check=False,
         )
-        self.count(1, len(run.stdout) + len(run.stderr), f"{name} {args[0]}")
+        read = len(run.stdout) + len(run.stderr)
+        if head is None:
+            self.count(1, read, f"{name} {args[0]}")
+        else:
+            self.count(0, len(head) + 1 + read, "hook: advance's line")
         if run.returncode:
             raise SystemExit(f"{name} {' '.join(args)}: exit {run.returncode}\n{run.stdout}")
         return run.stdout
 
-    def json(self, name: str, *args: str) -> dict:
-        return json.loads(self.bash(name, *args))
+    def json(self, name: str, *args: str, head: str | None = None) -> dict:
+        return json.loads(self.bash(name, *args, head=head))
 
     def write(self, path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -254,11 +260,10 @@ def play(cwd: Path, mode: str) -> tuple[Player, list[str], str]:
     spawned = []
     for _ in range(12):
         p.who = "orchestrator"
-        step = p.json("state.py", "advance", "--problem", t.SLUG)
-        if spawned:  # after an agent the plugin's hook ran step 1: its line is read, not called
-            p.calls[p.who] -= 1
-            p.chars[p.who] += len(CONTEXT_HEAD) + 1
-            p.log[-1] = (p.who, 0, p.log[-1][2] + len(CONTEXT_HEAD) + 1, "hook: advance's line")
+        # after an agent the plugin's hook runs step 1: its line is read, no call made
+        step = p.json(
+            "state.py", "advance", "--problem", t.SLUG, head=CONTEXT_HEAD if spawned else None
+        )
         if step["action"] == "ask_user":  # step 5: the stops are read only then
             p.read(PLUGIN / "protocols" / "research-stops.md")
         if step["action"] != "spawn":

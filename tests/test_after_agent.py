@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from mathtools.research import show_state
-from mathtools.research.afteragent import CONTEXT_HEAD
+from mathtools.research import router, show_state
+from mathtools.research.afteragent import CONTEXT_HEAD, LOOP_AGENTS
 from support import tournament as t
 from support.standin import PLUGIN
 from test_user_approval import typed
@@ -116,3 +116,11 @@ def test_a_missing_transcript_gets_no_answer(workspace):
     Path(sent["transcript_path"]).unlink()
     assert run_hook(workspace, sent).stdout == ""
     assert state_of(workspace) == "INTAKE"
+
+
+def test_the_hook_knows_the_loops_agents_and_the_runbook_quotes_its_head():
+    """Two facts kept beside their homes (the hook loads without the plugin's environment, so
+    it cannot import the router): the agents the router spawns, and the head the orchestrator's
+    runbook tells it to look for."""
+    assert set(router.AGENTS.values()) == LOOP_AGENTS
+    assert CONTEXT_HEAD in (PLUGIN / "commands" / "research.md").read_text(encoding="utf-8")

@@ -119,20 +119,20 @@ def steps(proof_md: str) -> list[Step]:
 def refuted_steps(folder: Path, said: str) -> list[str]:
     """The steps `compute.py interpret --refutes` names (comma-separated, or `none`), as PROOF.md
     names them; a name that is no step of PROOF.md is BadInput listing the steps."""
-    if said.strip().lower() == smallcases.NONE:
+    names = smallcases.step_names(said)
+    if names == []:
         return []
     path = folder / "PROOF.md"
     text = read_text(path, path.name) if path.exists() else ""
     known = {step.name.lower(): step.name for step in steps(text)}
-    names = [" ".join(part.split()) for part in said.split(",") if part.strip()]
-    unknown = [name for name in names if name.lower() not in known] or ([] if names else [said])
+    unknown = [said] if names is None else [n for n in names if n.lower() not in known]
     if unknown:
         raise BadInput(
             f"--refutes: {unknown[0]!r} is no step of PROOF.md (its steps: "
             f"{', '.join(known.values()) or 'none'}); name them as PROOF.md does, or say none",
             code="unknown_step",
         )
-    return [known[name.lower()] for name in names]
+    return [known[name.lower()] for name in names or []]
 
 
 def digest(text: str) -> str:

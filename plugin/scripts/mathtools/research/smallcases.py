@@ -49,16 +49,21 @@ def refutes_line(names: list[str]) -> str:
     return f"**{REFUTES_FIELD}:** {', '.join(names) or NONE}"
 
 
+def step_names(said: str) -> list[str] | None:
+    """The steps a `**Refutes:**` list names (comma-separated, spaces normalised): [] for
+    `none`, None when it names nothing (blank, or commas alone)."""
+    if said.strip().lower() == NONE:
+        return []
+    return [" ".join(part.split()) for part in said.split(",") if part.strip()] or None
+
+
 def declared(interpretation: str) -> list[str] | None:
     """The steps an Interpretation's `**Refutes:**` line names ([] for `none`), or None when it
     has no such line (a run interpreted before the line existed: its sentences are read)."""
     found = _DECLARED.findall(interpretation)
     if not found:
         return None
-    said = found[-1].strip()
-    if said.lower() == NONE:
-        return []
-    return [" ".join(part.split()) for part in said.split(",") if part.strip()]
+    return step_names(found[-1]) or []
 
 
 def _refuting(name: str, runs: dict[int, str]) -> list[int]:
